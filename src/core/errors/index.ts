@@ -1,0 +1,3 @@
+/** Kubernetes API errors: Status values and field errors. */
+export * from './status';
+export * from './fieldErrors';

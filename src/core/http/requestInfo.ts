@@ -1,0 +1,110 @@
+/**
+ * requestInfo: turns a URL and method into the Kubernetes request attributes
+ * (k8s.io/apiserver/pkg/endpoints/request.RequestInfoFactory): which API
+ * group/version/resource/subresource/name, and which verb (the spec's
+ * HTTP-to-verb table).
+ */
+
+export interface RequestInfo {
+  /** False for discovery, /version, /healthz and other non-resource paths. */
+  isResourceRequest: boolean;
+  path: string;
+  /** API verb (get, list, watch, create, update, patch, delete, deletecollection) or the lowercase HTTP method for non-resource requests. */
+  verb: string;
+  /** "api" or "apis" for API paths. */
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments after the subresource (proxy paths). */
+  parts: string[];
+}
+
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+function watchRequested(query: URLSearchParams): boolean {
+  if (!query.has('watch')) return false;
+  const v = (query.get('watch') ?? '').toLowerCase();
+  return v !== 'false' && v !== '0';
+}
+
+export function newRequestInfo(method: string, url: URL): RequestInfo {
+  const path = url.pathname;
+  const info: RequestInfo = {
+    isResourceRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+  };
+  const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+  let parts = segments.map((s) => decodeURIComponent(s));
+  if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
+  info.apiPrefix = parts[0]!;
+  parts = parts.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (parts.length < 1) return info; // /apis
+    info.apiGroup = parts[0]!;
+    parts = parts.slice(1);
+  }
+  if (parts.length < 1) return info; // /api, /apis/{group}
+  info.apiVersion = parts[0]!;
+  parts = parts.slice(1);
+  if (parts.length < 1) return info; // /api/v1, /apis/{g}/{v}
+
+  info.isResourceRequest = true;
+  const query = url.searchParams;
+  // The deprecated /watch/ path prefix.
+  let watchPrefix = false;
+  if (parts[0] === 'watch') {
+    watchPrefix = true;
+    parts = parts.slice(1);
+  }
+
+  switch (method) {
+    case 'POST': info.verb = 'create'; break;
+    case 'GET': case 'HEAD': info.verb = 'get'; break;
+    case 'PUT': info.verb = 'update'; break;
+    case 'PATCH': info.verb = 'patch'; break;
+    case 'DELETE': info.verb = 'delete'; break;
+    default: info.verb = ''; break;
+  }
+
+  // namespaces/{ns}/{resource}... except /namespaces/{name} and its own subresources.
+  if (parts[0] === 'namespaces') {
+    if (parts.length > 1) {
+      info.namespace = parts[1]!;
+      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) {
+        parts = parts.slice(2);
+      }
+    }
+  }
+  info.parts = parts;
+  if (parts.length >= 3) info.subresource = parts[2]!;
+  if (parts.length >= 2) info.name = parts[1]!;
+  if (parts.length >= 1) info.resource = parts[0]!;
+  // The namespaces resource itself: /api/v1/namespaces/{name} is not "in" a namespace.
+  if (info.resource === 'namespaces') info.namespace = parts.length >= 2 ? info.name : '';
+  if (parts.length > 3) info.parts = parts.slice(3);
+  else info.parts = [];
+
+  if (watchPrefix || (info.verb === 'get' && watchRequested(query))) info.verb = 'watch';
+  else if (info.verb === 'get' && !info.name) info.verb = 'list';
+  if (info.verb === 'delete' && !info.name) info.verb = 'deletecollection';
+  if ((info.verb === 'list' || info.verb === 'watch') && !info.name) {
+    // A list or watch narrowed to one object by metadata.name is authorized as that object.
+    const fs = query.get('fieldSelector') ?? '';
+    const m = /^metadata\.name(?:==?)([^,]+)$/.exec(fs);
+    if (m) info.name = m[1]!;
+  }
+  return info;
+}

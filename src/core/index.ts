@@ -1,0 +1,11 @@
+/**
+ * kubesim's core: a Kubernetes API server as one function from a web-standard
+ * Request to a Response. Hosts (the service worker in src/sw, the Node server
+ * in server/) only translate their transport and hand in a storage backend.
+ */
+export { createApiServer } from './apiserver';
+export type { ApiServer, ApiServerOptions } from './apiserver';
+export type { Storage } from './storage/interface';
+export { createMemoryStorage } from './storage/memory';
+export { FakeClock, realClock, seededRandom, cryptoRandom } from './util/clock';
+export type { Clock, RandomSource } from './util/clock';

@@ -1,0 +1,79 @@
+/**
+ * Injected time and randomness, so tests and shared scenarios replay
+ * identically (the apiserver's injected clocks and name generators).
+ */
+
+export interface Clock {
+  now(): Date;
+  /** Resolves after ms of this clock's time (a fake clock resolves when advanced). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface RandomSource {
+  /** Fills the array with random bytes. */
+  fill(bytes: Uint8Array): Uint8Array;
+}
+
+export const realClock: Clock = {
+  now: () => new Date(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    }),
+};
+
+export const cryptoRandom: RandomSource = {
+  fill: (bytes) => crypto.getRandomValues(bytes),
+};
+
+/** A clock that only moves when told to; sleepers wake when their deadline is passed. */
+export class FakeClock implements Clock {
+  private current: number;
+  private sleepers: { until: number; resolve: () => void }[] = [];
+
+  constructor(start: Date | string = '2026-01-01T00:00:00Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const sleeper = { until: this.current + ms, resolve };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', () => {
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        resolve();
+      }, { once: true });
+    });
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+    const due = this.sleepers.filter((s) => s.until <= this.current);
+    this.sleepers = this.sleepers.filter((s) => s.until > this.current);
+    for (const s of due) s.resolve();
+  }
+}
+
+/** Deterministic randomness for tests and replayable scenarios (xorshift32). */
+export function seededRandom(seed = 1): RandomSource {
+  let state = seed >>> 0 || 1;
+  return {
+    fill(bytes) {
+      for (let i = 0; i < bytes.length; i++) {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        bytes[i] = state & 0xff;
+      }
+      return bytes;
+    },
+  };
+}
