@@ -1,10 +1,53 @@
+/**
+ * createApiServer: wires the registry, the stores and the request pipeline
+ * into one `handle(Request): Promise<Response>`.
+ *
+ * Pipeline (mirror of the apiserver's handler chain, innermost last):
+ *   requestInfo -> dispatch (discovery | openapi | version/health | resource)
+ *   resource: lookup the resource type -> verb handler -> store -> encode.
+ */
+import { formatTime, type KubeObject } from './api/types';
+import { serveDiscovery } from './discovery';
+import {
+  newBadRequest,
+  newGenericNotFound,
+  newMethodNotSupported,
+  newNotFound,
+  StatusError,
+  type Status,
+} from './errors';
+import { createResource } from './http/handlers/create';
+import { deleteCollection, deleteResource } from './http/handlers/delete';
+import { getResource } from './http/handlers/get';
+import { listResource } from './http/handlers/list';
+import { patchResource } from './http/handlers/patch';
+import { createReview } from './http/handlers/reviews';
+import type { RequestScope } from './http/handlers/scope';
+import { scaleHandler } from './http/handlers/scale';
+import { updateResource } from './http/handlers/update';
+import { watchResource } from './http/handlers/watch';
+import { newRequestInfo, type RequestInfo } from './http/requestInfo';
+import { writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
+import { jsonSerializer } from './http/serializers/json';
+import { serveOpenApi } from './ops/openapi';
+import { serveHealth } from './ops/health';
+import { versionInfo } from './ops/version';
+import { Store } from './registry/generic/store';
+import { registryBundle } from './registry/generated';
+import { ResourceRegistry } from './registry/registry';
+import { strategyFor } from './registry/strategies';
+import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
-import type { Clock, RandomSource } from './util/clock';
+import { cryptoRandom, realClock, type Clock, type RandomSource } from './util/clock';
 
 export interface ApiServerOptions {
   storage: Storage;
   clock?: Clock;
   random?: RandomSource;
+  /** kube-apiserver --runtime-config (enable/disable group versions). */
+  runtimeConfig?: string;
+  /** Address reported by discovery's serverAddressByClientCIDRs. */
+  serverAddress?: string;
 }
 
 export interface ApiServer {
@@ -12,9 +55,156 @@ export interface ApiServer {
   handle(request: Request): Promise<Response>;
   /** Resolves once bootstrap objects (default namespaces) exist. */
   readonly ready: Promise<void>;
+  readonly registry: ResourceRegistry;
   close(): Promise<void>;
 }
 
-export function createApiServer(_options: ApiServerOptions): ApiServer {
-  throw new Error('not yet implemented');
+/** Namespaces every cluster starts with. */
+export const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+export function createApiServer(options: ApiServerOptions): ApiServer {
+  const storage = options.storage;
+  const clock = options.clock ?? realClock;
+  const random = options.random ?? cryptoRandom;
+  const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
+  const stores = new Map<string, Store>();
+
+  const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
+
+  async function checkNamespace(namespace: string): Promise<void> {
+    const ns = await storeFor(namespaceType).getKv('', namespace);
+    if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
+    const obj = JSON.parse(ns.value) as KubeObject;
+    if (obj.metadata.deletionTimestamp) {
+      throw new StatusError({
+        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
+        message: `unable to create new content in namespace ${namespace} because it is being terminated`,
+        details: { name: namespace, kind: 'namespaces', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
+      });
+    }
+  }
+
+  function storeFor(type: ResourceType): Store {
+    const key = `${type.group}/${type.version}/${type.resource}`;
+    let store = stores.get(key);
+    if (!store) {
+      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace });
+      stores.set(key, store);
+    }
+    return store;
+  }
+
+  async function bootstrap(): Promise<void> {
+    const store = storeFor(namespaceType);
+    for (const name of bootstrapNamespaces) {
+      if (await store.getKv('', name)) continue;
+      try {
+        await store.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      } catch (e) {
+        if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
+      }
+    }
+  }
+
+  const ready = bootstrap();
+
+  async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
+    const type = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+    if (!type) throw newGenericNotFound();
+    if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
+    if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
+    const store = storeFor(type);
+    const scope: RequestScope = { request, url, info, type, store, clock, warnings: [] };
+    const gr = { group: type.group, resource: type.resource };
+    const verbAllowed = (verb: string) => type.verbs.includes(verb);
+
+    if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
+      if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      return createReview(scope);
+    }
+    if (info.subresource === 'scale') return scaleHandler(scope, storeFor);
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') {
+      throw newMethodNotSupported(gr, info.verb);
+    }
+    switch (info.verb) {
+      case 'get':
+        return getResource(scope);
+      case 'list':
+        if (!verbAllowed('list')) throw newMethodNotSupported(gr, 'list');
+        return listResource(scope);
+      case 'watch':
+        if (!verbAllowed('watch')) throw newMethodNotSupported(gr, 'watch');
+        return watchResource(scope);
+      case 'create':
+        if (info.name) throw newMethodNotSupported(gr, 'create');
+        if (!verbAllowed('create')) throw newMethodNotSupported(gr, 'create');
+        return createResource(scope);
+      case 'update':
+        if (!verbAllowed('update') && !info.subresource) throw newMethodNotSupported(gr, 'update');
+        return updateResource(scope);
+      case 'patch':
+        if (!verbAllowed('patch') && !info.subresource) throw newMethodNotSupported(gr, 'patch');
+        return patchResource(scope);
+      case 'delete':
+        if (!verbAllowed('delete')) throw newMethodNotSupported(gr, 'delete');
+        return deleteResource(scope);
+      case 'deletecollection':
+        if (!verbAllowed('deletecollection')) throw newMethodNotSupported(gr, 'deletecollection');
+        return deleteCollection(scope);
+      default:
+        throw newMethodNotSupported(gr, info.verb || request.method);
+    }
+  }
+
+  function handleNonResource(request: Request, url: URL): Response {
+    const path = url.pathname;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
+    }
+    if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
+      const d = serveDiscovery(registry, path, request.headers.get('accept'), { serverAddress: options.serverAddress ?? url.host });
+      if (!d) throw newGenericNotFound();
+      if (d.status === 406) return writeError(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' }), request);
+      const bytes = jsonSerializer.encode(d.body, { pretty: url.searchParams.get('pretty') === 'true' });
+      return writeBytes(200, d.contentType, bytes, { request, headers: d.headers });
+    }
+    if (path === '/version' || path === '/version/') {
+      return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { request, pretty: true });
+    }
+    const health = serveHealth(path, url);
+    if (health) return health;
+    const openapi = serveOpenApi(registry, request, url);
+    if (openapi) return openapi;
+    if (path === '/') {
+      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
+      for (const g of registry.groups()) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
+      return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { request, pretty: true });
+    }
+    return writeText(404, '404 page not found\n');
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    try {
+      await ready;
+      const url = new URL(request.url);
+      const info = newRequestInfo(request.method, url);
+      if (!info.isResourceRequest) return handleNonResource(request, url);
+      if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
+      return await handleResource(request, url, info);
+    } catch (err) {
+      return writeError(err, request);
+    }
+  }
+
+  return {
+    handle,
+    ready,
+    registry,
+    async close() {
+      await storage.close();
+    },
+  };
 }
+
+export type { Status };
+export { formatTime };

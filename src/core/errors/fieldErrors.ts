@@ -37,6 +37,8 @@ export interface FieldError {
   detail?: string;
   /** Whether `value` is shown in the message (omitted for Required/Forbidden/...). */
   showValue?: boolean;
+  /** The value already rendered the way Go prints it (e.g. `[]string{"Foo"}`), shown verbatim. */
+  valueText?: string;
 }
 
 /** Renders a value the way Go's field.Error does: strings quoted, numbers bare. */
@@ -51,7 +53,8 @@ function formatValue(value: unknown): string {
 export function fieldErrorBody(e: FieldError): string {
   let s = typeText[e.type];
   const showValue = e.showValue ?? (e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueTypeInvalid');
-  if (showValue && e.value !== undefined) s += `: ${formatValue(e.value)}`;
+  if (e.valueText !== undefined) s += `: ${e.valueText}`;
+  else if (showValue && e.value !== undefined) s += `: ${formatValue(e.value)}`;
   if (e.detail) s += `: ${e.detail}`;
   return s;
 }

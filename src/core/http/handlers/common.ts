@@ -1,0 +1,102 @@
+/** Request-body and query-parameter helpers shared by the verb handlers. */
+import { apiVersionOf, isObject, type KubeObject } from '../../api/types';
+import {
+  newBadRequest,
+  newInvalid,
+  newRequestEntityTooLarge,
+  notSupported,
+  type FieldError,
+} from '../../errors';
+import { supportsProtobufKind } from '../serializers/protobufSerializer';
+import type { Serializer } from '../serializers/types';
+import type { RequestScope } from './scope';
+
+/** kube-apiserver's default --max-request-body-bytes (3 MiB). */
+export const maxRequestBodyBytes = 3 * 1024 * 1024;
+
+export async function readBody(request: Request): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > maxRequestBodyBytes) throw newRequestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxRequestBodyBytes) {
+      await reader.cancel();
+      throw newRequestEntityTooLarge(`limit is ${maxRequestBodyBytes}`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const c of chunks) {
+    out.set(c, off);
+    off += c.byteLength;
+  }
+  return out;
+}
+
+export function protobufFor(scope: RequestScope): boolean {
+  return supportsProtobufKind(apiVersionOf(scope.type.group, scope.type.version), scope.type.kind);
+}
+
+/**
+ * Decodes a request body into an object of the URL's kind: apiVersion and
+ * kind default from the URL (typed clients may omit them) and must match it.
+ */
+export function decodeObject(serializer: Serializer, body: Uint8Array, expected: { group: string; version: string; kind: string }): KubeObject {
+  if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
+  const value = serializer.decode(body);
+  const expectedApiVersion = apiVersionOf(expected.group, expected.version);
+  if (!isObject(value)) {
+    throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  }
+  const apiVersion = value['apiVersion'] ?? expectedApiVersion;
+  const kind = value['kind'] ?? expected.kind;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string') throw newBadRequest("Object 'Kind' is missing or not a string");
+  if (apiVersion !== expectedApiVersion) {
+    throw newBadRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${expectedApiVersion})`);
+  }
+  if (kind !== expected.kind) {
+    throw newBadRequest(`${kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: no kind "${kind}" is registered for version "${expectedApiVersion}"`);
+  }
+  const metadata = value['metadata'] ?? {};
+  if (!isObject(metadata)) throw newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${typeof metadata} into Go struct field ${expected.kind}.metadata of type v1.ObjectMeta`);
+  return { ...value, apiVersion, kind, metadata } as KubeObject;
+}
+
+/** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */
+export function parseDryRun(url: URL, optionsKind: string): boolean {
+  const values = url.searchParams.getAll('dryRun');
+  const set = values.filter((v) => v !== '');
+  if (set.length === 0) return false;
+  const bad = set.filter((v) => v !== 'All');
+  if (bad.length) {
+    const err: FieldError = { ...notSupported('dryRun', set, ['All']), valueText: `[]string{${set.map((v) => JSON.stringify(v)).join(', ')}}` };
+    throw newInvalidOptions(optionsKind, [err]);
+  }
+  return true;
+}
+
+export function newInvalidOptions(optionsKind: string, errs: FieldError[]) {
+  return newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+}
+
+/** Name and namespace in the body must agree with the URL. */
+export function checkNameAndNamespace(obj: KubeObject, scope: RequestScope, requireName: boolean): void {
+  const { info } = scope;
+  const ns = scope.store.namespaced ? info.namespace : '';
+  if (scope.store.namespaced) {
+    if (obj.metadata.namespace && obj.metadata.namespace !== ns) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+  }
+  if (requireName) {
+    const name = obj.metadata.name;
+    if (name && name !== info.name) throw newBadRequest(`the name of the object (${name}) does not match the name on the URL (${info.name})`);
+  }
+}

@@ -1,0 +1,18 @@
+/** POST to a collection: negotiate, decode, run the store's create pipeline, answer 201. */
+import { negotiateInput, negotiateOutput } from '../negotiation';
+import { writeObject } from '../responseWriter';
+import { checkNameAndNamespace, decodeObject, parseDryRun, protobufFor, readBody } from './common';
+import type { RequestScope } from './scope';
+
+export async function createResource(scope: RequestScope): Promise<Response> {
+  const { request, url, info, store, type } = scope;
+  const protobuf = protobufFor(scope);
+  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const dryRun = parseDryRun(url, 'CreateOptions');
+  const body = await readBody(request);
+  const obj = decodeObject(decoder, body, type);
+  checkNameAndNamespace(obj, scope, false);
+  const created = await store.create(info.namespace, obj, { dryRun });
+  return writeObject(choice.serializer, 201, created, { request, pretty: choice.pretty, warnings: scope.warnings });
+}

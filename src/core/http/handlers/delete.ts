@@ -1,0 +1,79 @@
+/** DELETE of one object, and of a collection. */
+import { isObject, type KubeObject } from '../../api/types';
+import { newBadRequest, successStatus } from '../../errors';
+import type { DeleteOptions } from '../../registry/generic/store';
+import { negotiateInput, negotiateOutput } from '../negotiation';
+import { writeObject } from '../responseWriter';
+import { parseDryRun, protobufFor, readBody } from './common';
+import type { RequestScope } from './scope';
+import { selectionFrom } from './selection';
+import { validateListParams } from './resourceVersion';
+
+const policies = new Set(['Orphan', 'Background', 'Foreground']);
+
+/** DeleteOptions from the body (JSON or protobuf) and the query. */
+async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
+  const { request, url } = scope;
+  const opts: DeleteOptions = { dryRun: parseDryRun(url, 'DeleteOptions') };
+  const body = await readBody(request);
+  let o: Record<string, unknown> = {};
+  if (body.byteLength > 0) {
+    const decoded = negotiateInput(request.headers.get('content-type'), { protobuf: true }).decode(body);
+    if (!isObject(decoded)) throw newBadRequest('the body of the request was not a DeleteOptions object');
+    o = decoded;
+  }
+  const q = url.searchParams;
+  const policy = (o['propagationPolicy'] as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
+  if (policy !== undefined) {
+    if (!policies.has(policy)) throw newBadRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
+    opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  }
+  if (o['orphanDependents'] === true || q.get('orphanDependents') === 'true') opts.propagationPolicy ??= 'Orphan';
+  if (Array.isArray(o['dryRun']) && o['dryRun'].includes('All')) opts.dryRun = true;
+  const pre = o['preconditions'];
+  if (isObject(pre)) opts.preconditions = { uid: pre['uid'] as string | undefined, resourceVersion: pre['resourceVersion'] as string | undefined };
+  const grace = o['gracePeriodSeconds'] ?? q.get('gracePeriodSeconds');
+  if (grace !== undefined && grace !== null) opts.gracePeriodSeconds = Number(grace);
+  return opts;
+}
+
+export async function deleteResource(scope: RequestScope): Promise<Response> {
+  const { request, url, info, store } = scope;
+  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
+  const opts = await deleteOptions(scope);
+  const result = await store.delete(info.namespace, info.name, opts);
+  // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
+  if (!result.deleted || store.strategy.returnDeletedObject) {
+    const status = !result.deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
+    return writeObject(choice.serializer, status, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+  }
+  const meta = result.object.metadata;
+  const details: { name?: string; group?: string; kind: string; uid?: string } = { name: meta.name, kind: store.type.resource, uid: meta.uid };
+  if (store.type.group) details.group = store.type.group;
+  return writeObject(choice.serializer, 200, successStatus({ name: details.name, group: details.group, kind: details.kind, uid: details.uid }), { request, pretty: choice.pretty, warnings: scope.warnings });
+}
+
+export async function deleteCollection(scope: RequestScope): Promise<Response> {
+  const { request, url, info, store, type } = scope;
+  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
+  validateListParams(url, false);
+  const selection = selectionFrom(url, type);
+  const opts = await deleteOptions(scope);
+  const listed = await store.list(info.namespace, { predicate: selection.predicate });
+  const deleted: KubeObject[] = [];
+  for (const obj of listed.items) {
+    try {
+      const r = await store.delete(obj.metadata.namespace ?? '', obj.metadata.name!, opts);
+      deleted.push(r.object);
+    } catch {
+      // Objects deleted concurrently are skipped, as the apiserver's DeleteCollection ignores NotFound.
+    }
+  }
+  const list = {
+    kind: `${type.kind}List`,
+    apiVersion: type.group ? `${type.group}/${type.version}` : type.version,
+    metadata: { resourceVersion: String(await store.storage.currentRevision()) },
+    items: deleted,
+  };
+  return writeObject(choice.serializer, 200, list, { request, pretty: choice.pretty, warnings: scope.warnings });
+}

@@ -1,0 +1,49 @@
+/**
+ * Virtual resources that only accept create (access reviews, self reviews,
+ * token reviews): the request object comes back with its status filled in.
+ * Until authentication and authorization are configured, every caller is the
+ * cluster admin and every request is allowed (kube-apiserver's AlwaysAllow).
+ */
+import { isObject } from '../../api/types';
+import { negotiateInput, negotiateOutput } from '../negotiation';
+import { writeObject } from '../responseWriter';
+import { decodeObject, protobufFor, readBody } from './common';
+import type { RequestScope } from './scope';
+
+export const defaultUser = {
+  username: 'kubernetes-admin',
+  groups: ['kubeadm:cluster-admins', 'system:authenticated'],
+};
+
+function statusFor(resource: string, spec: Record<string, unknown>): Record<string, unknown> {
+  switch (resource) {
+    case 'selfsubjectaccessreviews':
+    case 'subjectaccessreviews':
+    case 'localsubjectaccessreviews':
+      return { allowed: true };
+    case 'selfsubjectrulesreviews':
+      return {
+        resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+        nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+        incomplete: false,
+      };
+    case 'selfsubjectreviews':
+      return { userInfo: defaultUser };
+    case 'tokenreviews':
+      return { authenticated: false, user: {}, error: 'token authentication is not configured' };
+    default:
+      void spec;
+      return {};
+  }
+}
+
+export async function createReview(scope: RequestScope): Promise<Response> {
+  const { request, url, type } = scope;
+  const protobuf = protobufFor(scope);
+  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const obj = decodeObject(decoder, await readBody(request), type);
+  const spec = isObject(obj['spec']) ? obj['spec'] : {};
+  const out = { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, spec, status: statusFor(type.resource, spec) };
+  return writeObject(choice.serializer, 201, out, { request, pretty: choice.pretty });
+}

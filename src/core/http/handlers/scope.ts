@@ -1,0 +1,17 @@
+/** What every resource handler receives: the request, its attributes, and the resource's store. */
+import type { Store } from '../../registry/generic/store';
+import type { ResourceType } from '../../registry/types';
+import type { Clock } from '../../util/clock';
+import type { RequestInfo } from '../requestInfo';
+
+export interface RequestScope {
+  request: Request;
+  url: URL;
+  info: RequestInfo;
+  /** The resource type named by the URL (its version is the requested one). */
+  type: ResourceType;
+  store: Store;
+  clock: Clock;
+  /** Warnings to send back as `Warning: 299` headers. */
+  warnings: string[];
+}

@@ -1,0 +1,19 @@
+/** PUT of an object: optimistic concurrency on resourceVersion, create-on-update where the kind allows it. */
+import { negotiateInput, negotiateOutput } from '../negotiation';
+import { writeObject } from '../responseWriter';
+import { checkNameAndNamespace, decodeObject, parseDryRun, protobufFor, readBody } from './common';
+import type { RequestScope } from './scope';
+
+export async function updateResource(scope: RequestScope): Promise<Response> {
+  const { request, url, info, store, type } = scope;
+  const protobuf = protobufFor(scope);
+  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const dryRun = parseDryRun(url, 'UpdateOptions');
+  const body = await readBody(request);
+  const obj = decodeObject(decoder, body, type);
+  checkNameAndNamespace(obj, scope, true);
+  if (!obj.metadata.name) obj.metadata.name = info.name;
+  const result = await store.update(info.namespace, info.name, () => obj, { dryRun, subresource: info.subresource });
+  return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+}

@@ -1,0 +1,85 @@
+/**
+ * Writing responses: objects and Status errors in the negotiated encoding,
+ * with gzip for large bodies when the client accepts it (APIResponseCompression).
+ */
+import { errorToStatus, type Status } from '../errors';
+import { jsonSerializer } from './serializers/json';
+import type { Serializer } from './serializers/types';
+import { serializerFor } from './negotiation';
+import { parseAccept, essence } from './mediaType';
+
+/** kube-apiserver compresses only responses of at least this size. */
+export const gzipThresholdBytes = 128 * 1024;
+
+export interface WriteOptions {
+  request?: Request;
+  pretty?: boolean;
+  headers?: HeadersInit;
+  warnings?: string[];
+}
+
+function acceptsGzip(request: Request | undefined): boolean {
+  const ae = request?.headers.get('accept-encoding');
+  if (!ae) return false;
+  return ae.split(',').some((p) => {
+    const [coding, ...params] = p.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+export function warningHeaderValue(text: string): string {
+  return `299 - ${JSON.stringify(text)}`;
+}
+
+function baseHeaders(contentType: string, options: WriteOptions): Headers {
+  const headers = new Headers(options.headers);
+  headers.set('Content-Type', contentType);
+  if (!headers.has('Cache-Control')) headers.set('Cache-Control', 'no-cache, private');
+  for (const w of options.warnings ?? []) headers.append('Warning', warningHeaderValue(w));
+  return headers;
+}
+
+export function writeBytes(status: number, contentType: string, bytes: Uint8Array, options: WriteOptions = {}): Response {
+  const headers = baseHeaders(contentType, options);
+  if (bytes.byteLength >= gzipThresholdBytes && acceptsGzip(options.request)) {
+    headers.set('Content-Encoding', 'gzip');
+    headers.set('Vary', 'Accept-Encoding');
+    const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'));
+    return new Response(stream, { status, headers });
+  }
+  headers.set('Content-Length', String(bytes.byteLength));
+  return new Response(bytes as BodyInit, { status, headers });
+}
+
+export function writeObject(serializer: Serializer, status: number, obj: unknown, options: WriteOptions = {}): Response {
+  return writeBytes(status, serializer.mediaType, serializer.encode(obj, { pretty: options.pretty }), options);
+}
+
+/**
+ * A Status error in the best encoding the client accepts (JSON when it
+ * accepts nothing we can write, as kube-apiserver falls back).
+ */
+export function writeError(err: unknown, request?: Request, options: WriteOptions = {}): Response {
+  const status: Status = errorToStatus(err);
+  let serializer: Serializer = jsonSerializer;
+  for (const m of parseAccept(request?.headers.get('accept') ?? null)) {
+    if (m.params['as']) continue;
+    const s = serializerFor(essence(m));
+    if (s) {
+      serializer = s;
+      break;
+    }
+    if (essence(m) === '*/*' || essence(m) === 'application/*') break;
+  }
+  const headers = new Headers(options.headers);
+  if (status.details?.retryAfterSeconds) headers.set('Retry-After', String(status.details.retryAfterSeconds));
+  return writeObject(serializer, status.code, status, { ...options, request, headers });
+}
+
+export function writeText(status: number, text: string, options: WriteOptions = {}): Response {
+  const headers = baseHeaders('text/plain; charset=utf-8', options);
+  headers.set('X-Content-Type-Options', 'nosniff');
+  return new Response(text, { status, headers });
+}

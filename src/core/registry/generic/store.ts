@@ -1,0 +1,394 @@
+/**
+ * The generic registry store (k8s.io/apiserver/pkg/registry/generic/registry.Store):
+ * runs a resource's strategy in fixed order around the revisioned storage and
+ * turns storage errors into API Status errors. One Store per resource type.
+ */
+import { formatTime, isObject, type KubeObject, type ObjectMeta } from '../../api/types';
+import {
+  forbidden,
+  newAlreadyExists,
+  newConflict,
+  newInvalid,
+  newNotFound,
+  optimisticLockErrorMsg,
+  type FieldError,
+  type GroupResource,
+} from '../../errors';
+import { isStorageError, type KeyValue, type Storage } from '../../storage/interface';
+import type { Clock, RandomSource } from '../../util/clock';
+import { validateObjectMetaForCreate, validateObjectMetaUpdate } from '../../validation/objectMeta';
+import type { ResourceType } from '../types';
+import { namespacePrefix, objectKey, resourcePrefix } from './keys';
+import type { ResourceStrategy, StrategyContext } from './strategy';
+
+export interface StoreDeps {
+  storage: Storage;
+  clock: Clock;
+  random: RandomSource;
+  /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
+  checkNamespace(namespace: string): Promise<void>;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  subresource?: string;
+}
+
+export interface DeletePreconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: DeletePreconditions;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  gracePeriodSeconds?: number;
+}
+
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when the object is only marked for deletion (finalizers pending). */
+  deleted: boolean;
+}
+
+export interface StoreListOptions {
+  /** Storage revision to read at (0 = latest). */
+  revision?: number;
+  /** Maximum number of matching items (0 = all). */
+  limit?: number;
+  /** Resume from this storage key (continue tokens). */
+  startKey?: string;
+  predicate?: (obj: KubeObject) => boolean;
+}
+
+export interface StoreListResult {
+  items: KubeObject[];
+  revision: number;
+  /** Storage key to continue from when more items remain. */
+  nextKey?: string;
+  /** Items left after this chunk; only without a predicate. */
+  remainingItemCount?: number;
+}
+
+export interface UpdateResult {
+  object: KubeObject;
+  created: boolean;
+}
+
+/**
+ * Computes the next state of an object from the current one (undefined when
+ * absent). Returning undefined from a tryUpdate for an absent object means 404.
+ */
+export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
+
+const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** Fields that only the server sets; carried from the stored object on every write. */
+function decodeStored(kv: KeyValue): KubeObject {
+  const obj = JSON.parse(kv.value) as KubeObject;
+  obj.metadata.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+function encodeStored(obj: KubeObject): string {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata: meta });
+}
+
+/** Everything but metadata and status: what a generation bump tracks. */
+function specOf(obj: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+export class Store {
+  readonly prefix: string;
+  readonly gr: GroupResource;
+
+  constructor(
+    readonly type: ResourceType,
+    readonly strategy: ResourceStrategy,
+    private readonly deps: StoreDeps,
+  ) {
+    this.prefix = resourcePrefix(type.group, type.resource);
+    this.gr = { group: type.group, resource: type.resource };
+  }
+
+  get namespaced(): boolean {
+    return this.type.scope === 'Namespaced';
+  }
+
+  get storage(): Storage {
+    return this.deps.storage;
+  }
+
+  key(namespace: string, name: string): string {
+    return objectKey(this.prefix, this.namespaced ? namespace : '', name);
+  }
+
+  /** Key prefix of a collection: one namespace, or all of them when namespace is ''. */
+  collectionPrefix(namespace: string): string {
+    return namespacePrefix(this.prefix, this.namespaced ? namespace : '');
+  }
+
+  decode(kv: KeyValue): KubeObject {
+    const obj = decodeStored(kv);
+    // Objects are stored in one version; serve them as the requested one.
+    obj.apiVersion = this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
+    return obj;
+  }
+
+  private ctx(subresource = ''): StrategyContext {
+    return { now: this.deps.clock.now(), subresource };
+  }
+
+  private kindRef() {
+    return { group: this.type.group, kind: this.type.kind };
+  }
+
+  private generateName(prefix: string): string {
+    const bytes = this.deps.random.fill(new Uint8Array(5));
+    let s = '';
+    for (const b of bytes) s += nameSuffixAlphabet[b % nameSuffixAlphabet.length];
+    // The apiserver truncates long prefixes so the name stays within 63 characters.
+    return prefix.slice(0, 58) + s;
+  }
+
+  private newUid(): string {
+    const b = this.deps.random.fill(new Uint8Array(16));
+    b[6] = (b[6]! & 0x0f) | 0x40;
+    b[8] = (b[8]! & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  async getKv(namespace: string, name: string, revision?: number): Promise<KeyValue | undefined> {
+    return this.deps.storage.get(this.key(namespace, name), revision);
+  }
+
+  async get(namespace: string, name: string): Promise<KubeObject> {
+    const kv = await this.getKv(namespace, name);
+    if (!kv) throw newNotFound(this.gr, name);
+    return this.decode(kv);
+  }
+
+  /**
+   * Lists a collection at one revision (latest when revision is 0), filtered
+   * by predicate, at most limit matches from startKey on. With a predicate the
+   * store keeps reading pages until it has limit matches, as the etcd3 store does.
+   */
+  async list(namespace: string, options: StoreListOptions = {}): Promise<StoreListResult> {
+    const prefix = this.collectionPrefix(namespace);
+    const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    let revision = options.revision ?? 0;
+    let startKey = options.startKey;
+    const items: KubeObject[] = [];
+    const pageSize = limit ? Math.max(limit, 100) : 0;
+    for (;;) {
+      const page = await this.deps.storage.range(prefix, { revision, limit: options.predicate ? pageSize : limit, startKey });
+      revision = page.revision;
+      for (let i = 0; i < page.kvs.length; i++) {
+        const kv = page.kvs[i]!;
+        const obj = this.decode(kv);
+        if (options.predicate && !options.predicate(obj)) continue;
+        items.push(obj);
+        if (limit && items.length === limit) {
+          const rest = page.kvs.length - i - 1;
+          const more = rest > 0 || page.more;
+          const nextKey = more ? kv.key + '\u0000' : undefined;
+          const remaining = options.predicate ? undefined : page.count - (i + 1);
+          return { items, revision, nextKey, remainingItemCount: more ? remaining : undefined };
+        }
+      }
+      if (!page.more || !limit) return { items, revision };
+      startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
+    }
+  }
+
+  /**
+   * Create (registry.Store.Create): BeforeCreate (prepare, meta, validate),
+   * then a storage create that fails with AlreadyExists.
+   */
+  async create(namespace: string, obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const ctx = this.ctx(options.subresource);
+    const meta = obj.metadata;
+    if (this.namespaced) meta.namespace = namespace;
+    else delete meta.namespace;
+    if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
+    meta.uid = this.newUid();
+    meta.creationTimestamp = formatTime(ctx.now);
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.resourceVersion;
+    delete meta.selfLink;
+    if (this.strategy.hasGeneration) meta.generation = 1;
+    else delete meta.generation;
+    this.strategy.prepareForCreate?.(obj, ctx);
+
+    const errs: FieldError[] = [
+      ...validateObjectMetaForCreate(meta, { group: this.type.group, resource: this.type.resource, namespaced: this.namespaced }),
+      ...(this.strategy.validate?.(obj, ctx) ?? []),
+    ];
+    if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
+    if (this.namespaced) await this.deps.checkNamespace(namespace);
+
+    const key = this.key(namespace, meta.name!);
+    if (options.dryRun) {
+      if (await this.deps.storage.get(key)) throw newAlreadyExists(this.gr, meta.name!);
+      return obj;
+    }
+    try {
+      const kv = await this.deps.storage.create(key, encodeStored(obj));
+      return this.decode(kv);
+    } catch (e) {
+      if (isStorageError(e, 'KeyExists')) throw newAlreadyExists(this.gr, meta.name!);
+      throw e;
+    }
+  }
+
+  /**
+   * GuaranteedUpdate: reads the current object, computes the next state, and
+   * writes it with compare-and-swap on the revision read, retrying when the
+   * object changed underneath (only when the caller did not pin a resourceVersion).
+   */
+  async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean } = {}): Promise<UpdateResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.deps.storage.get(key);
+      const current = kv ? this.decode(kv) : undefined;
+      let next = await tryUpdate(current ? structuredClone(current) : undefined);
+      if (!current) {
+        if (!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) throw newNotFound(this.gr, name);
+        next.metadata.name = name;
+        const created = await this.create(namespace, next, options);
+        return { object: created, created: true };
+      }
+      const requested = next.metadata.resourceVersion;
+      if (requested && requested !== current.metadata.resourceVersion) {
+        throw newConflict(this.gr, name, optimisticLockErrorMsg);
+      }
+      next = this.prepareUpdate(next, current, options.subresource ?? '');
+      if (this.shouldDeleteDuringUpdate(next)) {
+        if (options.dryRun) return { object: next, created: false };
+        try {
+          const deletedKv = await this.deps.storage.delete(key, kv!.modRevision);
+          const deleted = this.decode(deletedKv);
+          return { object: deleted, created: false };
+        } catch (e) {
+          if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+          throw this.interpretWriteError(e, name);
+        }
+      }
+      // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
+      if (encodeStored(next) === encodeStored(current)) return { object: current, created: false };
+      if (options.dryRun) return { object: next, created: false };
+      try {
+        const written = await this.deps.storage.update(key, encodeStored(next), kv!.modRevision);
+        return { object: this.decode(written), created: false };
+      } catch (e) {
+        if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+        throw this.interpretWriteError(e, name);
+      }
+    }
+  }
+
+  private interpretWriteError(e: unknown, name: string): unknown {
+    if (isStorageError(e, 'Conflict')) return newConflict(this.gr, name, optimisticLockErrorMsg);
+    if (isStorageError(e, 'KeyNotFound')) return newNotFound(this.gr, name);
+    return e;
+  }
+
+  /** BeforeUpdate: server-owned metadata is kept, the strategy runs, validation decides. */
+  private prepareUpdate(next: KubeObject, current: KubeObject, subresource: string): KubeObject {
+    const ctx = this.ctx(subresource);
+    const meta: ObjectMeta = isObject(next.metadata) ? next.metadata : {};
+    next.metadata = meta;
+    const old = current.metadata;
+    // Identity fields follow the stored object unless the client tried to change them (then validation says no).
+    if (meta.uid === undefined || meta.uid === '') meta.uid = old.uid;
+    if (meta.creationTimestamp === undefined || meta.creationTimestamp === null) meta.creationTimestamp = old.creationTimestamp;
+    if (meta.namespace === undefined && old.namespace !== undefined) meta.namespace = old.namespace;
+    if (meta.name === undefined) meta.name = old.name;
+    // Deletion state only moves through DELETE, never through a write of the object.
+    if (old.deletionTimestamp) {
+      meta.deletionTimestamp = old.deletionTimestamp;
+      if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    delete meta.selfLink;
+    meta.resourceVersion = current.metadata.resourceVersion;
+    if (this.strategy.hasGeneration) meta.generation = old.generation ?? 1;
+    else delete meta.generation;
+
+    this.strategy.prepareForUpdate?.(next, current, ctx);
+
+    if (this.strategy.hasGeneration && specOf(next) !== specOf(current)) meta.generation = (old.generation ?? 0) + 1;
+
+    const errs: FieldError[] = [...validateObjectMetaUpdate(meta, old), ...(this.strategy.validateUpdate?.(next, current, ctx) ?? [])];
+    if (old.deletionTimestamp) {
+      const added = (meta.finalizers ?? []).filter((f) => !(old.finalizers ?? []).includes(f));
+      if (added.length) {
+        errs.push(forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`));
+      }
+    }
+    if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? '', errs);
+    return next;
+  }
+
+  private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
+    return !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0;
+  }
+
+  /**
+   * Delete: objects with finalizers are only marked (deletionTimestamp);
+   * the last finalizer's removal deletes them in update.
+   */
+  async delete(namespace: string, name: string, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.deps.storage.get(key);
+      if (!kv) throw newNotFound(this.gr, name);
+      const current = this.decode(kv);
+      const pre = options.preconditions;
+      if (pre?.uid && pre.uid !== current.metadata.uid) {
+        throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);
+      }
+      if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+        throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
+      }
+      const finalizers = [...(current.metadata.finalizers ?? [])];
+      if (options.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
+      if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+      if (finalizers.length > 0) {
+        if (current.metadata.deletionTimestamp && finalizers.length === (current.metadata.finalizers ?? []).length) {
+          return { object: current, deleted: false };
+        }
+        const next = structuredClone(current);
+        next.metadata.finalizers = finalizers;
+        if (!next.metadata.deletionTimestamp) {
+          next.metadata.deletionTimestamp = formatTime(this.deps.clock.now());
+          next.metadata.deletionGracePeriodSeconds = 0;
+          if (this.strategy.hasGeneration) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+        }
+        if (options.dryRun) return { object: next, deleted: false };
+        try {
+          const written = await this.deps.storage.update(key, encodeStored(next), kv.modRevision);
+          return { object: this.decode(written), deleted: false };
+        } catch (e) {
+          if (isStorageError(e, 'Conflict') && attempt < 5) continue;
+          throw this.interpretWriteError(e, name);
+        }
+      }
+      if (options.dryRun) return { object: current, deleted: true };
+      try {
+        const deletedKv = await this.deps.storage.delete(key, kv.modRevision);
+        return { object: this.decode(deletedKv), deleted: true };
+      } catch (e) {
+        if (isStorageError(e, 'Conflict') && attempt < 5) continue;
+        throw this.interpretWriteError(e, name);
+      }
+    }
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Per-resource behaviour the generic store runs in fixed order
+ * (k8s.io/apiserver/pkg/registry/rest RESTCreateStrategy / RESTUpdateStrategy).
+ */
+import type { KubeObject } from '../../api/types';
+import type { FieldError } from '../../errors';
+
+export interface StrategyContext {
+  now: Date;
+  /** The subresource being written ('' for the main resource). */
+  subresource: string;
+}
+
+export interface ResourceStrategy {
+  /** Whether metadata.generation is maintained (bumped when the spec changes). */
+  hasGeneration?: boolean;
+  /** Whether PUT of a missing object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** Whether DELETE answers with the deleted object instead of a Success Status. */
+  returnDeletedObject?: boolean;
+  /** Clears or defaults fields on create. May mutate obj. */
+  prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
+  /** Carries over fields a write may not change (status on the main resource, ...). May mutate obj, never old. */
+  prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Kind-specific validation on create. Must not mutate. */
+  validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
+  /** Kind-specific validation on update. Must not mutate. */
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FieldError[];
+}

@@ -1,0 +1,169 @@
+/**
+ * Per-resource strategies for built-in kinds. Resources not listed get the
+ * generic behaviour: status (when the kind has a status subresource) is
+ * ignored on main-resource writes and is the only thing status writes change.
+ */
+import { isObject, type KubeObject } from '../api/types';
+import { required, type FieldError } from '../errors';
+import type { ResourceStrategy, StrategyContext } from './generic/strategy';
+import type { ResourceType } from './types';
+
+/** Kinds whose strategies maintain metadata.generation. */
+const withGeneration = new Set([
+  'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'apps/controllerrevisions',
+  'batch/jobs', 'batch/cronjobs', '/replicationcontrollers', '/pods',
+  'autoscaling/horizontalpodautoscalers', 'policy/poddisruptionbudgets',
+  'networking.k8s.io/networkpolicies', 'networking.k8s.io/ingresses',
+  'apiextensions.k8s.io/customresourcedefinitions',
+  'admissionregistration.k8s.io/validatingadmissionpolicies', 'admissionregistration.k8s.io/validatingadmissionpolicybindings',
+  'admissionregistration.k8s.io/mutatingadmissionpolicies', 'admissionregistration.k8s.io/mutatingadmissionpolicybindings',
+  'admissionregistration.k8s.io/validatingwebhookconfigurations', 'admissionregistration.k8s.io/mutatingwebhookconfigurations',
+  'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
+  'resource.k8s.io/resourceclaims', 'resource.k8s.io/deviceclasses', 'resource.k8s.io/resourceslices',
+]);
+
+/** Kinds whose PUT of a missing object creates it (AllowCreateOnUpdate). */
+const createOnUpdate = new Set([
+  '/endpoints', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases',
+  'rbac.authorization.k8s.io/roles', 'rbac.authorization.k8s.io/rolebindings',
+  'rbac.authorization.k8s.io/clusterroles', 'rbac.authorization.k8s.io/clusterrolebindings',
+  '/limitranges', 'discovery.k8s.io/endpointslices',
+]);
+
+/** Kinds whose DELETE answers with the deleted object (ReturnDeletedObject). */
+const returnsDeleted = new Set(['/pods', '/services', '/namespaces']);
+
+function genericStatusHandling(type: ResourceType): Pick<ResourceStrategy, 'prepareForCreate' | 'prepareForUpdate'> {
+  const hasStatus = type.subresources.some((s) => s.name === 'status');
+  if (!hasStatus) return {};
+  return {
+    prepareForCreate(obj) {
+      // Status is the controllers' to write; a create starts from an empty one.
+      obj['status'] = {};
+    },
+    prepareForUpdate(obj, old, ctx) {
+      if (ctx.subresource === 'status') {
+        // A status write changes status only (and metadata other than labels).
+        for (const k of Object.keys(obj)) if (k !== 'status' && k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') delete obj[k];
+        for (const [k, v] of Object.entries(old)) if (k !== 'status' && k !== 'metadata') obj[k] = structuredClone(v);
+        obj.metadata.labels = old.metadata.labels;
+        if (!obj.metadata.labels) delete obj.metadata.labels;
+      } else if (old['status'] !== undefined) {
+        obj['status'] = structuredClone(old['status']);
+      } else {
+        delete obj['status'];
+      }
+    },
+  };
+}
+
+function compose(...parts: Partial<ResourceStrategy>[]): ResourceStrategy {
+  const out: ResourceStrategy = {};
+  for (const p of parts) {
+    for (const [k, v] of Object.entries(p)) {
+      const key = k as keyof ResourceStrategy;
+      const prev = out[key];
+      if (typeof v === 'function' && typeof prev === 'function') {
+        const a = prev as (...args: unknown[]) => unknown;
+        const b = v as (...args: unknown[]) => unknown;
+        (out as Record<string, unknown>)[key] = (...args: unknown[]) => {
+          const ra = a(...args);
+          const rb = b(...args);
+          return Array.isArray(ra) ? [...ra, ...((rb as unknown[]) ?? [])] : rb;
+        };
+      } else {
+        (out as Record<string, unknown>)[key] = v;
+      }
+    }
+  }
+  return out;
+}
+
+const namespaceStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj) {
+    const spec = isObject(obj['spec']) ? obj['spec'] : {};
+    spec['finalizers'] = ['kubernetes'];
+    obj['spec'] = spec;
+    obj['status'] = { phase: 'Active' };
+    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+  },
+  prepareForUpdate(obj, old, ctx) {
+    if (ctx.subresource !== 'finalize') obj['spec'] = structuredClone(old['spec']);
+    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+  },
+};
+
+const podStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj) {
+    obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
+  },
+  validate(obj) {
+    const errs: FieldError[] = [];
+    const spec = obj['spec'];
+    if (!isObject(spec)) return [required('spec')];
+    const containers = spec['containers'];
+    if (!Array.isArray(containers) || containers.length === 0) errs.push(required('spec.containers'));
+    else containers.forEach((c, i) => {
+      if (!isObject(c) || !c['name']) errs.push(required(`spec.containers[${i}].name`));
+      if (!isObject(c) || !c['image']) errs.push(required(`spec.containers[${i}].image`));
+    });
+    return errs;
+  },
+};
+
+function qosClass(pod: KubeObject): string {
+  const spec = isObject(pod['spec']) ? pod['spec'] : {};
+  const containers = Array.isArray(spec['containers']) ? spec['containers'] : [];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const res = isObject(c) && isObject(c['resources']) ? c['resources'] : {};
+    const req = isObject(res['requests']) ? res['requests'] : {};
+    const lim = isObject(res['limits']) ? res['limits'] : {};
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
+  }
+  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** Deployment defaults a client sees after create (SetDefaults_Deployment). */
+const deploymentStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj) {
+    const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
+    spec['replicas'] ??= 1;
+    spec['revisionHistoryLimit'] ??= 10;
+    spec['progressDeadlineSeconds'] ??= 600;
+    const strategy = isObject(spec['strategy']) ? spec['strategy'] : (spec['strategy'] = {});
+    strategy['type'] ??= 'RollingUpdate';
+    if (strategy['type'] === 'RollingUpdate') {
+      const ru = isObject(strategy['rollingUpdate']) ? strategy['rollingUpdate'] : (strategy['rollingUpdate'] = {});
+      ru['maxUnavailable'] ??= '25%';
+      ru['maxSurge'] ??= '25%';
+    }
+  },
+  validate(obj) {
+    const spec = isObject(obj['spec']) ? obj['spec'] : {};
+    const errs: FieldError[] = [];
+    if (!isObject(spec['selector'])) errs.push(required('spec.selector'));
+    if (!isObject(spec['template'])) errs.push(required('spec.template'));
+    return errs;
+  },
+};
+
+const specific: Record<string, Partial<ResourceStrategy>> = {
+  '/namespaces': namespaceStrategy,
+  '/pods': podStrategy,
+  'apps/deployments': deploymentStrategy,
+};
+
+export function strategyFor(type: ResourceType): ResourceStrategy {
+  const id = `${type.group}/${type.resource}`;
+  const base: ResourceStrategy = {
+    hasGeneration: withGeneration.has(id) || !!type.custom,
+    allowCreateOnUpdate: createOnUpdate.has(id),
+    returnDeletedObject: returnsDeleted.has(id),
+  };
+  return compose(base, genericStatusHandling(type), specific[id] ?? {});
+}
+
+export type { StrategyContext };

@@ -1,0 +1,45 @@
+/** A tiny in-process client for tests: requests go through handle(), exactly as a host sends them. */
+import { createApiServer, type ApiServer, type ApiServerOptions } from '../apiserver';
+import { createMemoryStorage } from '../storage/memory';
+import { FakeClock, seededRandom } from '../util/clock';
+
+export interface TestServer {
+  server: ApiServer;
+  clock: FakeClock;
+  request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
+  json<T = any>(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
+}
+
+export async function newTestServer(options: Partial<ApiServerOptions> = {}): Promise<TestServer> {
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(42), ...options });
+  await server.ready;
+  const request = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) => {
+    const headers = new Headers(init.headers);
+    let body: BodyInit | undefined;
+    if (init.body !== undefined) {
+      if (typeof init.body === 'string' || init.body instanceof Uint8Array) body = init.body as BodyInit;
+      else {
+        body = JSON.stringify(init.body);
+        if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+      }
+    }
+    return server.handle(new Request(`http://127.0.0.1:8080${path}`, { method, headers, body, signal: init.signal }));
+  };
+  return {
+    server,
+    clock,
+    request,
+    async json(method, path, init) {
+      const res = await request(method, path, init);
+      const text = await res.text();
+      let body: any;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * ObjectMeta validation (k8s.io/apimachinery/pkg/api/validation): names per
+ * kind, generateName, labels, annotations, finalizers, and immutability of
+ * identity fields on update. Returns field errors; never throws.
+ */
+import type { ObjectMeta } from '../api/types';
+import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+  nameIsPathSegment,
+  type NameValidator,
+} from './names';
+
+const totalAnnotationSizeLimitB = 256 * 1024;
+
+/** Name rules by group/resource; everything else is a DNS-1123 subdomain. */
+const nameValidators: Record<string, NameValidator> = {
+  '/namespaces': nameIsDNSLabel,
+  '/services': nameIsDNS1035Label,
+  'rbac.authorization.k8s.io/roles': nameIsPathSegment,
+  'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
+  'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
+  'rbac.authorization.k8s.io/clusterrolebindings': nameIsPathSegment,
+  'scheduling.k8s.io/priorityclasses': nameIsDNSSubdomain,
+};
+
+export function nameValidatorFor(group: string, resource: string): NameValidator {
+  return nameValidators[`${group}/${resource}`] ?? nameIsDNSSubdomain;
+}
+
+export function validateLabels(labels: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (labels === undefined || labels === null) return errs;
+  for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
+    for (const m of isQualifiedName(k)) errs.push(invalid(field, k, m));
+    if (typeof v !== 'string') errs.push(invalid(`${field}`, v, 'label values must be strings'));
+    else for (const m of isValidLabelValue(v)) errs.push(invalid(field, v, m));
+  }
+  return errs;
+}
+
+export function validateAnnotations(annotations: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (annotations === undefined || annotations === null) return errs;
+  let total = 0;
+  for (const [k, v] of Object.entries(annotations as Record<string, unknown>)) {
+    for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(field, k, m));
+    total += k.length + (typeof v === 'string' ? v.length : 0);
+  }
+  if (total > totalAnnotationSizeLimitB) errs.push(tooLong(field, '', totalAnnotationSizeLimitB));
+  return errs;
+}
+
+function validateFinalizers(finalizers: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(finalizers)) return errs;
+  const seen = new Set<string>();
+  finalizers.forEach((f, i) => {
+    if (typeof f !== 'string') return;
+    for (const m of isQualifiedName(f)) errs.push(invalid(`${field}[${i}]`, f, m));
+    if (seen.has(f)) errs.push({ type: 'FieldValueDuplicate', field: `${field}[${i}]`, value: f });
+    seen.add(f);
+  });
+  return errs;
+}
+
+export interface MetaValidationContext {
+  group: string;
+  resource: string;
+  namespaced: boolean;
+}
+
+export function validateObjectMetaForCreate(meta: ObjectMeta, ctx: MetaValidationContext): FieldError[] {
+  const errs: FieldError[] = [];
+  const nameValidator = nameValidatorFor(ctx.group, ctx.resource);
+  if (meta.generateName) {
+    for (const m of nameValidator(meta.generateName, true)) errs.push(invalid('metadata.generateName', meta.generateName, m));
+  }
+  if (!meta.name) {
+    errs.push(required('metadata.name', 'name or generateName is required'));
+  } else {
+    for (const m of nameValidator(meta.name, false)) errs.push(invalid('metadata.name', meta.name, m));
+  }
+  if (ctx.namespaced) {
+    if (!meta.namespace) errs.push(required('metadata.namespace'));
+  } else if (meta.namespace) {
+    errs.push(forbidden('metadata.namespace', 'not allowed on this type'));
+  }
+  errs.push(...validateCommonMeta(meta));
+  return errs;
+}
+
+function validateCommonMeta(meta: ObjectMeta): FieldError[] {
+  const errs: FieldError[] = [];
+  if (meta.generation !== undefined && meta.generation < 0) errs.push(invalid('metadata.generation', meta.generation, 'must be greater than or equal to 0'));
+  errs.push(...validateLabels(meta.labels, 'metadata.labels'));
+  errs.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
+  errs.push(...validateFinalizers(meta.finalizers, 'metadata.finalizers'));
+  return errs;
+}
+
+/** Identity fields cannot change on update. */
+export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta): FieldError[] {
+  const errs: FieldError[] = [];
+  const immutable = 'field is immutable';
+  if (next.name !== old.name) errs.push(invalid('metadata.name', next.name, immutable));
+  if ((next.namespace ?? '') !== (old.namespace ?? '')) errs.push(invalid('metadata.namespace', next.namespace, immutable));
+  if (next.uid !== old.uid) errs.push(invalid('metadata.uid', next.uid, immutable));
+  if (next.creationTimestamp !== old.creationTimestamp) errs.push(invalid('metadata.creationTimestamp', next.creationTimestamp, immutable));
+  errs.push(...validateCommonMeta(next));
+  return errs;
+}
