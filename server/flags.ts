@@ -1,0 +1,97 @@
+/**
+ * Command-line flags in kube-apiserver's style: `--name=value`, `--name value`,
+ * and bare booleans (`--tls`). Unknown flags are an error, as in cobra.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export interface HostFlags {
+  port: number;
+  bindAddress: string;
+  dataDir: string;
+  store: 'sqlite' | 'memory';
+  tls: boolean;
+  securePort: number;
+  runtimeConfig?: string;
+  /** Watch history window and continue-token lifetime, as --etcd-compaction-interval sets it. */
+  etcdCompactionInterval?: string;
+  help: boolean;
+}
+
+export const flagHelp = `kubesim: a Kubernetes API server (Node host)
+
+Flags:
+      --bind-address string            address to listen on (default "127.0.0.1")
+      --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
+      --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
+      --port int                       HTTP port (default 8080; 0 picks a free port)
+      --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
+      --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
+      --store string                   sqlite or memory (default "sqlite")
+      --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
+  -h, --help                           this help
+`;
+
+export class FlagError extends Error {}
+
+export function parseFlags(argv: string[]): HostFlags {
+  const flags: HostFlags = {
+    port: 8080,
+    bindAddress: '127.0.0.1',
+    dataDir: join(homedir(), '.kubesim'),
+    store: 'sqlite',
+    tls: false,
+    securePort: 6443,
+    help: false,
+  };
+  const booleans = new Set(['tls', 'help']);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h') {
+      flags.help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
+    let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (value === undefined) {
+      if (booleans.has(name)) value = 'true';
+      else {
+        value = argv[++i];
+        if (value === undefined) throw new FlagError(`flag needs an argument: --${name}`);
+      }
+    }
+    switch (name) {
+      case 'port':
+      case 'secure-port': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 0 || n > 65535) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag`);
+        if (name === 'port') flags.port = n;
+        else flags.securePort = n;
+        break;
+      }
+      case 'bind-address':
+        flags.bindAddress = value;
+        break;
+      case 'data-dir':
+        flags.dataDir = value;
+        break;
+      case 'store':
+        if (value !== 'sqlite' && value !== 'memory') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--store" flag: must be sqlite or memory`);
+        flags.store = value;
+        break;
+      case 'tls':
+      case 'help':
+        flags[name] = value !== 'false';
+        break;
+      case 'runtime-config':
+        flags.runtimeConfig = value;
+        break;
+      case 'etcd-compaction-interval':
+        flags.etcdCompactionInterval = value;
+        break;
+      default:
+        throw new FlagError(`unknown flag: --${name}`);
+    }
+  }
+  return flags;
+}

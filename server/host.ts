@@ -1,0 +1,105 @@
+/**
+ * The Node host: serves the core's handle() over HTTP (and HTTPS with --tls)
+ * through @hono/node-server, which turns a socket close into an abort of the
+ * Request's signal so watches stop. The core never sees a Node API.
+ */
+import { createAdaptorServer } from '@hono/node-server';
+import { mkdirSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
+import type { HostFlags } from './flags';
+import { createSqliteStorage } from './storage';
+import { ensureServingCert } from './tls';
+
+export interface RunningHost {
+  api: ApiServer;
+  /** http://host:port */
+  url: string;
+  /** https://host:port when --tls */
+  secureUrl?: string;
+  kubeconfigPath: string;
+  close(): Promise<void>;
+}
+
+type NodeServer = ReturnType<typeof createAdaptorServer>;
+
+function listen(server: NodeServer, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function hostForUrl(bindAddress: string): string {
+  if (bindAddress === '0.0.0.0' || bindAddress === '::') return '127.0.0.1';
+  return bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
+}
+
+function kubeconfig(server: string, caData?: string): string {
+  const cluster = caData ? `    certificate-authority-data: ${Buffer.from(caData).toString('base64')}\n` : '';
+  return `apiVersion: v1
+kind: Config
+clusters:
+- name: kubesim
+  cluster:
+    server: ${server}
+${cluster}contexts:
+- name: kubesim
+  context:
+    cluster: kubesim
+    user: kubesim-admin
+    namespace: default
+current-context: kubesim
+users:
+- name: kubesim-admin
+  user: {}
+`;
+}
+
+export async function startHost(flags: HostFlags): Promise<RunningHost> {
+  mkdirSync(flags.dataDir, { recursive: true });
+  const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
+  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig });
+  await api.ready;
+  const fetch = (request: Request) => api.handle(request);
+
+  const http = createAdaptorServer({ fetch, hostname: flags.bindAddress });
+  const port = await listen(http, flags.port, flags.bindAddress);
+  const host = hostForUrl(flags.bindAddress);
+  const url = `http://${host}:${port}`;
+  const servers: NodeServer[] = [http];
+
+  let secureUrl: string | undefined;
+  let caCert: string | undefined;
+  if (flags.tls) {
+    const cert = await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::'));
+    caCert = cert.caCert;
+    const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert } });
+    const securePort = await listen(https, flags.securePort, flags.bindAddress);
+    secureUrl = `https://${host}:${securePort}`;
+    servers.push(https);
+  }
+
+  const kubeconfigPath = join(flags.dataDir, 'kubeconfig');
+  await writeFile(kubeconfigPath, kubeconfig(secureUrl ?? url, secureUrl ? caCert : undefined), { mode: 0o600 });
+
+  return {
+    api,
+    url,
+    secureUrl,
+    kubeconfigPath,
+    async close() {
+      for (const s of servers) {
+        (s as { closeAllConnections?: () => void }).closeAllConnections?.();
+        await new Promise<void>((resolve) => s.close(() => resolve()));
+      }
+      await api.close();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/** `npm run serve`: start the Node host with kube-apiserver-style flags. */
+import { FlagError, flagHelp, parseFlags } from './flags';
+import { startHost } from './host';
+
+async function main(): Promise<void> {
+  let flags;
+  try {
+    flags = parseFlags(process.argv.slice(2));
+  } catch (e) {
+    if (e instanceof FlagError) {
+      process.stderr.write(`Error: ${e.message}\n\n${flagHelp}`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  if (flags.help) {
+    process.stdout.write(flagHelp);
+    return;
+  }
+  const host = await startHost(flags);
+  process.stdout.write(`kubesim serving on ${host.url}${host.secureUrl ? ` and ${host.secureUrl}` : ''} (store: ${flags.store})\n`);
+  process.stdout.write(`kubeconfig written to ${host.kubeconfigPath}\n`);
+  process.stdout.write(`  export KUBECONFIG=${host.kubeconfigPath}\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: shutting down\n`);
+    await host.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  process.stderr.write(`kubesim: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exit(1);
+});
