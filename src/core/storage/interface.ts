@@ -58,7 +58,10 @@ export interface Storage {
   currentRevision(): Promise<number>;
   /** The oldest revision still readable (reads/watches before it fail with 'Compacted'). */
   compactedRevision(): Promise<number>;
-  /** Current (or revision-pinned) value of one key; undefined when absent. */
+  /**
+   * Current (or revision-pinned) value of one key; undefined when absent.
+   * Revision errors as in RangeOptions.revision.
+   */
   get(key: string, revision?: number): Promise<KeyValue | undefined>;
   /** Keys with the given prefix, sorted by key, as of a revision. */
   range(prefix: string, options?: RangeOptions): Promise<RangeResult>;
@@ -71,17 +74,28 @@ export interface Storage {
   update(key: string, value: string, expectedModRevision: number): Promise<KeyValue>;
   /**
    * Deletes key (only when modRevision matches, if given). Returns the deleted
-   * value. 'KeyNotFound' when absent, 'Conflict' on mismatch.
+   * value with modRevision = the delete's revision (kube-apiserver reports the
+   * deleted object at that resourceVersion), like the DELETE event's kv.
+   * 'KeyNotFound' when absent, 'Conflict' on mismatch.
    */
   delete(key: string, expectedModRevision?: number): Promise<KeyValue>;
   /**
    * Delivers, in revision order, every event on keys with the prefix whose
    * revision is > afterRevision, first those already in history, then new
-   * ones as they happen. Throws StorageError 'Compacted' synchronously-ish
-   * (rejects) when afterRevision < compactedRevision.
+   * ones as they happen. Rejects with StorageError 'Compacted' when
+   * afterRevision < compactedRevision. An afterRevision beyond the current one
+   * is allowed (as in etcd): events arrive once the store gets there.
+   * History may be delivered before the returned promise resolves; live
+   * events are delivered synchronously after each committed write, and a
+   * throwing listener never fails the write.
    */
   watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe>;
-  /** Drops history up to (not including) revision; reads at older revisions fail afterwards. */
+  /**
+   * Drops history up to (not including) revision; reads at older revisions
+   * and watches from older revisions fail afterwards. A revision at or below
+   * the compacted one is a no-op; one newer than current is
+   * 'TooLargeResourceVersion'.
+   */
   compact(revision: number): Promise<void>;
   /** Releases resources (file handles, listeners). */
   close(): Promise<void>;
