@@ -134,7 +134,7 @@ describe('CRUD through handle()', () => {
     expect(dp.body.kind).toBe('Pod');
   });
 
-  it('[API-DELETION-001] delete of an object with finalizers sets deletionTimestamp; removing the last finalizer removes it', async () => {
+  it('[API-DEL-002] delete of an object with finalizers sets deletionTimestamp; removing the last finalizer removes it', async () => {
     await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: { ...cm('f1'), metadata: { name: 'f1', finalizers: ['example.com/hold'] } } });
     const d = await t.json('DELETE', '/api/v1/namespaces/default/configmaps/f1');
     expect(d.status).toBe(200);
