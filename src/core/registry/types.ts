@@ -17,6 +17,8 @@ export interface SchemaObject {
   enum?: unknown[];
   default?: unknown;
   allOf?: SchemaObject[];
+  /** OpenAPI v3 only: IntOrString and Quantity are served as oneOf. */
+  oneOf?: SchemaObject[];
   'x-kubernetes-group-version-kind'?: GroupVersionKind[];
   'x-kubernetes-list-type'?: 'atomic' | 'set' | 'map';
   'x-kubernetes-list-map-keys'?: string[];
@@ -50,6 +52,8 @@ export interface SubresourceInfo {
   /** Kind served by the subresource (Scale for scale, Eviction for eviction, the parent kind for status). */
   kind: GroupVersionKind;
   verbs: string[];
+  /** Query parameters of the subresource's options kind (PodLogOptions, PodExecOptions, ...: container, follow, command, ...). */
+  options?: QueryParameter[];
 }
 
 /** One resource in one group version, as discovery describes it. */
@@ -70,17 +74,58 @@ export interface ResourceType {
   definition: string;
   /** Kind of the list type (PodList) when the resource is listable. */
   listKind?: string;
+  /** True for resources served from a CustomResourceDefinition (no protobuf, no strategic merge patch). */
+  custom?: boolean;
+  /** True when DELETE answers with the object (pods, namespaces, ...) rather than a Status. */
+  deleteReturnsObject?: boolean;
   /** True for virtual resources that only accept create (reviews, tokenreviews). */
   createOnly?: boolean;
   /** Set when the version is deprecated upstream (used for Warning headers). */
   deprecated?: { removedRelease?: string; replacement?: GroupVersionKind };
+  /**
+   * Whether a default kube-apiserver serves this resource (alpha versions and
+   * post-1.22 beta versions are off unless --runtime-config enables them).
+   * Absent means true (custom resources are served when their CRD says so).
+   */
+  enabledByDefault?: boolean;
+  /** Discovery's storageVersionHash (base64 of the first 8 bytes of sha256("group/version/Kind") of the storage version); absent for resources that are not persisted. */
+  storageVersionHash?: string;
 }
 
 /** One API group and its served versions, preferred version first. */
 export interface ApiGroup {
   name: string;
+  /** Every version the bundle knows, in kube version priority order (v2 > v1 > v1beta2 > v1beta1 > v1alpha1). */
   versions: string[];
+  /** Preferred among the versions enabled by default (the first version otherwise). */
   preferredVersion: string;
+  /** Versions a default kube-apiserver serves, same order as `versions`. Absent means all of them. */
+  enabledByDefault?: string[];
+  /** Aggregator group priority: /apis lists groups by descending priority, then by name. Absent means 1000 (the CRD default). */
+  priority?: number;
+}
+
+/** A query parameter in Swagger 2.0 form, as the upstream operations declare it. */
+export interface QueryParameter {
+  name: string;
+  in: 'query';
+  description?: string;
+  type: string;
+  uniqueItems?: boolean;
+  required?: boolean;
+}
+
+/** Query parameters per kind of operation, used to build /openapi/v3 operations. */
+export interface OperationParameters {
+  /** `pretty`, carried by every operation (hoisted to the path item). */
+  common: QueryParameter[];
+  list: QueryParameter[];
+  watch: QueryParameter[];
+  create: QueryParameter[];
+  update: QueryParameter[];
+  patch: QueryParameter[];
+  delete: QueryParameter[];
+  deletecollection: QueryParameter[];
 }
 
 export interface RegistryBundle {
@@ -90,4 +135,6 @@ export interface RegistryBundle {
   resources: ResourceType[];
   /** All schemas referenced by the kinds, keyed by definition name. */
   definitions: Record<string, SchemaObject>;
+  /** Upstream query parameters of the standard operations (for /openapi/v3). */
+  operationParameters?: OperationParameters;
 }

@@ -139,7 +139,7 @@ export class Store {
   }
 
   private ctx(subresource = ''): StrategyContext {
-    return { now: this.deps.clock.now(), subresource };
+    return { now: this.deps.clock.now(), subresource, random: this.deps.random };
   }
 
   private kindRef() {

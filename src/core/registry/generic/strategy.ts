@@ -4,11 +4,14 @@
  */
 import type { KubeObject } from '../../api/types';
 import type { FieldError } from '../../errors';
+import type { RandomSource } from '../../util/clock';
 
 export interface StrategyContext {
   now: Date;
   /** The subresource being written ('' for the main resource). */
   subresource: string;
+  /** Randomness for allocations (cluster IPs), injected so scenarios replay. */
+  random: RandomSource;
 }
 
 export interface ResourceStrategy {
