@@ -22,6 +22,7 @@ import { getResource } from './http/handlers/get';
 import { listResource } from './http/handlers/list';
 import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
+import { evictPod } from './http/handlers/eviction';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -123,6 +124,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope, storeFor);
+    if (info.subresource === 'eviction') {
+      if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
+      return evictPod(scope);
+    }
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') {
       throw newMethodNotSupported(gr, info.verb);
     }
@@ -177,7 +182,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (openapi) return openapi;
     if (path === '/') {
       const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
-      for (const g of registry.groups()) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
+      for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { request, pretty: true });
     }
     return writeText(404, '404 page not found\n');

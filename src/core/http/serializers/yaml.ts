@@ -30,7 +30,8 @@ export const yamlSerializer: Serializer = {
   mediaType: 'application/yaml',
   binary: false,
   encode(obj) {
-    return encoder.encode(stringify(obj, { lineWidth: 0, aliasDuplicateObjects: false }));
+    // sigs.k8s.io/yaml goes through JSON maps, so kube-apiserver's YAML has sorted keys.
+    return encoder.encode(stringify(obj, { lineWidth: 0, aliasDuplicateObjects: false, sortMapEntries: true }));
   },
   decode(body) {
     return parseYaml(decoder.decode(body));

@@ -132,10 +132,10 @@ export class Store {
   }
 
   decode(kv: KeyValue): KubeObject {
-    const obj = decodeStored(kv);
-    // Objects are stored in one version; serve them as the requested one.
-    obj.apiVersion = this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
-    return obj;
+    const { kind: _k, apiVersion: _a, metadata, ...rest } = decodeStored(kv);
+    // Served in the requested version (objects are stored in one), fields in the order Go's structs encode them.
+    const apiVersion = this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
+    return { kind: this.type.kind, apiVersion, metadata, ...rest };
   }
 
   private ctx(subresource = ''): StrategyContext {
