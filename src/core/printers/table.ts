@@ -7,8 +7,10 @@
 
 import { column, doc } from './columns';
 import { parseTimestamp } from './duration';
+import { customResourcePrinter } from './customresource';
 import { printerFor } from './registry';
 import type {
+  CustomResourceColumnDefinition,
   KubeObject,
   PartialObjectMetadata,
   Printer,
@@ -41,9 +43,17 @@ const defaultPrinter: Printer = {
   },
 };
 
-/** Column definitions of a resource's Table (for the first event of a Table watch). */
-export function tableColumnsFor(group: string, resource: string): TableColumnDefinition[] {
-  return (printerFor(group, resource) ?? defaultPrinter).columns.map((c) => ({ ...c }));
+/**
+ * Column definitions of a resource's Table (for the first event of a Table
+ * watch). Pass a custom resource's printer columns to get its CRD columns.
+ */
+export function tableColumnsFor(
+  group: string,
+  resource: string,
+  printerColumns?: readonly CustomResourceColumnDefinition[],
+): TableColumnDefinition[] {
+  const printer = printerColumns ? customResourcePrinter(printerColumns) : (printerFor(group, resource) ?? defaultPrinter);
+  return printer.columns.map((c) => ({ ...c }));
 }
 
 /** True when the resource has a custom printer rather than the default Name / Created At table. */
@@ -78,7 +88,9 @@ function tableMetadata(objects: KubeObject[], listMeta: TableListMeta | undefine
  * priority > 0 unless asked for wide output.
  */
 export function toTable(objects: KubeObject[], options: ToTableOptions): Table {
-  const printer = printerFor(options.group, options.resource) ?? defaultPrinter;
+  const printer = options.printerColumns
+    ? customResourcePrinter(options.printerColumns)
+    : (printerFor(options.group, options.resource) ?? defaultPrinter);
   const includeObject = options.includeObject ?? 'Metadata';
   const ordered = printer.sortList ? printer.sortList(objects) : objects;
   const ctx = { now: options.now };

@@ -80,6 +80,22 @@ export interface ToTableOptions {
    * sends definitions with its first event only and sets this afterwards.
    */
   noHeaders?: boolean;
+  /**
+   * For custom resources: the CRD version's additionalPrinterColumns. When
+   * given (even empty), the custom-resource table is built instead of a
+   * built-in printer or the default table.
+   */
+  printerColumns?: readonly CustomResourceColumnDefinition[];
+}
+
+/** apiextensions.k8s.io/v1 CustomResourceColumnDefinition. */
+export interface CustomResourceColumnDefinition {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
 }
 
 /** What a printer needs besides the object. */
