@@ -332,7 +332,7 @@ describe('encodings and compression', () => {
     expect(small.headers.get('content-encoding')).toBeNull();
   });
 
-  it('pretty=true indents JSON', async () => {
+  it('[API-OTHER-009] pretty=true indents JSON', async () => {
     const r = await t.request('GET', '/api/v1/namespaces/default?pretty=true');
     expect(await r.text()).toMatch(/^\{\n {2}"kind": "Namespace"/);
   });
@@ -420,5 +420,39 @@ describe('operational endpoints', () => {
     const item = doc.body.paths['/apis/apps/v1/namespaces/{namespace}/deployments/{name}'];
     expect(item.patch['x-kubernetes-group-version-kind']).toEqual({ group: 'apps', version: 'v1', kind: 'Deployment' });
     expect(item.patch.parameters.map((p: { name?: string; $ref?: string }) => p.name ?? p.$ref).join(',')).toContain('fieldValidation');
+  });
+});
+
+describe('namespace lifecycle', () => {
+  async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    for (let i = 0; i < 200; i++) {
+      const v = await fn();
+      if (ok(v)) return v;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return fn();
+  }
+
+  it('[API-DEL-001] deleting a namespace deletes its objects, then the namespace', async () => {
+    await t.json('POST', '/api/v1/namespaces/ns2/configmaps', { body: cm('cm1') });
+    await t.json('POST', '/apis/apps/v1/namespaces/ns2/deployments', { body: deployment('d') });
+    const d = await t.json('DELETE', '/api/v1/namespaces/ns2');
+    expect(d.status).toBe(200);
+    expect(d.body.kind).toBe('Namespace');
+    expect(d.body.status.phase).toBe('Terminating');
+    expect(d.body.metadata.deletionTimestamp).toBeTruthy();
+    const gone = await eventually(() => t.json('GET', '/api/v1/namespaces/ns2'), (r) => r.status === 404);
+    expect(gone.status).toBe(404);
+    expect((await t.json('GET', '/api/v1/namespaces/ns2/configmaps/cm1')).status).toBe(404);
+    expect((await t.json('GET', '/apis/apps/v1/namespaces/ns2/deployments/d')).status).toBe(404);
+  });
+
+  it('creating in a terminating namespace is 403 Forbidden', async () => {
+    await t.json('POST', '/api/v1/namespaces/ns2/configmaps', { body: cm('held', { finalizers: ['example.com/x'] }) });
+    await t.json('DELETE', '/api/v1/namespaces/ns2');
+    const r = await t.json('POST', '/api/v1/namespaces/ns2/configmaps', { body: cm('new') });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('unable to create new content in namespace ns2 because it is being terminated');
+    expect((await t.json('GET', '/api/v1/namespaces/ns2')).body.status.phase).toBe('Terminating');
   });
 });

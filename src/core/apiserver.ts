@@ -7,6 +7,7 @@
  *   resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import { formatTime, type KubeObject } from './api/types';
+import { startNamespaceController } from './controllers/namespace';
 import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
@@ -107,7 +108,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
-  const ready = bootstrap();
+  let controllers: { stop(): void }[] = [];
+  const ready = bootstrap().then(() => {
+    controllers = [startNamespaceController({ storage, registry, clock, storeFor })];
+  });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
     const type = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
@@ -206,6 +210,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ready,
     registry,
     async close() {
+      for (const c of controllers) c.stop();
       await storage.close();
     },
   };

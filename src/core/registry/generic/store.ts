@@ -337,8 +337,12 @@ export class Store {
     return next;
   }
 
+  private pendingFinalizers(obj: KubeObject): string[] {
+    return [...(obj.metadata.finalizers ?? []), ...(this.strategy.deletionFinalizers?.(obj) ?? [])];
+  }
+
   private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
-    return !!obj.metadata.deletionTimestamp && (obj.metadata.finalizers ?? []).length === 0;
+    return !!obj.metadata.deletionTimestamp && this.pendingFinalizers(obj).length === 0;
   }
 
   /**
@@ -361,16 +365,18 @@ export class Store {
       const finalizers = [...(current.metadata.finalizers ?? [])];
       if (options.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
       if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
-      if (finalizers.length > 0) {
+      const held = [...finalizers, ...(this.strategy.deletionFinalizers?.(current) ?? [])];
+      if (held.length > 0) {
         if (current.metadata.deletionTimestamp && finalizers.length === (current.metadata.finalizers ?? []).length) {
           return { object: current, deleted: false };
         }
         const next = structuredClone(current);
-        next.metadata.finalizers = finalizers;
+        if (finalizers.length) next.metadata.finalizers = finalizers;
         if (!next.metadata.deletionTimestamp) {
           next.metadata.deletionTimestamp = formatTime(this.deps.clock.now());
           next.metadata.deletionGracePeriodSeconds = 0;
           if (this.strategy.hasGeneration) next.metadata.generation = (next.metadata.generation ?? 0) + 1;
+          this.strategy.prepareForDelete?.(next, this.ctx());
         }
         if (options.dryRun) return { object: next, deleted: false };
         try {

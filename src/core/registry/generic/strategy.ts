@@ -25,6 +25,10 @@ export interface ResourceStrategy {
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   /** Carries over fields a write may not change (status on the main resource, ...). May mutate obj, never old. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
+  /** Finalizers kept outside metadata.finalizers that also hold deletion (a namespace's spec.finalizers). */
+  deletionFinalizers?(obj: KubeObject): string[];
+  /** Marks an object whose deletion waits for finalizers (namespace phase Terminating). May mutate obj. */
+  prepareForDelete?(obj: KubeObject, ctx: StrategyContext): void;
   /** Kind-specific validation on create. Must not mutate. */
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Kind-specific validation on update. Must not mutate. */
