@@ -26,7 +26,7 @@ mkdir -p build
 status=0
 
 echo "==> type-check"
-npx tsc -p tsconfig.json --noEmit || status=1
+npm run -s typecheck || status=1
 
 echo "==> unit tests"
 npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=build/vitest-unit.json || status=1

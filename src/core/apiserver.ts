@@ -90,7 +90,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
     if (!store) {
-      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace });
+      const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
+      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: registryBundle.definitions });
       stores.set(key, store);
     }
     return store;

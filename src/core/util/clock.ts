@@ -27,7 +27,7 @@ export const realClock: Clock = {
 };
 
 export const cryptoRandom: RandomSource = {
-  fill: (bytes) => crypto.getRandomValues(bytes),
+  fill: (bytes) => crypto.getRandomValues(bytes as Uint8Array<ArrayBuffer>),
 };
 
 /** A clock that only moves when told to; sleepers wake when their deadline is passed. */

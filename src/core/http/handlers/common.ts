@@ -7,6 +7,7 @@ import {
   notSupported,
   type FieldError,
 } from '../../errors';
+import { managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
 import type { Serializer } from '../serializers/types';
 import type { RequestScope } from './scope';
@@ -84,6 +85,21 @@ export function parseDryRun(url: URL, optionsKind: string): boolean {
 
 export function newInvalidOptions(optionsKind: string, errs: FieldError[]) {
   return newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
+}
+
+/**
+ * The field manager of a write: `fieldManager` (validated as the apiserver
+ * does) or, for non-apply writes, the User-Agent's product name.
+ */
+export function fieldManagerName(scope: RequestScope, optionsKind: string): string {
+  const name = scope.url.searchParams.get('fieldManager');
+  if (name !== null) {
+    const errs: FieldError[] = [];
+    if (name.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', value: name, detail: 'may not be more than 128 bytes', showValue: false });
+    if (/[^\x20-\x7e]/.test(name)) errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: name, detail: 'must only contain printable characters' });
+    if (errs.length) throw newInvalidOptions(optionsKind, errs);
+  }
+  return managerOrUserAgent(name, scope.request.headers.get('user-agent'));
 }
 
 /** Name and namespace in the body must agree with the URL. */

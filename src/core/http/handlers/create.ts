@@ -1,7 +1,8 @@
 /** POST to a collection: negotiate, decode, run the store's create pipeline, answer 201. */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
-import { checkNameAndNamespace, decodeObject, parseDryRun, protobufFor, readBody } from './common';
+import { trackUpdate } from './fieldManagement';
+import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
 export async function createResource(scope: RequestScope): Promise<Response> {
@@ -11,8 +12,10 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
   const dryRun = parseDryRun(url, 'CreateOptions');
   const body = await readBody(request);
-  const obj = decodeObject(decoder, body, type);
-  checkNameAndNamespace(obj, scope, false);
+  const manager = fieldManagerName(scope, 'CreateOptions');
+  const decoded = decodeObject(decoder, body, type);
+  checkNameAndNamespace(decoded, scope, false);
+  const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager);
   const created = await store.create(info.namespace, obj, { dryRun });
   return writeObject(choice.serializer, 201, created, { request, pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -1,19 +1,22 @@
 /**
  * PATCH: JSON patch (RFC 6902), merge patch (RFC 7386), strategic merge
- * patch (built-in kinds only) and server-side apply, each applied to the
- * current object inside the store's compare-and-swap update.
+ * patch (built-in kinds only) and server-side apply. Each runs against the
+ * current object inside the store's compare-and-swap update, followed by the
+ * field manager (Update for patches, Apply for apply), as the apiserver's patcher does.
  */
-import fastJsonPatch, { type Operation } from 'fast-json-patch';
 import { isObject, type KubeObject } from '../../api/types';
-import { forbidden, newBadRequest, newInvalid, newNotFound, newUnsupportedMediaType, required, StatusError } from '../../errors';
+import type { FieldManager } from '../../fieldmanager';
+import { trackApply, trackUpdate } from './fieldManagement';
+import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
+import { forbidden, newBadRequest, newNotFound, newUnsupportedMediaType, required, StatusError, type Status } from '../../errors';
 import { negotiateOutput, negotiatePatchType, patchTypes, type PatchType } from '../negotiation';
 import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
-import { newInvalidOptions, parseDryRun, protobufFor, readBody } from './common';
+import { fieldManagerName, newInvalidOptions, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
-/** RFC 7386: objects merge recursively, null deletes, anything else replaces. */
+/** RFC 7386, for callers that patch a derived object (the scale sub-resource). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
@@ -24,21 +27,17 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-function applyJsonPatch(current: KubeObject, ops: unknown): KubeObject {
-  if (!Array.isArray(ops)) throw newBadRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
-  try {
-    const result = fastJsonPatch.applyPatch(structuredClone(current), ops as Operation[], true, false);
-    return result.newDocument as KubeObject;
-  } catch (e) {
-    const err = e as { name?: string; message?: string };
-    if (err.name === 'TEST_OPERATION_FAILED' || /Test operation failed/.test(err.message ?? '')) {
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server rejected our request due to an error in our request', reason: 'Invalid', code: 422, details: { causes: [{ message: 'testing value failed' }] } });
-    }
-    throw newBadRequest(`the server rejected our request due to an error in our request: ${(err.message ?? String(e)).split('\n')[0]}`);
-  }
+function failure(code: number, reason: Status['reason'], message: string, details?: Status['details']): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code, ...(details ? { details } : {}) });
+}
+
+function patchResultOrThrow(r: PatchResult): KubeObject {
+  if (r.ok) return r.object as unknown as KubeObject;
+  throw failure(r.error.code, r.error.reason, r.error.message);
 }
 
 function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
+  if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
   const text = new TextDecoder().decode(body);
   return patchType === 'application/apply-patch+yaml' ? parseYaml(text) : parseJson(text);
 }
@@ -46,48 +45,57 @@ function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
 export async function patchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
-  const isCustom = !!type.custom;
-  const allowed = isCustom ? patchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : patchTypes;
-  const contentType = request.headers.get('content-type');
-  if (isCustom && contentType?.startsWith('application/strategic-merge-patch+json')) throw newUnsupportedMediaType([...allowed]);
-  const patchType = negotiatePatchType(contentType, allowed);
+  const allowed = type.custom ? patchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : patchTypes;
+  const patchType = negotiatePatchType(request.headers.get('content-type'), allowed);
+  if (type.custom && patchType === 'application/strategic-merge-patch+json') throw newUnsupportedMediaType([...allowed]);
   const dryRun = parseDryRun(url, 'PatchOptions');
-  const force = url.searchParams.get('force');
-  const fieldManager = url.searchParams.get('fieldManager') ?? '';
   const isApply = patchType === 'application/apply-patch+yaml';
+  const force = url.searchParams.get('force');
   if (!isApply && force !== null) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
-  if (isApply && !fieldManager) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
-  const body = await readBody(request);
-  const patch = decodePatchBody(patchType, body);
+  if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
+  const manager = fieldManagerName(scope, 'PatchOptions');
+  const patch = decodePatchBody(patchType, await readBody(request));
+  if (isApply && !isObject(patch)) throw newBadRequest('the body of an apply patch must be a single object');
+  const fm = store.fieldManager(info.subresource);
 
   const result = await store.update(
     info.namespace,
     info.name,
     (current) => {
-      if (!current) {
-        if (!isApply) throw newNotFound(store.gr, info.name);
-        if (!isObject(patch)) throw newBadRequest('the body of an apply patch must be an object');
-        const created = structuredClone(patch) as KubeObject;
-        created.metadata = isObject(created.metadata) ? created.metadata : {};
-        created.metadata.name ??= info.name;
-        return created;
-      }
+      if (isApply) return applyWith(fm, current, patch as JsonObject, manager, force === 'true', scope);
+      if (!current) throw newNotFound(store.gr, info.name);
+      const live = current as unknown as JsonObject;
       let next: KubeObject;
       switch (patchType) {
         case 'application/json-patch+json':
-          next = applyJsonPatch(current, patch);
+          next = patchResultOrThrow(applyJSONPatch(live, patch));
+          break;
+        case 'application/merge-patch+json':
+          next = patchResultOrThrow(applyMergePatch(live, patch));
           break;
         default:
-          if (!isObject(patch)) throw newBadRequest('the body of the patch must be a JSON object');
-          next = mergePatch(current, patch) as KubeObject;
+          next = patchResultOrThrow(applyStrategicMergePatch(live, patch, { root: store.schema.root, definitions: store.schema.definitions }));
       }
-      if (!isObject(next) || !isObject(next.metadata)) throw newInvalid({ group: type.group, kind: type.kind }, info.name, [required('metadata')]);
+      if (!isObject(next.metadata)) next.metadata = {};
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);
       }
-      return next;
+      return trackUpdate(fm, current, next, manager);
     },
     { dryRun, subresource: info.subresource, forceAllowCreate: isApply },
   );
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+}
+
+/** Server-side apply: merge the applied configuration into the live object (or create it), tracking ownership. */
+function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean, scope: RequestScope): KubeObject {
+  const { store, info } = scope;
+  const meta = isObject(applied['metadata']) ? applied['metadata'] : undefined;
+  if (meta?.['name'] !== undefined && meta['name'] !== info.name) {
+    throw newBadRequest(`the name of the object (${String(meta['name'])}) does not match the name on the URL (${info.name})`);
+  }
+  const obj = trackApply(fm, current, applied, manager, force, store.gr, info.name);
+  if (!isObject(obj.metadata)) obj.metadata = {};
+  obj.metadata.name ??= info.name;
+  return obj;
 }

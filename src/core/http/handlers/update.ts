@@ -1,7 +1,8 @@
 /** PUT of an object: optimistic concurrency on resourceVersion, create-on-update where the kind allows it. */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
-import { checkNameAndNamespace, decodeObject, parseDryRun, protobufFor, readBody } from './common';
+import { trackUpdate } from './fieldManagement';
+import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
 export async function updateResource(scope: RequestScope): Promise<Response> {
@@ -11,9 +12,14 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
   const dryRun = parseDryRun(url, 'UpdateOptions');
   const body = await readBody(request);
+  const manager = fieldManagerName(scope, 'UpdateOptions');
   const obj = decodeObject(decoder, body, type);
   checkNameAndNamespace(obj, scope, true);
   if (!obj.metadata.name) obj.metadata.name = info.name;
-  const result = await store.update(info.namespace, info.name, () => obj, { dryRun, subresource: info.subresource });
+  const fm = store.fieldManager(info.subresource);
+  const result = await store.update(info.namespace, info.name, (current) => trackUpdate(fm, current, structuredClone(obj), manager), {
+    dryRun,
+    subresource: info.subresource,
+  });
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
 }

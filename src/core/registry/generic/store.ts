@@ -3,6 +3,7 @@
  * runs a resource's strategy in fixed order around the revisioned storage and
  * turns storage errors into API Status errors. One Store per resource type.
  */
+import { canonicalMetadata, jsonEqual } from '../../api/equality';
 import { formatTime, isObject, type KubeObject, type ObjectMeta } from '../../api/types';
 import {
   forbidden,
@@ -17,7 +18,8 @@ import {
 import { isStorageError, type KeyValue, type Storage } from '../../storage/interface';
 import type { Clock, RandomSource } from '../../util/clock';
 import { validateObjectMetaForCreate, validateObjectMetaUpdate } from '../../validation/objectMeta';
-import type { ResourceType } from '../types';
+import { newFieldManager, type FieldManager } from '../../fieldmanager';
+import type { ResourceType, SchemaObject } from '../types';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys';
 import type { ResourceStrategy, StrategyContext } from './strategy';
 
@@ -27,6 +29,12 @@ export interface StoreDeps {
   random: RandomSource;
   /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
   checkNamespace(namespace: string): Promise<void>;
+}
+
+/** The kind's schema and the definitions its refs point into (absent for schemaless kinds). */
+export interface KindSchema {
+  root: SchemaObject | undefined;
+  definitions: Record<string, SchemaObject>;
 }
 
 export interface WriteOptions {
@@ -95,6 +103,11 @@ function encodeStored(obj: KubeObject): string {
   return JSON.stringify({ ...obj, metadata: meta });
 }
 
+function withoutResourceVersion(obj: KubeObject): KubeObject {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return { ...obj, metadata: meta };
+}
+
 /** Everything but metadata and status: what a generation bump tracks. */
 function specOf(obj: KubeObject): string {
   const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = obj;
@@ -105,13 +118,32 @@ export class Store {
   readonly prefix: string;
   readonly gr: GroupResource;
 
+  private readonly fieldManagers = new Map<string, FieldManager>();
+
   constructor(
     readonly type: ResourceType,
     readonly strategy: ResourceStrategy,
     private readonly deps: StoreDeps,
+    readonly schema: KindSchema = { root: undefined, definitions: {} },
   ) {
     this.prefix = resourcePrefix(type.group, type.resource);
     this.gr = { group: type.group, resource: type.resource };
+  }
+
+  /** The field manager for writes through one endpoint ('' = the main resource). */
+  fieldManager(subresource = ''): FieldManager {
+    let fm = this.fieldManagers.get(subresource);
+    if (!fm) {
+      fm = newFieldManager({
+        apiVersion: this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version,
+        schema: this.schema.root,
+        definitions: this.schema.definitions,
+        subresource,
+        now: () => this.deps.clock.now(),
+      });
+      this.fieldManagers.set(subresource, fm);
+    }
+    return fm;
   }
 
   get namespaced(): boolean {
@@ -135,7 +167,7 @@ export class Store {
     const { kind: _k, apiVersion: _a, metadata, ...rest } = decodeStored(kv);
     // Served in the requested version (objects are stored in one), fields in the order Go's structs encode them.
     const apiVersion = this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
-    return { kind: this.type.kind, apiVersion, metadata, ...rest };
+    return { kind: this.type.kind, apiVersion, metadata: canonicalMetadata(metadata), ...rest };
   }
 
   private ctx(subresource = ''): StrategyContext {
@@ -280,7 +312,7 @@ export class Store {
         }
       }
       // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
-      if (encodeStored(next) === encodeStored(current)) return { object: current, created: false };
+      if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return { object: current, created: false };
       if (options.dryRun) return { object: next, created: false };
       try {
         const written = await this.deps.storage.update(key, encodeStored(next), kv!.modRevision);

@@ -1,0 +1,194 @@
+import type { SchemaObject } from '../registry/types';
+import { BuildManagerInfoManager } from './buildManagerInfo';
+import { CapManagersManager, DEFAULT_MAX_UPDATE_MANAGERS } from './capManagers';
+import { FieldManagerConflicts } from './conflictError';
+import { fieldElement, PathSet, type Path } from './fieldpath';
+import { LastAppliedManager } from './lastAppliedManager';
+import { LastAppliedUpdater } from './lastAppliedUpdater';
+import type { FieldManagerError, Manager } from './manager';
+import {
+  decodeManagedFields,
+  emptyManaged,
+  encodeManagedFields,
+  isResetManagedFields,
+  type Managed,
+} from './managedFields';
+import { ManagedFieldsUpdater } from './managedFieldsUpdater';
+import { Schema } from './schema';
+import { StripMetaManager } from './stripMeta';
+import { StructuredMergeManager } from './structuredMerge';
+import { isObject, type JsonObject } from './value';
+
+export interface FieldManagerConfig {
+  /** group/version of the kind (`v1`, `apps/v1`); entries record it as apiVersion. */
+  apiVersion: string;
+  /** Root schema of the kind; omitted for schemaless objects. */
+  schema?: SchemaObject;
+  /** Definitions the schema's `$ref`s point into (a RegistryBundle's `definitions`). */
+  definitions?: Record<string, SchemaObject>;
+  /** Subresource the writes go through ('' or undefined for the main resource). */
+  subresource?: string;
+  /**
+   * Fields this endpoint resets and so never tracks (a strategy's reset
+   * fields). Default: `status` for the main resource, `spec` for `status`.
+   */
+  resetFields?: Path[];
+  maxUpdateManagers?: number;
+  /** Injected clock for entry times. */
+  now?: () => Date;
+  /**
+   * The object a create starts from (the Go zero value of the kind upstream).
+   * Default: empty metadata, plus empty spec and status when the kind has them.
+   */
+  zeroObject?: JsonObject;
+}
+
+export type FieldManagerResult = { ok: true; object: JsonObject } | { ok: false; error: FieldManagerError };
+
+/**
+ * The apiserver-facing field manager for one kind at one endpoint. It decodes
+ * metadata.managedFields, runs the layers (see newFieldManager) and encodes
+ * the result back into the object.
+ */
+export class FieldManager {
+  private readonly subresource: string;
+
+  constructor(
+    private readonly inner: Manager,
+    private readonly config: FieldManagerConfig,
+    private readonly zero: JsonObject,
+  ) {
+    this.subresource = config.subresource ?? '';
+  }
+
+  /**
+   * For create, update and non-apply patch: `newObj` is the full object
+   * about to be stored; `liveObj` is undefined on create. Never fails on
+   * ownership; if ownership cannot be computed the object is returned
+   * without managedFields, as the server does.
+   */
+  update(liveObj: JsonObject | undefined, newObj: JsonObject, manager: string): JsonObject {
+    const live = liveObj ?? this.zero;
+    const managed = this.decodeLiveOrNew(live, newObj);
+    const newStripped = withoutManagedFields(newObj);
+    const r = this.inner.update(withoutManagedFields(live), newStripped, managed, manager);
+    if (!r.ok) return newStripped;
+    return withManagedFields(r.object, r.managed);
+  }
+
+  /**
+   * For server-side apply: merges `appliedObj` into `liveObj` (undefined when
+   * the object does not exist yet). Fails with conflicts or a bad request.
+   */
+  apply(liveObj: JsonObject | undefined, appliedObj: JsonObject, manager: string, force = false): FieldManagerResult {
+    const live = liveObj ?? this.zero;
+    let managed: Managed;
+    try {
+      managed = decodeManagedFields(managedFieldsOf(live));
+    } catch (e) {
+      return { ok: false, error: { reason: 'InternalError', message: `failed to decode managed fields: ${(e as Error).message}` } };
+    }
+    const r = this.inner.apply(withoutManagedFields(live), appliedObj, managed, manager, force);
+    if (!r.ok) return r;
+    const object = r.object ?? withoutManagedFields(live);
+    return { ok: true, object: withManagedFields(object, r.managed) };
+  }
+
+  private decodeLiveOrNew(live: JsonObject, newObj: JsonObject): Managed {
+    const fromLive = () => {
+      try {
+        return decodeManagedFields(managedFieldsOf(live));
+      } catch {
+        return emptyManaged();
+      }
+    };
+    // A subresource write cannot set managedFields: the live ones count.
+    if (this.subresource !== '') return fromLive();
+    const requested = managedFieldsOf(newObj);
+    if (isResetManagedFields(requested)) return emptyManaged();
+    try {
+      const m = decodeManagedFields(requested);
+      // Empty or absent: a client that does not know the field must not wipe it.
+      return m.fields.size === 0 ? fromLive() : m;
+    } catch {
+      return fromLive();
+    }
+  }
+
+  /** Conflicts as the API reports them (409 Conflict with causes). */
+  static conflictStatus(error: FieldManagerError): FieldManagerConflicts | undefined {
+    return error.reason === 'Conflict' ? new FieldManagerConflicts(error.conflicts) : undefined;
+  }
+}
+
+function managedFieldsOf(obj: JsonObject): unknown {
+  return isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
+}
+
+function withoutManagedFields(obj: JsonObject): JsonObject {
+  if (!isObject(obj.metadata) || !('managedFields' in obj.metadata)) return obj;
+  const { managedFields: _drop, ...metadata } = obj.metadata;
+  void _drop;
+  return { ...obj, metadata };
+}
+
+function withManagedFields(obj: JsonObject, managed: Managed): JsonObject {
+  const entries = encodeManagedFields(managed);
+  const base = withoutManagedFields(obj);
+  if (!entries) return base;
+  const metadata = isObject(base.metadata) ? base.metadata : {};
+  return { ...base, metadata: { ...metadata, managedFields: entries as unknown as JsonObject[] } };
+}
+
+/** Reset fields a strategy would declare when it declares none. */
+export function defaultResetFields(subresource: string | undefined, root: SchemaObject | undefined, schema: Schema): Path[] {
+  if (subresource === 'status') return [[fieldElement('spec')]];
+  if (subresource) return [];
+  const props = root ? schema.deref(root).properties : undefined;
+  return !root || props?.status ? [[fieldElement('status')]] : [];
+}
+
+function zeroObjectFor(root: SchemaObject | undefined, schema: Schema): JsonObject {
+  const zero: JsonObject = { metadata: {} };
+  const props = root ? schema.deref(root).properties : undefined;
+  for (const k of ['spec', 'status']) {
+    const p = props?.[k];
+    if (p && schema.deref(p).properties) zero[k] = {};
+  }
+  return zero;
+}
+
+/**
+ * Builds the field manager for one kind at one endpoint, layered as the
+ * server layers it (outermost first): last-applied annotation sync,
+ * client-side apply migration, Update-entry cap, entry identifiers, entry
+ * times, metadata stripping, structured merge.
+ */
+export function newFieldManager(config: FieldManagerConfig): FieldManager {
+  const schema = new Schema(config.definitions ?? {});
+  const root = schema.rootNode(config.schema);
+  const resetPaths = config.resetFields ?? defaultResetFields(config.subresource, config.schema, schema);
+  const now = config.now ?? (() => new Date());
+  const structured = new StructuredMergeManager({
+    schema,
+    root,
+    apiVersion: config.apiVersion,
+    resetFields: resetPaths.length ? PathSet.of(...resetPaths) : undefined,
+  });
+  const inner = new LastAppliedUpdater(
+    new LastAppliedManager(
+      new CapManagersManager(
+        new BuildManagerInfoManager(
+          new ManagedFieldsUpdater(new StripMetaManager(structured), now),
+          config.apiVersion,
+          config.subresource ?? '',
+        ),
+        config.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS,
+      ),
+      schema,
+      root,
+      config.apiVersion,
+    ),
+  );
+  return new FieldManager(inner, config, config.zeroObject ?? zeroObjectFor(config.schema, schema));
+}

@@ -1,0 +1,145 @@
+import { fieldsV1ToSet, setToFieldsV1, type FieldsV1 } from './fieldpath';
+import type { VersionedSet } from './merge';
+
+/** One metadata.managedFields item, as the API carries it. */
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: FieldsV1;
+  subresource?: string;
+}
+
+/** Decoded ownership: manager identifier -> fields, plus when each entry was last written. */
+export interface Managed {
+  fields: Map<string, VersionedSet>;
+  times: Map<string, string | undefined>;
+}
+
+export function emptyManaged(): Managed {
+  return { fields: new Map(), times: new Map() };
+}
+
+export function cloneManaged(m: Managed): Managed {
+  return { fields: new Map(m.fields), times: new Map(m.times) };
+}
+
+/**
+ * The identifier of an entry: its manager, operation, subresource and, for
+ * updaters only, API version (so an applier keeps one entry across versions).
+ * Same key order as the API's JSON.
+ */
+export function buildManagerIdentifier(e: {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  subresource?: string;
+}): string {
+  const id: Record<string, string> = {};
+  if (e.manager) id.manager = e.manager;
+  if (e.operation) id.operation = e.operation;
+  if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
+  if (e.subresource) id.subresource = e.subresource;
+  return JSON.stringify(id);
+}
+
+export function parseManagerIdentifier(id: string): ManagedFieldsEntry {
+  try {
+    const v: unknown = JSON.parse(id);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as ManagedFieldsEntry;
+  } catch {
+    // a plain manager name
+  }
+  return { manager: id };
+}
+
+export class ManagedFieldsError extends Error {}
+
+/** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed = emptyManaged();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
+  entries.forEach((raw: unknown, i) => {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new ManagedFieldsError(`managed fields entry ${i} must be an object`);
+    }
+    const e = raw as ManagedFieldsEntry;
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new ManagedFieldsError('apiVersion must not be empty');
+    if (e.fieldsType === undefined || e.fieldsType === '') throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    const id = buildManagerIdentifier(e);
+    let set;
+    try {
+      set = fieldsV1ToSet(e.fieldsV1 ?? {});
+    } catch (err) {
+      throw new ManagedFieldsError(`error decoding set: ${(err as Error).message}`);
+    }
+    managed.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
+    managed.times.set(id, e.time);
+  });
+  return managed;
+}
+
+function seconds(time: string | undefined): number {
+  if (!time) return 0;
+  const t = Date.parse(time);
+  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+}
+
+/**
+ * Encodes ownership as metadata.managedFields, sorted as the server sorts:
+ * Apply before Update, then oldest first, then by manager, API version and
+ * subresource. Returns undefined when nobody owns anything.
+ */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+  if (managed.fields.size === 0) return undefined;
+  const entries: ManagedFieldsEntry[] = [];
+  for (const [id, vs] of managed.fields) {
+    const parsed = parseManagerIdentifier(id);
+    const e: ManagedFieldsEntry = {};
+    if (parsed.manager) e.manager = parsed.manager;
+    e.operation = vs.applied ? 'Apply' : 'Update';
+    e.apiVersion = vs.apiVersion;
+    const time = managed.times.get(id);
+    if (time) e.time = time;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = setToFieldsV1(vs.set);
+    if (parsed.subresource) e.subresource = parsed.subresource;
+    entries.push(e);
+  }
+  const cmp = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
+  entries.sort(
+    (p, q) =>
+      cmp(p.operation, q.operation) ||
+      seconds(p.time) - seconds(q.time) ||
+      cmp(p.manager, q.manager) ||
+      cmp(p.apiVersion, q.apiVersion) ||
+      cmp(p.subresource, q.subresource),
+  );
+  return entries;
+}
+
+/**
+ * A write asks to reset managedFields when it sets the list to exactly one
+ * empty entry. An empty list does not reset: clients unaware of the field
+ * must not wipe it by accident.
+ */
+export function isResetManagedFields(list: unknown): boolean {
+  return (
+    Array.isArray(list) &&
+    list.length === 1 &&
+    typeof list[0] === 'object' &&
+    list[0] !== null &&
+    !Array.isArray(list[0]) &&
+    Object.keys(list[0] as object).length === 0
+  );
+}
+
+/** RFC 3339 with second precision, as metav1.Time serializes. */
+export function formatTime(now: Date): string {
+  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

@@ -1,0 +1,76 @@
+import { Updater } from './merge';
+import type { ApplyResult, Manager, UpdateResult } from './manager';
+import type { Managed } from './managedFields';
+import type { PathSet } from './fieldpath';
+import type { Schema, TypeNode } from './schema';
+import { TypedError } from './typed';
+import type { JsonObject } from './value';
+
+export interface StructuredMergeConfig {
+  schema: Schema;
+  root: TypeNode;
+  /** group/version of the kind this manager serves. */
+  apiVersion: string;
+  resetFields?: PathSet;
+}
+
+/** The innermost layer: runs the structured-merge-diff updater on typed values. */
+export class StructuredMergeManager implements Manager {
+  private readonly updater: Updater;
+
+  constructor(private readonly config: StructuredMergeConfig) {
+    this.updater = new Updater({ schema: config.schema, root: config.root, ignoredFields: config.resetFields });
+  }
+
+  update(liveObj: JsonObject, newObj: JsonObject, managed: Managed, manager: string): UpdateResult {
+    try {
+      const fields = this.updater.updateOperation(liveObj, newObj, this.config.apiVersion, managed.fields, manager);
+      return { ok: true, object: newObj, managed: { fields: new Map(fields), times: managed.times } };
+    } catch (e) {
+      return { ok: false, error: { reason: 'InternalError', message: `failed to update ManagedFields: ${(e as Error).message}` } };
+    }
+  }
+
+  apply(liveObj: JsonObject, appliedObj: JsonObject, managed: Managed, manager: string, force: boolean): ApplyResult {
+    const patchVersion = typeof appliedObj.apiVersion === 'string' ? appliedObj.apiVersion : '';
+    if (patchVersion !== this.config.apiVersion) {
+      return {
+        ok: false,
+        error: {
+          reason: 'BadRequest',
+          message: `Incorrect version specified in apply patch. Specified patch version: ${patchVersion}, expected: ${this.config.apiVersion}`,
+        },
+      };
+    }
+    const meta = appliedObj.metadata;
+    if (typeof meta === 'object' && meta !== null && !Array.isArray(meta) && meta.managedFields != null) {
+      return { ok: false, error: { reason: 'BadRequest', message: 'metadata.managedFields must be nil' } };
+    }
+    try {
+      const r = this.updater.applyOperation(liveObj, appliedObj, this.config.apiVersion, managed.fields, manager, force);
+      if (!r.ok) return { ok: false, error: { reason: 'Conflict', conflicts: r.conflicts } };
+      return {
+        ok: true,
+        object: r.object === undefined ? undefined : dropNulls(r.object as JsonObject),
+        managed: { fields: new Map(r.managers), times: managed.times },
+      };
+    } catch (e) {
+      if (e instanceof TypedError) {
+        return { ok: false, error: { reason: 'BadRequest', message: `failed to create typed patch object: ${e.message}` } };
+      }
+      throw e;
+    }
+  }
+}
+
+/** Nulls do not survive the typed round trip the server makes after a merge. */
+function dropNulls(o: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(o)) {
+    if (v === null) continue;
+    if (Array.isArray(v)) out[k] = v.map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? dropNulls(x) : x));
+    else if (typeof v === 'object') out[k] = dropNulls(v);
+    else out[k] = v;
+  }
+  return out;
+}

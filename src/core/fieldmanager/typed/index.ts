@@ -1,0 +1,31 @@
+/**
+ * Package typed: a JSON value walked with its schema. Computes the field
+ * set of a value, compares two values, merges an applied configuration into
+ * a live object, removes paths, and reconciles field sets with schema
+ * changes. Imports fieldpath, schema and value.
+ */
+export { toFieldSet } from './toFieldSet';
+export { compare, comparisonIsSame, type Comparison } from './compare';
+export { mergeWalk, type MergeRules } from './merge';
+export { removeItems } from './remove';
+export { ensureNamedFieldsAreMembers, reconcileFieldSetWithSchema } from './schemaSet';
+export { listItemElement } from './listItems';
+export { TypedError } from './errors';
+
+import type { Schema, TypeNode } from '../schema';
+import type { JsonValue } from '../value';
+import { mergeWalk } from './merge';
+
+/**
+ * Merges an applied configuration (rhs) into a live object (lhs): the
+ * configuration wins at every leaf, granular maps and lists keep entries of
+ * both sides. Throws TypedError on an invalid configuration.
+ */
+export function merge(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: JsonValue): JsonValue {
+  return (
+    mergeWalk(schema, node, lhs, rhs, {
+      leaf: (_path, l, r) => (r !== undefined ? r : l),
+      strictRHS: true,
+    }) ?? {}
+  );
+}

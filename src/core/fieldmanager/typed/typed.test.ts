@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { pathToString, setToFieldsV1 } from '../fieldpath';
+import { Schema } from '../schema';
+import { definition, definitions, DEPLOYMENT, SERVICE } from '../testing/schemas';
+import { compare, merge, toFieldSet, TypedError } from './index';
+
+const schema = new Schema(definitions);
+const deploy = schema.rootNode(definition(DEPLOYMENT));
+
+const d = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', labels: { app: 'web' } },
+  spec: {
+    replicas: 2,
+    selector: { matchLabels: { app: 'web' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx', ports: [{ containerPort: 80 }], args: ['a', 'b'], resources: { limits: { cpu: '1' } } }],
+        tolerations: [{ key: 'k', operator: 'Exists' }],
+      },
+    },
+  },
+};
+
+describe('typed values with built-in schemas', () => {
+  it('field set of a Deployment: keyed containers, defaulted port protocol, atomic lists and selector', () => {
+    expect(setToFieldsV1(toFieldSet(schema, deploy, d))).toEqual({
+      'f:apiVersion': {},
+      'f:kind': {},
+      'f:metadata': { 'f:labels': { 'f:app': {} }, 'f:name': {} },
+      'f:spec': {
+        'f:replicas': {},
+        'f:selector': {},
+        'f:template': {
+          'f:metadata': { 'f:labels': { 'f:app': {} } },
+          'f:spec': {
+            'f:containers': {
+              'k:{"name":"nginx"}': {
+                '.': {},
+                'f:args': {},
+                'f:image': {},
+                'f:name': {},
+                'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+                'f:resources': { 'f:limits': { 'f:cpu': {} } },
+              },
+            },
+            'f:tolerations': {},
+          },
+        },
+      },
+    });
+  });
+
+  it('compare reports changed leaves by path', () => {
+    const changed = structuredClone(d);
+    changed.spec.template.spec.containers[0].image = 'nginx:2';
+    const c = compare(schema, deploy, d, changed);
+    expect(c.modified.paths().map(pathToString)).toEqual(['.spec.template.spec.containers[name="nginx"].image']);
+    expect(c.added.empty() && c.removed.empty()).toBe(true);
+  });
+
+  it('merge keeps live containers and adds applied ones', () => {
+    const applied = { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'x' }] } } } };
+    const m = merge(schema, deploy, d, applied) as typeof d;
+    expect(m.spec.template.spec.containers.map((c) => c.name)).toEqual(['nginx', 'sidecar']);
+  });
+
+  it('service ports are keyed by port and protocol', () => {
+    const svc = schema.rootNode(definition(SERVICE));
+    const set = toFieldSet(schema, svc, { spec: { ports: [{ port: 80, protocol: 'UDP' }] } });
+    expect(set.paths().map(pathToString)).toContain('.spec.ports[port=80,protocol="UDP"]');
+  });
+
+  it('duplicate keys in an applied list are an error', () => {
+    const applied = { spec: { template: { spec: { containers: [{ name: 'a' }, { name: 'a' }] } } } };
+    expect(() => merge(schema, deploy, {}, applied)).toThrow(TypedError);
+    expect(() => merge(schema, deploy, {}, applied)).toThrow('.spec.template.spec.containers: duplicate entries for key {"name":"a"}');
+  });
+});
