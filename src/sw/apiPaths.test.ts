@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { isApiPath } from './apiPaths';
+
+describe('isApiPath', () => {
+  const cases: [string, boolean][] = [
+    ['/api', true],
+    ['/api/', true],
+    ['/api/v1/namespaces', true],
+    ['/apis/apps/v1/deployments', true],
+    ['/version', true],
+    ['/openapi/v3', true],
+    ['/healthz', true],
+    ['/livez/ping', true],
+    ['/readyz', true],
+    ['/metrics', true],
+    ['/', false],
+    ['/index.html', false],
+    ['/apiary', false],
+    ['/src/ui/api/client.ts', false],
+    ['/@vite/client', false],
+    ['/assets/api-1234.js', false],
+  ];
+  it.each(cases)('%s -> %s', (path, expected) => {
+    expect(isApiPath(path)).toBe(expected);
+  });
+});

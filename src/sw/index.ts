@@ -1,0 +1,13 @@
+/**
+ * The service-worker host. worker.ts is the worker's entry (built on its own);
+ * the page imports only the message protocol from here.
+ */
+export {
+  BUILD_ID,
+  PROTOCOL_VERSION,
+  DATABASE_NAME,
+  sendToWorker,
+  parseWorkerMessage,
+  WorkerReplyTimeoutError,
+} from './protocol';
+export type { PageMessage, WorkerMessage, MessageTarget } from './protocol';

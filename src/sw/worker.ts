@@ -1,0 +1,38 @@
+/**
+ * The service-worker host: answers the page's API requests from the core,
+ * over IndexedDB. Built as its own entry and served at the origin root
+ * (/sw.js; /src/sw/worker.ts under the dev server) with scope '/'.
+ *
+ * Lifecycle, made explicit: a new worker activates at once (skipWaiting) and
+ * takes control of open pages (clients.claim), so a reload is never needed to
+ * pick up a new build. The core starts lazily on the first API request after
+ * each (re)start of the worker.
+ */
+import { createApiServer } from '../core';
+import { createFetchListener } from './fetchHandler';
+import { lazily } from './lazyServer';
+import { createMessageListener } from './messages';
+import { DATABASE_NAME } from './protocol';
+import { createIndexedDbStorage } from './storage';
+import type { ServiceWorkerScope } from './types';
+
+const scope = self as unknown as ServiceWorkerScope;
+
+const apiServer = lazily(async () => {
+  const storage = await createIndexedDbStorage(DATABASE_NAME);
+  const server = createApiServer({ storage });
+  await server.ready;
+  return server;
+});
+
+scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
+scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
+scope.addEventListener('message', createMessageListener(scope.clients));
+scope.addEventListener(
+  'fetch',
+  createFetchListener({
+    origin: new URL(scope.registration.scope).origin,
+    server: apiServer,
+    onError: (error) => console.error('kubesim: API request failed', error),
+  }),
+);

@@ -1,0 +1,136 @@
+/**
+ * The workbench's HTTP client for the API server. It speaks JSON over fetch,
+ * exactly as any other client would, and turns every failure into an
+ * ApiError that carries the whole Status (reason, details, causes).
+ */
+import type { KubeObject, Status } from './types';
+
+/** Anything that maps a Request to a Response: the browser's fetch, or the core's handle in tests. */
+export type FetchFn = (request: Request) => Promise<Response>;
+
+export class ApiError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message ?? status.reason ?? `request failed with ${status.code ?? 'no'} code`);
+    this.name = 'ApiError';
+  }
+
+  /** The HTTP status code (0 when the request never reached the server). */
+  get code(): number {
+    return this.status.code ?? 0;
+  }
+
+  get reason(): string {
+    return this.status.reason ?? 'Unknown';
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export interface CreateOptions {
+  fieldManager?: string;
+  dryRun?: boolean;
+}
+
+export interface ApiClient {
+  /** Sends a request and returns the raw Response (for streams); only an unreachable server throws. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** GETs a path and parses the JSON body. */
+  get<T>(path: string, init?: { signal?: AbortSignal }): Promise<T>;
+  /** POSTs an object to a collection path and returns the created object. */
+  create<T extends KubeObject = KubeObject>(collectionPath: string, object: KubeObject, options?: CreateOptions): Promise<T>;
+}
+
+export function createApiClient(fetchFn: FetchFn = (request) => fetch(request), baseUrl = globalThis.location?.origin ?? 'http://localhost'): ApiClient {
+  async function raw(path: string, init: RequestInit = {}): Promise<Response> {
+    try {
+      return await fetchFn(new Request(new URL(path, baseUrl), init));
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw new ApiError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        message: `could not reach the API server: ${error instanceof Error ? error.message : String(error)}`,
+        reason: 'ServiceUnavailable',
+        code: 0,
+      });
+    }
+  }
+
+  async function send<T>(path: string, init: RequestInit): Promise<T> {
+    const response = await raw(path, init);
+    if (!response.ok) throw new ApiError(await statusFrom(response));
+    return (await response.json()) as T;
+  }
+
+  return {
+    fetch: raw,
+    get: (path, init) => send(path, { headers: { Accept: 'application/json' }, signal: init?.signal }),
+    create: (collectionPath, object, options) => {
+      const query = new URLSearchParams();
+      if (options?.fieldManager) query.set('fieldManager', options.fieldManager);
+      if (options?.dryRun) query.set('dryRun', 'All');
+      const qs = query.size > 0 ? `?${query}` : '';
+      return send(collectionPath + qs, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify(object),
+      });
+    },
+  };
+}
+
+/**
+ * Reads a failed response's Status. A body that is not a Status (a proxy's
+ * HTML page, say) becomes one synthesised from the code, as client-go does.
+ */
+export async function statusFrom(response: Response): Promise<Status> {
+  const text = await response.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isStatus(parsed)) return { ...parsed, code: parsed.code ?? response.status };
+  } catch {
+    // not JSON: fall through
+  }
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code: response.status,
+    reason: REASON_BY_CODE[response.status] ?? 'Unknown',
+    message: MESSAGE_BY_CODE[response.status] ?? `an error on the server (${text.trim().slice(0, 200) || response.statusText}) has prevented the request from succeeding`,
+  };
+}
+
+function isStatus(value: unknown): value is Status {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'Status';
+}
+
+const REASON_BY_CODE: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Expired',
+  413: 'RequestEntityTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+const MESSAGE_BY_CODE: Record<number, string> = {
+  401: 'the server has asked for the client to provide credentials',
+  403: 'the server does not allow access to the requested resource',
+  404: 'the server could not find the requested resource',
+  409: 'the server reported a conflict',
+  503: 'the server is currently unable to handle the request',
+  504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
+};

@@ -1,0 +1,21 @@
+/**
+ * The workbench's way to the API server: an HTTP client that keeps whole
+ * Status errors, resource paths, discovery, and the react-query key factory.
+ */
+export { ApiError, createApiClient, isApiError, statusFrom } from './client';
+export type { ApiClient, CreateOptions, FetchFn } from './client';
+export { ApiClientProvider, useApiClient } from './context';
+export { discoverResourceKinds, preferredGroupVersions, resourceKindsFrom } from './discovery';
+export { queryKeys } from './queryKeys';
+export { useWatchedList } from './useWatchedList';
+export { WatchError, applyWatchEvent, readWatchEvents, watchCollection, type WatchEvent } from './watch';
+export {
+  COMMON_KINDS,
+  apiVersionOf,
+  collectionPath,
+  objectPath,
+  parseApiVersion,
+  resourceKey,
+} from './resources';
+export type { GroupVersion, ResourceKind } from './resources';
+export type * from './types';

@@ -1,0 +1,16 @@
+/**
+ * The one factory for react-query keys. Keys are hierarchical, so
+ * invalidating `queryKeys.lists()` refreshes every list on screen.
+ */
+import type { ResourceKind } from './resources';
+
+const root = ['kubesim'] as const;
+
+export const queryKeys = {
+  all: root,
+  discovery: () => [...root, 'discovery'] as const,
+  lists: () => [...root, 'list'] as const,
+  /** A collection: namespace undefined means all namespaces (or a cluster-scoped resource). */
+  list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string) =>
+    [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? ''] as const,
+};

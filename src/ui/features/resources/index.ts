@@ -1,0 +1,6 @@
+/** Resources: discovery of kinds, the kind selector, and the list of objects of one kind. */
+export { KindSelect } from './KindSelect';
+export { ResourceTable } from './ResourceTable';
+export { useResourceKinds, useSelectedKind, type ResourceKinds } from './useResourceKinds';
+export { useResourceList } from './useResourceList';
+export { createResourcesSlice, type ResourcesSlice } from './resourcesSlice';

@@ -1,0 +1,50 @@
+/**
+ * Builds the workbench (index.html -> src/ui/main.tsx) and, as a second entry,
+ * the service worker (src/sw/worker.ts -> /sw.js at the origin root, so its
+ * scope can be '/'). Under the dev server the worker is served from source as
+ * a module worker; `Service-Worker-Allowed: /` lets it take the root scope.
+ */
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** Page and worker compare this in their handshake to detect a stale worker. */
+const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+export default defineConfig({
+  root,
+  plugins: [
+    // Fast Refresh only for the workbench: the worker and the core are not React and must not load the refresh runtime.
+    react({ exclude: [/\/node_modules\//, /\/src\/sw\//, /\/src\/core\//] }),
+  ],
+  define: {
+    'import.meta.env.KUBESIM_BUILD_ID': JSON.stringify(buildId),
+  },
+  server: {
+    headers: { 'Service-Worker-Allowed': '/' },
+  },
+  preview: {
+    headers: { 'Service-Worker-Allowed': '/' },
+  },
+  optimizeDeps: {
+    // Crawl the worker too, so its dependencies are pre-bundled up front instead of triggering a reload mid-session.
+    entries: ['index.html', 'src/sw/worker.ts'],
+  },
+  build: {
+    target: 'es2022',
+    sourcemap: true,
+    // sw.js carries the whole API server with its built-in schemas (~1.5 MB, loaded once per worker start).
+    chunkSizeWarningLimit: 2048,
+    rolldownOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        sw: fileURLToPath(new URL('src/sw/worker.ts', import.meta.url)),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js'),
+      },
+    },
+  },
+});
