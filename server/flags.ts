@@ -13,8 +13,8 @@ export interface HostFlags {
   tls: boolean;
   securePort: number;
   runtimeConfig?: string;
-  /** Watch history window and continue-token lifetime, as --etcd-compaction-interval sets it. */
-  etcdCompactionInterval?: string;
+  /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
+  etcdCompactionIntervalMs?: number;
   help: boolean;
 }
 
@@ -34,6 +34,20 @@ Flags:
 
 export class FlagError extends Error {}
 
+/** A Go duration as flags take it (`5m`, `90s`, `1h30m`), in milliseconds. */
+export function parseDuration(value: string): number {
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
+  let total = 0;
+  let consumed = 0;
+  for (const m of value.matchAll(re)) {
+    total += Number(m[1]) * units[m[2]!]!;
+    consumed += m[0].length;
+  }
+  if (!value || consumed !== value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--etcd-compaction-interval" flag: time: invalid duration ${JSON.stringify(value)}`);
+  return total;
+}
+
 export function parseFlags(argv: string[]): HostFlags {
   const flags: HostFlags = {
     port: 8080,
@@ -45,6 +59,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help']);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -53,6 +68,7 @@ export function parseFlags(argv: string[]): HostFlags {
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
     let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+    if (!known.has(name)) throw new FlagError(`unknown flag: --${name}`);
     if (value === undefined) {
       if (booleans.has(name)) value = 'true';
       else {
@@ -87,7 +103,7 @@ export function parseFlags(argv: string[]): HostFlags {
         flags.runtimeConfig = value;
         break;
       case 'etcd-compaction-interval':
-        flags.etcdCompactionInterval = value;
+        flags.etcdCompactionIntervalMs = parseDuration(value);
         break;
       default:
         throw new FlagError(`unknown flag: --${name}`);

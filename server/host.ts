@@ -41,6 +41,7 @@ function hostForUrl(bindAddress: string): string {
   return bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
 }
 
+/** The user carries a token so kubectl never prompts for basic auth against HTTPS; until authentication is configured any caller is the admin. */
 function kubeconfig(server: string, caData?: string): string {
   const cluster = caData ? `    certificate-authority-data: ${Buffer.from(caData).toString('base64')}\n` : '';
   return `apiVersion: v1
@@ -58,14 +59,15 @@ ${cluster}contexts:
 current-context: kubesim
 users:
 - name: kubesim-admin
-  user: {}
+  user:
+    token: kubesim-admin
 `;
 }
 
 export async function startHost(flags: HostFlags): Promise<RunningHost> {
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
-  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig });
+  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs });
   await api.ready;
   const fetch = (request: Request) => api.handle(request);
 

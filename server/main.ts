@@ -17,7 +17,14 @@ async function main(): Promise<void> {
     process.stdout.write(flagHelp);
     return;
   }
-  const host = await startHost(flags);
+  let host;
+  try {
+    host = await startHost(flags);
+  } catch (e) {
+    // A bad --runtime-config or a busy port stops the server at start, as kube-apiserver does.
+    process.stderr.write(`Error: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  }
   process.stdout.write(`kubesim serving on ${host.url}${host.secureUrl ? ` and ${host.secureUrl}` : ''} (store: ${flags.store})\n`);
   process.stdout.write(`kubeconfig written to ${host.kubeconfigPath}\n`);
   process.stdout.write(`  export KUBECONFIG=${host.kubeconfigPath}\n`);

@@ -456,3 +456,21 @@ describe('namespace lifecycle', () => {
     expect((await t.json('GET', '/api/v1/namespaces/ns2')).body.status.phase).toBe('Terminating');
   });
 });
+
+describe('CEL evaluations virtual resource', () => {
+  it('evaluates an expression with its cost, and is discovered and documented', async () => {
+    const r = await t.json('POST', '/apis/cel.kubesim.dev/v1alpha1/evaluations', {
+      body: { apiVersion: 'cel.kubesim.dev/v1alpha1', kind: 'Evaluation', spec: { expression: 'self.replicas <= 10', environment: 'crd', schema: { type: 'object', properties: { replicas: { type: 'integer' } } }, variables: { self: { replicas: 3 } } } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.status).toMatchObject({ value: true, type: 'bool' });
+    expect(typeof r.body.status.cost).toBe('number');
+    const bad = await t.json('POST', '/apis/cel.kubesim.dev/v1alpha1/evaluations', { body: { apiVersion: 'cel.kubesim.dev/v1alpha1', kind: 'Evaluation', spec: { expression: '1 +' } } });
+    expect(bad.body.status.error).toMatch(/^ERROR: <input>:1:\d+: /);
+    const d = await t.json('GET', '/apis/cel.kubesim.dev/v1alpha1');
+    expect(d.body.resources).toContainEqual(expect.objectContaining({ name: 'evaluations', kind: 'Evaluation', verbs: ['create'] }));
+    const root = await t.json('GET', '/openapi/v3');
+    const doc = await t.json('GET', root.body.paths['apis/cel.kubesim.dev/v1alpha1'].serverRelativeURL);
+    expect(Object.keys(doc.body.components.schemas)).toContain('dev.kubesim.cel.v1alpha1.Evaluation');
+  });
+});

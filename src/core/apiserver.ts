@@ -8,6 +8,7 @@
  */
 import { formatTime, type KubeObject } from './api/types';
 import { startNamespaceController } from './controllers/namespace';
+import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
@@ -37,6 +38,7 @@ import { versionInfo } from './ops/version';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
+import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
@@ -50,6 +52,8 @@ export interface ApiServerOptions {
   runtimeConfig?: string;
   /** Address reported by discovery's serverAddressByClientCIDRs. */
   serverAddress?: string;
+  /** How long the watch cache keeps history (and continue tokens stay valid); 5 minutes by default. */
+  watchHistoryWindowMs?: number;
 }
 
 export interface ApiServer {
@@ -58,6 +62,8 @@ export interface ApiServer {
   /** Resolves once bootstrap objects (default namespaces) exist. */
   readonly ready: Promise<void>;
   readonly registry: ResourceRegistry;
+  /** The watch cache in front of the backend (history window, watchers). */
+  readonly storage: WatchCacheStorage;
   close(): Promise<void>;
 }
 
@@ -65,10 +71,13 @@ export interface ApiServer {
 export const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
-  const storage = options.storage;
   const clock = options.clock ?? realClock;
+  // The watch cache sits above the backend: fan-out, history window, 410 past it.
+  const storage = createWatchCache(options.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
   const random = options.random ?? cryptoRandom;
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
+  registry.addResource(evaluationsResource, evaluationsDefinitions);
+  const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
   const stores = new Map<string, Store>();
 
   const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
@@ -91,7 +100,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let store = stores.get(key);
     if (!store) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: registryBundle.definitions });
+      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
     return store;
@@ -210,6 +219,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handle,
     ready,
     registry,
+    storage,
     async close() {
       for (const c of controllers) c.stop();
       await storage.close();

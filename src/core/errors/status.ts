@@ -114,7 +114,8 @@ export function newInvalid(qualifiedKind: { group: string; kind: string }, name:
   let message = `${kindStr} "${name}" is invalid`;
   if (errs.length === 1) message += `: ${fieldErrorString(errs[0]!)}`;
   else if (errs.length > 1) message += `: [${errs.map(fieldErrorString).join(', ')}]`;
-  const details: StatusDetails = { name };
+  // Go's omitempty: an empty name is left out of details.
+  const details: StatusDetails = name ? { name } : {};
   if (qualifiedKind.group) details.group = qualifiedKind.group;
   details.kind = qualifiedKind.kind;
   details.causes = causes;

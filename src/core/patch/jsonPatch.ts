@@ -1,4 +1,7 @@
-import { applyPatch, JsonPatchError, type Operation } from 'fast-json-patch';
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
+
+// The package is CommonJS: named imports only work under a bundler, so take them off the default export.
+const { applyPatch, JsonPatchError } = fastJsonPatch;
 import { badRequest, isObject, type JsonObject, type PatchResult } from './types';
 
 /** Upper bound the server puts on operations in one JSON patch. */

@@ -1,7 +1,9 @@
 /** POST to a collection: negotiate, decode, run the store's create pipeline, answer 201. */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
+import { fieldValidationDirective } from '../../schema';
 import { trackUpdate } from './fieldManagement';
+import { validateBodyFields } from './fieldValidation';
 import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
@@ -11,9 +13,10 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
   const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
   const dryRun = parseDryRun(url, 'CreateOptions');
+  const directive = fieldValidationDirective(url, 'CreateOptions');
   const body = await readBody(request);
   const manager = fieldManagerName(scope, 'CreateOptions');
-  const decoded = decodeObject(decoder, body, type);
+  const decoded = validateBodyFields(scope, directive, decoder, body, decodeObject(decoder, body, type));
   checkNameAndNamespace(decoded, scope, false);
   const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager);
   const created = await store.create(info.namespace, obj, { dryRun });

@@ -1,19 +1,23 @@
-/** GET of a collection: the list table of the spec, chunking with continue tokens, selectors. */
+/**
+ * GET of a collection: the spec's list table (resourceVersion x
+ * resourceVersionMatch x paging), chunking with continue tokens that pin the
+ * first chunk's snapshot, and selectors.
+ *
+ *   rv unset           Most Recent      latest revision
+ *   rv "0"             Any              latest revision (newest is allowed)
+ *   rv n, no limit     Not Older Than   wait for n, then latest
+ *   rv n + limit       Exact            at n (410 if compacted)
+ *   rvm=Exact, rv n    Exact            at n
+ *   rvm=NotOlderThan   Not Older Than   (limit or not)
+ *   continue=token     Exact at the token's revision; rv "0" ignored, rv n is 400
+ */
 import { apiVersionOf, type KubeList } from '../../api/types';
-import { newBadRequest, newResourceExpired } from '../../errors';
+import { newBadRequest } from '../../errors';
 import { isStorageError } from '../../storage/interface';
 import { negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { protobufFor } from './common';
-import {
-  decodeContinue,
-  encodeContinue,
-  expiredContinue,
-  expiredListMessage,
-  parseResourceVersion,
-  validateListParams,
-  waitForRevision,
-} from './resourceVersion';
+import { decodeContinue, encodeContinue, expiredContinue, expiredList, parseResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { transformList } from './transform';
@@ -23,25 +27,24 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
   const params = validateListParams(url, false);
   const selection = selectionFrom(url, type);
-  const rv = parseResourceVersion(params.resourceVersion ?? null);
+  const prefix = store.collectionPrefix(info.namespace);
 
   let revision = 0;
   let startKey: string | undefined;
-  const prefix = store.collectionPrefix(info.namespace);
+  let continueStart: string | undefined;
   if (params.continueToken) {
-    // Continue Token, Exact: the snapshot of the first chunk. A non-zero resourceVersion is a client error.
-    if (rv) throw newBadRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(params.continueToken);
-    revision = token.rv;
+    if (params.resourceVersion && params.resourceVersion !== '0') throw newBadRequest('specifying resource version is not allowed when using continue');
+    // rv -1: the remainder of an expired list, at the latest revision.
+    revision = token.rv > 0 ? token.rv : 0;
+    continueStart = token.start;
     startKey = prefix + token.start;
-    if (revision < (await store.storage.compactedRevision())) throw expiredContinue();
-  } else if (rv) {
-    await waitForRevision(store.storage, scope.clock, rv, request.signal);
-    // Exact with limit (or resourceVersionMatch=Exact); otherwise Not Older Than = the newest state.
-    const exact = params.resourceVersionMatch === 'Exact' || (!params.resourceVersionMatch && params.limit > 0);
-    if (exact) {
-      revision = rv;
-      if (revision < (await store.storage.compactedRevision())) throw newResourceExpired(expiredListMessage);
+  } else {
+    const rv = parseResourceVersion(params.resourceVersion);
+    if (rv) {
+      await waitForRevision(store.storage, scope.clock, rv, request.signal);
+      const exact = params.resourceVersionMatch === 'Exact' || (!params.resourceVersionMatch && params.limit > 0);
+      if (exact) revision = rv;
     }
   }
 
@@ -49,7 +52,7 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   try {
     result = await store.list(info.namespace, { revision, limit: params.limit, startKey, predicate: selection.predicate });
   } catch (e) {
-    if (isStorageError(e, 'Compacted')) throw params.continueToken ? expiredContinue() : newResourceExpired(expiredListMessage);
+    if (isStorageError(e, 'Compacted')) throw continueStart !== undefined ? expiredContinue(continueStart) : expiredList();
     throw e;
   }
   const list: KubeList = {
@@ -57,10 +60,11 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     apiVersion: apiVersionOf(type.group, type.version),
     metadata: { resourceVersion: String(result.revision) },
     // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
-    items: result.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as typeof result.items[number]),
+    items: result.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as (typeof result.items)[number]),
   };
   if (result.nextKey) {
     list.metadata.continue = encodeContinue(result.revision, result.nextKey.slice(prefix.length));
+    // An estimate of what is left, only when no selector makes it unknowable.
     if (result.remainingItemCount !== undefined && !selection.predicate) list.metadata.remainingItemCount = result.remainingItemCount;
   }
   const body = transformList(list, choice.representation, scope);

@@ -6,7 +6,9 @@
  */
 import { isObject, type KubeObject } from '../../api/types';
 import type { FieldManager } from '../../fieldmanager';
+import { fieldValidationDirective, type PatchKind } from '../../schema';
 import { trackApply, trackUpdate } from './fieldManagement';
+import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
 import { forbidden, newBadRequest, newNotFound, newUnsupportedMediaType, required, StatusError, type Status } from '../../errors';
 import { negotiateOutput, negotiatePatchType, patchTypes, type PatchType } from '../negotiation';
@@ -36,6 +38,13 @@ function patchResultOrThrow(r: PatchResult): KubeObject {
   throw failure(r.error.code, r.error.reason, r.error.message);
 }
 
+const patchKinds: Record<PatchType, PatchKind> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
 function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
   const text = new TextDecoder().decode(body);
@@ -49,12 +58,15 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   const patchType = negotiatePatchType(request.headers.get('content-type'), allowed);
   if (type.custom && patchType === 'application/strategic-merge-patch+json') throw newUnsupportedMediaType([...allowed]);
   const dryRun = parseDryRun(url, 'PatchOptions');
+  const directive = fieldValidationDirective(url, 'PatchOptions');
   const isApply = patchType === 'application/apply-patch+yaml';
   const force = url.searchParams.get('force');
   if (!isApply && force !== null) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
   if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
   const manager = fieldManagerName(scope, 'PatchOptions');
-  const patch = decodePatchBody(patchType, await readBody(request));
+  const body = await readBody(request);
+  const patch = decodePatchBody(patchType, body);
+  const patchKind = patchKinds[patchType];
   if (isApply && !isObject(patch)) throw newBadRequest('the body of an apply patch must be a single object');
   const fm = store.fieldManager(info.subresource);
 
@@ -62,7 +74,10 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     info.namespace,
     info.name,
     (current) => {
-      if (isApply) return applyWith(fm, current, patch as JsonObject, manager, force === 'true', scope);
+      if (isApply) {
+        validatePatchedFields(scope, directive, patchKind, body, patch as KubeObject);
+        return applyWith(fm, current, patch as JsonObject, manager, force === 'true', scope);
+      }
       if (!current) throw newNotFound(store.gr, info.name);
       const live = current as unknown as JsonObject;
       let next: KubeObject;
@@ -76,6 +91,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
         default:
           next = patchResultOrThrow(applyStrategicMergePatch(live, patch, { root: store.schema.root, definitions: store.schema.definitions }));
       }
+      next = validatePatchedFields(scope, directive, patchKind, body, next);
       if (!isObject(next.metadata)) next.metadata = {};
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);

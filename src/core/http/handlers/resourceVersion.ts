@@ -1,92 +1,185 @@
 /**
  * resourceVersion parameters of get, list and watch (the spec's "Version
- * semantics" tables): parsing, validation of the combinations, continue
- * tokens, and waiting for a revision the store has not reached yet.
+ * semantics" tables): parsing, ListOptions validation with kube-apiserver's
+ * messages, continue tokens, the expiry errors, and waiting for a revision
+ * the store has not reached yet.
  */
-import { forbidden, newBadRequest, newResourceExpired, newTooLargeResourceVersion, notSupported, type FieldError } from '../../errors';
+import {
+  forbidden,
+  newBadRequest,
+  newResourceExpired,
+  newTooLargeResourceVersion,
+  notSupported,
+  type FieldError,
+  type StatusError,
+} from '../../errors';
 import type { Storage } from '../../storage/interface';
 import type { Clock } from '../../util/clock';
 import { newInvalidOptions } from './common';
 
 /** How long a read waits for a resourceVersion the store has not reached (the watch cache's blockTimeout). */
 export const tooLargeResourceVersionWaitMs = 3000;
+/** Retry-After sent with `Too large resource version`. */
+export const tooLargeResourceVersionRetrySeconds = 1;
 
-export function parseResourceVersion(rv: string | null): number | undefined {
-  if (rv === null || rv === '') return undefined;
-  if (!/^\d+$/.test(rv)) throw newBadRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+/** "" and "0" are both "no particular version" (undefined); anything else must be a uint64. */
+export function parseResourceVersion(rv: string | null | undefined): number | undefined {
+  if (rv === null || rv === undefined || rv === '' || rv === '0') return undefined;
+  if (!/^\d+$/.test(rv)) {
+    throw newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+  }
   return Number(rv);
+}
+
+/** Go's strconv.ParseBool, as query parameters are converted. */
+export function parseBoolParam(name: string, value: string | null): boolean | undefined {
+  if (value === null) return undefined;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+  if (['', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  throw newBadRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
 }
 
 export interface ListParams {
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /** 0 = no limit. */
   limit: number;
   continueToken?: string;
+  /** Watch only: the streaming-list flag, after kube's defaulting. */
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks: boolean;
+  /** Watch only: the requested duration, if any. */
+  timeoutSeconds?: number;
 }
 
-/** ListOptions validation, with kube-apiserver's 422 messages. */
+function intParam(q: URLSearchParams, name: string): number | undefined {
+  const s = q.get(name);
+  if (s === null || s === '') return undefined;
+  if (!/^[-+]?\d+$/.test(s)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  return Number(s);
+}
+
+/**
+ * Decodes ListOptions from the query and validates them (ValidateListOptions,
+ * 422 Invalid with kube-apiserver's field errors). For watches the streaming
+ * list defaults apply first (SetListOptionsDefaults with WatchList on): a
+ * watch with no resourceVersion or "0" and neither sendInitialEvents nor
+ * resourceVersionMatch is a streaming list from "now" or "any".
+ */
 export function validateListParams(url: URL, isWatch: boolean): ListParams {
   const q = url.searchParams;
   const rv = q.get('resourceVersion') ?? undefined;
-  const match = q.get('resourceVersionMatch') ?? undefined;
+  let match = q.get('resourceVersionMatch') || undefined;
   const cont = q.get('continue') || undefined;
-  const limitStr = q.get('limit');
-  const limit = limitStr ? Number(limitStr) : 0;
-  if (limitStr && (!/^-?\d+$/.test(limitStr))) throw newBadRequest(`invalid value for limit: ${limitStr}`);
+  const limit = intParam(q, 'limit') ?? 0;
+  const timeoutSeconds = intParam(q, 'timeoutSeconds');
+  let sendInitialEvents = parseBoolParam('sendInitialEvents', q.get('sendInitialEvents'));
+  const allowWatchBookmarks = parseBoolParam('allowWatchBookmarks', q.get('allowWatchBookmarks')) ?? false;
+
   const errs: FieldError[] = [];
-  if (match) {
-    if (!rv) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-    if (cont) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-    if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
-    if (match === 'Exact' && rv === '0') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
-  }
-  const sendInitialEvents = q.get('sendInitialEvents');
-  if (sendInitialEvents !== null && sendInitialEvents !== '') {
-    if (!isWatch) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    else if (match !== 'NotOlderThan') {
-      errs.push(forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+  if (isWatch) {
+    if (sendInitialEvents === undefined && !match && (!rv || rv === '0')) {
+      sendInitialEvents = true;
+      match = 'NotOlderThan';
     }
-  } else if (isWatch && match) {
-    errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    if (sendInitialEvents !== undefined && match !== 'NotOlderThan') {
+      errs.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (match) {
+      if (sendInitialEvents === undefined) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
+      if (cont) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (match) {
+      if (!rv) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
+      if (cont) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+      if (match !== 'Exact' && match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['Exact', 'NotOlderThan', '']));
+      if (match === 'Exact' && rv === '0') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+    }
+    if (sendInitialEvents !== undefined) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
   if (errs.length) throw newInvalidOptions('ListOptions', errs);
-  return { resourceVersion: rv, resourceVersionMatch: match, limit: limit > 0 ? limit : 0, continueToken: cont };
+  return {
+    resourceVersion: rv,
+    resourceVersionMatch: match,
+    limit: limit > 0 ? limit : 0,
+    continueToken: cont,
+    sendInitialEvents,
+    allowWatchBookmarks,
+    timeoutSeconds: timeoutSeconds !== undefined && timeoutSeconds > 0 ? timeoutSeconds : undefined,
+  };
 }
 
-interface ContinueToken {
-  v: string;
+/** A decoded continue token: the snapshot revision (-1 = latest) and the key suffix to resume from. */
+export interface ContinueToken {
   rv: number;
   start: string;
 }
 
-export function encodeContinue(revision: number, start: string): string {
-  const json = JSON.stringify({ v: 'meta.k8s.io/v1', rv: revision, start });
-  return btoa(String.fromCharCode(...new TextEncoder().encode(json))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+function base64UrlEncode(text: string): string {
+  let bin = '';
+  for (const b of new TextEncoder().encode(text)) bin += String.fromCharCode(b);
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+/** kube's continue token: unpadded base64url of {"v":"meta.k8s.io/v1","rv":N,"start":"<key suffix>"}. */
+export function encodeContinue(revision: number, start: string): string {
+  return base64UrlEncode(JSON.stringify({ v: 'meta.k8s.io/v1', rv: revision, start }));
+}
+
+function invalidContinue(detail: string): StatusError {
+  return newBadRequest(`invalid continue token: continue key is not valid${detail}`);
+}
+
+/** DecodeContinue, with the 400s the store answers for a bad token. */
 export function decodeContinue(token: string): ContinueToken {
+  const bad = token.search(/[^A-Za-z0-9_-]/);
+  if (bad >= 0 || token.length % 4 === 1) throw invalidContinue(`: illegal base64 data at input byte ${bad >= 0 ? bad : token.length - 1}`);
   let parsed: unknown;
   try {
     const b64 = token.replace(/-/g, '+').replace(/_/g, '/');
     const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
     parsed = JSON.parse(new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
   } catch {
-    throw newBadRequest('continue key is not valid: illegal base64 data at input byte 0');
+    throw invalidContinue(': invalid character in encoded key');
   }
-  const t = parsed as Partial<ContinueToken>;
-  if (t.v !== 'meta.k8s.io/v1') throw newBadRequest('continue key is not valid: server does not recognize this encoded key');
-  if (typeof t.rv !== 'number' || typeof t.start !== 'string' || t.rv <= 0) throw newBadRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
-  if (t.start.includes('..') || t.start.startsWith('/')) throw newBadRequest('continue key is not valid: key must be relative and not contain ..');
-  return t as ContinueToken;
+  const t = (parsed ?? {}) as { v?: unknown; rv?: unknown; start?: unknown };
+  if (t.v !== 'meta.k8s.io/v1') throw invalidContinue(': server does not recognize this encoded key');
+  if (typeof t.rv !== 'number' || !Number.isInteger(t.rv) || t.rv === 0) throw invalidContinue(': incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  if (typeof t.start !== 'string' || t.start === '') throw invalidContinue(': encoded start key empty (version meta.k8s.io/v1)');
+  // The key must stay inside the collection: no traversal, no absolute or unclean paths.
+  const key = t.start.startsWith('/') ? t.start : '/' + t.start;
+  if (key.split('/').some((seg, i) => i > 0 && (seg === '..' || seg === '.' || seg === '')) && key !== '/') {
+    throw invalidContinue(`: ${t.start}`);
+  }
+  return { rv: t.rv, start: key.slice(1) };
 }
 
+export const expiredListMessage = 'The resourceVersion for the provided list is too old.';
 export const expiredContinueMessage =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-export const expiredListMessage = 'The resourceVersion for the provided list is too old.';
+/** 410 for a list at a compacted revision. */
+export function expiredList(): StatusError {
+  return newResourceExpired(expiredListMessage);
+}
 
-export function expiredContinue() {
-  return newResourceExpired(expiredContinueMessage);
+/**
+ * 410 for a continue token whose snapshot is gone. Like the etcd3 store it
+ * carries, in the Status's metadata.continue, a token that resumes at the
+ * latest revision (rv -1) from the same key, for clients that accept an
+ * inconsistent remainder.
+ */
+export function expiredContinue(start: string): StatusError {
+  const err = newResourceExpired(expiredContinueMessage);
+  err.status.metadata = { continue: encodeContinue(-1, start) };
+  return err;
+}
+
+/** `too old resource version: <requested> (<oldest available>)`, the watch cache's 410 message. */
+export function tooOldResourceVersion(requested: number, oldest: number): StatusError {
+  return newResourceExpired(`too old resource version: ${requested} (${oldest})`);
 }
 
 /**
@@ -100,19 +193,17 @@ export async function waitForRevision(storage: Storage, clock: Clock, revision: 
   const onAbort = () => stop.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let unsubscribe: (() => void) | undefined;
+  let resolveReached!: (ok: boolean) => void;
   const reached = new Promise<boolean>((resolve) => {
-    void storage
-      .watch('', current, (e) => {
-        if (e.revision >= revision) resolve(true);
-      })
-      .then((u) => {
-        unsubscribe = u;
-        if (stop.signal.aborted) u();
-      });
+    resolveReached = resolve;
   });
   try {
+    unsubscribe = await storage.watch('', current, (e) => {
+      if (e.revision >= revision) resolveReached(true);
+    });
+    if ((await storage.currentRevision()) >= revision) return;
     const ok = await Promise.race([reached, clock.sleep(tooLargeResourceVersionWaitMs, stop.signal).then(() => false)]);
-    if (!ok) throw newTooLargeResourceVersion(revision, await storage.currentRevision(), 1);
+    if (!ok) throw newTooLargeResourceVersion(revision, await storage.currentRevision(), tooLargeResourceVersionRetrySeconds);
   } finally {
     stop.abort();
     unsubscribe?.();

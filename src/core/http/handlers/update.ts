@@ -1,7 +1,9 @@
 /** PUT of an object: optimistic concurrency on resourceVersion, create-on-update where the kind allows it. */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
+import { fieldValidationDirective } from '../../schema';
 import { trackUpdate } from './fieldManagement';
+import { validateBodyFields } from './fieldValidation';
 import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
@@ -11,9 +13,10 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
   const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
   const dryRun = parseDryRun(url, 'UpdateOptions');
+  const directive = fieldValidationDirective(url, 'UpdateOptions');
   const body = await readBody(request);
   const manager = fieldManagerName(scope, 'UpdateOptions');
-  const obj = decodeObject(decoder, body, type);
+  const obj = validateBodyFields(scope, directive, decoder, body, decodeObject(decoder, body, type));
   checkNameAndNamespace(obj, scope, true);
   if (!obj.metadata.name) obj.metadata.name = info.name;
   const fm = store.fieldManager(info.subresource);

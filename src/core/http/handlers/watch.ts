@@ -1,166 +1,230 @@
 /**
- * watch: a chunked stream of newline-delimited JSON events
- * ({"type","object"}), started per the spec's watch table (unset/"0": synthetic
- * ADDED for the current state, then changes; n: changes after n), filtered by
- * selectors (an object that stops matching is DELETED, one that starts is
- * ADDED), with bookmarks, timeouts, and a clean stop when the client leaves.
+ * watch: a chunked stream of newline-delimited JSON events ({"type","object"}),
+ * one event per chunk, started per the spec's watch table:
+ *
+ *   rv unset  Get State and Start at Most Recent: ADDED for the current state, then changes
+ *   rv "0"    Get State and Start at Any: the same (the newest state is allowed)
+ *   rv n      Start at Exact: only changes after n (a future n waits, until the timeout)
+ *
+ * A streaming list (sendInitialEvents=true, resourceVersionMatch=NotOlderThan)
+ * ends its synthetic ADDED events with a BOOKMARK annotated
+ * `k8s.io/initial-events-end` when bookmarks are allowed. Selectors apply to
+ * every event: an object that stops matching is DELETED, one that starts is
+ * ADDED. A version older than the retained history is HTTP 200 then an ERROR
+ * event (410 Expired). Events come from a bounded per-client queue pulled
+ * only as fast as the client reads; a client too far behind is cut off so it
+ * resumes or relists. The stream ends at timeoutSeconds (or kube's randomized
+ * server maximum), when the request is aborted, or when the reader cancels.
  */
 import { apiVersionOf, type KubeObject } from '../../api/types';
-import { errorToStatus, newResourceExpired } from '../../errors';
-import { isStorageError, type StorageEvent } from '../../storage/interface';
+import { errorToStatus, type Status } from '../../errors';
 import { toTable } from '../../printers';
+import { isStorageError, type KeyValue, type StorageEvent } from '../../storage/interface';
+import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
 import { negotiateOutput, type Representation } from '../negotiation';
-import { jsonSerializer } from '../serializers/json';
-import { parseResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
+import { parseResourceVersion, tooOldResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { tableOptions } from './transform';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/** kube-apiserver's --min-request-timeout: watches last a random time in [1x, 2x) of it. */
+/** kube-apiserver's --min-request-timeout: watches without timeoutSeconds last a random time in [1x, 2x) of it. */
 export const minRequestTimeoutSeconds = 1800;
 /** Bookmarks go out about once a minute, as the watch cache sends them. */
 export const bookmarkIntervalMs = 60_000;
-/** A watcher this many frames behind is closed so that it relists, like a full cacheWatcher channel. */
-export const maxBufferedFrames = 10_000;
+/** Events a client may fall behind by before its watch is closed (a full cacheWatcher channel). */
+export const watcherCapacity = 1000;
+/** The annotation on the bookmark that ends a streaming list's initial events. */
+export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
+
+/** Decoded objects per key-value and resource version, shared by every watcher of one event. */
+const decoded = new WeakMap<KeyValue, Map<string, KubeObject>>();
+/** Encoded lines per event, event type and resource version, for watchers that want plain JSON. */
+const encoded = new WeakMap<StorageEvent, Map<string, Uint8Array>>();
+const encoder = new TextEncoder();
 
 export async function watchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, transforms: true, url, userAgent: request.headers.get('user-agent') });
   const params = validateListParams(url, true);
   const selection = selectionFrom(url, type);
-  const nameFilter = info.name;
-  const matches = (obj: KubeObject) => (!nameFilter || obj.metadata.name === nameFilter) && (!selection.predicate || selection.predicate(obj));
-  const rv = parseResourceVersion(params.resourceVersion ?? null);
-  const sendInitialEvents = url.searchParams.get('sendInitialEvents') === 'true';
-  const bookmarks = url.searchParams.get('allowWatchBookmarks') === 'true';
-  const timeoutParam = url.searchParams.get('timeoutSeconds');
-  const timeoutSeconds = timeoutParam ? Number(timeoutParam) : minRequestTimeoutSeconds * (1 + Math.random());
+  const rv = parseResourceVersion(params.resourceVersion);
+  const sendInitialEvents = params.sendInitialEvents === true;
+  const timeoutMs = (params.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
   const prefix = store.collectionPrefix(info.namespace);
   const apiVersion = apiVersionOf(type.group, type.version);
+  const cacheKey = `${type.group}/${type.version}/${type.resource}`;
+  const representation = choice.representation;
+  const plainJson = representation.as === 'object';
 
-  if (rv && !sendInitialEvents) await waitForRevision(store.storage, scope.clock, rv, request.signal);
+  const nameFilter = info.name;
+  const filtered = !!nameFilter || !!selection.predicate;
+  const matches = (obj: KubeObject) => (!nameFilter || obj.metadata.name === nameFilter) && (!selection.predicate || selection.predicate(obj));
 
-  const encoder = new TextEncoder();
-  const stop = new AbortController();
-  let unsubscribe: (() => void) | undefined;
-  let closed = false;
-  let headersSent = false;
-
-  const toWire = (eventType: WatchEventType, obj: unknown): Uint8Array => {
-    let object = obj;
-    if (eventType !== 'ERROR' && eventType !== 'BOOKMARK' && choice.representation.as !== 'object') {
-      object = representation(obj as KubeObject, choice.representation, scope, !headersSent);
-    }
-    headersSent = true;
-    return encoder.encode(JSON.stringify({ type: eventType, object }) + '\n');
+  const decode = (kv: KeyValue): KubeObject => {
+    let byType = decoded.get(kv);
+    if (!byType) decoded.set(kv, (byType = new Map()));
+    let obj = byType.get(cacheKey);
+    if (!obj) byType.set(cacheKey, (obj = store.decode(kv)));
+    return obj;
   };
 
-  const stream = new ReadableStream<Uint8Array>({
-    start: async (controller) => {
-      const close = () => {
-        if (closed) return;
-        closed = true;
-        stop.abort();
-        unsubscribe?.();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the consumer
-        }
-      };
-      const send = (eventType: WatchEventType, obj: unknown) => {
-        if (closed) return;
-        controller.enqueue(toWire(eventType, obj));
-        // A consumer that stopped reading must not hold events forever.
-        if ((controller.desiredSize ?? 0) < -maxBufferedFrames) close();
-      };
-      request.signal.addEventListener('abort', close, { once: true });
+  let firstObject = true;
+  const line = (eventType: WatchEventType, object: unknown): Uint8Array => encoder.encode(JSON.stringify({ type: eventType, object }) + '\n');
+  const objectLine = (eventType: WatchEventType, obj: KubeObject): Uint8Array => {
+    const body = plainJson ? obj : represent(obj, representation, scope, firstObject);
+    firstObject = false;
+    return line(eventType, body);
+  };
+  /** One storage event as this watcher sees it, or undefined when filtered out. */
+  const eventLine = (e: StorageEvent): Uint8Array | undefined => {
+    let eventType: WatchEventType;
+    if (!filtered) eventType = e.type === 'DELETE' ? 'DELETED' : e.prevKv ? 'MODIFIED' : 'ADDED';
+    else {
+      const now = e.type === 'PUT' && matches(decode(e.kv));
+      const before = e.type === 'DELETE' ? matches(decode(e.kv)) : !!e.prevKv && matches(decode(e.prevKv));
+      if (now && before) eventType = 'MODIFIED';
+      else if (now) eventType = 'ADDED';
+      else if (before) eventType = 'DELETED';
+      else return undefined;
+    }
+    if (!plainJson) return objectLine(eventType, decode(e.kv));
+    let byKey = encoded.get(e);
+    if (!byKey) encoded.set(e, (byKey = new Map()));
+    const key = `${eventType} ${cacheKey}`;
+    let bytes = byKey.get(key);
+    if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
+    return bytes;
+  };
+  const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
+    if (initialEventsEnd) metadata['annotations'] = { [initialEventsEndAnnotation]: 'true' };
+    return line('BOOKMARK', { kind: type.kind, apiVersion, metadata });
+  };
 
-      const decode = (kv: StorageEvent['kv']) => store.decode(kv);
-      const onEvent = (e: StorageEvent) => {
+  const stop = new AbortController();
+  let watcher: CacheWatcher | undefined;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let closed = false;
+  /** Revision this watch starts after; bookmarks never go below it. */
+  let startRevision = 0;
+
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    stop.abort();
+    watcher?.close();
+    try {
+      controllerRef?.close();
+    } catch {
+      // already closed or errored by the consumer
+    }
+  };
+  const emit = (bytes: Uint8Array) => {
+    if (!closed) controllerRef?.enqueue(bytes);
+  };
+  const fail = (status: Status) => {
+    emit(line('ERROR', status));
+    finish();
+  };
+
+  const start = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    controllerRef = controller;
+    if (request.signal.aborted) return finish();
+    request.signal.addEventListener('abort', finish, { once: true });
+    void scope.clock.sleep(timeoutMs, stop.signal).then(finish);
+    try {
+      if (rv === undefined && params.sendInitialEvents === false) {
+        // Start at Most Recent without the state.
+        startRevision = await store.storage.currentRevision();
+        watcher = await openCacheWatcher(store.storage, prefix, startRevision, watcherCapacity);
+        if (closed) return watcher.close();
+      } else if (rv === undefined || sendInitialEvents) {
+        // Get State: a consistent list (unset rv) or one not older than rv, then changes after it.
+        if (rv !== undefined) await waitForRevision(store.storage, scope.clock, rv, stop.signal);
+        const listed = await store.list(info.namespace, { predicate: filtered ? matches : undefined });
         if (closed) return;
-        const obj = decode(e.kv);
-        if (e.type === 'DELETE') {
-          const prev = e.prevKv ? decode(e.prevKv) : obj;
-          prev.metadata.resourceVersion = String(e.revision);
-          if (matches(prev)) send('DELETED', prev);
+        startRevision = listed.revision;
+        watcher = await openCacheWatcher(store.storage, prefix, startRevision, watcherCapacity);
+        if (closed) return watcher.close();
+        if (sendInitialEvents) {
+          for (const obj of listed.items) emit(objectLine('ADDED', obj));
+          if (params.allowWatchBookmarks) emit(bookmark(startRevision, true));
+        }
+      } else {
+        startRevision = rv;
+        watcher = await openCacheWatcher(store.storage, prefix, rv, watcherCapacity);
+        if (closed) return watcher.close();
+      }
+    } catch (e) {
+      if (closed) return;
+      if (isStorageError(e, 'Compacted')) {
+        return fail(tooOldResourceVersion(rv ?? 0, e.revision ?? (await store.storage.compactedRevision())).status);
+      }
+      return fail(errorToStatus(e));
+    }
+    if (params.allowWatchBookmarks) void bookmarks();
+  };
+
+  /** About once a minute, a BOOKMARK at the newest revision, queued behind every event before it. */
+  const bookmarks = async () => {
+    while (!closed) {
+      await scope.clock.sleep(bookmarkIntervalMs, stop.signal);
+      if (closed || !watcher) return;
+      const current = Math.max(watcher.lastRevision, await store.storage.currentRevision());
+      if (current >= startRevision) watcher.push({ kind: 'bookmark', revision: current });
+    }
+  };
+
+  const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item.event));
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start,
+      // Called only while the reader has room: a slow reader leaves events in
+      // its bounded queue, where an overflow ends the watch.
+      pull: async (controller) => {
+        if (closed || !watcher) return finish();
+        for (;;) {
+          const item = await watcher.next();
+          if (closed) return;
+          if (!item) return finish();
+          let bytes: Uint8Array | undefined;
+          try {
+            bytes = toBytes(item);
+          } catch (e) {
+            return fail(errorToStatus(e));
+          }
+          if (!bytes) continue;
+          controller.enqueue(bytes);
+          // Hand over whatever else is already queued, one event per chunk.
+          for (let next = watcher.take(); next && !closed; next = watcher.take()) {
+            const more = toBytes(next);
+            if (more) controller.enqueue(more);
+          }
           return;
         }
-        const now = matches(obj);
-        const before = e.prevKv ? matches(decode(e.prevKv)) : false;
-        if (now && before) send('MODIFIED', obj);
-        else if (now) send('ADDED', obj);
-        else if (before) send('DELETED', obj);
-      };
-
-      try {
-        let startRevision: number;
-        if (!rv || sendInitialEvents) {
-          // Get State and Start at Most Recent / Any: synthetic ADDED for what exists now.
-          const listed = await store.list(info.namespace, { predicate: matches });
-          startRevision = listed.revision;
-          if (rv && sendInitialEvents && rv > startRevision) {
-            await waitForRevision(store.storage, scope.clock, rv, request.signal);
-          }
-          for (const obj of listed.items) send('ADDED', obj);
-          if (sendInitialEvents && bookmarks) {
-            send('BOOKMARK', {
-              kind: type.kind,
-              apiVersion,
-              metadata: { resourceVersion: String(startRevision), annotations: { 'k8s.io/initial-events-end': 'true' } },
-            });
-          }
-        } else {
-          startRevision = rv;
-        }
-        let lastRevision = startRevision;
-        unsubscribe = await store.storage.watch(prefix, startRevision, (e) => {
-          lastRevision = e.revision;
-          onEvent(e);
-        });
-        if (closed) unsubscribe();
-        void scope.clock.sleep(timeoutSeconds * 1000, stop.signal).then(close);
-        if (bookmarks) {
-          void (async () => {
-            while (!closed) {
-              await scope.clock.sleep(bookmarkIntervalMs, stop.signal);
-              if (closed) break;
-              const current = Math.max(lastRevision, await store.storage.currentRevision());
-              send('BOOKMARK', { kind: type.kind, apiVersion, metadata: { resourceVersion: String(current) } });
-            }
-          })();
-        }
-      } catch (e) {
-        if (isStorageError(e, 'Compacted')) {
-          const compacted = await store.storage.compactedRevision();
-          send('ERROR', newResourceExpired(`too old resource version: ${rv} (${compacted})`).status);
-        } else {
-          send('ERROR', errorToStatus(e));
-        }
-        close();
-      }
+      },
+      cancel: () => finish(),
     },
-    cancel: () => {
-      closed = true;
-      stop.abort();
-      unsubscribe?.();
-    },
-  });
+    { highWaterMark: 1 },
+  );
 
   return new Response(stream, {
     status: 200,
     headers: {
-      'Content-Type': choice.serializer === jsonSerializer || choice.representation.as !== 'object' ? 'application/json' : choice.serializer.mediaType,
+      // Every watch answers JSON events, whichever representation each object takes.
+      'Content-Type': 'application/json',
       'Cache-Control': 'no-cache, private',
     },
   });
 }
 
-function representation(obj: KubeObject, rep: Representation, scope: RequestScope, withHeaders: boolean): unknown {
+/** The object as the negotiated representation: a one-row Table (kubectl get -w) or partial metadata. */
+function represent(obj: KubeObject, rep: Representation, scope: RequestScope, withColumns: boolean): unknown {
   if (rep.as === 'Table') {
-    const t = toTable([obj], { ...tableOptions(scope), noHeaders: !withHeaders });
+    const t = toTable([obj], { ...tableOptions(scope), noHeaders: !withColumns });
     return rep.version === 'v1' ? t : { ...t, apiVersion: 'meta.k8s.io/v1beta1' };
   }
   if (rep.as === 'PartialObjectMetadata' || rep.as === 'PartialObjectMetadataList') {

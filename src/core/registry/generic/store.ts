@@ -130,6 +130,9 @@ export class Store {
     this.gr = { group: type.group, resource: type.resource };
   }
 
+  /** Resolves the schema's `#/definitions/...` refs; one function per store, so schema walkers can cache by it. */
+  readonly resolveSchema = (ref: string): SchemaObject | undefined => this.schema.definitions[ref.replace(/^#\/definitions\//, '')];
+
   /** The field manager for writes through one endpoint ('' = the main resource). */
   fieldManager(subresource = ''): FieldManager {
     let fm = this.fieldManagers.get(subresource);

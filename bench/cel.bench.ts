@@ -1,0 +1,176 @@
+// CEL benchmark: compile time and evaluations per second of kubesim's engine
+// (with runtime cost tracking on, as the API server runs it) beside
+// @marcbachmann/cel-js, @bufbuild/cel and cel-js, on Kubernetes-style
+// expressions over one admission-like object. Run: npx tsx bench/cel.bench.ts
+
+import { celEnv, parse as bufParse, plan as bufPlan } from '@bufbuild/cel';
+import { parse as marcParse } from '@marcbachmann/cel-js';
+import { evaluate as celjsEvaluate, parse as celjsParse } from 'cel-js';
+import { newEnvironment } from '../src/core/cel';
+import { fromJson, type CelValue } from '../src/core/cel/common/values';
+
+const object = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'web', namespace: 'prod', labels: { app: 'web', tier: 'frontend', team: 'payments' } },
+  spec: {
+    replicas: 3,
+    template: {
+      spec: {
+        containers: [
+          { name: 'app', image: 'registry.example.com/web:1.2.3', resources: { limits: { memory: '512Mi', cpu: '500m' } }, ports: [{ containerPort: 8080 }] },
+          { name: 'sidecar', image: 'registry.example.com/proxy:2.0.0', resources: { limits: { memory: '128Mi', cpu: '100m' } }, ports: [{ containerPort: 15001 }] },
+          { name: 'logger', image: 'registry.example.com/log:0.9.1', resources: { limits: { memory: '64Mi', cpu: '50m' } }, ports: [] },
+        ],
+      },
+    },
+  },
+};
+
+interface Case {
+  name: string;
+  expr: string;
+  /** expressions using Kubernetes-only libraries run on kubesim alone */
+  kubernetesOnly?: boolean;
+}
+
+const cases: Case[] = [
+  { name: 'field comparison', expr: "object.spec.replicas >= 2 && object.metadata.namespace == 'prod'" },
+  { name: 'all over containers', expr: "object.spec.template.spec.containers.all(c, c.image.startsWith('registry.example.com/'))" },
+  { name: 'exists over containers', expr: "object.spec.template.spec.containers.exists(c, c.name == 'sidecar')" },
+  { name: 'matches', expr: "object.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')" },
+  { name: 'map().size()', expr: 'object.spec.template.spec.containers.map(c, c.name).size() == 3' },
+  { name: 'has() && in', expr: "has(object.metadata.labels) && 'team' in object.metadata.labels && object.metadata.labels.app == 'web'" },
+  {
+    name: 'quantity comparison',
+    expr: "object.spec.template.spec.containers.all(c, quantity(c.resources.limits.memory).isLessThan(quantity('1Gi')))",
+    kubernetesOnly: true,
+  },
+];
+
+type Runner = { compile(expr: string): () => unknown };
+
+const kubeEnv = newEnvironment('admission');
+const kubeVars: Record<string, CelValue> = { object: fromJson(object) };
+const bufEnv = celEnv();
+
+const engines: Record<string, Runner> = {
+  kubesim: {
+    compile(expr) {
+      const r = kubeEnv.compile(expr);
+      if (!r.program) throw new Error(r.message);
+      const p = r.program;
+      return () => {
+        const res = p.eval(kubeVars, { costLimit: 1_000_000 });
+        return res.ok ? res.value : res.error.message;
+      };
+    },
+  },
+  '@marcbachmann/cel-js': {
+    compile(expr) {
+      const f = marcParse(expr);
+      return () => f({ object });
+    },
+  },
+  '@bufbuild/cel': {
+    compile(expr) {
+      const f = bufPlan(bufEnv, bufParse(expr));
+      return () => {
+        const r = f({ object } as never);
+        return r;
+      };
+    },
+  },
+  'cel-js': {
+    compile(expr) {
+      const r = celjsParse(expr);
+      if (!r.isSuccess) throw new Error('parse failed');
+      const cst = r.cst;
+      return () => celjsEvaluate(cst, { object });
+    },
+  },
+};
+
+function timeIt(fn: () => void, minMs: number): number {
+  // returns operations per second
+  let n = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < minMs) {
+    for (let i = 0; i < 200; i++) fn();
+    n += 200;
+    now = performance.now();
+  }
+  return (n * 1000) / (now - start);
+}
+
+function compileTime(r: Runner, expr: string): number {
+  // microseconds per compile
+  const iters = 300;
+  const t0 = performance.now();
+  for (let i = 0; i < iters; i++) r.compile(expr);
+  return ((performance.now() - t0) * 1000) / iters;
+}
+
+const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0));
+
+const ROUNDS = 3;
+const rows: string[][] = [];
+const ratios: Record<string, number[]> = {};
+for (const c of cases) {
+  const results: Record<string, { ops: number; compileUs: number } | string> = {};
+  const runs: Record<string, () => unknown> = {};
+  for (const [name, r] of Object.entries(engines)) {
+    if (c.kubernetesOnly && name !== 'kubesim') {
+      results[name] = 'n/a';
+      continue;
+    }
+    try {
+      const run = r.compile(c.expr);
+      const v = run();
+      const ok = v === true || (typeof v === 'object' && v !== null && (v as { value?: unknown }).value === true);
+      if (!ok) {
+        results[name] = `wrong: ${String(typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? String(x) : x))?.slice(0, 40) : v)}`;
+        continue;
+      }
+      timeIt(run, 100); // warm up
+      runs[name] = run;
+      results[name] = { ops: 0, compileUs: compileTime(r, c.expr) };
+    } catch (e) {
+      results[name] = `error: ${String((e as Error).message).slice(0, 40)}`;
+    }
+  }
+  // engines take turns over several rounds and keep their best, so load on the machine affects all alike
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, run] of Object.entries(runs)) {
+      const res = results[name] as { ops: number; compileUs: number };
+      res.ops = Math.max(res.ops, timeIt(run, 250));
+    }
+  }
+  const base = results.kubesim as { ops: number; compileUs: number };
+  const row = [c.name];
+  for (const name of Object.keys(engines)) {
+    const r = results[name]!;
+    if (typeof r === 'string') row.push(r);
+    else {
+      const ratio = base.ops / r.ops;
+      if (name !== 'kubesim') (ratios[name] ??= []).push(ratio);
+      row.push(`${fmt(r.ops)}/s ${r.compileUs.toFixed(0)}µs${name === 'kubesim' ? '' : ` (x${ratio.toFixed(2)})`}`);
+    }
+  }
+  rows.push(row);
+}
+
+const header = ['expression', ...Object.keys(engines)];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i]!)).join(' | ');
+console.log('evaluations/s and compile time per engine; (xN) = kubesim evaluations/s divided by that engine\'s (>1 means kubesim is faster)');
+console.log('kubesim runs with runtime cost tracking and a 1,000,000 per-call limit\n');
+console.log(line(header));
+console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+for (const r of rows) console.log(line(r));
+console.log();
+for (const [name, rs] of Object.entries(ratios)) {
+  const geo = Math.exp(rs.reduce((s, x) => s + Math.log(x), 0) / rs.length);
+  console.log(`geometric mean speedup of kubesim over ${name}: x${geo.toFixed(2)} (${rs.length} expressions)`);
+}

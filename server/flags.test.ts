@@ -1,0 +1,35 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FlagError, parseDuration, parseFlags } from './flags';
+
+describe('kube-apiserver-style flags', () => {
+  it('defaults: loopback 8080, sqlite under the home directory', () => {
+    expect(parseFlags([])).toEqual({
+      port: 8080, bindAddress: '127.0.0.1', dataDir: join(homedir(), '.kubesim'), store: 'sqlite', tls: false, securePort: 6443, help: false,
+    });
+  });
+
+  it('accepts --name=value, --name value and bare booleans', () => {
+    const f = parseFlags(['--port=9090', '--bind-address', '0.0.0.0', '--store=memory', '--tls', '--secure-port', '7443', '--data-dir=/tmp/x', '--runtime-config=batch/v1=false']);
+    expect(f).toMatchObject({ port: 9090, bindAddress: '0.0.0.0', store: 'memory', tls: true, securePort: 7443, dataDir: '/tmp/x', runtimeConfig: 'batch/v1=false' });
+    expect(parseFlags(['--tls=false']).tls).toBe(false);
+  });
+
+  it('rejects unknown flags and bad values the way cobra does', () => {
+    expect(() => parseFlags(['--nope'])).toThrow('unknown flag: --nope');
+    expect(() => parseFlags(['--port=abc'])).toThrow('invalid argument "abc" for "--port" flag');
+    expect(() => parseFlags(['--store=etcd3'])).toThrow(FlagError);
+    expect(() => parseFlags(['--port'])).toThrow('flag needs an argument: --port');
+  });
+});
+
+describe('--etcd-compaction-interval', () => {
+  it('takes a Go duration and sets the watch history window', () => {
+    expect(parseDuration('5m')).toBe(300_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('90s')).toBe(90_000);
+    expect(parseFlags(['--etcd-compaction-interval=2m']).etcdCompactionIntervalMs).toBe(120_000);
+    expect(() => parseFlags(['--etcd-compaction-interval=soon'])).toThrow(FlagError);
+  });
+});

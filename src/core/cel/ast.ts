@@ -1,0 +1,172 @@
+// The CEL abstract syntax tree. Every node carries a numeric id; source
+// offsets live in SourceInfo keyed by id, and the checker's results live in
+// side tables (type map, reference map) keyed by id too: nodes stay untouched.
+
+import type { CelValue } from './common/values';
+
+export type Expr =
+  | ConstExpr
+  | IdentExpr
+  | SelectExpr
+  | CallExpr
+  | ListExpr
+  | MapExpr
+  | StructExpr
+  | ComprehensionExpr;
+
+export interface ConstExpr {
+  kind: 'const';
+  id: number;
+  value: CelValue;
+}
+export interface IdentExpr {
+  kind: 'ident';
+  id: number;
+  name: string;
+}
+export interface SelectExpr {
+  kind: 'select';
+  id: number;
+  operand: Expr;
+  field: string;
+  /** has() presence test */
+  testOnly: boolean;
+}
+export interface CallExpr {
+  kind: 'call';
+  id: number;
+  fn: string;
+  target?: Expr;
+  args: Expr[];
+}
+export interface ListExpr {
+  kind: 'list';
+  id: number;
+  elements: Expr[];
+  /** indices of `?elem` optional entries */
+  optionalIndices: number[];
+}
+export interface MapEntry {
+  id: number;
+  key: Expr;
+  value: Expr;
+  optional: boolean;
+}
+export interface MapExpr {
+  kind: 'map';
+  id: number;
+  entries: MapEntry[];
+}
+export interface StructField {
+  id: number;
+  name: string;
+  value: Expr;
+  optional: boolean;
+}
+export interface StructExpr {
+  kind: 'struct';
+  id: number;
+  typeName: string;
+  fields: StructField[];
+}
+export interface ComprehensionExpr {
+  kind: 'comprehension';
+  id: number;
+  iterVar: string;
+  /** second iteration variable of two-variable comprehensions */
+  iterVar2?: string;
+  iterRange: Expr;
+  accuVar: string;
+  accuInit: Expr;
+  loopCondition: Expr;
+  loopStep: Expr;
+  result: Expr;
+}
+
+/** Accumulator variable name used by macro expansions (cel-go's). */
+export const ACCU_VAR = '@result';
+
+/** Maps node ids to source offsets and offsets to line:column. */
+export class SourceInfo {
+  readonly positions = new Map<number, number>();
+  readonly lineOffsets: number[] = [];
+  /** macro call nodes by the id of the comprehension they expanded to */
+  readonly macroCalls = new Map<number, Expr>();
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineOffsets.push(i + 1);
+  }
+  /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */
+  location(offset: number): { line: number; column: number } {
+    let line = 1;
+    let start = 0;
+    for (const lo of this.lineOffsets) {
+      if (lo > offset) break;
+      line++;
+      start = lo;
+    }
+    return { line, column: offset - start };
+  }
+  lineText(line: number): string {
+    const start = line === 1 ? 0 : this.lineOffsets[line - 2]!;
+    const end = line - 1 < this.lineOffsets.length ? this.lineOffsets[line - 1]! - 1 : this.text.length;
+    return this.text.slice(start, end);
+  }
+}
+
+/** One compile-time issue with its location. */
+export interface CelIssue {
+  message: string;
+  exprId: number;
+  offset: number;
+}
+
+/** Formats issues like cel-go: `ERROR: <input>:1:5: msg\n | src\n | ....^`. */
+export function formatIssues(issues: CelIssue[], source: SourceInfo): string {
+  return issues
+    .map((e) => {
+      const { line, column } = source.location(Math.max(0, e.offset));
+      let out = `ERROR: <input>:${line}:${column + 1}: ${e.message}`;
+      const text = source.lineText(line);
+      if (text.length > 0 || source.text.length === 0) {
+        // cel-go prints tabs/spaces of the line as dots up to the caret column
+        let indicator = '';
+        for (let i = 0; i < column; i++) indicator += '.';
+        out += `\n | ${text.replace(/\t/g, ' ')}\n | ${indicator}^`;
+      }
+      return out;
+    })
+    .join('\n');
+}
+
+/** Walks all sub-expressions, pre-order. */
+export function visit(e: Expr, f: (e: Expr) => void): void {
+  f(e);
+  switch (e.kind) {
+    case 'select':
+      visit(e.operand, f);
+      break;
+    case 'call':
+      if (e.target) visit(e.target, f);
+      for (const a of e.args) visit(a, f);
+      break;
+    case 'list':
+      for (const a of e.elements) visit(a, f);
+      break;
+    case 'map':
+      for (const en of e.entries) {
+        visit(en.key, f);
+        visit(en.value, f);
+      }
+      break;
+    case 'struct':
+      for (const fl of e.fields) visit(fl.value, f);
+      break;
+    case 'comprehension':
+      visit(e.iterRange, f);
+      visit(e.accuInit, f);
+      visit(e.loopCondition, f);
+      visit(e.loopStep, f);
+      visit(e.result, f);
+      break;
+  }
+}

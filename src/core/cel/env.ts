@@ -1,0 +1,238 @@
+// A CEL environment: declared variables, function libraries and language
+// options. compile() parses, checks and plans once; the resulting program
+// evaluates many times and returns values or errors (never throws for CEL
+// errors), with the runtime cost of each evaluation.
+
+import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
+import { check, type CheckedAst } from './checker/checker';
+import { T, type CelType } from './common/types';
+import { CelError, CelUnknown, fromJson, type CelValue } from './common/values';
+import { FunctionRegistry, type Library } from './interpreter/functions';
+import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
+import { optionalLibrary, standardLibrary } from './library/stdlib';
+import { parse } from './parser/parser';
+
+export interface EnvOptions {
+  variables?: Record<string, CelType>;
+  libraries?: Library[];
+  /** reject mixed-type list and map literals (Kubernetes enables this) */
+  homogeneousLiterals?: boolean;
+  /** cel.bind macro (not part of the Kubernetes environments) */
+  enableBind?: boolean;
+  /** cel-go PresenceTestHasCost; Kubernetes uses false */
+  presenceTestHasCost?: boolean;
+  /** skip type checking (variables are dynamic) */
+  disableCheck?: boolean;
+}
+
+/** An evaluation error with its position in the source. */
+export interface CelEvalError {
+  message: string;
+  exprId: number;
+  /** 1-based line and column of the failing sub-expression, when known */
+  line?: number;
+  column?: number;
+  /** the failing sub-expression's source text */
+  subExpression?: string;
+  /** cel-go style display: `ERROR: <input>:1:5: msg` with a caret snippet */
+  display?: string;
+  /** true when evaluation stopped because the cost limit was exceeded */
+  costLimitExceeded?: boolean;
+}
+
+export type CelResult =
+  | { ok: true; value: CelValue; cost: number }
+  | { ok: false; error: CelEvalError; cost: number };
+
+export const COST_LIMIT_MESSAGE = 'operation cancelled: actual cost limit exceeded';
+
+export interface CompileResult {
+  program?: CelProgram;
+  issues: CelIssue[];
+  /** formatted issues, cel-go style */
+  message?: string;
+  ast?: CheckedAst;
+  parsed?: Expr;
+  source: SourceInfo;
+}
+
+export class CelEnv {
+  readonly functions = new FunctionRegistry();
+  readonly variables: Map<string, CelType>;
+  readonly typeIdents = new Map<string, CelType>([
+    ['int', T.int],
+    ['uint', T.uint],
+    ['double', T.double],
+    ['bool', T.bool],
+    ['string', T.string],
+    ['bytes', T.bytes],
+    ['null_type', T.null],
+    ['list', T.list(T.dyn)],
+    ['map', T.map(T.dyn, T.dyn)],
+    ['type', T.type()],
+    ['optional_type', T.optional(T.dyn)],
+    ['google.protobuf.Timestamp', T.timestamp],
+    ['google.protobuf.Duration', T.duration],
+  ]);
+
+  constructor(readonly options: EnvOptions = {}) {
+    this.variables = new Map(Object.entries(options.variables ?? {}));
+    this.functions.add(standardLibrary());
+    this.functions.add(optionalLibrary());
+    for (const lib of options.libraries ?? []) this.functions.add(lib);
+  }
+
+  /** A new environment with more variables (libraries and options shared). */
+  extend(variables: Record<string, CelType>): CelEnv {
+    const e = new CelEnv({ ...this.options, libraries: [], variables: { ...Object.fromEntries(this.variables), ...variables } });
+    for (const [name, o] of this.functions.byName) e.functions.byName.set(name, o.slice());
+    for (const [id, o] of this.functions.byId) e.functions.byId.set(id, o);
+    return e;
+  }
+
+  compile(text: string): CompileResult {
+    const parsed = parse(text, { enableBind: this.options.enableBind ?? false });
+    if (!parsed.expr) {
+      return { issues: parsed.issues, message: formatIssues(parsed.issues, parsed.source), source: parsed.source };
+    }
+    let checked: CheckedAst | undefined;
+    if (!this.options.disableCheck) {
+      const r = check(parsed.expr, parsed.source, {
+        variables: this.variables,
+        functions: this.functions,
+        homogeneousLiterals: this.options.homogeneousLiterals,
+        typeIdents: this.typeIdents,
+      });
+      if (!r.ast) return { issues: r.issues, message: formatIssues(r.issues, parsed.source), source: parsed.source, parsed: parsed.expr };
+      checked = r.ast;
+    }
+    const p = plan(parsed.expr, {
+      functions: this.functions,
+      checked,
+      variables: new Set(this.variables.keys()),
+      presenceTestHasCost: this.options.presenceTestHasCost ?? false,
+    });
+    const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
+    return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };
+  }
+}
+
+export interface EvalOptions {
+  /** per-call cost limit; exceeding it stops evaluation */
+  costLimit?: number;
+}
+
+export class CelProgram {
+  constructor(
+    private readonly root: Interpretable,
+    private readonly slotCount: number,
+    readonly source: SourceInfo,
+    readonly expr: Expr,
+  ) {}
+
+  /** Evaluates with variables that are already CEL values. */
+  eval(vars: Record<string, CelValue | undefined>, opts: EvalOptions = {}): CelResult {
+    const f = new Frame(vars, opts.costLimit ?? Infinity, this.slotCount);
+    let v: CelValue;
+    try {
+      v = this.root(f);
+    } catch (e) {
+      if (e instanceof CostLimitExceeded) {
+        return { ok: false, cost: e.cost, error: { message: COST_LIMIT_MESSAGE, exprId: 0, costLimitExceeded: true } };
+      }
+      throw e;
+    }
+    if (v instanceof CelError) return { ok: false, cost: f.cost, error: this.describe(v) };
+    if (v instanceof CelUnknown) return { ok: true, value: v, cost: f.cost };
+    return { ok: true, value: v, cost: f.cost };
+  }
+
+  /** Evaluates with JSON variables (as decoded from a request body). */
+  evalJson(vars: Record<string, unknown>, opts: EvalOptions = {}): CelResult {
+    const adapted: Record<string, CelValue> = {};
+    for (const k of Object.keys(vars)) adapted[k] = fromJson(vars[k]);
+    return this.eval(adapted, opts);
+  }
+
+  private describe(e: CelError): CelEvalError {
+    const out: CelEvalError = { message: e.message, exprId: e.exprId };
+    const offset = this.source.positions.get(e.exprId);
+    if (offset !== undefined) {
+      const loc = this.source.location(offset);
+      out.line = loc.line;
+      out.column = loc.column + 1;
+      out.display = formatIssues([{ message: e.message, exprId: e.exprId, offset }], this.source);
+      out.subExpression = subExpressionText(this.expr, e.exprId, this.source);
+    }
+    return out;
+  }
+}
+
+/** Source text of the node with the given id (from its first to its last offset). */
+function subExpressionText(root: Expr, id: number, source: SourceInfo): string | undefined {
+  let found: Expr | undefined;
+  const walk = (e: Expr): void => {
+    if (found) return;
+    if (e.id === id) {
+      found = e;
+      return;
+    }
+    switch (e.kind) {
+      case 'select':
+        walk(e.operand);
+        break;
+      case 'call':
+        if (e.target) walk(e.target);
+        e.args.forEach(walk);
+        break;
+      case 'list':
+        e.elements.forEach(walk);
+        break;
+      case 'map':
+        e.entries.forEach((x) => (walk(x.key), walk(x.value)));
+        break;
+      case 'comprehension':
+        [e.iterRange, e.accuInit, e.loopCondition, e.loopStep, e.result].forEach(walk);
+        break;
+      default:
+    }
+  };
+  walk(root);
+  if (!found) return undefined;
+  let lo = Infinity;
+  let hi = -Infinity;
+  const span = (e: Expr): void => {
+    const o = source.positions.get(e.id);
+    if (o !== undefined) {
+      lo = Math.min(lo, o);
+      hi = Math.max(hi, o);
+    }
+    switch (e.kind) {
+      case 'select':
+        span(e.operand);
+        break;
+      case 'call':
+        if (e.target) span(e.target);
+        e.args.forEach(span);
+        break;
+      default:
+    }
+  };
+  span(found);
+  if (!Number.isFinite(lo)) return undefined;
+  // extend to the end of the token/closing paren at hi
+  let end = hi;
+  const text = source.text;
+  while (end < text.length && /[\w.'"\]]/.test(text[end]!)) end++;
+  if (text[end] === '(') {
+    let depth = 0;
+    for (; end < text.length; end++) {
+      if (text[end] === '(') depth++;
+      if (text[end] === ')' && --depth === 0) {
+        end++;
+        break;
+      }
+    }
+  }
+  return text.slice(lo, end).trim();
+}

@@ -1,0 +1,169 @@
+// The CEL environments of the API server: the versioned Kubernetes base
+// environment (1.36 libraries and options) and the variables each API field
+// declares (CRD rules, admission policies, authentication and authorization
+// configuration), plus a plain environment with every cel-go extension.
+
+import { formatIssues, visit, type CelIssue, type Expr } from './ast';
+import { T, type CelType, type ObjectType } from './common/types';
+import { parseDuration, parseTimestamp } from './common/time';
+import { CelError } from './common/values';
+import { CelEnv, type CompileResult } from './env';
+import type { Library } from './interpreter/functions';
+import { comprehensionsLibrary, extensionLibraries, listsExtLibrary, setsLibrary, stringsLibrary } from './library';
+import { k8sAuthzLibrary } from './library/k8s/authz';
+import { k8sFormatLibrary } from './library/k8s/format';
+import { k8sListsLibrary } from './library/k8s/lists';
+import { k8sNetLibrary } from './library/k8s/net';
+import { k8sQuantityLibrary } from './library/k8s/quantity';
+import { k8sRegexLibrary } from './library/k8s/regex';
+import { k8sSemverLibrary } from './library/k8s/semver';
+import { k8sURLsLibrary } from './library/k8s/urls';
+import { compileRegex } from './library/stdlib';
+import { schemaToType, type CelSchema } from './schema/types';
+
+export type EnvironmentKind = 'crd' | 'admission' | 'authentication' | 'authorization' | 'plain';
+
+/** Per-call cost limit of the API server (celconfig.PerCallLimit). */
+export const PER_CALL_LIMIT = 1_000_000;
+/** Runtime budget for all rules of one custom resource (celconfig.RuntimeCELCostBudget). */
+export const RUNTIME_CEL_COST_BUDGET = 10_000_000;
+/** Estimated-cost limit for one CRD rule (StaticEstimatedCostLimit). */
+export const STATIC_ESTIMATED_COST_LIMIT = 10_000_000;
+/** Estimated-cost limit for all rules of one CRD (StaticEstimatedCRDCostLimit). */
+export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
+
+/** Libraries of the Kubernetes 1.36 base environment. */
+export function kubernetesLibraries(opts: { authzSelectors?: boolean } = {}): Library[] {
+  return [
+    stringsLibrary({ version: 2 }),
+    k8sListsLibrary(),
+    k8sRegexLibrary(),
+    k8sURLsLibrary(),
+    k8sAuthzLibrary({ selectors: opts.authzSelectors ?? true }),
+    k8sQuantityLibrary(),
+    setsLibrary(),
+    k8sNetLibrary(),
+    k8sFormatLibrary(),
+    comprehensionsLibrary(),
+    k8sSemverLibrary(),
+    listsExtLibrary(),
+  ];
+}
+
+const obj = (name: string, fields: Record<string, CelType>): ObjectType => ({ kind: 'object', name, fields: new Map(Object.entries(fields)) });
+
+const GVK = obj('kubernetes.GroupVersionKind', { group: T.string, version: T.string, kind: T.string });
+const GVR = obj('kubernetes.GroupVersionResource', { group: T.string, version: T.string, resource: T.string });
+const USER_INFO = obj('kubernetes.UserInfo', {
+  username: T.string,
+  uid: T.string,
+  groups: T.list(T.string),
+  extra: T.map(T.string, T.list(T.string)),
+});
+
+/** admission.k8s.io AdmissionRequest as the policy `request` variable sees it. */
+export const ADMISSION_REQUEST_TYPE = obj('kubernetes.AdmissionRequest', {
+  kind: GVK,
+  resource: GVR,
+  subResource: T.string,
+  requestKind: GVK,
+  requestResource: GVR,
+  requestSubResource: T.string,
+  name: T.string,
+  namespace: T.string,
+  operation: T.string,
+  userInfo: USER_INFO,
+  dryRun: T.bool,
+  options: T.dyn,
+});
+
+export const AUTHORIZER_TYPE = T.opaque('kubernetes.authorization.Authorizer');
+export const RESOURCE_CHECK_TYPE = T.opaque('kubernetes.authorization.ResourceCheck');
+
+export interface EnvironmentOptions {
+  /** OpenAPI schema typing self and oldSelf (crd) */
+  schema?: CelSchema;
+  /** extra variables, typed (names of the admission policy's variables, for example) */
+  variables?: Record<string, CelType>;
+  /** whether oldSelf is declared (transition rules) */
+  oldSelf?: boolean;
+}
+
+/** Builds the environment for one kind of API field. */
+export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions = {}): CelEnv {
+  const base = { homogeneousLiterals: true, presenceTestHasCost: false, enableBind: false };
+  let variables: Record<string, CelType> = {};
+  switch (kind) {
+    case 'crd': {
+      const t = opts.schema ? schemaToType(opts.schema, 'Object') : T.dyn;
+      variables = { self: t };
+      if (opts.oldSelf !== false) variables.oldSelf = t;
+      break;
+    }
+    case 'admission':
+      variables = {
+        object: T.dyn,
+        oldObject: T.dyn,
+        request: ADMISSION_REQUEST_TYPE,
+        params: T.dyn,
+        namespaceObject: T.dyn,
+        variables: T.map(T.string, T.dyn),
+        authorizer: AUTHORIZER_TYPE,
+        'authorizer.requestResource': RESOURCE_CHECK_TYPE,
+      };
+      break;
+    case 'authentication':
+      variables = { claims: T.map(T.string, T.dyn), user: USER_INFO };
+      break;
+    case 'authorization':
+      variables = { request: T.dyn };
+      break;
+    case 'plain':
+      return new CelEnv({ libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()], enableBind: true, variables: opts.variables ?? {} });
+  }
+  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) } });
+}
+
+function kubernetesLibrariesWithoutStrings(): Library[] {
+  return kubernetesLibraries().filter((l) => l.name !== 'strings' && l.name !== 'lists' && l.name !== 'sets' && l.name !== 'comprehensions');
+}
+
+/**
+ * Compiles with the API server's AST validators (1.29+): literal regexes,
+ * durations and timestamps must be valid at compile time.
+ */
+export function compileKubernetes(env: CelEnv, text: string): CompileResult {
+  const r = env.compile(text);
+  if (!r.program || !r.parsed) return r;
+  const issues = validateLiterals(r.parsed, r.source.positions);
+  if (issues.length) {
+    return { issues, message: formatIssues(issues, r.source), source: r.source, parsed: r.parsed };
+  }
+  return r;
+}
+
+function validateLiterals(root: Expr, positions: Map<number, number>): CelIssue[] {
+  const issues: CelIssue[] = [];
+  visit(root, (e) => {
+    if (e.kind !== 'call') return;
+    const lit = e.args[e.target ? 0 : e.args.length - 1];
+    if (!lit || lit.kind !== 'const' || typeof lit.value !== 'string') return;
+    let err: CelError | undefined;
+    let what = '';
+    if ((e.fn === 'matches' || e.fn === 'find' || e.fn === 'findAll') && (e.target || e.args.length === 2)) {
+      const re = compileRegex(lit.value);
+      if (re instanceof CelError) err = re;
+      what = 'regex';
+    } else if (e.fn === 'duration' && !e.target && e.args.length === 1) {
+      const d = parseDuration(lit.value);
+      if (d instanceof CelError) err = d;
+      what = 'duration';
+    } else if (e.fn === 'timestamp' && !e.target && e.args.length === 1) {
+      const t = parseTimestamp(lit.value);
+      if (t instanceof CelError) err = t;
+      what = 'timestamp';
+    }
+    if (err) issues.push({ message: `invalid ${what} argument: ${err.message}`, exprId: lit.id, offset: positions.get(lit.id) ?? 0 });
+  });
+  return issues;
+}

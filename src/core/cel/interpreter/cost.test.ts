@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { CelEnv } from '../env';
+import { newEnvironment } from '../environments';
+import { T } from '../common/types';
+import { evaluateCel } from '../evaluations';
+
+// Runtime cost as cel-go's CostTracker charges it in the API server:
+// idents/selections 1, constants 0, comparisons and calls 1, list literals
+// 10, map literals 30, has() 0, string and regex operations by size.
+const env = newEnvironment('admission');
+const cases: [string, number, Record<string, unknown>?][] = [
+  ['1 < 2', 1],
+  ['1 == 1 && 2 == 2', 2],
+  ['[1, 2, 3]', 10],
+  ["{'a': 1}", 30],
+  ['object.a', 2, { object: { a: 1 } }],
+  ['has(object.a)', 1, { object: { a: 1 } }],
+  ["'abc' == 'abc'", 1],
+  ["'' == 'x'", 0],
+  ["'a'.repeat", -1],
+  ["'hello world'.contains('wor')", 2],
+  ["'abcdefghij'.matches('^[a-z]+$')", 4],
+  ['[1, 2, 3].all(x, x > 0)', 26],
+  ['[1, 2, 3].exists(x, x == 2)', 26],
+  ['[1, 2, 3].map(x, x * 2)', 63],
+  ['[1, 2, 3].filter(x, x > 1)', 54],
+];
+
+describe('runtime cost', () => {
+  it.each(cases.filter(([, c]) => c >= 0))('[API-CEL-082] [API-CEL-083] %s costs %d', (src, cost, vars) => {
+    const r = env.compile(src);
+    expect(r.message).toBeUndefined();
+    const res = r.program!.evalJson(vars ?? {});
+    expect(res.ok).toBe(true);
+    expect(res.cost).toBe(cost);
+    // deterministic: the same program and input always cost the same
+    expect(r.program!.evalJson(vars ?? {}).cost).toBe(cost);
+  });
+
+  it('[API-CEL-085] regex cost grows with pattern length times input length', () => {
+    const cost = (input: string, pattern: string) => env.compile(`'${input}'.matches('${pattern}')`).program!.evalJson({}).cost;
+    const small = cost('a'.repeat(10), 'a+');
+    const longInput = cost('a'.repeat(1000), 'a+');
+    const longBoth = cost('a'.repeat(1000), 'a+'.repeat(50));
+    expect(small).toBe(Math.ceil(11 * 0.1) * Math.ceil(2 * 0.25));
+    expect(longInput).toBe(Math.ceil(1001 * 0.1) * Math.ceil(2 * 0.25));
+    expect(longBoth).toBe(Math.ceil(1001 * 0.1) * Math.ceil(100 * 0.25));
+  });
+
+  it('[API-CEL-086] exceeding the per-call limit stops evaluation with an error', () => {
+    const s = evaluateCel({ expression: 'object.items.all(x, object.items.all(y, x != y || x == y))', environment: 'admission', variables: { object: { items: Array.from({ length: 500 }, (_, i) => i) } } });
+    expect(s.error).toBe('operation cancelled: actual cost limit exceeded');
+    expect(s.cost).toBeGreaterThan(1_000_000);
+    const ok = evaluateCel({ expression: 'object.items.all(x, x >= 0)', environment: 'admission', variables: { object: { items: [1, 2] } }, perCallLimit: 5 });
+    expect(ok.error).toBe('operation cancelled: actual cost limit exceeded');
+  });
+
+  it('plain environments charge presence tests (cel-go default); Kubernetes does not', () => {
+    const plain = new CelEnv({ variables: { o: T.dyn }, presenceTestHasCost: true });
+    expect(plain.compile('has(o.a)').program!.evalJson({ o: { a: 1 } }).cost).toBe(2);
+  });
+});

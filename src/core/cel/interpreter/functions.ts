@@ -1,0 +1,124 @@
+// Function declarations shared by the checker (signatures), the planner
+// (implementations and runtime overload matching) and cost accounting.
+
+import type { Expr } from '../ast';
+import { parseSignature, type CelType, type Signature } from '../common/types';
+import {
+  CelDuration,
+  CelMap,
+  CelOpaque,
+  CelOptional,
+  CelTimestamp,
+  CelTypeValue,
+  CelUint,
+  isPlainObject,
+  type CelValue,
+} from '../common/values';
+
+export type Impl = (...args: CelValue[]) => CelValue;
+
+export interface SizeRange {
+  min: number;
+  max: number;
+}
+
+/** What the static estimator knows about one argument of a call. */
+export interface EstimateNode {
+  expr: Expr;
+  type: CelType;
+  /** size estimate of the value (string length, list items, ...) */
+  size(): SizeRange;
+  /** size estimate of the elements when the value is a list */
+  elementSize(): SizeRange;
+}
+
+export interface CallEstimate {
+  cost: SizeRange;
+  resultSize?: SizeRange;
+}
+
+export type EstimateFn = (target: EstimateNode | undefined, args: EstimateNode[]) => CallEstimate | undefined;
+
+export interface OverloadDecl {
+  id: string;
+  sig: Signature;
+  impl: Impl;
+  /** receives error and unknown arguments instead of short-circuiting on them */
+  nonStrict?: boolean;
+  /** runtime cost (cel-go CallCost); args include the receiver first. Default 1. */
+  cost?: (args: CelValue[], result: CelValue) => number;
+  /** static cost estimate (checker.EstimateCallCost); default 1 */
+  estimate?: EstimateFn;
+}
+
+export interface Library {
+  name: string;
+  overloads: OverloadDecl[];
+}
+
+export function def(
+  id: string,
+  signature: string,
+  impl: Impl,
+  extra: Partial<Pick<OverloadDecl, 'nonStrict' | 'cost' | 'estimate'>> = {},
+): OverloadDecl {
+  return { id, sig: parseSignature(signature), impl, ...extra };
+}
+
+/** Functions by name, each with its overloads. */
+export class FunctionRegistry {
+  readonly byName = new Map<string, OverloadDecl[]>();
+  readonly byId = new Map<string, OverloadDecl>();
+  add(lib: Library): void {
+    for (const o of lib.overloads) {
+      let list = this.byName.get(o.sig.name);
+      if (!list) this.byName.set(o.sig.name, (list = []));
+      const existing = list.findIndex((x) => x.id === o.id);
+      if (existing >= 0) list[existing] = o;
+      else list.push(o);
+      this.byId.set(o.id, o);
+    }
+  }
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+  get(name: string): OverloadDecl[] {
+    return this.byName.get(name) ?? [];
+  }
+}
+
+/** Does a runtime value fit a declared parameter type? */
+export function valueMatches(t: CelType, v: CelValue): boolean {
+  switch (t.kind) {
+    case 'int':
+      return typeof v === 'bigint';
+    case 'uint':
+      return v instanceof CelUint;
+    case 'double':
+      return typeof v === 'number';
+    case 'string':
+      return typeof v === 'string';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'bytes':
+      return v instanceof Uint8Array;
+    case 'null':
+      return v === null;
+    case 'timestamp':
+      return v instanceof CelTimestamp;
+    case 'duration':
+      return v instanceof CelDuration;
+    case 'list':
+      return Array.isArray(v);
+    case 'map':
+    case 'object':
+      return v instanceof CelMap || isPlainObject(v);
+    case 'type':
+      return v instanceof CelTypeValue;
+    case 'opaque':
+      if (t.name === 'optional_type') return v instanceof CelOptional;
+      return v instanceof CelOpaque && v.typeName === t.name;
+    default:
+      return true;
+  }
+}

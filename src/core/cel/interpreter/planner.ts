@@ -1,0 +1,636 @@
+// Planner: turns a (checked or unchecked) AST into a tree of closures once,
+// so evaluation is a plain function call per node. Every closure charges
+// runtime cost the way cel-go's CostTracker does: idents and selections 1,
+// constants 0, list/map/struct literals 10/30/40, calls their CallCost,
+// logical operators and conditionals nothing of their own.
+
+import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
+import type { CheckedAst } from '../checker/checker';
+import { hasDyn } from '../common/types';
+import {
+  CelError,
+  CelFault,
+  CelMap,
+  CelOptional,
+  CelTypeValue,
+  CelUnknown,
+  fromJson,
+  isPlainObject,
+  mergeUnknowns,
+  type CelValue,
+  type JsonObject,
+} from '../common/values';
+import { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } from '../library/stdlib';
+import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
+import { qualifiedName, resolveCall } from './resolve';
+
+export const LIST_CREATE_COST = 10;
+export const MAP_CREATE_COST = 30;
+export const STRUCT_CREATE_COST = 40;
+
+/** Thrown (never returned) when the cost limit is exceeded; the program turns it into an error result. */
+export class CostLimitExceeded {
+  constructor(readonly cost: number) {}
+}
+
+/** Per-evaluation state. */
+export class Frame {
+  cost = 0;
+  slots: CelValue[];
+  constructor(
+    public vars: Record<string, CelValue | undefined>,
+    public limit: number,
+    slotCount: number,
+  ) {
+    this.slots = new Array<CelValue>(slotCount).fill(null);
+  }
+}
+
+export type Interpretable = (f: Frame) => CelValue;
+
+export interface PlanOptions {
+  functions: FunctionRegistry;
+  checked?: CheckedAst;
+  /** declared variable names (for qualified name resolution in unchecked ASTs) */
+  variables: Set<string>;
+  /** cel-go's PresenceTestHasCost; Kubernetes sets false */
+  presenceTestHasCost?: boolean;
+}
+
+export interface Plan {
+  root: Interpretable;
+  slotCount: number;
+}
+
+function charge(f: Frame, n: number): void {
+  if ((f.cost += n) > f.limit) throw new CostLimitExceeded(f.cost);
+}
+
+function isErrUnk(v: CelValue): v is CelError | CelUnknown {
+  return v instanceof CelFault;
+}
+
+/** Own field of a JSON object without a hasOwnProperty call: JSON holds no functions, so inherited members are skipped by type. */
+function jsonField(v: JsonObject, field: string): unknown {
+  const raw = v[field];
+  if (raw === undefined || typeof raw === 'function' || field === '__proto__') return undefined;
+  return raw;
+}
+
+function withId(v: CelValue, id: number): CelValue {
+  if (v instanceof CelError && v.exprId === 0) return new CelError(v.message, id);
+  return v;
+}
+
+/** Attribute chains (ident.select[index]) are charged once per step; other operands add one for the relative attribute. */
+function isAttribute(e: Expr): boolean {
+  if (e.kind === 'ident') return true;
+  if (e.kind === 'select') return !e.testOnly && isAttribute(e.operand);
+  if (e.kind === 'call' && e.fn === '_[_]' && !e.target && e.args.length === 2) return isAttribute(e.args[0]!);
+  return false;
+}
+
+export function selectField(v: CelValue, field: string): CelValue {
+  if (isPlainObject(v)) {
+    if (Object.prototype.hasOwnProperty.call(v, field)) {
+      const raw = (v as JsonObject)[field];
+      if (raw !== undefined) return fromJson(raw);
+    }
+    return new CelError(`no such key: ${field}`);
+  }
+  if (v instanceof CelMap) {
+    const r = v.get(field);
+    return r === undefined ? new CelError(`no such key: ${field}`) : r;
+  }
+  if (v instanceof CelOptional) return optionalIndex(v, field);
+  return noOverload();
+}
+
+function presence(v: CelValue, field: string): CelValue {
+  if (isPlainObject(v)) return Object.prototype.hasOwnProperty.call(v, field) && (v as JsonObject)[field] !== undefined;
+  if (v instanceof CelMap) return v.has(field);
+  if (v instanceof CelOptional) return v.value === undefined ? false : presence(v.value, field);
+  return new CelError('invalid type for field selection.');
+}
+
+export function plan(expr: Expr, opts: PlanOptions): Plan {
+  const p = new Planner(opts);
+  const root = p.plan(expr);
+  return { root, slotCount: p.slotCount };
+}
+
+class Planner {
+  slotCount = 0;
+  private scopes: Map<string, number>[] = [];
+  /** ids of `_+_` / mapInsert calls that may update a private accumulator in place */
+  private inPlace = new Set<number>();
+  private readonly presenceCost: number;
+
+  constructor(readonly opts: PlanOptions) {
+    this.presenceCost = opts.presenceTestHasCost ? 1 : 0;
+  }
+
+  private slotOf(name: string): number | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const s = this.scopes[i]!.get(name);
+      if (s !== undefined) return s;
+    }
+    return undefined;
+  }
+
+  private isVariable = (name: string): boolean => this.slotOf(name) !== undefined || this.opts.variables.has(name);
+
+  plan(e: Expr): Interpretable {
+    switch (e.kind) {
+      case 'const': {
+        const v = e.value;
+        return () => v;
+      }
+      case 'ident':
+        return this.planIdent(e.id, e.name);
+      case 'select':
+        return this.planSelect(e);
+      case 'call':
+        return this.planCall(e);
+      case 'list':
+        return this.planList(e);
+      case 'map':
+        return this.planMap(e);
+      case 'struct': {
+        const id = e.id;
+        const name = e.typeName;
+        return (f) => {
+          charge(f, STRUCT_CREATE_COST);
+          return new CelError(`unknown type: ${name}`, id);
+        };
+      }
+      case 'comprehension':
+        return this.planComprehension(e);
+    }
+  }
+
+  private planIdent(id: number, name: string): Interpretable {
+    const slot = this.slotOf(name);
+    if (slot !== undefined) {
+      return (f) => {
+        charge(f, 1);
+        return f.slots[slot]!;
+      };
+    }
+    const ref = this.opts.checked?.refMap.get(id);
+    const tv: CelTypeValue | undefined = TYPE_IDENTS[name];
+    if ((ref?.isType || !this.opts.variables.has(name)) && tv) return () => tv;
+    return (f) => {
+      charge(f, 1);
+      const v = f.vars[name];
+      if (v === undefined) return new CelError(`undeclared reference to '${name}' (in container '')`, id);
+      return v;
+    };
+  }
+
+  private planSelect(e: Expr & { kind: 'select' }): Interpretable {
+    const q = qualifiedName(e);
+    if (q !== undefined && !e.testOnly) {
+      const root = q.split('.')[0]!;
+      if ((this.opts.variables.has(q) && this.slotOf(root) === undefined) || (!this.isVariable(root) && TYPE_IDENTS[q])) return this.planIdent(e.id, q);
+    }
+    const operand = this.plan(e.operand);
+    const field = e.field;
+    const id = e.id;
+    const extra = isAttribute(e.operand) ? 0 : 1;
+    if (e.testOnly) {
+      const c = this.presenceCost + extra;
+      return (f) => {
+        const v = operand(f);
+        if (c) charge(f, c);
+        if (isErrUnk(v)) return v;
+        return withId(presence(v, field), id);
+      };
+    }
+    const c = 1 + extra;
+    return (f) => {
+      const v = operand(f);
+      charge(f, c);
+      if (isErrUnk(v)) return v;
+      if (isPlainObject(v)) {
+        const raw = jsonField(v as JsonObject, field);
+        if (raw !== undefined) return fromJson(raw);
+      } else if (v instanceof CelMap) {
+        const r = v.entries.get(field);
+        if (r !== undefined) return r[1];
+      }
+      return withId(selectField(v, field), id);
+    };
+  }
+
+  private planList(e: Expr & { kind: 'list' }): Interpretable {
+    const els = e.elements.map((x) => this.plan(x));
+    const opt = new Set(e.optionalIndices);
+    const id = e.id;
+    if (opt.size === 0) {
+      return (f) => {
+        const out = new Array<CelValue>(els.length);
+        for (let i = 0; i < els.length; i++) {
+          const v = els[i]!(f);
+          if (isErrUnk(v)) return v;
+          out[i] = v;
+        }
+        charge(f, LIST_CREATE_COST);
+        return out;
+      };
+    }
+    return (f) => {
+      const out: CelValue[] = [];
+      for (let i = 0; i < els.length; i++) {
+        const v = els[i]!(f);
+        if (isErrUnk(v)) return v;
+        if (opt.has(i)) {
+          if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD, id);
+          if (v.value !== undefined) out.push(v.value);
+        } else out.push(v);
+      }
+      charge(f, LIST_CREATE_COST);
+      return out;
+    };
+  }
+
+  private planMap(e: Expr & { kind: 'map' }): Interpretable {
+    const entries = e.entries.map((en) => ({ k: this.plan(en.key), v: this.plan(en.value), optional: en.optional, id: en.id }));
+    return (f) => {
+      const m = new CelMap();
+      for (const en of entries) {
+        const k = en.k(f);
+        if (isErrUnk(k)) return k;
+        let v = en.v(f);
+        if (isErrUnk(v)) return v;
+        if (en.optional) {
+          if (!(v instanceof CelOptional)) return new CelError(NO_OVERLOAD, en.id);
+          if (v.value === undefined) continue;
+          v = v.value;
+        }
+        if (m.has(k)) return new CelError(`Failed with repeated key: ${String(k instanceof Object ? (k as { v?: bigint }).v ?? k : k)}`, en.id);
+        if (!m.set(k, v)) return new CelError(`unsupported key type: ${typeof k}`, en.id);
+      }
+      charge(f, MAP_CREATE_COST);
+      return m;
+    };
+  }
+
+  private candidates(e: CallExpr, fn: string, member: boolean, arity: number): OverloadDecl[] {
+    const all = this.opts.functions.get(fn).filter((o) => o.sig.member === member && o.sig.params.length === arity);
+    const ref = this.opts.checked?.refMap.get(e.id);
+    if (ref?.overloads) {
+      const ids = new Set(ref.overloads);
+      const narrowed = all.filter((o) => ids.has(o.id));
+      if (narrowed.length) return narrowed;
+    }
+    return all;
+  }
+
+  private planCall(e: CallExpr): Interpretable {
+    const { fn, target } = resolveCall(e, this.opts.functions, this.isVariable);
+    const id = e.id;
+    switch (fn) {
+      case '_&&_':
+      case '_||_':
+        if (!target && e.args.length === 2) return this.planLogic(fn === '_&&_', this.plan(e.args[0]!), this.plan(e.args[1]!), id);
+        break;
+      case '_?_:_':
+        if (!target && e.args.length === 3) return this.planConditional(e);
+        break;
+      case '@not_strictly_false': {
+        const a = this.plan(e.args[0]!);
+        return (f) => {
+          const v = a(f);
+          charge(f, 1);
+          return v !== false;
+        };
+      }
+      case 'or':
+      case 'orValue':
+        if (target && e.args.length === 1) return this.planOptionalOr(fn, e, this.plan(target), this.plan(e.args[0]!));
+        break;
+      case '_[_]':
+        if (!target && e.args.length === 2) return this.planIndex(e);
+        break;
+    }
+    const argExprs = target ? [target, ...e.args] : e.args;
+    const args = argExprs.map((a) => this.plan(a));
+    const cands = this.candidates(e, fn, target !== undefined, args.length);
+    if (cands.length === 0) {
+      const msg = this.opts.functions.has(fn) ? NO_OVERLOAD : `no matching overload for '${fn}'`;
+      return (f) => {
+        for (const a of args) {
+          const v = a(f);
+          if (isErrUnk(v)) return v;
+        }
+        return new CelError(msg, id);
+      };
+    }
+    const checked = this.opts.checked;
+    const staticOk =
+      cands.length === 1 &&
+      checked !== undefined &&
+      argExprs.every((a) => {
+        const t = checked.typeMap.get(a.id);
+        return t !== undefined && !hasDyn(t) && t.kind !== 'object';
+      });
+    const inPlace = this.inPlace.has(id);
+    const appended = argExprs[1];
+    if (inPlace && fn === '_+_' && appended?.kind === 'list' && appended.optionalIndices.length === 0) {
+      const acc0 = args[0]!;
+      const els = appended.elements.map((x) => this.plan(x));
+      if (els.length === 1) {
+        const el = els[0]!;
+        return (f) => {
+          const acc = acc0(f);
+          const v = el(f);
+          if (isErrUnk(v)) return v;
+          charge(f, LIST_CREATE_COST + 1);
+          if (isErrUnk(acc)) return acc;
+          if (!Array.isArray(acc)) return new CelError(NO_OVERLOAD, id);
+          acc.push(v);
+          return acc;
+        };
+      }
+      return (f) => {
+        const acc = acc0(f);
+        const vals: CelValue[] = [];
+        for (const el of els) {
+          const v = el(f);
+          if (isErrUnk(v)) return v;
+          vals.push(v);
+        }
+        charge(f, LIST_CREATE_COST + 1);
+        if (isErrUnk(acc)) return acc;
+        if (!Array.isArray(acc)) return new CelError(NO_OVERLOAD, id);
+        for (const x of vals) acc.push(x);
+        return acc;
+      };
+    }
+    if (inPlace && fn === '_+_') {
+      const [a0, a1] = args as [Interpretable, Interpretable];
+      return (f) => {
+        const acc = a0(f);
+        const add = a1(f);
+        charge(f, 1);
+        if (isErrUnk(acc)) return acc;
+        if (isErrUnk(add)) return add;
+        if (!Array.isArray(acc) || !Array.isArray(add)) return new CelError(NO_OVERLOAD, id);
+        for (const x of add) acc.push(x);
+        return acc;
+      };
+    }
+    return this.dispatch(id, cands, args, staticOk);
+  }
+
+  private dispatch(id: number, cands: OverloadDecl[], args: Interpretable[], staticOk: boolean): Interpretable {
+    const select = (vals: CelValue[]): OverloadDecl | undefined => {
+      for (const o of cands) {
+        let ok = true;
+        for (let i = 0; i < vals.length; i++) {
+          if (!valueMatches(o.sig.params[i]!, vals[i]!)) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) return o;
+      }
+      return undefined;
+    };
+    const nonStrict = cands.some((o) => o.nonStrict);
+    const finish = (f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue): CelValue => {
+      charge(f, o?.cost ? o.cost(vals, r) : 1);
+      return withId(r, id);
+    };
+    if (args.length === 1) {
+      const [a0] = args as [Interpretable];
+      const only = cands[0]!;
+      if (staticOk && !only.nonStrict) {
+        const impl = only.impl;
+        const cost = only.cost;
+        return (f) => {
+          const v = a0(f);
+          if (isErrUnk(v)) return v;
+          const r = impl(v);
+          charge(f, cost ? cost([v], r) : 1);
+          return r instanceof CelError ? withId(r, id) : r;
+        };
+      }
+      let last: OverloadDecl = cands[0]!;
+      return (f) => {
+        const v = a0(f);
+        if (!nonStrict && isErrUnk(v)) return v;
+        let o: OverloadDecl | undefined = last;
+        if (!valueMatches(o.sig.params[0]!, v)) {
+          o = select([v]);
+          if (!o) return finish(f, o, [v], isErrUnk(v) ? v : noOverload());
+          last = o;
+        }
+        const r = o.impl(v);
+        charge(f, o.cost ? o.cost([v], r) : 1);
+        return r instanceof CelError ? withId(r, id) : r;
+      };
+    }
+    if (args.length === 2) {
+      const [a0, a1] = args as [Interpretable, Interpretable];
+      const only = cands[0]!;
+      if (staticOk && !only.nonStrict) {
+        const impl = only.impl;
+        const cost = only.cost;
+        return (f) => {
+          const x = a0(f);
+          const y = a1(f);
+          if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
+          if (isErrUnk(y)) return y;
+          const r = impl(x, y);
+          charge(f, cost ? cost([x, y], r) : 1);
+          return r instanceof CelError ? withId(r, id) : r;
+        };
+      }
+      // inline cache: the overload that matched last time is tried first
+      let last: OverloadDecl = cands[0]!;
+      return (f) => {
+        const x = a0(f);
+        const y = a1(f);
+        if (!nonStrict) {
+          if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
+          if (isErrUnk(y)) return y;
+        }
+        let o: OverloadDecl | undefined = last;
+        if (!valueMatches(o.sig.params[0]!, x) || !valueMatches(o.sig.params[1]!, y)) {
+          o = select([x, y]);
+          if (!o) return finish(f, o, [x, y], noOverload());
+          last = o;
+        }
+        const r = o.impl(x, y);
+        charge(f, o.cost ? o.cost([x, y], r) : 1);
+        return r instanceof CelError ? withId(r, id) : r;
+      };
+    }
+    return (f) => {
+      const vals = new Array<CelValue>(args.length);
+      let unk: CelUnknown | undefined;
+      for (let i = 0; i < args.length; i++) {
+        const v = args[i]!(f);
+        if (!nonStrict && isErrUnk(v)) {
+          if (v instanceof CelError) return v;
+          unk = unk ? mergeUnknowns(unk, v) : v;
+        }
+        vals[i] = v;
+      }
+      if (unk) return unk;
+      const o = select(vals);
+      if (!o) return finish(f, o, vals, noOverload());
+      return finish(f, o, vals, o.impl(...vals));
+    };
+  }
+
+  private planIndex(e: CallExpr): Interpretable {
+    const operand = this.plan(e.args[0]!);
+    const index = this.plan(e.args[1]!);
+    const cands = this.candidates(e, '_[_]', false, 2);
+    const id = e.id;
+    const extra = isAttribute(e.args[0]!) ? 0 : 1;
+    return (f) => {
+      const c = operand(f);
+      const k = index(f);
+      charge(f, 1 + extra);
+      if (isErrUnk(c)) return c;
+      if (isErrUnk(k)) return k;
+      if (Array.isArray(c) && typeof k === 'bigint') {
+        if (k >= 0n && k < BigInt(c.length)) return c[Number(k)]!;
+      } else if (typeof k === 'string' && isPlainObject(c)) {
+        const raw = jsonField(c as JsonObject, k);
+        if (raw !== undefined) return fromJson(raw);
+      }
+      for (const o of cands) {
+        if (valueMatches(o.sig.params[0]!, c) && valueMatches(o.sig.params[1]!, k)) return withId(o.impl(c, k), id);
+      }
+      return new CelError(NO_OVERLOAD, id);
+    };
+  }
+
+  private planLogic(isAnd: boolean, l: Interpretable, r: Interpretable, id: number): Interpretable {
+    const stop = !isAnd; // value that short-circuits
+    return (f) => {
+      const a = l(f);
+      if (a === stop) return stop;
+      const b = r(f);
+      if (b === stop) return stop;
+      if (a === !stop && b === !stop) return !stop;
+      if (a instanceof CelUnknown) return mergeUnknowns(a, b);
+      if (b instanceof CelUnknown) return b;
+      if (a instanceof CelError) return a;
+      if (b instanceof CelError) return b;
+      return new CelError(NO_OVERLOAD, id);
+    };
+  }
+
+  private planConditional(e: CallExpr): Interpretable {
+    const [c, t, el] = e.args.map((a) => this.plan(a)) as [Interpretable, Interpretable, Interpretable];
+    const id = e.id;
+    return (f) => {
+      const v = c(f);
+      if (v === true) return t(f);
+      if (v === false) return el(f);
+      if (isErrUnk(v)) return v;
+      return new CelError(NO_OVERLOAD, id);
+    };
+  }
+
+  private planOptionalOr(fn: string, e: CallExpr, target: Interpretable, arg: Interpretable): Interpretable {
+    const id = e.id;
+    return (f) => {
+      const o = target(f);
+      charge(f, 1);
+      if (isErrUnk(o)) return o;
+      if (!(o instanceof CelOptional)) return new CelError(NO_OVERLOAD, id);
+      if (o.value !== undefined) return fn === 'or' ? o : o.value;
+      const v = arg(f);
+      if (fn === 'or' && !(v instanceof CelOptional) && !isErrUnk(v)) return new CelError(NO_OVERLOAD, id);
+      return v;
+    };
+  }
+
+  private planComprehension(e: ComprehensionExpr): Interpretable {
+    const range = this.plan(e.iterRange);
+    const init = this.plan(e.accuInit);
+    const accuSlot = this.slotCount++;
+    this.markInPlace(e);
+    this.scopes.push(new Map([[e.accuVar, accuSlot]]));
+    const it1 = this.slotCount++;
+    const it2 = e.iterVar2 !== undefined ? this.slotCount++ : -1;
+    const iterScope = new Map([[e.iterVar, it1]]);
+    if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2);
+    this.scopes.push(iterScope);
+    const cond = this.plan(e.loopCondition);
+    const step = this.plan(e.loopStep);
+    this.scopes.pop();
+    const result = this.plan(e.result);
+    this.scopes.pop();
+    const twoVar = it2 >= 0;
+    const condAlwaysTrue = e.loopCondition.kind === 'const' && e.loopCondition.value === true;
+    // all() and exists() conditions read only the accumulator: evaluate them inline with the same cost
+    const lc = e.loopCondition;
+    let condKind = 0; // 1: @not_strictly_false(@result) (cost 2), 2: @not_strictly_false(!@result) (cost 3)
+    if (lc.kind === 'call' && lc.fn === '@not_strictly_false' && !lc.target) {
+      const a = lc.args[0]!;
+      if (a.kind === 'ident' && a.name === e.accuVar) condKind = 1;
+      else if (a.kind === 'call' && a.fn === '!_' && a.args[0]?.kind === 'ident' && a.args[0].name === e.accuVar) condKind = 2;
+    }
+    const id = e.id;
+    return (f) => {
+      const r = range(f);
+      if (isErrUnk(r)) return r;
+      const slots = f.slots;
+      slots[accuSlot] = init(f);
+      if (Array.isArray(r)) {
+        for (let i = 0; i < r.length; i++) {
+          if (twoVar) {
+            slots[it1] = BigInt(i);
+            slots[it2] = r[i]!;
+          } else slots[it1] = r[i]!;
+          if (condKind === 1) {
+            charge(f, 2);
+            if (slots[accuSlot] === false) break;
+          } else if (condKind === 2) {
+            const acc = slots[accuSlot];
+            charge(f, 3);
+            if (acc === true) break;
+          } else if (!condAlwaysTrue && cond(f) === false) break;
+          slots[accuSlot] = step(f);
+        }
+      } else if (r instanceof CelMap || isPlainObject(r)) {
+        const keys = r instanceof CelMap ? [...r.keys()] : Object.keys(r);
+        for (const k of keys) {
+          slots[it1] = k;
+          if (twoVar) slots[it2] = r instanceof CelMap ? r.get(k)! : fromJson((r as JsonObject)[k as string]);
+          if (!condAlwaysTrue && cond(f) === false) break;
+          slots[accuSlot] = step(f);
+        }
+      } else {
+        return new CelError(`cannot iterate over ${r === null ? 'null' : typeof r}`, id);
+      }
+      return result(f);
+    };
+  }
+
+  /** Accumulators built from an empty literal are private to the loop, so appends may mutate them. */
+  private markInPlace(e: ComprehensionExpr): void {
+    if (e.accuVar !== ACCU_VAR) return;
+    const emptyInit = (e.accuInit.kind === 'list' && e.accuInit.elements.length === 0) || (e.accuInit.kind === 'map' && e.accuInit.entries.length === 0);
+    if (!emptyInit) return;
+    const mark = (s: Expr): void => {
+      if (s.kind !== 'call') return;
+      if (s.fn === '_?_:_') {
+        mark(s.args[1]!);
+        return;
+      }
+      if ((s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.add(s.id);
+    };
+    mark(e.loopStep);
+  }
+}
+
+export { optionalIndex };

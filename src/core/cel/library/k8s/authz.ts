@@ -1,0 +1,143 @@
+// Kubernetes authorizer library. The authorizer is injected; checks cost a
+// fixed 350000 units (so at most two fit in one expression), builders 1.
+
+import { CelOpaque, type CelValue } from '../../common/values';
+import { def, type Library } from '../../interpreter/functions';
+
+/** Attributes handed to the injected authorizer (authorizer.Attributes). */
+export interface AuthorizationAttributes {
+  user: { username: string; uid?: string; groups: string[]; extra?: Record<string, string[]> };
+  verb: string;
+  resourceRequest: boolean;
+  apiGroup?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  path?: string;
+  fieldSelector?: string;
+  labelSelector?: string;
+}
+
+export interface AuthorizationDecision {
+  decision: 'allow' | 'deny' | 'noOpinion';
+  reason: string;
+  error?: string;
+}
+
+/** What the environment needs from the API server's authorizer chain. */
+export interface CelAuthorizer {
+  authorize(attrs: AuthorizationAttributes): AuthorizationDecision;
+}
+
+export class AuthorizerValue extends CelOpaque {
+  readonly typeName = 'kubernetes.authorization.Authorizer';
+  constructor(
+    readonly authorizer: CelAuthorizer,
+    readonly user: AuthorizationAttributes['user'],
+  ) {
+    super();
+  }
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+class PathCheck extends CelOpaque {
+  readonly typeName = 'kubernetes.authorization.PathCheck';
+  constructor(
+    readonly az: AuthorizerValue,
+    readonly path: string,
+  ) {
+    super();
+  }
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+class GroupCheck extends CelOpaque {
+  readonly typeName = 'kubernetes.authorization.GroupCheck';
+  constructor(
+    readonly az: AuthorizerValue,
+    readonly group: string,
+  ) {
+    super();
+  }
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+class ResourceCheck extends CelOpaque {
+  readonly typeName = 'kubernetes.authorization.ResourceCheck';
+  constructor(
+    readonly az: AuthorizerValue,
+    readonly attrs: Omit<AuthorizationAttributes, 'user' | 'verb' | 'resourceRequest'>,
+  ) {
+    super();
+  }
+  with(patch: Partial<AuthorizationAttributes>): ResourceCheck {
+    return new ResourceCheck(this.az, { ...this.attrs, ...patch });
+  }
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+export class DecisionValue extends CelOpaque {
+  readonly typeName = 'kubernetes.authorization.Decision';
+  constructor(readonly d: AuthorizationDecision) {
+    super();
+  }
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+function decide(az: AuthorizerValue, attrs: Omit<AuthorizationAttributes, 'user'>): DecisionValue {
+  try {
+    return new DecisionValue(az.authorizer.authorize({ ...attrs, user: az.user }));
+  } catch (e) {
+    return new DecisionValue({ decision: 'noOpinion', reason: '', error: String((e as Error).message ?? e) });
+  }
+}
+
+export function serviceAccountUser(namespace: string, name: string): AuthorizationAttributes['user'] {
+  return {
+    username: `system:serviceaccount:${namespace}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`],
+  };
+}
+
+export function k8sAuthzLibrary(opts: { selectors?: boolean } = { selectors: true }): Library {
+  const A = 'kubernetes.authorization.Authorizer';
+  const R = 'kubernetes.authorization.ResourceCheck';
+  const D = 'kubernetes.authorization.Decision';
+  const one = { cost: () => 1, estimate: () => ({ cost: { min: 1, max: 1 } }) };
+  const check = { cost: () => 350000, estimate: () => ({ cost: { min: 350000, max: 350000 } }) };
+  const rc = (v: CelValue): ResourceCheck => v as ResourceCheck;
+  const dv = (v: CelValue): AuthorizationDecision => (v as DecisionValue).d;
+  const ov = [
+    def('authorizer_path', `${A}.path(string) -> kubernetes.authorization.PathCheck`, (a, p) => new PathCheck(a as AuthorizerValue, p as string), one),
+    def('authorizer_group', `${A}.group(string) -> kubernetes.authorization.GroupCheck`, (a, g) => new GroupCheck(a as AuthorizerValue, g as string), one),
+    def('authorizer_serviceaccount', `${A}.serviceAccount(string, string) -> ${A}`, (a, ns, n) => new AuthorizerValue((a as AuthorizerValue).authorizer, serviceAccountUser(ns as string, n as string)), one),
+    def('groupcheck_resource', `kubernetes.authorization.GroupCheck.resource(string) -> ${R}`, (g, r) => new ResourceCheck((g as GroupCheck).az, { apiGroup: (g as GroupCheck).group, resource: r as string }), one),
+    def('resourcecheck_subresource', `${R}.subresource(string) -> ${R}`, (c, v) => rc(c).with({ subresource: v as string }), one),
+    def('resourcecheck_namespace', `${R}.namespace(string) -> ${R}`, (c, v) => rc(c).with({ namespace: v as string }), one),
+    def('resourcecheck_name', `${R}.name(string) -> ${R}`, (c, v) => rc(c).with({ name: v as string }), one),
+    def('pathcheck_check', `kubernetes.authorization.PathCheck.check(string) -> ${D}`, (p, verb) => decide((p as PathCheck).az, { verb: (verb as string).toLowerCase(), resourceRequest: false, path: (p as PathCheck).path }), check),
+    def('resourcecheck_check', `${R}.check(string) -> ${D}`, (c, verb) => decide(rc(c).az, { ...rc(c).attrs, verb: verb as string, resourceRequest: true }), check),
+    def('decision_allowed', `${D}.allowed() -> bool`, (d) => dv(d).decision === 'allow', one),
+    def('decision_reason', `${D}.reason() -> string`, (d) => dv(d).reason, one),
+    def('decision_errored', `${D}.errored() -> bool`, (d) => dv(d).error !== undefined && dv(d).error !== '', one),
+    def('decision_error', `${D}.error() -> string`, (d) => dv(d).error ?? '', one),
+  ];
+  if (opts.selectors) {
+    ov.push(
+      def('resourcecheck_fieldselector', `${R}.fieldSelector(string) -> ${R}`, (c, v) => rc(c).with({ fieldSelector: v as string }), one),
+      def('resourcecheck_labelselector', `${R}.labelSelector(string) -> ${R}`, (c, v) => rc(c).with({ labelSelector: v as string }), one),
+    );
+  }
+  return { name: 'k8s.authz', overloads: ov };
+}

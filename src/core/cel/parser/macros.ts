@@ -1,0 +1,231 @@
+// Macro expansion into comprehensions, matching cel-go's expansions so that
+// runtime cost (which charges every evaluated node) matches the API server.
+
+import { ACCU_VAR, type ComprehensionExpr, type Expr } from '../ast';
+
+export interface MacroHelper {
+  id(offset: number): number;
+  report(message: string, offset: number): Expr;
+  bindEnabled(): boolean;
+  sourceOffset(e: Expr): number;
+  readonly source: { macroCalls: Map<number, Expr> };
+}
+
+type Builder = (h: MacroHelper, offset: number, target: Expr | undefined, args: Expr[]) => Expr | undefined;
+
+function ident(h: MacroHelper, name: string, offset: number): Expr {
+  return { kind: 'ident', id: h.id(offset), name };
+}
+function call(h: MacroHelper, fn: string, offset: number, args: Expr[], target?: Expr): Expr {
+  const e: Expr = { kind: 'call', id: h.id(offset), fn, args };
+  if (target) e.target = target;
+  return e;
+}
+function lit(h: MacroHelper, value: boolean | bigint, offset: number): Expr {
+  return { kind: 'const', id: h.id(offset), value };
+}
+function list(h: MacroHelper, offset: number, elements: Expr[]): Expr {
+  return { kind: 'list', id: h.id(offset), elements, optionalIndices: [] };
+}
+
+function varName(h: MacroHelper, e: Expr): string | Expr {
+  if (e.kind !== 'ident') return h.report('argument must be a simple name', h.sourceOffset(e));
+  if (e.name === ACCU_VAR || e.name === '__result__') {
+    return h.report('iteration variable overwrites accumulator variable', h.sourceOffset(e));
+  }
+  return e.name;
+}
+
+function comprehension(
+  h: MacroHelper,
+  offset: number,
+  iterRange: Expr,
+  iterVar: string,
+  iterVar2: string | undefined,
+  accuInit: Expr,
+  loopCondition: Expr,
+  loopStep: Expr,
+  result: Expr,
+  accuVar = ACCU_VAR,
+): ComprehensionExpr {
+  const c: ComprehensionExpr = {
+    kind: 'comprehension',
+    id: h.id(offset),
+    iterVar,
+    iterRange,
+    accuVar,
+    accuInit,
+    loopCondition,
+    loopStep,
+    result,
+  };
+  if (iterVar2 !== undefined) c.iterVar2 = iterVar2;
+  return c;
+}
+
+type Quantifier = 'all' | 'exists' | 'exists_one';
+
+function quantifier(kind: Quantifier, twoVar: boolean): Builder {
+  return (h, offset, target, args) => {
+    if (!target) return undefined;
+    const v1 = varName(h, args[0]!);
+    if (typeof v1 !== 'string') return v1;
+    let v2: string | undefined;
+    if (twoVar) {
+      const v = varName(h, args[1]!);
+      if (typeof v !== 'string') return v;
+      if (v === v1) return h.report(`duplicate variable name: ${v}`, h.sourceOffset(args[1]!));
+      v2 = v;
+    }
+    const pred = args[args.length - 1]!;
+    const acc = (): Expr => ident(h, ACCU_VAR, offset);
+    switch (kind) {
+      case 'all':
+        return comprehension(h, offset, target, v1, v2, lit(h, true, offset),
+          call(h, '@not_strictly_false', offset, [acc()]),
+          call(h, '_&&_', offset, [acc(), pred]), acc());
+      case 'exists':
+        return comprehension(h, offset, target, v1, v2, lit(h, false, offset),
+          call(h, '@not_strictly_false', offset, [call(h, '!_', offset, [acc()])]),
+          call(h, '_||_', offset, [acc(), pred]), acc());
+      case 'exists_one':
+        return comprehension(h, offset, target, v1, v2, lit(h, 0n, offset), lit(h, true, offset),
+          call(h, '_?_:_', offset, [pred, call(h, '_+_', offset, [acc(), lit(h, 1n, offset)]), acc()]),
+          call(h, '_==_', offset, [acc(), lit(h, 1n, offset)]));
+    }
+  };
+}
+
+const mapMacro: Builder = (h, offset, target, args) => {
+  if (!target) return undefined;
+  const v = varName(h, args[0]!);
+  if (typeof v !== 'string') return v;
+  const acc = (): Expr => ident(h, ACCU_VAR, offset);
+  const fnExpr = args[args.length - 1]!;
+  const append = call(h, '_+_', offset, [acc(), list(h, offset, [fnExpr])]);
+  const step = args.length === 3 ? call(h, '_?_:_', offset, [args[1]!, append, acc()]) : append;
+  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, acc());
+};
+
+const filterMacro: Builder = (h, offset, target, args) => {
+  if (!target) return undefined;
+  const v = varName(h, args[0]!);
+  if (typeof v !== 'string') return v;
+  const acc = (): Expr => ident(h, ACCU_VAR, offset);
+  const append = call(h, '_+_', offset, [acc(), list(h, offset, [ident(h, v, offset)])]);
+  const step = call(h, '_?_:_', offset, [args[1]!, append, acc()]);
+  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, acc());
+};
+
+function transform(kind: 'list' | 'map' | 'entry'): Builder {
+  return (h, offset, target, args) => {
+    if (!target) return undefined;
+    const v1 = varName(h, args[0]!);
+    if (typeof v1 !== 'string') return v1;
+    const v2 = varName(h, args[1]!);
+    if (typeof v2 !== 'string') return v2;
+    if (v1 === v2) return h.report(`duplicate variable name: ${v2}`, h.sourceOffset(args[1]!));
+    const acc = (): Expr => ident(h, ACCU_VAR, offset);
+    const fnExpr = args[args.length - 1]!;
+    let step: Expr;
+    let init: Expr;
+    if (kind === 'list') {
+      init = list(h, offset, []);
+      step = call(h, '_+_', offset, [acc(), list(h, offset, [fnExpr])]);
+    } else {
+      init = { kind: 'map', id: h.id(offset), entries: [] };
+      step =
+        kind === 'map'
+          ? call(h, 'cel.@mapInsert', offset, [acc(), ident(h, v1, offset), fnExpr])
+          : call(h, 'cel.@mapInsert', offset, [acc(), fnExpr]);
+    }
+    if (args.length === 4) step = call(h, '_?_:_', offset, [args[2]!, step, acc()]);
+    return comprehension(h, offset, target, v1, v2, init, lit(h, true, offset), step, acc());
+  };
+}
+
+const hasMacro: Builder = (h, offset, target, args) => {
+  if (target) return undefined;
+  const a = args[0]!;
+  if (a.kind !== 'select' || a.testOnly) return h.report('invalid argument to has() macro', offset);
+  return { kind: 'select', id: h.id(offset), operand: a.operand, field: a.field, testOnly: true };
+};
+
+const bindMacro: Builder = (h, offset, target, args) => {
+  if (!target || target.kind !== 'ident' || target.name !== 'cel' || !h.bindEnabled()) return undefined;
+  const v = varName(h, args[0]!);
+  if (typeof v !== 'string') return v;
+  return comprehension(h, offset, list(h, offset, []), '#unused', undefined, args[1]!, lit(h, false, offset),
+    ident(h, v, offset), args[2]!, v);
+};
+
+function optMapMacro(flat: boolean): Builder {
+  return (h, offset, target, args) => {
+    if (!target) return undefined;
+    const v = varName(h, args[0]!);
+    if (typeof v !== 'string') return v;
+    const bind = comprehension(h, offset, list(h, offset, []), '#unused', undefined,
+      call(h, 'value', offset, [], target), lit(h, false, offset), ident(h, v, offset), args[1]!, v);
+    const some = flat ? bind : call(h, 'optional.of', offset, [bind]);
+    return call(h, '_?_:_', offset, [call(h, 'hasValue', offset, [], target), some, call(h, 'optional.none', offset, [])]);
+  };
+}
+
+/** math.greatest/least(a, b, c...) -> math.@max/@min over a list when given three or more arguments. */
+function mathMacro(internal: string): Builder {
+  return (h, offset, target, args) => {
+    if (!target || target.kind !== 'ident' || target.name !== 'math' || args.length === 0) return undefined;
+    const a = args.length >= 3 ? [list(h, offset, args)] : args;
+    return call(h, internal, offset, a);
+  };
+}
+
+const sortByMacro: Builder = (h, offset, target, args) => {
+  if (!target) return undefined;
+  const v = varName(h, args[0]!);
+  if (typeof v !== 'string') return v;
+  const input = '@__sortBy_input__';
+  const keys = mapMacro(h, offset, ident(h, input, offset), [args[0]!, args[1]!])!;
+  const sorted = call(h, '@sortByAssociatedKeys', offset, [keys], ident(h, input, offset));
+  return comprehension(h, offset, list(h, offset, []), '#unused', undefined, target, lit(h, false, offset), ident(h, input, offset), sorted, input);
+};
+
+const MACROS: Record<string, Builder | undefined> = {
+  'greatest/1': mathMacro('math.@max'),
+  'greatest/2': mathMacro('math.@max'),
+  'least/1': mathMacro('math.@min'),
+  'least/2': mathMacro('math.@min'),
+  'sortBy/2': sortByMacro,
+  'has/1': hasMacro,
+  'all/2': quantifier('all', false),
+  'exists/2': quantifier('exists', false),
+  'exists_one/2': quantifier('exists_one', false),
+  'all/3': quantifier('all', true),
+  'exists/3': quantifier('exists', true),
+  'exists_one/3': quantifier('exists_one', true),
+  'existsOne/3': quantifier('exists_one', true),
+  'map/2': mapMacro,
+  'map/3': mapMacro,
+  'filter/2': filterMacro,
+  'transformList/3': transform('list'),
+  'transformList/4': transform('list'),
+  'transformMap/3': transform('map'),
+  'transformMap/4': transform('map'),
+  'transformMapEntry/3': transform('entry'),
+  'transformMapEntry/4': transform('entry'),
+  'bind/3': bindMacro,
+  'optMap/2': optMapMacro(false),
+  'optFlatMap/2': optMapMacro(true),
+};
+
+export function expandMacro(h: MacroHelper, fn: string, offset: number, target: Expr | undefined, args: Expr[]): Expr | undefined {
+  const b = MACROS[`${fn}/${args.length}`] ?? (fn === 'greatest' || fn === 'least' ? MACROS[`${fn}/1`] : undefined);
+  if (!b) return undefined;
+  const out = b(h, offset, target, args);
+  if (out && out.kind === 'comprehension') {
+    const mc: Expr = { kind: 'call', id: 0, fn, args };
+    if (target) mc.target = target;
+    h.source.macroCalls.set(out.id, mc);
+  }
+  return out;
+}

@@ -1,0 +1,197 @@
+// OpenAPI / structural schema -> CEL types and values, as the API server maps
+// them for CRD validation rules: objects with properties are message-like
+// objects (escaped field names), additionalProperties maps, list-type set/map
+// lists keep their semantics, formats byte/date/date-time/duration map to
+// bytes/timestamp/duration, int-or-string and schemaless fields are dyn.
+
+import type { SchemaObject } from '../../registry/types';
+import { T, markNullable, type CelType, type ObjectType } from '../common/types';
+import { parseDuration, parseTimestamp } from '../common/time';
+import { CelError, CelMap, LIST_TYPE, fromJson, type CelValue, type TypedList } from '../common/values';
+import { escapePropertyName } from './escaping';
+
+/** Schema fields read beyond the registry's SchemaObject. */
+export type CelSchema = SchemaObject & {
+  maxLength?: number;
+  maxItems?: number;
+  maxProperties?: number;
+  nullable?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+};
+
+/** Size bounds recorded per type for static cost estimation. */
+export interface SizeBounds {
+  min: number;
+  max: number;
+}
+
+/** The API server's request size limit bounds unbounded strings, lists and maps. */
+export const MAX_REQUEST_SIZE_BYTES = 3 * 1024 * 1024;
+
+const bounds = new WeakMap<CelType, SizeBounds>();
+const schemas = new WeakMap<CelType, CelSchema>();
+
+export function boundsOf(t: CelType): SizeBounds | undefined {
+  return bounds.get(t);
+}
+export function schemaOf(t: CelType): CelSchema | undefined {
+  return schemas.get(t);
+}
+
+/** Smallest JSON serialisation of a value of the schema (for unbounded estimates). */
+function minSerializedSize(s: CelSchema): number {
+  if (s['x-kubernetes-int-or-string']) return 1;
+  switch (s.type) {
+    case 'string':
+      return 2;
+    case 'boolean':
+      return 4;
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'array':
+    case 'object':
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+function record(t: CelType, s: CelSchema): CelType {
+  schemas.set(t, s);
+  if (s.nullable) markNullable(t);
+  const unbounded = MAX_REQUEST_SIZE_BYTES - 2;
+  if (s.type === 'string' && !s['x-kubernetes-int-or-string']) {
+    bounds.set(t, { min: 0, max: s.maxLength ?? unbounded });
+  } else if (s.type === 'array') {
+    const item = s.items ? minSerializedSize(s.items as CelSchema) : 1;
+    bounds.set(t, { min: 0, max: s.maxItems ?? Math.floor(unbounded / (item + 1)) });
+  } else if (s.type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object') {
+    const v = minSerializedSize(s.additionalProperties as CelSchema);
+    bounds.set(t, { min: 0, max: s.maxProperties ?? Math.floor(unbounded / (v + 4)) });
+  }
+  return t;
+}
+
+function objectType(name: string, s: CelSchema): ObjectType {
+  const fields = new Map<string, CelType>();
+  for (const [prop, ps] of Object.entries(s.properties ?? {})) {
+    const esc = escapePropertyName(prop);
+    if (esc !== undefined) fields.set(esc, schemaToType(ps as CelSchema, `${name}.${prop}`));
+  }
+  if (s['x-kubernetes-embedded-resource']) {
+    if (!fields.has('apiVersion')) fields.set('apiVersion', T.string);
+    if (!fields.has('kind')) fields.set('kind', T.string);
+    const meta = fields.get('metadata');
+    const mf = meta?.kind === 'object' ? meta.fields : new Map<string, CelType>();
+    if (!mf.has('name')) mf.set('name', T.string);
+    if (!mf.has('generateName')) mf.set('generateName', T.string);
+    if (!meta || meta.kind !== 'object') fields.set('metadata', { kind: 'object', name: `${name}.metadata`, fields: mf });
+  }
+  return { kind: 'object', name, fields, meta: s };
+}
+
+/** The CEL type of values described by a structural schema. */
+export function schemaToType(s: CelSchema, name = 'Object'): CelType {
+  if (s['x-kubernetes-int-or-string']) return record({ kind: 'dyn' }, s);
+  switch (s.type) {
+    case 'object': {
+      if (s.properties || s['x-kubernetes-embedded-resource']) return record(objectType(name, s), s);
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+        return record(T.map(T.string, schemaToType(s.additionalProperties as CelSchema, `${name}.@elem`)), s);
+      }
+      if (s['x-kubernetes-preserve-unknown-fields']) return record({ kind: 'dyn' }, s);
+      return record(objectType(name, s), s);
+    }
+    case 'array':
+      return record(T.list(s.items ? schemaToType(s.items as CelSchema, `${name}.@idx`) : T.dyn), s);
+    case 'string':
+      switch (s.format) {
+        case 'byte':
+          return record({ kind: 'bytes' }, s);
+        case 'date':
+        case 'date-time':
+        case 'datetime':
+          return record({ kind: 'timestamp' }, s);
+        case 'duration':
+          return record({ kind: 'duration' }, s);
+      }
+      return record({ kind: 'string' }, s);
+    case 'integer':
+      return record({ kind: 'int' }, s);
+    case 'number':
+      return record({ kind: 'double' }, s);
+    case 'boolean':
+      return record({ kind: 'bool' }, s);
+    default:
+      return record({ kind: 'dyn' }, s);
+  }
+}
+
+function b64(s: string): Uint8Array | CelError {
+  try {
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return new CelError(`illegal base64 data`);
+  }
+}
+
+/** Converts a JSON value to the CEL value its schema describes. */
+export function schemaValue(v: unknown, s: CelSchema | undefined): CelValue {
+  if (v === null || v === undefined) return null;
+  if (!s || s['x-kubernetes-int-or-string']) return fromJson(v);
+  switch (s.type) {
+    case 'object': {
+      if (typeof v !== 'object' || Array.isArray(v)) return fromJson(v);
+      const obj = v as Record<string, unknown>;
+      if (s.properties || s['x-kubernetes-embedded-resource']) {
+        const m = new CelMap();
+        for (const [k, raw] of Object.entries(obj)) {
+          const ps = s.properties?.[k] as CelSchema | undefined;
+          const esc = escapePropertyName(k);
+          if (esc === undefined) continue;
+          if (!ps && !s['x-kubernetes-embedded-resource'] && !s['x-kubernetes-preserve-unknown-fields']) continue;
+          m.set(esc, schemaValue(raw, ps));
+        }
+        return m;
+      }
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') {
+        const m = new CelMap();
+        for (const [k, raw] of Object.entries(obj)) m.set(k, schemaValue(raw, s.additionalProperties as CelSchema));
+        return m;
+      }
+      return fromJson(v);
+    }
+    case 'array': {
+      if (!Array.isArray(v)) return fromJson(v);
+      const out: TypedList = v.map((x) => schemaValue(x, s.items as CelSchema | undefined));
+      const lt = s['x-kubernetes-list-type'];
+      if (lt === 'set') out[LIST_TYPE] = { type: 'set' };
+      if (lt === 'map') out[LIST_TYPE] = { type: 'map', keys: (s['x-kubernetes-list-map-keys'] ?? []).map((k) => escapePropertyName(k) ?? k) };
+      return out;
+    }
+    case 'integer':
+      return typeof v === 'number' ? BigInt(Math.trunc(v)) : fromJson(v);
+    case 'number':
+      return typeof v === 'number' ? v : fromJson(v);
+    case 'string':
+      if (typeof v !== 'string') return fromJson(v);
+      switch (s.format) {
+        case 'byte':
+          return b64(v);
+        case 'date':
+          return parseTimestamp(`${v}T00:00:00Z`);
+        case 'date-time':
+        case 'datetime':
+          return parseTimestamp(v);
+        case 'duration':
+          return parseDuration(v);
+      }
+      return v;
+    default:
+      return fromJson(v);
+  }
+}

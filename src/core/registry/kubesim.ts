@@ -1,0 +1,65 @@
+/**
+ * kubesim's own API group (cel.kubesim.dev): virtual resources for the
+ * workbench and scripts, served, discovered and documented like built-ins.
+ */
+import type { ResourceType, SchemaObject } from './types';
+
+export const evaluationsResource: ResourceType = {
+  group: 'cel.kubesim.dev',
+  version: 'v1alpha1',
+  kind: 'Evaluation',
+  resource: 'evaluations',
+  singular: 'evaluation',
+  scope: 'Cluster',
+  verbs: ['create'],
+  subresources: [],
+  definition: 'dev.kubesim.cel.v1alpha1.Evaluation',
+  createOnly: true,
+};
+
+const objectMeta: SchemaObject = { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
+
+export const evaluationsDefinitions: Record<string, SchemaObject> = {
+  'dev.kubesim.cel.v1alpha1.Evaluation': {
+    description: 'Evaluation compiles and runs one CEL expression in one of the API server\'s environments and reports its value, type, error and cost exactly as the API server computes them.',
+    type: 'object',
+    required: ['spec'],
+    properties: {
+      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: objectMeta,
+      spec: { $ref: '#/definitions/dev.kubesim.cel.v1alpha1.EvaluationSpec' },
+      status: { $ref: '#/definitions/dev.kubesim.cel.v1alpha1.EvaluationStatus' },
+    },
+    'x-kubernetes-group-version-kind': [{ group: 'cel.kubesim.dev', version: 'v1alpha1', kind: 'Evaluation' }],
+  },
+  'dev.kubesim.cel.v1alpha1.EvaluationSpec': {
+    description: 'The expression and the environment it runs in.',
+    type: 'object',
+    required: ['expression'],
+    properties: {
+      expression: { type: 'string', description: 'The CEL expression.' },
+      environment: { type: 'string', enum: ['crd', 'admission', 'authentication', 'authorization', 'plain'], description: 'The API server environment: crd (self, oldSelf), admission (object, oldObject, request, params, namespaceObject, variables, authorizer), authentication (claims, user), authorization (request), or plain. Default plain.' },
+      variables: { type: 'object', description: 'JSON values of the environment\'s variables.', 'x-kubernetes-preserve-unknown-fields': true },
+      schema: { type: 'object', description: 'OpenAPI schema typing self and oldSelf (crd environment).', 'x-kubernetes-preserve-unknown-fields': true },
+      perCallLimit: { type: 'integer', format: 'int64', description: 'Runtime cost limit; the API server\'s per-expression limit by default.' },
+    },
+  },
+  'dev.kubesim.cel.v1alpha1.EvaluationStatus': {
+    description: 'What the API server would know about the expression.',
+    type: 'object',
+    properties: {
+      value: { description: 'The result as JSON (ints beyond 2^53 as decimal strings).', 'x-kubernetes-preserve-unknown-fields': true },
+      type: { type: 'string', description: 'CEL type of the result.' },
+      error: { type: 'string', description: 'Compile or runtime error, with line:column and a caret snippet.' },
+      errorExpression: { type: 'string', description: 'Source of the sub-expression that failed.' },
+      cost: { type: 'integer', format: 'int64', description: 'Actual runtime cost in the API server\'s cost units.' },
+      estimatedCost: {
+        type: 'object',
+        description: 'Static cost estimate over the checked expression, using schema bounds.',
+        properties: { min: { 'x-kubernetes-int-or-string': true }, max: { 'x-kubernetes-int-or-string': true } },
+      },
+      warnings: { type: 'array', items: { type: 'string' }, description: 'Warnings the API server would give for this rule.' },
+    },
+  },
+};

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStorage } from '../memory';
+import { runStorageConformance } from '../testing/conformance';
+import type { StorageEvent } from '../interface';
+import { FakeClock } from '../../util/clock';
+import { createWatchCache } from './cacher';
+import { CacheWatcher, openCacheWatcher } from './cacheWatcher';
+
+runStorageConformance('watch cache over memory', async () => createWatchCache(createMemoryStorage(), { clock: new FakeClock() }));
+
+function setup(historyWindowMs = 5 * 60_000, extra: { maxEvents?: number } = {}) {
+  const clock = new FakeClock();
+  const backend = createMemoryStorage();
+  const cache = createWatchCache(backend, { clock, historyWindowMs, ...extra });
+  return { clock, backend, cache };
+}
+
+async function expectCode(p: Promise<unknown>, code: string) {
+  await expect(p).rejects.toMatchObject({ code });
+}
+
+describe('watch cache window', () => {
+  it('[API-LIM-001] [API-WATCH-028] replays watches within the window and rejects older ones once the window passes', async () => {
+    const { clock, cache } = setup();
+    await cache.create('/r/a', '1'); // 1 at t=0
+    clock.advance(4 * 60_000);
+    await cache.create('/r/b', '1'); // 2 at t=4m
+    const seen: number[] = [];
+    const stop = await cache.watch('/r/', 0, (e) => seen.push(e.revision));
+    expect(seen).toEqual([1, 2]);
+    stop();
+    clock.advance(2 * 60_000); // t=6m: event 1 is older than 5 minutes
+    await expectCode(cache.watch('/r/', 0, () => {}), 'Compacted');
+    await expect(cache.watch('/r/', 0, () => {})).rejects.toThrow('too old resource version: 0 (1)');
+    const later: number[] = [];
+    await cache.watch('/r/', 1, (e) => later.push(e.revision));
+    expect(later).toEqual([2]);
+    expect(await cache.compactedRevision()).toBe(1);
+  });
+
+  it('[API-LIM-002] expires reads at revisions older than the window and compacts the backend behind it', async () => {
+    const { clock, backend, cache } = setup(60_000);
+    const a = await cache.create('/r/a', '1'); // 1
+    await cache.update('/r/a', '2', a.modRevision); // 2
+    expect((await cache.range('/r/', { revision: 1 })).kvs[0]!.value).toBe('1');
+    clock.advance(61_000);
+    await cache.create('/r/b', '1'); // 3, and maintenance runs
+    await expectCode(cache.range('/r/', { revision: 1 }), 'Compacted');
+    await expectCode(cache.get('/r/a', 1), 'Compacted');
+    expect((await cache.range('/r/', { revision: 2 })).kvs.map((k) => k.value)).toEqual(['2']);
+    expect(await backend.compactedRevision()).toBe(2);
+  });
+
+  it('keeps a continue revision readable while no newer write pushes it out', async () => {
+    const { clock, cache } = setup(60_000);
+    await cache.create('/r/a', '1');
+    clock.advance(10 * 60_000);
+    // The only event left the window, but revision 1 is the current state: still readable.
+    expect((await cache.range('/r/', { revision: 1 })).kvs).toHaveLength(1);
+    expect(await cache.compactedRevision()).toBe(1);
+  });
+
+  it('bounds the window by event count too', async () => {
+    const { cache } = setup(5 * 60_000, { maxEvents: 3 });
+    for (let i = 0; i < 6; i++) await cache.create(`/r/${i}`, 'x');
+    expect(cache.stats()).toMatchObject({ events: 3, startRevision: 3, resourceVersion: 6 });
+    await expectCode(cache.watch('/r/', 2, () => {}), 'Compacted');
+  });
+
+  it('loads the history a backend already has when it starts', async () => {
+    const backend = createMemoryStorage();
+    await backend.create('/r/a', '1');
+    await backend.create('/r/b', '1');
+    const cache = createWatchCache(backend, { clock: new FakeClock() });
+    const seen: number[] = [];
+    await cache.watch('/r/', 0, (e) => seen.push(e.revision));
+    expect(seen).toEqual([1, 2]);
+  });
+
+  it('fans one event out to many watchers, each in order', async () => {
+    const { cache } = setup();
+    const seen: StorageEvent[][] = [];
+    for (let i = 0; i < 200; i++) {
+      const mine: StorageEvent[] = [];
+      seen.push(mine);
+      await cache.watch('/r/', 0, (e) => mine.push(e));
+    }
+    for (let i = 0; i < 5; i++) await cache.create(`/r/${i}`, 'x');
+    for (const mine of seen) expect(mine.map((e) => e.revision)).toEqual([1, 2, 3, 4, 5]);
+    // One shared event object per revision: decoding and encoding can be shared too.
+    expect(seen[0]![0]).toBe(seen[199]![0]);
+    expect(cache.stats().watchers).toBe(200);
+  });
+});
+
+describe('cache watcher', () => {
+  it('closes a watcher that falls too far behind without holding up writes or other watchers', async () => {
+    const { cache } = setup();
+    const slow = await openCacheWatcher(cache, '/r/', 0, 10);
+    const fast = await openCacheWatcher(cache, '/r/', 0, 10);
+    const fastSeen: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      await cache.create(`/r/${i}`, 'x');
+      for (let item = fast.take(); item; item = fast.take()) if (item.kind === 'event') fastSeen.push(item.event.revision);
+    }
+    expect(slow.closeReason).toBe('overflow');
+    expect(slow.backlog).toBe(0);
+    expect(await slow.next()).toBeUndefined();
+    expect(fast.closed).toBe(false);
+    expect(fastSeen).toHaveLength(50);
+    // The terminated watcher is no longer fanned out to.
+    expect(cache.stats().watchers).toBe(1);
+  });
+
+  it('accepts a replay longer than its capacity, then bounds the backlog', async () => {
+    const { cache } = setup();
+    for (let i = 0; i < 30; i++) await cache.create(`/r/${i}`, 'x');
+    const w = await openCacheWatcher(cache, '/r/', 0, 5);
+    expect(w.backlog).toBe(30);
+    for (let i = 0; i < 5; i++) await cache.create(`/r/x${i}`, 'x');
+    expect(w.closed).toBe(false);
+    await cache.create('/r/overflow', 'x');
+    expect(w.closeReason).toBe('overflow');
+  });
+
+  it('hands items to a waiting consumer directly and ends it on close', async () => {
+    const w = new CacheWatcher(0, 2);
+    const pending = w.next();
+    w.push({ kind: 'bookmark', revision: 7 });
+    expect(await pending).toEqual({ kind: 'bookmark', revision: 7 });
+    const ended = w.next();
+    w.close();
+    expect(await ended).toBeUndefined();
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The cacher (k8s.io/apiserver storage/cacher cacher.go): the watch cache in
+ * front of a backend. It implements the same Storage interface and passes
+ * writes and point-in-time reads through, while it:
+ *
+ * - follows every committed event of the backend into a sliding window
+ *   (./watchCache.ts) and serves watches from it, fanning each event out to
+ *   all watchers through the shared in-order WatcherSet;
+ * - retains history for a window of time on the injected clock (5 minutes by
+ *   default, as kube-apiserver compacts etcd), after which reads at older
+ *   revisions, continue tokens and watches from them fail with 'Compacted'
+ *   (410 Expired at the API);
+ * - compacts the backend behind the window, in batches, so its history stays
+ *   bounded too.
+ *
+ * Expiry is applied lazily on every call, so a fake clock needs no timers.
+ */
+import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type StorageEvent, type Unsubscribe } from '../interface';
+import { WatcherSet } from '../watchers';
+import type { Clock } from '../../util/clock';
+import { WatchCache } from './watchCache';
+
+export interface WatchCacheOptions {
+  clock: Clock;
+  /** Retained watch history (kube-apiserver: 5 minutes). */
+  historyWindowMs?: number;
+  /** Maximum events kept whatever their age. */
+  maxEvents?: number;
+  /** Minimum clock time between two compactions of the backend. */
+  compactionIntervalMs?: number;
+  /** Receives exceptions thrown by watch listeners. */
+  onListenerError?: (error: unknown, event: StorageEvent) => void;
+}
+
+export interface WatchCacheStats {
+  /** Events in the window. */
+  events: number;
+  /** Open watchers. */
+  watchers: number;
+  /** Oldest revision a watch or read can start from. */
+  startRevision: number;
+  /** Newest revision the cache has seen. */
+  resourceVersion: number;
+}
+
+export interface WatchCacheStorage extends Storage {
+  readonly historyWindowMs: number;
+  /** Resolves once the cache follows the backend. */
+  readonly ready: Promise<void>;
+  stats(): WatchCacheStats;
+}
+
+export const defaultHistoryWindowMs = 5 * 60_000;
+/** kube-apiserver's watch cache grows up to 100 Ki events. */
+export const defaultMaxEvents = 100 * 1024;
+export const defaultCompactionIntervalMs = 60_000;
+
+export function createWatchCache(backend: Storage, options: WatchCacheOptions): WatchCacheStorage {
+  return new Cacher(backend, options);
+}
+
+class Cacher implements WatchCacheStorage {
+  readonly historyWindowMs: number;
+  readonly ready: Promise<void>;
+  private readonly clock: Clock;
+  private readonly compactionIntervalMs: number;
+  private readonly watchers: WatcherSet;
+  private cache!: WatchCache;
+  private stopFollowing: Unsubscribe | undefined;
+  /** The backend's compacted revision as far as this cache compacted it. */
+  private backendCompacted = 0;
+  private lastCompactionAt: number;
+  private compacting: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly backend: Storage,
+    options: WatchCacheOptions,
+  ) {
+    this.clock = options.clock;
+    this.historyWindowMs = options.historyWindowMs ?? defaultHistoryWindowMs;
+    this.compactionIntervalMs = Math.min(options.compactionIntervalMs ?? defaultCompactionIntervalMs, this.historyWindowMs);
+    this.watchers = new WatcherSet(options.onListenerError);
+    this.lastCompactionAt = this.now();
+    this.ready = this.follow(options.maxEvents ?? defaultMaxEvents);
+  }
+
+  /** Loads the backend's retained history into the window, then follows new events. */
+  private async follow(maxEvents: number): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const compacted = await this.backend.compactedRevision();
+      this.backendCompacted = compacted;
+      this.cache = new WatchCache(compacted, { historyWindowMs: this.historyWindowMs, maxEvents });
+      try {
+        this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event));
+        return;
+      } catch (e) {
+        // Compacted between the two calls: start over from the new revision.
+        if (attempt > 3 || !(e instanceof StorageError && e.code === 'Compacted')) throw e;
+      }
+    }
+  }
+
+  private onEvent(event: StorageEvent): void {
+    this.cache.add(event, this.now());
+    this.watchers.notify(event);
+  }
+
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /** Expires the window on the clock and compacts the backend behind it when due. */
+  private async maintain(): Promise<void> {
+    await this.ready;
+    this.cache.expire(this.now());
+    const start = this.cache.startRevision;
+    if (start > this.backendCompacted && this.now() - this.lastCompactionAt >= this.compactionIntervalMs && !this.compacting) {
+      this.lastCompactionAt = this.now();
+      this.compacting = this.backend
+        .compact(start)
+        .then(() => {
+          this.backendCompacted = Math.max(this.backendCompacted, start);
+        })
+        .catch(() => {
+          // A failed compaction is retried at the next interval; the window stays authoritative.
+        })
+        .finally(() => {
+          this.compacting = undefined;
+        });
+      await this.compacting;
+    }
+  }
+
+  private assertReadable(key: string, revision: number | undefined): void {
+    if (this.closed) throw new StorageError('Internal', key, 'storage is closed');
+    const start = this.cache.startRevision;
+    if (revision && revision > 0 && revision < start) {
+      throw new StorageError('Compacted', key, `revision ${revision} has been compacted (oldest ${start})`, start);
+    }
+  }
+
+  async currentRevision(): Promise<number> {
+    await this.ready;
+    return this.backend.currentRevision();
+  }
+
+  async compactedRevision(): Promise<number> {
+    await this.maintain();
+    return Math.max(this.cache.startRevision, await this.backend.compactedRevision());
+  }
+
+  async get(key: string, revision?: number): Promise<KeyValue | undefined> {
+    await this.maintain();
+    this.assertReadable(key, revision);
+    return this.backend.get(key, revision);
+  }
+
+  async range(prefix: string, options: RangeOptions = {}): Promise<RangeResult> {
+    await this.maintain();
+    this.assertReadable(prefix, options.revision);
+    return this.backend.range(prefix, options);
+  }
+
+  async create(key: string, value: string): Promise<KeyValue> {
+    await this.maintain();
+    return this.backend.create(key, value);
+  }
+
+  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    await this.maintain();
+    return this.backend.update(key, value, expectedModRevision);
+  }
+
+  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    await this.maintain();
+    return this.backend.delete(key, expectedModRevision);
+  }
+
+  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
+    await this.maintain();
+    if (this.closed) throw new StorageError('Internal', prefix, 'storage is closed');
+    const start = this.cache.startRevision;
+    if (afterRevision < start) {
+      throw new StorageError('Compacted', prefix, `too old resource version: ${afterRevision} (${start})`, start);
+    }
+    // Synchronous from here: the window and the live stream hand over without a gap.
+    return this.watchers.add(prefix, afterRevision, this.cache.since(afterRevision), listener);
+  }
+
+  async compact(revision: number): Promise<void> {
+    await this.ready;
+    await this.backend.compact(revision);
+    this.backendCompacted = Math.max(this.backendCompacted, revision);
+    this.cache.dropThrough(revision);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.ready.catch(() => {});
+    this.stopFollowing?.();
+    this.watchers.clear();
+    await this.backend.close();
+  }
+
+  stats(): WatchCacheStats {
+    return {
+      events: this.cache?.size ?? 0,
+      watchers: this.watchers.size,
+      startRevision: this.cache?.startRevision ?? 0,
+      resourceVersion: this.cache?.resourceVersion ?? 0,
+    };
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * The watch cache: a Storage in front of a backend that serves watches from a
+ * sliding window of recent events, fans them out to many watchers without a
+ * slow one holding up the rest, and expires history on the injected clock so
+ * that old reads, continue tokens and watches get 410 Expired.
+ *
+ * - cacher.ts: the Storage implementation (writes and reads pass through).
+ * - watchCache.ts: the sliding window of events.
+ * - cacheWatcher.ts: one bounded, pull-based queue per client.
+ */
+export { createWatchCache, defaultHistoryWindowMs, defaultMaxEvents, defaultCompactionIntervalMs } from './cacher';
+export type { WatchCacheOptions, WatchCacheStats, WatchCacheStorage } from './cacher';
+export { CacheWatcher, openCacheWatcher, defaultWatcherCapacity } from './cacheWatcher';
+export type { WatchItem, WatcherCloseReason } from './cacheWatcher';
+export { WatchCache } from './watchCache';
