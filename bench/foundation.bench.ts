@@ -1,0 +1,280 @@
+/**
+ * Foundation benchmark: Pod creates/s, gets/s and the time to list 2,000 Pods
+ * through kubesim's in-process `handle()`, beside the same workload through
+ * @ngrok/webernetes' typed client (`cluster.api.corev1`) in the same process,
+ * so the ratio says how kubesim compares and not how fast this machine is.
+ *
+ * What each side does per operation (one operation awaited at a time):
+ *
+ *   kubesim     The caller builds a `Request` (JSON.stringify of the body for
+ *               creates) and awaits `api.handle()`, which runs the server
+ *               pipeline: request info and routing, content negotiation,
+ *               body decode, defaulting, full Pod validation, managedFields,
+ *               namespace check, storage write (JSON bytes) and response
+ *               encoding. The caller then reads the body with `res.json()`,
+ *               so both sides end with a plain object in the caller's hands.
+ *
+ *   webernetes  The caller awaits `corev1.createNamespacedPod/
+ *               readNamespacedPod/listNamespacedPod` with a plain object: the
+ *               store structuredClones it, checks the namespace, does a
+ *               little Pod validation (name, containers, dnsConfig), writes
+ *               JSON.stringify'd bytes into its in-memory etcd through a
+ *               transaction and returns a structuredClone; reads JSON.parse
+ *               from its etcd. No HTTP semantics, negotiation, defaulting or
+ *               managedFields — it is the lower bound of "store an object".
+ *
+ *   floor       What any `handle()` costs before doing server work: the same
+ *               Request is built, its body read and JSON.parse'd, and a
+ *               Response with the bytes kubesim returned for that operation
+ *               (captured beforehand) is read with `res.json()`. kubesim
+ *               minus floor is the server's own work.
+ *
+ * Both clusters are bare: webernetes' Cluster is constructed but never
+ * `init()`ed, so no scheduler, kubelet or controller reacts to the Pods
+ * (kubesim's core has none either); only the `default` namespace is created.
+ *
+ * Each round uses a fresh server on each side; the order of the sides
+ * rotates between rounds. One smaller warm-up round is discarded, the median
+ * of the rest is reported.
+ *
+ * Run: npx tsx bench/foundation.bench.ts [pods=2000] [rounds=5]
+ */
+import type { Cluster as WebernetesCluster } from '@ngrok/webernetes';
+import { createApiServer, createMemoryStorage, type ApiServer } from '../src/core';
+
+const pods = Number(process.argv[2] ?? 2000);
+const rounds = Number(process.argv[3] ?? 5);
+/** Lists per round (each returns every Pod). */
+const listsPerRound = 3;
+/** The warm-up round only needs enough operations to get everything compiled. */
+const warmupPods = Math.min(pods, 500);
+const namespace = 'default';
+
+type WebernetesPod = Parameters<WebernetesCluster['api']['corev1']['createNamespacedPod']>[0]['body'];
+
+// The published dist uses extensionless directory imports that Node's ESM
+// resolver refuses; the package also ships its TypeScript sources, which tsx
+// runs as they are. Loaded by URL so tsc checks only the published types.
+const webernetesEntry = new URL('../src/index.ts', import.meta.resolve('@ngrok/webernetes')).href;
+const { Cluster } = (await import(webernetesEntry)) as typeof import('@ngrok/webernetes');
+
+function podName(i: number): string {
+  return `web-${String(i).padStart(5, '0')}`;
+}
+
+/** A realistic Pod: an app container with ports, env, probe and resources, plus a sidecar. */
+function podBody(i: number) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: podName(i),
+      namespace,
+      labels: { app: 'web', tier: 'frontend', 'app.kubernetes.io/instance': `web-${i % 10}`, 'pod-template-hash': '7c9d8f6b5' },
+      annotations: { 'kubesim.example/owner': 'team-a' },
+    },
+    spec: {
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx:1.27',
+          ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+          env: [{ name: 'MODE', value: 'production' }, { name: 'REPLICA', value: String(i) }],
+          resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+          readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 },
+        },
+        {
+          name: 'log-shipper',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'tail -F /var/log/app.log'],
+          resources: { requests: { cpu: '10m', memory: '16Mi' }, limits: { cpu: '50m', memory: '32Mi' } },
+        },
+      ],
+      restartPolicy: 'Always',
+      terminationGracePeriodSeconds: 30,
+    },
+  };
+}
+
+interface Workload {
+  name: string;
+  create(i: number): Promise<void>;
+  get(i: number): Promise<void>;
+  /** Returns the number of items listed. */
+  list(): Promise<number>;
+  close(): Promise<void>;
+}
+
+interface RoundResult {
+  createsPerSecond: number;
+  getsPerSecond: number;
+  /** Milliseconds for one list of every Pod. */
+  listMs: number;
+}
+
+const base = 'http://127.0.0.1/api/v1/namespaces/default/pods';
+
+async function kubesimWorkload(): Promise<Workload> {
+  const api: ApiServer = createApiServer({ storage: createMemoryStorage() });
+  await api.ready;
+  async function call(request: Request, want: number): Promise<unknown> {
+    const res = await api.handle(request);
+    const body: unknown = await res.json();
+    if (res.status !== want) throw new Error(`kubesim: ${request.method} ${request.url} = ${res.status} ${JSON.stringify(body)}`);
+    return body;
+  }
+  return {
+    name: 'kubesim',
+    async create(i) {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) };
+      await call(new Request(base, init), 201);
+    },
+    async get(i) {
+      const pod = (await call(new Request(`${base}/${podName(i)}`), 200)) as { metadata: { name: string } };
+      if (pod.metadata.name !== podName(i)) throw new Error('kubesim: wrong pod');
+    },
+    async list() {
+      const list = (await call(new Request(base), 200)) as { items: unknown[] };
+      return list.items.length;
+    },
+    close: () => api.close(),
+  };
+}
+
+async function webernetesWorkload(): Promise<Workload> {
+  const cluster = new Cluster({ nodes: 1 });
+  const corev1 = cluster.api.corev1;
+  await corev1.createNamespace({ body: { metadata: { name: namespace } } });
+  return {
+    name: 'webernetes',
+    async create(i) {
+      await corev1.createNamespacedPod({ namespace, body: podBody(i) as WebernetesPod });
+    },
+    async get(i) {
+      const pod = await corev1.readNamespacedPod({ namespace, name: podName(i) });
+      if (pod.metadata?.name !== podName(i)) throw new Error('webernetes: wrong pod');
+    },
+    async list() {
+      return (await corev1.listNamespacedPod({ namespace })).items.length;
+    },
+    close: () => cluster.close(),
+  };
+}
+
+/** Response bytes kubesim returns for each operation, for the floor to replay. */
+interface Captured {
+  created: Uint8Array;
+  got: Uint8Array;
+  listed: Uint8Array;
+  contentType: string;
+}
+
+async function captureKubesimResponses(): Promise<Captured> {
+  const api = createApiServer({ storage: createMemoryStorage() });
+  await api.ready;
+  const bytes = async (request: Request) => new Uint8Array(await (await api.handle(request)).arrayBuffer());
+  try {
+    const init = (i: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) });
+    const created = await bytes(new Request(base, init(0)));
+    for (let i = 1; i < pods; i++) await bytes(new Request(base, init(i)));
+    const got = await bytes(new Request(`${base}/${podName(0)}`));
+    const listed = await bytes(new Request(base));
+    return { created, got, listed, contentType: 'application/json' };
+  } finally {
+    await api.close();
+  }
+}
+
+async function floorWorkload(captured: Captured): Promise<Workload> {
+  const headers = { 'content-type': captured.contentType, 'cache-control': 'no-cache, private' };
+  async function handle(request: Request, status: number, bytes: Uint8Array): Promise<Response> {
+    if (request.body) JSON.parse(await request.text());
+    return new Response(bytes as BodyInit, { status, headers: { ...headers, 'content-length': String(bytes.byteLength) } });
+  }
+  let created = 0; // the floor stores nothing; list reports what was "created"
+  return {
+    name: 'floor',
+    async create(i) {
+      created++;
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) };
+      await (await handle(new Request(base, init), 201, captured.created)).json();
+    },
+    async get(i) {
+      await (await handle(new Request(`${base}/${podName(i)}`), 200, captured.got)).json();
+    },
+    async list() {
+      const list = (await (await handle(new Request(base), 200, captured.listed)).json()) as { items: unknown[] };
+      if (list.items.length !== pods) throw new Error('floor: replayed list is incomplete');
+      return created;
+    },
+    close: async () => {},
+  };
+}
+
+async function seconds(fn: () => Promise<void>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return (performance.now() - start) / 1000;
+}
+
+async function runRound(open: () => Promise<Workload>, n: number): Promise<RoundResult> {
+  const w = await open();
+  try {
+    const createS = await seconds(async () => {
+      for (let i = 0; i < n; i++) await w.create(i);
+    });
+    const getS = await seconds(async () => {
+      for (let i = 0; i < n; i++) await w.get(i);
+    });
+    const listS = await seconds(async () => {
+      for (let r = 0; r < listsPerRound; r++) {
+        const listed = await w.list();
+        if (listed !== n) throw new Error(`${w.name}: listed ${listed} of ${n} pods`);
+      }
+    });
+    return { createsPerSecond: n / createS, getsPerSecond: n / getS, listMs: (listS * 1000) / listsPerRound };
+  } finally {
+    await w.close();
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+const captured = await captureKubesimResponses();
+const sides = { kubesim: kubesimWorkload, webernetes: webernetesWorkload, floor: () => floorWorkload(captured) };
+type Side = keyof typeof sides;
+const results: Record<Side, RoundResult[]> = { kubesim: [], webernetes: [], floor: [] };
+const sideNames = Object.keys(sides) as Side[];
+
+for (let round = 0; round <= rounds; round++) {
+  // Rotate who goes first so heap growth and JIT state favour no side.
+  const order = sideNames.map((_, i) => sideNames[(i + round) % sideNames.length]!);
+  const n = round === 0 ? warmupPods : pods; // round 0 is the warm-up
+  for (const side of order) {
+    const r = await runRound(sides[side], n);
+    if (round > 0) results[side].push(r);
+  }
+}
+
+const fmt = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+const rows: string[][] = [
+  ['operation', 'kubesim', 'webernetes', 'kubesim/webernetes', 'floor', 'kubesim/floor'],
+  row('create Pod (ops/s)', (r) => r.createsPerSecond, 'rate'),
+  row('get Pod (ops/s)', (r) => r.getsPerSecond, 'rate'),
+  row(`list ${pods} Pods (ms)`, (r) => r.listMs, 'time'),
+];
+
+/** Medians of each side and kubesim's speed ratio against the others (>1: kubesim faster). */
+function row(label: string, pick: (r: RoundResult) => number, kind: 'rate' | 'time'): string[] {
+  const [k, w, f] = (['kubesim', 'webernetes', 'floor'] as const).map((side) => median(results[side].map(pick))) as [number, number, number];
+  const speed = (other: number) => (kind === 'rate' ? k / other : other / k).toFixed(2);
+  return [label, fmt(k), fmt(w), speed(w), fmt(f), speed(f)];
+}
+
+const widths = rows[0]!.map((_, c) => Math.max(...rows.map((l) => l[c]!.length)));
+console.log(`foundation: ${pods} Pods, median of ${rounds} rounds after 1 warm-up; ratios are speed ratios (> 1: kubesim faster)`);
+console.log(rows.map((l) => l.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n'));

@@ -1,0 +1,255 @@
+/**
+ * HTTP benchmark: GET throughput of one ConfigMap from the Node host, beside a
+ * bare `node:http` server answering every request with the same status,
+ * headers and body bytes (captured from the host's own response). Both are
+ * driven by the same client, so the ratio is what kubesim's host and core add
+ * on top of Node's HTTP stack.
+ *
+ * Each server runs in its own child process (this file re-run with `serve`),
+ * so the load generator and the server each get a core. The client is
+ * `node:http` with a keep-alive Agent: C requesters each send their share of
+ * a fixed request count, one request at a time. Servers are measured in
+ * alternating order; one short warm-up pass each is discarded, and the
+ * median of the rounds is reported.
+ *
+ * One client process tops out at a few thousand requests per second, which
+ * caps the bare server and compresses the throughput ratio. So each server
+ * also reports its own CPU time, and the bench prints server CPU per
+ * request. That ratio is not capped by the client.
+ *
+ * Run: npx tsx bench/http.bench.ts [requests=20000] [concurrency=16] [rounds=3]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** What the bare server replays. */
+interface Canned {
+  status: number;
+  headers: Record<string, string>;
+  /** base64 of the body bytes. */
+  body: string;
+}
+
+/** Headers that describe one response or connection rather than the resource. */
+const perResponseHeaders = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+const configMap = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'app-config', namespace: 'default', labels: { app: 'web', tier: 'frontend' } },
+  data: {
+    'app.properties': 'mode=production\nlog.level=info\ncache.size=512\nfeature.flags=a,b,c\n',
+    'nginx.conf': 'server {\n  listen 8080;\n  location / { proxy_pass http://127.0.0.1:3000; }\n}\n',
+    REPLICAS: '3',
+  },
+};
+const objectPath = '/api/v1/namespaces/default/configmaps/app-config';
+
+// ---- server side (child process) -------------------------------------------
+
+async function serveKubesim(): Promise<void> {
+  const { startHost } = await import('../server/host');
+  const dataDir = mkdtempSync(join(tmpdir(), 'kubesim-http-bench-'));
+  const host = await startHost({ port: 0, bindAddress: '127.0.0.1', dataDir, store: 'memory', tls: false, securePort: 0, help: false });
+  const res = await fetch(`${host.url}/api/v1/namespaces/default/configmaps`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(configMap),
+  });
+  if (res.status !== 201) throw new Error(`create ConfigMap: ${res.status} ${await res.text()}`);
+  announce(host.url, async () => {
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+function serveBare(): void {
+  const canned = JSON.parse(process.env['BENCH_CANNED'] ?? '') as Canned;
+  const body = Buffer.from(canned.body, 'base64');
+  const headers = { ...canned.headers, 'content-length': String(body.byteLength) };
+  const server = createServer((req, res) => {
+    // Drain the (empty) request the way any server must before answering.
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(canned.status, headers);
+      res.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo;
+    announce(`http://127.0.0.1:${port}`, async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  });
+}
+
+/**
+ * Tells the parent where to connect, answers each `cpu` line on stdin with
+ * this process's CPU microseconds so far, and shuts down when stdin closes.
+ */
+function announce(url: string, close: () => Promise<void>): void {
+  process.stdout.write(JSON.stringify({ url }) + '\n');
+  const lines = createInterface({ input: process.stdin });
+  lines.on('line', (line) => {
+    if (line !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    process.stdout.write(JSON.stringify({ cpu: user + system }) + '\n');
+  });
+  lines.on('close', () => void close().then(() => process.exit(0)));
+}
+
+// ---- client side (parent process) ------------------------------------------
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+  lines: Interface;
+}
+
+function startChild(kind: 'kubesim' | 'bare', env: Record<string, string> = {}): Promise<Child> {
+  const self = fileURLToPath(import.meta.url);
+  // Re-run this file under the same tsx loader the parent runs with.
+  const child = spawn(process.execPath, [...process.execArgv, self, 'serve', kind], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    const early = (code: number | null) => reject(new Error(`${kind} server exited with ${code} before listening`));
+    child.once('exit', early);
+    lines.once('line', (line) => {
+      child.off('exit', early);
+      resolve({ url: (JSON.parse(line) as { url: string }).url, process: child, lines });
+    });
+  });
+}
+
+/** The child's CPU time so far, in microseconds. */
+async function cpuOf(child: Child): Promise<number> {
+  const reply = once(child.lines, 'line');
+  child.process.stdin!.write('cpu\n');
+  const [line] = (await reply) as [string];
+  return (JSON.parse(line) as { cpu: number }).cpu;
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const exited = new Promise<void>((resolve) => child.process.once('exit', () => resolve()));
+  child.process.stdin!.end();
+  await exited;
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function get(agent: Agent, url: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent, headers: { accept: 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Requests per second for `total` GETs spread over `concurrency` requesters. */
+async function load(url: string, total: number, concurrency: number, expected: Buffer): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  try {
+    let remaining = total;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (remaining > 0) {
+          remaining--;
+          const reply = await get(agent, url);
+          if (reply.status !== 200 || reply.body.byteLength !== expected.byteLength) {
+            throw new Error(`${url}: ${reply.status}, ${reply.body.byteLength} bytes`);
+          }
+        }
+      }),
+    );
+    return total / ((performance.now() - start) / 1000);
+  } finally {
+    agent.destroy();
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+async function main(): Promise<void> {
+  const total = Number(process.argv[2] ?? 20000);
+  const concurrency = Number(process.argv[3] ?? 16);
+  const rounds = Number(process.argv[4] ?? 3);
+
+  const kubesim = await startChild('kubesim');
+  let bare: Child | undefined;
+  try {
+    const captureAgent = new Agent({ keepAlive: false });
+    const sample = await get(captureAgent, kubesim.url + objectPath);
+    captureAgent.destroy();
+    if (sample.status !== 200) throw new Error(`GET ConfigMap: ${sample.status} ${sample.body.toString()}`);
+    const headers = Object.fromEntries(Object.entries(sample.headers).filter(([k]) => !perResponseHeaders.has(k)));
+    const canned: Canned = { status: sample.status, headers, body: sample.body.toString('base64') };
+    bare = await startChild('bare', { BENCH_CANNED: JSON.stringify(canned) });
+
+    const targets = { kubesim: kubesim.url + objectPath, bare: bare.url + objectPath };
+    const warmup = Math.min(total, 2000);
+    await load(targets.kubesim, warmup, concurrency, sample.body);
+    await load(targets.bare, warmup, concurrency, sample.body);
+
+    const children = { kubesim, bare };
+    const rate = { kubesim: [] as number[], bare: [] as number[] };
+    const cpu = { kubesim: [] as number[], bare: [] as number[] };
+    for (let round = 0; round < rounds; round++) {
+      const order = round % 2 ? (['bare', 'kubesim'] as const) : (['kubesim', 'bare'] as const);
+      for (const side of order) {
+        const before = await cpuOf(children[side]);
+        rate[side].push(await load(targets[side], total, concurrency, sample.body));
+        cpu[side].push(((await cpuOf(children[side])) - before) / total);
+      }
+    }
+
+    const k = median(rate.kubesim);
+    const b = median(rate.bare);
+    const kc = median(cpu.kubesim);
+    const bc = median(cpu.bare);
+    const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
+    console.log(`http: GET one ConfigMap (${sample.body.byteLength} B), ${total} requests x ${rounds} rounds, ${concurrency} keep-alive requesters; median`);
+    console.log(`               req/s     server CPU us/req`);
+    console.log(`kubesim host   ${fmt(k).padStart(8)}  ${kc.toFixed(1).padStart(8)}`);
+    console.log(`bare node:http ${fmt(b).padStart(8)}  ${bc.toFixed(1).padStart(8)}`);
+    console.log(`throughput ratio kubesim/bare ${(k / b).toFixed(2)}  (share of the bare server's req/s; capped by the client)`);
+    console.log(`server CPU ratio bare/kubesim ${(bc / kc).toFixed(2)}  (share of the bare server's efficiency; 1 = no overhead)`);
+  } finally {
+    await Promise.all([stopChild(kubesim), bare && stopChild(bare)]);
+  }
+}
+
+if (process.argv[2] === 'serve') {
+  if (process.argv[3] === 'kubesim') await serveKubesim();
+  else serveBare();
+} else {
+  await main();
+}
