@@ -474,3 +474,22 @@ describe('CEL evaluations virtual resource', () => {
     expect(Object.keys(doc.body.components.schemas)).toContain('dev.kubesim.cel.v1alpha1.Evaluation');
   });
 });
+
+describe('defaults a client sees after create', () => {
+  it('pods get PodSpec and container defaults', async () => {
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } });
+    expect(r.body.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, securityContext: {}, enableServiceLinks: true, priority: 0 });
+    expect(r.body.spec.containers[0]).toMatchObject({ imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', resources: {} });
+    expect(r.body.spec.containers[1].imagePullPolicy).toBe('IfNotPresent');
+    expect(r.body.spec.containers[1].ports[0].protocol).toBe('TCP');
+    expect(r.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+
+  it('deployments get strategy and template defaults; jobs default restartPolicy OnFailure', async () => {
+    const d = await t.json('POST', '/apis/apps/v1/namespaces/ns1/deployments', { body: deployment('d') });
+    expect(d.body.spec).toMatchObject({ revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } });
+    expect(d.body.spec.template.spec.dnsPolicy).toBe('ClusterFirst');
+    const j = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } });
+    expect(j.body.spec.template.spec.restartPolicy).toBe('OnFailure');
+  });
+});

@@ -109,8 +109,58 @@ const namespaceStrategy: Partial<ResourceStrategy> = {
   },
 };
 
+/** The image's tag decides the default pull policy: Always for :latest or no tag (SetDefaults_Container). */
+function defaultPullPolicy(image: unknown): string {
+  if (typeof image !== 'string') return 'IfNotPresent';
+  const name = image.split('@')[0]!;
+  const lastSlash = name.lastIndexOf('/');
+  const colon = name.lastIndexOf(':');
+  const tag = colon > lastSlash ? name.slice(colon + 1) : '';
+  return image.includes('@') ? 'IfNotPresent' : !tag || tag === 'latest' ? 'Always' : 'IfNotPresent';
+}
+
+function defaultContainers(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const c of list) {
+    if (!isObject(c)) continue;
+    c['imagePullPolicy'] ??= defaultPullPolicy(c['image']);
+    c['terminationMessagePath'] ??= '/dev/termination-log';
+    c['terminationMessagePolicy'] ??= 'File';
+    c['resources'] ??= {};
+    if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) p['protocol'] ??= 'TCP';
+  }
+}
+
+/** The defaults kube-apiserver fills into every PodSpec, in pods and in workload templates (SetDefaults_PodSpec). */
+export function defaultPodSpec(spec: unknown, restartPolicy = 'Always'): void {
+  if (!isObject(spec)) return;
+  spec['restartPolicy'] ??= restartPolicy;
+  spec['terminationGracePeriodSeconds'] ??= 30;
+  spec['dnsPolicy'] ??= 'ClusterFirst';
+  spec['securityContext'] ??= {};
+  spec['schedulerName'] ??= 'default-scheduler';
+  spec['enableServiceLinks'] ??= true;
+  defaultContainers(spec['containers']);
+  defaultContainers(spec['initContainers']);
+}
+
+function defaultTemplate(obj: KubeObject, path: string[], restartPolicy?: string): void {
+  let cur: unknown = obj;
+  for (const k of path) cur = isObject(cur) ? cur[k] : undefined;
+  defaultPodSpec(cur, restartPolicy);
+}
+
 const podStrategy: Partial<ResourceStrategy> = {
   prepareForCreate(obj) {
+    defaultPodSpec(obj['spec']);
+    if (isObject(obj['spec'])) {
+      obj['spec']['priority'] ??= 0;
+      obj['spec']['preemptionPolicy'] ??= 'PreemptLowerPriority';
+      obj['spec']['tolerations'] ??= [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ];
+    }
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
   },
   validate(obj) {
@@ -143,20 +193,25 @@ function qosClass(pod: KubeObject): string {
 }
 
 /** Deployment defaults a client sees after create (SetDefaults_Deployment). */
+/** Deployment defaults (SetDefaults_Deployment), applied on every write as the apiserver's decoding does. */
+function defaultDeployment(obj: KubeObject): void {
+  defaultTemplate(obj, ['spec', 'template', 'spec']);
+  const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
+  spec['replicas'] ??= 1;
+  spec['revisionHistoryLimit'] ??= 10;
+  spec['progressDeadlineSeconds'] ??= 600;
+  const strategy = isObject(spec['strategy']) ? spec['strategy'] : (spec['strategy'] = {});
+  strategy['type'] ??= 'RollingUpdate';
+  if (strategy['type'] === 'RollingUpdate') {
+    const ru = isObject(strategy['rollingUpdate']) ? strategy['rollingUpdate'] : (strategy['rollingUpdate'] = {});
+    ru['maxUnavailable'] ??= '25%';
+    ru['maxSurge'] ??= '25%';
+  }
+}
+
 const deploymentStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate(obj) {
-    const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
-    spec['replicas'] ??= 1;
-    spec['revisionHistoryLimit'] ??= 10;
-    spec['progressDeadlineSeconds'] ??= 600;
-    const strategy = isObject(spec['strategy']) ? spec['strategy'] : (spec['strategy'] = {});
-    strategy['type'] ??= 'RollingUpdate';
-    if (strategy['type'] === 'RollingUpdate') {
-      const ru = isObject(strategy['rollingUpdate']) ? strategy['rollingUpdate'] : (strategy['rollingUpdate'] = {});
-      ru['maxUnavailable'] ??= '25%';
-      ru['maxSurge'] ??= '25%';
-    }
-  },
+  prepareForCreate: defaultDeployment,
+  prepareForUpdate: (obj) => defaultDeployment(obj),
   validate(obj) {
     const spec = isObject(obj['spec']) ? obj['spec'] : {};
     const errs: FieldError[] = [];
@@ -205,7 +260,19 @@ const serviceStrategy: Partial<ResourceStrategy> = {
   },
 };
 
+/** Workloads whose pod templates get PodSpec defaults on create and update. */
+const templateDefaults = (path: string[], restartPolicy?: string): Partial<ResourceStrategy> => ({
+  prepareForCreate: (obj) => defaultTemplate(obj, path, restartPolicy),
+  prepareForUpdate: (obj) => defaultTemplate(obj, path, restartPolicy),
+});
+
 const specific: Record<string, Partial<ResourceStrategy>> = {
+  'apps/replicasets': templateDefaults(['spec', 'template', 'spec']),
+  'apps/statefulsets': templateDefaults(['spec', 'template', 'spec']),
+  'apps/daemonsets': templateDefaults(['spec', 'template', 'spec']),
+  '/replicationcontrollers': templateDefaults(['spec', 'template', 'spec']),
+  'batch/jobs': templateDefaults(['spec', 'template', 'spec'], 'OnFailure'),
+  'batch/cronjobs': templateDefaults(['spec', 'jobTemplate', 'spec', 'template', 'spec'], 'OnFailure'),
   '/services': serviceStrategy,
   '/namespaces': namespaceStrategy,
   '/pods': podStrategy,

@@ -91,7 +91,11 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
-/** Fields that only the server sets; carried from the stored object on every write. */
+/**
+ * Objects are stored in the order kube-apiserver encodes them (kind,
+ * apiVersion, metadata in Go field order, then the rest) with an empty
+ * resourceVersion slot, so a read only parses and fills the slot in place.
+ */
 function decodeStored(kv: KeyValue): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   obj.metadata.resourceVersion = String(kv.modRevision);
@@ -99,8 +103,8 @@ function decodeStored(kv: KeyValue): KubeObject {
 }
 
 function encodeStored(obj: KubeObject): string {
-  const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata: meta });
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  return JSON.stringify({ kind, apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: '' }), ...rest });
 }
 
 function withoutResourceVersion(obj: KubeObject): KubeObject {
@@ -167,10 +171,15 @@ export class Store {
   }
 
   decode(kv: KeyValue): KubeObject {
-    const { kind: _k, apiVersion: _a, metadata, ...rest } = decodeStored(kv);
-    // Served in the requested version (objects are stored in one), fields in the order Go's structs encode them.
-    const apiVersion = this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
-    return { kind: this.type.kind, apiVersion, metadata: canonicalMetadata(metadata), ...rest };
+    const obj = decodeStored(kv);
+    // Objects are stored in one version; serve them as the requested one.
+    obj.kind = this.type.kind;
+    obj.apiVersion = this.apiVersion;
+    return obj;
+  }
+
+  private get apiVersion(): string {
+    return this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
   }
 
   private ctx(subresource = ''): StrategyContext {
