@@ -324,7 +324,7 @@ describe('fieldValidationDirective', () => {
       code: 422,
       reason: 'Invalid',
       message: 'PatchOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"',
-      details: { name: '', group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueNotSupported', field: 'fieldValidation' }] },
+      details: { group: 'meta.k8s.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueNotSupported', field: 'fieldValidation' }] },
     });
   });
 });
