@@ -391,14 +391,36 @@ describe('operational endpoints', () => {
     expect(r.body.gitVersion).toMatch(/^v1\.36\./);
   });
 
-  it('/livez, /readyz and /healthz answer ok; verbose ends with the check line', async () => {
+  it('[AC-HEALTH-001][AC-HEALTH-002][AC-HEALTH-003] /livez, /readyz and /healthz answer 200 ok', async () => {
     for (const p of ['livez', 'readyz', 'healthz']) {
       const r = await t.request('GET', `/${p}`);
       expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8');
       expect(await r.text()).toBe('ok');
     }
+  });
+
+  it('[AC-HEALTH-006][AC-HEALTH-007] verbose lists every check and ends with the endpoint check line', async () => {
     const v = await t.request('GET', '/readyz?verbose');
-    expect(await v.text()).toMatch(/\[\+\]ping ok\n[\s\S]*readyz check passed\n$/);
+    expect(await v.text()).toMatch(/^\[\+\]ping ok\n\[\+\]log ok\n\[\+\]etcd ok\n[\s\S]*readyz check passed\n$/);
+    const l = await t.request('GET', '/livez?verbose=');
+    expect((await l.text()).trim().split('\n').pop()).toBe('livez check passed');
+  });
+
+  it('[AC-HEALTH-009][AC-HEALTH-010] exclude may repeat and shows excluded checks in verbose output', async () => {
+    const r = await t.request('GET', '/readyz?verbose&exclude=etcd&exclude=ping');
+    const text = await r.text();
+    expect(r.status).toBe(200);
+    expect(text).toContain('[+]etcd excluded: ok\n');
+    expect(text).toContain('[+]ping excluded: ok\n');
+  });
+
+  it('[AC-HEALTH-012][AC-HEALTH-013] a single named check; unknown names are 404', async () => {
+    const p = await t.request('GET', '/livez/ping');
+    expect(p.status).toBe(200);
+    expect(await p.text()).toBe('ok');
+    expect((await t.request('GET', '/readyz/etcd')).status).toBe(200);
+    expect((await t.request('GET', '/readyz/nope')).status).toBe(404);
   });
 
   it('aggregated discovery v2 when asked for it', async () => {
