@@ -515,3 +515,13 @@ describe('defaults a client sees after create', () => {
     expect(j.body.spec.template.spec.restartPolicy).toBe('OnFailure');
   });
 });
+
+describe('watch encodings', () => {
+  it('[API-ERR-003] a watch asked for YAML only is 406', async () => {
+    const r = await t.request('GET', '/api/v1/namespaces/ns1/configmaps?watch=1', { headers: { accept: 'application/yaml' } });
+    expect(r.status).toBe(406);
+    // The Status itself is still written in the encoding asked for.
+    expect(r.headers.get('content-type')).toBe('application/yaml');
+    expect(await r.text()).toContain('reason: NotAcceptable');
+  });
+});

@@ -129,7 +129,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const store = storeFor(type);
-    const scope: RequestScope = { request, url, info, type, store, clock, warnings: [] };
+    const scope: RequestScope = { request, url, info, type, store, clock, random, warnings: [] };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
 

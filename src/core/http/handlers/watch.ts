@@ -17,7 +17,7 @@
  * server maximum), when the request is aborted, or when the reader cancels.
  */
 import { apiVersionOf, type KubeObject } from '../../api/types';
-import { errorToStatus, type Status } from '../../errors';
+import { errorToStatus, newNotAcceptable, type Status } from '../../errors';
 import { toTable } from '../../printers';
 import { isStorageError, type KeyValue, type StorageEvent } from '../../storage/interface';
 import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
@@ -47,11 +47,13 @@ const encoder = new TextEncoder();
 export async function watchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, transforms: true, url, userAgent: request.headers.get('user-agent') });
+  // Only JSON has a stream framing here; YAML cannot carry a watch.
+  if (choice.serializer.mediaType !== 'application/json') throw newNotAcceptable(['application/json', 'application/json;stream=watch']);
   const params = validateListParams(url, true);
   const selection = selectionFrom(url, type);
   const rv = parseResourceVersion(params.resourceVersion);
   const sendInitialEvents = params.sendInitialEvents === true;
-  const timeoutMs = (params.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + Math.random())) * 1000;
+  const timeoutMs = (params.timeoutSeconds ?? minRequestTimeoutSeconds * (1 + scope.random.fill(new Uint8Array(1))[0]! / 256)) * 1000;
   const prefix = store.collectionPrefix(info.namespace);
   const apiVersion = apiVersionOf(type.group, type.version);
   const cacheKey = `${type.group}/${type.version}/${type.resource}`;
