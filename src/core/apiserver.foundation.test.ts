@@ -525,3 +525,42 @@ describe('watch encodings', () => {
     expect(await r.text()).toContain('reason: NotAcceptable');
   });
 });
+
+describe('protobuf', () => {
+  const pb = 'application/vnd.kubernetes.protobuf';
+  it('[API-ENC-019][API-ENC-001] GET a pod as protobuf: the envelope with the magic prefix', async () => {
+    await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('p1') });
+    const r = await t.request('GET', '/api/v1/namespaces/ns1/pods/p1', { headers: { accept: `${pb},application/json` } });
+    expect(r.headers.get('content-type')).toBe(pb);
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    expect([...bytes.slice(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+    const { decodeProtobuf } = await import('./http/serializers/protobuf');
+    const decoded = decodeProtobuf(bytes);
+    expect(decoded).toMatchObject({ apiVersion: 'v1', kind: 'Pod' });
+    expect((decoded.object as { metadata: { name: string } }).metadata.name).toBe('p1');
+  });
+
+  it('[API-ENC-027] create with a protobuf body; errors come back as protobuf Status when asked', async () => {
+    const { decodeProtobuf, encodeProtobuf } = await import('./http/serializers/protobuf');
+    const body = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pbcm' }, data: { a: 'b' } });
+    const r = await t.request('POST', '/api/v1/namespaces/ns1/configmaps', { body, headers: { 'content-type': pb, accept: `${pb},application/json` } });
+    expect(r.status).toBe(201);
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps/pbcm')).body.data).toEqual({ a: 'b' });
+    const again = await t.request('POST', '/api/v1/namespaces/ns1/configmaps', { body, headers: { 'content-type': pb, accept: `${pb},application/json` } });
+    expect(again.status).toBe(409);
+    expect(decodeProtobuf(new Uint8Array(await again.arrayBuffer())).object).toMatchObject({ kind: 'Status', reason: 'AlreadyExists', code: 409 });
+  });
+
+  it('[API-ENC-014] a JSON body sent as protobuf is a 400 decode error', async () => {
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/configmaps', { body: JSON.stringify(cm('x')), headers: { 'content-type': pb } });
+    expect(r.status).toBe(400);
+    expect(r.body.reason).toBe('BadRequest');
+    expect(r.body.message).toContain('expected prefix [107 56 115 0]');
+  });
+
+  it('a Table asked for alongside protobuf comes back as JSON', async () => {
+    const r = await t.request('GET', '/api/v1/namespaces', { headers: { accept: `application/json;as=Table;g=meta.k8s.io;v=v1,${pb}` } });
+    expect(r.headers.get('content-type')).toBe('application/json');
+    expect((await r.json()).kind).toBe('Table');
+  });
+});

@@ -9,6 +9,7 @@ import { essence, parseAccept, parseMediaType, type MediaRange } from './mediaTy
 import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { yamlSerializer } from './serializers/yaml';
+import { protobufSerializer } from './serializers/protobufSerializer';
 
 export type Representation =
   | { as: 'object' }
@@ -24,6 +25,7 @@ export interface OutputChoice {
 const serializers = new Map<string, Serializer>([
   [jsonSerializer.mediaType, jsonSerializer],
   [yamlSerializer.mediaType, yamlSerializer],
+  [protobufSerializer.mediaType, protobufSerializer],
 ]);
 
 /** Adds a serializer (protobuf, CBOR) to the negotiable set. */

@@ -54,6 +54,8 @@ export function writeBytes(status: number, contentType: string, bytes: Uint8Arra
 }
 
 export function writeObject(serializer: Serializer, status: number, obj: unknown, options: WriteOptions = {}): Response {
+  // A kind the encoding cannot carry (a Table in protobuf) goes out as JSON, as the apiserver falls back.
+  if (serializer.supports && !serializer.supports(obj as { apiVersion?: unknown; kind?: unknown })) serializer = jsonSerializer;
   return writeBytes(status, serializer.mediaType, serializer.encode(obj, { pretty: options.pretty }), options);
 }
 

@@ -1,9 +1,32 @@
 /**
  * The protobuf serializer (`application/vnd.kubernetes.protobuf`) over the
- * generated codec; built-in kinds only, never custom resources.
+ * generated codec: built-in kinds only, never custom resources.
  */
-export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
+import { newBadRequest } from '../../errors';
+import { decodeProtobuf, encodeProtobuf, ProtobufDecodeError, PROTOBUF_MEDIA_TYPE, supportsProtobuf } from './protobuf';
+import type { Serializer } from './types';
 
-export function supportsProtobufKind(_apiVersion: string, _kind: string): boolean {
-  return false;
+export const protobufMediaType = PROTOBUF_MEDIA_TYPE;
+
+export function supportsProtobufKind(apiVersion: string, kind: string): boolean {
+  return supportsProtobuf(apiVersion, kind);
 }
+
+export const protobufSerializer: Serializer = {
+  mediaType: PROTOBUF_MEDIA_TYPE,
+  binary: true,
+  encode(obj) {
+    return encodeProtobuf(obj as { apiVersion: string; kind: string });
+  },
+  decode(body) {
+    try {
+      return decodeProtobuf(body).object;
+    } catch (e) {
+      if (e instanceof ProtobufDecodeError) throw newBadRequest(e.message);
+      throw e;
+    }
+  },
+  supports(obj) {
+    return typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' && supportsProtobuf(obj.apiVersion, obj.kind);
+  },
+};

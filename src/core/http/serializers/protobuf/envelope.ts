@@ -27,7 +27,7 @@ export function supportsProtobuf(apiVersion: string, kind: string): boolean {
 }
 
 /** Encodes a built-in object (JSON form, with apiVersion and kind) into the envelope. */
-export function encodeProtobuf(obj: { apiVersion?: unknown; kind?: unknown }): Uint8Array {
+export function encodeProtobuf(obj: { readonly apiVersion?: unknown; readonly kind?: unknown; readonly [field: string]: unknown }): Uint8Array {
   const { apiVersion, kind } = obj;
   if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !kind) {
     throw new ProtobufEncodeError('object has no apiVersion or kind');
@@ -38,7 +38,12 @@ export function encodeProtobuf(obj: { apiVersion?: unknown; kind?: unknown }): U
   w.raw(PROTOBUF_MAGIC as Uint8Array);
   w.uint32(0x0a).fork().uint32(0x0a).string(apiVersion).uint32(0x12).string(kind).ldelim();
   w.uint32(0x12).fork();
-  encodeMessage(w, messagePlan(name), obj, kind);
+  try {
+    encodeMessage(w, messagePlan(name), obj);
+  } catch (err) {
+    if (err instanceof ProtobufEncodeError) err.within(kind);
+    throw err;
+  }
   w.ldelim();
   // Go writes contentEncoding and contentType even when empty.
   w.uint32(0x1a).string('').uint32(0x22).string('');

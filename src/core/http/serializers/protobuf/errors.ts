@@ -21,6 +21,23 @@ export class ProtobufDecodeError extends Error {
   }
 }
 
+/** A JSON value the message cannot hold; `path` grows as the error unwinds (".spec", "[0]"). */
 export class ProtobufEncodeError extends Error {
   override readonly name = 'ProtobufEncodeError';
+  readonly path: string[] = [];
+  constructor(readonly detail: string) {
+    super(detail);
+  }
+
+  /** Prepends a path segment and refreshes the message. */
+  within(segment: string): this {
+    this.path.unshift(segment);
+    this.message = `${this.path.join('')}: ${this.detail}`;
+    return this;
+  }
+}
+
+/** "expected a string, got 7": the detail of a type mismatch. */
+export function mismatch(expected: string, got: unknown): ProtobufEncodeError {
+  return new ProtobufEncodeError(`expected ${expected}, got ${JSON.stringify(got)}`);
 }

@@ -10,7 +10,8 @@
  * - wellKnown.ts: Time, MicroTime, Duration, IntOrString, Quantity, RawExtension, FieldsV1.
  * - wire.ts: scalars; goDuration.ts: Go duration text.
  *
- * Runs anywhere protobufjs/light does (browsers, service workers, Node): no node: imports.
+ * Runs wherever protobufjs/minimal does (browsers, service workers, Node), without eval and
+ * without node: imports.
  */
 export {
   PROTOBUF_MAGIC,

@@ -90,7 +90,8 @@ function valuePlan(typeName: string): ValuePlan {
     return { kind: 'scalar', scalar, wireType: SCALAR_WIRE[scalar] };
   }
   const name = typeName.replace(/^\./, '');
-  return { kind: 'message', message: () => messagePlan(name) };
+  let plan: MessagePlan | undefined;
+  return { kind: 'message', message: () => (plan ??= messagePlan(name)) };
 }
 
 function fieldPlan(name: string, field: IField & Partial<IMapField>): FieldPlan {

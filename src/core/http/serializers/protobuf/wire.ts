@@ -2,8 +2,8 @@
  * Scalars on the wire: reading and writing one proto scalar as its JSON value
  * (int64 as a JSON number, bytes as base64), over protobufjs' Reader and Writer.
  */
-import { Reader, Writer, util } from 'protobufjs/light.js';
-import { ProtobufEncodeError } from './errors';
+import { Reader, Writer, util } from 'protobufjs/minimal.js';
+import { mismatch } from './errors';
 import type { ScalarType } from './schema';
 
 export { Reader, Writer };
@@ -65,42 +65,40 @@ export function isZeroScalar(v: string | number | boolean): boolean {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-function integer(v: unknown, path: string): number {
+function integer(v: unknown): number {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
-  throw new ProtobufEncodeError(`${path}: expected an integer, got ${JSON.stringify(v)}`);
+  throw mismatch('an integer', v);
 }
 
 /** Writes one JSON value as a scalar (the tag is already written). */
-export function writeScalar(w: Writer, type: ScalarType, v: unknown, path: string): void {
+export function writeScalar(w: Writer, type: ScalarType, v: unknown): void {
   switch (type) {
     case 'string':
-      if (typeof v !== 'string') throw new ProtobufEncodeError(`${path}: expected a string, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'string') throw mismatch('a string', v);
       w.string(v);
       return;
     case 'bytes':
       // Go's encoding/json carries []byte as standard, padded base64.
-      if (typeof v !== 'string' || !BASE64.test(v)) {
-        throw new ProtobufEncodeError(`${path}: expected base64 data, got ${JSON.stringify(v)}`);
-      }
+      if (typeof v !== 'string' || !BASE64.test(v)) throw mismatch('base64 data', v);
       w.bytes(v);
       return;
     case 'bool':
-      if (typeof v !== 'boolean') throw new ProtobufEncodeError(`${path}: expected a boolean, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'boolean') throw mismatch('a boolean', v);
       w.bool(v);
       return;
-    case 'int32': w.int32(integer(v, path)); return;
-    case 'uint32': w.uint32(integer(v, path)); return;
-    case 'sint32': w.sint32(integer(v, path)); return;
-    case 'fixed32': w.fixed32(integer(v, path)); return;
-    case 'sfixed32': w.sfixed32(integer(v, path)); return;
-    case 'int64': w.int64(integer(v, path)); return;
-    case 'uint64': w.uint64(integer(v, path)); return;
-    case 'sint64': w.sint64(integer(v, path)); return;
-    case 'fixed64': w.fixed64(integer(v, path)); return;
-    case 'sfixed64': w.sfixed64(integer(v, path)); return;
+    case 'int32': w.int32(integer(v)); return;
+    case 'uint32': w.uint32(integer(v)); return;
+    case 'sint32': w.sint32(integer(v)); return;
+    case 'fixed32': w.fixed32(integer(v)); return;
+    case 'sfixed32': w.sfixed32(integer(v)); return;
+    case 'int64': w.int64(integer(v)); return;
+    case 'uint64': w.uint64(integer(v)); return;
+    case 'sint64': w.sint64(integer(v)); return;
+    case 'fixed64': w.fixed64(integer(v)); return;
+    case 'sfixed64': w.sfixed64(integer(v)); return;
     case 'double':
     case 'float':
-      if (typeof v !== 'number') throw new ProtobufEncodeError(`${path}: expected a number, got ${JSON.stringify(v)}`);
+      if (typeof v !== 'number') throw mismatch('a number', v);
       if (type === 'double') w.double(v);
       else w.float(v);
       return;
