@@ -13,7 +13,7 @@ import { decodeProtobuf, encodeProtobuf } from '../src/core/http/serializers/pro
 import { deployment, pod, podList } from '../src/core/http/serializers/protobuf/fixtures.test-data';
 
 const generated = join(dirname(fileURLToPath(import.meta.url)), '../src/core/http/serializers/protobuf/generated');
-const iterations = Number(process.argv[2] ?? 20000);
+const iterations = Number(process.argv[2] ?? 5000);
 
 function fileSizes(name: string): string {
   const bytes = readFileSync(join(generated, name));
