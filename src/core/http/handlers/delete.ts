@@ -1,38 +1,64 @@
 /** DELETE of one object, and of a collection. */
 import { isObject, type KubeObject } from '../../api/types';
-import { newBadRequest, successStatus } from '../../errors';
+import { invalid, newBadRequest, notSupported, successStatus, type FieldError } from '../../errors';
 import type { DeleteOptions } from '../../registry/generic/store';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
-import { parseDryRun, protobufFor, readBody } from './common';
+import { newInvalidOptions, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { validateListParams } from './resourceVersion';
 
-const policies = new Set(['Orphan', 'Background', 'Foreground']);
+const policies = ['Foreground', 'Background', 'Orphan'];
 
-/** DeleteOptions from the body (JSON or protobuf) and the query. */
+/**
+ * DeleteOptions as the apiserver reads them: from the body when there is
+ * one (JSON or protobuf; the query is then ignored), otherwise from the
+ * query; then ValidateDeleteOptions (422 on DeleteOptions.meta.k8s.io).
+ */
 async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   const { request, url } = scope;
-  const opts: DeleteOptions = { dryRun: parseDryRun(url, 'DeleteOptions') };
   const body = await readBody(request);
-  let o: Record<string, unknown> = {};
+  let o: Record<string, unknown>;
+  let dryRun: string[];
   if (body.byteLength > 0) {
     const decoded = negotiateInput(request.headers.get('content-type'), { protobuf: true }).decode(body);
     if (!isObject(decoded)) throw newBadRequest('the body of the request was not a DeleteOptions object');
     o = decoded;
+    dryRun = Array.isArray(o['dryRun']) ? (o['dryRun'] as unknown[]).map(String) : [];
+  } else {
+    const q = url.searchParams;
+    o = {};
+    for (const k of ['propagationPolicy', 'gracePeriodSeconds'] as const) {
+      const v = q.get(k);
+      if (v !== null) o[k] = k === 'gracePeriodSeconds' ? Number(v) : v;
+    }
+    const orphan = q.get('orphanDependents');
+    if (orphan !== null) o['orphanDependents'] = orphan === 'true';
+    // A bare `?dryRun` is a normal request.
+    dryRun = q.getAll('dryRun').filter((v) => v !== '');
   }
-  const q = url.searchParams;
-  const policy = (o['propagationPolicy'] as string | undefined) ?? q.get('propagationPolicy') ?? undefined;
-  if (policy !== undefined) {
-    if (!policies.has(policy)) throw newBadRequest(`propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`);
-    opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+
+  const errs: FieldError[] = [];
+  const policy = o['propagationPolicy'];
+  if (o['orphanDependents'] !== undefined && o['orphanDependents'] !== null && policy !== undefined && policy !== null) {
+    errs.push(invalid('propagationPolicy', policy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
-  if (o['orphanDependents'] === true || q.get('orphanDependents') === 'true') opts.propagationPolicy ??= 'Orphan';
-  if (Array.isArray(o['dryRun']) && o['dryRun'].includes('All')) opts.dryRun = true;
+  if (policy !== undefined && policy !== null && !policies.includes(String(policy))) {
+    errs.push(notSupported('propagationPolicy', policy, [...policies, 'nil']));
+  }
+  const badDryRun = dryRun.filter((v) => v !== 'All');
+  if (badDryRun.length) {
+    errs.push({ ...notSupported('dryRun', dryRun, ['All']), valueText: `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}` });
+  }
+  if (errs.length) throw newInvalidOptions('DeleteOptions', errs);
+
+  const opts: DeleteOptions = { dryRun: dryRun.length > 0 };
+  if (typeof policy === 'string') opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+  if (o['orphanDependents'] === true) opts.propagationPolicy ??= 'Orphan';
   const pre = o['preconditions'];
   if (isObject(pre)) opts.preconditions = { uid: pre['uid'] as string | undefined, resourceVersion: pre['resourceVersion'] as string | undefined };
-  const grace = o['gracePeriodSeconds'] ?? q.get('gracePeriodSeconds');
+  const grace = o['gracePeriodSeconds'];
   if (grace !== undefined && grace !== null) opts.gracePeriodSeconds = Number(grace);
   return opts;
 }

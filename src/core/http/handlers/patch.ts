@@ -35,7 +35,8 @@ function failure(code: number, reason: Status['reason'], message: string, detail
 
 function patchResultOrThrow(r: PatchResult): KubeObject {
   if (r.ok) return r.object as unknown as KubeObject;
-  throw failure(r.error.code, r.error.reason, r.error.message);
+  // A JSON patch that does not apply is errors.NewGenericServerResponse(422): empty details.
+  throw failure(r.error.code, r.error.reason, r.error.message, r.error.code === 422 ? {} : undefined);
 }
 
 const patchKinds: Record<PatchType, PatchKind> = {
@@ -67,7 +68,13 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   const body = await readBody(request);
   const patch = decodePatchBody(patchType, body);
   const patchKind = patchKinds[patchType];
-  if (isApply && !isObject(patch)) throw newBadRequest('the body of an apply patch must be a single object');
+  if (isApply && !isObject(patch) && patch !== null) {
+    // sigs.k8s.io/yaml decoding into map[string]interface{}, as the apply patcher does.
+    const what = Array.isArray(patch) ? 'array' : typeof patch;
+    throw newBadRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${what} into Go value of type map[string]interface {}`);
+  }
+  // A YAML `null` body decodes to an empty map upstream.
+  const appliedBody: JsonObject = isApply && isObject(patch) ? (patch as JsonObject) : {};
   const fm = store.fieldManager(info.subresource);
 
   const result = await store.update(
@@ -75,8 +82,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     info.name,
     (current) => {
       if (isApply) {
-        validatePatchedFields(scope, directive, patchKind, body, patch as KubeObject);
-        return applyWith(fm, current, patch as JsonObject, manager, force === 'true', scope);
+        validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
+        return applyWith(fm, current, appliedBody, manager, force === 'true', scope);
       }
       if (!current) throw newNotFound(store.gr, info.name);
       const live = current as unknown as JsonObject;
@@ -98,7 +105,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       }
       return trackUpdate(fm, current, next, manager);
     },
-    { dryRun, subresource: info.subresource, forceAllowCreate: isApply },
+    // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
+    { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource },
   );
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
 }
@@ -110,7 +118,7 @@ function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: J
   if (meta?.['name'] !== undefined && meta['name'] !== info.name) {
     throw newBadRequest(`the name of the object (${String(meta['name'])}) does not match the name on the URL (${info.name})`);
   }
-  const obj = trackApply(fm, current, applied, manager, force, store.gr, info.name);
+  const obj = trackApply(fm, current, applied, manager, force);
   if (!isObject(obj.metadata)) obj.metadata = {};
   obj.metadata.name ??= info.name;
   return obj;

@@ -5,7 +5,10 @@
  * the store has not reached yet.
  */
 import {
+  fieldErrorString,
   forbidden,
+  goQuote,
+  invalid,
   newBadRequest,
   newResourceExpired,
   newTooLargeResourceVersion,
@@ -26,7 +29,8 @@ export const tooLargeResourceVersionRetrySeconds = 1;
 export function parseResourceVersion(rv: string | null | undefined): number | undefined {
   if (rv === null || rv === undefined || rv === '' || rv === '0') return undefined;
   if (!/^\d+$/.test(rv)) {
-    throw newBadRequest(`invalid resource version: resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`);
+    const err = invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${goQuote(rv)}: invalid syntax`);
+    throw newBadRequest(`invalid resource version: ${fieldErrorString(err)}`);
   }
   return Number(rv);
 }
@@ -36,7 +40,7 @@ export function parseBoolParam(name: string, value: string | null): boolean | un
   if (value === null) return undefined;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  throw newBadRequest(`strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+  throw newBadRequest(`strconv.ParseBool: parsing ${goQuote(value)}: invalid syntax`);
 }
 
 export interface ListParams {

@@ -3,7 +3,7 @@
  * Table (kubectl get) and PartialObjectMetadata(List) (metadata-only clients).
  */
 import type { KubeList, KubeObject } from '../../api/types';
-import { newBadRequest } from '../../errors';
+import { fieldErrorString, newBadRequest, notSupported } from '../../errors';
 import { toTable, type IncludeObjectPolicy } from '../../printers';
 import type { Representation } from '../negotiation';
 import type { RequestScope } from './scope';
@@ -12,7 +12,7 @@ function includeObject(url: URL): IncludeObjectPolicy | undefined {
   const v = url.searchParams.get('includeObject');
   if (!v) return undefined;
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  throw newBadRequest(`includeObject: Unsupported value: "${v}": supported values: "Metadata", "None", "Object"`);
+  throw newBadRequest(fieldErrorString(notSupported('includeObject', v, ['Metadata', 'None', 'Object'])));
 }
 
 function partial(obj: KubeObject, version: string) {
