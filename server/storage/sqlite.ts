@@ -28,6 +28,7 @@ import {
   type StorageEvent,
   type Unsubscribe,
 } from '../../src/core/storage/interface';
+import { compactedError, compactionDue, readRevisionAt, requireLive } from '../../src/core/storage/revisions';
 import { WatcherSet, type ListenerErrorHandler } from '../../src/core/storage/watchers';
 
 export interface SqliteStorageOptions {
@@ -197,23 +198,21 @@ class SqliteStorage implements Storage {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     return this.write(key, (current, revision) => {
-      const live = requireLive(key, current, expectedModRevision);
+      const live = requireLiveRow(key, current, expectedModRevision);
       return { ...live, id: revision, created: 0, prev_revision: live.id, value };
     });
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     return this.write(key, (current, revision) => {
-      const live = requireLive(key, current, expectedModRevision);
+      const live = requireLiveRow(key, current, expectedModRevision);
       return { ...live, id: revision, created: 0, deleted: 1, prev_revision: live.id };
     });
   }
 
   async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
     this.assertOpen(prefix);
-    if (afterRevision < this.compacted) {
-      throw new StorageError('Compacted', prefix, `revision ${afterRevision} has been compacted (oldest ${this.compacted})`, this.compacted);
-    }
+    if (afterRevision < this.compacted) throw compactedError(prefix, afterRevision, this.compacted);
     // Read the whole history before delivering: a listener may write, and
     // better-sqlite3 cannot write while a statement is still iterating.
     const history: StorageEvent[] = [];
@@ -225,10 +224,7 @@ class SqliteStorage implements Storage {
 
   async compact(revision: number): Promise<void> {
     this.assertOpen('');
-    if (revision > this.revision) {
-      throw new StorageError('TooLargeResourceVersion', '', `cannot compact at ${revision}: current revision is ${this.revision}`, this.revision);
-    }
-    if (revision <= this.compacted) return;
+    if (!compactionDue(revision, this.revision, this.compacted)) return;
     this.db.transaction(() => {
       this.compactRows.run({ rev: revision });
       this.setMeta.run('compact_revision', revision);
@@ -274,14 +270,7 @@ class SqliteStorage implements Storage {
 
   private readRevision(key: string, revision: number | undefined): number {
     this.assertOpen(key);
-    if (!revision || revision <= 0) return this.revision;
-    if (revision > this.revision) {
-      throw new StorageError('TooLargeResourceVersion', key, `revision ${revision} is newer than current ${this.revision}`, this.revision);
-    }
-    if (revision < this.compacted) {
-      throw new StorageError('Compacted', key, `revision ${revision} has been compacted (oldest ${this.compacted})`, this.compacted);
-    }
-    return revision;
+    return readRevisionAt(key, revision, this.revision, this.compacted);
   }
 
   private assertOpen(key: string): void {
@@ -290,12 +279,8 @@ class SqliteStorage implements Storage {
 }
 
 /** The key's live row when it exists and matches the expected modRevision. */
-function requireLive(key: string, current: Row | undefined, expectedModRevision: number | undefined): Row {
-  if (!current || current.deleted) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-  if (expectedModRevision !== undefined && current.id !== expectedModRevision) {
-    throw new StorageError('Conflict', key, `modRevision of ${key} is ${current.id}, expected ${expectedModRevision}`, current.id);
-  }
-  return current;
+function requireLiveRow(key: string, current: Row | undefined, expectedModRevision: number | undefined): Row {
+  return requireLive(key, current && !current.deleted ? current : undefined, (row) => row.id, expectedModRevision);
 }
 
 function toKv(row: Row): KeyValue {

@@ -849,8 +849,7 @@ describe('scale subresource ownership (ScaleFieldManagement)', () => {
     expect(entries2[1]!.fieldsV1).toEqual({ 'f:spec': { 'f:replicas': {} } });
   });
 
-  // Waits for the scale handler to run ScaleFieldManagement (src/core/http/handlers/scale.ts).
-  it.skip('apply through deployments/{name}/scale records subresource scale on the Deployment', async () => {
+  it('apply through deployments/{name}/scale records subresource scale on the Deployment', async () => {
     await apply(`${DEPLOY}/d1`, deployment('d1', { replicas: 2 }), { manager: 'm1' });
     const r = await apply(`${DEPLOY}/d1/scale`, { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'd1' }, spec: { replicas: 4 } }, { manager: 'hpa', force: true });
     expect(r.status).toBe(200);

@@ -4,122 +4,8 @@
  * time: they advance the clock and yield to the event loop).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createApiServer, type ApiServer } from './apiserver';
-import type { WatchCacheStorage } from './storage/cacher';
-import { createMemoryStorage } from './storage/memory';
-import { FakeClock, seededRandom } from './util/clock';
-
-interface WatchEvent {
-  type: string;
-  object: any;
-}
-
-interface CachedTestServer {
-  server: ApiServer;
-  clock: FakeClock;
-  storage: WatchCacheStorage;
-  request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
-  json<T = any>(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
-  watch(path: string, headers?: Record<string, string>): Promise<WatchStream>;
-}
-
-async function newCachedTestServer(historyWindowMs?: number): Promise<CachedTestServer> {
-  const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(42), watchHistoryWindowMs: historyWindowMs });
-  await server.ready;
-  const storage = server.storage;
-  const request = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) => {
-    const headers = new Headers(init.headers);
-    let body: string | undefined;
-    if (init.body !== undefined) {
-      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-      if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    }
-    return server.handle(new Request(`http://127.0.0.1:8080${path}`, { method, headers, body, signal: init.signal }));
-  };
-  return {
-    server,
-    clock,
-    storage,
-    request,
-    async json(method, path, init) {
-      const res = await request(method, path, init);
-      const text = await res.text();
-      let body: any;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = text;
-      }
-      return { status: res.status, body, headers: res.headers };
-    },
-    async watch(path, headers) {
-      const abort = new AbortController();
-      const res = await request('GET', path, { headers, signal: abort.signal });
-      return new WatchStream(res, abort);
-    },
-  };
-}
-
-/** Reads a watch response one event (one line) at a time. */
-class WatchStream {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly decoder = new TextDecoder();
-  private buffer = '';
-  /** Number of body chunks read, to check one event per chunk. */
-  chunks = 0;
-  done = false;
-
-  constructor(
-    readonly response: Response,
-    private readonly abort: AbortController,
-  ) {
-    this.reader = response.body!.getReader();
-  }
-
-  /** The next event, or undefined when the stream has ended. */
-  async next(): Promise<WatchEvent | undefined> {
-    for (;;) {
-      const nl = this.buffer.indexOf('\n');
-      if (nl >= 0) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        return JSON.parse(line) as WatchEvent;
-      }
-      if (this.done) return undefined;
-      const { value, done } = await this.reader.read();
-      if (done) {
-        this.done = true;
-        continue;
-      }
-      this.chunks++;
-      this.buffer += this.decoder.decode(value, { stream: true });
-    }
-  }
-
-  async take(n: number): Promise<WatchEvent[]> {
-    const out: WatchEvent[] = [];
-    for (let i = 0; i < n; i++) {
-      const e = await this.next();
-      if (!e) throw new Error(`watch ended after ${out.length} of ${n} events`);
-      out.push(e);
-    }
-    return out;
-  }
-
-  /** Every remaining event until the server ends the stream. */
-  async rest(): Promise<WatchEvent[]> {
-    const out: WatchEvent[] = [];
-    for (let e = await this.next(); e; e = await this.next()) out.push(e);
-    return out;
-  }
-
-  /** The client goes away: aborts the request and cancels the body. */
-  close(): void {
-    this.abort.abort();
-    void this.reader.cancel().catch(() => {});
-  }
-}
+import { newTestServer, type TestServer } from './testing/client';
+import type { FakeClock } from './util/clock';
 
 /**
  * Lets a request that waits on the fake clock complete: yields to the event
@@ -151,9 +37,9 @@ const cm = (name: string, labels?: Record<string, string>, data: Record<string, 
   data,
 });
 
-let t: CachedTestServer;
+let t: TestServer;
 beforeEach(async () => {
-  t = await newCachedTestServer();
+  t = await newTestServer();
 });
 
 async function create(name: string, labels?: Record<string, string>, ns = 'default') {

@@ -3,6 +3,7 @@
  * returns a list of these (it never throws), and errors/status turns the list
  * into a 422 Invalid Status with one cause per error.
  */
+import { goQuote } from './goFormat';
 
 export type FieldErrorType =
   | 'FieldValueNotFound'
@@ -41,9 +42,9 @@ export interface FieldError {
   valueText?: string;
 }
 
-/** Renders a value the way Go's field.Error does: strings quoted, numbers bare. */
+/** Renders a value the way Go's field.Error does: strings with %q, numbers bare. */
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return goQuote(value);
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return JSON.stringify(value);
@@ -63,12 +64,25 @@ export function fieldErrorString(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
+/**
+ * ErrorList.ToAggregate().Error(): messages de-duplicated, one alone, several
+ * inside brackets; '' for none.
+ */
+export function fieldErrorsAggregate(errs: readonly FieldError[]): string {
+  const seen: string[] = [];
+  for (const e of errs) {
+    const msg = fieldErrorString(e);
+    if (!seen.includes(msg)) seen.push(msg);
+  }
+  return seen.length === 1 ? seen[0]! : seen.length ? `[${seen.join(', ')}]` : '';
+}
+
 export const required = (field: string, detail = ''): FieldError => ({ type: 'FieldValueRequired', field, detail });
 export const invalid = (field: string, value: unknown, detail = ''): FieldError => ({ type: 'FieldValueInvalid', field, value, detail });
 export const forbidden = (field: string, detail = ''): FieldError => ({ type: 'FieldValueForbidden', field, detail });
 export const duplicate = (field: string, value: unknown): FieldError => ({ type: 'FieldValueDuplicate', field, value });
 export const tooLong = (field: string, value: unknown, max: number): FieldError => ({ type: 'FieldValueTooLong', field, value, detail: `may not be more than ${max} bytes`, showValue: false });
 export function notSupported(field: string, value: unknown, valid: string[]): FieldError {
-  const detail = valid.length ? `supported values: ${valid.map((v) => JSON.stringify(v)).join(', ')}` : '';
+  const detail = valid.length ? `supported values: ${valid.map(goQuote).join(', ')}` : '';
   return { type: 'FieldValueNotSupported', field, value, detail };
 }

@@ -3,7 +3,7 @@
  * that knows its HTTP code and body, constructors named after the reason, and
  * predicates. Anything thrown that is not a StatusError becomes a 500.
  */
-import { fieldErrorBody, fieldErrorString, type FieldError } from './fieldErrors';
+import { fieldErrorBody, fieldErrorsAggregate, type FieldError } from './fieldErrors';
 
 export type StatusReason =
   | 'BadRequest'
@@ -112,8 +112,7 @@ export function newInvalid(qualifiedKind: { group: string; kind: string }, name:
   const causes = errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field }));
   const kindStr = qualifiedKind.group ? `${qualifiedKind.kind}.${qualifiedKind.group}` : qualifiedKind.kind;
   let message = `${kindStr} "${name}" is invalid`;
-  if (errs.length === 1) message += `: ${fieldErrorString(errs[0]!)}`;
-  else if (errs.length > 1) message += `: [${errs.map(fieldErrorString).join(', ')}]`;
+  if (errs.length) message += `: ${fieldErrorsAggregate(errs)}`;
   // Go's omitempty: an empty name is left out of details.
   const details: StatusDetails = name ? { name } : {};
   if (qualifiedKind.group) details.group = qualifiedKind.group;

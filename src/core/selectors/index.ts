@@ -12,7 +12,6 @@ export {
   parseLabelSelector,
   labelSelectorFromObject,
   validateLabelSelector,
-  validateLabels,
   newRequirement,
   requirementToString,
   everythingLabelSelector,
@@ -44,4 +43,7 @@ export {
   type CustomResourceFields,
   type SelectableFieldOptions,
 } from './selectableFields';
-export { isQualifiedName, isValidLabelValue, isDNS1123Subdomain, type FieldError, type FieldErrorType } from './validation';
+// Label and name syntax and field errors are shared with object validation.
+export { validateLabels } from '../validation/labels';
+export { isQualifiedName, isValidLabelValue, isDNS1123Subdomain } from '../validation/names';
+export type { FieldError, FieldErrorType } from '../errors';

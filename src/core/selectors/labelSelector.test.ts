@@ -6,6 +6,7 @@ import {
   type LabelSelector,
   type LabelSelectorObject,
 } from './labelSelector';
+import { fieldErrorString } from '../errors';
 import { SelectorError } from './selectorError';
 
 function mustParse(s: string): LabelSelector {
@@ -297,7 +298,7 @@ describe('validateLabelSelector', () => {
   for (const c of cases) {
     it(c.name, () => {
       const errs = validateLabelSelector(c.input, 'spec.selector');
-      expect(errs.map((e) => e.message)).toEqual(c.messages);
+      expect(errs.map(fieldErrorString)).toEqual(c.messages);
       if (c.types) expect(errs.map((e) => e.type)).toEqual(c.types);
     });
   }

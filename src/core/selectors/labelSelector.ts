@@ -6,18 +6,9 @@
  * verbatim ("unable to parse requirement: ...").
  */
 import { SelectorError } from './selectorError';
-import {
-  aggregateMessage,
-  forbidden,
-  goQuote,
-  goStringSlice,
-  invalidRendered,
-  invalidString,
-  isQualifiedName,
-  isValidLabelValue,
-  required,
-  type FieldError,
-} from './validation';
+import { fieldErrorString, fieldErrorsAggregate, forbidden, goQuote, goStringSlice, invalid, required, type FieldError } from '../errors';
+import { validateLabels } from '../validation/labels';
+import { isQualifiedName, isValidLabelValue } from '../validation/names';
 
 /** selection.Operator values; `!` is DoesNotExist, `gt`/`lt` compare integers. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'gt' | 'lt' | 'exists' | '!';
@@ -143,7 +134,12 @@ function sortByKey(reqs: LabelRequirement[]): LabelRequirement[] {
 
 function validateLabelKey(key: string, path: string): FieldError | undefined {
   const errs = isQualifiedName(key);
-  return errs.length ? invalidString(path, key, errs.join('; ')) : undefined;
+  return errs.length ? invalid(path, key, errs.join('; ')) : undefined;
+}
+
+/** field.Invalid at `values` with the values printed as Go's %#v of a []string. */
+function invalidValues(values: readonly string[] | null, detail: string): FieldError {
+  return { ...invalid('values', values, detail), valueText: goStringSlice(values) };
 }
 
 /**
@@ -163,28 +159,28 @@ export function newRequirement(
   switch (operator) {
     case 'in':
     case 'notin':
-      if (vals.length === 0) errs.push(invalidRendered('values', goStringSlice(values), "for 'in', 'notin' operators, values set can't be empty"));
+      if (vals.length === 0) errs.push(invalidValues(values, "for 'in', 'notin' operators, values set can't be empty"));
       break;
     case '=':
     case '==':
     case '!=':
-      if (vals.length !== 1) errs.push(invalidRendered('values', goStringSlice(values), 'exact-match compatibility requires one single value'));
+      if (vals.length !== 1) errs.push(invalidValues(values, 'exact-match compatibility requires one single value'));
       break;
     case 'exists':
     case '!':
-      if (vals.length !== 0) errs.push(invalidRendered('values', goStringSlice(values), 'values set must be empty for exists and does not exist'));
+      if (vals.length !== 0) errs.push(invalidValues(values, 'values set must be empty for exists and does not exist'));
       break;
     case 'gt':
     case 'lt':
-      if (vals.length !== 1) errs.push(invalidRendered('values', goStringSlice(values), "for 'Gt', 'Lt' operators, exactly one value is required"));
+      if (vals.length !== 1) errs.push(invalidValues(values, "for 'Gt', 'Lt' operators, exactly one value is required"));
       vals.forEach((v, i) => {
-        if (parseInt64(v) === undefined) errs.push(invalidString(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+        if (parseInt64(v) === undefined) errs.push(invalid(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
       });
       break;
   }
   vals.forEach((v, i) => {
     const valueErrs = isValidLabelValue(v);
-    if (valueErrs.length) errs.push(invalidString(`values[${i}][${key}]`, v, valueErrs.join('; ')));
+    if (valueErrs.length) errs.push(invalid(`values[${i}][${key}]`, v, valueErrs.join('; ')));
   });
   return errs.length ? errs : { key, operator, values: [...vals] };
 }
@@ -360,7 +356,7 @@ class Parser {
     }
     if (item.tok !== 'identifier') return new ParseError(`found '${item.literal}', expected: identifier`);
     const keyErr = validateLabelKey(item.literal, '<nil>');
-    if (keyErr) return new ParseError(keyErr.message);
+    if (keyErr) return new ParseError(fieldErrorString(keyErr));
     const next = this.lookahead('values').tok;
     if ((next === 'eos' || next === ',') && operator !== '!') operator = 'exists';
     return { key: item.literal, operator };
@@ -444,7 +440,7 @@ class Parser {
 }
 
 function finish(r: LabelRequirement | FieldError[]): LabelRequirement | ParseError {
-  return Array.isArray(r) ? new ParseError(aggregateMessage(r)) : r;
+  return Array.isArray(r) ? new ParseError(fieldErrorsAggregate(r)) : r;
 }
 
 /**
@@ -491,7 +487,7 @@ export function labelSelectorFromObject(ps: LabelSelectorObject | null | undefin
   const reqs: LabelRequirement[] = [];
   for (const key of Object.keys(matchLabels).sort()) {
     const r = newRequirement(key, '=', [matchLabels[key]!]);
-    if (Array.isArray(r)) return new SelectorError(aggregateMessage(r));
+    if (Array.isArray(r)) return new SelectorError(fieldErrorsAggregate(r));
     reqs.push(r);
   }
   for (const expr of expressions) {
@@ -500,7 +496,7 @@ export function labelSelectorFromObject(ps: LabelSelectorObject | null | undefin
     // Go copies the values with append([]string(nil), ...), so "none" is a nil slice.
     const values = expr.values && expr.values.length ? [...expr.values] : null;
     const r = newRequirement(expr.key, op, values);
-    if (Array.isArray(r)) return new SelectorError(aggregateMessage(r));
+    if (Array.isArray(r)) return new SelectorError(fieldErrorsAggregate(r));
     reqs.push(r);
   }
   return new RequirementsSelector(sortByKey(reqs));
@@ -509,16 +505,6 @@ export function labelSelectorFromObject(ps: LabelSelectorObject | null | undefin
 export interface LabelSelectorValidationOptions {
   /** Kept for objects stored before values were validated (upstream's AllowInvalidLabelValueInSelector). */
   allowInvalidLabelValueInSelector?: boolean;
-}
-
-/** Validates label keys and values of a map (metav1validation.ValidateLabels). */
-export function validateLabels(labels: Readonly<Record<string, string>> | null | undefined, fldPath: string): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const key of Object.keys(labels ?? {}).sort()) {
-    for (const msg of isQualifiedName(key)) errs.push(invalidString(fldPath, key, msg));
-    for (const msg of isValidLabelValue(labels![key]!)) errs.push(invalidString(fldPath, labels![key]!, msg));
-  }
-  return errs;
 }
 
 /**
@@ -545,12 +531,12 @@ export function validateLabelSelector(
         if (values.length > 0) errs.push(forbidden(`${path}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
-        errs.push(invalidString(`${path}.operator`, sr.operator, 'not a valid selector operator'));
+        errs.push(invalid(`${path}.operator`, sr.operator, 'not a valid selector operator'));
     }
-    for (const msg of isQualifiedName(sr.key)) errs.push(invalidString(`${path}.key`, sr.key, msg));
+    for (const msg of isQualifiedName(sr.key)) errs.push(invalid(`${path}.key`, sr.key, msg));
     if (!opts.allowInvalidLabelValueInSelector) {
       values.forEach((v, vi) => {
-        for (const msg of isValidLabelValue(v)) errs.push(invalidString(`${path}.values[${vi}]`, v, msg));
+        for (const msg of isValidLabelValue(v)) errs.push(invalid(`${path}.values[${vi}]`, v, msg));
       });
     }
   });

@@ -10,7 +10,7 @@
  */
 import { parseFieldSelector, type FieldSelector } from './fieldSelector';
 import { SelectorError } from './selectorError';
-import { goQuote } from './validation';
+import { goQuote } from '../errors/goFormat';
 
 /** A custom resource's selectable fields (CRD `spec.versions[].selectableFields[].jsonPath`). */
 export interface CustomResourceFields {

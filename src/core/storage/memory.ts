@@ -21,6 +21,7 @@ import {
   type StorageEvent,
   type Unsubscribe,
 } from './interface';
+import { compactedError, compactionDue, readRevisionAt, requireLive } from './revisions';
 import { WatcherSet, type ListenerErrorHandler } from './watchers';
 
 export interface MemoryStorageOptions {
@@ -96,16 +97,7 @@ class MemoryStorage implements Storage {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     this.assertOpen(key);
-    const current = this.latest(key);
-    if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-    if (current.modRevision !== expectedModRevision) {
-      throw new StorageError(
-        'Conflict',
-        key,
-        `modRevision of ${key} is ${current.modRevision}, expected ${expectedModRevision}`,
-        current.modRevision,
-      );
-    }
+    const current = requireLive(key, this.latest(key), (kv) => kv.modRevision, expectedModRevision);
     const revision = this.revision + 1;
     const kv = freezeKv(key, value, current.createRevision, revision);
     this.commit({ type: 'PUT', revision, kv, prevKv: current });
@@ -114,16 +106,7 @@ class MemoryStorage implements Storage {
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     this.assertOpen(key);
-    const current = this.latest(key);
-    if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-    if (expectedModRevision !== undefined && current.modRevision !== expectedModRevision) {
-      throw new StorageError(
-        'Conflict',
-        key,
-        `modRevision of ${key} is ${current.modRevision}, expected ${expectedModRevision}`,
-        current.modRevision,
-      );
-    }
+    const current = requireLive(key, this.latest(key), (kv) => kv.modRevision, expectedModRevision);
     const revision = this.revision + 1;
     const kv = freezeKv(key, current.value, current.createRevision, revision);
     this.commit({ type: 'DELETE', revision, kv, prevKv: current });
@@ -132,9 +115,7 @@ class MemoryStorage implements Storage {
 
   async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
     this.assertOpen(prefix);
-    if (afterRevision < this.compacted) {
-      throw new StorageError('Compacted', prefix, `revision ${afterRevision} has been compacted (oldest ${this.compacted})`, this.compacted);
-    }
+    if (afterRevision < this.compacted) throw compactedError(prefix, afterRevision, this.compacted);
     // events[0] has revision compacted + 1; replay starts right after afterRevision.
     const start = Math.max(0, afterRevision - this.compacted);
     const history = start < this.events.length ? this.events.slice(start) : [];
@@ -143,10 +124,7 @@ class MemoryStorage implements Storage {
 
   async compact(revision: number): Promise<void> {
     this.assertOpen('');
-    if (revision > this.revision) {
-      throw new StorageError('TooLargeResourceVersion', '', `cannot compact at ${revision}: current revision is ${this.revision}`, this.revision);
-    }
-    if (revision <= this.compacted) return;
+    if (!compactionDue(revision, this.revision, this.compacted)) return;
     let removedKeys = false;
     for (const [key, history] of this.versions) {
       // Keep the version visible at `revision` (unless it is a tombstone) and everything newer.
@@ -173,14 +151,7 @@ class MemoryStorage implements Storage {
   /** Validates a requested read revision and returns the one to serve. */
   private readRevision(key: string, revision: number | undefined): number {
     this.assertOpen(key);
-    if (!revision || revision <= 0) return this.revision;
-    if (revision > this.revision) {
-      throw new StorageError('TooLargeResourceVersion', key, `revision ${revision} is newer than current ${this.revision}`, this.revision);
-    }
-    if (revision < this.compacted) {
-      throw new StorageError('Compacted', key, `revision ${revision} has been compacted (oldest ${this.compacted})`, this.compacted);
-    }
-    return revision;
+    return readRevisionAt(key, revision, this.revision, this.compacted);
   }
 
   private latest(key: string): KeyValue | undefined {

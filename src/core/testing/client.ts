@@ -1,15 +1,27 @@
 /** A tiny in-process client for tests: requests go through handle(), exactly as a host sends them. */
 import { createApiServer, type ApiServer, type ApiServerOptions } from '../apiserver';
+import type { WatchCacheStorage } from '../storage/cacher';
 import { createMemoryStorage } from '../storage/memory';
 import { FakeClock, seededRandom } from '../util/clock';
+import { WatchStream } from './watch';
+
+export { WatchStream, type WatchEvent } from './watch';
 
 export interface TestServer {
   server: ApiServer;
   clock: FakeClock;
+  /** The server's watch cache, for its stats (window start, watcher count). */
+  storage: WatchCacheStorage;
   request(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal }): Promise<Response>;
   json<T = any>(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: T; headers: Headers }>;
+  /** Starts a watch request; `close()` on the stream is the client going away. */
+  watch(path: string, headers?: Record<string, string>): Promise<WatchStream>;
 }
 
+/**
+ * A server on the memory backend, a FakeClock and seeded randomness. Options
+ * override any of those, or set e.g. `watchHistoryWindowMs`.
+ */
 export async function newTestServer(options: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const clock = new FakeClock('2026-01-01T00:00:00Z');
   const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(42), ...options });
@@ -29,6 +41,7 @@ export async function newTestServer(options: Partial<ApiServerOptions> = {}): Pr
   return {
     server,
     clock,
+    storage: server.storage,
     request,
     async json(method, path, init) {
       const res = await request(method, path, init);
@@ -40,6 +53,11 @@ export async function newTestServer(options: Partial<ApiServerOptions> = {}): Pr
         body = text;
       }
       return { status: res.status, body, headers: res.headers };
+    },
+    async watch(path, headers) {
+      const abort = new AbortController();
+      const res = await request('GET', path, { headers, signal: abort.signal });
+      return new WatchStream(res, abort);
     },
   };
 }

@@ -16,41 +16,47 @@ const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
 const labelValueRe = new RegExp(`^${labelValueFmt}$`);
 
 const maxLenMsg = (n: number) => `must be no more than ${n} characters`;
+const emptyMsg = 'must be non-empty';
 
+/** Upstream's RegexError, including the double space its examples get before "or". */
 function regexError(msg: string, fmt: string, examples: string[]): string {
-  let s = msg;
-  if (examples.length) s += ` (e.g. ${examples.map((e) => `'${e}'`).join(',  or ')}`;
-  else s += ' (';
-  s += `, regex used for validation is '${fmt}')`;
-  return s;
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-export function isDNS1123Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenMsg(63));
-  if (!dns1123LabelRe.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character", dns1123LabelFmt, ['my-name', '123-abc']));
-  }
-  return errs;
+/** The shape of upstream's IsDNS1123Label and kin: a length limit, then a pattern. */
+function lengthAndPattern(max: number, re: RegExp, msg: string, fmt: string, examples: string[]): (value: string) => string[] {
+  return (value) => {
+    const errs: string[] = [];
+    if (value.length > max) errs.push(maxLenMsg(max));
+    if (!re.test(value)) errs.push(regexError(msg, fmt, examples));
+    return errs;
+  };
 }
 
-export function isDNS1123Subdomain(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 253) errs.push(maxLenMsg(253));
-  if (!dns1123SubdomainRe.test(value)) {
-    errs.push(regexError("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character", dns1123SubdomainFmt, ['example.com']));
-  }
-  return errs;
-}
+export const isDNS1123Label = lengthAndPattern(
+  63,
+  dns1123LabelRe,
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
+  dns1123LabelFmt,
+  ['my-name', '123-abc'],
+);
 
-export function isDNS1035Label(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenMsg(63));
-  if (!dns1035LabelRe.test(value)) {
-    errs.push(regexError("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character", dns1035LabelFmt, ['my-name', 'abc-123']));
-  }
-  return errs;
-}
+export const isDNS1123Subdomain = lengthAndPattern(
+  253,
+  dns1123SubdomainRe,
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
+  dns1123SubdomainFmt,
+  ['example.com'],
+);
+
+export const isDNS1035Label = lengthAndPattern(
+  63,
+  dns1035LabelRe,
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+  dns1035LabelFmt,
+  ['my-name', 'abc-123'],
+);
 
 /** Names that only need to be safe as a URL path segment (RBAC objects and others). */
 export function isValidPathSegmentName(value: string): string[] {
@@ -60,6 +66,7 @@ export function isValidPathSegmentName(value: string): string[] {
   return errs;
 }
 
+/** A label key or similar: optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
 export function isQualifiedName(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
@@ -68,7 +75,7 @@ export function isQualifiedName(value: string): string[] {
   else if (parts.length === 2) {
     const prefix = parts[0]!;
     name = parts[1]!;
-    if (prefix.length === 0) errs.push('prefix part must be non-empty');
+    if (prefix.length === 0) errs.push(`prefix part ${emptyMsg}`);
     else for (const m of isDNS1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
   } else {
     return [
@@ -76,22 +83,22 @@ export function isQualifiedName(value: string): string[] {
         " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     ];
   }
-  if (name.length === 0) errs.push('name part must be non-empty');
+  if (name.length === 0) errs.push(`name part ${emptyMsg}`);
   else if (name.length > 63) errs.push(`name part ${maxLenMsg(63)}`);
-  if (name.length > 0 && !qualifiedNameRe.test(name)) {
+  // Upstream also reports the pattern for an empty name part.
+  if (!qualifiedNameRe.test(name)) {
     errs.push(regexError("name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", qualifiedNameFmt, ['MyName', 'my.name', '123-abc']));
   }
   return errs;
 }
 
-export function isValidLabelValue(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push(maxLenMsg(63));
-  if (!labelValueRe.test(value)) {
-    errs.push(regexError("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character", labelValueFmt, ['MyValue', 'my_value', '12345']));
-  }
-  return errs;
-}
+export const isValidLabelValue = lengthAndPattern(
+  63,
+  labelValueRe,
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
+  labelValueFmt,
+  ['MyValue', 'my_value', '12345'],
+);
 
 export type NameValidator = (name: string, prefix: boolean) => string[];
 

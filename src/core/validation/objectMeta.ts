@@ -5,9 +5,9 @@
  */
 import type { ObjectMeta } from '../api/types';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
+import { validateLabels } from './labels';
 import {
   isQualifiedName,
-  isValidLabelValue,
   nameIsDNS1035Label,
   nameIsDNSLabel,
   nameIsDNSSubdomain,
@@ -30,17 +30,6 @@ const nameValidators: Record<string, NameValidator> = {
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {
   return nameValidators[`${group}/${resource}`] ?? nameIsDNSSubdomain;
-}
-
-export function validateLabels(labels: unknown, field: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (labels === undefined || labels === null) return errs;
-  for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
-    for (const m of isQualifiedName(k)) errs.push(invalid(field, k, m));
-    if (typeof v !== 'string') errs.push(invalid(`${field}`, v, 'label values must be strings'));
-    else for (const m of isValidLabelValue(v)) errs.push(invalid(field, v, m));
-  }
-  return errs;
 }
 
 export function validateAnnotations(annotations: unknown, field: string): FieldError[] {

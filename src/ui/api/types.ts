@@ -1,62 +1,26 @@
 /** The Kubernetes API shapes the workbench reads (meta/v1 and discovery), as a client sees them. */
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  creationTimestamp?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  [field: string]: unknown;
-}
+// Type-only imports: the wire shapes are declared once, in the core, and no core code is bundled.
+import type { KubeList as ServerKubeList, KubeObject as ServerKubeObject } from '../../core/api/types';
+import type { Status as ServerStatus } from '../../core/errors/status';
 
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: ObjectMeta;
-  [field: string]: unknown;
-}
+export type { ListMeta, ObjectMeta } from '../../core/api/types';
+export type { StatusCause, StatusDetails } from '../../core/errors/status';
 
-export interface ListMeta {
-  resourceVersion?: string;
-  continue?: string;
-  remainingItemCount?: number;
-}
+/** An object as the workbench holds it: a manifest about to be created may lack any field. */
+export type KubeObject = Partial<ServerKubeObject>;
 
-export interface KubeList<T extends KubeObject = KubeObject> {
-  apiVersion: string;
-  kind: string;
-  metadata: ListMeta;
-  items: T[];
-}
+export type KubeList<T extends KubeObject = KubeObject> = ServerKubeList<T>;
 
-export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
-}
-
-export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  uid?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
-}
-
-/** meta/v1 Status: every API error, kept whole so the UI can show reason and causes. */
-export interface Status {
+/**
+ * meta/v1 Status as a client receives it, kept whole so the UI can show reason
+ * and causes. Any server may leave fields out or send reasons this one never
+ * does, so everything but kind and apiVersion is optional and reason is any string.
+ */
+export interface Status extends Partial<Omit<ServerStatus, 'kind' | 'apiVersion' | 'reason'>> {
   kind: 'Status';
   apiVersion: 'v1';
-  metadata?: ListMeta;
-  status?: 'Success' | 'Failure';
-  message?: string;
   reason?: string;
-  details?: StatusDetails;
-  code?: number;
 }
 
 export interface APIResource {

@@ -1,17 +1,20 @@
 /**
  * The scale subresource (autoscaling/v1 Scale) of deployments, replicasets,
  * statefulsets and replicationcontrollers: reads and writes spec.replicas of
- * the parent object.
+ * the parent object, with field ownership kept through the Scale as the
+ * apiserver's ScaleHandler keeps it (Update for PUT and patches, Apply for apply).
  */
 import { isObject, type KubeObject } from '../../api/types';
-import { newBadRequest, newConflict, newMethodNotSupported, newNotFound, optimisticLockErrorMsg } from '../../errors';
+import { forbidden, newBadRequest, newConflict, newMethodNotSupported, newNotFound, optimisticLockErrorMsg, required } from '../../errors';
+import { applyJSONPatch, applyMergePatch, type JsonObject } from '../../patch';
 import type { Store } from '../../registry/generic/store';
 import type { ResourceType } from '../../registry/types';
 import { negotiateInput, negotiateOutput, negotiatePatchType } from '../negotiation';
 import { parseJson } from '../serializers/json';
+import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
-import { decodeObject, parseDryRun, readBody } from './common';
-import { mergePatch } from './patch';
+import { decodeObject, fieldManagerName, newInvalidOptions, parseDryRun, readBody } from './common';
+import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
 
 function selectorString(selector: unknown): string {
@@ -49,31 +52,55 @@ export function scaleOf(obj: KubeObject): KubeObject {
 export async function scaleHandler(scope: RequestScope, _storeFor: (t: ResourceType) => Store): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, url, userAgent: request.headers.get('user-agent') });
-  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, scaleOf(obj), { request, pretty: choice.pretty });
+  const sfm = scaleFieldManagement(store, scope.clock);
+  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, sfm.toScale(obj, scaleOf(obj)), { request, pretty: choice.pretty });
   if (info.verb === 'get') return reply(200, await store.get(info.namespace, info.name));
   if (info.verb !== 'update' && info.verb !== 'patch') throw newMethodNotSupported(store.gr, info.verb);
-  const dryRun = parseDryRun(url, info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions');
+
+  const optionsKind = info.verb === 'patch' ? 'PatchOptions' : 'UpdateOptions';
+  const dryRun = parseDryRun(url, optionsKind);
   const body = await readBody(request);
-  let desired: (current: KubeObject) => KubeObject;
-  if (info.verb === 'update') {
+  const patchType = info.verb === 'patch' ? negotiatePatchType(request.headers.get('content-type')) : undefined;
+  const isApply = patchType === 'application/apply-patch+yaml';
+  const force = url.searchParams.get('force');
+  if (patchType && !isApply && force !== null) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
+  if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
+  const manager = fieldManagerName(scope, optionsKind);
+
+  // The Scale the caller wants, given the live one.
+  let desired: (live: KubeObject) => KubeObject;
+  if (!patchType) {
     const scale = decodeObject(negotiateInput(request.headers.get('content-type')), body, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
     desired = () => scale;
+  } else if (isApply) {
+    const applied = parseYaml(new TextDecoder().decode(body));
+    if (!isObject(applied)) throw newBadRequest('the body of an apply patch must be a single object');
+    desired = (live) => sfm.apply(live, applied as JsonObject, manager, force === 'true');
   } else {
-    const patchType = negotiatePatchType(request.headers.get('content-type'));
-    if (patchType === 'application/json-patch+json') throw newBadRequest('json patches are not supported on the scale subresource');
+    if (patchType === 'application/strategic-merge-patch+json') throw newBadRequest('strategic merge patches are not supported on the scale subresource');
     const patch = parseJson(new TextDecoder().decode(body));
-    desired = (current) => mergePatch(scaleOf(current), patch) as KubeObject;
+    desired = (live) => {
+      const r = patchType === 'application/json-patch+json' ? applyJSONPatch(live as unknown as JsonObject, patch) : applyMergePatch(live as unknown as JsonObject, patch);
+      if (!r.ok) throw newBadRequest(r.error.message);
+      return r.object as unknown as KubeObject;
+    };
   }
+
   const result = await store.update(info.namespace, info.name, (current) => {
     if (!current) throw newNotFound(store.gr, info.name);
-    const scale = desired(current);
-    const rv = scale.metadata?.resourceVersion;
+    const live = sfm.toScale(current, scaleOf(current));
+    const wanted = desired(live);
+    const rv = wanted.metadata?.resourceVersion;
     if (rv && rv !== current.metadata.resourceVersion) throw newConflict(store.gr, info.name, optimisticLockErrorMsg);
-    const spec = isObject(scale['spec']) ? scale['spec'] : {};
+    const tracked = isApply ? wanted : sfm.update(live, wanted, manager);
+    const spec = isObject(tracked['spec']) ? tracked['spec'] : {};
     const next = structuredClone(current);
     const nextSpec = isObject(next['spec']) ? next['spec'] : (next['spec'] = {});
     nextSpec['replicas'] = (spec['replicas'] as number | undefined) ?? 0;
+    const managed = sfm.parentManagedFields(current, tracked);
+    if (managed) next.metadata.managedFields = managed;
+    else delete next.metadata.managedFields;
     return next;
-  }, { dryRun });
+  }, { dryRun, subresource: 'scale' });
   return reply(200, result.object);
 }

@@ -34,11 +34,12 @@ export function ResourceTable({ kind, namespace }: { kind: ResourceKind | undefi
               <tbody>
                 {data.items.map((item) => {
                   const meta = item.metadata ?? {};
+                  const created = meta.creationTimestamp ?? undefined;
                   return (
                     <tr key={meta.uid ?? `${meta.namespace}/${meta.name}`} data-testid="resource-row" data-name={meta.name} data-namespace={meta.namespace}>
                       {acrossNamespaces && <td>{meta.namespace}</td>}
                       <td>{meta.name}</td>
-                      <td title={meta.creationTimestamp}>{formatAge(meta.creationTimestamp, now)}</td>
+                      <td title={created}>{formatAge(created, now)}</td>
                       <td>
                         <code>{meta.resourceVersion}</code>
                       </td>
