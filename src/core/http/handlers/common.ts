@@ -5,7 +5,8 @@ import {
   newInvalid,
   newRequestEntityTooLarge,
   notSupported,
-  type FieldError,
+  type FieldError,,
+  goStringSlice,
 } from '../../errors';
 import { managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
@@ -77,7 +78,7 @@ export function parseDryRun(url: URL, optionsKind: string): boolean {
   if (set.length === 0) return false;
   const bad = set.filter((v) => v !== 'All');
   if (bad.length) {
-    const err: FieldError = { ...notSupported('dryRun', set, ['All']), valueText: `[]string{${set.map((v) => JSON.stringify(v)).join(', ')}}` };
+    const err: FieldError = { ...notSupported('dryRun', set, ['All']), valueText: goStringSlice(set) };
     throw newInvalidOptions(optionsKind, [err]);
   }
   return true;
