@@ -5,8 +5,8 @@ import {
   newInvalid,
   newRequestEntityTooLarge,
   notSupported,
-  type FieldError,,
   goStringSlice,
+  type FieldError,
 } from '../../errors';
 import { managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
