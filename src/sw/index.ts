@@ -11,3 +11,4 @@ export {
   WorkerReplyTimeoutError,
 } from './protocol';
 export type { PageMessage, WorkerMessage, MessageTarget } from './protocol';
+export { settingsFromUrl, workerUrlWith, type WorkerSettings } from './settings';

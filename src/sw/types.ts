@@ -27,6 +27,8 @@ export interface WorkerClients {
 export interface ServiceWorkerScope {
   readonly clients: WorkerClients;
   readonly registration: { readonly scope: string };
+  /** The worker script's own URL, which carries the host settings. */
+  readonly location: { readonly href: string };
   skipWaiting(): Promise<void>;
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;

@@ -13,7 +13,7 @@
  *    reload once so both sides match.
  * Reloads are guarded in sessionStorage so a broken setup cannot loop.
  */
-import { BUILD_ID, PROTOCOL_VERSION, sendToWorker } from '../../sw';
+import { BUILD_ID, PROTOCOL_VERSION, sendToWorker, workerUrlWith } from '../../sw';
 
 export type ConnectionFailure = 'insecure-context' | 'unsupported' | 'registration-failed' | 'not-controlled';
 
@@ -64,7 +64,9 @@ async function connect(): Promise<WorkerConnection> {
   const container = navigator.serviceWorker;
   let registration: ServiceWorkerRegistration;
   try {
-    registration = await container.register(WORKER_URL, { type: 'module', scope: '/', updateViaCache: 'none' });
+    // Host settings ride on the script URL; `localStorage['kubesim.watchHistoryWindow'] = '10m'` sets the window.
+    const url = workerUrlWith(WORKER_URL, { watchHistoryWindow: localStorage.getItem('kubesim.watchHistoryWindow') ?? undefined });
+    registration = await container.register(url, { type: 'module', scope: '/', updateViaCache: 'none' });
   } catch (error) {
     throw new ServiceWorkerUnavailableError(
       'registration-failed',
