@@ -98,7 +98,7 @@ export async function scaleHandler(scope: RequestScope, _storeFor: (t: ResourceT
     const nextSpec = isObject(next['spec']) ? next['spec'] : (next['spec'] = {});
     nextSpec['replicas'] = (spec['replicas'] as number | undefined) ?? 0;
     const managed = sfm.parentManagedFields(current, tracked);
-    if (managed) next.metadata.managedFields = managed;
+    if (managed) next.metadata.managedFields = managed as KubeObject["metadata"]["managedFields"];
     else delete next.metadata.managedFields;
     return next;
   }, { dryRun, subresource: 'scale' });
