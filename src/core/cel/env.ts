@@ -6,7 +6,7 @@
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
 import { check, type CheckedAst } from './checker/checker';
 import { T, type CelType } from './common/types';
-import { CelError, CelUnknown, fromJson, type CelValue } from './common/values';
+import { CelError, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library } from './interpreter/functions';
 import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
 import { optionalLibrary, standardLibrary } from './library/stdlib';
@@ -23,6 +23,8 @@ export interface EnvOptions {
   presenceTestHasCost?: boolean;
   /** skip type checking (variables are dynamic) */
   disableCheck?: boolean;
+  /** plan without fused attribute chains and literal comparisons (to cross-check them) */
+  unspecialized?: boolean;
 }
 
 /** An evaluation error with its position in the source. */
@@ -111,6 +113,7 @@ export class CelEnv {
       checked,
       variables: new Set(this.variables.keys()),
       presenceTestHasCost: this.options.presenceTestHasCost ?? false,
+      specialize: !this.options.unspecialized,
     });
     const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
     return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };
@@ -122,6 +125,8 @@ export interface EvalOptions {
   costLimit?: number;
 }
 
+const NO_VARS: Record<string, CelValue | undefined> = {};
+
 export class CelProgram {
   constructor(
     private readonly root: Interpretable,
@@ -130,9 +135,20 @@ export class CelProgram {
     readonly expr: Expr,
   ) {}
 
+  /** a frame kept between evaluations; a nested or concurrent evaluation gets its own */
+  private spare: Frame | undefined;
+
   /** Evaluates with variables that are already CEL values. */
   eval(vars: Record<string, CelValue | undefined>, opts: EvalOptions = {}): CelResult {
-    const f = new Frame(vars, opts.costLimit ?? Infinity, this.slotCount);
+    const limit = opts.costLimit ?? Infinity;
+    let f = this.spare;
+    if (f === undefined) f = new Frame(vars, limit, this.slotCount);
+    else {
+      this.spare = undefined;
+      f.vars = vars;
+      f.limit = limit;
+      f.cost = 0;
+    }
     let v: CelValue;
     try {
       v = this.root(f);
@@ -142,9 +158,13 @@ export class CelProgram {
       }
       throw e;
     }
-    if (v instanceof CelError) return { ok: false, cost: f.cost, error: this.describe(v) };
-    if (v instanceof CelUnknown) return { ok: true, value: v, cost: f.cost };
-    return { ok: true, value: v, cost: f.cost };
+    const cost = f.cost;
+    f.vars = NO_VARS;
+    f.alt = null;
+    if (this.slotCount !== 0) f.slots.fill(null);
+    this.spare = f;
+    if (v instanceof CelError) return { ok: false, cost, error: this.describe(v) };
+    return { ok: true, value: v, cost };
   }
 
   /** Evaluates with JSON variables (as decoded from a request body). */

@@ -19,7 +19,7 @@ import { k8sRegexLibrary } from './library/k8s/regex';
 import { k8sSemverLibrary } from './library/k8s/semver';
 import { k8sURLsLibrary } from './library/k8s/urls';
 import { compileRegex } from './library/stdlib';
-import { schemaToType, type CelSchema } from './schema/types';
+import { generateSelfTypeName, schemaToType, type CelSchema } from './schema/types';
 
 export type EnvironmentKind = 'crd' | 'admission' | 'authentication' | 'authorization' | 'plain';
 
@@ -77,6 +77,29 @@ export const ADMISSION_REQUEST_TYPE = obj('kubernetes.AdmissionRequest', {
   options: T.dyn,
 });
 
+const SELECTOR_REQUIREMENT = obj('kubernetes.SelectorRequirement', { key: T.string, operator: T.string, values: T.list(T.string) });
+const selectorAttributes = (name: string): ObjectType => obj(name, { rawSelector: T.string, requirements: T.list(SELECTOR_REQUIREMENT) });
+
+/** authorization.k8s.io SubjectAccessReviewSpec as authorization webhook match conditions see `request`. */
+export const SUBJECT_ACCESS_REVIEW_SPEC_TYPE = obj('kubernetes.SubjectAccessReviewSpec', {
+  resourceAttributes: obj('kubernetes.ResourceAttributes', {
+    namespace: T.string,
+    verb: T.string,
+    group: T.string,
+    version: T.string,
+    resource: T.string,
+    subresource: T.string,
+    name: T.string,
+    fieldSelector: selectorAttributes('kubernetes.FieldSelectorAttributes'),
+    labelSelector: selectorAttributes('kubernetes.LabelSelectorAttributes'),
+  }),
+  nonResourceAttributes: obj('kubernetes.NonResourceAttributes', { path: T.string, verb: T.string }),
+  user: T.string,
+  groups: T.list(T.string),
+  extra: T.map(T.string, T.list(T.string)),
+  uid: T.string,
+});
+
 export const AUTHORIZER_TYPE = T.opaque('kubernetes.authorization.Authorizer');
 export const RESOURCE_CHECK_TYPE = T.opaque('kubernetes.authorization.ResourceCheck');
 
@@ -87,6 +110,8 @@ export interface EnvironmentOptions {
   variables?: Record<string, CelType>;
   /** whether oldSelf is declared (transition rules) */
   oldSelf?: boolean;
+  /** name of self's object type (crd); generated like the API server's `selfType<nanos>` when unset */
+  selfTypeName?: string;
 }
 
 /** Builds the environment for one kind of API field. */
@@ -95,7 +120,7 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
   let variables: Record<string, CelType> = {};
   switch (kind) {
     case 'crd': {
-      const t = opts.schema ? schemaToType(opts.schema, 'Object') : T.dyn;
+      const t = opts.schema ? schemaToType(opts.schema, opts.selfTypeName ?? generateSelfTypeName()) : T.dyn;
       variables = { self: t };
       if (opts.oldSelf !== false) variables.oldSelf = t;
       break;
@@ -116,7 +141,7 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
       variables = { claims: T.map(T.string, T.dyn), user: USER_INFO };
       break;
     case 'authorization':
-      variables = { request: T.dyn };
+      variables = { request: SUBJECT_ACCESS_REVIEW_SPEC_TYPE };
       break;
     case 'plain':
       return new CelEnv({ libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()], enableBind: true, variables: opts.variables ?? {} });

@@ -33,6 +33,7 @@ import { CelCIDR, CelIP } from './library/k8s/net';
 import { CelQuantity } from './library/k8s/quantity';
 import { CelSemver } from './library/k8s/semver';
 import { CelURL } from './library/k8s/urls';
+import { costErrorMessage } from './schema/crdCost';
 import { schemaValue, type CelSchema } from './schema/types';
 
 export interface EvaluationSpec {
@@ -120,9 +121,7 @@ export function evaluateCel(spec: EvaluationSpec, deps: EvaluationDeps = {}): Ev
     status.estimatedCost = { min: formatEstimate(est.min), max: formatEstimate(est.max) };
     if (spec.environment === 'crd') {
       if (est.max > STATIC_ESTIMATED_COST_LIMIT) {
-        warnings.push(
-          `estimated rule cost exceeds budget by factor of ${formatFactor(est.max / STATIC_ESTIMATED_COST_LIMIT)} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
-        );
+        warnings.push(costErrorMessage('estimated rule cost', est.max, STATIC_ESTIMATED_COST_LIMIT));
       }
       const t = compiled.ast.type;
       if (t.kind !== 'bool' && t.kind !== 'dyn') warnings.push('cel expression must evaluate to a bool');
@@ -141,12 +140,8 @@ export function evaluateCel(spec: EvaluationSpec, deps: EvaluationDeps = {}): Ev
   return status;
 }
 
-function formatFactor(f: number): string {
-  return f >= 1e6 ? f.toExponential(2) : String(Math.round(f * 100) / 100);
-}
-
 function resultType(t: CelType | undefined, v: CelValue): string {
-  if (t && t.kind !== 'dyn' && t.kind !== 'param' && t.kind !== 'object') return typeToString(t);
+  if (t && t.kind !== 'dyn' && t.kind !== 'param') return typeToString(t);
   return typeOfValue(v).name;
 }
 

@@ -12,6 +12,7 @@ export {
   RUNTIME_CEL_COST_BUDGET,
   STATIC_ESTIMATED_COST_LIMIT,
   STATIC_ESTIMATED_CRD_COST_LIMIT,
+  SUBJECT_ACCESS_REVIEW_SPEC_TYPE,
   compileKubernetes,
   kubernetesLibraries,
   newEnvironment,
@@ -22,6 +23,16 @@ export { evaluateCel, toJson, type EvaluationDeps, type EvaluationSpec, type Eva
 export { estimateCost, type CostEstimate } from './checker/cost';
 export { T, typeToString, type CelType } from './common/types';
 export { fromJson, type CelValue } from './common/values';
-export { schemaToType, schemaValue, type CelSchema } from './schema/types';
+export { generateSelfTypeName, schemaToType, schemaValue, type CelSchema } from './schema/types';
+export {
+  costErrorMessage,
+  estimateCrdCost,
+  maxCardinality,
+  minSerializedSize,
+  type CrdCostReport,
+  type ExpressionCost,
+  type ValidationRule,
+} from './schema/crdCost';
 export { escapePropertyName, unescapePropertyName } from './schema/escaping';
+export { subjectAccessReviewRequest, type SubjectAccessReviewSpec } from './library/k8s/sarRequest';
 export type { AuthorizationAttributes, AuthorizationDecision, CelAuthorizer } from './library/k8s/authz';

@@ -16,6 +16,7 @@ import {
 import { CelDuration, CelError, CelTimestamp, CelUint } from '../common/values';
 import type { FunctionRegistry, OverloadDecl } from '../interpreter/functions';
 import { qualifiedName, resolveCall } from '../interpreter/resolve';
+import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export interface Reference {
   /** resolved variable or function name */
@@ -242,6 +243,7 @@ class Checker {
       const ft = this.fieldType(e, base, args[1]!.value);
       return ft.kind === 'error' ? ft : T.optional(ft);
     }
+    if (fn === BLOCK_FN && !target && args.length === 2 && args[0]!.kind === 'list') return this.checkBlock(args[0]!, args[1]!);
     const argTypes: CelType[] = [];
     if (target) argTypes.push(this.check(target));
     for (const a of args) argTypes.push(this.check(a));
@@ -252,10 +254,15 @@ class Checker {
     const member = target !== undefined;
     const matches: OverloadDecl[] = [];
     let result: CelType | undefined;
+    const resolvedArgs = argTypes.map((t) => this.resolved(t));
+    const argsHaveParams = resolvedArgs.some(hasParam);
     for (const o of decls) {
       if (o.sig.member !== member || o.sig.params.length !== argTypes.length) continue;
-      const inst = this.instantiate(o);
-      const trial = new Map(this.subst);
+      if (!kindsMayMatch(o.sig.params, resolvedArgs)) continue;
+      const generic = sigHasParams(o);
+      const inst = generic ? this.instantiate(o) : o.sig;
+      // bindings are only made when a type parameter is involved; otherwise check in place
+      const trial = generic || argsHaveParams ? new Map(this.subst) : this.subst;
       if (!inst.params.every((p, i) => isAssignable(p, argTypes[i]!, trial))) continue;
       // commit the bindings of the first match; later matches only widen the result
       if (matches.length === 0) {
@@ -272,6 +279,24 @@ class Checker {
     }
     this.refs.set(e.id, { name: fn, overloads: matches.map((m) => m.id) });
     return result!;
+  }
+
+  /** Slot i sees slots 0..i-1; the result sees them all. The slot list itself is not a value. */
+  private checkBlock(slots: Expr & { kind: 'list' }, result: Expr): CelType {
+    const scope = new Map<string, CelType>();
+    this.scopes.push(scope);
+    slots.elements.forEach((el, i) => {
+      let t = this.check(el);
+      if (slots.optionalIndices.includes(i)) {
+        const rt = this.resolved(t);
+        t = rt.kind === 'opaque' && rt.name === 'optional_type' ? rt.params[0]! : T.dyn;
+      }
+      scope.set(blockIndexName(i), t);
+    });
+    this.set(slots, T.list(T.dyn));
+    const t = this.check(result);
+    this.scopes.pop();
+    return t;
   }
 
   private checkComprehension(e: ComprehensionExpr): CelType {
@@ -314,6 +339,48 @@ class Checker {
     this.scopes.pop();
     return res;
   }
+}
+
+function hasParam(t: CelType): boolean {
+  switch (t.kind) {
+    case 'param':
+      return true;
+    case 'list':
+      return hasParam(t.elem);
+    case 'map':
+      return hasParam(t.key) || hasParam(t.value);
+    case 'type':
+      return t.param ? hasParam(t.param) : false;
+    case 'opaque':
+      return t.params.some(hasParam);
+    default:
+      return false;
+  }
+}
+
+const genericOverloads = new WeakMap<OverloadDecl, boolean>();
+function sigHasParams(o: OverloadDecl): boolean {
+  let g = genericOverloads.get(o);
+  if (g === undefined) {
+    g = o.sig.params.some(hasParam) || hasParam(o.sig.result);
+    genericOverloads.set(o, g);
+  }
+  return g;
+}
+
+const SIMPLE = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'list', 'map', 'object', 'opaque']);
+
+/** A quick rejection before instantiating an overload: concrete kinds that can never be assigned. */
+function kindsMayMatch(params: CelType[], args: CelType[]): boolean {
+  for (let i = 0; i < params.length; i++) {
+    const p = params[i]!;
+    const a = args[i]!;
+    if (p.kind === a.kind || !SIMPLE.has(p.kind) || !SIMPLE.has(a.kind)) continue;
+    // objects typed from schemas are maps to map parameters only through isAssignable's rules
+    if ((p.kind === 'map' && a.kind === 'object') || (p.kind === 'object' && a.kind === 'map')) continue;
+    return false;
+  }
+  return true;
 }
 
 export function constType(v: unknown): CelType {

@@ -9,6 +9,7 @@ import { codePointLength } from '../common/values';
 import type { EstimateNode, FunctionRegistry, OverloadDecl, SizeRange } from '../interpreter/functions';
 import { LIST_CREATE_COST, MAP_CREATE_COST, STRUCT_CREATE_COST } from '../interpreter/planner';
 import { UNBOUNDED, addR, fixed, mulR, range, unionR } from '../library/costs';
+import { BLOCK_FN, blockIndexName } from '../parser/macros';
 import { boundsOf } from '../schema/types';
 import type { CheckedAst } from './checker';
 
@@ -125,6 +126,22 @@ class Coster {
         const l = this.cost(args[0]!);
         const r = this.cost(args[1]!);
         return range(l.min, l.max + r.max);
+      }
+      case BLOCK_FN: {
+        // each slot is evaluated at most once; references to it cost one like identifiers
+        const slots = args[0]!;
+        if (slots.kind !== 'list') break;
+        let sum = fixed(0);
+        const scope = new Map<string, SizeRange>();
+        this.iterSizes.push(scope);
+        slots.elements.forEach((el, i) => {
+          sum = addR(sum, this.cost(el));
+          scope.set(blockIndexName(i), this.size(el));
+        });
+        sum = addR(sum, this.cost(args[1]!));
+        this.sizes.set(e.id, this.size(args[1]!));
+        this.iterSizes.pop();
+        return sum;
       }
       case '_?_:_': {
         const c = this.cost(args[0]!);

@@ -37,8 +37,9 @@ export function needsProtobuf(c: ConformanceCase): boolean {
   if (PROTO_FILES.has(c.file)) return true;
   const o = c.original;
   if (o.container) return true;
+  // the expression is tested unescaped too: in JSON text `\tTestAllTypes` has no word boundary before the name
   const text = JSON.stringify(o);
-  return PROTO_RE.test(text) || /"@type":"type\.googleapis\.com\/(?!google\.protobuf\.(Timestamp|Duration)")/.test(text);
+  return PROTO_RE.test(text) || PROTO_RE.test(String(o.expr ?? '')) || /"@type":"type\.googleapis\.com\/(?!google\.protobuf\.(Timestamp|Duration)")/.test(text);
 }
 
 export function allCases(): ConformanceCase[] {

@@ -21,32 +21,18 @@ import {
   type JsonObject,
 } from '../common/values';
 import { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } from '../library/stdlib';
+import { NOT_RAW, chainReaders, type AttributeChain } from './attributes';
+import { isComparison, planLiteralComparison, type Apply2 } from './compare';
+import { charge, withId, selectField, type Frame, type Interpretable } from './frame';
 import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
 import { qualifiedName, resolveCall } from './resolve';
+import { BLOCK_FN, blockIndexName } from '../parser/macros';
+
+export { CostLimitExceeded, Frame, selectField, type Interpretable } from './frame';
 
 export const LIST_CREATE_COST = 10;
 export const MAP_CREATE_COST = 30;
 export const STRUCT_CREATE_COST = 40;
-
-/** Thrown (never returned) when the cost limit is exceeded; the program turns it into an error result. */
-export class CostLimitExceeded {
-  constructor(readonly cost: number) {}
-}
-
-/** Per-evaluation state. */
-export class Frame {
-  cost = 0;
-  slots: CelValue[];
-  constructor(
-    public vars: Record<string, CelValue | undefined>,
-    public limit: number,
-    slotCount: number,
-  ) {
-    this.slots = new Array<CelValue>(slotCount).fill(null);
-  }
-}
-
-export type Interpretable = (f: Frame) => CelValue;
 
 export interface PlanOptions {
   functions: FunctionRegistry;
@@ -55,15 +41,13 @@ export interface PlanOptions {
   variables: Set<string>;
   /** cel-go's PresenceTestHasCost; Kubernetes sets false */
   presenceTestHasCost?: boolean;
+  /** fused attribute chains and literal comparisons (default true; off only to cross-check them) */
+  specialize?: boolean;
 }
 
 export interface Plan {
   root: Interpretable;
   slotCount: number;
-}
-
-function charge(f: Frame, n: number): void {
-  if ((f.cost += n) > f.limit) throw new CostLimitExceeded(f.cost);
 }
 
 function isErrUnk(v: CelValue): v is CelError | CelUnknown {
@@ -77,9 +61,18 @@ function jsonField(v: JsonObject, field: string): unknown {
   return raw;
 }
 
-function withId(v: CelValue, id: number): CelValue {
-  if (v instanceof CelError && v.exprId === 0) return new CelError(v.message, id);
-  return v;
+/** Marks a block slot not evaluated yet. */
+const UNSET = Object.freeze(Object.create(null)) as CelValue;
+
+type CostFn = NonNullable<OverloadDecl['cost']>;
+
+/** Calls a two-argument cost function with a reused argument array (cost functions keep no reference). */
+function cost2(cost: CostFn, pair: CelValue[], x: CelValue, y: CelValue, r: CelValue): number {
+  pair[0] = x;
+  pair[1] = y;
+  const c = cost(pair, r);
+  pair[0] = pair[1] = null;
+  return c;
 }
 
 /** Attribute chains (ident.select[index]) are charged once per step; other operands add one for the relative attribute. */
@@ -88,22 +81,6 @@ function isAttribute(e: Expr): boolean {
   if (e.kind === 'select') return !e.testOnly && isAttribute(e.operand);
   if (e.kind === 'call' && e.fn === '_[_]' && !e.target && e.args.length === 2) return isAttribute(e.args[0]!);
   return false;
-}
-
-export function selectField(v: CelValue, field: string): CelValue {
-  if (isPlainObject(v)) {
-    if (Object.prototype.hasOwnProperty.call(v, field)) {
-      const raw = (v as JsonObject)[field];
-      if (raw !== undefined) return fromJson(raw);
-    }
-    return new CelError(`no such key: ${field}`);
-  }
-  if (v instanceof CelMap) {
-    const r = v.get(field);
-    return r === undefined ? new CelError(`no such key: ${field}`) : r;
-  }
-  if (v instanceof CelOptional) return optionalIndex(v, field);
-  return noOverload();
 }
 
 function presence(v: CelValue, field: string): CelValue {
@@ -122,6 +99,8 @@ export function plan(expr: Expr, opts: PlanOptions): Plan {
 class Planner {
   slotCount = 0;
   private scopes: Map<string, number>[] = [];
+  /** block slots evaluated on first use, by slot number */
+  private lazy = new Map<number, Interpretable>();
   /** ids of `_+_` / mapInsert calls that may update a private accumulator in place */
   private inPlace = new Set<number>();
   private readonly presenceCost: number;
@@ -171,6 +150,15 @@ class Planner {
 
   private planIdent(id: number, name: string): Interpretable {
     const slot = this.slotOf(name);
+    const lazy = slot === undefined ? undefined : this.lazy.get(slot);
+    if (slot !== undefined && lazy) {
+      return (f) => {
+        charge(f, 1);
+        let v: CelValue = f.slots[slot]!;
+        if (v === UNSET) f.slots[slot] = v = lazy(f);
+        return v;
+      };
+    }
     if (slot !== undefined) {
       return (f) => {
         charge(f, 1);
@@ -193,6 +181,11 @@ class Planner {
     if (q !== undefined && !e.testOnly) {
       const root = q.split('.')[0]!;
       if ((this.opts.variables.has(q) && this.slotOf(root) === undefined) || (!this.isVariable(root) && TYPE_IDENTS[q])) return this.planIdent(e.id, q);
+    }
+    if (!e.testOnly) {
+      const chain = this.chainOf(e);
+      const readers = chain && chainReaders(chain);
+      if (readers) return readers.value;
     }
     const operand = this.plan(e.operand);
     const field = e.field;
@@ -221,6 +214,43 @@ class Planner {
       }
       return withId(selectField(v, field), id);
     };
+  }
+
+  /** An ident.field.field... chain rooted at a variable or a comprehension slot, for fused reading. */
+  private chainOf(e: Expr): AttributeChain | undefined {
+    if (this.opts.specialize === false) return undefined;
+    const fields: string[] = [];
+    const ids: number[] = [];
+    let cur = e;
+    while (cur.kind === 'select' && !cur.testOnly) {
+      fields.push(cur.field);
+      ids.push(cur.id);
+      cur = cur.operand;
+    }
+    if (cur.kind !== 'ident' || fields.length === 0) return undefined;
+    fields.reverse();
+    ids.reverse();
+    const slot = this.slotOf(cur.name);
+    if (slot !== undefined) return this.lazy.has(slot) ? undefined : { slot, fields, ids };
+    const vars = this.opts.variables;
+    if (!vars.has(cur.name) || this.opts.checked?.refMap.get(cur.id)?.isType) return undefined;
+    // a dotted variable name (authorizer.requestResource) resolves as one identifier
+    let q = cur.name;
+    for (const f of fields) {
+      q += `.${f}`;
+      if (vars.has(q)) return undefined;
+    }
+    return { variable: { name: cur.name, id: cur.id }, fields, ids };
+  }
+
+  /** The operand as a raw reader when it is a fusable attribute chain. */
+  private readerOf(e: Expr): { raw?: (f: Frame) => unknown; value: Interpretable } {
+    if (e.kind === 'select' && !e.testOnly) {
+      const chain = this.chainOf(e);
+      const r = chain && chainReaders(chain);
+      if (r) return r;
+    }
+    return { value: this.plan(e) };
   }
 
   private planList(e: Expr & { kind: 'list' }): Interpretable {
@@ -313,6 +343,28 @@ class Planner {
       case '_[_]':
         if (!target && e.args.length === 2) return this.planIndex(e);
         break;
+      case 'type': {
+        // values typed from a schema report their declared object type, as the API server's do
+        const t = !target && e.args.length === 1 ? this.opts.checked?.typeMap.get(e.args[0]!.id) : undefined;
+        if (t?.kind === 'object') {
+          const a = this.plan(e.args[0]!);
+          const tv = new CelTypeValue(t.name);
+          return (f) => {
+            const v = a(f);
+            if (isErrUnk(v)) return v;
+            charge(f, 1);
+            return tv;
+          };
+        }
+        break;
+      }
+      case BLOCK_FN:
+        if (!target && e.args.length === 2 && e.args[0]!.kind === 'list') return this.planBlock(e.args[0]!, e.args[1]!);
+        break;
+    }
+    if (!target && e.args.length === 2 && isComparison(fn) && this.opts.specialize !== false) {
+      const special = this.planLiteralCompare(e, fn);
+      if (special) return special;
     }
     const argExprs = target ? [target, ...e.args] : e.args;
     const args = argExprs.map((a) => this.plan(a));
@@ -327,14 +379,7 @@ class Planner {
         return new CelError(msg, id);
       };
     }
-    const checked = this.opts.checked;
-    const staticOk =
-      cands.length === 1 &&
-      checked !== undefined &&
-      argExprs.every((a) => {
-        const t = checked.typeMap.get(a.id);
-        return t !== undefined && !hasDyn(t) && t.kind !== 'object';
-      });
+    const staticOk = this.staticOk(cands, argExprs);
     const inPlace = this.inPlace.has(id);
     const appended = argExprs[1];
     if (inPlace && fn === '_+_' && appended?.kind === 'list' && appended.optionalIndices.length === 0) {
@@ -382,6 +427,36 @@ class Planner {
       };
     }
     return this.dispatch(id, cands, args, staticOk);
+  }
+
+  /** One overload and fully typed arguments: no runtime overload check is needed. */
+  private staticOk(cands: OverloadDecl[], argExprs: Expr[]): boolean {
+    const checked = this.opts.checked;
+    return (
+      cands.length === 1 &&
+      checked !== undefined &&
+      argExprs.every((a) => {
+        const t = checked.typeMap.get(a.id);
+        return t !== undefined && !hasDyn(t) && t.kind !== 'object';
+      })
+    );
+  }
+
+  /** `x OP literal` / `literal OP x`, specialized by the literal's type. */
+  private planLiteralCompare(e: CallExpr, fn: string): Interpretable | undefined {
+    const [l, r] = e.args as [Expr, Expr];
+    const litLeft = l.kind === 'const' && r.kind !== 'const';
+    if (!litLeft && !(r.kind === 'const' && l.kind !== 'const')) return undefined;
+    const cands = this.candidates(e, fn, false, 2);
+    if (cands.length === 0) return undefined;
+    const lit = (litLeft ? l : r) as Expr & { kind: 'const' };
+    const other = this.readerOf(litLeft ? r : l);
+    const apply = this.apply2(e.id, cands, this.staticOk(cands, e.args));
+    const special = planLiteralComparison(fn, lit.value, litLeft, other, cands, apply);
+    if (special) return special;
+    const v = other.value;
+    const c = lit.value;
+    return litLeft ? (f) => apply(f, c, v(f)) : (f) => apply(f, v(f), c);
   }
 
   private dispatch(id: number, cands: OverloadDecl[], args: Interpretable[], staticOk: boolean): Interpretable {
@@ -434,39 +509,8 @@ class Planner {
     }
     if (args.length === 2) {
       const [a0, a1] = args as [Interpretable, Interpretable];
-      const only = cands[0]!;
-      if (staticOk && !only.nonStrict) {
-        const impl = only.impl;
-        const cost = only.cost;
-        return (f) => {
-          const x = a0(f);
-          const y = a1(f);
-          if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
-          if (isErrUnk(y)) return y;
-          const r = impl(x, y);
-          charge(f, cost ? cost([x, y], r) : 1);
-          return r instanceof CelError ? withId(r, id) : r;
-        };
-      }
-      // inline cache: the overload that matched last time is tried first
-      let last: OverloadDecl = cands[0]!;
-      return (f) => {
-        const x = a0(f);
-        const y = a1(f);
-        if (!nonStrict) {
-          if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
-          if (isErrUnk(y)) return y;
-        }
-        let o: OverloadDecl | undefined = last;
-        if (!valueMatches(o.sig.params[0]!, x) || !valueMatches(o.sig.params[1]!, y)) {
-          o = select([x, y]);
-          if (!o) return finish(f, o, [x, y], noOverload());
-          last = o;
-        }
-        const r = o.impl(x, y);
-        charge(f, o.cost ? o.cost([x, y], r) : 1);
-        return r instanceof CelError ? withId(r, id) : r;
-      };
+      const apply = this.apply2(id, cands, staticOk);
+      return (f) => apply(f, a0(f), a1(f));
     }
     return (f) => {
       const vals = new Array<CelValue>(args.length);
@@ -483,6 +527,50 @@ class Planner {
       const o = select(vals);
       if (!o) return finish(f, o, vals, noOverload());
       return finish(f, o, vals, o.impl(...vals));
+    };
+  }
+
+  /** Overload selection, call and cost of a two-argument call on evaluated arguments. */
+  private apply2(id: number, cands: OverloadDecl[], staticOk: boolean): Apply2 {
+    const only = cands[0]!;
+    const pair: CelValue[] = [null, null];
+    if (staticOk && !only.nonStrict) {
+      const impl = only.impl;
+      const cost = only.cost;
+      return (f, x, y) => {
+        if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
+        if (isErrUnk(y)) return y;
+        const r = impl(x, y);
+        charge(f, cost ? cost2(cost, pair, x, y, r) : 1);
+        return r instanceof CelError ? withId(r, id) : r;
+      };
+    }
+    const nonStrict = cands.some((o) => o.nonStrict);
+    // inline cache: the overload that matched last time is tried first
+    let last: OverloadDecl = only;
+    return (f, x, y) => {
+      if (!nonStrict) {
+        if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
+        if (isErrUnk(y)) return y;
+      }
+      let o: OverloadDecl | undefined = last;
+      if (!valueMatches(o.sig.params[0]!, x) || !valueMatches(o.sig.params[1]!, y)) {
+        o = undefined;
+        for (const c of cands) {
+          if (valueMatches(c.sig.params[0]!, x) && valueMatches(c.sig.params[1]!, y)) {
+            o = c;
+            break;
+          }
+        }
+        if (!o) {
+          charge(f, 1);
+          return withId(noOverload(), id);
+        }
+        last = o;
+      }
+      const r = o.impl(x, y);
+      charge(f, o.cost ? cost2(o.cost, pair, x, y, r) : 1);
+      return r instanceof CelError ? withId(r, id) : r;
     };
   }
 
@@ -553,8 +641,30 @@ class Planner {
     };
   }
 
+  /** cel.@block: each slot is evaluated on first use and then reused until the block is entered again. */
+  private planBlock(slotList: Expr & { kind: 'list' }, resultExpr: Expr): Interpretable {
+    const n = slotList.elements.length;
+    const base = this.slotCount;
+    this.slotCount += n;
+    const scope = new Map<string, number>();
+    this.scopes.push(scope);
+    slotList.elements.forEach((el, i) => {
+      this.lazy.set(base + i, this.plan(el));
+      scope.set(blockIndexName(i), base + i);
+    });
+    const result = this.plan(resultExpr);
+    this.scopes.pop();
+    return (f) => {
+      const slots = f.slots;
+      for (let i = 0; i < n; i++) slots[base + i] = UNSET;
+      return result(f);
+    };
+  }
+
   private planComprehension(e: ComprehensionExpr): Interpretable {
-    const range = this.plan(e.iterRange);
+    const rangeReader = this.readerOf(e.iterRange);
+    const range = rangeReader.value;
+    const rawRange = rangeReader.raw;
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
     this.markInPlace(e);
@@ -581,16 +691,28 @@ class Planner {
     }
     const id = e.id;
     return (f) => {
-      const r = range(f);
+      // a JSON array is iterated as it is, converting one element at a time
+      let r: CelValue;
+      let json: unknown[] | undefined;
+      if (rawRange) {
+        const x = rawRange(f);
+        if (Array.isArray(x)) {
+          json = x;
+          r = null;
+        } else r = x === NOT_RAW ? f.alt : fromJson(x);
+      } else r = range(f);
       if (isErrUnk(r)) return r;
       const slots = f.slots;
       slots[accuSlot] = init(f);
-      if (Array.isArray(r)) {
-        for (let i = 0; i < r.length; i++) {
+      const list = json ?? (Array.isArray(r) ? r : undefined);
+      if (list !== undefined) {
+        const convert = json !== undefined;
+        for (let i = 0; i < list.length; i++) {
+          const el = convert ? fromJson(list[i]) : (list[i] as CelValue);
           if (twoVar) {
             slots[it1] = BigInt(i);
-            slots[it2] = r[i]!;
-          } else slots[it1] = r[i]!;
+            slots[it2] = el;
+          } else slots[it1] = el;
           if (condKind === 1) {
             charge(f, 2);
             if (slots[accuSlot] === false) break;

@@ -159,6 +159,45 @@ const bindMacro: Builder = (h, offset, target, args) => {
     ident(h, v, offset), args[2]!, v);
 };
 
+/** cel.@block: a list of shared sub-expressions (slots) and the expression using them. */
+export const BLOCK_FN = 'cel.@block';
+/** Identifier of block slot n, as cel-go names it. */
+export const blockIndexName = (n: number): string => `@index${n}`;
+
+function isCelNamespace(target: Expr | undefined): boolean {
+  return target !== undefined && target.kind === 'ident' && target.name === 'cel';
+}
+
+function nonNegativeInt(e: Expr | undefined): number | undefined {
+  return e && e.kind === 'const' && typeof e.value === 'bigint' && e.value >= 0n && e.value <= 0xffffffn ? Number(e.value) : undefined;
+}
+
+// cel.block([e0, e1, ...], result) with cel.index(n) naming slot n, and
+// cel.iterVar(depth, n) / cel.accuVar(depth, n) naming comprehension
+// variables: the form cel-go's common-subexpression optimizer emits.
+const blockMacro: Builder = (h, offset, target, args) => {
+  if (!isCelNamespace(target) || !h.bindEnabled()) return undefined;
+  if (args[0]!.kind !== 'list') return h.report('cel.block requires the first arg to be a list literal', h.sourceOffset(args[0]!));
+  return call(h, BLOCK_FN, offset, args);
+};
+
+const indexMacro: Builder = (h, offset, target, args) => {
+  if (!isCelNamespace(target) || !h.bindEnabled()) return undefined;
+  const n = nonNegativeInt(args[0]);
+  if (n === undefined) return h.report('cel.index requires a single non-negative int constant arg', h.sourceOffset(args[0]!));
+  return ident(h, blockIndexName(n), offset);
+};
+
+function blockVarMacro(prefix: '@it' | '@ac', name: string): Builder {
+  return (h, offset, target, args) => {
+    if (!isCelNamespace(target) || !h.bindEnabled()) return undefined;
+    const depth = nonNegativeInt(args[0]);
+    const n = nonNegativeInt(args[1]);
+    if (depth === undefined || n === undefined) return h.report(`${name} requires two non-negative int constant args`, h.sourceOffset(args[0]!));
+    return ident(h, `${prefix}:${depth}:${n}`, offset);
+  };
+}
+
 function optMapMacro(flat: boolean): Builder {
   return (h, offset, target, args) => {
     if (!target) return undefined;
@@ -214,6 +253,10 @@ const MACROS: Record<string, Builder | undefined> = {
   'transformMapEntry/3': transform('entry'),
   'transformMapEntry/4': transform('entry'),
   'bind/3': bindMacro,
+  'block/2': blockMacro,
+  'index/1': indexMacro,
+  'iterVar/2': blockVarMacro('@it', 'cel.iterVar'),
+  'accuVar/2': blockVarMacro('@ac', 'cel.accuVar'),
   'optMap/2': optMapMacro(false),
   'optFlatMap/2': optMapMacro(true),
 };

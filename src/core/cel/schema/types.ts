@@ -77,7 +77,7 @@ function objectType(name: string, s: CelSchema): ObjectType {
   const fields = new Map<string, CelType>();
   for (const [prop, ps] of Object.entries(s.properties ?? {})) {
     const esc = escapePropertyName(prop);
-    if (esc !== undefined) fields.set(esc, schemaToType(ps as CelSchema, `${name}.${prop}`));
+    if (esc !== undefined) fields.set(esc, schemaToType(ps as CelSchema, `${name}.${esc}`));
   }
   if (s['x-kubernetes-embedded-resource']) {
     if (!fields.has('apiVersion')) fields.set('apiVersion', T.string);
@@ -91,20 +91,36 @@ function objectType(name: string, s: CelSchema): ObjectType {
   return { kind: 'object', name, fields, meta: s };
 }
 
-/** The CEL type of values described by a structural schema. */
-export function schemaToType(s: CelSchema, name = 'Object'): CelType {
+/**
+ * Objects under list items and map values keep the declaration name `object`:
+ * the API server names only the root and, through properties, its nested
+ * objects (`selfType123.spec`).
+ */
+const ELEMENT_OBJECT = 'object';
+
+/**
+ * A name for the type of self, as the API server generates one per CRD
+ * compilation (`selfType` and the clock's nanoseconds) so that rules cannot
+ * depend on it.
+ */
+export function generateSelfTypeName(nowNanos: number = Math.floor((performance.timeOrigin + performance.now()) * 1e6) % 1e9): string {
+  return `selfType${nowNanos}`;
+}
+
+/** The CEL type of values described by a structural schema; object types are named from `name` down. */
+export function schemaToType(s: CelSchema, name = 'object'): CelType {
   if (s['x-kubernetes-int-or-string']) return record({ kind: 'dyn' }, s);
   switch (s.type) {
     case 'object': {
       if (s.properties || s['x-kubernetes-embedded-resource']) return record(objectType(name, s), s);
       if (s.additionalProperties && typeof s.additionalProperties === 'object') {
-        return record(T.map(T.string, schemaToType(s.additionalProperties as CelSchema, `${name}.@elem`)), s);
+        return record(T.map(T.string, schemaToType(s.additionalProperties as CelSchema, ELEMENT_OBJECT)), s);
       }
       if (s['x-kubernetes-preserve-unknown-fields']) return record({ kind: 'dyn' }, s);
       return record(objectType(name, s), s);
     }
     case 'array':
-      return record(T.list(s.items ? schemaToType(s.items as CelSchema, `${name}.@idx`) : T.dyn), s);
+      return record(T.list(s.items ? schemaToType(s.items as CelSchema, ELEMENT_OBJECT) : T.dyn), s);
     case 'string':
       switch (s.format) {
         case 'byte':

@@ -3,6 +3,7 @@
 
 import { CelOpaque, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
+import { SelectorError, parseFieldSelector, parseLabelSelector, type FieldRequirement, type LabelRequirement } from '../../../selectors';
 
 /** Attributes handed to the injected authorizer (authorizer.Attributes). */
 export interface AuthorizationAttributes {
@@ -17,6 +18,12 @@ export interface AuthorizationAttributes {
   path?: string;
   fieldSelector?: string;
   labelSelector?: string;
+  /** the parsed fieldSelector(); a parse error is handed to the authorizer instead, as the API server does */
+  fieldSelectorRequirements?: readonly FieldRequirement[];
+  fieldSelectorParsingError?: string;
+  /** the parsed labelSelector() */
+  labelSelectorRequirements?: readonly LabelRequirement[];
+  labelSelectorParsingError?: string;
 }
 
 export interface AuthorizationDecision {
@@ -95,6 +102,22 @@ export class DecisionValue extends CelOpaque {
   }
 }
 
+/** Parses the selectors of a check like the API server's resource check: errors go to the authorizer, not to CEL. */
+function withSelectors(attrs: Omit<AuthorizationAttributes, 'user'>): Omit<AuthorizationAttributes, 'user'> {
+  const out = { ...attrs };
+  if (attrs.fieldSelector) {
+    const f = parseFieldSelector(attrs.fieldSelector);
+    if (f instanceof SelectorError) out.fieldSelectorParsingError = f.message;
+    else out.fieldSelectorRequirements = f.requirements;
+  }
+  if (attrs.labelSelector) {
+    const l = parseLabelSelector(attrs.labelSelector);
+    if (l instanceof SelectorError) out.labelSelectorParsingError = l.message;
+    else out.labelSelectorRequirements = l.requirements;
+  }
+  return out;
+}
+
 function decide(az: AuthorizerValue, attrs: Omit<AuthorizationAttributes, 'user'>): DecisionValue {
   try {
     return new DecisionValue(az.authorizer.authorize({ ...attrs, user: az.user }));
@@ -127,7 +150,7 @@ export function k8sAuthzLibrary(opts: { selectors?: boolean } = { selectors: tru
     def('resourcecheck_namespace', `${R}.namespace(string) -> ${R}`, (c, v) => rc(c).with({ namespace: v as string }), one),
     def('resourcecheck_name', `${R}.name(string) -> ${R}`, (c, v) => rc(c).with({ name: v as string }), one),
     def('pathcheck_check', `kubernetes.authorization.PathCheck.check(string) -> ${D}`, (p, verb) => decide((p as PathCheck).az, { verb: (verb as string).toLowerCase(), resourceRequest: false, path: (p as PathCheck).path }), check),
-    def('resourcecheck_check', `${R}.check(string) -> ${D}`, (c, verb) => decide(rc(c).az, { ...rc(c).attrs, verb: verb as string, resourceRequest: true }), check),
+    def('resourcecheck_check', `${R}.check(string) -> ${D}`, (c, verb) => decide(rc(c).az, withSelectors({ ...rc(c).attrs, verb: verb as string, resourceRequest: true })), check),
     def('decision_allowed', `${D}.allowed() -> bool`, (d) => dv(d).decision === 'allow', one),
     def('decision_reason', `${D}.reason() -> string`, (d) => dv(d).reason, one),
     def('decision_errored', `${D}.errored() -> bool`, (d) => dv(d).error !== undefined && dv(d).error !== '', one),

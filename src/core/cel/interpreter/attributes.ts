@@ -1,0 +1,92 @@
+// Fused attribute chains: `object.spec.replicas` plans as one interpretable
+// that reads the variable and walks the field names over plain JSON objects
+// without converting the intermediate values, charging the chain's cost
+// (1 for the identifier, 1 per selection) with one counter update. Values
+// that are not plain JSON (maps built from schemas, optionals, errors) take
+// the general selection path, so results and errors stay those of a
+// node-by-node evaluation.
+
+import { CelError, CelFault, fromJson, type CelValue, type JsonObject } from '../common/values';
+import { chargeN, selectFieldWithId, type Frame, type Interpretable } from './frame';
+
+/** Returned by a raw reader when the leaf is not a JSON value; the CEL value is then in `frame.alt`. */
+export const NOT_RAW: unique symbol = Symbol('notRaw');
+
+/**
+ * Reads the chain's leaf: the raw JSON value when the last step read a field
+ * of a plain JSON object (a JSON number is then an int when integral), else
+ * NOT_RAW with the CEL value left in `frame.alt`.
+ */
+export type RawReader = (f: Frame) => unknown;
+
+export interface AttributeChain {
+  /** root: a declared variable or a comprehension slot */
+  variable?: { name: string; id: number };
+  slot?: number;
+  fields: string[];
+  /** ids of the select nodes, in order */
+  ids: number[];
+}
+
+/** Field names that plain objects inherit (`toString`, `__proto__`, ...) need an own-property check. */
+function inherited(field: string): boolean {
+  return field in Object.prototype;
+}
+
+export function chainReaders(chain: AttributeChain): { raw: RawReader; value: Interpretable } | undefined {
+  const { fields, ids } = chain;
+  if (fields.some(inherited)) return undefined;
+  const n = fields.length;
+  const cost = 1 + n;
+  const walk = (f: Frame, start: CelValue): unknown => {
+    let v: unknown = start;
+    let raw = false;
+    for (let i = 0; i < n; i++) {
+      if (typeof v === 'object' && v !== null && (v as { constructor?: unknown }).constructor === Object && !Array.isArray(v)) {
+        const next = (v as JsonObject)[fields[i]!];
+        if (next !== undefined) {
+          v = next;
+          raw = true;
+          continue;
+        }
+        f.alt = new CelError(`no such key: ${fields[i]}`, ids[i]);
+        return NOT_RAW;
+      }
+      const cv: CelValue = raw ? fromJson(v) : (v as CelValue);
+      if (cv instanceof CelFault) {
+        f.alt = cv;
+        return NOT_RAW;
+      }
+      v = selectFieldWithId(cv, fields[i]!, ids[i]!);
+      raw = false;
+    }
+    if (raw) return v;
+    f.alt = v as CelValue;
+    return NOT_RAW;
+  };
+  let raw: RawReader;
+  if (chain.slot !== undefined) {
+    const slot = chain.slot;
+    raw = (f) => {
+      chargeN(f, cost);
+      return walk(f, f.slots[slot]!);
+    };
+  } else {
+    const { name, id } = chain.variable!;
+    const undeclared = `undeclared reference to '${name}' (in container '')`;
+    raw = (f) => {
+      chargeN(f, cost);
+      const v = f.vars[name];
+      if (v === undefined) {
+        f.alt = new CelError(undeclared, id);
+        return NOT_RAW;
+      }
+      return walk(f, v);
+    };
+  }
+  const value: Interpretable = (f) => {
+    const r = raw(f);
+    return r === NOT_RAW ? f.alt : fromJson(r);
+  };
+  return { raw, value };
+}
