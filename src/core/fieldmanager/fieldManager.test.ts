@@ -210,6 +210,22 @@ describe('field manager (apiserver layers)', () => {
     expect(fm.apply(csa, cm({ color: 'blue' }), 'other').ok).toBe(false);
   });
 
+  it('kubectl keeps the annotation in step without its own value, and never changes the live object', () => {
+    const { fm } = cmManager();
+    const lastApplied = JSON.stringify(cm({ color: 'red' }));
+    const csa = fm.update(undefined, cm({ color: 'red' }, { annotations: { [LAST_APPLIED_CONFIG_ANNOTATION]: lastApplied, team: 'a' } }), 'kubectl-client-side-apply');
+    const before = JSON.stringify(csa);
+    // Only the annotation itself in the applied annotations: the recorded configuration has none.
+    const applied = cm({ color: 'red' }, { annotations: { [LAST_APPLIED_CONFIG_ANNOTATION]: 'stale' } });
+    const r = fm.apply(csa, applied, 'kubectl', true);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    const ann = (r.object.metadata as JsonObject).annotations as JsonObject;
+    expect(ann[LAST_APPLIED_CONFIG_ANNOTATION]).toBe('{"apiVersion":"v1","data":{"color":"red"},"kind":"ConfigMap","metadata":{"name":"cm1","namespace":"default"}}\n');
+    expect(ann.team).toBe('a');
+    expect(JSON.stringify(csa)).toBe(before);
+    expect((applied.metadata as JsonObject).annotations).toEqual({ [LAST_APPLIED_CONFIG_ANNOTATION]: 'stale' });
+  });
+
   it('[API-SSA-068] kubectl migrating still conflicts on fields client-side apply did not set', () => {
     const { fm } = cmManager();
     const lastApplied = JSON.stringify(cm({ color: 'red' }));
@@ -266,5 +282,24 @@ describe('field manager (apiserver layers)', () => {
     clock.tick(30);
     const again = mustApply(fm, created, cm({ k: 'v' }), 'm1');
     expect(again).toEqual(created);
+  });
+
+  it('nulls of the applied configuration are not stored (lists directly in lists keep theirs); the result shares nothing with it', () => {
+    const fm = newFieldManager({ apiVersion: 'v1', now: fakeClock().now });
+    const applied: JsonObject = {
+      apiVersion: 'v1',
+      kind: 'Blob',
+      metadata: { name: 'b' },
+      list: [[{ x: null }], { y: null, z: 1 }],
+      map: { gone: null, inner: { gone: null } },
+      top: null,
+    };
+    const before = JSON.stringify(applied);
+    const obj = mustApply(fm, undefined, applied, 'm1');
+    const { metadata, ...rest } = obj;
+    expect(rest).toEqual({ apiVersion: 'v1', kind: 'Blob', list: [[{ x: null }], { z: 1 }], map: { inner: {} } });
+    expect(entries({ metadata })[0].fieldsV1).toEqual({ 'f:list': {}, 'f:map': { '.': {}, 'f:gone': {}, 'f:inner': { '.': {}, 'f:gone': {} } }, 'f:top': {} });
+    ((obj.list as JsonObject[][])[0][0] as JsonObject).x = 'changed';
+    expect(JSON.stringify(applied)).toBe(before);
   });
 });

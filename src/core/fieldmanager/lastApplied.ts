@@ -15,17 +15,20 @@ export function getLastApplied(obj: JsonObject): string | undefined {
 
 /** Encodes an applied object for the annotation (without the annotation itself). */
 export function buildLastApplied(applied: JsonObject): string {
-  const copy = structuredClone(applied);
-  const meta = copy.metadata;
-  if (isObject(meta) && isObject(meta.annotations)) {
-    delete meta.annotations[LAST_APPLIED_CONFIG_ANNOTATION];
-    if (Object.keys(meta.annotations).length === 0) delete meta.annotations;
-  }
-  return `${canonicalJSON(copy)}\n`;
+  const meta = applied.metadata;
+  if (!isObject(meta) || !isObject(meta.annotations)) return `${canonicalJSON(applied)}\n`;
+  // Copies only the maps on the way to the annotation: the rest is read, not changed.
+  const { [LAST_APPLIED_CONFIG_ANNOTATION]: _drop, ...annotations } = meta.annotations;
+  void _drop;
+  const { annotations: _all, ...rest } = meta;
+  void _all;
+  const metadata: JsonObject = Object.keys(annotations).length === 0 ? rest : { ...meta, annotations };
+  return `${canonicalJSON({ ...applied, metadata })}\n`;
 }
 
-export function setLastApplied(obj: JsonObject, value: string): void {
-  const meta = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {});
-  const annotations = isObject(meta.annotations) ? meta.annotations : (meta.annotations = {});
-  annotations[LAST_APPLIED_CONFIG_ANNOTATION] = value;
+/** `obj` with the annotation set; only the maps on the way to it are copied. */
+export function withLastApplied(obj: JsonObject, value: string): JsonObject {
+  const meta = isObject(obj.metadata) ? obj.metadata : {};
+  const annotations = isObject(meta.annotations) ? meta.annotations : {};
+  return { ...obj, metadata: { ...meta, annotations: { ...annotations, [LAST_APPLIED_CONFIG_ANNOTATION]: value } } };
 }

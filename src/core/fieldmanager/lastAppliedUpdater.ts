@@ -1,4 +1,4 @@
-import { buildLastApplied, getLastApplied, KUBECTL_APPLY_MANAGER, setLastApplied } from './lastApplied';
+import { buildLastApplied, getLastApplied, KUBECTL_APPLY_MANAGER, withLastApplied } from './lastApplied';
 import type { ApplyResult, Manager, UpdateResult } from './manager';
 import type { Managed } from './managedFields';
 import type { JsonObject } from './value';
@@ -22,8 +22,6 @@ export class LastAppliedUpdater implements Manager {
     if (!getLastApplied(result)) return r;
     const value = buildLastApplied(appliedObj);
     if (getLastApplied(result) === value) return r;
-    const object = structuredClone(result);
-    setLastApplied(object, value);
-    return { ...r, object };
+    return { ...r, object: withLastApplied(result, value) };
   }
 }

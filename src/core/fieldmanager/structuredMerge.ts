@@ -63,14 +63,20 @@ export class StructuredMergeManager implements Manager {
   }
 }
 
-/** Nulls do not survive the typed round trip the server makes after a merge. */
+/**
+ * Nulls do not survive the typed round trip the server makes after a merge:
+ * map entries holding null go, in maps and in maps that are list items
+ * (lists nested directly in lists are kept as they are). In place: the
+ * updater's result shares nothing with its inputs.
+ */
 function dropNulls(o: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (v === null) continue;
-    if (Array.isArray(v)) out[k] = v.map((x) => (x !== null && typeof x === 'object' && !Array.isArray(x) ? dropNulls(x) : x));
-    else if (typeof v === 'object') out[k] = dropNulls(v);
-    else out[k] = v;
+  for (const k in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+    const v = o[k];
+    if (v === null) delete o[k];
+    else if (Array.isArray(v)) {
+      for (const x of v) if (x !== null && typeof x === 'object' && !Array.isArray(x)) dropNulls(x);
+    } else if (typeof v === 'object') dropNulls(v);
   }
-  return out;
+  return o;
 }

@@ -14,33 +14,117 @@ export type PathElement =
 
 export type KeyField = readonly [name: string, value: JsonValue];
 
+/**
+ * Elements are immutable, so equal ones are shared: walkers and decoders
+ * build the same few thousand elements on every request, and sharing them
+ * saves the allocations and lets tries compare paths by identity. The table
+ * is bounded; when full it starts over (sharing is an optimisation only).
+ */
+const MAX_INTERNED = 1 << 14;
+let byId = new Map<string, PathElement>();
+let fieldsByName = new Map<string, PathElement>();
+
+function intern(pe: PathElement): PathElement {
+  if (byId.size >= MAX_INTERNED) byId = new Map();
+  byId.set(pe.id, pe);
+  return pe;
+}
+
 export function fieldElement(name: string): PathElement {
-  return { type: 'field', name, id: `f:${name}` };
+  let pe = fieldsByName.get(name);
+  if (pe === undefined) {
+    if (fieldsByName.size >= MAX_INTERNED) fieldsByName = new Map();
+    pe = { type: 'field', name, id: `f:${name}` };
+    fieldsByName.set(name, pe);
+  }
+  return pe;
 }
 
 export function keyElement(fields: Iterable<KeyField>): PathElement {
   const sorted = [...fields].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const body = sorted.map(([k, v]) => `${goJSON(k)}:${goJSON(v)}`).join(',');
-  return { type: 'key', fields: sorted, id: `k:{${body}}` };
+  const id = `k:{${body}}`;
+  return byId.get(id) ?? intern({ type: 'key', fields: sorted, id });
+}
+
+/**
+ * Builds key elements for one list type: key names fixed and sorted, their
+ * encoding done once, so an entry costs one string and one table lookup.
+ */
+export class KeyElementEncoder {
+  private readonly prefixes: string[];
+  /** Single-key lists with scalar keys (the common case): element by raw key value. */
+  private byScalar = new Map<string | number | boolean, PathElement>();
+
+  /** `names` must be sorted (as list-map keys are). */
+  constructor(private readonly names: readonly string[]) {
+    this.prefixes = names.map((n, i) => `${i === 0 ? 'k:{' : ','}${goJSON(n)}:`);
+  }
+
+  /** The element for the key values given in name order. */
+  element(values: readonly JsonValue[]): PathElement {
+    if (this.names.length === 1) {
+      const v = values[0];
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') {
+        let pe = this.byScalar.get(v);
+        if (pe === undefined) {
+          pe = this.build(values);
+          if (this.byScalar.size >= MAX_INTERNED) this.byScalar = new Map();
+          this.byScalar.set(v, pe);
+        }
+        return pe;
+      }
+    }
+    return this.build(values);
+  }
+
+  private build(values: readonly JsonValue[]): PathElement {
+    let id = '';
+    for (let i = 0; i < this.prefixes.length; i++) id += this.prefixes[i] + goJSON(values[i]);
+    id += '}';
+    const pe = byId.get(id);
+    if (pe !== undefined) return pe;
+    const fields: KeyField[] = this.names.map((n, i) => [n, values[i]] as const);
+    return intern({ type: 'key', fields, id });
+  }
 }
 
 export function valueElement(value: JsonValue): PathElement {
-  return { type: 'value', value, id: `v:${goJSON(value)}` };
+  const id = `v:${goJSON(value)}`;
+  return byId.get(id) ?? intern({ type: 'value', value, id });
 }
 
 export function indexElement(index: number): PathElement {
   return { type: 'index', index, id: `i:${index}` };
 }
 
+const HTML_UNSAFE = /[<>&\u2028\u2029]/;
+const HTML_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
+
 /** JSON as Go's encoder writes it: sorted keys and HTML-safe escapes. */
 function goJSON(v: JsonValue): string {
-  return canonicalJSON(v).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const s = typeof v === 'string' ? JSON.stringify(v) : canonicalJSON(v);
+  if (!HTML_UNSAFE.test(s)) return s;
+  return s.replace(HTML_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 export class PathElementError extends Error {}
 
+// FieldsV1 keys are decoded on every write of an object: remember what each key parsed to.
+let parsed = new Map<string, PathElement>();
+
 /** Parses a FieldsV1 key back into an element. */
 export function parseElement(id: string): PathElement {
+  let pe = parsed.get(id);
+  if (pe === undefined) {
+    pe = parseElementUncached(id);
+    if (parsed.size >= MAX_INTERNED) parsed = new Map();
+    parsed.set(id, pe);
+  }
+  return pe;
+}
+
+function parseElementUncached(id: string): PathElement {
   const colon = id.indexOf(':');
   const prefix = id.slice(0, colon);
   const rest = id.slice(colon + 1);
@@ -49,9 +133,9 @@ export function parseElement(id: string): PathElement {
       case 'f':
         return fieldElement(rest);
       case 'k': {
-        const parsed: unknown = JSON.parse(rest);
-        if (!isObject(parsed)) throw new PathElementError(`expected key fields in ${id}`);
-        return keyElement(Object.entries(parsed as JsonObject));
+        const fields: unknown = JSON.parse(rest);
+        if (!isObject(fields)) throw new PathElementError(`expected key fields in ${id}`);
+        return keyElement(Object.entries(fields as JsonObject));
       }
       case 'v':
         return valueElement(JSON.parse(rest) as JsonValue);
@@ -73,6 +157,15 @@ const typeRank = { field: 0, key: 1, value: 2, index: 3 } as const;
 /** Order of elements: fields, then keys, then values, then indices. */
 export function compareElements(a: PathElement, b: PathElement): number {
   if (a.type !== b.type) return typeRank[a.type] - typeRank[b.type];
+  // The common list-map key, one string field of the same name: compare the strings.
+  if (a.type === 'key' && a.fields.length === 1) {
+    const bf = (b as typeof a).fields;
+    if (bf.length === 1 && a.fields[0][0] === bf[0][0]) {
+      const av = a.fields[0][1];
+      const bv = bf[0][1];
+      if (typeof av === 'string' && typeof bv === 'string') return av < bv ? -1 : av > bv ? 1 : 0;
+    }
+  }
   switch (a.type) {
     case 'field': {
       const n = (b as typeof a).name;

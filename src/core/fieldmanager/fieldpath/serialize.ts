@@ -1,5 +1,5 @@
 import { compareElements, parseElement, PathElementError, type PathElement } from './element';
-import { PathSet, PathSetBuilder } from './set';
+import { PathSet } from './set';
 
 /** The FieldsV1 form of a set: nested objects keyed by path elements, `{}` leaves. */
 export type FieldsV1 = { [key: string]: FieldsV1 };
@@ -15,43 +15,91 @@ export function setToFieldsV1(set: PathSet): FieldsV1 {
 function emit(set: PathSet, includeSelf: boolean): FieldsV1 {
   const out: FieldsV1 = {};
   if (includeSelf) out['.'] = {};
-  const entries: { pe: PathElement; child?: PathSet }[] = [];
-  const childById = new Map(set.childNodes().map((c) => [c.pe.id, c.set] as const));
-  for (const pe of set.memberElements()) entries.push({ pe, child: childById.get(pe.id) });
-  for (const c of set.childNodes()) if (!set.hasMember(c.pe)) entries.push({ pe: c.pe, child: c.set });
-  entries.sort((a, b) => compareElements(a.pe, b.pe));
-  for (const e of entries) {
-    out[e.pe.id] = e.child ? emit(e.child, set.hasMember(e.pe)) : {};
+  const members = set.unsortedMembers();
+  const children = set.unsortedChildren();
+  const elements: PathElement[] = members.slice();
+  for (let i = 0; i < children.length; i++) if (!set.hasMember(children[i].pe)) elements.push(children[i].pe);
+  sortElements(elements);
+  for (const pe of elements) {
+    const child = set.child(pe);
+    out[pe.id] = child ? emit(child, set.hasMember(pe)) : {};
   }
   return out;
+}
+
+/**
+ * Sorts in place. Elements mostly arrive in order already (decoded sets keep
+ * FieldsV1 order) and nodes are small, so check first and insertion-sort
+ * small arrays: Array.prototype.sort allocates a work copy on every call.
+ */
+function sortElements(a: PathElement[]): void {
+  let sorted = true;
+  for (let i = 1; i < a.length; i++) {
+    if (compareElements(a[i - 1], a[i]) > 0) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return;
+  if (a.length > 32) {
+    a.sort(compareElements);
+    return;
+  }
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= 0 && compareElements(a[j], x) > 0) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
 }
 
 export class FieldsV1Error extends Error {}
 
 /** Decodes FieldsV1; unknown element kinds are dropped as the server does. */
 export function fieldsV1ToSet(fields: unknown): PathSet {
-  const b = new PathSetBuilder();
-  read(fields, b, []);
-  return b.build();
+  const root = PathSet.newNode();
+  if (!read(fields, root)) PathSet.pruneEmpty(root);
+  return root.empty() ? PathSet.EMPTY : root;
 }
 
-function read(fields: unknown, b: PathSetBuilder, prefix: PathElement[]): void {
+/** Fills `node` (a set under construction); false when a child may have been left empty. */
+function read(fields: unknown, node: PathSet): boolean {
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
     throw new FieldsV1Error('FieldsV1 must be a JSON object');
   }
-  for (const [key, child] of Object.entries(fields as Record<string, unknown>)) {
+  let clean = true;
+  const obj = fields as Record<string, unknown>;
+  for (const key in obj) {
     if (key === '.') continue;
     let pe: PathElement;
     try {
       pe = parseElement(key);
     } catch (e) {
-      if (e instanceof PathElementError && e.message.startsWith('unknown path element type')) continue;
+      if (e instanceof PathElementError && e.message.startsWith('unknown path element type')) {
+        clean = false;
+        continue;
+      }
       throw new FieldsV1Error((e as Error).message);
     }
-    const path = [...prefix, pe];
-    const grand = child as Record<string, unknown>;
-    const keys = typeof grand === 'object' && grand !== null ? Object.keys(grand) : [];
-    if (keys.length === 0 || keys.includes('.')) b.insert(path);
-    if (keys.some((k) => k !== '.')) read(grand, b, path);
+    const grand = obj[key];
+    // A node is a member when it is a leaf `{}` or carries `"."`; other keys are paths below it.
+    let self = false;
+    let below = false;
+    if (typeof grand === 'object' && grand !== null) {
+      for (const k in grand) {
+        if (k === '.') self = true;
+        else below = true;
+        if (self && below) break;
+      }
+      if (!self && !below) self = true;
+    } else {
+      self = true;
+    }
+    if (self) PathSet.addMemberTo(node, pe);
+    if (below && !read(grand, PathSet.childNodeOf(node, pe))) clean = false;
   }
+  return clean;
 }

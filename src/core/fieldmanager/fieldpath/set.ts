@@ -1,22 +1,49 @@
 import { compareElements, type PathElement } from './element';
 import type { Path } from './path';
 
-interface ChildNode {
+export interface ChildNode {
   readonly pe: PathElement;
   readonly set: PathSet;
 }
 
 /**
+ * Nodes keep their elements in arrays (most nodes hold a handful: the
+ * fields of one list entry) and add a Map index only past this size, so a
+ * set of thousands of paths is not thousands of Maps.
+ */
+const INDEX_FROM = 8;
+
+const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
+const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
+
+/**
+ * `list` plus `x`. Small lists are copied at their exact size (a push past
+ * an array's capacity reserves 16 more slots, too many for most nodes);
+ * larger ones grow in place.
+ */
+function append<T>(list: readonly T[], x: T): readonly T[] {
+  if (list.length >= 4) {
+    (list as T[]).push(x);
+    return list;
+  }
+  return [...list, x];
+}
+
+/**
  * An immutable set of paths, stored as a trie: `members` are the elements
  * that end a path here, `children` the elements that continue one. A child
- * is never empty. Algebra methods return new sets.
+ * is never empty. Algebra methods return new sets (sharing unchanged parts).
  */
 export class PathSet {
-  static readonly EMPTY = new PathSet(new Map(), new Map());
+  static readonly EMPTY = new PathSet(NO_MEMBERS, NO_CHILDREN);
+
+  private memberIndex: Map<string, PathElement> | undefined = undefined;
+  private childIndex: Map<string, ChildNode> | undefined = undefined;
 
   private constructor(
-    private readonly members: ReadonlyMap<string, PathElement>,
-    private readonly children: ReadonlyMap<string, ChildNode>,
+    // Mutable for builders only, until they hand the set out.
+    private members: readonly PathElement[],
+    private children: readonly ChildNode[],
   ) {}
 
   static of(...paths: Path[]): PathSet {
@@ -25,20 +52,89 @@ export class PathSet {
     return b.build();
   }
 
-  /** For builders only: wraps maps the caller hands over. */
-  static fromParts(members: Map<string, PathElement>, children: Map<string, ChildNode>): PathSet {
-    if (members.size === 0 && children.size === 0) return PathSet.EMPTY;
-    return new PathSet(members, children);
+  private static make(members: readonly PathElement[], children: readonly ChildNode[]): PathSet {
+    if (members.length === 0 && children.length === 0) return PathSet.EMPTY;
+    return new PathSet(members.length === 0 ? NO_MEMBERS : members, children.length === 0 ? NO_CHILDREN : children);
+  }
+
+  private member(id: string): PathElement | undefined {
+    const m = this.members;
+    if (m.length > INDEX_FROM) {
+      let idx = this.memberIndex;
+      if (idx === undefined) {
+        idx = new Map();
+        for (const pe of m) idx.set(pe.id, pe);
+        this.memberIndex = idx;
+      }
+      return idx.get(id);
+    }
+    for (let i = 0; i < m.length; i++) if (m[i].id === id) return m[i];
+    return undefined;
+  }
+
+  private childNode(id: string): ChildNode | undefined {
+    const c = this.children;
+    if (c.length > INDEX_FROM) {
+      let idx = this.childIndex;
+      if (idx === undefined) {
+        idx = new Map();
+        for (const n of c) idx.set(n.pe.id, n);
+        this.childIndex = idx;
+      }
+      return idx.get(id);
+    }
+    for (let i = 0; i < c.length; i++) if (c[i].pe.id === id) return c[i];
+    return undefined;
+  }
+
+  // Builder support (PathSetBuilder and the FieldsV1 decoder only). A builder
+  // grows nodes it created in place, so nothing is copied when it is done;
+  // a node is never changed once its set has been handed out.
+
+  /** A new node for a builder to fill. */
+  static newNode(): PathSet {
+    return new PathSet(NO_MEMBERS, NO_CHILDREN);
+  }
+
+  /** Builders only: adds `pe` as a member of `node`. */
+  static addMemberTo(node: PathSet, pe: PathElement): void {
+    if (node.member(pe.id) !== undefined) return;
+    node.members = append(node.members, pe);
+    node.memberIndex?.set(pe.id, pe);
+  }
+
+  /** Builders only: the child node of `node` below `pe`, created when missing. */
+  static childNodeOf(node: PathSet, pe: PathElement): PathSet {
+    let c = node.childNode(pe.id);
+    if (c === undefined) {
+      c = { pe, set: new PathSet(NO_MEMBERS, NO_CHILDREN) };
+      node.children = append(node.children, c);
+      node.childIndex?.set(pe.id, c);
+    }
+    return c.set;
+  }
+
+  /** Builders only: drops children left empty (descended into, nothing inserted). */
+  static pruneEmpty(node: PathSet): void {
+    let dropped = false;
+    for (const c of node.children) {
+      PathSet.pruneEmpty(c.set);
+      if (c.set.empty()) dropped = true;
+    }
+    if (!dropped) return;
+    const kept = node.children.filter((c) => !c.set.empty());
+    node.children = kept.length === 0 ? NO_CHILDREN : kept;
+    node.childIndex = undefined;
   }
 
   empty(): boolean {
-    return this.members.size === 0 && this.children.size === 0;
+    return this.members.length === 0 && this.children.length === 0;
   }
 
   /** Number of paths in the set. */
   size(): number {
-    let n = this.members.size;
-    for (const c of this.children.values()) n += c.set.size();
+    let n = this.members.length;
+    for (const c of this.children) n += c.set.size();
     return n;
   }
 
@@ -46,100 +142,136 @@ export class PathSet {
     if (path.length === 0) return false;
     let s: PathSet = this;
     for (let i = 0; i < path.length - 1; i++) {
-      const c = s.children.get(path[i].id);
+      const c = s.childNode(path[i].id);
       if (!c) return false;
       s = c.set;
     }
-    return s.members.has(path[path.length - 1].id);
+    return s.member(path[path.length - 1].id) !== undefined;
   }
 
   /** The paths below `pe`, relative to it. */
   withPrefix(pe: PathElement): PathSet {
-    return this.children.get(pe.id)?.set ?? PathSet.EMPTY;
+    return this.childNode(pe.id)?.set ?? PathSet.EMPTY;
   }
 
   /** Members of this node (paths of length one), sorted. */
   memberElements(): PathElement[] {
-    return [...this.members.values()].sort(compareElements);
+    return [...this.members].sort(compareElements);
   }
 
   /** Children of this node, sorted. */
   childNodes(): ChildNode[] {
-    return [...this.children.values()].sort((a, b) => compareElements(a.pe, b.pe));
+    return [...this.children].sort((a, b) => compareElements(a.pe, b.pe));
   }
 
   hasMember(pe: PathElement): boolean {
-    return this.members.has(pe.id);
+    return this.member(pe.id) !== undefined;
+  }
+
+  /** Members of this node in no particular order (cheaper than memberElements). */
+  unsortedMembers(): readonly PathElement[] {
+    return this.members;
+  }
+
+  /** Children of this node in no particular order (cheaper than childNodes). */
+  unsortedChildren(): readonly ChildNode[] {
+    return this.children;
+  }
+
+  /** The child below `pe`, if any (the same set as withPrefix, or undefined when empty). */
+  child(pe: PathElement): PathSet | undefined {
+    return this.childNode(pe.id)?.set;
+  }
+
+  /** True when every path of this set is in `other` (this.difference(other) is empty). */
+  isSubsetOf(other: PathSet): boolean {
+    if (this === other || this.empty()) return true;
+    for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
+    for (let i = 0; i < this.children.length; i++) {
+      const c = this.children[i];
+      const theirs = other.childNode(c.pe.id);
+      if (!theirs || !c.set.isSubsetOf(theirs.set)) return false;
+    }
+    return true;
   }
 
   union(other: PathSet): PathSet {
     if (other.empty()) return this;
     if (this.empty()) return other;
-    const members = new Map(this.members);
-    for (const [id, pe] of other.members) members.set(id, pe);
-    const children = new Map(this.children);
-    for (const [id, c] of other.children) {
-      const mine = children.get(id);
-      children.set(id, mine ? { pe: c.pe, set: mine.set.union(c.set) } : c);
+    let members = this.members;
+    for (const pe of other.members) {
+      if (this.member(pe.id) !== undefined) continue;
+      if (members === this.members) members = [...this.members];
+      (members as PathElement[]).push(pe);
     }
-    return PathSet.fromParts(members, children);
+    const children: ChildNode[] = [];
+    for (const c of this.children) {
+      const theirs = other.childNode(c.pe.id);
+      children.push(theirs ? { pe: theirs.pe, set: c.set.union(theirs.set) } : c);
+    }
+    for (const c of other.children) if (this.childNode(c.pe.id) === undefined) children.push(c);
+    return PathSet.make(members, children);
   }
 
   intersection(other: PathSet): PathSet {
-    const members = new Map<string, PathElement>();
-    for (const [id, pe] of this.members) if (other.members.has(id)) members.set(id, pe);
-    const children = new Map<string, ChildNode>();
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
+    const members: PathElement[] = [];
+    for (let i = 0; i < this.members.length; i++) {
+      const pe = this.members[i];
+      if (other.member(pe.id) !== undefined) members.push(pe);
+    }
+    const children: ChildNode[] = [];
+    for (let i = 0; i < this.children.length; i++) {
+      const c = this.children[i];
+      const theirs = other.childNode(c.pe.id);
       if (!theirs) continue;
       const set = c.set.intersection(theirs.set);
-      if (!set.empty()) children.set(id, { pe: c.pe, set });
+      if (!set.empty()) children.push({ pe: c.pe, set });
     }
-    return PathSet.fromParts(members, children);
+    return PathSet.make(members, children);
   }
 
   difference(other: PathSet): PathSet {
     if (other.empty() || this.empty()) return this;
-    const members = new Map<string, PathElement>();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) members.set(id, pe);
-    const children = new Map<string, ChildNode>();
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
+    const members: PathElement[] = [];
+    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    const children: ChildNode[] = [];
+    for (const c of this.children) {
+      const theirs = other.childNode(c.pe.id);
       if (!theirs) {
-        children.set(id, c);
+        children.push(c);
         continue;
       }
       const set = c.set.difference(theirs.set);
-      if (!set.empty()) children.set(id, { pe: c.pe, set });
+      if (!set.empty()) children.push({ pe: c.pe, set });
     }
-    return PathSet.fromParts(members, children);
+    return PathSet.make(members, children);
   }
 
   /** Difference that also drops everything below each path of `other`. */
   recursiveDifference(other: PathSet): PathSet {
     if (other.empty() || this.empty()) return this;
-    const members = new Map<string, PathElement>();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) members.set(id, pe);
-    const children = new Map<string, ChildNode>();
-    for (const [id, c] of this.children) {
-      if (other.members.has(id)) continue;
-      const theirs = other.children.get(id);
+    const members: PathElement[] = [];
+    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    const children: ChildNode[] = [];
+    for (const c of this.children) {
+      if (other.member(c.pe.id) !== undefined) continue;
+      const theirs = other.childNode(c.pe.id);
       if (!theirs) {
-        children.set(id, c);
+        children.push(c);
         continue;
       }
       const set = c.set.recursiveDifference(theirs.set);
-      if (!set.empty()) children.set(id, { pe: c.pe, set });
+      if (!set.empty()) children.push({ pe: c.pe, set });
     }
-    return PathSet.fromParts(members, children);
+    return PathSet.make(members, children);
   }
 
   equals(other: PathSet): boolean {
     if (this === other) return true;
-    if (this.members.size !== other.members.size || this.children.size !== other.children.size) return false;
-    for (const id of this.members.keys()) if (!other.members.has(id)) return false;
-    for (const [id, c] of this.children) {
-      const theirs = other.children.get(id);
+    if (this.members.length !== other.members.length || this.children.length !== other.children.length) return false;
+    for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
+    for (const c of this.children) {
+      const theirs = other.childNode(c.pe.id);
       if (!theirs || !c.set.equals(theirs.set)) return false;
     }
     return true;
@@ -153,18 +285,13 @@ export class PathSet {
   }
 
   private collect(prefix: PathElement[], out: Path[]): void {
-    const nodes = new Map<string, { pe: PathElement; member: boolean; child?: PathSet }>();
-    for (const [id, pe] of this.members) nodes.set(id, { pe, member: true });
-    for (const [id, c] of this.children) {
-      const n = nodes.get(id);
-      if (n) n.child = c.set;
-      else nodes.set(id, { pe: c.pe, member: false, child: c.set });
-    }
-    const sorted = [...nodes.values()].sort((a, b) => compareElements(a.pe, b.pe));
-    for (const n of sorted) {
-      const p = [...prefix, n.pe];
-      if (n.member) out.push(p);
-      n.child?.collect(p, out);
+    const elements: PathElement[] = [...this.members];
+    for (const c of this.children) if (this.member(c.pe.id) === undefined) elements.push(c.pe);
+    elements.sort(compareElements);
+    for (const pe of elements) {
+      const p = [...prefix, pe];
+      if (this.member(pe.id) !== undefined) out.push(p);
+      this.childNode(pe.id)?.set.collect(p, out);
     }
   }
 
@@ -175,35 +302,77 @@ export class PathSet {
   }
 }
 
-/** Mutable construction of a PathSet, for walkers that insert many paths. */
+/**
+ * Mutable construction of a PathSet, for walkers that insert many paths.
+ * Walkers insert paths in tree order, so the builder remembers the nodes of
+ * the last path inserted and only descends from where the new one differs
+ * (elements are compared by identity: shared elements make this the norm).
+ */
 export class PathSetBuilder {
-  private readonly members = new Map<string, PathElement>();
-  private readonly children = new Map<string, { pe: PathElement; builder: PathSetBuilder }>();
+  private node: PathSet;
+  /**
+   * The parent of the last inserted path: its first `lastDepth` elements
+   * and the nodes they lead to (lastNodes[0] is this node). Entries past
+   * lastDepth are stale and ignored.
+   */
+  private lastElems: PathElement[] | undefined;
+  private lastNodes: PathSet[] | undefined;
+  private lastDepth = 0;
 
+  /** Shared by a builder and the builders `descend` returns: whether a node may be left empty. */
+  private state = { descended: false };
+
+  constructor() {
+    this.node = PathSet.newNode();
+  }
+
+  /** Inserts a path; the builder does not keep the array. */
   insert(path: Path): this {
-    if (path.length === 0) return this;
-    let b: PathSetBuilder = this;
-    for (let i = 0; i < path.length - 1; i++) b = b.descend(path[i]);
-    const last = path[path.length - 1];
-    b.members.set(last.id, last);
+    const n = path.length - 1;
+    if (n < 0) return this;
+    const elems = (this.lastElems ??= []);
+    const nodes = (this.lastNodes ??= [this.node]);
+    const depth = this.lastDepth;
+    let k = 0;
+    while (k < n && k < depth && elems[k] === path[k]) k++;
+    let node = nodes[k];
+    for (; k < n; k++) {
+      node = PathSet.childNodeOf(node, path[k]);
+      elems[k] = path[k];
+      nodes[k + 1] = node;
+    }
+    this.lastDepth = n;
+    PathSet.addMemberTo(node, path[n]);
     return this;
   }
 
-  descend(pe: PathElement): PathSetBuilder {
-    let c = this.children.get(pe.id);
-    if (!c) {
-      c = { pe, builder: new PathSetBuilder() };
-      this.children.set(pe.id, c);
-    }
-    return c.builder;
+  /** Adds the path made of the single element `pe` below this node. */
+  addMember(pe: PathElement): this {
+    PathSet.addMemberTo(this.node, pe);
+    return this;
   }
 
+  /**
+   * A builder for the paths below `pe`, filling this builder's set: use it
+   * before this builder's build(), never after.
+   */
+  descend(pe: PathElement): PathSetBuilder {
+    this.state.descended = true;
+    const b = new PathSetBuilder();
+    b.node = PathSet.childNodeOf(this.node, pe);
+    b.state = this.state;
+    return b;
+  }
+
+  /** The set built so far. The builder hands its contents over and is empty afterwards. */
   build(): PathSet {
-    const children = new Map<string, ChildNode>();
-    for (const [id, c] of this.children) {
-      const set = c.builder.build();
-      if (!set.empty()) children.set(id, { pe: c.pe, set });
-    }
-    return PathSet.fromParts(new Map(this.members), children);
+    const set = this.node;
+    if (this.state.descended) PathSet.pruneEmpty(set);
+    this.node = PathSet.newNode();
+    this.lastElems = undefined;
+    this.lastNodes = undefined;
+    this.lastDepth = 0;
+    this.state.descended = false;
+    return set.empty() ? PathSet.EMPTY : set;
   }
 }

@@ -152,7 +152,7 @@ export class Updater {
   ): JsonValue {
     if (!lastSet || lastSet.set.empty()) return merged;
     // Nothing applied last time is missing now: nothing can be pruned.
-    if (lastSet.set.difference(managers.get(applier)?.set ?? PathSet.EMPTY).empty()) return merged;
+    if (lastSet.set.isSubsetOf(managers.get(applier)?.set ?? PathSet.EMPTY)) return merged;
     const { schema, root } = this.opts;
     const named = (s: PathSet) => ensureNamedFieldsAreMembers(schema, root, s);
     let pruned = removeItems(schema, root, merged, named(lastSet.set));

@@ -30,6 +30,7 @@ export function compare(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: Jso
       if (l === undefined) added.insert(path);
       else if (r === undefined) removed.insert(path);
     },
+    discardOutput: true,
   });
   return { added: added.build(), modified: modified.build(), removed: removed.build() };
 }

@@ -13,19 +13,20 @@ export { listItemElement } from './listItems';
 export { TypedError } from './errors';
 
 import type { Schema, TypeNode } from '../schema';
-import type { JsonValue } from '../value';
-import { mergeWalk } from './merge';
+import { deepCopy, type JsonValue } from '../value';
+import { mergeWalk, type MergeRules } from './merge';
 
 /**
  * Merges an applied configuration (rhs) into a live object (lhs): the
  * configuration wins at every leaf, granular maps and lists keep entries of
- * both sides. Throws TypedError on an invalid configuration.
+ * both sides. The result shares no object or list with either input, so its
+ * owner may change it in place. Throws TypedError on an invalid configuration.
  */
 export function merge(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: JsonValue): JsonValue {
-  return (
-    mergeWalk(schema, node, lhs, rhs, {
-      leaf: (_path, l, r) => (r !== undefined ? r : l),
-      strictRHS: true,
-    }) ?? {}
-  );
+  return mergeWalk(schema, node, lhs, rhs, MERGE_RULES) ?? {};
 }
+
+const MERGE_RULES: MergeRules = {
+  leaf: (_path, l, r) => deepCopy(r !== undefined ? r : (l as JsonValue)),
+  strictRHS: true,
+};

@@ -8,12 +8,15 @@ import { listItemElement } from './listItems';
  * How a merge treats its nodes. `leaf` decides the output of a leaf (a
  * scalar, an atomic list or map, or a list/map empty on both sides); `post`
  * sees every other node after its children, with either side possibly absent.
+ * `path` is the walker's own stack: valid during the call only, copy it to keep it.
  */
 export interface MergeRules {
   leaf(path: Path, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined;
   post?(path: Path, lhs: JsonValue | undefined, rhs: JsonValue | undefined): void;
   /** Reject duplicate entries on the right-hand side (an applied configuration). */
   strictRHS?: boolean;
+  /** The walk is for the rules' side effects only: maps and lists are not rebuilt (they come back undefined). */
+  discardOutput?: boolean;
 }
 
 /** Walks two values of one type together; at least one of them is defined. */
@@ -24,46 +27,104 @@ export function mergeWalk(
   rhs: JsonValue | undefined,
   rules: MergeRules,
 ): JsonValue | undefined {
-  return new MergingWalker(schema, rules).merge(node, lhs, rhs, []);
+  return new MergingWalker(schema, rules).merge(node, lhs, rhs);
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+// Stand-ins for the output of a walk that builds none (never written to).
+const NOTHING: JsonObject = Object.freeze({}) as JsonObject;
+const NO_ITEMS: JsonValue[] = Object.freeze([]) as unknown as JsonValue[];
+
+/** One side of a list: its items' elements and the items, in list order. */
+interface ListItems {
+  order: PathElement[];
+  values: JsonValue[];
+}
+
+/** Lists up to this long are searched for duplicates by scanning, not hashing. */
+const SMALL_LIST = 8;
+
 class MergingWalker {
+  /** The path of the node being visited; pushed and popped as the walk goes. */
+  private readonly path: PathElement[] = [];
+  private readonly strictRHS: boolean;
+  private readonly build: boolean;
+
   constructor(
     private readonly schema: Schema,
     private readonly rules: MergeRules,
-  ) {}
-
-  merge(node: TypeNode, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path): JsonValue | undefined {
-    const atom = this.schema.resolve(node, rhs !== undefined && rhs !== null ? rhs : lhs);
-    if (atom.kind === 'scalar') return this.rules.leaf(path, lhs, rhs);
-    if (atom.kind === 'list') return this.doList(atom, lhs, rhs, path);
-    return this.doMap(atom, lhs, rhs, path);
+  ) {
+    this.strictRHS = rules.strictRHS === true;
+    this.build = rules.discardOutput !== true;
   }
 
-  private doList(atom: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path): JsonValue | undefined {
+  merge(node: TypeNode, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
+    const atom = this.schema.resolve(node, rhs !== undefined && rhs !== null ? rhs : lhs);
+    if (atom.kind === 'scalar') return this.rules.leaf(this.path, lhs, rhs);
+    if (atom.kind === 'list') return this.doList(atom, lhs, rhs);
+    return this.doMap(atom, lhs, rhs);
+  }
+
+  private child(node: TypeNode, pe: PathElement, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
+    this.path.push(pe);
+    const v = this.merge(node, lhs, rhs);
+    this.path.pop();
+    return v;
+  }
+
+  private doList(atom: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
     const mismatch = (lhs != null && !isList(lhs)) || (rhs != null && !isList(rhs));
     const l = isList(lhs) ? lhs : undefined;
     const r = isList(rhs) ? rhs : undefined;
     const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
-    if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(path, lhs, rhs);
-    const out = this.visitListItems(atom, l ?? [], r ?? [], path);
-    this.rules.post?.(path, lhs, rhs);
-    return out.length > 0 ? out : undefined;
+    if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(this.path, lhs, rhs);
+    const out = this.visitListItems(atom, l ?? [], r ?? []);
+    this.rules.post?.(this.path, lhs, rhs);
+    return out.length > 0 ? out : undefined; // always empty when not building
   }
 
-  private index(atom: ListAtom, list: JsonValue[], path: Path, strict: boolean) {
+  /**
+   * The elements of a list's items, with the items in the same order. With
+   * `dedupe`, only the first item of each element is kept (or, when strict,
+   * a duplicate is an error, reported before later items are looked at).
+   */
+  private elementsOf(atom: ListAtom, list: JsonValue[], dedupe: boolean, strict: boolean): ListItems {
     const order: PathElement[] = [];
-    const items = new Map<string, JsonValue>();
-    list.forEach((item, i) => {
-      const pe = listItemElement(atom, i, item, path);
-      if (items.has(pe.id)) {
-        if (strict) throw new TypedError(path, `duplicate entries for key ${pe.id.slice(2)}`);
-        return;
+    const values: JsonValue[] = [];
+    // Small lists look for duplicates by scanning; larger ones keep a set.
+    const seen = dedupe && list.length > SMALL_LIST ? new Set<string>() : undefined;
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      const pe = listItemElement(atom, i, item, this.path);
+      if (dedupe) {
+        let dup: boolean;
+        if (seen) {
+          dup = seen.has(pe.id);
+          if (!dup) seen.add(pe.id);
+        } else {
+          dup = false;
+          for (let j = 0; j < order.length; j++) {
+            if (order[j].id === pe.id) {
+              dup = true;
+              break;
+            }
+          }
+        }
+        if (dup) {
+          if (strict) throw new TypedError([...this.path], `duplicate entries for key ${pe.id.slice(2)}`);
+          continue;
+        }
       }
-      items.set(pe.id, item);
       order.push(pe);
-    });
-    return { order, items };
+      values.push(item);
+    }
+    return { order, values };
+  }
+
+  private emitItem(atom: ListAtom, out: JsonValue[], pe: PathElement, l: JsonValue | undefined, r: JsonValue | undefined): void {
+    const v = this.child(atom.element, pe, l, r);
+    if (v !== undefined && this.build) out.push(v);
   }
 
   /**
@@ -71,44 +132,65 @@ class MergingWalker {
    * left-only entries stay next to the left-hand neighbours they had;
    * right-only entries come where the right-hand side puts them.
    */
-  private visitListItems(atom: ListAtom, lhs: JsonValue[], rhs: JsonValue[], path: Path): JsonValue[] {
-    const R = this.index(atom, rhs, path, this.rules.strictRHS === true);
-    const L = this.index(atom, lhs, path, false);
-    const out: JsonValue[] = [];
-    const shared = R.order.filter((pe) => L.items.has(pe.id));
+  private visitListItems(atom: ListAtom, lhs: JsonValue[], rhs: JsonValue[]): JsonValue[] {
+    const R = this.elementsOf(atom, rhs, true, this.strictRHS);
+    // The left side is deduplicated only if it differs from the right (a left side
+    // equal item for item to the deduplicated right one has no duplicates).
+    const Lraw = this.elementsOf(atom, lhs, false, false);
+    const out: JsonValue[] = this.build ? [] : NO_ITEMS;
+    const ro = R.order;
+    // Fast path: both sides list the same entries in the same order.
+    if (Lraw.order.length === ro.length) {
+      let same = true;
+      for (let i = 0; i < ro.length; i++) {
+        if (Lraw.order[i].id !== ro[i].id) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        for (let i = 0; i < ro.length; i++) this.emitItem(atom, out, ro[i], Lraw.values[i], R.values[i]);
+        return out;
+      }
+    }
+    const rItems = new Map<string, JsonValue>();
+    for (let i = 0; i < ro.length; i++) rItems.set(ro[i].id, R.values[i]);
+    const lItems = new Map<string, JsonValue>();
+    const lo: PathElement[] = [];
+    for (let i = 0; i < Lraw.order.length; i++) {
+      const pe = Lraw.order[i];
+      if (lItems.has(pe.id)) continue;
+      lItems.set(pe.id, Lraw.values[i]);
+      lo.push(pe);
+    }
+    const shared: PathElement[] = [];
+    for (const pe of ro) if (lItems.has(pe.id)) shared.push(pe);
     let sharedIdx = 0;
     let nextShared: PathElement | undefined = shared[sharedIdx++];
-    const advanceShared = () => {
-      nextShared = sharedIdx < shared.length ? shared[sharedIdx++] : undefined;
-    };
-    const emit = (pe: PathElement, l: JsonValue | undefined, r: JsonValue | undefined) => {
-      const v = this.merge(atom.element, l, r, [...path, pe]);
-      if (v !== undefined) out.push(v);
-    };
     const emitted = new Set<string>();
     let li = 0;
     let ri = 0;
-    while (li < L.order.length || ri < R.order.length) {
-      if (li < L.order.length && ri < R.order.length) {
-        const pe = L.order[li];
-        if (pe.id === R.order[ri].id) {
-          emit(pe, L.items.get(pe.id), R.items.get(pe.id));
+    while (li < lo.length || ri < ro.length) {
+      if (li < lo.length && ri < ro.length) {
+        const pe = lo[li];
+        if (pe.id === ro[ri].id) {
+          this.emitItem(atom, out, pe, lItems.get(pe.id), rItems.get(pe.id));
           emitted.add(pe.id);
           li++;
           ri++;
-          advanceShared();
+          nextShared = sharedIdx < shared.length ? shared[sharedIdx++] : undefined;
           continue;
         }
-        if (R.items.has(pe.id) && nextShared && nextShared.id !== pe.id) {
+        if (rItems.has(pe.id) && nextShared && nextShared.id !== pe.id) {
           // A shared entry, but not the one due now: the right-hand side places it.
           li++;
           continue;
         }
       }
-      if (li < L.order.length) {
-        const pe = L.order[li];
-        if (!R.items.has(pe.id)) {
-          emit(pe, L.items.get(pe.id), undefined);
+      if (li < lo.length) {
+        const pe = lo[li];
+        if (!rItems.has(pe.id)) {
+          this.emitItem(atom, out, pe, lItems.get(pe.id), undefined);
           li++;
           continue;
         }
@@ -117,38 +199,61 @@ class MergingWalker {
           continue;
         }
       }
-      if (ri < R.order.length) {
-        const pe = R.order[ri];
+      if (ri < ro.length) {
+        const pe = ro[ri];
         if (!emitted.has(pe.id)) {
-          emit(pe, L.items.get(pe.id), R.items.get(pe.id));
+          this.emitItem(atom, out, pe, lItems.get(pe.id), rItems.get(pe.id));
           emitted.add(pe.id);
         }
         ri++;
-        if (nextShared && nextShared.id === pe.id) advanceShared();
+        if (nextShared && nextShared.id === pe.id) nextShared = sharedIdx < shared.length ? shared[sharedIdx++] : undefined;
       }
     }
     return out;
   }
 
-  private doMap(atom: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined, path: Path): JsonValue | undefined {
+  private visitField(atom: MapAtom, out: JsonObject, key: string, lv: JsonValue | undefined, rv: JsonValue | undefined): void {
+    const childNode = hasOwn.call(atom.fields, key) ? atom.fields[key] : atom.element;
+    const pe = fieldElement(key);
+    let v: JsonValue | undefined;
+    if (childNode === undefined) {
+      this.path.push(pe);
+      v = this.rules.leaf(this.path, lv, rv);
+      this.path.pop();
+    } else {
+      v = this.child(childNode, pe, lv, rv);
+    }
+    if (v !== undefined && this.build) out[key] = v;
+  }
+
+  private doMap(atom: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
     const mismatch = (lhs != null && !isObject(lhs)) || (rhs != null && !isObject(rhs));
     const l = isObject(lhs) ? lhs : undefined;
     const r = isObject(rhs) ? rhs : undefined;
     const emptyPromoteToLeaf = (!l || isEmpty(l)) && (!r || isEmpty(r));
-    if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(path, lhs, rhs);
-    const out: JsonObject = {};
-    const visit = (key: string, lv: JsonValue | undefined, rv: JsonValue | undefined) => {
-      const declared = Object.prototype.hasOwnProperty.call(atom.fields, key);
-      const childNode = declared ? atom.fields[key] : atom.element;
-      const p = [...path, fieldElement(key)];
-      const v =
-        childNode === undefined ? this.rules.leaf(p, lv, rv) : this.merge(childNode, lv, rv, p);
-      if (v !== undefined) out[key] = v;
-    };
-    if (l) for (const key of Object.keys(l)) visit(key, l[key], r ? r[key] : undefined);
-    if (r) for (const key of Object.keys(r)) if (!l || !Object.prototype.hasOwnProperty.call(l, key)) visit(key, undefined, r[key]);
-    this.rules.post?.(path, lhs, rhs);
-    return Object.keys(out).length > 0 ? out : undefined;
+    if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(this.path, lhs, rhs);
+    const out: JsonObject = this.build ? {} : NOTHING;
+    let any = false;
+    // for-in with an own-property check visits what Object.keys lists, without allocating the list.
+    if (l) {
+      for (const key in l) {
+        if (hasOwn.call(l, key)) this.visitField(atom, out, key, l[key], r ? r[key] : undefined);
+      }
+    }
+    if (r) {
+      for (const key in r) {
+        if (hasOwn.call(r, key) && (!l || !hasOwn.call(l, key))) this.visitField(atom, out, key, undefined, r[key]);
+      }
+    }
+    this.rules.post?.(this.path, lhs, rhs);
+    if (!this.build) return undefined;
+    for (const k in out) {
+      if (hasOwn.call(out, k)) {
+        any = true;
+        break;
+      }
+    }
+    return any ? out : undefined;
   }
 }
 

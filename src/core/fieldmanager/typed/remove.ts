@@ -20,31 +20,36 @@ function remove(schema: Schema, node: TypeNode, v: JsonValue, toRemove: PathSet)
     if (v.length === 0) return undefined;
     if (atom.relationship === 'atomic') return undefined;
     const out: JsonValue[] = [];
-    v.forEach((item, i) => {
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i];
       const pe = listItemElement(atom, i, item, []);
-      if (toRemove.hasMember(pe)) return;
-      const sub = toRemove.withPrefix(pe);
-      const kept = sub.empty() ? item : remove(schema, atom.element, item, sub);
+      if (toRemove.hasMember(pe)) continue;
+      const sub = toRemove.child(pe);
+      const kept = sub === undefined ? item : remove(schema, atom.element, item, sub);
       if (kept !== undefined) out.push(kept);
-    });
+    }
     return out.length > 0 ? out : undefined;
   }
   if (!isObject(v)) return v;
-  if (Object.keys(v).length === 0) return undefined;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return undefined;
   if (atom.relationship === 'atomic') return undefined;
   const out: JsonObject = {};
-  for (const [key, child] of Object.entries(v)) {
+  for (const key of keys) {
+    const child = v[key];
     const pe = fieldElement(key);
     if (toRemove.hasMember(pe)) continue;
-    const sub = toRemove.withPrefix(pe);
-    if (sub.empty()) {
+    const sub = toRemove.child(pe);
+    if (sub === undefined) {
       out[key] = child;
       continue;
     }
-    const declared = Object.prototype.hasOwnProperty.call(atom.fields, key);
+    const declared = hasOwn.call(atom.fields, key);
     const childNode = declared ? atom.fields[key] : atom.element;
     const kept = childNode === undefined ? child : remove(schema, childNode, child, sub);
     if (kept !== undefined) out[key] = kept;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
+
+const hasOwn = Object.prototype.hasOwnProperty;

@@ -1,4 +1,4 @@
-import { PathSet, PathSetBuilder, type Path } from '../fieldpath';
+import { PathSet, PathSetBuilder, type Path, type PathElement } from '../fieldpath';
 import type { Atom, Schema, TypeNode } from '../schema';
 
 function childNode(atom: Atom, id: string, name: string | undefined): TypeNode | undefined {
@@ -17,25 +17,31 @@ function childNode(atom: Atom, id: string, name: string | undefined): TypeNode |
  */
 export function ensureNamedFieldsAreMembers(schema: Schema, node: TypeNode, set: PathSet): PathSet {
   const b = new PathSetBuilder();
-  fill(schema, node, set, [], b);
+  fill(schema, node, set, b);
   return b.build();
 }
 
-function fill(schema: Schema, node: TypeNode, set: PathSet, prefix: Path, b: PathSetBuilder): void {
+/** Copies `set` into `b` (the builder node at the same place), adding the named fields. */
+function fill(schema: Schema, node: TypeNode, set: PathSet, b: PathSetBuilder): void {
   const atom = schema.resolve(node, undefined);
-  for (const pe of set.memberElements()) b.insert([...prefix, pe]);
-  for (const c of set.childNodes()) {
+  for (const pe of set.unsortedMembers()) b.addMember(pe);
+  for (const c of set.unsortedChildren()) {
     const name = c.pe.type === 'field' ? c.pe.name : undefined;
     if (atom.kind === 'map' && name !== undefined && Object.prototype.hasOwnProperty.call(atom.fields, name)) {
-      b.insert([...prefix, c.pe]);
+      b.addMember(c.pe);
     }
     const child = childNode(atom, c.pe.id, name);
     if (child === undefined) {
-      for (const p of c.set.paths()) b.insert([...prefix, c.pe, ...p]);
+      copy(c.set, b.descend(c.pe));
     } else {
-      fill(schema, child, c.set, [...prefix, c.pe], b);
+      fill(schema, child, c.set, b.descend(c.pe));
     }
   }
+}
+
+function copy(set: PathSet, b: PathSetBuilder): void {
+  for (const pe of set.unsortedMembers()) b.addMember(pe);
+  for (const c of set.unsortedChildren()) copy(c.set, b.descend(c.pe));
 }
 
 /**
@@ -53,20 +59,23 @@ export function reconcileFieldSetWithSchema(schema: Schema, node: TypeNode, set:
   return set.recursiveDifference(collapse).union(collapse);
 }
 
-function walkReconcile(schema: Schema, node: TypeNode, set: PathSet, prefix: Path, out: Path[]): void {
+function walkReconcile(schema: Schema, node: TypeNode, set: PathSet, prefix: PathElement[], out: Path[]): void {
   const atom = schema.resolve(node, undefined);
   // Schemaless maps carry no markers to reconcile against.
   if (atom.kind !== 'map' || atom.deduced) return;
-  for (const c of set.childNodes()) {
+  for (const c of set.unsortedChildren()) {
     const name = c.pe.type === 'field' ? c.pe.name : undefined;
     const child = childNode(atom, c.pe.id, name);
     if (child === undefined) continue;
     const childAtom = schema.resolve(child, undefined);
-    const path = [...prefix, c.pe];
     if ((childAtom.kind === 'list' || childAtom.kind === 'map') && childAtom.relationship === 'atomic') {
-      out.push(path);
+      out.push([...prefix, c.pe]);
       continue;
     }
-    if (childAtom.kind === 'map') walkReconcile(schema, child, c.set, path, out);
+    if (childAtom.kind === 'map') {
+      prefix.push(c.pe);
+      walkReconcile(schema, child, c.set, prefix, out);
+      prefix.pop();
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { fieldElement, PathSetBuilder, type Path, type PathSet } from '../fieldpath';
+import { fieldElement, PathSetBuilder, type PathElement, type PathSet } from '../fieldpath';
 import type { Schema, TypeNode } from '../schema';
 import { isList, isObject, type JsonValue } from '../value';
 import { listItemElement } from './listItems';
@@ -14,7 +14,10 @@ export function toFieldSet(schema: Schema, node: TypeNode, value: JsonValue): Pa
   return b.build();
 }
 
-function walk(schema: Schema, node: TypeNode, v: JsonValue, path: Path, b: PathSetBuilder): void {
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** `path` is a stack the walk pushes to and pops from; the builder copies what it keeps. */
+function walk(schema: Schema, node: TypeNode, v: JsonValue, path: PathElement[], b: PathSetBuilder): void {
   const atom = schema.resolve(node, v);
   if (atom.kind === 'scalar') {
     b.insert(path);
@@ -25,27 +28,37 @@ function walk(schema: Schema, node: TypeNode, v: JsonValue, path: Path, b: PathS
       if (v !== null || atom.relationship === 'atomic') b.insert(path);
       return;
     }
-    v.forEach((item, i) => {
-      const p = [...path, listItemElement(atom, i, item, path)];
-      walk(schema, atom.element, item, p, b);
-      b.insert(p);
-    });
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i];
+      path.push(listItemElement(atom, i, item, path));
+      walk(schema, atom.element, item, path, b);
+      b.insert(path);
+      path.pop();
+    }
     return;
   }
   if (!isObject(v) || atom.relationship === 'atomic') {
     b.insert(path);
     return;
   }
-  for (const [key, child] of Object.entries(v)) {
-    const declared = Object.prototype.hasOwnProperty.call(atom.fields, key);
+  for (const key in v) {
+    if (!hasOwn.call(v, key)) continue;
+    const child = v[key];
+    const declared = hasOwn.call(atom.fields, key);
     const childNode = declared ? atom.fields[key] : atom.element;
-    const p = [...path, fieldElement(key)];
+    path.push(fieldElement(key));
     if (childNode === undefined) {
       // Undeclared field of a closed struct: tracked as a leaf rather than rejected.
-      b.insert(p);
-      continue;
+      b.insert(path);
+    } else {
+      walk(schema, childNode, child, path, b);
+      if (child === null || (isObject(child) && isEmpty(child)) || !declared) b.insert(path);
     }
-    walk(schema, childNode, child, p, b);
-    if (child === null || (isObject(child) && Object.keys(child).length === 0) || !declared) b.insert(p);
+    path.pop();
   }
+}
+
+function isEmpty(o: object): boolean {
+  for (const k in o) if (hasOwn.call(o, k)) return false;
+  return true;
 }

@@ -79,3 +79,40 @@ describe('typed values with built-in schemas', () => {
     expect(() => merge(schema, deploy, {}, applied)).toThrow('.spec.template.spec.containers: duplicate entries for key {"name":"a"}');
   });
 });
+
+describe('merge result ownership', () => {
+  it('shares no object or list with either input, atomic leaves included', () => {
+    const live = structuredClone(d);
+    const applied = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      spec: { template: { spec: { containers: [{ name: 'nginx', args: ['c'], env: [] }], tolerations: [{ key: 'x', operator: 'Exists' }] } } },
+    };
+    const liveBefore = JSON.stringify(live);
+    const appliedBefore = JSON.stringify(applied);
+    const merged = merge(schema, deploy, live, applied) as typeof d;
+    const objects = new Set<unknown>();
+    const collect = (v: unknown) => {
+      if (v === null || typeof v !== 'object') return;
+      objects.add(v);
+      for (const x of Object.values(v)) collect(x);
+    };
+    collect(live);
+    collect(applied);
+    const shared: unknown[] = [];
+    const check = (v: unknown) => {
+      if (v === null || typeof v !== 'object') return;
+      if (objects.has(v)) shared.push(v);
+      for (const x of Object.values(v)) check(x);
+    };
+    check(merged);
+    expect(shared).toEqual([]);
+    // Changing the result in place leaves the inputs alone.
+    const c = merged.spec.template.spec.containers[0] as { args: string[]; resources: { limits: { cpu: string } } };
+    c.args.push('z');
+    c.resources.limits.cpu = '9';
+    expect(JSON.stringify(live)).toBe(liveBefore);
+    expect(JSON.stringify(applied)).toBe(appliedBefore);
+    expect(c.args).toEqual(['c', 'z']);
+  });
+});
