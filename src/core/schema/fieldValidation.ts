@@ -222,13 +222,32 @@ function goJson(value: unknown): string {
  * body (400 `error strict decoding YAML: ...`; unknown fields are the field
  * manager's to report).
  */
+/**
+ * True when the body is JSON (as kubectl and client-node send apply bodies)
+ * with no repeated key: then the YAML pass that would word duplicate-key
+ * errors is not needed at all.
+ */
+function jsonWithoutDuplicates(text: string): boolean {
+  if (text.trimStart()[0] !== '{') return false;
+  let tree: JsonNode;
+  try {
+    tree = parseJsonTree(text);
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return false;
+    throw e;
+  }
+  const errs = new StrictErrors();
+  jsonTreeDuplicates(tree, errs);
+  return errs.messages.length === 0;
+}
+
 export function checkPatchFields<T = unknown>(input: CheckPatchFieldsInput): CheckedRequest<T> {
   const { patchType, patched, schema, resolve, directive } = input;
   const strict = directive !== 'Ignore';
   const text = textOf(input.patchBody);
 
   if (patchType === 'apply') {
-    const lines = strict ? yamlDuplicateKeyErrors(text) : [];
+    const lines = strict && !jsonWithoutDuplicates(text) ? yamlDuplicateKeyErrors(text) : [];
     if (lines.length && directive === 'Strict') {
       throw newBadRequest(`error strict decoding YAML: error converting YAML to JSON: ${yamlErrorsText(lines)}`);
     }

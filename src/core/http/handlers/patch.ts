@@ -49,7 +49,16 @@ const patchKinds: Record<PatchType, PatchKind> = {
 function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
   const text = new TextDecoder().decode(body);
-  return patchType === 'application/apply-patch+yaml' ? parseYaml(text) : parseJson(text);
+  if (patchType !== 'application/apply-patch+yaml') return parseJson(text);
+  // Clients send apply bodies as JSON, which is YAML too: parse it as JSON when it is, YAML otherwise.
+  if (text.trimStart()[0] === '{') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // YAML flow style ({a: 1}) is not JSON.
+    }
+  }
+  return parseYaml(text);
 }
 
 export async function patchResource(scope: RequestScope): Promise<Response> {
