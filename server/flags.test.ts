@@ -33,3 +33,11 @@ describe('--etcd-compaction-interval', () => {
     expect(() => parseFlags(['--etcd-compaction-interval=soon'])).toThrow(FlagError);
   });
 });
+
+describe('--feature-gates', () => {
+  it('takes Name=bool pairs and rejects unknown gates', () => {
+    expect(parseFlags(['--feature-gates=APIResponseCompression=false', '--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true']).featureGates).toEqual({ APIResponseCompression: false, AllowUnsafeMalformedObjectDeletion: true });
+    expect(() => parseFlags(['--feature-gates=Nope=true'])).toThrow('unrecognized feature gate: Nope');
+    expect(() => parseFlags(['--feature-gates=APIResponseCompression=maybe'])).toThrow(FlagError);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { parseFeatureGates, type FeatureGates } from '../src/core/features';
 
 export interface HostFlags {
   port: number;
@@ -13,6 +14,8 @@ export interface HostFlags {
   tls: boolean;
   securePort: number;
   runtimeConfig?: string;
+  /** --feature-gates=Name=true,... */
+  featureGates?: Partial<FeatureGates>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
   help: boolean;
@@ -24,6 +27,7 @@ Flags:
       --bind-address string            address to listen on (default "127.0.0.1")
       --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
+      --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true"
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
@@ -59,7 +63,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help']);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval']);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -101,6 +105,13 @@ export function parseFlags(argv: string[]): HostFlags {
         break;
       case 'runtime-config':
         flags.runtimeConfig = value;
+        break;
+      case 'feature-gates':
+        try {
+          flags.featureGates = { ...flags.featureGates, ...parseFeatureGates(value) };
+        } catch (e) {
+          throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
+        }
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);

@@ -8,6 +8,8 @@
  */
 import { formatTime, type KubeObject } from './api/types';
 import { startNamespaceController } from './controllers/namespace';
+import { featureGates, type FeatureGates } from './features';
+import { withCompression } from './http/filters/compression';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -54,6 +56,8 @@ export interface ApiServerOptions {
   serverAddress?: string;
   /** How long the watch cache keeps history (and continue tokens stay valid); 5 minutes by default. */
   watchHistoryWindowMs?: number;
+  /** Feature gates (--feature-gates), over kube-apiserver's defaults. */
+  featureGates?: Partial<FeatureGates>;
 }
 
 export interface ApiServer {
@@ -72,6 +76,7 @@ export const bootstrapNamespaces = ['default', 'kube-system', 'kube-public', 'ku
 
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const clock = options.clock ?? realClock;
+  const gates = featureGates(options.featureGates);
   // The watch cache sits above the backend: fan-out, history window, 410 past it.
   const storage = createWatchCache(options.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
   const random = options.random ?? cryptoRandom;
@@ -129,7 +134,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const store = storeFor(type);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, warnings: [] };
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
 
@@ -185,10 +190,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (!d) throw newGenericNotFound();
       if (d.status === 406) return writeError(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' }), request);
       const bytes = jsonSerializer.encode(d.body, { pretty: url.searchParams.get('pretty') === 'true' });
-      return writeBytes(200, d.contentType, bytes, { request, headers: d.headers });
+      return writeBytes(200, d.contentType, bytes, { headers: d.headers });
     }
     if (path === '/version' || path === '/version/') {
-      return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { request, pretty: true });
+      return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
     }
     const health = serveHealth(path, url);
     if (health) return health;
@@ -197,7 +202,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/') {
       const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
-      return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { request, pretty: true });
+      return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
     return writeText(404, '404 page not found\n');
   }
@@ -216,7 +221,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   return {
-    handle,
+    handle: withCompression(handle, gates.APIResponseCompression),
     ready,
     registry,
     storage,

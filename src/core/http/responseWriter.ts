@@ -1,6 +1,6 @@
 /**
- * Writing responses: objects and Status errors in the negotiated encoding,
- * with gzip for large bodies when the client accepts it (APIResponseCompression).
+ * Writing responses: objects and Status errors in the negotiated encoding.
+ * Compression is a filter of its own (filters/compression.ts).
  */
 import { errorToStatus, type Status } from '../errors';
 import { jsonSerializer } from './serializers/json';
@@ -8,25 +8,10 @@ import type { Serializer } from './serializers/types';
 import { serializerFor } from './negotiation';
 import { parseAccept, essence } from './mediaType';
 
-/** kube-apiserver compresses only responses of at least this size. */
-export const gzipThresholdBytes = 128 * 1024;
-
 export interface WriteOptions {
-  request?: Request;
   pretty?: boolean;
   headers?: HeadersInit;
   warnings?: string[];
-}
-
-function acceptsGzip(request: Request | undefined): boolean {
-  const ae = request?.headers.get('accept-encoding');
-  if (!ae) return false;
-  return ae.split(',').some((p) => {
-    const [coding, ...params] = p.trim().toLowerCase().split(';');
-    if (coding !== 'gzip' && coding !== '*') return false;
-    const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
 }
 
 export function warningHeaderValue(text: string): string {
@@ -43,12 +28,6 @@ function baseHeaders(contentType: string, options: WriteOptions): Headers {
 
 export function writeBytes(status: number, contentType: string, bytes: Uint8Array, options: WriteOptions = {}): Response {
   const headers = baseHeaders(contentType, options);
-  if (bytes.byteLength >= gzipThresholdBytes && acceptsGzip(options.request)) {
-    headers.set('Content-Encoding', 'gzip');
-    headers.set('Vary', 'Accept-Encoding');
-    const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'));
-    return new Response(stream, { status, headers });
-  }
   headers.set('Content-Length', String(bytes.byteLength));
   return new Response(bytes as BodyInit, { status, headers });
 }
@@ -77,7 +56,7 @@ export function writeError(err: unknown, request?: Request, options: WriteOption
   }
   const headers = new Headers(options.headers);
   if (status.details?.retryAfterSeconds) headers.set('Retry-After', String(status.details.retryAfterSeconds));
-  return writeObject(serializer, status.code, status, { ...options, request, headers });
+  return writeObject(serializer, status.code, status, { ...options, headers });
 }
 
 export function writeText(status: number, text: string, options: WriteOptions = {}): Response {

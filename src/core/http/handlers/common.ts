@@ -97,7 +97,15 @@ export function fieldManagerName(scope: RequestScope, optionsKind: string): stri
   if (name !== null) {
     const errs: FieldError[] = [];
     if (name.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', value: name, detail: 'may not be more than 128 bytes', showValue: false });
-    if (/[^\x20-\x7e]/.test(name)) errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: name, detail: 'must only contain printable characters' });
+    // One error per character Go's unicode.IsPrint rejects, named as %#U prints it.
+    let position = 0;
+    for (const ch of name) {
+      if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+        const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+        errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: name, detail: `invalid character ${code} (at position ${position})` });
+      }
+      position += new TextEncoder().encode(ch).byteLength;
+    }
     if (errs.length) throw newInvalidOptions(optionsKind, errs);
   }
   return managerOrUserAgent(name, scope.request.headers.get('user-agent'));

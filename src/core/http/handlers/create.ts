@@ -20,5 +20,5 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   checkNameAndNamespace(decoded, scope, false);
   const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager);
   const created = await store.create(info.namespace, obj, { dryRun });
-  return writeObject(choice.serializer, 201, created, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, 201, created, { pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -1,6 +1,6 @@
 /** DELETE of one object, and of a collection. */
 import { isObject, type KubeObject } from '../../api/types';
-import { invalid, newBadRequest, notSupported, successStatus, type FieldError } from '../../errors';
+import { goStringSlice, invalid, newBadRequest, notSupported, successStatus, type FieldError } from '../../errors';
 import type { DeleteOptions } from '../../registry/generic/store';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
@@ -51,9 +51,18 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   if (badDryRun.length) {
     errs.push({ ...notSupported('dryRun', dryRun, ['All']), valueText: `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}` });
   }
+  // The unsafe option only means something under its (alpha, default off) gate; otherwise it is dropped.
+  const unsafe = scope.gates.AllowUnsafeMalformedObjectDeletion && o['ignoreStoreReadErrorWithClusterBreakingPotential'] === true;
+  if (unsafe) {
+    const alone = 'must be unset when ignoreStoreReadErrorWithClusterBreakingPotential is true';
+    if (dryRun.length) errs.push({ ...invalid('dryRun', dryRun, alone), valueText: goStringSlice(dryRun) });
+    for (const f of ['gracePeriodSeconds', 'orphanDependents', 'preconditions', 'propagationPolicy'] as const) {
+      if (o[f] !== undefined && o[f] !== null) errs.push(invalid(f, o[f], alone));
+    }
+  }
   if (errs.length) throw newInvalidOptions('DeleteOptions', errs);
 
-  const opts: DeleteOptions = { dryRun: dryRun.length > 0 };
+  const opts: DeleteOptions = { dryRun: dryRun.length > 0, ignoreStoreReadErrors: unsafe };
   if (typeof policy === 'string') opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   if (o['orphanDependents'] === true) opts.propagationPolicy ??= 'Orphan';
   const pre = o['preconditions'];
@@ -71,12 +80,12 @@ export async function deleteResource(scope: RequestScope): Promise<Response> {
   // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
   if (!result.deleted || store.strategy.returnDeletedObject) {
     const status = !result.deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
-    return writeObject(choice.serializer, status, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+    return writeObject(choice.serializer, status, result.object, { pretty: choice.pretty, warnings: scope.warnings });
   }
   const meta = result.object.metadata;
   const details: { name?: string; group?: string; kind: string; uid?: string } = { name: meta.name, kind: store.type.resource, uid: meta.uid };
   if (store.type.group) details.group = store.type.group;
-  return writeObject(choice.serializer, 200, successStatus({ name: details.name, group: details.group, kind: details.kind, uid: details.uid }), { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, 200, successStatus({ name: details.name, group: details.group, kind: details.kind, uid: details.uid }), { pretty: choice.pretty, warnings: scope.warnings });
 }
 
 export async function deleteCollection(scope: RequestScope): Promise<Response> {
@@ -101,5 +110,5 @@ export async function deleteCollection(scope: RequestScope): Promise<Response> {
     metadata: { resourceVersion: String(await store.storage.currentRevision()) },
     items: deleted,
   };
-  return writeObject(choice.serializer, 200, list, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, 200, list, { pretty: choice.pretty, warnings: scope.warnings });
 }

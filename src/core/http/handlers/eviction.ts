@@ -19,5 +19,5 @@ export async function evictPod(scope: RequestScope): Promise<Response> {
     throw newBadRequest(`name in URL does not match name in Eviction object`);
   }
   await store.delete(info.namespace, info.name, { preconditions: eviction?.deleteOptions?.preconditions });
-  return writeObject(choice.serializer, 201, { ...successStatus(), code: 201 }, { request, pretty: choice.pretty });
+  return writeObject(choice.serializer, 201, { ...successStatus(), code: 201 }, { pretty: choice.pretty });
 }

@@ -17,5 +17,5 @@ export async function getResource(scope: RequestScope): Promise<Response> {
   if (!kv) throw newNotFound(store.gr, info.name);
   const obj = store.decode(kv);
   const body = transformObject(obj, choice.representation, scope);
-  return writeObject(choice.serializer, 200, body, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, 200, body, { pretty: choice.pretty, warnings: scope.warnings });
 }

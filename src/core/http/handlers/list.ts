@@ -68,5 +68,5 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     if (result.remainingItemCount !== undefined && !selection.predicate) list.metadata.remainingItemCount = result.remainingItemCount;
   }
   const body = transformList(list, choice.representation, scope);
-  return writeObject(choice.serializer, 200, body, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, 200, body, { pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -117,7 +117,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
     { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource },
   );
-  return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { pretty: choice.pretty, warnings: scope.warnings });
 }
 
 /** Server-side apply: merge the applied configuration into the live object (or create it), tracking ownership. */

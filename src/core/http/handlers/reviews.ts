@@ -47,5 +47,5 @@ export async function createReview(scope: RequestScope): Promise<Response> {
   const obj = decodeObject(decoder, await readBody(request), type);
   const spec = isObject(obj['spec']) ? obj['spec'] : {};
   const out = { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, spec, status: statusFor(type.resource, spec) };
-  return writeObject(choice.serializer, 201, out, { request, pretty: choice.pretty });
+  return writeObject(choice.serializer, 201, out, { pretty: choice.pretty });
 }

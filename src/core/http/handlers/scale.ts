@@ -53,7 +53,7 @@ export async function scaleHandler(scope: RequestScope, _storeFor: (t: ResourceT
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, url, userAgent: request.headers.get('user-agent') });
   const sfm = scaleFieldManagement(store, scope.clock);
-  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, sfm.toScale(obj, scaleOf(obj)), { request, pretty: choice.pretty });
+  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, sfm.toScale(obj, scaleOf(obj)), { pretty: choice.pretty });
   if (info.verb === 'get') return reply(200, await store.get(info.namespace, info.name));
   if (info.verb !== 'update' && info.verb !== 'patch') throw newMethodNotSupported(store.gr, info.verb);
 

@@ -1,6 +1,7 @@
 /** What every resource handler receives: the request, its attributes, and the resource's store. */
 import type { Store } from '../../registry/generic/store';
 import type { ResourceType } from '../../registry/types';
+import type { FeatureGates } from '../../features';
 import type { Clock, RandomSource } from '../../util/clock';
 import type { RequestInfo } from '../requestInfo';
 
@@ -12,6 +13,7 @@ export interface RequestScope {
   type: ResourceType;
   store: Store;
   clock: Clock;
+  gates: FeatureGates;
   /** Injected randomness (watch timeouts), so scenarios replay. */
   random: RandomSource;
   /** Warnings to send back as `Warning: 299` headers. */

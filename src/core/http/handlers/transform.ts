@@ -3,7 +3,8 @@
  * Table (kubectl get) and PartialObjectMetadata(List) (metadata-only clients).
  */
 import type { KubeList, KubeObject } from '../../api/types';
-import { fieldErrorString, newBadRequest, notSupported } from '../../errors';
+import { invalid, newBadRequest } from '../../errors';
+import { newInvalidOptions } from './common';
 import { toTable, type IncludeObjectPolicy } from '../../printers';
 import type { Representation } from '../negotiation';
 import type { RequestScope } from './scope';
@@ -12,7 +13,7 @@ function includeObject(url: URL): IncludeObjectPolicy | undefined {
   const v = url.searchParams.get('includeObject');
   if (!v) return undefined;
   if (v === 'None' || v === 'Metadata' || v === 'Object') return v;
-  throw newBadRequest(fieldErrorString(notSupported('includeObject', v, ['Metadata', 'None', 'Object'])));
+  throw newInvalidOptions('TableOptions', [invalid('includeObject', v, "must be 'Metadata', 'Object', 'None', or empty")]);
 }
 
 function partial(obj: KubeObject, version: string) {

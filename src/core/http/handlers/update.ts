@@ -24,5 +24,5 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
     dryRun,
     subresource: info.subresource,
   });
-  return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { request, pretty: choice.pretty, warnings: scope.warnings });
+  return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -7,6 +7,7 @@ import { canonicalMetadata, jsonEqual } from '../../api/equality';
 import { formatTime, isObject, type KubeObject, type ObjectMeta } from '../../api/types';
 import {
   forbidden,
+  invalid,
   newAlreadyExists,
   newConflict,
   newInvalid,
@@ -49,6 +50,8 @@ export interface DeletePreconditions {
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
+  /** ignoreStoreReadErrorWithClusterBreakingPotential: only for objects storage cannot read. */
+  ignoreStoreReadErrors?: boolean;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
 }
@@ -400,6 +403,12 @@ export class Store {
       const kv = await this.deps.storage.get(key);
       if (!kv) throw newNotFound(this.gr, name);
       const current = this.decode(kv);
+      if (options.ignoreStoreReadErrors) {
+        // Every stored object reads back cleanly here, so the unsafe path never applies (corruptObjectDeleter).
+        throw newInvalid({ group: this.type.group, kind: this.type.resource }, name, [
+          invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
+        ]);
+      }
       const pre = options.preconditions;
       if (pre?.uid && pre.uid !== current.metadata.uid) {
         throw newConflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`);

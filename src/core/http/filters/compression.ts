@@ -1,0 +1,32 @@
+/**
+ * withCompression: gzip for get and list responses of at least 128 KiB when
+ * the client sends `Accept-Encoding: gzip` (the APIResponseCompression gate,
+ * on by default). Streams without a known length (watch) are never compressed.
+ */
+export const gzipThresholdBytes = 128 * 1024;
+
+function acceptsGzip(request: Request): boolean {
+  const ae = request.headers.get('accept-encoding');
+  if (!ae) return false;
+  return ae.split(',').some((p) => {
+    const [coding, ...params] = p.trim().toLowerCase().split(';');
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.map((x) => x.trim()).find((x) => x.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+export function withCompression(handler: (request: Request) => Promise<Response>, enabled: boolean): (request: Request) => Promise<Response> {
+  if (!enabled) return handler;
+  return async (request) => {
+    const response = await handler(request);
+    if (request.method !== 'GET' || !response.body || response.headers.has('content-encoding') || !acceptsGzip(request)) return response;
+    const length = Number(response.headers.get('content-length') ?? NaN);
+    if (!(length >= gzipThresholdBytes)) return response;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.set('content-encoding', 'gzip');
+    headers.append('vary', 'Accept-Encoding');
+    return new Response(response.body.pipeThrough(new CompressionStream('gzip')), { status: response.status, headers });
+  };
+}
