@@ -134,3 +134,20 @@ describe('APIResponseCompression', () => {
     expect(r.headers.get('content-encoding')).toBe('gzip');
   });
 });
+
+describe('ownerReferences', () => {
+  it('need apiVersion, kind, name and uid, and at most one controller', async () => {
+    const t = await newTestServer();
+    const bad = await t.json('POST', path, { body: { ...cm('o'), metadata: { name: 'o', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }] } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('ConfigMap "o" is invalid: metadata.ownerReferences.uid: Invalid value: "": uid must not be empty');
+    const two = await t.json('POST', path, {
+      body: { ...cm('o'), metadata: { name: 'o', ownerReferences: [
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'a', uid: '1', controller: true },
+        { apiVersion: 'apps/v1', kind: 'Deployment', name: 'b', uid: '2', controller: true },
+      ] } },
+    });
+    expect(two.status).toBe(422);
+    expect(two.body.message).toContain('Only one reference can have Controller set to true. Found "true" in references for Deployment/a and Deployment/b');
+  });
+});

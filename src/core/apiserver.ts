@@ -7,6 +7,7 @@
  *   resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import { formatTime, type KubeObject } from './api/types';
+import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
 import { withCompression } from './http/filters/compression';
@@ -125,7 +126,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(() => {
-    controllers = [startNamespaceController({ storage, registry, clock, storeFor })];
+    const deps = { storage, registry, clock, storeFor };
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {

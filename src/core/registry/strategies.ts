@@ -285,6 +285,8 @@ export function strategyFor(type: ResourceType): ResourceStrategy {
     hasGeneration: withGeneration.has(id) || !!type.custom,
     allowCreateOnUpdate: createOnUpdate.has(id),
     returnDeletedObject: returnsDeleted.has(id),
+    // core/v1 ReplicationControllers keep their pods by default (DefaultGarbageCollectionPolicy).
+    defaultPropagationPolicy: id === '/replicationcontrollers' ? 'Orphan' : undefined,
   };
   return compose(base, genericStatusHandling(type), specific[id] ?? {});
 }

@@ -89,6 +89,29 @@ function validateCommonMeta(meta: ObjectMeta): FieldError[] {
   errs.push(...validateLabels(meta.labels, 'metadata.labels'));
   errs.push(...validateAnnotations(meta.annotations, 'metadata.annotations'));
   errs.push(...validateFinalizers(meta.finalizers, 'metadata.finalizers'));
+  errs.push(...validateOwnerReferences(meta.ownerReferences, 'metadata.ownerReferences'));
+  return errs;
+}
+
+/** Every reference names its owner fully; at most one is the controller (ValidateOwnerReferences). */
+export function validateOwnerReferences(refs: unknown, field: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!Array.isArray(refs)) return errs;
+  let firstController = '';
+  for (const ref of refs as Record<string, unknown>[]) {
+    const apiVersion = typeof ref['apiVersion'] === 'string' ? ref['apiVersion'] : '';
+    const version = apiVersion.includes('/') ? apiVersion.split('/')[1] : apiVersion;
+    if (!version) errs.push(invalid(`${field}.apiVersion`, apiVersion, 'version must not be empty'));
+    if (!ref['kind']) errs.push(invalid(`${field}.kind`, ref['kind'] ?? '', 'kind must not be empty'));
+    if (!ref['name']) errs.push(invalid(`${field}.name`, ref['name'] ?? '', 'name must not be empty'));
+    if (!ref['uid']) errs.push(invalid(`${field}.uid`, ref['uid'] ?? '', 'uid must not be empty'));
+    if (ref['controller'] === true) {
+      const name = `${String(ref['kind'])}/${String(ref['name'])}`;
+      if (firstController) {
+        errs.push({ ...invalid(field, refs, `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${name}`), valueText: '[]v1.OwnerReference{...}' });
+      } else firstController = name;
+    }
+  }
   return errs;
 }
 

@@ -65,6 +65,10 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   const opts: DeleteOptions = { dryRun: dryRun.length > 0, ignoreStoreReadErrors: unsafe };
   if (typeof policy === 'string') opts.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
   if (o['orphanDependents'] === true) opts.propagationPolicy ??= 'Orphan';
+  if (o['orphanDependents'] === false) {
+    opts.propagationPolicy ??= 'Background';
+    opts.orphanDependentsFalse = true;
+  }
   const pre = o['preconditions'];
   if (isObject(pre)) opts.preconditions = { uid: pre['uid'] as string | undefined, resourceVersion: pre['resourceVersion'] as string | undefined };
   const grace = o['gracePeriodSeconds'];
@@ -79,7 +83,8 @@ export async function deleteResource(scope: RequestScope): Promise<Response> {
   const result = await store.delete(info.namespace, info.name, opts);
   // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
   if (!result.deleted || store.strategy.returnDeletedObject) {
-    const status = !result.deleted && opts.propagationPolicy === 'Foreground' ? 202 : 200;
+    // 202 only when the caller explicitly asked not to orphan and the object is still there (handlers/delete.go).
+    const status = !result.deleted && opts.orphanDependentsFalse ? 202 : 200;
     return writeObject(choice.serializer, status, result.object, { pretty: choice.pretty, warnings: scope.warnings });
   }
   const meta = result.object.metadata;

@@ -50,6 +50,8 @@ export interface DeletePreconditions {
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: DeletePreconditions;
+  /** The deprecated orphanDependents=false was sent (the response is then 202 while the object remains). */
+  orphanDependentsFalse?: boolean;
   /** ignoreStoreReadErrorWithClusterBreakingPotential: only for objects storage cannot read. */
   ignoreStoreReadErrors?: boolean;
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
@@ -416,16 +418,21 @@ export class Store {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
-      const finalizers = [...(current.metadata.finalizers ?? [])];
-      if (options.propagationPolicy === 'Foreground' && !finalizers.includes('foregroundDeletion')) finalizers.push('foregroundDeletion');
-      if (options.propagationPolicy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
+      // The propagation policy decides which garbage-collector finalizer the object carries (deletionFinalizersForGarbageCollection).
+      const policy = options.propagationPolicy ?? this.strategy.defaultPropagationPolicy;
+      let finalizers = [...(current.metadata.finalizers ?? [])];
+      const gcFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+      if (policy) finalizers = finalizers.filter((f) => (f !== 'foregroundDeletion' && f !== 'orphan') || f === gcFinalizer);
+      if (gcFinalizer && !finalizers.includes(gcFinalizer)) finalizers.push(gcFinalizer);
+      const finalizersChanged = !jsonEqual(finalizers, current.metadata.finalizers ?? []);
       const held = [...finalizers, ...(this.strategy.deletionFinalizers?.(current) ?? [])];
       if (held.length > 0) {
-        if (current.metadata.deletionTimestamp && finalizers.length === (current.metadata.finalizers ?? []).length) {
+        if (current.metadata.deletionTimestamp && !finalizersChanged) {
           return { object: current, deleted: false };
         }
         const next = structuredClone(current);
         if (finalizers.length) next.metadata.finalizers = finalizers;
+        else delete next.metadata.finalizers;
         if (!next.metadata.deletionTimestamp) {
           next.metadata.deletionTimestamp = formatTime(this.deps.clock.now());
           next.metadata.deletionGracePeriodSeconds = 0;

@@ -19,6 +19,8 @@ export interface ResourceStrategy {
   hasGeneration?: boolean;
   /** Whether PUT of a missing object creates it. */
   allowCreateOnUpdate?: boolean;
+  /** Propagation when a DELETE names none (Orphan for ReplicationControllers, else Background). */
+  defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   /** Whether DELETE answers with the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
   /** Clears or defaults fields on create. May mutate obj. */
