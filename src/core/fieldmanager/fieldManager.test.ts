@@ -167,6 +167,19 @@ describe('field manager (apiserver layers)', () => {
     expect(entries(resetAndChange).map((e) => [e.manager, e.fieldsV1])).toEqual([['m9', { 'f:data': { 'f:k': {} } }]]);
   });
 
+  it('an update that cannot be typed keeps the live entries as they were; an apply that cannot is an error', () => {
+    const dep = newFieldManager({ apiVersion: 'apps/v1', schema: definition(DEPLOYMENT), definitions, now: fakeClock().now });
+    const base = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' } };
+    const live = mustApply(dep, undefined, { ...base, spec: { replicas: 1 } }, 'm1');
+    const keyless = { ...live, spec: { replicas: 1, template: { spec: { containers: [{ image: 'x' }] } } } };
+    const updated = dep.update(live, keyless, 'u1');
+    expect(updated.spec).toEqual(keyless.spec);
+    expect(entries(updated)).toEqual(entries(live));
+    expect(dep.update(undefined, keyless, 'u1').metadata).toEqual({ name: 'd', namespace: 'default' });
+    const r = dep.apply(live, { ...base, spec: { replicas: 'one' } }, 'm1');
+    expect(r).toEqual({ ok: false, error: { reason: 'InternalError', message: 'failed to create typed patch object: .spec.replicas: expected numeric (int or float), got string' } });
+  });
+
   it('[API-SSA-037] managedFields [] does not reset', () => {
     const { fm } = cmManager();
     const obj = mustApply(fm, undefined, cm({ a: '1' }), 'm1');

@@ -64,15 +64,17 @@ export class FieldManager {
   /**
    * For create, update and non-apply patch: `newObj` is the full object
    * about to be stored; `liveObj` is undefined on create. Never fails on
-   * ownership; if ownership cannot be computed the object is returned
-   * without managedFields, as the server does.
+   * ownership: if ownership cannot be computed (the object cannot be typed
+   * against the schema) the object keeps the live object's managedFields
+   * unchanged, as the server's UpdateNoErrors does since
+   * kubernetes/kubernetes#136949 (it used to drop them all).
    */
   update(liveObj: JsonObject | undefined, newObj: JsonObject, manager: string): JsonObject {
     const live = liveObj ?? this.zero;
     const managed = this.decodeLiveOrNew(live, newObj);
     const newStripped = withoutManagedFields(newObj);
     const r = this.inner.update(withoutManagedFields(live), newStripped, managed, manager);
-    if (!r.ok) return newStripped;
+    if (!r.ok) return withManagedFieldsOf(newStripped, live);
     return withManagedFields(r.object, r.managed);
   }
 
@@ -130,6 +132,14 @@ function withoutManagedFields(obj: JsonObject): JsonObject {
   const { managedFields: _drop, ...metadata } = obj.metadata;
   void _drop;
   return { ...obj, metadata };
+}
+
+/** `obj` carrying `from`'s metadata.managedFields as they are (none when `from` has none). */
+function withManagedFieldsOf(obj: JsonObject, from: JsonObject): JsonObject {
+  const entries = managedFieldsOf(from);
+  if (entries === undefined || entries === null) return obj;
+  const metadata = isObject(obj.metadata) ? obj.metadata : {};
+  return { ...obj, metadata: { ...metadata, managedFields: entries as JsonObject[] } };
 }
 
 function withManagedFields(obj: JsonObject, managed: Managed): JsonObject {

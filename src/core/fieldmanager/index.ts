@@ -12,6 +12,8 @@
  *   stored = fm.update(live, newObj, managerOrUserAgent(fieldManager, userAgent));  // create/update/patch
  *   const r = fm.apply(live, applied, fieldManager, force);                         // apply patch
  *   if (!r.ok) -> r.error: Conflict (FieldManager.conflictStatus -> 409 body) | BadRequest | InternalError
+ *     (an applied object that does not fit the schema: InternalError, message
+ *     `failed to create typed patch object: <structured-merge-diff errors>`)
  *
  * After an apply the caller defaults the result, so pruned fields with
  * defaults come back with their default value.

@@ -3,7 +3,7 @@ import type { ApplyResult, Manager, UpdateResult } from './manager';
 import type { Managed } from './managedFields';
 import type { PathSet } from './fieldpath';
 import type { Schema, TypeNode } from './schema';
-import { TypedError } from './typed';
+import { TypedError, validate, ValidationErrors } from './typed';
 import type { JsonObject } from './value';
 
 export interface StructuredMergeConfig {
@@ -46,6 +46,10 @@ export class StructuredMergeManager implements Manager {
     if (typeof meta === 'object' && meta !== null && !Array.isArray(meta) && meta.managedFields != null) {
       return { ok: false, error: { reason: 'BadRequest', message: 'metadata.managedFields must be nil' } };
     }
+    // The applied object must be a valid typed value: no undeclared field, no
+    // wrongly typed scalar, no repeated list key (structuredmerge.go's typed patch object).
+    const errors = validate(this.config.schema, this.config.root, appliedObj);
+    if (errors.length > 0) return typedPatchError(new ValidationErrors(errors).message);
     try {
       const r = this.updater.applyOperation(liveObj, appliedObj, this.config.apiVersion, managed.fields, manager, force);
       if (!r.ok) return { ok: false, error: { reason: 'Conflict', conflicts: r.conflicts } };
@@ -55,13 +59,23 @@ export class StructuredMergeManager implements Manager {
         managed: { fields: new Map(r.managers), times: managed.times },
       };
     } catch (e) {
-      if (e instanceof TypedError) {
-        return { ok: false, error: { reason: 'BadRequest', message: `failed to create typed patch object: ${e.message}` } };
-      }
+      if (e instanceof TypedError) return typedPatchError(e.message);
       throw e;
     }
   }
 }
+
+/**
+ * The server returns this as a plain error: a 500 without reason, whose
+ * message the handler completes with the object's identity
+ * (`failed to create typed patch object (ns/name; group/version, Kind=K): ...`).
+ */
+function typedPatchError(detail: string): ApplyResult {
+  return { ok: false, error: { reason: 'InternalError', message: `${TYPED_PATCH_ERROR_PREFIX}${detail}` } };
+}
+
+/** Prefix of the message of an apply whose object does not fit the schema. */
+export const TYPED_PATCH_ERROR_PREFIX = 'failed to create typed patch object: ';
 
 /**
  * Nulls do not survive the typed round trip the server makes after a merge:

@@ -17,8 +17,13 @@ export type ElementRelationship = 'atomic' | 'associative' | 'separable';
 export type TypeNode = SchemaObject | typeof DEDUCED;
 export const DEDUCED: unique symbol = Symbol('deduced');
 
+/** What a scalar admits, as structured-merge-diff types OpenAPI primitives. */
+export type ScalarType = 'string' | 'numeric' | 'boolean' | 'untyped';
+
 export interface ScalarAtom {
   kind: 'scalar';
+  /** `untyped` admits any scalar (int-or-string, formatted strings, Quantity, schemaless values). */
+  type: ScalarType;
 }
 export interface ListAtom {
   kind: 'list';
@@ -38,12 +43,24 @@ export interface MapAtom {
   element: TypeNode | undefined;
   /** True for the schemaless map (never reconciled, see topology rules). */
   deduced: boolean;
+  /** x-kubernetes-preserve-unknown-fields: structs below it admit undeclared fields too. */
+  preserveUnknown: boolean;
 }
 export type Atom = ScalarAtom | ListAtom | MapAtom;
 
-const SCALAR: ScalarAtom = { kind: 'scalar' };
+const STRING: ScalarAtom = { kind: 'scalar', type: 'string' };
+const NUMERIC: ScalarAtom = { kind: 'scalar', type: 'numeric' };
+const BOOLEAN: ScalarAtom = { kind: 'scalar', type: 'boolean' };
+const UNTYPED: ScalarAtom = { kind: 'scalar', type: 'untyped' };
 const DEDUCED_LIST: ListAtom = { kind: 'list', relationship: 'atomic', keys: [], keyDefaults: {}, element: DEDUCED };
-const DEDUCED_MAP: MapAtom = { kind: 'map', relationship: 'separable', fields: {}, element: DEDUCED, deduced: true };
+const DEDUCED_MAP: MapAtom = { kind: 'map', relationship: 'separable', fields: {}, element: DEDUCED, deduced: true, preserveUnknown: true };
+
+/**
+ * Definitions the server types as any scalar whatever their OpenAPI says
+ * (kube-openapi's schemaconv hardcodes Quantity, which clients send as a
+ * string or a number).
+ */
+const UNTYPED_DEFINITIONS = new Set(['io.k8s.apimachinery.pkg.api.resource.Quantity']);
 
 /**
  * Fallback defaults for list-map key fields that the published OpenAPI omits
@@ -92,12 +109,17 @@ export class Schema {
   }
 
   private convert(node: SchemaObject): Atom {
+    const ref = refName(node);
+    if (ref !== undefined && UNTYPED_DEFINITIONS.has(ref)) return UNTYPED;
     const s = this.deref(node);
-    if (s['x-kubernetes-int-or-string'] || s.format === 'int-or-string') return SCALAR;
+    if (s['x-kubernetes-int-or-string'] || s.format === 'int-or-string') return UNTYPED;
     const type = s.type;
     if (type === 'array' || (!type && s.items)) return listAtom(s);
     if (type === 'object' || (!type && (s.properties || s.additionalProperties))) return this.mapAtom(s);
-    if (type === 'string' || type === 'integer' || type === 'number' || type === 'boolean') return SCALAR;
+    if (type === 'integer' || type === 'number') return NUMERIC;
+    if (type === 'boolean') return BOOLEAN;
+    // Only plain (and base64 `byte`) strings are strings; any other format admits any scalar.
+    if (type === 'string') return !s.format || s.format === 'byte' ? STRING : UNTYPED;
     // No type at all: arbitrary JSON, read from the value.
     return DEDUCED_ATOM_MARKER;
   }
@@ -110,7 +132,7 @@ export class Schema {
     else if (s.additionalProperties === true || s['x-kubernetes-preserve-unknown-fields']) element = DEDUCED;
     else if (!s.properties) element = DEDUCED; // `type: object` and nothing else: free-form
     if (s['x-kubernetes-embedded-resource'] && !fields.metadata) fields.metadata = OBJECT_META_SCHEMA;
-    return { kind: 'map', relationship, fields, element, deduced: false };
+    return { kind: 'map', relationship, fields, element, deduced: false, preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true };
   }
 
   /**
@@ -123,12 +145,38 @@ export class Schema {
       return { type: 'object', properties: { metadata: OBJECT_META_SCHEMA }, 'x-kubernetes-preserve-unknown-fields': true };
     }
     const s = this.deref(root);
-    const meta = s.properties?.metadata;
-    if (s.properties && (!meta || (!meta.$ref && !meta.properties && !meta.allOf))) {
-      return { ...s, properties: { ...s.properties, metadata: OBJECT_META_SCHEMA } };
-    }
-    return s;
+    if (!s.properties) return s;
+    const meta = s.properties.metadata;
+    const looseMeta = !meta || (!meta.$ref && !meta.properties && !meta.allOf);
+    // A custom resource's published schema always declares apiVersion and kind, whatever its CRD says.
+    if (!looseMeta && s.properties.apiVersion && s.properties.kind) return s;
+    return {
+      ...s,
+      properties: {
+        apiVersion: TYPE_META_STRING,
+        kind: TYPE_META_STRING,
+        ...s.properties,
+        ...(looseMeta ? { metadata: OBJECT_META_SCHEMA } : {}),
+      },
+    };
   }
+
+  /**
+   * True where a type starts afresh: a named definition (`$ref`) or
+   * ObjectMeta. x-kubernetes-preserve-unknown-fields reaches down to the
+   * types written inline below it, never into named ones.
+   */
+  isNamed(node: TypeNode): boolean {
+    return node === OBJECT_META_SCHEMA || (node !== DEDUCED && refName(node) !== undefined);
+  }
+}
+
+const TYPE_META_STRING: SchemaObject = { type: 'string' };
+
+/** The definition a node refers to (`$ref`, or a single-element `allOf` holding one). */
+function refName(node: SchemaObject): string | undefined {
+  const ref = node.$ref ?? (node.allOf && node.allOf.length === 1 ? node.allOf[0].$ref : undefined);
+  return ref === undefined ? undefined : ref.replace(/^#\/(definitions|components\/schemas)\//, '');
 }
 
 // convert() returns this marker for typeless nodes; resolve() turns it into a value-driven atom.
@@ -138,7 +186,7 @@ function deducedAtom(value: unknown): Atom {
   if (Array.isArray(value)) return DEDUCED_LIST;
   if (typeof value === 'object' && value !== null) return DEDUCED_MAP;
   if (value === undefined) return DEDUCED_MAP;
-  return SCALAR;
+  return UNTYPED;
 }
 
 function listAtom(s: SchemaObject): ListAtom {

@@ -1,8 +1,8 @@
 /**
  * Package typed: a JSON value walked with its schema. Computes the field
  * set of a value, compares two values, merges an applied configuration into
- * a live object, removes paths, and reconciles field sets with schema
- * changes. Imports fieldpath, schema and value.
+ * a live object, removes paths, reconciles field sets with schema
+ * changes, and validates a value against its schema. Imports fieldpath, schema and value.
  */
 export { toFieldSet } from './toFieldSet';
 export { compare, comparisonIsSame, type Comparison } from './compare';
@@ -10,7 +10,8 @@ export { mergeWalk, type MergeRules } from './merge';
 export { removeItems } from './remove';
 export { ensureNamedFieldsAreMembers, reconcileFieldSetWithSchema } from './schemaSet';
 export { listItemElement } from './listItems';
-export { TypedError } from './errors';
+export { TypedError, ValidationErrors, type ValidationError } from './errors';
+export { validate, type ValidationOptions } from './validate';
 
 import type { Schema, TypeNode } from '../schema';
 import { deepCopy, type JsonValue } from '../value';

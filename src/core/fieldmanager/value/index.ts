@@ -121,3 +121,5 @@ export function deepCopy<T extends JsonValue>(v: T): T {
   for (const k of Object.keys(v)) out[k] = deepCopy((v as JsonObject)[k]);
   return out as T;
 }
+
+export { goFloat, goQuote, goSharpV, goType, goV } from './goFormat';
