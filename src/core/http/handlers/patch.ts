@@ -91,8 +91,10 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     info.name,
     (current) => {
       if (isApply) {
+        // The field manager speaks first (typed-object errors), then duplicate YAML keys, as the apiserver's patcher orders them.
+        const applied = applyWith(fm, current, appliedBody, manager, force === 'true', scope);
         validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
-        return applyWith(fm, current, appliedBody, manager, force === 'true', scope);
+        return applied;
       }
       if (!current) throw newNotFound(store.gr, info.name);
       const live = current as unknown as JsonObject;
