@@ -73,7 +73,7 @@ describe('deletion lifecycle', () => {
 });
 
 describe('the unsafe delete option (AllowUnsafeMalformedObjectDeletion)', () => {
-  it('is ignored while its gate is off: a normal deletion', async () => {
+  it('[API-DEL-022] is ignored while its gate is off: a normal deletion', async () => {
     const t = await newTestServer();
     await t.json('POST', path, { body: cm('u') });
     const d = await t.json('DELETE', `${path}/u`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) });
@@ -93,7 +93,7 @@ describe('the unsafe delete option (AllowUnsafeMalformedObjectDeletion)', () => 
     expect((await t.json('GET', `${path}/u`)).status).toBe(200);
   });
 
-  it('[API-DEL-030] on an object that reads back cleanly it is refused and nothing changes', async () => {
+  it('[API-DEL-030][API-ERR-018] on an object that reads back cleanly it is refused and nothing changes', async () => {
     const t = await newTestServer({ featureGates: { AllowUnsafeMalformedObjectDeletion: true } });
     await t.json('POST', path, { body: cm('u', ['example.com/hold']) });
     const d = await t.json('DELETE', `${path}/u`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) });

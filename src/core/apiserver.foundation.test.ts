@@ -385,7 +385,7 @@ describe('errors', () => {
 });
 
 describe('operational endpoints', () => {
-  it('/version reports Kubernetes 1.36', async () => {
+  it('[AC-OTHER-002] /version reports Kubernetes 1.36', async () => {
     const r = await t.json('GET', '/version');
     expect(r.body).toMatchObject({ major: '1', minor: '36' });
     expect(r.body.gitVersion).toMatch(/^v1\.36\./);
@@ -562,5 +562,40 @@ describe('protobuf', () => {
     const r = await t.request('GET', '/api/v1/namespaces', { headers: { accept: `application/json;as=Table;g=meta.k8s.io;v=v1,${pb}` } });
     expect(r.headers.get('content-type')).toBe('application/json');
     expect((await r.json()).kind).toBe('Table');
+  });
+});
+
+describe('more errors and metadata', () => {
+  it('[API-META-020] writes record managedFields for their manager', async () => {
+    await t.json('POST', '/api/v1/namespaces/ns1/configmaps?fieldManager=m1', { body: cm('mf') });
+    const g = await t.json('GET', '/api/v1/namespaces/ns1/configmaps/mf');
+    expect(g.body.metadata.managedFields).toEqual([
+      { manager: 'm1', operation: 'Update', apiVersion: 'v1', time: '2026-01-01T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } },
+    ]);
+  });
+
+  it('[API-ERR-001][API-ERR-015][API-ERR-016][API-ERR-017] a list at a resourceVersion the store has not reached: 504 with Retry-After', async () => {
+    const pending = t.json('GET', '/api/v1/namespaces/ns1/configmaps?resourceVersion=999999999&resourceVersionMatch=NotOlderThan');
+    // The wait is on the server's clock.
+    await new Promise((r) => setTimeout(r, 5));
+    t.clock.advance(3000);
+    const r = await pending;
+    expect(r.status).toBe(504);
+    expect(r.headers.get('retry-after')).toBe('1');
+    expect(r.body.message).toContain('Too large resource version');
+  });
+
+  it('[API-ERR-009] an apply that changes another manager\'s field is a 409 conflict naming the field', async () => {
+    const applyCm = (manager: string, v: string) =>
+      t.json('PATCH', `/api/v1/namespaces/ns1/configmaps/sa?fieldManager=${manager}`, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sa' }, data: { k: v } },
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    expect((await applyCm('alice', 'a')).status).toBe(201);
+    const r = await applyCm('bob', 'b');
+    expect(r.status).toBe(409);
+    expect(r.body.reason).toBe('Conflict');
+    expect(r.body.message).toBe('Apply failed with 1 conflict: conflict with "alice": .data.k');
+    expect(r.body.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.data.k' }]);
   });
 });
