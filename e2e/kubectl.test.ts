@@ -138,4 +138,19 @@ describe('kubectl against the Node host', () => {
     expect(w.code).toBe(0);
     expect(w.stdout).toMatch(/Username\s+kubernetes-admin/);
   });
+
+  it('delete of several objects, a foreground cascade, and a namespace with its content', async () => {
+    await t.kubectl(['create', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
+    const two = await t.kubectl(['delete', 'configmap', 'a', 'b']);
+    expect(two.stdout.trim().split('\n')).toEqual(['configmap "a" deleted', 'configmap "b" deleted']);
+    const fg = await t.kubectl(['delete', 'deployment', 'pbdep', '--cascade=foreground']);
+    expect(fg.stderr).toBe('');
+    expect(fg.stdout.trim()).toBe('deployment.apps "pbdep" deleted');
+    expect((await t.kubectl(['get', 'deployment', 'pbdep'])).code).toBe(1);
+    await t.kubectl(['create', '-f', '-', '-n', 'team-a'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside}\n');
+    const ns = await t.kubectl(['delete', 'namespace', 'team-a']);
+    expect(ns.stdout.trim()).toBe('namespace "team-a" deleted');
+    const gone = await t.kubectl(['get', 'namespace', 'team-a']);
+    expect(gone.stderr.trim()).toBe('Error from server (NotFound): namespaces "team-a" not found');
+  });
 });
