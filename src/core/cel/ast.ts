@@ -86,14 +86,55 @@ export interface ComprehensionExpr {
 /** Accumulator variable name used by macro expansions (cel-go's). */
 export const ACCU_VAR = '@result';
 
+/**
+ * A side table keyed by node id. Ids are small integers handed out in order
+ * by the parser, so an array indexed by id replaces a hash map: every compile
+ * fills several of these, one entry per node.
+ */
+export class IdMap<V> {
+  private readonly vals: (V | undefined)[] = [];
+  private count = 0;
+  get(id: number): V | undefined {
+    return id >= 0 && id < this.vals.length ? this.vals[id] : undefined;
+  }
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+  set(id: number, v: V): this {
+    if (this.vals[id] === undefined) this.count++;
+    this.vals[id] = v;
+    return this;
+  }
+  get size(): number {
+    return this.count;
+  }
+  *entries(): IterableIterator<[number, V]> {
+    for (let i = 0; i < this.vals.length; i++) {
+      const v = this.vals[i];
+      if (v !== undefined) yield [i, v];
+    }
+  }
+  [Symbol.iterator](): IterableIterator<[number, V]> {
+    return this.entries();
+  }
+  /** Replaces every value by f(value), in place. */
+  update(f: (v: V) => V): void {
+    const vals = this.vals;
+    for (let i = 0; i < vals.length; i++) {
+      const v = vals[i];
+      if (v !== undefined) vals[i] = f(v);
+    }
+  }
+}
+
 /** Maps node ids to source offsets and offsets to line:column. */
 export class SourceInfo {
-  readonly positions = new Map<number, number>();
+  readonly positions = new IdMap<number>();
   readonly lineOffsets: number[] = [];
   /** macro call nodes by the id of the comprehension they expanded to */
   readonly macroCalls = new Map<number, Expr>();
   constructor(readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') this.lineOffsets.push(i + 1);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineOffsets.push(i + 1);
   }
   /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */
   location(offset: number): { line: number; column: number } {

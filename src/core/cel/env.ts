@@ -9,7 +9,7 @@ import { T, type CelType } from './common/types';
 import { CelError, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library } from './interpreter/functions';
 import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
-import { optionalLibrary, standardLibrary } from './library/stdlib';
+import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
 import { parse } from './parser/parser';
 
 export interface EnvOptions {
@@ -25,6 +25,15 @@ export interface EnvOptions {
   disableCheck?: boolean;
   /** plan without fused attribute chains and literal comparisons (to cross-check them) */
   unspecialized?: boolean;
+  /** how many compile results to keep by source text (default 256; 0 disables the cache) */
+  compileCacheSize?: number;
+}
+
+export const DEFAULT_COMPILE_CACHE_SIZE = 256;
+
+export interface CompileOptions {
+  /** false compiles afresh and leaves the cache alone (default true) */
+  cache?: boolean;
 }
 
 /** An evaluation error with its position in the source. */
@@ -58,6 +67,7 @@ export interface CompileResult {
   source: SourceInfo;
 }
 
+/** Declarations (variables, type names, libraries) are fixed once the environment is built: compile results and the tables derived from them are cached. */
 export class CelEnv {
   readonly functions = new FunctionRegistry();
   readonly variables: Map<string, CelType>;
@@ -77,11 +87,23 @@ export class CelEnv {
     ['google.protobuf.Duration', T.duration],
   ]);
 
+  /**
+   * Compile results by source text, least recently used first. The API server
+   * compiles each rule once, the workbench recompiles as the user types: both
+   * ask for the same texts again and again.
+   */
+  private readonly cache = new Map<string, CompileResult>();
+  private readonly cacheSize: number;
+  /** derived once from the declarations, on first compile */
+  private variableNames: Set<string> | undefined;
+  private roots: Set<string> | undefined;
+
   constructor(readonly options: EnvOptions = {}) {
     this.variables = new Map(Object.entries(options.variables ?? {}));
     this.functions.add(standardLibrary());
     this.functions.add(optionalLibrary());
     for (const lib of options.libraries ?? []) this.functions.add(lib);
+    this.cacheSize = Math.max(0, options.compileCacheSize ?? DEFAULT_COMPILE_CACHE_SIZE);
   }
 
   /** A new environment with more variables (libraries and options shared). */
@@ -89,10 +111,52 @@ export class CelEnv {
     const e = new CelEnv({ ...this.options, libraries: [], variables: { ...Object.fromEntries(this.variables), ...variables } });
     for (const [name, o] of this.functions.byName) e.functions.byName.set(name, o.slice());
     for (const [id, o] of this.functions.byId) e.functions.byId.set(id, o);
+    e.functions.invalidate();
     return e;
   }
 
-  compile(text: string): CompileResult {
+  /** Number of compile results held by the cache. */
+  get cachedPrograms(): number {
+    return this.cache.size;
+  }
+
+  /**
+   * Parses, checks and plans `text`. Results (programs and errors alike) are
+   * cached by text, so a repeated compile returns the same result object:
+   * treat it as read-only. A program may be evaluated by any number of callers.
+   */
+  compile(text: string, opts: CompileOptions = {}): CompileResult {
+    if (this.cacheSize === 0 || opts.cache === false) return this.compileUncached(text);
+    const hit = this.cache.get(text);
+    if (hit !== undefined) {
+      // refresh: Map iteration order is insertion order, so the first key is the least recently used
+      this.cache.delete(text);
+      this.cache.set(text, hit);
+      return hit;
+    }
+    const r = this.compileUncached(text);
+    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(text, r);
+    return r;
+  }
+
+  /** First segments of dotted variable, type and function names: only chains rooted there may be qualified names. */
+  private qualifiedRoots(): Set<string> {
+    if (this.roots === undefined) {
+      const roots = new Set<string>(this.functions.qualifiedRoots());
+      const add = (name: string): void => {
+        const dot = name.indexOf('.');
+        if (dot > 0) roots.add(name.slice(0, dot));
+      };
+      for (const name of this.variables.keys()) add(name);
+      for (const name of this.typeIdents.keys()) add(name);
+      for (const name of Object.keys(TYPE_IDENTS)) add(name);
+      this.roots = roots;
+    }
+    return this.roots;
+  }
+
+  private compileUncached(text: string): CompileResult {
     const parsed = parse(text, { enableBind: this.options.enableBind ?? false });
     if (!parsed.expr) {
       return { issues: parsed.issues, message: formatIssues(parsed.issues, parsed.source), source: parsed.source };
@@ -104,6 +168,7 @@ export class CelEnv {
         functions: this.functions,
         homogeneousLiterals: this.options.homogeneousLiterals,
         typeIdents: this.typeIdents,
+        qualifiedRoots: this.qualifiedRoots(),
       });
       if (!r.ast) return { issues: r.issues, message: formatIssues(r.issues, parsed.source), source: parsed.source, parsed: parsed.expr };
       checked = r.ast;
@@ -111,9 +176,10 @@ export class CelEnv {
     const p = plan(parsed.expr, {
       functions: this.functions,
       checked,
-      variables: new Set(this.variables.keys()),
+      variables: (this.variableNames ??= new Set(this.variables.keys())),
       presenceTestHasCost: this.options.presenceTestHasCost ?? false,
       specialize: !this.options.unspecialized,
+      qualifiedRoots: this.qualifiedRoots(),
     });
     const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
     return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };

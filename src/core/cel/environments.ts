@@ -3,7 +3,7 @@
 // declares (CRD rules, admission policies, authentication and authorization
 // configuration), plus a plain environment with every cel-go extension.
 
-import { formatIssues, visit, type CelIssue, type Expr } from './ast';
+import { formatIssues, visit, type CelIssue, type Expr, type IdMap } from './ast';
 import { T, type CelType, type ObjectType } from './common/types';
 import { parseDuration, parseTimestamp } from './common/time';
 import { CelError } from './common/values';
@@ -112,6 +112,8 @@ export interface EnvironmentOptions {
   oldSelf?: boolean;
   /** name of self's object type (crd); generated like the API server's `selfType<nanos>` when unset */
   selfTypeName?: string;
+  /** the schema is a resource's root (crd): apiVersion, kind, metadata.name and metadata.generateName are declared */
+  resourceRoot?: boolean;
 }
 
 /** Builds the environment for one kind of API field. */
@@ -120,7 +122,7 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
   let variables: Record<string, CelType> = {};
   switch (kind) {
     case 'crd': {
-      const t = opts.schema ? schemaToType(opts.schema, opts.selfTypeName ?? generateSelfTypeName()) : T.dyn;
+      const t = opts.schema ? schemaToType(opts.schema, opts.selfTypeName ?? generateSelfTypeName(), opts.resourceRoot) : T.dyn;
       variables = { self: t };
       if (opts.oldSelf !== false) variables.oldSelf = t;
       break;
@@ -153,6 +155,9 @@ function kubernetesLibrariesWithoutStrings(): Library[] {
   return kubernetesLibraries().filter((l) => l.name !== 'strings' && l.name !== 'lists' && l.name !== 'sets' && l.name !== 'comprehensions');
 }
 
+/** compile results checked by the AST validators, by the (cached) result they were checked from */
+const validated = new WeakMap<CompileResult, CompileResult>();
+
 /**
  * Compiles with the API server's AST validators (1.29+): literal regexes,
  * durations and timestamps must be valid at compile time.
@@ -160,14 +165,17 @@ function kubernetesLibrariesWithoutStrings(): Library[] {
 export function compileKubernetes(env: CelEnv, text: string): CompileResult {
   const r = env.compile(text);
   if (!r.program || !r.parsed) return r;
-  const issues = validateLiterals(r.parsed, r.source.positions);
-  if (issues.length) {
-    return { issues, message: formatIssues(issues, r.source), source: r.source, parsed: r.parsed };
+  // a cached compile result is validated once
+  let v = validated.get(r);
+  if (v === undefined) {
+    const issues = validateLiterals(r.parsed, r.source.positions);
+    v = issues.length ? { issues, message: formatIssues(issues, r.source), source: r.source, parsed: r.parsed } : r;
+    validated.set(r, v);
   }
-  return r;
+  return v;
 }
 
-function validateLiterals(root: Expr, positions: Map<number, number>): CelIssue[] {
+function validateLiterals(root: Expr, positions: IdMap<number>): CelIssue[] {
   const issues: CelIssue[] = [];
   visit(root, (e) => {
     if (e.kind !== 'call') return;

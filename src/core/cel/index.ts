@@ -5,7 +5,18 @@
 // and the evaluations virtual resource. Code outside this folder imports
 // only from here.
 
-export { CelEnv, CelProgram, COST_LIMIT_MESSAGE, type CelEvalError, type CelResult, type CompileResult, type EnvOptions, type EvalOptions } from './env';
+export {
+  CelEnv,
+  CelProgram,
+  COST_LIMIT_MESSAGE,
+  DEFAULT_COMPILE_CACHE_SIZE,
+  type CelEvalError,
+  type CelResult,
+  type CompileOptions,
+  type CompileResult,
+  type EnvOptions,
+  type EvalOptions,
+} from './env';
 export {
   ADMISSION_REQUEST_TYPE,
   PER_CALL_LIMIT,
@@ -23,10 +34,11 @@ export { evaluateCel, toJson, type EvaluationDeps, type EvaluationSpec, type Eva
 export { estimateCost, type CostEstimate } from './checker/cost';
 export { T, typeToString, type CelType } from './common/types';
 export { fromJson, type CelValue } from './common/values';
-export { generateSelfTypeName, schemaToType, schemaValue, type CelSchema } from './schema/types';
+export { generateSelfTypeName, schemaToType, schemaValue, withTypeAndObjectMeta, type CelSchema } from './schema/types';
 export {
   costErrorMessage,
   estimateCrdCost,
+  goValidationRule,
   maxCardinality,
   minSerializedSize,
   type CrdCostReport,

@@ -2,20 +2,22 @@
 // overloads, recording results in side tables keyed by node id. Messages
 // follow cel-go's checker wording.
 
-import type { CelIssue, ComprehensionExpr, Expr, SourceInfo } from '../ast';
+import { IdMap, type CelIssue, type ComprehensionExpr, type Expr, type SourceInfo } from '../ast';
 import {
   T,
   isAssignable,
   isDynOrError,
   mostGeneral,
   substitute,
+  typeEquals,
   typeToString,
+  TrialSubstitution,
   type CelType,
   type Substitution,
 } from '../common/types';
 import { CelDuration, CelError, CelTimestamp, CelUint } from '../common/values';
 import type { FunctionRegistry, OverloadDecl } from '../interpreter/functions';
-import { qualifiedName, resolveCall } from '../interpreter/resolve';
+import { chainRoot, qualifiedName, resolveCall } from '../interpreter/resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export interface Reference {
@@ -30,8 +32,8 @@ export interface Reference {
 export interface CheckedAst {
   expr: Expr;
   source: SourceInfo;
-  typeMap: Map<number, CelType>;
-  refMap: Map<number, Reference>;
+  typeMap: IdMap<CelType>;
+  refMap: IdMap<Reference>;
   /** the type of the whole expression */
   type: CelType;
 }
@@ -43,14 +45,17 @@ export interface CheckerEnv {
   homogeneousLiterals?: boolean;
   /** type identifiers usable as values */
   typeIdents: Map<string, CelType>;
+  /** first segments of the dotted variable and type names; chains rooted elsewhere skip qualified-name resolution */
+  qualifiedRoots?: ReadonlySet<string>;
 }
 
 export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: CheckedAst; issues: CelIssue[] } {
   const c = new Checker(env, source);
   c.check(expr);
-  const typeMap = new Map<number, CelType>();
-  for (const [id, t] of c.types) typeMap.set(id, substitute(t, c.subst, true));
   if (c.issues.length) return { issues: c.issues };
+  // final types in place: substitute() returns the same object when nothing is bound, so most entries stay
+  const typeMap = c.types;
+  if (c.usedParams) typeMap.update((t) => substitute(t, c.subst, true));
   return {
     ast: { expr, source, typeMap, refMap: c.refs, type: typeMap.get(expr.id) ?? T.dyn },
     issues: [],
@@ -58,10 +63,12 @@ export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: 
 }
 
 class Checker {
-  readonly types = new Map<number, CelType>();
-  readonly refs = new Map<number, Reference>();
+  readonly types = new IdMap<CelType>();
+  readonly refs = new IdMap<Reference>();
   readonly issues: CelIssue[] = [];
-  readonly subst: Substitution = new Map();
+  readonly subst = new Map<string, CelType>();
+  /** bindings of one overload trial over arguments without type parameters */
+  private readonly scratch = new Map<string, CelType>();
   private scopes: Map<string, CelType>[] = [];
   private fresh = 0;
 
@@ -88,7 +95,14 @@ class Checker {
     return undefined;
   }
 
-  private isVariable = (name: string): boolean => this.lookupLocal(name) !== undefined || this.env.variables.has(name);
+  isVariable(name: string): boolean {
+    return this.lookupLocal(name) !== undefined || this.env.variables.has(name);
+  }
+
+  /** whether any type parameter was created (otherwise no type needs substituting) */
+  get usedParams(): boolean {
+    return this.fresh > 0;
+  }
 
   private freshParam(): CelType {
     return T.param(`_var${this.fresh++}`);
@@ -96,26 +110,34 @@ class Checker {
 
   private instantiate(o: OverloadDecl): { params: CelType[]; result: CelType } {
     const names = new Map<string, CelType>();
-    const inst = (t: CelType): CelType => {
-      switch (t.kind) {
-        case 'param': {
-          let p = names.get(t.name);
-          if (!p) names.set(t.name, (p = this.freshParam()));
-          return p;
-        }
-        case 'list':
-          return T.list(inst(t.elem));
-        case 'map':
-          return T.map(inst(t.key), inst(t.value));
-        case 'type':
-          return t.param ? T.type(inst(t.param)) : t;
-        case 'opaque':
-          return t.params.length ? T.opaque(t.name, ...t.params.map(inst)) : t;
-        default:
-          return t;
+    const params: CelType[] = [];
+    for (const p of o.sig.params) params.push(this.inst(p, names));
+    return { params, result: this.inst(o.sig.result, names) };
+  }
+
+  /** A declared type with each of its type parameters replaced by a fresh one (the same one per name). */
+  private inst(t: CelType, names: Map<string, CelType>): CelType {
+    switch (t.kind) {
+      case 'param': {
+        let p = names.get(t.name);
+        if (!p) names.set(t.name, (p = this.freshParam()));
+        return p;
       }
-    };
-    return { params: o.sig.params.map(inst), result: inst(o.sig.result) };
+      case 'list':
+        return T.list(this.inst(t.elem, names));
+      case 'map':
+        return T.map(this.inst(t.key, names), this.inst(t.value, names));
+      case 'type':
+        return t.param ? T.type(this.inst(t.param, names)) : t;
+      case 'opaque': {
+        if (!t.params.length) return t;
+        const ps: CelType[] = [];
+        for (const p of t.params) ps.push(this.inst(p, names));
+        return T.opaque(t.name, ...ps);
+      }
+      default:
+        return t;
+    }
   }
 
   private resolved(t: CelType): CelType {
@@ -198,9 +220,9 @@ class Checker {
 
   private checkSelect(e: Expr & { kind: 'select' }): CelType {
     // qualified identifiers: a.b.c where a is not a variable
-    const q = qualifiedName(e);
-    if (q !== undefined && !e.testOnly) {
-      const root = q.split('.')[0]!;
+    const q = e.testOnly ? undefined : qualifiedName(e, this.env.qualifiedRoots);
+    if (q !== undefined) {
+      const root = chainRoot(e)!;
       if (this.env.variables.has(q) || (!this.isVariable(root) && this.env.typeIdents.has(q))) {
         return this.checkIdent(e, q);
       }
@@ -233,7 +255,7 @@ class Checker {
   }
 
   private checkCall(e: Expr & { kind: 'call' }): CelType {
-    const { fn, target } = resolveCall(e, this.env.functions, this.isVariable);
+    const { fn, target } = resolveCall(e, this.env.functions, this);
     const args = e.args;
     if (fn === '_?._' && !target && args.length === 2 && args[1]!.kind === 'const' && typeof args[1]!.value === 'string') {
       const ot = this.resolved(this.check(args[0]!));
@@ -247,30 +269,40 @@ class Checker {
     const argTypes: CelType[] = [];
     if (target) argTypes.push(this.check(target));
     for (const a of args) argTypes.push(this.check(a));
-    const decls = this.env.functions.get(fn);
-    if (decls.length === 0) {
+    const member = target !== undefined;
+    const decls = this.env.functions.overloads(fn, member, argTypes.length);
+    if (decls.length === 0 && !this.env.functions.has(fn)) {
       return this.error(e, `undeclared reference to '${fn}' (in container '')`);
     }
-    const member = target !== undefined;
     const matches: OverloadDecl[] = [];
     let result: CelType | undefined;
     const resolvedArgs = argTypes.map((t) => this.resolved(t));
     const argsHaveParams = resolvedArgs.some(hasParam);
     for (const o of decls) {
-      if (o.sig.member !== member || o.sig.params.length !== argTypes.length) continue;
       if (!kindsMayMatch(o.sig.params, resolvedArgs)) continue;
       const generic = sigHasParams(o);
+      if (generic && !argsHaveParams) {
+        // arguments without type parameters: the signature's own parameter names can be bound in a
+        // scratch table, with no fresh names and nothing to commit, unless the result keeps one unbound
+        const local = this.scratch;
+        local.clear();
+        if (!allAssignable(o.sig.params, resolvedArgs, local)) continue;
+        const rt = substitute(o.sig.result, local);
+        if (!hasParam(rt)) {
+          matches.push(o);
+          result = result === undefined ? rt : typeEquals(result, rt) ? result : T.dyn;
+          continue;
+        }
+      }
       const inst = generic ? this.instantiate(o) : o.sig;
       // bindings are only made when a type parameter is involved; otherwise check in place
-      const trial = generic || argsHaveParams ? new Map(this.subst) : this.subst;
-      if (!inst.params.every((p, i) => isAssignable(p, argTypes[i]!, trial))) continue;
+      const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
+      if (!allAssignable(inst.params, argTypes, trial)) continue;
       // commit the bindings of the first match; later matches only widen the result
-      if (matches.length === 0) {
-        for (const [k, v] of trial) this.subst.set(k, v);
-      }
+      if (matches.length === 0 && trial instanceof TrialSubstitution) trial.commit();
       matches.push(o);
       const rt = substitute(inst.result, trial);
-      result = result === undefined ? rt : typeToString(result) === typeToString(rt) ? result : T.dyn;
+      result = result === undefined ? rt : typeEquals(result, rt) ? result : T.dyn;
     }
     if (matches.length === 0) {
       const shown = argTypes.map((t) => typeToString(substitute(t, this.subst, true)));
@@ -324,8 +356,8 @@ class Checker {
         it2 = T.dyn;
     }
     const accuType = this.check(e.accuInit);
-    this.scopes.push(new Map([[e.accuVar, accuType]]));
-    const iterScope = new Map([[e.iterVar, it1]]);
+    this.scopes.push(new Map<string, CelType>().set(e.accuVar, accuType));
+    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
     if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2 ?? T.dyn);
     this.scopes.push(iterScope);
     const ct = this.check(e.loopCondition);
@@ -339,6 +371,11 @@ class Checker {
     this.scopes.pop();
     return res;
   }
+}
+
+function allAssignable(params: readonly CelType[], args: readonly CelType[], s: Substitution): boolean {
+  for (let i = 0; i < params.length; i++) if (!isAssignable(params[i]!, args[i]!, s)) return false;
+  return true;
 }
 
 function hasParam(t: CelType): boolean {
@@ -368,14 +405,33 @@ function sigHasParams(o: OverloadDecl): boolean {
   return g;
 }
 
-const SIMPLE = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'timestamp', 'duration', 'list', 'map', 'object', 'opaque']);
+/** Kinds that only ever accept their own kind (dyn, null, type, params and errors are decided by isAssignable). */
+function simple(kind: CelType['kind']): boolean {
+  switch (kind) {
+    case 'int':
+    case 'uint':
+    case 'double':
+    case 'string':
+    case 'bytes':
+    case 'bool':
+    case 'timestamp':
+    case 'duration':
+    case 'list':
+    case 'map':
+    case 'object':
+    case 'opaque':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** A quick rejection before instantiating an overload: concrete kinds that can never be assigned. */
-function kindsMayMatch(params: CelType[], args: CelType[]): boolean {
+function kindsMayMatch(params: readonly CelType[], args: readonly CelType[]): boolean {
   for (let i = 0; i < params.length; i++) {
     const p = params[i]!;
     const a = args[i]!;
-    if (p.kind === a.kind || !SIMPLE.has(p.kind) || !SIMPLE.has(a.kind)) continue;
+    if (p.kind === a.kind || !simple(p.kind) || !simple(a.kind)) continue;
     // objects typed from schemas are maps to map parameters only through isAssignable's rules
     if ((p.kind === 'map' && a.kind === 'object') || (p.kind === 'object' && a.kind === 'map')) continue;
     return false;

@@ -213,7 +213,36 @@ export function markNullable(t: CelType): CelType {
   return t;
 }
 
-export type Substitution = Map<string, CelType>;
+/** Type parameter bindings (a Map, or a trial layered over one). */
+export interface Substitution {
+  get(name: string): CelType | undefined;
+  has(name: string): boolean;
+  set(name: string, t: CelType): unknown;
+}
+
+/**
+ * Bindings tried on top of a base substitution without copying it: reads
+ * fall through to the base, writes stay here until commit(). Overload
+ * resolution tries one of these per candidate overload.
+ */
+export class TrialSubstitution implements Substitution {
+  private own: Map<string, CelType> | undefined;
+  constructor(private readonly base: Substitution) {}
+  get(name: string): CelType | undefined {
+    return this.own?.get(name) ?? this.base.get(name);
+  }
+  has(name: string): boolean {
+    return this.own?.has(name) === true || this.base.has(name);
+  }
+  set(name: string, t: CelType): this {
+    (this.own ??= new Map()).set(name, t);
+    return this;
+  }
+  /** Writes the trial's bindings into the base. */
+  commit(): void {
+    if (this.own) for (const [k, v] of this.own) this.base.set(k, v);
+  }
+}
 
 /** Applies bindings; returns the same object when nothing changes (schema metadata is keyed by type identity). */
 export function substitute(t: CelType, s: Substitution, toDyn = false): CelType {
@@ -346,8 +375,33 @@ export function mostGeneral(a: CelType, b: CelType): CelType {
   return a;
 }
 
+/** Whether two types print the same, compared structurally without building the strings. */
 export function typeEquals(a: CelType, b: CelType): boolean {
-  return typeToString(a) === typeToString(b);
+  if (a === b) return true;
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'list':
+      return typeEquals(a.elem, (b as { elem: CelType }).elem);
+    case 'map': {
+      const m = b as { key: CelType; value: CelType };
+      return typeEquals(a.key, m.key) && typeEquals(a.value, m.value);
+    }
+    case 'type': {
+      const p = (b as { param?: CelType }).param;
+      return a.param === undefined ? p === undefined : p !== undefined && typeEquals(a.param, p);
+    }
+    case 'opaque': {
+      const o = b as { name: string; params: CelType[] };
+      if (a.name !== o.name || a.params.length !== o.params.length) return false;
+      for (let i = 0; i < a.params.length; i++) if (!typeEquals(a.params[i]!, o.params[i]!)) return false;
+      return true;
+    }
+    case 'param':
+    case 'object':
+      return a.name === (b as { name: string }).name;
+    default:
+      return true;
+  }
 }
 
 /** Whether a type mentions dyn anywhere (such calls need runtime overload checks). */

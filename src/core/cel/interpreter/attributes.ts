@@ -29,64 +29,76 @@ export interface AttributeChain {
 }
 
 /** Field names that plain objects inherit (`toString`, `__proto__`, ...) need an own-property check. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 function inherited(field: string): boolean {
-  return field in Object.prototype;
+  return INHERITED.has(field);
+}
+
+/**
+ * Walks the chain's fields from `start`. Module-level, and the closures
+ * below are returned without being bound to a name, so planning creates as
+ * few function objects as it can (builds that keep function names would
+ * otherwise name each one).
+ */
+function walk(f: Frame, start: CelValue, fields: string[], ids: number[]): unknown {
+  let v: unknown = start;
+  let raw = false;
+  for (let i = 0; i < fields.length; i++) {
+    if (typeof v === 'object' && v !== null && (v as { constructor?: unknown }).constructor === Object && !Array.isArray(v)) {
+      const next = (v as JsonObject)[fields[i]!];
+      if (next !== undefined) {
+        v = next;
+        raw = true;
+        continue;
+      }
+      f.alt = new CelError(`no such key: ${fields[i]}`, ids[i]);
+      return NOT_RAW;
+    }
+    const cv: CelValue = raw ? fromJson(v) : (v as CelValue);
+    if (cv instanceof CelFault) {
+      f.alt = cv;
+      return NOT_RAW;
+    }
+    v = selectFieldWithId(cv, fields[i]!, ids[i]!);
+    raw = false;
+  }
+  if (raw) return v;
+  f.alt = v as CelValue;
+  return NOT_RAW;
+}
+
+function slotReader(slot: number, fields: string[], ids: number[]): RawReader {
+  const cost = 1 + fields.length;
+  return (f) => {
+    chargeN(f, cost);
+    return walk(f, f.slots[slot]!, fields, ids);
+  };
+}
+
+function variableReader(name: string, id: number, fields: string[], ids: number[]): RawReader {
+  const cost = 1 + fields.length;
+  const undeclared = `undeclared reference to '${name}' (in container '')`;
+  return (f) => {
+    chargeN(f, cost);
+    const v = f.vars[name];
+    if (v === undefined) {
+      f.alt = new CelError(undeclared, id);
+      return NOT_RAW;
+    }
+    return walk(f, v, fields, ids);
+  };
+}
+
+function valueReader(raw: RawReader): Interpretable {
+  return (f) => {
+    const r = raw(f);
+    return r === NOT_RAW ? f.alt : fromJson(r);
+  };
 }
 
 export function chainReaders(chain: AttributeChain): { raw: RawReader; value: Interpretable } | undefined {
   const { fields, ids } = chain;
-  if (fields.some(inherited)) return undefined;
-  const n = fields.length;
-  const cost = 1 + n;
-  const walk = (f: Frame, start: CelValue): unknown => {
-    let v: unknown = start;
-    let raw = false;
-    for (let i = 0; i < n; i++) {
-      if (typeof v === 'object' && v !== null && (v as { constructor?: unknown }).constructor === Object && !Array.isArray(v)) {
-        const next = (v as JsonObject)[fields[i]!];
-        if (next !== undefined) {
-          v = next;
-          raw = true;
-          continue;
-        }
-        f.alt = new CelError(`no such key: ${fields[i]}`, ids[i]);
-        return NOT_RAW;
-      }
-      const cv: CelValue = raw ? fromJson(v) : (v as CelValue);
-      if (cv instanceof CelFault) {
-        f.alt = cv;
-        return NOT_RAW;
-      }
-      v = selectFieldWithId(cv, fields[i]!, ids[i]!);
-      raw = false;
-    }
-    if (raw) return v;
-    f.alt = v as CelValue;
-    return NOT_RAW;
-  };
-  let raw: RawReader;
-  if (chain.slot !== undefined) {
-    const slot = chain.slot;
-    raw = (f) => {
-      chargeN(f, cost);
-      return walk(f, f.slots[slot]!);
-    };
-  } else {
-    const { name, id } = chain.variable!;
-    const undeclared = `undeclared reference to '${name}' (in container '')`;
-    raw = (f) => {
-      chargeN(f, cost);
-      const v = f.vars[name];
-      if (v === undefined) {
-        f.alt = new CelError(undeclared, id);
-        return NOT_RAW;
-      }
-      return walk(f, v);
-    };
-  }
-  const value: Interpretable = (f) => {
-    const r = raw(f);
-    return r === NOT_RAW ? f.alt : fromJson(r);
-  };
-  return { raw, value };
+  for (const field of fields) if (inherited(field)) return undefined;
+  const raw = chain.slot !== undefined ? slotReader(chain.slot, fields, ids) : variableReader(chain.variable!.name, chain.variable!.id, fields, ids);
+  return { raw, value: valueReader(raw) };
 }

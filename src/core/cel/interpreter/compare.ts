@@ -23,11 +23,24 @@ const COMPARISONS: Record<string, string> = {
   '_>=_': 'greater_equals',
 };
 
+/** Overload ids of each comparison, built once. */
+const OVERLOAD_IDS: Record<string, { int: string; intDouble: string; doubleInt: string; string: string }> = {};
+for (const base of Object.values(COMPARISONS)) {
+  OVERLOAD_IDS[base] = { int: `${base}_int64`, intDouble: `${base}_int64_double`, doubleInt: `${base}_double_int64`, string: `${base}_string` };
+}
+
+function hasOverload(cands: readonly OverloadDecl[], id: string): boolean {
+  for (const c of cands) if (c.id === id) return true;
+  return false;
+}
+
 /** The operator seen from the other side: `2 < x` is `x > 2`. */
 const FLIPPED: Record<string, string> = { '_==_': '_==_', '_!=_': '_!=_', '_<_': '_>_', '_<=_': '_>=_', '_>_': '_<_', '_>=_': '_<=_' };
 
+const COMPARISON_NAMES = new Set(Object.keys(COMPARISONS));
+
 export function isComparison(fn: string): boolean {
-  return fn in COMPARISONS;
+  return COMPARISON_NAMES.has(fn);
 }
 
 function test(op: string): (c: number) => boolean {
@@ -49,6 +62,11 @@ function test(op: string): (c: number) => boolean {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
+/** The general overload dispatch for values the specialization does not handle. */
+function generalPath(apply: Apply2, literal: CelValue, literalLeft: boolean): (f: Frame, v: CelValue) => CelValue {
+  return literalLeft ? (f, v) => apply(f, literal, v) : (f, v) => apply(f, v, literal);
+}
+
 /**
  * Plans `other OP literal` (or `literal OP other` when literalLeft). `raw`
  * reads the other operand as raw JSON when it is an attribute chain; else
@@ -59,38 +77,36 @@ export function planLiteralComparison(
   literal: CelValue,
   literalLeft: boolean,
   other: { raw?: RawReader; value: Interpretable },
-  cands: OverloadDecl[],
+  cands: readonly OverloadDecl[],
   apply: Apply2,
 ): Interpretable | undefined {
   const base = COMPARISONS[fn];
   if (!base) return undefined;
-  const ids = new Set(cands.map((c) => c.id));
   const equality = fn === '_==_' || fn === '_!=_';
-  if (equality && !(cands.length === 1 && ids.has(base) && cands[0]!.cost === callEstimate.minSizeTraversal)) return undefined;
+  if (equality && !(cands.length === 1 && cands[0]!.id === base && cands[0]!.cost === callEstimate.minSizeTraversal)) return undefined;
   const op = literalLeft ? FLIPPED[fn]! : fn;
   const ok = test(op);
   const negate = fn === '_!=_';
-  const fallback = (f: Frame, v: CelValue): CelValue => (literalLeft ? apply(f, literal, v) : apply(f, v, literal));
+  const fallback = generalPath(apply, literal, literalLeft);
 
   if (typeof literal === 'bigint') {
     if (literal > MAX_SAFE || literal < -MAX_SAFE) return undefined;
     // JSON numbers: integral ones are ints, others doubles compared across types
-    if (!equality && !(ids.has(`${base}_int64`) && ids.has(literalLeft ? `${base}_int64_double` : `${base}_double_int64`))) return undefined;
+    const ids = OVERLOAD_IDS[base]!;
+    if (!equality && !(hasOverload(cands, ids.int) && hasOverload(cands, literalLeft ? ids.intDouble : ids.doubleInt))) return undefined;
     const n = Number(literal);
-    const num = (x: number): boolean => ok(x < n ? -1 : x > n ? 1 : 0);
-    const big = (x: bigint): boolean => ok(x < literal ? -1 : x > literal ? 1 : 0);
     const raw = other.raw;
     if (raw) {
       return (f) => {
         const r = raw(f);
         if (typeof r === 'number') {
           charge(f, 1);
-          return num(r);
+          return ok(r < n ? -1 : r > n ? 1 : 0);
         }
         const v = r === NOT_RAW ? f.alt : fromJson(r);
         if (typeof v === 'bigint') {
           charge(f, 1);
-          return big(v);
+          return ok(v < literal ? -1 : v > literal ? 1 : 0);
         }
         return fallback(f, v);
       };
@@ -100,7 +116,7 @@ export function planLiteralComparison(
       const v = value(f);
       if (typeof v === 'bigint') {
         charge(f, 1);
-        return big(v);
+        return ok(v < literal ? -1 : v > literal ? 1 : 0);
       }
       return fallback(f, v);
     };
@@ -108,7 +124,7 @@ export function planLiteralComparison(
 
   if (typeof literal === 'string') {
     if (!equality) {
-      const o = cands.find((c) => c.id === `${base}_string`);
+      const o = cands.find((c) => c.id === OVERLOAD_IDS[base]!.string);
       if (!o || o.cost !== callEstimate.minSizeTraversal) return undefined;
     }
     const len = codePointLength(literal);

@@ -69,6 +69,9 @@ export function def(
 export class FunctionRegistry {
   readonly byName = new Map<string, OverloadDecl[]>();
   readonly byId = new Map<string, OverloadDecl>();
+  /** overloads by name, then by arity × 2 + member: built on first use, dropped when a library is added */
+  private tables = new Map<string, OverloadDecl[][]>();
+  private roots: Set<string> | undefined;
   add(lib: Library): void {
     for (const o of lib.overloads) {
       let list = this.byName.get(o.sig.name);
@@ -78,12 +81,38 @@ export class FunctionRegistry {
       else list.push(o);
       this.byId.set(o.id, o);
     }
+    this.invalidate();
+  }
+  /** Drops the derived tables (after byName or byId were changed directly). */
+  invalidate(): void {
+    this.tables.clear();
+    this.roots = undefined;
   }
   has(name: string): boolean {
     return this.byName.has(name);
   }
   get(name: string): OverloadDecl[] {
     return this.byName.get(name) ?? [];
+  }
+  /** The overloads of `name` taking `arity` arguments (the receiver counted) in member or global form; do not mutate. */
+  overloads(name: string, member: boolean, arity: number): readonly OverloadDecl[] {
+    let t = this.tables.get(name);
+    if (t === undefined) this.tables.set(name, (t = []));
+    const k = arity * 2 + (member ? 1 : 0);
+    let l = t[k];
+    if (l === undefined) t[k] = l = this.get(name).filter((o) => o.sig.member === member && o.sig.params.length === arity);
+    return l;
+  }
+  /** First segments of dotted function names (`optional` of `optional.of`): only chains rooted there can name a function. */
+  qualifiedRoots(): ReadonlySet<string> {
+    if (this.roots === undefined) {
+      this.roots = new Set();
+      for (const name of this.byName.keys()) {
+        const dot = name.indexOf('.');
+        if (dot > 0) this.roots.add(name.slice(0, dot));
+      }
+    }
+    return this.roots;
   }
 }
 

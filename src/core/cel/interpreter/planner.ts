@@ -23,9 +23,10 @@ import {
 import { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } from '../library/stdlib';
 import { NOT_RAW, chainReaders, type AttributeChain } from './attributes';
 import { isComparison, planLiteralComparison, type Apply2 } from './compare';
+import { literalPattern, planLiteralMatches } from './matches';
 import { charge, withId, selectField, type Frame, type Interpretable } from './frame';
 import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
-import { qualifiedName, resolveCall } from './resolve';
+import { chainRoot, qualifiedName, resolveCall } from './resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export { CostLimitExceeded, Frame, selectField, type Interpretable } from './frame';
@@ -43,6 +44,8 @@ export interface PlanOptions {
   presenceTestHasCost?: boolean;
   /** fused attribute chains and literal comparisons (default true; off only to cross-check them) */
   specialize?: boolean;
+  /** first segments of the dotted variable and type names (see qualifiedName) */
+  qualifiedRoots?: ReadonlySet<string>;
 }
 
 export interface Plan {
@@ -90,6 +93,27 @@ function presence(v: CelValue, field: string): CelValue {
   return new CelError('invalid type for field selection.');
 }
 
+/** The first overload whose parameter types fit the values. */
+function selectOverload(cands: readonly OverloadDecl[], vals: CelValue[]): OverloadDecl | undefined {
+  for (const o of cands) {
+    let ok = true;
+    for (let i = 0; i < vals.length; i++) {
+      if (!valueMatches(o.sig.params[i]!, vals[i]!)) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return o;
+  }
+  return undefined;
+}
+
+/** Charges a call's cost and tags its result with the call's id. */
+function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue, id: number): CelValue {
+  charge(f, o?.cost ? o.cost(vals, r) : 1);
+  return withId(r, id);
+}
+
 export function plan(expr: Expr, opts: PlanOptions): Plan {
   const p = new Planner(opts);
   const root = p.plan(expr);
@@ -117,7 +141,9 @@ class Planner {
     return undefined;
   }
 
-  private isVariable = (name: string): boolean => this.slotOf(name) !== undefined || this.opts.variables.has(name);
+  isVariable(name: string): boolean {
+    return this.slotOf(name) !== undefined || this.opts.variables.has(name);
+  }
 
   plan(e: Expr): Interpretable {
     switch (e.kind) {
@@ -177,9 +203,9 @@ class Planner {
   }
 
   private planSelect(e: Expr & { kind: 'select' }): Interpretable {
-    const q = qualifiedName(e);
-    if (q !== undefined && !e.testOnly) {
-      const root = q.split('.')[0]!;
+    const q = e.testOnly ? undefined : qualifiedName(e, this.opts.qualifiedRoots);
+    if (q !== undefined) {
+      const root = chainRoot(e)!;
       if ((this.opts.variables.has(q) && this.slotOf(root) === undefined) || (!this.isVariable(root) && TYPE_IDENTS[q])) return this.planIdent(e.id, q);
     }
     if (!e.testOnly) {
@@ -235,10 +261,13 @@ class Planner {
     const vars = this.opts.variables;
     if (!vars.has(cur.name) || this.opts.checked?.refMap.get(cur.id)?.isType) return undefined;
     // a dotted variable name (authorizer.requestResource) resolves as one identifier
-    let q = cur.name;
-    for (const f of fields) {
-      q += `.${f}`;
-      if (vars.has(q)) return undefined;
+    const roots = this.opts.qualifiedRoots;
+    if (roots === undefined || roots.has(cur.name)) {
+      let q = cur.name;
+      for (const f of fields) {
+        q += `.${f}`;
+        if (vars.has(q)) return undefined;
+      }
     }
     return { variable: { name: cur.name, id: cur.id }, fields, ids };
   }
@@ -306,19 +335,19 @@ class Planner {
     };
   }
 
-  private candidates(e: CallExpr, fn: string, member: boolean, arity: number): OverloadDecl[] {
-    const all = this.opts.functions.get(fn).filter((o) => o.sig.member === member && o.sig.params.length === arity);
-    const ref = this.opts.checked?.refMap.get(e.id);
-    if (ref?.overloads) {
-      const ids = new Set(ref.overloads);
-      const narrowed = all.filter((o) => ids.has(o.id));
+  private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
+    const all = this.opts.functions.overloads(fn, member, arity);
+    const ids = this.opts.checked?.refMap.get(e.id)?.overloads;
+    // the checker matched a subset of this same table: narrow only when it is a proper subset
+    if (ids !== undefined && ids.length < all.length) {
+      const narrowed = all.filter((o) => ids.includes(o.id));
       if (narrowed.length) return narrowed;
     }
     return all;
   }
 
   private planCall(e: CallExpr): Interpretable {
-    const { fn, target } = resolveCall(e, this.opts.functions, this.isVariable);
+    const { fn, target } = resolveCall(e, this.opts.functions, this);
     const id = e.id;
     switch (fn) {
       case '_&&_':
@@ -364,6 +393,10 @@ class Planner {
     }
     if (!target && e.args.length === 2 && isComparison(fn) && this.opts.specialize !== false) {
       const special = this.planLiteralCompare(e, fn);
+      if (special) return special;
+    }
+    if (fn === 'matches' && this.opts.specialize !== false) {
+      const special = this.planMatches(e, target);
       if (special) return special;
     }
     const argExprs = target ? [target, ...e.args] : e.args;
@@ -430,7 +463,7 @@ class Planner {
   }
 
   /** One overload and fully typed arguments: no runtime overload check is needed. */
-  private staticOk(cands: OverloadDecl[], argExprs: Expr[]): boolean {
+  private staticOk(cands: readonly OverloadDecl[], argExprs: Expr[]): boolean {
     const checked = this.opts.checked;
     return (
       cands.length === 1 &&
@@ -459,25 +492,20 @@ class Planner {
     return litLeft ? (f) => apply(f, c, v(f)) : (f) => apply(f, v(f), c);
   }
 
-  private dispatch(id: number, cands: OverloadDecl[], args: Interpretable[], staticOk: boolean): Interpretable {
-    const select = (vals: CelValue[]): OverloadDecl | undefined => {
-      for (const o of cands) {
-        let ok = true;
-        for (let i = 0; i < vals.length; i++) {
-          if (!valueMatches(o.sig.params[i]!, vals[i]!)) {
-            ok = false;
-            break;
-          }
-        }
-        if (ok) return o;
-      }
-      return undefined;
-    };
+  /** `x.matches('literal')`: the pattern compiled once, at plan time. */
+  private planMatches(e: CallExpr, target: Expr | undefined): Interpretable | undefined {
+    const argExprs = target ? [target, ...e.args] : e.args;
+    if (argExprs.length !== 2) return undefined;
+    const [input, pattern] = argExprs as [Expr, Expr];
+    if (pattern.kind !== 'const' || typeof pattern.value !== 'string') return undefined;
+    const cands = this.candidates(e, 'matches', target !== undefined, 2);
+    const p = literalPattern(pattern.value, cands);
+    if (!p) return undefined;
+    return planLiteralMatches(p, this.readerOf(input), this.apply2(e.id, cands, this.staticOk(cands, argExprs)));
+  }
+
+  private dispatch(id: number, cands: readonly OverloadDecl[], args: Interpretable[], staticOk: boolean): Interpretable {
     const nonStrict = cands.some((o) => o.nonStrict);
-    const finish = (f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue): CelValue => {
-      charge(f, o?.cost ? o.cost(vals, r) : 1);
-      return withId(r, id);
-    };
     if (args.length === 1) {
       const [a0] = args as [Interpretable];
       const only = cands[0]!;
@@ -498,8 +526,8 @@ class Planner {
         if (!nonStrict && isErrUnk(v)) return v;
         let o: OverloadDecl | undefined = last;
         if (!valueMatches(o.sig.params[0]!, v)) {
-          o = select([v]);
-          if (!o) return finish(f, o, [v], isErrUnk(v) ? v : noOverload());
+          o = selectOverload(cands, [v]);
+          if (!o) return finish(f, o, [v], isErrUnk(v) ? v : noOverload(), id);
           last = o;
         }
         const r = o.impl(v);
@@ -524,14 +552,14 @@ class Planner {
         vals[i] = v;
       }
       if (unk) return unk;
-      const o = select(vals);
-      if (!o) return finish(f, o, vals, noOverload());
-      return finish(f, o, vals, o.impl(...vals));
+      const o = selectOverload(cands, vals);
+      if (!o) return finish(f, o, vals, noOverload(), id);
+      return finish(f, o, vals, o.impl(...vals), id);
     };
   }
 
   /** Overload selection, call and cost of a two-argument call on evaluated arguments. */
-  private apply2(id: number, cands: OverloadDecl[], staticOk: boolean): Apply2 {
+  private apply2(id: number, cands: readonly OverloadDecl[], staticOk: boolean): Apply2 {
     const only = cands[0]!;
     const pair: CelValue[] = [null, null];
     if (staticOk && !only.nonStrict) {
@@ -668,10 +696,10 @@ class Planner {
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
     this.markInPlace(e);
-    this.scopes.push(new Map([[e.accuVar, accuSlot]]));
+    this.scopes.push(new Map<string, number>().set(e.accuVar, accuSlot));
     const it1 = this.slotCount++;
     const it2 = e.iterVar2 !== undefined ? this.slotCount++ : -1;
-    const iterScope = new Map([[e.iterVar, it1]]);
+    const iterScope = new Map<string, number>().set(e.iterVar, it1);
     if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2);
     this.scopes.push(iterScope);
     const cond = this.plan(e.loopCondition);
@@ -743,15 +771,16 @@ class Planner {
     if (e.accuVar !== ACCU_VAR) return;
     const emptyInit = (e.accuInit.kind === 'list' && e.accuInit.elements.length === 0) || (e.accuInit.kind === 'map' && e.accuInit.entries.length === 0);
     if (!emptyInit) return;
-    const mark = (s: Expr): void => {
-      if (s.kind !== 'call') return;
-      if (s.fn === '_?_:_') {
-        mark(s.args[1]!);
-        return;
-      }
-      if ((s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.add(s.id);
-    };
-    mark(e.loopStep);
+    this.markAppend(e.loopStep);
+  }
+
+  private markAppend(s: Expr): void {
+    if (s.kind !== 'call') return;
+    if (s.fn === '_?_:_') {
+      this.markAppend(s.args[1]!);
+      return;
+    }
+    if ((s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.add(s.id);
   }
 }
 

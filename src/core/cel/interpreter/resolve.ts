@@ -5,11 +5,30 @@
 import type { CallExpr, Expr } from '../ast';
 import type { FunctionRegistry } from './functions';
 
-/** The dotted name of an ident/select chain, or undefined. */
-export function qualifiedName(e: Expr): string | undefined {
+/** The root identifier of an ident/select chain (presence tests excluded), or undefined. */
+export function chainRoot(e: Expr): string | undefined {
+  let cur = e;
+  while (cur.kind === 'select' && !cur.testOnly) cur = cur.operand;
+  return cur.kind === 'ident' ? cur.name : undefined;
+}
+
+/**
+ * The dotted name of an ident/select chain, or undefined. With `roots` (the
+ * first segments of every dotted name the environment declares), chains
+ * rooted elsewhere are answered without building the string.
+ */
+export function qualifiedName(e: Expr, roots?: ReadonlySet<string>): string | undefined {
+  if (roots !== undefined && e.kind === 'select') {
+    const r = chainRoot(e);
+    if (r === undefined || !roots.has(r)) return undefined;
+  }
+  return dottedName(e);
+}
+
+function dottedName(e: Expr): string | undefined {
   if (e.kind === 'ident') return e.name;
   if (e.kind === 'select' && !e.testOnly) {
-    const p = qualifiedName(e.operand);
+    const p = dottedName(e.operand);
     return p === undefined ? undefined : `${p}.${e.field}`;
   }
   return undefined;
@@ -22,14 +41,15 @@ export function qualifiedName(e: Expr): string | undefined {
 export function resolveCall(
   e: CallExpr,
   fns: FunctionRegistry,
-  isVariable: (name: string) => boolean,
+  scope: { isVariable(name: string): boolean },
 ): { fn: string; target: Expr | undefined } {
   if (e.target) {
-    const q = qualifiedName(e.target);
-    if (q !== undefined) {
-      const root = q.split('.')[0]!;
+    const root = chainRoot(e.target);
+    // only chains rooted at the first segment of a dotted function name can name one
+    const q = root !== undefined && fns.qualifiedRoots().has(root) ? dottedName(e.target) : undefined;
+    if (q !== undefined && root !== undefined) {
       const full = `${q}.${e.fn}`;
-      if (!isVariable(root) && fns.has(full)) return { fn: full, target: undefined };
+      if (!scope.isVariable(root) && fns.has(full)) return { fn: full, target: undefined };
     }
   }
   return { fn: e.fn, target: e.target };

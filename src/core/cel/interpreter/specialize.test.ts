@@ -17,6 +17,7 @@ const objects: Record<string, unknown>[] = [
   { metadata: { name: 'web', namespace: 'prod', labels: { app: 'web' } }, spec: { replicas: 3, ratio: 0.5, big: 2 ** 60, neg: -4, flag: true, none: null, list: [1, 2, 3], nested: { a: { b: 'x'.repeat(25) } } } },
   { metadata: { name: '', namespace: 'ns-é😀' }, spec: { replicas: 2.5, ratio: 2, big: -(2 ** 60), flag: false, list: [], nested: { a: 'not an object' } } },
   { metadata: { name: 7 }, spec: { replicas: '3', list: {}, nested: [] } },
+  { metadata: { name: 'a'.repeat(30), namespace: '😀'.repeat(12) }, spec: { replicas: 1 } },
   { metadata: null, spec: 5 },
   {},
 ];
@@ -51,6 +52,16 @@ const exprs = [
   'object.spec.nested.a',
   "object.metadata.toString == 'x'",
   'request.name == "n"',
+  // literal patterns compiled at plan time
+  "object.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
+  "object.metadata.namespace.matches('é😀')",
+  "object.metadata.namespace.matches('^😀+$')",
+  "matches(object.metadata.namespace, 'p.*d')",
+  "object.spec.nested.a.b.matches('x{20,}')",
+  "('a' + object.metadata.name).matches('^a')",
+  "object.spec.list.exists(x, string(x).matches('[23]'))",
+  "object.metadata.name.matches('(')",
+  "object.metadata.name.matches('')",
 ];
 
 function norm(r: CelResult): unknown {

@@ -16,19 +16,62 @@ export interface Token {
   error?: string;
 }
 
-const OPERATORS = [
-  '==', '!=', '<=', '>=', '&&', '||', '.?',
-  '<', '>', '+', '-', '*', '/', '%', '!', '?', ':', '.', ',', '(', ')', '[', ']', '{', '}',
-];
-
-function isIdentStart(c: string): boolean {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
+/** A token with every field present, so all tokens share one object shape. */
+function tok(kind: TokenKind, text: string, offset: number, value?: Token['value'], raw?: string, error?: string): Token {
+  return { kind, text, offset, value, raw, error };
 }
-function isDigit(c: string): boolean {
-  return c >= '0' && c <= '9';
+
+function isIdentStartCode(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 function isHex(c: string): boolean {
-  return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/** Length of the operator at i (0 when none): two-character operators first, decided by character codes. */
+function operatorLength(src: string, i: number, c: number): number {
+  const d = src.charCodeAt(i + 1);
+  switch (c) {
+    case 61: // =
+      return d === 61 ? 2 : 0;
+    case 33: // !
+    case 60: // <
+    case 62: // >
+      return d === 61 ? 2 : 1;
+    case 38: // &
+      return d === 38 ? 2 : 0;
+    case 124: // |
+      return d === 124 ? 2 : 0;
+    case 46: // .
+      return d === 63 ? 2 : 1;
+    case 43: case 45: case 42: case 47: case 37: case 63: case 58: case 44: case 40: case 41: case 91: case 93: case 123: case 125:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+/** The two-character operator starting with `c` (see operatorLength). */
+function twoCharOperator(c: number): string {
+  switch (c) {
+    case 61:
+      return '==';
+    case 33:
+      return '!=';
+    case 60:
+      return '<=';
+    case 62:
+      return '>=';
+    case 38:
+      return '&&';
+    case 124:
+      return '||';
+    default:
+      return '.?';
+  }
 }
 
 export function tokenize(src: string): Token[] {
@@ -36,18 +79,20 @@ export function tokenize(src: string): Token[] {
   let i = 0;
   const n = src.length;
   while (i < n) {
-    const c = src[i]!;
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f') {
+    const code = src.charCodeAt(i);
+    // space, tab, newline, carriage return, form feed
+    if (code === 32 || code === 9 || code === 10 || code === 13 || code === 12) {
       i++;
       continue;
     }
-    if (c === '/' && src[i + 1] === '/') {
-      while (i < n && src[i] !== '\n') i++;
+    if (code === 47 && src.charCodeAt(i + 1) === 47) {
+      while (i < n && src.charCodeAt(i) !== 10) i++;
       continue;
     }
     const start = i;
+    const c = src[i]!;
     // string / bytes literals with optional r/b prefixes
-    if (c === '"' || c === "'" || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isQuotePrefix(src, i))) {
+    if (code === 34 || code === 39 || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isQuotePrefix(src, i))) {
       let raw = false;
       let bytes = false;
       while (src[i] !== '"' && src[i] !== "'") {
@@ -62,66 +107,75 @@ export function tokenize(src: string): Token[] {
       i += delim.length;
       const bodyStart = i;
       let closed = false;
+      let escaped = false;
+      const qc = q.charCodeAt(0);
       while (i < n) {
-        if (src.startsWith(delim, i)) {
+        const ch = src.charCodeAt(i);
+        if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
           closed = true;
           break;
         }
-        if (src[i] === '\\' && !raw) {
+        if (ch === 92 && !raw) {
+          // backslash
+          escaped = true;
           i += 2;
           continue;
         }
-        if (!triple && (src[i] === '\n' || src[i] === '\r')) break;
+        if (!triple && (ch === 10 || ch === 13)) break;
         i++;
       }
       if (!closed) {
-        out.push({ kind: 'error', text: src.slice(start, i), offset: start, error: `Syntax error: token recognition error at: '${src.slice(start, i + 1)}'` });
+        out.push(tok('error', src.slice(start, i), start, undefined, undefined, `Syntax error: token recognition error at: '${src.slice(start, i + 1)}'`));
         i = n;
         continue;
       }
       const body = src.slice(bodyStart, i);
       i += delim.length;
-      const dec = decodeString(body, raw, bytes);
+      // most literals have no escapes: the body is the value
+      const dec = !escaped && !bytes ? body : decodeString(body, raw, bytes);
       if (typeof dec === 'object' && 'error' in dec) {
-        out.push({ kind: 'error', text: src.slice(start, i), offset: start, error: dec.error });
+        out.push(tok('error', src.slice(start, i), start, undefined, undefined, dec.error));
       } else {
-        out.push({ kind: bytes ? 'bytes' : 'string', text: src.slice(start, i), offset: start, value: dec });
+        out.push(tok(bytes ? 'bytes' : 'string', src.slice(start, i), start, dec));
       }
       continue;
     }
-    if (isIdentStart(c)) {
-      while (i < n && (isIdentStart(src[i]!) || isDigit(src[i]!))) i++;
-      out.push({ kind: 'ident', text: src.slice(start, i), offset: start });
+    if (isIdentStartCode(code)) {
+      i++;
+      for (let k = src.charCodeAt(i); i < n && (isIdentStartCode(k) || isDigitCode(k)); k = src.charCodeAt(++i));
+      out.push(tok('ident', src.slice(start, i), start));
       continue;
     }
-    if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {
-      out.push(lexNumber(src, i));
-      i = start + out[out.length - 1]!.text.length;
+    if (isDigitCode(code) || (code === 46 && isDigitCode(src.charCodeAt(i + 1)))) {
+      const t = lexNumber(src, i);
+      out.push(t);
+      i = start + t.text.length;
       continue;
     }
-    if (c === '`') {
+    if (code === 96) {
       // quoted identifiers (escaped field names) as in `a.b`
       const end = src.indexOf('`', i + 1);
       if (end < 0) {
-        out.push({ kind: 'error', text: c, offset: start, error: `Syntax error: token recognition error at: '\`'` });
+        out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '\`'`));
         i = n;
         continue;
       }
-      out.push({ kind: 'ident', text: src.slice(i + 1, end), offset: start, raw: 'quoted' });
+      out.push(tok('ident', src.slice(i + 1, end), start, undefined, 'quoted'));
       i = end + 1;
       continue;
     }
-    const op = OPERATORS.find((o) => src.startsWith(o, i));
-    if (op) {
+    const len = operatorLength(src, i, code);
+    if (len > 0) {
       // `.?` only when followed by an identifier char, `[?` always
-      out.push({ kind: 'op', text: op, offset: start });
-      i += op.length;
+      // single characters are interned by the engine; two-character operators come from constants, so the parser compares them cheaply
+      out.push(tok('op', len === 1 ? c : twoCharOperator(code), start));
+      i += len;
       continue;
     }
-    out.push({ kind: 'error', text: c, offset: start, error: `Syntax error: token recognition error at: '${c}'` });
+    out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '${c}'`));
     i++;
   }
-  out.push({ kind: 'eof', text: '<EOF>', offset: n });
+  out.push(tok('eof', '<EOF>', n));
   return out;
 }
 
@@ -146,36 +200,36 @@ function lexNumber(src: string, i: number): Token {
     if (src[i] === 'u' || src[i] === 'U') {
       i++;
       const v = BigInt(digits);
-      if (v > UINT64_MAX) return { kind: 'error', text: src.slice(start, i), offset: start, error: 'invalid uint literal' };
-      return { kind: 'uint', text: src.slice(start, i), offset: start, value: new CelUint(v) };
+      if (v > UINT64_MAX) return tok('error', src.slice(start, i), start, undefined, undefined, 'invalid uint literal');
+      return tok('uint', src.slice(start, i), start, new CelUint(v));
     }
-    return { kind: 'int', text: digits, offset: start, raw: digits };
+    return tok('int', digits, start, undefined, digits);
   }
-  while (i < src.length && isDigit(src[i]!)) i++;
+  while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
   let isDouble = false;
-  if (src[i] === '.' && isDigit(src[i + 1] ?? '')) {
+  if (src[i] === '.' && isDigitCode(src.charCodeAt(i + 1))) {
     isDouble = true;
     i++;
-    while (i < src.length && isDigit(src[i]!)) i++;
+    while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
   }
   if (src[i] === 'e' || src[i] === 'E') {
     let j = i + 1;
     if (src[j] === '+' || src[j] === '-') j++;
-    if (isDigit(src[j] ?? '')) {
+    if (isDigitCode(src.charCodeAt(j))) {
       isDouble = true;
       i = j;
-      while (i < src.length && isDigit(src[i]!)) i++;
+      while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
     }
   }
   const text = src.slice(start, i);
-  if (isDouble) return { kind: 'double', text, offset: start, value: Number(text) };
+  if (isDouble) return tok('double', text, start, Number(text));
   if (src[i] === 'u' || src[i] === 'U') {
     const v = BigInt(text);
     i++;
-    if (v > UINT64_MAX) return { kind: 'error', text: src.slice(start, i), offset: start, error: 'invalid uint literal' };
-    return { kind: 'uint', text: src.slice(start, i), offset: start, value: new CelUint(v) };
+    if (v > UINT64_MAX) return tok('error', src.slice(start, i), start, undefined, undefined, 'invalid uint literal');
+    return tok('uint', src.slice(start, i), start, new CelUint(v));
   }
-  return { kind: 'int', text, offset: start, raw: text };
+  return tok('int', text, start, undefined, text);
 }
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */

@@ -21,6 +21,10 @@ function call(h: MacroHelper, fn: string, offset: number, args: Expr[], target?:
   if (target) e.target = target;
   return e;
 }
+/** A fresh reference to the accumulator. */
+function accu(h: MacroHelper, offset: number): Expr {
+  return ident(h, ACCU_VAR, offset);
+}
 function lit(h: MacroHelper, value: boolean | bigint, offset: number): Expr {
   return { kind: 'const', id: h.id(offset), value };
 }
@@ -78,20 +82,19 @@ function quantifier(kind: Quantifier, twoVar: boolean): Builder {
       v2 = v;
     }
     const pred = args[args.length - 1]!;
-    const acc = (): Expr => ident(h, ACCU_VAR, offset);
     switch (kind) {
       case 'all':
         return comprehension(h, offset, target, v1, v2, lit(h, true, offset),
-          call(h, '@not_strictly_false', offset, [acc()]),
-          call(h, '_&&_', offset, [acc(), pred]), acc());
+          call(h, '@not_strictly_false', offset, [accu(h, offset)]),
+          call(h, '_&&_', offset, [accu(h, offset), pred]), accu(h, offset));
       case 'exists':
         return comprehension(h, offset, target, v1, v2, lit(h, false, offset),
-          call(h, '@not_strictly_false', offset, [call(h, '!_', offset, [acc()])]),
-          call(h, '_||_', offset, [acc(), pred]), acc());
+          call(h, '@not_strictly_false', offset, [call(h, '!_', offset, [accu(h, offset)])]),
+          call(h, '_||_', offset, [accu(h, offset), pred]), accu(h, offset));
       case 'exists_one':
         return comprehension(h, offset, target, v1, v2, lit(h, 0n, offset), lit(h, true, offset),
-          call(h, '_?_:_', offset, [pred, call(h, '_+_', offset, [acc(), lit(h, 1n, offset)]), acc()]),
-          call(h, '_==_', offset, [acc(), lit(h, 1n, offset)]));
+          call(h, '_?_:_', offset, [pred, call(h, '_+_', offset, [accu(h, offset), lit(h, 1n, offset)]), accu(h, offset)]),
+          call(h, '_==_', offset, [accu(h, offset), lit(h, 1n, offset)]));
     }
   };
 }
@@ -100,21 +103,19 @@ const mapMacro: Builder = (h, offset, target, args) => {
   if (!target) return undefined;
   const v = varName(h, args[0]!);
   if (typeof v !== 'string') return v;
-  const acc = (): Expr => ident(h, ACCU_VAR, offset);
   const fnExpr = args[args.length - 1]!;
-  const append = call(h, '_+_', offset, [acc(), list(h, offset, [fnExpr])]);
-  const step = args.length === 3 ? call(h, '_?_:_', offset, [args[1]!, append, acc()]) : append;
-  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, acc());
+  const append = call(h, '_+_', offset, [accu(h, offset), list(h, offset, [fnExpr])]);
+  const step = args.length === 3 ? call(h, '_?_:_', offset, [args[1]!, append, accu(h, offset)]) : append;
+  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, accu(h, offset));
 };
 
 const filterMacro: Builder = (h, offset, target, args) => {
   if (!target) return undefined;
   const v = varName(h, args[0]!);
   if (typeof v !== 'string') return v;
-  const acc = (): Expr => ident(h, ACCU_VAR, offset);
-  const append = call(h, '_+_', offset, [acc(), list(h, offset, [ident(h, v, offset)])]);
-  const step = call(h, '_?_:_', offset, [args[1]!, append, acc()]);
-  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, acc());
+  const append = call(h, '_+_', offset, [accu(h, offset), list(h, offset, [ident(h, v, offset)])]);
+  const step = call(h, '_?_:_', offset, [args[1]!, append, accu(h, offset)]);
+  return comprehension(h, offset, target, v, undefined, list(h, offset, []), lit(h, true, offset), step, accu(h, offset));
 };
 
 function transform(kind: 'list' | 'map' | 'entry'): Builder {
@@ -125,22 +126,21 @@ function transform(kind: 'list' | 'map' | 'entry'): Builder {
     const v2 = varName(h, args[1]!);
     if (typeof v2 !== 'string') return v2;
     if (v1 === v2) return h.report(`duplicate variable name: ${v2}`, h.sourceOffset(args[1]!));
-    const acc = (): Expr => ident(h, ACCU_VAR, offset);
     const fnExpr = args[args.length - 1]!;
     let step: Expr;
     let init: Expr;
     if (kind === 'list') {
       init = list(h, offset, []);
-      step = call(h, '_+_', offset, [acc(), list(h, offset, [fnExpr])]);
+      step = call(h, '_+_', offset, [accu(h, offset), list(h, offset, [fnExpr])]);
     } else {
       init = { kind: 'map', id: h.id(offset), entries: [] };
       step =
         kind === 'map'
-          ? call(h, 'cel.@mapInsert', offset, [acc(), ident(h, v1, offset), fnExpr])
-          : call(h, 'cel.@mapInsert', offset, [acc(), fnExpr]);
+          ? call(h, 'cel.@mapInsert', offset, [accu(h, offset), ident(h, v1, offset), fnExpr])
+          : call(h, 'cel.@mapInsert', offset, [accu(h, offset), fnExpr]);
     }
-    if (args.length === 4) step = call(h, '_?_:_', offset, [args[2]!, step, acc()]);
-    return comprehension(h, offset, target, v1, v2, init, lit(h, true, offset), step, acc());
+    if (args.length === 4) step = call(h, '_?_:_', offset, [args[2]!, step, accu(h, offset)]);
+    return comprehension(h, offset, target, v1, v2, init, lit(h, true, offset), step, accu(h, offset));
   };
 }
 
@@ -261,7 +261,11 @@ const MACROS: Record<string, Builder | undefined> = {
   'optFlatMap/2': optMapMacro(true),
 };
 
+/** Names with a macro of some arity: other calls skip the lookup by name and arity. */
+const MACRO_NAMES = new Set(Object.keys(MACROS).map((k) => k.slice(0, k.lastIndexOf('/'))));
+
 export function expandMacro(h: MacroHelper, fn: string, offset: number, target: Expr | undefined, args: Expr[]): Expr | undefined {
+  if (!MACRO_NAMES.has(fn)) return undefined;
   const b = MACROS[`${fn}/${args.length}`] ?? (fn === 'greatest' || fn === 'least' ? MACROS[`${fn}/1`] : undefined);
   if (!b) return undefined;
   const out = b(h, offset, target, args);

@@ -32,6 +32,15 @@ const RESERVED = new Set([
 const EXPECT_PRIMARY =
   "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 
+const RELATIONS = new Map([
+  ['<', '_<_'],
+  ['<=', '_<=_'],
+  ['>', '_>_'],
+  ['>=', '_>=_'],
+  ['==', '_==_'],
+  ['!=', '_!=_'],
+]);
+
 class ParseError extends Error {}
 
 export function parse(text: string, opts: ParseOptions = {}): ParseResult {
@@ -96,7 +105,8 @@ class Parser implements MacroHelper {
   }
 
   private peek(k = 0): Token {
-    return this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+    // past the end reads the final <EOF> token
+    return this.toks[this.pos + k] ?? this.toks[this.toks.length - 1]!;
   }
   private next(): Token {
     return this.toks[this.pos++]!;
@@ -151,7 +161,9 @@ class Parser implements MacroHelper {
   }
 
   private or(): Expr {
-    const terms = [this.and()];
+    const first = this.and();
+    if (!this.isOp('||')) return first;
+    const terms = [first];
     const ops: Token[] = [];
     while (this.isOp('||')) {
       ops.push(this.next());
@@ -161,7 +173,9 @@ class Parser implements MacroHelper {
   }
 
   private and(): Expr {
-    const terms = [this.relation()];
+    const first = this.relation();
+    if (!this.isOp('&&')) return first;
+    const terms = [first];
     const ops: Token[] = [];
     while (this.isOp('&&')) {
       ops.push(this.next());
@@ -171,16 +185,12 @@ class Parser implements MacroHelper {
   }
 
   /** cel-go builds balanced trees for chains of && and || to bound depth. */
-  private balance(fn: string, terms: Expr[], ops: Token[]): Expr {
-    if (terms.length === 1) return terms[0]!;
-    const build = (lo: number, hi: number): Expr => {
-      if (lo === hi) return terms[lo]!;
-      const mid = Math.floor((lo + hi + 1) / 2);
-      const left = build(lo, mid - 1);
-      const right = build(mid, hi);
-      return this.call(fn, ops[mid - 1]!.offset, [left, right]);
-    };
-    return build(0, terms.length - 1);
+  private balance(fn: string, terms: Expr[], ops: Token[], lo = 0, hi = terms.length - 1): Expr {
+    if (lo === hi) return terms[lo]!;
+    const mid = Math.floor((lo + hi + 1) / 2);
+    const left = this.balance(fn, terms, ops, lo, mid - 1);
+    const right = this.balance(fn, terms, ops, mid, hi);
+    return this.call(fn, ops[mid - 1]!.offset, [left, right]);
   }
 
   private relation(): Expr {
@@ -189,7 +199,7 @@ class Parser implements MacroHelper {
       const t = this.peek();
       let fn: string | undefined;
       if (t.kind === 'op') {
-        fn = { '<': '_<_', '<=': '_<=_', '>': '_>_', '>=': '_>=_', '==': '_==_', '!=': '_!=_' }[t.text];
+        fn = RELATIONS.get(t.text);
       } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') fn = '@in';
       if (!fn) return left;
       this.next();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { costErrorMessage, estimateCrdCost, maxCardinality, minSerializedSize } from './crdCost';
 import type { CelSchema } from './types';
+import { fieldErrorString } from '../../errors/fieldErrors';
 
 const ROOT = 'spec.versions[0].schema.openAPIV3Schema';
 const rule = (r: string, messageExpression?: string) => ({ 'x-kubernetes-validations': [{ rule: r, ...(messageExpression ? { messageExpression } : {}) }] });
@@ -92,5 +93,91 @@ describe('CRD rule cost errors (apiextensions texts)', () => {
 
   it('rules that do not compile are left to the compiler errors', () => {
     expect(estimateCrdCost(obj({ a: { type: 'integer' } }, rule('self.nope > 0')), ROOT).expressions).toEqual([]);
+  });
+});
+
+describe('CRD rule typing and size estimates (apiextensions DeclTypes)', () => {
+  const costOf = (schema: CelSchema, path: string) => ruleCost(schema, path)?.estimatedCost;
+
+  it('[API-CEL-056] rules at the resource root see apiVersion, kind, metadata.name and metadata.generateName', () => {
+    const s = obj({ spec: { type: 'object' } }, rule("self.metadata.name == self.metadata.generateName && self.kind != '' && self.apiVersion != ''"));
+    // three selections each side of ==, compared over an unbounded string: ceil((3 MiB - 2) × 0.1) = 314573; the two != '' cost 2 each
+    expect(costOf(s, '.x-kubernetes-validations[0].rule')).toBe(3 + 3 + 314573 + 2 + 2);
+  });
+
+  it('below the root they are not declared, and such a rule does not compile', () => {
+    expect(estimateCrdCost(obj({ spec: obj({ a: { type: 'string' } }, rule("self.kind != ''")) }), ROOT).expressions).toEqual([]);
+  });
+
+  it('a root metadata schema lacking generateName is replaced by name and generateName alone', () => {
+    const s = obj(
+      { metadata: obj({ name: { type: 'string', maxLength: 5 }, labels: { type: 'object', additionalProperties: { type: 'string' } } }) },
+      { 'x-kubernetes-validations': [{ rule: 'size(self.metadata.labels) > 0' }, { rule: 'self.metadata.name.size() > 0' }] },
+    );
+    const r = estimateCrdCost(s, ROOT);
+    expect(r.expressions.map((e) => e.path)).toEqual([`${ROOT}.x-kubernetes-validations[1].rule`]);
+  });
+
+  it('[API-CRD-008] unbounded lists of formatted strings: items are as many as the minimal size allows, each as long as the format allows', () => {
+    // self.all(x, x == x): 2 + n × (2 condition + 1 accumulator + 2 idents + equality ceil(maxLength × 0.1))
+    const listOf = (format?: string) => obj({ l: { type: 'array', items: { type: 'string', ...(format ? { format } : {}) }, ...rule('self.all(x, x == x)') } });
+    const n = (minSize: number) => Math.floor((3 * 1024 * 1024 - 2) / (minSize + 1));
+    const path = '.properties[l].x-kubernetes-validations[0].rule';
+    expect(costOf(listOf('date-time'), path)).toBe(2 + n(21) * (5 + 4)); // min 21, max 32
+    expect(costOf(listOf('date'), path)).toBe(2 + n(12) * (5 + 2)); // 12 and 12
+    expect(costOf(listOf('duration'), path)).toBe(2 + n(3) * (5 + 4)); // min 3, max 32
+    // the same rule over plain strings is far over the per-rule limit
+    const plain = estimateCrdCost(listOf(), ROOT);
+    expect(plain.errors[0]).toMatchObject({ type: 'FieldValueForbidden', field: `${ROOT}${path}` });
+    expect(estimateCrdCost(listOf('date-time'), ROOT).errors).toEqual([]);
+  });
+
+  it('required properties without a default add name, quotes, colon, comma and their minimal value to an object', () => {
+    const items = (nameSchema: Record<string, unknown>) =>
+      obj({ l: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: nameSchema } }, ...rule("self.all(x, x.name == 'a')") } });
+    const path = '.properties[l].x-kubernetes-validations[0].rule';
+    // {"name":""}: 2 + 4 + 2 + 4 = 12; per item 2 + 1 + 3
+    expect(costOf(items({ type: 'string' }), path)).toBe(2 + Math.floor((3 * 1024 * 1024 - 2) / 13) * 6);
+    // a defaulted property is filled in by the server: {} only
+    expect(costOf(items({ type: 'string', default: 'x' }), path)).toBe(2 + Math.floor((3 * 1024 * 1024 - 2) / 3) * 6);
+    expect(minSerializedSize(obj({ a: { type: 'string', format: 'date' } }, { required: ['a'] }))).toBe(2 + 1 + 12 + 4);
+  });
+
+  it('unbounded maps hold (3 MiB - 2) / (minimal value size + 6) entries', () => {
+    const s = obj({ m: { type: 'object', additionalProperties: { type: 'integer' }, ...rule('self.all(k, self[k] > 0)') } });
+    expect(costOf(s, '.properties[m].x-kubernetes-validations[0].rule')).toBe(2 + Math.floor((3 * 1024 * 1024 - 2) / 7) * 7);
+  });
+});
+
+describe('messageExpression must evaluate to a string', () => {
+  const rules = (validations: Record<string, unknown>[], extra: Record<string, unknown> = { type: 'integer' }) => obj({ f: { ...extra, 'x-kubernetes-validations': validations } });
+  const path = (i: number) => `${ROOT}.properties[f].x-kubernetes-validations[${i}].messageExpression`;
+
+  it('a non-string messageExpression is Invalid, shown with the rule as the API server prints it, and not costed', () => {
+    const r = estimateCrdCost(rules([{ rule: 'self == 5', messageExpression: '42' }]), ROOT);
+    expect(r.errors).toEqual([
+      {
+        type: 'FieldValueInvalid',
+        field: path(0),
+        valueText: 'apiextensions.ValidationRule{Rule:"self == 5", Message:"", MessageExpression:"42", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}',
+        detail: 'messageExpression must evaluate to a string',
+      },
+    ]);
+    expect(fieldErrorString(r.errors[0]!)).toBe(
+      `${path(0)}: Invalid value: apiextensions.ValidationRule{Rule:"self == 5", Message:"", MessageExpression:"42", Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}: messageExpression must evaluate to a string`,
+    );
+    expect(r.expressions.map((e) => e.path)).toEqual([`${ROOT}.properties[f].x-kubernetes-validations[0].rule`]);
+    expect(r.total).toBe(2);
+  });
+
+  it('dyn is not a string either (int-or-string self)', () => {
+    const r = estimateCrdCost(rules([{ rule: 'self == 5', messageExpression: 'self' }], { 'x-kubernetes-int-or-string': true }), ROOT);
+    expect(r.errors.map((e) => [e.field, e.detail])).toEqual([[path(0), 'messageExpression must evaluate to a string']]);
+  });
+
+  it('string messageExpressions are costed, unmultiplied', () => {
+    const r = estimateCrdCost(rules([{ rule: 'self == 5', messageExpression: "'bad'", reason: 'FieldValueInvalid' }]), ROOT);
+    expect(r.errors).toEqual([]);
+    expect(r.expressions.find((e) => e.path === path(0))).toMatchObject({ estimatedCost: 0, cardinality: 1 });
   });
 });

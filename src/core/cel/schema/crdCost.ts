@@ -10,13 +10,19 @@
 import { estimateCost } from '../checker/cost';
 import { compileKubernetes, newEnvironment, STATIC_ESTIMATED_COST_LIMIT, STATIC_ESTIMATED_CRD_COST_LIMIT } from '../environments';
 import { UNBOUNDED } from '../library/costs';
-import { MAX_REQUEST_SIZE_BYTES, type CelSchema } from './types';
+import { MAX_REQUEST_SIZE_BYTES, minSerializedSize, type CelSchema } from './types';
+
+export { minSerializedSize };
 import type { FieldError } from '../../errors/fieldErrors';
+import { goQuote } from '../../errors/goFormat';
 
 export interface ValidationRule {
   rule: string;
   message?: string;
   messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
 }
 
 /** One costed expression of the schema. */
@@ -64,32 +70,17 @@ function addCost(a: number, b: number): number {
   return s >= UNBOUNDED ? UNBOUNDED : s;
 }
 
-/** Smallest JSON serialization of a value of the schema (the API server's DeclType.MinSerializedSize). */
-export function minSerializedSize(s: CelSchema): number {
-  if (s['x-kubernetes-int-or-string']) return 1;
-  switch (s.type) {
-    case 'string':
-      switch (s.format) {
-        case 'duration':
-          return 3;
-        case 'date':
-          return 12;
-        case 'date-time':
-        case 'datetime':
-          return 21;
-      }
-      return 2;
-    case 'boolean':
-      return 4;
-    case 'integer':
-    case 'number':
-      return 1;
-    case 'array':
-    case 'object':
-      return 2;
-    default:
-      return 1;
-  }
+/**
+ * The rule as the API server prints it in an Invalid field error (Go's %#v
+ * of apiextensions.ValidationRule). Set pointer fields print as an address,
+ * which differs from run to run there too.
+ */
+export function goValidationRule(r: ValidationRule): string {
+  const ptr = (type: string, set: boolean): string => `(*${type})(${set ? '0xc000000000' : 'nil'})`;
+  return (
+    `apiextensions.ValidationRule{Rule:${goQuote(r.rule)}, Message:${goQuote(r.message ?? '')}, MessageExpression:${goQuote(r.messageExpression ?? '')}, ` +
+    `Reason:${ptr('apiextensions.FieldValueErrorReason', r.reason !== undefined)}, FieldPath:${goQuote(r.fieldPath ?? '')}, OptionalOldSelf:${ptr('bool', r.optionalOldSelf !== undefined)}}`
+  );
 }
 
 /** Most times data of this minimal size can appear in one request: 3 MiB / (size + one comma). */
@@ -129,7 +120,8 @@ export function estimateCrdCost(root: CelSchema, rootPath: string): CrdCostRepor
   const walk = (s: CelSchema, path: string, cardinality: number | undefined): void => {
     const rules = (s as { 'x-kubernetes-validations'?: ValidationRule[] })['x-kubernetes-validations'] ?? [];
     if (rules.length) {
-      const env = newEnvironment('crd', { schema: s });
+      // rules at the root see the apiVersion, kind and metadata the API server adds there
+      const env = newEnvironment('crd', { schema: s, resourceRoot: s === root });
       const own = cardinality ?? maxCardinality(minSerializedSize(s));
       rules.forEach((r, i) => {
         const base = `${path}.x-kubernetes-validations[${i}]`;
@@ -145,7 +137,10 @@ export function estimateCrdCost(root: CelSchema, rootPath: string): CrdCostRepor
         }
         if (r.messageExpression) {
           const m = compileKubernetes(env, r.messageExpression);
-          if (m.ast) {
+          if (m.ast && m.ast.type.kind !== 'string') {
+            // the message is the error text: anything but a string (dyn included) is rejected, and not costed
+            errors.push({ type: 'FieldValueInvalid', field: `${base}.messageExpression`, valueText: goValidationRule(r), detail: 'messageExpression must evaluate to a string' });
+          } else if (m.ast) {
             const est = estimateCost(m.ast, env.functions).max;
             expressions.push({ path: `${base}.messageExpression`, expression: r.messageExpression, estimatedCost: est, cardinality: 1, cost: est });
             if (est > STATIC_ESTIMATED_COST_LIMIT) {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateCel } from '../evaluations';
 import { escapePropertyName, unescapePropertyName } from './escaping';
-import type { CelSchema } from './types';
+import { withTypeAndObjectMeta, type CelSchema } from './types';
+import { newEnvironment } from '../environments';
+import { typeToString } from '../common/types';
 
 const obj = (properties: Record<string, CelSchema>, extra: Partial<CelSchema> = {}): CelSchema => ({ type: 'object', properties, ...extra }) as CelSchema;
 
@@ -81,5 +83,30 @@ describe('schema to CEL type mapping', () => {
   it('a field typed from the schema rejects operations its type does not support', () => {
     const s = crd("self.a + 'x'", obj({ a: { type: 'integer' } }), { a: 1 });
     expect(s.error).toContain("found no matching overload for '_+_' applied to '(int, string)'");
+  });
+});
+
+describe('resource roots', () => {
+  const root = obj({ spec: obj({ replicas: { type: 'integer' } }) });
+
+  it('[API-CEL-056] a resource root declares apiVersion, kind, metadata.name and metadata.generateName', () => {
+    const env = newEnvironment('crd', { schema: root, resourceRoot: true });
+    const r = env.compile("self.kind == 'Foo' && self.apiVersion != '' && self.metadata.name != self.metadata.generateName");
+    expect(r.message).toBeUndefined();
+    expect(typeToString(r.ast!.type)).toBe('bool');
+    expect(newEnvironment('crd', { schema: root }).compile("self.kind == 'Foo'").message).toContain("undefined field 'kind'");
+  });
+
+  it('a root schema that declares them all is used as it is', () => {
+    const str = { type: 'string', maxLength: 3 } as CelSchema;
+    const full = obj({ kind: str, apiVersion: str, metadata: obj({ name: str, generateName: str, labels: { type: 'object', additionalProperties: str } as CelSchema }) });
+    expect(withTypeAndObjectMeta(full)).toBe(full);
+    const env = newEnvironment('crd', { schema: full, resourceRoot: true });
+    expect(env.compile('size(self.metadata.labels) > 0').message).toBeUndefined();
+    // without generateName the metadata schema is replaced, as the API server does
+    const partial = obj({ metadata: obj({ name: str, labels: { type: 'object', additionalProperties: str } as CelSchema }) });
+    const replaced = withTypeAndObjectMeta(partial);
+    expect(Object.keys((replaced.properties!.metadata as CelSchema).properties!)).toEqual(['name', 'generateName']);
+    expect(newEnvironment('crd', { schema: partial, resourceRoot: true }).compile('size(self.metadata.labels) > 0').message).toContain("undefined field 'labels'");
   });
 });

@@ -38,11 +38,51 @@ export function schemaOf(t: CelType): CelSchema | undefined {
   return schemas.get(t);
 }
 
-/** Smallest JSON serialisation of a value of the schema (for unbounded estimates). */
-function minSerializedSize(s: CelSchema): number {
+// Minimal JSON sizes of formatted strings, with their quotes (the API server's
+// MinDurationSizeJSON, JSONDateSize, MinDatetimeSizeJSON): "0s" parses as a
+// duration, a date is "YYYY-MM-DD", a date-time at least "YYYY-MM-DDTHH:MM:SS".
+export const MIN_DURATION_SIZE_JSON = 3;
+export const DATE_SIZE_JSON = 12;
+export const MIN_DATETIME_SIZE_JSON = 21;
+
+/**
+ * Longest JSON string of a format (the API server's MaxDurationSizeJSON,
+ * JSONDateSize, MaxDatetimeSizeJSON: 9999-12-31T23:59:59.999999999Z quoted).
+ */
+function maxFormattedLength(format: string | undefined): number | undefined {
+  switch (format) {
+    case 'duration':
+      return 32;
+    case 'date':
+      return DATE_SIZE_JSON;
+    case 'date-time':
+    case 'datetime':
+      return 32;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Smallest JSON serialization of a value of the schema (the API server's
+ * DeclType.MinSerializedSize): formatted strings by format, objects `{}` plus
+ * every required property without a default (name, quotes, colon, comma and
+ * its own minimal value). Bounds the element counts of unbounded lists and
+ * maps, and the cardinality of CRD rules.
+ */
+export function minSerializedSize(s: CelSchema): number {
   if (s['x-kubernetes-int-or-string']) return 1;
   switch (s.type) {
     case 'string':
+      switch (s.format) {
+        case 'duration':
+          return MIN_DURATION_SIZE_JSON;
+        case 'date':
+          return DATE_SIZE_JSON;
+        case 'date-time':
+        case 'datetime':
+          return MIN_DATETIME_SIZE_JSON;
+      }
       return 2;
     case 'boolean':
       return 4;
@@ -50,11 +90,54 @@ function minSerializedSize(s: CelSchema): number {
     case 'number':
       return 1;
     case 'array':
-    case 'object':
       return 2;
+    case 'object': {
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') return 2;
+      let size = 2;
+      for (const name of s.required ?? []) {
+        const ps = s.properties?.[name] as CelSchema | undefined;
+        if (!ps || ps.default !== undefined) continue;
+        size += name.length + minSerializedSize(ps) + 4;
+      }
+      return size;
+    }
     default:
       return 1;
   }
+}
+
+/**
+ * The schema as rules at the root of a resource (a custom resource or an
+ * embedded one) see it: `apiVersion`, `kind`, `metadata.name` and
+ * `metadata.generateName` are always there, as the API server's
+ * WithTypeAndObjectMeta declares them (it replaces a metadata schema that
+ * lacks one of them).
+ */
+export function withTypeAndObjectMeta(s: CelSchema): CelSchema {
+  const props = (s.properties ?? {}) as Record<string, CelSchema>;
+  const meta = props.metadata;
+  const metaProps = (meta?.properties ?? {}) as Record<string, CelSchema>;
+  if (
+    s.properties &&
+    props.kind?.type === 'string' &&
+    props.apiVersion?.type === 'string' &&
+    meta?.type === 'object' &&
+    meta.properties &&
+    metaProps.name?.type === 'string' &&
+    metaProps.generateName?.type === 'string'
+  ) {
+    return s;
+  }
+  const str = { type: 'string' } as CelSchema;
+  return {
+    ...s,
+    properties: {
+      ...props,
+      kind: str,
+      apiVersion: str,
+      metadata: { type: 'object', properties: { name: str, generateName: str } } as CelSchema,
+    },
+  } as CelSchema;
 }
 
 function record(t: CelType, s: CelSchema): CelType {
@@ -62,13 +145,16 @@ function record(t: CelType, s: CelSchema): CelType {
   if (s.nullable) markNullable(t);
   const unbounded = MAX_REQUEST_SIZE_BYTES - 2;
   if (s.type === 'string' && !s['x-kubernetes-int-or-string']) {
-    bounds.set(t, { min: 0, max: s.maxLength ?? unbounded });
+    // formatted strings are as long as their format allows, whatever maxLength says
+    const formatted = maxFormattedLength(s.format);
+    bounds.set(t, { min: 0, max: formatted ?? s.maxLength ?? unbounded });
   } else if (s.type === 'array') {
     const item = s.items ? minSerializedSize(s.items as CelSchema) : 1;
     bounds.set(t, { min: 0, max: s.maxItems ?? Math.floor(unbounded / (item + 1)) });
   } else if (s.type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object') {
+    // key with quotes, colon and comma around the smallest value
     const v = minSerializedSize(s.additionalProperties as CelSchema);
-    bounds.set(t, { min: 0, max: s.maxProperties ?? Math.floor(unbounded / (v + 4)) });
+    bounds.set(t, { min: 0, max: s.maxProperties ?? Math.floor(unbounded / (v + 6)) });
   }
   return t;
 }
@@ -78,15 +164,6 @@ function objectType(name: string, s: CelSchema): ObjectType {
   for (const [prop, ps] of Object.entries(s.properties ?? {})) {
     const esc = escapePropertyName(prop);
     if (esc !== undefined) fields.set(esc, schemaToType(ps as CelSchema, `${name}.${esc}`));
-  }
-  if (s['x-kubernetes-embedded-resource']) {
-    if (!fields.has('apiVersion')) fields.set('apiVersion', T.string);
-    if (!fields.has('kind')) fields.set('kind', T.string);
-    const meta = fields.get('metadata');
-    const mf = meta?.kind === 'object' ? meta.fields : new Map<string, CelType>();
-    if (!mf.has('name')) mf.set('name', T.string);
-    if (!mf.has('generateName')) mf.set('generateName', T.string);
-    if (!meta || meta.kind !== 'object') fields.set('metadata', { kind: 'object', name: `${name}.metadata`, fields: mf });
   }
   return { kind: 'object', name, fields, meta: s };
 }
@@ -107,9 +184,23 @@ export function generateSelfTypeName(nowNanos: number = Math.floor((performance.
   return `selfType${nowNanos}`;
 }
 
-/** The CEL type of values described by a structural schema; object types are named from `name` down. */
-export function schemaToType(s: CelSchema, name = 'object'): CelType {
+/**
+ * The CEL type of values described by a structural schema; object types are
+ * named from `name` down. `resourceRoot` declares the fields the API server
+ * adds at the root of a resource (see withTypeAndObjectMeta); embedded
+ * resources get them too.
+ */
+export function schemaToType(s: CelSchema, name = 'object', resourceRoot = false): CelType {
   if (s['x-kubernetes-int-or-string']) return record({ kind: 'dyn' }, s);
+  if (resourceRoot || s['x-kubernetes-embedded-resource']) {
+    const typed = withTypeAndObjectMeta(s);
+    if (typed !== s) {
+      // the declared type carries the completed schema; size bounds stay those of the user's schema
+      const t = schemaToType({ ...typed, 'x-kubernetes-embedded-resource': false } as CelSchema, name);
+      schemas.set(t, s);
+      return t;
+    }
+  }
   switch (s.type) {
     case 'object': {
       if (s.properties || s['x-kubernetes-embedded-resource']) return record(objectType(name, s), s);
