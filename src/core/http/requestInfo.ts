@@ -47,7 +47,7 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
     parts: [],
   };
   const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  let parts = segments.map((s) => decodeURIComponent(s));
+  let parts = segments.map((s) => (s.includes('%') ? decodeURIComponent(s) : s));
   if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0]!;
   parts = parts.slice(1);

@@ -17,6 +17,7 @@
  */
 import type { SchemaObject } from '../registry';
 import { newBadRequest, newInvalid, notSupported, type FieldError, type StatusError } from '../errors';
+import { decodesCleanly, repeatsNoKey, scanJsonText } from './cleanJson';
 import { decodeJson, decodeUnstructured, StrictErrors, type DecodeResult } from './decoding';
 import { jsonTreeDuplicates, yamlDuplicateKeyErrors } from './duplicates';
 import { goTypesFor, type GoType, type SchemaResolver, type StructType } from './goTypes';
@@ -82,6 +83,12 @@ export interface CheckRequestFieldsInput {
   mediaType: 'json' | 'yaml' | 'protobuf' | 'cbor';
   /** The body as the handler decoded it (JSON.parse / YAML). */
   decoded: unknown;
+  /**
+   * A JSON body exactly as JSON.parse returned it (before any defaulting),
+   * when the handler has it: a body with nothing to report is then proven
+   * clean without building its syntax tree.
+   */
+  parsed?: unknown;
   /** The kind's schema (registry.schemaFor(gvk)). */
   schema: SchemaObject;
   resolve: SchemaResolver;
@@ -142,15 +149,20 @@ export function checkRequestFields<T = unknown>(input: CheckRequestFieldsInput):
   const strict = directive !== 'Ignore';
   const text = textOf(input.body);
   const yamlDupes = strict && mediaType === 'yaml' ? yamlDuplicateKeyErrors(text) : [];
+  const { parsed } = input;
+  const scan = mediaType === 'json' && parsed !== undefined ? scanJsonText(text) : undefined;
+  const noRepeatedKey = scan !== undefined && repeatsNoKey(scan, parsed);
   let result: DecodeResult;
   if (input.custom) {
     const errs = new StrictErrors();
-    if (strict && mediaType === 'json') jsonTreeDuplicates(treeOfBody(text, decoded), errs);
+    if (strict && mediaType === 'json' && !noRepeatedKey) jsonTreeDuplicates(treeOfBody(text, decoded), errs);
     if (strict) {
       const u = customResourceUnknownFields(decoded, schema, resolve);
       for (const p of [...u.metadata, ...u.pruned, ...u.embeddedMetadata]) errs.add('unknown', p);
     }
     result = { strict: errs.messages };
+  } else if (noRepeatedKey && scan.plainNumbers && decodesCleanly(parsed, goTypesFor(resolve).root(schema))) {
+    result = { strict: [] };
   } else {
     // JSON is decoded in document order; YAML goes through a map first, so Go meets its keys sorted.
     const tree = mediaType === 'json' ? treeOfBody(text, decoded) : treeOf(decoded);

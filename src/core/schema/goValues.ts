@@ -118,10 +118,13 @@ export function goTimeParseError(value: string, micro = false): string | undefin
 export const quantityFormatError = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 const quantitySuffixError = "unable to parse quantity's suffix";
 const quantityNumericError = 'unable to parse numeric part of quantity';
+const plainQuantity = /^\d+(?:\.\d+)?(?:[numkMGTPE]|[KMGTPE]i)?$/;
 const quantitySuffixes = new Set(['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E']);
 
 /** resource.ParseQuantity's error for a Quantity's JSON text (quotes already stripped), or undefined. */
 export function goQuantityParseError(text: string): string | undefined {
+  // The usual spellings (`100m`, `1.5Gi`, `2`) need no closer look.
+  if (plainQuantity.test(text)) return undefined;
   const s = text.trim();
   const m = /^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$/.exec(s);
   if (!m) return quantityFormatError;

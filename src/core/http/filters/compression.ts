@@ -20,9 +20,10 @@ export function withCompression(handler: (request: Request) => Promise<Response>
   if (!enabled) return handler;
   return async (request) => {
     const response = await handler(request);
-    if (request.method !== 'GET' || !response.body || response.headers.has('content-encoding') || !acceptsGzip(request)) return response;
+    if (request.method !== 'GET' || response.headers.has('content-encoding')) return response;
     const length = Number(response.headers.get('content-length') ?? NaN);
-    if (!(length >= gzipThresholdBytes)) return response;
+    // Body last: a host's lightweight Response (the Node host's) builds its stream only when asked for it.
+    if (!(length >= gzipThresholdBytes) || !acceptsGzip(request) || !response.body) return response;
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.set('content-encoding', 'gzip');

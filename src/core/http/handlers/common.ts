@@ -51,6 +51,17 @@ export function protobufFor(scope: RequestScope): boolean {
  * kind default from the URL (typed clients may omit them) and must match it.
  */
 export function decodeObject(serializer: Serializer, body: Uint8Array, expected: { group: string; version: string; kind: string }): KubeObject {
+  return decodeBody(serializer, body, expected).object;
+}
+
+export interface DecodedBody {
+  object: KubeObject;
+  /** The value the serializer decoded, before apiVersion, kind and metadata were defaulted into `object`. */
+  parsed: unknown;
+}
+
+/** decodeObject, also keeping the value as decoded (field validation reads the body's own keys off it). */
+export function decodeBody(serializer: Serializer, body: Uint8Array, expected: { group: string; version: string; kind: string }): DecodedBody {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
   const value = serializer.decode(body);
   const expectedApiVersion = apiVersionOf(expected.group, expected.version);
@@ -68,7 +79,7 @@ export function decodeObject(serializer: Serializer, body: Uint8Array, expected:
   }
   const metadata = value['metadata'] ?? {};
   if (!isObject(metadata)) throw newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${typeof metadata} into Go struct field ${expected.kind}.metadata of type v1.ObjectMeta`);
-  return { ...value, apiVersion, kind, metadata } as KubeObject;
+  return { object: { ...value, apiVersion, kind, metadata } as KubeObject, parsed: value };
 }
 
 /** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */

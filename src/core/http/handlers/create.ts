@@ -4,8 +4,9 @@ import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
 import { trackUpdate } from './fieldManagement';
 import { validateBodyFields } from './fieldValidation';
-import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
+import { checkNameAndNamespace, decodeBody, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
+import { writeStoredObject } from './storedObject';
 
 export async function createResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
@@ -16,9 +17,10 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   const directive = fieldValidationDirective(url, 'CreateOptions');
   const body = await readBody(request);
   const manager = fieldManagerName(scope, 'CreateOptions');
-  const decoded = validateBodyFields(scope, directive, decoder, body, decodeObject(decoder, body, type));
+  const decoded = validateBodyFields(scope, directive, decoder, body, decodeBody(decoder, body, type));
   checkNameAndNamespace(decoded, scope, false);
   const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager);
-  const created = await store.create(info.namespace, obj, { dryRun });
-  return writeObject(choice.serializer, 201, created, { pretty: choice.pretty, warnings: scope.warnings });
+  const created = await store.createStored(info.namespace, obj, { dryRun });
+  if (created.kv) return writeStoredObject(scope, choice, 201, created.kv);
+  return writeObject(choice.serializer, 201, created.object, { pretty: choice.pretty, warnings: scope.warnings });
 }

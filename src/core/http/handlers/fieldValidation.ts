@@ -6,6 +6,7 @@
 import type { KubeObject } from '../../api/types';
 import { checkPatchFields, checkRequestFields, type FieldValidationDirective, type PatchKind } from '../../schema';
 import type { Serializer } from '../serializers/types';
+import type { DecodedBody } from './common';
 import type { RequestScope } from './scope';
 
 function bodyFormat(serializer: Serializer): 'json' | 'yaml' | 'protobuf' | 'cbor' {
@@ -15,13 +16,15 @@ function bodyFormat(serializer: Serializer): 'json' | 'yaml' | 'protobuf' | 'cbo
 }
 
 /** Checks a create or update body; returns the object to continue with (unknown fields dropped unless Strict failed). */
-export function validateBodyFields(scope: RequestScope, directive: FieldValidationDirective, serializer: Serializer, body: Uint8Array, decoded: KubeObject): KubeObject {
+export function validateBodyFields(scope: RequestScope, directive: FieldValidationDirective, serializer: Serializer, body: Uint8Array, decoded: DecodedBody): KubeObject {
   const schema = scope.store.schema.root;
-  if (!schema) return decoded;
+  if (!schema) return decoded.object;
+  const mediaType = bodyFormat(serializer);
   const r = checkRequestFields<KubeObject>({
     body,
-    mediaType: bodyFormat(serializer),
-    decoded,
+    mediaType,
+    decoded: decoded.object,
+    parsed: mediaType === 'json' ? decoded.parsed : undefined,
     schema,
     resolve: scope.store.resolveSchema,
     directive,

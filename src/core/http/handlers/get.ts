@@ -1,11 +1,10 @@
 /** GET of one object (and of the status subresource, which shows the same object). */
-import { writeObject } from '../responseWriter';
 import { negotiateOutput } from '../negotiation';
 import { newNotFound } from '../../errors';
 import { protobufFor } from './common';
 import { parseResourceVersion, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
-import { transformObject } from './transform';
+import { writeStoredObject } from './storedObject';
 
 export async function getResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
@@ -15,7 +14,5 @@ export async function getResource(scope: RequestScope): Promise<Response> {
   if (rv) await waitForRevision(store.storage, scope.clock, rv, request.signal);
   const kv = await store.getKv(info.namespace, info.name);
   if (!kv) throw newNotFound(store.gr, info.name);
-  const obj = store.decode(kv);
-  const body = transformObject(obj, choice.representation, scope);
-  return writeObject(choice.serializer, 200, body, { pretty: choice.pretty, warnings: scope.warnings });
+  return writeStoredObject(scope, choice, 200, kv);
 }

@@ -11,15 +11,16 @@
  *   rvm=NotOlderThan   Not Older Than   (limit or not)
  *   continue=token     Exact at the token's revision; rv "0" ignored, rv n is 400
  */
-import { apiVersionOf, type KubeList } from '../../api/types';
+import { apiVersionOf, type KubeList, type KubeObject } from '../../api/types';
 import { newBadRequest } from '../../errors';
-import { isStorageError } from '../../storage/interface';
+import { isStorageError, type KeyValue } from '../../storage/interface';
 import { negotiateOutput } from '../negotiation';
-import { writeObject } from '../responseWriter';
+import { writeJsonText, writeObject } from '../responseWriter';
 import { protobufFor } from './common';
 import { decodeContinue, encodeContinue, expiredContinue, expiredList, parseResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
+import { servesStoredJson } from './storedObject';
 import { transformList } from './transform';
 
 export async function listResource(scope: RequestScope): Promise<Response> {
@@ -50,7 +51,7 @@ export async function listResource(scope: RequestScope): Promise<Response> {
 
   let result;
   try {
-    result = await store.list(info.namespace, { revision, limit: params.limit, startKey, predicate: selection.predicate });
+    result = await store.listKvs(info.namespace, { revision, limit: params.limit, startKey, predicate: selection.predicate });
   } catch (e) {
     if (isStorageError(e, 'Compacted')) throw continueStart !== undefined ? expiredContinue(continueStart) : expiredList();
     throw e;
@@ -59,14 +60,30 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     kind: `${type.kind}List`,
     apiVersion: apiVersionOf(type.group, type.version),
     metadata: { resourceVersion: String(result.revision) },
-    // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
-    items: result.items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as (typeof result.items)[number]),
+    items: [],
   };
   if (result.nextKey) {
     list.metadata.continue = encodeContinue(result.revision, result.nextKey.slice(prefix.length));
     // An estimate of what is left, only when no selector makes it unknowable.
     if (result.remainingItemCount !== undefined && !selection.predicate) list.metadata.remainingItemCount = result.remainingItemCount;
   }
-  const body = transformList(list, choice.representation, scope);
-  return writeObject(choice.serializer, 200, body, { pretty: choice.pretty, warnings: scope.warnings });
+  const options = { pretty: choice.pretty, warnings: scope.warnings };
+  // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
+  const itemsJson = servesStoredJson(choice) ? storedItemsJson(store, result.kvs) : undefined;
+  if (itemsJson !== undefined) return writeJsonText(200, `${JSON.stringify(list).slice(0, -3)}[${itemsJson}]}`, options);
+  // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
+  const decoded = result.items ?? result.kvs.map((kv) => store.decode(kv));
+  list.items = decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject);
+  return writeObject(choice.serializer, 200, transformList(list, choice.representation, scope), options);
+}
+
+/** The items of a list as stored JSON texts joined by commas; undefined if any is not in the stored layout. */
+function storedItemsJson(store: RequestScope['store'], kvs: KeyValue[]): string | undefined {
+  const texts: string[] = new Array<string>(kvs.length);
+  for (let i = 0; i < kvs.length; i++) {
+    const json = store.servedJson(kvs[i]!, true);
+    if (json === undefined) return undefined;
+    texts[i] = json;
+  }
+  return texts.join(',');
 }

@@ -4,7 +4,7 @@ import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
 import { trackUpdate } from './fieldManagement';
 import { validateBodyFields } from './fieldValidation';
-import { checkNameAndNamespace, decodeObject, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
+import { checkNameAndNamespace, decodeBody, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
 export async function updateResource(scope: RequestScope): Promise<Response> {
@@ -16,7 +16,7 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   const directive = fieldValidationDirective(url, 'UpdateOptions');
   const body = await readBody(request);
   const manager = fieldManagerName(scope, 'UpdateOptions');
-  const obj = validateBodyFields(scope, directive, decoder, body, decodeObject(decoder, body, type));
+  const obj = validateBodyFields(scope, directive, decoder, body, decodeBody(decoder, body, type));
   checkNameAndNamespace(obj, scope, true);
   if (!obj.metadata.name) obj.metadata.name = info.name;
   const fm = store.fieldManager(info.subresource);

@@ -83,6 +83,16 @@ export interface StoreListResult {
   remainingItemCount?: number;
 }
 
+/** What a create wrote: the stored key-value, or for a dry run the object that would have been stored. */
+export type CreateResult = { kv: KeyValue; object?: undefined } | { kv?: undefined; object: KubeObject };
+
+/** A list as stored key-values, for writing responses without decoding every item. */
+export interface StoreKvListResult extends Omit<StoreListResult, 'items'> {
+  kvs: KeyValue[];
+  /** The decoded items, when a predicate needed them (same order as kvs). */
+  items?: KubeObject[];
+}
+
 export interface UpdateResult {
   object: KubeObject;
   created: boolean;
@@ -93,6 +103,8 @@ export interface UpdateResult {
  * absent). Returning undefined from a tryUpdate for an absent object means 404.
  */
 export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
+
+const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
@@ -105,6 +117,79 @@ function decodeStored(kv: KeyValue): KubeObject {
   const obj = JSON.parse(kv.value) as KubeObject;
   obj.metadata.resourceVersion = String(kv.modRevision);
   return obj;
+}
+
+/** Metadata fields canonicalMetadata writes before resourceVersion (all strings). */
+const fieldsBeforeResourceVersion = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid']);
+
+/** Index of the quote closing a JSON string that opens at `at`, or -1. */
+function stringEnd(v: string, at: number, plain: boolean): number {
+  if (v.charCodeAt(at) !== 0x22) return -1;
+  for (let i = at + 1; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0x22) return i;
+    if (c === 0x5c) {
+      if (plain) return -1;
+      i++;
+    }
+  }
+  return -1;
+}
+
+/**
+ * Where a stored value's metadata starts (the comma before `"metadata"`) and
+ * where its empty resourceVersion slot is (the first of its two quotes), when
+ * the value has the layout encodeStored writes; undefined for anything else,
+ * which then takes the parse-and-encode path. With `head`, also collects
+ * kind, apiVersion and the metadata fields written before resourceVersion.
+ */
+function storedLayout(v: string, head?: Record<string, string>): { metadataAt: number; slotAt: number } | undefined {
+  if (!v.startsWith('{"kind":')) return undefined;
+  const kindEnd = stringEnd(v, 8, true);
+  if (kindEnd < 0 || !v.startsWith(',"apiVersion":', kindEnd + 1)) return undefined;
+  const apiVersionEnd = stringEnd(v, kindEnd + 15, true);
+  if (apiVersionEnd < 0 || !v.startsWith(',"metadata":{', apiVersionEnd + 1)) return undefined;
+  if (head) {
+    head['kind'] = v.slice(9, kindEnd);
+    head['apiVersion'] = v.slice(kindEnd + 16, apiVersionEnd);
+  }
+  const metadataAt = apiVersionEnd + 1;
+  let i = metadataAt + 13;
+  for (;;) {
+    const keyEnd = stringEnd(v, i, true);
+    if (keyEnd < 0 || v.charCodeAt(keyEnd + 1) !== 0x3a) return undefined;
+    const key = v.slice(i + 1, keyEnd);
+    i = keyEnd + 2;
+    if (key === 'resourceVersion') {
+      const after = v.charCodeAt(i + 2);
+      return v.startsWith('""', i) && (after === 0x2c || after === 0x7d) ? { metadataAt, slotAt: i } : undefined;
+    }
+    if (!fieldsBeforeResourceVersion.has(key)) return undefined;
+    const valueEnd = stringEnd(v, i, false);
+    if (valueEnd < 0 || v.charCodeAt(valueEnd + 1) !== 0x2c) return undefined;
+    if (head) head[key] = JSON.parse(v.slice(i, valueEnd + 1)) as string;
+    i = valueEnd + 2;
+  }
+}
+
+/** What a stored value says about itself before its resourceVersion. */
+export interface StoredObjectHead {
+  kind: string;
+  apiVersion: string;
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+}
+
+/**
+ * kind, apiVersion, name, namespace and uid of a stored value, read off its
+ * first bytes without parsing the rest (a watcher that only indexes objects
+ * needs no more); undefined when the value is not in the stored layout.
+ */
+export function storedObjectHead(value: string): StoredObjectHead | undefined {
+  const head: Record<string, string> = {};
+  return storedLayout(value, head) ? (head as unknown as StoredObjectHead) : undefined;
 }
 
 function encodeStored(obj: KubeObject): string {
@@ -128,6 +213,8 @@ export class Store {
   readonly gr: GroupResource;
 
   private readonly fieldManagers = new Map<string, FieldManager>();
+  /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
+  private readonly servedHead: string;
 
   constructor(
     readonly type: ResourceType,
@@ -137,6 +224,7 @@ export class Store {
   ) {
     this.prefix = resourcePrefix(type.group, type.resource);
     this.gr = { group: type.group, resource: type.resource };
+    this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
   }
 
   /** Resolves the schema's `#/definitions/...` refs; one function per store, so schema walkers can cache by it. */
@@ -183,6 +271,22 @@ export class Store {
     return obj;
   }
 
+  /**
+   * The JSON text of a stored object as served, exactly
+   * `JSON.stringify(this.decode(kv))`, without parsing it: every stored value
+   * is JSON.stringify output, which encodes again to the same text, so only
+   * kind, apiVersion and the resourceVersion slot change. With `item`, kind
+   * and apiVersion are left out, as a typed list writes its items. Undefined
+   * when the value does not have the layout encodeStored writes.
+   */
+  servedJson(kv: KeyValue, item = false): string | undefined {
+    const v = kv.value;
+    const layout = storedLayout(v);
+    if (!layout) return undefined;
+    const head = item ? '{' + v.slice(layout.metadataAt + 1, layout.slotAt) : this.servedHead + v.slice(layout.metadataAt, layout.slotAt);
+    return `${head}"${kv.modRevision}"${v.slice(layout.slotAt + 2)}`;
+  }
+
   private get apiVersion(): string {
     return this.type.group ? `${this.type.group}/${this.type.version}` : this.type.version;
   }
@@ -207,8 +311,12 @@ export class Store {
     const b = this.deps.random.fill(new Uint8Array(16));
     b[6] = (b[6]! & 0x0f) | 0x40;
     b[8] = (b[8]! & 0x3f) | 0x80;
-    const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    let uid = '';
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) uid += '-';
+      uid += hexByte[b[i]!]!;
+    }
+    return uid;
   }
 
   async getKv(namespace: string, name: string, revision?: number): Promise<KeyValue | undefined> {
@@ -227,29 +335,40 @@ export class Store {
    * store keeps reading pages until it has limit matches, as the etcd3 store does.
    */
   async list(namespace: string, options: StoreListOptions = {}): Promise<StoreListResult> {
+    const { kvs, items, ...rest } = await this.listKvs(namespace, options);
+    return { items: items ?? kvs.map((kv) => this.decode(kv)), ...rest };
+  }
+
+  /** list as stored key-values; items are decoded only to evaluate a predicate. */
+  async listKvs(namespace: string, options: StoreListOptions = {}): Promise<StoreKvListResult> {
     const prefix = this.collectionPrefix(namespace);
     const limit = options.limit && options.limit > 0 ? options.limit : 0;
+    const predicate = options.predicate;
     let revision = options.revision ?? 0;
     let startKey = options.startKey;
-    const items: KubeObject[] = [];
+    const kvs: KeyValue[] = [];
+    const items: KubeObject[] | undefined = predicate ? [] : undefined;
     const pageSize = limit ? Math.max(limit, 100) : 0;
     for (;;) {
-      const page = await this.deps.storage.range(prefix, { revision, limit: options.predicate ? pageSize : limit, startKey });
+      const page = await this.deps.storage.range(prefix, { revision, limit: predicate ? pageSize : limit, startKey });
       revision = page.revision;
       for (let i = 0; i < page.kvs.length; i++) {
         const kv = page.kvs[i]!;
-        const obj = this.decode(kv);
-        if (options.predicate && !options.predicate(obj)) continue;
-        items.push(obj);
-        if (limit && items.length === limit) {
+        if (predicate) {
+          const obj = this.decode(kv);
+          if (!predicate(obj)) continue;
+          items!.push(obj);
+        }
+        kvs.push(kv);
+        if (limit && kvs.length === limit) {
           const rest = page.kvs.length - i - 1;
           const more = rest > 0 || page.more;
           const nextKey = more ? kv.key + '\u0000' : undefined;
-          const remaining = options.predicate ? undefined : page.count - (i + 1);
-          return { items, revision, nextKey, remainingItemCount: more ? remaining : undefined };
+          const remaining = predicate ? undefined : page.count - (i + 1);
+          return { kvs, items, revision, nextKey, remainingItemCount: more ? remaining : undefined };
         }
       }
-      if (!page.more || !limit) return { items, revision };
+      if (!page.more || !limit) return { kvs, items, revision };
       startKey = page.kvs[page.kvs.length - 1]!.key + '\u0000';
     }
   }
@@ -259,6 +378,12 @@ export class Store {
    * then a storage create that fails with AlreadyExists.
    */
   async create(namespace: string, obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const written = await this.createStored(namespace, obj, options);
+    return written.kv ? this.decode(written.kv) : written.object;
+  }
+
+  /** create, answering with the stored key-value, so a response can be written from it without a decode. */
+  async createStored(namespace: string, obj: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
     const ctx = this.ctx(options.subresource);
     const meta = obj.metadata;
     if (this.namespaced) meta.namespace = namespace;
@@ -284,11 +409,10 @@ export class Store {
     const key = this.key(namespace, meta.name!);
     if (options.dryRun) {
       if (await this.deps.storage.get(key)) throw newAlreadyExists(this.gr, meta.name!);
-      return obj;
+      return { object: obj };
     }
     try {
-      const kv = await this.deps.storage.create(key, encodeStored(obj));
-      return this.decode(kv);
+      return { kv: await this.deps.storage.create(key, encodeStored(obj)) };
     } catch (e) {
       if (isStorageError(e, 'KeyExists')) throw newAlreadyExists(this.gr, meta.name!);
       throw e;
