@@ -19,7 +19,7 @@
  */
 import { isObject, type KubeObject, type OwnerReference } from '../api/types';
 import { isConflict, isNotFound } from '../errors';
-import type { DeleteOptions, Store } from '../registry/generic/store';
+import { storedObjectHead, type DeleteOptions, type Store } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/types';
 import type { KeyValue, Storage, StorageEvent } from '../storage/interface';
@@ -60,6 +60,14 @@ function isDeletingDependents(node: GraphNode): boolean {
 
 /** The graph node for a stored value; undefined for values that are not objects with a uid. */
 function nodeFrom(kv: KeyValue): GraphNode | undefined {
+  // Most writes carry no owners, finalizers or deletion: read their identity off the stored text without parsing.
+  if (!/"(ownerReferences|finalizers|deletionTimestamp)"/.test(kv.value)) {
+    const head = storedObjectHead(kv.value);
+    if (head) {
+      if (!head.uid) return undefined;
+      return { key: kv.key, uid: head.uid, kind: head.kind, name: head.name ?? '', namespace: head.namespace ?? '', owners: [], beingDeleted: false, finalizers: [] };
+    }
+  }
   let obj: unknown;
   try {
     obj = JSON.parse(kv.value);
