@@ -151,3 +151,41 @@ describe('ownerReferences', () => {
     expect(two.body.message).toContain('Only one reference can have Controller set to true. Found "true" in references for Deployment/a and Deployment/b');
   });
 });
+
+describe('objects storage cannot read', () => {
+  async function corrupt(t: Awaited<ReturnType<typeof newTestServer>>, name: string, finalizers?: string[]) {
+    await t.json('POST', path, { body: cm(name, finalizers) });
+    const key = `/registry/configmaps/default/${name}`;
+    const kv = await t.storage.get(key);
+    // What a lost encryption key or a bad write leaves behind: bytes that do not decode.
+    await t.storage.update(key, '{"kind":"ConfigMap","metadata":{"name":', kv!.modRevision);
+  }
+
+  it('[API-DEL-021] reads and a normal delete answer 500 and the object stays', async () => {
+    const t = await newTestServer({ featureGates: { AllowUnsafeMalformedObjectDeletion: true } });
+    await corrupt(t, 'bad');
+    const g = await t.json('GET', `${path}/bad`);
+    expect(g.status).toBe(500);
+    expect(g.body.reason).toBe('InternalError');
+    expect(g.body.message).toContain('key: /registry/configmaps/default/bad, corrupt object');
+    expect((await t.json('DELETE', `${path}/bad`)).status).toBe(500);
+    expect((await t.json('GET', `${path}/bad`)).status).toBe(500);
+  });
+
+  it('[API-DEL-018][API-DEL-019][API-DEL-020][API-DEL-029] the unsafe delete removes it, ignoring finalizers; readable objects are refused', async () => {
+    const t = await newTestServer({ featureGates: { AllowUnsafeMalformedObjectDeletion: true } });
+    await corrupt(t, 'bad', ['example.com/hold']);
+    const d = await t.json('DELETE', `${path}/bad`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) });
+    expect(d.status).toBe(200);
+    expect(d.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'bad', kind: 'configmaps' } });
+    expect((await t.json('GET', `${path}/bad`)).status).toBe(404);
+    await t.json('POST', path, { body: cm('fine', ['example.com/hold']) });
+    expect((await t.json('DELETE', `${path}/fine`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) })).status).toBe(422);
+  });
+
+  it('[API-DEL-022] with the gate off the option is ignored and a corrupt object cannot be deleted', async () => {
+    const t = await newTestServer();
+    await corrupt(t, 'bad');
+    expect((await t.json('DELETE', `${path}/bad`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) })).status).toBe(500);
+  });
+});

@@ -13,6 +13,7 @@ import {
   newInvalid,
   newNotFound,
   optimisticLockErrorMsg,
+  StatusError,
   type FieldError,
   type GroupResource,
 } from '../../errors';
@@ -113,8 +114,22 @@ const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
  * apiVersion, metadata in Go field order, then the rest) with an empty
  * resourceVersion slot, so a read only parses and fills the slot in place.
  */
+/** A stored value that cannot be decoded (the storage's corrupt-object error); reads answer 500. */
+export class CorruptObjectError extends StatusError {
+  constructor(readonly key: string, cause: string) {
+    const message = `Internal error occurred: key: ${key}, corrupt object: ${cause}`;
+    super({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500, details: { causes: [{ message: `key: ${key}, corrupt object: ${cause}` }] } });
+  }
+}
+
 function decodeStored(kv: KeyValue): KubeObject {
-  const obj = JSON.parse(kv.value) as KubeObject;
+  let obj: KubeObject;
+  try {
+    obj = JSON.parse(kv.value) as KubeObject;
+  } catch (e) {
+    throw new CorruptObjectError(kv.key, e instanceof Error ? e.message : String(e));
+  }
+  if (!isObject(obj) || !isObject(obj.metadata)) throw new CorruptObjectError(kv.key, 'not an object with metadata');
   obj.metadata.resourceVersion = String(kv.modRevision);
   return obj;
 }
@@ -528,9 +543,19 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
       if (!kv) throw newNotFound(this.gr, name);
-      const current = this.decode(kv);
+      let current: KubeObject;
+      try {
+        current = this.decode(kv);
+      } catch (e) {
+        if (!(e instanceof CorruptObjectError) || !options.ignoreStoreReadErrors) throw e;
+        // The unsafe delete (corruptObjectDeleter): remove the unreadable value, ignoring finalizers and preconditions.
+        await this.deps.storage.delete(key);
+        const meta: ObjectMeta = { name };
+        if (this.namespaced) meta.namespace = namespace;
+        return { object: { kind: this.type.kind, apiVersion: this.apiVersion, metadata: meta }, deleted: true };
+      }
       if (options.ignoreStoreReadErrors) {
-        // Every stored object reads back cleanly here, so the unsafe path never applies (corruptObjectDeleter).
+        // The option is only for objects storage cannot read; this one reads back cleanly.
         throw newInvalid({ group: this.type.group, kind: this.type.resource }, name, [
           invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is exclusively used to delete corrupt object(s), try again by removing this option'),
         ]);
