@@ -168,7 +168,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       return createReview(scope);
     }
-    if (info.subresource === 'scale') return scaleHandler(scope, storeFor);
+    if (info.subresource === 'scale') return scaleHandler(scope);
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -258,5 +258,3 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
 }
 
-export type { Status };
-export { formatTime };

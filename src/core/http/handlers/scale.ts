@@ -7,8 +7,6 @@
 import { isObject, type KubeObject } from '../../api/types';
 import { forbidden, newBadRequest, newConflict, newMethodNotSupported, newNotFound, optimisticLockErrorMsg, required } from '../../errors';
 import { applyJSONPatch, applyMergePatch, type JsonObject } from '../../patch';
-import type { Store } from '../../registry/generic/store';
-import type { ResourceType } from '../../registry/types';
 import { negotiateInput, negotiateOutput, negotiatePatchType } from '../negotiation';
 import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
@@ -49,7 +47,7 @@ export function scaleOf(obj: KubeObject): KubeObject {
   };
 }
 
-export async function scaleHandler(scope: RequestScope, _storeFor: (t: ResourceType) => Store): Promise<Response> {
+export async function scaleHandler(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, url, userAgent: request.headers.get('user-agent') });
   const sfm = scaleFieldManagement(store, scope.clock);
