@@ -6,7 +6,7 @@
  *   requestInfo -> dispatch (discovery | openapi | version/health | resource)
  *   resource: lookup the resource type -> verb handler -> store -> encode.
  */
-import { formatTime, type KubeObject } from './api/types';
+import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
@@ -19,7 +19,6 @@ import {
   newMethodNotSupported,
   newNotFound,
   StatusError,
-  type Status,
 } from './errors';
 import { createResource } from './http/handlers/create';
 import { deleteCollection, deleteResource } from './http/handlers/delete';

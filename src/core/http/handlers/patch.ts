@@ -124,7 +124,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
 
 /** Server-side apply: merge the applied configuration into the live object (or create it), tracking ownership. */
 function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean, scope: RequestScope): KubeObject {
-  const { store, info } = scope;
+  const { info } = scope;
   const meta = isObject(applied['metadata']) ? applied['metadata'] : undefined;
   if (meta?.['name'] !== undefined && meta['name'] !== info.name) {
     throw newBadRequest(`the name of the object (${String(meta['name'])}) does not match the name on the URL (${info.name})`);
