@@ -14,13 +14,11 @@ import { CoreV1Api, KubeConfig, makeInformer, Watch, type V1Pod } from '@kuberne
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/core/apiserver';
-import type { WatchCacheStorage } from '../src/core/storage/cacher';
 import { createMemoryStorage } from '../src/core/storage/memory';
 import { FakeClock } from '../src/core/util/clock';
 
 let api: ApiServer;
 let clock: FakeClock;
-let storage: WatchCacheStorage;
 let server: ReturnType<typeof createAdaptorServer>;
 let url: string;
 const requests: string[] = [];
@@ -30,7 +28,6 @@ beforeAll(async () => {
   clock = new FakeClock(new Date());
   api = createApiServer({ storage: createMemoryStorage(), clock });
   await api.ready;
-  storage = api.storage;
   server = createAdaptorServer({
     fetch: (request: Request) => {
       const u = new URL(request.url);

@@ -222,7 +222,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const health = serveHealth(path, url);
     if (health) return health;
-    const openapi = serveOpenApi(registry, request, url);
+    const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;
     if (path === '/') {
       const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];

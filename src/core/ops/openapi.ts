@@ -5,7 +5,7 @@ import { writeBytes, writeText } from '../http/responseWriter';
 
 const encoder = new TextEncoder();
 
-export function serveOpenApi(registry: ResourceRegistry, request: Request, url: URL): Response | undefined {
+export function serveOpenApi(registry: ResourceRegistry, url: URL): Response | undefined {
   const path = url.pathname.replace(/\/+$/, '');
   if (path === '/openapi/v3') {
     return writeBytes(200, 'application/json', encoder.encode(JSON.stringify(openApiV3Root(registry))));

@@ -141,7 +141,7 @@ function quote(s: CelValue): CelValue {
 
 // ---- string.format (cel-go ext strings v1+) ----
 
-function fmtStringValue(v: CelValue, nested: boolean): string | CelError {
+function fmtStringValue(v: CelValue): string | CelError {
   if (typeof v === 'string') return v;
   if (typeof v === 'bigint') return String(v);
   if (v instanceof CelUint) return String(v.v);
@@ -162,7 +162,7 @@ function fmtStringValue(v: CelValue, nested: boolean): string | CelError {
   if (Array.isArray(v)) {
     const parts: string[] = [];
     for (const e of v) {
-      const s = fmtStringValue(e, true);
+      const s = fmtStringValue(e);
       if (s instanceof CelError) return s;
       parts.push(s);
     }
@@ -172,8 +172,8 @@ function fmtStringValue(v: CelValue, nested: boolean): string | CelError {
     const m = v as CelMap | JsonObject;
     const entries: [string, string][] = [];
     for (const k of mapKeys(m)) {
-      const ks = fmtStringValue(k, true);
-      const vs = fmtStringValue(mapGet(m, k)!, true);
+      const ks = fmtStringValue(k);
+      const vs = fmtStringValue(mapGet(m, k)!);
       if (ks instanceof CelError) return ks;
       if (vs instanceof CelError) return vs;
       entries.push([ks, vs]);
@@ -238,7 +238,7 @@ function format(fmt: CelValue, args: CelValue): CelValue {
     const v = list[ai++]!;
     switch (verb) {
       case 's': {
-        const r = fmtStringValue(v, false);
+        const r = fmtStringValue(v);
         if (r instanceof CelError) return r;
         out += r;
         break;

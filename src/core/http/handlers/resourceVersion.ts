@@ -36,7 +36,7 @@ export function parseResourceVersion(rv: string | null | undefined): number | un
 }
 
 /** Go's strconv.ParseBool, as query parameters are converted. */
-export function parseBoolParam(name: string, value: string | null): boolean | undefined {
+export function parseBoolParam(value: string | null): boolean | undefined {
   if (value === null) return undefined;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
   if (['', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
@@ -77,8 +77,8 @@ export function validateListParams(url: URL, isWatch: boolean): ListParams {
   const cont = q.get('continue') || undefined;
   const limit = intParam(q, 'limit') ?? 0;
   const timeoutSeconds = intParam(q, 'timeoutSeconds');
-  let sendInitialEvents = parseBoolParam('sendInitialEvents', q.get('sendInitialEvents'));
-  const allowWatchBookmarks = parseBoolParam('allowWatchBookmarks', q.get('allowWatchBookmarks')) ?? false;
+  let sendInitialEvents = parseBoolParam(q.get('sendInitialEvents'));
+  const allowWatchBookmarks = parseBoolParam(q.get('allowWatchBookmarks')) ?? false;
 
   const errs: FieldError[] = [];
   if (isWatch) {
