@@ -26,6 +26,14 @@ export function cloneManaged(m: Managed): Managed {
   return { fields: new Map(m.fields), times: new Map(m.times) };
 }
 
+// Identifiers are built and parsed on every write, from a handful of managers: remember them.
+const MAX_CACHED = 1024;
+let built = new Map<string, string>();
+let parsedIds = new Map<string, Readonly<ManagedFieldsEntry>>();
+
+/** Whether a part may go into a cache key: a string without NUL (decoded entries may hold anything). */
+const plain = (s: unknown) => s === undefined || (typeof s === 'string' && !s.includes('\0'));
+
 /**
  * The identifier of an entry: its manager, operation, subresource and, for
  * updaters only, API version (so an applier keeps one entry across versions).
@@ -37,12 +45,35 @@ export function buildManagerIdentifier(e: {
   apiVersion?: string;
   subresource?: string;
 }): string {
-  const id: Record<string, string> = {};
-  if (e.manager) id.manager = e.manager;
-  if (e.operation) id.operation = e.operation;
-  if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
-  if (e.subresource) id.subresource = e.subresource;
-  return JSON.stringify(id);
+  const key = `${e.manager ?? ''}\0${e.operation ?? ''}\0${e.apiVersion ?? ''}\0${e.subresource ?? ''}`;
+  // Other parts could make two keys alike: those skip the cache.
+  const cacheable = plain(e.manager) && plain(e.operation) && plain(e.apiVersion) && plain(e.subresource);
+  let s = cacheable ? built.get(key) : undefined;
+  if (s === undefined) {
+    const id: Record<string, string> = {};
+    if (e.manager) id.manager = e.manager;
+    if (e.operation) id.operation = e.operation;
+    if (e.apiVersion && e.operation !== 'Apply') id.apiVersion = e.apiVersion;
+    if (e.subresource) id.subresource = e.subresource;
+    s = JSON.stringify(id);
+    if (cacheable) {
+      if (built.size >= MAX_CACHED) built = new Map();
+      built.set(key, s);
+    }
+  }
+  return s;
+}
+
+
+/** As parseManagerIdentifier; the entry is shared, never to be changed. */
+function parsedIdentifier(id: string): Readonly<ManagedFieldsEntry> {
+  let e = parsedIds.get(id);
+  if (e === undefined) {
+    e = parseManagerIdentifier(id);
+    if (parsedIds.size >= MAX_CACHED) parsedIds = new Map();
+    parsedIds.set(id, e);
+  }
+  return e;
 }
 
 export function parseManagerIdentifier(id: string): ManagedFieldsEntry {
@@ -99,7 +130,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
-    const parsed = parseManagerIdentifier(id);
+    const parsed = parsedIdentifier(id);
     const e: ManagedFieldsEntry = {};
     if (parsed.manager) e.manager = parsed.manager;
     e.operation = vs.applied ? 'Apply' : 'Update';
@@ -141,5 +172,13 @@ export function isResetManagedFields(list: unknown): boolean {
 
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function formatTime(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Writes come many to the second: format each second once.
+  const sec = Math.floor(now.getTime() / 1000);
+  if (sec !== lastSecond || lastFormatted === undefined) {
+    lastFormatted = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = sec;
+  }
+  return lastFormatted;
 }
+let lastSecond = NaN;
+let lastFormatted: string | undefined;

@@ -4,6 +4,12 @@ import { PathSet } from './set';
 /** The FieldsV1 form of a set: nested objects keyed by path elements, `{}` leaves. */
 export type FieldsV1 = { [key: string]: FieldsV1 };
 
+// Module-level copies of what encoding and decoding call per element: a call
+// through an import binding may cost a getter call when modules are compiled to CommonJS.
+const compareEls = compareElements;
+const { addMemberTo, childNodeOf, pruneEmpty } = PathSet;
+const elementOfKey = parseElement;
+
 /**
  * Encodes a set as FieldsV1. Keys are written in element order, and a node
  * that is both a member and has children carries `".": {}` first.
@@ -17,6 +23,13 @@ function emit(set: PathSet, includeSelf: boolean): FieldsV1 {
   if (includeSelf) out['.'] = {};
   const members = set.unsortedMembers();
   const children = set.unsortedChildren();
+  if (children.length === 0) {
+    // A node of leaves only (the most common): no child lookups.
+    const elements = members.length > 1 ? members.slice() : members;
+    if (elements.length > 1) sortElements(elements as PathElement[]);
+    for (let i = 0; i < elements.length; i++) out[elements[i].id] = {};
+    return out;
+  }
   const elements: PathElement[] = members.slice();
   for (let i = 0; i < children.length; i++) if (!set.hasMember(children[i].pe)) elements.push(children[i].pe);
   sortElements(elements);
@@ -35,20 +48,20 @@ function emit(set: PathSet, includeSelf: boolean): FieldsV1 {
 function sortElements(a: PathElement[]): void {
   let sorted = true;
   for (let i = 1; i < a.length; i++) {
-    if (compareElements(a[i - 1], a[i]) > 0) {
+    if (compareEls(a[i - 1], a[i]) > 0) {
       sorted = false;
       break;
     }
   }
   if (sorted) return;
   if (a.length > 32) {
-    a.sort(compareElements);
+    a.sort(compareEls);
     return;
   }
   for (let i = 1; i < a.length; i++) {
     const x = a[i];
     let j = i - 1;
-    while (j >= 0 && compareElements(a[j], x) > 0) {
+    while (j >= 0 && compareEls(a[j], x) > 0) {
       a[j + 1] = a[j];
       j--;
     }
@@ -61,7 +74,7 @@ export class FieldsV1Error extends Error {}
 /** Decodes FieldsV1; unknown element kinds are dropped as the server does. */
 export function fieldsV1ToSet(fields: unknown): PathSet {
   const root = PathSet.newNode();
-  if (!read(fields, root)) PathSet.pruneEmpty(root);
+  if (!read(fields, root)) pruneEmpty(root);
   return root.empty() ? PathSet.EMPTY : root;
 }
 
@@ -76,7 +89,7 @@ function read(fields: unknown, node: PathSet): boolean {
     if (key === '.') continue;
     let pe: PathElement;
     try {
-      pe = parseElement(key);
+      pe = elementOfKey(key);
     } catch (e) {
       if (e instanceof PathElementError && e.message.startsWith('unknown path element type')) {
         clean = false;
@@ -98,8 +111,8 @@ function read(fields: unknown, node: PathSet): boolean {
     } else {
       self = true;
     }
-    if (self) PathSet.addMemberTo(node, pe);
-    if (below && !read(grand, PathSet.childNodeOf(node, pe))) clean = false;
+    if (self) addMemberTo(node, pe);
+    if (below && !read(grand, childNodeOf(node, pe))) clean = false;
   }
   return clean;
 }

@@ -346,6 +346,17 @@ export class PathSetBuilder {
     return this;
   }
 
+  /**
+   * The node below `path` (created when missing), for a walker that fills a
+   * subtree itself with PathSet.addMemberTo and PathSet.childNodeOf. It must
+   * leave no node it creates empty, and use it before build().
+   */
+  nodeAt(path: Path): PathSet {
+    let node = this.node;
+    for (let i = 0; i < path.length; i++) node = PathSet.childNodeOf(node, path[i]);
+    return node;
+  }
+
   /** Adds the path made of the single element `pe` below this node. */
   addMember(pe: PathElement): this {
     PathSet.addMemberTo(this.node, pe);

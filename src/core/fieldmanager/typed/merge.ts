@@ -1,6 +1,6 @@
 import { fieldElement, type Path, type PathElement } from '../fieldpath';
 import type { ListAtom, MapAtom, Schema, TypeNode } from '../schema';
-import { isList, isObject, type JsonObject, type JsonValue } from '../value';
+import type { JsonObject, JsonValue } from '../value';
 import { TypedError } from './errors';
 import { listItemElement } from './listItems';
 
@@ -17,6 +17,12 @@ export interface MergeRules {
   strictRHS?: boolean;
   /** The walk is for the rules' side effects only: maps and lists are not rebuilt (they come back undefined). */
   discardOutput?: boolean;
+  /**
+   * With discardOutput only: takes over a node present on one side only
+   * (its subtree included), in place of the walk, which would see every node
+   * of it as one-sided anyway.
+   */
+  oneSided?(node: TypeNode, path: Path, lhs: JsonValue | undefined, rhs: JsonValue | undefined): void;
 }
 
 /** Walks two values of one type together; at least one of them is defined. */
@@ -31,6 +37,12 @@ export function mergeWalk(
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
+// Module-level copies of what the walk calls per node: a call through an
+// import binding may cost a getter call when modules are compiled to CommonJS.
+const elementOfField = fieldElement;
+const elementOfItem = listItemElement;
+const isArray = Array.isArray;
+const isMap = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Stand-ins for the output of a walk that builds none (never written to).
 const NOTHING: JsonObject = Object.freeze({}) as JsonObject;
@@ -50,6 +62,7 @@ class MergingWalker {
   private readonly path: PathElement[] = [];
   private readonly strictRHS: boolean;
   private readonly build: boolean;
+  private readonly oneSided: MergeRules['oneSided'];
 
   constructor(
     private readonly schema: Schema,
@@ -57,9 +70,14 @@ class MergingWalker {
   ) {
     this.strictRHS = rules.strictRHS === true;
     this.build = rules.discardOutput !== true;
+    this.oneSided = this.build ? undefined : rules.oneSided?.bind(rules);
   }
 
   merge(node: TypeNode, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
+    if ((lhs === undefined || rhs === undefined) && this.oneSided !== undefined) {
+      this.oneSided(node, this.path, lhs, rhs);
+      return undefined;
+    }
     const atom = this.schema.resolve(node, rhs !== undefined && rhs !== null ? rhs : lhs);
     if (atom.kind === 'scalar') return this.rules.leaf(this.path, lhs, rhs);
     if (atom.kind === 'list') return this.doList(atom, lhs, rhs);
@@ -74,9 +92,9 @@ class MergingWalker {
   }
 
   private doList(atom: ListAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
-    const mismatch = (lhs != null && !isList(lhs)) || (rhs != null && !isList(rhs));
-    const l = isList(lhs) ? lhs : undefined;
-    const r = isList(rhs) ? rhs : undefined;
+    const mismatch = (lhs != null && !isArray(lhs)) || (rhs != null && !isArray(rhs));
+    const l = isArray(lhs) ? lhs : undefined;
+    const r = isArray(rhs) ? rhs : undefined;
     const emptyPromoteToLeaf = (!l || l.length === 0) && (!r || r.length === 0);
     if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(this.path, lhs, rhs);
     const out = this.visitListItems(atom, l ?? [], r ?? []);
@@ -96,7 +114,7 @@ class MergingWalker {
     const seen = dedupe && list.length > SMALL_LIST ? new Set<string>() : undefined;
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
-      const pe = listItemElement(atom, i, item, this.path);
+      const pe = elementOfItem(atom, i, item, this.path);
       if (dedupe) {
         let dup: boolean;
         if (seen) {
@@ -214,7 +232,7 @@ class MergingWalker {
 
   private visitField(atom: MapAtom, out: JsonObject, key: string, lv: JsonValue | undefined, rv: JsonValue | undefined): void {
     const childNode = hasOwn.call(atom.fields, key) ? atom.fields[key] : atom.element;
-    const pe = fieldElement(key);
+    const pe = elementOfField(key);
     let v: JsonValue | undefined;
     if (childNode === undefined) {
       this.path.push(pe);
@@ -227,9 +245,9 @@ class MergingWalker {
   }
 
   private doMap(atom: MapAtom, lhs: JsonValue | undefined, rhs: JsonValue | undefined): JsonValue | undefined {
-    const mismatch = (lhs != null && !isObject(lhs)) || (rhs != null && !isObject(rhs));
-    const l = isObject(lhs) ? lhs : undefined;
-    const r = isObject(rhs) ? rhs : undefined;
+    const mismatch = (lhs != null && !isMap(lhs)) || (rhs != null && !isMap(rhs));
+    const l = isMap(lhs) ? lhs : undefined;
+    const r = isMap(rhs) ? rhs : undefined;
     const emptyPromoteToLeaf = (!l || isEmpty(l)) && (!r || isEmpty(r));
     if (atom.relationship === 'atomic' || emptyPromoteToLeaf || mismatch) return this.rules.leaf(this.path, lhs, rhs);
     const out: JsonObject = this.build ? {} : NOTHING;

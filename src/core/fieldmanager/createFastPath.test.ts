@@ -1,0 +1,212 @@
+/**
+ * The comparison walks a subtree present on one side only (all of a created
+ * object, entries added or removed by an update) without pairing the sides
+ * (typed/compare.ts). These tests run the same writes with that shortcut on
+ * and off and require identical results, byte for byte.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildManagerIdentifier, formatTime, newFieldManager, type FieldManagerConfig } from './index';
+import { CONFIGMAP, DEPLOYMENT, POD, SERVICE, definition, definitions } from './testing/schemas';
+import { setOneSidedWalks } from './typed/compare';
+import type { JsonObject } from './value';
+
+const now = () => new Date(Date.UTC(2025, 0, 1, 12, 0, 0));
+
+function fm(def: string, apiVersion: string, extra: Partial<FieldManagerConfig> = {}) {
+  return newFieldManager({ apiVersion, schema: definition(def), definitions, now, ...extra });
+}
+
+const meta = (name: string, more: JsonObject = {}): JsonObject => ({
+  name,
+  namespace: 'default',
+  uid: 'u-1',
+  resourceVersion: '7',
+  creationTimestamp: '2025-01-01T00:00:00Z',
+  generation: 1,
+  ...more,
+});
+
+const pod: JsonObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: meta('web', {
+    labels: { app: 'web', tier: 'frontend' },
+    annotations: {},
+    finalizers: ['example.com/a', 'example.com/b', 'example.com/a'],
+    ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-1', uid: 'rs-1', controller: true }],
+  }),
+  spec: {
+    containers: [
+      {
+        name: 'app',
+        image: 'nginx:1.27',
+        ports: [
+          { name: 'http', containerPort: 8080, protocol: 'TCP' },
+          { containerPort: 8080, protocol: 'UDP' },
+        ],
+        env: [
+          { name: 'MODE', value: 'production' },
+          { name: 'FROM', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+        ],
+        resources: { requests: { cpu: '100m' }, limits: {} },
+        readinessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 5 },
+        securityContext: {},
+        terminationMessagePath: '/dev/termination-log',
+        imagePullPolicy: 'IfNotPresent',
+      },
+      { name: 'sidecar', image: 'busybox', command: ['sh', '-c', 'sleep 1'], args: [], env: null },
+    ],
+    volumes: [{ name: 'data', emptyDir: {} }, { name: 'cfg', configMap: { name: 'cfg', items: [{ key: 'a', path: 'a' }] } }],
+    tolerations: [{ key: 'k', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+    nodeSelector: { disk: 'ssd' },
+    securityContext: {},
+    restartPolicy: 'Always',
+    terminationGracePeriodSeconds: 30,
+  },
+  status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] },
+};
+
+const deployment: JsonObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: meta('web', { labels: { app: 'web' } }),
+  spec: {
+    replicas: 3,
+    selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+    strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
+    template: {
+      metadata: { labels: { app: 'web' }, annotations: { 'x/y': 'z' } },
+      spec: { containers: [{ name: 'app', image: 'nginx', env: [{ name: 'A', value: '1' }, { name: 'A', value: '2' }] }] },
+    },
+  },
+  status: { replicas: 0 },
+};
+
+const service: JsonObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: meta('svc'),
+  spec: {
+    selector: { app: 'web' },
+    ports: [
+      { name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' },
+      { name: 'dns', port: 53, targetPort: 'dns', protocol: 'UDP' },
+    ],
+    clusterIPs: ['10.0.0.1'],
+    ipFamilies: ['IPv4'],
+    type: 'ClusterIP',
+  },
+};
+
+const configMap: JsonObject = {
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: meta('cfg', { labels: {} }),
+  data: { a: '1', 'b.json': '{}' },
+  binaryData: {},
+  immutable: false,
+};
+
+interface Case {
+  name: string;
+  def: string;
+  apiVersion: string;
+  body: JsonObject;
+  subresource?: string;
+}
+
+const CASES: Case[] = [
+  { name: 'Pod', def: POD, apiVersion: 'v1', body: pod },
+  { name: 'Pod via status', def: POD, apiVersion: 'v1', body: pod, subresource: 'status' },
+  { name: 'Deployment', def: DEPLOYMENT, apiVersion: 'apps/v1', body: deployment },
+  { name: 'Service', def: SERVICE, apiVersion: 'v1', body: service },
+  { name: 'ConfigMap', def: CONFIGMAP, apiVersion: 'v1', body: configMap },
+  { name: 'ConfigMap with managedFields reset', def: CONFIGMAP, apiVersion: 'v1', body: { ...configMap, metadata: { ...(configMap.metadata as JsonObject), managedFields: [{}] } } },
+  {
+    name: 'ConfigMap with managedFields given',
+    def: CONFIGMAP,
+    apiVersion: 'v1',
+    body: {
+      ...configMap,
+      metadata: {
+        ...(configMap.metadata as JsonObject),
+        managedFields: [{ manager: 'other', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } }],
+      },
+    },
+  },
+  // A keyed-list item without its key: ownership cannot be computed, nothing is recorded.
+  { name: 'Pod with an unkeyed container', def: POD, apiVersion: 'v1', body: { ...pod, spec: { containers: [{ image: 'x' }] } } },
+  { name: 'schemaless', def: '', apiVersion: 'example.com/v1', body: { apiVersion: 'example.com/v1', kind: 'W', metadata: meta('w'), spec: { a: [1, { b: {} }], c: null, d: {} } } },
+];
+
+function run(c: Case, live: JsonObject | undefined, next: JsonObject, fast: boolean): string {
+  setOneSidedWalks(fast);
+  const m = c.def ? fm(c.def, c.apiVersion, { subresource: c.subresource }) : newFieldManager({ apiVersion: c.apiVersion, now, subresource: c.subresource });
+  return JSON.stringify(m.update(live, next, 'creator'));
+}
+
+/** An update of the created object that drops, adds and changes entries. */
+function edited(o: JsonObject): JsonObject {
+  const e = structuredClone(o);
+  const md = e.metadata as JsonObject;
+  md.labels = { app: 'web', added: 'yes' };
+  delete md.annotations;
+  const spec = e.spec as JsonObject | undefined;
+  if (spec && Array.isArray(spec.containers)) spec.containers = [{ name: 'new', image: 'x' }, ...(spec.containers as JsonObject[]).slice(1)];
+  if (spec && Array.isArray(spec.ports)) spec.ports = (spec.ports as JsonObject[]).slice(1);
+  if (e.data) e.data = { a: '2', c: '3' };
+  return e;
+}
+
+describe('one-sided comparison shortcut', () => {
+  afterEach(() => setOneSidedWalks(true));
+
+  for (const c of CASES) {
+    it(`create: ${c.name} gets the same managedFields as the general walk`, () => {
+      const fast = run(c, undefined, c.body, true);
+      expect(fast).toBe(run(c, undefined, c.body, false));
+    });
+
+    it(`update: ${c.name} gets the same managedFields as the general walk`, () => {
+      const live = JSON.parse(run(c, undefined, c.body, false)) as JsonObject;
+      const next = edited(live);
+      const fast = run(c, live, next, true);
+      expect(fast).toBe(run(c, live, next, false));
+      // And from an older entry of another manager.
+      expect(run(c, next, live, true)).toBe(run(c, next, live, false));
+    });
+  }
+
+  it('a created Pod is owned as the server records it', () => {
+    const out = JSON.parse(run(CASES[0], undefined, pod, true)) as { metadata: { managedFields: JsonObject[] } };
+    expect(out.metadata.managedFields).toHaveLength(1);
+    const [entry] = out.metadata.managedFields;
+    expect(entry).toMatchObject({ manager: 'creator', operation: 'Update', apiVersion: 'v1', time: '2025-01-01T12:00:00Z', fieldsType: 'FieldsV1' });
+    const f = entry.fieldsV1 as Record<string, Record<string, Record<string, unknown>>>;
+    expect(Object.keys(f)).toEqual(['f:metadata', 'f:spec']); // status is reset on the main resource
+    expect(f['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {}, 'f:tier': {} });
+    expect(f['f:metadata']['f:finalizers']).toEqual({ '.': {}, 'v:"example.com/a"': {}, 'v:"example.com/b"': {} });
+    expect(f['f:metadata']['f:annotations']).toEqual({});
+    expect(Object.keys(f['f:spec']['f:containers'])).toEqual(expect.arrayContaining(['k:{"name":"app"}', 'k:{"name":"sidecar"}']));
+    expect(f['f:spec']['f:tolerations']).toEqual({});
+    expect(Object.keys(f['f:spec']['f:containers']['k:{"name":"app"}'] as object)).toContain('.');
+  });
+});
+
+describe('memoized identifiers and times', () => {
+  it('identifiers stay distinct when names hold NUL or are not strings', () => {
+    const a = buildManagerIdentifier({ manager: 'a\0Update', operation: '', apiVersion: 'v1' });
+    const b = buildManagerIdentifier({ manager: 'a', operation: 'Update', apiVersion: 'v1' });
+    expect(a).toBe(JSON.stringify({ manager: 'a\0Update', apiVersion: 'v1' }));
+    expect(b).toBe('{"manager":"a","operation":"Update","apiVersion":"v1"}');
+    expect(buildManagerIdentifier({ manager: 5 as unknown as string })).toBe('{"manager":5}');
+    expect(buildManagerIdentifier({ manager: '5' })).toBe('{"manager":"5"}');
+  });
+
+  it('times are formatted per second', () => {
+    expect(formatTime(new Date(Date.UTC(2025, 0, 1, 0, 0, 1, 900)))).toBe('2025-01-01T00:00:01Z');
+    expect(formatTime(new Date(Date.UTC(2025, 0, 1, 0, 0, 1, 100)))).toBe('2025-01-01T00:00:01Z');
+    expect(formatTime(new Date(Date.UTC(2025, 0, 1, 0, 0, 2, 0)))).toBe('2025-01-01T00:00:02Z');
+    expect(formatTime(new Date(Date.UTC(1969, 11, 31, 23, 59, 59, 500)))).toBe('1969-12-31T23:59:59Z');
+  });
+});
