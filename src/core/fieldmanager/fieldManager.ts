@@ -55,7 +55,7 @@ export class FieldManager {
 
   constructor(
     private readonly inner: Manager,
-    private readonly config: FieldManagerConfig,
+    config: FieldManagerConfig,
     private readonly zero: JsonObject,
   ) {
     this.subresource = config.subresource ?? '';
