@@ -60,62 +60,44 @@ export const deploymentPrinter: Printer = {
   },
 };
 
-export const replicaSetPrinter: Printer = {
-  columns: [
-    nameColumn(),
-    column('Desired', 'integer', doc('apps.v1.ReplicaSetSpec.replicas')),
-    column('Current', 'integer', doc('apps.v1.ReplicaSetStatus.replicas')),
-    column('Ready', 'integer', doc('apps.v1.ReplicaSetStatus.readyReplicas')),
-    ageColumn(),
-    wide('Containers', 'string', CONTAINERS_DESCRIPTION),
-    wide('Images', 'string', IMAGES_DESCRIPTION),
-    wide('Selector', 'string', doc('apps.v1.ReplicaSetSpec.selector')),
-  ],
-  row(obj, { now }) {
-    const [containers, images] = templateContainers(obj);
-    return {
-      cells: [
-        name(obj),
-        desiredReplicas(obj),
-        num(field(obj, 'status', 'replicas')),
-        num(field(obj, 'status', 'readyReplicas')),
-        age(obj, now),
-        containers,
-        images,
-        formatLabelSelector(field(obj, 'spec', 'selector')),
-      ],
-    };
-  },
-};
+/**
+ * ReplicaSets and ReplicationControllers print the same columns; they differ
+ * in where their docs come from and in the selector's shape.
+ */
+function replicaControllerPrinter(docPrefix: string, selector: (value: unknown) => string): Printer {
+  return {
+    columns: [
+      nameColumn(),
+      column('Desired', 'integer', doc(`${docPrefix}Spec.replicas`)),
+      column('Current', 'integer', doc(`${docPrefix}Status.replicas`)),
+      column('Ready', 'integer', doc(`${docPrefix}Status.readyReplicas`)),
+      ageColumn(),
+      wide('Containers', 'string', CONTAINERS_DESCRIPTION),
+      wide('Images', 'string', IMAGES_DESCRIPTION),
+      wide('Selector', 'string', doc(`${docPrefix}Spec.selector`)),
+    ],
+    row(obj, { now }) {
+      const [containers, images] = templateContainers(obj);
+      return {
+        cells: [
+          name(obj),
+          desiredReplicas(obj),
+          num(field(obj, 'status', 'replicas')),
+          num(field(obj, 'status', 'readyReplicas')),
+          age(obj, now),
+          containers,
+          images,
+          selector(field(obj, 'spec', 'selector')),
+        ],
+      };
+    },
+  };
+}
 
-export const replicationControllerPrinter: Printer = {
-  columns: [
-    nameColumn(),
-    column('Desired', 'integer', doc('core.v1.ReplicationControllerSpec.replicas')),
-    column('Current', 'integer', doc('core.v1.ReplicationControllerStatus.replicas')),
-    column('Ready', 'integer', doc('core.v1.ReplicationControllerStatus.readyReplicas')),
-    ageColumn(),
-    wide('Containers', 'string', CONTAINERS_DESCRIPTION),
-    wide('Images', 'string', IMAGES_DESCRIPTION),
-    wide('Selector', 'string', doc('core.v1.ReplicationControllerSpec.selector')),
-  ],
-  row(obj, { now }) {
-    const [containers, images] = templateContainers(obj);
-    return {
-      cells: [
-        name(obj),
-        desiredReplicas(obj),
-        num(field(obj, 'status', 'replicas')),
-        num(field(obj, 'status', 'readyReplicas')),
-        age(obj, now),
-        containers,
-        images,
-        // A replication controller's selector is a plain label map.
-        formatLabels(field(obj, 'spec', 'selector')),
-      ],
-    };
-  },
-};
+export const replicaSetPrinter = replicaControllerPrinter('apps.v1.ReplicaSet', formatLabelSelector);
+
+// A replication controller's selector is a plain label map.
+export const replicationControllerPrinter = replicaControllerPrinter('core.v1.ReplicationController', formatLabels);
 
 export const statefulSetPrinter: Printer = {
   columns: [
