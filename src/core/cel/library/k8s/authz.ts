@@ -37,7 +37,14 @@ export interface CelAuthorizer {
   authorize(attrs: AuthorizationAttributes): AuthorizationDecision;
 }
 
-export class AuthorizerValue extends CelOpaque {
+/** Authorizer values compare by identity, as cel-go's opaque authorizer types do. */
+abstract class AuthzOpaque extends CelOpaque {
+  equal(o: CelValue): boolean {
+    return o === this;
+  }
+}
+
+export class AuthorizerValue extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.Authorizer';
   constructor(
     readonly authorizer: CelAuthorizer,
@@ -45,12 +52,9 @@ export class AuthorizerValue extends CelOpaque {
   ) {
     super();
   }
-  equal(o: CelValue): boolean {
-    return o === this;
-  }
 }
 
-class PathCheck extends CelOpaque {
+class PathCheck extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.PathCheck';
   constructor(
     readonly az: AuthorizerValue,
@@ -58,12 +62,9 @@ class PathCheck extends CelOpaque {
   ) {
     super();
   }
-  equal(o: CelValue): boolean {
-    return o === this;
-  }
 }
 
-class GroupCheck extends CelOpaque {
+class GroupCheck extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.GroupCheck';
   constructor(
     readonly az: AuthorizerValue,
@@ -71,12 +72,9 @@ class GroupCheck extends CelOpaque {
   ) {
     super();
   }
-  equal(o: CelValue): boolean {
-    return o === this;
-  }
 }
 
-class ResourceCheck extends CelOpaque {
+class ResourceCheck extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.ResourceCheck';
   constructor(
     readonly az: AuthorizerValue,
@@ -87,18 +85,12 @@ class ResourceCheck extends CelOpaque {
   with(patch: Partial<AuthorizationAttributes>): ResourceCheck {
     return new ResourceCheck(this.az, { ...this.attrs, ...patch });
   }
-  equal(o: CelValue): boolean {
-    return o === this;
-  }
 }
 
-export class DecisionValue extends CelOpaque {
+export class DecisionValue extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.Decision';
   constructor(readonly d: AuthorizationDecision) {
     super();
-  }
-  equal(o: CelValue): boolean {
-    return o === this;
   }
 }
 
