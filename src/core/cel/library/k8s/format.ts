@@ -5,53 +5,18 @@
 import { parseTimestamp } from '../../common/time';
 import { CelError, CelOpaque, CelOptional, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
+import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../validation/names';
 
 type Validator = (s: string) => string[];
 
-const DNS1123_LABEL = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-const DNS1123_SUBDOMAIN = `${DNS1123_LABEL}(\\.${DNS1123_LABEL})*`;
-const DNS1035_LABEL = '[a-z]([-a-z0-9]*[a-z0-9])?';
-const QUALIFIED_NAME = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const LABEL_VALUE = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
-
-const maxLen = (n: number, s: string): string[] => (s.length > n ? [`must be no more than ${n} characters`] : []);
-const re = (p: string): RegExp => new RegExp(`^(?:${p})$`);
-
-const dns1123Label: Validator = (s) => [
-  ...maxLen(63, s),
-  ...(re(DNS1123_LABEL).test(s) ? [] : [`a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '${DNS1123_LABEL}')`]),
-];
-const dns1123Subdomain: Validator = (s) => [
-  ...maxLen(253, s),
-  ...(re(DNS1123_SUBDOMAIN).test(s) ? [] : [`a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '${DNS1123_SUBDOMAIN}')`]),
-];
-const dns1035Label: Validator = (s) => [
-  ...maxLen(63, s),
-  ...(re(DNS1035_LABEL).test(s) ? [] : [`a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '${DNS1035_LABEL}')`]),
-];
+// The name and label rules are the API server's own validation (src/core/validation), messages included.
+const dns1123Label: Validator = isDNS1123Label;
+const dns1123Subdomain: Validator = isDNS1123Subdomain;
+const dns1035Label: Validator = isDNS1035Label;
+const qualifiedName: Validator = isQualifiedName;
+const labelValue: Validator = isValidLabelValue;
+/** A prefix (generateName) may end in '-': checked with that dash masked, as the API server does. */
 const prefix = (v: Validator): Validator => (s) => v(s.endsWith('-') ? s.slice(0, -1) + 'a' : s);
-const qualifiedName: Validator = (s) => {
-  const parts = s.split('/');
-  let name = s;
-  const errs: string[] = [];
-  if (parts.length === 2) {
-    if (parts[0] === '') errs.push('prefix part must be non-empty');
-    else errs.push(...dns1123Subdomain(parts[0]!).map((e) => `prefix part ${e}`));
-    name = parts[1]!;
-  } else if (parts.length > 2) {
-    return [`a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${QUALIFIED_NAME}') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (name.length && !re(QUALIFIED_NAME).test(name)) {
-    errs.push(`name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '${QUALIFIED_NAME}')`);
-  }
-  return errs;
-};
-const labelValue: Validator = (s) => [
-  ...maxLen(63, s),
-  ...(re(LABEL_VALUE).test(s) ? [] : [`a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '${LABEL_VALUE}')`]),
-];
 const FORMATS: Record<string, Validator> = {
   dns1123Label,
   dns1123Subdomain,
