@@ -31,6 +31,7 @@ import {
   type StorageEvent,
   type Unsubscribe,
 } from '../../core/storage/interface';
+import { compactedError, compactionDue, readRevisionAt, requireLive } from '../../core/storage/revisions';
 import { WatcherSet, type ListenerErrorHandler } from '../../core/storage/watchers';
 
 export interface IndexedDbStorageOptions {
@@ -158,14 +159,14 @@ class IndexedDbStorage implements Storage {
 
   async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
     return this.write(key, (current, revision) => {
-      const live = requireLive(key, current, expectedModRevision);
+      const live = requireLive(key, current, (kv) => kv.modRevision, expectedModRevision);
       return { revision, key, value, createRevision: live.createRevision, prevRevision: live.modRevision, created: false, deleted: false };
     });
   }
 
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     return this.write(key, (current, revision) => {
-      const live = requireLive(key, current, expectedModRevision);
+      const live = requireLive(key, current, (kv) => kv.modRevision, expectedModRevision);
       return {
         revision,
         key,
@@ -181,9 +182,7 @@ class IndexedDbStorage implements Storage {
   async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
     this.assertOpen(prefix);
     return this.serialize(async () => {
-      if (afterRevision < this.compacted) {
-        throw new StorageError('Compacted', prefix, `revision ${afterRevision} has been compacted (oldest ${this.compacted})`, this.compacted);
-      }
+      if (afterRevision < this.compacted) throw compactedError(prefix, afterRevision, this.compacted);
       const tx = this.db.transaction('log', 'readonly');
       const history = await finish(tx, async () => {
         const entries = (await tx.store.getAll(IDBKeyRange.lowerBound(afterRevision, true))).filter((e) => e.key.startsWith(prefix));
@@ -197,10 +196,7 @@ class IndexedDbStorage implements Storage {
   async compact(revision: number): Promise<void> {
     this.assertOpen('');
     await this.serialize(async () => {
-      if (revision > this.revision) {
-        throw new StorageError('TooLargeResourceVersion', '', `cannot compact at ${revision}: current revision is ${this.revision}`, this.revision);
-      }
-      if (revision <= this.compacted) return;
+      if (!compactionDue(revision, this.revision, this.compacted)) return;
       const tx = this.db.transaction(['meta', 'log'], 'readwrite');
       await finish(tx, async () => {
         const log = tx.objectStore('log');
@@ -310,23 +306,7 @@ async function readRevision(
   const meta = tx.objectStore('meta');
   const [stored, compactedStored] = await Promise.all([meta.get('revision'), meta.get('compacted')]);
   const current = stored ?? 0;
-  const compacted = compactedStored ?? 0;
-  if (!revision || revision <= 0) return { at: current, current };
-  if (revision > current) {
-    throw new StorageError('TooLargeResourceVersion', key, `revision ${revision} is newer than current ${current}`, current);
-  }
-  if (revision < compacted) {
-    throw new StorageError('Compacted', key, `revision ${revision} has been compacted (oldest ${compacted})`, compacted);
-  }
-  return { at: revision, current };
-}
-
-function requireLive(key: string, current: KeyValue | undefined, expectedModRevision: number | undefined): KeyValue {
-  if (!current) throw new StorageError('KeyNotFound', key, `key not found: ${key}`);
-  if (expectedModRevision !== undefined && current.modRevision !== expectedModRevision) {
-    throw new StorageError('Conflict', key, `modRevision of ${key} is ${current.modRevision}, expected ${expectedModRevision}`, current.modRevision);
-  }
-  return current;
+  return { at: readRevisionAt(key, revision, current, compactedStored ?? 0), current };
 }
 
 function toKv(entry: LogEntry): KeyValue {
