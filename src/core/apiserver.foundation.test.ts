@@ -599,3 +599,15 @@ describe('more errors and metadata', () => {
     expect(r.body.details.causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "alice"', field: '.data.k' }]);
   });
 });
+
+describe('scale selector', () => {
+  it('[API-PATH-008] status.selector prints the parent selector as a label selector string', async () => {
+    const d = deployment('sel') as { spec: { selector: Record<string, unknown>; template: { metadata: { labels: Record<string, string> } } } };
+    d.spec.selector = { matchLabels: { app: 'sel' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['b', 'a'] }, { key: 'canary', operator: 'DoesNotExist' }] };
+    d.spec.template.metadata.labels = { app: 'sel', tier: 'a' };
+    expect((await t.json('POST', '/apis/apps/v1/namespaces/ns1/deployments', { body: d })).status).toBe(201);
+    const sc = await t.json('GET', '/apis/apps/v1/namespaces/ns1/deployments/sel/scale');
+    // Requirements sort by key, as labels.Selector.String() prints them.
+    expect(sc.body.status.selector).toBe('app=sel,!canary,tier in (a,b)');
+  });
+});

@@ -12,25 +12,14 @@ import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
 import { decodeObject, fieldManagerName, newInvalidOptions, parseDryRun, readBody } from './common';
+import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../../selectors';
 import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
 
+/** status.selector of a Scale: the parent's selector as a string (LabelSelectorAsSelector(...).String()). */
 function selectorString(selector: unknown): string {
-  if (!isObject(selector)) return '';
-  const parts: string[] = [];
-  const ml = isObject(selector['matchLabels']) ? selector['matchLabels'] : {};
-  for (const k of Object.keys(ml).sort()) parts.push(`${k}=${String(ml[k])}`);
-  const exprs = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : [];
-  for (const e of exprs) {
-    if (!isObject(e)) continue;
-    const vals = Array.isArray(e['values']) ? (e['values'] as string[]).slice().sort() : [];
-    const op = String(e['operator']);
-    if (op === 'In') parts.push(`${String(e['key'])} in (${vals.join(',')})`);
-    else if (op === 'NotIn') parts.push(`${String(e['key'])} notin (${vals.join(',')})`);
-    else if (op === 'Exists') parts.push(String(e['key']));
-    else if (op === 'DoesNotExist') parts.push(`!${String(e['key'])}`);
-  }
-  return parts.join(',');
+  const parsed = labelSelectorFromObject(isObject(selector) ? (selector as LabelSelectorObject) : null);
+  return isSelectorError(parsed) ? '' : parsed.toString();
 }
 
 export function scaleOf(obj: KubeObject): KubeObject {
