@@ -84,15 +84,16 @@ export function decodeBody(serializer: Serializer, body: Uint8Array, expected: {
 
 /** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */
 export function parseDryRun(url: URL, optionsKind: string): boolean {
-  const values = url.searchParams.getAll('dryRun');
-  const set = values.filter((v) => v !== '');
-  if (set.length === 0) return false;
-  const bad = set.filter((v) => v !== 'All');
-  if (bad.length) {
-    const err: FieldError = { ...notSupported('dryRun', set, ['All']), valueText: goStringSlice(set) };
-    throw newInvalidOptions(optionsKind, [err]);
-  }
-  return true;
+  const set = url.searchParams.getAll('dryRun').filter((v) => v !== '');
+  const errs = validateDryRun(set);
+  if (errs.length) throw newInvalidOptions(optionsKind, errs);
+  return set.length > 0;
+}
+
+/** ValidateDryRun: only `All` is a dry-run directive. */
+export function validateDryRun(values: string[]): FieldError[] {
+  if (values.every((v) => v === 'All')) return [];
+  return [{ ...notSupported('dryRun', values, ['All']), valueText: goStringSlice(values) }];
 }
 
 export function newInvalidOptions(optionsKind: string, errs: FieldError[]) {

@@ -4,7 +4,7 @@ import { goStringSlice, invalid, newBadRequest, notSupported, successStatus, typ
 import type { DeleteOptions } from '../../registry/generic/store';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
-import { newInvalidOptions, protobufFor, readBody } from './common';
+import { newInvalidOptions, protobufFor, readBody, validateDryRun } from './common';
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { validateListParams } from './resourceVersion';
@@ -47,10 +47,7 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   if (policy !== undefined && policy !== null && !policies.includes(String(policy))) {
     errs.push(notSupported('propagationPolicy', policy, [...policies, 'nil']));
   }
-  const badDryRun = dryRun.filter((v) => v !== 'All');
-  if (badDryRun.length) {
-    errs.push({ ...notSupported('dryRun', dryRun, ['All']), valueText: `[]string{${dryRun.map((v) => JSON.stringify(v)).join(', ')}}` });
-  }
+  errs.push(...validateDryRun(dryRun));
   // The unsafe option only means something under its (alpha, default off) gate; otherwise it is dropped.
   const unsafe = scope.gates.AllowUnsafeMalformedObjectDeletion && o['ignoreStoreReadErrorWithClusterBreakingPotential'] === true;
   if (unsafe) {
