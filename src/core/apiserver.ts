@@ -2,15 +2,16 @@
  * createApiServer: wires the registry, the stores and the request pipeline
  * into one `handle(Request): Promise<Response>`.
  *
- * Pipeline (mirror of the apiserver's handler chain, innermost last):
- *   requestInfo -> dispatch (discovery | openapi | version/health | resource)
- *   resource: lookup the resource type -> verb handler -> store -> encode.
+ * Pipeline: the filters of http/chain.ts (requestInfo, compression, ...),
+ * then dispatch (discovery | openapi | version/health | resource);
+ * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
-import { withCompression } from './http/filters/compression';
+import { buildHandlerChain } from './http/chain';
+import { requestInfoFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -236,7 +237,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     try {
       await ready;
       const url = new URL(request.url);
-      const info = newRequestInfo(request.method, url);
+      const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       return await handleResource(request, url, info);
@@ -246,7 +247,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   return {
-    handle: withCompression(handle, gates.APIResponseCompression),
+    handle: buildHandlerChain(handle, { compression: gates.APIResponseCompression }),
     ready,
     registry,
     storage,

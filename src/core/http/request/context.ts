@@ -1,0 +1,67 @@
+/**
+ * Values scoped to one request (k8s.io/apiserver/pkg/endpoints/request/context.go):
+ * the request attributes, the authenticated user and the trace every stage
+ * appends to. Filters set them with withX and read them with xFrom; the key is
+ * the Request itself, so nothing leaks across requests.
+ */
+import type { UserInfo } from '../../auth/user';
+import type { RequestInfo } from '../requestInfo';
+
+/** One step of a request's trace: which stage decided what (the workbench explains requests from these). */
+export interface TraceEntry {
+  /** `authentication`, `impersonation`, `authorization`, `admission`, `fieldManager`, `storage`, ... */
+  stage: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+interface RequestContext {
+  info?: RequestInfo;
+  user?: UserInfo;
+  /** The user before impersonation was applied (set only when it was). */
+  originalUser?: UserInfo;
+  trace: TraceEntry[];
+}
+
+const contexts = new WeakMap<Request, RequestContext>();
+
+function contextOf(request: Request): RequestContext {
+  let ctx = contexts.get(request);
+  if (!ctx) {
+    ctx = { trace: [] };
+    contexts.set(request, ctx);
+  }
+  return ctx;
+}
+
+export function withRequestInfo(request: Request, info: RequestInfo): void {
+  contextOf(request).info = info;
+}
+
+export function requestInfoFrom(request: Request): RequestInfo | undefined {
+  return contexts.get(request)?.info;
+}
+
+export function withUser(request: Request, user: UserInfo): void {
+  contextOf(request).user = user;
+}
+
+export function userFrom(request: Request): UserInfo | undefined {
+  return contexts.get(request)?.user;
+}
+
+export function withOriginalUser(request: Request, user: UserInfo): void {
+  contextOf(request).originalUser = user;
+}
+
+export function originalUserFrom(request: Request): UserInfo | undefined {
+  return contexts.get(request)?.originalUser;
+}
+
+export function addTrace(request: Request, entry: TraceEntry): void {
+  contextOf(request).trace.push(entry);
+}
+
+export function traceFrom(request: Request): readonly TraceEntry[] {
+  return contexts.get(request)?.trace ?? [];
+}

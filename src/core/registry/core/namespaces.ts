@@ -1,0 +1,33 @@
+/** Namespace strategy: finalizers, phase and the metadata.name label (pkg/registry/core/namespace). */
+import { isObject } from '../../api/types';
+import type { ResourceStrategy } from '../generic/strategy';
+
+export const namespaceStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj) {
+    const spec = isObject(obj['spec']) ? obj['spec'] : {};
+    spec['finalizers'] = ['kubernetes'];
+    obj['spec'] = spec;
+    obj['status'] = { phase: 'Active' };
+    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+  },
+  prepareForUpdate(obj, old, ctx) {
+    // spec.finalizers only change through the finalize sub-resource, which changes nothing else.
+    if (ctx.subresource === 'finalize') {
+      const finalizers = isObject(obj['spec']) ? obj['spec']['finalizers'] : undefined;
+      for (const k of Object.keys(obj)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') delete obj[k];
+      for (const [k, v] of Object.entries(old)) if (k !== 'apiVersion' && k !== 'kind' && k !== 'metadata') obj[k] = structuredClone(v);
+      obj['spec'] = { ...(isObject(old['spec']) ? old['spec'] : {}), finalizers: finalizers ?? [] };
+      obj.metadata.labels = old.metadata.labels;
+      return;
+    }
+    obj['spec'] = structuredClone(old['spec']);
+    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+  },
+  deletionFinalizers(obj) {
+    const spec = isObject(obj['spec']) ? obj['spec'] : {};
+    return Array.isArray(spec['finalizers']) ? (spec['finalizers'] as string[]) : [];
+  },
+  prepareForDelete(obj) {
+    obj['status'] = { ...(isObject(obj['status']) ? obj['status'] : {}), phase: 'Terminating' };
+  },
+};

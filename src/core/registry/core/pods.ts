@@ -1,0 +1,34 @@
+/** Pod strategy: defaults, tolerations, initial status and QoS class (pkg/registry/core/pod). */
+import { isObject, type KubeObject } from '../../api/types';
+import type { ResourceStrategy } from '../generic/strategy';
+import { defaultPodSpec } from './podSpec';
+
+export const podStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj) {
+    defaultPodSpec(obj['spec']);
+    if (isObject(obj['spec'])) {
+      obj['spec']['priority'] ??= 0;
+      obj['spec']['preemptionPolicy'] ??= 'PreemptLowerPriority';
+      obj['spec']['tolerations'] ??= [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ];
+    }
+    obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
+  },
+};
+
+function qosClass(pod: KubeObject): string {
+  const spec = isObject(pod['spec']) ? pod['spec'] : {};
+  const containers = Array.isArray(spec['containers']) ? spec['containers'] : [];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const res = isObject(c) && isObject(c['resources']) ? c['resources'] : {};
+    const req = isObject(res['requests']) ? res['requests'] : {};
+    const lim = isObject(res['limits']) ? res['limits'] : {};
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
+  }
+  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
+}

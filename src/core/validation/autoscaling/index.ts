@@ -1,0 +1,4 @@
+/** Validation of the autoscaling API group's kinds (kube's pkg/apis/autoscaling/validation), keyed by resource. */
+import type { ValidationTable } from '../kinds';
+
+export const validation: ValidationTable = {};
