@@ -10,6 +10,7 @@ import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
+import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildHandlerChain } from './http/chain';
 import { requestInfoFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
@@ -59,6 +60,10 @@ export interface ApiServerOptions {
   watchHistoryWindowMs?: number;
   /** Feature gates (--feature-gates), over kube-apiserver's defaults. */
   featureGates?: Partial<FeatureGates>;
+  /** Authentication methods, asked in order; none configured means every request is anonymous. */
+  authenticators?: RequestAuthenticator[];
+  /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
+  anonymousAuth?: boolean;
 }
 
 export interface ApiServer {
@@ -247,7 +252,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   return {
-    handle: buildHandlerChain(handle, { compression: gates.APIResponseCompression }),
+    handle: buildHandlerChain(handle, {
+      compression: gates.APIResponseCompression,
+      authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+    }),
     ready,
     registry,
     storage,

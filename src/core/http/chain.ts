@@ -6,6 +6,7 @@
  * http/filters, API-aware ones in http/apifilters.
  */
 import { withCompression } from './filters/compression';
+import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
 import { withRequestInfo } from './apifilters/requestInfo';
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -13,10 +14,12 @@ export type Handler = (request: Request) => Promise<Response>;
 export interface ChainOptions {
   /** APIResponseCompression. */
   compression: boolean;
+  authentication: AuthenticationConfig;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
   let handler = apiHandler;
+  handler = withAuthentication(handler, options.authentication);
   handler = withRequestInfo(handler);
   handler = withCompression(handler, options.compression);
   return handler;

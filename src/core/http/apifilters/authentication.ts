@@ -1,0 +1,47 @@
+/**
+ * withAuthentication (k8s.io/apiserver/pkg/endpoints/filters/authentication.go):
+ * the authenticators are asked in order and the first that recognises the
+ * credential decides; a rejected credential is 401 even when anonymous
+ * access is on; a request with no credential is anonymous when allowed.
+ * Every authenticated user also gets `system:authenticated`.
+ */
+import type { RequestAuthenticator } from '../../auth/authenticator/types';
+import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from '../../auth/user';
+import { newUnauthorized } from '../../errors';
+import type { Handler } from '../chain';
+import { addTrace, withUser } from '../request/context';
+import { writeError } from '../responseWriter';
+
+export interface AuthenticationConfig {
+  authenticators: RequestAuthenticator[];
+  /** Whether requests without credentials proceed as system:anonymous. */
+  anonymous: boolean;
+}
+
+function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  return user.groups.includes(allAuthenticated) ? user : { ...user, groups: [...user.groups, allAuthenticated] };
+}
+
+export function withAuthentication(handler: Handler, config: AuthenticationConfig): Handler {
+  return async (request) => {
+    for (const authenticator of config.authenticators) {
+      const outcome = await authenticator.authenticate(request);
+      if (outcome.kind === 'none') continue;
+      if (outcome.kind === 'rejected') {
+        addTrace(request, { stage: 'authentication', message: `rejected by ${outcome.authenticator}: ${outcome.reason}` });
+        return writeError(newUnauthorized(), request);
+      }
+      const user = withAuthenticatedGroup(outcome.response.user);
+      addTrace(request, { stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
+      withUser(request, user);
+      return handler(request);
+    }
+    if (!config.anonymous) {
+      addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });
+      return writeError(newUnauthorized(), request);
+    }
+    withUser(request, { username: anonymousUser, groups: [allUnauthenticated] });
+    addTrace(request, { stage: 'authentication', message: 'anonymous request (no credential)' });
+    return handler(request);
+  };
+}
