@@ -83,9 +83,11 @@ function validateStatefulSetSpec(spec: Obj): FieldError[] {
 
 const mutableSpecFields = ['replicas', 'template', 'updateStrategy', 'minReadySeconds', 'ordinals', 'persistentVolumeClaimRetentionPolicy'];
 
-/** ValidateStatefulSetUpdate: only the fields kube lets a StatefulSet change. */
+/** ValidateStatefulSetUpdate: only the fields kube lets a StatefulSet change (the selector among the others). */
 function validateStatefulSetUpdate(next: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validateStatefulSetSpec(obj(next['spec']) ?? {});
+  // kube's strategy runs ValidateStatefulSet and ValidateStatefulSetUpdate, each validating the spec.
+  const spec = obj(next['spec']) ?? {};
+  const errs = [...validateStatefulSetSpec(spec), ...validateStatefulSetSpec(spec)];
   const a: Obj = { ...(obj(next['spec']) ?? {}) };
   const b: Obj = { ...(obj(old['spec']) ?? {}) };
   for (const k of mutableSpecFields) {
