@@ -24,10 +24,25 @@ const binarySuffixByExp = new Map(Object.entries(binarySuffix).map(([s, e]) => [
 
 const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
-/** ParseQuantity; undefined when the text is not a quantity. JSON numbers are read as their text. */
+/** Parsed quantities by text: objects repeat the same few (`100m`, `128Mi`), and BigInt parsing is not free. */
+const cache = new Map<string, Quantity>();
+const cacheLimit = 4096;
+
+/** ParseQuantity; undefined when the text is not a quantity. JSON numbers are read as their text. The result is shared: never mutate it. */
 export function parseQuantity(input: unknown): Quantity | undefined {
   const text = typeof input === 'number' ? String(input) : input;
   if (typeof text !== 'string' || text === '') return undefined;
+  const hit = cache.get(text);
+  if (hit) return hit;
+  const q = parse(text);
+  if (q) {
+    if (cache.size >= cacheLimit) cache.clear();
+    cache.set(text, Object.freeze(q));
+  }
+  return q;
+}
+
+function parse(text: string): Quantity | undefined {
   const m = quantityRe.exec(text);
   if (!m) return undefined;
   const [, sign, whole = '', frac = '', suffix = ''] = m;
@@ -60,6 +75,7 @@ export function parseQuantity(input: unknown): Quantity | undefined {
 
 /** Cmp: -1, 0 or 1. */
 export function compareQuantities(a: Quantity, b: Quantity): number {
+  if (a.scale === b.scale) return a.unscaled < b.unscaled ? -1 : a.unscaled > b.unscaled ? 1 : 0;
   const s = Math.min(a.scale, b.scale);
   const x = a.unscaled * pow10(a.scale - s);
   const y = b.unscaled * pow10(b.scale - s);

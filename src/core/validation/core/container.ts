@@ -110,24 +110,23 @@ function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path): FieldEr
   const tmp = str(c['terminationMessagePolicy']);
   if (!tmp) errs.push(required(String(p.child('terminationMessagePolicy'))));
   else if (!terminationMessagePolicies.includes(tmp)) errs.push(notSupported(String(p.child('terminationMessagePolicy')), tmp, terminationMessagePolicies));
-  errs.push(
-    ...validateContainerPorts(c['ports'], p.child('ports')),
-    ...validateEnv(c['env'], p.child('env')),
-    ...validateEnvFrom(c['envFrom'], p.child('envFrom')),
-    ...validateVolumeMounts(c['volumeMounts'], c['volumeDevices'], volumes, p.child('volumeMounts')),
-    ...validateVolumeDevices(c['volumeDevices'], c['volumeMounts'], volumes, p.child('volumeDevices')),
-  );
+  // Absent fields have nothing to check: skip them without building their paths (Pod creates are hot).
+  if (c['ports'] !== undefined) errs.push(...validateContainerPorts(c['ports'], p.child('ports')));
+  if (c['env'] !== undefined) errs.push(...validateEnv(c['env'], p.child('env')));
+  if (c['envFrom'] !== undefined) errs.push(...validateEnvFrom(c['envFrom'], p.child('envFrom')));
+  if (c['volumeMounts'] !== undefined) errs.push(...validateVolumeMounts(c['volumeMounts'], c['volumeDevices'], volumes, p.child('volumeMounts')));
+  if (c['volumeDevices'] !== undefined) errs.push(...validateVolumeDevices(c['volumeDevices'], c['volumeMounts'], volumes, p.child('volumeDevices')));
   const pull = str(c['imagePullPolicy']);
   if (!pull) errs.push(required(String(p.child('imagePullPolicy'))));
   else if (!pullPolicies.includes(pull)) errs.push(notSupported(String(p.child('imagePullPolicy')), pull, pullPolicies));
-  errs.push(...validateContainerResourceRequirements(c['resources'], p.child('resources')));
-  errs.push(...validateSecurityContext(c['securityContext'], p.child('securityContext')));
+  if (c['resources'] !== undefined) errs.push(...validateContainerResourceRequirements(c['resources'], p.child('resources')));
+  if (c['securityContext'] !== undefined) errs.push(...validateSecurityContext(c['securityContext'], p.child('securityContext')));
   return errs;
 }
 
 function validateProbesAndLifecycle(c: Obj, p: Path): FieldError[] {
-  const errs = validateLifecycle(c['lifecycle'], p.child('lifecycle'));
-  for (const k of probeKinds) errs.push(...validateProbeOf(k, c[k], p.child(k)));
+  const errs = c['lifecycle'] !== undefined ? validateLifecycle(c['lifecycle'], p.child('lifecycle')) : [];
+  for (const k of probeKinds) if (c[k] !== undefined) errs.push(...validateProbeOf(k, c[k], p.child(k)));
   return errs;
 }
 

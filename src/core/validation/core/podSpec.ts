@@ -180,7 +180,7 @@ function validateIDRange(value: unknown, fld: Path): FieldError[] {
 /** validatePodSpecSecurityContext: ids in range, fsGroupChangePolicy, seccomp, sysctls. */
 function validatePodSecurityContext(value: unknown, fld: Path): FieldError[] {
   const sc = obj(value);
-  if (!sc) return [];
+  if (!sc || Object.keys(sc).length === 0) return [];
   const errs: FieldError[] = [];
   errs.push(...validateIDRange(sc['fsGroup'], fld.child('fsGroup')));
   errs.push(...validateIDRange(sc['runAsUser'], fld.child('runAsUser')), ...validateIDRange(sc['runAsGroup'], fld.child('runAsGroup')));
@@ -231,19 +231,21 @@ function validateTopologySpreadConstraints(value: unknown, fld: Path): FieldErro
 
 /** ValidatePodSpec */
 export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
-  const { names: volumes, errs } = validateVolumes(spec['volumes'], fld.child('volumes'));
-  errs.push(
-    ...validateContainers(spec['containers'], volumes, fld.child('containers')),
-    ...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')),
-    ...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')),
-    ...validateEnum(spec['restartPolicy'], restartPolicies, fld.child('restartPolicy')),
-    ...validateEnum(spec['dnsPolicy'], dnsPolicies, fld.child('dnsPolicy')),
-    ...validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))),
-    ...validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')),
-    ...validateAffinity(spec['affinity'], fld.child('affinity')),
-    ...validatePodDNSConfig(spec['dnsConfig'], str(spec['dnsPolicy']), fld.child('dnsConfig')),
-    ...validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')),
-  );
+  // Optional fields that are absent have nothing to check; their paths are not even built (Pod creates are hot).
+  const has = (k: string) => spec[k] !== undefined && spec[k] !== null;
+  const { names: volumes, errs } = has('volumes') ? validateVolumes(spec['volumes'], fld.child('volumes')) : { names: new Set<string>(), errs: [] };
+  errs.push(...validateContainers(spec['containers'], volumes, fld.child('containers')));
+  if (has('initContainers')) errs.push(...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
+  if (has('ephemeralContainers')) errs.push(...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
+  const restartPolicy = spec['restartPolicy'];
+  if (restartPolicy !== 'Always') errs.push(...validateEnum(restartPolicy, restartPolicies, fld.child('restartPolicy')));
+  const dnsPolicy = spec['dnsPolicy'];
+  if (dnsPolicy !== 'ClusterFirst') errs.push(...validateEnum(dnsPolicy, dnsPolicies, fld.child('dnsPolicy')));
+  if (has('nodeSelector')) errs.push(...validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))));
+  if (has('securityContext')) errs.push(...validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')));
+  if (has('affinity')) errs.push(...validateAffinity(spec['affinity'], fld.child('affinity')));
+  if (has('dnsConfig') || dnsPolicy === 'None') errs.push(...validatePodDNSConfig(spec['dnsConfig'], str(dnsPolicy), fld.child('dnsConfig')));
+  if (has('topologySpreadConstraints')) errs.push(...validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')));
   for (const [k, label] of [['serviceAccountName', false], ['nodeName', false]] as const) {
     const v = str(spec[k]);
     if (v && !label) errs.push(...validateDNS1123Subdomain(v, fld.child(k)));
@@ -254,7 +256,7 @@ export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
     const v = str(spec[k]);
     if (v) errs.push(...validateDNS1123Label(v, fld.child(k)));
   }
-  errs.push(...validateTolerations(spec['tolerations'], fld.child('tolerations')));
+  if (has('tolerations')) errs.push(...validateTolerations(spec['tolerations'], fld.child('tolerations')));
   for (const [alias, i] of objects(spec['hostAliases'])) {
     const ip = str(alias['ip']);
     if (!isIP(ip)) errs.push(invalid(String(fld.child('hostAliases').index(i).child('ip')), ip, 'must be a valid IP address'));
@@ -263,7 +265,7 @@ export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
   const priorityClassName = str(spec['priorityClassName']);
   if (priorityClassName) errs.push(...validateDNS1123Subdomain(priorityClassName, fld.child('priorityClassName')));
   const schedulerName = str(spec['schedulerName']);
-  if (schedulerName) errs.push(...validateDNS1123Subdomain(schedulerName, fld.child('schedulerName')));
+  if (schedulerName && schedulerName !== 'default-scheduler') errs.push(...validateDNS1123Subdomain(schedulerName, fld.child('schedulerName')));
   const preemption = spec['preemptionPolicy'];
   if (typeof preemption === 'string' && preemption !== 'PreemptLowerPriority' && preemption !== 'Never') {
     errs.push(notSupported(String(fld.child('preemptionPolicy')), preemption, ['Never', 'PreemptLowerPriority']));

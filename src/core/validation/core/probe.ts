@@ -64,14 +64,13 @@ export function validateHandler(handler: Obj, fld: Path, kinds: readonly string[
   return errs;
 }
 
+const probeCounters = ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'];
 const probeHandlers = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
 const hookHandlers = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
 
 function validateProbe(probe: Obj, fld: Path): FieldError[] {
   const errs = validateHandler(probe, fld, probeHandlers);
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
-    errs.push(...validateNonnegativeField(probe[f], fld.child(f)));
-  }
+  for (const f of probeCounters) if ((num(probe[f]) ?? 0) < 0) errs.push(...validateNonnegativeField(probe[f], fld.child(f)));
   const grace = num(probe['terminationGracePeriodSeconds']);
   if (grace !== undefined && grace <= 0) errs.push(invalid(String(fld.child('terminationGracePeriodSeconds')), grace, 'must be greater than 0'));
   return errs;

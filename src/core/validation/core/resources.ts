@@ -38,6 +38,7 @@ function validateResourceName(name: string, fld: Path): FieldError[] {
 
 /** validateContainerResourceName */
 function validateContainerResourceName(name: string, fld: Path): FieldError[] {
+  if (standardContainerResources.has(name)) return [];
   const errs = validateResourceName(name, fld);
   if (!name.includes('/')) {
     if (!standardContainerResources.has(name) && !isHugePages(name)) errs.push(invalid(String(fld), name, 'must be a standard resource for containers'));
@@ -53,6 +54,13 @@ function validateQuantityValue(name: string, q: Quantity, fld: Path): FieldError
   if (q.unscaled < 0n) errs.push(invalid(String(fld), formatQuantity(q), isNegativeErrorMsg));
   if (isExtendedResourceName(name) && quantityMilliValue(q) % 1000n !== 0n) errs.push(invalid(String(fld), formatQuantity(q), 'must be an integer'));
   return errs;
+}
+
+/** Name and value of one entry; the common case (a standard name, a non-negative value) builds no path. */
+function validateNameAndValue(name: string, q: Quantity, list: Path): FieldError[] {
+  if (standardContainerResources.has(name) && q.unscaled >= 0n) return [];
+  const p = list.key(name);
+  return [...validateContainerResourceName(name, p), ...validateQuantityValue(name, q, p)];
 }
 
 function quantities(list: Obj | undefined): [string, Quantity][] {
@@ -75,14 +83,12 @@ export function validateContainerResourceRequirements(resources: unknown, fld: P
   let cpuOrMemory = false;
   let hugePages = false;
   for (const [name, q] of limits) {
-    const p = limPath.key(name);
-    errs.push(...validateContainerResourceName(name, p), ...validateQuantityValue(name, q, p));
+    errs.push(...validateNameAndValue(name, q, limPath));
     if (isHugePages(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   for (const [name, q] of quantities(obj(r['requests']))) {
-    const p = reqPath.key(name);
-    errs.push(...validateContainerResourceName(name, p), ...validateQuantityValue(name, q, p));
+    errs.push(...validateNameAndValue(name, q, reqPath));
     const limit = limitsByName.get(name);
     if (limit) {
       const cmp = compareQuantities(q, limit);
