@@ -21,6 +21,8 @@ const totalAnnotationSizeLimitB = 256 * 1024;
 const nameValidators: Record<string, NameValidator> = {
   '/namespaces': nameIsDNSLabel,
   '/services': nameIsDNS1035Label,
+  // Pods are named <statefulset>-<ordinal> and their hostname is that name: a DNS label.
+  'apps/statefulsets': nameIsDNSLabel,
   'rbac.authorization.k8s.io/roles': nameIsPathSegment,
   'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,

@@ -149,3 +149,14 @@ describe('update', () => {
     expect(r.body.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
   });
 });
+
+describe('names', () => {
+  it('a StatefulSet name is a DNS label (its pods take it as their hostname)', async () => {
+    const r = await create('StatefulSet', 'web.v1', valid);
+    expect(r.status).toBe(422);
+    expect(causesOf(r.body)).toEqual([
+      "metadata.name: Invalid value: \"web.v1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+    expect((await create('Deployment', 'web.v1', valid)).status).toBe(201);
+  });
+});
