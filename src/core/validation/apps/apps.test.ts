@@ -72,7 +72,7 @@ describe('create', () => {
     ]],
     ['StatefulSet', 'sts', { podManagementPolicy: 'Random', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } }, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'db' }) }, '', [
       "spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
-      'spec.updateStrategy.rollingUpdate: Invalid value: {"partition":1}: only allowed for updateStrategy \'RollingUpdate\'',
+      "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
       'spec.template.metadata.labels: Invalid value: map[string]string{"app":"db"}: `selector` does not match template `labels`',
     ]],
     ['StatefulSet', 'sts-restart', { replicas: -1, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }, { restartPolicy: 'OnFailure' }) }, '', [
