@@ -15,6 +15,7 @@ import { decodeObject, fieldManagerName, newInvalidOptions, parseDryRun, readBod
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../../selectors';
 import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
+import { optionalBoolParam } from '../queryParams';
 
 /** status.selector of a Scale: the parent's selector as a string (LabelSelectorAsSelector(...).String()). */
 function selectorString(selector: unknown): string {
@@ -49,8 +50,8 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   const body = await readBody(request);
   const patchType = info.verb === 'patch' ? negotiatePatchType(request.headers.get('content-type')) : undefined;
   const isApply = patchType === 'application/apply-patch+yaml';
-  const force = url.searchParams.get('force');
-  if (patchType && !isApply && force !== null) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
+  const force = optionalBoolParam(url.searchParams, 'force');
+  if (patchType && !isApply && force !== undefined) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
   if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
   const manager = fieldManagerName(scope, optionsKind);
 
@@ -62,7 +63,7 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   } else if (isApply) {
     const applied = parseYaml(new TextDecoder().decode(body));
     if (!isObject(applied)) throw newBadRequest('the body of an apply patch must be a single object');
-    desired = (live) => sfm.apply(live, applied as JsonObject, manager, force === 'true');
+    desired = (live) => sfm.apply(live, applied as JsonObject, manager, force === true);
   } else {
     if (patchType === 'application/strategic-merge-patch+json') throw newBadRequest('strategic merge patches are not supported on the scale subresource');
     const patch = parseJson(new TextDecoder().decode(body));
