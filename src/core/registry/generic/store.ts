@@ -487,31 +487,36 @@ export class Store {
     return e;
   }
 
-  /** BeforeUpdate: server-owned metadata is kept, the strategy runs, validation decides. */
+  /**
+   * BeforeUpdate (k8s.io/apiserver/pkg/registry/rest): the request cannot move
+   * generation; uid defaults to the stored one; creationTimestamp, and
+   * deletionTimestamp once set, are the stored ones whatever the client sent
+   * (clients re-serialise times as `.000Z` or `+00:00`); a grace period the
+   * client dropped comes back. What is left different is then refused by
+   * ValidateObjectMetaUpdate (a new uid, a deletionTimestamp on a live object).
+   */
   private prepareUpdate(next: KubeObject, current: KubeObject, subresource: string): KubeObject {
     const ctx = this.ctx(subresource);
     const meta: ObjectMeta = isObject(next.metadata) ? next.metadata : {};
     next.metadata = meta;
     const old = current.metadata;
-    // Identity fields follow the stored object unless the client tried to change them (then validation says no).
-    if (meta.uid === undefined || meta.uid === '') meta.uid = old.uid;
-    if (meta.creationTimestamp === undefined || meta.creationTimestamp === null) meta.creationTimestamp = old.creationTimestamp;
-    if (meta.namespace === undefined && old.namespace !== undefined) meta.namespace = old.namespace;
+    if (!this.namespaced) delete meta.namespace;
+    else if (!meta.namespace && old.namespace !== undefined) meta.namespace = old.namespace;
     if (meta.name === undefined) meta.name = old.name;
-    // Deletion state only moves through DELETE, never through a write of the object.
-    if (old.deletionTimestamp) {
-      meta.deletionTimestamp = old.deletionTimestamp;
-      if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-    } else {
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
-    }
     delete meta.selfLink;
     meta.resourceVersion = current.metadata.resourceVersion;
     if (this.strategy.hasGeneration) meta.generation = old.generation ?? 1;
     else delete meta.generation;
 
     this.strategy.prepareForUpdate?.(next, current, ctx);
+
+    if (!meta.uid) meta.uid = old.uid;
+    if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
+    if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+    else if (meta.deletionTimestamp === null) delete meta.deletionTimestamp;
+    if (old.deletionGracePeriodSeconds !== undefined && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
+      meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    }
 
     if (this.strategy.hasGeneration && !jsonEqual(specOf(next), specOf(current))) meta.generation = (old.generation ?? 0) + 1;
 
