@@ -15,6 +15,7 @@ const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 /** The few fields kubesim's strategies require before an object of the kind is valid. */
 const required: Record<string, Record<string, unknown>> = {
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  Service: { spec: { ports: [{ port: 80 }] } },
   Deployment: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
 };
 

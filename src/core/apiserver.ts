@@ -44,6 +44,7 @@ import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
 import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
+import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
 import { cryptoRandom, realClock, type Clock, type RandomSource } from './util/clock';
@@ -64,6 +65,9 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (default 30000-32767). */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
 }
 
 export interface ApiServer {
@@ -112,6 +116,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
   const stores = new Map<string, Store>();
+  const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
   const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
 
@@ -135,7 +140,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let store = stores.get(key);
     if (!store) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
     return store;
@@ -151,6 +157,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
       }
     }
+    const services = registry.resourceFor('', 'v1', 'services');
+    if (services) await bootstrapServices(storeFor(services), serviceAllocator);
   }
 
   let controllers: { stop(): void }[] = [];

@@ -2,8 +2,10 @@
 import { isObject } from '../../api/types';
 import { required, type FieldError } from '../../errors';
 import type { ValidationTable } from '../kinds';
+import { serviceValidation } from './service';
 
 export const validation: ValidationTable = {
+  services: serviceValidation,
   pods: {
     validate(obj) {
       const errs: FieldError[] = [];
