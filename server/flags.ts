@@ -5,6 +5,8 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
+import { parsePortRange } from '../src/core/registry/core/portallocator';
 
 export interface HostFlags {
   port: number;
@@ -18,6 +20,9 @@ export interface HostFlags {
   featureGates?: Partial<FeatureGates>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
+  /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
   help: boolean;
 }
 
@@ -31,6 +36,8 @@ Flags:
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
+      --service-cluster-ip-range string  CIDR the ClusterIPs of Services come from (default "10.96.0.0/12")
+      --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
   -h, --help                           this help
@@ -63,7 +70,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help']);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates']);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'service-cluster-ip-range', 'service-node-port-range']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -112,6 +119,22 @@ export function parseFlags(argv: string[]): HostFlags {
         } catch (e) {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }
+        break;
+      case 'service-cluster-ip-range':
+        try {
+          parseServiceCIDR(value);
+        } catch (e) {
+          throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--service-cluster-ip-range" flag: ${(e as Error).message}`);
+        }
+        flags.serviceClusterIPRange = value;
+        break;
+      case 'service-node-port-range':
+        try {
+          parsePortRange(value);
+        } catch (e) {
+          throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--service-node-port-range" flag: ${(e as Error).message}`);
+        }
+        flags.serviceNodePortRange = value;
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);

@@ -67,7 +67,7 @@ users:
 export async function startHost(flags: HostFlags): Promise<RunningHost> {
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
-  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates });
+  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange });
   await api.ready;
   const fetch = (request: Request) => api.handle(request);
 
