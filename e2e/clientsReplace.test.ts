@@ -111,3 +111,24 @@ describe('the Python client (python3-kubernetes)', () => {
     });
   });
 });
+
+describe('kubectl and Services', () => {
+  it('kubectl create -f of an invalid Service prints kube\'s causes; NodePort and ClusterIP conflicts too', async () => {
+    const manifest = (name: string, spec: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n${spec}`;
+    const big = await h.kubectl(['create', '-f', '-'], manifest('big', '  ports:\n  - port: 70000\n'));
+    expect(big.code).toBe(1);
+    expect(big.stderr).toBe(
+      'The Service "big" is invalid: \n' +
+        '* spec.ports[0].port: Invalid value: 70000: must be between 1 and 65535, inclusive\n' +
+        '* spec.ports[0].targetPort: Invalid value: 70000: must be between 1 and 65535, inclusive\n',
+    );
+    const none = await h.kubectl(['create', '-f', '-'], manifest('none', '  selector:\n    app: x\n'));
+    expect(none.stderr).toBe('The Service "none" is invalid: spec.ports: Required value\n');
+    const np = await h.kubectl(['create', '-f', '-'], manifest('np', '  type: NodePort\n  ports:\n  - port: 80\n    nodePort: 8080\n'));
+    expect(np.stderr).toBe('The Service "np" is invalid: spec.ports[0].nodePort: Invalid value: 8080: provided port is not in the valid range. The range of valid ports is 30000-32767\n');
+    const ip = await h.kubectl(['create', '-f', '-'], manifest('ip', '  clusterIP: 10.96.0.1\n  ports:\n  - port: 80\n'));
+    expect(ip.stderr).toBe('The Service "ip" is invalid: spec.clusterIPs: Invalid value: []string{"10.96.0.1"}: failed to allocate IP 10.96.0.1: provided IP is already allocated\n');
+    const get = await h.kubectl(['get', 'service', 'kubernetes', '-n', 'default', '-o', 'jsonpath={.spec.clusterIP}']);
+    expect(get.stdout).toBe('10.96.0.1');
+  });
+});
