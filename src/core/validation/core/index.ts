@@ -2,8 +2,22 @@
 import { isObject } from '../../api/types';
 import { required, type FieldError } from '../../errors';
 import type { ValidationTable } from '../kinds';
+import { configMapValidation } from './configMap';
+import { limitRangeValidation } from './limitRange';
+import { namespaceValidation } from './namespace';
+import { persistentVolumeValidation } from './persistentVolume';
+import { persistentVolumeClaimValidation } from './persistentVolumeClaim';
+import { resourceQuotaValidation } from './resourceQuota';
+import { secretValidation } from './secret';
 
 export const validation: ValidationTable = {
+  configmaps: configMapValidation,
+  limitranges: limitRangeValidation,
+  namespaces: namespaceValidation,
+  persistentvolumeclaims: persistentVolumeClaimValidation,
+  persistentvolumes: persistentVolumeValidation,
+  resourcequotas: resourceQuotaValidation,
+  secrets: secretValidation,
   pods: {
     validate(obj) {
       const errs: FieldError[] = [];
