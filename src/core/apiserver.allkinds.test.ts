@@ -16,6 +16,21 @@ const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 const required: Record<string, Record<string, unknown>> = {
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
   Deployment: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  PersistentVolumeClaim: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+  PersistentVolume: { spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } } },
+  Ingress: { spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } },
+  IngressClass: { spec: { controller: 'example.com/ingress' } },
+  RoleBinding: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
+  ClusterRoleBinding: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' } },
+  HorizontalPodAutoscaler: { spec: { maxReplicas: 3, scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } },
+  StorageClass: { provisioner: 'example.com/disk' },
+  ValidatingAdmissionPolicy: {
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+      validations: [{ expression: 'true' }],
+    },
+  },
+  ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
 };
 
 beforeAll(async () => {
