@@ -31,6 +31,14 @@ const required: Record<string, Record<string, unknown>> = {
     },
   },
   ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+  // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
+  Event: {
+    eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
+    reportingController: 'example.com/tester', reportingComponent: 'example.com/tester', reportingInstance: 'tester-1',
+  },
+  CertificateSigningRequest: {
+    spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
+  },
 };
 
 beforeAll(async () => {

@@ -141,3 +141,46 @@ describe('ResourceQuota and LimitRange', () => {
     ]);
   });
 });
+
+// ValidateQualifiedName of an empty controller adds both of these after Required, as upstream does.
+const emptyQualified = (f: string) => [
+  `${f}: Invalid value: "": name part must be non-empty`,
+  `${f}: Invalid value: "": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+];
+
+describe('Event', () => {
+  const strict = {
+    apiVersion: 'events.k8s.io/v1', eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Started', action: 'Start',
+    reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+  };
+  const ev = (o: Record<string, unknown>) => errorsOf('events.k8s.io', 'events', { ...strict, ...o });
+  it('events.k8s.io/v1: valid', () => expect(ev({})).toEqual([]));
+  it('API-VER-112: type may only be Normal or Warning', () => expect(ev({ type: 'Other' })).toEqual(['type: Invalid value: "": has invalid value: Other']));
+  it('API-VER-114, API-VER-115, API-VER-116, API-VER-117: action, reason, reportingController and reportingInstance are required', () => {
+    expect(ev({ action: undefined, reason: undefined, reportingController: undefined, reportingInstance: undefined })).toEqual([
+      'reportingController: Required value',
+      ...emptyQualified('reportingController'),
+      'reportingInstance: Required value',
+      'action: Required value',
+      'reason: Required value',
+    ]);
+  });
+  it('API-VER-123: deprecated fields are not allowed on new objects', () => {
+    expect(ev({ deprecatedFirstTimestamp: '2026-01-01T00:00:00Z', deprecatedCount: 3, deprecatedSource: { component: 'x' } })).toEqual([
+      'firstTimestamp: Invalid value: "": needs to be unset',
+      'count: Invalid value: "": needs to be unset',
+      'source: Invalid value: "": needs to be unset',
+    ]);
+  });
+  it('series needs count >= 2 and lastObservedTime; updates keep the identity fields', () => {
+    expect(ev({ series: { count: 1 } })).toEqual(['series.count: Invalid value: "": should be at least 2', 'series.lastObservedTime: Required value']);
+    expect(errorsOf('events.k8s.io', 'events', { ...strict, reason: 'Other' }, strict)).toEqual(['reason: Invalid value: "Other": field is immutable']);
+  });
+  it('core/v1 events are validated leniently', () => {
+    expect(errorsOf('', 'events', { involvedObject: { kind: 'Pod', name: 'p' }, reason: 'x' })).toEqual([]);
+    expect(errorsOf('', 'events', { involvedObject: { kind: 'Pod', name: 'p', namespace: 'other' } })).toEqual([
+      'involvedObject.namespace: Invalid value: "other": does not match event.namespace',
+    ]);
+    expect(errorsOf('', 'events', { eventTime: '2026-01-01T00:00:00.000000Z', reason: 'x', action: 'y', reportingInstance: 'i' })).toEqual(['reportingComponent: Required value', ...emptyQualified('reportingComponent')]);
+  });
+});

@@ -3,6 +3,7 @@ import { isObject } from '../../api/types';
 import { required, type FieldError } from '../../errors';
 import type { ValidationTable } from '../kinds';
 import { configMapValidation } from './configMap';
+import { eventValidation } from './event';
 import { limitRangeValidation } from './limitRange';
 import { namespaceValidation } from './namespace';
 import { persistentVolumeValidation } from './persistentVolume';
@@ -12,6 +13,7 @@ import { secretValidation } from './secret';
 
 export const validation: ValidationTable = {
   configmaps: configMapValidation,
+  events: eventValidation,
   limitranges: limitRangeValidation,
   namespaces: namespaceValidation,
   persistentvolumeclaims: persistentVolumeClaimValidation,
