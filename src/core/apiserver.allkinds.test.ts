@@ -36,6 +36,10 @@ const required: Record<string, Record<string, unknown>> = {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
     reportingController: 'example.com/tester', reportingComponent: 'example.com/tester', reportingInstance: 'tester-1',
   },
+  EndpointSlice: { addressType: 'IPv4' },
+  RuntimeClass: { handler: 'runc' },
+  CSIStorageCapacity: { storageClassName: 'standard' },
+  VolumeAttachment: { spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
   CertificateSigningRequest: {
     spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
   },

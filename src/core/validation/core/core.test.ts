@@ -184,3 +184,24 @@ describe('Event', () => {
     expect(errorsOf('', 'events', { eventTime: '2026-01-01T00:00:00.000000Z', reason: 'x', action: 'y', reportingInstance: 'i' })).toEqual(['reportingComponent: Required value', ...emptyQualified('reportingComponent')]);
   });
 });
+
+describe('Node and RuntimeClass', () => {
+  it('Node: taints (reported under metadata), pod CIDRs set once', () => {
+    expect(errorsOf('', 'nodes', { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], podCIDRs: ['10.244.0.0/24'] } })).toEqual([]);
+    expect(errorsOf('', 'nodes', { spec: { taints: [{ key: 'a', effect: 'Sometimes' }, { key: 'b', effect: 'NoExecute' }, { key: 'b', effect: 'NoExecute' }] } })).toEqual([
+      'metadata.taints[0].effect: Unsupported value: "Sometimes": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      'metadata.taints[2]: Duplicate value: core.Taint{Key:"b", Value:"", Effect:"NoExecute", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair',
+    ]);
+    expect(errorsOf('', 'nodes', { spec: { podCIDRs: ['10.244.1.0/24'] } }, { spec: { podCIDRs: ['10.244.0.0/24'] } })).toEqual([
+      'spec.podCIDRs: Forbidden: node updates may not change podCIDR except from "" to valid',
+    ]);
+  });
+
+  it('RuntimeClass: the handler is a DNS label and fixed', () => {
+    expect(errorsOf('node.k8s.io', 'runtimeclasses', { handler: 'runc' })).toEqual([]);
+    expect(errorsOf('node.k8s.io', 'runtimeclasses', { handler: 'run_c' })).toEqual([
+      `handler: Invalid value: "run_c": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    ]);
+    expect(errorsOf('node.k8s.io', 'runtimeclasses', { handler: 'kata' }, { handler: 'runc' })).toEqual(['handler: Invalid value: "kata": field is immutable']);
+  });
+});

@@ -3,9 +3,11 @@ import { isObject } from '../../api/types';
 import { required, type FieldError } from '../../errors';
 import type { ValidationTable } from '../kinds';
 import { configMapValidation } from './configMap';
+import { endpointsValidation } from './endpoints';
 import { eventValidation } from './event';
 import { limitRangeValidation } from './limitRange';
 import { namespaceValidation } from './namespace';
+import { nodeValidation } from './node';
 import { persistentVolumeValidation } from './persistentVolume';
 import { persistentVolumeClaimValidation } from './persistentVolumeClaim';
 import { resourceQuotaValidation } from './resourceQuota';
@@ -13,9 +15,11 @@ import { secretValidation } from './secret';
 
 export const validation: ValidationTable = {
   configmaps: configMapValidation,
+  endpoints: endpointsValidation,
   events: eventValidation,
   limitranges: limitRangeValidation,
   namespaces: namespaceValidation,
+  nodes: nodeValidation,
   persistentvolumeclaims: persistentVolumeClaimValidation,
   persistentvolumes: persistentVolumeValidation,
   resourcequotas: resourceQuotaValidation,
