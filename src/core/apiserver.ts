@@ -11,6 +11,8 @@ import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import { buildAuthentication, type AuthenticationOptions } from './auth/authentication';
+import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import { buildHandlerChain } from './http/chain';
 import { requestInfoFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
@@ -64,6 +66,8 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
+  authentication?: AuthenticationOptions;
 }
 
 export interface ApiServer {
@@ -153,6 +157,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  const authn = buildAuthentication(options.authentication ?? {}, { requestAuthenticators: options.authenticators });
+
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(() => {
     const deps = { storage, registry, clock, storeFor };
@@ -171,6 +177,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
@@ -254,7 +261,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
     }),
     ready,
     registry,

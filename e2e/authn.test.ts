@@ -1,0 +1,39 @@
+/** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestHost } from './support/host';
+
+let t: TestHost;
+const tokenFile = join(tmpdir(), `kubesim-authn-tokens-${process.pid}.csv`);
+beforeAll(async () => {
+  writeFileSync(tokenFile, 'admintoken,kubesim-admin,a-1,system:masters\nalicetoken,alice,u-1,"dev,ops"\n');
+  t = await startTestHost({ tls: true, authn: { tokenAuthFile: tokenFile } });
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe('kubectl with bearer tokens', () => {
+  it('[AC-REV-035] [AC-AUTHN-009] the written kubeconfig authenticates as the admin of the token file', async () => {
+    expect(readFileSync(t.host.kubeconfigPath, 'utf8')).toContain('token: admintoken');
+    const w = await t.kubectl(['auth', 'whoami', '-o', 'json']);
+    expect(w.stderr).toBe('');
+    expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'kubesim-admin', uid: 'a-1', groups: ['system:masters', 'system:authenticated'] });
+  });
+
+  it('[AC-AUTHN-030] [AC-AUTHN-031] [AC-REV-014] --token of another row: whoami shows its user, uid and groups', async () => {
+    const w = await t.kubectl(['auth', 'whoami', '--token=alicetoken']);
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(/Username\s+alice\n/);
+    expect(w.stdout).toMatch(/UID\s+u-1\n/);
+    expect(w.stdout).toMatch(/Groups\s+\[dev ops system:authenticated\]/);
+  });
+
+  it('[AC-AUTHN-117] an unknown token is refused with 401', async () => {
+    const r = await t.kubectl(['get', 'ns', '--token=wrong']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('error: You must be logged in to the server (the server has asked for the client to provide credentials)');
+  });
+});
