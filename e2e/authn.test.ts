@@ -37,3 +37,12 @@ describe('kubectl with bearer tokens', () => {
     expect(r.stderr).toContain('error: You must be logged in to the server (the server has asked for the client to provide credentials)');
   });
 });
+
+describe('kubectl impersonation', () => {
+  it('[AC-IMP-012] [AC-IMP-013] [AC-IMP-001] --as and --as-group: whoami shows the impersonated identity', async () => {
+    const w = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-group=g1', '--as-group=g2', '-o', 'json']);
+    expect(w.stderr).toBe('');
+    expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', groups: ['g1', 'g2', 'system:authenticated'] });
+  });
+});
+

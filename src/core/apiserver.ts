@@ -11,6 +11,7 @@ import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import type { Authorizer } from './auth/authorizer/types';
 import { buildAuthentication, type AuthenticationOptions } from './auth/authentication';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import { buildHandlerChain } from './http/chain';
@@ -66,6 +67,8 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** Authorizes requests; the impersonation filter checks the `impersonate` verb with it (absent: allow). */
+  authorizer?: Authorizer;
   /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
   authentication?: AuthenticationOptions;
 }
@@ -261,6 +264,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
+      authorizer: options.authorizer,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
     }),
     ready,
