@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AuthenticationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 
@@ -43,6 +44,46 @@ describe('kubectl impersonation', () => {
     const w = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-group=g1', '--as-group=g2', '-o', 'json']);
     expect(w.stderr).toBe('');
     expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', groups: ['g1', 'g2', 'system:authenticated'] });
+  });
+});
+
+describe('service account tokens', () => {
+  it('[AC-AUTHN-044] [AC-AUTHN-035] [AC-AUTHN-040] [AC-AUTHN-041] kubectl create token: the token authenticates as the account', async () => {
+    expect((await t.kubectl(['create', 'serviceaccount', 'sa1'])).stdout.trim()).toBe('serviceaccount/sa1 created');
+    const c = await t.kubectl(['create', 'token', 'sa1', '--duration=20m', '--audience=https://kubernetes.default.svc.cluster.local']);
+    expect(c.stderr).toBe('');
+    const token = c.stdout.trim();
+    expect(token.split('.')).toHaveLength(3);
+    const w = await t.kubectl(['auth', 'whoami', `--token=${token}`, '-o', 'json']);
+    expect(w.stderr).toBe('');
+    expect(JSON.parse(w.stdout).status.userInfo).toMatchObject({
+      username: 'system:serviceaccount:default:sa1',
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+    });
+    const missing = await t.kubectl(['create', 'token', 'nope']);
+    expect(missing.stderr.trim()).toBe('error: failed to create token: serviceaccounts "nope" not found');
+  });
+
+  it('[AC-REV-003] @kubernetes/client-node with a service account token: requests and a TokenReview', async () => {
+    const token = (await t.kubectl(['create', 'token', 'sa1'])).stdout.trim();
+    const kc = new KubeConfig();
+    kc.loadFromFile(t.host.kubeconfigPath);
+    const admin = kc.makeApiClient(AuthenticationV1Api);
+    const review = await admin.createTokenReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } });
+    expect(review.status?.authenticated).toBe(true);
+    expect(review.status?.user?.username).toBe('system:serviceaccount:default:sa1');
+    const asSa = new KubeConfig();
+    asSa.loadFromOptions({
+      clusters: [{ name: 'c', server: t.host.secureUrl!, caData: kc.getCurrentCluster()!.caData }],
+      users: [{ name: 'u', token }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+      currentContext: 'x',
+    });
+    const ns = await asSa.makeApiClient(CoreV1Api).readNamespace({ name: 'default' });
+    expect(ns.metadata?.name).toBe('default');
+    const bad = new KubeConfig();
+    bad.loadFromOptions({ ...JSON.parse(JSON.stringify({ clusters: asSa.clusters, contexts: asSa.contexts, currentContext: 'x' })), users: [{ name: 'u', token: 'x' + token }] });
+    await expect(bad.makeApiClient(CoreV1Api).readNamespace({ name: 'default' })).rejects.toMatchObject({ code: 401 });
   });
 });
 

@@ -12,7 +12,9 @@ import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import type { Authorizer } from './auth/authorizer/types';
-import { buildAuthentication, type AuthenticationOptions } from './auth/authentication';
+import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
+import { createToken } from './auth/serviceaccount/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import { buildHandlerChain } from './http/chain';
 import { requestInfoFrom } from './http/request/context';
@@ -160,7 +162,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
-  const authn = buildAuthentication(options.authentication ?? {}, { requestAuthenticators: options.authenticators });
+  const getObject = storeGetter(registry, storeFor);
+  const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(() => {
@@ -184,6 +187,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -253,7 +257,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const url = new URL(request.url);
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       return await handleResource(request, url, info);
     } catch (err) {

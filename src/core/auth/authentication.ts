@@ -5,16 +5,24 @@
  * through one union of the token methods. The same token union answers
  * TokenReviews.
  */
+import type { KubeObject } from '../api/types';
+import type { Store } from '../registry/generic/store';
+import type { ResourceRegistry } from '../registry/registry';
+import type { ResourceType } from '../registry/types';
+import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { tokenFileAuthenticator, type StaticToken } from './authenticator/tokenfile';
 import type { RequestAuthenticator, TokenAuthenticator } from './authenticator/types';
+import { ServiceAccountTokens, type ObjectGetter, type ServiceAccountOptions } from './serviceaccount/tokens';
 
 export interface AuthenticationOptions {
   /** Rows of --token-auth-file (the host reads and parses the file). */
   tokenFile?: StaticToken[];
-  /** --api-audiences; defaults to the service account issuer. */
+  /** --api-audiences; defaults to the service account issuers. */
   apiAudiences?: string[];
+  /** Service account token keys, issuers and lookup. */
+  serviceAccounts?: ServiceAccountOptions;
 }
 
 export interface Authentication {
@@ -23,18 +31,39 @@ export interface Authentication {
   /** Every token method as one; TokenReview asks it. */
   tokenAuthenticator: TokenAuthenticator;
   apiAudiences: string[];
+  serviceAccounts: ServiceAccountTokens;
 }
 
-/** kube-apiserver's default issuer (and so API audience) when none is configured, as kubeadm sets it. */
+export interface AuthenticationDeps {
+  clock: Clock;
+  /** Live objects, for service account token revocation. */
+  getObject: ObjectGetter;
+  /** Request methods the host adds (client certificates). */
+  requestAuthenticators?: RequestAuthenticator[];
+}
+
+/** kube-apiserver's issuer (and so API audience) when none is configured, as kubeadm sets it. */
 export const defaultServiceAccountIssuer = 'https://kubernetes.default.svc.cluster.local';
 
-export function buildAuthentication(options: AuthenticationOptions, extra: { requestAuthenticators?: RequestAuthenticator[]; tokenAuthenticators?: TokenAuthenticator[] } = {}): Authentication {
-  const apiAudiences = options.apiAudiences?.length ? options.apiAudiences : [defaultServiceAccountIssuer];
+export function buildAuthentication(options: AuthenticationOptions, deps: AuthenticationDeps): Authentication {
+  const issuers = options.serviceAccounts?.issuers?.length ? options.serviceAccounts.issuers : [defaultServiceAccountIssuer];
+  const apiAudiences = options.apiAudiences?.length ? options.apiAudiences : issuers;
+  const serviceAccounts = new ServiceAccountTokens({ ...options.serviceAccounts, issuers }, deps.getObject, deps.clock, apiAudiences);
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
-  tokens.push(...(extra.tokenAuthenticators ?? []));
+  tokens.push(serviceAccounts.authenticator());
   const tokenAuthenticator = tokenUnion(tokens);
-  const requestAuthenticators = [...(extra.requestAuthenticators ?? [])];
-  if (tokens.length) requestAuthenticators.push(bearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
-  return { requestAuthenticators, tokenAuthenticator, apiAudiences };
+  const requestAuthenticators = [...(deps.requestAuthenticators ?? []), bearerTokenAuthenticator(tokenAuthenticator, apiAudiences)];
+  return { requestAuthenticators, tokenAuthenticator, apiAudiences, serviceAccounts };
+}
+
+/** Core-group objects read through the server's stores, for the revocation checks and token binding. */
+export function storeGetter(registry: ResourceRegistry, storeFor: (type: ResourceType) => Store): ObjectGetter {
+  return async (resource, namespace, name): Promise<KubeObject | undefined> => {
+    const type = registry.resourceFor('', 'v1', resource);
+    if (!type) return undefined;
+    const store = storeFor(type);
+    const kv = await store.getKv(namespace, name);
+    return kv ? store.decode(kv) : undefined;
+  };
 }
