@@ -9,6 +9,8 @@
 import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
+import { startServiceAccountController } from './controllers/serviceAccount';
+import { startTokensController } from './controllers/tokens';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import type { Authorizer } from './auth/authorizer/types';
@@ -168,7 +170,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(() => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), startServiceAccountController(deps), startTokensController({ ...deps, tokens: authn.serviceAccounts })];
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
