@@ -24,17 +24,20 @@ export interface AuthnFlags {
   apiAudiences?: string[];
   /** --enable-bootstrap-token-auth */
   enableBootstrapTokenAuth?: boolean;
+  /** kube-controller-manager's --controllers: the opt-in bootstrapsigner and tokencleaner. */
+  controllers?: string[];
 }
 
 export const authnBooleanFlags = ['anonymous-auth', 'service-account-lookup', 'enable-bootstrap-token-auth'];
 
 export const authnFlagNames = new Set([
   'token-auth-file', 'anonymous-auth', 'service-account-key-file', 'service-account-signing-key-file', 'service-account-issuer',
-  'service-account-lookup', 'service-account-max-token-expiration', 'api-audiences', 'enable-bootstrap-token-auth',
+  'service-account-lookup', 'service-account-max-token-expiration', 'api-audiences', 'enable-bootstrap-token-auth', 'controllers',
 ]);
 
 export const authnFlagHelp = `      --anonymous-auth                 requests no method rejects are system:anonymous (default true)
       --api-audiences strings          audiences of the API server's tokens (default: the service account issuer)
+      --controllers strings            controllers to run besides the defaults: "*,bootstrapsigner,tokencleaner"
       --enable-bootstrap-token-auth    bootstrap token Secrets in kube-system authenticate
       --service-account-issuer strings issuer of service account tokens; repeatable, the first issues (default "https://kubernetes.default.svc.cluster.local")
       --service-account-key-file strs  PEM public or private keys that verify service account tokens; repeatable
@@ -76,6 +79,9 @@ export function parseAuthnFlag(authn: AuthnFlags, name: string, value: string): 
       return true;
     case 'api-audiences':
       authn.apiAudiences = value.split(',').filter(Boolean);
+      return true;
+    case 'controllers':
+      authn.controllers = value.split(',').filter(Boolean);
       return true;
     case 'enable-bootstrap-token-auth':
       authn.enableBootstrapTokenAuth = bool(name, value);

@@ -65,6 +65,8 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
     options: {
       tokenFile,
       apiAudiences: flags.apiAudiences,
+      bootstrapTokens: flags.enableBootstrapTokenAuth,
+      controllers: { bootstrapSigner: flags.controllers?.includes('bootstrapsigner'), tokenCleaner: flags.controllers?.includes('tokencleaner') },
       serviceAccounts: {
         issuers: flags.serviceAccountIssuers,
         signingKey: await signingJwk(dataDir, flags.serviceAccountSigningKeyFile),

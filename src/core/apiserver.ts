@@ -11,6 +11,8 @@ import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { startServiceAccountController } from './controllers/serviceAccount';
 import { startTokensController } from './controllers/tokens';
+import { startBootstrapSigner } from './controllers/bootstrapsigner';
+import { startTokenCleaner } from './controllers/tokencleaner';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import type { Authorizer } from './auth/authorizer/types';
@@ -168,9 +170,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
   let controllers: { stop(): void }[] = [];
-  const ready = bootstrap().then(() => {
+  const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps), startServiceAccountController(deps), startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+    const serviceAccounts = startServiceAccountController(deps);
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+    await serviceAccounts.synced;
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {

@@ -12,6 +12,7 @@ import type { ResourceType } from '../registry/types';
 import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
+import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
 import { tokenFileAuthenticator, type StaticToken } from './authenticator/tokenfile';
 import type { RequestAuthenticator, TokenAuthenticator } from './authenticator/types';
 import { ServiceAccountTokens, type ObjectGetter, type ServiceAccountOptions } from './serviceaccount/tokens';
@@ -21,6 +22,10 @@ export interface AuthenticationOptions {
   tokenFile?: StaticToken[];
   /** --api-audiences; defaults to the service account issuers. */
   apiAudiences?: string[];
+  /** --enable-bootstrap-token-auth. */
+  bootstrapTokens?: boolean;
+  /** Controllers kube-controller-manager runs only when named (--controllers=*,bootstrapsigner,tokencleaner). */
+  controllers?: { bootstrapSigner?: boolean; tokenCleaner?: boolean };
   /** Service account token keys, issuers and lookup. */
   serviceAccounts?: ServiceAccountOptions;
 }
@@ -52,6 +57,7 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
   tokens.push(serviceAccounts.authenticator());
+  if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
   const requestAuthenticators = [...(deps.requestAuthenticators ?? []), bearerTokenAuthenticator(tokenAuthenticator, apiAudiences)];
   return { requestAuthenticators, tokenAuthenticator, apiAudiences, serviceAccounts };

@@ -9,7 +9,7 @@ import type { NamespaceControllerDeps } from './namespace';
 
 export const defaultServiceAccountName = 'default';
 
-export function startServiceAccountController(deps: NamespaceControllerDeps): { stop(): void } {
+export function startServiceAccountController(deps: NamespaceControllerDeps): { stop(): void; synced: Promise<void> } {
   const namespaces = deps.storeFor(deps.registry.resourceFor('', 'v1', 'namespaces')!);
   const accounts = deps.storeFor(deps.registry.resourceFor('', 'v1', 'serviceaccounts')!);
   const stopped = new AbortController();
@@ -29,7 +29,7 @@ export function startServiceAccountController(deps: NamespaceControllerDeps): { 
     }
   }
 
-  void (async () => {
+  const synced = (async () => {
     const listed = await namespaces.list('');
     if (stopped.signal.aborted) return;
     unsubscribes.push(await deps.storage.watch(namespaces.prefix, listed.revision, (e) => {
@@ -45,6 +45,9 @@ export function startServiceAccountController(deps: NamespaceControllerDeps): { 
   })();
 
   return {
+    synced: synced.catch((e) => {
+      if (!stopped.signal.aborted) console.error('kubesim: service account controller:', e);
+    }),
     stop() {
       stopped.abort();
       for (const u of unsubscribes) u();
