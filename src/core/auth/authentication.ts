@@ -13,6 +13,8 @@ import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
+import { requestHeaderAuthenticator, type RequestHeaderOptions } from './authenticator/requestheader';
+import { x509Authenticator } from './authenticator/x509';
 import { tokenFileAuthenticator, type StaticToken } from './authenticator/tokenfile';
 import type { RequestAuthenticator, TokenAuthenticator } from './authenticator/types';
 import { ServiceAccountTokens, type ObjectGetter, type ServiceAccountOptions } from './serviceaccount/tokens';
@@ -22,6 +24,10 @@ export interface AuthenticationOptions {
   tokenFile?: StaticToken[];
   /** --api-audiences; defaults to the service account issuers. */
   apiAudiences?: string[];
+  /** --client-ca-file is set: certificates the host verified against it authenticate. */
+  clientCertificates?: boolean;
+  /** --requestheader-* (the host verifies the proxy's certificate against --requestheader-client-ca-file). */
+  requestHeader?: RequestHeaderOptions;
   /** --enable-bootstrap-token-auth. */
   bootstrapTokens?: boolean;
   /** Controllers kube-controller-manager runs only when named (--controllers=*,bootstrapsigner,tokencleaner). */
@@ -59,7 +65,10 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   tokens.push(serviceAccounts.authenticator());
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
-  const requestAuthenticators = [...(deps.requestAuthenticators ?? []), bearerTokenAuthenticator(tokenAuthenticator, apiAudiences)];
+  const requestAuthenticators = [...(deps.requestAuthenticators ?? [])];
+  if (options.requestHeader?.usernameHeaders.length) requestAuthenticators.push(requestHeaderAuthenticator(options.requestHeader));
+  if (options.clientCertificates) requestAuthenticators.push(x509Authenticator());
+  requestAuthenticators.push(bearerTokenAuthenticator(tokenAuthenticator, apiAudiences));
   return { requestAuthenticators, tokenAuthenticator, apiAudiences, serviceAccounts };
 }
 
