@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseFeatureGates, type FeatureGates } from '../src/core/features';
 import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
+import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
 
 export interface HostFlags {
   port: number;
@@ -24,6 +25,8 @@ export interface HostFlags {
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
   help: boolean;
+  /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
+  authn?: AuthnFlags;
 }
 
 export const flagHelp = `kubesim: a Kubernetes API server (Node host)
@@ -41,12 +44,14 @@ Flags:
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
   -h, --help                           this help
-`;
+
+Authentication flags:
+${authnFlagHelp}`;
 
 export class FlagError extends Error {}
 
 /** A Go duration as flags take it (`5m`, `90s`, `1h30m`), in milliseconds. */
-export function parseDuration(value: string): number {
+export function parseDuration(value: string, flag = 'etcd-compaction-interval'): number {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
   let total = 0;
@@ -55,7 +60,7 @@ export function parseDuration(value: string): number {
     total += Number(m[1]) * units[m[2]!]!;
     consumed += m[0].length;
   }
-  if (!value || consumed !== value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--etcd-compaction-interval" flag: time: invalid duration ${JSON.stringify(value)}`);
+  if (!value || consumed !== value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${flag}" flag: time: invalid duration ${JSON.stringify(value)}`);
   return total;
 }
 
@@ -69,7 +74,7 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help']);
+  const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'service-cluster-ip-range', 'service-node-port-range']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -79,7 +84,7 @@ export function parseFlags(argv: string[]): HostFlags {
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
     let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!known.has(name)) throw new FlagError(`unknown flag: --${name}`);
+    if (!known.has(name) && !authnFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
     if (value === undefined) {
       if (booleans.has(name)) value = 'true';
       else {
@@ -140,6 +145,7 @@ export function parseFlags(argv: string[]): HostFlags {
         flags.etcdCompactionIntervalMs = parseDuration(value);
         break;
       default:
+        if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;
         throw new FlagError(`unknown flag: --${name}`);
     }
   }

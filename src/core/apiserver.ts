@@ -9,8 +9,17 @@
 import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
+import { startServiceAccountController } from './controllers/serviceAccount';
+import { startTokensController } from './controllers/tokens';
+import { startBootstrapSigner } from './controllers/bootstrapsigner';
+import { startTokenCleaner } from './controllers/tokencleaner';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import type { Authorizer } from './auth/authorizer/types';
+import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
+import { createToken } from './auth/serviceaccount/tokenRequest';
+import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import { buildHandlerChain } from './http/chain';
 import { requestInfoFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
@@ -68,6 +77,10 @@ export interface ApiServerOptions {
   /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (default 30000-32767). */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
+  /** Authorizes requests; the impersonation filter checks the `impersonate` verb with it (absent: allow). */
+  authorizer?: Authorizer;
+  /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
+  authentication?: AuthenticationOptions;
 }
 
 export interface ApiServer {
@@ -161,10 +174,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (services) await bootstrapServices(storeFor(services), serviceAllocator);
   }
 
+  const getObject = storeGetter(registry, storeFor);
+  const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
+
   let controllers: { stop(): void }[] = [];
-  const ready = bootstrap().then(() => {
+  const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    const serviceAccounts = startServiceAccountController(deps);
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+    await serviceAccounts.synced;
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -179,9 +200,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -251,7 +274,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const url = new URL(request.url);
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       return await handleResource(request, url, info);
     } catch (err) {
@@ -262,7 +285,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+      authorizer: options.authorizer,
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
     }),
     ready,
     registry,

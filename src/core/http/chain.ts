@@ -7,7 +7,9 @@
  */
 import { withCompression } from './filters/compression';
 import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
+import { withImpersonation } from './apifilters/impersonation';
 import { withRequestInfo } from './apifilters/requestInfo';
+import type { Authorizer } from '../auth/authorizer/types';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -15,10 +17,13 @@ export interface ChainOptions {
   /** APIResponseCompression. */
   compression: boolean;
   authentication: AuthenticationConfig;
+  /** Checks the `impersonate` verb (absent: every impersonation is allowed). */
+  authorizer?: Authorizer;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
   let handler = apiHandler;
+  handler = withImpersonation(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
   handler = withRequestInfo(handler);
   handler = withCompression(handler, options.compression);
