@@ -11,8 +11,12 @@ import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import type { AuthorizerFactory } from './auth/authorizer/modes';
+import type { Authorizer } from './auth/authorizer/types';
+import { createAuthorization } from './auth/authorizer/wiring';
+import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom } from './http/request/context';
+import { requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -64,6 +68,10 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** The authorization chain, or a factory over the server's state (authorizerFromModes); AlwaysAllow when absent. */
+  authorizer?: Authorizer | AuthorizerFactory;
+  /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
+  rbacBootstrap?: boolean;
 }
 
 export interface ApiServer {
@@ -74,6 +82,8 @@ export interface ApiServer {
   readonly registry: ResourceRegistry;
   /** The watch cache in front of the backend (history window, watchers). */
   readonly storage: WatchCacheStorage;
+  /** The authorization chain requests go through (impersonation and access reviews ask it too). */
+  readonly authorizer: Authorizer;
   close(): Promise<void>;
 }
 
@@ -153,10 +163,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
-  const ready = bootstrap().then(() => {
+  const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    controllers.push(...(await authorization.start()));
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -164,7 +176,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = storeFor(type);
+    const store = authorization.guard(storeFor(type), userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
@@ -255,12 +267,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
       authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+      authorizer: authorization.authorizer,
     }),
+    authorizer: authorization.authorizer,
     ready,
     registry,
     storage,
     async close() {
       for (const c of controllers) c.stop();
+      authorization.close();
       await storage.close();
     },
   };

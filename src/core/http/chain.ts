@@ -7,6 +7,8 @@
  */
 import { withCompression } from './filters/compression';
 import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
+import { withAuthorization } from './apifilters/authorization';
+import type { Authorizer } from '../auth/authorizer/types';
 import { withRequestInfo } from './apifilters/requestInfo';
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -15,10 +17,12 @@ export interface ChainOptions {
   /** APIResponseCompression. */
   compression: boolean;
   authentication: AuthenticationConfig;
+  authorizer: Authorizer;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
   let handler = apiHandler;
+  handler = withAuthorization(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
   handler = withRequestInfo(handler);
   handler = withCompression(handler, options.compression);
