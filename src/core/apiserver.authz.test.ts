@@ -325,3 +325,165 @@ describe('bootstrap reconciliation at start', () => {
     expect((await second.json('GET', `${rbac}/clusterroles/system:discovery`, { headers: admin })).body.rules).toEqual([]);
   });
 });
+
+describe('privilege escalation prevention', () => {
+  let t: TestServer;
+  const h = { headers: asUser('alice', 'devs') };
+  const roleBody = (name: string, rules: unknown[]) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name }, rules });
+  const bindingBody = (name: string, kind: string, roleName: string) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name: roleName }, subjects: [user('bob')] });
+  beforeEach(async () => {
+    t = await server();
+    await role(t, 'ns1', 'role-writer', [
+      { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
+      { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: ['create', 'update', 'patch', 'get'] },
+    ]);
+    await bind(t, 'ns1', 'role-writer', { kind: 'Role', name: 'role-writer' }, [user('alice')]);
+  });
+
+  it('[AC-RBAC-118][AC-RBAC-119] a role may grant only what its author holds; the 403 lists the missing rules', async () => {
+    expect((await t.json('POST', `${rbac}/namespaces/ns1/roles`, { body: roleBody('ok', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), ...h })).status).toBe(201);
+    const r = await t.json('POST', `${rbac}/namespaces/ns1/roles`, {
+      body: roleBody('more', [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'delete', 'deletecollection'] }, { apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]),
+      ...h,
+    });
+    expect(r.status).toBe(403);
+    expect(r.body.reason).toBe('Forbidden');
+    expect(r.body.message).toBe(
+      'roles.rbac.authorization.k8s.io "more" is forbidden: user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n'
+      + '{APIGroups:[""], Resources:["pods"], Verbs:["delete" "deletecollection"]}\n'
+      + '{APIGroups:[""], Resources:["secrets"], Verbs:["get"]}',
+    );
+    expect(r.body.details).toEqual({ name: 'more', group: 'rbac.authorization.k8s.io', kind: 'roles' });
+    // Nothing at another scope either: the user holds nothing in ns2.
+    expect((await t.json('GET', `${rbac}/namespaces/ns1/roles/more`, { headers: admin })).status).toBe(404);
+  });
+
+  it('[AC-RBAC-119] editing one\'s own role to add permissions is refused, on update and on patch', async () => {
+    const own = (await t.json('GET', `${rbac}/namespaces/ns1/roles/role-writer`, h)).body;
+    const put = await t.json('PUT', `${rbac}/namespaces/ns1/roles/role-writer`, { body: { ...own, rules: [...own.rules, { apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }, ...h });
+    expect(put.status).toBe(403);
+    const patch = await t.json('PATCH', `${rbac}/namespaces/ns1/roles/role-writer`, {
+      body: [{ op: 'add', path: '/rules/-', value: { apiGroups: [''], resources: ['secrets'], verbs: ['list'] } }],
+      headers: { ...h.headers, 'content-type': 'application/json-patch+json' },
+    });
+    expect(patch.status).toBe(403);
+    expect(patch.body.message).toContain('{APIGroups:[""], Resources:["secrets"], Verbs:["list"]}');
+    // Labels only: nothing granted beyond what is held, so allowed.
+    const label = await t.json('PATCH', `${rbac}/namespaces/ns1/roles/role-writer`, { body: { metadata: { labels: { a: 'b' } } }, headers: { ...h.headers, 'content-type': 'application/merge-patch+json' } });
+    expect(label.status).toBe(200);
+  });
+
+  it('[AC-RBAC-120][AC-RBAC-046] the escalate verb lifts the check', async () => {
+    await role(t, 'ns1', 'escalator', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles'], verbs: ['escalate'] }]);
+    await bind(t, 'ns1', 'escalator', { kind: 'Role', name: 'escalator' }, [user('alice')]);
+    expect((await t.json('POST', `${rbac}/namespaces/ns1/roles`, { body: roleBody('more', [{ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }]), ...h })).status).toBe(201);
+  });
+
+  it('[AC-RBAC-121][AC-RBAC-122][AC-RBAC-123][AC-RBAC-045] a binding needs the role\'s permissions or bind on that role (by name)', async () => {
+    await role(t, 'ns1', 'pod-reader', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
+    expect((await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b1', 'Role', 'pod-reader'), ...h })).status).toBe(201);
+    const denied = await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b2', 'ClusterRole', 'admin'), ...h });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toMatch(/^rolebindings\.rbac\.authorization\.k8s\.io "b2" is forbidden: user "alice" \(groups=\["devs" "system:authenticated"\]\) is attempting to grant RBAC permissions not currently held:\n/);
+    await role(t, 'ns1', 'binder', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['bind'], resourceNames: ['admin'] }]);
+    await bind(t, 'ns1', 'binder', { kind: 'Role', name: 'binder' }, [user('alice')]);
+    expect((await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b2', 'ClusterRole', 'admin'), ...h })).status).toBe(201);
+    expect((await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b3', 'ClusterRole', 'cluster-admin'), ...h })).status).toBe(403);
+  });
+
+  it('a binding to a missing role by a user without bind is 404 for the role', async () => {
+    const r = await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b', 'Role', 'nope'), ...h });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('roles.rbac.authorization.k8s.io "nope" not found');
+  });
+
+  it('an aggregationRule needs cluster-admin privileges', async () => {
+    await role(t, '', 'cr-writer', [{ apiGroups: ['rbac.authorization.k8s.io'], resources: ['clusterroles'], verbs: ['create'] }]);
+    await bind(t, '', 'cr-writer', { kind: 'ClusterRole', name: 'cr-writer' }, [user('alice')]);
+    const r = await t.json('POST', `${rbac}/clusterroles`, {
+      body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { a: 'b' } }] } },
+      ...h,
+    });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('clusterroles.rbac.authorization.k8s.io "agg" is forbidden: must have cluster-admin privileges to use the aggregationRule');
+  });
+});
+
+describe('access reviews', () => {
+  let t: TestServer;
+  const authz = '/apis/authorization.k8s.io/v1';
+  const review = (kind: string, spec: unknown, extra: Record<string, unknown> = {}) => ({ apiVersion: 'authorization.k8s.io/v1', kind, spec, ...extra });
+  beforeEach(async () => {
+    t = await server();
+    await role(t, 'ns1', 'cm1-reader', [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['cm1'], verbs: ['get'] }]);
+    await bind(t, 'ns1', 'cm1-reader', { kind: 'Role', name: 'cm1-reader' }, [user('alice')]);
+  });
+
+  it('[API-REV-001][API-REV-002][API-REV-004][AC-REV-016][AC-REV-017][AC-REV-019][AC-REV-020][AC-REV-030] SelfSubjectAccessReview answers for the caller, with the RBAC reason', async () => {
+    const ask = (ra: Record<string, string>) => t.json('POST', `${authz}/selfsubjectaccessreviews`, { body: review('SelfSubjectAccessReview', { resourceAttributes: ra }), headers: asUser('alice') });
+    const yes = await ask({ group: '', resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm1' });
+    expect(yes.status).toBe(201);
+    expect(yes.body).toEqual({
+      kind: 'SelfSubjectAccessReview', apiVersion: 'authorization.k8s.io/v1', metadata: { creationTimestamp: null },
+      spec: { resourceAttributes: { group: '', resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm1' } },
+      status: { allowed: true, reason: 'RBAC: allowed by RoleBinding "cm1-reader/ns1" of Role "cm1-reader" to User "alice"' },
+    });
+    expect((await ask({ resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm2' })).body.status).toEqual({ allowed: false });
+    expect((await ask({ resource: 'configmaps', verb: 'get', namespace: 'ns2', name: 'cm1' })).body.status).toEqual({ allowed: false });
+    const masters = await t.json('POST', `${authz}/selfsubjectaccessreviews`, { body: review('SelfSubjectAccessReview', { nonResourceAttributes: { path: '/anything', verb: 'get' } }), headers: admin });
+    expect(masters.body.status).toEqual({ allowed: true });
+  });
+
+  it('[AC-REV-018] a read-only user is not allowed to delete', async () => {
+    const r = await t.json('POST', `${authz}/selfsubjectaccessreviews`, { body: review('SelfSubjectAccessReview', { resourceAttributes: { resource: 'configmaps', verb: 'delete', namespace: 'ns1', name: 'cm1' } }), headers: asUser('alice') });
+    expect(r.body.status.allowed).toBe(false);
+  });
+
+  it('[AC-REV-023][AC-AUTHZ-010][AC-AUTHZ-011][AC-AUTHZ-013] SubjectAccessReview asks about any user and groups, resource or non-resource', async () => {
+    const sar = (spec: unknown) => t.json('POST', `${authz}/subjectaccessreviews`, { body: review('SubjectAccessReview', spec), headers: admin });
+    expect((await sar({ user: 'alice', resourceAttributes: { resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm1' } })).body.status.allowed).toBe(true);
+    expect((await sar({ user: 'bob', resourceAttributes: { resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm1' } })).body.status).toEqual({ allowed: false });
+    const viaGroup = await sar({ user: 'x', groups: ['system:masters'], nonResourceAttributes: { path: '/logs', verb: 'get' } });
+    expect(viaGroup.body.status).toEqual({ allowed: true });
+    const discovery = await sar({ user: 'x', groups: ['system:authenticated'], nonResourceAttributes: { path: '/apis/apps', verb: 'get' } });
+    expect(discovery.body.status).toEqual({ allowed: true, reason: 'RBAC: allowed by ClusterRoleBinding "system:discovery" of ClusterRole "system:discovery" to Group "system:authenticated"' });
+  });
+
+  it('SubjectAccessReview validation answers 422 with upstream\'s messages', async () => {
+    const r = await t.json('POST', `${authz}/subjectaccessreviews`, { body: review('SubjectAccessReview', {}), headers: admin });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('SubjectAccessReview.authorization.k8s.io "" is invalid: [spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified, spec.user: Invalid value: "": at least one of user or group must be specified]');
+  });
+
+  it('[AC-REV-024] LocalSubjectAccessReview is bound to the namespace of its URL', async () => {
+    const ok = await t.json('POST', `${authz}/namespaces/ns1/localsubjectaccessreviews`, { body: review('LocalSubjectAccessReview', { user: 'alice', resourceAttributes: { resource: 'configmaps', verb: 'get', namespace: 'ns1', name: 'cm1' } }), headers: admin });
+    expect(ok.status).toBe(201);
+    expect(ok.body.metadata.namespace).toBe('ns1');
+    expect(ok.body.status.allowed).toBe(true);
+    const other = await t.json('POST', `${authz}/namespaces/ns1/localsubjectaccessreviews`, { body: review('LocalSubjectAccessReview', { user: 'alice', resourceAttributes: { resource: 'configmaps', verb: 'get', namespace: 'ns2', name: 'cm1' } }), headers: admin });
+    expect(other.status).toBe(422);
+    expect(other.body.message).toBe('LocalSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes.namespace: Invalid value: "ns2": must match metadata.namespace');
+  });
+
+  it('[AC-REV-025] SelfSubjectRulesReview lists the caller\'s rules in a namespace', async () => {
+    const r = await t.json('POST', `${authz}/selfsubjectrulesreviews`, { body: review('SelfSubjectRulesReview', { namespace: 'ns1' }), headers: asUser('alice') });
+    expect(r.status).toBe(201);
+    expect(r.body.status.incomplete).toBe(false);
+    expect(r.body.status.resourceRules).toContainEqual({ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cm1'] });
+    expect(r.body.status.resourceRules).toContainEqual({ verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'] });
+    expect(r.body.status.nonResourceRules).toContainEqual({ verbs: ['get'], nonResourceURLs: ['/healthz', '/livez', '/readyz', '/version', '/version/'] });
+    const noNs = await t.json('POST', `${authz}/selfsubjectrulesreviews`, { body: review('SelfSubjectRulesReview', {}), headers: asUser('alice') });
+    expect(noNs.status).toBe(400);
+    expect(noNs.body.message).toBe('no namespace on request');
+  });
+
+  it('[API-REV-003] reviews cannot be read back', async () => {
+    expect((await t.json('GET', `${authz}/subjectaccessreviews`, { headers: admin })).status).toBe(405);
+  });
+
+  it('anonymous callers may not create access reviews', async () => {
+    const r = await t.json('POST', `${authz}/selfsubjectaccessreviews`, { body: review('SelfSubjectAccessReview', { resourceAttributes: { resource: 'pods', verb: 'get' } }) });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope');
+  });
+});

@@ -32,6 +32,7 @@ import { getResource } from './http/handlers/get';
 import { listResource } from './http/handlers/list';
 import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
+import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
@@ -183,6 +184,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      if (isAccessReview(type.group, type.resource)) return createAccessReview(scope, authorization.authorizer);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);

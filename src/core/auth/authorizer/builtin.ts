@@ -20,20 +20,19 @@ export const alwaysAllowAuthorizer: Authorizer & RuleResolver = {
 export const alwaysDenyAuthorizer: Authorizer & RuleResolver = {
   name: 'AlwaysDeny',
   authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
-  rulesFor: (): RulesResult => ({ resourceRules: [], nonResourceRules: [], incomplete: true }),
+  rulesFor: (): RulesResult => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
 };
 
 function inGroups(user: UserInfo, groups: readonly string[]): boolean {
   return user.groups.some((g) => groups.includes(g));
 }
 
-/** Allows members of the given groups everything; no opinion otherwise. */
-export function privilegedGroupsAuthorizer(groups: readonly string[] = [systemMasters]): Authorizer & RuleResolver {
+/** Allows members of the given groups everything; no opinion otherwise. Not a rule resolver: rules reviews show their bindings. */
+export function privilegedGroupsAuthorizer(groups: readonly string[] = [systemMasters]): Authorizer {
   return {
     name: 'privileged-groups',
     authorize: (attrs) => (inGroups(attrs.user, groups)
       ? { decision: 'Allow', reason: '', explanation: { authorizer: 'privileged-groups', groups: attrs.user.groups.filter((g) => groups.includes(g)) } }
       : { decision: 'NoOpinion', reason: '' }),
-    rulesFor: (user) => (inGroups(user, groups) ? alwaysAllowAuthorizer.rulesFor(user, '') : { resourceRules: [], nonResourceRules: [], incomplete: false }),
   };
 }
