@@ -5,8 +5,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import type { AuthorizationFlags } from './authorization';
 
-export interface HostFlags {
+export interface HostFlags extends AuthorizationFlags {
   port: number;
   bindAddress: string;
   dataDir: string;
@@ -33,6 +34,10 @@ Flags:
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
+      --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
+      --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
+      --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
+      --insecure-token-users           test only: a bearer token "<user>[,<group>...]" authenticates as that user
   -h, --help                           this help
 `;
 
@@ -62,8 +67,9 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help']);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates']);
+  const booleans = new Set(['tls', 'help', 'insecure-token-users']);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
+    'authorization-mode', 'authorization-config', 'authorization-policy-file', 'insecure-token-users']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -112,6 +118,18 @@ export function parseFlags(argv: string[]): HostFlags {
         } catch (e) {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }
+        break;
+      case 'authorization-mode':
+        flags.authorizationModes = value;
+        break;
+      case 'authorization-config':
+        flags.authorizationConfig = value;
+        break;
+      case 'authorization-policy-file':
+        flags.authorizationPolicyFile = value;
+        break;
+      case 'insecure-token-users':
+        flags.insecureTokenUsers = value !== 'false';
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);

@@ -10,6 +10,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
+import { hostAuthorization } from './authorization';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
 import { ensureServingCert } from './tls';
@@ -65,9 +66,11 @@ users:
 }
 
 export async function startHost(flags: HostFlags): Promise<RunningHost> {
+  // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
+  const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
-  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates });
+  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, ...authz });
   await api.ready;
   const fetch = (request: Request) => api.handle(request);
 

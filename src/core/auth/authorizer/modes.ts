@@ -31,13 +31,13 @@ export interface ModeExtras {
 /** Parses `--authorization-mode`; throws kube-apiserver's validation message on a bad list. */
 export function parseAuthorizationModes(flag: string): AuthorizationMode[] {
   const modes = flag.split(',').map((m) => m.trim()).filter(Boolean);
-  const seen = new Set<string>();
   for (const m of modes) {
     if (!(authorizationModes as readonly string[]).includes(m)) {
       throw new Error(`authorization-mode ${JSON.stringify(m)} is not a valid mode`);
     }
-    if (seen.has(m)) throw new Error(`authorization-mode ${JSON.stringify(m)} has mode specified more than once`);
-    seen.add(m);
+  }
+  if (new Set(modes).size !== modes.length) {
+    throw new Error(`authorization-mode [${modes.map((m) => JSON.stringify(m)).join(' ')}] has mode specified more than once`);
   }
   if (!modes.length) throw new Error('at least one authorization-mode must be passed');
   return modes as AuthorizationMode[];
