@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { RequestAuthenticator } from '../src/core/auth/authenticator/types';
-import { authorizerFromModes, parseAuthorizationModes, type AuthorizationMode, type AuthorizerFactory } from '../src/core/auth/authorizer/modes';
+import { abacAuthorizer, parsePolicyFile } from '../src/core/auth/abac/abac';
+import { authorizerFromModes, parseAuthorizationModes, type AuthorizationMode, type AuthorizerFactory, type ModeExtras } from '../src/core/auth/authorizer/modes';
 import { tokenNamesUserAuthenticator } from '../src/core/auth/authorizer/testing';
 
 export interface AuthorizationFlags {
@@ -40,8 +41,10 @@ export function validateAuthorizationFlags(flags: AuthorizationFlags): Authoriza
 export function hostAuthorization(flags: AuthorizationFlags): HostAuthorization {
   const modes = validateAuthorizationFlags(flags);
   if (flags.authorizationConfig !== undefined) readFileSync(flags.authorizationConfig, 'utf8');
+  const extras: ModeExtras = {};
+  if (flags.authorizationPolicyFile) extras.ABAC = abacAuthorizer(parsePolicyFile(readFileSync(flags.authorizationPolicyFile, 'utf8')));
   return {
-    authorizer: authorizerFromModes(modes),
+    authorizer: authorizerFromModes(modes, extras),
     rbacBootstrap: true,
     authenticators: flags.insecureTokenUsers ? [tokenNamesUserAuthenticator] : [],
   };

@@ -487,3 +487,23 @@ describe('access reviews', () => {
     expect(r.body.message).toBe('selfsubjectaccessreviews.authorization.k8s.io is forbidden: User "system:anonymous" cannot create resource "selfsubjectaccessreviews" in API group "authorization.k8s.io" at the cluster scope');
   });
 });
+
+describe('ABAC', () => {
+  it('[AC-AUTHZ-034] a policy file allows what its lines say; read-only policies allow only reads', async () => {
+    const { abacAuthorizer, parsePolicyFile } = await import('./auth/abac/abac');
+    const policies = parsePolicyFile([
+      '# comment',
+      '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": "alice", "namespace": "*", "resource": "*", "apiGroup": "*"}}',
+      '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"user": "bob", "namespace": "ns1", "resource": "pods", "apiGroup": "", "readonly": true}}',
+      '{"apiVersion": "abac.authorization.kubernetes.io/v1beta1", "kind": "Policy", "spec": {"group": "system:authenticated", "readonly": true, "nonResourcePath": "*"}}',
+    ].join('\n'));
+    const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['ABAC'], { ABAC: abacAuthorizer(policies) }) });
+    expect((await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: cm('x'), headers: asUser('alice') })).status).toBe(201);
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/pods', { headers: asUser('bob', 'system:authenticated') })).status).toBe(200);
+    const w = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: {}, headers: asUser('bob', 'system:authenticated') });
+    expect(w.status).toBe(403);
+    expect(w.body.message).toBe('pods is forbidden: User "bob" cannot create resource "pods" in API group "" in the namespace "ns1": No policy matched.');
+    expect((await t.json('GET', '/apis', { headers: asUser('bob', 'system:authenticated') })).status).toBe(200);
+    expect(() => parsePolicyFile('{bad')).toThrow(/^error reading policy file: line 1: /);
+  });
+});
