@@ -507,3 +507,71 @@ describe('ABAC', () => {
     expect(() => parsePolicyFile('{bad')).toThrow(/^error reading policy file: line 1: /);
   });
 });
+
+describe('Node authorizer', () => {
+  let t: TestServer;
+  const n1 = asUser('system:node:n1', 'system:nodes', 'system:authenticated');
+  const podOn = (name: string, node: string, volumes: unknown[] = [], extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name },
+    spec: { nodeName: node, serviceAccountName: 'sa1', containers: [{ name: 'c', image: 'i', env: [{ name: 'X', valueFrom: { configMapKeyRef: { name: 'env-cm', key: 'k' } } }] }], volumes, ...extra },
+  });
+  beforeEach(async () => {
+    t = await server(['Node', 'RBAC']);
+    const post = async (path: string, body: unknown) => expect((await t.json('POST', path, { body, headers: admin })).status).toBe(201);
+    for (const n of ['n1', 'n2']) await post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: n } });
+    await post('/api/v1/namespaces/ns1/pods', podOn('p1', 'n1', [{ name: 's', secret: { secretName: 's1' } }, { name: 'd', persistentVolumeClaim: { claimName: 'claim1' } }]));
+    await post('/api/v1/namespaces/ns1/pods', podOn('p2', 'n2', [{ name: 's', secret: { secretName: 's2' } }]));
+    for (const s of ['s1', 's2']) await post('/api/v1/namespaces/ns1/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: s } });
+    for (const c of ['env-cm', 'other-cm']) await post('/api/v1/namespaces/ns1/configmaps', cm(c));
+    await post('/api/v1/namespaces/ns1/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'claim1' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv1' } });
+  });
+  const get = (path: string, headers = n1) => t.json('GET', path, { headers });
+
+  it('[AC-NODE-002][AC-NODE-005][AC-NODE-018] a node reads its own Node object only', async () => {
+    expect((await get('/api/v1/nodes/n1')).status).toBe(200);
+    const other = await get('/api/v1/nodes/n2');
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('nodes "n2" is forbidden: User "system:node:n1" cannot get resource "nodes" in API group "" at the cluster scope: node \'n1\' cannot read \'n2\', only its own Node object');
+    // Without the system:nodes group the user is no node.
+    expect((await get('/api/v1/nodes/n1', asUser('system:node:n1'))).status).toBe(403);
+    expect((await get('/api/v1/nodes/N1', n1)).status).toBe(403);
+  });
+
+  it('[AC-NODE-006][AC-NODE-007][AC-NODE-008][AC-NODE-009][AC-NODE-010] a node reads the Pods bound to it and what they reference, nothing else', async () => {
+    expect((await get('/api/v1/namespaces/ns1/pods/p1')).status).toBe(200);
+    expect((await get('/api/v1/namespaces/ns1/pods/p2')).status).toBe(403);
+    expect((await get('/api/v1/namespaces/ns1/pods?fieldSelector=spec.nodeName%3Dn1')).status).toBe(200);
+    expect((await get('/api/v1/namespaces/ns1/pods')).body.message).toMatch(/: can only list\/watch pods with spec.nodeName field selector$/);
+    expect((await get('/api/v1/namespaces/ns1/secrets/s1')).status).toBe(200);
+    const s2 = await get('/api/v1/namespaces/ns1/secrets/s2');
+    expect(s2.status).toBe(403);
+    expect(s2.body.message).toBe('secrets "s2" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "ns1": no relationship found between node \'n1\' and this object');
+    expect((await get('/api/v1/namespaces/ns1/configmaps/env-cm')).status).toBe(200);
+    expect((await get('/api/v1/namespaces/ns1/configmaps/other-cm')).status).toBe(403);
+    expect((await get('/api/v1/namespaces/ns1/persistentvolumeclaims/claim1')).status).toBe(200);
+    expect((await get('/api/v1/persistentvolumes/pv1')).status).toBe(404);
+    expect((await get('/api/v1/persistentvolumes/pv2')).status).toBe(403);
+  });
+
+  it('[AC-NODE-003][AC-NODE-004][AC-NODE-012][AC-NODE-013][AC-NODE-014][AC-NODE-016][AC-NODE-017] static node rules: services, endpoints, events, reviews, node and pod status', async () => {
+    expect((await get('/api/v1/services')).status).toBe(200);
+    expect((await get('/api/v1/namespaces/ns1/endpoints/x')).status).toBe(404);
+    expect((await t.json('POST', '/api/v1/namespaces/ns1/events', { body: { apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { kind: 'Node', name: 'n1' } }, headers: n1 })).status).not.toBe(403);
+    expect((await t.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'x', nonResourceAttributes: { path: '/', verb: 'get' } } }, headers: n1 })).status).toBe(201);
+    expect((await t.json('PATCH', '/api/v1/nodes/n1/status', { body: { status: { phase: 'Running' } }, headers: { ...n1, 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect((await t.json('DELETE', '/api/v1/namespaces/ns1/secrets/s1', { headers: n1 })).status).toBe(403);
+  });
+
+  it('[AC-NODE-020] without the Node mode a node gets only what RBAC grants', async () => {
+    const rbacOnly = await server(['RBAC']);
+    expect((await rbacOnly.json('GET', '/api/v1/nodes/n1', { headers: n1 })).status).toBe(403);
+  });
+
+  it('service account tokens only for service accounts of its pods; rules reviews are incomplete for nodes', async () => {
+    const token = (sa: string) => t.json('POST', `/api/v1/namespaces/ns1/serviceaccounts/${sa}/token`, { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} }, headers: n1 });
+    expect((await token('sa2')).body.message).toMatch(/: no relationship found between node 'n1' and this object$/);
+    const r = await t.json('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'ns1' } }, headers: n1 });
+    expect(r.body.status.incomplete).toBe(true);
+    expect(r.body.status.evaluationError).toBe('node authorizer does not support user rule resolution');
+  });
+});

@@ -17,7 +17,7 @@ export interface AuthorizerDeps {
   /** The RBAC authorizer over the server's Role/ClusterRole/binding objects. */
   rbac(): Authorizer & RuleResolver;
   /** The Node authorizer over the server's Pods, Nodes and volumes. */
-  node?(): Authorizer & RuleResolver;
+  node(): Authorizer & RuleResolver;
 }
 
 export type AuthorizerFactory = (deps: AuthorizerDeps) => Authorizer;
@@ -52,10 +52,7 @@ export function authorizerFromModes(modes: readonly AuthorizationMode[], extras:
         case 'AlwaysAllow': chain.push(alwaysAllowAuthorizer); break;
         case 'AlwaysDeny': chain.push(alwaysDenyAuthorizer); break;
         case 'RBAC': chain.push(deps.rbac()); break;
-        case 'Node':
-          if (!deps.node) throw new Error('authorization mode Node is not available');
-          chain.push(deps.node());
-          break;
+        case 'Node': chain.push(deps.node()); break;
         case 'ABAC':
           if (!extras.ABAC) throw new Error('authorization-policy-file must be set for ABAC mode');
           chain.push(extras.ABAC);

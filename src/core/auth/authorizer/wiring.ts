@@ -5,10 +5,12 @@
  * policy reconciliation, then the clusterrole-aggregation controller).
  */
 import { startClusterRoleAggregationController } from '../../controllers/clusterRoleAggregation';
+import { isObject } from '../../api/types';
 import type { Store } from '../../registry/generic/store';
 import type { ResourceRegistry } from '../../registry/registry';
 import type { ResourceType } from '../../registry/types';
 import type { Storage } from '../../storage/interface';
+import { nodeAuthorizer } from '../node/authorizer';
 import { rbacAuthorizer } from '../rbac/authorizer';
 import { reconcileBootstrapPolicy } from '../rbac/bootstrap';
 import { guardedStore } from '../rbac/escalation';
@@ -29,8 +31,6 @@ export interface AuthorizationOptions {
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default roles and run role aggregation; by default when the chain uses RBAC. */
   rbacBootstrap?: boolean;
-  /** Extra dependencies for factories (the Node authorizer). */
-  node?: AuthorizerDeps['node'];
 }
 
 export interface Authorization {
@@ -44,6 +44,7 @@ export interface Authorization {
 
 export function createAuthorization(options: AuthorizationOptions, deps: AuthorizationWiringDeps): Authorization {
   const cache = new PolicyCache(deps.storage);
+  const coreStore = (resource: string) => deps.storeFor(deps.registry.resourceFor('', 'v1', resource)!);
   const rbac = rbacAuthorizer(cache);
   let rbacUsed = false;
   const factoryDeps: AuthorizerDeps = {
@@ -51,7 +52,17 @@ export function createAuthorization(options: AuthorizationOptions, deps: Authori
       rbacUsed = true;
       return rbac;
     },
-    node: options.node,
+    node: () => nodeAuthorizer({
+      async podsOnNode(nodeName) {
+        const pods = await coreStore('pods').list('');
+        return pods.items.filter((p) => isObject(p['spec']) && p['spec']['nodeName'] === nodeName);
+      },
+      async getPersistentVolumeClaim(namespace, name) {
+        const store = coreStore('persistentvolumeclaims');
+        const kv = await store.getKv(namespace, name);
+        return kv ? store.decode(kv) : undefined;
+      },
+    }),
   };
   const configured = options.authorizer ?? unionAuthorizer([privilegedGroupsAuthorizer(), alwaysAllowAuthorizer]);
   const authorizer = typeof configured === 'function' ? configured(factoryDeps) : configured;
