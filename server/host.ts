@@ -70,7 +70,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
-  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, ...authz });
+  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, authenticators: authz.authenticators });
   await api.ready;
   const fetch = (request: Request) => api.handle(request);
 
@@ -104,6 +104,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
         (s as { closeAllConnections?: () => void }).closeAllConnections?.();
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
+      authz.stop();
       await api.close();
     },
   };

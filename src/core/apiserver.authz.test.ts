@@ -575,3 +575,131 @@ describe('Node authorizer', () => {
     expect(r.body.status.evaluationError).toBe('node authorizer does not support user rule resolution');
   });
 });
+
+describe('webhook authorizers from an AuthorizationConfiguration', () => {
+  type Review = { apiVersion: string; kind: string; spec: Record<string, any> };
+  const webhook = (over: Record<string, unknown> = {}) => ({
+    type: 'Webhook', name: 'hook',
+    webhook: {
+      timeout: '3s', subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion',
+      connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: '/hook.kubeconfig' }, ...over,
+    },
+  });
+  const config = (authorizers: unknown[]) => ({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthorizationConfiguration', authorizers });
+
+  async function withHook(authorizers: unknown[], answer: (r: Review) => unknown) {
+    const { loadAuthorizationConfiguration } = await import('./auth/authorizer/config');
+    const received: Review[] = [];
+    const loaded = loadAuthorizationConfiguration(config(authorizers), {
+      transportFor: () => async (review) => {
+        received.push(review as Review);
+        const a = answer(review as Review);
+        if (a instanceof Error) throw a;
+        return a;
+      },
+    });
+    const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: loaded.factory });
+    return { t, received, loaded };
+  }
+  const sar = (version: string, status: unknown) => ({ apiVersion: `authorization.k8s.io/${version}`, kind: 'SubjectAccessReview', status });
+
+  it('[AC-AUTHZ-004][AC-AUTHZ-051][AC-AUTHZ-012][AC-AUTHZ-060][AC-AUTHZ-062] the webhook gets a SubjectAccessReview of the configured version and decides', async () => {
+    const { t, received } = await withHook([webhook()], (r) => sar('v1', { allowed: r.spec['user'] === 'alice', reason: 'hook says so' }));
+    expect((await t.json('GET', '/api/v1/namespaces/default/pods?labelSelector=a%3Db', { headers: asUser('alice', 'g1') })).status).toBe(200);
+    expect(received[0]).toEqual({
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: { creationTimestamp: null },
+      spec: { user: 'alice', groups: ['g1', 'system:authenticated'], resourceAttributes: { namespace: 'default', verb: 'list', group: '', version: 'v1', resource: 'pods', subresource: '', name: '', labelSelector: { rawSelector: 'a=b' } } },
+      status: { allowed: false },
+    });
+    const denied = await t.json('GET', '/api/v1/namespaces/default/pods', { headers: asUser('bob') });
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default": hook says so');
+  });
+
+  it('v1beta1 reviews carry groups as `group`', async () => {
+    const { t, received } = await withHook([webhook({ subjectAccessReviewVersion: 'v1beta1' })], () => sar('v1beta1', { allowed: true }));
+    await t.json('GET', '/version', { headers: asUser('alice', 'g1') });
+    expect(received[0]!.apiVersion).toBe('authorization.k8s.io/v1beta1');
+    expect(received[0]!.spec).toEqual({ user: 'alice', group: ['g1', 'system:authenticated'], nonResourceAttributes: { path: '/version', verb: 'get' } });
+  });
+
+  it('[AC-REV-021][AC-AUTHZ-007] an explicit deny stops the chain: RBAC after it is not asked; status.denied in reviews', async () => {
+    const { t } = await withHook([webhook(), { type: 'RBAC', name: 'rbac' }], (r) => sar('v1', { allowed: false, denied: r.spec['user'] === 'alice', reason: 'no alice' }));
+    await bind(t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    expect((await t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(403);
+    expect((await t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') })).status).toBe(403);
+    const review = await t.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: { verb: 'list', resource: 'namespaces' } } }, headers: admin,
+    });
+    expect(review.body.status).toEqual({ allowed: false, denied: true, reason: 'no alice' });
+    const { t: reversed } = await withHook([{ type: 'RBAC', name: 'rbac' }, webhook()], () => sar('v1', { allowed: false, denied: true }));
+    await bind(reversed, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    expect((await reversed.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
+  });
+
+  it('[AC-AUTHZ-037] system:masters bypasses a webhook that denies everything', async () => {
+    const { t, received } = await withHook([webhook()], () => sar('v1', { denied: true }));
+    expect((await t.json('GET', '/api/v1/namespaces', { headers: admin })).status).toBe(200);
+    expect(received).toHaveLength(0);
+  });
+
+  it('[AC-AUTHZ-046][AC-AUTHZ-047][AC-AUTHZ-048][AC-AUTHZ-049] allow and deny answers are cached unless switched off', async () => {
+    const cached = await withHook([webhook()], (r) => sar('v1', { allowed: r.spec['user'] === 'alice' }));
+    for (let i = 0; i < 3; i++) await cached.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') });
+    for (let i = 0; i < 3; i++) await cached.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') });
+    expect(cached.received).toHaveLength(2);
+    const uncached = await withHook([webhook({ cacheAuthorizedRequests: false, cacheUnauthorizedRequests: false })], (r) => sar('v1', { allowed: r.spec['user'] === 'alice' }));
+    for (let i = 0; i < 3; i++) await uncached.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') });
+    for (let i = 0; i < 3; i++) await uncached.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') });
+    expect(uncached.received).toHaveLength(6);
+  });
+
+  it('[AC-AUTHZ-054][AC-AUTHZ-055][AC-AUTHZ-008] a failing or malformed webhook follows failurePolicy', async () => {
+    const down = await withHook([webhook({ failurePolicy: 'Deny' }), { type: 'RBAC', name: 'rbac' }], () => new Error('connection refused'));
+    await bind(down.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    expect((await down.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(403);
+    const open = await withHook([webhook({ failurePolicy: 'NoOpinion' }), { type: 'RBAC', name: 'rbac' }], () => ({ not: 'a review' }));
+    await bind(open.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    expect((await open.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
+    expect((await open.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') })).status).toBe(403);
+  });
+
+  it('[AC-AUTHZ-061][AC-AUTHZ-063][AC-AUTHZ-056] match conditions: a false skips the webhook, an error follows failurePolicy', async () => {
+    const skip = await withHook([webhook({ matchConditions: [{ expression: 'has(request.resourceAttributes)' }, { expression: "request.user != 'system:anonymous'" }] })], () => sar('v1', { allowed: true }));
+    await skip.t.json('GET', '/version', { headers: asUser('alice') });
+    await skip.t.json('GET', '/api/v1/pods');
+    expect(skip.received).toHaveLength(0);
+    await skip.t.json('GET', '/api/v1/pods', { headers: asUser('alice') });
+    expect(skip.received).toHaveLength(1);
+    const failing = "request.resourceAttributes.namespace == 'x'";
+    const deny = await withHook([webhook({ failurePolicy: 'Deny', matchConditions: [{ expression: failing }] }), { type: 'RBAC', name: 'rbac' }], () => sar('v1', { allowed: true }));
+    await bind(deny.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    // A non-resource request has no resourceAttributes: the condition errors.
+    expect((await deny.t.json('GET', '/logs', { headers: asUser('alice') })).status).toBe(403);
+    const noOpinion = await withHook([webhook({ matchConditions: [{ expression: failing }] }), { type: 'RBAC', name: 'rbac' }], () => sar('v1', { allowed: true }));
+    await bind(noOpinion.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
+    expect((await noOpinion.t.json('GET', '/logs', { headers: asUser('alice') })).status).not.toBe(403);
+    expect(noOpinion.received).toHaveLength(0);
+  });
+
+  it('[AC-AUTHZ-043][AC-AUTHZ-044][AC-AUTHZ-045][AC-AUTHZ-050][AC-AUTHZ-051][AC-AUTHZ-052][AC-AUTHZ-053][AC-AUTHZ-057][AC-AUTHZ-058][AC-AUTHZ-059] configuration validation', async () => {
+    const { loadAuthorizationConfiguration } = await import('./auth/authorizer/config');
+    const load = (doc: unknown) => () => loadAuthorizationConfiguration(doc, { transportFor: () => async () => ({}) });
+    expect(load({ ...config([]), kind: 'Nope' })).toThrow('no kind "Nope" is registered for version "apiserver.config.k8s.io/v1" in scheme');
+    expect(load(config([{ type: 'Foo', name: 'x' }]))).toThrow('authorizers[0].type: Unsupported value: "Foo": supported values: "Node", "RBAC", "Webhook"');
+    expect(load(config([{ type: 'RBAC' }]))).toThrow('authorizers[0].name: Required value');
+    expect(load(config([{ type: 'RBAC', name: 'Bad_Name' }]))).toThrow('authorizers[0].name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of');
+    expect(load(config([{ type: 'RBAC', name: 'a' }, { type: 'RBAC', name: 'b' }]))).toThrow('authorizers[1].type: Duplicate value: "RBAC"');
+    expect(load(config([webhook({ timeout: '31s' })]))).toThrow('authorizers[0].webhook.timeout: Invalid value: "31s": must be <= 30s');
+    expect(load(config([webhook({ timeout: undefined })]))).toThrow('authorizers[0].webhook.timeout: Required value');
+    expect(load(config([webhook({ subjectAccessReviewVersion: undefined })]))).toThrow('authorizers[0].webhook.subjectAccessReviewVersion: Required value');
+    expect(load(config([webhook({ matchConditionSubjectAccessReviewVersion: 'v1beta1' })]))).toThrow('authorizers[0].webhook.matchConditionSubjectAccessReviewVersion: Unsupported value: "v1beta1": supported values: "v1"');
+    expect(load(config([webhook({ failurePolicy: undefined })]))).toThrow('authorizers[0].webhook.failurePolicy: Required value');
+    expect(load(config([webhook({ connectionInfo: { type: 'KubeConfigFile' } })]))).toThrow('authorizers[0].webhook.connectionInfo.kubeConfigFile: Required value');
+    expect(load(config([webhook({ connectionInfo: { type: 'InClusterConfig' } })]))).toThrow('authorizers[0].webhook.connectionInfo.type: Unsupported value: "InClusterConfig": supported values: "KubeConfigFile"');
+    const many = Array.from({ length: 65 }, (_, i) => ({ expression: `request.user != 'u${i}'` }));
+    expect(load(config([webhook({ matchConditions: many })]))).toThrow('authorizers[0].webhook.matchConditions: Too many: 65: must have at most 64 items');
+    expect(load(config([webhook({ matchConditions: [{ expression: 'request.nope' }] })]))).toThrow(/^authorizers\[0\]\.webhook\.matchConditions\[0\]\.expression: Invalid value: "request.nope": compilation failed: ERROR: <input>:1:8: undefined field 'nope'/);
+    expect(load(config([{ type: 'RBAC', name: 'rbac', webhook: {} }]))).toThrow('authorizers[0].webhook: Invalid value: "non-null": may only be specified when type=Webhook');
+  });
+});
