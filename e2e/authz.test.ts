@@ -6,7 +6,9 @@
  * the host's test-only --insecure-token-users (the bearer token names them).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,5 +130,84 @@ rules:
     const denied = await alice(['auth', 'reconcile', '-f', '-'], roleFile('"delete"').replace('name: reconciled', 'name: alices'));
     expect(denied.code).toBe(1);
     expect(denied.stderr).toContain('is attempting to grant RBAC permissions not currently held');
+  });
+});
+
+describe('webhook authorization over HTTP (--authorization-config)', () => {
+  let hookHost: RunningHost;
+  let stub: Server;
+  let hookDir: string;
+  const received: { apiVersion: string; spec: { user: string; resourceAttributes?: { resource: string } } }[] = [];
+
+  beforeAll(async () => {
+    hookDir = mkdtempSync(join(tmpdir(), 'kubesim-hook-'));
+    stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const review = JSON.parse(body);
+        received.push(review);
+        const allowed = review.spec.user === 'carol' && review.spec.resourceAttributes?.resource === 'configmaps';
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: { allowed, reason: allowed ? 'carol may' : 'not carol' } }));
+      });
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    const port = (stub.address() as AddressInfo).port;
+    writeFileSync(join(hookDir, 'hook.kubeconfig'), `apiVersion: v1
+kind: Config
+clusters: [{name: hook, cluster: {server: "http://127.0.0.1:${port}/authorize"}}]
+users: [{name: apiserver, user: {}}]
+contexts: [{name: hook, context: {cluster: hook, user: apiserver}}]
+current-context: hook
+`);
+    writeFileSync(join(hookDir, 'authz.yaml'), `apiVersion: apiserver.config.k8s.io/v1
+kind: AuthorizationConfiguration
+authorizers:
+- type: Webhook
+  name: stub
+  webhook:
+    timeout: 3s
+    subjectAccessReviewVersion: v1
+    matchConditionSubjectAccessReviewVersion: v1
+    failurePolicy: NoOpinion
+    unauthorizedTTL: 1ms
+    connectionInfo:
+      type: KubeConfigFile
+      kubeConfigFile: ${join(hookDir, 'hook.kubeconfig')}
+    matchConditions:
+    - expression: has(request.resourceAttributes)
+- type: RBAC
+  name: rbac
+`);
+    hookHost = await startHost({
+      port: 0, bindAddress: '127.0.0.1', dataDir: join(hookDir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
+      authorizationConfig: join(hookDir, 'authz.yaml'), insecureTokenUsers: true,
+    });
+  });
+
+  afterAll(async () => {
+    await hookHost?.close();
+    await new Promise((r) => stub?.close(r));
+    if (hookDir) rmSync(hookDir, { recursive: true, force: true });
+  });
+
+  it('[AC-AUTHZ-004][AC-AUTHZ-038] the stub decides resource requests; its reason reaches kubectl', async () => {
+    const run = (token: string, args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn('kubectl', [`--token=${token}`, ...args], { env: { ...process.env, HOME: join(hookDir, 'home'), KUBECONFIG: hookHost.kubeconfigPath } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    const ok = await run('carol', ['get', 'configmaps', '-n', 'default']);
+    expect(ok.code, ok.stderr).toBe(0);
+    const no = await run('carol', ['get', 'secrets', '-n', 'default']);
+    expect(no.stderr.trim()).toBe('Error from server (Forbidden): secrets is forbidden: User "carol" cannot list resource "secrets" in API group "" in the namespace "default": not carol');
+    expect(received.some((r) => r.apiVersion === 'authorization.k8s.io/v1' && r.spec.user === 'carol')).toBe(true);
+    // Non-resource requests (discovery) never reach the stub: the match condition is false.
+    expect(received.every((r) => r.spec.resourceAttributes)).toBe(true);
   });
 });
