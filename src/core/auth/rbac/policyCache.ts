@@ -6,6 +6,7 @@
  * the very next one.
  */
 import type { Storage, StorageEvent, Unsubscribe } from '../../storage/interface';
+import type { UserInfo } from '../user';
 import { rbacGroup, type ClusterRole, type Role, type RoleBinding } from './types';
 
 const prefixes = {
@@ -29,6 +30,8 @@ export class PolicyCache {
   private unsubscribe: Unsubscribe | undefined;
   private sortedCrbs: { generation: number; list: RoleBinding[] } = { generation: -1, list: [] };
   private sortedRbs = new Map<string, { generation: number; list: RoleBinding[] }>();
+  private crbIndex: { generation: number; index: SubjectIndex } = { generation: -1, index: new Map() };
+  private rbIndexes = new Map<string, { generation: number; index: SubjectIndex }>();
 
   private readonly loaded: Promise<void>;
   private stopped = false;
@@ -115,6 +118,24 @@ export class PolicyCache {
     return entry.list;
   }
 
+  /** The ClusterRoleBindings naming the user, one of its groups or its service account, by name. */
+  clusterRoleBindingsFor(user: UserInfo): RoleBinding[] {
+    if (this.crbIndex.generation !== this.generation) {
+      this.crbIndex = { generation: this.generation, index: buildIndex(this.listClusterRoleBindings(), '') };
+    }
+    return lookup(this.crbIndex.index, user);
+  }
+
+  /** The namespace's RoleBindings naming the user, one of its groups or its service account, by name. */
+  roleBindingsFor(namespace: string, user: UserInfo): RoleBinding[] {
+    let entry = this.rbIndexes.get(namespace);
+    if (!entry || entry.generation !== this.generation) {
+      entry = { generation: this.generation, index: buildIndex(this.listRoleBindings(namespace), namespace) };
+      this.rbIndexes.set(namespace, entry);
+    }
+    return lookup(entry.index, user);
+  }
+
   getRole(namespace: string, name: string): Role | undefined {
     return this.roles.get(namespace)?.get(name);
   }
@@ -137,4 +158,53 @@ function setOrDelete<T>(m: Map<string, T>, name: string, obj: T | undefined): vo
 
 function sortedValues<T>(m: Map<string, T>): T[] {
   return [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+}
+
+/** Subject key -> bindings naming it, in name order. */
+type SubjectIndex = Map<string, RoleBinding[]>;
+
+const userKey = (name: string) => `User\u0000${name}`;
+const groupKey = (name: string) => `Group\u0000${name}`;
+
+function buildIndex(bindings: readonly RoleBinding[], namespace: string): SubjectIndex {
+  const index: SubjectIndex = new Map();
+  for (const b of bindings) {
+    const keys = new Set<string>();
+    for (const s of b.subjects ?? []) {
+      if (s.kind === 'User') keys.add(userKey(s.name));
+      else if (s.kind === 'Group') keys.add(groupKey(s.name));
+      else if (s.kind === 'ServiceAccount') {
+        // A ServiceAccount subject without a namespace means the binding's.
+        const ns = s.namespace || namespace;
+        if (ns) keys.add(userKey(`system:serviceaccount:${ns}:${s.name}`));
+      }
+    }
+    for (const k of keys) {
+      let list = index.get(k);
+      if (!list) index.set(k, (list = []));
+      list.push(b);
+    }
+  }
+  return index;
+}
+
+function lookup(index: SubjectIndex, user: UserInfo): RoleBinding[] {
+  const direct = index.get(userKey(user.username));
+  let out: RoleBinding[] | undefined = direct;
+  let merged = false;
+  for (const g of user.groups) {
+    const more = index.get(groupKey(g));
+    if (!more) continue;
+    if (!out) {
+      out = more;
+      continue;
+    }
+    out = merged ? out.concat(more) : [...out, ...more];
+    merged = true;
+  }
+  if (!out) return [];
+  if (!merged) return out;
+  // Several keys matched: keep each binding once, in name order.
+  const unique = [...new Set(out)];
+  return unique.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0));
 }

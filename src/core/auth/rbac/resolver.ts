@@ -67,8 +67,9 @@ export class RuleResolver {
       }
       return true;
     };
-    if (!visitBindings(this.cache.listClusterRoleBindings(), '', true)) return;
-    if (namespace) visitBindings(this.cache.listRoleBindings(namespace), namespace, false);
+    // Only bindings naming the user, a group of it or its service account can apply (an index, not a scan).
+    if (!visitBindings(this.cache.clusterRoleBindingsFor(user), '', true)) return;
+    if (namespace) visitBindings(this.cache.roleBindingsFor(namespace, user), namespace, false);
   }
 
   /** Every rule the user holds in the namespace, and the errors met on the way. */
