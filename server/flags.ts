@@ -8,8 +8,9 @@ import { parseFeatureGates, type FeatureGates } from '../src/core/features';
 import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
 import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
+import type { AuthorizationFlags } from './authorization';
 
-export interface HostFlags {
+export interface HostFlags extends AuthorizationFlags {
   port: number;
   bindAddress: string;
   dataDir: string;
@@ -43,6 +44,10 @@ Flags:
       --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
+      --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
+      --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
+      --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
+      --insecure-token-users           test only: a bearer token "<user>[,<group>...]" authenticates as that user
   -h, --help                           this help
 
 Authentication flags:
@@ -74,8 +79,9 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'service-cluster-ip-range', 'service-node-port-range']);
+  const booleans = new Set(['tls', 'help', 'insecure-token-users', ...authnBooleanFlags]);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
+    'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file', 'insecure-token-users']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -140,6 +146,18 @@ export function parseFlags(argv: string[]): HostFlags {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--service-node-port-range" flag: ${(e as Error).message}`);
         }
         flags.serviceNodePortRange = value;
+        break;
+      case 'authorization-mode':
+        flags.authorizationModes = value;
+        break;
+      case 'authorization-config':
+        flags.authorizationConfig = value;
+        break;
+      case 'authorization-policy-file':
+        flags.authorizationPolicyFile = value;
+        break;
+      case 'insecure-token-users':
+        flags.insecureTokenUsers = value !== 'false';
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);

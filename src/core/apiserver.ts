@@ -15,13 +15,16 @@ import { startBootstrapSigner } from './controllers/bootstrapsigner';
 import { startTokenCleaner } from './controllers/tokencleaner';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
-import type { Authorizer } from './auth/authorizer/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
+import type { AuthorizerFactory } from './auth/authorizer/modes';
+import type { Authorizer } from './auth/authorizer/types';
+import { createAuthorization } from './auth/authorizer/wiring';
+import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom } from './http/request/context';
+import { requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -37,6 +40,7 @@ import { getResource } from './http/handlers/get';
 import { listResource } from './http/handlers/list';
 import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
+import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
@@ -77,10 +81,12 @@ export interface ApiServerOptions {
   /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (default 30000-32767). */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
-  /** Authorizes requests; the impersonation filter checks the `impersonate` verb with it (absent: allow). */
-  authorizer?: Authorizer;
   /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
   authentication?: AuthenticationOptions;
+  /** The authorization chain, or a factory over the server's state (authorizerFromModes); AlwaysAllow when absent. */
+  authorizer?: Authorizer | AuthorizerFactory;
+  /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
+  rbacBootstrap?: boolean;
 }
 
 export interface ApiServer {
@@ -91,6 +97,8 @@ export interface ApiServer {
   readonly registry: ResourceRegistry;
   /** The watch cache in front of the backend (history window, watchers). */
   readonly storage: WatchCacheStorage;
+  /** The authorization chain requests go through (impersonation and access reviews ask it too). */
+  readonly authorizer: Authorizer;
   close(): Promise<void>;
 }
 
@@ -177,6 +185,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
@@ -186,6 +195,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
     // The bootstrap namespaces' default ServiceAccounts exist before the first request.
     await serviceAccounts.synced;
+    controllers.push(...(await authorization.start()));
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -193,7 +203,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = storeFor(type);
+    const store = authorization.guard(storeFor(type), userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
@@ -201,6 +211,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
+      if (isAccessReview(type.group, type.resource)) return createAccessReview(scope, authorization.authorizer);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
@@ -285,14 +296,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authorizer: options.authorizer,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
+      authorizer: authorization.authorizer,
     }),
+    authorizer: authorization.authorizer,
     ready,
     registry,
     storage,
     async close() {
       for (const c of controllers) c.stop();
+      authorization.close();
       await storage.close();
     },
   };
