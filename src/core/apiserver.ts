@@ -7,6 +7,9 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
+import { customResourceInfo } from './apiextensions/resources';
+import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
+import { createCrdController } from './controllers/crd';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { featureGates, type FeatureGates } from './features';
@@ -133,7 +136,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   function storeFor(type: ResourceType): Store {
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
-    if (!store) {
+    // A custom resource's type is replaced when its CRD changes: its store follows.
+    if (!store || store.type !== type) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
@@ -154,9 +158,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 
   let controllers: { stop(): void }[] = [];
-  const ready = bootstrap().then(() => {
+  const crdController = createCrdController({ storage, registry, clock, storeFor });
+  const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    // Stored CRDs are served again before the first request.
+    await crdController.start();
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), crdController];
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -165,7 +172,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const store = storeFor(type);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
+    const custom = customResourceInfo(type);
+    const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
 
@@ -245,7 +254,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
-      return await handleResource(request, url, info);
+      const response = await handleResource(request, url, info);
+      // A CRD write is served (or unserved) by the time its response is sent.
+      if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        await crdController.sync();
+      }
+      return response;
     } catch (err) {
       return writeError(err, request);
     }
