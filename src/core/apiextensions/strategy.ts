@@ -7,17 +7,22 @@
 import type { ResourceStrategy } from '../registry/generic/strategy';
 import type { ResourceType } from '../registry/types';
 import { customResourceInfo } from './resources';
+import { applyDefaults, schemaHasDefaults } from './schemaValidation';
 import { validateCustomResource, validateCustomResourceUpdate } from './validation';
 
 export function customResourceStrategy(type: ResourceType): ResourceStrategy {
   const info = customResourceInfo(type);
   const hasStatus = !!info?.hasStatus;
+  const schema = info?.schema;
+  const defaults = schema && schemaHasDefaults(schema) ? schema : undefined;
   return {
     hasGeneration: true,
     prepareForCreate(obj) {
       if (hasStatus) delete obj['status'];
+      if (defaults) applyDefaults(defaults, obj);
     },
     prepareForUpdate(obj, old, ctx) {
+      if (defaults) applyDefaults(defaults, obj);
       if (!hasStatus) return;
       if (ctx.subresource === 'status') {
         // Only status changes; managedFields keep what the status write tracked.
