@@ -203,3 +203,72 @@ describe('CustomResourceDefinition serving', () => {
     expect(got.body.spec).toEqual({ size: 1 });
   });
 });
+
+describe('custom resource subresources and tables', () => {
+  const schema = {
+    openAPIV3Schema: {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { replicas: { type: 'integer' }, color: { type: 'string' } } },
+        status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' }, phase: { type: 'string' } } },
+      },
+    },
+  };
+  const version = {
+    name: 'v1', served: true, storage: true, schema,
+    subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+    additionalPrinterColumns: [
+      { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.phase', description: 'the phase' },
+      { name: 'Color', type: 'string', jsonPath: '.spec.color', priority: 1 },
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ],
+  };
+  beforeEach(async () => {
+    expect((await t.json('POST', CRDS, { body: widgetCrd({}, [version]) })).status).toBe(201);
+  });
+
+  it('status: create drops it, the main resource keeps it, the status endpoint changes only it', async () => {
+    const created = await t.json('POST', WIDGETS, { body: { ...widget('w1', { replicas: 1 }), status: { phase: 'Ready' } } });
+    expect(created.body.status).toBeUndefined();
+    const status = await t.json('PUT', `${WIDGETS}/w1/status`, { body: { ...created.body, spec: { replicas: 9 }, status: { phase: 'Running', replicas: 1, selector: 'app=w' } } });
+    expect(status.status).toBe(200);
+    expect(status.body.spec).toEqual({ replicas: 1 });
+    expect(status.body.status).toEqual({ phase: 'Running', replicas: 1, selector: 'app=w' });
+    expect(status.body.metadata.generation).toBe(1);
+    const main = await t.json('PUT', `${WIDGETS}/w1`, { body: { ...status.body, spec: { replicas: 2 }, status: { phase: 'Gone' } } });
+    expect(main.body.status.phase).toBe('Running');
+    expect(main.body.metadata.generation).toBe(2);
+    const discovery = await t.json('GET', '/apis/example.com/v1');
+    expect(discovery.body.resources.map((r: { name: string }) => r.name)).toEqual(['widgets', 'widgets/status', 'widgets/scale']);
+  });
+
+  it('scale reads and writes the CRD paths', async () => {
+    await t.json('POST', WIDGETS, { body: widget('w1', { replicas: 3 }) });
+    await t.json('PATCH', `${WIDGETS}/w1/status`, { body: { status: { replicas: 2, selector: 'app=w' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const scale = await t.json('GET', `${WIDGETS}/w1/scale`);
+    expect(scale.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'w1', namespace: 'default' }, spec: { replicas: 3 }, status: { replicas: 2, selector: 'app=w' } });
+    const patched = await t.json('PATCH', `${WIDGETS}/w1/scale`, { body: { spec: { replicas: 5 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.spec.replicas).toBe(5);
+    expect((await t.json('GET', `${WIDGETS}/w1`)).body.spec.replicas).toBe(5);
+  });
+
+  it('Tables show the additionalPrinterColumns', async () => {
+    await t.json('POST', WIDGETS, { body: widget('w1', { replicas: 3, color: 'red' }) });
+    const r = await t.json('GET', WIDGETS, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(r.body.kind).toBe('Table');
+    expect(r.body.columnDefinitions.map((c: { name: string; type: string; priority: number }) => [c.name, c.type, c.priority])).toEqual([
+      ['Name', 'string', 0], ['Replicas', 'integer', 0], ['Phase', 'string', 0], ['Color', 'string', 1], ['Age', 'date', 0],
+    ]);
+    expect(r.body.rows[0].cells).toEqual(['w1', 3, null, 'red', '0s']);
+  });
+
+  it('without printer columns a Table has Name and Age', async () => {
+    await t.json('DELETE', `${CRDS}/widgets.example.com`);
+    await t.json('POST', CRDS, { body: widgetCrd() });
+    await t.json('POST', WIDGETS, { body: widget('w1') });
+    const r = await t.json('GET', WIDGETS, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(r.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Age']);
+  });
+});
