@@ -7,6 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
+import { createValidatingAdmissionPolicyPlugin, requestAdmission } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -159,11 +160,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     // Stored CRDs are served again before the first request.
     await crdController.start();
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps), crdController];
+    await policies.start();
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), crdController, policies];
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -171,9 +174,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = storeFor(type);
     const custom = customResourceInfo(type);
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
+    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
+    const store = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
@@ -259,6 +263,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
         await crdController.sync();
       }
+      // Policies and bindings written here apply from the next request on, whatever the watch's delay.
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
       return response;
     } catch (err) {
       return writeError(err, request);
