@@ -2,7 +2,7 @@
  * Real kubectl 1.32 against the Node host: CustomResourceDefinitions applied,
  * listed and explained; custom objects created, patched, applied, printed
  * with their printer columns and scaled; a CEL rule's violation as kubectl
- * prints it.
+ * prints it; a ValidatingAdmissionPolicy's Deny error and Warn warning.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
@@ -139,5 +139,68 @@ describe('kubectl and custom resources', () => {
     expect(get.code).not.toBe(0);
     // kubectl's discovery cache may still name the resource: then the list itself is 404.
     expect(get.stderr).toMatch(/the server doesn't have a resource type "widgets"|Error from server \(NotFound\): Unable to list "example.com\/v1, Resource=widgets": the server could not find the requested resource/);
+  });
+});
+
+const policy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: demo-policy.example.com
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apps"]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["deployments"]
+  validations:
+  - expression: "object.spec.replicas <= 5"
+`;
+
+const policyBinding = (actions: string) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: demo-binding-test.example.com
+spec:
+  policyName: demo-policy.example.com
+  validationActions: [${actions}]
+`;
+
+const deployment = (name: string, replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: c
+        image: nginx:1.27
+`;
+
+describe('kubectl and ValidatingAdmissionPolicy', () => {
+  it('prints the Deny error', async () => {
+    expect((await t.kubectl(['apply', '-f', '-'], policy)).stdout).toBe('validatingadmissionpolicy.admissionregistration.k8s.io/demo-policy.example.com created\n');
+    expect((await t.kubectl(['apply', '-f', '-'], policyBinding('Deny'))).stdout).toBe('validatingadmissionpolicybinding.admissionregistration.k8s.io/demo-binding-test.example.com created\n');
+    const r = await t.kubectl(['create', '-f', '-'], deployment('nginx', 6));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toBe(
+      "The deployments \"nginx\" is invalid: : ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com' denied request: failed expression: object.spec.replicas <= 5\n",
+    );
+  });
+
+  it('prints the Warn warning and admits', async () => {
+    expect((await t.kubectl(['apply', '-f', '-'], policyBinding('Warn'))).stdout).toBe('validatingadmissionpolicybinding.admissionregistration.k8s.io/demo-binding-test.example.com configured\n');
+    const r = await t.kubectl(['create', '-f', '-'], deployment('nginx', 6));
+    expect(r.stdout).toBe('deployment.apps/nginx created\n');
+    expect(r.stderr).toBe(
+      "Warning: Validation failed for ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com': failed expression: object.spec.replicas <= 5\n",
+    );
   });
 });
