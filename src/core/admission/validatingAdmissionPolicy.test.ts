@@ -141,3 +141,21 @@ describe('ValidatingAdmissionPolicy', () => {
     expect(r.body.message).toBe("configmaps \"keep\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: keep stays");
   });
 });
+
+describe('ValidatingAdmissionPolicy expressions are compiled when the policy is written', () => {
+  it('rejects expressions that do not compile or have the wrong type', async () => {
+    const r = await t.json('POST', VAPS, {
+      body: policy('p', {
+        matchConstraints: deployRules,
+        validations: [{ expression: 'object.spec.replicas <', messageExpression: '1' }],
+        matchConditions: [{ name: 'm', expression: "'x'" }],
+      }),
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((c: { field: string; message: string }) => [c.field, c.message.split('\n')[0]])).toEqual([
+      ['spec.matchConditions[0].expression', `Invalid value: "'x'": must evaluate to bool`],
+      ['spec.validations[0].expression', 'Invalid value: "object.spec.replicas <": compilation failed: ERROR: <input>:1:23: Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', \'(\', \'.\', \'-\', \'!\', \'true\', \'false\', \'null\', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}'],
+      ['spec.validations[0].messageExpression', 'Invalid value: "1": must evaluate to string'],
+    ]);
+  });
+});

@@ -10,11 +10,18 @@ import { validationFor } from '../validation';
 import { strategies as apiextensions } from './apiextensions';
 import { strategies as apps } from './apps';
 import { customResourceStrategy } from '../apiextensions/strategy';
+import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
 
 /** API group -> resource -> strategy. */
-const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = { '': core, 'apiextensions.k8s.io': apiextensions, apps, batch };
+const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
+  '': core,
+  'admissionregistration.k8s.io': { validatingadmissionpolicies: validatingAdmissionPolicyStrategy },
+  'apiextensions.k8s.io': apiextensions,
+  apps,
+  batch,
+};
 
 /** Kinds whose strategies maintain metadata.generation. */
 const withGeneration = new Set([
