@@ -272,3 +272,36 @@ describe('custom resource subresources and tables', () => {
     expect(r.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Age']);
   });
 });
+
+describe('server-side apply follows the schema markers', () => {
+  it('list-type map merges entries by key across managers; unmarked lists are atomic; map-type atomic conflicts', async () => {
+    const schema = {
+      openAPIV3Schema: {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            properties: {
+              ports: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, port: { type: 'integer' } } } },
+              args: { type: 'array', items: { type: 'string' } },
+              limits: { type: 'object', 'x-kubernetes-map-type': 'atomic', properties: { cpu: { type: 'string' }, memory: { type: 'string' } } },
+            },
+          },
+        },
+      },
+    };
+    await t.json('POST', CRDS, { body: widgetCrd({}, [{ name: 'v1', served: true, storage: true, schema }]) });
+    const apply = (manager: string, spec: unknown) =>
+      t.json('PATCH', `${WIDGETS}/w?fieldManager=${manager}`, { body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec }), headers: { 'content-type': 'application/apply-patch+yaml' } });
+    expect((await apply('a', { ports: [{ name: 'http', port: 80 }], args: ['x'], limits: { cpu: '1' } })).status).toBe(201);
+    const b = await apply('b', { ports: [{ name: 'https', port: 443 }] });
+    expect(b.status).toBe(200);
+    expect(b.body.spec.ports).toEqual([{ name: 'http', port: 80 }, { name: 'https', port: 443 }]);
+    const args = await apply('b', { ports: [{ name: 'https', port: 443 }], args: ['y'] });
+    expect(args.status).toBe(409);
+    expect(args.body.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.args');
+    const limits = await apply('b', { ports: [{ name: 'https', port: 443 }], limits: { memory: '1Gi' } });
+    expect(limits.status).toBe(409);
+    expect(limits.body.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.limits');
+  });
+});
