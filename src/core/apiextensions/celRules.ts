@@ -6,6 +6,7 @@
  * per-object budget), with errors as apiextensions-apiserver reports them.
  */
 import {
+  CelOptional,
   compileKubernetes,
   goValidationRule,
   newEnvironment,
@@ -37,7 +38,7 @@ export function validateSchemaRules(root: JSONSchemaProps, rootPath: string): Fi
           errs.push(required(`${base}.rule`, 'rule is not specified'));
           return;
         }
-        const c = compileKubernetes(env, r.rule);
+        const c = compileKubernetes(r.optionalOldSelf ? optionalEnv(s, s === root) : env, r.rule);
         if (!c.program) errs.push({ ...invalid(`${base}.rule`, null, `compilation failed: ${c.message ?? ''}`), valueText: value });
         else if (c.ast && c.ast.type.kind !== 'bool' && c.ast.type.kind !== 'dyn') {
           errs.push({ ...invalid(`${base}.rule`, null, 'cel expression must evaluate to a bool'), valueText: value });
@@ -60,11 +61,17 @@ export function validateSchemaRules(root: JSONSchemaProps, rootPath: string): Fi
   return errs;
 }
 
+/** The environment of rules with optionalOldSelf: oldSelf is optional(self's type). */
+function optionalEnv(s: JSONSchemaProps, isRoot: boolean) {
+  return newEnvironment('crd', { schema: s as CelSchema, resourceRoot: isRoot, optionalOldSelf: true });
+}
+
 interface CompiledRule {
   rule: ValidationRule;
   program?: CelProgram;
   message?: CelProgram;
   transition: boolean;
+  optionalOldSelf: boolean;
 }
 
 /** Compiled rules of one schema node, cached by node (a CRD version's schema is immutable once registered). */
@@ -74,12 +81,17 @@ function compiledRules(s: JSONSchemaProps, isRoot: boolean): CompiledRule[] {
   let out = compiledByNode.get(s);
   if (!out) {
     const env = newEnvironment('crd', { schema: s as CelSchema, resourceRoot: isRoot });
-    out = (s['x-kubernetes-validations'] ?? []).map((rule) => ({
-      rule,
-      program: rule.rule ? compileKubernetes(env, rule.rule).program : undefined,
-      message: rule.messageExpression ? compileKubernetes(env, rule.messageExpression).program : undefined,
-      transition: usesOldSelf(rule.rule ?? '') || usesOldSelf(rule.messageExpression ?? ''),
-    }));
+    let optional: ReturnType<typeof newEnvironment> | undefined;
+    out = (s['x-kubernetes-validations'] ?? []).map((rule) => {
+      const e = rule.optionalOldSelf ? (optional ??= optionalEnv(s, isRoot)) : env;
+      return {
+        rule,
+        program: rule.rule ? compileKubernetes(e, rule.rule).program : undefined,
+        message: rule.messageExpression ? compileKubernetes(e, rule.messageExpression).program : undefined,
+        transition: usesOldSelf(rule.rule ?? '') || usesOldSelf(rule.messageExpression ?? ''),
+        optionalOldSelf: !!rule.optionalOldSelf,
+      };
+    });
     compiledByNode.set(s, out);
   }
   return out;
@@ -142,8 +154,9 @@ export function validateRules(schema: JSONSchemaProps, obj: unknown, old: unknow
       const oldSelf = hasOld && o !== undefined && o !== null ? schemaValue(o, s as CelSchema) : undefined;
       for (const c of compiledRules(s, isRoot)) {
         if (!c.program) continue;
-        if (c.transition && oldSelf === undefined) continue;
-        const vars = { self, oldSelf };
+        // Transition rules run only with an old value, unless oldSelf is optional (then it may be none).
+        if (c.transition && oldSelf === undefined && !c.optionalOldSelf) continue;
+        const vars = { self, oldSelf: c.optionalOldSelf ? (oldSelf === undefined ? CelOptional.NONE : new CelOptional(oldSelf)) : oldSelf };
         if (budget.left <= 0) {
           errs.push(invalid(path, schemaTypeName(s), 'validation failed due to running out of cost budget, no further validation rules will be run'));
           exhausted = true;

@@ -237,6 +237,14 @@ describe('x-kubernetes-validations rules', () => {
     expect(r.body.message).toBe('Widget.example.com "w" is invalid: spec.name: Invalid value: "string": name is immutable');
   });
 
+  it('optionalOldSelf rules also run on create, with oldSelf none', async () => {
+    await createCrd(crdWith(specSchema({ name: { type: 'string', 'x-kubernetes-validations': [{ rule: "oldSelf.hasValue() ? self == oldSelf.value() : self != 'forbidden'", optionalOldSelf: true, message: 'bad name' }] } })));
+    expect((await t.json('POST', WIDGETS, { body: widget({ name: 'forbidden' }) })).body.message).toBe('Widget.example.com "w" is invalid: spec.name: Invalid value: "string": bad name');
+    expect((await t.json('POST', WIDGETS, { body: widget({ name: 'a' }) })).status).toBe(201);
+    const r = await t.json('PATCH', `${WIDGETS}/w`, { body: { spec: { name: 'b' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(r.body.message).toBe('Widget.example.com "w" is invalid: spec.name: Invalid value: "string": bad name');
+  });
+
   it('rules at the root see metadata.name', async () => {
     await createCrd(crdWith({ type: 'object', 'x-kubernetes-validations': [{ rule: "self.metadata.name.startsWith('w')" }] }));
     const r = await t.json('POST', WIDGETS, { body: widget({}, 'x1') });

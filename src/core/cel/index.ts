@@ -33,7 +33,7 @@ export {
 export { evaluateCel, toJson, type EvaluationDeps, type EvaluationSpec, type EvaluationStatus } from './evaluations';
 export { estimateCost, type CostEstimate } from './checker/cost';
 export { T, typeToString, type CelType } from './common/types';
-export { CelMap, fromJson, type CelValue } from './common/values';
+export { CelMap, CelOptional, fromJson, type CelValue } from './common/values';
 export { generateSelfTypeName, schemaToType, schemaValue, withTypeAndObjectMeta, type CelSchema } from './schema/types';
 export {
   costErrorMessage,
