@@ -199,7 +199,7 @@ describe('Ownership panel', () => {
     await aliceAppliesAndConflicts('a');
     const conflicting = field('.data.mode');
     expect(await conflicting.getAttribute('class')).toContain('conflict');
-    expect(await conflicting.getByTestId('conflict-values').textContent()).toContain('mine: "a" live: "b"');
+    await expect.poll(() => conflicting.getByTestId('conflict-values').textContent()).toContain('mine: "a" live: "b"');
     await page.getByTestId('resolve-adopt').click();
     await expect.poll(() => page.getByTestId('resolve-result').textContent()).toBe('configmap/e2e-app serverside-applied');
     await expect.poll(() => field('.data.mode').getAttribute('data-owners')).toBe('alice,bob');
@@ -222,6 +222,76 @@ describe('Ownership panel', () => {
     await expect.poll(() => page.getByTestId('resolve-result').textContent()).toBe('configmap/e2e-app serverside-applied');
     await expect.poll(() => field('.data.mode').getAttribute('data-owners')).toBe('alice');
     expect(await field('.data.mode').textContent()).toContain('"z"');
+  });
+});
+
+describe('Watch panel', () => {
+  const counts = () => page.getByTestId('watch-counts').textContent();
+
+  it('[API-WATCH-029] queues events, steps one at a time with type, resourceVersion and a diff, and keeps a timeline', async () => {
+    await page.getByTestId('tab-watch').click();
+    await page.getByTestId('watch-kind').selectOption('/v1/configmaps');
+    const listed = await page.evaluate(async () => ((await (await fetch('/api/v1/namespaces/default/configmaps')).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+    await page.getByTestId('watch-rv').fill(listed);
+    await page.getByTestId('watch-open').click();
+    await expect.poll(() => page.getByTestId('watch-state').textContent()).toBe('open');
+    expect(await page.getByTestId('watch-request').textContent()).toBe(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${listed}&allowWatchBookmarks=true`);
+    expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '1' } })).toBe(201);
+    expect(await pageRequest('PUT', '/api/v1/namespaces/default/configmaps/stepped', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '2' } })).toBe(200);
+    await expect.poll(counts).toBe('0 applied, 2 queued');
+    await page.getByTestId('watch-step').click();
+    expect(await counts()).toBe('1 applied, 1 queued');
+    expect(await page.getByTestId('event-type').textContent()).toBe('ADDED');
+    expect(await page.getByTestId('event-name').textContent()).toBe('stepped');
+    await page.getByTestId('watch-step').click();
+    expect(await page.getByTestId('event-type').textContent()).toBe('MODIFIED');
+    const diff = await page.getByTestId('event-diff').locator('span.removed, span.added').allTextContents();
+    expect(diff.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual(expect.arrayContaining(['- v: "1"', '+ v: "2"']));
+    const timeline = page.getByTestId('timeline-event');
+    expect(await timeline.evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual(['ADDED', 'MODIFIED']);
+    // Going back in the timeline shows that event again.
+    await timeline.first().click();
+    expect(await page.getByTestId('event-type').textContent()).toBe('ADDED');
+    await page.getByTestId('watch-close').click();
+  });
+
+  it('[API-WATCH-029] [API-ERR-010] a watch from a compacted resourceVersion ends with 410 Expired; relisting resumes it', async () => {
+    // A profile whose worker keeps one second of watch history, so a resourceVersion expires quickly.
+    const other = await wb.openProfile({ 'kubesim.watchHistoryWindow': '1s' });
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    const request = (method: string, path: string, body?: unknown) =>
+      p.evaluate(
+        async ({ method, path, body }) => (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status,
+        { method, path, body },
+      );
+    expect(await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first' } })).toBe(201);
+    const stale = await p.evaluate(async () => ((await (await fetch('/api/v1/namespaces/default/configmaps')).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+    let n = 0;
+    // Writes move the history on; once the window has passed, an exact read at the stale version is 410.
+    await expect
+      .poll(
+        async () => {
+          await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `later-${n++}` } });
+          return request('GET', `/api/v1/namespaces/default/configmaps?resourceVersion=${stale}&resourceVersionMatch=Exact`);
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(410);
+    await p.getByTestId('tab-watch').click();
+    await p.getByTestId('watch-kind').selectOption('/v1/configmaps');
+    await p.getByTestId('watch-rv').fill(stale);
+    await p.getByTestId('watch-open').click();
+    const failure = p.getByTestId('watch-failure');
+    await failure.waitFor();
+    expect(await p.getByTestId('watch-status').getAttribute('data-reason')).toBe('Expired');
+    expect(await failure.textContent()).toContain(`410 Expiredtoo old resource version: ${stale} (`);
+    await p.getByTestId('watch-relist').click();
+    await expect.poll(() => p.getByTestId('watch-relisted').textContent()).toMatch(new RegExp(`^Relisted ${n + 1} objects at resourceVersion \\d+; watching from there\\.$`));
+    expect(await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-relist' } })).toBe(201);
+    await expect.poll(() => p.getByTestId('watch-counts').textContent()).toBe('0 applied, 1 queued');
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
   });
 });
 

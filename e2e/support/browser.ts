@@ -40,8 +40,7 @@ export async function buildWorkbench(): Promise<string> {
   return outDir;
 }
 
-export interface Workbench {
-  baseUrl: string;
+export interface BrowserProfile {
   context: BrowserContext;
   page: Page;
   /** Console errors and uncaught page errors seen so far, as text. */
@@ -49,25 +48,27 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-/** Serves a build and opens it in Chromium at 1280x720; `ready` waits for the first screen. */
-export async function openWorkbench(options: { viewport?: { width: number; height: number } } = {}): Promise<Workbench> {
-  const outDir = await buildWorkbench();
+export interface Workbench extends BrowserProfile {
+  baseUrl: string;
+  /** Another Chromium profile (its own service worker and IndexedDB) on the same build; `localStorage` is set before the first load. */
+  openProfile(localStorage?: Record<string, string>): Promise<BrowserProfile>;
+}
+
+async function launchProfile(baseUrl: string, viewport: { width: number; height: number }, storage: Record<string, string> = {}): Promise<BrowserProfile> {
   const profileDir = await mkdtemp(join(tmpdir(), 'kubesim-e2e-profile-'));
-  const port = await freePort();
-  const server: PreviewServer = await preview({
-    root,
-    logLevel: 'warn',
-    build: { outDir },
-    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
-  });
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     serviceWorkers: 'allow',
-    viewport: options.viewport ?? { width: 1280, height: 720 },
+    viewport,
   });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  if (Object.keys(storage).length > 0) {
+    await context.addInitScript((entries) => {
+      for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, value);
+    }, storage);
+  }
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
@@ -77,17 +78,44 @@ export async function openWorkbench(options: { viewport?: { width: number; heigh
       errors.push(`console error: ${message.text()}`);
     }
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl,
     context,
     page,
     errors,
     async close() {
       await context.close();
+      await rm(profileDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves a build and opens it in Chromium at 1280x720. */
+export async function openWorkbench(options: { viewport?: { width: number; height: number } } = {}): Promise<Workbench> {
+  const viewport = options.viewport ?? { width: 1280, height: 720 };
+  const outDir = await buildWorkbench();
+  const port = await freePort();
+  const server: PreviewServer = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const first = await launchProfile(baseUrl, viewport);
+  const others: BrowserProfile[] = [];
+  return {
+    ...first,
+    baseUrl,
+    async openProfile(storage) {
+      const profile = await launchProfile(baseUrl, viewport, storage);
+      others.push(profile);
+      return profile;
+    },
+    async close() {
+      for (const profile of others) await profile.close();
+      await first.close();
       await server.close();
       await rm(outDir, { recursive: true, force: true });
-      await rm(profileDir, { recursive: true, force: true });
     },
   };
 }

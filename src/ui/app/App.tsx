@@ -9,6 +9,7 @@ import { useWorkbench } from '../store';
 import { PanelTabs } from './PanelTabs';
 
 const EditorPanel = lazy(() => import('../features/editor/EditorPanel').then((m) => ({ default: m.EditorPanel })));
+const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) => ({ default: m.WatchPanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -50,6 +51,7 @@ export function App() {
             )}
             {panel === 'editor' && <EditorPanel kinds={kinds} />}
             {panel === 'ownership' && <OwnershipPanel kinds={kinds} />}
+            {panel === 'watch' && <WatchPanel kinds={kinds} />}
           </Suspense>
         </div>
       </main>

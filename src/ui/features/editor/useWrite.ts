@@ -44,6 +44,8 @@ export function useWrite(kinds: readonly ResourceKind[]) {
       } catch (error) {
         if (verb === 'apply' && isApiError(error) && error.code === 409 && error.reason === 'Conflict') {
           setApplyConflict({ manifest, path: path.value, fieldManager: fieldManager.trim(), status: error.status });
+          // The live object changed under us: the conflict view must compare with what is stored now.
+          void queryClient.invalidateQueries({ queryKey: queryKeys.objects() });
         }
         throw error;
       }

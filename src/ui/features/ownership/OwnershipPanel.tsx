@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { parse } from 'yaml';
-import { objectPath, queryKeys, resourceKey, useApiClient, type KubeObject, type ResourceKind } from '../../api';
+import { ApiError, objectPath, queryKeys, resourceKey, useApiClient, type KubeObject, type ResourceKind } from '../../api';
 import { StatusError } from '../../common';
 import { useWorkbench } from '../../store';
 import { describeWritten } from '../editor/manifest';
@@ -74,7 +74,7 @@ export function OwnershipPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
       )}
       {conflicts.length > 0 && (
         <div className="conflicts" role="region" aria-label="Apply conflicts" data-testid="conflicts">
-          <StatusError error={{ message: conflict!.status.message }} />
+          <StatusError error={new ApiError(conflict!.status)} />
           <p>
             Resolve as <code>{conflict!.fieldManager}</code>:
           </p>
