@@ -657,13 +657,13 @@ describe('apply: optimistic concurrency and field validation', () => {
     expect(ignore.headers.get('warning')).toBeNull();
   });
 
-  it('[API-FV-002] JSON and strategic patches producing an unknown field: 422 under Strict naming it', async () => {
+  it('[API-FV-002] [API-ERR-004] JSON and strategic patches producing an unknown field: 400 under Strict naming it', async () => {
     await t.json('POST', CM, { body: cm('cm1') });
     const j = await patch(`${CM}/cm1`, JSONPATCH, [{ op: 'add', path: '/bogus', value: 1 }], { fieldValidation: 'Strict' });
-    expect(j.status).toBe(422);
-    expect(j.body.message).toContain('strict decoding error: unknown field "bogus"');
+    expect(j.status).toBe(400);
+    expect(j.body.message).toBe('strict decoding error: unknown field "bogus"');
     const s = await patch(`${CM}/cm1`, STRATEGIC, { bogus: 1 }, { fieldValidation: 'Strict' });
-    expect(s.status).toBe(422);
+    expect(s.status).toBe(400);
     expect(s.body.message).toContain('unknown field "bogus"');
     const w = await patch(`${CM}/cm1`, STRATEGIC, { bogus: 1, data: { x: 'y' } });
     expect(w.status).toBe(200);

@@ -4,6 +4,7 @@ import { namespaceStrategy } from './namespaces';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
 import { replicationControllerStrategy } from './replicationcontrollers';
+import { secretStrategy } from './secrets';
 import { serviceStrategy } from './services';
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
@@ -11,6 +12,7 @@ export const strategies: Record<string, Partial<ResourceStrategy>> = {
   pods: podStrategy,
   podtemplates: templateDefaults(['template', 'spec']),
   replicationcontrollers: replicationControllerStrategy,
+  secrets: secretStrategy,
   services: serviceStrategy,
 };
 
