@@ -154,6 +154,19 @@ describe('Service NodePort allocation', () => {
     expect((await create('c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] })).status).toBe(201);
   });
 
+  it('changing a ClusterIP Service to NodePort (kubectl edit) allocates node ports and keeps the address', async () => {
+    const c = (await create('a', { ports: [{ port: 80 }] })).body;
+    c.spec.type = 'NodePort';
+    const r = await t.json('PUT', `${SVC}/a`, { body: c });
+    expect(r.status).toBe(200);
+    expect(r.body.spec.clusterIP).toBe(c.spec.clusterIP);
+    expect(r.body.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    expect(r.body.spec.externalTrafficPolicy).toBe('Cluster');
+    const p = await t.json('PATCH', `${SVC}/a`, { body: JSON.stringify({ spec: { type: 'ClusterIP' } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(p.status).toBe(200);
+    expect(p.body.spec.ports[0].nodePort).toBeUndefined();
+  });
+
   it('a replace of a NodePort Service without nodePort keeps the allocated one', async () => {
     const c = (await create('a', { type: 'NodePort', ports: [{ name: 'web', port: 80 }] })).body;
     const np = c.spec.ports[0].nodePort;
