@@ -76,7 +76,7 @@ describe('Service ClusterIP allocation', () => {
     expect(h.body.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
     const hs = await create('hs', { clusterIP: 'None' });
     expect(hs.status).toBe(201);
-    expect(hs.body.spec.ipFamilyPolicy).toBe('RequireDualStack');
+    expect(hs.body.spec).toMatchObject({ clusterIPs: ['None'], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
     const e = await create('e', { type: 'ExternalName', externalName: 'example.com' });
     expect(e.status).toBe(201);
     expect(e.body.spec.clusterIP).toBeUndefined();
