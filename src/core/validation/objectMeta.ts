@@ -21,6 +21,7 @@ const totalAnnotationSizeLimitB = 256 * 1024;
 const nameValidators: Record<string, NameValidator> = {
   '/namespaces': nameIsDNSLabel,
   '/services': nameIsDNS1035Label,
+  '/persistentvolumes': nameIsPathSegment,
   'rbac.authorization.k8s.io/roles': nameIsPathSegment,
   'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
