@@ -1,19 +1,37 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthenticationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
-const tokenFile = join(tmpdir(), `kubesim-authn-tokens-${process.pid}.csv`);
+const dir = mkdtempSync(join(tmpdir(), 'kubesim-authn-'));
+const tokenFile = join(dir, 'tokens.csv');
+type Pem = { cert: string; private: string };
+let clientCa: Pem;
+
+async function issue(subject: { name: string; value: string }[], ca: Pem): Promise<Pem> {
+  return generate(subject, {
+    keySize: 2048, algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert },
+    extensions: [{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true }, { name: 'extKeyUsage', clientAuth: true }],
+  });
+}
+async function authority(cn: string): Promise<Pem> {
+  return generate([{ name: 'commonName', value: cn }], { keySize: 2048, algorithm: 'sha256', extensions: [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, digitalSignature: true, critical: true }] });
+}
+
 beforeAll(async () => {
   writeFileSync(tokenFile, 'admintoken,kubesim-admin,a-1,system:masters\nalicetoken,alice,u-1,"dev,ops"\n');
-  t = await startTestHost({ tls: true, authn: { tokenAuthFile: tokenFile } });
+  clientCa = await authority('client-ca');
+  writeFileSync(join(dir, 'client-ca.crt'), clientCa.cert);
+  t = await startTestHost({ tls: true, authn: { tokenAuthFile: tokenFile, clientCaFile: join(dir, 'client-ca.crt') } });
 });
 afterAll(async () => {
   await t?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('kubectl with bearer tokens', () => {
@@ -84,6 +102,31 @@ describe('service account tokens', () => {
     const bad = new KubeConfig();
     bad.loadFromOptions({ ...JSON.parse(JSON.stringify({ clusters: asSa.clusters, contexts: asSa.contexts, currentContext: 'x' })), users: [{ name: 'u', token: 'x' + token }] });
     await expect(bad.makeApiClient(CoreV1Api).readNamespace({ name: 'default' })).rejects.toMatchObject({ code: 401 });
+  });
+});
+
+describe('client certificates', () => {
+  /** A kubeconfig for the host's TLS port whose user is a client certificate. */
+  function certKubeconfig(name: string, pem: Pem): string {
+    const kc = readFileSync(t.host.kubeconfigPath, 'utf8').replace(/users:[\s\S]*$/, '');
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const path = join(dir, `${name}.kubeconfig`);
+    writeFileSync(path, `${kc}users:\n- name: kubesim-admin\n  user:\n    client-certificate-data: ${b64(pem.cert)}\n    client-key-data: ${b64(pem.private)}\n`);
+    return path;
+  }
+
+  it('[AC-AUTHN-021] [AC-AUTHN-027] [AC-AUTHN-028] [AC-AUTHN-029] kubectl with a client certificate: CN is the user, each O a group', async () => {
+    const jane = await issue([{ name: 'commonName', value: 'jane' }, { name: 'organizationName', value: 'dev' }, { name: 'organizationName', value: 'ops' }], clientCa);
+    const w = await t.kubectl(['auth', 'whoami', '-o', 'json', `--kubeconfig=${certKubeconfig('jane', jane)}`]);
+    expect(w.stderr).toBe('');
+    expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'jane', groups: ['dev', 'ops', 'system:authenticated'] });
+  });
+
+  it('a certificate from an authority outside --client-ca-file is refused', async () => {
+    const mallory = await issue([{ name: 'commonName', value: 'mallory' }], await authority('other-ca'));
+    const r = await t.kubectl(['get', 'ns', `--kubeconfig=${certKubeconfig('mallory', mallory)}`]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('error: You must be logged in to the server');
   });
 });
 

@@ -24,6 +24,15 @@ export interface AuthnFlags {
   apiAudiences?: string[];
   /** --enable-bootstrap-token-auth */
   enableBootstrapTokenAuth?: boolean;
+  /** --client-ca-file */
+  clientCaFile?: string;
+  /** --requestheader-client-ca-file */
+  requestheaderClientCaFile?: string;
+  requestheaderUsernameHeaders?: string[];
+  requestheaderUidHeaders?: string[];
+  requestheaderGroupHeaders?: string[];
+  requestheaderExtraHeadersPrefix?: string[];
+  requestheaderAllowedNames?: string[];
   /** kube-controller-manager's --controllers: the opt-in bootstrapsigner and tokencleaner. */
   controllers?: string[];
 }
@@ -32,13 +41,17 @@ export const authnBooleanFlags = ['anonymous-auth', 'service-account-lookup', 'e
 
 export const authnFlagNames = new Set([
   'token-auth-file', 'anonymous-auth', 'service-account-key-file', 'service-account-signing-key-file', 'service-account-issuer',
-  'service-account-lookup', 'service-account-max-token-expiration', 'api-audiences', 'enable-bootstrap-token-auth', 'controllers',
+  'service-account-lookup', 'service-account-max-token-expiration', 'api-audiences', 'enable-bootstrap-token-auth', 'controllers', 'client-ca-file', 'requestheader-client-ca-file',
+  'requestheader-username-headers', 'requestheader-uid-headers', 'requestheader-group-headers', 'requestheader-extra-headers-prefix', 'requestheader-allowed-names',
 ]);
 
 export const authnFlagHelp = `      --anonymous-auth                 requests no method rejects are system:anonymous (default true)
       --api-audiences strings          audiences of the API server's tokens (default: the service account issuer)
+      --client-ca-file string          client certificates verified by these authorities authenticate (CN user, O groups); needs --tls
       --controllers strings            controllers to run besides the defaults: "*,bootstrapsigner,tokencleaner"
       --enable-bootstrap-token-auth    bootstrap token Secrets in kube-system authenticate
+      --requestheader-client-ca-file string   authorities of the authenticating proxy's client certificate
+      --requestheader-username-headers strings  e.g. X-Remote-User (also -uid-, -group-headers, -extra-headers-prefix, -allowed-names)
       --service-account-issuer strings issuer of service account tokens; repeatable, the first issues (default "https://kubernetes.default.svc.cluster.local")
       --service-account-key-file strs  PEM public or private keys that verify service account tokens; repeatable
       --service-account-lookup         revoke tokens whose service account, Secret or Pod is gone (default true)
@@ -80,6 +93,25 @@ export function parseAuthnFlag(authn: AuthnFlags, name: string, value: string): 
     case 'api-audiences':
       authn.apiAudiences = value.split(',').filter(Boolean);
       return true;
+    case 'client-ca-file':
+      authn.clientCaFile = value;
+      return true;
+    case 'requestheader-client-ca-file':
+      authn.requestheaderClientCaFile = value;
+      return true;
+    case 'requestheader-username-headers':
+    case 'requestheader-uid-headers':
+    case 'requestheader-group-headers':
+    case 'requestheader-extra-headers-prefix':
+    case 'requestheader-allowed-names': {
+      const key = ({
+        'requestheader-username-headers': 'requestheaderUsernameHeaders', 'requestheader-uid-headers': 'requestheaderUidHeaders',
+        'requestheader-group-headers': 'requestheaderGroupHeaders', 'requestheader-extra-headers-prefix': 'requestheaderExtraHeadersPrefix',
+        'requestheader-allowed-names': 'requestheaderAllowedNames',
+      } as const)[name];
+      authn[key] = [...(authn[key] ?? []), ...value.split(',').filter(Boolean)];
+      return true;
+    }
     case 'controllers':
       authn.controllers = value.split(',').filter(Boolean);
       return true;

@@ -13,9 +13,12 @@ import type { AuthenticationOptions } from '../src/core/auth/authentication';
 import { parseTokenFile, type StaticToken } from '../src/core/auth/authenticator/tokenfile';
 import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
+import { parseCaBundle, type CaBundles } from './clientCerts';
 
 export interface HostAuthentication {
   options: AuthenticationOptions;
+  /** Authority bundles the TLS port verifies client certificates against. */
+  caBundles: CaBundles;
   anonymousAuth: boolean;
   /** The token the written kubeconfig carries. */
   kubeconfigToken?: string;
@@ -61,8 +64,20 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
   const tokenPath = flags.tokenAuthFile ?? (await ensureAdminTokenFile(dataDir));
   const tokenFile: StaticToken[] = parseTokenFile(await readFile(tokenPath, 'utf8'), tokenPath);
   const admin = tokenFile.find((t) => t.user.groups.includes(systemMasters)) ?? tokenFile[0];
+  const caBundles: CaBundles = {};
+  if (flags.clientCaFile) caBundles['client-ca'] = parseCaBundle(await readFile(flags.clientCaFile, 'utf8'), flags.clientCaFile);
+  if (flags.requestheaderClientCaFile) caBundles['requestheader-ca'] = parseCaBundle(await readFile(flags.requestheaderClientCaFile, 'utf8'), flags.requestheaderClientCaFile);
+  const requestHeader = flags.requestheaderUsernameHeaders?.length && flags.requestheaderClientCaFile
+    ? {
+      usernameHeaders: flags.requestheaderUsernameHeaders, uidHeaders: flags.requestheaderUidHeaders, groupHeaders: flags.requestheaderGroupHeaders,
+      extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix, allowedNames: flags.requestheaderAllowedNames,
+    }
+    : undefined;
   return {
+    caBundles,
     options: {
+      clientCertificates: !!flags.clientCaFile,
+      requestHeader,
       tokenFile,
       apiAudiences: flags.apiAudiences,
       bootstrapTokens: flags.enableBootstrapTokenAuth,
