@@ -1,4 +1,6 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,6 +129,38 @@ describe('client certificates', () => {
     const r = await t.kubectl(['get', 'ns', `--kubeconfig=${certKubeconfig('mallory', mallory)}`]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('error: You must be logged in to the server');
+  });
+});
+
+describe('webhook token authentication', () => {
+  it('[AC-AUTHN-104] [AC-AUTHN-107] [AC-AUTHN-108] kubectl --token is reviewed by the remote service named in the webhook kubeconfig', async () => {
+    const reviews: Record<string, any>[] = [];
+    const stub = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const review = JSON.parse(body);
+        reviews.push(review);
+        const authenticated = review.spec.token === 'webhook-token';
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'TokenReview', status: authenticated ? { authenticated, user: { username: 'remote-user', groups: ['remote'] } } : { authenticated } }));
+      });
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    const config = join(dir, 'webhook.kubeconfig');
+    writeFileSync(config, `apiVersion: v1\nkind: Config\nclusters:\n- name: remote\n  cluster:\n    server: http://127.0.0.1:${(stub.address() as AddressInfo).port}/review\nusers:\n- name: apiserver\n  user: {}\ncontexts:\n- name: webhook\n  context: {cluster: remote, user: apiserver}\ncurrent-context: webhook\n`);
+    const h = await startTestHost({ tls: true, authn: { webhookConfigFile: config } });
+    try {
+      const w = await h.kubectl(['auth', 'whoami', '--token=webhook-token', '-o', 'json']);
+      expect(w.stderr).toBe('');
+      expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'remote-user', groups: ['remote', 'system:authenticated'] });
+      expect(reviews[0]).toMatchObject({ apiVersion: 'authentication.k8s.io/v1beta1', kind: 'TokenReview', spec: { token: 'webhook-token' } });
+      const bad = await h.kubectl(['get', 'ns', '--token=other']);
+      expect(bad.stderr).toContain('error: You must be logged in to the server');
+    } finally {
+      await h.stop();
+      stub.close();
+    }
   });
 });
 

@@ -33,6 +33,12 @@ export interface AuthnFlags {
   requestheaderGroupHeaders?: string[];
   requestheaderExtraHeadersPrefix?: string[];
   requestheaderAllowedNames?: string[];
+  /** --authentication-token-webhook-config-file */
+  webhookConfigFile?: string;
+  /** --authentication-token-webhook-cache-ttl in ms */
+  webhookCacheTtlMs?: number;
+  /** --authentication-token-webhook-version */
+  webhookVersion?: 'v1' | 'v1beta1';
   /** kube-controller-manager's --controllers: the opt-in bootstrapsigner and tokencleaner. */
   controllers?: string[];
 }
@@ -43,10 +49,14 @@ export const authnFlagNames = new Set([
   'token-auth-file', 'anonymous-auth', 'service-account-key-file', 'service-account-signing-key-file', 'service-account-issuer',
   'service-account-lookup', 'service-account-max-token-expiration', 'api-audiences', 'enable-bootstrap-token-auth', 'controllers', 'client-ca-file', 'requestheader-client-ca-file',
   'requestheader-username-headers', 'requestheader-uid-headers', 'requestheader-group-headers', 'requestheader-extra-headers-prefix', 'requestheader-allowed-names',
+  'authentication-token-webhook-config-file', 'authentication-token-webhook-cache-ttl', 'authentication-token-webhook-version',
 ]);
 
 export const authnFlagHelp = `      --anonymous-auth                 requests no method rejects are system:anonymous (default true)
       --api-audiences strings          audiences of the API server's tokens (default: the service account issuer)
+      --authentication-token-webhook-config-file string  kubeconfig of a remote TokenReview service
+      --authentication-token-webhook-cache-ttl dur  how long its decisions are cached (default 2m0s)
+      --authentication-token-webhook-version string  v1beta1 (default) or v1
       --client-ca-file string          client certificates verified by these authorities authenticate (CN user, O groups); needs --tls
       --controllers strings            controllers to run besides the defaults: "*,bootstrapsigner,tokencleaner"
       --enable-bootstrap-token-auth    bootstrap token Secrets in kube-system authenticate
@@ -112,6 +122,16 @@ export function parseAuthnFlag(authn: AuthnFlags, name: string, value: string): 
       authn[key] = [...(authn[key] ?? []), ...value.split(',').filter(Boolean)];
       return true;
     }
+    case 'authentication-token-webhook-config-file':
+      authn.webhookConfigFile = value;
+      return true;
+    case 'authentication-token-webhook-cache-ttl':
+      authn.webhookCacheTtlMs = parseDuration(value, name);
+      return true;
+    case 'authentication-token-webhook-version':
+      if (value !== 'v1' && value !== 'v1beta1') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: must be v1 or v1beta1`);
+      authn.webhookVersion = value;
+      return true;
     case 'controllers':
       authn.controllers = value.split(',').filter(Boolean);
       return true;

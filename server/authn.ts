@@ -14,6 +14,7 @@ import { parseTokenFile, type StaticToken } from '../src/core/auth/authenticator
 import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
 import { parseCaBundle, type CaBundles } from './clientCerts';
+import { webhookCall } from './webhookClient';
 
 export interface HostAuthentication {
   options: AuthenticationOptions;
@@ -81,6 +82,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
       tokenFile,
       apiAudiences: flags.apiAudiences,
       bootstrapTokens: flags.enableBootstrapTokenAuth,
+      webhook: flags.webhookConfigFile ? { call: webhookCall(flags.webhookConfigFile), cacheTtlMs: flags.webhookCacheTtlMs, version: flags.webhookVersion } : undefined,
       controllers: { bootstrapSigner: flags.controllers?.includes('bootstrapsigner'), tokenCleaner: flags.controllers?.includes('tokencleaner') },
       serviceAccounts: {
         issuers: flags.serviceAccountIssuers,

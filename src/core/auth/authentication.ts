@@ -14,6 +14,7 @@ import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './authenticator/requestheader';
+import { webhookTokenAuthenticator, type WebhookTokenOptions } from './authenticator/webhook';
 import { x509Authenticator } from './authenticator/x509';
 import { tokenFileAuthenticator, type StaticToken } from './authenticator/tokenfile';
 import type { RequestAuthenticator, TokenAuthenticator } from './authenticator/types';
@@ -28,6 +29,8 @@ export interface AuthenticationOptions {
   clientCertificates?: boolean;
   /** --requestheader-* (the host verifies the proxy's certificate against --requestheader-client-ca-file). */
   requestHeader?: RequestHeaderOptions;
+  /** --authentication-token-webhook-config-file (the host makes the calls). */
+  webhook?: WebhookTokenOptions;
   /** --enable-bootstrap-token-auth. */
   bootstrapTokens?: boolean;
   /** Controllers kube-controller-manager runs only when named (--controllers=*,bootstrapsigner,tokencleaner). */
@@ -63,6 +66,7 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
   tokens.push(serviceAccounts.authenticator());
+  if (options.webhook) tokens.push(webhookTokenAuthenticator(options.webhook, deps.clock));
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
   const requestAuthenticators = [...(deps.requestAuthenticators ?? [])];
