@@ -278,7 +278,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
       authorizer: options.authorizer,
-      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
     }),
     ready,
     registry,

@@ -13,6 +13,7 @@ import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
+import { jwtAuthenticator, type JwksSource, type JwtAuthenticatorConfig } from './authenticator/jwt';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './authenticator/requestheader';
 import { webhookTokenAuthenticator, type WebhookTokenOptions } from './authenticator/webhook';
 import { x509Authenticator } from './authenticator/x509';
@@ -31,6 +32,10 @@ export interface AuthenticationOptions {
   requestHeader?: RequestHeaderOptions;
   /** --authentication-token-webhook-config-file (the host makes the calls). */
   webhook?: WebhookTokenOptions;
+  /** JWT authenticators (AuthenticationConfiguration jwt[], or the --oidc-* flags), each with its issuer's keys. */
+  jwt?: { config: JwtAuthenticatorConfig; jwks: JwksSource; signingAlgs?: string[] }[];
+  /** AuthenticationConfiguration anonymous.conditions[].path: the only paths anonymous requests may use. */
+  anonymousPaths?: string[];
   /** --enable-bootstrap-token-auth. */
   bootstrapTokens?: boolean;
   /** Controllers kube-controller-manager runs only when named (--controllers=*,bootstrapsigner,tokencleaner). */
@@ -66,6 +71,7 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
   tokens.push(serviceAccounts.authenticator());
+  for (const j of options.jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs), apiAudiences));
   if (options.webhook) tokens.push(webhookTokenAuthenticator(options.webhook, deps.clock));
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
