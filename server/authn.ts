@@ -9,11 +9,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
-import type { AuthenticationOptions } from '../src/core/auth/authentication';
+import { defaultServiceAccountIssuer, type AuthenticationOptions } from '../src/core/auth/authentication';
 import { parseTokenFile, type StaticToken } from '../src/core/auth/authenticator/tokenfile';
 import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
 import { parseCaBundle, type CaBundles } from './clientCerts';
+import { hostJwtAuthenticators } from './oidc';
 import { webhookCall } from './webhookClient';
 
 export interface HostAuthentication {
@@ -74,6 +75,8 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
       extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix, allowedNames: flags.requestheaderAllowedNames,
     }
     : undefined;
+  const serviceAccountIssuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
+  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers);
   return {
     caBundles,
     options: {
@@ -81,6 +84,8 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
       requestHeader,
       tokenFile,
       apiAudiences: flags.apiAudiences,
+      jwt: jwt.jwt,
+      anonymousPaths: jwt.anonymous?.enabled && jwt.anonymous.conditions?.length ? jwt.anonymous.conditions.map((c) => c.path) : undefined,
       bootstrapTokens: flags.enableBootstrapTokenAuth,
       webhook: flags.webhookConfigFile ? { call: webhookCall(flags.webhookConfigFile), cacheTtlMs: flags.webhookCacheTtlMs, version: flags.webhookVersion } : undefined,
       controllers: { bootstrapSigner: flags.controllers?.includes('bootstrapsigner'), tokenCleaner: flags.controllers?.includes('tokencleaner') },
@@ -92,7 +97,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
         maxTokenExpirationSeconds: flags.serviceAccountMaxTokenExpirationSeconds,
       },
     },
-    anonymousAuth: flags.anonymousAuth ?? true,
+    anonymousAuth: jwt.anonymous ? jwt.anonymous.enabled : flags.anonymousAuth ?? true,
     kubeconfigToken: admin?.token,
   };
 }
