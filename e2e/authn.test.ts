@@ -1,5 +1,7 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -161,6 +163,58 @@ describe('webhook token authentication', () => {
       await h.stop();
       stub.close();
     }
+  });
+});
+
+describe('OpenID Connect through --authentication-config', () => {
+  it('[AC-AUTHN-065] [AC-AUTHN-047] [AC-AUTHN-078] [AC-AUTHN-046] kubectl --token with an id_token of a local issuer: keys by discovery over its private CA', async () => {
+    const ca = await authority('idp-ca');
+    const serving = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048, algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert },
+      extensions: [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    let issuerUrl = '';
+    const idp = createHttpsServer({ key: serving.private, cert: serving.cert }, (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url === '/.well-known/openid-configuration') res.end(JSON.stringify({ issuer: issuerUrl, jwks_uri: `${issuerUrl}/keys` }));
+      else res.end(JSON.stringify({ keys: [jwk] }));
+    });
+    await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
+    issuerUrl = `https://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+    const config = join(dir, 'authn-config.yaml');
+    writeFileSync(config, JSON.stringify({
+      apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthenticationConfiguration',
+      jwt: [{
+        issuer: { url: issuerUrl, audiences: ['kubesim'], certificateAuthority: ca.cert },
+        claimMappings: { username: { claim: 'email', prefix: '' }, groups: { expression: 'claims.roles' } },
+        claimValidationRules: [{ expression: 'claims.email_verified == true' }],
+      }],
+    }));
+    const h = await startTestHost({ tls: true, authn: { authenticationConfig: config } });
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const idToken = await new SignJWT({ email: 'jane@example.com', email_verified: true, roles: ['dev'] })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuerUrl).setAudience('kubesim').setSubject('u1').setIssuedAt(now).setExpirationTime(now + 300).sign(privateKey);
+      const w = await h.kubectl(['auth', 'whoami', `--token=${idToken}`, '-o', 'json']);
+      expect(w.stderr).toBe('');
+      expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'jane@example.com', groups: ['dev', 'system:authenticated'] });
+      const unverified = await new SignJWT({ email: 'x@example.com', email_verified: false })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuerUrl).setAudience('kubesim').setExpirationTime(now + 300).sign(privateKey);
+      expect((await h.kubectl(['get', 'ns', `--token=${unverified}`])).stderr).toContain('error: You must be logged in to the server');
+    } finally {
+      await h.stop();
+      idp.close();
+    }
+  });
+
+  it('[AC-AUTHN-068] [AC-ERR-007] [AC-AUTHN-053] conflicting or invalid options stop the server at start', async () => {
+    const config = join(dir, 'empty-authn.yaml');
+    writeFileSync(config, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\n');
+    await expect(startTestHost({ authn: { authenticationConfig: config, oidcIssuerUrl: 'https://idp', oidcClientId: 'x' } })).rejects.toThrow('authentication-config file and oidc-* flags are mutually exclusive');
+    await expect(startTestHost({ authn: { oidcIssuerUrl: 'http://idp', oidcClientId: 'x' } })).rejects.toThrow('jwt[0].issuer.url: Invalid value: "http://idp": URL scheme must be https');
+    await expect(startTestHost({ authn: { oidcIssuerUrl: 'https://idp', oidcClientId: 'x', oidcSigningAlgs: ['HS256'] } })).rejects.toThrow('unsupported signing algorithm "HS256"');
   });
 });
 
