@@ -94,7 +94,8 @@ describe('kubectl against the Node host', () => {
     const j = await t.kubectl(['get', 'configmap', 'settings', '-o', 'json']);
     expect(JSON.parse(j.stdout)).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' }, data: { mode: 'dev' } });
     const n = await t.kubectl(['get', 'deployments,services', '-o', 'name']);
-    expect(n.stdout.trim().split('\n')).toEqual(['deployment.apps/web', 'service/web']);
+    // default also holds the kubernetes Service, as on any cluster.
+    expect(n.stdout.trim().split('\n')).toEqual(['deployment.apps/web', 'service/kubernetes', 'service/web']);
   });
 
   it('explain pods.spec.containers reads /openapi/v3', async () => {

@@ -42,6 +42,14 @@ describe('--feature-gates', () => {
   });
 });
 
+describe('--service-cluster-ip-range and --service-node-port-range', () => {
+  it('take a CIDR and a port range, checked at parse time', () => {
+    expect(parseFlags(['--service-cluster-ip-range=10.0.0.0/16', '--service-node-port-range', '31000-31999'])).toMatchObject({ serviceClusterIPRange: '10.0.0.0/16', serviceNodePortRange: '31000-31999' });
+    expect(() => parseFlags(['--service-cluster-ip-range=10.0.0.0'])).toThrow('invalid argument "10.0.0.0" for "--service-cluster-ip-range" flag: invalid CIDR address: 10.0.0.0');
+    expect(() => parseFlags(['--service-node-port-range=40000-30000'])).toThrow('unable to parse port range: 40000-30000');
+  });
+});
+
 describe('authentication flags', () => {
   it('token file, anonymous auth, repeatable service account keys and issuers, durations', () => {
     const f = parseFlags([

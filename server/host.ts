@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
+import { hostAuthorization } from './authorization';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
 import { ensureServingCert } from './tls';
@@ -66,10 +67,12 @@ ${token ? `    token: ${token}\n` : '    {}\n'}`;
 }
 
 export async function startHost(flags: HostFlags): Promise<RunningHost> {
+  // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
+  const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
-  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates });
+  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, authenticators: authz.authenticators });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
@@ -107,6 +110,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
         (s as { closeAllConnections?: () => void }).closeAllConnections?.();
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
+      authz.stop();
       await api.close();
     },
   };
