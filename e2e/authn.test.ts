@@ -218,3 +218,20 @@ describe('OpenID Connect through --authentication-config', () => {
   });
 });
 
+describe('client credential plugins', () => {
+  it('[AC-AUTHN-014] [AC-AUTHN-123] [AC-AUTHN-126] [AC-AUTHN-127] [AC-AUTHN-129] [AC-AUTHN-134] an exec plugin (relative command, env, args) prints an ExecCredential whose token kubectl sends', async () => {
+    const plugin = join(dir, 'plugin.sh');
+    writeFileSync(plugin, `#!/bin/sh\necho "$KUBERNETES_EXEC_INFO" > "${dir}/exec-info.json"\necho "$FOO $1" > "${dir}/exec-args.txt"\nprintf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"alicetoken"}}'\n`, { mode: 0o755 });
+    const kc = readFileSync(t.host.kubeconfigPath, 'utf8').replace(/users:[\s\S]*$/, '');
+    const path = join(dir, 'exec.kubeconfig');
+    writeFileSync(path, `${kc}users:\n- name: kubesim-admin\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ./plugin.sh\n      args: [--x]\n      env: [{name: FOO, value: bar}]\n      interactiveMode: Never\n      provideClusterInfo: true\n`);
+    const w = await t.kubectl(['auth', 'whoami', '-o', 'json', `--kubeconfig=${path}`]);
+    expect(w.stderr).toBe('');
+    expect(JSON.parse(w.stdout).status.userInfo.username).toBe('alice');
+    const info = JSON.parse(readFileSync(join(dir, 'exec-info.json'), 'utf8'));
+    expect(info).toMatchObject({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { cluster: { server: t.host.secureUrl }, interactive: false } });
+    expect(info.spec.cluster['certificate-authority-data']).toBeTruthy();
+    expect(readFileSync(join(dir, 'exec-args.txt'), 'utf8').trim()).toBe('bar --x');
+  });
+});
+
