@@ -203,6 +203,19 @@ describe('OpenID Connect through --authentication-config', () => {
       const unverified = await new SignJWT({ email: 'x@example.com', email_verified: false })
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuerUrl).setAudience('kubesim').setExpirationTime(now + 300).sign(privateKey);
       expect((await h.kubectl(['get', 'ns', `--token=${unverified}`])).stderr).toContain('error: You must be logged in to the server');
+
+      // [AC-AUTHN-067] [AC-AUTHN-103] a changed file applies without a restart.
+      const forOther = await new SignJWT({ email: 'jane@example.com', email_verified: true, roles: [] })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(issuerUrl).setAudience('other').setExpirationTime(now + 300).sign(privateKey);
+      expect((await h.kubectl(['get', 'ns', `--token=${forOther}`])).code).not.toBe(0);
+      writeFileSync(config, readFileSync(config, 'utf8').replace('"audiences":["kubesim"]', '"audiences":["other"]'));
+      let reloaded = false;
+      for (let i = 0; i < 60 && !reloaded; i++) {
+        reloaded = (await h.kubectl(['auth', 'whoami', `--token=${forOther}`])).code === 0;
+        if (!reloaded) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(reloaded).toBe(true);
+      expect((await h.kubectl(['get', 'ns', `--token=${idToken}`])).code).not.toBe(0);
     } finally {
       await h.stop();
       idp.close();

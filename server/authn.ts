@@ -24,6 +24,8 @@ export interface HostAuthentication {
   anonymousAuth: boolean;
   /** The token the written kubeconfig carries. */
   kubeconfigToken?: string;
+  /** Stops watching configuration files. */
+  stop(): void;
 }
 
 export const adminUser = 'kubesim-admin';
@@ -99,5 +101,6 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
     },
     anonymousAuth: jwt.anonymous ? jwt.anonymous.enabled : flags.anonymousAuth ?? true,
     kubeconfigToken: admin?.token,
+    stop: jwt.stop,
   };
 }

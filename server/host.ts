@@ -111,6 +111,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       authz.stop();
+      authn.stop();
       await api.close();
     },
   };

@@ -5,11 +5,12 @@
  * or issuer.discoveryURL, then jwks_uri), fetched once and again only after a
  * failure, over TLS verified with the issuer's CA when one is given.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { request } from 'node:https';
 import type { JWK } from 'jose';
 import { parse } from 'yaml';
 import { loadAuthenticationConfiguration, type AuthenticationConfiguration } from '../src/core/auth/authenticator/config';
+import type { JwtEntry } from '../src/core/auth/authentication';
 import { supportedSigningAlgs, type JwksSource, type JwtAuthenticatorConfig } from '../src/core/auth/authenticator/jwt';
 import type { AuthnFlags } from './authFlags';
 
@@ -75,8 +76,39 @@ function fromOidcFlags(flags: AuthnFlags): JwtAuthenticatorConfig {
 }
 
 export interface HostJwt {
-  jwt: { config: JwtAuthenticatorConfig; jwks: JwksSource; signingAlgs?: string[] }[];
+  jwt: JwtEntry[] | (() => JwtEntry[]);
   anonymous?: AuthenticationConfiguration['anonymous'];
+  /** Stops watching the configuration file. */
+  stop(): void;
+}
+
+/**
+ * The file's authenticators, re-read when it changes (polled every second):
+ * a valid new version replaces the old, an invalid one is reported and the
+ * last valid one stays, as kube-apiserver's reloading does.
+ */
+function watchedConfig(path: string, serviceAccountIssuers: readonly string[], initial: AuthenticationConfiguration): { current: () => JwtEntry[]; stop(): void } {
+  const entries = (c: AuthenticationConfiguration): JwtEntry[] => (c.jwt ?? []).map((j) => ({ config: j, jwks: discoveredJwks(j.issuer) }));
+  let current = entries(initial);
+  let lastText = readFileSync(path, 'utf8');
+  const listener = () => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return;
+    }
+    if (text === lastText) return;
+    lastText = text;
+    try {
+      current = entries(loadAuthenticationConfiguration(parse(text), serviceAccountIssuers));
+      process.stderr.write(`kubesim: reloaded authentication configuration from ${path}\n`);
+    } catch (e) {
+      process.stderr.write(`kubesim: ignoring invalid authentication configuration ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
+    }
+  };
+  watchFile(path, { interval: 1000 }, listener);
+  return { current: () => current, stop: () => unwatchFile(path, listener) };
 }
 
 export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: readonly string[]): HostJwt {
@@ -85,14 +117,15 @@ export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: 
   if (flags.authenticationConfig) {
     const config = loadAuthenticationConfiguration(parse(readFileSync(flags.authenticationConfig, 'utf8')), serviceAccountIssuers);
     if (config.anonymous && flags.anonymousAuth !== undefined) throw new Error('--anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
-    return { jwt: (config.jwt ?? []).map((c) => ({ config: c, jwks: discoveredJwks(c.issuer) })), anonymous: config.anonymous };
+    const watched = watchedConfig(flags.authenticationConfig, serviceAccountIssuers, config);
+    return { jwt: watched.current, anonymous: config.anonymous, stop: watched.stop };
   }
-  if (!oidcFlags) return { jwt: [] };
+  if (!oidcFlags) return { jwt: [], stop() {} };
   if (!flags.oidcIssuerUrl || !flags.oidcClientId) throw new Error('oidc-issuer-url and oidc-client-id must be specified together');
   const algs = flags.oidcSigningAlgs ?? ['RS256'];
   for (const alg of algs) if (!supportedSigningAlgs.includes(alg)) throw new Error(`oidc-signing-algs: unsupported signing algorithm "${alg}"; allowed: ${supportedSigningAlgs.join(', ')}`);
   const config = fromOidcFlags(flags);
   // The same validation as the file (https issuer, ...), under the file's field names.
   loadAuthenticationConfiguration({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthenticationConfiguration', jwt: [config] }, serviceAccountIssuers);
-  return { jwt: [{ config, jwks: discoveredJwks(config.issuer), signingAlgs: algs }] };
+  return { jwt: [{ config, jwks: discoveredJwks(config.issuer), signingAlgs: algs }], stop() {} };
 }

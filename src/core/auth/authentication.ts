@@ -32,8 +32,11 @@ export interface AuthenticationOptions {
   requestHeader?: RequestHeaderOptions;
   /** --authentication-token-webhook-config-file (the host makes the calls). */
   webhook?: WebhookTokenOptions;
-  /** JWT authenticators (AuthenticationConfiguration jwt[], or the --oidc-* flags), each with its issuer's keys. */
-  jwt?: { config: JwtAuthenticatorConfig; jwks: JwksSource; signingAlgs?: string[] }[];
+  /**
+   * JWT authenticators (AuthenticationConfiguration jwt[], or the --oidc-* flags), each with its issuer's keys;
+   * a function is asked on every token, so a reloaded configuration applies without a restart.
+   */
+  jwt?: JwtEntry[] | (() => JwtEntry[]);
   /** AuthenticationConfiguration anonymous.conditions[].path: the only paths anonymous requests may use. */
   anonymousPaths?: string[];
   /** --enable-bootstrap-token-auth. */
@@ -42,6 +45,25 @@ export interface AuthenticationOptions {
   controllers?: { bootstrapSigner?: boolean; tokenCleaner?: boolean };
   /** Service account token keys, issuers and lookup. */
   serviceAccounts?: ServiceAccountOptions;
+}
+
+export interface JwtEntry {
+  config: JwtAuthenticatorConfig;
+  jwks: JwksSource;
+  signingAlgs?: string[];
+}
+
+/** The JWT authenticators of the current configuration, rebuilt when the configuration object changes. */
+function reloadableJwt(source: () => JwtEntry[], clock: Clock, apiAudiences: string[]): TokenAuthenticator {
+  let built: { from: JwtEntry[]; union: TokenAuthenticator } | undefined;
+  return {
+    name: 'jwt',
+    authenticateToken(token, audiences) {
+      const current = source();
+      if (built?.from !== current) built = { from: current, union: tokenUnion(current.map((j) => audienceAgnostic(jwtAuthenticator(j.config, j.jwks, clock, j.signingAlgs), apiAudiences))) };
+      return built.union.authenticateToken(token, audiences);
+    },
+  };
 }
 
 export interface Authentication {
@@ -71,7 +93,9 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
   tokens.push(serviceAccounts.authenticator());
-  for (const j of options.jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs), apiAudiences));
+  const jwt = options.jwt;
+  if (typeof jwt === 'function') tokens.push(reloadableJwt(jwt, deps.clock, apiAudiences));
+  else for (const j of jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs), apiAudiences));
   if (options.webhook) tokens.push(webhookTokenAuthenticator(options.webhook, deps.clock));
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
