@@ -82,6 +82,12 @@ describe('service account tokens', () => {
       username: 'system:serviceaccount:default:sa1',
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     });
+    // A token bound to a Pod: revoked with the Pod.
+    await t.kubectl(['run', 'p1', '--image=nginx', '--overrides={"spec":{"serviceAccountName":"sa1"}}']);
+    const bound = (await t.kubectl(['create', 'token', 'sa1', '--bound-object-kind=Pod', '--bound-object-name=p1'])).stdout.trim();
+    expect(JSON.parse((await t.kubectl(['auth', 'whoami', `--token=${bound}`, '-o', 'json'])).stdout).status.userInfo.extra['authentication.kubernetes.io/pod-name']).toEqual(['p1']);
+    await t.kubectl(['delete', 'pod', 'p1', '--grace-period=0', '--force']);
+    expect((await t.kubectl(['auth', 'whoami', `--token=${bound}`])).code).not.toBe(0);
     const missing = await t.kubectl(['create', 'token', 'nope']);
     expect(missing.stderr.trim()).toBe('error: failed to create token: serviceaccounts "nope" not found');
   });
@@ -245,6 +251,28 @@ describe('client credential plugins', () => {
     expect(info).toMatchObject({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', spec: { cluster: { server: t.host.secureUrl }, interactive: false } });
     expect(info.spec.cluster['certificate-authority-data']).toBeTruthy();
     expect(readFileSync(join(dir, 'exec-args.txt'), 'utf8').trim()).toBe('bar --x');
+  });
+});
+
+describe('client credential plugin configuration errors', () => {
+  function execKubeconfig(name: string, exec: string): string {
+    const kc = readFileSync(t.host.kubeconfigPath, 'utf8').replace(/users:[\s\S]*$/, '');
+    const path = join(dir, `${name}.kubeconfig`);
+    writeFileSync(path, `${kc}users:\n- name: kubesim-admin\n  user:\n    exec:\n${exec}`);
+    return path;
+  }
+
+  it('[AC-AUTHN-125] [AC-AUTHN-131] [AC-AUTHN-128] output in another apiVersion, v1 without interactiveMode, a missing command with its installHint', async () => {
+    const v1beta1 = join(dir, 'v1beta1.sh');
+    writeFileSync(v1beta1, `#!/bin/sh\nprintf '{"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"alicetoken"}}'\n`, { mode: 0o755 });
+    const wrong = await t.kubectl(['get', 'ns', `--kubeconfig=${execKubeconfig('wrong', `      apiVersion: client.authentication.k8s.io/v1\n      command: ${v1beta1}\n      interactiveMode: Never\n`)}`]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toContain('exec plugin is configured to use API version client.authentication.k8s.io/v1, plugin returned version client.authentication.k8s.io/v1beta1');
+    const noMode = await t.kubectl(['get', 'ns', `--kubeconfig=${execKubeconfig('nomode', `      apiVersion: client.authentication.k8s.io/v1\n      command: ${v1beta1}\n`)}`]);
+    expect(noMode.code).not.toBe(0);
+    expect(noMode.stderr).toContain('interactiveMode must be specified');
+    const missing = await t.kubectl(['get', 'ns', `--kubeconfig=${execKubeconfig('missing', `      apiVersion: client.authentication.k8s.io/v1\n      command: nonexistent-kubesim-plugin\n      interactiveMode: Never\n      installHint: install X\n`)}`]);
+    expect(missing.stderr).toContain('install X');
   });
 });
 
