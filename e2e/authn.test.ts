@@ -92,6 +92,21 @@ describe('service account tokens', () => {
     expect(missing.stderr.trim()).toBe('error: failed to create token: serviceaccounts "nope" not found');
   });
 
+  it('[AC-AUTHN-045] a legacy token Secret gets a token, the namespace and the cluster CA; kubectl uses its token', async () => {
+    const created = await t.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: sa1-token\n  annotations: {kubernetes.io/service-account.name: sa1}\ntype: kubernetes.io/service-account-token\n');
+    expect(created.stderr).toBe('');
+    let data: Record<string, string> = {};
+    for (let i = 0; i < 40 && !data['token']; i++) {
+      data = JSON.parse((await t.kubectl(['get', 'secret', 'sa1-token', '-o', 'json'])).stdout).data ?? {};
+      if (!data['token']) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(Buffer.from(data['ca.crt']!, 'base64').toString()).toContain('-----BEGIN CERTIFICATE-----');
+    expect(Buffer.from(data['namespace']!, 'base64').toString()).toBe('default');
+    const token = Buffer.from(data['token']!, 'base64').toString();
+    const w = await t.kubectl(['auth', 'whoami', `--token=${token}`, '-o', 'json']);
+    expect(JSON.parse(w.stdout).status.userInfo.username).toBe('system:serviceaccount:default:sa1');
+  });
+
   it('[AC-REV-003] @kubernetes/client-node with a service account token: requests and a TokenReview', async () => {
     const token = (await t.kubectl(['create', 'token', 'sa1'])).stdout.trim();
     const kc = new KubeConfig();

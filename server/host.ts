@@ -72,6 +72,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
+  // Token Secrets carry the cluster CA once the TLS files exist.
+  const rootCa: { pem?: string } = {};
+  authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
   const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, authenticators: authz.authenticators });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
@@ -91,6 +94,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   if (flags.tls) {
     const cert = await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::'));
     caCert = cert.caCert;
+    rootCa.pem = cert.caCert;
     const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert, ...(clientCas.length ? { requestCert: true, rejectUnauthorized: false, ca: clientCas.map((c) => c.toString()) } : {}) } });
     const securePort = await listen(https, flags.securePort, flags.bindAddress);
     secureUrl = `https://${host}:${securePort}`;
