@@ -1,7 +1,8 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { generateKeyPairSync } from 'node:crypto';
+import { compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -288,6 +289,31 @@ describe('client credential plugin configuration errors', () => {
     expect(noMode.stderr).toContain('interactiveMode must be specified');
     const missing = await t.kubectl(['get', 'ns', `--kubeconfig=${execKubeconfig('missing', `      apiVersion: client.authentication.k8s.io/v1\n      command: nonexistent-kubesim-plugin\n      interactiveMode: Never\n      installHint: install X\n`)}`]);
     expect(missing.stderr).toContain('install X');
+  });
+});
+
+describe('service account keys from files', () => {
+  it('[AC-AUTHN-036] [AC-AUTHN-037] an ECDSA signing key signs ES256 tokens; the public keys of --service-account-key-file verify', async () => {
+    const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const extra = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'sa-signing.key'), signing.privateKey.export({ format: 'pem', type: 'pkcs8' }));
+    writeFileSync(join(dir, 'sa.pub'), `${signing.publicKey.export({ format: 'pem', type: 'spki' })}${extra.publicKey.export({ format: 'pem', type: 'spki' })}`);
+    const h = await startTestHost({ tls: true, authn: { serviceAccountSigningKeyFile: join(dir, 'sa-signing.key'), serviceAccountKeyFiles: [join(dir, 'sa.pub')], serviceAccountIssuers: ['https://issuer.example'] } });
+    try {
+      await h.kubectl(['create', 'serviceaccount', 'sa2']);
+      const token = (await h.kubectl(['create', 'token', 'sa2'])).stdout.trim();
+      expect(decodeProtectedHeader(token).alg).toBe('ES256');
+      expect(decodeJwt(token)).toMatchObject({ iss: 'https://issuer.example', aud: ['https://issuer.example'] });
+      await expect(compactVerify(token, signing.publicKey)).resolves.toBeTruthy();
+      // A token signed by the other listed key is accepted too.
+      const claims = decodeJwt(token);
+      const other = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256' }).sign(extra.privateKey);
+      expect(JSON.parse((await h.kubectl(['auth', 'whoami', `--token=${other}`, '-o', 'json'])).stdout).status.userInfo.username).toBe('system:serviceaccount:default:sa2');
+      const jwks = JSON.parse((await h.kubectl(['get', '--raw', '/openid/v1/jwks'])).stdout);
+      expect(jwks.keys.map((k: { alg: string }) => k.alg)).toEqual(['ES256', 'ES256']);
+    } finally {
+      await h.stop();
+    }
   });
 });
 
