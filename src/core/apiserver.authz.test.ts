@@ -703,3 +703,44 @@ describe('webhook authorizers from an AuthorizationConfiguration', () => {
     expect(load(config([{ type: 'RBAC', name: 'rbac', webhook: {} }]))).toThrow('authorizers[0].webhook: Invalid value: "non-null": may only be specified when type=Webhook');
   });
 });
+
+describe('NodeRestriction', () => {
+  it('[AC-NODE-021][AC-NODE-012][AC-NODE-013] a node writes only its own Node and the Pods bound to it', async () => {
+    const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']), nodeRestriction: true });
+    await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }, headers: admin });
+    const n1 = asUser('system:node:n1', 'system:nodes', 'system:authenticated');
+    const merge = { ...n1, 'content-type': 'application/merge-patch+json' };
+    const pod = (name: string, node: string, annotations?: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }] } });
+    expect((await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, headers: n1 })).status).toBe(201);
+    const other = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }, headers: n1 });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"');
+    await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }, headers: admin });
+    expect((await t.json('PATCH', '/api/v1/nodes/n1/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(200);
+    expect((await t.json('PATCH', '/api/v1/nodes/n2/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(403);
+
+    const plain = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('p', 'n1'), headers: n1 });
+    expect(plain.body.message).toBe('pods "p" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "n1" can only create mirror pods');
+    const elsewhere = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('m2', 'n2', { 'kubernetes.io/config.mirror': 'x' }), headers: n1 });
+    expect(elsewhere.body.message).toBe('pods "m2" is forbidden: node "n1" can only create pods with spec.nodeName set to itself');
+    expect((await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('m1', 'n1', { 'kubernetes.io/config.mirror': 'x' }), headers: n1 })).status).toBe(201);
+    await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('p2', 'n2'), headers: admin });
+    expect((await t.json('PATCH', '/api/v1/namespaces/ns1/pods/m1/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(200);
+    const status = await t.json('PATCH', '/api/v1/namespaces/ns1/pods/p2/status', { body: { status: { phase: 'Running' } }, headers: merge });
+    expect(status.body.message).toBe('pods "p2" is forbidden: node "n1" can only update pod status for pods with spec.nodeName set to itself');
+    const del = await t.json('DELETE', '/api/v1/namespaces/ns1/pods/p2', { headers: n1 });
+    expect(del.body.message).toBe('pods "p2" is forbidden: node "n1" can only delete pods with spec.nodeName set to itself');
+    expect((await t.json('DELETE', '/api/v1/namespaces/ns1/pods/m1', { headers: n1 })).status).toBe(200);
+  });
+});
+
+describe('dry run', () => {
+  it('[API-DRY-014] a dry-run write is authorized like the real one', async () => {
+    const t = await server();
+    await role(t, 'ns1', 'reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
+    await bind(t, 'ns1', 'reader', { kind: 'Role', name: 'reader' }, [user('alice')]);
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/configmaps?dryRun=All', { body: cm('x'), headers: asUser('alice') });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "ns1"');
+  });
+});

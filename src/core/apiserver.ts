@@ -73,6 +73,8 @@ export interface ApiServerOptions {
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
   rbacBootstrap?: boolean;
+  /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
+  nodeRestriction?: boolean;
 }
 
 export interface ApiServer {
@@ -164,7 +166,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
-  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
@@ -177,7 +179,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = authorization.guard(storeFor(type), userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
+    const store = authorization.guard(storeFor(type), userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
