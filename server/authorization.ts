@@ -7,11 +7,9 @@
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { RequestAuthenticator } from '../src/core/auth/authenticator/types';
 import { abacAuthorizer, parsePolicyFile } from '../src/core/auth/abac/abac';
 import { authorizerFromModes, parseAuthorizationModes, type AuthorizationMode, type AuthorizerDeps, type AuthorizerFactory, type ModeExtras } from '../src/core/auth/authorizer/modes';
 import { loadAuthorizationConfiguration, type LoadedAuthorizationConfig } from '../src/core/auth/authorizer/config';
-import { tokenNamesUserAuthenticator } from '../src/core/auth/authorizer/testing';
 import type { Authorizer, RuleResolver } from '../src/core/auth/authorizer/types';
 import type { UserInfo } from '../src/core/auth/user';
 import { kubeconfigTransport } from './webhookTransport';
@@ -23,14 +21,11 @@ export interface AuthorizationFlags {
   authorizationConfig?: string;
   /** --authorization-policy-file (ABAC). */
   authorizationPolicyFile?: string;
-  /** --insecure-token-users: test-only authentication where the bearer token names the user. */
-  insecureTokenUsers?: boolean;
 }
 
 export interface HostAuthorization {
   authorizer: AuthorizerFactory;
   rbacBootstrap: boolean;
-  authenticators: RequestAuthenticator[];
   /** Stops reloading the authorization configuration file. */
   stop(): void;
 }
@@ -103,22 +98,17 @@ export function validateAuthorizationFlags(flags: AuthorizationFlags): Authoriza
   return modes;
 }
 
-function testAuthenticators(flags: AuthorizationFlags): RequestAuthenticator[] {
-  return flags.insecureTokenUsers ? [tokenNamesUserAuthenticator] : [];
-}
-
 export function hostAuthorization(flags: AuthorizationFlags): HostAuthorization {
   const modes = validateAuthorizationFlags(flags);
   if (flags.authorizationConfig !== undefined) {
     const r = reloadingConfigAuthorizer(flags.authorizationConfig);
-    return { authorizer: r.factory, rbacBootstrap: true, authenticators: testAuthenticators(flags), stop: r.stop };
+    return { authorizer: r.factory, rbacBootstrap: true, stop: r.stop };
   }
   const extras: ModeExtras = {};
   if (flags.authorizationPolicyFile) extras.ABAC = abacAuthorizer(parsePolicyFile(readFileSync(flags.authorizationPolicyFile, 'utf8')));
   return {
     authorizer: authorizerFromModes(modes, extras),
     rbacBootstrap: true,
-    authenticators: testAuthenticators(flags),
     stop: () => {},
   };
 }

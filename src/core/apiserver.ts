@@ -9,8 +9,16 @@
 import type { KubeObject } from './api/types';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
+import { startServiceAccountController } from './controllers/serviceAccount';
+import { startTokensController } from './controllers/tokens';
+import { startBootstrapSigner } from './controllers/bootstrapsigner';
+import { startTokenCleaner } from './controllers/tokencleaner';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
+import { createToken } from './auth/serviceaccount/tokenRequest';
+import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
@@ -49,6 +57,7 @@ import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
 import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
+import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
 import { cryptoRandom, realClock, type Clock, type RandomSource } from './util/clock';
@@ -69,6 +78,11 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (default 30000-32767). */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
+  /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
+  authentication?: AuthenticationOptions;
   /** The authorization chain, or a factory over the server's state (authorizerFromModes); AlwaysAllow when absent. */
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
@@ -125,6 +139,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
   const stores = new Map<string, Store>();
+  const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
   const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
 
@@ -148,7 +163,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let store = stores.get(key);
     if (!store) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
     return store;
@@ -164,13 +180,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
       }
     }
+    const services = registry.resourceFor('', 'v1', 'services');
+    if (services) await bootstrapServices(storeFor(services), serviceAllocator);
   }
+
+  const getObject = storeGetter(registry, storeFor);
+  const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    const serviceAccounts = startServiceAccountController(deps);
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+    await serviceAccounts.synced;
     controllers.push(...(await authorization.start()));
   });
 
@@ -186,10 +212,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
       if (isAccessReview(type.group, type.resource)) return createAccessReview(scope, authorization.authorizer);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -259,7 +287,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const url = new URL(request.url);
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       return await handleResource(request, url, info);
     } catch (err) {
@@ -270,7 +298,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
       authorizer: authorization.authorizer,
     }),
     authorizer: authorization.authorizer,
