@@ -274,7 +274,7 @@ describe('tables', () => {
   });
 
   it('[API-TABLE-005][API-TABLE-006][API-TABLE-007] kinds without a printer get Name and Created At', async () => {
-    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [] } };
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     expect((await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
     const r = await t.json('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { headers: { accept: tableAccept } });
     expect(r.body.columnDefinitions).toHaveLength(2);

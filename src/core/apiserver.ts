@@ -7,6 +7,10 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
+import { createValidatingAdmissionPolicyPlugin, requestAdmission } from './admission';
+import { customResourceInfo } from './apiextensions/resources';
+import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
+import { createCrdController } from './controllers/crd';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { startServiceAccountController } from './controllers/serviceAccount';
@@ -161,7 +165,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   function storeFor(type: ResourceType): Store {
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
-    if (!store) {
+    // A custom resource's type is replaced when its CRD changes: its store follows.
+    if (!store || store.type !== type) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
       store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
@@ -189,6 +194,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
+  const crdController = createCrdController({ storage, registry, clock, storeFor });
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     const serviceAccounts = startServiceAccountController(deps);
@@ -197,6 +204,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
     // The bootstrap namespaces' default ServiceAccounts exist before the first request.
     await serviceAccounts.synced;
+    // Stored CRDs are served again before the first request.
+    await crdController.start();
+    await policies.start();
+    controllers.push(crdController, policies);
     controllers.push(...(await authorization.start()));
   });
 
@@ -205,8 +216,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = authorization.guard(storeFor(type), userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
+    const custom = customResourceInfo(type);
+    const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
+    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
+    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
 
@@ -289,7 +304,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
-      return await handleResource(request, url, info);
+      const response = await handleResource(request, url, info);
+      // A CRD write is served (or unserved) by the time its response is sent.
+      if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        await crdController.sync();
+      }
+      // Policies and bindings written here apply from the next request on, whatever the watch's delay.
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
+      return response;
     } catch (err) {
       return writeError(err, request);
     }

@@ -152,8 +152,7 @@ describe('field validation over HTTP', () => {
     expect(r.body.message).toBe('ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map');
   });
 
-  // Custom resources are served once CustomResourceDefinitions are; until then this cannot run.
-  it.skip('[API-FV-013] a custom resource keeps preserve-unknown-fields content under Strict', async () => {
+  it('[API-FV-013] a custom resource keeps preserve-unknown-fields content under Strict', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',

@@ -18,6 +18,8 @@ import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } fr
 import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
 import { optionalBoolParam } from '../queryParams';
+import { customResourceInfo } from '../../apiextensions/resources';
+import { customScaleOf, setCustomReplicas } from '../../apiextensions/scale';
 
 /** status.selector of a Scale: the parent's selector as a string (LabelSelectorAsSelector(...).String()). */
 function selectorString(selector: unknown): string {
@@ -46,7 +48,10 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, url, userAgent: request.headers.get('user-agent') });
   const sfm = scaleFieldManagement(store, scope.clock);
-  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, sfm.toScale(obj, scaleOf(obj)), { pretty: choice.pretty });
+  // Custom resources name their replica fields in the CRD.
+  const custom = customResourceInfo(scope.type)?.scale;
+  const scaleOfParent = (obj: KubeObject) => (custom ? customScaleOf(custom, obj) : scaleOf(obj));
+  const reply = (status: number, obj: KubeObject) => writeObject(choice.serializer, status, sfm.toScale(obj, scaleOfParent(obj)), { pretty: choice.pretty, warnings: scope.warnings });
   if (info.verb === 'get') return reply(200, await store.get(info.namespace, info.name));
   if (info.verb !== 'update' && info.verb !== 'patch') throw newMethodNotSupported(store.gr, info.verb);
 
@@ -90,15 +95,16 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
 
   const result = await store.update(info.namespace, info.name, (current) => {
     if (!current) throw newNotFound(store.gr, info.name);
-    const live = sfm.toScale(current, scaleOf(current));
+    const live = sfm.toScale(current, scaleOfParent(current));
     const wanted = desired(live);
     const rv = wanted.metadata?.resourceVersion;
     if (rv && rv !== current.metadata.resourceVersion) throw newConflict(store.gr, info.name, optimisticLockErrorMsg);
     const tracked = isApply ? wanted : sfm.update(live, wanted, manager);
     const spec = isObject(tracked['spec']) ? tracked['spec'] : {};
     const next = structuredClone(current);
-    const nextSpec = isObject(next['spec']) ? next['spec'] : (next['spec'] = {});
-    nextSpec['replicas'] = (spec['replicas'] as number | undefined) ?? 0;
+    const replicas = (spec['replicas'] as number | undefined) ?? 0;
+    if (custom) setCustomReplicas(custom, next, replicas);
+    else (isObject(next['spec']) ? next['spec'] : (next['spec'] = {}))['replicas'] = replicas;
     const managed = sfm.parentManagedFields(current, tracked);
     if (managed) next.metadata.managedFields = managed as KubeObject["metadata"]["managedFields"];
     else delete next.metadata.managedFields;

@@ -39,6 +39,22 @@ export interface KindSchema {
   definitions: Record<string, SchemaObject>;
 }
 
+/** A write as validating admission sees it, just before storage (kube's createValidation / updateValidation / deleteValidation). */
+export interface AdmissionReview {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** The object to be stored (undefined for DELETE). */
+  object?: KubeObject;
+  /** The stored object (undefined for CREATE). */
+  oldObject?: KubeObject;
+  dryRun: boolean;
+  subresource: string;
+}
+
+/** Validating admission for the writes of one request; throws to deny. */
+export interface ValidatingAdmission {
+  validate(review: AdmissionReview): Promise<void>;
+}
+
 export interface WriteOptions {
   dryRun?: boolean;
   subresource?: string;
@@ -228,6 +244,8 @@ export class Store {
   readonly gr: GroupResource;
 
   private readonly fieldManagers = new Map<string, FieldManager>();
+  /** Set on a request's view of the store (withAdmission); controllers write without it. */
+  private admission: ValidatingAdmission | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
 
@@ -240,6 +258,13 @@ export class Store {
     this.prefix = resourcePrefix(type.group, type.resource);
     this.gr = { group: type.group, resource: type.resource };
     this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
+  }
+
+  /** This store as one request sees it: its writes pass validating admission before storage. */
+  withAdmission(admission: ValidatingAdmission): Store {
+    const view = Object.create(this) as Store;
+    view.admission = admission;
+    return view;
   }
 
   /** Resolves the schema's `#/definitions/...` refs; one function per store, so schema walkers can cache by it. */
@@ -423,6 +448,7 @@ export class Store {
       ];
       if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
       if (this.namespaced) await this.deps.checkNamespace(namespace);
+      await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
 
       const key = this.key(namespace, meta.name!);
       if (options.dryRun) {
@@ -470,6 +496,7 @@ export class Store {
       let stored = false;
       try {
         ({ next, finish } = this.prepareUpdate(next, current, ctx));
+        await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
         if (this.shouldDeleteDuringUpdate(next)) {
           if (options.dryRun) return { object: next, created: false };
           try {
@@ -594,6 +621,7 @@ export class Store {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
+      await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
       // The propagation policy decides which garbage-collector finalizer the object carries (deletionFinalizersForGarbageCollection).
       const policy = options.propagationPolicy ?? this.strategy.defaultPropagationPolicy;
       let finalizers = [...(current.metadata.finalizers ?? [])];

@@ -4,7 +4,7 @@
  * does. Pure, so every message is checked without a browser.
  */
 import { parseAllDocuments } from 'yaml';
-import { collectionPath, type KubeObject, type ResourceKind } from '../../api';
+import { collectionPath, objectPath, type KubeObject, type ResourceKind, type WriteVerb } from '../../api';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
@@ -51,8 +51,32 @@ export function resolveTarget(object: KubeObject, kinds: readonly ResourceKind[]
   return { ok: true, value: { kind, namespace, path: collectionPath(kind, namespace) } };
 }
 
+/** The request path of a write: the collection for create, the object itself for replace, apply and delete. */
+export function writePath(verb: WriteVerb, target: CreateTarget, object: KubeObject): Parsed<string> {
+  if (verb === 'create') return { ok: true, value: target.path };
+  const name = object.metadata?.name;
+  if (typeof name !== 'string' || name === '') return { ok: false, message: 'resource name may not be empty' };
+  return { ok: true, value: objectPath(target.kind, target.namespace, name) };
+}
+
+/** kubectl's name for a kind in its output: `configmap`, `deployment.apps`. */
+export function kubectlType(kind: ResourceKind): string {
+  return kind.group === '' ? kind.kind.toLowerCase() : `${kind.kind.toLowerCase()}.${kind.group}`;
+}
+
+const PAST_TENSE: Record<WriteVerb, string> = { create: 'created', replace: 'replaced', apply: 'serverside-applied', delete: 'deleted' };
+
+/**
+ * The line kubectl prints after a write: `configmap/example created`,
+ * `deployment.apps/web serverside-applied`, `configmap "example" deleted`,
+ * with ` (server dry run)` when nothing was persisted.
+ */
+export function describeWritten(kind: ResourceKind, name: string, verb: WriteVerb, dryRun = false): string {
+  const line = verb === 'delete' ? `${kubectlType(kind)} "${name}" deleted` : `${kubectlType(kind)}/${name} ${PAST_TENSE[verb]}`;
+  return dryRun ? `${line} (server dry run)` : line;
+}
+
 /** The line kubectl prints after a create: `configmap/example created`, `deployment.apps/web created`. */
 export function describeCreated(kind: ResourceKind, created: KubeObject): string {
-  const type = kind.group === '' ? kind.kind.toLowerCase() : `${kind.kind.toLowerCase()}.${kind.group}`;
-  return `${type}/${created.metadata?.name ?? ''} created`;
+  return describeWritten(kind, created.metadata?.name ?? '', 'create');
 }
