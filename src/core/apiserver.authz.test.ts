@@ -250,6 +250,20 @@ describe('default policy', () => {
     await vi.waitFor(async () => expect((await get('admin')).rules).toContainEqual(rule));
   });
 
+  it('[AC-RBAC-036] an applied aggregated role that sets rules conflicts with the controller on its next apply', async () => {
+    const manifest = JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/agg': 'true' } }] }, rules: [] });
+    const apply = () => t.json('PATCH', `${rbac}/clusterroles/agg?fieldManager=m1`, { body: manifest, headers: { ...admin, 'content-type': 'application/apply-patch+yaml' } });
+    expect((await apply()).status).toBe(201);
+    await t.json('POST', `${rbac}/clusterroles`, {
+      body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'part', labels: { 'example.com/agg': 'true' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+      headers: admin,
+    });
+    await vi.waitFor(async () => expect((await t.json('GET', `${rbac}/clusterroles/agg`, { headers: admin })).body.rules).toHaveLength(1));
+    const again = await apply();
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Apply failed with 1 conflict: conflict with "clusterrole-aggregation-controller": .rules');
+  });
+
   it('[AC-RBAC-035] rules written by hand on an aggregated role are overwritten', async () => {
     const view = (await t.json('GET', `${rbac}/clusterroles/view`, { headers: admin })).body;
     const before = view.rules;
