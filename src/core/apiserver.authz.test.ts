@@ -758,3 +758,50 @@ describe('dry run', () => {
     expect(r.body.message).toBe('configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "ns1"');
   });
 });
+
+describe('special verbs and defaults seen through reviews', () => {
+  it('[AC-AUTHZ-023][AC-AUTHZ-024][AC-AUTHZ-025][AC-AUTHZ-026][AC-AUTHZ-027][AC-AUTHZ-028][AC-AUTHZ-029][AC-AUTHZ-030][AC-NODE-028] RBAC matches any verb and sub-resource, including proxy, redirect and node-aware DRA verbs', async () => {
+    const t = await server();
+    await role(t, '', 'special', [
+      { apiGroups: [''], resources: ['nodes/proxy'], verbs: ['proxy'] },
+      { apiGroups: [''], resources: ['services'], verbs: ['redirect'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding', 'resourceclaims/driver'], verbs: ['update'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['associated-node:update', 'associated-node:patch', 'arbitrary-node:update', 'arbitrary-node:patch'] },
+      { apiGroups: [''], resources: ['vault'], resourceNames: ['sa1'], verbs: ['request-serviceaccounts-token-audience'] },
+    ]);
+    await bind(t, '', 'special', { kind: 'ClusterRole', name: 'special' }, [user('alice')]);
+    const can = async (ra: Record<string, string>) => (await t.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: ra } }, headers: admin,
+    })).body.status.allowed;
+    expect(await can({ verb: 'proxy', resource: 'nodes', subresource: 'proxy', name: 'n1' })).toBe(true);
+    expect(await can({ verb: 'get', resource: 'nodes', subresource: 'proxy', name: 'n1' })).toBe(false);
+    expect(await can({ verb: 'redirect', resource: 'services', namespace: 'ns1', name: 's' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'binding', namespace: 'ns1', name: 'c' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: 'ns1', name: 'c' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', namespace: 'ns1', name: 'c' })).toBe(false);
+    for (const verb of ['associated-node:update', 'associated-node:patch', 'arbitrary-node:update', 'arbitrary-node:patch']) {
+      expect(await can({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: 'ns1', name: 'c' })).toBe(true);
+    }
+    expect(await can({ verb: 'request-serviceaccounts-token-audience', resource: 'vault', namespace: 'ns1', name: 'sa1' })).toBe(true);
+    expect(await can({ verb: 'request-serviceaccounts-token-audience', resource: 'vault', namespace: 'ns1', name: 'sa2' })).toBe(false);
+  });
+
+  it('[AC-RBAC-117] a service account outside kube-system holds only the discovery roles', async () => {
+    const t = await server();
+    const sa = asUser('system:serviceaccount:ns1:default', 'system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated');
+    const r = await t.json('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'ns1' } } }, headers: sa });
+    expect(r.body.status).toEqual({ allowed: false });
+    expect((await t.json('GET', '/version', { headers: sa })).status).toBe(200);
+    expect((await t.json('GET', '/apis', { headers: sa })).status).toBe(200);
+  });
+
+  it('[AC-RBAC-047] list grants the full objects, Secret data included', async () => {
+    const t = await server();
+    await t.json('POST', '/api/v1/namespaces/ns1/secrets', { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'dg==' } }, headers: admin });
+    await role(t, 'ns1', 'lister', [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'lister', { kind: 'Role', name: 'lister' }, [user('alice')]);
+    const r = await t.json('GET', '/api/v1/namespaces/ns1/secrets', { headers: asUser('alice') });
+    expect(r.body.items[0].data).toEqual({ k: 'dg==' });
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/secrets/s', { headers: asUser('alice') })).status).toBe(403);
+  });
+});
