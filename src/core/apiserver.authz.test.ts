@@ -210,12 +210,23 @@ describe('RBAC rules', () => {
     expect(r.body.message).toBe('configmaps "cm1" is forbidden: User "alice" cannot get resource "configmaps" in API group "" in the namespace "ns1": RBAC: role.rbac.authorization.k8s.io "nope" not found');
   });
 
+  it('[AC-RBAC-029] roleRef cannot change: 422 Invalid', async () => {
+    await role(t, 'ns1', 'get', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
+    await bind(t, 'ns1', 'b', { kind: 'Role', name: 'get' }, [user('alice')]);
+    const r = await t.json('PATCH', `${rbac}/namespaces/ns1/rolebindings/b`, { body: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' } }, headers: { ...admin, 'content-type': 'application/merge-patch+json' } });
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe('Invalid');
+  });
+
   it('[AC-RBAC-030] deleting a binding revokes at once; re-creating with another role grants that role', async () => {
     await role(t, 'ns1', 'get', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
     await bind(t, 'ns1', 'b', { kind: 'Role', name: 'get' }, [user('alice')]);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps/cm1', { headers: asUser('alice') })).status).toBe(200);
     expect((await t.json('DELETE', `${rbac}/namespaces/ns1/rolebindings/b`, { headers: admin })).status).toBe(200);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps/cm1', { headers: asUser('alice') })).status).toBe(403);
+    await role(t, 'ns1', 'list', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'b', { kind: 'Role', name: 'list' }, [user('alice')]);
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps', { headers: asUser('alice') })).status).toBe(200);
   });
 });
 
