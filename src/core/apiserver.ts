@@ -91,6 +91,8 @@ export interface ApiServerOptions {
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
   rbacBootstrap?: boolean;
+  /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
+  nodeRestriction?: boolean;
 }
 
 export interface ApiServer {
@@ -190,7 +192,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
-  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
@@ -218,7 +220,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
     const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
-    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
+    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
