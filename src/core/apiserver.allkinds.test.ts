@@ -40,6 +40,8 @@ const required: Record<string, Record<string, unknown>> = {
   RuntimeClass: { handler: 'runc' },
   CSIStorageCapacity: { storageClassName: 'standard' },
   VolumeAttachment: { spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
+  FlowSchema: { spec: { priorityLevelConfiguration: { name: 'workload-low' } } },
+  PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
   CertificateSigningRequest: {
     spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
   },
