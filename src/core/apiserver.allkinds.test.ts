@@ -42,6 +42,8 @@ const required: Record<string, Record<string, unknown>> = {
   VolumeAttachment: { spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
   FlowSchema: { spec: { priorityLevelConfiguration: { name: 'workload-low' } } },
   PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
+  LeaseCandidate: { spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.36.0', strategy: 'OldestEmulationVersion' } },
+  VolumeAttributesClass: { driverName: 'csi.example.com', parameters: { iops: '1000' } },
   CertificateSigningRequest: {
     spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
   },

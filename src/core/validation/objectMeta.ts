@@ -5,6 +5,7 @@
  */
 import type { ObjectMeta } from '../api/types';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
+import { isConfigMapKey } from './core/configKeys';
 import { validateLabels } from './labels';
 import {
   isQualifiedName,
@@ -27,6 +28,7 @@ const nameValidators: Record<string, NameValidator> = {
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterrolebindings': nameIsPathSegment,
   'scheduling.k8s.io/priorityclasses': nameIsDNSSubdomain,
+  'coordination.k8s.io/leasecandidates': (name) => isConfigMapKey(name),
 };
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {
