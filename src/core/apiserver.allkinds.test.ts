@@ -44,6 +44,8 @@ const required: Record<string, Record<string, unknown>> = {
   PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
   LeaseCandidate: { spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.36.0', strategy: 'OldestEmulationVersion' } },
   VolumeAttributesClass: { driverName: 'csi.example.com', parameters: { iops: '1000' } },
+  APIService: { spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } },
+  ClusterTrustBundle: { spec: { trustBundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } },
   CertificateSigningRequest: {
     spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
   },
@@ -80,7 +82,8 @@ describe('every served built-in resource', () => {
       // Namespaces go through Terminating first; their lifecycle has its own tests.
       if (resource.name === 'namespaces') continue;
       const ns = resource.namespaced ? '/namespaces/default' : '';
-      const name = `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
+      // An APIService is named after its version and group.
+      const name = resource.kind === 'APIService' ? 'v1.example.com' : `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
       const path = `${base(groupVersion)}${ns}/${resource.name}`;
       const body = { apiVersion: groupVersion, kind: resource.kind, metadata: { name, labels: { suite: 'all' } }, ...(required[resource.kind] ?? {}) };
       const c = await t.json('POST', `${path}?fieldValidation=Ignore`, { body });
