@@ -15,7 +15,15 @@ const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 /** The few fields kubesim's strategies require before an object of the kind is valid. */
 const required: Record<string, Record<string, unknown>> = {
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  Service: { spec: { ports: [{ port: 80 }] } },
   Deployment: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  ReplicaSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  StatefulSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  DaemonSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  ReplicationController: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  PodTemplate: { template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  Job: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } },
+  CronJob: { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } },
   PersistentVolumeClaim: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
   PersistentVolume: { spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } } },
   Ingress: { spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } },
