@@ -5,6 +5,7 @@
  */
 import type { ObjectMeta } from '../api/types';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
+import { isConfigMapKey } from './core/configKeys';
 import { validateLabels } from './labels';
 import {
   isQualifiedName,
@@ -29,6 +30,11 @@ const nameValidators: Record<string, NameValidator> = {
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterrolebindings': nameIsPathSegment,
   'scheduling.k8s.io/priorityclasses': nameIsDNSSubdomain,
+  // Checked against spec (version.group) by the kind's own validation.
+  'apiregistration.k8s.io/apiservices': nameIsPathSegment,
+  // Checked against spec.signerName by the kind's own validation.
+  'certificates.k8s.io/clustertrustbundles': nameIsPathSegment,
+  'coordination.k8s.io/leasecandidates': (name) => isConfigMapKey(name),
 };
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {
