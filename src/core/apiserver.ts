@@ -264,7 +264,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         await crdController.sync();
       }
       // Policies and bindings written here apply from the next request on, whatever the watch's delay.
-      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        policies.invalidate();
+        if (info.resource === 'validatingadmissionpolicies' && info.subresource !== 'status') await policies.typeCheck();
+      }
       return response;
     } catch (err) {
       return writeError(err, request);

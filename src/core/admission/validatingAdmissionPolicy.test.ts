@@ -159,3 +159,18 @@ describe('ValidatingAdmissionPolicy expressions are compiled when the policy is 
     ]);
   });
 });
+
+describe('ValidatingAdmissionPolicy type checking', () => {
+  it('writes status.typeChecking warnings for expressions that do not type-check against the matched kinds', async () => {
+    await t.json('POST', VAPS, { body: policy('p', { matchConstraints: deployRules, validations: [{ expression: 'object.spec.replicas > 1' }, { expression: 'object.spec.replicass > 1' }] }) });
+    const got = await t.json('GET', `${VAPS}/p`);
+    expect(got.body.status).toEqual({
+      observedGeneration: 1,
+      typeChecking: {
+        expressionWarnings: [
+          { fieldRef: 'spec.validations[1].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n | object.spec.replicass > 1\n | ...........^" },
+        ],
+      },
+    });
+  });
+});

@@ -17,6 +17,8 @@ import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } fr
 import type { Storage } from '../storage/interface';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import { matches, type MatchResources } from './matching';
+import { typeCheckPolicy } from './typeChecking';
+import { jsonEqual } from '../api/equality';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -113,6 +115,8 @@ export interface ValidatingAdmissionPolicyPlugin {
   start(): Promise<void>;
   /** Drops what was loaded (a policy or binding was written through this server). */
   invalidate(): void;
+  /** Writes status.typeChecking (and observedGeneration) of every policy whose status is behind. */
+  typeCheck(): Promise<void>;
   stop(): void;
 }
 
@@ -305,6 +309,22 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
     },
     invalidate() {
       loaded = undefined;
+    },
+    async typeCheck() {
+      if (!policyType) return;
+      const store = deps.storeFor(policyType);
+      for (const p of (await store.list('')).items) {
+        if (p.metadata.deletionTimestamp) continue;
+        const warnings = typeCheckPolicy(deps.registry, p);
+        const status = { observedGeneration: p.metadata.generation ?? 1, typeChecking: warnings.length ? { expressionWarnings: warnings } : {} };
+        const old = isObject(p['status']) ? p['status'] : {};
+        if (jsonEqual({ observedGeneration: old['observedGeneration'], typeChecking: old['typeChecking'] }, status)) continue;
+        try {
+          await store.update('', p.metadata.name!, (cur) => (cur ? { ...cur, status: { ...(isObject(cur['status']) ? cur['status'] : {}), ...status } } : (cur as unknown as KubeObject)), { subresource: 'status' });
+        } catch {
+          // Changed or deleted underneath: the next write checks it again.
+        }
+      }
     },
     stop() {
       for (const u of unsubscribers) u();
