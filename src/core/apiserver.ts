@@ -175,12 +175,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const custom = customResourceInfo(type);
+    if (custom?.terminating && info.verb === 'create') {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
+    }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
     const store = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
-    const verbAllowed = (verb: string) => type.verbs.includes(verb);
+    // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
+    const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);

@@ -305,3 +305,22 @@ describe('server-side apply follows the schema markers', () => {
     expect(limits.body.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.limits');
   });
 });
+
+describe('a terminating CRD', () => {
+  it('waits for objects held by finalizers and refuses new objects meanwhile', async () => {
+    await t.json('POST', CRDS, { body: widgetCrd() });
+    await t.json('POST', WIDGETS, { body: { ...widget('w1'), metadata: { name: 'w1', finalizers: ['example.com/hold'] } } });
+    expect((await t.json('DELETE', `${CRDS}/widgets.example.com`)).status).toBe(200);
+    const crd = await t.json('GET', `${CRDS}/widgets.example.com`);
+    expect(crd.body.status.conditions.find((c: { type: string }) => c.type === 'Terminating')).toMatchObject({ status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+    const create = await t.json('POST', WIDGETS, { body: widget('w2') });
+    expect(create.status).toBe(405);
+    expect(create.body.message).toBe('create not allowed while custom resource definition is terminating');
+    expect((await t.json('GET', '/apis/example.com/v1')).body.resources[0].verbs).toEqual(['delete', 'deletecollection', 'get', 'list', 'watch']);
+    // Releasing the object lets the CRD go.
+    await t.json('PATCH', `${WIDGETS}/w1`, { body: { metadata: { finalizers: null } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    t.clock.advance(1000);
+    for (let i = 0; i < 50 && (await t.json('GET', `${CRDS}/widgets.example.com`)).status === 200; i++) await new Promise((r) => setTimeout(r, 0));
+    expect((await t.json('GET', `${CRDS}/widgets.example.com`)).status).toBe(404);
+  });
+});

@@ -29,6 +29,9 @@ import type { ResourceType } from '../registry/types';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
 
+/** How long to wait before looking again at a CRD whose objects are held by finalizers. */
+export const crdRequeueMs = 1000;
+
 export interface CrdControllerDeps {
   storage: Storage;
   registry: ResourceRegistry;
@@ -116,6 +119,18 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
   let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let stopped = false;
+  const abort = new AbortController();
+  let requeued = false;
+
+  /** Looks again later at a CRD whose objects are held by finalizers (kube's finalizer controller requeues). */
+  function requeue(): void {
+    if (requeued || stopped) return;
+    requeued = true;
+    deps.clock.sleep(crdRequeueMs, abort.signal).then(() => {
+      requeued = false;
+      return sync();
+    }, () => undefined);
+  }
 
   async function hashFor(crd: CustomResourceDefinition): Promise<string> {
     const key = `${crd.spec.group}/${storageVersionOf(crd)}/${crd.spec.names.kind}`;
@@ -172,12 +187,12 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     return (await store.list('', { limit: 1 })).items.length === 0;
   }
 
-  async function finalize(store: Store, crd: CustomResourceDefinition): Promise<void> {
+  async function finalize(store: Store, crd: CustomResourceDefinition): Promise<boolean> {
     const now = formatTime(deps.clock.now());
     const status = structuredClone(crd.status ?? {});
     setCondition(status, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
     if (!jsonEqual(status, crd.status ?? {})) crd = await writeStatus(store, crd, status);
-    if (!(await deleteInstances(crd))) return;
+    if (!(await deleteInstances(crd))) return false;
     const done = structuredClone(crd.status ?? {});
     setCondition(done, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
     crd = await writeStatus(store, crd, done);
@@ -188,6 +203,7 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
       const { finalizers: _old, ...metadata } = current.metadata;
       return { ...current, metadata: finalizers.length ? { ...metadata, finalizers } : metadata };
     });
+    return true;
   }
 
   async function reconcile(): Promise<void> {
@@ -220,7 +236,9 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
         }
         if (conditionTrue(crd, 'Established')) await register(crd);
         else unregister(name);
-        if (crd.metadata.deletionTimestamp && crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) await finalize(store, crd);
+        if (crd.metadata.deletionTimestamp && crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
+          if (!(await finalize(store, crd))) requeue();
+        }
       } catch (e) {
         if (!stopped) console.error(`kubesim: crd controller: ${name}:`, e);
       }
@@ -254,6 +272,7 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     },
     stop() {
       stopped = true;
+      abort.abort();
       unsubscribe?.();
     },
   };
