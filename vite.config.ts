@@ -19,6 +19,15 @@ export default defineConfig({
     // Fast Refresh only for the workbench: the worker and the core are not React and must not load the refresh runtime.
     react({ exclude: [/\/node_modules\//, /\/src\/sw\//, /\/src\/core\//] }),
   ],
+  resolve: {
+    // monaco-yaml's worker (through monaco-worker-manager) imports monaco-editor/esm/vs/...,
+    // a path monaco-editor's exports map no longer lists; point it at the files.
+    alias: [{ find: /^monaco-editor\/esm\/vs\/(.*)$/, replacement: fileURLToPath(new URL('node_modules/monaco-editor/esm/vs/$1', import.meta.url)) }],
+  },
+  worker: {
+    // Monaco's workers are ES modules (created with type: 'module').
+    format: 'es',
+  },
   define: {
     'import.meta.env.KUBESIM_BUILD_ID': JSON.stringify(buildId),
   },
@@ -36,7 +45,8 @@ export default defineConfig({
     target: 'es2022',
     sourcemap: true,
     // sw.js carries the whole API server with its built-in schemas (~1.5 MB, loaded once per worker start).
-    chunkSizeWarningLimit: 2048,
+    // The lazily loaded Monaco chunk (~2.7 MB) is the largest, fetched only when an editor opens.
+    chunkSizeWarningLimit: 3072,
     rolldownOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),

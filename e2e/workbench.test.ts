@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer as createViteServer, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pasteInEditor } from './support/browser';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -84,6 +85,7 @@ beforeAll(async () => {
     args: CHROMIUM_ARGS,
     serviceWorkers: 'allow',
   });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   browser = context.browser() ?? undefined;
   // Records, for every document this tab loads, whether the worker controlled it from the start.
   await context.addInitScript(() => {
@@ -135,16 +137,19 @@ describe('workbench in Chromium', () => {
   it('creates a ConfigMap from YAML and lists it', async () => {
     await page.getByTestId('namespace-item').and(page.locator('[data-name="default"]')).click();
     await page.getByTestId('kind-select').selectOption('/v1/configmaps');
-    await page.getByTestId('manifest-editor').fill('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-settings\ndata:\n  mode: teaching\n');
+    await page.getByTestId('tab-editor').click();
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-settings\ndata:\n  mode: teaching\n');
     await page.getByTestId('create-button').click();
-    await expect.poll(() => page.getByTestId('create-result').textContent()).toBe('configmap/e2e-settings created');
+    await expect.poll(() => page.getByTestId('write-result').textContent()).toBe('configmap/e2e-settings created');
+    await page.getByTestId('tab-resources').click();
     await page.locator('[data-testid="resource-row"][data-name="e2e-settings"]').waitFor();
     expect(await page.locator('[data-testid="resource-row"][data-name="e2e-settings"]').getAttribute('data-namespace')).toBe('default');
   });
 
   it('[API-META-002] creating the same ConfigMap again shows the whole 409 AlreadyExists Status', async () => {
+    await page.getByTestId('tab-editor').click();
     await page.getByTestId('create-button').click();
-    const error = page.getByTestId('create-error');
+    const error = page.getByTestId('write-error');
     await error.waitFor();
     expect(await error.getAttribute('data-reason')).toBe('AlreadyExists');
     expect(await error.textContent()).toContain('409');
@@ -161,6 +166,7 @@ describe('workbench in Chromium', () => {
       return response.status;
     });
     expect(status).toBe(201);
+    await page.getByTestId('tab-resources').click();
     await page.locator('[data-testid="resource-row"][data-name="e2e-live"]').waitFor();
   });
 

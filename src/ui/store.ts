@@ -4,16 +4,18 @@
  * connection); server data lives in react-query.
  */
 import { create } from 'zustand';
+import { createTabsSlice, type TabsSlice } from './app/tabsSlice';
 import { createConnectionSlice, type ConnectionSlice } from './features/connection/connectionSlice';
-import { createCreateSlice, type CreateSlice } from './features/create/createSlice';
+import { createEditorSlice, type EditorSlice } from './features/editor/editorSlice';
 import { createNamespacesSlice, type NamespacesSlice } from './features/namespaces/namespacesSlice';
 import { createResourcesSlice, type ResourcesSlice } from './features/resources/resourcesSlice';
 
-export type WorkbenchState = ConnectionSlice & NamespacesSlice & ResourcesSlice & CreateSlice;
+export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createConnectionSlice(...a),
+  ...createTabsSlice(...a),
   ...createNamespacesSlice(...a),
   ...createResourcesSlice(...a),
-  ...createCreateSlice(...a),
+  ...createEditorSlice(...a),
 }));

@@ -9,7 +9,11 @@ import type { KubeObject, Status } from './types';
 export type FetchFn = (request: Request) => Promise<Response>;
 
 export class ApiError extends Error {
-  constructor(readonly status: Status) {
+  constructor(
+    readonly status: Status,
+    /** Warning headers that came with the failure (fieldValidation=Warn, deprecations). */
+    readonly warnings: readonly string[] = [],
+  ) {
     super(status.message ?? status.reason ?? `request failed with ${status.code ?? 'no'} code`);
     this.name = 'ApiError';
   }
@@ -33,6 +37,22 @@ export interface CreateOptions {
   dryRun?: boolean;
 }
 
+/** The query parameters every write takes, as kubectl's flags set them. */
+export interface WriteOptions extends CreateOptions {
+  /** Server-side apply only: take over fields other managers own. */
+  force?: boolean;
+  /** Ignore, Warn or Strict; undefined leaves the server's default (Warn). */
+  fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
+}
+
+/** A write's answer: the object the server returned and the texts of its Warning headers. */
+export interface WriteResult<T extends KubeObject = KubeObject> {
+  object: T;
+  warnings: string[];
+}
+
+export type WriteVerb = 'create' | 'replace' | 'apply' | 'delete';
+
 export interface ApiClient {
   /** Sends a request and returns the raw Response (for streams); only an unreachable server throws. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -40,6 +60,12 @@ export interface ApiClient {
   get<T>(path: string, init?: { signal?: AbortSignal }): Promise<T>;
   /** POSTs an object to a collection path and returns the created object. */
   create<T extends KubeObject = KubeObject>(collectionPath: string, object: KubeObject, options?: CreateOptions): Promise<T>;
+  /**
+   * create POSTs to a collection; replace PUTs, apply PATCHes
+   * (application/apply-patch+yaml) and delete DELETEs an object path.
+   * Failures throw an ApiError carrying the Status and the warnings.
+   */
+  write<T extends KubeObject = KubeObject>(verb: WriteVerb, path: string, body: KubeObject | string | undefined, options?: WriteOptions): Promise<WriteResult<T>>;
 }
 
 export function createApiClient(fetchFn: FetchFn = (request) => fetch(request), baseUrl = globalThis.location?.origin ?? 'http://localhost'): ApiClient {
@@ -65,8 +91,28 @@ export function createApiClient(fetchFn: FetchFn = (request) => fetch(request), 
     return (await response.json()) as T;
   }
 
+  async function write<T extends KubeObject>(verb: WriteVerb, path: string, body: KubeObject | string | undefined, options: WriteOptions = {}): Promise<WriteResult<T>> {
+    const query = new URLSearchParams();
+    if (options.fieldManager && verb !== 'delete') query.set('fieldManager', options.fieldManager);
+    if (options.dryRun) query.set('dryRun', 'All');
+    if (options.force && verb === 'apply') query.set('force', 'true');
+    if (options.fieldValidation && verb !== 'delete') query.set('fieldValidation', options.fieldValidation);
+    const qs = query.size > 0 ? `?${query}` : '';
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    if (body !== undefined) headers['Content-Type'] = verb === 'apply' ? 'application/apply-patch+yaml' : 'application/json';
+    const response = await raw(path + qs, {
+      method: WRITE_METHODS[verb],
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const warnings = warningsOf(response.headers);
+    if (!response.ok) throw new ApiError(await statusFrom(response), warnings);
+    return { object: (await response.json()) as T, warnings };
+  }
+
   return {
     fetch: raw,
+    write,
     get: (path, init) => send(path, { headers: { Accept: 'application/json' }, signal: init?.signal }),
     create: (collectionPath, object, options) => {
       const query = new URLSearchParams();
@@ -80,6 +126,27 @@ export function createApiClient(fetchFn: FetchFn = (request) => fetch(request), 
       });
     },
   };
+}
+
+const WRITE_METHODS: Record<WriteVerb, string> = { create: 'POST', replace: 'PUT', apply: 'PATCH', delete: 'DELETE' };
+
+/**
+ * The texts of `Warning: 299 - "text"` headers (RFC 7234 warn-text, quoted
+ * with backslash escapes), as client-go's warning handler prints them.
+ */
+export function warningsOf(headers: Headers): string[] {
+  const value = headers.get('Warning');
+  if (!value) return [];
+  const texts: string[] = [];
+  const pattern = /\d{3} \S+ "((?:[^"\\]|\\.)*)"/g;
+  for (const match of value.matchAll(pattern)) {
+    try {
+      texts.push(JSON.parse(`"${match[1]!}"`) as string);
+    } catch {
+      texts.push(match[1]!);
+    }
+  }
+  return texts;
 }
 
 /**

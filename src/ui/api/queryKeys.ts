@@ -11,6 +11,9 @@ export const queryKeys = {
   discovery: () => [...root, 'discovery'] as const,
   lists: () => [...root, 'list'] as const,
   /** A collection: namespace undefined means all namespaces (or a cluster-scoped resource). */
-  list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string) =>
-    [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? ''] as const,
+  list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string, labelSelector?: string) =>
+    [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector ?? ''] as const,
+  objects: () => [...root, 'object'] as const,
+  object: (path: string) => [...root, 'object', path] as const,
+  openapi: (groupVersionPath: string) => [...root, 'openapi', groupVersionPath] as const,
 };

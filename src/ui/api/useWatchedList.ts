@@ -15,14 +15,16 @@ import { applyWatchEvent, watchCollection, WatchError } from './watch';
 
 const RETRY_DELAY_MS = 2_000;
 
-export function useWatchedList<T extends KubeObject = KubeObject>(kind: ResourceKind | undefined, namespace: string | undefined) {
+export function useWatchedList<T extends KubeObject = KubeObject>(kind: ResourceKind | undefined, namespace: string | undefined, labelSelector = '') {
   const client = useApiClient();
   const queryClient = useQueryClient();
-  const key = kind ? queryKeys.list(kind, namespace) : queryKeys.lists();
+  const selector = labelSelector.trim();
+  const key = kind ? queryKeys.list(kind, namespace, selector) : queryKeys.lists();
   const path = kind ? collectionPath(kind, namespace) : '';
+  const listQuery = selector ? `?${new URLSearchParams({ labelSelector: selector })}` : '';
   const query = useQuery({
     queryKey: key,
-    queryFn: ({ signal }) => client.get<KubeList<T>>(path, { signal }),
+    queryFn: ({ signal }) => client.get<KubeList<T>>(path + listQuery, { signal }),
     enabled: kind !== undefined,
     staleTime: kind?.verbs.includes('watch') ? Infinity : 0,
   });
@@ -42,6 +44,7 @@ export function useWatchedList<T extends KubeObject = KubeObject>(kind: Resource
             client,
             path,
             resourceVersion,
+            selector,
             (event) => queryClient.setQueryData<KubeList<T>>(listKey, (list) => list && applyWatchEvent(list, event)),
             stop.signal,
           );
@@ -58,7 +61,7 @@ export function useWatchedList<T extends KubeObject = KubeObject>(kind: Resource
       }
     })();
     return () => stop.abort();
-  }, [watchable, keyString, path, client, queryClient]);
+  }, [watchable, keyString, path, selector, client, queryClient]);
 
   return query;
 }

@@ -73,6 +73,7 @@ describe('watchCollection against the core', () => {
         client,
         path,
         current.metadata.resourceVersion!,
+        '',
         (event) => {
           current = applyWatchEvent(current, event);
           if (current.items.length > 0) resolve();

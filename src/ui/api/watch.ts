@@ -70,10 +70,12 @@ export async function watchCollection(
   client: ApiClient,
   collectionPath: string,
   resourceVersion: string,
+  labelSelector: string,
   onEvent: (event: WatchEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const query = new URLSearchParams({ watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
+  if (labelSelector) query.set('labelSelector', labelSelector);
   const response = await client.fetch(`${collectionPath}?${query}`, { headers: { Accept: 'application/json' }, signal });
   if (!response.ok) throw new WatchError(await statusFrom(response));
   if (!response.body) return;

@@ -1,14 +1,25 @@
-/** The workbench's first screen: namespaces on the left, objects of a kind, and a YAML create form. */
-import { CreateFromYaml } from '../features/create';
+/**
+ * The workbench: namespaces on the left, a tab bar of panels. Panels other
+ * than Resources are code-split, so the first screen needs none of them.
+ */
+import { lazy, Suspense } from 'react';
 import { NamespaceList } from '../features/namespaces';
-import { KindSelect, ResourceTable, useResourceKinds, useSelectedKind } from '../features/resources';
+import { KindSelect, LabelSelectorInput, ObjectDetail, ResourceTable, useResourceKinds, useSelectedKind } from '../features/resources';
 import { useWorkbench } from '../store';
+import { PanelTabs } from './PanelTabs';
+
+const EditorPanel = lazy(() => import('../features/editor/EditorPanel').then((m) => ({ default: m.EditorPanel })));
+const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) => ({ default: m.WatchPanel })));
+const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
   const { kinds, discovered } = useResourceKinds();
   const kind = useSelectedKind(kinds);
   const namespace = useWorkbench((s) => s.selectedNamespace);
   const connection = useWorkbench((s) => s.connection);
+  const panel = useWorkbench((s) => s.panel);
+  const selected = useWorkbench((s) => s.selectedObject);
+  const selectedKind = selected ? kinds.find((k) => `${k.group}/${k.version}/${k.resource}` === selected.kindKey) : undefined;
 
   return (
     <div className="workbench" data-testid="workbench">
@@ -23,11 +34,26 @@ export function App() {
       </header>
       <NamespaceList />
       <main className="content">
-        <div className="toolbar">
-          <KindSelect kinds={kinds} discovered={discovered} />
+        <PanelTabs />
+        <div role="tabpanel" id={`panel-${panel}`} aria-labelledby={`tab-${panel}`} className="panel-body">
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            {panel === 'resources' && (
+              <>
+                <div className="toolbar">
+                  <KindSelect kinds={kinds} discovered={discovered} />
+                  <LabelSelectorInput />
+                </div>
+                <div className="split">
+                  <ResourceTable kind={kind} namespace={namespace} />
+                  {selected && selectedKind && <ObjectDetail key={`${selected.kindKey}/${selected.namespace}/${selected.name}`} kind={selectedKind} namespace={selected.namespace} name={selected.name} />}
+                </div>
+              </>
+            )}
+            {panel === 'editor' && <EditorPanel kinds={kinds} />}
+            {panel === 'ownership' && <OwnershipPanel kinds={kinds} />}
+            {panel === 'watch' && <WatchPanel kinds={kinds} />}
+          </Suspense>
         </div>
-        <ResourceTable kind={kind} namespace={namespace} />
-        <CreateFromYaml kinds={kinds} />
       </main>
     </div>
   );

@@ -1,0 +1,315 @@
+/**
+ * The workbench's panels in real Chromium at 1280x720, driven as a user
+ * does: clicks, keyboard and typing. Every request goes through the service
+ * worker to the API server in the page's origin.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editorText, openWorkbench, pasteInEditor, workbenchReady, type Workbench } from './support/browser';
+
+let wb: Workbench;
+let page: Page;
+
+beforeAll(async () => {
+  wb = await openWorkbench();
+  page = wb.page;
+  await page.goto(wb.baseUrl);
+  await workbenchReady(page);
+});
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+/** A request made by the page itself (through the worker), for setting the scene. */
+function pageRequest(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+  return page.evaluate(
+    async ({ method, path, body, contentType }) => {
+      const response = await fetch(path, { method, headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) });
+      return response.status;
+    },
+    { method, path, body, contentType },
+  );
+}
+
+const row = (name: string) => page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
+
+describe('Resources panel', () => {
+  it('the first screen is interactive without Monaco: no editor code fetched yet', async () => {
+    const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.endsWith('.js')));
+    expect(scripts.some((s) => /CodeEditor|editor\.worker|yaml\.worker/.test(s))).toBe(false);
+    await page.getByTestId('kind-select').waitFor();
+  });
+
+  it('[API-PATH-001] [API-LIST-018] lists kinds from discovery, and filters the list by a label selector', async () => {
+    await expect.poll(() => page.getByTestId('kind-select').getAttribute('data-discovered')).toBe('true');
+    for (const [name, tier] of [['web-a', 'web'], ['db-a', 'db']]) {
+      expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { tier } } })).toBe(201);
+    }
+    await page.getByTestId('kind-select').selectOption('/v1/configmaps');
+    await row('web-a').waitFor();
+    await row('db-a').waitFor();
+    await page.getByTestId('label-selector').fill('tier=web');
+    await page.getByTestId('label-selector').press('Enter');
+    await expect.poll(() => row('db-a').count()).toBe(0);
+    expect(await row('web-a').count()).toBe(1);
+    expect(await page.getByTestId('list-meta').textContent()).toContain('matching tier=web');
+  });
+
+  it('a bad label selector shows the 400 Status message', async () => {
+    await page.getByTestId('label-selector').fill('tier in (web');
+    await page.getByTestId('label-selector').press('Enter');
+    const error = page.getByTestId('list-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-reason')).toBe('BadRequest');
+    await page.getByTestId('label-selector').fill('');
+    await page.getByTestId('label-selector').press('Enter');
+    await row('db-a').waitFor();
+  });
+
+  it('opens an object as YAML, managedFields hidden as kubectl does', async () => {
+    await row('web-a').getByTestId('open-object').click();
+    const yaml = page.getByTestId('object-yaml');
+    await yaml.waitFor();
+    const text = await yaml.textContent();
+    expect(text).toContain('name: web-a');
+    expect(text).toContain('tier: web');
+    expect(text).not.toContain('managedFields');
+  });
+
+  it('deletes the object after a confirmation and it leaves the list', async () => {
+    await page.getByTestId('delete-button').click();
+    await page.getByTestId('delete-confirm').click();
+    await expect.poll(() => page.getByTestId('delete-result').textContent()).toBe('configmap "web-a" deleted');
+    await expect.poll(() => row('web-a').count()).toBe(0);
+  });
+});
+
+describe('Editor panel', () => {
+  it('Monaco loads when the editor opens, with the schema of the manifest kind from /openapi/v3', async () => {
+    await page.getByTestId('tab-editor').click();
+    await page.locator('[data-testid="manifest-editor"][data-ready="true"]').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('editor-schema').textContent()).toBe('v1/ConfigMap');
+  });
+
+  it('completes field names from the schema', async () => {
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\n');
+    await page.keyboard.press('ControlOrMeta+End');
+    await page.keyboard.type('immu');
+    await page.keyboard.press('Control+Space');
+    const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'immutable' });
+    await suggestion.first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => editorText(page, 'manifest-editor')).toContain('immutable');
+  });
+
+  it('validates against the schema: an unknown field is listed as a problem', async () => {
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typed\nbogus: 1\ndata:\n  a: b\n');
+    await expect
+      .poll(() => page.getByTestId('editor-problem').allTextContents(), { timeout: 15_000 })
+      .toEqual(['5:1 Property bogus is not allowed.']);
+  });
+
+  it('shows hover documentation from the schema', async () => {
+    await page.locator('[data-testid="manifest-editor"] .view-line', { hasText: /^data:/ }).locator('span', { hasText: 'data' }).first().hover();
+    const hover = page.locator('.monaco-hover');
+    await hover.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await expect.poll(() => hover.first().textContent()).toContain('Data contains the configuration data');
+  });
+});
+
+const result = () => page.getByTestId('write-result').textContent();
+
+describe('Editor writes', () => {
+  it('[API-SSA-029] applies server-side as the chosen field manager', async () => {
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-app\ndata:\n  mode: a\n  color: red\n');
+    await page.getByTestId('field-manager').fill('alice');
+    await page.getByTestId('apply-button').click();
+    await expect.poll(result).toBe('configmap/e2e-app serverside-applied');
+  });
+
+  it('[API-META-002] creating it again shows the 409 AlreadyExists Status', async () => {
+    await page.getByTestId('tab-editor').click();
+    await page.getByTestId('create-button').click();
+    const error = page.getByTestId('write-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-reason')).toBe('AlreadyExists');
+    expect(await error.textContent()).toContain('configmaps "e2e-app" already exists');
+  });
+
+  it('[API-DRY-003] a dry-run create answers as kubectl does and persists nothing', async () => {
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-dry\n');
+    await page.getByTestId('dry-run').check();
+    await page.getByTestId('create-button').click();
+    await expect.poll(result).toBe('configmap/e2e-dry created (server dry run)');
+    await page.getByTestId('dry-run').uncheck();
+    expect(await page.evaluate(async () => (await fetch('/api/v1/namespaces/default/configmaps/e2e-dry')).status)).toBe(404);
+  });
+
+  it('[API-FV-004] [API-FV-005] [API-FV-002] an unknown field is a warning by default and a 400 with fieldValidation=Strict', async () => {
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-loose\nbogus: 1\n');
+    await page.getByTestId('create-button').click();
+    await expect.poll(result).toBe('configmap/e2e-loose created');
+    await page.getByTestId('tab-editor').click();
+    expect(await page.getByTestId('write-warning').first().textContent()).toContain('unknown field "bogus"');
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-strict\nbogus: 1\n');
+    await page.getByTestId('field-validation').selectOption('Strict');
+    await page.getByTestId('create-button').click();
+    const error = page.getByTestId('write-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-reason')).toBe('BadRequest');
+    expect(await error.textContent()).toContain('unknown field "bogus"');
+    await page.getByTestId('field-validation').selectOption('');
+  });
+});
+
+describe('Ownership panel', () => {
+  const field = (path: string) => page.locator(`[data-testid="field"][data-path="${path}"]`);
+  const bobApplies = (mode: string) =>
+    pageRequest(
+      'PATCH',
+      '/api/v1/namespaces/default/configmaps/e2e-app?fieldManager=bob&force=true',
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-app\ndata:\n  mode: ${mode}\n`,
+      'application/apply-patch+yaml',
+    );
+  const aliceAppliesAndConflicts = async (mode: string) => {
+    await page.getByTestId('tab-editor').click();
+    await pasteInEditor(page, 'manifest-editor', `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-app\ndata:\n  mode: ${mode}\n  color: red\n`);
+    await page.getByTestId('apply-button').click();
+    const error = page.getByTestId('write-error');
+    await error.waitFor();
+    expect(await error.getAttribute('data-reason')).toBe('Conflict');
+    expect(await error.textContent()).toContain('Apply failed with 1 conflict: conflict with "bob": .data.mode');
+    await page.getByTestId('resolve-conflicts').click();
+    await page.getByTestId('conflicts').waitFor();
+  };
+
+  it('colours each field by its manager, hover shows manager, operation and time', async () => {
+    await page.getByTestId('tab-resources').click();
+    await row('e2e-app').getByTestId('open-object').click();
+    await page.getByTestId('show-ownership').click();
+    await field('.data.color').waitFor();
+    expect(await field('.data.color').getAttribute('data-owners')).toBe('alice');
+    expect(await field('.data.color').locator('.field-label').first().getAttribute('title')).toMatch(/^alice \(Apply, v1, \d{4}-\d\d-\d\dT/);
+    expect(await page.getByTestId('manager').evaluateAll((els) => els.map((e) => e.getAttribute('data-manager')))).toEqual(['alice']);
+  });
+
+  it('[API-SSA-049] [API-SSA-063] [API-SSA-053] after a conflicting apply shows both values; adopting the live value shares the field', async () => {
+    expect(await bobApplies('b')).toBe(200);
+    await aliceAppliesAndConflicts('a');
+    const conflicting = field('.data.mode');
+    expect(await conflicting.getAttribute('class')).toContain('conflict');
+    await expect.poll(() => conflicting.getByTestId('conflict-values').textContent()).toContain('mine: "a" live: "b"');
+    await page.getByTestId('resolve-adopt').click();
+    await expect.poll(() => page.getByTestId('resolve-result').textContent()).toBe('configmap/e2e-app serverside-applied');
+    await expect.poll(() => field('.data.mode').getAttribute('data-owners')).toBe('alice,bob');
+    expect(await field('.data.mode').getAttribute('class')).toContain('shared');
+  });
+
+  it('[API-SSA-062] dropping the field from my manifest leaves it to the other manager', async () => {
+    expect(await bobApplies('c')).toBe(200);
+    await aliceAppliesAndConflicts('a');
+    await page.getByTestId('resolve-drop').click();
+    await expect.poll(() => page.getByTestId('resolve-result').textContent()).toBe('configmap/e2e-app serverside-applied');
+    await expect.poll(() => field('.data.mode').getAttribute('data-owners')).toBe('bob');
+    expect(await field('.data.color').getAttribute('data-owners')).toBe('alice');
+  });
+
+  it('[API-SSA-061] [API-SSA-050] forcing takes the field over', async () => {
+    expect(await bobApplies('d')).toBe(200);
+    await aliceAppliesAndConflicts('z');
+    await page.getByTestId('resolve-force').click();
+    await expect.poll(() => page.getByTestId('resolve-result').textContent()).toBe('configmap/e2e-app serverside-applied');
+    await expect.poll(() => field('.data.mode').getAttribute('data-owners')).toBe('alice');
+    expect(await field('.data.mode').textContent()).toContain('"z"');
+  });
+});
+
+describe('Watch panel', () => {
+  const counts = () => page.getByTestId('watch-counts').textContent();
+
+  it('[API-WATCH-029] queues events, steps one at a time with type, resourceVersion and a diff, and keeps a timeline', async () => {
+    await page.getByTestId('tab-watch').click();
+    await page.getByTestId('watch-kind').selectOption('/v1/configmaps');
+    const listed = await page.evaluate(async () => ((await (await fetch('/api/v1/namespaces/default/configmaps')).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+    await page.getByTestId('watch-rv').fill(listed);
+    await page.getByTestId('watch-open').click();
+    await expect.poll(() => page.getByTestId('watch-state').textContent()).toBe('open');
+    expect(await page.getByTestId('watch-request').textContent()).toBe(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${listed}&allowWatchBookmarks=true`);
+    expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '1' } })).toBe(201);
+    expect(await pageRequest('PUT', '/api/v1/namespaces/default/configmaps/stepped', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '2' } })).toBe(200);
+    await expect.poll(counts).toBe('0 applied, 2 queued');
+    await page.getByTestId('watch-step').click();
+    expect(await counts()).toBe('1 applied, 1 queued');
+    expect(await page.getByTestId('event-type').textContent()).toBe('ADDED');
+    expect(await page.getByTestId('event-name').textContent()).toBe('stepped');
+    await page.getByTestId('watch-step').click();
+    expect(await page.getByTestId('event-type').textContent()).toBe('MODIFIED');
+    const diff = await page.getByTestId('event-diff').locator('span.removed, span.added').allTextContents();
+    expect(diff.map((l) => l.replace(/\s+/g, ' ').trim())).toEqual(expect.arrayContaining(['- v: "1"', '+ v: "2"']));
+    const timeline = page.getByTestId('timeline-event');
+    expect(await timeline.evaluateAll((els) => els.map((e) => e.getAttribute('data-type')))).toEqual(['ADDED', 'MODIFIED']);
+    // Going back in the timeline shows that event again.
+    await timeline.first().click();
+    expect(await page.getByTestId('event-type').textContent()).toBe('ADDED');
+    await page.getByTestId('watch-close').click();
+  });
+
+  it('[API-WATCH-029] [API-ERR-010] a watch from a compacted resourceVersion ends with 410 Expired; relisting resumes it', async () => {
+    // A profile whose worker keeps one second of watch history, so a resourceVersion expires quickly.
+    const other = await wb.openProfile({ 'kubesim.watchHistoryWindow': '1s' });
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    const request = (method: string, path: string, body?: unknown) =>
+      p.evaluate(
+        async ({ method, path, body }) => (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status,
+        { method, path, body },
+      );
+    expect(await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'first' } })).toBe(201);
+    const stale = await p.evaluate(async () => ((await (await fetch('/api/v1/namespaces/default/configmaps')).json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion);
+    let n = 0;
+    // Writes move the history on; once the window has passed, an exact read at the stale version is 410.
+    await expect
+      .poll(
+        async () => {
+          await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `later-${n++}` } });
+          return request('GET', `/api/v1/namespaces/default/configmaps?resourceVersion=${stale}&resourceVersionMatch=Exact`);
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe(410);
+    await p.getByTestId('tab-watch').click();
+    await p.getByTestId('watch-kind').selectOption('/v1/configmaps');
+    await p.getByTestId('watch-rv').fill(stale);
+    await p.getByTestId('watch-open').click();
+    const failure = p.getByTestId('watch-failure');
+    await failure.waitFor();
+    expect(await p.getByTestId('watch-status').getAttribute('data-reason')).toBe('Expired');
+    expect(await failure.textContent()).toContain(`410 Expiredtoo old resource version: ${stale} (`);
+    await p.getByTestId('watch-relist').click();
+    await expect.poll(() => p.getByTestId('watch-relisted').textContent()).toMatch(new RegExp(`^Relisted ${n + 1} objects at resourceVersion \\d+; watching from there\\.$`));
+    expect(await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-relist' } })).toBe(201);
+    await expect.poll(() => p.getByTestId('watch-counts').textContent()).toBe('0 applied, 1 queued');
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
+describe('quality', () => {
+  it('the panels are reachable by keyboard: arrow keys move between tabs', async () => {
+    await page.getByTestId('tab-resources').click();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('tab-editor');
+    expect(await page.getByTestId('tab-editor').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.getByTestId('tab-resources').getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('fits 1280x720 without horizontal scrolling', async () => {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  });
+
+  it('no console errors or page errors during the suite', () => {
+    expect(wb.errors, wb.errors.join('\n')).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * One object as `kubectl get -o yaml` shows it (managedFields hidden unless
+ * asked, as kubectl does), with edit and delete. Edit copies it into the
+ * editor: whole (with resourceVersion) for a replace, or as an apply
+ * manifest without the fields the server sets.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { stringify } from 'yaml';
+import { objectPath, queryKeys, useApiClient, type KubeObject, type ResourceKind } from '../../api';
+import { StatusError } from '../../common';
+import { useWorkbench } from '../../store';
+import { describeWritten } from '../editor/manifest';
+import { applyManifestOf, withoutManagedFields } from './objectYaml';
+
+export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; namespace: string | undefined; name: string }) {
+  const client = useApiClient();
+  const queryClient = useQueryClient();
+  const path = objectPath(kind, kind.namespaced ? namespace : undefined, name);
+  const object = useQuery({ queryKey: queryKeys.object(path), queryFn: ({ signal }) => client.get<KubeObject>(path, { signal }) });
+  const [showManaged, setShowManaged] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const setDraft = useWorkbench((s) => s.setManifestDraft);
+  const showPanel = useWorkbench((s) => s.showPanel);
+  const selectObject = useWorkbench((s) => s.selectObject);
+  const remove = useMutation({
+    mutationFn: () => client.write('delete', path, undefined),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.lists() });
+      void queryClient.removeQueries({ queryKey: queryKeys.object(path) });
+    },
+  });
+
+  const edit = (text: string) => {
+    setDraft(text);
+    showPanel('editor');
+  };
+
+  return (
+    <section className="panel object-detail" aria-labelledby="object-heading" data-testid="object-detail" data-name={name}>
+      <div className="detail-head">
+        <h2 id="object-heading">
+          {kind.kind} <code>{namespace && kind.namespaced ? `${namespace}/${name}` : name}</code>
+        </h2>
+        <button type="button" onClick={() => selectObject(null)} aria-label="Close the object">
+          ×
+        </button>
+      </div>
+      {remove.isSuccess ? (
+        <p className="success" role="status" data-testid="delete-result">
+          {describeWritten(kind, name, 'delete')}
+        </p>
+      ) : (
+        <>
+          {object.error && <StatusError error={object.error} testId="object-error" />}
+          {object.data && (
+            <>
+              <div className="actions">
+                <button type="button" onClick={() => edit(stringify(withoutManagedFields(object.data)))} data-testid="edit-replace">
+                  Edit (replace)
+                </button>
+                <button type="button" onClick={() => edit(stringify(applyManifestOf(object.data)))} data-testid="edit-apply">
+                  Edit as apply manifest
+                </button>
+                <button type="button" onClick={() => showPanel('ownership')} data-testid="show-ownership">
+                  Ownership
+                </button>
+                {confirming ? (
+                  <>
+                    <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending} data-testid="delete-confirm" autoFocus>
+                      Delete {kind.kind.toLowerCase()} {name}
+                    </button>
+                    <button type="button" onClick={() => setConfirming(false)}>
+                      Keep
+                    </button>
+                  </>
+                ) : (
+                  <button type="button" onClick={() => setConfirming(true)} data-testid="delete-button">
+                    Delete…
+                  </button>
+                )}
+                <label>
+                  <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} /> managedFields
+                </label>
+              </div>
+              <pre className="yaml" tabIndex={0} aria-label="Object YAML" data-testid="object-yaml">
+                {stringify(showManaged ? object.data : withoutManagedFields(object.data))}
+              </pre>
+            </>
+          )}
+        </>
+      )}
+      {remove.isError && <StatusError error={remove.error} testId="delete-error" />}
+    </section>
+  );
+}
