@@ -12,6 +12,9 @@ interface DiscoveredResource {
 let t: TestServer;
 const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 
+/** Kinds whose names are constrained (a CRD is named <plural>.<group>). */
+const names: Record<string, string> = { customresourcedefinitions: 'ks.example.com' };
+
 /** The few fields kubesim's strategies require before an object of the kind is valid. */
 const required: Record<string, Record<string, unknown>> = {
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
@@ -39,6 +42,12 @@ const required: Record<string, Record<string, unknown>> = {
     },
   },
   ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+  CustomResourceDefinition: {
+    spec: {
+      group: 'example.com', names: { plural: 'ks', kind: 'K' }, scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+    },
+  },
   // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
   Event: {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
@@ -84,7 +93,7 @@ describe('every served built-in resource', () => {
       // Namespaces go through Terminating first; their lifecycle has its own tests.
       if (resource.name === 'namespaces') continue;
       const ns = resource.namespaced ? '/namespaces/default' : '';
-      const name = `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
+      const name = names[resource.name] ?? `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
       const path = `${base(groupVersion)}${ns}/${resource.name}`;
       const body = { apiVersion: groupVersion, kind: resource.kind, metadata: { name, labels: { suite: 'all' } }, ...(required[resource.kind] ?? {}) };
       const c = await t.json('POST', `${path}?fieldValidation=Ignore`, { body });

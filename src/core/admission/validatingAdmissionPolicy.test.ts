@@ -142,6 +142,24 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 });
 
+describe('ValidatingAdmissionPolicy authorizer', () => {
+  it('authorizer and authorizer.requestResource check the requesting user (every request is allowed here)', async () => {
+    await install(
+      policy('p', {
+        matchConstraints: deployRules,
+        validations: [
+          { expression: "authorizer.requestResource.check('delete').allowed()", message: 'cannot delete' },
+          { expression: "!authorizer.group('').resource('secrets').namespace('default').check('get').allowed()", message: 'can read secrets' },
+          { expression: "request.userInfo.username == 'system:anonymous'" },
+        ],
+      }),
+      binding('b', 'p'),
+    );
+    const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 1) });
+    expect(r.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: can read secrets");
+  });
+});
+
 describe('ValidatingAdmissionPolicy expressions are compiled when the policy is written', () => {
   it('rejects expressions that do not compile or have the wrong type', async () => {
     const r = await t.json('POST', VAPS, {

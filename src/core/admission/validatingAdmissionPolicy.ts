@@ -8,7 +8,7 @@
  * say, evaluation errors follow failurePolicy.
  */
 import { isObject, type KubeObject } from '../api/types';
-import { AuthorizerValue, CelMap, compileKubernetes, fromJson, newEnvironment, PER_CALL_LIMIT, type CelAuthorizer, type CelProgram, type CelValue } from '../cel';
+import { AuthorizerValue, CelMap, requestResourceCheck, compileKubernetes, fromJson, newEnvironment, PER_CALL_LIMIT, type CelAuthorizer, type CelProgram, type CelValue } from '../cel';
 import { StatusError, qualifiedResource, type StatusReason } from '../errors';
 import type { Store } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
@@ -241,13 +241,17 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
         throw e;
       }
       for (const param of params) {
+        const authorizer = new AuthorizerValue(allowAll, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra });
         const vars: Record<string, CelValue | undefined> = {
           object: a.object ? fromJson(a.object) : null,
           oldObject: a.oldObject ? fromJson(a.oldObject) : null,
           request: fromJson(requestValue(a)),
           params: param ? fromJson(param) : null,
           namespaceObject: nsObject ? fromJson(nsObject) : null,
-          authorizer: new AuthorizerValue(allowAll, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra }),
+          authorizer,
+          'authorizer.requestResource': requestResourceCheck(authorizer, {
+            apiGroup: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
+          }),
         };
         try {
           const variables = new CelMap();
