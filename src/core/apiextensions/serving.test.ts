@@ -87,7 +87,7 @@ describe('CustomResourceDefinition serving', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default', generation: 1 }, spec: { size: 1 } });
     const list = await t.json('GET', WIDGETS);
-    expect(list.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'WidgetList', items: [{ metadata: { name: 'w1' } }] });
+    expect(list.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'WidgetList', items: [{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' } }] });
     const all = await t.json('GET', '/apis/example.com/v1/widgets');
     expect(all.body.items).toHaveLength(1);
     const put = await t.json('PUT', `${WIDGETS}/w1`, { body: { ...created.body, spec: { size: 2 } } });
