@@ -142,6 +142,26 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 });
 
+describe('ValidatingAdmissionPolicy matchPolicy', () => {
+  it('Equivalent (the default) matches another served version of the resource; Exact does not', async () => {
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+    await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+        spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v1beta1', served: true, storage: false, schema }] },
+      },
+    });
+    const rules = { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }] };
+    await install(policy('p', { matchConstraints: rules, validations: [{ expression: 'object.spec.size < 3' }] }), binding('b', 'p'));
+    const beta = (name: string) => ({ apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name }, spec: { size: 5 } });
+    const r = await t.json('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', { body: beta('w1') });
+    expect(r.status).toBe(422);
+    const p = await t.json('GET', `${VAPS}/p`);
+    await t.json('PUT', `${VAPS}/p`, { body: { ...p.body, spec: { ...p.body.spec, matchConstraints: { ...rules, matchPolicy: 'Exact' } } } });
+    expect((await t.json('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', { body: beta('w1') })).status).toBe(201);
+  });
+});
+
 describe('ValidatingAdmissionPolicy authorizer', () => {
   it('authorizer and authorizer.requestResource check the requesting user (every request is allowed here)', async () => {
     await install(

@@ -198,10 +198,17 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
     return ref.parameterNotFoundAction === 'Allow' ? 'allow' : 'notFound';
   }
 
+  /** The other served versions of the request's resource (matchPolicy Equivalent). */
+  function equivalentVersions(a: AdmissionAttributes): string[] {
+    const versions = deps.registry.group(a.resource.group)?.versions ?? [];
+    return versions.filter((v) => v !== a.resource.version && deps.registry.resourceFor(a.resource.group, v, a.resource.resource));
+  }
+
   async function validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> {
     const state = await current();
     if (state.policies.size === 0 || state.bindings.length === 0) return;
     let nsObject: KubeObject | undefined | null = null;
+    let equivalents: string[] | undefined;
     const denials: { policy: string; binding: string; message: string; reason?: string }[] = [];
     const bindings = [...state.bindings].sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
     for (const b of bindings) {
@@ -209,8 +216,9 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
       const policy = spec.policyName ? state.policies.get(spec.policyName) : undefined;
       if (!policy) continue;
       if (nsObject === null) nsObject = await namespaceObject(a);
-      if (!policy.spec.matchConstraints || !matches(policy.spec.matchConstraints, a, nsObject, true)) continue;
-      if (spec.matchResources && !matches(spec.matchResources, a, nsObject, false)) continue;
+      equivalents ??= equivalentVersions(a);
+      if (!policy.spec.matchConstraints || !matches(policy.spec.matchConstraints, a, nsObject, true, equivalents)) continue;
+      if (spec.matchResources && !matches(spec.matchResources, a, nsObject, false, equivalents)) continue;
       const actions = spec.validationActions ?? [];
       const bindingName = b.metadata.name ?? '';
       const failClosed = (policy.spec.failurePolicy ?? 'Fail') === 'Fail';
