@@ -44,6 +44,8 @@ export interface CustomResourceInfo {
   storageVersion: string;
   /** The CRD is being deleted: its objects may be read and deleted, not created. */
   terminating: boolean;
+  /** Aborted when this registration is withdrawn (CRD deleted or changed): its watches end, as kube closes them. */
+  withdrawn: AbortController;
 }
 
 const infoByType = new WeakMap<ResourceType, CustomResourceInfo>();
@@ -158,6 +160,7 @@ export function servedVersions(crd: CustomResourceDefinition, storageVersionHash
       deprecationWarning: deprecationWarningFor(crd, v),
       storageVersion,
       terminating,
+      withdrawn: new AbortController(),
     });
     out.push({
       type,

@@ -324,3 +324,19 @@ describe('a terminating CRD', () => {
     expect((await t.json('GET', `${CRDS}/widgets.example.com`)).status).toBe(404);
   });
 });
+
+describe('watches of custom objects', () => {
+  it('end when the CRD is deleted; status-only CRD writes keep them', async () => {
+    await t.json('POST', CRDS, { body: widgetCrd() });
+    const w = await t.watch(`${WIDGETS}?watch=true`);
+    // A condition-only status write of the CRD does not disturb the watch.
+    await t.json('PATCH', `${CRDS}/widgets.example.com/status`, { body: { status: { conditions: [{ type: 'Example', status: 'True', reason: 'R', message: 'm', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    await t.json('POST', WIDGETS, { body: widget('w1') });
+    expect((await w.next())?.type).toBe('ADDED');
+    await t.json('DELETE', `${CRDS}/widgets.example.com`);
+    // The deletion of w1 by the finalizer may arrive first; then the stream ends.
+    let e = await w.next();
+    if (e?.type === 'DELETED') e = await w.next();
+    expect(e).toBeUndefined();
+  });
+});

@@ -21,7 +21,7 @@ import {
   type CustomResourceDefinitionNames,
   type CustomResourceDefinitionStatus,
 } from '../apiextensions/types';
-import { servedVersions, storageVersionHash, storageVersionOf } from '../apiextensions/resources';
+import { customResourceInfo, servedVersions, storageVersionHash, storageVersionOf } from '../apiextensions/resources';
 import { jsonEqual } from '../api/equality';
 import type { Store } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
@@ -112,8 +112,8 @@ const byAge = (a: KubeObject, b: KubeObject): number => {
 
 export function createCrdController(deps: CrdControllerDeps): CrdController {
   const crdType = deps.registry.resourceFor(CRD_GROUP, 'v1', CRD_RESOURCE);
-  /** CRD name -> the resource types registered for it, and the CRD revision they came from. */
-  const registered = new Map<string, { resourceVersion: string; types: ResourceType[] }>();
+  /** CRD name -> the resource types registered for it, and what they were built from (spec, accepted names, termination). */
+  const registered = new Map<string, { source: string; storage: string; types: ResourceType[] }>();
   const hashes = new Map<string, string>();
   let tail: Promise<void> = Promise.resolve();
   let queued: Promise<void> | undefined;
@@ -142,12 +142,14 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     return h;
   }
 
-  function unregister(name: string): void {
+  /** Withdraws a CRD's resource types; their watches end unless `keepWatches` (the next registration takes them over). */
+  function unregister(name: string, keepWatches = false): void {
     const r = registered.get(name);
     if (!r) return;
     for (const t of r.types) {
       // Only remove what is still ours (another CRD may have taken the slot since).
       if (deps.registry.knownResource(t.group, t.version, t.resource) === t) deps.registry.removeResource(t.group, t.version, t.resource);
+      if (!keepWatches) customResourceInfo(t)?.withdrawn.abort();
     }
     registered.delete(name);
   }
@@ -155,11 +157,25 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
   async function register(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata.name!;
     const current = registered.get(name);
-    if (current && current.resourceVersion === crd.metadata.resourceVersion) return;
+    // Condition-only status writes keep the registration (and its watches), as kube keeps the CRD's storage.
+    const terminating = conditionTrue(crd, 'Terminating');
+    const storage = JSON.stringify([crd.spec, crd.status?.acceptedNames]);
+    const source = JSON.stringify([storage, terminating]);
+    if (current && current.source === source) return;
     const served = servedVersions(crd, await hashFor(crd));
-    unregister(name);
+    // Only a change of spec or accepted names replaces the storage (and ends watches); termination alone does not.
+    const sameStorage = current?.storage === storage;
+    if (sameStorage) {
+      for (const v of served) {
+        const previous = current!.types.find((t) => t.version === v.type.version);
+        const info = customResourceInfo(v.type);
+        const old = previous && customResourceInfo(previous);
+        if (info && old) info.withdrawn = old.withdrawn;
+      }
+    }
+    unregister(name, sameStorage);
     for (const v of served) deps.registry.addResource(v.type, v.definitions);
-    registered.set(name, { resourceVersion: crd.metadata.resourceVersion ?? '', types: served.map((v) => v.type) });
+    registered.set(name, { source, storage, types: served.map((v) => v.type) });
   }
 
   async function writeStatus(store: Store, crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus): Promise<CustomResourceDefinition> {
