@@ -295,6 +295,33 @@ describe('Watch panel', () => {
   });
 });
 
+describe('CEL lab', () => {
+  it('an example per library evaluates live: value, type, cost and estimated cost', async () => {
+    await page.getByTestId('tab-cel').click();
+    await page.getByTestId('cel-example').selectOption({ label: 'quantity' });
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('true');
+    expect(await page.getByTestId('cel-type').textContent()).toBe('bool');
+    expect(Number(await page.getByTestId('cel-cost').textContent())).toBeGreaterThan(0);
+    expect(await page.getByTestId('cel-estimated').textContent()).toMatch(/^\d+–\d+$/);
+  });
+
+  it('a CRD rule is checked against the schema of self and evaluated with the variables typed in', async () => {
+    await page.getByTestId('cel-example').selectOption({ label: 'CRD rule (self, oldSelf)' });
+    expect(await page.getByTestId('cel-environment').inputValue()).toBe('crd');
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('true');
+    await pasteInEditor(page, 'cel-variables', 'self:\n  replicas: 9\n  maxReplicas: 5\n');
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('false');
+  });
+
+  it('errors are marked at their position in the expression editor', async () => {
+    await page.getByTestId('cel-environment').selectOption('plain');
+    await pasteInEditor(page, 'cel-expression', "'abc'.size() +\n  nope");
+    await expect.poll(() => page.getByTestId('cel-marker').allTextContents()).toEqual(["2:3 undeclared reference to 'nope' (in container '')"]);
+    expect(await page.getByTestId('cel-error').textContent()).toContain('ERROR: <input>:2:3:');
+    await page.locator('[data-testid="cel-expression"] .squiggly-error').first().waitFor();
+  });
+});
+
 describe('quality', () => {
   it('the panels are reachable by keyboard: arrow keys move between tabs', async () => {
     await page.getByTestId('tab-resources').click();

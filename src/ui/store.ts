@@ -5,12 +5,13 @@
  */
 import { create } from 'zustand';
 import { createTabsSlice, type TabsSlice } from './app/tabsSlice';
+import { createCelSlice, type CelSlice } from './features/cel/celSlice';
 import { createConnectionSlice, type ConnectionSlice } from './features/connection/connectionSlice';
 import { createEditorSlice, type EditorSlice } from './features/editor/editorSlice';
 import { createNamespacesSlice, type NamespacesSlice } from './features/namespaces/namespacesSlice';
 import { createResourcesSlice, type ResourcesSlice } from './features/resources/resourcesSlice';
 
-export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice;
+export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice & CelSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -18,4 +19,5 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createNamespacesSlice(...a),
   ...createResourcesSlice(...a),
   ...createEditorSlice(...a),
+  ...createCelSlice(...a),
 }));

@@ -10,6 +10,7 @@ import { PanelTabs } from './PanelTabs';
 
 const EditorPanel = lazy(() => import('../features/editor/EditorPanel').then((m) => ({ default: m.EditorPanel })));
 const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) => ({ default: m.WatchPanel })));
+const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ default: m.CelPanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -52,6 +53,7 @@ export function App() {
             {panel === 'editor' && <EditorPanel kinds={kinds} />}
             {panel === 'ownership' && <OwnershipPanel kinds={kinds} />}
             {panel === 'watch' && <WatchPanel kinds={kinds} />}
+            {panel === 'cel' && <CelPanel />}
           </Suspense>
         </div>
       </main>
