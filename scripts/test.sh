@@ -22,6 +22,16 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# The official Python client for the client e2e tests: Debian's python3-kubernetes.
+if ! /usr/bin/python3 -c 'import kubernetes' 2>/dev/null; then
+  echo "==> installing python3-kubernetes (Debian)"
+  if [ "$(id -u)" = "0" ]; then
+    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-kubernetes) || exit 1
+  else
+    (sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y python3-kubernetes) || exit 1
+  fi
+fi
+
 mkdir -p build
 status=0
 

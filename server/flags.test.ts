@@ -41,3 +41,27 @@ describe('--feature-gates', () => {
     expect(() => parseFlags(['--feature-gates=APIResponseCompression=maybe'])).toThrow(FlagError);
   });
 });
+
+describe('--service-cluster-ip-range and --service-node-port-range', () => {
+  it('take a CIDR and a port range, checked at parse time', () => {
+    expect(parseFlags(['--service-cluster-ip-range=10.0.0.0/16', '--service-node-port-range', '31000-31999'])).toMatchObject({ serviceClusterIPRange: '10.0.0.0/16', serviceNodePortRange: '31000-31999' });
+    expect(() => parseFlags(['--service-cluster-ip-range=10.0.0.0'])).toThrow('invalid argument "10.0.0.0" for "--service-cluster-ip-range" flag: invalid CIDR address: 10.0.0.0');
+    expect(() => parseFlags(['--service-node-port-range=40000-30000'])).toThrow('unable to parse port range: 40000-30000');
+  });
+});
+
+describe('authentication flags', () => {
+  it('token file, anonymous auth, repeatable service account keys and issuers, durations', () => {
+    const f = parseFlags([
+      '--token-auth-file=/etc/t.csv', '--anonymous-auth=false', '--service-account-key-file=/a.pem', '--service-account-key-file', '/b.pem',
+      '--service-account-issuer=https://one', '--service-account-issuer=https://two', '--service-account-lookup=false',
+      '--service-account-max-token-expiration=24h', '--api-audiences=a,b', '--enable-bootstrap-token-auth',
+    ]);
+    expect(f.authn).toEqual({
+      tokenAuthFile: '/etc/t.csv', anonymousAuth: false, serviceAccountKeyFiles: ['/a.pem', '/b.pem'], serviceAccountIssuers: ['https://one', 'https://two'],
+      serviceAccountLookup: false, serviceAccountMaxTokenExpirationSeconds: 86400, apiAudiences: ['a', 'b'], enableBootstrapTokenAuth: true,
+    });
+    expect(() => parseFlags(['--anonymous-auth=maybe'])).toThrow('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
+    expect(() => parseFlags(['--service-account-max-token-expiration=soon'])).toThrow('invalid argument "soon" for "--service-account-max-token-expiration" flag');
+  });
+});

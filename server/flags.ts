@@ -5,8 +5,12 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
+import { parsePortRange } from '../src/core/registry/core/portallocator';
+import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
+import type { AuthorizationFlags } from './authorization';
 
-export interface HostFlags {
+export interface HostFlags extends AuthorizationFlags {
   port: number;
   bindAddress: string;
   dataDir: string;
@@ -18,7 +22,12 @@ export interface HostFlags {
   featureGates?: Partial<FeatureGates>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
+  /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
   help: boolean;
+  /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
+  authn?: AuthnFlags;
 }
 
 export const flagHelp = `kubesim: a Kubernetes API server (Node host)
@@ -31,15 +40,23 @@ Flags:
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
+      --service-cluster-ip-range string  CIDR the ClusterIPs of Services come from (default "10.96.0.0/12")
+      --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
+      --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
+      --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
+      --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
+      --insecure-token-users           test only: a bearer token "<user>[,<group>...]" authenticates as that user
   -h, --help                           this help
-`;
+
+Authentication flags:
+${authnFlagHelp}`;
 
 export class FlagError extends Error {}
 
 /** A Go duration as flags take it (`5m`, `90s`, `1h30m`), in milliseconds. */
-export function parseDuration(value: string): number {
+export function parseDuration(value: string, flag = 'etcd-compaction-interval'): number {
   const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
   let total = 0;
@@ -48,7 +65,7 @@ export function parseDuration(value: string): number {
     total += Number(m[1]) * units[m[2]!]!;
     consumed += m[0].length;
   }
-  if (!value || consumed !== value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--etcd-compaction-interval" flag: time: invalid duration ${JSON.stringify(value)}`);
+  if (!value || consumed !== value.length) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${flag}" flag: time: invalid duration ${JSON.stringify(value)}`);
   return total;
 }
 
@@ -62,8 +79,9 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help']);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates']);
+  const booleans = new Set(['tls', 'help', 'insecure-token-users', ...authnBooleanFlags]);
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
+    'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file', 'insecure-token-users']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -72,7 +90,7 @@ export function parseFlags(argv: string[]): HostFlags {
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
     let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!known.has(name)) throw new FlagError(`unknown flag: --${name}`);
+    if (!known.has(name) && !authnFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
     if (value === undefined) {
       if (booleans.has(name)) value = 'true';
       else {
@@ -113,10 +131,39 @@ export function parseFlags(argv: string[]): HostFlags {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }
         break;
+      case 'service-cluster-ip-range':
+        try {
+          parseServiceCIDR(value);
+        } catch (e) {
+          throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--service-cluster-ip-range" flag: ${(e as Error).message}`);
+        }
+        flags.serviceClusterIPRange = value;
+        break;
+      case 'service-node-port-range':
+        try {
+          parsePortRange(value);
+        } catch (e) {
+          throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--service-node-port-range" flag: ${(e as Error).message}`);
+        }
+        flags.serviceNodePortRange = value;
+        break;
+      case 'authorization-mode':
+        flags.authorizationModes = value;
+        break;
+      case 'authorization-config':
+        flags.authorizationConfig = value;
+        break;
+      case 'authorization-policy-file':
+        flags.authorizationPolicyFile = value;
+        break;
+      case 'insecure-token-users':
+        flags.insecureTokenUsers = value !== 'false';
+        break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);
         break;
       default:
+        if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;
         throw new FlagError(`unknown flag: --${name}`);
     }
   }

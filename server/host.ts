@@ -10,6 +10,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
+import { hostAuthentication } from './authn';
+import { hostAuthorization } from './authorization';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
 import { ensureServingCert } from './tls';
@@ -41,8 +43,8 @@ function hostForUrl(bindAddress: string): string {
   return bindAddress.includes(':') ? `[${bindAddress}]` : bindAddress;
 }
 
-/** The user carries a token so kubectl never prompts for basic auth against HTTPS; until authentication is configured any caller is the admin. */
-function kubeconfig(server: string, caData?: string): string {
+/** The user carries the admin token of the static token file (kubectl sends it over HTTPS only). */
+function kubeconfig(server: string, caData: string | undefined, token: string | undefined): string {
   const cluster = caData ? `    certificate-authority-data: ${Buffer.from(caData).toString('base64')}\n` : '';
   return `apiVersion: v1
 kind: Config
@@ -60,14 +62,16 @@ current-context: kubesim
 users:
 - name: kubesim-admin
   user:
-    token: kubesim-admin
-`;
+${token ? `    token: ${token}\n` : '    {}\n'}`;
 }
 
 export async function startHost(flags: HostFlags): Promise<RunningHost> {
+  // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
+  const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
-  const api = createApiServer({ storage, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates });
+  const authn = await hostAuthentication(flags.dataDir, flags.authn);
+  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, authenticators: authz.authenticators });
   await api.ready;
   const fetch = (request: Request) => api.handle(request);
 
@@ -89,7 +93,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   }
 
   const kubeconfigPath = join(flags.dataDir, 'kubeconfig');
-  await writeFile(kubeconfigPath, kubeconfig(secureUrl ?? url, secureUrl ? caCert : undefined), { mode: 0o600 });
+  await writeFile(kubeconfigPath, kubeconfig(secureUrl ?? url, secureUrl ? caCert : undefined, authn.kubeconfigToken), { mode: 0o600 });
 
   return {
     api,
@@ -101,6 +105,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
         (s as { closeAllConnections?: () => void }).closeAllConnections?.();
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
+      authz.stop();
       await api.close();
     },
   };

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AuthnFlags } from '../../server/authFlags';
 import { startHost, type RunningHost } from '../../server/host';
 
 export interface TestHost {
@@ -12,7 +13,7 @@ export interface TestHost {
   stop(): Promise<void>;
 }
 
-export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?: boolean } = {}): Promise<TestHost> {
+export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?: boolean; authn?: AuthnFlags } = {}): Promise<TestHost> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-e2e-'));
   const home = join(dir, 'home');
   const host = await startHost({
@@ -23,6 +24,7 @@ export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?
     tls: options.tls ?? false,
     securePort: 0,
     help: false,
+    authn: options.authn,
   });
   const kubectl = (args: string[], input?: string) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {

@@ -15,7 +15,42 @@ const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 /** The few fields kubesim's strategies require before an object of the kind is valid. */
 const required: Record<string, Record<string, unknown>> = {
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  Service: { spec: { ports: [{ port: 80 }] } },
   Deployment: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  ReplicaSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  StatefulSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  DaemonSet: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  ReplicationController: { spec: { template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+  PodTemplate: { template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+  Job: { spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } },
+  CronJob: { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } },
+  PersistentVolumeClaim: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+  PersistentVolume: { spec: { accessModes: ['ReadWriteOnce'], capacity: { storage: '1Gi' }, hostPath: { path: '/data' } } },
+  Ingress: { spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } } },
+  IngressClass: { spec: { controller: 'example.com/ingress' } },
+  RoleBinding: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' } },
+  ClusterRoleBinding: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'r' } },
+  HorizontalPodAutoscaler: { spec: { maxReplicas: 3, scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' } } },
+  StorageClass: { provisioner: 'example.com/disk' },
+  ValidatingAdmissionPolicy: {
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+      validations: [{ expression: 'true' }],
+    },
+  },
+  ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+  // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
+  Event: {
+    eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
+    reportingController: 'example.com/tester', reportingComponent: 'example.com/tester', reportingInstance: 'tester-1',
+  },
+  EndpointSlice: { addressType: 'IPv4' },
+  RuntimeClass: { handler: 'runc' },
+  CSIStorageCapacity: { storageClassName: 'standard' },
+  VolumeAttachment: { spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
+  CertificateSigningRequest: {
+    spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
+  },
 };
 
 beforeAll(async () => {

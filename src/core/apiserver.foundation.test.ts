@@ -274,7 +274,7 @@ describe('tables', () => {
   });
 
   it('[API-TABLE-005][API-TABLE-006][API-TABLE-007] kinds without a printer get Name and Created At', async () => {
-    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [] } };
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' }, spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] } };
     expect((await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
     const r = await t.json('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { headers: { accept: tableAccept } });
     expect(r.body.columnDefinitions).toHaveLength(2);
@@ -507,12 +507,19 @@ describe('defaults a client sees after create', () => {
     expect(r.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
   });
 
-  it('deployments get strategy and template defaults; jobs default restartPolicy OnFailure', async () => {
+  it('deployments get strategy and template defaults; jobs get counts and a generated selector, and must choose a restartPolicy', async () => {
     const d = await t.json('POST', '/apis/apps/v1/namespaces/ns1/deployments', { body: deployment('d') });
     expect(d.body.spec).toMatchObject({ revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } });
     expect(d.body.spec.template.spec.dnsPolicy).toBe('ClusterFirst');
-    const j = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'busybox' }] } } } } });
-    expect(j.body.spec.template.spec.restartPolicy).toBe('OnFailure');
+    const job = (restartPolicy?: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { template: { spec: { restartPolicy, containers: [{ name: 'c', image: 'busybox' }] } } } });
+    // A PodSpec's restartPolicy defaults to Always, which a Job refuses.
+    const bad = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: job() });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('Job.batch "j" is invalid: spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
+    const j = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: job('Never') });
+    expect(j.body.spec).toMatchObject({ completions: 1, parallelism: 1, backoffLimit: 6, completionMode: 'NonIndexed', suspend: false });
+    expect(j.body.spec.selector).toEqual({ matchLabels: { 'batch.kubernetes.io/controller-uid': j.body.metadata.uid } });
+    expect(j.body.spec.template.metadata.labels).toMatchObject({ 'job-name': 'j', 'batch.kubernetes.io/job-name': 'j', 'controller-uid': j.body.metadata.uid });
   });
 });
 

@@ -7,12 +7,28 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
+import { createValidatingAdmissionPolicyPlugin, requestAdmission } from './admission';
+import { customResourceInfo } from './apiextensions/resources';
+import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
+import { createCrdController } from './controllers/crd';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
+import { startServiceAccountController } from './controllers/serviceAccount';
+import { startTokensController } from './controllers/tokens';
+import { startBootstrapSigner } from './controllers/bootstrapsigner';
+import { startTokenCleaner } from './controllers/tokencleaner';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
+import { createToken } from './auth/serviceaccount/tokenRequest';
+import { createAuthenticationReview } from './http/handlers/authenticationReviews';
+import type { AuthorizerFactory } from './auth/authorizer/modes';
+import type { Authorizer } from './auth/authorizer/types';
+import { createAuthorization } from './auth/authorizer/wiring';
+import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom } from './http/request/context';
+import { requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -28,6 +44,7 @@ import { getResource } from './http/handlers/get';
 import { listResource } from './http/handlers/list';
 import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
+import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
@@ -44,6 +61,7 @@ import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
 import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
+import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
 import { cryptoRandom, realClock, type Clock, type RandomSource } from './util/clock';
@@ -64,6 +82,15 @@ export interface ApiServerOptions {
   authenticators?: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous (--anonymous-auth, default true). */
   anonymousAuth?: boolean;
+  /** --service-cluster-ip-range (default 10.96.0.0/12) and --service-node-port-range (default 30000-32767). */
+  serviceClusterIPRange?: string;
+  serviceNodePortRange?: string;
+  /** Token methods and their settings (--token-auth-file, service accounts, bootstrap tokens, ...). */
+  authentication?: AuthenticationOptions;
+  /** The authorization chain, or a factory over the server's state (authorizerFromModes); AlwaysAllow when absent. */
+  authorizer?: Authorizer | AuthorizerFactory;
+  /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
+  rbacBootstrap?: boolean;
 }
 
 export interface ApiServer {
@@ -74,6 +101,8 @@ export interface ApiServer {
   readonly registry: ResourceRegistry;
   /** The watch cache in front of the backend (history window, watchers). */
   readonly storage: WatchCacheStorage;
+  /** The authorization chain requests go through (impersonation and access reviews ask it too). */
+  readonly authorizer: Authorizer;
   close(): Promise<void>;
 }
 
@@ -112,6 +141,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
   const stores = new Map<string, Store>();
+  const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
   const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
 
@@ -133,9 +163,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   function storeFor(type: ResourceType): Store {
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
-    if (!store) {
+    // A custom resource's type is replaced when its CRD changes: its store follows.
+    if (!store || store.type !== type) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      store = new Store(type, strategyFor(type), { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
     return store;
@@ -151,12 +183,30 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
       }
     }
+    const services = registry.resourceFor('', 'v1', 'services');
+    if (services) await bootstrapServices(storeFor(services), serviceAllocator);
   }
 
+  const getObject = storeGetter(registry, storeFor);
+  const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
+
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
-  const ready = bootstrap().then(() => {
+  const crdController = createCrdController({ storage, registry, clock, storeFor });
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
+  const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps)];
+    const serviceAccounts = startServiceAccountController(deps);
+    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+    await serviceAccounts.synced;
+    // Stored CRDs are served again before the first request.
+    await crdController.start();
+    await policies.start();
+    controllers.push(crdController, policies);
+    controllers.push(...(await authorization.start()));
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -164,16 +214,23 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
-    const store = storeFor(type);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings: [] };
+    const custom = customResourceInfo(type);
+    const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
+    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
+    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
     const verbAllowed = (verb: string) => type.verbs.includes(verb);
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
+      if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
+      if (isAccessReview(type.group, type.resource)) return createAccessReview(scope, authorization.authorizer);
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -243,9 +300,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const url = new URL(request.url);
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
-      return await handleResource(request, url, info);
+      const response = await handleResource(request, url, info);
+      // A CRD write is served (or unserved) by the time its response is sent.
+      if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        await crdController.sync();
+      }
+      // Policies and bindings written here apply from the next request on, whatever the watch's delay.
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
+      return response;
     } catch (err) {
       return writeError(err, request);
     }
@@ -254,13 +318,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authentication: { authenticators: options.authenticators ?? [], anonymous: options.anonymousAuth ?? true },
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
+      authorizer: authorization.authorizer,
     }),
+    authorizer: authorization.authorizer,
     ready,
     registry,
     storage,
     async close() {
       for (const c of controllers) c.stop();
+      authorization.close();
       await storage.close();
     },
   };

@@ -110,6 +110,8 @@ export interface EnvironmentOptions {
   variables?: Record<string, CelType>;
   /** whether oldSelf is declared (transition rules) */
   oldSelf?: boolean;
+  /** oldSelf is optional(self's type), set even without an old value (CRD rules with optionalOldSelf) */
+  optionalOldSelf?: boolean;
   /** name of self's object type (crd); generated like the API server's `selfType<nanos>` when unset */
   selfTypeName?: string;
   /** the schema is a resource's root (crd): apiVersion, kind, metadata.name and metadata.generateName are declared */
@@ -124,7 +126,7 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
     case 'crd': {
       const t = opts.schema ? schemaToType(opts.schema, opts.selfTypeName ?? generateSelfTypeName(), opts.resourceRoot) : T.dyn;
       variables = { self: t };
-      if (opts.oldSelf !== false) variables.oldSelf = t;
+      if (opts.oldSelf !== false) variables.oldSelf = opts.optionalOldSelf ? T.optional(t) : t;
       break;
     }
     case 'admission':

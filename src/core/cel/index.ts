@@ -33,7 +33,7 @@ export {
 export { evaluateCel, toJson, type EvaluationDeps, type EvaluationSpec, type EvaluationStatus } from './evaluations';
 export { estimateCost, type CostEstimate } from './checker/cost';
 export { T, typeToString, type CelType } from './common/types';
-export { fromJson, type CelValue } from './common/values';
+export { CelMap, CelOptional, fromJson, type CelValue } from './common/values';
 export { generateSelfTypeName, schemaToType, schemaValue, withTypeAndObjectMeta, type CelSchema } from './schema/types';
 export {
   costErrorMessage,
@@ -47,4 +47,4 @@ export {
 } from './schema/crdCost';
 export { escapePropertyName, unescapePropertyName } from './schema/escaping';
 export { subjectAccessReviewRequest, type SubjectAccessReviewSpec } from './library/k8s/sarRequest';
-export type { AuthorizationAttributes, AuthorizationDecision, CelAuthorizer } from './library/k8s/authz';
+export { AuthorizerValue, type AuthorizationAttributes, type AuthorizationDecision, type CelAuthorizer } from './library/k8s/authz';

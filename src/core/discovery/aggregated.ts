@@ -47,8 +47,9 @@ export interface APIGroupDiscoveryList {
   items: APIGroupDiscovery[];
 }
 
-function responseKind(kind: GroupVersionKind, group: string, version: string): GroupVersionKind {
-  if (kind.group === group && kind.version === version) return { group: '', version: '', kind: kind.kind };
+function responseKind(kind: GroupVersionKind, group: string, version: string, custom?: boolean): GroupVersionKind {
+  // apiextensions-apiserver's discovery always names the group and version of custom kinds.
+  if (!custom && kind.group === group && kind.version === version) return { group: '', version: '', kind: kind.kind };
   return { group: kind.group, version: kind.version, kind: kind.kind };
 }
 
@@ -56,7 +57,7 @@ function responseKind(kind: GroupVersionKind, group: string, version: string): G
 export function resourceDiscovery(r: ResourceType): APIResourceDiscovery {
   const entry: APIResourceDiscovery = {
     resource: r.resource,
-    responseKind: { group: '', version: '', kind: r.kind },
+    responseKind: responseKind({ group: r.group, version: r.version, kind: r.kind }, r.group, r.version, r.custom),
     scope: r.scope,
     singularResource: r.singular,
     verbs: r.verbs,
@@ -66,7 +67,7 @@ export function resourceDiscovery(r: ResourceType): APIResourceDiscovery {
   if (r.subresources.length > 0) {
     entry.subresources = r.subresources.map((s) => ({
       subresource: s.name,
-      responseKind: responseKind(s.kind, r.group, r.version),
+      responseKind: responseKind(s.kind, r.group, r.version, r.custom),
       verbs: s.verbs,
     }));
   }

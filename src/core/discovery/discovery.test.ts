@@ -142,7 +142,7 @@ describe('aggregated discovery', () => {
   it('lists a custom resource group after the built-in ones', () => {
     const r = new ResourceRegistry(registryBundle);
     const widget: ResourceType = {
-      group: 'example.com', version: 'v1', kind: 'Widget', resource: 'widgets', singular: 'widget', scope: 'Cluster',
+      group: 'example.com', version: 'v1', kind: 'Widget', resource: 'widgets', singular: 'widget', scope: 'Cluster', custom: true,
       verbs: ['get', 'list'], subresources: [{ name: 'status', kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, verbs: ['get'] }],
       definition: 'com.example.v1.Widget',
     };
@@ -150,7 +150,7 @@ describe('aggregated discovery', () => {
     const items = aggregatedDiscovery(r, 'apis').items;
     expect(items.at(-1)!.metadata.name).toBe('example.com');
     expect(items.at(-1)!.versions[0].resources[0].subresources).toEqual([
-      { subresource: 'status', responseKind: { group: '', version: '', kind: 'Widget' }, verbs: ['get'] },
+      { subresource: 'status', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' }, verbs: ['get'] },
     ]);
     expect(apiResourceList(r, 'example.com', 'v1')!.resources.map((x) => x.name)).toEqual(['widgets', 'widgets/status']);
   });

@@ -7,7 +7,10 @@
  */
 import { withCompression } from './filters/compression';
 import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
+import { withAuthorization } from './apifilters/authorization';
+import { withImpersonation } from './apifilters/impersonation';
 import { withRequestInfo } from './apifilters/requestInfo';
+import type { Authorizer } from '../auth/authorizer/types';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -15,10 +18,14 @@ export interface ChainOptions {
   /** APIResponseCompression. */
   compression: boolean;
   authentication: AuthenticationConfig;
+  /** Decides every request after impersonation, and checks the `impersonate` verb itself. */
+  authorizer: Authorizer;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
   let handler = apiHandler;
+  handler = withAuthorization(handler, options.authorizer);
+  handler = withImpersonation(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
   handler = withRequestInfo(handler);
   handler = withCompression(handler, options.compression);

@@ -4,6 +4,7 @@
  * group/version/resource/subresource/name, and which verb (the spec's
  * HTTP-to-verb table).
  */
+import { boolParam } from './queryParams';
 
 export interface RequestInfo {
   /** False for discovery, /version, /healthz and other non-resource paths. */
@@ -24,12 +25,6 @@ export interface RequestInfo {
 }
 
 const namespaceSubresources = new Set(['status', 'finalize']);
-
-function watchRequested(query: URLSearchParams): boolean {
-  if (!query.has('watch')) return false;
-  const v = (query.get('watch') ?? '').toLowerCase();
-  return v !== 'false' && v !== '0';
-}
 
 export function newRequestInfo(method: string, url: URL): RequestInfo {
   const path = url.pathname;
@@ -97,7 +92,7 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   if (parts.length > 3) info.parts = parts.slice(3);
   else info.parts = [];
 
-  if (watchPrefix || (info.verb === 'get' && watchRequested(query))) info.verb = 'watch';
+  if (watchPrefix || (info.verb === 'get' && boolParam(query, 'watch'))) info.verb = 'watch';
   else if (info.verb === 'get' && !info.name) info.verb = 'list';
   if (info.verb === 'delete' && !info.name) info.verb = 'deletecollection';
   if ((info.verb === 'list' || info.verb === 'watch') && !info.name) {

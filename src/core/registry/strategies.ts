@@ -7,12 +7,21 @@
 import type { ResourceStrategy, StrategyContext } from './generic/strategy';
 import type { ResourceType } from './types';
 import { validationFor } from '../validation';
+import { strategies as apiextensions } from './apiextensions';
 import { strategies as apps } from './apps';
+import { customResourceStrategy } from '../apiextensions/strategy';
+import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
 
 /** API group -> resource -> strategy. */
-const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = { '': core, apps, batch };
+const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
+  '': core,
+  'admissionregistration.k8s.io': { validatingadmissionpolicies: validatingAdmissionPolicyStrategy },
+  'apiextensions.k8s.io': apiextensions,
+  apps,
+  batch,
+};
 
 /** Kinds whose strategies maintain metadata.generation. */
 const withGeneration = new Set([
@@ -86,6 +95,7 @@ function compose(...parts: Partial<ResourceStrategy>[]): ResourceStrategy {
 }
 
 export function strategyFor(type: ResourceType): ResourceStrategy {
+  if (type.custom) return customResourceStrategy(type);
   const id = `${type.group}/${type.resource}`;
   const base: ResourceStrategy = {
     hasGeneration: withGeneration.has(id) || !!type.custom,

@@ -11,9 +11,11 @@
  * - A fatal decoding error (string where an integer belongs) is a 400 at
  *   every level, naming only that error.
  *
- * Patches follow the patch handler upstream: errors are 422 Invalid on the
- * field `patch`; duplicates are looked for in the patch body, unknown fields
- * in the patched object.
+ * Patches: a Strict violation is a 400 BadRequest whose message is the
+ * strict decoding error (the spec's Errors table; upstream's patcher wraps it
+ * in a 422 on the field `patch`), while a patched object that does not decode
+ * at all stays the patcher's 422 Invalid on `patch`. Duplicates are looked
+ * for in the patch body, unknown fields in the patched object.
  */
 import type { SchemaObject } from '../registry';
 import { newBadRequest, newInvalid, notSupported, type FieldError, type StatusError } from '../errors';
@@ -306,7 +308,7 @@ export function checkPatchFields<T = unknown>(input: CheckPatchFieldsInput): Che
   };
   if (objectResult.fatal) throw invalidPatch(shown(), objectResult.fatal);
   const all = [...bodyErrs.messages, ...objectResult.strict];
-  if (directive === 'Strict' && all.length) throw invalidPatch(shown(), `strict decoding error: ${all.join(', ')}`);
+  if (directive === 'Strict' && all.length) throw newBadRequest(`strict decoding error: ${all.join(', ')}`);
   const warnings = directive === 'Warn' ? all : [];
   const unchanged = directive === 'Strict' || (objectResult.strict.length === 0 && directive === 'Warn');
   const object = unchanged ? (patched as T) : pruneUnknown(patched as T, schema, resolve, { custom: input.custom });

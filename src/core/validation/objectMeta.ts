@@ -21,6 +21,7 @@ const totalAnnotationSizeLimitB = 256 * 1024;
 const nameValidators: Record<string, NameValidator> = {
   '/namespaces': nameIsDNSLabel,
   '/services': nameIsDNS1035Label,
+  '/persistentvolumes': nameIsPathSegment,
   'rbac.authorization.k8s.io/roles': nameIsPathSegment,
   'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
@@ -115,6 +116,14 @@ export function validateOwnerReferences(refs: unknown, field: string): FieldErro
   return errs;
 }
 
+/** A *metav1.Time as field.Error prints it: its String() (`2026-01-01 00:00:00 +0000 UTC`), or null. */
+function goTimeString(t: string | null | undefined): string {
+  if (!t) return '"null"';
+  const d = new Date(t);
+  if (Number.isNaN(d.getTime())) return JSON.stringify(t);
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} +0000 UTC`;
+}
+
 /** Identity fields cannot change on update. */
 export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta): FieldError[] {
   const errs: FieldError[] = [];
@@ -123,6 +132,12 @@ export function validateObjectMetaUpdate(next: ObjectMeta, old: ObjectMeta): Fie
   if ((next.namespace ?? '') !== (old.namespace ?? '')) errs.push(invalid('metadata.namespace', next.namespace, immutable));
   if (next.uid !== old.uid) errs.push(invalid('metadata.uid', next.uid, immutable));
   if (next.creationTimestamp !== old.creationTimestamp) errs.push(invalid('metadata.creationTimestamp', next.creationTimestamp, immutable));
+  if ((next.deletionTimestamp ?? null) !== (old.deletionTimestamp ?? null)) {
+    errs.push({ ...invalid('metadata.deletionTimestamp', null, immutable), valueText: goTimeString(next.deletionTimestamp) });
+  }
+  if ((next.deletionGracePeriodSeconds ?? null) !== (old.deletionGracePeriodSeconds ?? null)) {
+    errs.push(invalid('metadata.deletionGracePeriodSeconds', next.deletionGracePeriodSeconds ?? null, immutable));
+  }
   errs.push(...validateCommonMeta(next));
   return errs;
 }

@@ -23,3 +23,13 @@ export interface RequestAuthenticator {
   readonly name: string;
   authenticate(request: Request): Promise<AuthenticationOutcome> | AuthenticationOutcome;
 }
+
+/**
+ * A bearer token method (authenticator.Token). `audiences` are those the
+ * token is presented for: the API server's own unless a TokenReview names others.
+ * A rejection's reason never contains the token.
+ */
+export interface TokenAuthenticator {
+  readonly name: string;
+  authenticateToken(token: string, audiences: readonly string[]): Promise<AuthenticationOutcome> | AuthenticationOutcome;
+}

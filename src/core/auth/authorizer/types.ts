@@ -41,3 +41,30 @@ export interface Authorizer {
   readonly name: string;
   authorize(attrs: Attributes): Promise<AuthorizationResult> | AuthorizationResult;
 }
+
+/** A resource rule as SelfSubjectRulesReview reports it (authorization/v1 ResourceRule). */
+export interface ResourceRuleInfo {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+}
+
+/** A non-resource rule as SelfSubjectRulesReview reports it (authorization/v1 NonResourceRule). */
+export interface NonResourceRuleInfo {
+  verbs: string[];
+  nonResourceURLs?: string[];
+}
+
+/** What a user may do in a namespace (authorizer.RuleResolver); incomplete when some source could not be read. */
+export interface RulesResult {
+  resourceRules: ResourceRuleInfo[];
+  nonResourceRules: NonResourceRuleInfo[];
+  incomplete: boolean;
+  error?: string;
+}
+
+/** Authorizers that can list a user's rules (RBAC, Node, AlwaysAllow) implement this too. */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> | RulesResult;
+}

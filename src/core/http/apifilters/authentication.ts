@@ -24,17 +24,23 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
 
 export function withAuthentication(handler: Handler, config: AuthenticationConfig): Handler {
   return async (request) => {
+    // A union, as upstream: a method's rejection counts only when no later method authenticates.
+    const rejections: string[] = [];
     for (const authenticator of config.authenticators) {
       const outcome = await authenticator.authenticate(request);
       if (outcome.kind === 'none') continue;
       if (outcome.kind === 'rejected') {
-        addTrace(request, { stage: 'authentication', message: `rejected by ${outcome.authenticator}: ${outcome.reason}` });
-        return writeError(newUnauthorized(), request);
+        rejections.push(`${outcome.authenticator}: ${outcome.reason}`);
+        continue;
       }
       const user = withAuthenticatedGroup(outcome.response.user);
       addTrace(request, { stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
       withUser(request, user);
       return handler(request);
+    }
+    if (rejections.length) {
+      addTrace(request, { stage: 'authentication', message: `rejected by ${rejections.join('; ')}` });
+      return writeError(newUnauthorized(), request);
     }
     if (!config.anonymous) {
       addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });

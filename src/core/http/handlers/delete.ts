@@ -8,6 +8,7 @@ import { newInvalidOptions, protobufFor, readBody, validateDryRun } from './comm
 import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { validateListParams } from './resourceVersion';
+import { optionalBoolParam } from '../queryParams';
 
 const policies = ['Foreground', 'Background', 'Orphan'];
 
@@ -33,8 +34,8 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
       const v = q.get(k);
       if (v !== null) o[k] = k === 'gracePeriodSeconds' ? Number(v) : v;
     }
-    const orphan = q.get('orphanDependents');
-    if (orphan !== null) o['orphanDependents'] = orphan === 'true';
+    const orphan = optionalBoolParam(q, 'orphanDependents');
+    if (orphan !== undefined) o['orphanDependents'] = orphan;
     // A bare `?dryRun` is a normal request.
     dryRun = q.getAll('dryRun').filter((v) => v !== '');
   }

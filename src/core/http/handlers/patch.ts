@@ -17,6 +17,7 @@ import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
 import { fieldManagerName, newInvalidOptions, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
+import { optionalBoolParam } from '../queryParams';
 
 /** RFC 7386, for callers that patch a derived object (the scale sub-resource). */
 export function mergePatch(target: unknown, patch: unknown): unknown {
@@ -70,8 +71,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   const dryRun = parseDryRun(url, 'PatchOptions');
   const directive = fieldValidationDirective(url, 'PatchOptions');
   const isApply = patchType === 'application/apply-patch+yaml';
-  const force = url.searchParams.get('force');
-  if (!isApply && force !== null) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
+  const force = optionalBoolParam(url.searchParams, 'force');
+  if (!isApply && force !== undefined) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
   if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
   const manager = fieldManagerName(scope, 'PatchOptions');
   const body = await readBody(request);
@@ -92,7 +93,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     (current) => {
       if (isApply) {
         // The field manager speaks first (typed-object errors), then duplicate YAML keys, as the apiserver's patcher orders them.
-        const applied = applyWith(fm, current, appliedBody, manager, force === 'true', scope);
+        const applied = applyWith(fm, current, appliedBody, manager, force === true, scope);
         validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
         return applied;
       }

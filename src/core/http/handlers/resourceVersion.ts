@@ -19,6 +19,7 @@ import {
 import type { Storage } from '../../storage/interface';
 import type { Clock } from '../../util/clock';
 import { newInvalidOptions } from './common';
+import { boolParam, optionalBoolParam } from '../queryParams';
 
 /** How long a read waits for a resourceVersion the store has not reached (the watch cache's blockTimeout). */
 export const tooLargeResourceVersionWaitMs = 3000;
@@ -35,13 +36,6 @@ export function parseResourceVersion(rv: string | null | undefined): number | un
   return Number(rv);
 }
 
-/** Go's strconv.ParseBool, as query parameters are converted. */
-export function parseBoolParam(value: string | null): boolean | undefined {
-  if (value === null) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  throw newBadRequest(`strconv.ParseBool: parsing ${goQuote(value)}: invalid syntax`);
-}
 
 export interface ListParams {
   resourceVersion?: string;
@@ -77,8 +71,8 @@ export function validateListParams(url: URL, isWatch: boolean): ListParams {
   const cont = q.get('continue') || undefined;
   const limit = intParam(q, 'limit') ?? 0;
   const timeoutSeconds = intParam(q, 'timeoutSeconds');
-  let sendInitialEvents = parseBoolParam(q.get('sendInitialEvents'));
-  const allowWatchBookmarks = parseBoolParam(q.get('allowWatchBookmarks')) ?? false;
+  let sendInitialEvents = optionalBoolParam(q, 'sendInitialEvents');
+  const allowWatchBookmarks = boolParam(q, 'allowWatchBookmarks');
 
   const errs: FieldError[] = [];
   if (isWatch) {

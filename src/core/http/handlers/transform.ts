@@ -8,6 +8,7 @@ import { newInvalidOptions } from './common';
 import { toTable, type IncludeObjectPolicy } from '../../printers';
 import type { Representation } from '../negotiation';
 import type { RequestScope } from './scope';
+import { customResourceInfo } from '../../apiextensions/resources';
 
 function includeObject(url: URL): IncludeObjectPolicy | undefined {
   const v = url.searchParams.get('includeObject');
@@ -28,6 +29,8 @@ export function tableOptions(scope: RequestScope) {
     kind: scope.type.kind,
     now: scope.clock.now(),
     includeObject: includeObject(scope.url),
+    // Custom resources print their CRD version's additionalPrinterColumns (Name and Age when none).
+    printerColumns: customResourceInfo(scope.type)?.printerColumns,
   };
 }
 

@@ -3,12 +3,16 @@ import type { ResourceStrategy } from '../generic/strategy';
 import { namespaceStrategy } from './namespaces';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
+import { replicationControllerStrategy } from './replicationcontrollers';
+import { secretStrategy } from './secrets';
 import { serviceStrategy } from './services';
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
   namespaces: namespaceStrategy,
   pods: podStrategy,
-  replicationcontrollers: templateDefaults(['spec', 'template', 'spec']),
+  podtemplates: templateDefaults(['template', 'spec']),
+  replicationcontrollers: replicationControllerStrategy,
+  secrets: secretStrategy,
   services: serviceStrategy,
 };
 

@@ -21,6 +21,46 @@ function defaultContainers(list: unknown): void {
     c['terminationMessagePolicy'] ??= 'File';
     c['resources'] ??= {};
     if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) p['protocol'] ??= 'TCP';
+    for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
+    if (isObject(c['lifecycle'])) for (const hook of ['postStart', 'preStop']) defaultHTTPGet(c['lifecycle'][hook]);
+    if (Array.isArray(c['env'])) {
+      for (const e of c['env']) if (isObject(e) && isObject(e['valueFrom'])) defaultFieldRef(e['valueFrom']['fieldRef']);
+    }
+  }
+}
+
+/** SetDefaults_HTTPGetAction: path "/" and scheme HTTP. */
+function defaultHTTPGet(handler: unknown): void {
+  if (!isObject(handler) || !isObject(handler['httpGet'])) return;
+  handler['httpGet']['path'] ??= '/';
+  handler['httpGet']['scheme'] ??= 'HTTP';
+}
+
+/** SetDefaults_Probe */
+function defaultProbe(probe: unknown): void {
+  if (!isObject(probe)) return;
+  probe['timeoutSeconds'] ??= 1;
+  probe['periodSeconds'] ??= 10;
+  probe['successThreshold'] ??= 1;
+  probe['failureThreshold'] ??= 3;
+  defaultHTTPGet(probe);
+}
+
+/** SetDefaults_ObjectFieldSelector: apiVersion v1. */
+function defaultFieldRef(ref: unknown): void {
+  if (isObject(ref)) ref['apiVersion'] ??= 'v1';
+}
+
+/** Volume source defaults: file modes 0644 for projected files, hostPath type "". */
+function defaultVolumes(list: unknown): void {
+  if (!Array.isArray(list)) return;
+  for (const v of list) {
+    if (!isObject(v)) continue;
+    for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) if (isObject(v[k])) v[k]['defaultMode'] ??= 420;
+    if (isObject(v['hostPath'])) v['hostPath']['type'] ??= '';
+    if (isObject(v['downwardAPI']) && Array.isArray(v['downwardAPI']['items'])) {
+      for (const item of v['downwardAPI']['items']) if (isObject(item)) defaultFieldRef(item['fieldRef']);
+    }
   }
 }
 
@@ -35,11 +75,22 @@ export function defaultPodSpec(spec: unknown, restartPolicy = 'Always'): void {
   spec['enableServiceLinks'] ??= true;
   defaultContainers(spec['containers']);
   defaultContainers(spec['initContainers']);
+  defaultContainers(spec['ephemeralContainers']);
+  defaultVolumes(spec['volumes']);
 }
 
-export function defaultTemplate(obj: KubeObject, path: string[], restartPolicy?: string): void {
+/**
+ * Defaults the PodSpec at path. Go's embedded structs always exist, so a
+ * missing template is defaulted as an empty one (then validated as one);
+ * `create: false` is for pointer templates (a ReplicationController's).
+ */
+export function defaultTemplate(obj: KubeObject, path: string[], restartPolicy?: string, create = true): void {
   let cur: unknown = obj;
-  for (const k of path) cur = isObject(cur) ? cur[k] : undefined;
+  for (const k of path) {
+    if (!isObject(cur)) return;
+    if (create && cur[k] === undefined) cur[k] = {};
+    cur = cur[k];
+  }
   defaultPodSpec(cur, restartPolicy);
 }
 

@@ -16,6 +16,10 @@ export const podStrategy: Partial<ResourceStrategy> = {
     }
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
   },
+  // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
+  prepareForUpdate(obj) {
+    defaultPodSpec(obj['spec']);
+  },
 };
 
 function qosClass(pod: KubeObject): string {

@@ -1,42 +1,116 @@
-/** Service strategy: defaults and allocations (pkg/registry/core/service). */
-import { isObject } from '../../api/types';
-import type { ResourceStrategy, StrategyContext } from '../generic/strategy';
+/**
+ * Service strategy (pkg/registry/core/service): SetDefaults_Service, the
+ * fields a type change leaves behind (dropTypeDependentFields), and the REST
+ * storage's allocation hooks around the generic store (beginCreate,
+ * beginUpdate, afterDelete) over one ServiceAllocator per server.
+ */
+import { isObject, type KubeObject } from '../../api/types';
+import type { ResourceStrategy } from '../generic/strategy';
+import type { ServiceAllocator } from './serviceAllocator';
+import { clusterIPs, externallyAccessible, needsClusterIP, needsHealthCheck, needsNodePort, nodePortOf, servicePorts, serviceSpec } from './serviceSpec';
 
-/** A free-looking address from the default service CIDR 10.96.0.0/12. */
-function allocateClusterIP(ctx: StrategyContext): string {
-  const b = ctx.random.fill(new Uint8Array(3));
-  const offset = ((b[0]! << 16) | (b[1]! << 8) | b[2]!) % ((1 << 20) - 2) + 1;
-  const n = (10 << 24) | (96 << 16) | offset;
-  return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+/** SetDefaults_Service, as the decoder applies it to every Service written. */
+function defaultService(obj: KubeObject): void {
+  const spec = serviceSpec(obj);
+  spec['type'] ??= 'ClusterIP';
+  if (spec['sessionAffinity'] === undefined || spec['sessionAffinity'] === '') spec['sessionAffinity'] = 'None';
+  if (spec['sessionAffinity'] === 'ClientIP') {
+    const cfg = isObject(spec['sessionAffinityConfig']) ? spec['sessionAffinityConfig'] : (spec['sessionAffinityConfig'] = {});
+    const clientIP = isObject(cfg['clientIP']) ? cfg['clientIP'] : (cfg['clientIP'] = {});
+    clientIP['timeoutSeconds'] ??= 10800;
+  }
+  for (const p of servicePorts(obj)) {
+    p['protocol'] ??= 'TCP';
+    if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
+  }
+  if (spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer') {
+    if (!spec['externalTrafficPolicy']) spec['externalTrafficPolicy'] = 'Cluster';
+  }
+  if (spec['type'] !== 'ExternalName') spec['internalTrafficPolicy'] ??= 'Cluster';
+  if (spec['type'] === 'LoadBalancer') spec['allocateLoadBalancerNodePorts'] ??= true;
 }
 
-/** Service defaults and cluster IP allocation (SetDefaults_Service, the ClusterIP allocator). */
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** dropTypeDependentFields: what was allocated or defaulted for the old type, and left unchanged by the user, goes. */
+function dropTypeDependentFields(obj: KubeObject, old: KubeObject): void {
+  const spec = serviceSpec(obj);
+  const oldSpec = serviceSpec(old);
+  if (needsClusterIP(old) && !needsClusterIP(obj)) {
+    if (same(spec['clusterIP'], oldSpec['clusterIP']) && same(clusterIPs(obj), clusterIPs(old))) {
+      delete spec['clusterIP'];
+      delete spec['clusterIPs'];
+    }
+    if (same(spec['ipFamilies'], oldSpec['ipFamilies'])) delete spec['ipFamilies'];
+    if (same(spec['ipFamilyPolicy'], oldSpec['ipFamilyPolicy'])) delete spec['ipFamilyPolicy'];
+  }
+  if (needsNodePort(old) && !needsNodePort(obj)) {
+    const ports = servicePorts(obj);
+    const oldPorts = servicePorts(old);
+    if (same(ports.map(nodePortOf), oldPorts.map(nodePortOf))) for (const p of ports) delete p.nodePort;
+  }
+  if (needsHealthCheck(old) && !needsHealthCheck(obj) && same(spec['healthCheckNodePort'], oldSpec['healthCheckNodePort'])) {
+    delete spec['healthCheckNodePort'];
+  }
+  if (spec['type'] !== 'LoadBalancer') delete spec['allocateLoadBalancerNodePorts'];
+  if (externallyAccessible(old) && !externallyAccessible(obj) && same(spec['externalTrafficPolicy'], oldSpec['externalTrafficPolicy'])) {
+    delete spec['externalTrafficPolicy'];
+  }
+}
+
 export const serviceStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate(obj, ctx) {
-    const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
-    spec['type'] ??= 'ClusterIP';
-    spec['sessionAffinity'] ??= 'None';
-    if (spec['type'] !== 'ExternalName') {
-      if (spec['clusterIP'] === undefined || spec['clusterIP'] === '') spec['clusterIP'] = allocateClusterIP(ctx);
-      spec['clusterIPs'] ??= [spec['clusterIP']];
-      spec['ipFamilies'] ??= ['IPv4'];
-      spec['ipFamilyPolicy'] ??= 'SingleStack';
-      spec['internalTrafficPolicy'] ??= 'Cluster';
-    }
-    if (Array.isArray(spec['ports'])) {
-      for (const p of spec['ports']) {
-        if (!isObject(p)) continue;
-        p['protocol'] ??= 'TCP';
-        p['targetPort'] ??= p['port'];
-      }
-    }
+  prepareForCreate(obj) {
+    defaultService(obj);
     obj['status'] = { loadBalancer: {} };
   },
-  prepareForUpdate(obj, old) {
-    const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
-    const oldSpec = isObject(old['spec']) ? old['spec'] : {};
-    // The allocated address stays with the service.
-    if (!spec['clusterIP'] && oldSpec['clusterIP']) spec['clusterIP'] = oldSpec['clusterIP'];
-    if (!spec['clusterIPs'] && oldSpec['clusterIPs']) spec['clusterIPs'] = oldSpec['clusterIPs'];
+  prepareForUpdate(obj, old, ctx) {
+    if (ctx.subresource !== '') return;
+    defaultService(obj);
+    dropTypeDependentFields(obj, old);
   },
 };
+
+/** The REST storage's hooks over a server's allocator: allocate on create and update, release on delete. */
+export function serviceAllocationHooks(allocator: ServiceAllocator): Pick<ResourceStrategy, 'beginCreate' | 'beginUpdate' | 'afterDelete'> {
+  const finisher = (txn: { commit(): void; revert(): void }, dryRun: boolean | undefined) => (success: boolean) => {
+    if (success && !dryRun) txn.commit();
+    else txn.revert();
+  };
+  return {
+    beginCreate: (obj, ctx) => finisher(allocator.allocateCreate(obj), ctx.dryRun),
+    beginUpdate: (obj, old, ctx) => finisher(allocator.allocateUpdate(obj, old), ctx.dryRun),
+    afterDelete: (obj) => allocator.release(obj),
+  };
+}
+
+export { ServiceAllocator } from './serviceAllocator';
+
+/** The store calls of bootstrapServices (the generic Store, kept structural to avoid an import cycle). */
+interface ServiceStore {
+  list(namespace: string): Promise<{ items: KubeObject[] }>;
+  getKv(namespace: string, name: string): Promise<unknown>;
+  create(namespace: string, obj: KubeObject): Promise<KubeObject>;
+}
+
+/**
+ * Startup: allocations are rebuilt from the stored Services (so a restart
+ * hands out nothing that is in use), then the `kubernetes` Service in
+ * default is created with the range's first address, as kube-apiserver's
+ * controlplane controller does.
+ */
+export async function bootstrapServices(store: ServiceStore, allocator: ServiceAllocator, securePort = 6443): Promise<void> {
+  for (const svc of (await store.list('')).items) allocator.restore(svc);
+  if (await store.getKv('default', 'kubernetes')) return;
+  const ip = allocator.ips.firstIP;
+  try {
+    await store.create('default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { type: 'ClusterIP', clusterIP: ip, clusterIPs: [ip], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: securePort }], sessionAffinity: 'None' },
+    });
+  } catch (e) {
+    // Another server over the same storage created it first.
+    if (!(e instanceof Error && 'reason' in e && (e as { reason?: string }).reason === 'AlreadyExists')) throw e;
+  }
+}

@@ -23,7 +23,7 @@ import { validateObjectMetaForCreate, validateObjectMetaUpdate } from '../../val
 import { newFieldManager, type FieldManager } from '../../fieldmanager';
 import type { ResourceType, SchemaObject } from '../types';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys';
-import type { ResourceStrategy, StrategyContext } from './strategy';
+import type { FinishFunc, ResourceStrategy, StrategyContext } from './strategy';
 
 export interface StoreDeps {
   storage: Storage;
@@ -37,6 +37,22 @@ export interface StoreDeps {
 export interface KindSchema {
   root: SchemaObject | undefined;
   definitions: Record<string, SchemaObject>;
+}
+
+/** A write as validating admission sees it, just before storage (kube's createValidation / updateValidation / deleteValidation). */
+export interface AdmissionReview {
+  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** The object to be stored (undefined for DELETE). */
+  object?: KubeObject;
+  /** The stored object (undefined for CREATE). */
+  oldObject?: KubeObject;
+  dryRun: boolean;
+  subresource: string;
+}
+
+/** Validating admission for the writes of one request; throws to deny. */
+export interface ValidatingAdmission {
+  validate(review: AdmissionReview): Promise<void>;
 }
 
 export interface WriteOptions {
@@ -228,6 +244,8 @@ export class Store {
   readonly gr: GroupResource;
 
   private readonly fieldManagers = new Map<string, FieldManager>();
+  /** Set on a request's view of the store (withAdmission); controllers write without it. */
+  private admission: ValidatingAdmission | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
 
@@ -240,6 +258,13 @@ export class Store {
     this.prefix = resourcePrefix(type.group, type.resource);
     this.gr = { group: type.group, resource: type.resource };
     this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
+  }
+
+  /** This store as one request sees it: its writes pass validating admission before storage. */
+  withAdmission(admission: ValidatingAdmission): Store {
+    const view = Object.create(this) as Store;
+    view.admission = admission;
+    return view;
   }
 
   /** Resolves the schema's `#/definitions/...` refs; one function per store, so schema walkers can cache by it. */
@@ -413,24 +438,33 @@ export class Store {
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     this.strategy.prepareForCreate?.(obj, ctx);
-
-    const errs: FieldError[] = [
-      ...validateObjectMetaForCreate(meta, { group: this.type.group, resource: this.type.resource, namespaced: this.namespaced }),
-      ...(this.strategy.validate?.(obj, ctx) ?? []),
-    ];
-    if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
-    if (this.namespaced) await this.deps.checkNamespace(namespace);
-
-    const key = this.key(namespace, meta.name!);
-    if (options.dryRun) {
-      if (await this.deps.storage.get(key)) throw newAlreadyExists(this.gr, meta.name!);
-      return { object: obj };
-    }
+    ctx.dryRun = !!options.dryRun;
+    const finish = this.strategy.beginCreate?.(obj, ctx);
+    let stored = false;
     try {
-      return { kv: await this.deps.storage.create(key, encodeStored(obj)) };
-    } catch (e) {
-      if (isStorageError(e, 'KeyExists')) throw newAlreadyExists(this.gr, meta.name!);
-      throw e;
+      const errs: FieldError[] = [
+        ...validateObjectMetaForCreate(meta, { group: this.type.group, resource: this.type.resource, namespaced: this.namespaced }),
+        ...(this.strategy.validate?.(obj, ctx) ?? []),
+      ];
+      if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
+      if (this.namespaced) await this.deps.checkNamespace(namespace);
+      await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+
+      const key = this.key(namespace, meta.name!);
+      if (options.dryRun) {
+        if (await this.deps.storage.get(key)) throw newAlreadyExists(this.gr, meta.name!);
+        return { object: obj };
+      }
+      try {
+        const kv = await this.deps.storage.create(key, encodeStored(obj));
+        stored = true;
+        return { kv };
+      } catch (e) {
+        if (isStorageError(e, 'KeyExists')) throw newAlreadyExists(this.gr, meta.name!);
+        throw e;
+      }
+    } finally {
+      finish?.(stored);
     }
   }
 
@@ -456,27 +490,39 @@ export class Store {
       if (requested && requested !== current.metadata.resourceVersion) {
         throw newConflict(this.gr, name, optimisticLockErrorMsg);
       }
-      next = this.prepareUpdate(next, current, options.subresource ?? '');
-      if (this.shouldDeleteDuringUpdate(next)) {
+      const ctx = this.ctx(options.subresource ?? '');
+      ctx.dryRun = !!options.dryRun;
+      let finish: FinishFunc | undefined;
+      let stored = false;
+      try {
+        ({ next, finish } = this.prepareUpdate(next, current, ctx));
+        await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+        if (this.shouldDeleteDuringUpdate(next)) {
+          if (options.dryRun) return { object: next, created: false };
+          try {
+            const deletedKv = await this.deps.storage.delete(key, kv!.modRevision);
+            const deleted = this.decode(deletedKv);
+            stored = true;
+            this.strategy.afterDelete?.(deleted, ctx);
+            return { object: deleted, created: false };
+          } catch (e) {
+            if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+            throw this.interpretWriteError(e, name);
+          }
+        }
+        // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
+        if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return { object: current, created: false };
         if (options.dryRun) return { object: next, created: false };
         try {
-          const deletedKv = await this.deps.storage.delete(key, kv!.modRevision);
-          const deleted = this.decode(deletedKv);
-          return { object: deleted, created: false };
+          const written = await this.deps.storage.update(key, encodeStored(next), kv!.modRevision);
+          stored = true;
+          return { object: this.decode(written), created: false };
         } catch (e) {
           if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
           throw this.interpretWriteError(e, name);
         }
-      }
-      // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
-      if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return { object: current, created: false };
-      if (options.dryRun) return { object: next, created: false };
-      try {
-        const written = await this.deps.storage.update(key, encodeStored(next), kv!.modRevision);
-        return { object: this.decode(written), created: false };
-      } catch (e) {
-        if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
-        throw this.interpretWriteError(e, name);
+      } finally {
+        finish?.(stored);
       }
     }
   }
@@ -487,25 +533,21 @@ export class Store {
     return e;
   }
 
-  /** BeforeUpdate: server-owned metadata is kept, the strategy runs, validation decides. */
-  private prepareUpdate(next: KubeObject, current: KubeObject, subresource: string): KubeObject {
-    const ctx = this.ctx(subresource);
+  /**
+   * BeforeUpdate (k8s.io/apiserver/pkg/registry/rest): the request cannot move
+   * generation; uid defaults to the stored one; creationTimestamp, and
+   * deletionTimestamp once set, are the stored ones whatever the client sent
+   * (clients re-serialise times as `.000Z` or `+00:00`); a grace period the
+   * client dropped comes back. What is left different is then refused by
+   * ValidateObjectMetaUpdate (a new uid, a deletionTimestamp on a live object).
+   */
+  private prepareUpdate(next: KubeObject, current: KubeObject, ctx: StrategyContext): { next: KubeObject; finish: FinishFunc | undefined } {
     const meta: ObjectMeta = isObject(next.metadata) ? next.metadata : {};
     next.metadata = meta;
     const old = current.metadata;
-    // Identity fields follow the stored object unless the client tried to change them (then validation says no).
-    if (meta.uid === undefined || meta.uid === '') meta.uid = old.uid;
-    if (meta.creationTimestamp === undefined || meta.creationTimestamp === null) meta.creationTimestamp = old.creationTimestamp;
-    if (meta.namespace === undefined && old.namespace !== undefined) meta.namespace = old.namespace;
+    if (!this.namespaced) delete meta.namespace;
+    else if (!meta.namespace && old.namespace !== undefined) meta.namespace = old.namespace;
     if (meta.name === undefined) meta.name = old.name;
-    // Deletion state only moves through DELETE, never through a write of the object.
-    if (old.deletionTimestamp) {
-      meta.deletionTimestamp = old.deletionTimestamp;
-      if (old.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-    } else {
-      delete meta.deletionTimestamp;
-      delete meta.deletionGracePeriodSeconds;
-    }
     delete meta.selfLink;
     meta.resourceVersion = current.metadata.resourceVersion;
     if (this.strategy.hasGeneration) meta.generation = old.generation ?? 1;
@@ -513,6 +555,15 @@ export class Store {
 
     this.strategy.prepareForUpdate?.(next, current, ctx);
 
+    if (!meta.uid) meta.uid = old.uid;
+    if (old.creationTimestamp) meta.creationTimestamp = old.creationTimestamp;
+    if (old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+    else if (meta.deletionTimestamp === null) delete meta.deletionTimestamp;
+    if (old.deletionGracePeriodSeconds !== undefined && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
+      meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+    }
+
+    const finish = ctx.subresource === '' ? this.strategy.beginUpdate?.(next, current, ctx) : undefined;
     if (this.strategy.hasGeneration && !jsonEqual(specOf(next), specOf(current))) meta.generation = (old.generation ?? 0) + 1;
 
     const errs: FieldError[] = [...validateObjectMetaUpdate(meta, old), ...(this.strategy.validateUpdate?.(next, current, ctx) ?? [])];
@@ -522,8 +573,11 @@ export class Store {
         errs.push(forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`));
       }
     }
-    if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? '', errs);
-    return next;
+    if (errs.length) {
+      finish?.(false);
+      throw newInvalid(this.kindRef(), meta.name ?? '', errs);
+    }
+    return { next, finish };
   }
 
   private pendingFinalizers(obj: KubeObject): string[] {
@@ -567,6 +621,7 @@ export class Store {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
+      await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
       // The propagation policy decides which garbage-collector finalizer the object carries (deletionFinalizersForGarbageCollection).
       const policy = options.propagationPolicy ?? this.strategy.defaultPropagationPolicy;
       let finalizers = [...(current.metadata.finalizers ?? [])];
@@ -600,7 +655,9 @@ export class Store {
       if (options.dryRun) return { object: current, deleted: true };
       try {
         const deletedKv = await this.deps.storage.delete(key, kv.modRevision);
-        return { object: this.decode(deletedKv), deleted: true };
+        const deleted = this.decode(deletedKv);
+        this.strategy.afterDelete?.(deleted, this.ctx());
+        return { object: deleted, deleted: true };
       } catch (e) {
         if (isStorageError(e, 'Conflict') && attempt < 5) continue;
         throw this.interpretWriteError(e, name);

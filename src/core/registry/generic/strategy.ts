@@ -12,7 +12,12 @@ export interface StrategyContext {
   subresource: string;
   /** Randomness for allocations (cluster IPs), injected so scenarios replay. */
   random: RandomSource;
+  /** The write is a dry run: allocations are checked, then always reverted. */
+  dryRun?: boolean;
 }
+
+/** Ends what a begin hook started: success means the write was stored (commit), anything else reverts. */
+export type FinishFunc = (success: boolean) => void;
 
 export interface ResourceStrategy {
   /** Whether metadata.generation is maintained (bumped when the spec changes). */
@@ -31,6 +36,16 @@ export interface ResourceStrategy {
   deletionFinalizers?(obj: KubeObject): string[];
   /** Marks an object whose deletion waits for finalizers (namespace phase Terminating). May mutate obj. */
   prepareForDelete?(obj: KubeObject, ctx: StrategyContext): void;
+  /**
+   * BeginCreate: allocations a create makes after defaulting and before
+   * validation (a Service's ClusterIP and NodePorts). May mutate obj; throws
+   * to refuse. The store calls the returned function once the write is decided.
+   */
+  beginCreate?(obj: KubeObject, ctx: StrategyContext): FinishFunc | undefined;
+  /** BeginUpdate: the same for an update of a stored object. */
+  beginUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FinishFunc | undefined;
+  /** AfterDelete: the object is gone from storage; release what it held. */
+  afterDelete?(obj: KubeObject, ctx: StrategyContext): void;
   /** Kind-specific validation on create. Must not mutate. */
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Kind-specific validation on update. Must not mutate. */

@@ -1,4 +1,11 @@
-/** Validation of the admissionregistration API group's kinds (kube's pkg/apis/admissionregistration/validation), keyed by resource. */
+/** Validation of the admissionregistration.k8s.io API group's kinds (kube's pkg/apis/admissionregistration/validation), keyed by resource. */
 import type { ValidationTable } from '../kinds';
+import { validatingAdmissionPolicyBindingValidation, validatingAdmissionPolicyValidation } from './validatingAdmissionPolicy';
+import { mutatingWebhookConfigurationValidation, validatingWebhookConfigurationValidation } from './webhookConfiguration';
 
-export const validation: ValidationTable = {};
+export const validation: ValidationTable = {
+  validatingwebhookconfigurations: validatingWebhookConfigurationValidation,
+  mutatingwebhookconfigurations: mutatingWebhookConfigurationValidation,
+  validatingadmissionpolicies: validatingAdmissionPolicyValidation,
+  validatingadmissionpolicybindings: validatingAdmissionPolicyBindingValidation,
+};

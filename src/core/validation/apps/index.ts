@@ -1,16 +1,13 @@
 /** Validation of the apps group's kinds (kube's pkg/apis/apps/validation), keyed by resource. */
-import { isObject } from '../../api/types';
-import { required, type FieldError } from '../../errors';
 import type { ValidationTable } from '../kinds';
+import { daemonSetValidation } from './daemonSet';
+import { deploymentValidation } from './deployment';
+import { replicaSetValidation } from './replicaSet';
+import { statefulSetValidation } from './statefulSet';
 
 export const validation: ValidationTable = {
-  deployments: {
-    validate(obj) {
-      const spec = isObject(obj['spec']) ? obj['spec'] : {};
-      const errs: FieldError[] = [];
-      if (!isObject(spec['selector'])) errs.push(required('spec.selector'));
-      if (!isObject(spec['template'])) errs.push(required('spec.template'));
-      return errs;
-    },
-  },
+  daemonsets: daemonSetValidation,
+  deployments: deploymentValidation,
+  replicasets: replicaSetValidation,
+  statefulsets: statefulSetValidation,
 };

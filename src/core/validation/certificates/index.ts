@@ -1,4 +1,7 @@
-/** Validation of the certificates API group's kinds (kube's pkg/apis/certificates/validation), keyed by resource. */
+/** Validation of the certificates.k8s.io API group's kinds (kube's pkg/apis/certificates/validation), keyed by resource. */
 import type { ValidationTable } from '../kinds';
+import { certificateSigningRequestValidation } from './certificateSigningRequest';
 
-export const validation: ValidationTable = {};
+export const validation: ValidationTable = {
+  certificatesigningrequests: certificateSigningRequestValidation,
+};

@@ -1,4 +1,7 @@
-/** Validation of the coordination API group's kinds (kube's pkg/apis/coordination/validation), keyed by resource. */
+/** Validation of the coordination.k8s.io API group's kinds (kube's pkg/apis/coordination/validation), keyed by resource. */
 import type { ValidationTable } from '../kinds';
+import { leaseValidation } from './lease';
 
-export const validation: ValidationTable = {};
+export const validation: ValidationTable = {
+  leases: leaseValidation,
+};

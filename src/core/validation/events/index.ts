@@ -1,4 +1,7 @@
-/** Validation of the events API group's kinds (kube's pkg/apis/events/validation), keyed by resource. */
+/** Validation of the events.k8s.io API group's kinds (kube validates them as core Events: ValidateEventCreate), keyed by resource. */
+import { eventValidation } from '../core/event';
 import type { ValidationTable } from '../kinds';
 
-export const validation: ValidationTable = {};
+export const validation: ValidationTable = {
+  events: eventValidation,
+};

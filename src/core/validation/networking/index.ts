@@ -1,4 +1,11 @@
-/** Validation of the networking API group's kinds (kube's pkg/apis/networking/validation), keyed by resource. */
+/** Validation of the networking.k8s.io API group's kinds (kube's pkg/apis/networking/validation), keyed by resource. */
 import type { ValidationTable } from '../kinds';
+import { ingressValidation } from './ingress';
+import { ingressClassValidation } from './ingressClass';
+import { networkPolicyValidation } from './networkPolicy';
 
-export const validation: ValidationTable = {};
+export const validation: ValidationTable = {
+  ingresses: ingressValidation,
+  ingressclasses: ingressClassValidation,
+  networkpolicies: networkPolicyValidation,
+};

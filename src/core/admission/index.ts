@@ -1,0 +1,49 @@
+/**
+ * The admission chain of the write handlers (k8s.io/apiserver/pkg/admission):
+ * validating admission runs, per write, after the strategy validated the
+ * object and before storage, on every write path (create, update, patch,
+ * apply, delete, subresources), dry runs included. ValidatingAdmissionPolicy
+ * is its plugin; Warn results become Warning headers, Audit results trace entries.
+ */
+import { addTrace, userFrom } from '../http/request/context';
+import type { RequestInfo } from '../http/requestInfo';
+import type { AdmissionReview, ValidatingAdmission } from '../registry/generic/store';
+import type { ResourceType } from '../registry/types';
+import { anonymousUser, allUnauthenticated } from '../auth/user';
+import type { AdmissionOutcome } from './attributes';
+import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
+
+export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
+export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+
+const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+
+/** Validating admission for the writes of one request. */
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): ValidatingAdmission {
+  return {
+    async validate(review) {
+      const obj = review.object ?? review.oldObject;
+      const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+      await plugin.validate(
+        {
+          operation: review.operation,
+          resource: { group: type.group, version: type.version, resource: type.resource },
+          kind: { group: type.group, version: type.version, kind: type.kind },
+          subresource: review.subresource,
+          name: info.name || obj?.metadata.name || '',
+          namespace: type.scope === 'Namespaced' ? info.namespace : '',
+          namespaced: type.scope === 'Namespaced',
+          object: review.object,
+          oldObject: review.oldObject,
+          dryRun: review.dryRun,
+          user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+          options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+        },
+        outcome,
+      );
+      // A retried write runs admission again: each warning once.
+      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
+      if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+    },
+  };
+}

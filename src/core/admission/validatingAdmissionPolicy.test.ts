@@ -1,0 +1,161 @@
+/**
+ * ValidatingAdmissionPolicy through HTTP: matching, variables, params,
+ * matchConditions, validationActions Deny / Warn / Audit, failurePolicy, and
+ * every write path (create, update, patch, apply, delete, subresources, dry run).
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+
+let t: TestServer;
+beforeEach(async () => {
+  t = await newTestServer();
+});
+
+const VAPS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
+const BINDINGS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings';
+const DEPLOYS = '/apis/apps/v1/namespaces/default/deployments';
+const CMS = '/api/v1/namespaces/default/configmaps';
+
+const deployment = (name: string, replicas: number, labels: Record<string, string> = {}) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, labels },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+  },
+});
+
+function policy(name: string, spec: Record<string, unknown>) {
+  return { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', ...spec } };
+}
+
+function binding(name: string, policyName: string, spec: Record<string, unknown> = {}) {
+  return { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName, validationActions: ['Deny'], ...spec } };
+}
+
+const deployRules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deployments'] }] };
+
+async function install(p: unknown, b: unknown) {
+  expect((await t.json('POST', VAPS, { body: p })).status).toBe(201);
+  expect((await t.json('POST', BINDINGS, { body: b })).status).toBe(201);
+}
+
+const denial = (name: string, message: string, p = 'demo-policy.example.com', b = 'demo-binding-test.example.com') => ({
+  kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+  message: `deployments.apps "${name}" is forbidden: ValidatingAdmissionPolicy '${p}' with binding '${b}' denied request: ${message}`,
+  reason: 'Invalid',
+  details: { name, group: 'apps', kind: 'deployments', causes: [{ message: `ValidatingAdmissionPolicy '${p}' with binding '${b}' denied request: ${message}` }] },
+  code: 422,
+});
+
+describe('ValidatingAdmissionPolicy', () => {
+  it('Deny rejects with 422 naming policy, binding and the failed expression', async () => {
+    await install(policy('demo-policy.example.com', { matchConstraints: deployRules, validations: [{ expression: 'object.spec.replicas <= 5' }] }), binding('demo-binding-test.example.com', 'demo-policy.example.com'));
+    const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 6) });
+    expect(r.status).toBe(422);
+    expect(r.body).toEqual(denial('d1', 'failed expression: object.spec.replicas <= 5'));
+    expect((await t.json('POST', DEPLOYS, { body: deployment('d2', 3) })).status).toBe(201);
+  });
+
+  it('applies to update, merge patch, apply, dry run and the scale subresource', async () => {
+    await t.json('POST', DEPLOYS, { body: deployment('d1', 1) });
+    const rules = { resourceRules: [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['*'], resources: ['deployments', 'deployments/scale'] }] };
+    await install(policy('demo-policy.example.com', { matchConstraints: rules, validations: [{ expression: "request.operation == 'DELETE' || request.subResource == 'scale' || object.spec.replicas <= 5", message: 'too many replicas' }, { expression: "request.subResource != 'scale'", message: 'no scaling' }] }), binding('demo-binding-test.example.com', 'demo-policy.example.com'));
+    const patch = await t.json('PATCH', `${DEPLOYS}/d1`, { body: { spec: { replicas: 9 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patch.body).toEqual(denial('d1', 'too many replicas'));
+    const apply = await t.json('PATCH', `${DEPLOYS}/d1?fieldManager=me&force=true`, { body: JSON.stringify(deployment('d1', 8)), headers: { 'content-type': 'application/apply-patch+yaml' } });
+    expect(apply.status).toBe(422);
+    const dry = await t.json('POST', `${DEPLOYS}?dryRun=All`, { body: deployment('d9', 7) });
+    expect(dry.status).toBe(422);
+    const current = await t.json('GET', `${DEPLOYS}/d1`);
+    const put = await t.json('PUT', `${DEPLOYS}/d1`, { body: { ...current.body, spec: { ...current.body.spec, replicas: 6 } } });
+    expect(put.status).toBe(422);
+    const scale = await t.json('PATCH', `${DEPLOYS}/d1/scale`, { body: { spec: { replicas: 2 } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(scale.body.message).toContain('denied request: no scaling');
+    expect((await t.json('DELETE', `${DEPLOYS}/d1`)).status).toBe(200);
+  });
+
+  it('Warn sends a Warning header and admits; Audit admits', async () => {
+    await install(policy('demo-policy.example.com', { matchConstraints: deployRules, validations: [{ expression: 'object.spec.replicas <= 5' }] }), binding('demo-binding-test.example.com', 'demo-policy.example.com', { validationActions: ['Warn', 'Audit'] }));
+    const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 6) });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBe(`299 - "Validation failed for ValidatingAdmissionPolicy 'demo-policy.example.com' with binding 'demo-binding-test.example.com': failed expression: object.spec.replicas <= 5"`);
+  });
+
+  it('variables, messageExpression, reason, matchConditions and object selectors', async () => {
+    await install(
+      policy('p', {
+        matchConstraints: deployRules,
+        matchConditions: [{ name: 'not-system', expression: "!object.metadata.name.startsWith('system-')" }],
+        variables: [{ name: 'replicas', expression: 'object.spec.replicas' }],
+        validations: [{ expression: 'variables.replicas < 3', messageExpression: "'replicas ' + string(variables.replicas) + ' is too many'", reason: 'Forbidden' }],
+      }),
+      binding('b', 'p', { matchResources: { objectSelector: { matchLabels: { env: 'prod' } } } }),
+    );
+    const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 4, { env: 'prod' }) });
+    expect(r.status).toBe(403);
+    expect(r.body.reason).toBe('Forbidden');
+    expect(r.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: replicas 4 is too many");
+    expect((await t.json('POST', DEPLOYS, { body: deployment('d2', 4, { env: 'dev' }) })).status).toBe(201);
+    expect((await t.json('POST', DEPLOYS, { body: deployment('system-d3', 4, { env: 'prod' }) })).status).toBe(201);
+  });
+
+  it('params from paramRef, with parameterNotFoundAction', async () => {
+    await install(
+      policy('p', {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: deployRules,
+        validations: [{ expression: 'object.spec.replicas <= int(params.data.max)', messageExpression: "'at most ' + params.data.max" }],
+      }),
+      binding('b', 'p', { paramRef: { name: 'limits', namespace: 'default', parameterNotFoundAction: 'Deny' } }),
+    );
+    const missing = await t.json('POST', DEPLOYS, { body: deployment('d1', 1) });
+    expect(missing.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: no params found for policy binding with `Deny` parameterNotFoundAction");
+    await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'limits' }, data: { max: '2' } } });
+    expect((await t.json('POST', DEPLOYS, { body: deployment('d1', 3) })).body.message).toContain('denied request: at most 2');
+    expect((await t.json('POST', DEPLOYS, { body: deployment('d1', 2) })).status).toBe(201);
+  });
+
+  it('failurePolicy decides what an evaluation error does; namespaceSelector matches namespace labels', async () => {
+    await install(policy('p', { matchConstraints: { ...deployRules, namespaceSelector: { matchLabels: { team: 'a' } } }, validations: [{ expression: 'object.spec.nope == 1' }] }), binding('b', 'p'));
+    expect((await t.json('POST', DEPLOYS, { body: deployment('d1', 1) })).status).toBe(201);
+    await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-a', labels: { team: 'a' } } } });
+    const r = await t.json('POST', '/apis/apps/v1/namespaces/team-a/deployments', { body: deployment('d1', 1) });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: expression 'object.spec.nope == 1' resulted in error: no such key: nope");
+    const p = await t.json('GET', `${VAPS}/p`);
+    await t.json('PUT', `${VAPS}/p`, { body: { ...p.body, spec: { ...p.body.spec, failurePolicy: 'Ignore' } } });
+    expect((await t.json('POST', '/apis/apps/v1/namespaces/team-a/deployments', { body: deployment('d1', 1) })).status).toBe(201);
+  });
+
+  it('DELETE sees oldObject; custom resources are matched too', async () => {
+    await install(
+      policy('p', { matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['DELETE'], resources: ['configmaps'] }] }, validations: [{ expression: "oldObject.metadata.name != 'keep'", message: 'keep stays' }] }),
+      binding('b', 'p'),
+    );
+    await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' } } });
+    const r = await t.json('DELETE', `${CMS}/keep`);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe("configmaps \"keep\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: keep stays");
+  });
+});
+
+describe('ValidatingAdmissionPolicy expressions are compiled when the policy is written', () => {
+  it('rejects expressions that do not compile or have the wrong type', async () => {
+    const r = await t.json('POST', VAPS, {
+      body: policy('p', {
+        matchConstraints: deployRules,
+        validations: [{ expression: 'object.spec.replicas <', messageExpression: '1' }],
+        matchConditions: [{ name: 'm', expression: "'x'" }],
+      }),
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.map((c: { field: string; message: string }) => [c.field, c.message.split('\n')[0]])).toEqual([
+      ['spec.matchConditions[0].expression', `Invalid value: "'x'": must evaluate to bool`],
+      ['spec.validations[0].expression', 'Invalid value: "object.spec.replicas <": compilation failed: ERROR: <input>:1:23: Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', \'(\', \'.\', \'-\', \'!\', \'true\', \'false\', \'null\', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}'],
+      ['spec.validations[0].messageExpression', 'Invalid value: "1": must evaluate to string'],
+    ]);
+  });
+});

@@ -1,0 +1,82 @@
+/** Authentication through handle(): the static token file, anonymous requests, TokenReview and SelfSubjectReview. */
+import { describe, expect, it } from 'vitest';
+import { newTestServer } from '../testing/client';
+import { parseTokenFile, TokenFileError } from './authenticator/tokenfile';
+
+const csv = 't1,alice,u1,"g1,g2"\n t2,bob,u2\n\nt3,carol,u3,ops\n';
+const whoami = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('static token file', () => {
+  it('[AC-AUTHN-030] [AC-AUTHN-031] [AC-AUTHN-004] [AC-REV-014] [AC-REV-015] [AC-AUTHN-009] [AC-AUTHN-033] a CSV row authenticates as its user, uid and quoted groups', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const r = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: bearer('t1') });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      kind: 'SelfSubjectReview', apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null },
+      status: { userInfo: { username: 'alice', uid: 'u1', groups: ['g1', 'g2', 'system:authenticated'] } },
+    });
+    const bob = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: bearer('t2') });
+    expect(bob.body.status.userInfo).toEqual({ username: 'bob', uid: 'u2', groups: ['system:authenticated'] });
+    expect((await t.json('GET', '/api', { headers: bearer('t3') })).status).toBe(200);
+  });
+
+  it('[AC-AUTHN-117] [AC-ERR-001] an unknown bearer token is 401 even with anonymous access on', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const r = await t.json('GET', '/api/v1/namespaces', { headers: bearer('nope') });
+    expect(r.status).toBe(401);
+    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+  });
+
+  it('[AC-AUTHN-115] [AC-AUTHN-116] [AC-AUTHN-118] [AC-AUTHN-001] no credential, or another scheme, is anonymous', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const r = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami });
+    expect(r.body.status.userInfo).toEqual({ username: 'system:anonymous', groups: ['system:unauthenticated'] });
+    const basic = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: { authorization: 'Basic YTpi' } });
+    expect(basic.body.status.userInfo.username).toBe('system:anonymous');
+    const empty = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: { authorization: 'Bearer ' } });
+    expect(empty.body.status.userInfo.username).toBe('system:anonymous');
+    expect((await t.json('GET', '/version')).status).toBe(200);
+  });
+
+  it('[AC-AUTHN-121] [AC-AUTHN-001] --anonymous-auth=false: no credential is 401, a valid token still works', async () => {
+    const t = await newTestServer({ anonymousAuth: false, authentication: { tokenFile: parseTokenFile(csv) } });
+    expect((await t.json('GET', '/version')).status).toBe(401);
+    expect((await t.json('GET', '/version', { headers: bearer('t2') })).status).toBe(200);
+  });
+
+  it('rows need three columns; later duplicates win; empty tokens are skipped', () => {
+    expect(() => parseTokenFile('t1,alice\n', '/etc/tokens.csv')).toThrow(new TokenFileError("token file '/etc/tokens.csv' must have at least 3 columns (token, user name, user uid), found 2"));
+    expect(parseTokenFile('t1,a,1\nt1,b,2\n,c,3\n')).toEqual([{ token: 't1', user: { username: 'b', uid: '2', groups: [] } }]);
+  });
+});
+
+describe('TokenReview', () => {
+  const review = (token: string, audiences?: string[]) => ({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } });
+
+  it('[AC-REV-001] [AC-REV-003] [AC-REV-007] [AC-REV-008] a valid token: authenticated, its user, the API server audience', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const r = await t.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: review('t1') });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({
+      kind: 'TokenReview', apiVersion: 'authentication.k8s.io/v1', metadata: { creationTimestamp: null },
+      spec: { token: 't1' },
+      status: { authenticated: true, user: { username: 'alice', uid: 'u1', groups: ['g1', 'g2'] }, audiences: ['https://kubernetes.default.svc.cluster.local'] },
+    });
+  });
+
+  it('[AC-REV-006] [AC-REV-005] a garbage token, or a static token for another audience, is not authenticated', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const r = await t.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: review('garbage') });
+    expect(r.body.status).toEqual({ user: {} });
+    const other = await t.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: review('t1', ['other']) });
+    expect(other.body.status).toEqual({ user: {} });
+  });
+
+  it('an empty token is 400', async () => {
+    const t = await newTestServer();
+    const r = await t.json('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: review('') });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('token is required for TokenReview in authentication');
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The union authorizer (k8s.io/apiserver/pkg/authorization/union): asks each
+ * authorizer in order; the first Allow or Deny decides. When all have no
+ * opinion the reasons are joined by newlines and the errors aggregated, as
+ * upstream, so a 403 message or a review's reason carries every mode's word.
+ */
+import type { UserInfo } from '../user';
+import type { Attributes, AuthorizationResult, Authorizer, RuleResolver, RulesResult } from './types';
+
+function isRuleResolver(a: Authorizer): a is Authorizer & RuleResolver {
+  return typeof (a as Partial<RuleResolver>).rulesFor === 'function';
+}
+
+function aggregate(errors: string[]): string | undefined {
+  if (!errors.length) return undefined;
+  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+}
+
+export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer & RuleResolver {
+  return {
+    name: authorizers.map((a) => a.name).join(','),
+    async authorize(attrs: Attributes): Promise<AuthorizationResult> {
+      const reasons: string[] = [];
+      const errors: string[] = [];
+      for (const a of authorizers) {
+        const r = await a.authorize(attrs);
+        if (r.error) errors.push(r.error);
+        if (r.reason) reasons.push(r.reason);
+        if (r.decision !== 'NoOpinion') {
+          return { ...r, explanation: { authorizer: a.name, ...r.explanation } };
+        }
+      }
+      return { decision: 'NoOpinion', reason: reasons.join('\n'), error: aggregate(errors), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } };
+    },
+    async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+      const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
+      const errors: string[] = [];
+      for (const a of authorizers) {
+        // Only rule resolvers take part (upstream keeps the privileged-group authorizer out).
+        if (!isRuleResolver(a)) continue;
+        const r = await a.rulesFor(user, namespace);
+        out.resourceRules.push(...r.resourceRules);
+        out.nonResourceRules.push(...r.nonResourceRules);
+        if (r.incomplete) out.incomplete = true;
+        if (r.error) errors.push(r.error);
+      }
+      const error = aggregate(errors);
+      if (error) out.error = error;
+      return out;
+    },
+  };
+}

@@ -1,0 +1,199 @@
+/**
+ * Containers (validateContainers, validateInitContainers and
+ * validateContainerCommon): names, image, ports, env, mounts, pull policy,
+ * resources, probes, lifecycle and security context, with kube's rules for
+ * which of those init containers may carry.
+ */
+import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
+import type { Path } from '../field';
+import { isValidPortName, isValidPortNum, maxInt32, num, obj, objects, str, validateDNS1123Label, inclusiveRangeError, type Obj } from './common';
+import { validateEnv, validateEnvFrom } from './env';
+import { validateLifecycle, validateProbeOf, type ProbeKind } from './probe';
+import { validateContainerResourceRequirements } from './resources';
+import { validateVolumeDevices, validateVolumeMounts } from './volume';
+
+const portProtocols = ['SCTP', 'TCP', 'UDP'];
+const pullPolicies = ['Always', 'IfNotPresent', 'Never'];
+const terminationMessagePolicies = ['File', 'FallbackToLogsOnError'];
+const probeKinds: ProbeKind[] = ['livenessProbe', 'readinessProbe', 'startupProbe'];
+
+function validateContainerPorts(ports: unknown, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  for (const [port, i] of objects(ports)) {
+    const p = fld.index(i);
+    const name = str(port['name']);
+    if (name) {
+      const msgs = isValidPortName(name);
+      if (msgs.length) for (const m of msgs) errs.push(invalid(String(p.child('name')), name, m));
+      else if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
+      else names.add(name);
+    }
+    const containerPort = num(port['containerPort']) ?? 0;
+    if (containerPort === 0) errs.push(required(String(p.child('containerPort'))));
+    else for (const m of isValidPortNum(containerPort)) errs.push(invalid(String(p.child('containerPort')), containerPort, m));
+    const hostPort = num(port['hostPort']) ?? 0;
+    if (hostPort !== 0) for (const m of isValidPortNum(hostPort)) errs.push(invalid(String(p.child('hostPort')), hostPort, m));
+    const protocol = str(port['protocol']);
+    if (!protocol) errs.push(required(String(p.child('protocol'))));
+    else if (!portProtocols.includes(protocol)) errs.push(notSupported(String(p.child('protocol')), protocol, portProtocols));
+  }
+  return errs;
+}
+
+/** AccumulateUniqueHostPorts: one protocol/hostIP/hostPort per pod (per init container). */
+function checkHostPortConflicts(containers: [Obj, number][], fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [c, ci] of containers) {
+    for (const [port, pi] of objects(c['ports'])) {
+      const hostPort = num(port['hostPort']) ?? 0;
+      if (hostPort === 0) continue;
+      const key = `${str(port['protocol'])}/${str(port['hostIP'])}/${hostPort}`;
+      if (seen.has(key)) errs.push({ type: 'FieldValueDuplicate', field: String(fld.index(ci).child('ports').index(pi).child('hostPort')), value: key });
+      else seen.add(key);
+    }
+  }
+  return errs;
+}
+
+function validateIDRange(value: unknown, fld: Path): FieldError[] {
+  const n = num(value);
+  return n !== undefined && (n < 0 || n > maxInt32) ? [invalid(String(fld), n, inclusiveRangeError(0, maxInt32))] : [];
+}
+
+const seccompTypes = ['Localhost', 'RuntimeDefault', 'Unconfined'];
+
+/** validateSeccompProfileField */
+export function validateSeccompProfile(value: unknown, fld: Path): FieldError[] {
+  const sp = obj(value);
+  if (!sp) return [];
+  const errs: FieldError[] = [];
+  const type = str(sp['type']);
+  if (!type) errs.push(required(String(fld.child('type')), 'type is required when seccompProfile is set'));
+  else if (!seccompTypes.includes(type)) errs.push(notSupported(String(fld.child('type')), type, seccompTypes));
+  const localhost = sp['localhostProfile'];
+  if (type === 'Localhost' && typeof localhost !== 'string') {
+    errs.push(required(String(fld.child('localhostProfile')), 'must be set when seccomp type is Localhost'));
+  }
+  return errs;
+}
+
+/** ValidateSecurityContext for a container. */
+function validateSecurityContext(value: unknown, fld: Path): FieldError[] {
+  const sc = obj(value);
+  if (!sc) return [];
+  const errs: FieldError[] = [];
+  errs.push(...validateIDRange(sc['runAsUser'], fld.child('runAsUser')), ...validateIDRange(sc['runAsGroup'], fld.child('runAsGroup')));
+  if (sc['privileged'] === true && sc['allowPrivilegeEscalation'] === false) {
+    errs.push(invalid(String(fld), sc, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true'));
+  }
+  const caps = obj(sc['capabilities']);
+  if (sc['allowPrivilegeEscalation'] === false && caps && Array.isArray(caps['add']) && caps['add'].includes('CAP_SYS_ADMIN')) {
+    errs.push(invalid(String(fld), sc, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN'));
+  }
+  const procMount = sc['procMount'];
+  if (typeof procMount === 'string' && procMount !== 'Default' && procMount !== 'Unmasked') {
+    errs.push(notSupported(String(fld.child('procMount')), procMount, ['Default', 'Unmasked']));
+  }
+  errs.push(...validateSeccompProfile(sc['seccompProfile'], fld.child('seccompProfile')));
+  return errs;
+}
+
+/** validateContainerCommon: what every kind of container must satisfy. */
+function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(c['name']);
+  if (!name) errs.push(required(String(p.child('name'))));
+  else errs.push(...validateDNS1123Label(name, p.child('name')));
+  if (!str(c['image'])) errs.push(required(String(p.child('image'))));
+  const tmp = str(c['terminationMessagePolicy']);
+  if (!tmp) errs.push(required(String(p.child('terminationMessagePolicy'))));
+  else if (!terminationMessagePolicies.includes(tmp)) errs.push(notSupported(String(p.child('terminationMessagePolicy')), tmp, terminationMessagePolicies));
+  // Absent fields have nothing to check: skip them without building their paths (Pod creates are hot).
+  if (c['ports'] !== undefined) errs.push(...validateContainerPorts(c['ports'], p.child('ports')));
+  if (c['env'] !== undefined) errs.push(...validateEnv(c['env'], p.child('env')));
+  if (c['envFrom'] !== undefined) errs.push(...validateEnvFrom(c['envFrom'], p.child('envFrom')));
+  if (c['volumeMounts'] !== undefined) errs.push(...validateVolumeMounts(c['volumeMounts'], c['volumeDevices'], volumes, p.child('volumeMounts')));
+  if (c['volumeDevices'] !== undefined) errs.push(...validateVolumeDevices(c['volumeDevices'], c['volumeMounts'], volumes, p.child('volumeDevices')));
+  const pull = str(c['imagePullPolicy']);
+  if (!pull) errs.push(required(String(p.child('imagePullPolicy'))));
+  else if (!pullPolicies.includes(pull)) errs.push(notSupported(String(p.child('imagePullPolicy')), pull, pullPolicies));
+  if (c['resources'] !== undefined) errs.push(...validateContainerResourceRequirements(c['resources'], p.child('resources')));
+  if (c['securityContext'] !== undefined) errs.push(...validateSecurityContext(c['securityContext'], p.child('securityContext')));
+  return errs;
+}
+
+function validateProbesAndLifecycle(c: Obj, p: Path): FieldError[] {
+  const errs = c['lifecycle'] !== undefined ? validateLifecycle(c['lifecycle'], p.child('lifecycle')) : [];
+  for (const k of probeKinds) if (c[k] !== undefined) errs.push(...validateProbeOf(k, c[k], p.child(k)));
+  return errs;
+}
+
+/** validateContainers: the pod's regular containers. */
+export function validateContainers(containers: unknown, volumes: Set<string>, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const list = objects(containers);
+  if (list.length === 0) errs.push(required(String(fld)));
+  const names = new Set<string>();
+  for (const [c, i] of list) {
+    const p = fld.index(i);
+    errs.push(...validateContainerCommon(c, volumes, p));
+    const name = str(c['name']);
+    if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
+    else names.add(name);
+    errs.push(...validateProbesAndLifecycle(c, p));
+    if (c['restartPolicy'] !== undefined && c['restartPolicy'] !== null) errs.push(forbidden(String(p.child('restartPolicy')), 'may not be set for non-init containers'));
+  }
+  errs.push(...checkHostPortConflicts(list, fld));
+  return errs;
+}
+
+const initOnly = 'may not be set for init containers without restartPolicy=Always';
+
+/** validateInitContainers: run one by one; only sidecars (restartPolicy Always) may have probes and hooks. */
+export function validateInitContainers(containers: unknown, regular: unknown, volumes: Set<string>, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set(objects(regular).map(([c]) => str(c['name'])));
+  for (const [c, i] of objects(containers)) {
+    const p = fld.index(i);
+    errs.push(...validateContainerCommon(c, volumes, p));
+    const policy = c['restartPolicy'];
+    const sidecar = policy === 'Always';
+    if (policy !== undefined && policy !== null && !sidecar) errs.push(notSupported(String(p.child('restartPolicy')), policy, ['Always']));
+    const name = str(c['name']);
+    if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
+    else if (name) names.add(name);
+    errs.push(...checkHostPortConflicts([[c, i]], fld));
+    if (sidecar) errs.push(...validateProbesAndLifecycle(c, p));
+    else {
+      for (const k of ['lifecycle', ...probeKinds]) if (c[k] !== undefined && c[k] !== null) errs.push(forbidden(String(p.child(k)), initOnly));
+    }
+  }
+  return errs;
+}
+
+const ephemeralForbidden = ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+
+/** validateEphemeralContainers: debug containers added through the ephemeralcontainers subresource. */
+export function validateEphemeralContainers(containers: unknown, spec: Obj, volumes: Set<string>, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set([...objects(spec['containers']), ...objects(spec['initContainers'])].map(([c]) => str(c['name'])));
+  for (const [c, i] of objects(containers)) {
+    const p = fld.index(i);
+    errs.push(...validateContainerCommon(c, volumes, p));
+    const name = str(c['name']);
+    if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
+    else names.add(name);
+    for (const k of ephemeralForbidden) if (c[k] !== undefined && c[k] !== null) errs.push(forbidden(String(p.child(k)), 'cannot be set for an Ephemeral Container'));
+    const res = obj(c['resources']);
+    if (res && Object.keys(res).some((k) => obj(res[k]) && Object.keys(obj(res[k])!).length)) {
+      errs.push(forbidden(String(p.child('resources')), 'cannot be set for an Ephemeral Container'));
+    }
+    const target = str(c['targetContainerName']);
+    if (target && !objects(spec['containers']).some(([x]) => str(x['name']) === target)) {
+      errs.push({ type: 'FieldValueNotFound', field: String(p.child('targetContainerName')), value: target, showValue: true });
+    }
+  }
+  return errs;
+}

@@ -1,0 +1,81 @@
+/** Pods, PodTemplates and ReplicationControllers validated over HTTP: one 422 Status carrying every cause. */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../../testing/client';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await newTestServer();
+});
+
+const PODS = '/api/v1/namespaces/default/pods';
+const pod = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec });
+
+describe('Pod create', () => {
+  it('API-ERR-022: an invalid container name and no image report both errors in one 422 Status', async () => {
+    const r = await t.json('POST', PODS, { body: pod('two', { containers: [{ name: 'Web' }] }) });
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'Invalid', code: 422, details: { name: 'two', kind: 'Pod' } });
+    expect(r.body.details.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message: "Invalid value: \"Web\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        field: 'spec.containers[0].name',
+      },
+      { reason: 'FieldValueRequired', message: 'Required value', field: 'spec.containers[0].image' },
+    ]);
+    expect(r.body.message).toMatch(/^Pod "two" is invalid: \[spec\.containers\[0\]\.name: Invalid value: "Web": .*, spec\.containers\[0\]\.image: Required value\]$/);
+  });
+
+  it('API-DRY-005: dryRun=All answers the same 422 and a valid dry-run create stores nothing', async () => {
+    const bad = pod('dry', { restartPolicy: 'Sometimes', containers: [{ name: 'c', image: 'nginx' }] });
+    const real = await t.json('POST', PODS, { body: bad });
+    const dry = await t.json('POST', `${PODS}?dryRun=All`, { body: bad });
+    expect(dry.status).toBe(422);
+    expect(dry.body).toEqual(real.body);
+    expect(dry.body.message).toBe('Pod "dry" is invalid: spec.restartPolicy: Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"');
+    const ok = await t.json('POST', `${PODS}?dryRun=All`, { body: pod('dry', { containers: [{ name: 'c', image: 'nginx' }] }) });
+    expect(ok.status).toBe(201);
+    expect((await t.json('GET', `${PODS}/dry`)).status).toBe(404);
+  });
+});
+
+describe('Pod update', () => {
+  it('changes the image, refuses other spec changes, and leaves status writes alone', async () => {
+    const c = await t.json('POST', PODS, { body: pod('upd', { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] }) });
+    expect(c.status).toBe(201);
+    const image = await t.json('PATCH', `${PODS}/upd`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: { spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } });
+    expect(image.status).toBe(200);
+    const other = await t.json('PATCH', `${PODS}/upd`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: { spec: { containers: [{ name: 'c', resources: { requests: { cpu: '200m' } } }] } } });
+    expect(other.status).toBe(422);
+    expect(other.body.details.causes).toHaveLength(1);
+    expect(other.body.details.causes[0].field).toBe('spec');
+    expect(other.body.details.causes[0].message).toMatch(/^Forbidden: pod updates may not change fields other than `spec\.containers\[\*\]\.image`,/);
+    const status = await t.json('PATCH', `${PODS}/upd/status`, { headers: { 'content-type': 'application/merge-patch+json' }, body: { status: { phase: 'Running' } } });
+    expect(status.status).toBe(200);
+    // A replace of the stored object with its labels changed is no spec change.
+    const got = await t.json('GET', `${PODS}/upd`);
+    const put = await t.json('PUT', `${PODS}/upd`, { body: { ...got.body, metadata: { ...got.body.metadata, labels: { a: 'b' } } } });
+    expect(put.status).toBe(200);
+  });
+});
+
+describe('PodTemplate and ReplicationController', () => {
+  it('a PodTemplate validates its template; a ReplicationController its selector, template and restartPolicy', async () => {
+    const pt = await t.json('POST', '/api/v1/namespaces/default/podtemplates', { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt' }, template: { metadata: { labels: { 'bad key': 'x' } }, spec: { containers: [{ name: 'c', image: 'x', imagePullPolicy: 'Sometimes' }] } } } });
+    expect(pt.status).toBe(422);
+    expect(pt.body.details.causes.map((c: { field: string }) => c.field)).toEqual(['template.labels', 'template.spec.containers[0].imagePullPolicy']);
+    const rc = await t.json('POST', '/api/v1/namespaces/default/replicationcontrollers', {
+      body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc' }, spec: { replicas: -1, selector: { app: 'a' }, template: { metadata: { labels: { app: 'b' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } } },
+    });
+    expect(rc.status).toBe(422);
+    expect(rc.body.message).toBe('ReplicationController "rc" is invalid: [spec.replicas: Invalid value: -1: must be greater than or equal to 0, spec.template.metadata.labels: Invalid value: map[string]string{"app":"b"}: `selector` does not match template `labels`, spec.template.spec.restartPolicy: Unsupported value: "Never": supported values: "Always"]');
+    const ok = await t.json('POST', '/api/v1/namespaces/default/replicationcontrollers', {
+      body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name: 'rc' }, spec: { template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } },
+    });
+    expect(ok.status).toBe(201);
+    // SetDefaults_ReplicationController: the selector and the object's labels come from the template.
+    expect(ok.body.spec.selector).toEqual({ app: 'b' });
+    expect(ok.body.metadata.labels).toEqual({ app: 'b' });
+    expect(ok.body.spec.replicas).toBe(1);
+  });
+});
