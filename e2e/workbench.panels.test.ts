@@ -51,9 +51,9 @@ describe('Resources panel', () => {
     await row('db-a').waitFor();
     await page.getByTestId('label-selector').fill('tier=web');
     await page.getByTestId('label-selector').press('Enter');
+    await expect.poll(() => page.getByTestId('list-meta').textContent()).toContain('matching tier=web');
     await expect.poll(() => row('db-a').count()).toBe(0);
     expect(await row('web-a').count()).toBe(1);
-    expect(await page.getByTestId('list-meta').textContent()).toContain('matching tier=web');
   });
 
   it('a bad label selector shows the 400 Status message', async () => {
@@ -319,6 +319,53 @@ describe('CEL lab', () => {
     await expect.poll(() => page.getByTestId('cel-marker').allTextContents()).toEqual(["2:3 undeclared reference to 'nope' (in container '')"]);
     expect(await page.getByTestId('cel-error').textContent()).toContain('ERROR: <input>:2:3:');
     await page.locator('[data-testid="cel-expression"] .squiggly-error').first().waitFor();
+  });
+});
+
+describe('Scenarios panel', () => {
+  const summary = () => page.getByTestId('scenario-summary').textContent();
+
+  it('[API-SSA-049] replays the example scenario: objects applied, each step checked', async () => {
+    await page.getByTestId('tab-scenarios').click();
+    await page.getByTestId('scenario-replay').click();
+    await expect.poll(summary).toBe('2 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-result').first().textContent()).toBe(
+      'PASS step 1: another manager applies a different value: PATCH /api/v1/namespaces/default/configmaps/scenario-app?fieldManager=bob -> 409 Conflict',
+    );
+  });
+
+  it('steps through one request at a time, and shows a failed expectation', async () => {
+    await pasteInEditor(
+      page,
+      'scenario-editor',
+      'name: shared one\nsteps:\n  - request: GET /api/v1/namespaces/default\n    expect: { status: 200 }\n  - request: GET /api/v1/namespaces/nowhere\n    expect: { status: 200 }\n',
+    );
+    await page.getByTestId('scenario-step').click();
+    await expect.poll(summary).toBe('1 passed, 0 failed, 1 to run');
+    await page.getByTestId('scenario-step').click();
+    await expect.poll(summary).toBe('1 passed, 1 failed, 0 to run');
+    const failed = page.locator('[data-testid="scenario-result"][data-passed="false"]');
+    expect(await failed.textContent()).toContain('status: expected 200, got 404');
+  });
+
+  it('downloads the scenario as a file', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('scenario-download').click()]);
+    expect(download.suggestedFilename()).toBe('shared-one.yaml');
+    const stream = await download.createReadStream();
+    let text = '';
+    for await (const chunk of stream) text += String(chunk);
+    expect(text).toContain('name: shared one');
+  });
+
+  it('shares the scenario as a link whose fragment opens it in another tab', async () => {
+    await page.getByTestId('scenario-share').click();
+    const link = await page.getByTestId('scenario-link').inputValue();
+    expect(link).toMatch(/#scenario=[A-Za-z0-9_-]+$/);
+    const other = await wb.context.newPage();
+    await other.goto(link);
+    await workbenchReady(other);
+    await expect.poll(() => other.locator('#scenario-heading').textContent()).toBe('Scenario: shared one');
+    await other.close();
   });
 });
 

@@ -9,9 +9,10 @@ import { createCelSlice, type CelSlice } from './features/cel/celSlice';
 import { createConnectionSlice, type ConnectionSlice } from './features/connection/connectionSlice';
 import { createEditorSlice, type EditorSlice } from './features/editor/editorSlice';
 import { createNamespacesSlice, type NamespacesSlice } from './features/namespaces/namespacesSlice';
+import { createScenarioSlice, type ScenarioSlice } from './features/scenarios/scenarioSlice';
 import { createResourcesSlice, type ResourcesSlice } from './features/resources/resourcesSlice';
 
-export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice & CelSlice;
+export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice & CelSlice & ScenarioSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -20,4 +21,5 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createResourcesSlice(...a),
   ...createEditorSlice(...a),
   ...createCelSlice(...a),
+  ...createScenarioSlice(...a),
 }));
