@@ -13,6 +13,7 @@ const EditorPanel = lazy(() => import('../features/editor/EditorPanel').then((m)
 const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) => ({ default: m.WatchPanel })));
 const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ default: m.CelPanel })));
 const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').then((m) => ({ default: m.ScenarioPanel })));
+const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -57,6 +58,7 @@ export function App() {
             {panel === 'ownership' && <OwnershipPanel kinds={kinds} />}
             {panel === 'watch' && <WatchPanel kinds={kinds} />}
             {panel === 'cel' && <CelPanel />}
+            {panel === 'rbac' && <RbacPanel kinds={kinds} />}
             {panel === 'scenarios' && <ScenarioPanel />}
           </Suspense>
         </div>
