@@ -322,6 +322,38 @@ describe('CEL lab', () => {
   });
 });
 
+describe('RBAC lab', () => {
+  it('[AC-RBAC-006] [AC-REV-023] a matrix for the subject, the binding, role and rule behind a cell, and who can', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+    expect(await pageRequest('POST', `${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] })).toBe(201);
+    expect(
+      await pageRequest('POST', `${rbac}/rolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'readers' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
+      }),
+    ).toBe(201);
+    await page.getByTestId('tab-rbac').click();
+    await page.getByTestId('rbac-subject-name').fill('alice');
+    const cell = (verb: string, resource: string) => page.locator(`[data-testid="rbac-cell"][data-verb="${verb}"][data-resource="${resource}"]`);
+    await expect.poll(() => cell('list', 'configmaps').getAttribute('data-allowed')).toBe('true');
+    expect(await cell('delete', 'configmaps').getAttribute('data-allowed')).toBe('false');
+    expect(await cell('get', 'secrets').getAttribute('data-allowed')).toBe('false');
+    await cell('list', 'configmaps').click();
+    expect(await page.getByTestId('rbac-grant').first().textContent()).toBe(
+      'RoleBinding default/readers binds Role default/cm-reader; its rule #1 allows: verbs [get, list] on resources [configmaps] in apiGroups [""]',
+    );
+    await page.getByTestId('rbac-server').waitFor();
+    await cell('get', 'secrets').click();
+    expect(await page.getByTestId('rbac-no-grant').textContent()).toContain('No RoleBinding in default and no ClusterRoleBinding binds User alice');
+    await page.getByTestId('rbac-who-verb').selectOption('get');
+    await page.getByTestId('rbac-who-resource').selectOption('/v1/configmaps');
+    await page.locator('[data-testid="rbac-who-subject"][data-name="alice"]').waitFor();
+  });
+});
+
 describe('Scenarios panel', () => {
   const summary = () => page.getByTestId('scenario-summary').textContent();
 

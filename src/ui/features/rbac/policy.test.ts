@@ -60,7 +60,7 @@ async function serverAllows(user: string | undefined, groups: string[], verb: st
   return object.status.allowed;
 }
 
-describe('RBAC read off the policy agrees with the server authorizer', () => {
+describe('AC-REV-023 AC-RBAC-006: RBAC read off the policy agrees with the server authorizer', () => {
   const cases: [Subject, string | undefined, string[]][] = [
     [{ kind: 'User', name: 'alice' }, 'alice', ['system:authenticated']],
     [{ kind: 'User', name: 'mallory' }, 'mallory', ['system:authenticated']],
