@@ -401,6 +401,17 @@ describe('Scenarios panel', () => {
   });
 });
 
+describe('Trace panel', () => {
+  it("lists the workbench's requests with the server's trace of each: authentication and the authorization decision", async () => {
+    await page.getByTestId('tab-trace').click();
+    const request = page.locator('[data-testid="trace-request"]', { hasText: /^200 GET \/api\/v1\/namespaces$/ }).first();
+    await request.click();
+    const stages = await page.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
+    expect(stages).toEqual(expect.arrayContaining(['authentication', 'authorization']));
+    expect(await page.getByTestId('trace-detail').textContent()).toContain('GET /api/v1/namespaces → 200');
+  });
+});
+
 describe('quality', () => {
   it('the panels are reachable by keyboard: arrow keys move between tabs', async () => {
     await page.getByTestId('tab-resources').click();

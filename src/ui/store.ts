@@ -10,9 +10,10 @@ import { createConnectionSlice, type ConnectionSlice } from './features/connecti
 import { createEditorSlice, type EditorSlice } from './features/editor/editorSlice';
 import { createNamespacesSlice, type NamespacesSlice } from './features/namespaces/namespacesSlice';
 import { createScenarioSlice, type ScenarioSlice } from './features/scenarios/scenarioSlice';
+import { createTraceSlice, type TraceSlice } from './features/trace/traceSlice';
 import { createResourcesSlice, type ResourcesSlice } from './features/resources/resourcesSlice';
 
-export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice & CelSlice & ScenarioSlice;
+export type WorkbenchState = ConnectionSlice & TabsSlice & NamespacesSlice & ResourcesSlice & EditorSlice & CelSlice & ScenarioSlice & TraceSlice;
 
 export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createConnectionSlice(...a),
@@ -22,4 +23,5 @@ export const useWorkbench = create<WorkbenchState>()((...a) => ({
   ...createEditorSlice(...a),
   ...createCelSlice(...a),
   ...createScenarioSlice(...a),
+  ...createTraceSlice(...a),
 }));

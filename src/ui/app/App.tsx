@@ -14,6 +14,7 @@ const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) =>
 const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ default: m.CelPanel })));
 const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').then((m) => ({ default: m.ScenarioPanel })));
 const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
+const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -60,6 +61,7 @@ export function App() {
             {panel === 'cel' && <CelPanel />}
             {panel === 'rbac' && <RbacPanel kinds={kinds} />}
             {panel === 'scenarios' && <ScenarioPanel />}
+            {panel === 'trace' && <TracePanel />}
           </Suspense>
         </div>
       </main>
