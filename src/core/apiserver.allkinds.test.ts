@@ -13,7 +13,16 @@ let t: TestServer;
 const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 
 /** The few fields kubesim's strategies require before an object of the kind is valid. */
+/** Kinds whose name is fixed by their content (a CRD is named <plural>.<group>). */
+const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com' };
+
 const required: Record<string, Record<string, unknown>> = {
+  CustomResourceDefinition: {
+    spec: {
+      group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  },
   Pod: { spec: { containers: [{ name: 'c', image: 'nginx' }] } },
   Service: { spec: { ports: [{ port: 80 }] } },
   Deployment: { spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
@@ -84,7 +93,7 @@ describe('every served built-in resource', () => {
       // Namespaces go through Terminating first; their lifecycle has its own tests.
       if (resource.name === 'namespaces') continue;
       const ns = resource.namespaced ? '/namespaces/default' : '';
-      const name = `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
+      const name = fixedNames[resource.kind] ?? `k-${resource.name.replace(/[^a-z0-9]/g, '')}`.slice(0, 50);
       const path = `${base(groupVersion)}${ns}/${resource.name}`;
       const body = { apiVersion: groupVersion, kind: resource.kind, metadata: { name, labels: { suite: 'all' } }, ...(required[resource.kind] ?? {}) };
       const c = await t.json('POST', `${path}?fieldValidation=Ignore`, { body });
