@@ -127,7 +127,7 @@ describe('ResourceQuota and LimitRange', () => {
   it('quota resources are standard or qualified, counts whole, nothing negative', () => {
     expect(errorsOf('', 'resourcequotas', { spec: { hard: { pods: '10', 'requests.cpu': '2', 'count/deployments.apps': '3' } } })).toEqual([]);
     expect(errorsOf('', 'resourcequotas', { spec: { hard: { pods: '1.5', 'limits.memory': '-1Gi', widgets: '1' } } })).toEqual([
-      'spec.hard[pods]: Invalid value: "1.5": must be an integer',
+      'spec.hard[pods]: Invalid value: "1500m": must be an integer', // kube prints Quantity.String(), the canonical form
       'spec.hard[limits.memory]: Invalid value: "-1Gi": must be greater than or equal to 0',
       'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource type or fully qualified',
       'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource for quota',
