@@ -9,16 +9,23 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
-import type { AuthenticationOptions } from '../src/core/auth/authentication';
+import { defaultServiceAccountIssuer, type AuthenticationOptions } from '../src/core/auth/authentication';
 import { parseTokenFile, type StaticToken } from '../src/core/auth/authenticator/tokenfile';
 import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
+import { parseCaBundle, type CaBundles } from './clientCerts';
+import { hostJwtAuthenticators } from './oidc';
+import { webhookCall } from './webhookClient';
 
 export interface HostAuthentication {
   options: AuthenticationOptions;
+  /** Authority bundles the TLS port verifies client certificates against. */
+  caBundles: CaBundles;
   anonymousAuth: boolean;
   /** The token the written kubeconfig carries. */
   kubeconfigToken?: string;
+  /** Stops watching configuration files. */
+  stop(): void;
 }
 
 export const adminUser = 'kubesim-admin';
@@ -61,11 +68,28 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
   const tokenPath = flags.tokenAuthFile ?? (await ensureAdminTokenFile(dataDir));
   const tokenFile: StaticToken[] = parseTokenFile(await readFile(tokenPath, 'utf8'), tokenPath);
   const admin = tokenFile.find((t) => t.user.groups.includes(systemMasters)) ?? tokenFile[0];
+  const caBundles: CaBundles = {};
+  if (flags.clientCaFile) caBundles['client-ca'] = parseCaBundle(await readFile(flags.clientCaFile, 'utf8'), flags.clientCaFile);
+  if (flags.requestheaderClientCaFile) caBundles['requestheader-ca'] = parseCaBundle(await readFile(flags.requestheaderClientCaFile, 'utf8'), flags.requestheaderClientCaFile);
+  const requestHeader = flags.requestheaderUsernameHeaders?.length && flags.requestheaderClientCaFile
+    ? {
+      usernameHeaders: flags.requestheaderUsernameHeaders, uidHeaders: flags.requestheaderUidHeaders, groupHeaders: flags.requestheaderGroupHeaders,
+      extraHeaderPrefixes: flags.requestheaderExtraHeadersPrefix, allowedNames: flags.requestheaderAllowedNames,
+    }
+    : undefined;
+  const serviceAccountIssuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
+  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers);
   return {
+    caBundles,
     options: {
+      clientCertificates: !!flags.clientCaFile,
+      requestHeader,
       tokenFile,
       apiAudiences: flags.apiAudiences,
+      jwt: jwt.jwt,
+      anonymousPaths: jwt.anonymous?.enabled && jwt.anonymous.conditions?.length ? jwt.anonymous.conditions.map((c) => c.path) : undefined,
       bootstrapTokens: flags.enableBootstrapTokenAuth,
+      webhook: flags.webhookConfigFile ? { call: webhookCall(flags.webhookConfigFile), cacheTtlMs: flags.webhookCacheTtlMs, version: flags.webhookVersion } : undefined,
       controllers: { bootstrapSigner: flags.controllers?.includes('bootstrapsigner'), tokenCleaner: flags.controllers?.includes('tokencleaner') },
       serviceAccounts: {
         issuers: flags.serviceAccountIssuers,
@@ -75,7 +99,8 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
         maxTokenExpirationSeconds: flags.serviceAccountMaxTokenExpirationSeconds,
       },
     },
-    anonymousAuth: flags.anonymousAuth ?? true,
+    anonymousAuth: jwt.anonymous ? jwt.anonymous.enabled : flags.anonymousAuth ?? true,
     kubeconfigToken: admin?.token,
+    stop: jwt.stop,
   };
 }

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
+import { attachClientCertificate } from './clientCerts';
 import { hostAuthorization } from './authorization';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
@@ -71,9 +72,16 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   mkdirSync(flags.dataDir, { recursive: true });
   const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
+  // Token Secrets carry the cluster CA once the TLS files exist.
+  const rootCa: { pem?: string } = {};
+  authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
   const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap });
   await api.ready;
-  const fetch = (request: Request) => api.handle(request);
+  const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
+    if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
+    return api.handle(request);
+  };
+  const clientCas = Object.values(authn.caBundles).flat();
 
   const http = createAdaptorServer({ fetch, hostname: flags.bindAddress });
   const port = await listen(http, flags.port, flags.bindAddress);
@@ -86,7 +94,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   if (flags.tls) {
     const cert = await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::'));
     caCert = cert.caCert;
-    const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert } });
+    rootCa.pem = cert.caCert;
+    const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert, ...(clientCas.length ? { requestCert: true, rejectUnauthorized: false, ca: clientCas.map((c) => c.toString()) } : {}) } });
     const securePort = await listen(https, flags.securePort, flags.bindAddress);
     secureUrl = `https://${host}:${securePort}`;
     servers.push(https);
@@ -106,6 +115,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       authz.stop();
+      authn.stop();
       await api.close();
     },
   };

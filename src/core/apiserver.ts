@@ -217,13 +217,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const custom = customResourceInfo(type);
+    if (custom?.terminating && info.verb === 'create') {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
+    }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
     const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
-    const verbAllowed = (verb: string) => type.verbs.includes(verb);
+    // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
+    const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
@@ -310,7 +314,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         await crdController.sync();
       }
       // Policies and bindings written here apply from the next request on, whatever the watch's delay.
-      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        policies.invalidate();
+        if (info.resource === 'validatingadmissionpolicies' && info.subresource !== 'status') await policies.typeCheck();
+      }
       return response;
     } catch (err) {
       return writeError(err, request);
@@ -320,7 +327,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
-      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true },
+      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
       authorizer: authorization.authorizer,
     }),
     authorizer: authorization.authorizer,

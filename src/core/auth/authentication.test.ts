@@ -1,6 +1,7 @@
 /** Authentication through handle(): the static token file, anonymous requests, TokenReview and SelfSubjectReview. */
 import { describe, expect, it } from 'vitest';
 import { newTestServer } from '../testing/client';
+import { traceFrom } from '../http/request/context';
 import { parseTokenFile, TokenFileError } from './authenticator/tokenfile';
 
 const csv = 't1,alice,u1,"g1,g2"\n t2,bob,u2\n\nt3,carol,u3,ops\n';
@@ -80,3 +81,17 @@ describe('TokenReview', () => {
     expect(r.body.message).toBe('token is required for TokenReview in authentication');
   });
 });
+
+describe('credentials stay out of answers and traces', () => {
+  it('neither a valid nor an invalid token appears in the response or the request trace', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile('s3cr3t-valid,alice,1\n') } });
+    for (const token of ['s3cr3t-valid', 's3cr3t-invalid']) {
+      const request = new Request('http://127.0.0.1/api/v1/namespaces/nope', { headers: { authorization: `Bearer ${token}` } });
+      const res = await t.server.handle(request);
+      const text = await res.text() + JSON.stringify(traceFrom(request));
+      expect(traceFrom(request).length).toBeGreaterThan(0);
+      expect(text).not.toContain('s3cr3t');
+    }
+  });
+});
+

@@ -13,7 +13,9 @@ import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
+import { jwtAuthenticator, type JwksSource, type JwtAuthenticatorConfig } from './authenticator/jwt';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './authenticator/requestheader';
+import { webhookTokenAuthenticator, type WebhookTokenOptions } from './authenticator/webhook';
 import { x509Authenticator } from './authenticator/x509';
 import { tokenFileAuthenticator, type StaticToken } from './authenticator/tokenfile';
 import type { RequestAuthenticator, TokenAuthenticator } from './authenticator/types';
@@ -28,12 +30,40 @@ export interface AuthenticationOptions {
   clientCertificates?: boolean;
   /** --requestheader-* (the host verifies the proxy's certificate against --requestheader-client-ca-file). */
   requestHeader?: RequestHeaderOptions;
+  /** --authentication-token-webhook-config-file (the host makes the calls). */
+  webhook?: WebhookTokenOptions;
+  /**
+   * JWT authenticators (AuthenticationConfiguration jwt[], or the --oidc-* flags), each with its issuer's keys;
+   * a function is asked on every token, so a reloaded configuration applies without a restart.
+   */
+  jwt?: JwtEntry[] | (() => JwtEntry[]);
+  /** AuthenticationConfiguration anonymous.conditions[].path: the only paths anonymous requests may use. */
+  anonymousPaths?: string[];
   /** --enable-bootstrap-token-auth. */
   bootstrapTokens?: boolean;
   /** Controllers kube-controller-manager runs only when named (--controllers=*,bootstrapsigner,tokencleaner). */
   controllers?: { bootstrapSigner?: boolean; tokenCleaner?: boolean };
   /** Service account token keys, issuers and lookup. */
   serviceAccounts?: ServiceAccountOptions;
+}
+
+export interface JwtEntry {
+  config: JwtAuthenticatorConfig;
+  jwks: JwksSource;
+  signingAlgs?: string[];
+}
+
+/** The JWT authenticators of the current configuration, rebuilt when the configuration object changes. */
+function reloadableJwt(source: () => JwtEntry[], clock: Clock, apiAudiences: string[]): TokenAuthenticator {
+  let built: { from: JwtEntry[]; union: TokenAuthenticator } | undefined;
+  return {
+    name: 'jwt',
+    authenticateToken(token, audiences) {
+      const current = source();
+      if (built?.from !== current) built = { from: current, union: tokenUnion(current.map((j) => audienceAgnostic(jwtAuthenticator(j.config, j.jwks, clock, j.signingAlgs), apiAudiences))) };
+      return built.union.authenticateToken(token, audiences);
+    },
+  };
 }
 
 export interface Authentication {
@@ -63,6 +93,10 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   const tokens: TokenAuthenticator[] = [];
   if (options.tokenFile) tokens.push(audienceAgnostic(tokenFileAuthenticator(options.tokenFile), apiAudiences));
   tokens.push(serviceAccounts.authenticator());
+  const jwt = options.jwt;
+  if (typeof jwt === 'function') tokens.push(reloadableJwt(jwt, deps.clock, apiAudiences));
+  else for (const j of jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs), apiAudiences));
+  if (options.webhook) tokens.push(webhookTokenAuthenticator(options.webhook, deps.clock));
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);
   const requestAuthenticators = [...(deps.requestAuthenticators ?? [])];

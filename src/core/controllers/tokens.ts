@@ -46,7 +46,8 @@ export function startTokensController(deps: NamespaceControllerDeps & { tokens: 
       return;
     }
     const data = isObject(secret['data']) ? (secret['data'] as Record<string, string>) : {};
-    const rootCA = deps.tokens.options.rootCA;
+    const ca = deps.tokens.options.rootCA;
+    const rootCA = typeof ca === 'function' ? ca() : ca;
     if (data['token'] && data['namespace'] && (!rootCA || data['ca.crt']) && wantUid) return;
     const token = data['token'] ? undefined : await deps.tokens.sign(legacyClaims(namespace, { name: accountName, uid: account.metadata.uid! }, secret.metadata.name!));
     await secrets.update(namespace, secret.metadata.name!, (current) => {

@@ -29,8 +29,8 @@ export interface ServiceAccountOptions {
   lookup?: boolean;
   /** --service-account-max-token-expiration in seconds. */
   maxTokenExpirationSeconds?: number;
-  /** The cluster CA (PEM) the token controller puts in token Secrets as ca.crt. */
-  rootCA?: string;
+  /** The cluster CA (PEM) the token controller puts in token Secrets as ca.crt (a function when the host knows it later). */
+  rootCA?: string | (() => string | undefined);
   /** --service-account-jwks-uri. */
   jwksUri?: string;
 }

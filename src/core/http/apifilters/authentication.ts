@@ -16,6 +16,8 @@ export interface AuthenticationConfig {
   authenticators: RequestAuthenticator[];
   /** Whether requests without credentials proceed as system:anonymous. */
   anonymous: boolean;
+  /** AuthenticationConfiguration anonymous.conditions: only these paths admit anonymous requests (absent: every path). */
+  anonymousPaths?: string[];
 }
 
 function withAuthenticatedGroup(user: UserInfo): UserInfo {
@@ -42,7 +44,7 @@ export function withAuthentication(handler: Handler, config: AuthenticationConfi
       addTrace(request, { stage: 'authentication', message: `rejected by ${rejections.join('; ')}` });
       return writeError(newUnauthorized(), request);
     }
-    if (!config.anonymous) {
+    if (!config.anonymous || (config.anonymousPaths && !config.anonymousPaths.includes(new URL(request.url).pathname))) {
       addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });
       return writeError(newUnauthorized(), request);
     }

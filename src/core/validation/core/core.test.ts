@@ -65,6 +65,14 @@ describe('Namespace', () => {
     expect(errorsOf('', 'namespaces', { spec: { finalizers: ['kubernetes', 'example.com/x'] } })).toEqual([]);
     expect(errorsOf('', 'namespaces', { spec: { finalizers: ['custom'] } })).toEqual(['spec.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified']);
   });
+
+  it('status: the phase follows deletionTimestamp', () => {
+    const old = { status: { phase: 'Active' } };
+    expect(errorsOf('', 'namespaces', { status: { phase: 'Active' } }, old, 'status')).toEqual([]);
+    expect(errorsOf('', 'namespaces', { status: { phase: 'Terminating' } }, old, 'status')).toEqual([
+      "status.Phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty",
+    ]);
+  });
 });
 
 describe('PersistentVolumeClaim', () => {
