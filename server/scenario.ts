@@ -5,9 +5,9 @@
  * clock), prints one line per step, and exits 0 when every expectation
  * held, 1 when one failed, 2 when the scenario or its setup is invalid.
  *
- * Requests as a user carry `Authorization: Bearer <user>,<group>...`, read
- * by the test-only authenticator that names the user in the token; the
- * objects are applied as a member of system:masters.
+ * The runner holds an admin token (a member of system:masters) and acts as
+ * a step's `as:` user by impersonation, exactly as it does against a
+ * cluster from a kubeconfig.
  *
  * With `--kubeconfig <file>` the same scenario runs against that cluster
  * (kubesim's Node host or a real Kubernetes), to compare the two.
@@ -18,9 +18,9 @@ import { createApiServer, createMemoryStorage, FakeClock } from '../src/core';
 import type { FeatureGates } from '../src/core/features';
 import { describeStep, parseScenario, type Scenario } from '../src/ui/features/scenarios/scenario';
 import { runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
+import { parseTokenFile } from '../src/core/auth/authenticator/tokenfile';
 import { hostAuthorization } from './authorization';
 
-const ADMIN = 'Bearer kubesim-scenario-admin,system:masters';
 
 export interface RunOutput {
   write(line: string): void;
@@ -50,12 +50,12 @@ async function readKubeconfig(path: string): Promise<KubeconfigTarget> {
  * kubeconfig's token; `as:` users are impersonated (Impersonate-User and
  * Impersonate-Group), so the kubeconfig's user needs the impersonate verb.
  */
-function clusterTarget(kubeconfig: KubeconfigTarget): ScenarioTarget {
+function clusterTarget(kubeconfig: KubeconfigTarget, send: (request: Request) => Promise<Response> = fetch): ScenarioTarget {
   return {
     baseUrl: kubeconfig.server,
     fetch: (request) => {
       if (kubeconfig.token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${kubeconfig.token}`);
-      return fetch(request);
+      return send(request);
     },
     identify: (who) => {
       const headers = new Headers({ 'Impersonate-User': who.user });
@@ -105,9 +105,10 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
     return play(scenario, target, out);
   }
   const clock = scenario.settings.fakeClock ? new FakeClock() : undefined;
+  const adminToken = crypto.randomUUID();
   let authz;
   try {
-    authz = hostAuthorization({ authorizationModes: scenario.settings.authorizationMode, insecureTokenUsers: true });
+    authz = hostAuthorization({ authorizationModes: scenario.settings.authorizationMode });
   } catch (error) {
     out.write(`error: settings.authorizationMode: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
@@ -118,17 +119,12 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
     featureGates: scenario.settings.featureGates as Partial<FeatureGates> | undefined,
     authorizer: authz.authorizer,
     rbacBootstrap: authz.rbacBootstrap,
-    authenticators: authz.authenticators,
+    authentication: { tokenFile: parseTokenFile(`${adminToken},kubesim-scenario-admin,kubesim-scenario-admin,system:masters\n`) },
   });
   try {
     await server.ready;
     const target: ScenarioTarget = {
-      baseUrl: 'http://kubesim.scenario',
-      fetch: (request) => {
-        if (!request.headers.has('Authorization')) request.headers.set('Authorization', ADMIN);
-        return server.handle(request);
-      },
-      identify: (who) => ({ Authorization: `Bearer ${[who.user, ...(who.groups ?? [])].join(',')}` }),
+      ...clusterTarget({ server: 'http://kubesim.scenario', token: adminToken }, (request) => server.handle(request)),
       advanceClock: clock
         ? async (ms) => {
             clock.advance(ms);

@@ -63,7 +63,11 @@ interface CompiledPolicy {
   auditAnnotations: (Compiled & { key: string })[];
 }
 
-/** The server allows every request (AlwaysAllow), so the `authorizer` variable does too. */
+/**
+ * CEL evaluates synchronously while the server's authorizer chain answers
+ * asynchronously, so the `authorizer` variable cannot ask it: its checks
+ * allow, which is what the default AlwaysAllow mode answers.
+ */
 const allowAll: CelAuthorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
 
 const reasonCodes: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom, type ApiServer } from '../../../core';
 import { authorizerFromModes } from '../../../core/auth/authorizer/modes';
-import { tokenNamesUserAuthenticator } from '../../../core/auth/authorizer/testing';
+import { asUser, headerAuthenticator } from '../../../core/auth/authorizer/testing';
 import { createApiClient, type ApiClient, type KubeList, type KubeObject } from '../../api';
 import { grantsFor, whoCan, type Policy, type Subject } from './policy';
 
@@ -21,12 +21,12 @@ beforeAll(async () => {
     random: seededRandom(11),
     authorizer: authorizerFromModes(['RBAC'], {}),
     rbacBootstrap: true,
-    authenticators: [tokenNamesUserAuthenticator],
+    authenticators: [headerAuthenticator],
   });
   await server.ready;
-  // Set-up and reviews as a member of system:masters (the bearer token names the user and groups).
+  // Set-up and reviews as a member of system:masters (a test authenticator reads the user from headers).
   client = createApiClient((request) => {
-    request.headers.set('Authorization', 'Bearer admin,system:masters');
+    for (const [k, v] of Object.entries(asUser('admin', 'system:masters'))) request.headers.set(k, v);
     return server.handle(request);
   }, 'http://kubesim.test');
   await post(`${RBAC}/namespaces/default/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] });
