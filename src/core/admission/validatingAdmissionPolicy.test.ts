@@ -211,4 +211,11 @@ describe('ValidatingAdmissionPolicy type checking', () => {
       },
     });
   });
+
+  it('API-ERR-007: an empty validation expression is one cause, from the structural validation', async () => {
+    const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'empty.example.com' }, spec: { matchConstraints: deployRules, validations: [{ expression: ' ' }] } };
+    const r = await t.json('POST', VAPS, { body: policy });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: expression is not specified', field: 'spec.validations[0].expression' }]);
+  });
 });
