@@ -9,6 +9,8 @@ import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { abacAuthorizer, parsePolicyFile } from '../src/core/auth/abac/abac';
 import { authorizerFromModes, parseAuthorizationModes, type AuthorizationMode, type AuthorizerDeps, type AuthorizerFactory, type ModeExtras } from '../src/core/auth/authorizer/modes';
+import type { RequestAuthenticator } from '../src/core/auth/authenticator/types';
+import { tokenNamesUserAuthenticator } from '../src/core/auth/authorizer/testing';
 import { loadAuthorizationConfiguration, type LoadedAuthorizationConfig } from '../src/core/auth/authorizer/config';
 import type { Authorizer, RuleResolver } from '../src/core/auth/authorizer/types';
 import type { UserInfo } from '../src/core/auth/user';
@@ -23,6 +25,8 @@ export interface AuthorizationFlags {
   authorizationConfig?: string;
   /** --authorization-policy-file (ABAC). */
   authorizationPolicyFile?: string;
+  /** In-process scenarios only (no host flag): the bearer token names the user, `<user>[,<group>...]`. */
+  insecureTokenUsers?: boolean;
   /** --authorization-webhook-config-file: kubeconfig of the Webhook mode's service. */
   authorizationWebhookConfigFile?: string;
   /** --authorization-webhook-version: v1beta1 (default) or v1. */
@@ -36,6 +40,8 @@ export interface AuthorizationFlags {
 export interface HostAuthorization {
   authorizer: AuthorizerFactory;
   rbacBootstrap: boolean;
+  /** Authenticators that come with the options (insecureTokenUsers). */
+  authenticators: RequestAuthenticator[];
   /** Stops reloading the authorization configuration file. */
   stop(): void;
 }
@@ -113,11 +119,15 @@ export function validateAuthorizationFlags(flags: AuthorizationFlags): Authoriza
   return modes;
 }
 
+function testAuthenticators(flags: AuthorizationFlags): RequestAuthenticator[] {
+  return flags.insecureTokenUsers ? [tokenNamesUserAuthenticator] : [];
+}
+
 export function hostAuthorization(flags: AuthorizationFlags): HostAuthorization {
   const modes = validateAuthorizationFlags(flags);
   if (flags.authorizationConfig !== undefined) {
     const r = reloadingConfigAuthorizer(flags.authorizationConfig);
-    return { authorizer: r.factory, rbacBootstrap: true, stop: r.stop };
+    return { authorizer: r.factory, rbacBootstrap: true, authenticators: testAuthenticators(flags), stop: r.stop };
   }
   const extras: ModeExtras = {};
   if (flags.authorizationPolicyFile) extras.ABAC = abacAuthorizer(parsePolicyFile(readFileSync(flags.authorizationPolicyFile, 'utf8')));
@@ -137,6 +147,7 @@ export function hostAuthorization(flags: AuthorizationFlags): HostAuthorization 
   return {
     authorizer: authorizerFromModes(modes, extras),
     rbacBootstrap: true,
+    authenticators: testAuthenticators(flags),
     stop: () => {},
   };
 }

@@ -75,8 +75,9 @@ describe('authorization filter and modes', () => {
 
   it('[AC-AUTHZ-040][AC-AUTHZ-031][AC-AUTHZ-007] mode order is priority order; AlwaysAllow after RBAC allows what RBAC does not', async () => {
     const denyFirst = await server(['AlwaysDeny', 'AlwaysAllow']);
-    // AlwaysDeny has no opinion (as upstream), so AlwaysAllow still decides.
-    expect((await denyFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
+    expect((await denyFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(403);
+    const allowFirst = await server(['AlwaysAllow', 'AlwaysDeny']);
+    expect((await allowFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
     const t = await server(['RBAC', 'AlwaysAllow']);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/secrets', { headers: asUser('alice') })).status).toBe(200);
   });

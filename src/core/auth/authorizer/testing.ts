@@ -1,5 +1,5 @@
 /**
- * A test-only authenticator: `X-Test-User` names the user and `X-Test-Groups`
+ * Test-only authenticators. The header one: `X-Test-User` names the user and `X-Test-Groups`
  * (comma list) its groups. Lets authorization tests act as anyone without
  * token files; never wired into a host.
  */
@@ -25,3 +25,19 @@ export function asUser(username: string, ...groups: string[]): Record<string, st
   return h;
 }
 
+
+/**
+ * For in-process tests and scenarios (never a host flag): a bearer token
+ * `<user>[,<group>...]` authenticates as that user with those groups.
+ */
+export const tokenNamesUserAuthenticator: RequestAuthenticator = {
+  name: 'insecure-token-users',
+  authenticate(request) {
+    const auth = request.headers.get('authorization') ?? '';
+    const m = /^Bearer\s+(\S+)$/i.exec(auth);
+    if (!m) return { kind: 'none' };
+    const [username, ...groups] = m[1]!.split(',');
+    if (!username) return { kind: 'rejected', authenticator: 'insecure-token-users', reason: 'empty user name' };
+    return { kind: 'authenticated', authenticator: 'insecure-token-users', response: { user: { username, groups } } };
+  },
+};
