@@ -84,23 +84,30 @@ function object(kind: string) {
 
 type Side = 'plain' | 'rules';
 const sides: Record<Side, { plural: string; kind: string }> = { plain: { plural: 'plains', kind: 'Plain' }, rules: { plural: 'ruleds', kind: 'Ruled' } };
+const order: Side[] = ['plain', 'rules'];
 
-async function time(side: Side): Promise<number> {
-  const { plural, kind } = sides[side];
-  const bodies = Array.from({ length: creates }, () => object(kind));
-  const t0 = performance.now();
-  for (const b of bodies) await call('POST', `/apis/bench.example.com/v1/namespaces/default/${plural}`, b);
-  return performance.now() - t0;
+/**
+ * One round: the two sides' creates interleaved one by one (who goes first
+ * alternates), so both see the same heap, store size and machine load.
+ */
+async function round(): Promise<Record<Side, number>> {
+  const bodies = { plain: Array.from({ length: creates }, () => object('Plain')), rules: Array.from({ length: creates }, () => object('Ruled')) };
+  const total: Record<Side, number> = { plain: 0, rules: 0 };
+  for (let i = 0; i < creates; i++) {
+    for (const side of i % 2 ? order : [...order].reverse()) {
+      const t0 = performance.now();
+      await call('POST', `/apis/bench.example.com/v1/namespaces/default/${sides[side].plural}`, bodies[side][i]);
+      total[side] += performance.now() - t0;
+    }
+  }
+  return total;
 }
 
 const results: Record<Side, number[]> = { plain: [], rules: [] };
-const order: Side[] = ['plain', 'rules'];
-for (let round = 0; round <= rounds; round++) {
-  for (let k = 0; k < order.length; k++) {
-    const side = order[(k + round) % order.length]!;
-    const ms = await time(side);
-    if (round > 0) results[side].push(ms);
-  }
+for (let r = 0; r <= rounds; r++) {
+  const t = await round();
+  if (r === 0) continue; // warm-up
+  for (const side of order) results[side].push(t[side]);
 }
 await api.close();
 

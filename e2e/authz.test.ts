@@ -2,8 +2,8 @@
  * Real kubectl 1.32 against the Node host started with --authorization-mode=RBAC:
  * users with different bindings see kube-apiserver's 403 text, `auth can-i`
  * (with --list) answers from the server's own chain, and role and binding
- * writes beyond one's own permissions are refused. Users authenticate through
- * the host's test-only --insecure-token-users (the bearer token names them).
+ * writes beyond one's own permissions are refused. Users authenticate with
+ * bearer tokens from --token-auth-file.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,15 +33,17 @@ function kubectl(token: string, args: string[], input?: string): Promise<{ code:
   });
 }
 
-const admin = (args: string[], input?: string) => kubectl('admin,system:masters', args, input);
-const alice = (args: string[], input?: string) => kubectl('alice,devs', args, input);
+const tokens = 'admin-token,admin,1,system:masters\nalice-token,alice,2,devs\ncarol-token,carol,3\n';
+const admin = (args: string[], input?: string) => kubectl('admin-token', args, input);
+const alice = (args: string[], input?: string) => kubectl('alice-token', args, input);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubesim-authz-'));
+  writeFileSync(join(dir, 'tokens.csv'), tokens);
   host = await startHost({
     // Over TLS: kubectl sends bearer tokens only to an https server.
     port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
-    authorizationModes: 'RBAC', insecureTokenUsers: true,
+    authorizationModes: 'RBAC', authn: { tokenAuthFile: join(dir, 'tokens.csv') },
   });
   for (const ns of ['team', 'other']) expect((await admin(['create', 'namespace', ns])).code).toBe(0);
   expect((await admin(['create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods', '-n', 'team'])).code).toBe(0);
@@ -79,6 +81,11 @@ describe('kubectl with RBAC', () => {
     expect((await alice(['auth', 'can-i', 'list', 'pods', '-n', 'other'])).stdout).toBe('no\n');
     expect((await admin(['auth', 'can-i', '*', '*'])).stdout).toBe('yes\n');
     expect((await alice(['auth', 'can-i', 'get', '/healthz'])).stdout).toBe('yes\n');
+    // --as goes through impersonation: the admin asks as alice and as bob.
+    expect((await admin(['auth', 'can-i', 'list', 'pods', '-n', 'team', '--as=alice'])).stdout).toBe('yes\n');
+    expect((await admin(['auth', 'can-i', 'list', 'pods', '-n', 'team', '--as=bob'])).stdout).toBe('no\n');
+    const notAllowed = await alice(['auth', 'can-i', 'list', 'pods', '--as=bob']);
+    expect(notAllowed.stderr.trim()).toBe('Error from server (Forbidden): users "bob" is forbidden: User "alice" cannot impersonate resource "users" in API group "" at the cluster scope');
   });
 
   it('[AC-REV-025] kubectl auth can-i --list prints the rules review', async () => {
@@ -141,6 +148,7 @@ describe('webhook authorization over HTTP (--authorization-config)', () => {
 
   beforeAll(async () => {
     hookDir = mkdtempSync(join(tmpdir(), 'kubesim-hook-'));
+    writeFileSync(join(hookDir, 'tokens.csv'), tokens);
     stub = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -182,7 +190,7 @@ authorizers:
 `);
     hookHost = await startHost({
       port: 0, bindAddress: '127.0.0.1', dataDir: join(hookDir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
-      authorizationConfig: join(hookDir, 'authz.yaml'), insecureTokenUsers: true,
+      authorizationConfig: join(hookDir, 'authz.yaml'), authn: { tokenAuthFile: join(hookDir, 'tokens.csv') },
     });
   });
 
@@ -202,9 +210,9 @@ authorizers:
       child.on('error', reject);
       child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     });
-    const ok = await run('carol', ['get', 'configmaps', '-n', 'default']);
+    const ok = await run('carol-token', ['get', 'configmaps', '-n', 'default']);
     expect(ok.code, ok.stderr).toBe(0);
-    const no = await run('carol', ['get', 'secrets', '-n', 'default']);
+    const no = await run('carol-token', ['get', 'secrets', '-n', 'default']);
     expect(no.stderr.trim()).toBe('Error from server (Forbidden): secrets is forbidden: User "carol" cannot list resource "secrets" in API group "" in the namespace "default": not carol');
     expect(received.some((r) => r.apiVersion === 'authorization.k8s.io/v1' && r.spec.user === 'carol')).toBe(true);
     // Non-resource requests (discovery) never reach the stub: the match condition is false.

@@ -204,3 +204,35 @@ describe('kubectl and ValidatingAdmissionPolicy', () => {
     );
   });
 });
+
+describe('CRDs survive a restart of the host (SQLite)', () => {
+  it('serves the stored CRD and its objects again', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { startHost } = await import('../server/host');
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'kubesim-crd-')), 'data');
+    const start = () => startHost({ port: 0, bindAddress: '127.0.0.1', dataDir, store: 'sqlite', tls: false, securePort: 0, help: false });
+    const json = { 'content-type': 'application/yaml' };
+    const first = await start();
+    try {
+      const crdRes = await fetch(`${first.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`, { method: 'POST', headers: json, body: crd });
+      expect(crdRes.status).toBe(201);
+      const obj = await fetch(`${first.url}/apis/example.com/v1/namespaces/default/widgets`, { method: 'POST', headers: json, body: widget('kept', 3) });
+      expect(obj.status).toBe(201);
+    } finally {
+      await first.close();
+    }
+    const second = await start();
+    try {
+      const got = await fetch(`${second.url}/apis/example.com/v1/namespaces/default/widgets/kept`);
+      expect(got.status).toBe(200);
+      expect(((await got.json()) as { spec: unknown }).spec).toEqual({ replicas: 3, color: 'red' });
+      const discovery = await fetch(`${second.url}/apis/example.com/v1`);
+      expect(discovery.status).toBe(200);
+    } finally {
+      await second.close();
+      rmSync(join(dataDir, '..'), { recursive: true, force: true });
+    }
+  });
+});

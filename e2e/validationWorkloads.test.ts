@@ -98,4 +98,34 @@ describe('kubectl create -f of invalid workloads', () => {
       'The Deployment "sel" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"web", "tier":"a"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable\n',
     );
   });
+
+  it('the workloads kubectl generates itself are valid: run, create deployment, job, cronjob, job --from', async () => {
+    for (const args of [
+      ['run', 'gen-pod', '--image=nginx', '--port=80', '--env=A=b', '--labels=app=gen'],
+      ['create', 'deployment', 'gen-deploy', '--image=nginx', '--replicas=2', '--port=80'],
+      ['create', 'job', 'gen-job', '--image=busybox', '--', 'echo', 'hi'],
+      ['create', 'cronjob', 'gen-cron', '--image=busybox', '--schedule=*/5 * * * *', '--', 'date'],
+      ['create', 'job', 'gen-from-cron', '--from=cronjob/gen-cron'],
+    ]) {
+      const r = await t.kubectl(args);
+      expect(r.stderr, args.join(' ')).toBe('');
+      expect(r.code).toBe(0);
+    }
+    const sel = await t.kubectl(['get', 'job', 'gen-job', '-o', 'jsonpath={.spec.selector.matchLabels}']);
+    const uid = await t.kubectl(['get', 'job', 'gen-job', '-o', 'jsonpath={.metadata.uid}']);
+    expect(JSON.parse(sel.stdout)).toEqual({ 'batch.kubernetes.io/controller-uid': uid.stdout });
+  });
+
+  it('kubectl set image changes a running Pod; kubectl replace of a changed spec prints the pod update error', async () => {
+    expect((await t.kubectl(['run', 'upd', '--image=nginx'])).code).toBe(0);
+    const set = await t.kubectl(['set', 'image', 'pod/upd', 'upd=nginx:1.27']);
+    expect(set.stderr).toBe('');
+    const got = await t.kubectl(['get', 'pod', 'upd', '-o', 'json']);
+    const podJson = JSON.parse(got.stdout);
+    expect(podJson.spec.containers[0].image).toBe('nginx:1.27');
+    podJson.spec.restartPolicy = 'Never';
+    const r = await t.kubectl(['replace', '-f', '-'], JSON.stringify(podJson));
+    expect(r.code).toBe(1);
+    expect(r.stderr.startsWith('The Pod "upd" is invalid: spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)\n')).toBe(true);
+  });
 });

@@ -51,9 +51,9 @@ describe('Resources panel', () => {
     await row('db-a').waitFor();
     await page.getByTestId('label-selector').fill('tier=web');
     await page.getByTestId('label-selector').press('Enter');
+    await expect.poll(() => page.getByTestId('list-meta').textContent()).toContain('matching tier=web');
     await expect.poll(() => row('db-a').count()).toBe(0);
     expect(await row('web-a').count()).toBe(1);
-    expect(await page.getByTestId('list-meta').textContent()).toContain('matching tier=web');
   });
 
   it('a bad label selector shows the 400 Status message', async () => {
@@ -292,6 +292,123 @@ describe('Watch panel', () => {
     expect(await request('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-relist' } })).toBe(201);
     await expect.poll(() => p.getByTestId('watch-counts').textContent()).toBe('0 applied, 1 queued');
     expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
+describe('CEL lab', () => {
+  it('an example per library evaluates live: value, type, cost and estimated cost', async () => {
+    await page.getByTestId('tab-cel').click();
+    await page.getByTestId('cel-example').selectOption({ label: 'quantity' });
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('true');
+    expect(await page.getByTestId('cel-type').textContent()).toBe('bool');
+    expect(Number(await page.getByTestId('cel-cost').textContent())).toBeGreaterThan(0);
+    expect(await page.getByTestId('cel-estimated').textContent()).toMatch(/^\d+–\d+$/);
+  });
+
+  it('a CRD rule is checked against the schema of self and evaluated with the variables typed in', async () => {
+    await page.getByTestId('cel-example').selectOption({ label: 'CRD rule (self, oldSelf)' });
+    expect(await page.getByTestId('cel-environment').inputValue()).toBe('crd');
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('true');
+    await pasteInEditor(page, 'cel-variables', 'self:\n  replicas: 9\n  maxReplicas: 5\n');
+    await expect.poll(() => page.getByTestId('cel-value').textContent()).toBe('false');
+  });
+
+  it('errors are marked at their position in the expression editor', async () => {
+    await page.getByTestId('cel-environment').selectOption('plain');
+    await pasteInEditor(page, 'cel-expression', "'abc'.size() +\n  nope");
+    await expect.poll(() => page.getByTestId('cel-marker').allTextContents()).toEqual(["2:3 undeclared reference to 'nope' (in container '')"]);
+    expect(await page.getByTestId('cel-error').textContent()).toContain('ERROR: <input>:2:3:');
+    await page.locator('[data-testid="cel-expression"] .squiggly-error').first().waitFor();
+  });
+});
+
+describe('RBAC lab', () => {
+  it('[AC-RBAC-006] [AC-REV-023] a matrix for the subject, the binding, role and rule behind a cell, and who can', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+    expect(await pageRequest('POST', `${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] })).toBe(201);
+    expect(
+      await pageRequest('POST', `${rbac}/rolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'readers' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
+      }),
+    ).toBe(201);
+    await page.getByTestId('tab-rbac').click();
+    await page.getByTestId('rbac-subject-name').fill('alice');
+    const cell = (verb: string, resource: string) => page.locator(`[data-testid="rbac-cell"][data-verb="${verb}"][data-resource="${resource}"]`);
+    await expect.poll(() => cell('list', 'configmaps').getAttribute('data-allowed')).toBe('true');
+    expect(await cell('delete', 'configmaps').getAttribute('data-allowed')).toBe('false');
+    expect(await cell('get', 'secrets').getAttribute('data-allowed')).toBe('false');
+    await cell('list', 'configmaps').click();
+    expect(await page.getByTestId('rbac-grant').first().textContent()).toBe(
+      'RoleBinding default/readers binds Role default/cm-reader; its rule #1 allows: verbs [get, list] on resources [configmaps] in apiGroups [""]',
+    );
+    await page.getByTestId('rbac-server').waitFor();
+    await cell('get', 'secrets').click();
+    expect(await page.getByTestId('rbac-no-grant').textContent()).toContain('No RoleBinding in default and no ClusterRoleBinding binds User alice');
+    await page.getByTestId('rbac-who-verb').selectOption('get');
+    await page.getByTestId('rbac-who-resource').selectOption('/v1/configmaps');
+    await page.locator('[data-testid="rbac-who-subject"][data-name="alice"]').waitFor();
+  });
+});
+
+describe('Scenarios panel', () => {
+  const summary = () => page.getByTestId('scenario-summary').textContent();
+
+  it('[API-SSA-049] replays the example scenario: objects applied, each step checked', async () => {
+    await page.getByTestId('tab-scenarios').click();
+    await page.getByTestId('scenario-replay').click();
+    await expect.poll(summary).toBe('2 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-result').first().textContent()).toBe(
+      'PASS step 1: another manager applies a different value: PATCH /api/v1/namespaces/default/configmaps/scenario-app?fieldManager=bob -> 409 Conflict',
+    );
+  });
+
+  it('steps through one request at a time, and shows a failed expectation', async () => {
+    await pasteInEditor(
+      page,
+      'scenario-editor',
+      'name: shared one\nsteps:\n  - request: GET /api/v1/namespaces/default\n    expect: { status: 200 }\n  - request: GET /api/v1/namespaces/nowhere\n    expect: { status: 200 }\n',
+    );
+    await page.getByTestId('scenario-step').click();
+    await expect.poll(summary).toBe('1 passed, 0 failed, 1 to run');
+    await page.getByTestId('scenario-step').click();
+    await expect.poll(summary).toBe('1 passed, 1 failed, 0 to run');
+    const failed = page.locator('[data-testid="scenario-result"][data-passed="false"]');
+    expect(await failed.textContent()).toContain('status: expected 200, got 404');
+  });
+
+  it('downloads the scenario as a file', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('scenario-download').click()]);
+    expect(download.suggestedFilename()).toBe('shared-one.yaml');
+    const stream = await download.createReadStream();
+    let text = '';
+    for await (const chunk of stream) text += String(chunk);
+    expect(text).toContain('name: shared one');
+  });
+
+  it('shares the scenario as a link whose fragment opens it in another tab', async () => {
+    await page.getByTestId('scenario-share').click();
+    const link = await page.getByTestId('scenario-link').inputValue();
+    expect(link).toMatch(/#scenario=[A-Za-z0-9_-]+$/);
+    const other = await wb.context.newPage();
+    await other.goto(link);
+    await workbenchReady(other);
+    await expect.poll(() => other.locator('#scenario-heading').textContent()).toBe('Scenario: shared one');
+    await other.close();
+  });
+});
+
+describe('Trace panel', () => {
+  it("lists the workbench's requests with the server's trace of each: authentication and the authorization decision", async () => {
+    await page.getByTestId('tab-trace').click();
+    const request = page.locator('[data-testid="trace-request"]', { hasText: /^200 GET \/api\/v1\/namespaces$/ }).first();
+    await request.click();
+    const stages = await page.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
+    expect(stages).toEqual(expect.arrayContaining(['authentication', 'authorization']));
+    expect(await page.getByTestId('trace-detail').textContent()).toContain('GET /api/v1/namespaces → 200');
   });
 });
 

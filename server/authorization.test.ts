@@ -19,6 +19,15 @@ describe('authorization flags', () => {
     expect(() => validateAuthorizationFlags({ authorizationModes: 'RBAC,RBAC' })).toThrow('authorization-mode ["RBAC" "RBAC"] has mode specified more than once');
     expect(() => validateAuthorizationFlags({ authorizationModes: 'ABAC' })).toThrow("authorization-mode ABAC's authorization policy file not passed");
     expect(() => validateAuthorizationFlags({ authorizationPolicyFile: '/p.jsonl' })).toThrow('cannot specify --authorization-policy-file without mode ABAC');
+    expect(() => validateAuthorizationFlags({ authorizationModes: 'Webhook' })).toThrow("authorization-mode Webhook's authorization config file not passed");
+    expect(() => validateAuthorizationFlags({ authorizationWebhookConfigFile: '/w' })).toThrow('cannot specify --authorization-webhook-config-file without mode Webhook');
+  });
+
+  it('[AC-AUTHZ-064] the Webhook mode\'s flags parse; they cannot join --authorization-config', () => {
+    const f = parseFlags(['--authorization-mode=Webhook,RBAC', '--authorization-webhook-config-file=/w.kubeconfig', '--authorization-webhook-version=v1', '--authorization-webhook-cache-authorized-ttl=1m', '--authorization-webhook-cache-unauthorized-ttl=5s']);
+    expect(f).toMatchObject({ authorizationWebhookConfigFile: '/w.kubeconfig', authorizationWebhookVersion: 'v1', authorizationWebhookCacheAuthorizedTTL: '1m', authorizationWebhookCacheUnauthorizedTTL: '5s' });
+    expect(validateAuthorizationFlags(f)).toEqual(['Webhook', 'RBAC']);
+    expect(() => validateAuthorizationFlags({ authorizationConfig: '/c.yaml', authorizationWebhookVersion: 'v1' })).toThrow('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
   });
 });
 

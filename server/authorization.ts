@@ -7,13 +7,15 @@
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import type { RequestAuthenticator } from '../src/core/auth/authenticator/types';
 import { abacAuthorizer, parsePolicyFile } from '../src/core/auth/abac/abac';
 import { authorizerFromModes, parseAuthorizationModes, type AuthorizationMode, type AuthorizerDeps, type AuthorizerFactory, type ModeExtras } from '../src/core/auth/authorizer/modes';
-import { loadAuthorizationConfiguration, type LoadedAuthorizationConfig } from '../src/core/auth/authorizer/config';
+import type { RequestAuthenticator } from '../src/core/auth/authenticator/types';
 import { tokenNamesUserAuthenticator } from '../src/core/auth/authorizer/testing';
+import { loadAuthorizationConfiguration, type LoadedAuthorizationConfig } from '../src/core/auth/authorizer/config';
 import type { Authorizer, RuleResolver } from '../src/core/auth/authorizer/types';
 import type { UserInfo } from '../src/core/auth/user';
+import { webhookAuthorizer } from '../src/core/auth/authorizer/webhook';
+import { parseGoDuration } from '../src/core/http/serializers/protobuf/goDuration';
 import { kubeconfigTransport } from './webhookTransport';
 
 export interface AuthorizationFlags {
@@ -23,13 +25,22 @@ export interface AuthorizationFlags {
   authorizationConfig?: string;
   /** --authorization-policy-file (ABAC). */
   authorizationPolicyFile?: string;
-  /** --insecure-token-users: test-only authentication where the bearer token names the user. */
+  /** In-process scenarios only (no host flag): the bearer token names the user, `<user>[,<group>...]`. */
   insecureTokenUsers?: boolean;
+  /** --authorization-webhook-config-file: kubeconfig of the Webhook mode's service. */
+  authorizationWebhookConfigFile?: string;
+  /** --authorization-webhook-version: v1beta1 (default) or v1. */
+  authorizationWebhookVersion?: string;
+  /** --authorization-webhook-cache-authorized-ttl (default 5m). */
+  authorizationWebhookCacheAuthorizedTTL?: string;
+  /** --authorization-webhook-cache-unauthorized-ttl (default 30s). */
+  authorizationWebhookCacheUnauthorizedTTL?: string;
 }
 
 export interface HostAuthorization {
   authorizer: AuthorizerFactory;
   rbacBootstrap: boolean;
+  /** Authenticators that come with the options (insecureTokenUsers). */
   authenticators: RequestAuthenticator[];
   /** Stops reloading the authorization configuration file. */
   stop(): void;
@@ -94,12 +105,17 @@ export function reloadingConfigAuthorizer(path: string, onReloadError: (e: Error
 }
 
 export function validateAuthorizationFlags(flags: AuthorizationFlags): AuthorizationMode[] {
-  if (flags.authorizationConfig !== undefined && flags.authorizationModes !== undefined) {
+  const webhookFlags = [flags.authorizationWebhookConfigFile, flags.authorizationWebhookVersion, flags.authorizationWebhookCacheAuthorizedTTL, flags.authorizationWebhookCacheUnauthorizedTTL].some((f) => f !== undefined);
+  if (flags.authorizationConfig !== undefined && (flags.authorizationModes !== undefined || webhookFlags)) {
     throw new Error('--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined');
   }
   const modes = parseAuthorizationModes(flags.authorizationModes ?? 'AlwaysAllow');
   if (modes.includes('ABAC') && !flags.authorizationPolicyFile) throw new Error("authorization-mode ABAC's authorization policy file not passed");
   if (flags.authorizationPolicyFile && !modes.includes('ABAC')) throw new Error('cannot specify --authorization-policy-file without mode ABAC');
+  if (modes.includes('Webhook') && !flags.authorizationWebhookConfigFile) throw new Error("authorization-mode Webhook's authorization config file not passed");
+  if (flags.authorizationWebhookConfigFile && !modes.includes('Webhook')) throw new Error('cannot specify --authorization-webhook-config-file without mode Webhook');
+  const version = flags.authorizationWebhookVersion ?? 'v1beta1';
+  if (version !== 'v1' && version !== 'v1beta1') throw new Error(`invalid authorization webhook version ${JSON.stringify(version)}: must be v1 or v1beta1`);
   return modes;
 }
 
@@ -115,6 +131,19 @@ export function hostAuthorization(flags: AuthorizationFlags): HostAuthorization 
   }
   const extras: ModeExtras = {};
   if (flags.authorizationPolicyFile) extras.ABAC = abacAuthorizer(parsePolicyFile(readFileSync(flags.authorizationPolicyFile, 'utf8')));
+  if (flags.authorizationWebhookConfigFile) {
+    // The flag form: one webhook named "webhook", 30s timeout, NoOpinion on failure, no match conditions.
+    const ms = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(parseGoDuration(v) / 1_000_000n));
+    extras.Webhook = [webhookAuthorizer({
+      name: 'webhook',
+      transport: kubeconfigTransport(flags.authorizationWebhookConfigFile),
+      subjectAccessReviewVersion: (flags.authorizationWebhookVersion ?? 'v1beta1') as 'v1' | 'v1beta1',
+      failurePolicy: 'NoOpinion',
+      timeoutMs: 30_000,
+      authorizedTTLMs: ms(flags.authorizationWebhookCacheAuthorizedTTL, 5 * 60_000),
+      unauthorizedTTLMs: ms(flags.authorizationWebhookCacheUnauthorizedTTL, 30_000),
+    })];
+  }
   return {
     authorizer: authorizerFromModes(modes, extras),
     rbacBootstrap: true,

@@ -47,7 +47,8 @@ Flags:
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
       --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
       --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
-      --insecure-token-users           test only: a bearer token "<user>[,<group>...]" authenticates as that user
+      --authorization-webhook-config-file str  kubeconfig of the Webhook mode's service; --authorization-webhook-version (v1beta1),
+                                       --authorization-webhook-cache-authorized-ttl (5m), --authorization-webhook-cache-unauthorized-ttl (30s)
   -h, --help                           this help
 
 Authentication flags:
@@ -79,9 +80,10 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help', 'insecure-token-users', ...authnBooleanFlags]);
+  const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
-    'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file', 'insecure-token-users']);
+    'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
+    'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -156,8 +158,17 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'authorization-policy-file':
         flags.authorizationPolicyFile = value;
         break;
-      case 'insecure-token-users':
-        flags.insecureTokenUsers = value !== 'false';
+      case 'authorization-webhook-config-file':
+        flags.authorizationWebhookConfigFile = value;
+        break;
+      case 'authorization-webhook-version':
+        flags.authorizationWebhookVersion = value;
+        break;
+      case 'authorization-webhook-cache-authorized-ttl':
+        flags.authorizationWebhookCacheAuthorizedTTL = value;
+        break;
+      case 'authorization-webhook-cache-unauthorized-ttl':
+        flags.authorizationWebhookCacheUnauthorizedTTL = value;
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);

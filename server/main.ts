@@ -3,6 +3,11 @@ import { FlagError, flagHelp, parseFlags } from './flags';
 import { startHost } from './host';
 
 async function main(): Promise<void> {
+  // `run scenario.yaml`: play a workbench scenario headless; the exit code says whether its expectations held.
+  if (process.argv[2] === 'run') {
+    const { runScenarioCommand } = await import('./scenario');
+    process.exit(await runScenarioCommand(process.argv.slice(3)));
+  }
   let flags;
   try {
     flags = parseFlags(process.argv.slice(2));

@@ -12,9 +12,10 @@ interface DiscoveredResource {
 let t: TestServer;
 const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 
-/** The few fields kubesim's strategies require before an object of the kind is valid. */
-/** Kinds whose name is fixed by their content (a CRD is named <plural>.<group>). */
-const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com' };
+/** Kinds whose name is fixed by their content (a CRD is <plural>.<group>, an APIService <version>.<group>). */
+const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com', APIService: 'v1.example.com' };
+
+/** The fields each kind's validation requires before an object of the kind is valid. */
 
 const required: Record<string, Record<string, unknown>> = {
   CustomResourceDefinition: {
@@ -57,6 +58,12 @@ const required: Record<string, Record<string, unknown>> = {
   RuntimeClass: { handler: 'runc' },
   CSIStorageCapacity: { storageClassName: 'standard' },
   VolumeAttachment: { spec: { attacher: 'csi.example.com', nodeName: 'node-1', source: { persistentVolumeName: 'pv-1' } } },
+  FlowSchema: { spec: { priorityLevelConfiguration: { name: 'workload-low' } } },
+  PriorityLevelConfiguration: { spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' } } } },
+  LeaseCandidate: { spec: { leaseName: 'kube-scheduler', binaryVersion: '1.36.0', emulationVersion: '1.36.0', strategy: 'OldestEmulationVersion' } },
+  VolumeAttributesClass: { driverName: 'csi.example.com', parameters: { iops: '1000' } },
+  APIService: { spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } },
+  ClusterTrustBundle: { spec: { trustBundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } },
   CertificateSigningRequest: {
     spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
   },

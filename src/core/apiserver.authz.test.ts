@@ -75,8 +75,9 @@ describe('authorization filter and modes', () => {
 
   it('[AC-AUTHZ-040][AC-AUTHZ-031][AC-AUTHZ-007] mode order is priority order; AlwaysAllow after RBAC allows what RBAC does not', async () => {
     const denyFirst = await server(['AlwaysDeny', 'AlwaysAllow']);
-    // AlwaysDeny has no opinion (as upstream), so AlwaysAllow still decides.
-    expect((await denyFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
+    expect((await denyFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(403);
+    const allowFirst = await server(['AlwaysAllow', 'AlwaysDeny']);
+    expect((await allowFirst.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
     const t = await server(['RBAC', 'AlwaysAllow']);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/secrets', { headers: asUser('alice') })).status).toBe(200);
   });
@@ -210,12 +211,23 @@ describe('RBAC rules', () => {
     expect(r.body.message).toBe('configmaps "cm1" is forbidden: User "alice" cannot get resource "configmaps" in API group "" in the namespace "ns1": RBAC: role.rbac.authorization.k8s.io "nope" not found');
   });
 
+  it('[AC-RBAC-029] roleRef cannot change: 422 Invalid', async () => {
+    await role(t, 'ns1', 'get', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
+    await bind(t, 'ns1', 'b', { kind: 'Role', name: 'get' }, [user('alice')]);
+    const r = await t.json('PATCH', `${rbac}/namespaces/ns1/rolebindings/b`, { body: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' } }, headers: { ...admin, 'content-type': 'application/merge-patch+json' } });
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe('Invalid');
+  });
+
   it('[AC-RBAC-030] deleting a binding revokes at once; re-creating with another role grants that role', async () => {
     await role(t, 'ns1', 'get', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
     await bind(t, 'ns1', 'b', { kind: 'Role', name: 'get' }, [user('alice')]);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps/cm1', { headers: asUser('alice') })).status).toBe(200);
     expect((await t.json('DELETE', `${rbac}/namespaces/ns1/rolebindings/b`, { headers: admin })).status).toBe(200);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps/cm1', { headers: asUser('alice') })).status).toBe(403);
+    await role(t, 'ns1', 'list', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'b', { kind: 'Role', name: 'list' }, [user('alice')]);
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/configmaps', { headers: asUser('alice') })).status).toBe(200);
   });
 });
 
@@ -248,6 +260,20 @@ describe('default policy', () => {
     await vi.waitFor(async () => expect((await get('view')).rules).toContainEqual(rule));
     // edit aggregates view (system:aggregate-to-edit is labelled for it? no: view's label is aggregate-to-edit), admin aggregates edit.
     await vi.waitFor(async () => expect((await get('admin')).rules).toContainEqual(rule));
+  });
+
+  it('[AC-RBAC-036] an applied aggregated role that sets rules conflicts with the controller on its next apply', async () => {
+    const manifest = JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'agg' }, aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/agg': 'true' } }] }, rules: [] });
+    const apply = () => t.json('PATCH', `${rbac}/clusterroles/agg?fieldManager=m1`, { body: manifest, headers: { ...admin, 'content-type': 'application/apply-patch+yaml' } });
+    expect((await apply()).status).toBe(201);
+    await t.json('POST', `${rbac}/clusterroles`, {
+      body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'part', labels: { 'example.com/agg': 'true' } }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+      headers: admin,
+    });
+    await vi.waitFor(async () => expect((await t.json('GET', `${rbac}/clusterroles/agg`, { headers: admin })).body.rules).toHaveLength(1));
+    const again = await apply();
+    expect(again.status).toBe(409);
+    expect(again.body.message).toBe('Apply failed with 1 conflict: conflict with "clusterrole-aggregation-controller": .rules');
   });
 
   it('[AC-RBAC-035] rules written by hand on an aggregated role are overwritten', async () => {
@@ -701,5 +727,93 @@ describe('webhook authorizers from an AuthorizationConfiguration', () => {
     expect(load(config([webhook({ matchConditions: many })]))).toThrow('authorizers[0].webhook.matchConditions: Too many: 65: must have at most 64 items');
     expect(load(config([webhook({ matchConditions: [{ expression: 'request.nope' }] })]))).toThrow(/^authorizers\[0\]\.webhook\.matchConditions\[0\]\.expression: Invalid value: "request.nope": compilation failed: ERROR: <input>:1:8: undefined field 'nope'/);
     expect(load(config([{ type: 'RBAC', name: 'rbac', webhook: {} }]))).toThrow('authorizers[0].webhook: Invalid value: "non-null": may only be specified when type=Webhook');
+  });
+});
+
+describe('NodeRestriction', () => {
+  it('[AC-NODE-021][AC-NODE-012][AC-NODE-013] a node writes only its own Node and the Pods bound to it', async () => {
+    const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']), nodeRestriction: true });
+    await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }, headers: admin });
+    const n1 = asUser('system:node:n1', 'system:nodes', 'system:authenticated');
+    const merge = { ...n1, 'content-type': 'application/merge-patch+json' };
+    const pod = (name: string, node: string, annotations?: Record<string, string>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { nodeName: node, containers: [{ name: 'c', image: 'i' }] } });
+    expect((await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, headers: n1 })).status).toBe(201);
+    const other = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }, headers: n1 });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"');
+    await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n2' } }, headers: admin });
+    expect((await t.json('PATCH', '/api/v1/nodes/n1/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(200);
+    expect((await t.json('PATCH', '/api/v1/nodes/n2/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(403);
+
+    const plain = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('p', 'n1'), headers: n1 });
+    expect(plain.body.message).toBe('pods "p" is forbidden: pod does not have "kubernetes.io/config.mirror" annotation, node "n1" can only create mirror pods');
+    const elsewhere = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('m2', 'n2', { 'kubernetes.io/config.mirror': 'x' }), headers: n1 });
+    expect(elsewhere.body.message).toBe('pods "m2" is forbidden: node "n1" can only create pods with spec.nodeName set to itself');
+    expect((await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('m1', 'n1', { 'kubernetes.io/config.mirror': 'x' }), headers: n1 })).status).toBe(201);
+    await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: pod('p2', 'n2'), headers: admin });
+    expect((await t.json('PATCH', '/api/v1/namespaces/ns1/pods/m1/status', { body: { status: { phase: 'Running' } }, headers: merge })).status).toBe(200);
+    const status = await t.json('PATCH', '/api/v1/namespaces/ns1/pods/p2/status', { body: { status: { phase: 'Running' } }, headers: merge });
+    expect(status.body.message).toBe('pods "p2" is forbidden: node "n1" can only update pod status for pods with spec.nodeName set to itself');
+    const del = await t.json('DELETE', '/api/v1/namespaces/ns1/pods/p2', { headers: n1 });
+    expect(del.body.message).toBe('pods "p2" is forbidden: node "n1" can only delete pods with spec.nodeName set to itself');
+    expect((await t.json('DELETE', '/api/v1/namespaces/ns1/pods/m1', { headers: n1 })).status).toBe(200);
+  });
+});
+
+describe('dry run', () => {
+  it('[API-DRY-014] a dry-run write is authorized like the real one', async () => {
+    const t = await server();
+    await role(t, 'ns1', 'reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
+    await bind(t, 'ns1', 'reader', { kind: 'Role', name: 'reader' }, [user('alice')]);
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/configmaps?dryRun=All', { body: cm('x'), headers: asUser('alice') });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "ns1"');
+  });
+});
+
+describe('special verbs and defaults seen through reviews', () => {
+  it('[AC-AUTHZ-023][AC-AUTHZ-024][AC-AUTHZ-025][AC-AUTHZ-026][AC-AUTHZ-027][AC-AUTHZ-028][AC-AUTHZ-029][AC-AUTHZ-030][AC-NODE-028] RBAC matches any verb and sub-resource, including proxy, redirect and node-aware DRA verbs', async () => {
+    const t = await server();
+    await role(t, '', 'special', [
+      { apiGroups: [''], resources: ['nodes/proxy'], verbs: ['proxy'] },
+      { apiGroups: [''], resources: ['services'], verbs: ['redirect'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/binding', 'resourceclaims/driver'], verbs: ['update'] },
+      { apiGroups: ['resource.k8s.io'], resources: ['resourceclaims/status'], verbs: ['associated-node:update', 'associated-node:patch', 'arbitrary-node:update', 'arbitrary-node:patch'] },
+      { apiGroups: [''], resources: ['vault'], resourceNames: ['sa1'], verbs: ['request-serviceaccounts-token-audience'] },
+    ]);
+    await bind(t, '', 'special', { kind: 'ClusterRole', name: 'special' }, [user('alice')]);
+    const can = async (ra: Record<string, string>) => (await t.json('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'alice', resourceAttributes: ra } }, headers: admin,
+    })).body.status.allowed;
+    expect(await can({ verb: 'proxy', resource: 'nodes', subresource: 'proxy', name: 'n1' })).toBe(true);
+    expect(await can({ verb: 'get', resource: 'nodes', subresource: 'proxy', name: 'n1' })).toBe(false);
+    expect(await can({ verb: 'redirect', resource: 'services', namespace: 'ns1', name: 's' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'binding', namespace: 'ns1', name: 'c' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'driver', namespace: 'ns1', name: 'c' })).toBe(true);
+    expect(await can({ verb: 'update', group: 'resource.k8s.io', resource: 'resourceclaims', namespace: 'ns1', name: 'c' })).toBe(false);
+    for (const verb of ['associated-node:update', 'associated-node:patch', 'arbitrary-node:update', 'arbitrary-node:patch']) {
+      expect(await can({ verb, group: 'resource.k8s.io', resource: 'resourceclaims', subresource: 'status', namespace: 'ns1', name: 'c' })).toBe(true);
+    }
+    expect(await can({ verb: 'request-serviceaccounts-token-audience', resource: 'vault', namespace: 'ns1', name: 'sa1' })).toBe(true);
+    expect(await can({ verb: 'request-serviceaccounts-token-audience', resource: 'vault', namespace: 'ns1', name: 'sa2' })).toBe(false);
+  });
+
+  it('[AC-RBAC-117] a service account outside kube-system holds only the discovery roles', async () => {
+    const t = await server();
+    const sa = asUser('system:serviceaccount:ns1:default', 'system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated');
+    const r = await t.json('POST', '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'list', resource: 'pods', namespace: 'ns1' } } }, headers: sa });
+    expect(r.body.status).toEqual({ allowed: false });
+    expect((await t.json('GET', '/version', { headers: sa })).status).toBe(200);
+    expect((await t.json('GET', '/apis', { headers: sa })).status).toBe(200);
+  });
+
+  it('[AC-RBAC-047] list grants the full objects, Secret data included', async () => {
+    const t = await server();
+    await t.json('POST', '/api/v1/namespaces/ns1/secrets', { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { k: 'dg==' } }, headers: admin });
+    await role(t, 'ns1', 'lister', [{ apiGroups: [''], resources: ['secrets'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'lister', { kind: 'Role', name: 'lister' }, [user('alice')]);
+    const r = await t.json('GET', '/api/v1/namespaces/ns1/secrets', { headers: asUser('alice') });
+    expect(r.body.items[0].data).toEqual({ k: 'dg==' });
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/secrets/s', { headers: asUser('alice') })).status).toBe(403);
   });
 });

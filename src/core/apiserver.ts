@@ -91,6 +91,8 @@ export interface ApiServerOptions {
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default RBAC policy and aggregate ClusterRoles; by default when the chain uses RBAC. */
   rbacBootstrap?: boolean;
+  /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
+  nodeRestriction?: boolean;
 }
 
 export interface ApiServer {
@@ -190,7 +192,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
-  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap }, { storage, registry, storeFor });
+  const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
@@ -215,13 +217,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
     const custom = customResourceInfo(type);
+    if (custom?.terminating && info.verb === 'create') {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
+    }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
     const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
-    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info.name);
+    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
-    const verbAllowed = (verb: string) => type.verbs.includes(verb);
+    // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
+    const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
@@ -308,7 +314,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         await crdController.sync();
       }
       // Policies and bindings written here apply from the next request on, whatever the watch's delay.
-      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') policies.invalidate();
+      if (info.apiGroup === 'admissionregistration.k8s.io' && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
+        policies.invalidate();
+        if (info.resource === 'validatingadmissionpolicies' && info.subresource !== 'status') await policies.typeCheck();
+      }
       return response;
     } catch (err) {
       return writeError(err, request);

@@ -106,4 +106,34 @@ describe('validation of built-in kinds over HTTP', () => {
       'Ingress.networking.k8s.io "ing" is invalid: spec.rules[0].http.paths[0].pathType: Unsupported value: "Sometimes": supported values: "Exact", "ImplementationSpecific", "Prefix"',
     );
   });
+
+  it('API-VER-112, API-VER-114: an events.k8s.io/v1 Event with type Other and no action is 422', async () => {
+    const r = await t.json('POST', '/apis/events.k8s.io/v1/namespaces/default/events', {
+      body: {
+        apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2026-01-01T00:00:00.000000Z', type: 'Other', reason: 'Started',
+        reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+      },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('Event.events.k8s.io "e" is invalid: [action: Required value, type: Invalid value: "": has invalid value: Other]');
+  });
+
+  it('API-VER-142, API-VER-145: a CSR needs a signer; status conditions are unique by type and need a status', async () => {
+    const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const bad = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, usages: ['client auth'] } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe('CertificateSigningRequest.certificates.k8s.io "c" is invalid: spec.signerName: Required value');
+    const made = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, signerName: 'example.com/signer', usages: ['client auth'] } } });
+    expect(made.status).toBe(201);
+    // Through status (approval is not served yet): condition types are unique and each needs a status.
+    const failed = { type: 'Failed', status: 'True', reason: 'Test' };
+    const twice = await t.json('PUT', `${path}/c/status`, { body: { ...made.body, status: { conditions: [failed, failed] } } });
+    expect(twice.status).toBe(422);
+    expect(twice.body.message).toBe('CertificateSigningRequest.certificates.k8s.io "c" is invalid: status.conditions[1].type: Duplicate value: "Failed"');
+    const noStatus = await t.json('PUT', `${path}/c/status`, { body: { ...made.body, status: { conditions: [{ type: 'Failed' }] } } });
+    expect(noStatus.body.message).toBe('CertificateSigningRequest.certificates.k8s.io "c" is invalid: status.conditions[0].status: Required value');
+    const once = await t.json('PUT', `${path}/c/status`, { body: { ...made.body, status: { conditions: [failed] } } });
+    expect(once.status).toBe(200);
+  });
 });

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiClientProvider, createApiClient, isApiError } from './api';
 import { App } from './app/App';
 import { ServiceWorkerGate } from './features/connection';
+import { useWorkbench } from './store';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -16,7 +17,8 @@ const queryClient = new QueryClient({
   },
 });
 
-const apiClient = createApiClient();
+// Every request asks for its trace; the Trace panel lists them.
+const apiClient = createApiClient(undefined, undefined, (exchange) => useWorkbench.getState().recordExchange(exchange));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

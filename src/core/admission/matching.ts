@@ -39,11 +39,15 @@ function resourceMatches(patterns: string[] | undefined, resource: string, subre
   return false;
 }
 
-/** One rule against the request (RuleWithOperations plus resourceNames). */
-export function ruleMatches(rule: NamedRuleWithOperations, a: AdmissionAttributes): boolean {
+/**
+ * One rule against the request (RuleWithOperations plus resourceNames).
+ * `versions` are the versions the request may be seen in: its own, plus the
+ * other served versions of the resource under matchPolicy Equivalent.
+ */
+export function ruleMatches(rule: NamedRuleWithOperations, a: AdmissionAttributes, versions: readonly string[] = [a.resource.version]): boolean {
   if (!has(rule.operations, a.operation)) return false;
   if (!has(rule.apiGroups, a.resource.group)) return false;
-  if (!has(rule.apiVersions, a.resource.version)) return false;
+  if (!versions.some((v) => has(rule.apiVersions, v))) return false;
   if (!resourceMatches(rule.resources, a.resource.resource, a.subresource)) return false;
   const scope = rule.scope ?? '*';
   if (scope === 'Cluster' && a.namespaced) return false;
@@ -67,11 +71,13 @@ function selectorMatches(selector: LabelSelectorObject | undefined, labels: Reco
  * Whether the constraints select the request. A missing resourceRules list
  * matches nothing (a binding's matchResources without rules defers to the policy).
  */
-export function matches(m: MatchResources, a: AdmissionAttributes, namespaceObject: KubeObject | undefined, rulesRequired: boolean): boolean {
+export function matches(m: MatchResources, a: AdmissionAttributes, namespaceObject: KubeObject | undefined, rulesRequired: boolean, equivalentVersions: readonly string[] = []): boolean {
+  // Equivalent (the default) also matches the same resource requested in another version.
+  const versions = m.matchPolicy === 'Exact' ? [a.resource.version] : [a.resource.version, ...equivalentVersions];
   if (m.resourceRules?.length || rulesRequired) {
-    if (!(m.resourceRules ?? []).some((r) => ruleMatches(r, a))) return false;
+    if (!(m.resourceRules ?? []).some((r) => ruleMatches(r, a, versions))) return false;
   }
-  if ((m.excludeResourceRules ?? []).some((r) => ruleMatches(r, a))) return false;
+  if ((m.excludeResourceRules ?? []).some((r) => ruleMatches(r, a, versions))) return false;
   // Namespaces are selected by their own labels; cluster-scoped resources by any namespace selector.
   if (a.resource.group === '' && a.resource.resource === 'namespaces') {
     if (!selectorMatches(m.namespaceSelector, labelsOf(a.object ?? a.oldObject))) return false;

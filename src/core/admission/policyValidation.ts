@@ -7,16 +7,14 @@
  */
 import { isObject, type KubeObject } from '../api/types';
 import { compileKubernetes, newEnvironment } from '../cel';
-import { invalid, required, type FieldError } from '../errors';
+import { invalid, type FieldError } from '../errors';
 import type { ResourceStrategy } from '../registry/generic/strategy';
 
 type Want = 'bool' | 'string' | 'any';
 
 function check(env: ReturnType<typeof newEnvironment>, expression: unknown, field: string, want: Want, errs: FieldError[]): void {
-  if (typeof expression !== 'string' || expression.trim() === '') {
-    errs.push(required(field, ''));
-    return;
-  }
+  // A missing expression is reported once, by the structural validation.
+  if (typeof expression !== 'string' || expression.trim() === '') return;
   const c = compileKubernetes(env, expression);
   if (!c.program) {
     errs.push(invalid(field, expression, `compilation failed: ${c.message ?? ''}`));

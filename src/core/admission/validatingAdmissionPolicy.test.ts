@@ -142,6 +142,44 @@ describe('ValidatingAdmissionPolicy', () => {
   });
 });
 
+describe('ValidatingAdmissionPolicy matchPolicy', () => {
+  it('Equivalent (the default) matches another served version of the resource; Exact does not', async () => {
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } };
+    await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      body: {
+        apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+        spec: { group: 'example.com', names: { plural: 'widgets', kind: 'Widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema }, { name: 'v1beta1', served: true, storage: false, schema }] },
+      },
+    });
+    const rules = { resourceRules: [{ apiGroups: ['example.com'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['widgets'] }] };
+    await install(policy('p', { matchConstraints: rules, validations: [{ expression: 'object.spec.size < 3' }] }), binding('b', 'p'));
+    const beta = (name: string) => ({ apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name }, spec: { size: 5 } });
+    const r = await t.json('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', { body: beta('w1') });
+    expect(r.status).toBe(422);
+    const p = await t.json('GET', `${VAPS}/p`);
+    await t.json('PUT', `${VAPS}/p`, { body: { ...p.body, spec: { ...p.body.spec, matchConstraints: { ...rules, matchPolicy: 'Exact' } } } });
+    expect((await t.json('POST', '/apis/example.com/v1beta1/namespaces/default/widgets', { body: beta('w1') })).status).toBe(201);
+  });
+});
+
+describe('ValidatingAdmissionPolicy authorizer', () => {
+  it('authorizer and authorizer.requestResource check the requesting user (every request is allowed here)', async () => {
+    await install(
+      policy('p', {
+        matchConstraints: deployRules,
+        validations: [
+          { expression: "authorizer.requestResource.check('delete').allowed()", message: 'cannot delete' },
+          { expression: "!authorizer.group('').resource('secrets').namespace('default').check('get').allowed()", message: 'can read secrets' },
+          { expression: "request.userInfo.username == 'system:anonymous'" },
+        ],
+      }),
+      binding('b', 'p'),
+    );
+    const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 1) });
+    expect(r.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: can read secrets");
+  });
+});
+
 describe('ValidatingAdmissionPolicy expressions are compiled when the policy is written', () => {
   it('rejects expressions that do not compile or have the wrong type', async () => {
     const r = await t.json('POST', VAPS, {
@@ -157,5 +195,27 @@ describe('ValidatingAdmissionPolicy expressions are compiled when the policy is 
       ['spec.validations[0].expression', 'Invalid value: "object.spec.replicas <": compilation failed: ERROR: <input>:1:23: Syntax error: mismatched input \'<EOF>\' expecting {\'[\', \'{\', \'(\', \'.\', \'-\', \'!\', \'true\', \'false\', \'null\', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}'],
       ['spec.validations[0].messageExpression', 'Invalid value: "1": must evaluate to string'],
     ]);
+  });
+});
+
+describe('ValidatingAdmissionPolicy type checking', () => {
+  it('writes status.typeChecking warnings for expressions that do not type-check against the matched kinds', async () => {
+    await t.json('POST', VAPS, { body: policy('p', { matchConstraints: deployRules, validations: [{ expression: 'object.spec.replicas > 1' }, { expression: 'object.spec.replicass > 1' }] }) });
+    const got = await t.json('GET', `${VAPS}/p`);
+    expect(got.body.status).toEqual({
+      observedGeneration: 1,
+      typeChecking: {
+        expressionWarnings: [
+          { fieldRef: 'spec.validations[1].expression', warning: "apps/v1, Kind=Deployment: ERROR: <input>:1:12: undefined field 'replicass'\n | object.spec.replicass > 1\n | ...........^" },
+        ],
+      },
+    });
+  });
+
+  it('API-ERR-007: an empty validation expression is one cause, from the structural validation', async () => {
+    const policy = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'empty.example.com' }, spec: { matchConstraints: deployRules, validations: [{ expression: ' ' }] } };
+    const r = await t.json('POST', VAPS, { body: policy });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: expression is not specified', field: 'spec.validations[0].expression' }]);
   });
 });

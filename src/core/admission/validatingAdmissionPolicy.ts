@@ -8,7 +8,7 @@
  * say, evaluation errors follow failurePolicy.
  */
 import { isObject, type KubeObject } from '../api/types';
-import { AuthorizerValue, CelMap, compileKubernetes, fromJson, newEnvironment, PER_CALL_LIMIT, type CelAuthorizer, type CelProgram, type CelValue } from '../cel';
+import { AuthorizerValue, CelMap, requestResourceCheck, compileKubernetes, fromJson, newEnvironment, PER_CALL_LIMIT, type CelAuthorizer, type CelProgram, type CelValue } from '../cel';
 import { StatusError, qualifiedResource, type StatusReason } from '../errors';
 import type { Store } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
@@ -17,6 +17,8 @@ import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } fr
 import type { Storage } from '../storage/interface';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import { matches, type MatchResources } from './matching';
+import { typeCheckPolicy } from './typeChecking';
+import { jsonEqual } from '../api/equality';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -61,7 +63,11 @@ interface CompiledPolicy {
   auditAnnotations: (Compiled & { key: string })[];
 }
 
-/** The server allows every request (AlwaysAllow), so the `authorizer` variable does too. */
+/**
+ * CEL evaluates synchronously while the server's authorizer chain answers
+ * asynchronously, so the `authorizer` variable cannot ask it: its checks
+ * allow, which is what the default AlwaysAllow mode answers.
+ */
 const allowAll: CelAuthorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
 
 const reasonCodes: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 };
@@ -113,6 +119,8 @@ export interface ValidatingAdmissionPolicyPlugin {
   start(): Promise<void>;
   /** Drops what was loaded (a policy or binding was written through this server). */
   invalidate(): void;
+  /** Writes status.typeChecking (and observedGeneration) of every policy whose status is behind. */
+  typeCheck(): Promise<void>;
   stop(): void;
 }
 
@@ -194,10 +202,17 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
     return ref.parameterNotFoundAction === 'Allow' ? 'allow' : 'notFound';
   }
 
+  /** The other served versions of the request's resource (matchPolicy Equivalent). */
+  function equivalentVersions(a: AdmissionAttributes): string[] {
+    const versions = deps.registry.group(a.resource.group)?.versions ?? [];
+    return versions.filter((v) => v !== a.resource.version && deps.registry.resourceFor(a.resource.group, v, a.resource.resource));
+  }
+
   async function validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> {
     const state = await current();
     if (state.policies.size === 0 || state.bindings.length === 0) return;
     let nsObject: KubeObject | undefined | null = null;
+    let equivalents: string[] | undefined;
     const denials: { policy: string; binding: string; message: string; reason?: string }[] = [];
     const bindings = [...state.bindings].sort((x, y) => ((x.metadata.name ?? '') < (y.metadata.name ?? '') ? -1 : 1));
     for (const b of bindings) {
@@ -205,8 +220,9 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
       const policy = spec.policyName ? state.policies.get(spec.policyName) : undefined;
       if (!policy) continue;
       if (nsObject === null) nsObject = await namespaceObject(a);
-      if (!policy.spec.matchConstraints || !matches(policy.spec.matchConstraints, a, nsObject, true)) continue;
-      if (spec.matchResources && !matches(spec.matchResources, a, nsObject, false)) continue;
+      equivalents ??= equivalentVersions(a);
+      if (!policy.spec.matchConstraints || !matches(policy.spec.matchConstraints, a, nsObject, true, equivalents)) continue;
+      if (spec.matchResources && !matches(spec.matchResources, a, nsObject, false, equivalents)) continue;
       const actions = spec.validationActions ?? [];
       const bindingName = b.metadata.name ?? '';
       const failClosed = (policy.spec.failurePolicy ?? 'Fail') === 'Fail';
@@ -237,13 +253,17 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
         throw e;
       }
       for (const param of params) {
+        const authorizer = new AuthorizerValue(allowAll, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra });
         const vars: Record<string, CelValue | undefined> = {
           object: a.object ? fromJson(a.object) : null,
           oldObject: a.oldObject ? fromJson(a.oldObject) : null,
           request: fromJson(requestValue(a)),
           params: param ? fromJson(param) : null,
           namespaceObject: nsObject ? fromJson(nsObject) : null,
-          authorizer: new AuthorizerValue(allowAll, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra }),
+          authorizer,
+          'authorizer.requestResource': requestResourceCheck(authorizer, {
+            apiGroup: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
+          }),
         };
         try {
           const variables = new CelMap();
@@ -305,6 +325,22 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
     },
     invalidate() {
       loaded = undefined;
+    },
+    async typeCheck() {
+      if (!policyType) return;
+      const store = deps.storeFor(policyType);
+      for (const p of (await store.list('')).items) {
+        if (p.metadata.deletionTimestamp) continue;
+        const warnings = typeCheckPolicy(deps.registry, p);
+        const status = { observedGeneration: p.metadata.generation ?? 1, typeChecking: warnings.length ? { expressionWarnings: warnings } : {} };
+        const old = isObject(p['status']) ? p['status'] : {};
+        if (jsonEqual({ observedGeneration: old['observedGeneration'], typeChecking: old['typeChecking'] }, status)) continue;
+        try {
+          await store.update('', p.metadata.name!, (cur) => (cur ? { ...cur, status: { ...(isObject(cur['status']) ? cur['status'] : {}), ...status } } : (cur as unknown as KubeObject)), { subresource: 'status' });
+        } catch {
+          // Changed or deleted underneath: the next write checks it again.
+        }
+      }
     },
     stop() {
       for (const u of unsubscribers) u();

@@ -133,8 +133,19 @@ export function formatQuantity(q: Quantity): string {
   return neg ? `-${body}` : body;
 }
 
-/** The canonical text of a quantity given as JSON, or the input text when it does not parse. */
+const canonical = new Map<string, string>();
+
+/**
+ * The canonical text of a quantity given as JSON (what a decode and encode
+ * round trip through resource.Quantity stores), or the input text when it does not parse.
+ */
 export function canonicalQuantity(value: unknown): string {
+  const text = String(value);
+  const hit = canonical.get(text);
+  if (hit !== undefined) return hit;
   const q = parseQuantity(value);
-  return q ? formatQuantity(q) : String(value);
+  const out = q ? formatQuantity(q) : text;
+  if (canonical.size >= cacheLimit) canonical.clear();
+  canonical.set(text, out);
+  return out;
 }

@@ -17,6 +17,8 @@ import type {
 
 /** Verbs of a custom resource, in the order apiextensions-apiserver's discovery lists them. */
 export const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
+/** What a terminating CRD still serves. */
+const TERMINATING_VERBS = ['delete', 'deletecollection', 'get', 'list', 'watch'];
 const SUBRESOURCE_VERBS = ['get', 'patch', 'update'];
 
 const objectMetaRef = '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
@@ -40,6 +42,10 @@ export interface CustomResourceInfo {
   deprecationWarning?: string;
   /** The version objects are stored in. */
   storageVersion: string;
+  /** The CRD is being deleted: its objects may be read and deleted, not created. */
+  terminating: boolean;
+  /** Aborted when this registration is withdrawn (CRD deleted or changed): its watches end, as kube closes them. */
+  withdrawn: AbortController;
 }
 
 const infoByType = new WeakMap<ResourceType, CustomResourceInfo>();
@@ -118,6 +124,7 @@ export function servedVersions(crd: CustomResourceDefinition, storageVersionHash
   const { group, scope } = crd.spec;
   const names = { ...crd.spec.names, ...(crd.status?.acceptedNames ?? {}) };
   const storageVersion = storageVersionOf(crd);
+  const terminating = !!crd.status?.conditions?.some((c) => c.type === 'Terminating' && c.status === 'True');
   const out: ServedVersion[] = [];
   for (const v of crd.spec.versions) {
     if (!v.served) continue;
@@ -133,7 +140,7 @@ export function servedVersions(crd: CustomResourceDefinition, storageVersionHash
       resource: names.plural,
       singular: names.singular || names.kind.toLowerCase(),
       scope,
-      verbs: CUSTOM_RESOURCE_VERBS,
+      verbs: terminating ? TERMINATING_VERBS : CUSTOM_RESOURCE_VERBS,
       subresources,
       definition,
       listKind,
@@ -152,6 +159,8 @@ export function servedVersions(crd: CustomResourceDefinition, storageVersionHash
       hasStatus: !!v.subresources?.status,
       deprecationWarning: deprecationWarningFor(crd, v),
       storageVersion,
+      terminating,
+      withdrawn: new AbortController(),
     });
     out.push({
       type,

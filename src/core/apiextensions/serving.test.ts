@@ -87,7 +87,7 @@ describe('CustomResourceDefinition serving', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: 'default', generation: 1 }, spec: { size: 1 } });
     const list = await t.json('GET', WIDGETS);
-    expect(list.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'WidgetList', items: [{ metadata: { name: 'w1' } }] });
+    expect(list.body).toMatchObject({ apiVersion: 'example.com/v1', kind: 'WidgetList', items: [{ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' } }] });
     const all = await t.json('GET', '/apis/example.com/v1/widgets');
     expect(all.body.items).toHaveLength(1);
     const put = await t.json('PUT', `${WIDGETS}/w1`, { body: { ...created.body, spec: { size: 2 } } });
@@ -303,5 +303,40 @@ describe('server-side apply follows the schema markers', () => {
     const limits = await apply('b', { ports: [{ name: 'https', port: 443 }], limits: { memory: '1Gi' } });
     expect(limits.status).toBe(409);
     expect(limits.body.message).toBe('Apply failed with 1 conflict: conflict with "a": .spec.limits');
+  });
+});
+
+describe('a terminating CRD', () => {
+  it('waits for objects held by finalizers and refuses new objects meanwhile', async () => {
+    await t.json('POST', CRDS, { body: widgetCrd() });
+    await t.json('POST', WIDGETS, { body: { ...widget('w1'), metadata: { name: 'w1', finalizers: ['example.com/hold'] } } });
+    expect((await t.json('DELETE', `${CRDS}/widgets.example.com`)).status).toBe(200);
+    const crd = await t.json('GET', `${CRDS}/widgets.example.com`);
+    expect(crd.body.status.conditions.find((c: { type: string }) => c.type === 'Terminating')).toMatchObject({ status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' });
+    const create = await t.json('POST', WIDGETS, { body: widget('w2') });
+    expect(create.status).toBe(405);
+    expect(create.body.message).toBe('create not allowed while custom resource definition is terminating');
+    expect((await t.json('GET', '/apis/example.com/v1')).body.resources[0].verbs).toEqual(['delete', 'deletecollection', 'get', 'list', 'watch']);
+    // Releasing the object lets the CRD go.
+    await t.json('PATCH', `${WIDGETS}/w1`, { body: { metadata: { finalizers: null } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    t.clock.advance(1000);
+    for (let i = 0; i < 50 && (await t.json('GET', `${CRDS}/widgets.example.com`)).status === 200; i++) await new Promise((r) => setTimeout(r, 0));
+    expect((await t.json('GET', `${CRDS}/widgets.example.com`)).status).toBe(404);
+  });
+});
+
+describe('watches of custom objects', () => {
+  it('end when the CRD is deleted; status-only CRD writes keep them', async () => {
+    await t.json('POST', CRDS, { body: widgetCrd() });
+    const w = await t.watch(`${WIDGETS}?watch=true`);
+    // A condition-only status write of the CRD does not disturb the watch.
+    await t.json('PATCH', `${CRDS}/widgets.example.com/status`, { body: { status: { conditions: [{ type: 'Example', status: 'True', reason: 'R', message: 'm', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    await t.json('POST', WIDGETS, { body: widget('w1') });
+    expect((await w.next())?.type).toBe('ADDED');
+    await t.json('DELETE', `${CRDS}/widgets.example.com`);
+    // The deletion of w1 by the finalizer may arrive first; then the stream ends.
+    let e = await w.next();
+    if (e?.type === 'DELETED') e = await w.next();
+    expect(e).toBeUndefined();
   });
 });

@@ -268,3 +268,32 @@ describe('x-kubernetes-validations rules', () => {
     expect((await t.json('POST', WIDGETS, { body: widget({ list: [1, 2, 3] }) })).status).toBe(201);
   });
 });
+
+describe('CRD v1 field layout', () => {
+  it('[API-VER-134] a top-level spec.validation is an unknown field; per-version schemas are accepted', async () => {
+    const crd = crdWith({ type: 'object' });
+    (crd.spec as Record<string, unknown>).validation = { openAPIV3Schema: { type: 'object' } };
+    const r = await t.json('POST', `${CRDS}?fieldValidation=Strict`, { body: crd });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.validation"');
+    await createCrd(crdWith({ type: 'object' }));
+  });
+
+  it('[API-VER-135][API-VER-136] webhook conversion lives under conversion.webhook; conversionReviewVersions is required', async () => {
+    const crd = crdWith({ type: 'object' });
+    (crd.spec as Record<string, unknown>).conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com/' } } };
+    const r = await t.json('POST', CRDS, { body: crd });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe('CustomResourceDefinition.apiextensions.k8s.io "widgets.example.com" is invalid: spec.conversion.conversionReviewVersions: Required value');
+    (crd.spec as Record<string, unknown>).conversion = { strategy: 'Webhook', webhook: { clientConfig: { url: 'https://convert.example.com/' }, conversionReviewVersions: ['v1'] } };
+    await createCrd(crd);
+  });
+
+  it('[API-VER-140] printer columns take jsonPath; JSONPath is unknown', async () => {
+    const bad = crdWith({ type: 'object' }, { additionalPrinterColumns: [{ name: 'A', type: 'string', JSONPath: '.spec.a' }] });
+    const r = await t.json('POST', `${CRDS}?fieldValidation=Strict`, { body: bad });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('CustomResourceDefinition in version "v1" cannot be handled as a CustomResourceDefinition: strict decoding error: unknown field "spec.versions[0].additionalPrinterColumns[0].JSONPath"');
+    await createCrd(crdWith({ type: 'object' }, { additionalPrinterColumns: [{ name: 'A', type: 'string', jsonPath: '.spec.a' }] }));
+  });
+});

@@ -47,4 +47,4 @@ export {
 } from './schema/crdCost';
 export { escapePropertyName, unescapePropertyName } from './schema/escaping';
 export { subjectAccessReviewRequest, type SubjectAccessReviewSpec } from './library/k8s/sarRequest';
-export { AuthorizerValue, type AuthorizationAttributes, type AuthorizationDecision, type CelAuthorizer } from './library/k8s/authz';
+export { AuthorizerValue, requestResourceCheck, type AuthorizationAttributes, type AuthorizationDecision, type CelAuthorizer } from './library/k8s/authz';

@@ -7,12 +7,16 @@
  * at the size of a cluster's role set and converges in one pass.
  */
 import type { ClusterRole, PolicyRule } from '../auth/rbac/types';
+import { trackApply } from '../http/handlers/fieldManagement';
+import type { JsonObject } from '../patch';
 import type { Store } from '../registry/generic/store';
 import { isSelectorError, labelSelectorFromObject } from '../selectors';
 
 export interface ClusterRoleAggregationDeps {
   clusterRoles: Store;
 }
+
+export const aggregationFieldManager = 'clusterrole-aggregation-controller';
 
 const sameRule = (a: PolicyRule, b: PolicyRule) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -53,9 +57,12 @@ export async function startClusterRoleAggregationController(deps: ClusterRoleAgg
       const rules = aggregatedRules(role, all);
       if (JSON.stringify(rules) === JSON.stringify(role.rules ?? [])) continue;
       try {
+        // A forced server-side apply, as upstream: the controller owns `rules`, so a manifest
+        // that also sets them conflicts on its next apply.
         await store.update('', role.metadata.name!, (current) => {
           if (!current) throw new Error('gone');
-          return { ...current, rules } as ClusterRole;
+          const applied = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: role.metadata.name! }, rules };
+          return trackApply(store.fieldManager(), current, applied as unknown as JsonObject, aggregationFieldManager, true);
         });
       } catch {
         // Deleted or changed meanwhile: that change triggers another pass.

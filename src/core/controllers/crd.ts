@@ -21,13 +21,16 @@ import {
   type CustomResourceDefinitionNames,
   type CustomResourceDefinitionStatus,
 } from '../apiextensions/types';
-import { servedVersions, storageVersionHash, storageVersionOf } from '../apiextensions/resources';
+import { customResourceInfo, servedVersions, storageVersionHash, storageVersionOf } from '../apiextensions/resources';
 import { jsonEqual } from '../api/equality';
 import type { Store } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/types';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
+
+/** How long to wait before looking again at a CRD whose objects are held by finalizers. */
+export const crdRequeueMs = 1000;
 
 export interface CrdControllerDeps {
   storage: Storage;
@@ -109,13 +112,25 @@ const byAge = (a: KubeObject, b: KubeObject): number => {
 
 export function createCrdController(deps: CrdControllerDeps): CrdController {
   const crdType = deps.registry.resourceFor(CRD_GROUP, 'v1', CRD_RESOURCE);
-  /** CRD name -> the resource types registered for it, and the CRD revision they came from. */
-  const registered = new Map<string, { resourceVersion: string; types: ResourceType[] }>();
+  /** CRD name -> the resource types registered for it, and what they were built from (spec, accepted names, termination). */
+  const registered = new Map<string, { source: string; storage: string; types: ResourceType[] }>();
   const hashes = new Map<string, string>();
   let tail: Promise<void> = Promise.resolve();
   let queued: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let stopped = false;
+  const abort = new AbortController();
+  let requeued = false;
+
+  /** Looks again later at a CRD whose objects are held by finalizers (kube's finalizer controller requeues). */
+  function requeue(): void {
+    if (requeued || stopped) return;
+    requeued = true;
+    deps.clock.sleep(crdRequeueMs, abort.signal).then(() => {
+      requeued = false;
+      return sync();
+    }, () => undefined);
+  }
 
   async function hashFor(crd: CustomResourceDefinition): Promise<string> {
     const key = `${crd.spec.group}/${storageVersionOf(crd)}/${crd.spec.names.kind}`;
@@ -127,12 +142,14 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     return h;
   }
 
-  function unregister(name: string): void {
+  /** Withdraws a CRD's resource types; their watches end unless `keepWatches` (the next registration takes them over). */
+  function unregister(name: string, keepWatches = false): void {
     const r = registered.get(name);
     if (!r) return;
     for (const t of r.types) {
       // Only remove what is still ours (another CRD may have taken the slot since).
       if (deps.registry.knownResource(t.group, t.version, t.resource) === t) deps.registry.removeResource(t.group, t.version, t.resource);
+      if (!keepWatches) customResourceInfo(t)?.withdrawn.abort();
     }
     registered.delete(name);
   }
@@ -140,11 +157,25 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
   async function register(crd: CustomResourceDefinition): Promise<void> {
     const name = crd.metadata.name!;
     const current = registered.get(name);
-    if (current && current.resourceVersion === crd.metadata.resourceVersion) return;
+    // Condition-only status writes keep the registration (and its watches), as kube keeps the CRD's storage.
+    const terminating = conditionTrue(crd, 'Terminating');
+    const storage = JSON.stringify([crd.spec, crd.status?.acceptedNames]);
+    const source = JSON.stringify([storage, terminating]);
+    if (current && current.source === source) return;
     const served = servedVersions(crd, await hashFor(crd));
-    unregister(name);
+    // Only a change of spec or accepted names replaces the storage (and ends watches); termination alone does not.
+    const sameStorage = current?.storage === storage;
+    if (sameStorage) {
+      for (const v of served) {
+        const previous = current!.types.find((t) => t.version === v.type.version);
+        const info = customResourceInfo(v.type);
+        const old = previous && customResourceInfo(previous);
+        if (info && old) info.withdrawn = old.withdrawn;
+      }
+    }
+    unregister(name, sameStorage);
     for (const v of served) deps.registry.addResource(v.type, v.definitions);
-    registered.set(name, { resourceVersion: crd.metadata.resourceVersion ?? '', types: served.map((v) => v.type) });
+    registered.set(name, { source, storage, types: served.map((v) => v.type) });
   }
 
   async function writeStatus(store: Store, crd: CustomResourceDefinition, status: CustomResourceDefinitionStatus): Promise<CustomResourceDefinition> {
@@ -172,12 +203,12 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     return (await store.list('', { limit: 1 })).items.length === 0;
   }
 
-  async function finalize(store: Store, crd: CustomResourceDefinition): Promise<void> {
+  async function finalize(store: Store, crd: CustomResourceDefinition): Promise<boolean> {
     const now = formatTime(deps.clock.now());
     const status = structuredClone(crd.status ?? {});
     setCondition(status, { type: 'Terminating', status: 'True', reason: 'InstanceDeletionInProgress', message: 'CustomResource deletion is in progress' }, now);
     if (!jsonEqual(status, crd.status ?? {})) crd = await writeStatus(store, crd, status);
-    if (!(await deleteInstances(crd))) return;
+    if (!(await deleteInstances(crd))) return false;
     const done = structuredClone(crd.status ?? {});
     setCondition(done, { type: 'Terminating', status: 'False', reason: 'InstanceDeletionCompleted', message: 'removed all instances' }, now);
     crd = await writeStatus(store, crd, done);
@@ -188,6 +219,7 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
       const { finalizers: _old, ...metadata } = current.metadata;
       return { ...current, metadata: finalizers.length ? { ...metadata, finalizers } : metadata };
     });
+    return true;
   }
 
   async function reconcile(): Promise<void> {
@@ -220,7 +252,9 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
         }
         if (conditionTrue(crd, 'Established')) await register(crd);
         else unregister(name);
-        if (crd.metadata.deletionTimestamp && crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) await finalize(store, crd);
+        if (crd.metadata.deletionTimestamp && crd.metadata.finalizers?.includes(CUSTOM_RESOURCE_CLEANUP_FINALIZER)) {
+          if (!(await finalize(store, crd))) requeue();
+        }
       } catch (e) {
         if (!stopped) console.error(`kubesim: crd controller: ${name}:`, e);
       }
@@ -254,6 +288,7 @@ export function createCrdController(deps: CrdControllerDeps): CrdController {
     },
     stop() {
       stopped = true;
+      abort.abort();
       unsubscribe?.();
     },
   };

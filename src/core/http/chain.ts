@@ -6,6 +6,7 @@
  * http/filters, API-aware ones in http/apifilters.
  */
 import { withCompression } from './filters/compression';
+import { withTraceHeader } from './filters/trace';
 import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
 import { withAuthorization } from './apifilters/authorization';
 import { withImpersonation } from './apifilters/impersonation';
@@ -28,6 +29,7 @@ export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): H
   handler = withImpersonation(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
   handler = withRequestInfo(handler);
+  handler = withTraceHeader(handler);
   handler = withCompression(handler, options.compression);
   return handler;
 }

@@ -6,6 +6,7 @@
 import type { KindValidation, ValidationTable } from './kinds';
 import { validation as admissionregistration } from './admissionregistration';
 import { validation as apiextensions } from './apiextensions';
+import { validation as apiregistration } from './apiregistration';
 import { validation as apps } from './apps';
 import { validation as autoscaling } from './autoscaling';
 import { validation as batch } from './batch';
@@ -28,6 +29,7 @@ const byGroup: Record<string, ValidationTable> = {
   '': core,
   'admissionregistration.k8s.io': admissionregistration,
   'apiextensions.k8s.io': apiextensions,
+  'apiregistration.k8s.io': apiregistration,
   apps,
   autoscaling,
   batch,

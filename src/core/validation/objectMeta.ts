@@ -5,6 +5,7 @@
  */
 import type { ObjectMeta } from '../api/types';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
+import { isConfigMapKey } from './core/configKeys';
 import { validateLabels } from './labels';
 import {
   isQualifiedName,
@@ -22,11 +23,18 @@ const nameValidators: Record<string, NameValidator> = {
   '/namespaces': nameIsDNSLabel,
   '/services': nameIsDNS1035Label,
   '/persistentvolumes': nameIsPathSegment,
+  // Pods are named <statefulset>-<ordinal> and their hostname is that name: a DNS label.
+  'apps/statefulsets': nameIsDNSLabel,
   'rbac.authorization.k8s.io/roles': nameIsPathSegment,
   'rbac.authorization.k8s.io/rolebindings': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterroles': nameIsPathSegment,
   'rbac.authorization.k8s.io/clusterrolebindings': nameIsPathSegment,
   'scheduling.k8s.io/priorityclasses': nameIsDNSSubdomain,
+  // Checked against spec (version.group) by the kind's own validation.
+  'apiregistration.k8s.io/apiservices': nameIsPathSegment,
+  // Checked against spec.signerName by the kind's own validation.
+  'certificates.k8s.io/clustertrustbundles': nameIsPathSegment,
+  'coordination.k8s.io/leasecandidates': (name) => isConfigMapKey(name),
 };
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {

@@ -68,10 +68,47 @@ export interface ApiClient {
   write<T extends KubeObject = KubeObject>(verb: WriteVerb, path: string, body: KubeObject | string | undefined, options?: WriteOptions): Promise<WriteResult<T>>;
 }
 
-export function createApiClient(fetchFn: FetchFn = (request) => fetch(request), baseUrl = globalThis.location?.origin ?? 'http://localhost'): ApiClient {
+/** One request the client made and the server's trace of it (X-Kubesim-Trace), for the Trace panel. */
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  trace: TraceEntry[];
+}
+
+export interface TraceEntry {
+  stage: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Reads the `X-Kubesim-Trace` response header (URI-encoded JSON). */
+export function traceOf(response: Response): TraceEntry[] {
+  const header = response.headers.get('X-Kubesim-Trace');
+  if (!header) return [];
+  try {
+    return JSON.parse(decodeURIComponent(header)) as TraceEntry[];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * `observe`, when given, asks the server for each request's trace and
+ * reports every exchange to it.
+ */
+export function createApiClient(
+  fetchFn: FetchFn = (request) => fetch(request),
+  baseUrl = globalThis.location?.origin ?? 'http://localhost',
+  observe?: (exchange: Exchange) => void,
+): ApiClient {
   async function raw(path: string, init: RequestInit = {}): Promise<Response> {
     try {
-      return await fetchFn(new Request(new URL(path, baseUrl), init));
+      const request = new Request(new URL(path, baseUrl), init);
+      if (observe) request.headers.set('X-Kubesim-Trace', '1');
+      const response = await fetchFn(request);
+      observe?.({ method: request.method, path, status: response.status, trace: traceOf(response) });
+      return response;
     } catch (error) {
       if (init.signal?.aborted) throw error;
       throw new ApiError({

@@ -2,7 +2,8 @@
  * The workbench: namespaces on the left, a tab bar of panels. Panels other
  * than Resources are code-split, so the first screen needs none of them.
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import { scenarioFromFragment } from '../features/scenarios/share';
 import { NamespaceList } from '../features/namespaces';
 import { KindSelect, LabelSelectorInput, ObjectDetail, ResourceTable, useResourceKinds, useSelectedKind } from '../features/resources';
 import { useWorkbench } from '../store';
@@ -10,6 +11,10 @@ import { PanelTabs } from './PanelTabs';
 
 const EditorPanel = lazy(() => import('../features/editor/EditorPanel').then((m) => ({ default: m.EditorPanel })));
 const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) => ({ default: m.WatchPanel })));
+const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ default: m.CelPanel })));
+const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').then((m) => ({ default: m.ScenarioPanel })));
+const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
+const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -19,6 +24,7 @@ export function App() {
   const connection = useWorkbench((s) => s.connection);
   const panel = useWorkbench((s) => s.panel);
   const selected = useWorkbench((s) => s.selectedObject);
+  useScenarioLink();
   const selectedKind = selected ? kinds.find((k) => `${k.group}/${k.version}/${k.resource}` === selected.kindKey) : undefined;
 
   return (
@@ -52,9 +58,33 @@ export function App() {
             {panel === 'editor' && <EditorPanel kinds={kinds} />}
             {panel === 'ownership' && <OwnershipPanel kinds={kinds} />}
             {panel === 'watch' && <WatchPanel kinds={kinds} />}
+            {panel === 'cel' && <CelPanel />}
+            {panel === 'rbac' && <RbacPanel kinds={kinds} />}
+            {panel === 'scenarios' && <ScenarioPanel />}
+            {panel === 'trace' && <TracePanel />}
           </Suspense>
         </div>
       </main>
     </div>
   );
+}
+
+/** A link with `#scenario=...` opens the Scenarios panel with that scenario. */
+function useScenarioLink(): void {
+  const setDraft = useWorkbench((s) => s.setScenarioDraft);
+  const showPanel = useWorkbench((s) => s.showPanel);
+  useEffect(() => {
+    let cancelled = false;
+    void scenarioFromFragment(location.hash).then(
+      (text) => {
+        if (cancelled || text === undefined) return;
+        setDraft(text);
+        showPanel('scenarios');
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [setDraft, showPanel]);
 }

@@ -16,10 +16,14 @@ export const alwaysAllowAuthorizer: Authorizer & RuleResolver = {
   }),
 };
 
-/** AlwaysDeny answers NoOpinion with a reason, so a later mode may still allow (as upstream). */
+/**
+ * AlwaysDeny blocks everything, so modes after it are never asked (the spec's
+ * order rule: AlwaysDeny,AlwaysAllow is 403). Upstream's returns NoOpinion
+ * with this reason, which would let a later mode allow.
+ */
 export const alwaysDenyAuthorizer: Authorizer & RuleResolver = {
   name: 'AlwaysDeny',
-  authorize: () => ({ decision: 'NoOpinion', reason: 'Everything is forbidden.' }),
+  authorize: () => ({ decision: 'Deny', reason: 'Everything is forbidden.' }),
   rulesFor: (): RulesResult => ({ resourceRules: [], nonResourceRules: [], incomplete: false }),
 };
 

@@ -25,9 +25,9 @@ export function asUser(username: string, ...groups: string[]): Record<string, st
   return h;
 }
 
+
 /**
- * Behind the host's `--insecure-token-users` flag, for end-to-end tests while
- * no real token authentication is configured: a bearer token
+ * For in-process tests and scenarios (never a host flag): a bearer token
  * `<user>[,<group>...]` authenticates as that user with those groups.
  */
 export const tokenNamesUserAuthenticator: RequestAuthenticator = {

@@ -11,6 +11,7 @@ import type { ResourceRegistry } from '../../registry/registry';
 import type { ResourceType } from '../../registry/types';
 import type { Storage } from '../../storage/interface';
 import { nodeAuthorizer } from '../node/authorizer';
+import { nodeRestrictedStore } from '../node/restriction';
 import { rbacAuthorizer } from '../rbac/authorizer';
 import { reconcileBootstrapPolicy } from '../rbac/bootstrap';
 import { guardedStore } from '../rbac/escalation';
@@ -31,12 +32,14 @@ export interface AuthorizationOptions {
   authorizer?: Authorizer | AuthorizerFactory;
   /** Reconcile the default roles and run role aggregation; by default when the chain uses RBAC. */
   rbacBootstrap?: boolean;
+  /** The NodeRestriction admission plugin. */
+  nodeRestriction?: boolean;
 }
 
 export interface Authorization {
   authorizer: Authorizer;
-  /** The store a request writes through: roles and bindings get the escalation checks. */
-  guard(store: Store, user: UserInfo, requestName: string): Store;
+  /** The store a request writes through: roles and bindings get the escalation checks, a node's writes NodeRestriction. */
+  guard(store: Store, user: UserInfo, request: { name: string; subresource: string }): Store;
   /** Post-start hooks; returns what to stop on close. */
   start(): Promise<{ stop(): void }[]>;
   close(): void;
@@ -73,7 +76,10 @@ export function createAuthorization(options: AuthorizationOptions, deps: Authori
 
   return {
     authorizer,
-    guard: (store, user, requestName) => guardedStore(store, user, requestName, escalation),
+    guard: (store, user, request) => {
+      const checked = guardedStore(store, user, request.name, escalation);
+      return options.nodeRestriction ? nodeRestrictedStore(checked, user, request.name, request.subresource) : checked;
+    },
     async start() {
       if (!bootstrap || !deps.registry.resourceFor('rbac.authorization.k8s.io', 'v1', 'clusterroles')) return [];
       await reconcileBootstrapPolicy({

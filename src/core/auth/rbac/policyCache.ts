@@ -17,6 +17,8 @@ const prefixes = {
 } as const;
 type Kind = keyof typeof prefixes;
 
+const maxSyncWaitMs = 1000;
+
 export class PolicyCache {
   readonly clusterRoles = new Map<string, ClusterRole>();
   /** namespace -> name -> Role */
@@ -68,7 +70,13 @@ export class PolicyCache {
     if (this.stopped) return;
     const revision = await this.storage.currentRevision();
     if (this.seen >= revision) return;
-    await new Promise<void>((resolve) => this.waiters.push({ revision, resolve }));
+    // A revision the watch never reports (a backend that skips one) must not stall every request: wait at most a second.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      this.waiters.push({ revision, resolve });
+      timer = setTimeout(resolve, maxSyncWaitMs);
+    });
+    clearTimeout(timer);
   }
 
   private onEvent(e: StorageEvent): void {

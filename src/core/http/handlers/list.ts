@@ -69,19 +69,21 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   }
   const options = { pretty: choice.pretty, warnings: scope.warnings };
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
-  const itemsJson = servesStoredJson(choice) ? storedItemsJson(store, result.kvs) : undefined;
+  // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
+  const typedItems = !type.custom;
+  const itemsJson = servesStoredJson(choice) ? storedItemsJson(store, result.kvs, typedItems) : undefined;
   if (itemsJson !== undefined) return writeJsonText(200, `${JSON.stringify(list).slice(0, -3)}[${itemsJson}]}`, options);
   // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
   const decoded = result.items ?? result.kvs.map((kv) => store.decode(kv));
-  list.items = decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject);
+  list.items = typedItems ? decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) : decoded;
   return writeObject(choice.serializer, 200, transformList(list, choice.representation, scope), options);
 }
 
 /** The items of a list as stored JSON texts joined by commas; undefined if any is not in the stored layout. */
-function storedItemsJson(store: RequestScope['store'], kvs: KeyValue[]): string | undefined {
+function storedItemsJson(store: RequestScope['store'], kvs: KeyValue[], typed: boolean): string | undefined {
   const texts: string[] = new Array<string>(kvs.length);
   for (let i = 0; i < kvs.length; i++) {
-    const json = store.servedJson(kvs[i]!, true);
+    const json = store.servedJson(kvs[i]!, typed);
     if (json === undefined) return undefined;
     texts[i] = json;
   }

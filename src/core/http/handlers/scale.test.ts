@@ -57,4 +57,16 @@ describe('scale subresource patches', () => {
     expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"spec.replica\\""');
     expect(warn.body.spec.replicas).toBe(2);
   });
+
+  it('API-FV-002: a PUT of the Scale is field-validated too: Strict 400 names the unknown field', async () => {
+    const p = parents[0]!;
+    await t.json('POST', p.path, { body: { ...p.body, metadata: { name: 'w' } } });
+    const scale = (await t.json('GET', `${p.path}/w/scale`)).body;
+    const r = await t.json('PUT', `${p.path}/w/scale?fieldValidation=Strict`, { body: { ...scale, spec: { replicas: 2, replica: 2 } } });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('Scale in version "v1" cannot be handled as a Scale: strict decoding error: unknown field "spec.replica"');
+    const ok = await t.json('PUT', `${p.path}/w/scale`, { body: { ...scale, spec: { replicas: 2 } } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.spec.replicas).toBe(2);
+  });
 });

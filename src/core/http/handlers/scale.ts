@@ -7,13 +7,13 @@
 import { isObject, type KubeObject } from '../../api/types';
 import { forbidden, newBadRequest, newConflict, newMethodNotSupported, newNotFound, optimisticLockErrorMsg, required, StatusError } from '../../errors';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject } from '../../patch';
-import { checkPatchFields, fieldValidationDirective } from '../../schema';
+import { checkPatchFields, checkRequestFields, fieldValidationDirective } from '../../schema';
 import type { SchemaObject } from '../../registry/types';
 import { negotiateInput, negotiateOutput, negotiatePatchType } from '../negotiation';
 import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
-import { decodeObject, fieldManagerName, newInvalidOptions, parseDryRun, readBody } from './common';
+import { decodeBody, fieldManagerName, newInvalidOptions, parseDryRun, readBody } from './common';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../../selectors';
 import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
@@ -69,7 +69,12 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   // The Scale the caller wants, given the live one.
   let desired: (live: KubeObject) => KubeObject;
   if (!patchType) {
-    const scale = decodeObject(negotiateInput(request.headers.get('content-type')), body, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const serializer = negotiateInput(request.headers.get('content-type'));
+    const decoded = decodeBody(serializer, body, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
+    const format = serializer.mediaType === 'application/json' ? 'json' : serializer.mediaType === 'application/yaml' ? 'yaml' : 'protobuf';
+    const checked = checkRequestFields<KubeObject>({ body, mediaType: format, decoded: decoded.object, parsed: format === 'json' ? decoded.parsed : undefined, schema: scaleSchema, resolve: store.resolveSchema, directive });
+    scope.warnings.push(...checked.warnings);
+    const scale = checked.object;
     desired = () => scale;
   } else if (isApply) {
     const applied = parseYaml(new TextDecoder().decode(body));

@@ -23,6 +23,7 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   const result = await store.update(info.namespace, info.name, (current) => trackUpdate(fm, current, structuredClone(obj), manager), {
     dryRun,
     subresource: info.subresource,
+    preconditions: { uid: obj.metadata.uid || undefined },
   });
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -24,6 +24,7 @@ import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../stora
 import { negotiateOutput, type Representation } from '../negotiation';
 import { parseResourceVersion, tooOldResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
+import { customResourceInfo } from '../../apiextensions/resources';
 import { selectionFrom } from './selection';
 import { tableOptions } from './transform';
 
@@ -135,6 +136,10 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     controllerRef = controller;
     if (request.signal.aborted) return finish();
     request.signal.addEventListener('abort', finish, { once: true });
+    // A custom resource's watches end when its CRD is deleted or changed.
+    const withdrawn = customResourceInfo(scope.type)?.withdrawn.signal;
+    if (withdrawn?.aborted) return finish();
+    withdrawn?.addEventListener('abort', finish, { once: true });
     void scope.clock.sleep(timeoutMs, stop.signal).then(finish);
     try {
       if (rv === undefined && params.sendInitialEvents === false) {

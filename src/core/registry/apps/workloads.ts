@@ -21,8 +21,12 @@ function defaultStatefulSet(obj: KubeObject): void {
   const spec = specOf(obj);
   spec['podManagementPolicy'] ??= 'OrderedReady';
   const us = child(spec, 'updateStrategy');
-  us['type'] ??= 'RollingUpdate';
-  if (us['type'] === 'RollingUpdate') child(us, 'rollingUpdate')['partition'] ??= 0;
+  // Only a defaulted type brings a rollingUpdate with it; an explicit RollingUpdate may leave it out.
+  if (us['type'] === undefined) {
+    us['type'] = 'RollingUpdate';
+    child(us, 'rollingUpdate');
+  }
+  if (us['type'] === 'RollingUpdate' && isObject(us['rollingUpdate'])) us['rollingUpdate']['partition'] ??= 0;
   const retention = child(spec, 'persistentVolumeClaimRetentionPolicy');
   retention['whenDeleted'] ??= 'Retain';
   retention['whenScaled'] ??= 'Retain';

@@ -1,4 +1,5 @@
 /** PodSpec defaults, shared by pods and every workload's pod template (SetDefaults_PodSpec and kin). */
+import { canonicalQuantity } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 
@@ -20,11 +21,50 @@ function defaultContainers(list: unknown): void {
     c['terminationMessagePath'] ??= '/dev/termination-log';
     c['terminationMessagePolicy'] ??= 'File';
     c['resources'] ??= {};
+    canonicalResources(c['resources']);
     if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) p['protocol'] ??= 'TCP';
     for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
     if (isObject(c['lifecycle'])) for (const hook of ['postStart', 'preStop']) defaultHTTPGet(c['lifecycle'][hook]);
     if (Array.isArray(c['env'])) {
       for (const e of c['env']) if (isObject(e) && isObject(e['valueFrom'])) defaultFieldRef(e['valueFrom']['fieldRef']);
+    }
+  }
+}
+
+/** Quantities are stored as resource.Quantity encodes them: `0.5` becomes `500m`, `1.5Gi` `1536Mi`. */
+function canonicalResources(resources: unknown): void {
+  if (!isObject(resources)) return;
+  for (const list of ['requests', 'limits']) {
+    const l = resources[list];
+    if (!isObject(l)) continue;
+    for (const [k, v] of Object.entries(l)) if (typeof v === 'string' || typeof v === 'number') l[k] = canonicalQuantity(v);
+  }
+}
+
+/**
+ * SetDefaults_Pod (Pods only, not templates): a container's requests default
+ * to its limits, and with hostNetwork a port's hostPort to its containerPort.
+ */
+export function defaultPodOnly(spec: unknown): void {
+  if (!isObject(spec)) return;
+  for (const list of ['containers', 'initContainers']) {
+    const cs = spec[list];
+    if (!Array.isArray(cs)) continue;
+    for (const c of cs) {
+      if (!isObject(c) || !isObject(c['resources']) || !isObject(c['resources']['limits'])) continue;
+      const res = c['resources'];
+      const requests = isObject(res['requests']) ? res['requests'] : (res['requests'] = {});
+      for (const [k, v] of Object.entries(res['limits'] as Record<string, unknown>)) if (!(k in requests)) requests[k] = v;
+    }
+  }
+  if (spec['hostNetwork'] === true) {
+    for (const list of ['containers', 'initContainers']) {
+      const cs = spec[list];
+      if (!Array.isArray(cs)) continue;
+      for (const c of cs) {
+        if (!isObject(c) || !Array.isArray(c['ports'])) continue;
+        for (const p of c['ports']) if (isObject(p) && (p['hostPort'] === undefined || p['hostPort'] === 0)) p['hostPort'] = p['containerPort'];
+      }
     }
   }
 }

@@ -1,10 +1,11 @@
 /** Pod strategy: defaults, tolerations, initial status and QoS class (pkg/registry/core/pod). */
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
-import { defaultPodSpec } from './podSpec';
+import { defaultPodOnly, defaultPodSpec } from './podSpec';
 
 export const podStrategy: Partial<ResourceStrategy> = {
   prepareForCreate(obj) {
+    defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
     if (isObject(obj['spec'])) {
       obj['spec']['priority'] ??= 0;
@@ -18,6 +19,7 @@ export const podStrategy: Partial<ResourceStrategy> = {
   },
   // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
   prepareForUpdate(obj) {
+    defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
   },
 };

@@ -137,15 +137,17 @@ export class ServiceAllocator {
     const errs: FieldError[] = [];
     ips.forEach((ip, i) => {
       if (ip === 'None' || i < families.length) return;
-      if (parseIPv4(ip) === undefined) errs.push({ ...invalid(`spec.clusterIPs[${i}]`, null, 'IPv6 is not configured on this cluster'), valueText: goStringSlice(ips) });
+      if (parseIPv4(ip) === undefined) errs.push({ ...invalid(`spec.clusterIPs[${i}]`, null, 'may not use IPv6 on a cluster which is not configured for it'), valueText: goStringSlice(ips) });
       else families.push('IPv4');
     });
     if (errs.length) throw newInvalid(serviceKind, name, errs);
     const headlessSelectorless = serviceType(svc) === 'ClusterIP' && spec['clusterIP'] === 'None' && !hasSelector(svc);
     if (headlessSelectorless) {
-      // The one case that may ask for dual-stack on any cluster: kube-apiserver defaults it to RequireDualStack.
-      spec['ipFamilies'] = families.length ? families : ['IPv4'];
+      // The one case that may be dual-stack on any cluster: RequireDualStack by default, and then both families.
       spec['ipFamilyPolicy'] ??= 'RequireDualStack';
+      if (!families.length) families.push('IPv4');
+      if (families.length < 2 && spec['ipFamilyPolicy'] === 'RequireDualStack') families.push(families[0] === 'IPv4' ? 'IPv6' : 'IPv4');
+      spec['ipFamilies'] = families;
       return;
     }
     spec['ipFamilyPolicy'] ??= 'SingleStack';

@@ -76,7 +76,7 @@ describe('Service ClusterIP allocation', () => {
     expect(h.body.spec).toMatchObject({ clusterIP: 'None', clusterIPs: ['None'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
     const hs = await create('hs', { clusterIP: 'None' });
     expect(hs.status).toBe(201);
-    expect(hs.body.spec.ipFamilyPolicy).toBe('RequireDualStack');
+    expect(hs.body.spec).toMatchObject({ clusterIPs: ['None'], ipFamilyPolicy: 'RequireDualStack', ipFamilies: ['IPv4', 'IPv6'] });
     const e = await create('e', { type: 'ExternalName', externalName: 'example.com' });
     expect(e.status).toBe(201);
     expect(e.body.spec.clusterIP).toBeUndefined();
@@ -152,6 +152,19 @@ describe('Service NodePort allocation', () => {
     expect(r.body.spec.ports[0].nodePort).toBeUndefined();
     expect(r.body.spec.externalTrafficPolicy).toBeUndefined();
     expect((await create('c', { type: 'NodePort', ports: [{ port: 80, nodePort: 30081 }] })).status).toBe(201);
+  });
+
+  it('changing a ClusterIP Service to NodePort (kubectl edit) allocates node ports and keeps the address', async () => {
+    const c = (await create('a', { ports: [{ port: 80 }] })).body;
+    c.spec.type = 'NodePort';
+    const r = await t.json('PUT', `${SVC}/a`, { body: c });
+    expect(r.status).toBe(200);
+    expect(r.body.spec.clusterIP).toBe(c.spec.clusterIP);
+    expect(r.body.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    expect(r.body.spec.externalTrafficPolicy).toBe('Cluster');
+    const p = await t.json('PATCH', `${SVC}/a`, { body: JSON.stringify({ spec: { type: 'ClusterIP' } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(p.status).toBe(200);
+    expect(p.body.spec.ports[0].nodePort).toBeUndefined();
   });
 
   it('a replace of a NodePort Service without nodePort keeps the allocated one', async () => {

@@ -473,11 +473,16 @@ export class Store {
    * writes it with compare-and-swap on the revision read, retrying when the
    * object changed underneath (only when the caller did not pin a resourceVersion).
    */
-  async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean } = {}): Promise<UpdateResult> {
+  async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string } } = {}): Promise<UpdateResult> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
       const current = kv ? this.decode(kv) : undefined;
+      // A PUT's own uid is a precondition (DefaultUpdatedObjectInfo.Preconditions), checked as etcd3's GuaranteedUpdate does.
+      const uid = options.preconditions?.uid;
+      if (uid && (current || this.strategy.allowCreateOnUpdate || options.forceAllowCreate) && uid !== (current?.metadata.uid ?? '')) {
+        throw newConflict(this.gr, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`);
+      }
       // The update function may mutate what it is given: hand it a second decode, cheaper than a deep clone.
       let next = await tryUpdate(kv ? this.decode(kv) : undefined);
       if (!current) {

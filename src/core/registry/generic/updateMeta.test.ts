@@ -52,7 +52,7 @@ describe('server-owned metadata on update (rest.BeforeUpdate)', () => {
     expect(apply.body.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
   });
 
-  it('API-ERR-002: a PUT without uid keeps the stored uid; a different uid is refused as immutable', async () => {
+  it('API-ERR-002: a PUT without uid keeps the stored uid; a PUT with another uid fails its uid precondition (409)', async () => {
     const cm = await createCm('c1');
     const uid = cm.metadata.uid;
     delete cm.metadata.uid;
@@ -61,6 +61,16 @@ describe('server-owned metadata on update (rest.BeforeUpdate)', () => {
     expect(r.body.metadata.uid).toBe(uid);
     r.body.metadata.uid = 'a-different-uid';
     const bad = await t.json('PUT', `${cms}/c1`, { body: r.body });
+    expect(bad.status).toBe(409);
+    expect(bad.body).toMatchObject({
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on configmaps "c1": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/c1, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: a-different-uid, UID in object meta: ${uid}`,
+    });
+  });
+
+  it('a patch that changes uid is refused as immutable (422)', async () => {
+    await createCm('c1');
+    const bad = await t.json('PATCH', `${cms}/c1`, { body: JSON.stringify({ metadata: { uid: 'a-different-uid' } }), headers: { 'content-type': 'application/merge-patch+json' } });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toBe('ConfigMap "c1" is invalid: metadata.uid: Invalid value: "a-different-uid": field is immutable');
     expect(bad.body.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: "a-different-uid": field is immutable', field: 'metadata.uid' }]);

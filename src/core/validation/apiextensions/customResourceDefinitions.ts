@@ -257,10 +257,15 @@ export function validateCustomResourceDefinition(obj: KubeObject): FieldError[] 
     if (!strategy) errs.push(required('spec.conversion.strategy'));
     else if (strategy !== 'None' && strategy !== 'Webhook') errs.push(notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
     else if (strategy === 'Webhook') {
+      // Paths name the internal version's fields (conversion.webhookClientConfig, conversion.conversionReviewVersions).
       const webhook = isObject(conversion.webhook) ? conversion.webhook : undefined;
-      if (!webhook?.['clientConfig']) errs.push(required('spec.conversion.webhook.clientConfig', 'required when strategy is set to Webhook'));
-      if (!Array.isArray(webhook?.['conversionReviewVersions']) || !(webhook['conversionReviewVersions'] as unknown[]).length) {
-        errs.push(required('spec.conversion.webhook.conversionReviewVersions'));
+      const cc = webhook && isObject(webhook['clientConfig']) ? webhook['clientConfig'] : undefined;
+      if (!cc) errs.push(required('spec.conversion.webhookClientConfig', 'required when strategy is set to Webhook'));
+      else if ((cc['url'] === undefined) === (cc['service'] === undefined)) errs.push(required('spec.conversion.webhookClientConfig', 'exactly one of url or service is required'));
+      const reviewVersions = Array.isArray(webhook?.['conversionReviewVersions']) ? (webhook['conversionReviewVersions'] as string[]) : [];
+      if (!reviewVersions.length) errs.push(required('spec.conversion.conversionReviewVersions'));
+      else if (!reviewVersions.some((v) => v === 'v1' || v === 'v1beta1')) {
+        errs.push({ ...invalid('spec.conversion.conversionReviewVersions', null, 'must include at least one of v1, v1beta1'), valueText: goStrings(reviewVersions) });
       }
     } else if (conversion.webhook) errs.push(forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
   }

@@ -72,7 +72,7 @@ describe('create', () => {
     ]],
     ['StatefulSet', 'sts', { podManagementPolicy: 'Random', updateStrategy: { type: 'OnDelete', rollingUpdate: { partition: 1 } }, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'db' }) }, '', [
       "spec.podManagementPolicy: Invalid value: \"Random\": must be 'OrderedReady' or 'Parallel'",
-      'spec.updateStrategy.rollingUpdate: Invalid value: {"partition":1}: only allowed for updateStrategy \'RollingUpdate\'',
+      "spec.updateStrategy.rollingUpdate: Invalid value: apps.RollingUpdateStatefulSetStrategy{Partition:1, MaxUnavailable:(*intstr.IntOrString)(nil)}: only allowed for updateStrategy 'RollingUpdate'",
       'spec.template.metadata.labels: Invalid value: map[string]string{"app":"db"}: `selector` does not match template `labels`',
     ]],
     ['StatefulSet', 'sts-restart', { replicas: -1, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }, { restartPolicy: 'OnFailure' }) }, '', [
@@ -147,5 +147,16 @@ describe('update', () => {
     const r = await t.json('PATCH', `${path('Deployment', name)}/scale`, { headers: { 'content-type': 'application/merge-patch+json' }, body: { spec: { replicas: -1 } } });
     expect(r.status).toBe(422);
     expect(r.body.message).toContain('spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+  });
+});
+
+describe('names', () => {
+  it('a StatefulSet name is a DNS label (its pods take it as their hostname)', async () => {
+    const r = await create('StatefulSet', 'web.v1', valid);
+    expect(r.status).toBe(422);
+    expect(causesOf(r.body)).toEqual([
+      "metadata.name: Invalid value: \"web.v1\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+    ]);
+    expect((await create('Deployment', 'web.v1', valid)).status).toBe(201);
   });
 });

@@ -44,7 +44,7 @@ function validateUpdateStrategy(us: Obj, fld: Path): FieldError[] {
       return ru ? validateRollingUpdate(ru, fld.child('rollingUpdate')) : [required(String(fld.child('rollingUpdate')))];
     default: {
       const e = notSupported(String(fld), type, ['RollingUpdate', 'OnDelete']);
-      return [{ ...e, valueText: `apps.DaemonSetUpdateStrategy{Type:${JSON.stringify(type)}, RollingUpdate:(*apps.RollingUpdateDaemonSet)(${ru ? '…' : 'nil'})}` }];
+      return [{ ...e, valueText: `apps.DaemonSetUpdateStrategy{Type:${JSON.stringify(type)}, RollingUpdate:(*apps.RollingUpdateDaemonSet)(${ru ? '...' : 'nil'})}` }];
     }
   }
 }

@@ -37,7 +37,7 @@ function validateStrategy(strategy: Obj, fld: Path): FieldError[] {
     default: {
       const e = notSupported(String(fld), type, ['Recreate', 'RollingUpdate']);
       // kube passes the whole strategy struct as the value.
-      return [{ ...e, valueText: `apps.DeploymentStrategy{Type:${JSON.stringify(type)}, RollingUpdate:(*apps.RollingUpdateDeployment)(${ru ? '…' : 'nil'})}` }];
+      return [{ ...e, valueText: `apps.DeploymentStrategy{Type:${JSON.stringify(type)}, RollingUpdate:(*apps.RollingUpdateDeployment)(${ru ? '...' : 'nil'})}` }];
     }
   }
 }

@@ -19,6 +19,12 @@ import {
 import { goIntOrString } from '../core/goSyntax';
 
 const specPath = newPath('spec');
+
+/** apps.RollingUpdateStatefulSetStrategy as %#v prints it (a set maxUnavailable would be an address in Go). */
+function goRollingUpdate(ru: Obj): string {
+  const mu = ru['maxUnavailable'] === undefined || ru['maxUnavailable'] === null ? '(*intstr.IntOrString)(nil)' : `&${goIntOrString(ru['maxUnavailable'])}`;
+  return `apps.RollingUpdateStatefulSetStrategy{Partition:${typeof ru['partition'] === 'number' ? ru['partition'] : 0}, MaxUnavailable:${mu}}`;
+}
 const retentionPolicies = ['Retain', 'Delete'];
 
 function validateRollingUpdate(ru: Obj, fld: Path): FieldError[] {
@@ -47,13 +53,13 @@ function validateStatefulSetSpec(spec: Obj): FieldError[] {
       errs.push(required(String(specPath.child('updateStrategy'))));
       break;
     case 'OnDelete':
-      if (ru) errs.push(invalidText(specPath.child('updateStrategy', 'rollingUpdate'), JSON.stringify(ru), "only allowed for updateStrategy 'RollingUpdate'"));
+      if (ru) errs.push(invalidText(specPath.child('updateStrategy', 'rollingUpdate'), goRollingUpdate(ru), "only allowed for updateStrategy 'RollingUpdate'"));
       break;
     case 'RollingUpdate':
       if (ru) errs.push(...validateRollingUpdate(ru, specPath.child('updateStrategy', 'rollingUpdate')));
       break;
     default:
-      errs.push(invalidText(specPath.child('updateStrategy'), `apps.StatefulSetUpdateStrategy{Type:${JSON.stringify(usType)}, RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(${ru ? '…' : 'nil'})}`, "must be 'RollingUpdate' or 'OnDelete'"));
+      errs.push(invalidText(specPath.child('updateStrategy'), `apps.StatefulSetUpdateStrategy{Type:${JSON.stringify(usType)}, RollingUpdate:(*apps.RollingUpdateStatefulSetStrategy)(${ru ? '...' : 'nil'})}`, "must be 'RollingUpdate' or 'OnDelete'"));
   }
   const retention = obj(spec['persistentVolumeClaimRetentionPolicy']);
   if (retention) {

@@ -4,12 +4,12 @@
  * signer name, expiration, conditions and the issued certificate's PEM. What
  * the stored object already got away with stays allowed on update.
  */
-import { duplicate, forbidden, invalid, notSupported, required, tooLong, type FieldError } from '../../errors';
+import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import { jsonEqual } from '../../api/equality';
-import { newPath, type Path } from '../field';
+import { newPath } from '../field';
 import type { KindValidation } from '../kinds';
-import { isDNS1123Label, isDNS1123Subdomain } from '../names';
 import { objs, obj, optNum, str, strs, type Obj } from '../values';
+import { validateSignerName } from './signerName';
 
 const legacyUnknownSigner = 'kubernetes.io/legacy-unknown';
 const validUsages = [
@@ -61,33 +61,6 @@ function pemBlocks(text: string): PemBlock[] {
 function bytesText(bytes: string | undefined): string {
   if (bytes === undefined) return '[]byte(nil)';
   return `[]byte{${[...bytes].map((c) => `0x${c.charCodeAt(0).toString(16)}`).join(', ')}}`;
-}
-
-function validateSignerName(fld: Path, signer: string): FieldError[] {
-  if (!signer) return [required(String(fld))];
-  const segments = signer.split('/');
-  if (segments.length !== 2) return [invalid(String(fld), signer, "must be a fully qualified domain and path of the form 'example.com/signer-name'")];
-  const [domain, path] = segments as [string, string];
-  const errs: FieldError[] = [];
-  if (domain.length > 253) errs.push(tooLong(String(fld), domain, 253));
-  const labels = domain.split('.');
-  for (const lbl of labels) {
-    const msgs = isDNS1123Label(lbl);
-    if (msgs.length) {
-      for (const m of msgs) errs.push(invalid(String(fld), domain, `validating label "${lbl}": ${m}`));
-      break;
-    }
-  }
-  if (labels.length < 2) errs.push(invalid(String(fld), domain, 'should be a domain with at least two segments separated by dots'));
-  for (const lbl of path.split('.')) {
-    const msgs = isDNS1123Subdomain(lbl);
-    if (msgs.length) {
-      for (const m of msgs) errs.push(invalid(String(fld), path, `validating component "${lbl}": ${m}`));
-      break;
-    }
-  }
-  if (path.length > 253 + 63 + 1) errs.push(tooLong(String(fld), path, 253 + 63 + 1));
-  return errs;
 }
 
 /** validateCertificate: the issued certificate is CERTIFICATE blocks only, without headers. */

@@ -42,3 +42,20 @@ describe('CertificateSigningRequest', () => {
     ]);
   });
 });
+
+describe('ClusterTrustBundle', () => {
+  const bundle = cert('CERTIFICATE');
+  const ctb = (name: string, spec: Record<string, unknown>) => ({ metadata: { name }, spec: { trustBundle: atob(bundle), ...spec } });
+  it('names follow the signer; the bundle is CERTIFICATE blocks without duplicates', () => {
+    expect(errorsOf(g, 'clustertrustbundles', ctb('roots', {}))).toEqual([]);
+    expect(errorsOf(g, 'clustertrustbundles', ctb('example.com:signer:roots', { signerName: 'example.com/signer' }))).toEqual([]);
+    expect(errorsOf(g, 'clustertrustbundles', ctb('roots', { signerName: 'example.com/signer' }))).toEqual([
+      'metadata.name: Invalid value: "roots": ClusterTrustBundle for signerName example.com/signer must be named with prefix example.com:signer:',
+    ]);
+    expect(errorsOf(g, 'clustertrustbundles', ctb('roots', { trustBundle: atob(bundle) + atob(bundle) + atob(cert('PRIVATE KEY')) }))).toEqual([
+      'spec.trustBundle: Invalid value: "<value omitted>": entry 2 has bad block type: PRIVATE KEY',
+      'spec.trustBundle: Invalid value: "<value omitted>": duplicate trust anchor (indices [0 1])',
+    ]);
+    expect(errorsOf(g, 'clustertrustbundles', ctb('roots', { trustBundle: '' }))).toEqual(['spec.trustBundle: Invalid value: "<value omitted>": at least one trust anchor must be provided']);
+  });
+});

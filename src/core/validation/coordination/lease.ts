@@ -1,11 +1,18 @@
 /** Lease validation (ValidateLease / ValidateLeaseUpdate): durations, transitions, the coordinated-leader strategy. */
 import { forbidden, invalid, notSupported, type FieldError } from '../../errors';
-import { newPath } from '../field';
+import { newPath, type Path } from '../field';
 import type { KindValidation } from '../kinds';
 import { isQualifiedName } from '../names';
 import { obj, optNum, optStr, type Obj } from '../values';
 
 const strategies = ['OldestEmulationVersion'];
+
+/** ValidateCoordinatedLeaseStrategy: a Kubernetes strategy name, or a qualified custom one. Upstream names the child once more. */
+export function validateCoordinatedLeaseStrategy(strategy: string, fld: Path): FieldError[] {
+  const p = String(fld.child('strategy'));
+  if (!strategy.includes('/')) return strategies.includes(strategy) ? [] : [notSupported(p, strategy, strategies)];
+  return isQualifiedName(strategy).map((m) => invalid(p, strategy, m));
+}
 
 function validateLease(lease: Obj): FieldError[] {
   const spec = obj(lease, 'spec');
@@ -16,15 +23,7 @@ function validateLease(lease: Obj): FieldError[] {
   const transitions = optNum(spec, 'leaseTransitions');
   if (transitions !== undefined && transitions < 0) errs.push(invalid(String(fld.child('leaseTransitions')), transitions, 'must be greater than or equal to 0'));
   const strategy = optStr(spec, 'strategy');
-  if (strategy !== undefined) {
-    // kube-apiserver nests the child name once more here.
-    const p = String(fld.child('strategy', 'strategy'));
-    if (!strategy.includes('/')) {
-      if (!strategies.includes(strategy)) errs.push(notSupported(p, strategy, strategies));
-    } else {
-      for (const m of isQualifiedName(strategy)) errs.push(invalid(p, strategy, m));
-    }
-  }
+  if (strategy !== undefined) errs.push(...validateCoordinatedLeaseStrategy(strategy, fld.child('strategy')));
   if (optStr(spec, 'preferredHolder') && !strategy) errs.push(forbidden(String(fld.child('preferredHolder')), 'may only be specified if `strategy` is defined'));
   return errs;
 }

@@ -100,8 +100,29 @@ function validateSecurityContext(value: unknown, fld: Path): FieldError[] {
   return errs;
 }
 
+const resizeResources = ['cpu', 'memory'];
+const resizePolicies = ['NotRequired', 'RestartContainer'];
+
+/** validateResizePolicy: cpu or memory, each once, with a known restart policy (NotRequired when the pod never restarts). */
+function validateResizePolicy(list: unknown, fld: Path, podRestartPolicy: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [rp, i] of objects(list)) {
+    const name = str(rp['resourceName']);
+    if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(fld.index(i)), value: name });
+    seen.add(name);
+    if (!name) errs.push(required(String(fld)));
+    else if (!resizeResources.includes(name)) errs.push(notSupported(String(fld), name, resizeResources));
+    const policy = str(rp['restartPolicy']);
+    if (!policy) errs.push(required(String(fld)));
+    else if (!resizePolicies.includes(policy)) errs.push(notSupported(String(fld), policy, resizePolicies));
+    if (podRestartPolicy === 'Never' && policy !== 'NotRequired') errs.push(invalid(String(fld), policy, "must be 'NotRequired' when `restartPolicy` is 'Never'"));
+  }
+  return errs;
+}
+
 /** validateContainerCommon: what every kind of container must satisfy. */
-function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path): FieldError[] {
+function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path, podRestartPolicy = 'Always'): FieldError[] {
   const errs: FieldError[] = [];
   const name = str(c['name']);
   if (!name) errs.push(required(String(p.child('name'))));
@@ -120,6 +141,7 @@ function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path): FieldEr
   if (!pull) errs.push(required(String(p.child('imagePullPolicy'))));
   else if (!pullPolicies.includes(pull)) errs.push(notSupported(String(p.child('imagePullPolicy')), pull, pullPolicies));
   if (c['resources'] !== undefined) errs.push(...validateContainerResourceRequirements(c['resources'], p.child('resources')));
+  if (c['resizePolicy'] !== undefined) errs.push(...validateResizePolicy(c['resizePolicy'], p.child('resizePolicy'), podRestartPolicy));
   if (c['securityContext'] !== undefined) errs.push(...validateSecurityContext(c['securityContext'], p.child('securityContext')));
   return errs;
 }
@@ -131,14 +153,14 @@ function validateProbesAndLifecycle(c: Obj, p: Path): FieldError[] {
 }
 
 /** validateContainers: the pod's regular containers. */
-export function validateContainers(containers: unknown, volumes: Set<string>, fld: Path): FieldError[] {
+export function validateContainers(containers: unknown, volumes: Set<string>, fld: Path, podRestartPolicy = 'Always'): FieldError[] {
   const errs: FieldError[] = [];
   const list = objects(containers);
   if (list.length === 0) errs.push(required(String(fld)));
   const names = new Set<string>();
   for (const [c, i] of list) {
     const p = fld.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p));
+    errs.push(...validateContainerCommon(c, volumes, p, podRestartPolicy));
     const name = str(c['name']);
     if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
     else names.add(name);

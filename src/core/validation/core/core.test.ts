@@ -65,6 +65,14 @@ describe('Namespace', () => {
     expect(errorsOf('', 'namespaces', { spec: { finalizers: ['kubernetes', 'example.com/x'] } })).toEqual([]);
     expect(errorsOf('', 'namespaces', { spec: { finalizers: ['custom'] } })).toEqual(['spec.finalizers: Invalid value: "custom": name is neither a standard finalizer name nor is it fully qualified']);
   });
+
+  it('status: the phase follows deletionTimestamp', () => {
+    const old = { status: { phase: 'Active' } };
+    expect(errorsOf('', 'namespaces', { status: { phase: 'Active' } }, old, 'status')).toEqual([]);
+    expect(errorsOf('', 'namespaces', { status: { phase: 'Terminating' } }, old, 'status')).toEqual([
+      "status.Phase: Invalid value: \"Terminating\": may only be 'Active' if `deletionTimestamp` is empty",
+    ]);
+  });
 });
 
 describe('PersistentVolumeClaim', () => {
@@ -119,7 +127,7 @@ describe('ResourceQuota and LimitRange', () => {
   it('quota resources are standard or qualified, counts whole, nothing negative', () => {
     expect(errorsOf('', 'resourcequotas', { spec: { hard: { pods: '10', 'requests.cpu': '2', 'count/deployments.apps': '3' } } })).toEqual([]);
     expect(errorsOf('', 'resourcequotas', { spec: { hard: { pods: '1.5', 'limits.memory': '-1Gi', widgets: '1' } } })).toEqual([
-      'spec.hard[pods]: Invalid value: "1.5": must be an integer',
+      'spec.hard[pods]: Invalid value: "1500m": must be an integer', // kube prints Quantity.String(), the canonical form
       'spec.hard[limits.memory]: Invalid value: "-1Gi": must be greater than or equal to 0',
       'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource type or fully qualified',
       'spec.hard[widgets]: Invalid value: "widgets": must be a standard resource for quota',

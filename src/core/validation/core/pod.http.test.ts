@@ -39,6 +39,17 @@ describe('Pod create', () => {
   });
 });
 
+describe('Pod defaults validation sees', () => {
+  it('requests default to limits (Pods only), and quantities are stored in canonical form', async () => {
+    const r = await t.json('POST', PODS, { body: pod('res', { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '0.5', memory: '1.5Gi' }, requests: { memory: 1073741824 } } }] }) });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.containers[0].resources).toEqual({ limits: { cpu: '500m', memory: '1536Mi' }, requests: { memory: '1073741824', cpu: '500m' } });
+    expect(r.body.status.qosClass).toBe('Burstable');
+    const t2 = await t.json('POST', '/api/v1/namespaces/default/podtemplates', { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'res' }, template: { spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1000m' } } }] } } } });
+    expect(t2.body.template.spec.containers[0].resources).toEqual({ limits: { cpu: '1' } });
+  });
+});
+
 describe('Pod update', () => {
   it('changes the image, refuses other spec changes, and leaves status writes alone', async () => {
     const c = await t.json('POST', PODS, { body: pod('upd', { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }] }) });

@@ -172,6 +172,16 @@ describe('ValidatePodCreate', () => {
     ['ephemeral containers on create', { containers: [container()], ephemeralContainers: [container({ name: 'debug' })] }, [
       'spec.ephemeralContainers: Forbidden: cannot be set on create',
     ]],
+    ['runtimeClassName, readinessGates, schedulingGates, resizePolicy', {
+      runtimeClassName: 'Fast', readinessGates: [{ conditionType: 'a/b/c' }], schedulingGates: [{ name: 'g' }, { name: 'g' }], restartPolicy: 'Never',
+      containers: [container({ resizePolicy: [{ resourceName: 'cpu', restartPolicy: 'RestartContainer' }, { resourceName: 'gpu', restartPolicy: 'NotRequired' }] })],
+    }, [
+      'spec.containers[0].resizePolicy: Invalid value: "RestartContainer": must be \'NotRequired\' when `restartPolicy` is \'Never\'',
+      'spec.containers[0].resizePolicy: Unsupported value: "gpu": supported values: "cpu", "memory"',
+      "spec.runtimeClassName: Invalid value: \"Fast\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+      "spec.readinessGates[0].conditionType: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      'spec.schedulingGates[1]: Duplicate value: "g"',
+    ]],
     ['image with surrounding whitespace', { containers: [container({ image: ' nginx' })] }, [
       'spec.containers[0].image: Invalid value: " nginx": must not have leading or trailing whitespace',
     ]],

@@ -7,7 +7,7 @@ import { forbidden, invalid, notSupported, required, type FieldError } from '../
 import type { Path } from '../field';
 import { validateLabels } from '../labels';
 import { validateLabelName, validateLabelSelector } from '../metav1';
-import { isDNS1123Subdomain, isValidLabelValue } from '../names';
+import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../names';
 import { validateAnnotations } from '../objectMeta';
 import {
   arr, inclusiveRangeError, isIP, maxInt32, num, obj, objects, str, validateDNS1123Label, validateDNS1123Subdomain, type Obj,
@@ -229,12 +229,25 @@ function validateTopologySpreadConstraints(value: unknown, fld: Path): FieldErro
   return errs;
 }
 
+/** validateSchedulingGates: qualified names, each once. */
+function validateSchedulingGates(gates: unknown, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const [g, i] of objects(gates)) {
+    const name = str(g['name']);
+    for (const m of isQualifiedName(name)) errs.push(invalid(String(fld.index(i)), name, m));
+    if (seen.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(fld.index(i)), value: name });
+    seen.add(name);
+  }
+  return errs;
+}
+
 /** ValidatePodSpec */
 export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
   // Optional fields that are absent have nothing to check; their paths are not even built (Pod creates are hot).
   const has = (k: string) => spec[k] !== undefined && spec[k] !== null;
   const { names: volumes, errs } = has('volumes') ? validateVolumes(spec['volumes'], fld.child('volumes')) : { names: new Set<string>(), errs: [] };
-  errs.push(...validateContainers(spec['containers'], volumes, fld.child('containers')));
+  errs.push(...validateContainers(spec['containers'], volumes, fld.child('containers'), str(spec['restartPolicy'])));
   if (has('initContainers')) errs.push(...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
   if (has('ephemeralContainers')) errs.push(...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
   const restartPolicy = spec['restartPolicy'];
@@ -270,6 +283,13 @@ export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
   if (typeof preemption === 'string' && preemption !== 'PreemptLowerPriority' && preemption !== 'Never') {
     errs.push(notSupported(String(fld.child('preemptionPolicy')), preemption, ['Never', 'PreemptLowerPriority']));
   }
+  const runtimeClassName = spec['runtimeClassName'];
+  if (typeof runtimeClassName === 'string') errs.push(...validateDNS1123Subdomain(runtimeClassName, fld.child('runtimeClassName')));
+  for (const [gate, i] of objects(spec['readinessGates'])) {
+    const type = str(gate['conditionType']);
+    for (const m of isQualifiedName(type)) errs.push(invalid(String(fld.child('readinessGates').index(i).child('conditionType')), type, m));
+  }
+  if (has('schedulingGates')) errs.push(...validateSchedulingGates(spec['schedulingGates'], fld.child('schedulingGates')));
   const os = obj(spec['os']);
   if (os) {
     const osName = str(os['name']);

@@ -3,6 +3,7 @@ import type { ValidationTable } from '../kinds';
 import { csiDriverValidation, csiNodeValidation, csiStorageCapacityValidation } from './csi';
 import { storageClassValidation } from './storageClass';
 import { volumeAttachmentValidation } from './volumeAttachment';
+import { volumeAttributesClassValidation } from './volumeAttributesClass';
 
 export const validation: ValidationTable = {
   storageclasses: storageClassValidation,
@@ -10,4 +11,5 @@ export const validation: ValidationTable = {
   csinodes: csiNodeValidation,
   csistoragecapacities: csiStorageCapacityValidation,
   volumeattachments: volumeAttachmentValidation,
+  volumeattributesclasses: volumeAttributesClassValidation,
 };

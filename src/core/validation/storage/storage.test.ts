@@ -26,3 +26,13 @@ describe('StorageClass', () => {
     ]);
   });
 });
+
+describe('VolumeAttributesClass', () => {
+  it('driver and at least one parameter; both fixed', () => {
+    expect(errorsOf(g, 'volumeattributesclasses', { driverName: 'csi.example.com', parameters: { iops: '1000' } })).toEqual([]);
+    expect(errorsOf(g, 'volumeattributesclasses', {})).toEqual(['driverName: Required value', 'parameters: Required value: must contain at least one key/value pair']);
+    expect(errorsOf(g, 'volumeattributesclasses', { driverName: 'csi.example.com', parameters: { iops: '2000' } }, { driverName: 'csi.example.com', parameters: { iops: '1000' } })).toEqual([
+      'parameters: Forbidden: updates to parameters are forbidden.',
+    ]);
+  });
+});

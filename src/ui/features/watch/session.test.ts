@@ -87,4 +87,18 @@ describe('stepping a watch from the core', () => {
     expect(session.relist).toEqual({ count: 3, resourceVersion: list.metadata.resourceVersion });
     await server.close();
   });
+
+  it('[API-WATCH-029] sendInitialEvents: existing objects arrive as ADDED, then a BOOKMARK marks the end of the initial events', async () => {
+    const { server, client, create } = await setup();
+    await create('a');
+    await create('b');
+    const response = await client.fetch(`${NS}?${watchQuery({ ...DEFAULT_WATCH_PARAMS, sendInitialEvents: true })}`);
+    let session = EMPTY_SESSION;
+    for (const event of await take(response, 3)) session = sessionReducer(session, { type: 'received', event });
+    for (let i = 0; i < 3; i++) session = sessionReducer(session, { type: 'step' });
+    expect(session.history.map((h) => `${h.event.type} ${h.event.object.metadata?.name ?? ''}`)).toEqual(['ADDED a', 'ADDED b', 'BOOKMARK ']);
+    expect(session.history[2]!.event.object.metadata?.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    expect(Object.keys(session.objects).sort()).toEqual(['default/a', 'default/b']);
+    await server.close();
+  });
 });

@@ -87,6 +87,11 @@ class ResourceCheck extends AuthzOpaque {
   }
 }
 
+/** The `authorizer.requestResource` of an admission request: a check of the request's own resource. */
+export function requestResourceCheck(az: AuthorizerValue, attrs: Omit<AuthorizationAttributes, 'user' | 'verb' | 'resourceRequest'>): CelValue {
+  return new ResourceCheck(az, attrs);
+}
+
 export class DecisionValue extends AuthzOpaque {
   readonly typeName = 'kubernetes.authorization.Decision';
   constructor(readonly d: AuthorizationDecision) {

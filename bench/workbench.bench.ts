@@ -1,0 +1,115 @@
+/**
+ * The workbench in Chromium beside a bare Vite React page, built and served
+ * the same way in the same run:
+ *
+ * - cold: a fresh browser profile, navigation until the first API answer is
+ *   on screen (the namespace list; for the bare page its first render). The
+ *   workbench's cold load includes installing the service worker and
+ *   starting the API server in it.
+ * - warm: a reload in the same profile (worker installed, caches warm).
+ * - JavaScript the page transferred before the first screen is interactive
+ *   (the worker's sw.js is reported apart: the worker fetches it).
+ *
+ * Printed as medians and as workbench/bare ratios (above 1: the workbench is
+ * slower or heavier). Compare the ratios between commits.
+ *
+ * Run: npx tsx bench/workbench.bench.ts [rounds=3]
+ */
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+import react from '@vitejs/plugin-react';
+import { build, preview, type PreviewServer } from 'vite';
+import { buildWorkbench, CHROMIUM, CHROMIUM_ARGS, freePort, root } from '../e2e/support/browser';
+
+const rounds = Number(process.argv[2] ?? 3);
+
+/** A one-component React page, as `npm create vite` makes it. */
+async function buildBarePage(): Promise<{ outDir: string; srcDir: string }> {
+  // Inside the repository, so `react` resolves from its node_modules.
+  const srcDir = join(root, 'bench', `.bare-react-${process.pid}`);
+  await mkdir(srcDir, { recursive: true });
+  await writeFile(join(srcDir, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>');
+  await writeFile(
+    join(srcDir, 'main.tsx'),
+    "import { createRoot } from 'react-dom/client';\nfunction App() { return <h1 data-testid=\"ready\">Hello</h1>; }\ncreateRoot(document.getElementById('root')!).render(<App />);\n",
+  );
+  const outDir = await mkdtemp(join(tmpdir(), 'kubesim-bench-bare-'));
+  await build({ root: srcDir, logLevel: 'error', plugins: [react()], build: { outDir, emptyOutDir: true } });
+  return { outDir, srcDir };
+}
+
+async function serve(outDir: string, configRoot: string): Promise<PreviewServer & { url: string }> {
+  const port = await freePort();
+  const server = await preview({ root: configRoot, configFile: configRoot === root ? undefined : false, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port, strictPort: true } });
+  return Object.assign(server, { url: `http://127.0.0.1:${port}/` });
+}
+
+interface Load {
+  ms: number;
+  jsBytes: number;
+}
+
+async function measure(page: Page, url: string, readySelector: string, reload: boolean): Promise<Load> {
+  const start = performance.now();
+  if (reload) await page.reload();
+  else await page.goto(url);
+  await page.locator(readySelector).first().waitFor({ timeout: 60_000 });
+  const ms = performance.now() - start;
+  const jsBytes = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js'))
+      .reduce((sum, e) => sum + ((e as PerformanceResourceTiming).encodedBodySize || 0), 0),
+  );
+  return { ms, jsBytes };
+}
+
+async function loads(url: string, readySelector: string): Promise<{ cold: Load; warm: Load }> {
+  const profile = await mkdtemp(join(tmpdir(), 'kubesim-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 720 } });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const cold = await measure(page, url, readySelector, false);
+    const warm = await measure(page, url, readySelector, true);
+    return { cold, warm };
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const workbenchOut = await buildWorkbench();
+const bare = await buildBarePage();
+const workbench = await serve(workbenchOut, root);
+const barePage = await serve(bare.outDir, bare.srcDir);
+try {
+  const results = { workbench: [] as { cold: Load; warm: Load }[], bare: [] as { cold: Load; warm: Load }[] };
+  for (let i = 0; i < rounds; i++) {
+    // Alternate the order so neither side always runs on a warmer machine.
+    const order = i % 2 === 0 ? (['workbench', 'bare'] as const) : (['bare', 'workbench'] as const);
+    for (const side of order) {
+      results[side].push(side === 'workbench' ? await loads(workbench.url, '[data-testid="namespace-item"]') : await loads(barePage.url, '[data-testid="ready"]'));
+    }
+  }
+  const row = (label: string, pick: (l: { cold: Load; warm: Load }) => number, unit: string) => {
+    const w = median(results.workbench.map(pick));
+    const b = median(results.bare.map(pick));
+    console.log(`${label.padEnd(40)} ${`${w.toFixed(0)} ${unit}`.padStart(12)} ${`${b.toFixed(0)} ${unit}`.padStart(12)} ${(w / b).toFixed(2).padStart(8)}`);
+  };
+  console.log(`${`median of ${rounds} rounds`.padEnd(40)} ${'workbench'.padStart(12)} ${'bare React'.padStart(12)} ${'ratio'.padStart(8)}`);
+  row('cold: navigation to first API answer', (l) => l.cold.ms, 'ms');
+  row('warm: reload to first API answer', (l) => l.warm.ms, 'ms');
+  row('page JS before the first screen (encoded)', (l) => l.cold.jsBytes / 1024, 'KiB');
+  // The worker's script is fetched by the worker, not the page; it carries the whole API server.
+  console.log(`service worker script sw.js (not counted above): ${((await stat(join(workbenchOut, 'sw.js'))).size / 1024).toFixed(0)} KiB uncompressed`);
+} finally {
+  await workbench.close();
+  await barePage.close();
+  await rm(workbenchOut, { recursive: true, force: true });
+  await rm(bare.outDir, { recursive: true, force: true });
+  await rm(bare.srcDir, { recursive: true, force: true });
+}

@@ -1,0 +1,20 @@
+/**
+ * withTraceHeader: a request that asks with `X-Kubesim-Trace: 1` gets the
+ * decisions recorded for it (authentication, impersonation, authorization,
+ * admission...) back in the `X-Kubesim-Trace` response header, as
+ * URI-encoded JSON, so a client such as the workbench can explain the
+ * request. Other requests are answered untouched.
+ */
+import { traceFrom } from '../request/context';
+
+export const traceHeader = 'X-Kubesim-Trace';
+
+export function withTraceHeader(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const response = await handler(request);
+    if (request.headers.get(traceHeader) !== '1') return response;
+    const headers = new Headers(response.headers);
+    headers.set(traceHeader, encodeURIComponent(JSON.stringify(traceFrom(request))));
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+}

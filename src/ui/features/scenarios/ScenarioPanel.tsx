@@ -1,0 +1,227 @@
+/**
+ * Scenarios in the workbench: edit one as YAML, replay it or step through
+ * it against this tab's API server, save it in the browser, load or
+ * download it as a file, and share it as a link. Settings (authorization
+ * mode, feature gates, fake clock) and `as:` users take effect in headless
+ * runs (`npm run serve -- run scenario.yaml`), where the server is built
+ * for the scenario.
+ */
+import { useState } from 'react';
+import { StatusError } from '../../common';
+import { LazyCodeEditor } from '../../monaco';
+import { useWorkbench } from '../../store';
+import { runStep, applyObjects, type ScenarioTarget, type StepResult } from './runner';
+import { describeStep, parseScenario } from './scenario';
+import { scenarioFragment } from './share';
+
+const SAVED_KEY = 'kubesim.scenarios';
+
+function savedScenarios(): Record<string, string> {
+  try {
+    return JSON.parse(localStorage.getItem(SAVED_KEY) ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export function ScenarioPanel() {
+  const draft = useWorkbench((s) => s.scenarioDraft);
+  const setDraft = useWorkbench((s) => s.setScenarioDraft);
+  const [results, setResults] = useState<StepResult[]>([]);
+  const [setupError, setSetupError] = useState<string | null>(null);
+  const [started, setStarted] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [link, setLink] = useState('');
+  const [saved, setSaved] = useState(savedScenarios);
+  const parsed = parseScenario(draft);
+  const scenario = parsed.ok ? parsed.scenario : undefined;
+  // The page's own fetch: through the service worker, as every workbench request.
+  const target: ScenarioTarget = { fetch: (request) => fetch(request), baseUrl: location.origin };
+  const done = scenario !== undefined && results.length >= scenario.steps.length;
+
+  const reset = () => {
+    setResults([]);
+    setSetupError(null);
+    setStarted(false);
+  };
+
+  const setup = async (): Promise<boolean> => {
+    if (!scenario) return false;
+    const outcome = await applyObjects(scenario, target);
+    setStarted(true);
+    if (!outcome.ok) setSetupError(outcome.message);
+    return outcome.ok;
+  };
+
+  const step = async () => {
+    if (!scenario || busy) return;
+    setBusy(true);
+    try {
+      if (!started && !(await setup())) return;
+      const index = results.length;
+      const next = scenario.steps[index];
+      if (next) {
+        const result = await runStep(next, index, target);
+        setResults((r) => [...r, result]);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const replay = async () => {
+    if (!scenario || busy) return;
+    setBusy(true);
+    reset();
+    try {
+      if (!(await setup())) return;
+      const all: StepResult[] = [];
+      for (const [i, s] of scenario.steps.entries()) {
+        all.push(await runStep(s, i, target));
+        setResults([...all]);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const share = async () => {
+    const fragment = await scenarioFragment(draft);
+    const url = `${location.origin}${location.pathname}#${fragment}`;
+    history.replaceState(null, '', `#${fragment}`);
+    setLink(url);
+  };
+
+  const save = () => {
+    if (!scenario) return;
+    const next = { ...savedScenarios(), [scenario.name]: draft };
+    localStorage.setItem(SAVED_KEY, JSON.stringify(next));
+    setSaved(next);
+  };
+
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([draft], { type: 'application/yaml' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `${(scenario?.name ?? 'scenario').replace(/[^\w.-]+/g, '-')}.yaml`;
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const passed = results.filter((r) => r.passed).length;
+  return (
+    <section className="panel scenario-panel" aria-labelledby="scenario-heading" data-testid="scenario-panel">
+      <h2 id="scenario-heading">Scenario{scenario ? `: ${scenario.name}` : ''}</h2>
+      <LazyCodeEditor
+        value={draft}
+        onChange={(text) => {
+          setDraft(text);
+          reset();
+        }}
+        language="yaml"
+        modelUri="inmemory://kubesim/scenario.yaml"
+        ariaLabel="Scenario (YAML)"
+        testId="scenario-editor"
+        height={260}
+      />
+      {!parsed.ok && (
+        <ul className="problems" data-testid="scenario-problems">
+          {parsed.errors.map((e, i) => (
+            <li key={i} className="error">
+              {e}
+            </li>
+          ))}
+        </ul>
+      )}
+      {scenario && (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.steps.some((s) => s.kind === 'request' && s.as)) && (
+        <p className="muted" data-testid="scenario-settings-note">
+          Settings and <code>as:</code> users apply when the scenario runs headless (<code>npm run serve -- run scenario.yaml</code>); here every step runs against this tab's server as
+          the page.
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" className="primary" onClick={() => void replay()} disabled={!scenario || busy} data-testid="scenario-replay">
+          Replay all
+        </button>
+        <button type="button" onClick={() => void step()} disabled={!scenario || busy || done} data-testid="scenario-step">
+          {started ? 'Next step' : 'Start (apply objects, run step 1)'}
+        </button>
+        <button type="button" onClick={reset} disabled={!started} data-testid="scenario-reset">
+          Reset
+        </button>
+        <button type="button" onClick={save} disabled={!scenario} data-testid="scenario-save">
+          Save in this browser
+        </button>
+        {Object.keys(saved).length > 0 && (
+          <label>
+            Load{' '}
+            <select
+              value=""
+              onChange={(e) => {
+                const text = saved[e.target.value];
+                if (text !== undefined) {
+                  setDraft(text);
+                  reset();
+                }
+              }}
+              data-testid="scenario-load"
+            >
+              <option value="">saved…</option>
+              {Object.keys(saved).map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="button" onClick={download} data-testid="scenario-download">
+          Download
+        </button>
+        <label className="file-input">
+          Open file{' '}
+          <input
+            type="file"
+            accept=".yaml,.yml,application/yaml,text/yaml"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              if (file)
+                void file.text().then((text) => {
+                  setDraft(text);
+                  reset();
+                });
+            }}
+            data-testid="scenario-file"
+          />
+        </label>
+        <button type="button" onClick={() => void share()} data-testid="scenario-share">
+          Share as link
+        </button>
+      </div>
+      {link && <input className="share-link" readOnly value={link} aria-label="Link to this scenario" data-testid="scenario-link" onFocus={(e) => e.target.select()} />}
+      {setupError && <StatusError error={new Error(`objects: ${setupError}`)} testId="scenario-setup-error" />}
+      {scenario && started && (
+        <>
+          <p role="status" data-testid="scenario-summary">
+            {passed} passed, {results.length - passed} failed, {scenario.steps.length - results.length} to run
+          </p>
+          <ol className="scenario-results">
+            {results.map((r) => (
+              <li key={r.index} className={r.passed ? 'success' : 'failed'} data-testid="scenario-result" data-passed={r.passed}>
+                {r.passed ? 'PASS' : 'FAIL'} {describeStep(scenario.steps[r.index]!, r.index)}
+                {r.status !== undefined && ` -> ${r.status}${r.reason ? ` ${r.reason}` : ''}`}
+                {r.failures.length > 0 && (
+                  <ul>
+                    {r.failures.map((f, i) => (
+                      <li key={i}>{f}</li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * Runs a scenario against any target that answers Requests: the service
+ * worker (the workbench), an in-process core (`run` on the Node host), or a
+ * real cluster. Objects are server-side applied (forced, as
+ * kubesim-scenario) so a replay starts from the same state; each step is
+ * one request whose answer is checked against its expectation.
+ */
+import { createApiClient, discoverResourceKinds, objectPath, parseApiVersion, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
+import type { Expectation, Identity, RequestStep, Scenario, Step } from './scenario';
+
+export const SCENARIO_FIELD_MANAGER = 'kubesim-scenario';
+
+export interface ScenarioTarget {
+  fetch: FetchFn;
+  /** Headers that make a request come from this identity (a bearer token naming the user, impersonation...). */
+  identify?(identity: Identity): Record<string, string>;
+  /** Moves the fake clock; absent where there is none (the browser, a real cluster). */
+  advanceClock?(ms: number): Promise<void>;
+  baseUrl?: string;
+}
+
+export interface StepResult {
+  index: number;
+  passed: boolean;
+  failures: string[];
+  status?: number;
+  reason?: string;
+  message?: string;
+  body?: unknown;
+}
+
+/** Applies the scenario's objects in order; the first failure stops the setup with its message. */
+export async function applyObjects(scenario: Scenario, target: ScenarioTarget): Promise<{ ok: true } | { ok: false; message: string }> {
+  if (scenario.objects.length === 0) return { ok: true };
+  const client = createApiClient(target.fetch, target.baseUrl);
+  let kinds: ResourceKind[];
+  try {
+    kinds = await discoverResourceKinds(client);
+  } catch (error) {
+    return { ok: false, message: `discovery failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  for (const object of scenario.objects as KubeObject[]) {
+    const gv = parseApiVersion(object.apiVersion ?? '');
+    const kind = kinds.find((k) => k.kind === object.kind && k.group === gv.group && k.version === gv.version);
+    const name = object.metadata?.name ?? '';
+    if (!kind) return { ok: false, message: `no matches for kind "${object.kind}" in version "${object.apiVersion}"` };
+    const namespace = kind.namespaced ? (object.metadata?.namespace ?? 'default') : undefined;
+    try {
+      await client.write('apply', objectPath(kind, namespace, name), JSON.stringify(object), { fieldManager: SCENARIO_FIELD_MANAGER, force: true });
+    } catch (error) {
+      return { ok: false, message: `${object.kind} ${name}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+  return { ok: true };
+}
+
+/** Runs one step and checks its expectation. */
+export async function runStep(step: Step, index: number, target: ScenarioTarget): Promise<StepResult> {
+  if (step.kind === 'clock') {
+    if (!target.advanceClock) return { index, passed: false, failures: ['this target has no fake clock (run the scenario headless with settings.fakeClock: true)'] };
+    await target.advanceClock(step.advanceMs);
+    return { index, passed: true, failures: [] };
+  }
+  const response = await target.fetch(buildRequest(step, target));
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  const status = isRecord(body) && body.kind === 'Status' ? body : undefined;
+  const result: StepResult = {
+    index,
+    passed: true,
+    failures: [],
+    status: response.status,
+    reason: typeof status?.reason === 'string' ? status.reason : undefined,
+    message: typeof status?.message === 'string' ? status.message : undefined,
+    body,
+  };
+  result.failures = checkExpectation(step.expect, result);
+  result.passed = result.failures.length === 0;
+  return result;
+}
+
+function buildRequest(step: RequestStep, target: ScenarioTarget): Request {
+  const headers: Record<string, string> = { Accept: 'application/json', ...(step.as && target.identify ? target.identify(step.as) : {}) };
+  let body: string | undefined;
+  if (step.body !== undefined) {
+    body = typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
+    headers['Content-Type'] = step.contentType ?? (step.method === 'PATCH' ? 'application/merge-patch+json' : 'application/json');
+  }
+  return new Request(new URL(step.path, target.baseUrl ?? 'http://kubesim.invalid'), { method: step.method, headers, body });
+}
+
+export function checkExpectation(expect: Expectation | undefined, result: Pick<StepResult, 'status' | 'reason' | 'message' | 'body'>): string[] {
+  if (!expect) return [];
+  const failures: string[] = [];
+  if (expect.status !== undefined && expect.status !== result.status) failures.push(`status: expected ${expect.status}, got ${result.status}`);
+  if (expect.reason !== undefined && expect.reason !== result.reason) failures.push(`reason: expected ${expect.reason}, got ${result.reason ?? '(none)'}`);
+  if (expect.message !== undefined && expect.message !== result.message) failures.push(`message: expected ${JSON.stringify(expect.message)}, got ${JSON.stringify(result.message ?? null)}`);
+  if (expect.body !== undefined) failures.push(...subsetFailures(expect.body, result.body, 'body'));
+  return failures;
+}
+
+/** Where `actual` differs from `expected`, reading expected objects as subsets. */
+export function subsetFailures(expected: unknown, actual: unknown, path: string): string[] {
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return [`${path}: expected an object, got ${JSON.stringify(actual)}`];
+    return Object.entries(expected).flatMap(([key, value]) => subsetFailures(value, actual[key], `${path}.${key}`));
+  }
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual)) return [`${path}: expected a list, got ${JSON.stringify(actual)}`];
+    if (actual.length !== expected.length) return [`${path}: expected ${expected.length} items, got ${actual.length}`];
+    return expected.flatMap((value, i) => subsetFailures(value, actual[i], `${path}[${i}]`));
+  }
+  return expected === actual ? [] : [`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual ?? null)}`];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Runs the whole scenario: objects, then every step in order. */
+export async function runScenario(scenario: Scenario, target: ScenarioTarget, onStep?: (result: StepResult) => void): Promise<{ setup: Awaited<ReturnType<typeof applyObjects>>; results: StepResult[] }> {
+  const setup = await applyObjects(scenario, target);
+  const results: StepResult[] = [];
+  if (!setup.ok) return { setup, results };
+  for (const [i, step] of scenario.steps.entries()) {
+    const result = await runStep(step, i, target);
+    results.push(result);
+    onStep?.(result);
+  }
+  return { setup, results };
+}

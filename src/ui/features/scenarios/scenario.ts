@@ -1,0 +1,144 @@
+/**
+ * A scenario: a YAML file that sets up a cluster and plays requests against
+ * it, each with the answer it expects, so a behaviour (or a bug report) can
+ * be replayed in the workbench, headless on the Node host
+ * (`npm run serve -- run scenario.yaml`), or in CI.
+ *
+ *   name: a conflicting apply
+ *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true }
+ *   objects: [ ...manifests, applied before the first step... ]
+ *   steps:
+ *     - name: bob takes the field
+ *       as: bob                          # or { user: bob, groups: [dev] }
+ *       request: PATCH /api/v1/namespaces/default/configmaps/app?fieldManager=bob
+ *       contentType: application/apply-patch+yaml
+ *       body: { ... }                    # an object (sent as JSON) or text
+ *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
+ *     - advanceClock: 6m                 # headless runs only (the fake clock)
+ *
+ * Pure: no DOM and no Node, so the workbench and the Node host share it.
+ */
+import { parse } from 'yaml';
+
+export interface ScenarioSettings {
+  /** --authorization-mode of the headless run, e.g. `RBAC` or `AlwaysAllow` (the default). */
+  authorizationMode?: string;
+  featureGates?: Record<string, boolean>;
+  /** Run on a fake clock that only `advanceClock` steps move (headless runs). */
+  fakeClock?: boolean;
+}
+
+export interface Identity {
+  user: string;
+  groups?: string[];
+}
+
+export interface Expectation {
+  status?: number;
+  reason?: string;
+  message?: string;
+  /** A subset of the response body: every field given must be equal. */
+  body?: unknown;
+}
+
+export interface RequestStep {
+  kind: 'request';
+  name?: string;
+  as?: Identity;
+  method: string;
+  path: string;
+  contentType?: string;
+  body?: unknown;
+  expect?: Expectation;
+}
+
+export interface ClockStep {
+  kind: 'clock';
+  name?: string;
+  advanceMs: number;
+}
+
+export type Step = RequestStep | ClockStep;
+
+export interface Scenario {
+  name: string;
+  settings: ScenarioSettings;
+  objects: Record<string, unknown>[];
+  steps: Step[];
+}
+
+export type ParsedScenario = { ok: true; scenario: Scenario } | { ok: false; errors: string[] };
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `90s`, `6m`, `1h` as milliseconds; undefined when not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const match = DURATION.exec(text.trim());
+  return match ? Number(match[1]) * UNIT_MS[match[2]!]! : undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses and checks a scenario, reporting every problem with where it is (`steps[2].request`). */
+export function parseScenario(text: string): ParsedScenario {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    return { ok: false, errors: [`YAML: ${error instanceof Error ? error.message : String(error)}`] };
+  }
+  if (!isRecord(doc)) return { ok: false, errors: ['a scenario is a YAML mapping'] };
+  const errors: string[] = [];
+  const settings = isRecord(doc.settings) ? (doc.settings as ScenarioSettings) : {};
+  if (doc.settings !== undefined && !isRecord(doc.settings)) errors.push('settings: must be a mapping');
+  const objects = Array.isArray(doc.objects) ? doc.objects : [];
+  if (doc.objects !== undefined && !Array.isArray(doc.objects)) errors.push('objects: must be a list');
+  objects.forEach((o, i) => {
+    if (!isRecord(o) || typeof o.apiVersion !== 'string' || typeof o.kind !== 'string' || !isRecord(o.metadata) || typeof o.metadata.name !== 'string') {
+      errors.push(`objects[${i}]: needs apiVersion, kind and metadata.name`);
+    }
+  });
+  const rawSteps = Array.isArray(doc.steps) ? doc.steps : [];
+  if (!Array.isArray(doc.steps)) errors.push('steps: must be a list');
+  const steps: Step[] = [];
+  rawSteps.forEach((raw, i) => {
+    const where = `steps[${i}]`;
+    if (!isRecord(raw)) return void errors.push(`${where}: must be a mapping`);
+    const name = typeof raw.name === 'string' ? raw.name : undefined;
+    if (raw.advanceClock !== undefined) {
+      const ms = parseDuration(String(raw.advanceClock));
+      if (ms === undefined) return void errors.push(`${where}.advanceClock: not a duration like 90s, 6m or 1h`);
+      return void steps.push({ kind: 'clock', name, advanceMs: ms });
+    }
+    const line = typeof raw.request === 'string' ? /^([A-Z]+)\s+(\/\S*)$/.exec(raw.request.trim()) : null;
+    if (!line) return void errors.push(`${where}.request: must be "METHOD /path", e.g. "GET /api/v1/namespaces"`);
+    let as: Identity | undefined;
+    if (typeof raw.as === 'string') as = { user: raw.as };
+    else if (isRecord(raw.as) && typeof raw.as.user === 'string') as = { user: raw.as.user, groups: Array.isArray(raw.as.groups) ? raw.as.groups.map(String) : undefined };
+    else if (raw.as !== undefined) errors.push(`${where}.as: a user name or { user, groups }`);
+    const expect = isRecord(raw.expect) ? (raw.expect as Expectation) : undefined;
+    if (raw.expect !== undefined && !expect) errors.push(`${where}.expect: must be a mapping`);
+    steps.push({
+      kind: 'request',
+      name,
+      as,
+      method: line[1]!,
+      path: line[2]!,
+      contentType: typeof raw.contentType === 'string' ? raw.contentType : undefined,
+      body: raw.body,
+      expect,
+    });
+  });
+  if (errors.length > 0) return { ok: false, errors };
+  return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', settings, objects: objects as Record<string, unknown>[], steps } };
+}
+
+/** A short line naming a step, as the runner prints it. */
+export function describeStep(step: Step, index: number): string {
+  const label = step.name ? ` ${step.name}:` : '';
+  if (step.kind === 'clock') return `step ${index + 1}:${label} advance the clock ${step.advanceMs}ms`;
+  return `step ${index + 1}:${label} ${step.method} ${step.path}${step.as ? ` as ${step.as.user}` : ''}`;
+}
