@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable
 
 let outDir: string;
 let profileDir: string;
-let server: PreviewServer;
+let server: PreviewServer | undefined;
 let context: BrowserContext;
 let browser: Browser | undefined;
 let page: Page;
@@ -221,6 +221,16 @@ describe('workbench in Chromium', () => {
       return response.status;
     });
     expect(status).toBe(201);
+    await page.locator('[data-testid="resource-row"][data-name="e2e-after-restart"]').waitFor();
+  });
+
+  // Last in this suite: it stops the server that serves the build.
+  it('opens offline after the first load: the page and its files come from the worker\'s cache', async () => {
+    await server?.close();
+    server = undefined;
+    expect(await page.evaluate(async () => (await fetch('/', { cache: 'no-store' })).ok)).toBe(true);
+    await page.reload();
+    await workbenchReady(page);
     await page.locator('[data-testid="resource-row"][data-name="e2e-after-restart"]').waitFor();
   });
 });

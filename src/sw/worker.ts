@@ -6,9 +6,11 @@
  * Lifecycle, made explicit: a new worker activates at once (skipWaiting) and
  * takes control of open pages (clients.claim), so a reload is never needed to
  * pick up a new build. The core starts lazily on the first API request after
- * each (re)start of the worker.
+ * each (re)start of the worker. The workbench's own files are cached as they
+ * load (appCache.ts), so it opens offline after the first visit.
  */
 import { createApiServer } from '../core';
+import { createAppCacheListener, type AppCacheStorage } from './appCache';
 import { createFetchListener } from './fetchHandler';
 import { lazily } from './lazyServer';
 import { createMessageListener } from './messages';
@@ -37,3 +39,5 @@ scope.addEventListener(
     onError: (error) => console.error('kubesim: API request failed', error),
   }),
 );
+// Everything else of the same origin (the workbench itself) is cached for offline use.
+scope.addEventListener('fetch', createAppCacheListener(new URL(scope.registration.scope).origin, (self as unknown as { caches: AppCacheStorage }).caches));
