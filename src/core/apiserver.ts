@@ -195,7 +195,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
-  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     const serviceAccounts = startServiceAccountController(deps);
