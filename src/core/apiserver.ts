@@ -22,6 +22,7 @@ import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
+import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
@@ -195,6 +196,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
+  const nodeTokenDeps: NodeTokenDeps = {
+    getPod: (namespace, name) => getObject('pods', namespace, name),
+    getCSIDriver: async (name) => {
+      const type = registry.resourceFor('storage.k8s.io', 'v1', 'csidrivers');
+      const kv = type ? await storeFor(type).getKv('', name) : undefined;
+      return kv && type ? storeFor(type).decode(kv) : undefined;
+    },
+    authorizer: { name: 'chain', authorize: (attrs) => authorization.authorizer.authorize(attrs) },
+    get apiAudiences() {
+      return authn.serviceAccounts.apiAudiences;
+    },
+  };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
@@ -236,7 +249,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
-    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') {
+      const user = userFrom(request);
+      const admit = options.nodeRestriction && user ? (spec: Record<string, unknown>) => admitNodeTokenRequest(user, info.namespace, info.name, spec, nodeTokenDeps) : undefined;
+      return createToken(scope, authn.serviceAccounts, getObject, admit);
+    }
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
