@@ -55,6 +55,7 @@ import { writeBytes, writeError, writeObject, writeText } from './http/responseW
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
+import { createApiServerMetrics } from './ops/apiserverMetrics';
 import { versionInfo } from './ops/version';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
@@ -201,6 +202,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
+  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks });
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
@@ -302,10 +304,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
     }
+    const metricsResponse = await metrics.serve(path);
+    if (metricsResponse) return metricsResponse;
     const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
@@ -343,6 +347,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compression: gates.APIResponseCompression,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
       authorizer: authorization.authorizer,
+      metrics,
     }),
     authorizer: authorization.authorizer,
     health: health.checks,
