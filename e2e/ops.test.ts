@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../server/host';
 
@@ -81,6 +82,30 @@ describe('health endpoints through kubectl', () => {
     expect((await anonymousGet('/readyz/etcd')).status).toBe(403);
     const single = await kubectl('admin-token', ['get', '--raw', '/readyz/etcd']);
     expect(single.stdout).toBe('ok');
+  });
+
+  it('[AC-METRICS-010] kubectl get --raw /metrics: a Prometheus parser reads the request counts kubectl caused', async () => {
+    const storedConfigMaps = async () => {
+      const text = (await kubectl('admin-token', ['get', '--raw', '/metrics'])).stdout;
+      return Number(parsePrometheusTextFormat(text).find((f) => f.name === 'apiserver_storage_objects')!.metrics.find((m) => m.labels?.['resource'] === 'configmaps')!.value);
+    };
+    const before = await storedConfigMaps();
+    expect((await kubectl('admin-token', ['create', 'configmap', 'm1', '-n', 'default'])).code).toBe(0);
+    expect(await storedConfigMaps()).toBe(before + 1);
+    expect((await kubectl('admin-token', ['get', 'configmaps', '-n', 'default'])).code).toBe(0);
+    const r = await kubectl('admin-token', ['get', '--raw', '/metrics']);
+    expect(r.code, r.stderr).toBe(0);
+    const families = parsePrometheusTextFormat(r.stdout);
+    const total = families.find((f) => f.name === 'apiserver_request_total')!;
+    expect(total.type).toBe('COUNTER');
+    const created = total.metrics.find((m) => m.labels?.['verb'] === 'POST' && m.labels['resource'] === 'configmaps' && m.labels['code'] === '201');
+    expect(created?.labels).toEqual({ verb: 'POST', dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'namespace', component: 'apiserver', code: '201' });
+    expect(created?.value).toBe('1');
+    expect(total.metrics.some((m) => m.labels?.['verb'] === 'LIST' && m.labels['resource'] === 'configmaps')).toBe(true);
+    // /metrics is not in system:public-info-viewer: a user without bindings is refused, as in kube-apiserver.
+    const alice = await kubectl('alice-token', ['get', '--raw', '/metrics']);
+    expect(alice.code).toBe(1);
+    expect(alice.stderr).toContain('Error from server (Forbidden)');
   });
 
   it('[AC-HEALTH-018] --shutdown-delay-duration: after shutdown starts /readyz fails while the API still answers', async () => {

@@ -4,6 +4,7 @@
  * in-flight gauge, stored object counts, feature gates, and the health check
  * SLIs served on /metrics/slis.
  */
+import { customResourceInfo } from '../apiextensions/resources';
 import type { FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
 import { resourcePrefix } from '../registry/generic/keys';
@@ -93,6 +94,10 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'apiserver_storage_objects', stability: 'STABLE', labels: ['resource'],
     help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
   }));
+  const deprecatedApis = registry.register(new Gauge({
+    name: 'apiserver_requested_deprecated_apis', stability: 'STABLE', labels: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+    help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+  }));
   const features = registry.register(new Gauge({
     name: 'kubernetes_feature_enabled', stability: 'BETA', labels: ['name', 'stage'],
     help: 'This metric records the data about the stage and enablement of a k8s feature.',
@@ -151,6 +156,11 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       const url = new URL(request.url);
       const values = [reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'];
       requests.inc([...values, String(code)]);
+      // A deprecated built-in version names its removal release; a deprecated CRD version names none.
+      const type = deps.registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+      if (type?.deprecated || (type && customResourceInfo(type)?.deprecationWarning !== undefined)) {
+        deprecatedApis.set([info.apiGroup, info.apiVersion, info.resource, info.subresource, type.deprecated?.removedRelease ?? ''], 1);
+      }
       latencies.observe(values, seconds);
     },
     async serve(path) {

@@ -85,6 +85,29 @@ describe('/metrics', () => {
     expect(sample(f, 'apiserver_storage_objects', { resource: 'events' })?.value).toBe('0');
   });
 
+  it('[API-METRICS-007][API-METRICS-008] a request to a deprecated version sets apiserver_requested_deprecated_apis to 1', async () => {
+    const t = await newTestServer();
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com', scope: 'Namespaced', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [{ name: 'v1beta1', served: true, storage: false, deprecated: true, schema }, { name: 'v1', served: true, storage: true, schema }],
+      },
+    };
+    expect((await t.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
+    await t.request('GET', '/apis/example.com/v1/namespaces/default/widgets');
+    expect(family(await scrape(t), 'apiserver_requested_deprecated_apis')).toBeUndefined();
+    await t.request('GET', '/apis/example.com/v1beta1/namespaces/default/widgets');
+    await t.request('GET', '/apis/example.com/v1beta1/namespaces/default/widgets');
+    const f = await scrape(t);
+    const d = family(f, 'apiserver_requested_deprecated_apis')!;
+    expect(d.type).toBe('GAUGE');
+    expect(d.metrics).toEqual([{ labels: { group: 'example.com', version: 'v1beta1', resource: 'widgets', subresource: '', removed_release: '' }, value: '1' }]);
+    // It joins apiserver_request_total on group, version, resource and subresource.
+    expect(sample(f, 'apiserver_request_total', { group: 'example.com', version: 'v1beta1', resource: 'widgets', subresource: '' })?.value).toBe('2');
+  });
+
   it('kubernetes_feature_enabled reports each gate with its stage', async () => {
     const t = await newTestServer({ featureGates: { APIResponseCompression: false } });
     const f = await scrape(t);
