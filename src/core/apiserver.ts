@@ -324,7 +324,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       const response = await handleResource(request, url, info);
       // A CRD write is served (or unserved) by the time its response is sent.
