@@ -78,3 +78,10 @@ describe('admission plugin flags', () => {
     expect(nodeRestrictionEnabled()).toBe(false);
   });
 });
+
+describe('--livez-grace-period and --shutdown-delay-duration', () => {
+  it('[AC-HEALTH-017][AC-HEALTH-018] take Go durations', () => {
+    expect(parseFlags(['--livez-grace-period=1m', '--shutdown-delay-duration', '20s'])).toMatchObject({ livezGracePeriodMs: 60_000, shutdownDelayMs: 20_000 });
+    expect(() => parseFlags(['--shutdown-delay-duration=soon'])).toThrow('invalid argument "soon" for "--shutdown-delay-duration" flag: time: invalid duration "soon"');
+  });
+});

@@ -29,6 +29,9 @@ export interface HostFlags extends AuthorizationFlags {
   /** --enable-admission-plugins / --disable-admission-plugins (names checked). */
   enableAdmissionPlugins?: string[];
   disableAdmissionPlugins?: string[];
+  /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
+  livezGracePeriodMs?: number;
+  shutdownDelayMs?: number;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -40,6 +43,8 @@ Flags:
       --bind-address string            address to listen on (default "127.0.0.1")
       --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
+      --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
+      --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true"
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
@@ -87,7 +92,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins']);
@@ -189,6 +194,12 @@ export function parseFlags(argv: string[]): HostFlags {
         break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);
+        break;
+      case 'livez-grace-period':
+        flags.livezGracePeriodMs = parseDuration(value, name);
+        break;
+      case 'shutdown-delay-duration':
+        flags.shutdownDelayMs = parseDuration(value, name);
         break;
       default:
         if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;
