@@ -49,6 +49,14 @@ const required: Record<string, Record<string, unknown>> = {
     },
   },
   ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+  MutatingAdmissionPolicy: {
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }],
+      reinvocationPolicy: 'Never',
+    },
+  },
+  MutatingAdmissionPolicyBinding: { spec: { policyName: 'p' } },
   // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
   Event: {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
