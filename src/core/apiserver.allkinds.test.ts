@@ -13,7 +13,7 @@ let t: TestServer;
 const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 
 /** Kinds whose name is fixed by their content (a CRD is <plural>.<group>, an APIService <version>.<group>). */
-const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com', APIService: 'v1.example.com' };
+const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com', APIService: 'v1.example.com', IPAddress: '10.96.100.1' };
 
 /** The fields each kind's validation requires before an object of the kind is valid. */
 
@@ -57,6 +57,8 @@ const required: Record<string, Record<string, unknown>> = {
     },
   },
   MutatingAdmissionPolicyBinding: { spec: { policyName: 'p' } },
+  ServiceCIDR: { spec: { cidrs: ['10.100.0.0/16'] } },
+  IPAddress: { spec: { parentRef: { resource: 'services', namespace: 'default', name: 'web' } } },
   // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
   Event: {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
