@@ -59,6 +59,7 @@ const required: Record<string, Record<string, unknown>> = {
   MutatingAdmissionPolicyBinding: { spec: { policyName: 'p' } },
   ServiceCIDR: { spec: { cidrs: ['10.100.0.0/16'] } },
   IPAddress: { spec: { parentRef: { resource: 'services', namespace: 'default', name: 'web' } } },
+  ResourceSlice: { spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 1 }, nodeName: 'node-1' } },
   // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
   Event: {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',
