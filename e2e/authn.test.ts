@@ -1,6 +1,6 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
 import { createServer } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import { generateKeyPairSync } from 'node:crypto';
 import { compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { AddressInfo } from 'node:net';
@@ -311,6 +311,36 @@ describe('service account keys from files', () => {
       expect(JSON.parse((await h.kubectl(['auth', 'whoami', `--token=${other}`, '-o', 'json'])).stdout).status.userInfo.username).toBe('system:serviceaccount:default:sa2');
       const jwks = JSON.parse((await h.kubectl(['get', '--raw', '/openid/v1/jwks'])).stdout);
       expect(jwks.keys.map((k: { alg: string }) => k.alg)).toEqual(['ES256', 'ES256']);
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+describe('bootstrap tokens on the Node host', () => {
+  it('[AC-BOOT-009] [AC-BOOT-014] [AC-BOOT-015] [AC-BOOT-022] a bootstrap token authenticates kubectl; cluster-info is published, signed and readable without credentials', async () => {
+    const h = await startTestHost({ tls: true, authn: { enableBootstrapTokenAuth: true, controllers: ['*', 'bootstrapsigner', 'tokencleaner'] } });
+    try {
+      const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-abcdef, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: abcdef\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n  usage-bootstrap-signing: "true"\n  auth-extra-groups: system:bootstrappers:worker\n';
+      expect((await h.kubectl(['apply', '-f', '-'], secret)).stderr).toBe('');
+      const w = await h.kubectl(['auth', 'whoami', '--token=abcdef.0123456789abcdef', '-o', 'json']);
+      expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'system:bootstrap:abcdef', groups: ['system:bootstrappers', 'system:bootstrappers:worker', 'system:authenticated'] });
+      const ca = Buffer.from(/certificate-authority-data: (\S+)/.exec(readFileSync(h.host.kubeconfigPath, 'utf8'))![1]!, 'base64').toString();
+      const anonymousGet = () => new Promise<{ status: number; body: any }>((resolve, reject) => {
+        httpsGet(`${h.host.secureUrl}/api/v1/namespaces/kube-public/configmaps/cluster-info`, { ca }, (res) => {
+          let text = '';
+          res.on('data', (d) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        }).on('error', reject);
+      });
+      let cm = await anonymousGet();
+      for (let i = 0; i < 40 && !cm.body.data?.['jws-kubeconfig-abcdef']; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        cm = await anonymousGet();
+      }
+      expect(cm.status).toBe(200);
+      expect(cm.body.data.kubeconfig).toContain(`server: ${h.host.secureUrl}`);
+      expect(cm.body.data['jws-kubeconfig-abcdef']).toMatch(/^[\w-]+\.\.[\w-]+$/);
     } finally {
       await h.stop();
     }

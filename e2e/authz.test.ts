@@ -5,7 +5,6 @@
  * writes beyond one's own permissions are refused. Users authenticate with
  * bearer tokens from --token-auth-file.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,24 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../server/host';
+import { run, type RunResult } from './support/host';
 
 let host: RunningHost;
 let dir: string;
 
-function kubectl(token: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', [`--token=${token}`, ...args], {
-      env: { ...process.env, HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input ?? '');
-  });
+function kubectl(token: string, args: string[], input?: string): Promise<RunResult> {
+  return run('kubectl', [`--token=${token}`, ...args], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath }, input);
 }
 
 const tokens = 'admin-token,admin,1,system:masters\nalice-token,alice,2,devs\ncarol-token,carol,3\n';
@@ -201,18 +189,10 @@ authorizers:
   });
 
   it('[AC-AUTHZ-004][AC-AUTHZ-038] the stub decides resource requests; its reason reaches kubectl', async () => {
-    const run = (token: string, args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('kubectl', [`--token=${token}`, ...args], { env: { ...process.env, HOME: join(hookDir, 'home'), KUBECONFIG: hookHost.kubeconfigPath } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
-    const ok = await run('carol-token', ['get', 'configmaps', '-n', 'default']);
+    const asUser = (token: string, args: string[]) => run('kubectl', [`--token=${token}`, ...args], { HOME: join(hookDir, 'home'), KUBECONFIG: hookHost.kubeconfigPath });
+    const ok = await asUser('carol-token', ['get', 'configmaps', '-n', 'default']);
     expect(ok.code, ok.stderr).toBe(0);
-    const no = await run('carol-token', ['get', 'secrets', '-n', 'default']);
+    const no = await asUser('carol-token', ['get', 'secrets', '-n', 'default']);
     expect(no.stderr.trim()).toBe('Error from server (Forbidden): secrets is forbidden: User "carol" cannot list resource "secrets" in API group "" in the namespace "default": not carol');
     expect(received.some((r) => r.apiVersion === 'authorization.k8s.io/v1' && r.spec.user === 'carol')).toBe(true);
     // Non-resource requests (discovery) never reach the stub: the match condition is false.

@@ -6,10 +6,9 @@
  * Deployment's scale (strategic merge) and applies with force=True.
  */
 import { AppsV1Api, CoreV1Api, KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { run, startTestHost, type TestHost } from './support/host';
 
 let h: TestHost;
 let kc: KubeConfig;
@@ -91,15 +90,7 @@ describe('the Python client (python3-kubernetes)', () => {
   it('API-SSA-029 API-PATCH-006 API-PATH-007 API-ERR-008: replace after read, stale replace 409, patch_namespaced_deployment_scale, apply with force=True', async () => {
     await createNamespace('py-client');
     const script = fileURLToPath(new URL('./python/clients.py', import.meta.url));
-    const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('/usr/bin/python3', [script, h.host.kubeconfigPath, 'py-client'], { env: { ...process.env, HOME: h.home } });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
+    const r = await run('/usr/bin/python3', [script, h.host.kubeconfigPath, 'py-client'], { HOME: h.home });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({

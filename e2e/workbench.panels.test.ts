@@ -412,6 +412,35 @@ describe('Trace panel', () => {
   });
 });
 
+describe('Access panel', () => {
+  it('[AC-AUTHN-001] [AC-AUTHZ-001] a token table and RBAC in the tab: acting as a user without a binding shows kube\'s 403; as a master the list opens', async () => {
+    const other = await wb.openProfile();
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    await p.getByTestId('tab-access').click();
+    await p.getByTestId('access-tokens').fill('admin-token,admin,1,system:masters\nalice-token,alice,2,"developers"\n');
+    await p.getByTestId('access-mode').selectOption('RBAC');
+    await p.getByTestId('access-as').selectOption({ label: 'alice' });
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('access-apply').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('kind-select').getAttribute('data-discovered'), { timeout: 30_000 }).toBe('true');
+    await p.getByTestId('kind-select').selectOption('/v1/configmaps');
+    await expect
+      .poll(() => p.getByTestId('list-error').textContent(), { timeout: 30_000 })
+      .toContain('configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"');
+    await p.getByTestId('tab-access').click();
+    expect(await p.getByTestId('access-mode').inputValue()).toBe('RBAC');
+    await p.getByTestId('access-as').selectOption({ label: 'admin' });
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('access-apply').click()]);
+    await workbenchReady(p);
+    await p.getByTestId('kind-select').selectOption('/v1/configmaps');
+    await p.getByTestId('list-meta').waitFor({ timeout: 30_000 });
+    expect(await p.getByTestId('list-error').count()).toBe(0);
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
 describe('quality', () => {
   it('the panels are reachable by keyboard: arrow keys move between tabs', async () => {
     await page.getByTestId('tab-resources').click();

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
+import { publishClusterInfo } from './clusterInfo';
 import { hostAuthorization } from './authorization';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
@@ -103,6 +104,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
 
   const kubeconfigPath = join(flags.dataDir, 'kubeconfig');
   await writeFile(kubeconfigPath, kubeconfig(secureUrl ?? url, secureUrl ? caCert : undefined, authn.kubeconfigToken), { mode: 0o600 });
+  if (authn.options.controllers?.bootstrapSigner) await publishClusterInfo(api, secureUrl ?? url, secureUrl ? caCert : undefined, authn.kubeconfigToken);
 
   return {
     api,

@@ -4,16 +4,37 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthnFlags } from '../../server/authFlags';
+import type { HostFlags } from '../../server/flags';
 import { startHost, type RunningHost } from '../../server/host';
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a program to completion with `input` on stdin, collecting its output. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
 
 export interface TestHost {
   host: RunningHost;
   home: string;
-  kubectl(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  kubectl(args: string[], input?: string): Promise<RunResult>;
   stop(): Promise<void>;
 }
 
-export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?: boolean; authn?: AuthnFlags } = {}): Promise<TestHost> {
+export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?: boolean; authn?: AuthnFlags; flags?: Partial<HostFlags> } = {}): Promise<TestHost> {
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-e2e-'));
   const home = join(dir, 'home');
   const host = await startHost({
@@ -25,21 +46,9 @@ export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?
     securePort: 0,
     help: false,
     authn: options.authn,
+    ...options.flags,
   });
-  const kubectl = (args: string[], input?: string) =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn('kubectl', args, {
-        env: { ...process.env, HOME: home, KUBECONFIG: host.kubeconfigPath },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-      child.stdin.end(input ?? '');
-    });
+  const kubectl = (args: string[], input?: string) => run('kubectl', args, { HOME: home, KUBECONFIG: host.kubeconfigPath }, input);
   return {
     host,
     home,

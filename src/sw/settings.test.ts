@@ -9,5 +9,7 @@ describe('service-worker host settings', () => {
     expect(parseDurationMs('1h30m')).toBe(5_400_000);
     expect(workerUrlWith('/sw.js', { watchHistoryWindow: '2m' })).toBe('/sw.js?watchHistoryWindow=2m');
     expect(workerUrlWith('/sw.js', {})).toBe('/sw.js');
+    const url = workerUrlWith('/sw.js', { tokens: 'a,b,1,"g1,g2"\n', authorizationMode: 'RBAC' });
+    expect(settingsFromUrl(new URL(url, 'http://x'))).toEqual({ tokens: 'a,b,1,"g1,g2"\n', authorizationMode: 'RBAC' });
   });
 });

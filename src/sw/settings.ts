@@ -7,10 +7,21 @@
 export interface WorkerSettings {
   /** Watch history window and continue-token lifetime (the Node host's --etcd-compaction-interval). */
   watchHistoryWindowMs?: number;
+  /** Static token table, CSV as --token-auth-file reads it. */
+  tokens?: string;
+  /** Ordered authorization modes, as --authorization-mode (`RBAC`, `AlwaysAllow`, ...). */
+  authorizationMode?: string;
+}
+
+/** What the page sets (the same names are the URL parameters). */
+export interface PageSettings {
+  watchHistoryWindow?: string;
+  tokens?: string;
+  authorizationMode?: string;
 }
 
 /** The settings' URL parameter names, shared by the page and the worker. */
-export const settingParams = { watchHistoryWindow: 'watchHistoryWindow' } as const;
+export const settingParams = { watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode' } as const;
 
 /** A Go-style duration (`90s`, `5m`, `1h30m`) in ms, or undefined when malformed. */
 export function parseDurationMs(value: string): number | undefined {
@@ -28,12 +39,19 @@ export function settingsFromUrl(url: URL): WorkerSettings {
   const settings: WorkerSettings = {};
   const window = url.searchParams.get(settingParams.watchHistoryWindow);
   if (window) settings.watchHistoryWindowMs = parseDurationMs(window);
+  const tokens = url.searchParams.get(settingParams.tokens);
+  if (tokens) settings.tokens = tokens;
+  const modes = url.searchParams.get(settingParams.authorizationMode);
+  if (modes) settings.authorizationMode = modes;
   return settings;
 }
 
 /** The worker script URL carrying the settings (page side). */
-export function workerUrlWith(base: string, settings: { watchHistoryWindow?: string }): string {
+export function workerUrlWith(base: string, settings: PageSettings): string {
   const url = new URL(base, 'http://placeholder');
-  if (settings.watchHistoryWindow) url.searchParams.set(settingParams.watchHistoryWindow, settings.watchHistoryWindow);
+  for (const name of Object.keys(settingParams) as (keyof PageSettings)[]) {
+    const value = settings[name];
+    if (value) url.searchParams.set(settingParams[name], value);
+  }
   return url.pathname + url.search;
 }

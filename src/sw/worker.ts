@@ -15,6 +15,7 @@ import { createFetchListener } from './fetchHandler';
 import { lazily } from './lazyServer';
 import { createMessageListener } from './messages';
 import { DATABASE_NAME } from './protocol';
+import { serverOptionsFrom } from './serverOptions';
 import { settingsFromUrl } from './settings';
 import { createIndexedDbStorage } from './storage';
 import type { ServiceWorkerScope } from './types';
@@ -23,7 +24,7 @@ const scope = self as unknown as ServiceWorkerScope;
 
 const apiServer = lazily(async () => {
   const storage = await createIndexedDbStorage(DATABASE_NAME);
-  const server = createApiServer({ storage, ...settingsFromUrl(new URL(scope.location.href)) });
+  const server = createApiServer({ storage, ...serverOptionsFrom(settingsFromUrl(new URL(scope.location.href))) });
   await server.ready;
   return server;
 });

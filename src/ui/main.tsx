@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiClientProvider, createApiClient, isApiError } from './api';
 import { App } from './app/App';
+import { readAccessSettings, withBearerToken } from './features/access/settings';
 import { ServiceWorkerGate } from './features/connection';
 import { useWorkbench } from './store';
 import './styles.css';
@@ -17,8 +18,12 @@ const queryClient = new QueryClient({
   },
 });
 
-// Every request asks for its trace; the Trace panel lists them.
-const apiClient = createApiClient(undefined, undefined, (exchange) => useWorkbench.getState().recordExchange(exchange));
+// Every request carries the Access panel's token and asks for its trace; the Trace panel lists them.
+const apiClient = createApiClient(
+  (request) => fetch(withBearerToken(request, readAccessSettings().token)),
+  undefined,
+  (exchange) => useWorkbench.getState().recordExchange(exchange),
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

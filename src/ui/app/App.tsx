@@ -15,6 +15,7 @@ const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ de
 const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').then((m) => ({ default: m.ScenarioPanel })));
 const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
 const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
+const AccessPanel = lazy(() => import('../features/access/AccessPanel').then((m) => ({ default: m.AccessPanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -62,6 +63,7 @@ export function App() {
             {panel === 'rbac' && <RbacPanel kinds={kinds} />}
             {panel === 'scenarios' && <ScenarioPanel />}
             {panel === 'trace' && <TracePanel />}
+            {panel === 'access' && <AccessPanel />}
           </Suspense>
         </div>
       </main>

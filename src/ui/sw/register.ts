@@ -14,6 +14,7 @@
  * Reloads are guarded in sessionStorage so a broken setup cannot loop.
  */
 import { BUILD_ID, PROTOCOL_VERSION, sendToWorker, workerUrlWith } from '../../sw';
+import { readAccessSettings } from '../features/access/settings';
 
 export type ConnectionFailure = 'insecure-context' | 'unsupported' | 'registration-failed' | 'not-controlled';
 
@@ -64,8 +65,14 @@ async function connect(): Promise<WorkerConnection> {
   const container = navigator.serviceWorker;
   let registration: ServiceWorkerRegistration;
   try {
-    // Host settings ride on the script URL; `localStorage['kubesim.watchHistoryWindow'] = '10m'` sets the window.
-    const url = workerUrlWith(WORKER_URL, { watchHistoryWindow: localStorage.getItem('kubesim.watchHistoryWindow') ?? undefined });
+    // Host settings ride on the script URL; `localStorage['kubesim.watchHistoryWindow'] = '10m'` sets the window,
+    // the Access panel the token table and authorization modes.
+    const access = readAccessSettings();
+    const url = workerUrlWith(WORKER_URL, {
+      watchHistoryWindow: localStorage.getItem('kubesim.watchHistoryWindow') ?? undefined,
+      tokens: access.tokens,
+      authorizationMode: access.authorizationMode,
+    });
     registration = await container.register(url, { type: 'module', scope: '/', updateViaCache: 'none' });
   } catch (error) {
     throw new ServiceWorkerUnavailableError(

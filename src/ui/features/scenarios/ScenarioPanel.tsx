@@ -6,6 +6,7 @@
  * runs (`npm run serve -- run scenario.yaml`), where the server is built
  * for the scenario.
  */
+import { readAccessSettings, withBearerToken } from '../access/settings';
 import { useState } from 'react';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
@@ -36,7 +37,7 @@ export function ScenarioPanel() {
   const parsed = parseScenario(draft);
   const scenario = parsed.ok ? parsed.scenario : undefined;
   // The page's own fetch: through the service worker, as every workbench request.
-  const target: ScenarioTarget = { fetch: (request) => fetch(request), baseUrl: location.origin };
+  const target: ScenarioTarget = { fetch: (request) => fetch(withBearerToken(request, readAccessSettings().token)), baseUrl: location.origin };
   const done = scenario !== undefined && results.length >= scenario.steps.length;
 
   const reset = () => {

@@ -1,0 +1,50 @@
+/**
+ * Who the workbench is, and what the tab's API server checks: a static token
+ * table and authorization modes (the worker's counterparts of
+ * --token-auth-file and --authorization-mode), and the token the workbench
+ * sends. Kept in localStorage: the server settings ride on the worker's
+ * script URL, so changing them installs the worker again.
+ */
+export const ACCESS_KEYS = { tokens: 'kubesim.tokens', authorizationMode: 'kubesim.authorizationMode', token: 'kubesim.token' } as const;
+
+export interface AccessSettings {
+  /** CSV `token,user,uid,"group1,group2"`; empty: no token authentication. */
+  tokens: string;
+  /** `RBAC`, `AlwaysAllow`, ...; empty: AlwaysAllow. */
+  authorizationMode: string;
+  /** The bearer token the workbench sends; empty: anonymous. */
+  token: string;
+}
+
+export function readAccessSettings(storage: Pick<Storage, 'getItem'> = localStorage): AccessSettings {
+  return {
+    tokens: storage.getItem(ACCESS_KEYS.tokens) ?? '',
+    authorizationMode: storage.getItem(ACCESS_KEYS.authorizationMode) ?? '',
+    token: storage.getItem(ACCESS_KEYS.token) ?? '',
+  };
+}
+
+export function writeAccessSettings(settings: AccessSettings, storage: Pick<Storage, 'setItem' | 'removeItem'> = localStorage): void {
+  for (const key of Object.keys(ACCESS_KEYS) as (keyof AccessSettings)[]) {
+    const value = settings[key].trim();
+    if (value) storage.setItem(ACCESS_KEYS[key], key === 'tokens' ? settings[key] : value);
+    else storage.removeItem(ACCESS_KEYS[key]);
+  }
+}
+
+/** The users a token table names, for the "act as" choice: token and user name. */
+export function tokenUsers(tokens: string): { token: string; user: string }[] {
+  return tokens
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map((line) => line.split(','))
+    .filter((cells) => cells.length >= 2 && cells[0] && cells[1])
+    .map((cells) => ({ token: cells[0]!.trim(), user: cells[1]!.trim() }));
+}
+
+/** Adds the chosen bearer token to the workbench's requests (never overriding one already set). */
+export function withBearerToken(request: Request, token: string): Request {
+  if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
+  return request;
+}
