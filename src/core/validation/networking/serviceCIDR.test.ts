@@ -57,6 +57,17 @@ describe('ServiceCIDR', () => {
     expect(errorsOf(g, 'servicecidrs', cidr(), old)).toEqual(['spec.cidrs: Invalid value: []string{}: field is immutable']);
     expect(errorsOf(g, 'servicecidrs', cidr('10.0.0.0/8'), cidr('10.96.0.0/12'), 'status')).toEqual([]);
   });
+
+  it('a status write is held to metav1 condition rules', () => {
+    const ready = { type: 'Ready', status: 'True', reason: 'Ready', lastTransitionTime: '2026-01-01T00:00:00Z' };
+    expect(errorsOf(g, 'servicecidrs', { ...cidr('10.96.0.0/12'), status: { conditions: [ready] } }, cidr('10.96.0.0/12'), 'status')).toEqual([]);
+    expect(errorsOf(g, 'servicecidrs', { ...cidr('10.96.0.0/12'), status: { conditions: [ready, { type: 'Ready', status: 'Yes', reason: 'not ok' }] } }, cidr('10.96.0.0/12'), 'status')).toEqual([
+      'status.conditions[1].type: Duplicate value: "Ready"',
+      'status.conditions[1].status: Unsupported value: "Yes": supported values: "False", "True", "Unknown"',
+      'status.conditions[1].lastTransitionTime: Required value: must be set',
+      "status.conditions[1].reason: Invalid value: \"not ok\": a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'CamelCase',  or 'CamelCase,WithCommas',  or 'CamelCase:WithColons', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')",
+    ]);
+  });
 });
 
 describe('IPAddress', () => {

@@ -6,6 +6,7 @@
 import { goStringSlice, invalid, required, type FieldError } from '../../errors';
 import { newPath } from '../field';
 import type { KindValidation } from '../kinds';
+import { validateConditions } from '../metav1';
 import { parseCIDR } from '../net';
 import { fieldImmutableErrorMsg, invalidText, obj, strs } from '../values';
 import { isValidCIDR } from './netip';
@@ -50,6 +51,6 @@ function validateServiceCIDRUpdate(o: Record<string, unknown>, old: Record<strin
 
 export const serviceCIDRValidation: KindValidation = {
   validate: (o) => validateServiceCIDR(o),
-  // Status writes carry conditions only; the spec is copied from the stored object.
-  validateUpdate: (o, old, ctx) => (ctx.subresource === 'status' ? [] : validateServiceCIDRUpdate(o, old)),
+  // Status writes carry conditions only (ValidateServiceCIDRStatusUpdate); the spec is copied from the stored object.
+  validateUpdate: (o, old, ctx) => (ctx.subresource === 'status' ? validateConditions(obj(o, 'status')['conditions'], newPath('status', 'conditions')) : validateServiceCIDRUpdate(o, old)),
 };
