@@ -115,6 +115,10 @@ describe('ResourceSlice', () => {
       'spec.pool.generation: Invalid value: -1: must be greater than or equal to zero',
       'spec: Invalid value: "{`nodeName`, `allNodes`}": exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required, but multiple fields are set',
     ]],
+    ['node selector', slice({ nodeName: undefined, nodeSelector: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'zone', operator: 'Near' }] }, {}] } }), [
+      'spec.nodeSelector.nodeSelectorTerms[0].matchExpressions[0].operator: Invalid value: "Near": not a valid selector operator',
+      'spec.nodeSelector.nodeSelectorTerms: Invalid value: []core.NodeSelectorTerm{...}: must have exactly one node selector term',
+    ]],
     ['devices', slice({ devices: [{ name: 'gpu-0', attributes: { a: {}, b: { int: 1, bool: true }, c: { version: 'v1' } } }, { name: 'gpu-0' }] }), [
       'spec.devices[0].attributes[a]: Required value: exactly one value must be specified',
       'spec.devices[0].attributes[b]: Invalid value: resource.DeviceAttribute{...}: exactly one value must be specified',

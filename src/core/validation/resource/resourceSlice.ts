@@ -7,6 +7,7 @@
  */
 import { invalid, required, tooLong, type FieldError } from '../../errors';
 import { newPath, type Path } from '../field';
+import { validateNodeSelectorTerm } from '../core/podSpec';
 import type { KindValidation } from '../kinds';
 import { isDNS1123Subdomain } from '../names';
 import { has, obj, objs, optObj, str, validateImmutableField, type Obj } from '../values';
@@ -82,6 +83,10 @@ function validateSliceSpec(spec: Obj, old: Obj | undefined): FieldError[] {
     set.push('`nodeSelector`');
     // One term only, so that selectors of devices from different slices merge simply.
     const terms = objs(nodeSelector, 'nodeSelectorTerms');
+    const tp = fld.child('nodeSelector', 'nodeSelectorTerms');
+    // ValidateNodeSelector
+    if (terms.length === 0) errs.push(required(String(tp), 'must have at least one node selector term'));
+    terms.forEach((t, i) => errs.push(...validateNodeSelectorTerm(t, tp.index(i))));
     if (terms.length !== 1) errs.push({ ...invalid(String(fld.child('nodeSelector', 'nodeSelectorTerms')), null, 'must have exactly one node selector term'), valueText: terms.length ? '[]core.NodeSelectorTerm{...}' : '[]core.NodeSelectorTerm(nil)' });
   }
   if (spec['allNodes'] === true) set.push('`allNodes`');
