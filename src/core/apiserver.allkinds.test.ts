@@ -13,7 +13,7 @@ let t: TestServer;
 const served: { groupVersion: string; resource: DiscoveredResource }[] = [];
 
 /** Kinds whose name is fixed by their content (a CRD is <plural>.<group>, an APIService <version>.<group>). */
-const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com', APIService: 'v1.example.com' };
+const fixedNames: Record<string, string> = { CustomResourceDefinition: 'widgets.example.com', APIService: 'v1.example.com', IPAddress: '10.96.100.1' };
 
 /** The fields each kind's validation requires before an object of the kind is valid. */
 
@@ -49,6 +49,17 @@ const required: Record<string, Record<string, unknown>> = {
     },
   },
   ValidatingAdmissionPolicyBinding: { spec: { policyName: 'p', validationActions: ['Deny'] } },
+  MutatingAdmissionPolicy: {
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] },
+      mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: '[]' } }],
+      reinvocationPolicy: 'Never',
+    },
+  },
+  MutatingAdmissionPolicyBinding: { spec: { policyName: 'p' } },
+  ServiceCIDR: { spec: { cidrs: ['10.100.0.0/16'] } },
+  IPAddress: { spec: { parentRef: { resource: 'services', namespace: 'default', name: 'web' } } },
+  ResourceSlice: { spec: { driver: 'gpu.example.com', pool: { name: 'node-1', resourceSliceCount: 1 }, nodeName: 'node-1' } },
   // Both Event kinds: core/v1 ignores the events.k8s.io/v1 names and the other way round.
   Event: {
     eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', reason: 'Tested', action: 'Test',

@@ -3,7 +3,7 @@
  * label selectors and their requirements, label names.
  */
 import { isObject } from '../api/types';
-import { forbidden, invalid, required, type FieldError } from '../errors';
+import { forbidden, invalid, notSupported, required, tooLong, type FieldError } from '../errors';
 import type { Path } from './field';
 import { validateLabels } from './labels';
 import { isQualifiedName, isValidLabelValue } from './names';
@@ -51,6 +51,40 @@ export function validateLabelSelector(selector: unknown, opts: LabelSelectorVali
   const exprs = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : [];
   exprs.forEach((e, i) => {
     if (isObject(e)) errs.push(...validateLabelSelectorRequirement(e, opts, fld.child('matchExpressions').index(i)));
+  });
+  return errs;
+}
+
+const conditionStatuses = ['False', 'True', 'Unknown'];
+const conditionReasonFmt = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const conditionReasonRe = new RegExp(`^${conditionReasonFmt}$`);
+const conditionReasonMsg =
+  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' " +
+  `(e.g. 'CamelCase',  or 'CamelCase,WithCommas',  or 'CamelCase:WithColons', regex used for validation is '${conditionReasonFmt}')`;
+
+/** ValidateConditions: metav1.Condition lists (type unique and a label name, status, reason, transition time). */
+export function validateConditions(conditions: unknown, fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (Array.isArray(conditions) ? conditions : []).forEach((c: unknown, i) => {
+    const cond = isObject(c) ? c : {};
+    const p = fld.index(i);
+    const s = (k: string) => (typeof cond[k] === 'string' ? (cond[k] as string) : '');
+    const type = s('type');
+    if (seen.has(type)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('type')), value: type });
+    seen.add(type);
+    errs.push(...validateLabelName(type, p.child('type')));
+    if (!conditionStatuses.includes(s('status'))) errs.push(notSupported(String(p.child('status')), s('status'), conditionStatuses));
+    const generation = typeof cond['observedGeneration'] === 'number' ? cond['observedGeneration'] : 0;
+    if (generation < 0) errs.push(invalid(String(p.child('observedGeneration')), generation, 'must be greater than or equal to zero'));
+    if (!s('lastTransitionTime')) errs.push(required(String(p.child('lastTransitionTime')), 'must be set'));
+    const reason = s('reason');
+    if (!reason) errs.push(required(String(p.child('reason')), 'must be set'));
+    else {
+      if (!conditionReasonRe.test(reason)) errs.push(invalid(String(p.child('reason')), reason, conditionReasonMsg));
+      if (reason.length > 1024) errs.push(tooLong(String(p.child('reason')), reason, 1024));
+    }
+    if (s('message').length > 32768) errs.push(tooLong(String(p.child('message')), s('message'), 32768));
   });
   return errs;
 }

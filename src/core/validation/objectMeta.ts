@@ -7,6 +7,7 @@ import type { ObjectMeta } from '../api/types';
 import { forbidden, invalid, required, tooLong, type FieldError } from '../errors';
 import { isConfigMapKey } from './core/configKeys';
 import { validateLabels } from './labels';
+import { nameIsIPAddress } from './networking/ipAddress';
 import {
   isQualifiedName,
   nameIsDNS1035Label,
@@ -35,6 +36,7 @@ const nameValidators: Record<string, NameValidator> = {
   // Checked against spec.signerName by the kind's own validation.
   'certificates.k8s.io/clustertrustbundles': nameIsPathSegment,
   'coordination.k8s.io/leasecandidates': (name) => isConfigMapKey(name),
+  'networking.k8s.io/ipaddresses': nameIsIPAddress,
 };
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {

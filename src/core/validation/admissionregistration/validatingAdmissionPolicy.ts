@@ -20,7 +20,7 @@ const validationActions = ['Audit', 'Deny', 'Warn'];
 const celIdentRe = /^[_a-zA-Z][_a-zA-Z0-9]*$/;
 const celReserved = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
 
-function validateParamKind(kind: Obj, fld: Path): FieldError[] {
+export function validateParamKind(kind: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   const apiVersion = str(kind, 'apiVersion');
   const p = String(fld.child('apiVersion'));
@@ -48,7 +48,7 @@ function validateParamKind(kind: Obj, fld: Path): FieldError[] {
 }
 
 /** validateMatchResources; matchPolicy and both selectors default when absent. */
-function validateMatchResources(mc: Obj, fld: Path): FieldError[] {
+export function validateMatchResources(mc: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   const matchPolicy = optStr(mc, 'matchPolicy');
   if (matchPolicy !== undefined && !matchPolicies.includes(matchPolicy)) errs.push(notSupported(String(fld.child('matchPolicy')), matchPolicy, matchPolicies));
@@ -68,6 +68,19 @@ function validateMatchResources(mc: Obj, fld: Path): FieldError[] {
   return errs;
 }
 
+/** validateVariable for each entry: a CEL identifier and an expression (compiled by the CEL environment). */
+export function validateVariables(vars: Obj[], fld: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  vars.forEach((v, i) => {
+    const p = fld.index(i);
+    const name = str(v, 'name');
+    if (!name.trim()) errs.push(required(String(p.child('name')), 'name is not specified'));
+    else if (!celIdentRe.test(name) || celReserved.has(name)) errs.push(invalid(String(p.child('name')), name, 'name is not a valid CEL identifier'));
+    if (!str(v, 'expression').trim()) errs.push(required(String(p.child('expression')), 'expression is not specified'));
+  });
+  return errs;
+}
+
 function validatePolicy(policy: Obj): FieldError[] {
   const spec = optObj(policy, 'spec') ?? {};
   const fld = newPath('spec');
@@ -83,13 +96,7 @@ function validatePolicy(policy: Obj): FieldError[] {
     if (objs(mc, 'resourceRules').length === 0) errs.push(required(String(fld.child('matchConstraints', 'resourceRules'))));
   }
   errs.push(...validateMatchConditions(objs(spec, 'matchConditions'), fld.child('matchConditions')));
-  objs(spec, 'variables').forEach((v, i) => {
-    const p = fld.child('variables').index(i);
-    const name = str(v, 'name');
-    if (!name.trim()) errs.push(required(String(p.child('name')), 'name is not specified'));
-    else if (!celIdentRe.test(name) || celReserved.has(name)) errs.push(invalid(String(p.child('name')), name, 'name is not a valid CEL identifier'));
-    if (!str(v, 'expression').trim()) errs.push(required(String(p.child('expression')), 'expression is not specified'));
-  });
+  errs.push(...validateVariables(objs(spec, 'variables'), fld.child('variables')));
   const validations = objs(spec, 'validations');
   const audits = objs(spec, 'auditAnnotations');
   if (validations.length === 0 && audits.length === 0) {
@@ -127,6 +134,26 @@ function validatePolicy(policy: Obj): FieldError[] {
   return errs;
 }
 
+/** validateParamRef: a name or a selector, and what to do when no parameter is found. */
+export function validateParamRef(paramRef: Obj, p: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const name = str(paramRef, 'name');
+  const selector = optObj(paramRef, 'selector');
+  if (name) {
+    for (const m of isValidPathSegmentName(name)) errs.push(invalid(String(p.child('name')), name, m));
+    if (selector) errs.push(forbidden(String(p.child('name')), 'name and selector are mutually exclusive'));
+  }
+  if (selector) {
+    errs.push(...validateLabelSelector(selector, {}, p.child('selector')));
+    if (name) errs.push(forbidden(String(p.child('selector')), 'name and selector are mutually exclusive'));
+  }
+  if (!name && !selector) errs.push(required(String(p), 'one of name or selector must be specified'));
+  const action = str(paramRef, 'parameterNotFoundAction');
+  if (!action) errs.push(required(String(p.child('parameterNotFoundAction'))));
+  else if (action !== 'Deny' && action !== 'Allow') errs.push(notSupported(String(p.child('parameterNotFoundAction')), action, ['Deny', 'Allow']));
+  return errs;
+}
+
 function validateBinding(binding: Obj): FieldError[] {
   const spec = optObj(binding, 'spec') ?? {};
   const fld = newPath('spec');
@@ -135,23 +162,7 @@ function validateBinding(binding: Obj): FieldError[] {
   if (!policyName) errs.push(required(String(fld.child('policyName'))));
   else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(String(fld.child('policyName')), policyName, m));
   const paramRef = optObj(spec, 'paramRef');
-  if (paramRef) {
-    const p = fld.child('paramRef');
-    const name = str(paramRef, 'name');
-    const selector = optObj(paramRef, 'selector');
-    if (name) {
-      for (const m of isValidPathSegmentName(name)) errs.push(invalid(String(p.child('name')), name, m));
-      if (selector) errs.push(forbidden(String(p.child('name')), 'name and selector are mutually exclusive'));
-    }
-    if (selector) {
-      errs.push(...validateLabelSelector(selector, {}, p.child('selector')));
-      if (name) errs.push(forbidden(String(p.child('selector')), 'name and selector are mutually exclusive'));
-    }
-    if (!name && !selector) errs.push(required(String(p), 'one of name or selector must be specified'));
-    const action = str(paramRef, 'parameterNotFoundAction');
-    if (!action) errs.push(required(String(p.child('parameterNotFoundAction'))));
-    else if (action !== 'Deny' && action !== 'Allow') errs.push(notSupported(String(p.child('parameterNotFoundAction')), action, ['Deny', 'Allow']));
-  }
+  if (paramRef) errs.push(...validateParamRef(paramRef, fld.child('paramRef')));
   // kube-apiserver's own spelling of this path.
   const mr = optObj(spec, 'matchResources');
   if (mr) errs.push(...validateMatchResources(mr, fld.child('matchResouces')));

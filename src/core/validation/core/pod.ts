@@ -11,6 +11,7 @@ import type { KindValidation } from '../kinds';
 import { arr, obj, objects, str, validateNonnegativeField, type Obj } from './common';
 import { goStringMap } from './goSyntax';
 import { validatePodSpec, validatePodTemplateSpec, validateTolerations } from './podSpec';
+import { validatePodStatusUpdate } from './podStatus';
 
 const specPath = newPath('spec');
 
@@ -148,6 +149,7 @@ export const podValidation: KindValidation = {
   validate: (obj) => validatePod(obj),
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'ephemeralcontainers') return validateEphemeralContainersUpdate(obj, old);
+    if (ctx.subresource === 'status') return validatePodStatusUpdate(obj, old);
     if (ctx.subresource) return [];
     return validatePodUpdate(obj, old);
   },

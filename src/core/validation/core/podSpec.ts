@@ -85,7 +85,7 @@ function validateNodeSelectorRequirement(rq: Obj, fld: Path): FieldError[] {
   return errs;
 }
 
-function validateNodeSelectorTerm(term: Obj, fld: Path): FieldError[] {
+export function validateNodeSelectorTerm(term: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   for (const [rq, j] of objects(term['matchExpressions'])) errs.push(...validateNodeSelectorRequirement(rq, fld.child('matchExpressions').index(j)));
   for (const [rq, j] of objects(term['matchFields'])) {

@@ -2,10 +2,14 @@
 import type { ValidationTable } from '../kinds';
 import { ingressValidation } from './ingress';
 import { ingressClassValidation } from './ingressClass';
+import { ipAddressValidation } from './ipAddress';
 import { networkPolicyValidation } from './networkPolicy';
+import { serviceCIDRValidation } from './serviceCIDR';
 
 export const validation: ValidationTable = {
   ingresses: ingressValidation,
   ingressclasses: ingressClassValidation,
   networkpolicies: networkPolicyValidation,
+  servicecidrs: serviceCIDRValidation,
+  ipaddresses: ipAddressValidation,
 };

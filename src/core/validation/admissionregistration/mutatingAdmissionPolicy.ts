@@ -1,0 +1,87 @@
+/**
+ * MutatingAdmissionPolicy and its binding, structurally
+ * (ValidateMutatingAdmissionPolicy / ...Binding): the parts shared with
+ * ValidatingAdmissionPolicy (param kind, match constraints, variables,
+ * param references) plus mutations and the reinvocation policy. Compiling
+ * the CEL expressions is the CEL environment's part, not this module's.
+ */
+import { invalid, notSupported, required, type FieldError } from '../../errors';
+import { newPath, type Path } from '../field';
+import type { KindValidation } from '../kinds';
+import { nameIsDNSSubdomain } from '../names';
+import { has, objs, optObj, optStr, str, type Obj } from '../values';
+import { failurePolicies, validateMatchConditions } from './rules';
+import { validateMatchResources, validateParamKind, validateParamRef, validateVariables } from './validatingAdmissionPolicy';
+
+const patchTypes = ['ApplyConfiguration', 'JSONPatch'];
+const reinvocationPolicies = ['IfNeeded', 'Never'];
+
+/** validateMutation: patchType says which of jsonPatch and applyConfiguration is set, and the other must not be. */
+function validateMutation(m: Obj, fld: Path): FieldError[] {
+  const patchType = str(m, 'patchType');
+  if (!patchType) return [required(String(fld.child('patchType')))];
+  const errs: FieldError[] = [];
+  const member = (key: string, other: string) => {
+    const value = optObj(m, key);
+    if (!value) errs.push(required(String(fld.child(key)), `must be specified when patchType is ${patchType}`));
+    else if (!str(value, 'expression').trim()) errs.push(required(String(fld.child(key, 'expression'))));
+    // Go prints the placeholder string kube passes as the value.
+    if (has(m, other)) errs.push(invalid(String(fld.child(other)), `{${other}}`, `must not be specified when patchType is ${patchType}`));
+  };
+  if (patchType === 'JSONPatch') member('jsonPatch', 'applyConfiguration');
+  else if (patchType === 'ApplyConfiguration') member('applyConfiguration', 'jsonPatch');
+  else errs.push(notSupported(String(fld.child('patchType')), patchType, patchTypes));
+  return errs;
+}
+
+function validatePolicy(policy: Obj): FieldError[] {
+  const spec = optObj(policy, 'spec') ?? {};
+  const fld = newPath('spec');
+  const errs: FieldError[] = [];
+  // failurePolicy defaults to Fail, so only a wrong value is an error.
+  const failurePolicy = optStr(spec, 'failurePolicy');
+  if (failurePolicy !== undefined && !failurePolicies.includes(failurePolicy)) errs.push(notSupported(String(fld.child('failurePolicy')), failurePolicy, failurePolicies));
+  const paramKind = optObj(spec, 'paramKind');
+  if (paramKind) errs.push(...validateParamKind(paramKind, fld.child('paramKind')));
+  const mc = optObj(spec, 'matchConstraints');
+  if (!mc) errs.push(required(String(fld.child('matchConstraints'))));
+  else {
+    errs.push(...validateMatchResources(mc, fld.child('matchConstraints')));
+    // The resource rules give the mutations their type information.
+    if (objs(mc, 'resourceRules').length === 0) errs.push(required(String(fld.child('matchConstraints', 'resourceRules'))));
+  }
+  errs.push(...validateMatchConditions(objs(spec, 'matchConditions'), fld.child('matchConditions')));
+  errs.push(...validateVariables(objs(spec, 'variables'), fld.child('variables')));
+  const mutations = objs(spec, 'mutations');
+  if (mutations.length === 0) errs.push(required(String(fld.child('mutations')), 'mutations must contain at least one item'));
+  mutations.forEach((m, i) => errs.push(...validateMutation(m, fld.child('mutations').index(i))));
+  const reinvocation = str(spec, 'reinvocationPolicy');
+  if (!reinvocation) errs.push(required(String(fld.child('reinvocationPolicy'))));
+  else if (!reinvocationPolicies.includes(reinvocation)) errs.push(notSupported(String(fld.child('reinvocationPolicy')), reinvocation, reinvocationPolicies));
+  return errs;
+}
+
+function validateBinding(binding: Obj): FieldError[] {
+  const spec = optObj(binding, 'spec') ?? {};
+  const fld = newPath('spec');
+  const errs: FieldError[] = [];
+  const policyName = str(spec, 'policyName');
+  if (!policyName) errs.push(required(String(fld.child('policyName'))));
+  else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(String(fld.child('policyName')), policyName, m));
+  const paramRef = optObj(spec, 'paramRef');
+  if (paramRef) errs.push(...validateParamRef(paramRef, fld.child('paramRef')));
+  // kube-apiserver's own spelling of this path, as for the validating binding.
+  const mr = optObj(spec, 'matchResources');
+  if (mr) errs.push(...validateMatchResources(mr, fld.child('matchResouces')));
+  return errs;
+}
+
+export const mutatingAdmissionPolicyValidation: KindValidation = {
+  validate: (p) => validatePolicy(p),
+  validateUpdate: (p, _old, ctx) => (ctx.subresource === 'status' ? [] : validatePolicy(p)),
+};
+
+export const mutatingAdmissionPolicyBindingValidation: KindValidation = {
+  validate: (b) => validateBinding(b),
+  validateUpdate: (b) => validateBinding(b),
+};
