@@ -1,3 +1,4 @@
+import { nodeRestrictionEnabled } from './admissionFlags';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,5 +64,24 @@ describe('authentication flags', () => {
     });
     expect(() => parseFlags(['--anonymous-auth=maybe'])).toThrow('invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax');
     expect(() => parseFlags(['--service-account-max-token-expiration=soon'])).toThrow('invalid argument "soon" for "--service-account-max-token-expiration" flag');
+  });
+});
+
+describe('admission plugin flags', () => {
+  it('[AC-NODE-021] take kube-apiserver plugin names; an unknown one stops the host with its message', () => {
+    expect(parseFlags(['--enable-admission-plugins=NodeRestriction,NamespaceLifecycle', '--disable-admission-plugins', 'PodSecurity'])).toMatchObject({
+      enableAdmissionPlugins: ['NodeRestriction', 'NamespaceLifecycle'], disableAdmissionPlugins: ['PodSecurity'],
+    });
+    expect(() => parseFlags(['--enable-admission-plugins=NodeRestriction,Bogus'])).toThrow('enable-admission-plugins plugin "Bogus" is unknown');
+    expect(nodeRestrictionEnabled(['NodeRestriction'], [])).toBe(true);
+    expect(nodeRestrictionEnabled(['NodeRestriction'], ['NodeRestriction'])).toBe(false);
+    expect(nodeRestrictionEnabled()).toBe(false);
+  });
+});
+
+describe('--livez-grace-period and --shutdown-delay-duration', () => {
+  it('[AC-HEALTH-017][AC-HEALTH-018] take Go durations', () => {
+    expect(parseFlags(['--livez-grace-period=1m', '--shutdown-delay-duration', '20s'])).toMatchObject({ livezGracePeriodMs: 60_000, shutdownDelayMs: 20_000 });
+    expect(() => parseFlags(['--shutdown-delay-duration=soon'])).toThrow('invalid argument "soon" for "--shutdown-delay-duration" flag: time: invalid duration "soon"');
   });
 });

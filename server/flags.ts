@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import { parseAdmissionPlugins } from './admissionFlags';
 import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
 import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
@@ -25,6 +26,12 @@ export interface HostFlags extends AuthorizationFlags {
   /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
+  /** --enable-admission-plugins / --disable-admission-plugins (names checked). */
+  enableAdmissionPlugins?: string[];
+  disableAdmissionPlugins?: string[];
+  /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
+  livezGracePeriodMs?: number;
+  shutdownDelayMs?: number;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -36,6 +43,8 @@ Flags:
       --bind-address string            address to listen on (default "127.0.0.1")
       --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
+      --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
+      --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true"
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
@@ -47,6 +56,8 @@ Flags:
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
       --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
       --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
+      --enable-admission-plugins strings   admission plugins to turn on beyond the defaults (NodeRestriction)
+      --disable-admission-plugins strings  admission plugins to turn off
       --authorization-webhook-config-file str  kubeconfig of the Webhook mode's service; --authorization-webhook-version (v1beta1),
                                        --authorization-webhook-cache-authorized-ttl (5m), --authorization-webhook-cache-unauthorized-ttl (30s)
   -h, --help                           this help
@@ -81,9 +92,10 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
-    'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl']);
+    'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
+    'enable-admission-plugins', 'disable-admission-plugins']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -170,8 +182,24 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'authorization-webhook-cache-unauthorized-ttl':
         flags.authorizationWebhookCacheUnauthorizedTTL = value;
         break;
+      case 'enable-admission-plugins':
+      case 'disable-admission-plugins':
+        try {
+          const plugins = parseAdmissionPlugins(name, value);
+          if (name === 'enable-admission-plugins') flags.enableAdmissionPlugins = plugins;
+          else flags.disableAdmissionPlugins = plugins;
+        } catch (e) {
+          throw new FlagError((e as Error).message);
+        }
+        break;
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);
+        break;
+      case 'livez-grace-period':
+        flags.livezGracePeriodMs = parseDuration(value, name);
+        break;
+      case 'shutdown-delay-duration':
+        flags.shutdownDelayMs = parseDuration(value, name);
         break;
       default:
         if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;

@@ -14,6 +14,7 @@ import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
 import { publishClusterInfo } from './clusterInfo';
 import { hostAuthorization } from './authorization';
+import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
 import { ensureServingCert } from './tls';
@@ -76,7 +77,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
-  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap });
+  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
@@ -112,6 +113,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     secureUrl,
     kubeconfigPath,
     async close() {
+      // --shutdown-delay-duration: /readyz fails at once so load balancers drain, while requests are still served.
+      api.health.startShutdown();
+      if (flags.shutdownDelayMs) await new Promise((resolve) => setTimeout(resolve, flags.shutdownDelayMs));
       for (const s of servers) {
         (s as { closeAllConnections?: () => void }).closeAllConnections?.();
         await new Promise<void>((resolve) => s.close(() => resolve()));

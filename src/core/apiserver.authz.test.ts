@@ -760,6 +760,45 @@ describe('NodeRestriction', () => {
   });
 });
 
+describe('NodeRestriction on TokenRequests', () => {
+  it('[AC-NODE-022] [AC-NODE-023] [AC-NODE-024] [AC-NODE-026] [AC-NODE-027] [AC-NODE-001] a node gets tokens only bound to its own Pods, for the API audience, audiences they reference, or ones RBAC grants', async () => {
+    const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']), nodeRestriction: true });
+    const n1 = asUser('system:node:n1', 'system:nodes', 'system:authenticated');
+    const pod = (name: string, node: string) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name },
+      spec: {
+        nodeName: node, serviceAccountName: 'default', containers: [{ name: 'c', image: 'i', volumeMounts: [{ name: 'vault-token', mountPath: '/var/run/vault' }] }],
+        volumes: [{ name: 'vault-token', projected: { sources: [{ serviceAccountToken: { audience: 'vault', path: 'token' } }] } }],
+      },
+    });
+    const p1 = (await t.json('POST', '/api/v1/namespaces/default/pods', { body: pod('p1', 'n1'), headers: admin })).body;
+    const p2 = (await t.json('POST', '/api/v1/namespaces/default/pods', { body: pod('p2', 'n2'), headers: admin })).body;
+    const request = (spec: Record<string, unknown>) =>
+      t.json('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec }, headers: n1 });
+    const bound = (p: { metadata: { name: string; uid: string } }) => ({ apiVersion: 'v1', kind: 'Pod', name: p.metadata.name, uid: p.metadata.uid });
+
+    expect((await request({})).body.message).toBe('serviceaccounts "default" is forbidden: node requested token not bound to a pod');
+    expect((await request({ boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p1' } })).body.message).toBe('serviceaccounts "default" is forbidden: node requested token with a pod binding without a uid');
+    expect((await request({ boundObjectRef: bound(p2), audiences: ['vault'] })).body.message).toBe('serviceaccounts "default" is forbidden: node requested token bound to a pod scheduled on a different node');
+    expect((await request({ boundObjectRef: bound(p1) })).status).toBe(201);
+    const ok = await request({ boundObjectRef: bound(p1), audiences: ['vault'] });
+    expect(ok.status).toBe(201);
+    expect(ok.body.spec.audiences).toEqual(['vault']);
+    const other = await request({ boundObjectRef: bound(p1), audiences: ['registry.example'] });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('serviceaccounts "default" is forbidden: audience "registry.example" not found in pod spec volume, system:node:n1 is not authorized to request tokens for this audience');
+    expect((await request({ boundObjectRef: bound(p1), audiences: ['a', 'b'] })).body.message).toBe('serviceaccounts "default" is forbidden: node may only request 0 or 1 audiences');
+
+    // An administrator grants the audience with the request-serviceaccounts-token-audience verb.
+    await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'registry-audience' }, rules: [{ apiGroups: [''], resources: ['registry.example'], verbs: ['request-serviceaccounts-token-audience'] }] }, headers: admin });
+    await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'nodes-registry-audience' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'registry-audience' }, subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'system:nodes' }],
+    }, headers: admin });
+    expect((await request({ boundObjectRef: bound(p1), audiences: ['registry.example'] })).status).toBe(201);
+  });
+});
+
 describe('dry run', () => {
   it('[API-DRY-014] a dry-run write is authorized like the real one', async () => {
     const t = await server();

@@ -22,6 +22,7 @@ import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
+import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
@@ -54,7 +55,8 @@ import { newRequestInfo, type RequestInfo } from './http/requestInfo';
 import { writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
-import { serveHealth } from './ops/health';
+import { serverHealth, type HealthChecks } from './ops/health';
+import { createApiServerMetrics } from './ops/apiserverMetrics';
 import { versionInfo } from './ops/version';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
@@ -93,6 +95,8 @@ export interface ApiServerOptions {
   rbacBootstrap?: boolean;
   /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
   nodeRestriction?: boolean;
+  /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
+  livezGracePeriodMs?: number;
 }
 
 export interface ApiServer {
@@ -105,6 +109,8 @@ export interface ApiServer {
   readonly storage: WatchCacheStorage;
   /** The authorization chain requests go through (impersonation and access reviews ask it too). */
   readonly authorizer: Authorizer;
+  /** The /livez, /readyz and /healthz checks; startShutdown() fails readyz while the host drains. */
+  readonly health: HealthChecks;
   close(): Promise<void>;
 }
 
@@ -146,6 +152,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
   const namespaceType = registry.resourceFor('', 'v1', 'namespaces')!;
+  const health = serverHealth({ clock, storage: options.storage, livezGracePeriodMs: options.livezGracePeriodMs });
+  health.done('start-apiserver-admission-initializer');
+  health.done('generic-apiserver-start-informers');
 
   async function checkNamespace(namespace: string): Promise<void> {
     const ns = await storeFor(namespaceType).getKv('', namespace);
@@ -185,17 +194,32 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (!(e instanceof StatusError && e.reason === 'AlreadyExists')) throw e;
       }
     }
+    health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
     if (services) await bootstrapServices(storeFor(services), serviceAllocator);
+    health.done('bootstrap-controller');
   }
 
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
+  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks });
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
-  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor });
+  const nodeTokenDeps: NodeTokenDeps = {
+    getPod: (namespace, name) => getObject('pods', namespace, name),
+    getCSIDriver: async (name) => {
+      const type = registry.resourceFor('storage.k8s.io', 'v1', 'csidrivers');
+      const kv = type ? await storeFor(type).getKv('', name) : undefined;
+      return kv && type ? storeFor(type).decode(kv) : undefined;
+    },
+    authorizer: { name: 'chain', authorize: (attrs) => authorization.authorizer.authorize(attrs) },
+    get apiAudiences() {
+      return authn.serviceAccounts.apiAudiences;
+    },
+  };
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     const serviceAccounts = startServiceAccountController(deps);
@@ -206,9 +230,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await serviceAccounts.synced;
     // Stored CRDs are served again before the first request.
     await crdController.start();
+    for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
     controllers.push(crdController, policies);
-    controllers.push(...(await authorization.start()));
+    const rbacControllers = await authorization.start();
+    if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
+    controllers.push(...rbacControllers);
+    health.informersSynced();
   });
 
   async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
@@ -236,7 +264,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return createReview(scope);
     }
     if (info.subresource === 'scale') return scaleHandler(scope);
-    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') return createToken(scope, authn.serviceAccounts, getObject);
+    if (info.subresource === 'token' && type.resource === 'serviceaccounts' && info.verb === 'create') {
+      const user = userFrom(request);
+      const admit = options.nodeRestriction && user ? (spec: Record<string, unknown>) => admitNodeTokenRequest(user, info.namespace, info.name, spec, nodeTokenDeps) : undefined;
+      return createToken(scope, authn.serviceAccounts, getObject, admit);
+    }
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
@@ -274,7 +306,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
-  function handleNonResource(request: Request, url: URL): Response {
+  async function handleNonResource(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
@@ -289,12 +321,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
     }
-    const health = serveHealth(path, url);
-    if (health) return health;
+    const metricsResponse = await metrics.serve(path);
+    if (metricsResponse) return metricsResponse;
     const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
@@ -303,10 +335,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   async function handle(request: Request): Promise<Response> {
     try {
-      await ready;
       const url = new URL(request.url);
+      // Health answers during startup too: that is when its post-start hooks are unfinished.
+      const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
+      if (checked) return checked;
+      await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? handleNonResource(request, url);
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       const response = await handleResource(request, url, info);
       // A CRD write is served (or unserved) by the time its response is sent.
@@ -329,8 +364,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       compression: gates.APIResponseCompression,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
       authorizer: authorization.authorizer,
+      metrics,
     }),
     authorizer: authorization.authorizer,
+    health: health.checks,
     ready,
     registry,
     storage,

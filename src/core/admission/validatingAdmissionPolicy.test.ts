@@ -4,6 +4,8 @@
  * every write path (create, update, patch, apply, delete, subresources, dry run).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { authorizerFromModes } from '../auth/authorizer/modes';
+import { asUser, headerAuthenticator } from '../auth/authorizer/testing';
 import { newTestServer, type TestServer } from '../testing/client';
 
 let t: TestServer;
@@ -163,7 +165,7 @@ describe('ValidatingAdmissionPolicy matchPolicy', () => {
 });
 
 describe('ValidatingAdmissionPolicy authorizer', () => {
-  it('authorizer and authorizer.requestResource check the requesting user (every request is allowed here)', async () => {
+  it('authorizer and authorizer.requestResource check the requesting user (AlwaysAllow here)', async () => {
     await install(
       policy('p', {
         matchConstraints: deployRules,
@@ -177,6 +179,65 @@ describe('ValidatingAdmissionPolicy authorizer', () => {
     );
     const r = await t.json('POST', DEPLOYS, { body: deployment('d1', 1) });
     expect(r.body.message).toBe("deployments.apps \"d1\" is forbidden: ValidatingAdmissionPolicy 'p' with binding 'b' denied request: can read secrets");
+  });
+});
+
+describe('ValidatingAdmissionPolicy authorizer under RBAC', () => {
+  const admin = asUser('admin', 'system:masters');
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+
+  async function rbacServer(): Promise<TestServer> {
+    const s = await newTestServer({ authorizer: authorizerFromModes(['RBAC']), rbacBootstrap: true, authenticators: [headerAuthenticator] });
+    const as = { headers: admin };
+    // alice may create Deployments in default; bob may also read its secrets and /healthz.
+    const create = async (path: string, body: unknown) => expect((await s.json('POST', path, { body, ...as })).status).toBe(201);
+    await create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'deployer' }, rules: [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }] });
+    await create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'secret-reader' }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }, { nonResourceURLs: ['/healthz'], verbs: ['get'] }] });
+    const bind = (name: string, role: string, user: string) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user }],
+    });
+    await create(`${rbac}/clusterrolebindings`, bind('alice-deployer', 'deployer', 'alice'));
+    await create(`${rbac}/clusterrolebindings`, bind('bob-deployer', 'deployer', 'bob'));
+    await create(`${rbac}/clusterrolebindings`, bind('bob-secrets', 'secret-reader', 'bob'));
+    return s;
+  }
+
+  it('[API-VAP-003] [API-VAP-004] [API-VAP-006] [API-VAP-008] [API-VAP-009] [API-VAP-010] [API-VAP-011] checks ask the server\'s RBAC for the requesting user; reason() carries its answer', async () => {
+    const s = await rbacServer();
+    const as = { headers: admin };
+    const check = "authorizer.group('').resource('secrets').namespace('default').check('get')";
+    expect((await s.json('POST', VAPS, { body: policy('needs-secrets', {
+      matchConstraints: deployRules,
+      validations: [
+        { expression: `${check}.allowed()`, messageExpression: `'cannot read secrets: ' + ${check}.reason()` },
+        { expression: "authorizer.path('/healthz').check('get').allowed()", message: 'cannot get /healthz' },
+      ],
+    }) , ...as })).status).toBe(201);
+    expect((await s.json('POST', BINDINGS, { body: binding('needs-secrets-b', 'needs-secrets'), ...as })).status).toBe(201);
+
+    const denied = await s.json('POST', DEPLOYS, { body: deployment('by-alice', 1), headers: asUser('alice') });
+    expect(denied.status).toBe(422);
+    expect(denied.body.message).toBe("deployments.apps \"by-alice\" is forbidden: ValidatingAdmissionPolicy 'needs-secrets' with binding 'needs-secrets-b' denied request: cannot read secrets: ");
+    const allowed = await s.json('POST', DEPLOYS, { body: deployment('by-bob', 1), headers: asUser('bob') });
+    expect(allowed.status).toBe(201);
+    await s.server.close();
+  });
+
+  it('[API-VAP-012] [API-VAP-007] serviceAccount() and name() checks are asked as that account and resource name', async () => {
+    const s = await rbacServer();
+    const as = { headers: admin };
+    const sa = "authorizer.serviceAccount('default', 'builder').group('').resource('configmaps').namespace('default').name('settings').check('get')";
+    expect((await s.json('POST', VAPS, { body: policy('sa-check', { matchConstraints: deployRules, validations: [{ expression: `${sa}.allowed()`, message: 'builder cannot read settings' }] }), ...as })).status).toBe(201);
+    expect((await s.json('POST', BINDINGS, { body: binding('sa-check-b', 'sa-check'), ...as })).status).toBe(201);
+    expect((await s.json('POST', DEPLOYS, { body: deployment('d1', 1), headers: asUser('bob') })).body.message).toContain('denied request: builder cannot read settings');
+    await s.json('POST', `${rbac}/namespaces/default/roles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'settings-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['settings'], verbs: ['get'] }] }, ...as });
+    await s.json('POST', `${rbac}/namespaces/default/rolebindings`, { body: {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'builder-settings' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'settings-reader' }, subjects: [{ kind: 'ServiceAccount', name: 'builder', namespace: 'default' }],
+    }, ...as });
+    expect((await s.json('POST', DEPLOYS, { body: deployment('d2', 1), headers: asUser('bob') })).status).toBe(201);
+    await s.server.close();
   });
 });
 

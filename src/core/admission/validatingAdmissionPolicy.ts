@@ -19,6 +19,8 @@ import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import { matches, type MatchResources } from './matching';
 import { typeCheckPolicy } from './typeChecking';
 import { jsonEqual } from '../api/equality';
+import type { Authorizer } from '../auth/authorizer/types';
+import { MAX_ROUNDS, PrefetchingAuthorizer } from './policyAuthorizer';
 
 const GROUP = 'admissionregistration.k8s.io';
 
@@ -26,6 +28,8 @@ export interface PolicyPluginDeps {
   storage: Storage;
   registry: ResourceRegistry;
   storeFor(type: ResourceType): Store;
+  /** The server's authorizer chain, asked by the policies' `authorizer` variable. */
+  authorizer?: () => Authorizer;
 }
 
 interface Validation {
@@ -63,12 +67,8 @@ interface CompiledPolicy {
   auditAnnotations: (Compiled & { key: string })[];
 }
 
-/**
- * CEL evaluates synchronously while the server's authorizer chain answers
- * asynchronously, so the `authorizer` variable cannot ask it: its checks
- * allow, which is what the default AlwaysAllow mode answers.
- */
-const allowAll: CelAuthorizer = { authorize: () => ({ decision: 'allow', reason: '' }) };
+/** Without a server chain (unit tests of the plugin alone) checks allow, as AlwaysAllow does. */
+const allowAll: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'Allow', reason: '' }) };
 
 const reasonCodes: Record<string, number> = { Unauthorized: 401, Forbidden: 403, Invalid: 422, RequestEntityTooLarge: 413 };
 
@@ -98,6 +98,65 @@ function evaluate(c: Compiled, vars: Record<string, CelValue | undefined>, expre
   const r = c.program.eval(vars, { costLimit: PER_CALL_LIMIT });
   if (!r.ok) throw new EvaluationError(`expression '${expression}' resulted in error: ${r.error.message}`);
   return r.value;
+}
+
+/** One evaluation of a policy for one param: the failures to record (audit annotations are written to outcome). */
+function evaluatePolicy(
+  policy: CompiledPolicy,
+  a: AdmissionAttributes,
+  param: KubeObject | null,
+  nsObject: KubeObject | undefined | null,
+  checks: CelAuthorizer,
+  failClosed: boolean,
+  outcome: AdmissionOutcome,
+): { message: string; reason?: string }[] {
+  const failures: { message: string; reason?: string }[] = [];
+  const record = (message: string, reason?: string) => failures.push({ message, reason });
+  const authorizer = new AuthorizerValue(checks, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra });
+  const vars: Record<string, CelValue | undefined> = {
+    object: a.object ? fromJson(a.object) : null,
+    oldObject: a.oldObject ? fromJson(a.oldObject) : null,
+    request: fromJson(requestValue(a)),
+    params: param ? fromJson(param) : null,
+    namespaceObject: nsObject ? fromJson(nsObject) : null,
+    authorizer,
+    'authorizer.requestResource': requestResourceCheck(authorizer, {
+      apiGroup: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
+    }),
+  };
+  try {
+    const variables = new CelMap();
+    vars['variables'] = variables;
+    for (const v of policy.variables) variables.set(v.name, evaluate(v, vars, v.name));
+    for (const m of policy.matchConditions) {
+      if (evaluate(m, vars, m.name) !== true) return failures;
+    }
+    for (const v of policy.validations) {
+      let ok: CelValue;
+      try {
+        ok = evaluate(v, vars, v.v.expression);
+      } catch (e) {
+        if (!(e instanceof EvaluationError)) throw e;
+        if (failClosed) record(e.message, v.v.reason);
+        continue;
+      }
+      if (ok === true) continue;
+      let message = v.v.message || `failed expression: ${v.v.expression.trim()}`;
+      if (v.message?.program) {
+        const r = v.message.program.eval(vars, { costLimit: PER_CALL_LIMIT });
+        if (r.ok && typeof r.value === 'string' && r.value.trim() !== '') message = r.value;
+      }
+      record(message, v.v.reason);
+    }
+    for (const an of policy.auditAnnotations) {
+      const value = evaluate(an, vars, an.key);
+      if (typeof value === 'string') outcome.auditAnnotations[`${policy.name}/${an.key}`] = value;
+    }
+  } catch (e) {
+    if (!(e instanceof EvaluationError)) throw e;
+    if (failClosed) record(e.message);
+  }
+  return failures;
 }
 
 function requestValue(a: AdmissionAttributes): Record<string, unknown> {
@@ -253,55 +312,15 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
         throw e;
       }
       for (const param of params) {
-        const authorizer = new AuthorizerValue(allowAll, { username: a.user.username, uid: a.user.uid, groups: a.user.groups, extra: a.user.extra });
-        const vars: Record<string, CelValue | undefined> = {
-          object: a.object ? fromJson(a.object) : null,
-          oldObject: a.oldObject ? fromJson(a.oldObject) : null,
-          request: fromJson(requestValue(a)),
-          params: param ? fromJson(param) : null,
-          namespaceObject: nsObject ? fromJson(nsObject) : null,
-          authorizer,
-          'authorizer.requestResource': requestResourceCheck(authorizer, {
-            apiGroup: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name,
-          }),
-        };
-        try {
-          const variables = new CelMap();
-          vars['variables'] = variables;
-          for (const v of policy.variables) variables.set(v.name, evaluate(v, vars, v.name));
-          let matched = true;
-          for (const m of policy.matchConditions) {
-            if (evaluate(m, vars, m.name) !== true) {
-              matched = false;
-              break;
-            }
-          }
-          if (!matched) continue;
-          for (const v of policy.validations) {
-            let ok: CelValue;
-            try {
-              ok = evaluate(v, vars, v.v.expression);
-            } catch (e) {
-              if (!(e instanceof EvaluationError)) throw e;
-              if (failClosed) record(e.message, v.v.reason);
-              continue;
-            }
-            if (ok === true) continue;
-            let message = v.v.message || `failed expression: ${v.v.expression.trim()}`;
-            if (v.message?.program) {
-              const r = v.message.program.eval(vars, { costLimit: PER_CALL_LIMIT });
-              if (r.ok && typeof r.value === 'string' && r.value.trim() !== '') message = r.value;
-            }
-            record(message, v.v.reason);
-          }
-          for (const an of policy.auditAnnotations) {
-            const value = evaluate(an, vars, an.key);
-            if (typeof value === 'string') outcome.auditAnnotations[`${policy.name}/${an.key}`] = value;
-          }
-        } catch (e) {
-          if (!(e instanceof EvaluationError)) throw e;
-          if (failClosed) record(e.message);
+        // Evaluated in rounds until every authorizer check the expressions make is answered (policyAuthorizer.ts).
+        const checks = new PrefetchingAuthorizer(deps.authorizer?.() ?? allowAll);
+        let results: { message: string; reason?: string }[] = [];
+        for (let round = 0; round < MAX_ROUNDS; round++) {
+          results = evaluatePolicy(policy, a, param, nsObject, checks, failClosed, outcome);
+          if (!checks.pending) break;
+          await checks.resolve();
         }
+        for (const r of results) record(r.message, r.reason);
       }
     }
     if (denials.length) {

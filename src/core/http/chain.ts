@@ -10,6 +10,8 @@ import { withTraceHeader } from './filters/trace';
 import { withAuthentication, type AuthenticationConfig } from './apifilters/authentication';
 import { withAuthorization } from './apifilters/authorization';
 import { withImpersonation } from './apifilters/impersonation';
+import { withMetrics } from './apifilters/metrics';
+import type { ApiServerMetrics } from '../ops/apiserverMetrics';
 import { withRequestInfo } from './apifilters/requestInfo';
 import type { Authorizer } from '../auth/authorizer/types';
 
@@ -21,6 +23,8 @@ export interface ChainOptions {
   authentication: AuthenticationConfig;
   /** Decides every request after impersonation, and checks the `impersonate` verb itself. */
   authorizer: Authorizer;
+  /** Request counts, latencies and the in-flight gauge for /metrics. */
+  metrics?: ApiServerMetrics;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
@@ -28,6 +32,7 @@ export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): H
   handler = withAuthorization(handler, options.authorizer);
   handler = withImpersonation(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
+  handler = withMetrics(handler, options.metrics);
   handler = withRequestInfo(handler);
   handler = withTraceHeader(handler);
   handler = withCompression(handler, options.compression);

@@ -40,7 +40,13 @@ function gvkString(apiVersion: string, kind: string): string {
   return `${group}/${version}, Kind=${kind}`;
 }
 
-export async function createToken(scope: RequestScope, tokens: ServiceAccountTokens, getObject: (resource: 'pods' | 'secrets' | 'nodes', namespace: string, name: string) => Promise<KubeObject | undefined>): Promise<Response> {
+export async function createToken(
+  scope: RequestScope,
+  tokens: ServiceAccountTokens,
+  getObject: (resource: 'pods' | 'secrets' | 'nodes', namespace: string, name: string) => Promise<KubeObject | undefined>,
+  /** Admission of the request (NodeRestriction), after validation and before anything is bound or signed. */
+  admit?: (spec: Record<string, unknown>) => Promise<void>,
+): Promise<Response> {
   const { request, url, info, clock, random } = scope;
   const protobuf = protobufFor(scope);
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
@@ -57,6 +63,7 @@ export async function createToken(scope: RequestScope, tokens: ServiceAccountTok
   const sa = await scope.store.getKv(namespace, name);
   if (!sa) throw newNotFound({ group: '', resource: 'serviceaccounts' }, name);
   const account = scope.store.decode(sa);
+  await admit?.(spec);
 
   let pod: ObjectRef | undefined;
   let secret: ObjectRef | undefined;

@@ -1,0 +1,122 @@
+/**
+ * Operational endpoints on the Node host with --authorization-mode=RBAC: real
+ * kubectl reads /readyz and /livez (system:public-info-viewer lets any user and
+ * anonymous callers in), and --shutdown-delay-duration drains with /readyz failing.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHost, type RunningHost } from '../server/host';
+
+let host: RunningHost;
+let dir: string;
+
+function kubectl(token: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('kubectl', [`--token=${token}`, ...args], {
+      env: { ...process.env, HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** An anonymous GET over HTTPS (no credentials at all). */
+function anonymousGet(path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${host.secureUrl}${path}`, { rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kubesim-ops-'));
+  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,system:masters\nalice-token,alice,2\n');
+  host = await startHost({
+    port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
+    authorizationModes: 'RBAC', authn: { tokenAuthFile: join(dir, 'tokens.csv') }, shutdownDelayMs: 3000,
+  });
+});
+
+afterAll(async () => {
+  await host?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('health endpoints through kubectl', () => {
+  it('[AC-HEALTH-002][AC-HEALTH-006] kubectl get --raw /readyz?verbose prints every check and "readyz check passed"', async () => {
+    const r = await kubectl('alice-token', ['get', '--raw', '/readyz?verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.slice(0, 5)).toEqual(['[+]ping ok', '[+]log ok', '[+]etcd ok', '[+]etcd-readiness ok', '[+]informer-sync ok']);
+    expect(lines).toContain('[+]poststarthook/rbac/bootstrap-roles ok');
+    expect(lines.slice(-2)).toEqual(['[+]shutdown ok', 'readyz check passed']);
+  });
+
+  it('[AC-HEALTH-008][AC-HEALTH-010] kubectl get --raw /livez?exclude=etcd', async () => {
+    const r = await kubectl('admin-token', ['get', '--raw', '/livez?exclude=etcd&verbose']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('[+]etcd excluded: ok\n');
+    expect((await kubectl('admin-token', ['get', '--raw', '/livez?exclude=etcd'])).stdout).toBe('ok');
+    expect((await kubectl('admin-token', ['get', '--raw', '/readyz/nope'])).code).toBe(1);
+  });
+
+  it('[AC-HEALTH-001][AC-HEALTH-012] anonymous callers read the health endpoints (not single checks) through system:public-info-viewer', async () => {
+    expect(await anonymousGet('/livez')).toEqual({ status: 200, body: 'ok' });
+    expect(await anonymousGet('/readyz')).toEqual({ status: 200, body: 'ok' });
+    // The role lists /livez, /readyz and /healthz exactly; single checks are for system:monitoring and admins.
+    expect((await anonymousGet('/readyz/etcd')).status).toBe(403);
+    const single = await kubectl('admin-token', ['get', '--raw', '/readyz/etcd']);
+    expect(single.stdout).toBe('ok');
+  });
+
+  it('[AC-METRICS-010] kubectl get --raw /metrics: a Prometheus parser reads the request counts kubectl caused', async () => {
+    const storedConfigMaps = async () => {
+      const text = (await kubectl('admin-token', ['get', '--raw', '/metrics'])).stdout;
+      return Number(parsePrometheusTextFormat(text).find((f) => f.name === 'apiserver_storage_objects')!.metrics.find((m) => m.labels?.['resource'] === 'configmaps')!.value);
+    };
+    const before = await storedConfigMaps();
+    expect((await kubectl('admin-token', ['create', 'configmap', 'm1', '-n', 'default'])).code).toBe(0);
+    expect(await storedConfigMaps()).toBe(before + 1);
+    expect((await kubectl('admin-token', ['get', 'configmaps', '-n', 'default'])).code).toBe(0);
+    const r = await kubectl('admin-token', ['get', '--raw', '/metrics']);
+    expect(r.code, r.stderr).toBe(0);
+    const families = parsePrometheusTextFormat(r.stdout);
+    const total = families.find((f) => f.name === 'apiserver_request_total')!;
+    expect(total.type).toBe('COUNTER');
+    const created = total.metrics.find((m) => m.labels?.['verb'] === 'POST' && m.labels['resource'] === 'configmaps' && m.labels['code'] === '201');
+    expect(created?.labels).toEqual({ verb: 'POST', dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', scope: 'namespace', component: 'apiserver', code: '201' });
+    expect(created?.value).toBe('1');
+    expect(total.metrics.some((m) => m.labels?.['verb'] === 'LIST' && m.labels['resource'] === 'configmaps')).toBe(true);
+    // /metrics is not in system:public-info-viewer: a user without bindings is refused, as in kube-apiserver.
+    const alice = await kubectl('alice-token', ['get', '--raw', '/metrics']);
+    expect(alice.code).toBe(1);
+    expect(alice.stderr).toContain('Error from server (Forbidden)');
+  });
+
+  it('[AC-HEALTH-018] --shutdown-delay-duration: after shutdown starts /readyz fails while the API still answers', async () => {
+    const closing = host.close();
+    const ready = await anonymousGet('/readyz');
+    expect(ready.status).toBe(500);
+    expect(ready.body).toContain('[-]shutdown failed: reason withheld\nreadyz check failed\n');
+    expect((await anonymousGet('/livez')).status).toBe(200);
+    const r = await kubectl('admin-token', ['get', 'namespace', 'default', '-o', 'name']);
+    expect(r.stdout.trim()).toBe('namespace/default');
+    await closing;
+    host = undefined as unknown as RunningHost;
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * kube-apiserver's metrics (k8s.io/apiserver/pkg/endpoints/metrics and friends):
+ * request counts and latencies labelled as MonitorRequest labels them, the
+ * in-flight gauge, stored object counts, feature gates, and the health check
+ * SLIs served on /metrics/slis.
+ */
+import { customResourceInfo } from '../apiextensions/resources';
+import type { FeatureGates } from '../features';
+import type { RequestInfo } from '../http/requestInfo';
+import { resourcePrefix } from '../registry/generic/keys';
+import type { ResourceRegistry } from '../registry/registry';
+import type { Storage } from '../storage/interface';
+import type { HealthChecks } from './health';
+import { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
+
+const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+
+/** apiserver_request_duration_seconds' buckets in kube-apiserver. */
+const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+/** Stages of the gates kubesim implements, as kubernetes_feature_enabled labels them. */
+const gateStages: Record<keyof FeatureGates, string> = {
+  APIResponseCompression: 'BETA',
+  AllowUnsafeMalformedObjectDeletion: 'ALPHA',
+};
+
+export interface ApiServerMetricsDeps {
+  registry: ResourceRegistry;
+  storage: Storage;
+  gates: FeatureGates;
+  health: HealthChecks;
+}
+
+export interface ApiServerMetrics {
+  /** Counts a request in flight until the returned function is called (apiserver_current_inflight_requests). */
+  startRequest(request: Request, info: RequestInfo | undefined): () => void;
+  /** Records one finished resource request with its status code and duration. */
+  observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
+  /** GET /metrics and GET /metrics/slis, or undefined for other paths. */
+  serve(path: string): Promise<Response | undefined>;
+}
+
+/** The verb label: kube's upper-case HTTP-style verbs, LIST and WATCH told apart, APPLY for server-side apply. */
+export function reportedVerb(request: Request, info: RequestInfo): string {
+  switch (info.verb) {
+    case 'get':
+      return 'GET';
+    case 'list':
+      return 'LIST';
+    case 'watch':
+      return 'WATCH';
+    case 'create':
+      return 'POST';
+    case 'update':
+      return 'PUT';
+    case 'patch':
+      return (request.headers.get('content-type') ?? '').split(';')[0]!.trim() === 'application/apply-patch+yaml' ? 'APPLY' : 'PATCH';
+    case 'delete':
+    case 'deletecollection':
+      return 'DELETE';
+    case 'connect':
+      return 'CONNECT';
+    default:
+      return 'other';
+  }
+}
+
+/** scope: resource (one named object), namespace, or cluster. */
+function requestScope(info: RequestInfo): string {
+  if (info.name) return 'resource';
+  if (info.namespace) return 'namespace';
+  return 'cluster';
+}
+
+function dryRun(url: URL): string {
+  return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
+}
+
+export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMetrics {
+  const registry = new MetricsRegistry();
+  const requests = registry.register(new Counter({
+    name: 'apiserver_request_total', stability: 'STABLE', labels: [...requestLabels, 'code'],
+    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+  }));
+  const latencies = registry.register(new Histogram({
+    name: 'apiserver_request_duration_seconds', stability: 'STABLE', labels: requestLabels, buckets: durationBuckets,
+    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+  }));
+  const inflight = registry.register(new Gauge({
+    name: 'apiserver_current_inflight_requests', stability: 'STABLE', labels: ['request_kind'],
+    help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
+  }));
+  const storageObjects = registry.register(new Gauge({
+    name: 'apiserver_storage_objects', stability: 'STABLE', labels: ['resource'],
+    help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
+  }));
+  const deprecatedApis = registry.register(new Gauge({
+    name: 'apiserver_requested_deprecated_apis', stability: 'STABLE', labels: ['group', 'version', 'resource', 'subresource', 'removed_release'],
+    help: 'Gauge of deprecated APIs that have been requested, broken out by API group, version, resource, subresource, and removed_release.',
+  }));
+  const features = registry.register(new Gauge({
+    name: 'kubernetes_feature_enabled', stability: 'BETA', labels: ['name', 'stage'],
+    help: 'This metric records the data about the stage and enablement of a k8s feature.',
+  }));
+  for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, gateStages[name as keyof FeatureGates] ?? ''], enabled ? 1 : 0);
+  for (const kind of ['mutating', 'readOnly']) inflight.set([kind], 0);
+
+  // Health SLIs live in their own registry, served on /metrics/slis.
+  const slis = new MetricsRegistry();
+  const healthcheck = slis.register(new Gauge({
+    name: 'kubernetes_healthcheck', stability: 'STABLE', labels: ['name', 'type'],
+    help: 'This metric records the result of a single healthcheck.',
+  }));
+  const healthchecks = slis.register(new Counter({
+    name: 'kubernetes_healthchecks_total', stability: 'STABLE', labels: ['name', 'status', 'type'],
+    help: 'This metric records the results of all healthcheck.',
+  }));
+  deps.health.observe((endpoint, name, healthy) => {
+    healthcheck.set([name, endpoint], healthy ? 1 : 0);
+    healthchecks.inc([name, healthy ? 'success' : 'error', endpoint]);
+  });
+
+  // Object counts are read at scrape time, one counting range per stored resource.
+  registry.onCollect(async () => {
+    const seen = new Set<string>();
+    for (const g of deps.registry.groups()) {
+      for (const v of g.versions) {
+        for (const type of deps.registry.resourcesIn(g.name, v)) {
+          if (type.createOnly || !type.verbs.length || type.resource.includes('/')) continue;
+          // One series per storage location: versions of a resource, and events in two groups, share it.
+          const prefix = resourcePrefix(type.group, type.resource);
+          if (seen.has(prefix)) continue;
+          seen.add(prefix);
+          const label = type.group ? `${type.resource}.${type.group}` : type.resource;
+          try {
+            storageObjects.set([label], (await deps.storage.range(prefix, { limit: 1 })).count);
+          } catch {
+            storageObjects.set([label], -1);
+          }
+        }
+      }
+    }
+  });
+
+  const text = (body: string) => new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } });
+
+  return {
+    startRequest(request, info) {
+      // Watches are long-running and not limited by max-in-flight, so they are not counted.
+      if (info?.verb === 'watch') return () => {};
+      const kind = request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
+      inflight.add([kind], 1);
+      return () => inflight.add([kind], -1);
+    },
+    observeRequest(request, info, code, seconds) {
+      const url = new URL(request.url);
+      const values = [reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'];
+      requests.inc([...values, String(code)]);
+      // A deprecated built-in version names its removal release; a deprecated CRD version names none.
+      const type = deps.registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+      if (type?.deprecated || (type && customResourceInfo(type)?.deprecationWarning !== undefined)) {
+        deprecatedApis.set([info.apiGroup, info.apiVersion, info.resource, info.subresource, type.deprecated?.removedRelease ?? ''], 1);
+      }
+      latencies.observe(values, seconds);
+    },
+    async serve(path) {
+      if (path === '/metrics') return text(await registry.exposition());
+      if (path === '/metrics/slis') return text(await slis.exposition());
+      return undefined;
+    },
+  };
+}
