@@ -73,6 +73,23 @@ describe('ResourceClaim', () => {
     expect(errorsOf(g, 'resourceclaims', claim({ requests: [{ ...gpu, name: 'tpu' }] }), old)).toEqual(['spec: Invalid value: resource.ResourceClaimSpec{...}: field is immutable']);
     expect(errorsOf(g, 'resourceclaims', claim({}), old, 'status')).toEqual([]);
   });
+
+  it('status: reservedFor names each consumer once, only on an allocated claim, and the allocation stays', () => {
+    const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }] } };
+    const consumer = { resource: 'pods', name: 'web', uid: 'u-1' };
+    const base = claim({ requests: [gpu] });
+    expect(errorsOf(g, 'resourceclaims', { ...base, status: { allocation, reservedFor: [consumer] } }, base, 'status')).toEqual([]);
+    expect(errorsOf(g, 'resourceclaims', { ...base, status: { reservedFor: [consumer, { uid: 'u-1' }] } }, base, 'status')).toEqual([
+      'status.reservedFor[1].resource: Required value',
+      'status.reservedFor[1].name: Required value',
+      'status.reservedFor[1].uid: Duplicate value: "u-1"',
+      'status.reservedFor: Forbidden: may not be specified when `allocated` is not set',
+    ]);
+    const moved = { devices: { results: [{ ...allocation.devices.results[0], device: 'gpu-1' }] } };
+    expect(errorsOf(g, 'resourceclaims', { ...base, status: { allocation: moved } }, { ...base, status: { allocation } }, 'status')).toEqual([
+      'status.allocation: Invalid value: resource.AllocationResult{...}: field is immutable',
+    ]);
+  });
 });
 
 describe('ResourceClaimTemplate', () => {

@@ -5,7 +5,7 @@
  * alternatives, the constraints and configuration that name those
  * requests. The claim spec never changes once created.
  */
-import { invalid, notSupported, required, type FieldError } from '../../errors';
+import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import { newPath, type Path } from '../field';
 import type { KindValidation } from '../kinds';
 import { validateLabels } from '../labels';
@@ -112,11 +112,24 @@ export function validateResourceClaimSpec(spec: Obj, fld: Path): FieldError[] {
 /** The claim spec is immutable; kube prints the whole struct as the value, abbreviated here. */
 const immutableSpec = (next: unknown, old: unknown, fld: Path, typeName: string) => validateImmutableField(next, old, fld, `${typeName}{...}`);
 
+const reservedForMax = 256;
+
+/** validateResourceClaimStatusUpdate: consumers named fully and once each, only on an allocated claim whose allocation then stays. */
+function validateClaimStatusUpdate(status: Obj, oldStatus: Obj): FieldError[] {
+  const fld = newPath('status');
+  const reservedFor = objs(status, 'reservedFor');
+  const errs = validateSet(reservedFor, reservedForMax, (r, p) => ['resource', 'name', 'uid'].filter((k) => !str(r, k)).map((k) => required(String(p.child(k)))), (r) => [str(r, 'uid'), 'uid'], fld.child('reservedFor'));
+  const allocation = optObj(status, 'allocation');
+  const oldAllocation = optObj(oldStatus, 'allocation');
+  if (allocation && oldAllocation) errs.push(...validateImmutableField(allocation, oldAllocation, fld.child('allocation'), 'resource.AllocationResult{...}'));
+  if (reservedFor.length > 0 && !allocation) errs.push(forbidden(String(fld.child('reservedFor')), 'may not be specified when `allocated` is not set'));
+  return errs;
+}
+
 export const resourceClaimValidation: KindValidation = {
   validate: (o) => validateResourceClaimSpec(obj(o, 'spec'), newPath('spec')),
   validateUpdate: (o, old, ctx) => {
-    // Allocation results and reservations are the scheduler's; their rules are not modelled.
-    if (ctx.subresource === 'status') return [];
+    if (ctx.subresource === 'status') return validateClaimStatusUpdate(obj(o, 'status'), obj(old, 'status'));
     return [...immutableSpec(o['spec'], old['spec'], newPath('spec'), 'resource.ResourceClaimSpec'), ...validateResourceClaimSpec(obj(o, 'spec'), newPath('spec'))];
   },
 };
