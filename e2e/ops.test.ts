@@ -3,7 +3,6 @@
  * kubectl reads /readyz and /livez (system:public-info-viewer lets any user and
  * anonymous callers in), and --shutdown-delay-duration drains with /readyz failing.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -11,23 +10,13 @@ import { join } from 'node:path';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../server/host';
+import { run, type RunResult } from './support/host';
 
 let host: RunningHost;
 let dir: string;
 
-function kubectl(token: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('kubectl', [`--token=${token}`, ...args], {
-      env: { ...process.env, HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function kubectl(token: string, args: string[]): Promise<RunResult> {
+  return run('kubectl', [`--token=${token}`, ...args], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath });
 }
 
 /** An anonymous GET over HTTPS (no credentials at all). */
