@@ -9,9 +9,8 @@ import { invalid, notSupported, required, type FieldError } from '../../errors';
 import { newPath, type Path } from '../field';
 import type { KindValidation } from '../kinds';
 import { nameIsDNSSubdomain } from '../names';
-import { has, objs, optObj, optStr, str, type Obj } from '../values';
-import { failurePolicies, validateMatchConditions } from './rules';
-import { validateMatchResources, validateParamKind, validateParamRef, validateVariables } from './validatingAdmissionPolicy';
+import { has, objs, optObj, str, type Obj } from '../values';
+import { validateMatchResources, validateParamRef, validatePolicySpecCommon } from './validatingAdmissionPolicy';
 
 const patchTypes = ['ApplyConfiguration', 'JSONPatch'];
 const reinvocationPolicies = ['IfNeeded', 'Never'];
@@ -37,21 +36,7 @@ function validateMutation(m: Obj, fld: Path): FieldError[] {
 function validatePolicy(policy: Obj): FieldError[] {
   const spec = optObj(policy, 'spec') ?? {};
   const fld = newPath('spec');
-  const errs: FieldError[] = [];
-  // failurePolicy defaults to Fail, so only a wrong value is an error.
-  const failurePolicy = optStr(spec, 'failurePolicy');
-  if (failurePolicy !== undefined && !failurePolicies.includes(failurePolicy)) errs.push(notSupported(String(fld.child('failurePolicy')), failurePolicy, failurePolicies));
-  const paramKind = optObj(spec, 'paramKind');
-  if (paramKind) errs.push(...validateParamKind(paramKind, fld.child('paramKind')));
-  const mc = optObj(spec, 'matchConstraints');
-  if (!mc) errs.push(required(String(fld.child('matchConstraints'))));
-  else {
-    errs.push(...validateMatchResources(mc, fld.child('matchConstraints')));
-    // The resource rules give the mutations their type information.
-    if (objs(mc, 'resourceRules').length === 0) errs.push(required(String(fld.child('matchConstraints', 'resourceRules'))));
-  }
-  errs.push(...validateMatchConditions(objs(spec, 'matchConditions'), fld.child('matchConditions')));
-  errs.push(...validateVariables(objs(spec, 'variables'), fld.child('variables')));
+  const errs: FieldError[] = validatePolicySpecCommon(spec, fld);
   const mutations = objs(spec, 'mutations');
   if (mutations.length === 0) errs.push(required(String(fld.child('mutations')), 'mutations must contain at least one item'));
   mutations.forEach((m, i) => errs.push(...validateMutation(m, fld.child('mutations').index(i))));

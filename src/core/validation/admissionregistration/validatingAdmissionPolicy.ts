@@ -81,9 +81,13 @@ export function validateVariables(vars: Obj[], fld: Path): FieldError[] {
   return errs;
 }
 
-function validatePolicy(policy: Obj): FieldError[] {
-  const spec = optObj(policy, 'spec') ?? {};
-  const fld = newPath('spec');
+/**
+ * What validating and mutating admission policies check alike: failurePolicy
+ * (defaults to Fail, so only a wrong value is an error), paramKind,
+ * matchConstraints with resource rules (they give the expressions their
+ * types), matchConditions and variables.
+ */
+export function validatePolicySpecCommon(spec: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   const failurePolicy = optStr(spec, 'failurePolicy');
   if (failurePolicy !== undefined && !failurePolicies.includes(failurePolicy)) errs.push(notSupported(String(fld.child('failurePolicy')), failurePolicy, failurePolicies));
@@ -97,6 +101,13 @@ function validatePolicy(policy: Obj): FieldError[] {
   }
   errs.push(...validateMatchConditions(objs(spec, 'matchConditions'), fld.child('matchConditions')));
   errs.push(...validateVariables(objs(spec, 'variables'), fld.child('variables')));
+  return errs;
+}
+
+function validatePolicy(policy: Obj): FieldError[] {
+  const spec = optObj(policy, 'spec') ?? {};
+  const fld = newPath('spec');
+  const errs: FieldError[] = validatePolicySpecCommon(spec, fld);
   const validations = objs(spec, 'validations');
   const audits = objs(spec, 'auditAnnotations');
   if (validations.length === 0 && audits.length === 0) {
