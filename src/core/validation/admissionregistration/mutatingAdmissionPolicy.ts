@@ -8,9 +8,8 @@
 import { invalid, notSupported, required, type FieldError } from '../../errors';
 import { newPath, type Path } from '../field';
 import type { KindValidation } from '../kinds';
-import { nameIsDNSSubdomain } from '../names';
 import { has, objs, optObj, str, type Obj } from '../values';
-import { validateMatchResources, validateParamRef, validatePolicySpecCommon } from './validatingAdmissionPolicy';
+import { validateBindingSpecCommon, validatePolicySpecCommon } from './validatingAdmissionPolicy';
 
 const patchTypes = ['ApplyConfiguration', 'JSONPatch'];
 const reinvocationPolicies = ['IfNeeded', 'Never'];
@@ -47,18 +46,7 @@ function validatePolicy(policy: Obj): FieldError[] {
 }
 
 function validateBinding(binding: Obj): FieldError[] {
-  const spec = optObj(binding, 'spec') ?? {};
-  const fld = newPath('spec');
-  const errs: FieldError[] = [];
-  const policyName = str(spec, 'policyName');
-  if (!policyName) errs.push(required(String(fld.child('policyName'))));
-  else for (const m of nameIsDNSSubdomain(policyName, false)) errs.push(invalid(String(fld.child('policyName')), policyName, m));
-  const paramRef = optObj(spec, 'paramRef');
-  if (paramRef) errs.push(...validateParamRef(paramRef, fld.child('paramRef')));
-  // kube-apiserver's own spelling of this path, as for the validating binding.
-  const mr = optObj(spec, 'matchResources');
-  if (mr) errs.push(...validateMatchResources(mr, fld.child('matchResouces')));
-  return errs;
+  return validateBindingSpecCommon(optObj(binding, 'spec') ?? {}, newPath('spec'));
 }
 
 export const mutatingAdmissionPolicyValidation: KindValidation = {

@@ -165,9 +165,8 @@ export function validateParamRef(paramRef: Obj, p: Path): FieldError[] {
   return errs;
 }
 
-function validateBinding(binding: Obj): FieldError[] {
-  const spec = optObj(binding, 'spec') ?? {};
-  const fld = newPath('spec');
+/** What validating and mutating policy bindings check alike: policyName, paramRef, matchResources. */
+export function validateBindingSpecCommon(spec: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   const policyName = str(spec, 'policyName');
   if (!policyName) errs.push(required(String(fld.child('policyName'))));
@@ -177,6 +176,13 @@ function validateBinding(binding: Obj): FieldError[] {
   // kube-apiserver's own spelling of this path.
   const mr = optObj(spec, 'matchResources');
   if (mr) errs.push(...validateMatchResources(mr, fld.child('matchResouces')));
+  return errs;
+}
+
+function validateBinding(binding: Obj): FieldError[] {
+  const spec = optObj(binding, 'spec') ?? {};
+  const fld = newPath('spec');
+  const errs: FieldError[] = validateBindingSpecCommon(spec, fld);
   const actions = strs(spec, 'validationActions');
   const ap = fld.child('validationActions');
   const seen = new Set<string>();
