@@ -73,7 +73,11 @@ async function connect(): Promise<WorkerConnection> {
       tokens: access.tokens,
       authorizationMode: access.authorizationMode,
     });
+    // Changed settings (a new script URL) install a new worker that takes over at once; wait for it, so no
+    // request of this page reaches the old worker while it stops.
+    const takeover = nextControllerChange(container, ACTIVATION_TIMEOUT_MS);
     registration = await container.register(url, { type: 'module', scope: '/', updateViaCache: 'none' });
+    if (container.controller && container.controller.scriptURL !== new URL(url, location.href).href) await takeover;
   } catch (error) {
     throw new ServiceWorkerUnavailableError(
       'registration-failed',
