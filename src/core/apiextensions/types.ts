@@ -2,6 +2,8 @@
  * apiextensions.k8s.io/v1 CustomResourceDefinition, as far as the server
  * reads it (k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1).
  */
+import type { ValidationRule } from '../cel/schema/crdCost';
+import type { CustomResourceColumnDefinition } from '../printers/types';
 import type { KubeObject } from '../api/types';
 import type { SchemaObject } from '../registry/types';
 
@@ -29,14 +31,8 @@ export type JSONSchemaProps = SchemaObject & {
   'x-kubernetes-validations'?: ValidationRule[];
 };
 
-export interface ValidationRule {
-  rule: string;
-  message?: string;
-  messageExpression?: string;
-  reason?: string;
-  fieldPath?: string;
-  optionalOldSelf?: boolean;
-}
+// The rule and column shapes are the ones the CEL cost estimator and the Table printer already use.
+export type { ValidationRule, CustomResourceColumnDefinition };
 
 export interface CustomResourceDefinitionNames {
   plural: string;
@@ -47,14 +43,6 @@ export interface CustomResourceDefinitionNames {
   categories?: string[];
 }
 
-export interface CustomResourceColumnDefinition {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath: string;
-}
 
 export interface CustomResourceSubresourceScale {
   specReplicasPath: string;
