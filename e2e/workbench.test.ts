@@ -7,19 +7,14 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer as createViteServer, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pasteInEditor } from './support/browser';
+import { CHROMIUM, CHROMIUM_ARGS, freePort, pasteInEditor, root, workbenchReady } from './support/browser';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let outDir: string;
 let profileDir: string;
@@ -29,21 +24,6 @@ let browser: Browser | undefined;
 let page: Page;
 let baseUrl: string;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/** Waits until the service worker controls the page and the first screen is up. */
-async function workbenchReady(p: Page): Promise<void> {
-  await p.getByTestId('workbench').waitFor({ timeout: 30_000 });
-}
 
 interface FetchResult {
   status: number;
