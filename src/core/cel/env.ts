@@ -27,6 +27,8 @@ export interface EnvOptions {
   unspecialized?: boolean;
   /** how many compile results to keep by source text (default 256; 0 disables the cache) */
   compileCacheSize?: number;
+  /** reprices functions once the libraries are added (the API server's library cost estimator) */
+  pricing?: (functions: FunctionRegistry) => void;
 }
 
 export const DEFAULT_COMPILE_CACHE_SIZE = 256;
@@ -103,6 +105,7 @@ export class CelEnv {
     this.functions.add(standardLibrary());
     this.functions.add(optionalLibrary());
     for (const lib of options.libraries ?? []) this.functions.add(lib);
+    options.pricing?.(this.functions);
     this.cacheSize = Math.max(0, options.compileCacheSize ?? DEFAULT_COMPILE_CACHE_SIZE);
   }
 

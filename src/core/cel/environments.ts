@@ -11,6 +11,7 @@ import { CelEnv, type CompileResult } from './env';
 import type { Library } from './interpreter/functions';
 import { comprehensionsLibrary, extensionLibraries, listsExtLibrary, setsLibrary, stringsLibrary } from './library';
 import { k8sAuthzLibrary } from './library/k8s/authz';
+import { applyKubernetesCosts } from './library/k8s/cost';
 import { k8sFormatLibrary } from './library/k8s/format';
 import { k8sListsLibrary } from './library/k8s/lists';
 import { k8sNetLibrary } from './library/k8s/net';
@@ -148,9 +149,14 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
       variables = { request: SUBJECT_ACCESS_REVIEW_SPEC_TYPE };
       break;
     case 'plain':
-      return new CelEnv({ libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()], enableBind: true, variables: opts.variables ?? {} });
+      return new CelEnv({
+        libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()],
+        enableBind: true,
+        variables: opts.variables ?? {},
+        pricing: applyKubernetesCosts,
+      });
   }
-  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) } });
+  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) }, pricing: applyKubernetesCosts });
 }
 
 function kubernetesLibrariesWithoutStrings(): Library[] {

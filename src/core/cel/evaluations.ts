@@ -2,7 +2,7 @@
 // compile and evaluate one expression in a chosen environment and report
 // the value, its type, the error, the actual cost and the static estimate.
 
-import { estimateCost, formatEstimate } from './checker/cost';
+import { estimateCost, formatEstimate, type TypeSizes } from './checker/cost';
 import { typeToString, type CelType } from './common/types';
 import { formatDouble } from './common/ops';
 import { formatDuration, formatTimestamp } from './common/time';
@@ -44,6 +44,11 @@ export interface EvaluationSpec {
   schema?: CelSchema;
   /** per-call cost limit; defaults to the API server's 1000000 */
   perCallLimit?: number;
+  /**
+   * sizes the estimator assumes for strings and bytes it cannot size otherwise, as a
+   * size estimator's EstimateSize does (Kubernetes' library cost tests use 0..12)
+   */
+  typeSizes?: TypeSizes;
 }
 
 export interface EvaluationStatus {
@@ -117,7 +122,7 @@ export function evaluateCel(spec: EvaluationSpec, deps: EvaluationDeps = {}): Ev
   if (!compiled.program) return { error: compiled.message ?? 'compilation failed', warnings };
   const status: EvaluationStatus = { warnings };
   if (compiled.ast) {
-    const est = estimateCost(compiled.ast, env.functions, { presenceTestHasCost: spec.environment === 'plain' });
+    const est = estimateCost(compiled.ast, env.functions, { presenceTestHasCost: spec.environment === 'plain', typeSizes: spec.typeSizes });
     status.estimatedCost = { min: formatEstimate(est.min), max: formatEstimate(est.max) };
     if (spec.environment === 'crd') {
       if (est.max > STATIC_ESTIMATED_COST_LIMIT) {

@@ -18,8 +18,15 @@ export interface CostEstimate {
   max: number;
 }
 
+/** sizes assumed for values of a type the estimator cannot size otherwise */
+export interface TypeSizes {
+  string?: SizeRange;
+  bytes?: SizeRange;
+}
+
 export interface EstimateOptions {
   presenceTestHasCost?: boolean;
+  typeSizes?: TypeSizes;
 }
 
 const UNKNOWN_SIZE = (): SizeRange => range(0, UNBOUNDED);
@@ -59,9 +66,24 @@ class Coster {
         if (it) return it;
       }
     }
-    const b = boundsOf(this.type(e));
+    return this.typeSize(this.type(e)) ?? UNKNOWN_SIZE();
+  }
+
+  /** Size known from the expression itself: a literal or a computed call result. */
+  private computedSize(e: Expr): SizeRange | undefined {
+    const s = this.sizes.get(e.id);
+    if (s) return s;
+    if (e.kind === 'const') return this.size(e);
+    return undefined;
+  }
+
+  /** The size estimator's answer for a type: schema bounds, the assumed sizes of strings and bytes, scalars 1. */
+  private typeSize(t: CelType): SizeRange | undefined {
+    const b = boundsOf(t);
     if (b) return range(b.min, b.max);
-    return isScalar(this.type(e)) ? fixed(1) : UNKNOWN_SIZE();
+    const assumed = t.kind === 'string' ? this.opts.typeSizes?.string : t.kind === 'bytes' ? this.opts.typeSizes?.bytes : undefined;
+    if (assumed) return assumed;
+    return isScalar(t) ? fixed(1) : undefined;
   }
 
   private node(e: Expr): EstimateNode {
@@ -69,11 +91,16 @@ class Coster {
       expr: e,
       type: this.type(e),
       size: () => this.size(e),
+      computedSize: () => this.computedSize(e),
       elementSize: () => {
+        // an element node has no expression: only the size estimator can size it
         const t = this.type(e);
         if (t.kind === 'list') {
           const b = boundsOf(t.elem);
           if (b) return range(b.min, b.max);
+          const k = t.elem.kind;
+          const assumed = k === 'string' ? this.opts.typeSizes?.string : k === 'bytes' ? this.opts.typeSizes?.bytes : undefined;
+          if (assumed) return assumed;
         }
         return UNKNOWN_SIZE();
       },

@@ -30,6 +30,8 @@ export interface EstimateNode {
   size(): SizeRange;
   /** size estimate of the elements when the value is a list */
   elementSize(): SizeRange;
+  /** size known from the expression itself (literals, call results), if any */
+  computedSize?(): SizeRange | undefined;
 }
 
 export interface CallEstimate {

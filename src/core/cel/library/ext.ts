@@ -18,7 +18,7 @@ import {
   type JsonObject,
 } from '../common/values';
 import { def, type Library, type OverloadDecl } from '../interpreter/functions';
-import { fixed, factorR, range, stringTraversal, STRING_TRAVERSAL_FACTOR } from './costs';
+import { addR, fixed, factorR, mulR, range, stringTraversal, STRING_TRAVERSAL_FACTOR } from './costs';
 import { i64 } from './stdlib';
 
 const cps = (s: string): string[] => Array.from(s);
@@ -321,7 +321,15 @@ export function stringsLibrary(opts: StringsOptions = { version: 2 }): Library {
   if (opts.version >= 1) {
     ov.push(
       def('string_format', 'string.format(list(dyn)) -> string', format, { cost: (a) => stringTraversal(actualSize(a[0]!)) }),
-      def('strings_quote', 'strings.quote(string) -> string', quote, { cost: (a) => stringTraversal(actualSize(a[0]!)) }),
+      def('strings_quote', 'strings.quote(string) -> string', quote, {
+        cost: (a) => stringTraversal(actualSize(a[0]!)),
+        // every character may be escaped; the quotes are always added
+        estimate: (_t, a) => {
+          if (a.length !== 1) return undefined;
+          const sz = a[0]!.size();
+          return { cost: factorR(sz, STRING_TRAVERSAL_FACTOR), resultSize: range(sz.min + 2, sz.max * 2 + 2) };
+        },
+      }),
     );
   }
   if (opts.version >= 3) {
@@ -403,14 +411,21 @@ export function listsExtLibrary(): Library {
 
 const contains = (a: CelValue, b: CelValue): boolean => (b as CelValue[]).every((x) => (a as CelValue[]).some((y) => celEquals(x, y)));
 
+/** cel-go's sets costs: one for the call plus factor × |a| × |b| comparisons (equivalence may compare both ways). */
+function setsCost(factor: number): Pick<OverloadDecl, 'cost' | 'estimate'> {
+  return {
+    cost: (args) => 1 + Math.floor(actualSize(args[0]!) * actualSize(args[1]!) * factor),
+    estimate: (_t, args) => (args.length === 2 ? { cost: addR(factorR(mulR(args[0]!.size(), args[1]!.size()), factor), fixed(1)) } : undefined),
+  };
+}
+
 export function setsLibrary(): Library {
-  const cost = (args: CelValue[]): number => actualSize(args[0]!) * actualSize(args[1]!);
   return {
     name: 'sets',
     overloads: [
-      def('list_sets_contains_list', 'sets.contains(list(T), list(T)) -> bool', contains, { cost }),
-      def('list_sets_equivalent_list', 'sets.equivalent(list(T), list(T)) -> bool', (a, b) => contains(a, b) && contains(b, a), { cost }),
-      def('list_sets_intersects_list', 'sets.intersects(list(T), list(T)) -> bool', (a, b) => (b as CelValue[]).some((x) => (a as CelValue[]).some((y) => celEquals(x, y))), { cost }),
+      def('list_sets_contains_list', 'sets.contains(list(T), list(T)) -> bool', contains, setsCost(1)),
+      def('list_sets_equivalent_list', 'sets.equivalent(list(T), list(T)) -> bool', (a, b) => contains(a, b) && contains(b, a), setsCost(2)),
+      def('list_sets_intersects_list', 'sets.intersects(list(T), list(T)) -> bool', (a, b) => (b as CelValue[]).some((x) => (a as CelValue[]).some((y) => celEquals(x, y))), setsCost(1)),
     ],
   };
 }

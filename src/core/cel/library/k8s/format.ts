@@ -33,13 +33,32 @@ const FORMATS: Record<string, Validator> = {
   datetime: (s) => (parseTimestamp(s) instanceof CelError ? ['invalid datetime'] : []),
 };
 
+/** the largest format string size (cel.MaxFormatSize) */
+export const MAX_FORMAT_SIZE = 64;
+/** the regex size the estimator assumes for any named format (cel.MaxNameFormatRegexSize) */
+export const MAX_NAME_FORMAT_REGEX_SIZE = 128;
+
+/** Length of the longest regex behind each format, which prices its validate() at runtime (the API server's MaxRegexSize). */
+const MAX_REGEX_SIZE: Record<string, number> = {
+  dns1123Label: 30,
+  dns1123Subdomain: 60,
+  dns1035Label: 30,
+  qualifiedName: 60,
+  dns1123LabelPrefix: 30,
+  dns1123SubdomainPrefix: 60,
+  dns1035LabelPrefix: 30,
+  labelValue: 40,
+};
+
 export class CelFormat extends CelOpaque {
   readonly typeName = 'kubernetes.NamedFormat';
+  readonly maxRegexSize: number;
   constructor(
     readonly name: string,
     readonly validate: Validator,
   ) {
     super();
+    this.maxRegexSize = MAX_REGEX_SIZE[name] ?? MAX_NAME_FORMAT_REGEX_SIZE;
   }
   equal(o: CelValue): boolean {
     return o instanceof CelFormat && o.name === this.name;

@@ -1,9 +1,9 @@
-// Kubernetes URL library, following Go's url.ParseRequestURI: absolute URIs
-// or absolute paths only; no normalisation of host, port or path.
+// Kubernetes URL library, parsing as Go's url.ParseRequestURI does: absolute
+// URIs (a rootless one is opaque) or absolute paths; spaces and other
+// characters Go tolerates are kept, the path is escaped on the way out.
 
 import { CelError, CelMap, CelOpaque, codePointLength, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
-import { STRING_TRAVERSAL_FACTOR, factorR, stringTraversal } from '../costs';
 
 export class CelURL extends CelOpaque {
   readonly typeName = 'kubernetes.URL';
@@ -11,7 +11,10 @@ export class CelURL extends CelOpaque {
     readonly raw: string,
     readonly scheme: string,
     readonly host: string,
+    /** unescaped path */
     readonly path: string,
+    /** the path as written, when escaping the unescaped path would not give it back */
+    readonly rawPath: string,
     readonly rawQuery: string,
   ) {
     super();
@@ -24,73 +27,199 @@ export class CelURL extends CelOpaque {
   }
 }
 
-export function parseURL(s: string): CelURL | CelError {
-  const fail = (): CelError => new CelError(`URL parse error during conversion from string: parse "${s}": invalid URI for request`);
-  if (s === '' || /[\x00-\x1f\x7f ]/.test(s)) return fail();
-  let rest = s;
-  let scheme = '';
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (m) {
-    scheme = m[1]!;
-    rest = rest.slice(m[0].length);
-  } else if (/^[a-zA-Z0-9+.-]*:/.test(rest) && !rest.startsWith('/')) {
-    return new CelError(`URL parse error during conversion from string: parse "${s}": missing protocol scheme`);
+const utf8 = new TextEncoder();
+const HEX = '0123456789ABCDEF';
+const isHex = (c: string): boolean => /^[0-9a-fA-F]$/.test(c);
+const isAlnum = (c: number): boolean => (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+type Mode = 'path' | 'host' | 'query';
+
+/** Go's shouldEscape for the modes the URL library uses. */
+function shouldEscape(c: number, mode: Mode): boolean {
+  if (isAlnum(c)) return false;
+  if (mode === 'host' && "!$&'()*+,;=:[]<>\"".includes(String.fromCharCode(c))) return false;
+  switch (String.fromCharCode(c)) {
+    case '-':
+    case '_':
+    case '.':
+    case '~':
+      return false;
+    case '$':
+    case '&':
+    case '+':
+    case ',':
+    case '/':
+    case ':':
+    case ';':
+    case '=':
+    case '?':
+    case '@':
+      return mode === 'path' ? c === 0x3f : true;
   }
-  let rawQuery = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    rawQuery = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  if (!rest.startsWith('/')) return fail();
-  let host = '';
-  if (scheme && rest.startsWith('//')) {
-    const auth = rest.slice(2);
-    const slash = auth.indexOf('/');
-    const authority = slash >= 0 ? auth.slice(0, slash) : auth;
-    rest = slash >= 0 ? auth.slice(slash) : '';
-    host = authority.includes('@') ? authority.slice(authority.lastIndexOf('@') + 1) : authority;
-    const pm = /:([^\]]*)$/.exec(host);
-    if (pm && !/^\d*$/.test(pm[1]!)) {
-      return new CelError(`URL parse error during conversion from string: parse "${s}": invalid port "${pm[0]}" after host`);
+  return true;
+}
+
+class GoURLError extends Error {}
+
+/** Go's unescape: %XX sequences decoded as bytes, `+` a space in queries; bad escapes are errors. */
+function unescape(s: string, mode: Mode): string {
+  const bytes: number[] = [];
+  const src = utf8.encode(s);
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i]!;
+    if (c === 0x25) {
+      const a = String.fromCharCode(src[i + 1] ?? 0);
+      const b = String.fromCharCode(src[i + 2] ?? 0);
+      if (!isHex(a) || !isHex(b)) {
+        const bad = new TextDecoder().decode(src.slice(i, Math.min(i + 3, src.length)));
+        throw new GoURLError(`invalid URL escape "${bad}"`);
+      }
+      // only non-ASCII may be percent-encoded in a host (RFC 6874 zones aside)
+      if (mode === 'host' && parseInt(a, 16) < 8 && `%${a}${b}` !== '%25') throw new GoURLError(`invalid URL escape "%${a}${b}"`);
+      bytes.push(parseInt(a + b, 16));
+      i += 2;
+    } else if (c === 0x2b && mode === 'query') {
+      bytes.push(0x20);
+    } else {
+      if (mode === 'host' && c < 0x80 && shouldEscape(c, 'host')) throw new GoURLError(`invalid character ${JSON.stringify(String.fromCharCode(c))} in host name`);
+      bytes.push(c);
     }
   }
-  return new CelURL(s, scheme, host, rest, rawQuery);
+  return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-function hostname(u: CelURL): string {
-  const h = u.host;
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end >= 0 ? h.slice(1, end) : h;
+function escapePath(s: string): string {
+  let out = '';
+  for (const c of utf8.encode(s)) out += shouldEscape(c, 'path') ? '%' + HEX[c >> 4] + HEX[c & 15] : String.fromCharCode(c);
+  return out;
+}
+
+/** Go's validEncoded for paths: sub-delims, brackets and escapes may stay as written. */
+function validEncodedPath(s: string): boolean {
+  for (const c of utf8.encode(s)) {
+    if ("!$&'()*+,;=:@[]%".includes(String.fromCharCode(c))) continue;
+    if (shouldEscape(c, 'path')) return false;
   }
-  const c = h.lastIndexOf(':');
-  return c >= 0 ? h.slice(0, c) : h;
+  return true;
 }
 
-function port(u: CelURL): string {
-  const h = u.host;
-  const end = h.startsWith('[') ? h.indexOf(']') : -1;
-  const c = h.lastIndexOf(':');
-  return c > end ? h.slice(c + 1) : '';
+function validOptionalPort(p: string): boolean {
+  return p === '' || /^:[0-9]*$/.test(p);
 }
 
-function unescapeQuery(s: string): string {
+function parseHost(host: string): string {
+  if (host.startsWith('[')) {
+    const i = host.lastIndexOf(']');
+    if (i < 0) throw new GoURLError("missing ']' in host");
+    const colonPort = host.slice(i + 1);
+    if (!validOptionalPort(colonPort)) throw new GoURLError(`invalid port ${JSON.stringify(colonPort)} after host`);
+  } else {
+    const i = host.lastIndexOf(':');
+    if (i >= 0 && !validOptionalPort(host.slice(i))) throw new GoURLError(`invalid port ${JSON.stringify(host.slice(i))} after host`);
+  }
+  return unescape(host, 'host');
+}
+
+function requestURI(s: string): CelURL {
+  if (/[\x00-\x1f\x7f]/.test(s)) throw new GoURLError('net/url: invalid control character in URL');
+  if (s === '') throw new GoURLError('empty url');
+  if (s === '*') return new CelURL(s, '', '', '*', '', '');
+  let scheme = '';
+  let rest = s;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) continue;
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+      if (i === 0) break;
+      continue;
+    }
+    if (c === 0x3a) {
+      if (i === 0) throw new GoURLError('missing protocol scheme');
+      scheme = s.slice(0, i).toLowerCase();
+      rest = s.slice(i + 1);
+    }
+    break;
+  }
+  let rawQuery = '';
+  if (rest.endsWith('?') && rest.indexOf('?') === rest.length - 1) rest = rest.slice(0, -1);
+  else {
+    const q = rest.indexOf('?');
+    if (q >= 0) {
+      rawQuery = rest.slice(q + 1);
+      rest = rest.slice(0, q);
+    }
+  }
+  if (!rest.startsWith('/')) {
+    // a rootless path after a scheme is opaque
+    if (scheme !== '') return new CelURL(s, scheme, '', '', '', rawQuery);
+    throw new GoURLError('invalid URI for request');
+  }
+  let host = '';
+  if (scheme !== '' && rest.startsWith('//')) {
+    let authority = rest.slice(2);
+    rest = '';
+    const slash = authority.indexOf('/');
+    if (slash >= 0) {
+      rest = authority.slice(slash);
+      authority = authority.slice(0, slash);
+    }
+    const at = authority.lastIndexOf('@');
+    host = parseHost(at < 0 ? authority : authority.slice(at + 1));
+    if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at))) throw new GoURLError('net/url: invalid userinfo');
+  }
+  const path = unescape(rest, 'path');
+  return new CelURL(s, scheme, host, path, escapePath(path) === rest ? '' : rest, rawQuery);
+}
+
+export function parseURL(s: string): CelURL | CelError {
   try {
-    return decodeURIComponent(s.replace(/\+/g, ' '));
-  } catch {
-    return s;
+    return requestURI(s);
+  } catch (e) {
+    if (!(e instanceof GoURLError)) throw e;
+    return new CelError(`URL parse error during conversion from string: parse ${JSON.stringify(s)}: ${e.message}`);
   }
 }
 
+/** Go's URL.EscapedPath: the path as written when it is a valid encoding of the path, else the path escaped. */
+function escapedPath(u: CelURL): string {
+  if (u.rawPath !== '' && validEncodedPath(u.rawPath)) {
+    try {
+      if (unescape(u.rawPath, 'path') === u.path) return u.rawPath;
+    } catch {
+      // fall through to escaping
+    }
+  }
+  if (u.path === '*') return '*';
+  return escapePath(u.path);
+}
+
+/** Go's splitHostPort as Hostname() and Port() use it. */
+function splitHostPort(hostPort: string): [string, string] {
+  let host = hostPort;
+  let port = '';
+  const colon = host.lastIndexOf(':');
+  if (colon >= 0 && validOptionalPort(host.slice(colon))) {
+    port = host.slice(colon + 1);
+    host = host.slice(0, colon);
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  return [host, port];
+}
+
+/** Go's url.ParseQuery: `&`-separated pairs, values of a repeated key grouped in order; pairs with a `;` or a bad escape are dropped. */
 function query(u: CelURL): CelValue {
   const m = new CelMap();
-  if (u.rawQuery === '') return m;
   for (const part of u.rawQuery.split('&')) {
-    if (part === '') continue;
+    if (part === '' || part.includes(';')) continue;
     const eq = part.indexOf('=');
-    const k = unescapeQuery(eq >= 0 ? part.slice(0, eq) : part);
-    const v = unescapeQuery(eq >= 0 ? part.slice(eq + 1) : '');
+    let k: string;
+    let v: string;
+    try {
+      k = unescape(eq >= 0 ? part.slice(0, eq) : part, 'query');
+      v = unescape(eq >= 0 ? part.slice(eq + 1) : '', 'query');
+    } catch {
+      continue;
+    }
     const prev = m.get(k) as string[] | undefined;
     if (prev) prev.push(v);
     else m.set(k, [v]);
@@ -99,20 +228,16 @@ function query(u: CelURL): CelValue {
 }
 
 export function k8sURLsLibrary(): Library {
-  const cost = (args: CelValue[]): number => stringTraversal(codePointLength(args[0] as string));
   return {
     name: 'k8s.urls',
     overloads: [
-      def('string_to_url', 'url(string) -> kubernetes.URL', (s) => parseURL(s as string), {
-        cost,
-        estimate: (_t, args) => (args[0] ? { cost: factorR(args[0].size(), STRING_TRAVERSAL_FACTOR) } : undefined),
-      }),
+      def('string_to_url', 'url(string) -> kubernetes.URL', (s) => parseURL(s as string)),
       def('url_is_url_string', 'isURL(string) -> bool', (s) => !(parseURL(s as string) instanceof CelError)),
       def('url_get_scheme', 'kubernetes.URL.getScheme() -> string', (u) => (u as CelURL).scheme),
       def('url_get_host', 'kubernetes.URL.getHost() -> string', (u) => (u as CelURL).host),
-      def('url_get_hostname', 'kubernetes.URL.getHostname() -> string', (u) => hostname(u as CelURL)),
-      def('url_get_port', 'kubernetes.URL.getPort() -> string', (u) => port(u as CelURL)),
-      def('url_get_escaped_path', 'kubernetes.URL.getEscapedPath() -> string', (u) => (u as CelURL).path),
+      def('url_get_hostname', 'kubernetes.URL.getHostname() -> string', (u) => splitHostPort((u as CelURL).host)[0]),
+      def('url_get_port', 'kubernetes.URL.getPort() -> string', (u) => splitHostPort((u as CelURL).host)[1]),
+      def('url_get_escaped_path', 'kubernetes.URL.getEscapedPath() -> string', (u) => escapedPath(u as CelURL)),
       def('url_get_query', 'kubernetes.URL.getQuery() -> map(string, list(string))', (u) => query(u as CelURL)),
     ],
   };
