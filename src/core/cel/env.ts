@@ -6,7 +6,7 @@
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
 import { check, type CheckedAst } from './checker/checker';
 import { T, type CelType } from './common/types';
-import { CelError, fromJson, type CelValue } from './common/values';
+import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library } from './interpreter/functions';
 import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
@@ -96,6 +96,8 @@ export class CelEnv {
    */
   private readonly cache = new Map<string, CompileResult>();
   private readonly cacheSize: number;
+  /** runtime values of the library type identifiers */
+  readonly libraryTypes = new Map<string, CelTypeValue>();
   /** derived once from the declarations, on first compile */
   private variableNames: Set<string> | undefined;
   private roots: Set<string> | undefined;
@@ -104,7 +106,13 @@ export class CelEnv {
     this.variables = new Map(Object.entries(options.variables ?? {}));
     this.functions.add(standardLibrary());
     this.functions.add(optionalLibrary());
-    for (const lib of options.libraries ?? []) this.functions.add(lib);
+    for (const lib of options.libraries ?? []) {
+      this.functions.add(lib);
+      for (const name of lib.types ?? []) {
+        this.typeIdents.set(name, T.opaque(name));
+        this.libraryTypes.set(name, new CelTypeValue(name));
+      }
+    }
     options.pricing?.(this.functions);
     this.cacheSize = Math.max(0, options.compileCacheSize ?? DEFAULT_COMPILE_CACHE_SIZE);
   }
@@ -115,6 +123,10 @@ export class CelEnv {
     for (const [name, o] of this.functions.byName) e.functions.byName.set(name, o.slice());
     for (const [id, o] of this.functions.byId) e.functions.byId.set(id, o);
     e.functions.invalidate();
+    for (const [name, tv] of this.libraryTypes) {
+      e.typeIdents.set(name, T.opaque(name));
+      e.libraryTypes.set(name, tv);
+    }
     return e;
   }
 
@@ -183,6 +195,7 @@ export class CelEnv {
       presenceTestHasCost: this.options.presenceTestHasCost ?? false,
       specialize: !this.options.unspecialized,
       qualifiedRoots: this.qualifiedRoots(),
+      libraryTypes: this.libraryTypes,
     });
     const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
     return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };
@@ -225,7 +238,8 @@ export class CelProgram {
       if (e instanceof CostLimitExceeded) {
         return { ok: false, cost: e.cost, error: { message: COST_LIMIT_MESSAGE, exprId: 0, costLimitExceeded: true } };
       }
-      throw e;
+      // a fault of the engine itself (deep recursion included) is still an evaluation error, never a crash of the caller
+      return { ok: false, cost: f.cost, error: this.describe(new CelError(e instanceof RangeError ? 'max recursion depth exceeded' : `internal error: ${String(e)}`)) };
     }
     const cost = f.cost;
     f.vars = NO_VARS;

@@ -114,6 +114,8 @@ class Coster {
       case 'ident':
         return fixed(1);
       case 'select': {
+        // a qualified name the checker resolved (`net.IP`, `authorizer.requestResource`) is one identifier
+        if (!e.testOnly && this.ast.refMap.has(e.id)) return fixed(1);
         const sel = this.cost(e.operand);
         if (e.testOnly) return this.opts.presenceTestHasCost ? addR(sel, fixed(1)) : sel;
         return addR(sel, fixed(1));
@@ -148,6 +150,14 @@ class Coster {
     const target = resolvedName !== undefined && resolvedName !== e.fn ? undefined : e.target;
     const args = e.args;
     switch (fn) {
+      case 'dyn': {
+        // dyn only turns type checking off: one for the call, the argument's size carried through
+        if (args.length !== 1 || target) break;
+        const c = addR(fixed(1), this.cost(args[0]!));
+        const sz = this.computedSize(args[0]!);
+        if (sz) this.sizes.set(e.id, sz);
+        return c;
+      }
       case '_&&_':
       case '_||_': {
         const l = this.cost(args[0]!);

@@ -56,6 +56,8 @@ export interface OverloadDecl {
 export interface Library {
   name: string;
   overloads: OverloadDecl[];
+  /** names of the opaque types the library declares, usable as type identifiers (`net.IP`) */
+  types?: string[];
 }
 
 export function def(

@@ -46,6 +46,8 @@ export interface PlanOptions {
   specialize?: boolean;
   /** first segments of the dotted variable and type names (see qualifiedName) */
   qualifiedRoots?: ReadonlySet<string>;
+  /** type identifiers the libraries declare, beyond the standard ones */
+  libraryTypes?: ReadonlyMap<string, CelTypeValue>;
 }
 
 export interface Plan {
@@ -192,7 +194,7 @@ class Planner {
       };
     }
     const ref = this.opts.checked?.refMap.get(id);
-    const tv: CelTypeValue | undefined = TYPE_IDENTS[name];
+    const tv: CelTypeValue | undefined = TYPE_IDENTS[name] ?? this.opts.libraryTypes?.get(name);
     if ((ref?.isType || !this.opts.variables.has(name)) && tv) return () => tv;
     return (f) => {
       charge(f, 1);
@@ -206,7 +208,7 @@ class Planner {
     const q = e.testOnly ? undefined : qualifiedName(e, this.opts.qualifiedRoots);
     if (q !== undefined) {
       const root = chainRoot(e)!;
-      if ((this.opts.variables.has(q) && this.slotOf(root) === undefined) || (!this.isVariable(root) && TYPE_IDENTS[q])) return this.planIdent(e.id, q);
+      if ((this.opts.variables.has(q) && this.slotOf(root) === undefined) || (!this.isVariable(root) && (TYPE_IDENTS[q] ?? this.opts.libraryTypes?.get(q)))) return this.planIdent(e.id, q);
     }
     if (!e.testOnly) {
       const chain = this.chainOf(e);
@@ -470,7 +472,7 @@ class Planner {
       checked !== undefined &&
       argExprs.every((a) => {
         const t = checked.typeMap.get(a.id);
-        return t !== undefined && !hasDyn(t) && t.kind !== 'object';
+        return t !== undefined && !hasDyn(t) && t.kind !== 'object' && t.kind !== 'null';
       })
     );
   }

@@ -159,5 +159,9 @@ export function k8sAuthzLibrary(opts: { selectors?: boolean } = { selectors: tru
       def('resourcecheck_labelselector', `${R}.labelSelector(string) -> ${R}`, (c, v) => rc(c).with({ labelSelector: v as string }), one),
     );
   }
-  return { name: 'k8s.authz', overloads: ov };
+  return {
+    name: 'k8s.authz',
+    overloads: ov,
+    types: ['Authorizer', 'PathCheck', 'GroupCheck', 'ResourceCheck', 'Decision'].map((t) => `kubernetes.authorization.${t}`),
+  };
 }

@@ -80,5 +80,5 @@ export function k8sFormatLibrary(): Library {
   for (const [name, v] of Object.entries(FORMATS)) {
     ov.push(def(`format_${name}`, `format.${name}() -> ${F}`, () => new CelFormat(name, v)));
   }
-  return { name: 'k8s.format', overloads: ov };
+  return { name: 'k8s.format', overloads: ov, types: ['kubernetes.NamedFormat'] };
 }

@@ -5,7 +5,7 @@ import { checkDuration } from '../../common/time';
 import { CelDuration, CelError, CelMap, CelUint, actualSize, isPlainObject, type CelValue } from '../../common/values';
 import { def, type EstimateNode, type Library, type OverloadDecl } from '../../interpreter/functions';
 import { STRING_TRAVERSAL_FACTOR, addR, factorR, fixed, mulR } from '../costs';
-import { i64, u64 } from '../stdlib';
+import { i64, noOverload, u64 } from '../stdlib';
 
 /** Kubernetes traversalCost: strings and bytes length x 0.1 (truncated), containers summed, others 1. */
 export function traversalCost(v: CelValue): number {
@@ -56,18 +56,41 @@ export function k8sListsLibrary(): Library {
     );
   }
   ov.push(
+    // a dynamic list reaches the first overload whatever its elements: adding another type is no such overload, as in the API server
     def('list_int_sum', 'list(int).sum() -> int', (l) => {
       let s = 0n;
-      for (const v of l as bigint[]) {
+      for (const v of l as CelValue[]) {
+        if (typeof v !== 'bigint') return noOverload();
         s += v;
         const r = i64(s);
         if (r instanceof CelError) return r;
       }
       return s;
     }, opts),
-    def('list_uint_sum', 'list(uint).sum() -> uint', (l) => u64((l as CelUint[]).reduce((s, v) => s + v.v, 0n)), opts),
-    def('list_double_sum', 'list(double).sum() -> double', (l) => (l as number[]).reduce((s, v) => s + v, 0), opts),
-    def('list_duration_sum', 'list(duration).sum() -> duration', (l) => checkDuration((l as CelDuration[]).reduce((s, v) => s + v.nanos, 0n)), opts),
+    def('list_uint_sum', 'list(uint).sum() -> uint', (l) => {
+      let s = 0n;
+      for (const v of l as CelValue[]) {
+        if (!(v instanceof CelUint)) return noOverload();
+        s += v.v;
+      }
+      return u64(s);
+    }, opts),
+    def('list_double_sum', 'list(double).sum() -> double', (l) => {
+      let s = 0;
+      for (const v of l as CelValue[]) {
+        if (typeof v !== 'number') return noOverload();
+        s += v;
+      }
+      return s;
+    }, opts),
+    def('list_duration_sum', 'list(duration).sum() -> duration', (l) => {
+      let s = 0n;
+      for (const v of l as CelValue[]) {
+        if (!(v instanceof CelDuration)) return noOverload();
+        s += v.nanos;
+      }
+      return checkDuration(s);
+    }, opts),
     def('list_index_of', 'list(T).indexOf(T) -> int', (l, v) => BigInt((l as CelValue[]).findIndex((x) => celEquals(x, v))), opts),
     def('list_last_index_of', 'list(T).lastIndexOf(T) -> int', (l, v) => {
       const a = l as CelValue[];

@@ -169,6 +169,7 @@ export function k8sNetLibrary(): Library {
   const asCIDR = (v: CelValue): CelCIDR | CelError => (typeof v === 'string' ? parseCIDR(v) : (v as CelCIDR));
   return {
     name: 'k8s.net',
+    types: ['net.IP', 'net.CIDR'],
     overloads: [
       def('string_to_ip', `ip(string) -> ${I}`, (s) => parseIP(s as string), parse),
       def('is_ip', 'isIP(string) -> bool', (s) => !(parseIP(s as string) instanceof CelError), parse),

@@ -91,6 +91,7 @@ export function k8sQuantityLibrary(): Library {
   const Q = (v: CelValue): CelQuantity => v as CelQuantity;
   return {
     name: 'k8s.quantity',
+    types: ['kubernetes.Quantity'],
     overloads: [
       def('string_to_quantity', 'quantity(string) -> kubernetes.Quantity', (s) => parseQuantity(s as string), { cost: parseCost, estimate: parseEst }),
       def('quantity_is_quantity', 'isQuantity(string) -> bool', (s) => !(parseQuantity(s as string) instanceof CelError), { cost: parseCost, estimate: parseEst }),

@@ -57,6 +57,7 @@ export function k8sSemverLibrary(): Library {
   const V = (v: CelValue): CelSemver => v as CelSemver;
   return {
     name: 'k8s.semver',
+    types: ['kubernetes.Semver'],
     overloads: [
       def('string_to_semver', `semver(string) -> ${S}`, (s) => parseSemver(s as string)),
       def('string_to_semver_normalize', `semver(string, bool) -> ${S}`, (s, n) => parseSemver(s as string, n as boolean)),

@@ -230,6 +230,7 @@ function query(u: CelURL): CelValue {
 export function k8sURLsLibrary(): Library {
   return {
     name: 'k8s.urls',
+    types: ['kubernetes.URL'],
     overloads: [
       def('string_to_url', 'url(string) -> kubernetes.URL', (s) => parseURL(s as string)),
       def('url_is_url_string', 'isURL(string) -> bool', (s) => !(parseURL(s as string) instanceof CelError)),
