@@ -110,6 +110,16 @@ function selectOverload(cands: readonly OverloadDecl[], vals: CelValue[]): Overl
   return undefined;
 }
 
+/**
+ * A call whose argument is an error or unknown is still charged, as cel-go's
+ * cost tracker observes every call: one unit, what the library estimators
+ * charge for an argument without a size.
+ */
+function chargeFault<T extends CelValue>(f: Frame, v: T): T {
+  charge(f, 1);
+  return v;
+}
+
 /** Charges a call's cost and tags its result with the call's id. */
 function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue, id: number): CelValue {
   charge(f, o?.cost ? o.cost(vals, r) : 1);
@@ -516,7 +526,7 @@ class Planner {
         const cost = only.cost;
         return (f) => {
           const v = a0(f);
-          if (isErrUnk(v)) return v;
+          if (isErrUnk(v)) return chargeFault(f, v);
           const r = impl(v);
           charge(f, cost ? cost([v], r) : 1);
           return r instanceof CelError ? withId(r, id) : r;
@@ -525,7 +535,7 @@ class Planner {
       let last: OverloadDecl = cands[0]!;
       return (f) => {
         const v = a0(f);
-        if (!nonStrict && isErrUnk(v)) return v;
+        if (!nonStrict && isErrUnk(v)) return chargeFault(f, v);
         let o: OverloadDecl | undefined = last;
         if (!valueMatches(o.sig.params[0]!, v)) {
           o = selectOverload(cands, [v]);
@@ -548,12 +558,12 @@ class Planner {
       for (let i = 0; i < args.length; i++) {
         const v = args[i]!(f);
         if (!nonStrict && isErrUnk(v)) {
-          if (v instanceof CelError) return v;
+          if (v instanceof CelError) return chargeFault(f, v);
           unk = unk ? mergeUnknowns(unk, v) : v;
         }
         vals[i] = v;
       }
-      if (unk) return unk;
+      if (unk) return chargeFault(f, unk);
       const o = selectOverload(cands, vals);
       if (!o) return finish(f, o, vals, noOverload(), id);
       return finish(f, o, vals, o.impl(...vals), id);
@@ -568,8 +578,8 @@ class Planner {
       const impl = only.impl;
       const cost = only.cost;
       return (f, x, y) => {
-        if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
-        if (isErrUnk(y)) return y;
+        if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
+        if (isErrUnk(y)) return chargeFault(f, y);
         const r = impl(x, y);
         charge(f, cost ? cost2(cost, pair, x, y, r) : 1);
         return r instanceof CelError ? withId(r, id) : r;
@@ -580,8 +590,8 @@ class Planner {
     let last: OverloadDecl = only;
     return (f, x, y) => {
       if (!nonStrict) {
-        if (isErrUnk(x)) return x instanceof CelUnknown ? mergeUnknowns(x, y) : x;
-        if (isErrUnk(y)) return y;
+        if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
+        if (isErrUnk(y)) return chargeFault(f, y);
       }
       let o: OverloadDecl | undefined = last;
       if (!valueMatches(o.sig.params[0]!, x) || !valueMatches(o.sig.params[1]!, y)) {

@@ -180,9 +180,13 @@ export function isZeroValue(v: CelValue): boolean {
   if (v instanceof CelUint) return v.v === 0n;
   if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0;
   if (v instanceof CelMap || isPlainObject(v)) return mapSize(v as CelMap | JsonObject) === 0;
-  if (v instanceof CelTimestamp || v instanceof CelDuration) return v.nanos === 0n;
+  if (v instanceof CelTimestamp) return v.nanos === ZERO_TIME_NANOS;
+  if (v instanceof CelDuration) return v.nanos === 0n;
   return false;
 }
+
+/** Go's zero time.Time, 0001-01-01T00:00:00Z: the zero timestamp (time.Time.IsZero), not the epoch. */
+const ZERO_TIME_NANOS = -62135596800n * 1_000_000_000n;
 
 function cmp(op: (c: number) => boolean) {
   return (a: CelValue, b: CelValue): CelValue => {

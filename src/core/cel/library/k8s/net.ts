@@ -4,6 +4,7 @@
 import { CelError, CelOpaque, codePointLength, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
 import { stringTraversal } from '../costs';
+import { is4In6, parseAddr, parsePrefix } from './netip';
 
 export class CelIP extends CelOpaque {
   readonly typeName = 'net.IP';
@@ -43,65 +44,12 @@ export class CelCIDR extends CelOpaque {
   }
 }
 
-function parseIPv4(s: string): Uint8Array | undefined {
-  const parts = s.split('.');
-  if (parts.length !== 4) return undefined;
-  const out = new Uint8Array(4);
-  for (let i = 0; i < 4; i++) {
-    const p = parts[i]!;
-    if (!/^(0|[1-9]\d{0,2})$/.test(p) || Number(p) > 255) return undefined;
-    out[i] = Number(p);
-  }
-  return out;
-}
-
-function parseIPv6(s: string): Uint8Array | undefined {
-  if (s.includes('%')) return undefined;
-  const dbl = s.indexOf('::');
-  if (dbl !== s.lastIndexOf('::')) return undefined;
-  const groups = (str: string): number[] | undefined => {
-    if (str === '') return [];
-    const out: number[] = [];
-    const parts = str.split(':');
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i]!;
-      if (i === parts.length - 1 && p.includes('.')) {
-        const v4 = parseIPv4(p);
-        if (!v4) return undefined;
-        out.push((v4[0]! << 8) | v4[1]!, (v4[2]! << 8) | v4[3]!);
-        continue;
-      }
-      if (!/^[0-9a-fA-F]{1,4}$/.test(p)) return undefined;
-      out.push(parseInt(p, 16));
-    }
-    return out;
-  };
-  let words: number[];
-  if (dbl >= 0) {
-    const a = groups(s.slice(0, dbl));
-    const b = groups(s.slice(dbl + 2));
-    if (!a || !b || a.length + b.length > 7) return undefined;
-    words = [...a, ...new Array<number>(8 - a.length - b.length).fill(0), ...b];
-  } else {
-    const w = groups(s);
-    if (!w || w.length !== 8) return undefined;
-    words = w;
-  }
-  const out = new Uint8Array(16);
-  words.forEach((w, i) => {
-    out[2 * i] = w >> 8;
-    out[2 * i + 1] = w & 0xff;
-  });
-  return out;
-}
-
 export function parseIP(s: string): CelIP | CelError {
-  const bytes = s.includes(':') ? parseIPv6(s) : parseIPv4(s);
-  if (!bytes) return new CelError(`IP Address "${s}" parse error during conversion from string: ParseAddr(${JSON.stringify(s)}): unable to parse IP`);
-  if (bytes.length === 16 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) {
-    return new CelError('IPv4-mapped IPv6 address is not allowed');
-  }
-  return new CelIP(bytes);
+  const addr = parseAddr(s);
+  if (addr instanceof Error) return new CelError(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${addr.message}`);
+  if (addr.zone !== '') return new CelError('IP address with zone value is not allowed');
+  if (is4In6(addr.bytes)) return new CelError('IPv4-mapped IPv6 address is not allowed');
+  return new CelIP(addr.bytes);
 }
 
 export function formatIP(b: Uint8Array): string {
@@ -130,16 +78,12 @@ export function formatIP(b: Uint8Array): string {
 }
 
 export function parseCIDR(s: string): CelCIDR | CelError {
-  const slash = s.indexOf('/');
-  const bad = (): CelError => new CelError(`network address parse error during conversion from string: network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): bad bits after slash`);
-  if (slash < 0) return new CelError(`network address parse error during conversion from string: netip.ParsePrefix(${JSON.stringify(s)}): no '/'`);
-  const ip = parseIP(s.slice(0, slash));
-  if (ip instanceof CelError) return ip;
-  const bits = s.slice(slash + 1);
-  if (!/^(0|[1-9]\d*)$/.test(bits)) return bad();
-  const n = Number(bits);
-  if (n > ip.bytes.length * 8) return bad();
-  return new CelCIDR(ip, n);
+  const fail = (msg: string): CelError => new CelError(`network address parse error during conversion from string: ${msg}`);
+  const p = parsePrefix(s);
+  if (p instanceof Error) return fail(`network address parse error during conversion from string: ${p.message}`);
+  if (p.addr.zone !== '') return fail('CIDR with zone value is not allowed');
+  if (is4In6(p.addr.bytes)) return fail('IPv4-mapped IPv6 address is not allowed');
+  return new CelCIDR(new CelIP(p.addr.bytes), p.bits);
 }
 
 function masked(c: CelCIDR): CelCIDR {
