@@ -113,7 +113,7 @@ describe('compiled-program cache', () => {
     expect(env.compile(text).program).toBeDefined();
     const r = compileKubernetes(env, text);
     expect(r.program).toBeUndefined();
-    expect(r.message).toMatch(/invalid regex argument/);
+    expect(r.message).toMatch(/invalid matches argument/);
     expect(compileKubernetes(env, text).message).toBe(r.message);
   });
 });

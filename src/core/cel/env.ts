@@ -323,19 +323,54 @@ function subExpressionText(root: Expr, id: number, source: SourceInfo): string |
   };
   span(found);
   if (!Number.isFinite(lo)) return undefined;
-  // extend to the end of the token/closing paren at hi
-  let end = hi;
+  // extend over the last token, then close the brackets opened inside the span
   const text = source.text;
-  while (end < text.length && /[\w.'"\]]/.test(text[end]!)) end++;
-  if (text[end] === '(') {
-    let depth = 0;
-    for (; end < text.length; end++) {
-      if (text[end] === '(') depth++;
-      if (text[end] === ')' && --depth === 0) {
-        end++;
-        break;
-      }
+  // a global call is positioned at its parenthesis: take in the function name
+  while (lo > 0 && /[\w.]/.test(text[lo - 1]!) && text[lo] === '(') {
+    lo--;
+    while (lo > 0 && /[\w.]/.test(text[lo - 1]!)) lo--;
+  }
+  let end = skipToken(text, hi);
+  const open: string[] = [];
+  for (let i = lo; i < end; i = skipToken(text, i) > i + 1 && isQuoteStart(text, i) ? skipToken(text, i) : i + 1) {
+    const c = text[i]!;
+    if (c === '(' || c === '[' || c === '{') open.push(c);
+    else if (c === ')' || c === ']' || c === '}') open.pop();
+  }
+  while (open.length > 0 && end < text.length) {
+    if (isQuoteStart(text, end)) {
+      end = skipToken(text, end);
+      continue;
     }
+    const c = text[end]!;
+    if (c === '(' || c === '[' || c === '{') open.push(c);
+    else if (c === ')' || c === ']' || c === '}') open.pop();
+    end++;
   }
   return text.slice(lo, end).trim();
+}
+
+/** Does a string or bytes literal (with its r/b prefixes) start at i? */
+function isQuoteStart(text: string, i: number): boolean {
+  let j = i;
+  while (j < i + 2 && /[rRbB]/.test(text[j] ?? '')) j++;
+  return (text[j] === '"' || text[j] === "'") && (j === i || !/\w/.test(text[i - 1] ?? ''));
+}
+
+/** End of the token at i: a whole string literal (escapes, triple quotes), else identifier and number characters. */
+function skipToken(text: string, i: number): number {
+  if (isQuoteStart(text, i)) {
+    let j = i;
+    while (/[rRbB]/.test(text[j]!)) j++;
+    const raw = /[rR]/.test(text.slice(i, j));
+    const q = text[j]!;
+    const triple = text.startsWith(q.repeat(3), j);
+    const close = triple ? q.repeat(3) : q;
+    j += close.length;
+    while (j < text.length && !text.startsWith(close, j)) j += !raw && text[j] === '\\' ? 2 : 1;
+    return Math.min(text.length, j + close.length);
+  }
+  let j = i;
+  while (j < text.length && /[\w.]/.test(text[j]!)) j++;
+  return j === i ? i + 1 : j;
 }

@@ -187,24 +187,25 @@ function validateLiterals(root: Expr, positions: IdMap<number>): CelIssue[] {
   const issues: CelIssue[] = [];
   visit(root, (e) => {
     if (e.kind !== 'call') return;
-    const lit = e.args[e.target ? 0 : e.args.length - 1];
+    // cel-go's literal validators look at the first argument after the receiver, and say only which function's argument is invalid
+    const lit = e.args[0];
     if (!lit || lit.kind !== 'const' || typeof lit.value !== 'string') return;
-    let err: CelError | undefined;
-    let what = '';
-    if ((e.fn === 'matches' || e.fn === 'find' || e.fn === 'findAll') && (e.target || e.args.length === 2)) {
+    let message: string | undefined;
+    if (e.fn === 'matches') {
       const re = compileRegex(lit.value);
-      if (re instanceof CelError) err = re;
-      what = 'regex';
+      if (re instanceof CelError) message = 'invalid matches argument';
+    } else if ((e.fn === 'find' || e.fn === 'findAll') && e.target) {
+      // the library's regex optimization compiles a literal pattern when the program is built
+      const re = compileRegex(lit.value);
+      if (re instanceof CelError) message = `program instantiation failed: ${re.message}`;
     } else if (e.fn === 'duration' && !e.target && e.args.length === 1) {
       const d = parseDuration(lit.value);
-      if (d instanceof CelError) err = d;
-      what = 'duration';
+      if (d instanceof CelError) message = 'invalid duration argument';
     } else if (e.fn === 'timestamp' && !e.target && e.args.length === 1) {
       const t = parseTimestamp(lit.value);
-      if (t instanceof CelError) err = t;
-      what = 'timestamp';
+      if (t instanceof CelError) message = 'invalid timestamp argument';
     }
-    if (err) issues.push({ message: `invalid ${what} argument: ${err.message}`, exprId: lit.id, offset: positions.get(lit.id) ?? 0 });
+    if (message) issues.push({ message, exprId: lit.id, offset: positions.get(lit.id) ?? 0 });
   });
   return issues;
 }

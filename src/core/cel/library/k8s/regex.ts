@@ -5,8 +5,14 @@ import { def, type Library } from '../../interpreter/functions';
 import { callEstimate } from '../costs';
 import { compileRegex } from '../stdlib';
 
-function findAll(s: string, pattern: string, limit: number): CelValue {
+/** The library compiles the pattern itself and reports a bad one in its own words. */
+function compile(pattern: string): Exclude<ReturnType<typeof compileRegex>, CelError> | CelError {
   const re = compileRegex(pattern);
+  return re instanceof CelError ? new CelError(`Illegal regex: ${re.message}`) : re;
+}
+
+function findAll(s: string, pattern: string, limit: number): CelValue {
+  const re = compile(pattern);
   if (re instanceof CelError) return re;
   const out: string[] = [];
   if (limit === 0) return out;
@@ -23,7 +29,7 @@ export function k8sRegexLibrary(): Library {
     name: 'k8s.regex',
     overloads: [
       def('string_find_string', 'string.find(string) -> string', (s, p) => {
-        const re = compileRegex(p as string);
+        const re = compile(p as string);
         if (re instanceof CelError) return re;
         const m = re.exec(s as string);
         return m ? (m[0] as string) : '';

@@ -3,8 +3,6 @@
 import { CelError, CelOpaque, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
-
 export class CelSemver extends CelOpaque {
   readonly typeName = 'kubernetes.Semver';
   constructor(
@@ -39,17 +37,96 @@ function cmp(a: CelSemver, b: CelSemver): number {
   return a.pre.length === b.pre.length ? 0 : a.pre.length < b.pre.length ? -1 : 1;
 }
 
-function normalize(s: string): string {
-  let v = s.startsWith('v') ? s.slice(1) : s;
-  const m = /^(\d+)(?:\.(\d+))?(?:\.(\d+))?(.*)$/.exec(v);
-  if (m) v = `${BigInt(m[1]!)}.${BigInt(m[2] ?? '0')}.${BigInt(m[3] ?? '0')}${m[4]}`;
-  return v;
+const NUMBERS = /^[0-9]*$/;
+const ALPHANUM = /^[-A-Za-z0-9]*$/;
+const UINT64_MAX = 2n ** 64n - 1n;
+const q = (s: string): string => JSON.stringify(s);
+const leadingZero = (s: string): boolean => s.length > 1 && s[0] === '0';
+
+/** strconv.ParseUint(s, 10, 64) */
+function parseUint(s: string): bigint | Error {
+  if (!/^[0-9]+$/.test(s)) return new Error(`strconv.ParseUint: parsing ${q(s)}: invalid syntax`);
+  const n = BigInt(s);
+  return n > UINT64_MAX ? new Error(`strconv.ParseUint: parsing ${q(s)}: value out of range`) : n;
+}
+
+/** blang/semver v4 Parse, with its error texts (the API server returns them as they are). */
+function parseStrict(s: string): CelSemver | Error {
+  if (s === '') return new Error('Version string empty');
+  const parts = splitN(s, '.', 3);
+  if (parts.length !== 3) return new Error('No Major.Minor.Patch elements found');
+  const nums: bigint[] = [];
+  for (const [i, name] of ['major', 'minor'].entries()) {
+    const p = parts[i]!;
+    if (!NUMBERS.test(p)) return new Error(`Invalid character(s) found in ${name} number ${q(p)}`);
+    if (leadingZero(p)) return new Error(`${name[0]!.toUpperCase()}${name.slice(1)} number must not contain leading zeroes ${q(p)}`);
+    const n = parseUint(p);
+    if (n instanceof Error) return n;
+    nums.push(n);
+  }
+  let patchStr = parts[2]!;
+  let build: string[] = [];
+  let pre: string[] = [];
+  const plus = patchStr.indexOf('+');
+  if (plus >= 0) {
+    build = patchStr.slice(plus + 1).split('.');
+    patchStr = patchStr.slice(0, plus);
+  }
+  const dash = patchStr.indexOf('-');
+  if (dash >= 0) {
+    pre = patchStr.slice(dash + 1).split('.');
+    patchStr = patchStr.slice(0, dash);
+  }
+  if (!NUMBERS.test(patchStr)) return new Error(`Invalid character(s) found in patch number ${q(patchStr)}`);
+  if (leadingZero(patchStr)) return new Error(`Patch number must not contain leading zeroes ${q(patchStr)}`);
+  const patch = parseUint(patchStr);
+  if (patch instanceof Error) return patch;
+  for (const p of pre) {
+    if (p === '') return new Error('Prerelease is empty');
+    if (NUMBERS.test(p)) {
+      if (leadingZero(p)) return new Error(`Numeric PreRelease version must not contain leading zeroes ${q(p)}`);
+      const n = parseUint(p);
+      if (n instanceof Error) return n;
+    } else if (!ALPHANUM.test(p)) return new Error(`Invalid character(s) found in prerelease ${q(p)}`);
+  }
+  for (const b of build) {
+    if (b === '') return new Error('Build meta data is empty');
+    if (!ALPHANUM.test(b)) return new Error(`Invalid character(s) found in build meta data ${q(b)}`);
+  }
+  return new CelSemver(nums[0]!, nums[1]!, patch, pre);
+}
+
+/** strings.SplitN */
+function splitN(s: string, sep: string, n: number): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (out.length < n - 1) {
+    const i = rest.indexOf(sep);
+    if (i < 0) break;
+    out.push(rest.slice(0, i));
+    rest = rest.slice(i + 1);
+  }
+  out.push(rest);
+  return out;
+}
+
+/** The library's normalizeAndParse: no `v` prefix, no leading zeros, missing minor and patch filled with 0. */
+function normalizeAndParse(s: string): CelSemver | Error {
+  const parts = splitN(s.startsWith('v') ? s.slice(1) : s, '.', 3).map((p) => {
+    if (p.length <= 1) return p;
+    const t = p.replace(/^0+/, '');
+    return t === '' || !/[0-9]/.test(t[0]!) ? '0' + t : t;
+  });
+  if (parts.length < 3) {
+    if (/[+-]/.test(parts[parts.length - 1]!)) return new Error('short version cannot contain PreRelease/Build meta data');
+    while (parts.length < 3) parts.push('0');
+  }
+  return parseStrict(parts.join('.'));
 }
 
 export function parseSemver(s: string, norm = false): CelSemver | CelError {
-  const m = SEMVER.exec(norm ? normalize(s) : s);
-  if (!m) return new CelError(`error converting string to semver: ${s}`);
-  return new CelSemver(BigInt(m[1]!), BigInt(m[2]!), BigInt(m[3]!), m[4] ? m[4].split('.') : []);
+  const v = norm ? normalizeAndParse(s) : parseStrict(s);
+  return v instanceof Error ? new CelError(v.message) : v;
 }
 
 export function k8sSemverLibrary(): Library {
