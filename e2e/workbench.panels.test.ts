@@ -303,6 +303,7 @@ describe('CEL lab', () => {
     expect(await page.getByTestId('cel-type').textContent()).toBe('bool');
     expect(Number(await page.getByTestId('cel-cost').textContent())).toBeGreaterThan(0);
     expect(await page.getByTestId('cel-estimated').textContent()).toMatch(/^\d+–\d+$/);
+    expect(await page.getByTestId('cel-limit').first().textContent()).toMatch(/^runtime cost \d+ within PerCallLimit 1000000$/);
   });
 
   it('a CRD rule is checked against the schema of self and evaluated with the variables typed in', async () => {

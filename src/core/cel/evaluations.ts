@@ -3,6 +3,7 @@
 // the value, its type, the error, the actual cost and the static estimate.
 
 import { estimateCost, formatEstimate, type TypeSizes } from './checker/cost';
+import { UNBOUNDED } from './library/costs';
 import { typeToString, type CelType } from './common/types';
 import { formatDouble } from './common/ops';
 import { formatDuration, formatTimestamp } from './common/time';
@@ -64,7 +65,26 @@ export interface EvaluationStatus {
   cost?: number;
   /** static estimate over the checked expression (string when unbounded) */
   estimatedCost?: { min: number | string; max: number | string };
+  /** the API server's limits each figure is held to, and how far over a limit it is */
+  costLimits?: CostLimitStatus[];
   warnings: string[];
+}
+
+/** One of the API server's cost limits, next to the figure it applies to. */
+export interface CostLimitStatus {
+  /** the API server's name for it: PerCallLimit (runtime) or StaticEstimatedCostLimit (a CRD rule's estimate) */
+  name: 'PerCallLimit' | 'StaticEstimatedCostLimit';
+  limit: number;
+  /** runtime cost, or the estimate's max (a string when unbounded) */
+  value: number | string;
+  /** how much the figure is over the limit; absent when within it */
+  exceededBy?: number | string;
+}
+
+function limitStatus(name: CostLimitStatus['name'], limit: number, value: number): CostLimitStatus {
+  const out: CostLimitStatus = { name, limit, value: formatEstimate(value) };
+  if (value > limit) out.exceededBy = formatEstimate(value >= UNBOUNDED ? UNBOUNDED : value - limit);
+  return out;
 }
 
 export interface EvaluationDeps {
@@ -121,10 +141,12 @@ export function evaluateCel(spec: EvaluationSpec, deps: EvaluationDeps = {}): Ev
   const compiled = spec.environment === 'plain' ? env.compile(spec.expression) : compileKubernetes(env, spec.expression);
   if (!compiled.program) return { error: compiled.message ?? 'compilation failed', warnings };
   const status: EvaluationStatus = { warnings };
+  const limits: CostLimitStatus[] = [];
   if (compiled.ast) {
     const est = estimateCost(compiled.ast, env.functions, { presenceTestHasCost: spec.environment === 'plain', typeSizes: spec.typeSizes });
     status.estimatedCost = { min: formatEstimate(est.min), max: formatEstimate(est.max) };
     if (spec.environment === 'crd') {
+      limits.push(limitStatus('StaticEstimatedCostLimit', STATIC_ESTIMATED_COST_LIMIT, est.max));
       if (est.max > STATIC_ESTIMATED_COST_LIMIT) {
         warnings.push(costErrorMessage('estimated rule cost', est.max, STATIC_ESTIMATED_COST_LIMIT));
       }
@@ -135,6 +157,8 @@ export function evaluateCel(spec: EvaluationSpec, deps: EvaluationDeps = {}): Ev
   const limit = spec.perCallLimit ?? PER_CALL_LIMIT;
   const r = compiled.program.eval(activation(spec, deps), { costLimit: limit });
   status.cost = r.cost;
+  limits.unshift(limitStatus('PerCallLimit', limit, r.cost));
+  status.costLimits = limits;
   if (!r.ok) {
     status.error = r.error.display ?? r.error.message;
     if (r.error.subExpression) status.errorExpression = r.error.subExpression;

@@ -11,7 +11,7 @@ import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
 import { CEL_ENVIRONMENTS, type CelEnvironment } from './celSlice';
-import { buildEvaluation, errorMarkers, EVALUATIONS_PATH, formatValue, type Evaluation } from './evaluation';
+import { buildEvaluation, describeLimit, errorMarkers, EVALUATIONS_PATH, formatValue, type Evaluation } from './evaluation';
 import { CEL_EXAMPLES } from './examples';
 
 const DEBOUNCE_MS = 250;
@@ -169,6 +169,20 @@ export function CelPanel() {
                 <dt>Estimated cost</dt>
                 <dd data-testid="cel-estimated">
                   {String(status.estimatedCost.min)}–{String(status.estimatedCost.max)}
+                </dd>
+              </>
+            )}
+            {(status.costLimits ?? []).length > 0 && (
+              <>
+                <dt>Limits</dt>
+                <dd>
+                  <ul className="cel-limits" data-testid="cel-limits">
+                    {status.costLimits!.map((l) => (
+                      <li key={l.name} data-testid="cel-limit" data-limit={l.name} data-exceeded={l.exceededBy !== undefined} className={l.exceededBy !== undefined ? 'error' : undefined}>
+                        {describeLimit(l)}
+                      </li>
+                    ))}
+                  </ul>
                 </dd>
               </>
             )}

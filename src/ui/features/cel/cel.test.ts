@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom, type ApiServer } from '../../../core';
 import { createApiClient, type ApiClient, type KubeObject } from '../../api';
-import { buildEvaluation, errorMarkers, EVALUATIONS_PATH, type Evaluation } from './evaluation';
+import { buildEvaluation, describeLimit, errorMarkers, EVALUATIONS_PATH, type Evaluation } from './evaluation';
 import { CEL_EXAMPLES } from './examples';
 
 let server: ApiServer;
@@ -41,6 +41,19 @@ describe('evaluation requests', () => {
     const status = await evaluate(buildEvaluation('1 +\n  x', 'plain', '', ''));
     expect(status?.error).toContain("undeclared reference to 'x'");
     expect(errorMarkers(status?.error)).toEqual([{ line: 2, column: 3, message: "undeclared reference to 'x' (in container '')", severity: 'error' }]);
+  });
+
+  it('[API-CEL-086] shows each figure against its limit, and by how much it is over', async () => {
+    const over = await evaluate(buildEvaluation('lists.range(1000).all(x, lists.range(1000).all(y, true))', 'plain', '', ''));
+    expect(over?.error).toBe('operation cancelled: actual cost limit exceeded');
+    const [limit] = over?.costLimits ?? [];
+    expect(limit).toMatchObject({ name: 'PerCallLimit', limit: 1000000, value: over?.cost, exceededBy: over!.cost! - 1000000 });
+    expect(describeLimit(limit!)).toBe(`runtime cost ${over?.cost} exceeds PerCallLimit 1000000 by ${over!.cost! - 1000000}`);
+    const rule = await evaluate(buildEvaluation('self.l.all(x, self.l.all(y, x.matches(y)))', 'crd', 'self:\n  l: [a]\n', 'type: object\nproperties:\n  l: {type: array, items: {type: string}}\n'));
+    expect(rule?.costLimits?.map(describeLimit)).toEqual([
+      'runtime cost 15 within PerCallLimit 1000000',
+      'estimated max 18446744073709551615 exceeds StaticEstimatedCostLimit 10000000 by 18446744073709551615',
+    ]);
   });
 
   it('reports runtime errors with cost and estimated cost', async () => {

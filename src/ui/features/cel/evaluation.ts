@@ -16,7 +16,15 @@ export interface EvaluationStatus {
   errorExpression?: string;
   cost?: number;
   estimatedCost?: { min?: number | string; max?: number | string };
+  /** the API server's limits for the runtime cost and (CRD rules) the estimate, with how far over each the figure is */
+  costLimits?: { name: string; limit: number; value: number | string; exceededBy?: number | string }[];
   warnings?: string[];
+}
+
+/** One line per limit: the figure against the limit, and by how much it is over. */
+export function describeLimit(l: NonNullable<EvaluationStatus['costLimits']>[number]): string {
+  const what = l.name === 'PerCallLimit' ? 'runtime cost' : 'estimated max';
+  return l.exceededBy === undefined ? `${what} ${l.value} within ${l.name} ${l.limit}` : `${what} ${l.value} exceeds ${l.name} ${l.limit} by ${l.exceededBy}`;
 }
 
 export interface Evaluation {
