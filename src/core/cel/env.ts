@@ -7,7 +7,7 @@ import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
 import { check, type CheckedAst } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
-import { FunctionRegistry, type Library } from './interpreter/functions';
+import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
 import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
 import { parse } from './parser/parser';
@@ -27,8 +27,8 @@ export interface EnvOptions {
   unspecialized?: boolean;
   /** how many compile results to keep by source text (default 256; 0 disables the cache) */
   compileCacheSize?: number;
-  /** reprices functions once the libraries are added (the API server's library cost estimator) */
-  pricing?: (functions: FunctionRegistry) => void;
+  /** reprices an overload of a function (the API server's library cost estimator) */
+  pricing?: (name: string, o: OverloadDecl) => OverloadDecl;
 }
 
 export const DEFAULT_COMPILE_CACHE_SIZE = 256;
@@ -113,7 +113,7 @@ export class CelEnv {
         this.libraryTypes.set(name, new CelTypeValue(name));
       }
     }
-    options.pricing?.(this.functions);
+    this.functions.pricing = options.pricing;
     this.cacheSize = Math.max(0, options.compileCacheSize ?? DEFAULT_COMPILE_CACHE_SIZE);
   }
 

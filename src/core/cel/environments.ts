@@ -11,7 +11,7 @@ import { CelEnv, type CompileResult } from './env';
 import type { Library } from './interpreter/functions';
 import { comprehensionsLibrary, extensionLibraries, listsExtLibrary, setsLibrary, stringsLibrary } from './library';
 import { k8sAuthzLibrary } from './library/k8s/authz';
-import { applyKubernetesCosts } from './library/k8s/cost';
+import { kubernetesPricing } from './library/k8s/cost';
 import { k8sFormatLibrary } from './library/k8s/format';
 import { k8sListsLibrary } from './library/k8s/lists';
 import { k8sNetLibrary } from './library/k8s/net';
@@ -153,10 +153,10 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
         libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()],
         enableBind: true,
         variables: opts.variables ?? {},
-        pricing: applyKubernetesCosts,
+        pricing: kubernetesPricing,
       });
   }
-  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) }, pricing: applyKubernetesCosts });
+  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) }, pricing: kubernetesPricing });
 }
 
 function kubernetesLibrariesWithoutStrings(): Library[] {

@@ -9,7 +9,17 @@ describe('evaluations virtual resource', () => {
       schema: { type: 'object', properties: { a: { type: 'integer' } } },
       variables: { self: { a: 0 } },
     });
-    expect(s).toEqual({ value: false, type: 'bool', cost: 3, estimatedCost: { min: 3, max: 3 }, warnings: [] });
+    expect(s).toEqual({
+      value: false,
+      type: 'bool',
+      cost: 3,
+      estimatedCost: { min: 3, max: 3 },
+      costLimits: [
+        { name: 'PerCallLimit', limit: 1000000, value: 3 },
+        { name: 'StaticEstimatedCostLimit', limit: 10000000, value: 3 },
+      ],
+      warnings: [],
+    });
   });
 
   it('encodes values as JSON: big ints as strings, bytes base64, timestamps RFC 3339', () => {

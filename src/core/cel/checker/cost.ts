@@ -192,7 +192,7 @@ class Coster {
     for (const a of args) argCost = addR(argCost, this.cost(a));
     const ref = this.ast.refMap.get(e.id);
     const ids = new Set(ref?.overloads ?? []);
-    const overloads: OverloadDecl[] = this.fns.get(fn).filter((o) => ids.has(o.id));
+    const overloads: OverloadDecl[] = this.fns.priced(fn).filter((o) => ids.has(o.id));
     let callCost: CostEstimate | undefined;
     let resultSize: SizeRange | undefined;
     const tNode = target ? this.node(target) : undefined;

@@ -76,6 +76,9 @@ export class FunctionRegistry {
   /** overloads by name, then by arity × 2 + member: built on first use, dropped when a library is added */
   private tables = new Map<string, OverloadDecl[][]>();
   private roots: Set<string> | undefined;
+  /** reprices an overload (the API server's library cost estimator); applied per function name on first use */
+  pricing: ((name: string, o: OverloadDecl) => OverloadDecl) | undefined;
+  private pricedByName = new Map<string, OverloadDecl[]>();
   add(lib: Library): void {
     for (const o of lib.overloads) {
       let list = this.byName.get(o.sig.name);
@@ -90,6 +93,7 @@ export class FunctionRegistry {
   /** Drops the derived tables (after byName or byId were changed directly). */
   invalidate(): void {
     this.tables.clear();
+    this.pricedByName.clear();
     this.roots = undefined;
   }
   has(name: string): boolean {
@@ -98,13 +102,21 @@ export class FunctionRegistry {
   get(name: string): OverloadDecl[] {
     return this.byName.get(name) ?? [];
   }
+  /** The overloads of `name` with their costs as the environment prices them; do not mutate. */
+  priced(name: string): readonly OverloadDecl[] {
+    const pricing = this.pricing;
+    if (pricing === undefined) return this.get(name);
+    let l = this.pricedByName.get(name);
+    if (l === undefined) this.pricedByName.set(name, (l = this.get(name).map((o) => pricing(name, o))));
+    return l;
+  }
   /** The overloads of `name` taking `arity` arguments (the receiver counted) in member or global form; do not mutate. */
   overloads(name: string, member: boolean, arity: number): readonly OverloadDecl[] {
     let t = this.tables.get(name);
     if (t === undefined) this.tables.set(name, (t = []));
     const k = arity * 2 + (member ? 1 : 0);
     let l = t[k];
-    if (l === undefined) t[k] = l = this.get(name).filter((o) => o.sig.member === member && o.sig.params.length === arity);
+    if (l === undefined) t[k] = l = this.priced(name).filter((o) => o.sig.member === member && o.sig.params.length === arity);
     return l;
   }
   /** First segments of dotted function names (`optional` of `optional.of`): only chains rooted there can name a function. */

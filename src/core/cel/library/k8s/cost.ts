@@ -6,7 +6,7 @@
 
 import type { CelType } from '../../common/types';
 import { CelMap, CelOpaque, actualSize, isPlainObject, type CelValue } from '../../common/values';
-import type { CallEstimate, EstimateNode, FunctionRegistry, OverloadDecl, SizeRange } from '../../interpreter/functions';
+import type { CallEstimate, EstimateNode, OverloadDecl, SizeRange } from '../../interpreter/functions';
 import { REGEX_LENGTH_FACTOR, STRING_TRAVERSAL_FACTOR, addR, factorR, fixed, mulR, range, UNBOUNDED } from '../costs';
 import { CelFormat, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } from './format';
 import { CelCIDR, CelIP } from './net';
@@ -229,26 +229,18 @@ export function kubernetesCallCost(fn: string, overloadId: string, args: CelValu
 }
 
 /**
- * Prices every overload of a function the API server's estimator knows with
- * its figures, falling back to the overload's own (cel-go's) where it has none.
+ * Prices an overload of a function the API server's estimator knows with its
+ * figures, falling back to the overload's own (cel-go's) where it has none.
  */
-export function applyKubernetesCosts(functions: FunctionRegistry): void {
-  for (const [name, overloads] of functions.byName) {
-    if (!kubernetesPrices(name)) continue;
-    for (let i = 0; i < overloads.length; i++) {
-      const o = overloads[i]!;
-      const { cost, estimate, id } = o;
-      const priced: OverloadDecl = {
-        ...o,
-        cost:
-          name === '_==_'
-            ? (args, r) => (args[0] instanceof CelOpaque ? 1 : cost ? cost(args, r) : 1)
-            : (args, r) => kubernetesCallCost(name, id, args, r) ?? (cost ? cost(args, r) : 1),
-        estimate: (t, a) => estimateKubernetesCall(name, id, t, a) ?? estimate?.(t, a),
-      };
-      overloads[i] = priced;
-      functions.byId.set(id, priced);
-    }
-  }
-  functions.invalidate();
+export function kubernetesPricing(name: string, o: OverloadDecl): OverloadDecl {
+  if (!kubernetesPrices(name)) return o;
+  const { cost, estimate, id } = o;
+  return {
+    ...o,
+    cost:
+      name === '_==_'
+        ? (args, r) => (args[0] instanceof CelOpaque ? 1 : cost ? cost(args, r) : 1)
+        : (args, r) => kubernetesCallCost(name, id, args, r) ?? (cost ? cost(args, r) : 1),
+    estimate: (t, a) => estimateKubernetesCall(name, id, t, a) ?? estimate?.(t, a),
+  };
 }
