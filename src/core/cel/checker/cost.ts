@@ -38,9 +38,10 @@ export function estimateCost(ast: CheckedAst, functions: FunctionRegistry, opts:
 
 class Coster {
   private sizes = new Map<number, SizeRange>();
-  /** sizes of iteration variables by name, innermost last */
-  private iterSizes: Map<string, SizeRange>[] = [];
-  private iterTypes: Map<string, CelType>[] = [];
+  /** sizes of the keys (or indices) and values of list and map literals, and of what is built from them */
+  private entries = new Map<number, EntrySize>();
+  /** iteration, accumulator and block variables by name, innermost scope last */
+  private scopes: Map<string, LocalSize>[] = [];
 
   constructor(
     readonly ast: CheckedAst,
@@ -60,13 +61,30 @@ class Coster {
       if (e.value instanceof Uint8Array) return fixed(e.value.length);
       return fixed(1);
     }
-    if (e.kind === 'ident') {
-      for (let i = this.iterSizes.length - 1; i >= 0; i--) {
-        const it = this.iterSizes[i]!.get(e.name);
-        if (it) return it;
-      }
+    // the size estimator (schema bounds, assumed sizes) answers first, then what a local variable was bound to
+    const ts = this.typeSize(this.type(e));
+    if (ts) return ts;
+    if (e.kind === 'ident') return this.local(e.name)?.size ?? UNKNOWN_SIZE();
+    return UNKNOWN_SIZE();
+  }
+
+  private local(name: string): LocalSize | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const v = this.scopes[i]!.get(name);
+      if (v) return v;
     }
-    return this.typeSize(this.type(e)) ?? UNKNOWN_SIZE();
+    return undefined;
+  }
+
+  /** Entry sizes of a list or map value, when the expression tells them (cel-go's computeEntrySize). */
+  private entryOf(e: Expr): EntrySize | undefined {
+    return this.entries.get(e.id) ?? (e.kind === 'ident' ? this.local(e.name)?.entry : undefined);
+  }
+
+  /** A local variable bound to an expression: its size (undefined when only the type could tell) and entry sizes. */
+  private bound(e: Expr): LocalSize {
+    const sz = this.size(e);
+    return { size: sz.min === 0 && sz.max === UNBOUNDED ? undefined : sz, entry: this.entryOf(e) };
   }
 
   /** Size known from the expression itself: a literal or a computed call result. */
@@ -122,14 +140,29 @@ class Coster {
       }
       case 'list': {
         let sum = fixed(LIST_CREATE_COST);
-        for (const el of e.elements) sum = addR(sum, this.cost(el));
+        let val: SizeRange | undefined;
+        for (const el of e.elements) {
+          sum = addR(sum, this.cost(el));
+          const sz = this.size(el);
+          val = val ? unionR(val, sz) : sz;
+        }
         this.sizes.set(e.id, fixed(e.elements.length));
+        this.entries.set(e.id, { key: fixed(1), val: val ?? fixed(0) });
         return sum;
       }
       case 'map': {
         let sum = fixed(MAP_CREATE_COST);
-        for (const en of e.entries) sum = addR(sum, addR(this.cost(en.key), this.cost(en.value)));
+        let key: SizeRange | undefined;
+        let val: SizeRange | undefined;
+        for (const en of e.entries) {
+          sum = addR(sum, addR(this.cost(en.key), this.cost(en.value)));
+          const ks = this.size(en.key);
+          const vs = this.size(en.value);
+          key = key ? unionR(key, ks) : ks;
+          val = val ? unionR(val, vs) : vs;
+        }
         this.sizes.set(e.id, fixed(e.entries.length));
+        this.entries.set(e.id, { key: key ?? fixed(0), val: val ?? fixed(0) });
         return sum;
       }
       case 'struct': {
@@ -156,6 +189,8 @@ class Coster {
         const c = addR(fixed(1), this.cost(args[0]!));
         const sz = this.computedSize(args[0]!);
         if (sz) this.sizes.set(e.id, sz);
+        const entry = this.entryOf(args[0]!);
+        if (entry) this.entries.set(e.id, entry);
         return c;
       }
       case '_&&_':
@@ -169,15 +204,15 @@ class Coster {
         const slots = args[0]!;
         if (slots.kind !== 'list') break;
         let sum = fixed(0);
-        const scope = new Map<string, SizeRange>();
-        this.iterSizes.push(scope);
+        const scope = new Map<string, LocalSize>();
+        this.scopes.push(scope);
         slots.elements.forEach((el, i) => {
           sum = addR(sum, this.cost(el));
-          scope.set(blockIndexName(i), this.size(el));
+          scope.set(blockIndexName(i), this.bound(el));
         });
         sum = addR(sum, this.cost(args[1]!));
         this.sizes.set(e.id, this.size(args[1]!));
-        this.iterSizes.pop();
+        this.scopes.pop();
         return sum;
       }
       case '_?_:_': {
@@ -185,6 +220,9 @@ class Coster {
         const t = this.cost(args[1]!);
         const f = this.cost(args[2]!);
         this.sizes.set(e.id, unionR(this.size(args[1]!), this.size(args[2]!)));
+        const et = this.entryOf(args[1]!);
+        const ef = this.entryOf(args[2]!);
+        if (et && ef) this.entries.set(e.id, { key: unionR(et.key, ef.key), val: unionR(et.val, ef.val) });
         return addR(c, unionR(t, f));
       }
     }
@@ -203,10 +241,18 @@ class Coster {
       if (est.resultSize) resultSize = resultSize ? unionR(resultSize, est.resultSize) : est.resultSize;
     }
     if (resultSize) this.sizes.set(e.id, resultSize);
+    if (fn === '_+_' && args.length === 2 && this.type(e).kind === 'list') {
+      // concatenated lists hold the elements of both
+      const l = this.entryOf(args[0]!);
+      const r = this.entryOf(args[1]!);
+      if (l && r) this.entries.set(e.id, { key: unionR(l.key, r.key), val: unionR(l.val, r.val) });
+    }
     if (fn === '_[_]' || fn === '_[?_]' || fn === '_?._') {
       const t = this.type(e);
       const b = boundsOf(t);
+      const entry = fn === '_[_]' ? this.entryOf(args[0]!) : undefined;
       if (b) this.sizes.set(e.id, range(b.min, b.max));
+      else if (entry) this.sizes.set(e.id, entry.val);
     }
     return addR(argCost, callCost ?? fixed(1));
   }
@@ -214,37 +260,64 @@ class Coster {
   private comprehension(e: ComprehensionExpr): CostEstimate {
     let sum = this.cost(e.iterRange);
     sum = addR(sum, this.cost(e.accuInit));
-    const rangeType = this.type(e.iterRange);
-    const elemSize = (t: CelType | undefined): SizeRange => {
-      if (!t) return UNKNOWN_SIZE();
-      const b = boundsOf(t);
-      if (b) return range(b.min, b.max);
-      return isScalar(t) ? fixed(1) : UNKNOWN_SIZE();
-    };
-    const scope = new Map<string, SizeRange>();
-    if (rangeType.kind === 'list') {
-      if (e.iterVar2 !== undefined) {
-        scope.set(e.iterVar, fixed(1));
-        scope.set(e.iterVar2, elemSize(rangeType.elem));
-      } else scope.set(e.iterVar, elemSize(rangeType.elem));
-    } else if (rangeType.kind === 'map') {
-      scope.set(e.iterVar, elemSize(rangeType.key));
-      if (e.iterVar2 !== undefined) scope.set(e.iterVar2, elemSize(rangeType.value));
+    const accu = this.bound(e.accuInit);
+    if (isBind(e)) {
+      // cel.bind: the variable is bound once; the result is the bind's value
+      this.scopes.push(new Map([[e.accuVar, accu]]));
+      sum = addR(sum, this.cost(e.result));
+      this.scopes.pop();
+      this.sizes.set(e.id, this.size(e.result));
+      const entry = this.entryOf(e.result);
+      if (entry) this.entries.set(e.id, entry);
+      return sum;
     }
-    if (e.accuVar !== '@result') scope.set(e.accuVar, this.size(e.accuInit));
-    this.iterSizes.push(scope);
+    const rangeType = this.type(e.iterRange);
+    const entry = this.entryOf(e.iterRange);
+    const scope = new Map<string, LocalSize>([[e.accuVar, accu]]);
+    if (e.iterVar2 !== undefined) {
+      scope.set(e.iterVar, { size: entry?.key });
+      scope.set(e.iterVar2, { size: entry?.val });
+    } else {
+      scope.set(e.iterVar, { size: rangeType.kind === 'list' ? entry?.val : entry?.key });
+    }
+    this.scopes.push(scope);
     const loop = addR(this.cost(e.loopCondition), this.cost(e.loopStep));
-    this.iterSizes.pop();
-    const accuScope = new Map<string, SizeRange>();
-    if (e.accuVar !== '@result') accuScope.set(e.accuVar, this.size(e.accuInit));
-    this.iterSizes.push(accuScope);
+    const stepEntry = this.entryOf(e.loopStep);
+    this.scopes.pop();
+    this.scopes.push(new Map([[e.accuVar, accu]]));
     sum = addR(sum, this.cost(e.result));
-    this.iterSizes.pop();
+    this.scopes.pop();
     const n = this.size(e.iterRange);
-    this.sizes.set(e.id, n);
-    void this.iterTypes;
+    if (e.accuInit.kind === 'const') this.sizes.set(e.id, this.size(e.accuInit));
+    else if (e.accuInit.kind === 'list' || e.accuInit.kind === 'map') {
+      // a comprehension building a list or map has an entry per element at most
+      this.sizes.set(e.id, n);
+      if (stepEntry) this.entries.set(e.id, stepEntry);
+    }
     return addR(sum, mulR(n, loop));
   }
+}
+
+interface EntrySize {
+  key: SizeRange;
+  val: SizeRange;
+}
+
+interface LocalSize {
+  size?: SizeRange;
+  entry?: EntrySize;
+}
+
+/** cel.bind(v, init, result): an empty range, a false condition, a named accumulator. */
+function isBind(e: ComprehensionExpr): boolean {
+  return (
+    e.iterRange.kind === 'list' &&
+    e.iterRange.elements.length === 0 &&
+    e.loopCondition.kind === 'const' &&
+    e.loopCondition.value === false &&
+    e.accuVar !== '@result' &&
+    e.accuVar !== '__result__'
+  );
 }
 
 /** cel-go's isScalar: fixed-size values (opaque library values included) have size 1. */
