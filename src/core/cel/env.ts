@@ -27,6 +27,8 @@ export interface EnvOptions {
   unspecialized?: boolean;
   /** how many compile results to keep by source text (default 256; 0 disables the cache) */
   compileCacheSize?: number;
+  /** cel-go's OptOptimize, as the API server's programs run: constant literals and conversions built once, free at runtime */
+  optimize?: boolean;
   /** reprices an overload of a function (the API server's library cost estimator) */
   pricing?: (name: string, o: OverloadDecl) => OverloadDecl;
 }
@@ -196,6 +198,7 @@ export class CelEnv {
       specialize: !this.options.unspecialized,
       qualifiedRoots: this.qualifiedRoots(),
       libraryTypes: this.libraryTypes,
+      optimize: this.options.optimize ?? false,
     });
     const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
     return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };

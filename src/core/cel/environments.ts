@@ -117,11 +117,13 @@ export interface EnvironmentOptions {
   selfTypeName?: string;
   /** the schema is a resource's root (crd): apiVersion, kind, metadata.name and metadata.generateName are declared */
   resourceRoot?: boolean;
+  /** cel-go's OptOptimize (constant literals and conversions free at runtime); the API server's programs run with it, so true by default */
+  optimize?: boolean;
 }
 
 /** Builds the environment for one kind of API field. */
 export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions = {}): CelEnv {
-  const base = { homogeneousLiterals: true, presenceTestHasCost: false, enableBind: false };
+  const base = { homogeneousLiterals: true, presenceTestHasCost: false, enableBind: false, optimize: opts.optimize ?? true };
   let variables: Record<string, CelType> = {};
   switch (kind) {
     case 'crd': {

@@ -50,6 +50,12 @@ export interface EvaluationSpec {
    * size estimator's EstimateSize does (Kubernetes' library cost tests use 0..12)
    */
   typeSizes?: TypeSizes;
+  /**
+   * cel-go's OptOptimize: literals and conversions of constants are built once and cost nothing at
+   * runtime. The API server's programs run with it (the default in its environments); Kubernetes'
+   * library cost tests build theirs without it (false). The plain environment never optimizes.
+   */
+  optimize?: boolean;
 }
 
 export interface EvaluationStatus {
@@ -101,7 +107,8 @@ const noAuthorizer: CelAuthorizer = {
 const envCache = new Map<string, CelEnv>();
 
 function environmentFor(spec: EvaluationSpec): CelEnv {
-  const key = spec.environment === 'crd' && spec.schema ? `crd:${JSON.stringify(spec.schema)}` : spec.environment;
+  const optimize = spec.optimize ?? true;
+  const key = `${spec.environment === 'crd' && spec.schema ? `crd:${JSON.stringify(spec.schema)}` : spec.environment}${optimize ? '' : ':unoptimized'}`;
   let env = envCache.get(key);
   if (!env) {
     if (spec.environment === 'plain') {
@@ -110,7 +117,7 @@ function environmentFor(spec: EvaluationSpec): CelEnv {
       env = newEnvironment('plain', { variables: vars });
       return env;
     }
-    env = newEnvironment(spec.environment, { schema: spec.schema });
+    env = newEnvironment(spec.environment, { schema: spec.schema, optimize });
     if (envCache.size > 100) envCache.clear();
     envCache.set(key, env);
   }

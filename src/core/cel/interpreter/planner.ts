@@ -6,6 +6,7 @@
 
 import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
 import type { CheckedAst } from '../checker/checker';
+import { celEquals } from '../common/ops';
 import { hasDyn } from '../common/types';
 import {
   CelError,
@@ -13,6 +14,7 @@ import {
   CelMap,
   CelOptional,
   CelTypeValue,
+  CelUint,
   CelUnknown,
   fromJson,
   isPlainObject,
@@ -24,7 +26,7 @@ import { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } from '../library/
 import { NOT_RAW, chainReaders, type AttributeChain } from './attributes';
 import { isComparison, planLiteralComparison, type Apply2 } from './compare';
 import { literalPattern, planLiteralMatches } from './matches';
-import { charge, withId, selectField, type Frame, type Interpretable } from './frame';
+import { Frame, charge, withId, selectField, type Interpretable } from './frame';
 import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
 import { chainRoot, qualifiedName, resolveCall } from './resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
@@ -48,7 +50,34 @@ export interface PlanOptions {
   qualifiedRoots?: ReadonlySet<string>;
   /** type identifiers the libraries declare, beyond the standard ones */
   libraryTypes?: ReadonlyMap<string, CelTypeValue>;
+  /**
+   * cel-go's OptOptimize, which the API server's programs run with: list and map literals of
+   * constants and type conversions of constants are built once, when the program is planned,
+   * and cost nothing at runtime; `x in [constants]` is a set lookup that costs nothing either
+   */
+  optimize?: boolean;
 }
+
+/** cel-go's type conversion functions (overloads.IsTypeConversionFunction) */
+const CONVERSIONS = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'duration', 'timestamp', 'dyn', 'type']);
+
+/** Is the expression a constant once the program is optimized? */
+function foldable(e: Expr): boolean {
+  switch (e.kind) {
+    case 'const':
+      return true;
+    case 'list':
+      return e.optionalIndices.length === 0 && e.elements.every(foldable);
+    case 'map':
+      return e.entries.every((en) => !en.optional && foldable(en.key) && foldable(en.value));
+    case 'call':
+      return !e.target && e.args.length === 1 && CONVERSIONS.has(e.fn) && foldable(e.args[0]!);
+    default:
+      return false;
+  }
+}
+
+const isScalarValue = (v: CelValue): boolean => typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v instanceof CelUint;
 
 export interface Plan {
   root: Interpretable;
@@ -64,6 +93,16 @@ function jsonField(v: JsonObject, field: string): unknown {
   const raw = v[field];
   if (raw === undefined || typeof raw === 'function' || field === '__proto__') return undefined;
   return raw;
+}
+
+/** The interpretable's value without its cost. */
+function uncharged(p: Interpretable): Interpretable {
+  return (f) => {
+    const c0 = f.cost;
+    const v = p(f);
+    f.cost = c0;
+    return v;
+  };
 }
 
 /** Marks a block slot not evaluated yet. */
@@ -158,6 +197,7 @@ class Planner {
   }
 
   plan(e: Expr): Interpretable {
+    if (this.opts.optimize && e.kind !== 'const' && foldable(e)) return this.fold(e);
     switch (e.kind) {
       case 'const': {
         const v = e.value;
@@ -369,6 +409,12 @@ class Planner {
       case '_?_:_':
         if (!target && e.args.length === 3) return this.planConditional(e);
         break;
+      case '@in':
+        if (this.opts.optimize && !target && e.args.length === 2) {
+          const set = this.planSetMembership(e);
+          if (set) return set;
+        }
+        break;
       case '@not_strictly_false': {
         const a = this.plan(e.args[0]!);
         return (f) => {
@@ -429,6 +475,8 @@ class Planner {
     const appended = argExprs[1];
     if (inPlace && fn === '_+_' && appended?.kind === 'list' && appended.optionalIndices.length === 0) {
       const acc0 = args[0]!;
+      // a list of constants is built when the program is planned (OptOptimize): only the append is charged
+      const appendCost = (this.opts.optimize && foldable(appended) ? 0 : LIST_CREATE_COST) + 1;
       const els = appended.elements.map((x) => this.plan(x));
       if (els.length === 1) {
         const el = els[0]!;
@@ -436,7 +484,7 @@ class Planner {
           const acc = acc0(f);
           const v = el(f);
           if (isErrUnk(v)) return v;
-          charge(f, LIST_CREATE_COST + 1);
+          charge(f, appendCost);
           if (isErrUnk(acc)) return acc;
           if (!Array.isArray(acc)) return new CelError(NO_OVERLOAD, id);
           acc.push(v);
@@ -451,7 +499,7 @@ class Planner {
           if (isErrUnk(v)) return v;
           vals.push(v);
         }
-        charge(f, LIST_CREATE_COST + 1);
+        charge(f, appendCost);
         if (isErrUnk(acc)) return acc;
         if (!Array.isArray(acc)) return new CelError(NO_OVERLOAD, id);
         for (const x of vals) acc.push(x);
@@ -616,7 +664,8 @@ class Planner {
 
   private planIndex(e: CallExpr): Interpretable {
     const operand = this.plan(e.args[0]!);
-    const index = this.plan(e.args[1]!);
+    // an attribute used as the index qualifies the operand as cel-go's attribute qualifier: its lookup is not charged
+    const index = isAttribute(e.args[1]!) ? uncharged(this.plan(e.args[1]!)) : this.plan(e.args[1]!);
     const cands = this.candidates(e, '_[_]', false, 2);
     const id = e.id;
     const extra = isAttribute(e.args[0]!) ? 0 : 1;
@@ -656,7 +705,10 @@ class Planner {
   }
 
   private planConditional(e: CallExpr): Interpretable {
-    const [c, t, el] = e.args.map((a) => this.plan(a)) as [Interpretable, Interpretable, Interpretable];
+    // a branch that hands back the comprehension's accumulator unchanged costs nothing in the API server
+    // (seen in the API server's optimized programs: celcoststability's exists_one and filter costs)
+    const branch = (x: Expr): Interpretable => (this.opts.optimize && x.kind === 'ident' && x.name === ACCU_VAR ? uncharged(this.plan(x)) : this.plan(x));
+    const [c, t, el] = [this.plan(e.args[0]!), branch(e.args[1]!), branch(e.args[2]!)];
     const id = e.id;
     return (f) => {
       const v = c(f);
@@ -705,9 +757,9 @@ class Planner {
     const rangeReader = this.readerOf(e.iterRange);
     const range = rangeReader.value;
     const rawRange = rangeReader.raw;
+    this.markInPlace(e);
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
-    this.markInPlace(e);
     this.scopes.push(new Map<string, number>().set(e.accuVar, accuSlot));
     const it1 = this.slotCount++;
     const it2 = e.iterVar2 !== undefined ? this.slotCount++ : -1;
@@ -778,11 +830,44 @@ class Planner {
     };
   }
 
+  /** ids of empty accumulator literals appended to in place: each evaluation needs its own */
+  private freshAccu = new Set<number>();
+  private scratch: Frame | undefined;
+
+  /** A constant expression evaluated once, at plan time (OptOptimize); its value costs nothing at runtime. */
+  private fold(e: Expr): Interpretable {
+    if (this.freshAccu.has(e.id)) return e.kind === 'map' ? () => new CelMap() : () => [];
+    const saved = this.opts.optimize;
+    this.opts.optimize = false;
+    const interp = this.plan(e);
+    this.opts.optimize = saved;
+    const v = interp((this.scratch ??= new Frame({}, Infinity, 0)));
+    // a conversion that fails stays a runtime error, reported where it is
+    if (v instanceof CelError || v instanceof CelUnknown) return interp;
+    return () => v;
+  }
+
+  /** `x in [constants]` as a set lookup (OptOptimize): only the operand is charged. */
+  private planSetMembership(e: CallExpr): Interpretable | undefined {
+    const list = e.args[1]!;
+    if (list.kind !== 'list' || !foldable(list)) return undefined;
+    const values = this.fold(list)((this.scratch ??= new Frame({}, Infinity, 0)));
+    if (!Array.isArray(values) || !values.every(isScalarValue)) return undefined;
+    const x = this.plan(e.args[0]!);
+    return (f) => {
+      const v = x(f);
+      if (v instanceof CelError || v instanceof CelUnknown) return v;
+      for (const c of values) if (celEquals(v, c)) return true;
+      return false;
+    };
+  }
+
   /** Accumulators built from an empty literal are private to the loop, so appends may mutate them. */
   private markInPlace(e: ComprehensionExpr): void {
     if (e.accuVar !== ACCU_VAR) return;
     const emptyInit = (e.accuInit.kind === 'list' && e.accuInit.elements.length === 0) || (e.accuInit.kind === 'map' && e.accuInit.entries.length === 0);
     if (!emptyInit) return;
+    this.freshAccu.add(e.accuInit.id);
     this.markAppend(e.loopStep);
   }
 
