@@ -61,6 +61,10 @@ class Coster {
       if (e.value instanceof Uint8Array) return fixed(e.value.length);
       return fixed(1);
     }
+    // a type identifier resolves, in the API server's estimator, to a declaration without elements
+    if (e.kind === 'ident' || e.kind === 'select') {
+      if (this.ast.refMap.get(e.id)?.isType) return fixed(0);
+    }
     // the size estimator (schema bounds, assumed sizes) answers first, then what a local variable was bound to
     const ts = this.typeSize(this.type(e));
     if (ts) return ts;

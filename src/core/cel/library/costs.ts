@@ -52,8 +52,9 @@ export const callEstimate = {
   estMinSizeTraversal(t: EstimateNode | undefined, args: EstimateNode[]): CallEstimate {
     const a = size(first(t, args));
     const b = size(second(t, args));
-    // cel-go charges at least one unit for any comparison
-    return { cost: factorR(range(1, Math.min(a.max, b.max)), STRING_TRAVERSAL_FACTOR) };
+    // cel-go charges one unit at least, unless a side has no elements at all (a scalar of the schema)
+    const smallestMax = Math.min(a.max, b.max);
+    return { cost: factorR(range(smallestMax > 0 ? 1 : 0, smallestMax), STRING_TRAVERSAL_FACTOR) };
   },
   estConcat(t: EstimateNode | undefined, args: EstimateNode[]): CallEstimate {
     const s = addR(size(first(t, args)), size(second(t, args)));

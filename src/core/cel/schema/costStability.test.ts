@@ -162,3 +162,57 @@ describe("CRD rule runtime costs (celcoststability_test.go) through the evaluati
     });
   }
 });
+
+// TestCelEstimatedCostStability: the estimate's max for rules over schemas without maxLength,
+// maxItems or maxProperties (sizes derived from the 3 MiB request limit).
+const I: CelSchema = { type: 'integer' };
+const N: CelSchema = { type: 'number' };
+const dur: CelSchema = { type: 'string', format: 'duration' };
+const estimates: [CelSchema, string, number][] = [
+  [vals([I, I, I, I, I, I], [])[0], 'self.val1 == self.val6', 4],
+  [vals([I], [])[0], 'type(self.val1) == int', 4],
+  [vals([N, N, N, N, N, N, N], [])[0], 'self.val7 == 1.0', 2],
+  [vals([N, N, N, N, N, N, N], [])[0], 'type(self.val7) == double', 4],
+  [vals([bool, bool, bool, bool], [])[0], 'self.val1 != self.val4', 4],
+  [vals([I], [])[0], 'double(5) < 10.0', 2],
+  [vals([I, N], [])[0], 'int(self.val2) == self.val1', 5],
+  [vals([I, N], [])[0], 'double(self.val1) == self.val2', 5],
+  [vals([I, N], [])[0], 'self.val1 < int(self.val2)', 6],
+  [vals([I, I, I, I, I, I], [])[0], 'self.val3 + 1 == 2147483647 + 1', 5],
+  [vals([str, str], [])[0], "self.val1.startsWith('Rook')", 3],
+  [vals([str, str], [])[0], "!self.val1.startsWith('knight')", 4],
+  [vals([str, str], [])[0], "self.val1.matches('^[^0-9]*$')", 943721],
+  [vals([str, str], [])[0], "!self.val1.matches('^[0-9]*$')", 629149],
+  [vals([str, str], [])[0], 'type(self.val1) == string', 4],
+  [vals([str, str], [])[0], 'size(self.val1) == 12', 4],
+  [vals([str, str], [])[0], "self.val1.charAt(3) == 'k'", 4],
+  [vals([str, str], [])[0], "self.val1.indexOf('o') == 1", 314576],
+  [vals([str, str], [])[0], "self.val1.replace(' ', 'x') == 'Rookxtakesx👑'", 629150],
+  [vals([str, str], [])[0], "self.val1.split(' ') == ['Rook', 'takes', '👑']", 629159],
+  [vals([str, str], [])[0], "self.val1.substring(4, 10).trim() == 'takes'", 629149],
+  [vals([str, str], [])[0], "self.val1.lowerAscii() == 'rook takes 👑'", 314577],
+  [vals([str, str], [])[0], 'self.val1.lowerAscii() == self.val1.lowerAscii()', 943723],
+  [vals([bytes, bytes], [])[0], 'self.val1 == self.val2', 314577],
+  [vals([bytes, bytes], [])[0], "self.val1 == b'AB'", 3],
+  [vals([dur, dur], [])[0], "self.val1 == duration('1h2m') + duration('3s4ms')", 6],
+  [vals([dur, dur], [])[0], 'self.val1.getHours() == 1', 4],
+  [obj({ enumStr: { type: 'string', enum: ['Pending', 'Available', 'Bound', 'Released', 'Failed'] } as CelSchema }), "self.enumStr in ['Pending', 'Available']", 14],
+  [vals([I, N, N, N, bool, str], [])[0], 'string(self.val1) == self.val6', 314578],
+  [vals([list(I), list(I)], [])[0], '1 in self.val1', 1572865],
+  [vals([list(I), list(I)], [])[0], 'self.val1 + [4, 5] == [1, 2, 3, 4, 5]', 24],
+  [vals([list(I), list(I)], [])[0], 'self.val1 + self.val2 == [1, 2, 3, 1, 2, 3]', 16],
+  [vals([list(I), list(I)], [])[0], 'self.val1.all(k, size(self.val1) > 0)', 11010044],
+  [vals([list(I), list(I)], [])[0], 'self.val1.exists_one(k, self.val1 == [2])', 23592949],
+  [vals([list(I), list(I)], [])[0], '!self.val1.exists_one(k, size(self.val1) > 0)', 9437183],
+  [vals([list(I), list(I)], [])[0], 'size(self.val1.filter(k, size(self.val1) > 1)) == 1', 26738686],
+  [vals([list(str, 'set'), list(str, 'set')], [])[0], "self.val1 == ['c', 'b', 'a']", 13],
+  [vals([list(str, 'set'), list(str, 'set')], [])[0], 'self.val1 == self.val2', 104862],
+  [vals([list(str, 'set'), list(str, 'set')], [])[0], "'a' in self.val1", 1048577],
+];
+
+describe('CRD rule estimated costs (celcoststability_test.go TestCelEstimatedCostStability) through the evaluations resource', () => {
+  it.each(estimates.map(([schema, expression, max]) => [expression, max, schema] as const))('[API-CEL-082] %s estimates at most %d', (expression, max, schema) => {
+    const s = evaluateCel({ expression, environment: 'crd', schema });
+    expect(s.estimatedCost?.max).toBe(max);
+  });
+});

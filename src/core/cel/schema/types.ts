@@ -155,6 +155,9 @@ function record(t: CelType, s: CelSchema): CelType {
     // key with quotes, colon and comma around the smallest value
     const v = minSerializedSize(s.additionalProperties as CelSchema);
     bounds.set(t, { min: 0, max: s.maxProperties ?? Math.floor(unbounded / (v + 6)) });
+  } else if (s.type === 'integer' || s.type === 'number' || s.type === 'boolean') {
+    // the API server's declaration of a scalar has no elements: its size estimate is 0, so comparing it costs nothing
+    bounds.set(t, { min: 0, max: 0 });
   }
   return t;
 }
