@@ -72,6 +72,27 @@ describe('evaluations: no CEL input produces a server error', () => {
     expect(r.body.status.estimatedCost).toEqual({ min: 12, max: 12 });
   });
 
+  it('[API-CEL-082] library cost facts and CRD cost facts hold through HTTP, with typeSizes and optimize', async () => {
+    const post = async (spec: Record<string, unknown>) =>
+      (await t.json('POST', '/apis/cel.kubesim.dev/v1alpha1/evaluations', { body: { apiVersion: 'cel.kubesim.dev/v1alpha1', kind: 'Evaluation', spec } })).body.status;
+    // cost_test.go: 5 strings of 12 characters sorted, sizes assumed 0..12, program not optimized
+    const lib = await post({
+      expression: "['012345678901', '012345678901', '012345678901', '012345678901', '012345678901'].isSorted()",
+      environment: 'admission',
+      typeSizes: { string: { min: 0, max: 12 } },
+      optimize: false,
+    });
+    expect(lib).toMatchObject({ value: true, cost: 15, estimatedCost: { min: 15, max: 25 } });
+    // celcoststability_test.go: a literal list compared with a set costs nothing at runtime in the API server
+    const crd = await post({
+      expression: "self.val1 == ['c', 'b', 'a']",
+      environment: 'crd',
+      schema: { type: 'object', properties: { val1: { type: 'array', items: { type: 'string' }, 'x-kubernetes-list-type': 'set' } } },
+      variables: { self: { val1: ['a', 'b', 'c'] } },
+    });
+    expect(crd).toMatchObject({ value: true, cost: 3, estimatedCost: { max: 13 } });
+  });
+
   it('[API-CEL-086] random expressions in every environment answer 201 with a value or a CEL error', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -43,6 +43,15 @@ export const evaluationsDefinitions: Record<string, SchemaObject> = {
       variables: { type: 'object', description: 'JSON values of the environment\'s variables.', 'x-kubernetes-preserve-unknown-fields': true },
       schema: { type: 'object', description: 'OpenAPI schema typing self and oldSelf (crd environment).', 'x-kubernetes-preserve-unknown-fields': true },
       perCallLimit: { type: 'integer', format: 'int64', description: 'Runtime cost limit; the API server\'s per-expression limit by default.' },
+      typeSizes: {
+        type: 'object',
+        description: 'Sizes the cost estimator assumes for strings and bytes it cannot size otherwise ({min, max}), as a size estimator does; Kubernetes\' library cost tests use 0..12.',
+        properties: {
+          string: { type: 'object', properties: { min: { type: 'integer', format: 'int64' }, max: { type: 'integer', format: 'int64' } } },
+          bytes: { type: 'object', properties: { min: { type: 'integer', format: 'int64' }, max: { type: 'integer', format: 'int64' } } },
+        },
+      },
+      optimize: { type: 'boolean', description: 'cel-go\'s OptOptimize: constant literals and conversions are built once and cost nothing at runtime. The API server\'s programs run with it (default true); the plain environment never optimizes.' },
     },
   },
   'dev.kubesim.cel.v1alpha1.EvaluationStatus': {
@@ -58,6 +67,19 @@ export const evaluationsDefinitions: Record<string, SchemaObject> = {
         type: 'object',
         description: 'Static cost estimate over the checked expression, using schema bounds.',
         properties: { min: { 'x-kubernetes-int-or-string': true }, max: { 'x-kubernetes-int-or-string': true } },
+      },
+      costLimits: {
+        type: 'array',
+        description: 'Each API server cost limit next to the figure it holds: PerCallLimit against the runtime cost, StaticEstimatedCostLimit (crd) against the estimate\'s max.',
+        items: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            limit: { type: 'integer', format: 'int64' },
+            value: { 'x-kubernetes-int-or-string': true },
+            exceededBy: { 'x-kubernetes-int-or-string': true, description: 'How far over the limit the figure is; absent when within it.' },
+          },
+        },
       },
       warnings: { type: 'array', items: { type: 'string' }, description: 'Warnings the API server would give for this rule.' },
     },
