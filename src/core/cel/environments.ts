@@ -13,6 +13,7 @@ import { comprehensionsLibrary, extensionLibraries, listsExtLibrary, setsLibrary
 import { k8sAuthzLibrary } from './library/k8s/authz';
 import { kubernetesPricing } from './library/k8s/cost';
 import { k8sFormatLibrary } from './library/k8s/format';
+import { k8sJSONPatchLibrary } from './library/k8s/jsonpatch';
 import { k8sListsLibrary } from './library/k8s/lists';
 import { k8sNetLibrary } from './library/k8s/net';
 import { k8sQuantityLibrary } from './library/k8s/quantity';
@@ -45,6 +46,7 @@ export function kubernetesLibraries(opts: { authzSelectors?: boolean } = {}): Li
     setsLibrary(),
     k8sNetLibrary(),
     k8sFormatLibrary(),
+    k8sJSONPatchLibrary(),
     comprehensionsLibrary(),
     k8sSemverLibrary(),
     listsExtLibrary(),

@@ -184,7 +184,7 @@ export function parseSignature(sig: string): Signature {
 }
 
 /** Prefixes of namespaced global functions (optional.of, math.greatest, ...). */
-const GLOBAL_NAMESPACES = new Set(['optional', 'math', 'strings', 'sets', 'lists', 'base64', 'cel', 'format', 'ip']);
+const GLOBAL_NAMESPACES = new Set(['optional', 'math', 'strings', 'sets', 'lists', 'base64', 'cel', 'format', 'ip', 'jsonpatch']);
 
 function splitTop(s: string): string[] {
   const out: string[] = [];

@@ -4,7 +4,7 @@
 // library tests size strings and bytes the estimator cannot size as 0..12
 // (their testCostEstimator); the `typeSizes` option of an evaluation does the same.
 // Their programs are built without cel-go's OptOptimize (the API server's use it), so literals
-// are charged here: `optimize: false`. jsonpatch.escapeKey (MutatingAdmissionPolicy's library) is not offered.
+// are charged here: `optimize: false`.
 import { describe, expect, it } from 'vitest';
 import { evaluateCel } from '../../evaluations';
 
@@ -98,6 +98,7 @@ const strings: Fact[] = [
   ["'abc 123 def 123'.find('123')", 2, 2, 2],
   ["'abc 123 def 123'.findAll('123')", 2, 2, 2],
   ["'abc 123 def 123'.findAll('123', 1)", 2, 2, 2],
+  ["jsonpatch.escapeKey('abc/def~ abc/def~')", 2, 2, 2],
 ];
 
 const resourceChain = "authorizer.group('apps').resource('deployments').subresource('status').namespace('test').name('backend')";

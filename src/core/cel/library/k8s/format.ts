@@ -6,6 +6,7 @@ import { parseTimestamp } from '../../common/time';
 import { CelError, CelOpaque, CelOptional, type CelValue } from '../../common/values';
 import { def, type Library } from '../../interpreter/functions';
 import { isDNS1035Label, isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../../validation/names';
+import { isValidPortName } from '../../../validation/values';
 
 type Validator = (s: string) => string[];
 
@@ -22,6 +23,7 @@ const FORMATS: Record<string, Validator> = {
   dns1123Subdomain,
   dns1035Label,
   qualifiedName,
+  portName: isValidPortName,
   dns1123LabelPrefix: prefix(dns1123Label),
   dns1123SubdomainPrefix: prefix(dns1123Subdomain),
   dns1035LabelPrefix: prefix(dns1035Label),
@@ -44,6 +46,7 @@ const MAX_REGEX_SIZE: Record<string, number> = {
   dns1123Subdomain: 60,
   dns1035Label: 30,
   qualifiedName: 60,
+  portName: 20,
   dns1123LabelPrefix: 30,
   dns1123SubdomainPrefix: 60,
   dns1035LabelPrefix: 30,

@@ -130,6 +130,12 @@ const optional: Fact[] = [
   ["optional.ofNonZeroValue(duration('0s')).hasValue()", v(false)],
 ];
 
+const misc: Fact[] = [
+  ["jsonpatch.escapeKey('k8s.io/my~label')", v('k8s.io~1my~0label')],
+  ["format.named('portName').value().validate('http')", v(null)],
+  ["format.portName().validate('-http')", v(['must not begin or end with a hyphen'])],
+];
+
 const regex: Fact[] = [
   ["'abc'.matches('[')", err('invalid matches argument')],
   ["'abc'.find(string('['))", err('Illegal regex: error parsing regexp: missing closing ]: `[`')],
@@ -153,4 +159,5 @@ describe("Kubernetes' library value facts through the evaluations resource", () 
   it.each(urls)('[API-CEL-030] [API-CEL-036] urls: %s', (...f) => check(f));
   it.each(optional)('[API-CEL-051] optionals: %s', (...f) => check(f));
   it.each(regex)('[API-CEL-026] [API-CEL-027] errors: %s', (...f) => check(f));
+  it.each(misc)('jsonpatch and formats: %s', (...f) => check(f));
 });
