@@ -2,7 +2,7 @@
 // CostTracker and Kubernetes' library.CostEstimator compute them, and static
 // call estimates as checker.EstimateCallCost does.
 
-import { actualSize, type CelValue } from '../common/values';
+import { CelOpaque, actualSize, type CelValue } from '../common/values';
 import type { CallEstimate, EstimateNode, SizeRange } from '../interpreter/functions';
 
 export const STRING_TRAVERSAL_FACTOR = 0.1;
@@ -38,6 +38,8 @@ const second = (t: EstimateNode | undefined, args: EstimateNode[]): EstimateNode
 
 export const callEstimate = {
   minSizeTraversal(args: CelValue[]): number {
+    // Kubernetes' types (IPs, CIDRs, quantities, URLs, ...) compare in one unit, as the API server's CallCost says
+    if (args[0] instanceof CelOpaque) return 1;
     return stringTraversal(Math.min(actualSize(args[0]!), actualSize(args[1]!)));
   },
   sumSizeTraversal(args: CelValue[]): number {

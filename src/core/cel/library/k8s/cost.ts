@@ -237,10 +237,8 @@ export function kubernetesPricing(name: string, o: OverloadDecl): OverloadDecl {
   const { cost, estimate, id } = o;
   return {
     ...o,
-    cost:
-      name === '_==_'
-        ? (args, r) => (args[0] instanceof CelOpaque ? 1 : cost ? cost(args, r) : 1)
-        : (args, r) => kubernetesCallCost(name, id, args, r) ?? (cost ? cost(args, r) : 1),
+    // equality keeps its own cost function (it charges Kubernetes types 1 itself): the planner specializes comparisons by it
+    cost: name === '_==_' ? cost : (args, r) => kubernetesCallCost(name, id, args, r) ?? (cost ? cost(args, r) : 1),
     estimate: (t, a) => estimateKubernetesCall(name, id, t, a) ?? estimate?.(t, a),
   };
 }
