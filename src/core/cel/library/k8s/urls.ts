@@ -120,10 +120,11 @@ function parseHost(host: string): string {
   return unescape(host, 'host');
 }
 
-function requestURI(s: string): CelURL {
+/** Go's url.parse: viaRequest is ParseRequestURI's strictness (no empty or relative references, no fragment split). */
+function goParse(raw: string, s: string, viaRequest: boolean): CelURL {
   if (/[\x00-\x1f\x7f]/.test(s)) throw new GoURLError('net/url: invalid control character in URL');
-  if (s === '') throw new GoURLError('empty url');
-  if (s === '*') return new CelURL(s, '', '', '*', '', '');
+  if (s === '' && viaRequest) throw new GoURLError('empty url');
+  if (s === '*') return new CelURL(raw, '', '', '*', '', '');
   let scheme = '';
   let rest = s;
   for (let i = 0; i < s.length; i++) {
@@ -151,11 +152,11 @@ function requestURI(s: string): CelURL {
   }
   if (!rest.startsWith('/')) {
     // a rootless path after a scheme is opaque
-    if (scheme !== '') return new CelURL(s, scheme, '', '', '', rawQuery);
-    throw new GoURLError('invalid URI for request');
+    if (scheme !== '') return new CelURL(raw, scheme, '', '', '', rawQuery);
+    if (viaRequest) throw new GoURLError('invalid URI for request');
   }
   let host = '';
-  if (scheme !== '' && rest.startsWith('//')) {
+  if ((scheme !== '' || (!viaRequest && !rest.startsWith('///'))) && rest.startsWith('//')) {
     let authority = rest.slice(2);
     rest = '';
     const slash = authority.indexOf('/');
@@ -168,12 +169,20 @@ function requestURI(s: string): CelURL {
     if (at >= 0 && !/^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/.test(authority.slice(0, at))) throw new GoURLError('net/url: invalid userinfo');
   }
   const path = unescape(rest, 'path');
-  return new CelURL(s, scheme, host, path, escapePath(path) === rest ? '' : rest, rawQuery);
+  return new CelURL(raw, scheme, host, path, escapePath(path) === rest ? '' : rest, rawQuery);
 }
 
+/**
+ * The library checks the text with url.ParseRequestURI, then parses it with url.Parse, which splits
+ * the fragment off (and reads `//host` of a scheme-less reference as a host).
+ */
 export function parseURL(s: string): CelURL | CelError {
   try {
-    return requestURI(s);
+    goParse(s, s, true);
+    const hash = s.indexOf('#');
+    const u = goParse(s, hash >= 0 ? s.slice(0, hash) : s, false);
+    if (hash >= 0) unescape(s.slice(hash + 1), 'path');
+    return u;
   } catch (e) {
     if (!(e instanceof GoURLError)) throw e;
     return new CelError(`URL parse error during conversion from string: parse ${JSON.stringify(s)}: ${e.message}`);

@@ -121,6 +121,10 @@ const urls: Fact[] = [
   ["url('https://example.com:8a/')", err('URL parse error during conversion from string: parse "https://example.com:8a/": invalid port ":8a" after host')],
   ["url('https://example.com/%zz')", err('URL parse error during conversion from string: parse "https://example.com/%zz": invalid URL escape "%zz"')],
   ["isURL('https://example.com/with space/')", v(true)],
+  // checked with ParseRequestURI, read with Parse: the fragment is split off, `//host` is a host
+  ["url('https://example.com/a?x=1#frag').getEscapedPath()", v('/a')],
+  ["url('https://example.com/a?x=1#frag').getQuery()", v({ x: ['1'] })],
+  ["url('//example.com/a').getHost()", v('example.com')],
   ["type(url('/a')) == kubernetes.URL", v(true)],
 ];
 
