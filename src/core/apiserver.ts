@@ -355,7 +355,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       return response;
     } catch (err) {
-      return writeError(err, request);
+      return writeError(err, request, { cbor: gates.CBORServingAndStorage });
     }
   }
 

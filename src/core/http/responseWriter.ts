@@ -12,6 +12,8 @@ export interface WriteOptions {
   pretty?: boolean;
   headers?: HeadersInit;
   warnings?: string[];
+  /** writeError: the CBORServingAndStorage gate, without which a Status is never CBOR. */
+  cbor?: boolean;
 }
 
 export function warningHeaderValue(text: string): string {
@@ -55,7 +57,7 @@ export function writeError(err: unknown, request?: Request, options: WriteOption
   for (const m of parseAccept(request?.headers.get('accept') ?? null)) {
     if (m.params['as']) continue;
     const s = serializerFor(essence(m));
-    if (s) {
+    if (s && (s.mediaType !== 'application/cbor' || options.cbor)) {
       serializer = s;
       break;
     }
