@@ -12,7 +12,8 @@
  *
  * Decoding goes through cbor-x and accepts text or byte strings, indefinite lengths,
  * tags (21/22/23 turn bytes into base64url/base64/hex text, as the apiserver's
- * decoder does into strings) with or without the self-described tag. A watch
+ * decoder does into strings) with or without the self-described tag; duplicate
+ * map keys, undefined and non-finite floats are errors, as in kube's decode mode. A watch
  * streams a CBOR sequence (`application/cbor-seq`): one such item per event.
  */
 import { Decoder, Tag } from 'cbor-x';
@@ -255,7 +256,28 @@ export function encodeCborWatchEvent(type: string, object: unknown): Uint8Array 
 
 // ---------------------------------------------------------------------------
 
-const decoder = new Decoder({ mapsAsObjects: false, useRecords: false });
+/** A text-string map key, boxed so that a Map keeps duplicates apart for the duplicate-key check. */
+class TextKey {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * cbor-x decoding maps into Maps whose keys stay distinct: its key hook (active
+ * with a keyMap) boxes text keys, byte-string keys are distinct objects already.
+ */
+class KeyPreservingDecoder extends Decoder {
+  constructor() {
+    super({ useRecords: false, keyMap: {} });
+    // A keyMap turns maps into objects; keep them Maps.
+    (this as unknown as { mapsAsObjects: boolean }).mapsAsObjects = false;
+  }
+
+  decodeKey(key: unknown): unknown {
+    return typeof key === 'string' ? new TextKey(key) : key;
+  }
+}
+
+const decoder = new KeyPreservingDecoder();
 const text = new TextDecoder();
 
 export class CborDecodeError extends Error {
@@ -310,7 +332,7 @@ function toJson(v: unknown, depth: number): unknown {
     const out: Record<string, unknown> = {};
     let index = 0;
     for (const [rawKey, value] of v) {
-      const key = typeof rawKey === 'string' ? rawKey : rawKey instanceof Uint8Array ? text.decode(rawKey) : undefined;
+      const key = rawKey instanceof TextKey ? rawKey.text : rawKey instanceof Uint8Array ? text.decode(rawKey) : typeof rawKey === 'string' ? rawKey : undefined;
       if (key === undefined) throw new CborDecodeError(`cbor: cannot unmarshal ${typeof rawKey} map key into Go value of type string`);
       if (Object.prototype.hasOwnProperty.call(out, key)) throw new CborDecodeError(`cbor: found duplicate map key "${key}" at map element index ${index}`);
       // JSON.parse makes "__proto__" an own property; so does this.

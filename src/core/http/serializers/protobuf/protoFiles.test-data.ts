@@ -3,7 +3,7 @@
  * upstream generated.proto files (../shared/data/proto, as scripts/generate-proto.ts
  * reads them), not from the bundled descriptor the codec under test uses.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
@@ -14,17 +14,17 @@ export const protoFilesAvailable = existsSync(join(protoDir, 'k8s.io/apimachiner
 
 let root: protobuf.Root | undefined;
 
-/** The Root of every generated.proto the given package paths import (e.g. "k8s.io/api/core/v1"). */
+/** Every generated.proto under protoDir, relative to it. */
+function protoFiles(): string[] {
+  return (readdirSync(protoDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.proto')).sort();
+}
+
+/** The Root of every upstream generated.proto. */
 export function protoRoot(): protobuf.Root {
   if (root) return root;
   const r = new protobuf.Root();
   r.resolvePath = (_origin, target) => join(protoDir, target);
-  r.loadSync([
-    'k8s.io/apimachinery/pkg/runtime/generated.proto',
-    'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
-    'k8s.io/api/core/v1/generated.proto',
-    'k8s.io/api/apps/v1/generated.proto',
-  ], { keepCase: true });
+  r.loadSync(protoFiles(), { keepCase: true });
   root = r;
   return r;
 }
