@@ -52,8 +52,18 @@ describe('CBOR decoding', () => {
     expect(decodeCbor(encodeCbor(obj).subarray(3))).toEqual(obj);
   });
 
-  it('tag 22 (expected base64) turns bytes into base64 text, as kube decodes []byte into a string', () => {
+  it('tag 22 (expected base64) turns bytes into base64 text, as kube decodes []byte into a string; 21 base64url, 23 hex', () => {
     expect(decodeCbor(fromHex('a1 4464617461 d6 43 010203'))).toEqual({ data: 'AQID' });
+    expect(decodeCbor(fromHex('d5 42 fbff'))).toBe('-_8');
+    expect(decodeCbor(fromHex('d7 42 fbff'))).toBe('fbff');
+  });
+
+  it('indefinite lengths, half floats, epoch and RFC 3339 time tags, and an unrecognized tag read as their content', () => {
+    expect(decodeCbor(fromHex('bf 6161 9f 01 02 ff 6162 5f 4161 4162 ff ff'))).toEqual({ a: [1, 2], b: 'ab' });
+    expect(decodeCbor(fromHex('f9 3e00'))).toBe(1.5);
+    expect(decodeCbor(fromHex('c1 1a 65937d25'))).toBe('2024-01-02T03:04:05Z');
+    expect(decodeCbor(fromHex('c0 74' + hex(new TextEncoder().encode('2024-01-02T03:04:05Z'))))).toBe('2024-01-02T03:04:05Z');
+    expect(decodeCbor(fromHex('d8 63 01'))).toBe(1);
   });
 
   it('rejects duplicate keys, undefined, non-finite floats, non-string keys and trailing data with 400', () => {
@@ -65,7 +75,12 @@ describe('CBOR decoding', () => {
       ['f7', 'undefined'],
       ['f97e00', 'NaN'],
       ['a1 01 02', 'map key'],
-      ['01 02', 'cbor:'],
+      ['01 02', '1 bytes of extraneous data starting at index 1'],
+      ['1b 8000000000000000', 'overflows int64'],
+      ['62 c328', 'invalid UTF-8'],
+      ['82 01', 'unexpected EOF'],
+      ['9b 00000000ffffffff', 'unexpected EOF'],
+      ['f8 20', 'simple value'],
       ['', 'empty'],
     ] as const;
     for (const [h, message] of bad) {

@@ -10,13 +10,13 @@
  *   key: shorter keys first), integers as integers, other numbers as the shortest
  *   float that keeps the value; definite lengths only.
  *
- * Decoding goes through cbor-x and accepts text or byte strings, indefinite lengths,
- * tags (21/22/23 turn bytes into base64url/base64/hex text, as the apiserver's
- * decoder does into strings) with or without the self-described tag; duplicate
- * map keys, undefined and non-finite floats are errors, as in kube's decode mode. A watch
+ * Decoding accepts text or byte strings, indefinite lengths and tags (21/22/23
+ * turn bytes into base64url/base64/hex text, as the apiserver's decoder does into
+ * strings), with or without the self-described tag; duplicate map keys, non-string
+ * keys, undefined, non-finite floats, integers beyond int64 and trailing bytes are
+ * errors, as in kube's decode mode. Tests read what this writes with cbor-x. A watch
  * streams a CBOR sequence (`application/cbor-seq`): one such item per event.
  */
-import { Decoder, Tag } from 'cbor-x';
 import { newBadRequest } from '../../errors';
 import { maxNestingDepth } from './json';
 import type { Serializer } from './types';
@@ -255,30 +255,12 @@ export function encodeCborWatchEvent(type: string, object: unknown): Uint8Array 
 }
 
 // ---------------------------------------------------------------------------
+// Decoding, straight into the JSON form: every string may come as a byte string,
+// so a general-purpose decoder (one Buffer per string, Maps for byte-string keys)
+// costs several times JSON.parse; this reads only what kube's decode mode accepts.
 
-/** A text-string map key, boxed so that a Map keeps duplicates apart for the duplicate-key check. */
-class TextKey {
-  constructor(readonly text: string) {}
-}
-
-/**
- * cbor-x decoding maps into Maps whose keys stay distinct: its key hook (active
- * with a keyMap) boxes text keys, byte-string keys are distinct objects already.
- */
-class KeyPreservingDecoder extends Decoder {
-  constructor() {
-    super({ useRecords: false, keyMap: {} });
-    // A keyMap turns maps into objects; keep them Maps.
-    (this as unknown as { mapsAsObjects: boolean }).mapsAsObjects = false;
-  }
-
-  decodeKey(key: unknown): unknown {
-    return typeof key === 'string' ? new TextKey(key) : key;
-  }
-}
-
-const decoder = new KeyPreservingDecoder();
-const text = new TextDecoder();
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 
 export class CborDecodeError extends Error {
   override readonly name = 'CborDecodeError';
@@ -295,78 +277,229 @@ function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** RFC 3339 as Go's time.Time marshals it: fractional seconds only when present. */
-function rfc3339(d: Date): string {
-  return d.toISOString().replace('.000Z', 'Z');
+/** float16 bits to a number (RFC 8949 Appendix D). */
+function float16(bits: number): number {
+  const exp = (bits >> 10) & 0x1f;
+  const mant = bits & 0x3ff;
+  const sign = bits & 0x8000 ? -1 : 1;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 31) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
 }
 
-/** A decoded cbor-x value turned into its JSON form. */
-function toJson(v: unknown, depth: number): unknown {
-  if (depth > maxNestingDepth) throw new CborDecodeError(`cbor: exceeded max nested level ${maxNestingDepth}`);
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) throw new CborDecodeError(`cbor: ${v} is not a supported floating-point value`);
-    return v;
+const MAJOR_TEXT = 3;
+const MAJOR_TAG = 6;
+const BREAK = 0xff;
+/** A byte string's raw bytes, kept for tags 21-23 before it becomes text. */
+class RawBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+class In {
+  pos = 0;
+  readonly view: DataView;
+  constructor(readonly buf: Uint8Array) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   }
-  if (typeof v === 'bigint') {
-    if (v > 0x7fffffffffffffffn || v < -0x8000000000000000n) throw new CborDecodeError(`cbor: integer ${v} overflows int64`);
-    return Number(v);
+
+  need(n: number): void {
+    if (this.pos + n > this.buf.length) throw new CborDecodeError('cbor: unexpected EOF');
   }
-  if (v === undefined) throw new CborDecodeError('cbor: the undefined simple value is not supported');
-  if (v instanceof Uint8Array) return text.decode(v);
-  if (v instanceof Tag) {
-    const inner = v.value;
-    if (inner instanceof Uint8Array) {
-      if (v.tag === 21) return base64(inner, true);
-      if (v.tag === 22) return base64(inner, false);
-      if (v.tag === 23) return hex(inner);
+
+  /** The argument of a head with additional information `info`; -1 for indefinite length. */
+  argument(info: number, major: number): number {
+    if (info < 24) return info;
+    switch (info) {
+      case 24:
+        this.need(1);
+        return this.buf[this.pos++]!;
+      case 25: {
+        this.need(2);
+        const v = this.view.getUint16(this.pos);
+        this.pos += 2;
+        return v;
+      }
+      case 26: {
+        this.need(4);
+        const v = this.view.getUint32(this.pos);
+        this.pos += 4;
+        return v;
+      }
+      case 27: {
+        this.need(8);
+        const hi = this.view.getUint32(this.pos);
+        const lo = this.view.getUint32(this.pos + 4);
+        this.pos += 8;
+        // Kube decodes integers into int64: anything above it does not fit.
+        if (hi >= 0x80000000) throw new CborDecodeError(`cbor: ${major === 1 ? 'negative ' : ''}integer overflows int64`);
+        return hi * 0x100000000 + lo;
+      }
+      case 31:
+        if (major >= 2 && major <= 5) return -1;
+        throw new CborDecodeError(`cbor: invalid additional information 31 for type ${major}`);
+      default:
+        throw new CborDecodeError(`cbor: invalid additional information ${info} for type ${major}`);
     }
-    return toJson(inner, depth + 1);
   }
-  if (v instanceof Date) {
-    if (Number.isNaN(v.getTime())) throw new CborDecodeError('cbor: invalid time');
-    return rfc3339(v);
-  }
-  if (Array.isArray(v)) return v.map((item) => toJson(item, depth + 1));
-  if (v instanceof Map) {
-    const out: Record<string, unknown> = {};
-    let index = 0;
-    for (const [rawKey, value] of v) {
-      const key = rawKey instanceof TextKey ? rawKey.text : rawKey instanceof Uint8Array ? text.decode(rawKey) : typeof rawKey === 'string' ? rawKey : undefined;
-      if (key === undefined) throw new CborDecodeError(`cbor: cannot unmarshal ${typeof rawKey} map key into Go value of type string`);
-      if (Object.prototype.hasOwnProperty.call(out, key)) throw new CborDecodeError(`cbor: found duplicate map key "${key}" at map element index ${index}`);
-      // JSON.parse makes "__proto__" an own property; so does this.
-      Object.defineProperty(out, key, { value: toJson(value, depth + 1), enumerable: true, writable: true, configurable: true });
-      index++;
+
+  /** The bytes of a byte or text string whose head is read (chunks joined when indefinite). */
+  stringBytes(major: number, length: number): Uint8Array {
+    if (length >= 0) {
+      this.need(length);
+      const b = this.buf.subarray(this.pos, this.pos + length);
+      this.pos += length;
+      return b;
+    }
+    const chunks: Uint8Array[] = [];
+    for (;;) {
+      this.need(1);
+      const b = this.buf[this.pos++]!;
+      if (b === BREAK) break;
+      if (b >> 5 !== major) throw new CborDecodeError(`cbor: wrong element type in indefinite-length string`);
+      const n = this.argument(b & 0x1f, major);
+      if (n < 0) throw new CborDecodeError('cbor: nested indefinite-length string');
+      chunks.push(this.stringBytes(major, n));
+    }
+    const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+    let off = 0;
+    for (const c of chunks) {
+      out.set(c, off);
+      off += c.length;
     }
     return out;
   }
-  if (ArrayBuffer.isView(v)) throw new CborDecodeError('cbor: typed arrays are not supported');
-  throw new CborDecodeError(`cbor: unsupported value of type ${typeof v}`);
+
+  text(major: number, bytes: Uint8Array): string {
+    const n = bytes.length;
+    if (n < 64) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) if (bytes[i]! >= 0x80) { ascii = false; break; }
+      if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+    }
+    if (major !== MAJOR_TEXT) return lenientUtf8.decode(bytes);
+    try {
+      return fatalUtf8.decode(bytes);
+    } catch {
+      throw new CborDecodeError('cbor: invalid UTF-8 string');
+    }
+  }
+
+  atBreak(): boolean {
+    this.need(1);
+    if (this.buf[this.pos] !== BREAK) return false;
+    this.pos++;
+    return true;
+  }
+
+  /** One data item in its JSON form (a RawBytes for a byte string directly under a tag). */
+  item(depth: number, underTag = false): unknown {
+    if (depth > maxNestingDepth) throw new CborDecodeError(`cbor: exceeded max nested level ${maxNestingDepth}`);
+    this.need(1);
+    const b = this.buf[this.pos++]!;
+    const major = b >> 5;
+    const info = b & 0x1f;
+    if (major === 7) return this.simple(info);
+    const n = this.argument(info, major);
+    switch (major) {
+      case MAJOR_UNSIGNED:
+        return n;
+      case MAJOR_NEGATIVE:
+        return -1 - n;
+      case MAJOR_BYTES: {
+        const bytes = this.stringBytes(major, n);
+        return underTag ? new RawBytes(bytes) : this.text(major, bytes);
+      }
+      case MAJOR_TEXT:
+        return this.text(major, this.stringBytes(major, n));
+      case MAJOR_ARRAY: {
+        // Every element takes a byte at least: a longer count cannot be real.
+        if (n > this.buf.length - this.pos) throw new CborDecodeError('cbor: unexpected EOF');
+        const out: unknown[] = [];
+        if (n >= 0) for (let i = 0; i < n; i++) out.push(this.item(depth + 1));
+        else while (!this.atBreak()) out.push(this.item(depth + 1));
+        return out;
+      }
+      case MAJOR_MAP: {
+        if (n > (this.buf.length - this.pos) / 2) throw new CborDecodeError('cbor: unexpected EOF');
+        const out: Record<string, unknown> = {};
+        for (let i = 0; n < 0 ? !this.atBreak() : i < n; i++) {
+          const key = this.key();
+          if (Object.prototype.hasOwnProperty.call(out, key)) throw new CborDecodeError(`cbor: found duplicate map key "${key}" at map element index ${i}`);
+          const value = this.item(depth + 1);
+          // JSON.parse makes "__proto__" an own property; so does this.
+          if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+          else out[key] = value;
+        }
+        return out;
+      }
+      case MAJOR_TAG: {
+        const content = this.item(depth + 1, true);
+        if (content instanceof RawBytes) {
+          // Expected later encodings (RFC 8949 3.4.5.2): kube decodes such bytes into a string as that text.
+          if (n === 21) return base64(content.bytes, true);
+          if (n === 22) return base64(content.bytes, false);
+          if (n === 23) return hex(content.bytes);
+          return this.text(MAJOR_BYTES, content.bytes);
+        }
+        // Epoch time: the RFC 3339 text JSON would carry.
+        if (n === 1 && typeof content === 'number') return new Date(content * 1000).toISOString().replace('.000Z', 'Z');
+        return content; // self-described CBOR (55799), RFC 3339 time (0) and unrecognized tags: the content
+      }
+    }
+    throw new CborDecodeError(`cbor: invalid major type ${major}`);
+  }
+
+  /** A map key: a text or byte string, as kube's decoder requires for objects. */
+  key(): string {
+    this.need(1);
+    const b = this.buf[this.pos];
+    const major = b! >> 5;
+    if (major !== MAJOR_BYTES && major !== MAJOR_TEXT) throw new CborDecodeError(`cbor: cannot unmarshal map key of major type ${major} into Go value of type string`);
+    this.pos++;
+    return this.text(major, this.stringBytes(major, this.argument(b! & 0x1f, major)));
+  }
+
+  simple(info: number): unknown {
+    switch (info) {
+      case 20:
+        return false;
+      case 21:
+        return true;
+      case 22:
+        return null;
+      case 23:
+        throw new CborDecodeError('cbor: the undefined simple value is not supported');
+      case 25:
+      case 26:
+      case 27: {
+        const size = info === 25 ? 2 : info === 26 ? 4 : 8;
+        this.need(size);
+        const v = size === 2 ? float16(this.view.getUint16(this.pos)) : size === 4 ? this.view.getFloat32(this.pos) : this.view.getFloat64(this.pos);
+        this.pos += size;
+        if (!Number.isFinite(v)) throw new CborDecodeError(`cbor: floating-point value ${v} is not supported`);
+        return v;
+      }
+      default:
+        throw new CborDecodeError(`cbor: simple value ${info} is not supported`);
+    }
+  }
 }
 
 /** Decodes one CBOR data item (self-described tag optional) into the value's JSON form. */
 export function decodeCbor(bytes: Uint8Array): unknown {
   if (bytes.length === 0) throw new CborDecodeError('cbor: empty data');
-  let raw: unknown;
-  try {
-    raw = decoder.decode(bytes);
-  } catch (e) {
-    throw new CborDecodeError(`cbor: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return toJson(raw, 0);
+  const r = new In(bytes);
+  const value = r.item(0);
+  if (r.pos !== bytes.length) throw new CborDecodeError(`cbor: ${bytes.length - r.pos} bytes of extraneous data starting at index ${r.pos}`);
+  return value;
 }
 
 /** Decodes a CBOR sequence (the items of a cbor-seq watch) into JSON-form values. */
 export function decodeCborSequence(bytes: Uint8Array): unknown[] {
-  if (bytes.length === 0) return [];
-  let items: unknown[];
-  try {
-    items = decoder.decodeMultiple(bytes) as unknown[];
-  } catch (e) {
-    throw new CborDecodeError(`cbor: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return items.map((item) => toJson(item, 0));
+  const r = new In(bytes);
+  const out: unknown[] = [];
+  while (r.pos < bytes.length) out.push(r.item(0));
+  return out;
 }
 
 export const cborSerializer: Serializer = {
