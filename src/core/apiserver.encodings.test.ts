@@ -343,3 +343,68 @@ describe('CBOR with CBORServingAndStorage on', () => {
     ]);
   });
 });
+
+describe('custom resources', () => {
+  const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const WIDGETS = '/apis/example.com/v1/namespaces/default/widgets';
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+      scope: 'Namespaced',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } } }],
+    },
+  };
+  const widget = (name: string, size: number) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec: { size } });
+
+  beforeEach(async () => {
+    t = await newTestServer({ featureGates: { CBORServingAndStorage: true } });
+    expect((await t.json('POST', CRDS, { body: crd })).status).toBe(201);
+  });
+
+  it('[API-ENC-020][API-ENC-013][API-LIM-007] no protobuf for a custom resource: 406 alone, JSON as the listed fallback', async () => {
+    await t.json('POST', WIDGETS, { body: widget('w1', 1) });
+    const only = await t.request('GET', `${WIDGETS}/w1`, { headers: { accept: PB } });
+    expect(only.status).toBe(406);
+    // The Status itself is a built-in kind: it goes out in the protobuf the client asked for.
+    expect(only.headers.get('content-type')).toBe(PB);
+    const status = new Uint8Array(await only.arrayBuffer());
+    expect([...status.subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
+    const fallback = await t.request('GET', `${WIDGETS}/w1`, { headers: { accept: `${PB}, application/json` } });
+    expect(fallback.headers.get('content-type')).toBe('application/json');
+    const body = await t.json('POST', WIDGETS, { body: encodeProtobufLike(), headers: { 'content-type': PB } });
+    expect(body.status).toBe(415);
+    expect(body.body.message).toBe(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${CBOR}`);
+  });
+
+  it.skipIf(!protoFilesAvailable)('[API-ENC-019] a custom resource\'s partial metadata is served in protobuf (a meta.k8s.io message)', async () => {
+    await t.json('POST', WIDGETS, { body: widget('w1', 1) });
+    const r = await t.request('GET', WIDGETS, { headers: { accept: `${PB};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` } });
+    expect(r.headers.get('content-type')).toBe(PB);
+    const env = decodeEnvelope(await bytesOf(r));
+    expect(env.kind).toBe('PartialObjectMetadataList');
+    expect(decodeRaw('k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList', env.raw)).toMatchObject({ items: [{ metadata: { name: 'w1' } }] });
+  });
+
+  it('[API-ENC-028][API-SSA-033][API-PATCH-007] CBOR create, get and apply of a custom resource; strategic merge stays 415', async () => {
+    const created = await t.request('POST', WIDGETS, { body: cborXEncode(widget('w2', 2)), headers: { 'content-type': CBOR, accept: CBOR } });
+    expect(created.status).toBe(201);
+    expect(plain(cborX.decode(await bytesOf(created)))).toMatchObject({ kind: 'Widget', spec: { size: 2 } });
+    const applied = await t.json('PATCH', `${WIDGETS}/w2?fieldManager=m&force=true`, { body: cborXEncode(widget('w2', 3)), headers: { 'content-type': 'application/apply-patch+cbor' } });
+    expect(applied.status).toBe(200);
+    expect(applied.body.spec).toEqual({ size: 3 });
+    const smp = await t.json('PATCH', `${WIDGETS}/w2`, { body: JSON.stringify({ spec: { size: 4 } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    expect(smp.status).toBe(415);
+    expect(smp.body.message).toBe(
+      'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
+    );
+  });
+});
+
+/** Any protobuf-looking body: the content type alone decides a custom resource's 415. */
+function encodeProtobufLike(): Uint8Array {
+  return new Uint8Array([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x00]);
+}
