@@ -185,6 +185,10 @@ describe('content negotiation', () => {
     const [first] = await w.take(1);
     expect(first).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'c1' } } });
     w.close();
+    const pbAbort = new AbortController();
+    const pb = await t.request('GET', `${NS}/configmaps?watch=1`, { headers: { accept: `${PB};stream=watch` }, signal: pbAbort.signal });
+    expect(pb.headers.get('content-type')).toBe(`${PB};stream=watch`);
+    pbAbort.abort();
     const bad = await t.json('GET', `${NS}/configmaps?watch=1`, { headers: { accept: 'application/json;stream=other' } });
     expect(bad.status).toBe(406);
   });
@@ -208,6 +212,9 @@ describe('content negotiation', () => {
     });
     const yamlAsJson = await t.json('POST', `${NS}/configmaps`, { body: 'kind: ConfigMap\n', headers: { 'content-type': 'application/json' } });
     expect(yamlAsJson.status).toBe(400);
+    // A patch names its type: without Content-Type it is no patch at all.
+    const untyped = await t.request('PATCH', `${NS}/configmaps/c1`, { body: new TextEncoder().encode('{"data":{"k":"x"}}') });
+    expect(untyped.status).toBe(415);
   });
 });
 
