@@ -20,7 +20,8 @@ const cborX = new Decoder({ mapsAsObjects: false, useRecords: false });
 /** cbor-x's view of a kube CBOR item as plain JSON values: byte strings are UTF-8 text, maps objects. */
 function plain(v: unknown): unknown {
   if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-  if (v instanceof Tag) return plain(v.value);
+  // Tag 22: raw bytes JSON carries as base64 (a []byte field), as kube's decoder reads them into a string.
+  if (v instanceof Tag) return v.tag === 22 && v.value instanceof Uint8Array ? Buffer.from(v.value).toString('base64') : plain(v.value);
   if (Array.isArray(v)) return v.map(plain);
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [plain(k) as string, plain(x)]));
   return v;

@@ -31,6 +31,25 @@ describe('CBOR encoding as kube-apiserver writes it', () => {
     expect(decodeCbor(bytes)).toEqual({ 'é': 'ü', z: 'grüße' });
   });
 
+  it("a built-in kind's []byte fields go out as raw bytes in tag 22, in lists and watch events too; custom resources keep strings", () => {
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'AQID' }, type: 'Opaque' };
+    const bytes = encodeCbor(secret);
+    const seen = cborX.decode(bytes) as Map<Uint8Array, unknown>;
+    const data = [...seen].find(([k]) => new TextDecoder().decode(k) === 'data')![1] as Map<Uint8Array, Tag>;
+    const value = [...data.values()][0]!;
+    expect(value).toBeInstanceOf(Tag);
+    expect(value.tag).toBe(22);
+    expect([...(value.value as Uint8Array)]).toEqual([1, 2, 3]);
+    expect(decodeCbor(bytes)).toEqual(secret);
+    const list = { apiVersion: 'v1', kind: 'SecretList', metadata: {}, items: [{ metadata: { name: 's' }, data: { a: 'AQID' } }] };
+    expect(hex(encodeCbor(list))).toContain('4161' + 'd643010203');
+    expect(hex(encodeCborWatchEvent('ADDED', secret))).toContain('4161' + 'd643010203');
+    // Text that is not padded base64 cannot have come from a []byte: it stays a string.
+    expect(hex(encodeCbor({ ...secret, data: { a: 'not base64' } }))).toContain('4161' + '4a' + hex(new TextEncoder().encode('not base64')));
+    const custom = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, data: { a: 'AQID' } };
+    expect(hex(encodeCbor(custom))).toContain('4161' + '4441514944');
+  });
+
   it('undefined members are left out, as JSON does', () => {
     expect(decodeCbor(encodeCbor({ a: undefined, b: [undefined] }))).toEqual({ b: [null] });
   });

@@ -8,7 +8,9 @@
  *   mode does to skip UTF-8 validation;
  * - map keys in RFC 8949 core deterministic order (bytewise lexical of the encoded
  *   key: shorter keys first), integers as integers, other numbers as the shortest
- *   float that keeps the value; definite lengths only.
+ *   float that keeps the value; definite lengths only;
+ * - a built-in kind's []byte fields (base64 text in JSON) as their raw bytes in tag 22.
+ *   Custom resources are unstructured: their strings stay strings.
  *
  * Decoding accepts text or byte strings, indefinite lengths and tags (21/22/23
  * turn bytes into base64url/base64/hex text, as the apiserver's decoder does into
@@ -19,6 +21,7 @@
  */
 import { newBadRequest } from '../../errors';
 import { maxNestingDepth } from './json';
+import { messageNameFor, messagePlan, type FieldPlan, type MessagePlan, type ValuePlan } from './protobuf/schema';
 import type { Serializer } from './types';
 
 export const CBOR_MEDIA_TYPE = 'application/cbor';
@@ -229,11 +232,97 @@ function writeValue(out: Out, v: unknown): void {
   }
 }
 
+// Typed objects: kube encodes a Go []byte field (Secret.data, caBundle...) as its raw
+// bytes in tag 22 ("expected later base64"), where JSON carries base64 text. The
+// protobuf schema says which fields are bytes.
+
+/** A message's fields by JSON name, embedded structs' fields included. */
+const fieldsByJson = new WeakMap<MessagePlan, Map<string, FieldPlan>>();
+
+function jsonFields(plan: MessagePlan): Map<string, FieldPlan> {
+  let fields = fieldsByJson.get(plan);
+  if (!fields) {
+    fields = new Map();
+    for (const f of plan.fields) {
+      if (f.inline && f.value.kind === 'message') for (const [k, v] of jsonFields(f.value.message())) fields.set(k, v);
+      else fields.set(f.json, f);
+    }
+    fieldsByJson.set(plan, fields);
+  }
+  return fields;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Padded standard base64 as tag 22 around the raw bytes; any other text stays a string. */
+function writeBase64Bytes(out: Out, s: string): void {
+  if (!BASE64.test(s)) return writeString(out, s);
+  const bin = atob(s);
+  out.byte(0xd6);
+  out.head(MAJOR_BYTES, bin.length);
+  out.ensure(bin.length);
+  for (let i = 0; i < bin.length; i++) out.buf[out.pos++] = bin.charCodeAt(i);
+}
+
+function writeByPlan(out: Out, vp: ValuePlan, v: unknown): void {
+  if (vp.kind === 'scalar') {
+    if (vp.scalar === 'bytes' && typeof v === 'string') return writeBase64Bytes(out, v);
+    return writeValue(out, v);
+  }
+  writeTyped(out, vp.message(), v);
+}
+
+function writeField(out: Out, f: FieldPlan, v: unknown): void {
+  if (f.mapKey && v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const obj = v as Record<string, unknown>;
+    const keys = sortedKeys(obj).filter((k) => obj[k] !== undefined);
+    out.head(MAJOR_MAP, keys.length);
+    for (const k of keys) {
+      out.bytes(keyBytes(k));
+      writeByPlan(out, f.value, obj[k]);
+    }
+    return;
+  }
+  if (f.repeated && Array.isArray(v)) {
+    out.head(MAJOR_ARRAY, v.length);
+    for (const item of v) writeByPlan(out, f.value, item === undefined ? null : item);
+    return;
+  }
+  writeByPlan(out, f.value, v);
+}
+
+function writeTyped(out: Out, plan: MessagePlan, v: unknown): void {
+  if (plan.wellKnown || v === null || typeof v !== 'object') return writeValue(out, v);
+  if (Array.isArray(v)) return plan.listWrapper ? writeField(out, plan.listWrapper, v) : writeValue(out, v);
+  const obj = v as Record<string, unknown>;
+  const fields = jsonFields(plan);
+  const keys = sortedKeys(obj);
+  let count = 0;
+  for (const k of keys) if (obj[k] !== undefined) count++;
+  out.head(MAJOR_MAP, count);
+  for (const k of keys) {
+    const value = obj[k];
+    if (value === undefined) continue;
+    out.bytes(keyBytes(k));
+    const f = fields.get(k);
+    if (f) writeField(out, f, value);
+    else writeValue(out, value);
+  }
+}
+
+/** A value at the top of an item: typed by its apiVersion and kind when it names a built-in kind. */
+function writeTop(out: Out, value: unknown): void {
+  const { apiVersion, kind } = (value ?? {}) as { apiVersion?: unknown; kind?: unknown };
+  const name = typeof apiVersion === 'string' && typeof kind === 'string' ? messageNameFor(apiVersion, kind) : undefined;
+  if (name) writeTyped(out, messagePlan(name), value);
+  else writeValue(out, value);
+}
+
 /** One self-described CBOR data item of a value in its JSON form. */
 export function encodeCbor(value: unknown): Uint8Array {
   const out = new Out();
   out.bytes(SELF_DESCRIBED_CBOR as Uint8Array);
-  writeValue(out, value);
+  writeTop(out, value);
   return out.finish();
 }
 
@@ -250,7 +339,7 @@ export function encodeCborWatchEvent(type: string, object: unknown): Uint8Array 
   writeString(out, type);
   out.bytes(keyBytes('object'));
   out.bytes(SELF_DESCRIBED_CBOR as Uint8Array);
-  writeValue(out, object);
+  writeTop(out, object);
   return out.finish();
 }
 
