@@ -101,6 +101,19 @@ describe('protobuf', () => {
     expect(fallback.body.kind).toBe('ConfigMapList');
   });
 
+  it.skipIf(!protoFilesAvailable)('[API-PATH-008] the scale subresource answers an autoscaling/v1 Scale in protobuf', async () => {
+    const d = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    expect((await t.json('POST', '/apis/apps/v1/namespaces/ns1/deployments', { body: d })).status).toBe(201);
+    const r = await t.request('GET', '/apis/apps/v1/namespaces/ns1/deployments/web/scale', { headers: { accept: `${PB}, application/json` } });
+    expect(r.headers.get('content-type')).toBe(PB);
+    const env = decodeEnvelope(await bytesOf(r));
+    expect(env).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale' });
+    expect(decodeRaw('k8s.io.api.autoscaling.v1.Scale', env.raw)).toMatchObject({ metadata: { name: 'web' }, spec: { replicas: 2 } });
+  });
+
   it.skipIf(!protoFilesAvailable)('[API-WATCH-020] a protobuf watch is length-prefixed WatchEvent frames, each object in the k8s envelope', async () => {
     await t.json('POST', `${NS}/configmaps`, { body: cm('before') });
     const abort = new AbortController();
