@@ -141,6 +141,22 @@ describe('protobuf', () => {
     expect(objects[3]!.data).toEqual({ k: 'v2' });
   });
 
+  it.skipIf(!protoFilesAvailable)('a metadata informer\'s watch: protobuf frames of PartialObjectMetadata', async () => {
+    await t.json('POST', `${NS}/configmaps`, { body: cm('meta', { big: 'x'.repeat(100) }) });
+    const abort = new AbortController();
+    const r = await t.request('GET', `${NS}/configmaps?watch=1`, {
+      headers: { accept: `${PB};as=PartialObjectMetadata;g=meta.k8s.io;v=v1, application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1` },
+      signal: abort.signal,
+    });
+    expect(r.headers.get('content-type')).toBe(`${PB};stream=watch`);
+    const [event] = await readEvents(r, abort, 1, (b) => splitFrames(b).frames.map(decodeWatchFrame));
+    expect(event!.type).toBe('ADDED');
+    expect(event!.object).toMatchObject({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata' });
+    const partial = decodeRaw('k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata', event!.object.raw);
+    expect(partial).toMatchObject({ metadata: { name: 'meta', namespace: 'ns1' } });
+    expect(partial).not.toHaveProperty('data');
+  });
+
   it.skipIf(!protoFilesAvailable)('[API-WATCH-029] a too-old protobuf watch is 200 and an ERROR frame carrying a 410 Status', async () => {
     await t.json('POST', `${NS}/configmaps`, { body: cm('a') });
     const x = (await t.json('GET', `${NS}/configmaps`)).body.metadata.resourceVersion as string;

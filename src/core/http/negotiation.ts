@@ -10,7 +10,7 @@ import { cborSerializer } from './serializers/cbor';
 import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { yamlSerializer } from './serializers/yaml';
-import { protobufSerializer } from './serializers/protobufSerializer';
+import { protobufSerializer, supportsProtobufKind } from './serializers/protobufSerializer';
 
 export type Representation =
   | { as: 'object' }
@@ -81,8 +81,11 @@ function wantsPretty(url: URL | undefined, userAgent: string | null | undefined)
 
 function offered(s: Serializer, options: NegotiateOptions, representation: Representation): boolean {
   if (s === cborSerializer && options.cbor !== true) return false;
-  // Custom resources have no protobuf messages; their partial metadata does.
-  if (s === protobufSerializer && options.protobuf === false && representation.as === 'object') return false;
+  if (s === protobufSerializer) {
+    // Custom resources have no protobuf messages; their partial metadata does (where meta.k8s.io has one).
+    if (representation.as === 'object') return options.protobuf !== false;
+    return supportsProtobufKind(`meta.k8s.io/${representation.version}`, representation.as);
+  }
   return true;
 }
 
