@@ -8,6 +8,7 @@
 import { Decoder, encode as cborXEncode, Tag } from 'cbor-x';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope, decodeRaw, decodeWatchFrame, protoFilesAvailable, splitFrames } from './http/serializers/protobuf/protoFiles.test-data';
+import { parseTokenFile } from './auth/authenticator/tokenfile';
 import { newTestServer, type TestServer } from './testing/client';
 
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -324,6 +325,18 @@ describe('CBOR with CBORServingAndStorage on', () => {
     expect(plain(cborX.decode(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
     const all = await t.json('GET', `${NS}/configmaps/missing`, { headers: { accept: 'application/x-unknown' } });
     expect(all.body.message).toBe(`only the following media types are accepted: application/json, application/yaml, ${PB}, ${CBOR}`);
+  });
+
+  it('[API-ERR-003] errors written before any handler (a rejected token) come back in CBOR too', async () => {
+    const auth = await newTestServer({ featureGates: { CBORServingAndStorage: true }, authentication: { tokenFile: parseTokenFile('good,alice,1\n') } });
+    const r = await auth.request('GET', '/api/v1/namespaces', { headers: { accept: CBOR, authorization: 'Bearer bad' } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('content-type')).toBe(CBOR);
+    expect(plain(cborX.decode(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    const off = await newTestServer({ authentication: { tokenFile: parseTokenFile('good,alice,1\n') } });
+    const json = await off.request('GET', '/api/v1/namespaces', { headers: { accept: CBOR, authorization: 'Bearer bad' } });
+    expect(json.status).toBe(401);
+    expect(json.headers.get('content-type')).toBe('application/json');
   });
 
   it('[API-ENC-023] a list and a Table-free fallback: cbor;as=Table is not served, cbor;as=PartialObjectMetadataList is', async () => {

@@ -355,13 +355,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       return response;
     } catch (err) {
-      return writeError(err, request, { cbor: gates.CBORServingAndStorage });
+      return writeError(err, request);
     }
   }
 
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
+      cbor: gates.CBORServingAndStorage,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
       authorizer: authorization.authorizer,
       metrics,
