@@ -7,7 +7,7 @@
  * Run: npx tsx bench/encoding.bench.ts [items=1000] [rounds=7]
  */
 import { isDeepStrictEqual } from 'node:util';
-import { cborSerializer } from '../src/core/http/serializers/cbor';
+import { cborSerializer } from '../src/core/http/serializers/cborSerializer';
 import { jsonSerializer } from '../src/core/http/serializers/json';
 import { protobufSerializer } from '../src/core/http/serializers/protobufSerializer';
 import { pod } from '../src/core/http/serializers/protobuf/fixtures.test-data';

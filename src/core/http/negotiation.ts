@@ -6,7 +6,7 @@
  */
 import { newNotAcceptable, newUnsupportedMediaType } from '../errors';
 import { essence, parseAccept, parseMediaType, type MediaRange } from './mediaType';
-import { cborSerializer } from './serializers/cbor';
+import { cborSerializer } from './serializers/cborSerializer';
 import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { yamlSerializer } from './serializers/yaml';

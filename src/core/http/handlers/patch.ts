@@ -13,7 +13,7 @@ import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
 import { forbidden, newBadRequest, newNotFound, newUnsupportedMediaType, required, StatusError, type Status } from '../../errors';
 import { allowedPatchTypes, negotiateOutput, negotiatePatchType, type PatchType } from '../negotiation';
-import { cborSerializer } from '../serializers/cbor';
+import { cborSerializer } from '../serializers/cborSerializer';
 import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';

@@ -26,7 +26,7 @@ import { toTable } from '../../printers';
 import { isStorageError, type KeyValue, type StorageEvent } from '../../storage/interface';
 import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
 import { negotiateOutput, type Representation } from '../negotiation';
-import { CBOR_SEQ_MEDIA_TYPE } from '../serializers/cbor';
+import { CBOR_SEQ_MEDIA_TYPE } from '../serializers/cborSerializer';
 import { protobufFor } from './common';
 import { parseResourceVersion, tooOldResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';

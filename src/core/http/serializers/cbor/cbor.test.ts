@@ -1,7 +1,8 @@
 import { Decoder, encode as cborXEncode, Tag } from 'cbor-x';
 import { describe, expect, it } from 'vitest';
-import { StatusError } from '../../errors';
-import { cborSerializer, decodeCbor, decodeCborSequence, encodeCbor, encodeCborWatchEvent } from './cbor';
+import { StatusError } from '../../../errors';
+import { cborSerializer } from '../cborSerializer';
+import { decodeCbor, decodeCborSequence, encodeCbor, encodeCborWatchEvent } from './index';
 
 const hex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const fromHex = (h: string) => new Uint8Array((h.replace(/\s+/g, '').match(/../g) ?? []).map((x) => parseInt(x, 16)));
