@@ -120,3 +120,42 @@ steps:
     expect(code).toBe(2);
   });
 });
+
+describe('kubesim run --kubeconfig against a server that answers protobuf', () => {
+  it('[API-ENC-009] a step whose answer is protobuf without the k8s\\0 prefix fails with the prefix error', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/vnd.kubernetes.protobuf' });
+      res.end(Buffer.from([0, 0, 0, 0, 0x0a, 0x00]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const kubeconfig = join(dir, 'pb-kubeconfig.yaml');
+      writeFileSync(kubeconfig, `apiVersion: v1
+kind: Config
+current-context: pb
+contexts: [{ name: pb, context: { cluster: pb, user: pb } }]
+clusters: [{ name: pb, cluster: { server: "http://127.0.0.1:${port}" } }]
+users: [{ name: pb, user: { token: t } }]
+`);
+      const file = join(dir, 'pb.yaml');
+      writeFileSync(file, `name: protobuf answer
+steps:
+  - request: GET /api/v1/namespaces/default/configmaps/x
+    expect: { status: 200 }
+`);
+      const lines: string[] = [];
+      const code = await runScenarioCommand(['--kubeconfig', kubeconfig, file], { write: (l) => lines.push(l) });
+      expect(lines).toEqual([
+        'scenario: protobuf answer',
+        'FAIL step 1: GET /api/v1/namespaces/default/configmaps/x -> 200',
+        '     response body: provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]',
+        '0 passed, 1 failed',
+      ]);
+      expect(code).toBe(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

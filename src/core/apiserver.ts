@@ -362,6 +362,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   return {
     handle: buildHandlerChain(handle, {
       compression: gates.APIResponseCompression,
+      cbor: gates.CBORServingAndStorage,
       authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
       authorizer: authorization.authorizer,
       metrics,

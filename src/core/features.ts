@@ -8,6 +8,8 @@ export const defaultFeatureGates = {
   APIResponseCompression: true,
   /** Alpha, off by default: DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential is honoured. */
   AllowUnsafeMalformedObjectDeletion: false,
+  /** Alpha since 1.32, off by default: application/cbor (and cbor-seq watches, apply-patch+cbor) is served. */
+  CBORServingAndStorage: false,
 } as const;
 
 export type FeatureGate = keyof typeof defaultFeatureGates;

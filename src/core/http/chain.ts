@@ -14,6 +14,7 @@ import { withMetrics } from './apifilters/metrics';
 import type { ApiServerMetrics } from '../ops/apiserverMetrics';
 import { withRequestInfo } from './apifilters/requestInfo';
 import type { Authorizer } from '../auth/authorizer/types';
+import { withCborServed } from './request/context';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -25,6 +26,8 @@ export interface ChainOptions {
   authorizer: Authorizer;
   /** Request counts, latencies and the in-flight gauge for /metrics. */
   metrics?: ApiServerMetrics;
+  /** CBORServingAndStorage: errors from any filter may be written in CBOR. */
+  cbor?: boolean;
 }
 
 export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): Handler {
@@ -33,6 +36,11 @@ export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): H
   handler = withImpersonation(handler, options.authorizer);
   handler = withAuthentication(handler, options.authentication);
   handler = withMetrics(handler, options.metrics);
+  const served = handler;
+  handler = (request) => {
+    withCborServed(request, options.cbor === true);
+    return served(request);
+  };
   handler = withRequestInfo(handler);
   handler = withTraceHeader(handler);
   handler = withCompression(handler, options.compression);

@@ -24,7 +24,12 @@ export function parseMediaType(value: string): MediaRange | undefined {
   return { type, subtype, params, q: Number.isFinite(q) ? q : 0 };
 }
 
-/** Splits an Accept header into ranges ordered by preference (stable for equal q). */
+/** Wildcards rank below concrete types of the same q, as goautoneg (kube's Accept parser) sorts them. */
+function specificity(m: MediaRange): number {
+  return (m.type === '*' ? 0 : 2) + (m.subtype === '*' ? 0 : 1);
+}
+
+/** Splits an Accept header into ranges ordered by preference: q, then specificity, then position. */
 export function parseAccept(header: string | null): MediaRange[] {
   if (!header || !header.trim()) return [];
   return header
@@ -32,7 +37,7 @@ export function parseAccept(header: string | null): MediaRange[] {
     .map((s) => parseMediaType(s))
     .filter((m): m is MediaRange => m !== undefined && m.q > 0)
     .map((m, i) => ({ m, i }))
-    .sort((a, b) => b.m.q - a.m.q || a.i - b.i)
+    .sort((a, b) => b.m.q - a.m.q || specificity(b.m) - specificity(a.m) || a.i - b.i)
     .map(({ m }) => m);
 }
 

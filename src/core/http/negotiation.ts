@@ -6,10 +6,11 @@
  */
 import { newNotAcceptable, newUnsupportedMediaType } from '../errors';
 import { essence, parseAccept, parseMediaType, type MediaRange } from './mediaType';
+import { cborSerializer } from './serializers/cborSerializer';
 import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { yamlSerializer } from './serializers/yaml';
-import { protobufSerializer } from './serializers/protobufSerializer';
+import { protobufSerializer, supportsProtobufKind } from './serializers/protobufSerializer';
 
 export type Representation =
   | { as: 'object' }
@@ -22,13 +23,15 @@ export interface OutputChoice {
   pretty: boolean;
 }
 
+/** In kube-apiserver's order: wildcards pick the first one a request is offered. */
 const serializers = new Map<string, Serializer>([
   [jsonSerializer.mediaType, jsonSerializer],
   [yamlSerializer.mediaType, yamlSerializer],
   [protobufSerializer.mediaType, protobufSerializer],
+  [cborSerializer.mediaType, cborSerializer],
 ]);
 
-/** Adds a serializer (protobuf, CBOR) to the negotiable set. */
+/** Adds a serializer to the negotiable set. */
 export function registerSerializer(s: Serializer): void {
   serializers.set(s.mediaType, s);
 }
@@ -37,66 +40,90 @@ export function serializerFor(mediaType: string): Serializer | undefined {
   return serializers.get(mediaType);
 }
 
-export function supportedMediaTypes(): string[] {
-  return [...serializers.keys()];
+/** Media types a request may name; CBOR only with the CBORServingAndStorage gate. */
+export function supportedMediaTypes(options: { cbor?: boolean } = {}): string[] {
+  return [...serializers.keys()].filter((t) => t !== cborSerializer.mediaType || options.cbor === true);
 }
 
 export interface NegotiateOptions {
   /** Whether the target object can be encoded in protobuf (false for custom resources). */
   protobuf?: boolean;
-  /** Whether Table / PartialObjectMetadata conversions apply (resource GETs and lists). */
+  /** Whether Table / PartialObjectMetadata conversions apply (resource GETs, lists and watches). */
   transforms?: boolean;
-  /** Watch requests also accept the stream media types. */
+  /** The CBORServingAndStorage gate: application/cbor is served. */
+  cbor?: boolean;
+  /** A watch: the chosen encoding must have a stream framing (JSON, protobuf, CBOR). */
+  stream?: boolean;
   url?: URL;
   userAgent?: string | null;
 }
 
-function representationFor(m: MediaRange, transforms: boolean): Representation | undefined {
+/** The representation an Accept clause asks for, or undefined when this serializer cannot serve it. */
+function representationFor(m: MediaRange, s: Serializer, transforms: boolean): Representation | undefined {
   const as = m.params['as'];
   if (!as) return { as: 'object' };
   if (!transforms) return undefined;
   const g = m.params['g'];
   const v = m.params['v'];
   if (g !== 'meta.k8s.io' || (v !== 'v1' && v !== 'v1beta1')) return undefined;
-  if (as === 'Table' || as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { as, version: v };
+  // Tables are JSON or YAML only; partial metadata goes in any encoding (kube's AllowsMediaTypeTransform).
+  if (as === 'Table') return s === jsonSerializer || s === yamlSerializer ? { as, version: v } : undefined;
+  if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { as, version: v };
   return undefined;
 }
 
-/** Pretty printing: `?pretty=true`, or a human's user agent (curl, wget, browsers), as the apiserver does. */
+/** Pretty printing: `?pretty=true`, `;pretty=1` in Accept, or a human's user agent (curl, wget, browsers). */
 function wantsPretty(url: URL | undefined, userAgent: string | null | undefined): boolean {
   const p = url?.searchParams.get('pretty');
   if (p !== null && p !== undefined) return p === '' || p === 'true' || p === '1';
   return !!userAgent && /^(curl|Wget|Mozilla\/)/.test(userAgent);
 }
 
+function offered(s: Serializer, options: NegotiateOptions, representation: Representation): boolean {
+  if (s === cborSerializer && options.cbor !== true) return false;
+  if (s === protobufSerializer) {
+    // Custom resources have no protobuf messages; their partial metadata does (where meta.k8s.io has one).
+    if (representation.as === 'object') return options.protobuf !== false;
+    return supportsProtobufKind(`meta.k8s.io/${representation.version}`, representation.as);
+  }
+  return true;
+}
+
+/**
+ * The response encoding for an Accept header: its clauses by preference, each
+ * matched against the serializers in order (`*\/*` and `application/*` take the
+ * first that fits), as kube's NegotiateMediaTypeOptions walks them. 406 when
+ * none fits.
+ */
 export function negotiateOutput(accept: string | null, options: NegotiateOptions = {}): OutputChoice {
   const pretty = wantsPretty(options.url, options.userAgent);
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return { serializer: jsonSerializer, representation: { as: 'object' }, pretty };
   for (const m of ranges) {
-    const ess = essence(m);
-    if (ess === '*/*' || ess === 'application/*') {
-      return { serializer: jsonSerializer, representation: { as: 'object' }, pretty };
+    // `;stream=watch` is the only stream schema; any other makes the clause unacceptable.
+    const stream = m.params['stream'];
+    if (stream !== undefined && stream !== '' && stream !== 'watch') continue;
+    for (const s of serializers.values()) {
+      const [type, subtype] = s.mediaType.split('/');
+      const matches = m.type === '*' ? m.subtype === '*' : m.type === type && (m.subtype === '*' || m.subtype === subtype);
+      if (!matches) continue;
+      const representation = representationFor(m, s, options.transforms ?? false);
+      if (!representation || !offered(s, options, representation)) continue;
+      // A watch takes the first match and fails when it has no stream framing (YAML), as NegotiateOutputMediaTypeStream does.
+      if (options.stream && !s.encodeWatchEvent) throw newNotAcceptable(supportedMediaTypes(options));
+      return { serializer: s, representation, pretty: pretty || m.params['pretty'] === '1' };
     }
-    const s = serializers.get(ess);
-    if (!s) continue;
-    if (s.mediaType === 'application/vnd.kubernetes.protobuf' && options.protobuf === false) continue;
-    const representation = representationFor(m, options.transforms ?? false);
-    if (!representation) continue;
-    // Tables and partial metadata are JSON/YAML/protobuf documents of meta.k8s.io; keep them JSON for protobuf-less kinds.
-    return { serializer: s, representation, pretty };
   }
-  throw newNotAcceptable(supportedMediaTypes());
+  throw newNotAcceptable(supportedMediaTypes(options));
 }
 
-/** The decoder for a request body; empty Content-Type means JSON. */
-export function negotiateInput(contentType: string | null, options: { protobuf?: boolean } = {}): Serializer {
+/** The decoder for a request body; empty Content-Type means JSON. 415 for a type not served here. */
+export function negotiateInput(contentType: string | null, options: { protobuf?: boolean; cbor?: boolean } = {}): Serializer {
   if (!contentType || !contentType.trim()) return jsonSerializer;
   const m = parseMediaType(contentType);
   const s = m ? serializers.get(essence(m)) : undefined;
-  if (!s || (s.mediaType === 'application/vnd.kubernetes.protobuf' && options.protobuf === false)) {
-    throw newUnsupportedMediaType(supportedMediaTypes().filter((t) => options.protobuf !== false || t !== 'application/vnd.kubernetes.protobuf'));
-  }
+  const accepted = supportedMediaTypes(options).filter((t) => options.protobuf !== false || t !== protobufSerializer.mediaType);
+  if (!s || !accepted.includes(s.mediaType)) throw newUnsupportedMediaType(accepted);
   return s;
 }
 
@@ -105,11 +132,23 @@ export const patchTypes = [
   'application/merge-patch+json',
   'application/strategic-merge-patch+json',
   'application/apply-patch+yaml',
+  'application/apply-patch+cbor',
 ] as const;
 export type PatchType = (typeof patchTypes)[number];
 
+/**
+ * The patch types a resource accepts: strategic merge only for built-in kinds,
+ * server-side apply in CBOR only with CBORServingAndStorage. No CBOR forms of the
+ * other patch types exist.
+ */
+export function allowedPatchTypes(options: { custom: boolean; cbor: boolean }): PatchType[] {
+  return patchTypes.filter(
+    (t) => !(options.custom && t === 'application/strategic-merge-patch+json') && !(!options.cbor && t === 'application/apply-patch+cbor'),
+  );
+}
+
 /** The patch type of a PATCH request; 415 for anything else. */
-export function negotiatePatchType(contentType: string | null, allowed: readonly PatchType[] = patchTypes): PatchType {
+export function negotiatePatchType(contentType: string | null, allowed: readonly PatchType[] = allowedPatchTypes({ custom: false, cbor: false })): PatchType {
   const m = contentType ? parseMediaType(contentType) : undefined;
   const ess = m ? essence(m) : '';
   const found = allowed.find((t) => t === ess);

@@ -7,11 +7,14 @@ import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { serializerFor } from './negotiation';
 import { parseAccept, essence } from './mediaType';
+import { cborServedFrom } from './request/context';
 
 export interface WriteOptions {
   pretty?: boolean;
   headers?: HeadersInit;
   warnings?: string[];
+  /** writeError: the CBORServingAndStorage gate (default: as the handler chain recorded it), without which a Status is never CBOR. */
+  cbor?: boolean;
 }
 
 export function warningHeaderValue(text: string): string {
@@ -55,7 +58,7 @@ export function writeError(err: unknown, request?: Request, options: WriteOption
   for (const m of parseAccept(request?.headers.get('accept') ?? null)) {
     if (m.params['as']) continue;
     const s = serializerFor(essence(m));
-    if (s) {
+    if (s && (s.mediaType !== 'application/cbor' || (options.cbor ?? (request !== undefined && cborServedFrom(request))))) {
       serializer = s;
       break;
     }

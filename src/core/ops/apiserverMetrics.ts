@@ -22,6 +22,7 @@ const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1
 const gateStages: Record<keyof FeatureGates, string> = {
   APIResponseCompression: 'BETA',
   AllowUnsafeMalformedObjectDeletion: 'ALPHA',
+  CBORServingAndStorage: 'ALPHA',
 };
 
 export interface ApiServerMetricsDeps {

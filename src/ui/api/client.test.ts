@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom, type ApiServer } from '../../core';
-import { ApiError, createApiClient, isApiError, statusFrom, type ApiClient } from './client';
+import { ApiError, createApiClient, isApiError, ResponseDecodeError, statusFrom, type ApiClient } from './client';
+import { BAD_PREFIX_MESSAGE, isProtobufResponse } from './protobufGuard';
+import { WatchError, watchCollection } from './watch';
 import type { KubeList } from './types';
 
 let server: ApiServer;
@@ -85,5 +87,46 @@ describe('statusFrom', () => {
   it('keeps a Status body as it is', async () => {
     const body = { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Forbidden', message: 'no', code: 403 };
     expect(await statusFrom(new Response(JSON.stringify(body), { status: 403 }))).toEqual(body);
+  });
+});
+
+describe('[API-ENC-009] a protobuf body without the k8s\\0 prefix is rejected', () => {
+  const PB = 'application/vnd.kubernetes.protobuf';
+  /** A server (or proxy) that answers every request with these bytes labelled protobuf. */
+  const answering = (status: number, bytes: number[]) =>
+    createApiClient(async () => new Response(new Uint8Array(bytes), { status, headers: { 'Content-Type': PB } }), 'http://kubesim.test');
+
+  it('a get whose body starts 00 00 00 00 fails with the prefix error, never parsed', async () => {
+    const error = await failure(answering(200, [0, 0, 0, 0, 0x0a, 0x00]).get('/api/v1/namespaces/default/configmaps/x'));
+    expect(error).toBeInstanceOf(ResponseDecodeError);
+    expect(error.message).toBe(BAD_PREFIX_MESSAGE);
+    expect(BAD_PREFIX_MESSAGE).toBe('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
+    expect(error.code).toBe(200);
+  });
+
+  it('writes and failed requests too; an enveloped body this JSON client cannot read is reported as such', async () => {
+    const write = await failure(answering(201, [1, 2, 3, 4]).write('create', '/api/v1/namespaces/default/configmaps', configMap('x')));
+    expect(write.message).toBe(BAD_PREFIX_MESSAGE);
+    const status = await statusFrom(new Response(new Uint8Array([0, 0, 0, 0]), { status: 500, headers: { 'Content-Type': PB } }));
+    expect(status).toMatchObject({ code: 500, reason: 'InternalError', message: BAD_PREFIX_MESSAGE });
+    const enveloped = await failure(answering(200, [0x6b, 0x38, 0x73, 0x00, 0x0a, 0x00]).get('/api/v1/namespaces/default/configmaps/x'));
+    expect(enveloped.message).toBe('the server answered application/vnd.kubernetes.protobuf to a request for application/json');
+  });
+
+  it('a watch answered in protobuf without the prefix ends with a WatchError', async () => {
+    const events: unknown[] = [];
+    const error = await watchCollection(answering(200, [0, 0, 0, 0]), '/api/v1/namespaces/default/configmaps', '1', '', (e) => events.push(e), new AbortController().signal).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(WatchError);
+    expect((error as WatchError).message).toBe(BAD_PREFIX_MESSAGE);
+    expect(events).toEqual([]);
+  });
+
+  it('the real server never answers this client in protobuf: it asks for JSON', async () => {
+    await client.create('/api/v1/namespaces/default/configmaps', configMap('plain'));
+    const response = await client.fetch('/api/v1/namespaces/default/configmaps/plain', { headers: { Accept: 'application/json' } });
+    expect(isProtobufResponse(response)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
  * exactly as any other client would, and turns every failure into an
  * ApiError that carries the whole Status (reason, details, causes).
  */
+import { responseText } from './protobufGuard';
 import type { KubeObject, Status } from './types';
 
 /** Anything that maps a Request to a Response: the browser's fetch, or the core's handle in tests. */
@@ -26,6 +27,18 @@ export class ApiError extends Error {
   get reason(): string {
     return this.status.reason ?? 'Unknown';
   }
+}
+
+/** A body the client cannot decode (a protobuf body without the `k8s\0` prefix, say), with the response's code. */
+export class ResponseDecodeError extends ApiError {}
+
+/** A successful response's JSON body; ResponseDecodeError for a body that is not JSON the client can read. */
+async function readJson<T>(response: Response, warnings: readonly string[] = []): Promise<T> {
+  const body = await responseText(response);
+  if ('problem' in body) {
+    throw new ResponseDecodeError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: response.status, reason: 'Unknown', message: body.problem }, warnings);
+  }
+  return JSON.parse(body.text) as T;
 }
 
 export function isApiError(error: unknown): error is ApiError {
@@ -125,7 +138,7 @@ export function createApiClient(
   async function send<T>(path: string, init: RequestInit): Promise<T> {
     const response = await raw(path, init);
     if (!response.ok) throw new ApiError(await statusFrom(response));
-    return (await response.json()) as T;
+    return readJson<T>(response);
   }
 
   async function write<T extends KubeObject>(verb: WriteVerb, path: string, body: KubeObject | string | undefined, options: WriteOptions = {}): Promise<WriteResult<T>> {
@@ -144,7 +157,7 @@ export function createApiClient(
     });
     const warnings = warningsOf(response.headers);
     if (!response.ok) throw new ApiError(await statusFrom(response), warnings);
-    return { object: (await response.json()) as T, warnings };
+    return { object: await readJson<T>(response, warnings), warnings };
   }
 
   return {
@@ -191,7 +204,11 @@ export function warningsOf(headers: Headers): string[] {
  * HTML page, say) becomes one synthesised from the code, as client-go does.
  */
 export async function statusFrom(response: Response): Promise<Status> {
-  const text = await response.text();
+  const body = await responseText(response);
+  const text = 'text' in body ? body.text : '';
+  if ('problem' in body) {
+    return { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: response.status, reason: REASON_BY_CODE[response.status] ?? 'Unknown', message: body.problem };
+  }
   try {
     const parsed: unknown = JSON.parse(text);
     if (isStatus(parsed)) return { ...parsed, code: parsed.code ?? response.status };

@@ -5,6 +5,7 @@
  * compared (clients may only test them for equality).
  */
 import { ApiError, statusFrom, type ApiClient } from './client';
+import { isProtobufResponse, protobufBodyProblem } from './protobufGuard';
 import type { KubeList, KubeObject, Status } from './types';
 
 export type WatchEvent =
@@ -78,6 +79,10 @@ export async function watchCollection(
   if (labelSelector) query.set('labelSelector', labelSelector);
   const response = await client.fetch(`${collectionPath}?${query}`, { headers: { Accept: 'application/json' }, signal });
   if (!response.ok) throw new WatchError(await statusFrom(response));
+  if (isProtobufResponse(response)) {
+    const message = protobufBodyProblem(new Uint8Array(await response.arrayBuffer()));
+    throw new WatchError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: response.status, reason: 'Unknown', message });
+  }
   if (!response.body) return;
   for await (const event of readWatchEvents(response.body)) {
     if (signal.aborted) return;

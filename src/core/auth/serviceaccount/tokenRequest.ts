@@ -49,8 +49,8 @@ export async function createToken(
 ): Promise<Response> {
   const { request, url, info, clock, random } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const req = decodeObject(decoder, await readBody(request), tokenRequestKind);
   const spec = isObject(req['spec']) ? { ...req['spec'] } : {};
   const namespace = info.namespace;

@@ -51,8 +51,8 @@ async function tokenReviewStatus(obj: KubeObject, reviewer: TokenReviewer): Prom
 export async function createAuthenticationReview(scope: RequestScope, reviewer: TokenReviewer): Promise<Response> {
   const { request, url, type } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const obj = decodeObject(decoder, await readBody(request), type);
   const metadata = { ...obj.metadata, creationTimestamp: null };
   let out: Record<string, unknown>;

@@ -166,8 +166,8 @@ export function isAccessReview(group: string, resource: string): boolean {
 export async function createAccessReview(scope: RequestScope, authorizer: Authorizer): Promise<Response> {
   const { request, url, type, info } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const obj = decodeObject(decoder, await readBody(request), type);
   if (type.scope === 'Namespaced') {
     // EnsureObjectNamespaceMatchesRequestNamespace: an empty namespace takes the URL's.

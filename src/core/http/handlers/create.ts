@@ -11,8 +11,8 @@ import { writeStoredObject } from './storedObject';
 export async function createResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const dryRun = parseDryRun(url, 'CreateOptions');
   const directive = fieldValidationDirective(url, 'CreateOptions');
   const body = await readBody(request);

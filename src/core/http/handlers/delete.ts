@@ -23,7 +23,7 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   let o: Record<string, unknown>;
   let dryRun: string[];
   if (body.byteLength > 0) {
-    const decoded = negotiateInput(request.headers.get('content-type'), { protobuf: true }).decode(body);
+    const decoded = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf: true }).decode(body);
     if (!isObject(decoded)) throw newBadRequest('the body of the request was not a DeleteOptions object');
     o = decoded;
     dryRun = Array.isArray(o['dryRun']) ? (o['dryRun'] as unknown[]).map(String) : [];
@@ -76,7 +76,7 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
 
 export async function deleteResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
   const opts = await deleteOptions(scope);
   const result = await store.delete(info.namespace, info.name, opts);
   // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
@@ -93,7 +93,7 @@ export async function deleteResource(scope: RequestScope): Promise<Response> {
 
 export async function deleteCollection(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
   validateListParams(url, false);
   const selection = selectionFrom(url, type);
   const opts = await deleteOptions(scope);

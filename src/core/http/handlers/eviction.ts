@@ -10,8 +10,8 @@ import type { RequestScope } from './scope';
 
 export async function evictPod(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { url, userAgent: request.headers.get('user-agent') });
-  const eviction = negotiateInput(request.headers.get('content-type'), { protobuf: true }).decode(await readBody(request)) as {
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, url, userAgent: request.headers.get('user-agent') });
+  const eviction = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf: true }).decode(await readBody(request)) as {
     metadata?: { name?: string };
     deleteOptions?: { preconditions?: { uid?: string; resourceVersion?: string } };
   };

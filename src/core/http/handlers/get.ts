@@ -8,7 +8,7 @@ import { writeStoredObject } from './storedObject';
 
 export async function getResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
   // unset: most recent; "0": any; n: not older than n (wait briefly if the store is behind).
   const rv = parseResourceVersion(url.searchParams.get('resourceVersion'));
   if (rv) await waitForRevision(store.storage, scope.clock, rv, request.signal);

@@ -25,7 +25,7 @@ import { transformList } from './transform';
 
 export async function listResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
   const params = validateListParams(url, false);
   const selection = selectionFrom(url, type);
   const prefix = store.collectionPrefix(info.namespace);

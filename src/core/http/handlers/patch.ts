@@ -1,6 +1,7 @@
 /**
  * PATCH: JSON patch (RFC 6902), merge patch (RFC 7386), strategic merge
- * patch (built-in kinds only) and server-side apply. Each runs against the
+ * patch (built-in kinds only) and server-side apply (YAML, or CBOR with
+ * CBORServingAndStorage). Each runs against the
  * current object inside the store's compare-and-swap update, followed by the
  * field manager (Update for patches, Apply for apply), as the apiserver's patcher does.
  */
@@ -11,7 +12,8 @@ import { trackApply, trackUpdate } from './fieldManagement';
 import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
 import { forbidden, newBadRequest, newNotFound, newUnsupportedMediaType, required, StatusError, type Status } from '../../errors';
-import { negotiateOutput, negotiatePatchType, patchTypes, type PatchType } from '../negotiation';
+import { allowedPatchTypes, negotiateOutput, negotiatePatchType, type PatchType } from '../negotiation';
+import { cborSerializer } from '../serializers/cborSerializer';
 import { parseJson } from '../serializers/json';
 import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
@@ -45,10 +47,12 @@ const patchKinds: Record<PatchType, PatchKind> = {
   'application/merge-patch+json': 'merge',
   'application/strategic-merge-patch+json': 'strategic',
   'application/apply-patch+yaml': 'apply',
+  'application/apply-patch+cbor': 'apply',
 };
 
 function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
+  if (patchType === 'application/apply-patch+cbor') return cborSerializer.decode(body);
   const text = new TextDecoder().decode(body);
   if (patchType !== 'application/apply-patch+yaml') return parseJson(text);
   // Clients send apply bodies as JSON, which is YAML too: parse it as JSON when it is, YAML otherwise.
@@ -64,13 +68,13 @@ function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
 
 export async function patchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
-  const allowed = type.custom ? patchTypes.filter((t) => t !== 'application/strategic-merge-patch+json') : patchTypes;
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
+  const allowed = allowedPatchTypes({ custom: !!type.custom, cbor: scope.gates.CBORServingAndStorage });
   const patchType = negotiatePatchType(request.headers.get('content-type'), allowed);
   if (type.custom && patchType === 'application/strategic-merge-patch+json') throw newUnsupportedMediaType([...allowed]);
   const dryRun = parseDryRun(url, 'PatchOptions');
   const directive = fieldValidationDirective(url, 'PatchOptions');
-  const isApply = patchType === 'application/apply-patch+yaml';
+  const isApply = patchType === 'application/apply-patch+yaml' || patchType === 'application/apply-patch+cbor';
   const force = optionalBoolParam(url.searchParams, 'force');
   if (!isApply && force !== undefined) throw newInvalidOptions('PatchOptions', [forbidden('force', 'may not be specified for non-apply patch')]);
   if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
@@ -94,7 +98,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       if (isApply) {
         // The field manager speaks first (typed-object errors), then duplicate YAML keys, as the apiserver's patcher orders them.
         const applied = applyWith(fm, current, appliedBody, manager, force === true, scope);
-        validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
+        // A CBOR body has no duplicate keys to report: its decoder rejects them.
+        if (patchType !== 'application/apply-patch+cbor') validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
         return applied;
       }
       if (!current) throw newNotFound(store.gr, info.name);

@@ -42,8 +42,8 @@ function statusFor(resource: string, spec: Record<string, unknown>): Record<stri
 export async function createReview(scope: RequestScope): Promise<Response> {
   const { request, url, type } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const obj = decodeObject(decoder, await readBody(request), type);
   const spec = isObject(obj['spec']) ? obj['spec'] : {};
   const out = { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, spec, status: statusFor(type.resource, spec) };

@@ -46,7 +46,8 @@ export function scaleOf(obj: KubeObject): KubeObject {
 
 export async function scaleHandler(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, url, userAgent: request.headers.get('user-agent') });
+  // autoscaling/v1 Scale is a built-in kind, with a protobuf message even under a custom resource.
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: true, url, userAgent: request.headers.get('user-agent') });
   const sfm = scaleFieldManagement(store, scope.clock);
   // Custom resources name their replica fields in the CRD.
   const custom = customResourceInfo(scope.type)?.scale;
@@ -69,9 +70,9 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   // The Scale the caller wants, given the live one.
   let desired: (live: KubeObject) => KubeObject;
   if (!patchType) {
-    const serializer = negotiateInput(request.headers.get('content-type'));
+    const serializer = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage });
     const decoded = decodeBody(serializer, body, { group: 'autoscaling', version: 'v1', kind: 'Scale' });
-    const format = serializer.mediaType === 'application/json' ? 'json' : serializer.mediaType === 'application/yaml' ? 'yaml' : 'protobuf';
+    const format = serializer.mediaType === 'application/json' ? 'json' : serializer.mediaType === 'application/yaml' ? 'yaml' : serializer.mediaType === 'application/cbor' ? 'cbor' : 'protobuf';
     const checked = checkRequestFields<KubeObject>({ body, mediaType: format, decoded: decoded.object, parsed: format === 'json' ? decoded.parsed : undefined, schema: scaleSchema, resolve: store.resolveSchema, directive });
     scope.warnings.push(...checked.warnings);
     const scale = checked.object;

@@ -10,8 +10,8 @@ import type { RequestScope } from './scope';
 export async function updateResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
   const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { protobuf });
+  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
+  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
   const dryRun = parseDryRun(url, 'UpdateOptions');
   const directive = fieldValidationDirective(url, 'UpdateOptions');
   const body = await readBody(request);

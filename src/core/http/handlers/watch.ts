@@ -1,6 +1,10 @@
 /**
- * watch: a chunked stream of newline-delimited JSON events ({"type","object"}),
- * one event per chunk, started per the spec's watch table:
+ * watch: a chunked stream of events ({"type","object"}), one event per chunk,
+ * in the negotiated encoding: newline-delimited JSON (`application/json`),
+ * length-prefixed protobuf WatchEvent frames
+ * (`application/vnd.kubernetes.protobuf;stream=watch`) or a CBOR sequence
+ * (`application/cbor-seq`, with CBORServingAndStorage). Started per the
+ * spec's watch table:
  *
  *   rv unset  Get State and Start at Most Recent: ADDED for the current state, then changes
  *   rv "0"    Get State and Start at Any: the same (the newest state is allowed)
@@ -17,11 +21,13 @@
  * server maximum), when the request is aborted, or when the reader cancels.
  */
 import { apiVersionOf, type KubeObject } from '../../api/types';
-import { errorToStatus, newNotAcceptable, type Status } from '../../errors';
+import { errorToStatus, type Status } from '../../errors';
 import { toTable } from '../../printers';
 import { isStorageError, type KeyValue, type StorageEvent } from '../../storage/interface';
 import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
 import { negotiateOutput, type Representation } from '../negotiation';
+import { CBOR_SEQ_MEDIA_TYPE } from '../serializers/cborSerializer';
+import { protobufFor } from './common';
 import { parseResourceVersion, tooOldResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
 import { customResourceInfo } from '../../apiextensions/resources';
@@ -41,15 +47,29 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 /** Decoded objects per key-value and resource version, shared by every watcher of one event. */
 const decoded = new WeakMap<KeyValue, Map<string, KubeObject>>();
-/** Encoded lines per event, event type and resource version, for watchers that want plain JSON. */
+/** Encoded frames per event, encoding, event type and resource version, for watchers that want plain objects. */
 const encoded = new WeakMap<StorageEvent, Map<string, Uint8Array>>();
-const encoder = new TextEncoder();
+
+/** The Content-Type of a watch in each encoding, as kube's serveWatch sets it. */
+function streamContentType(mediaType: string): string {
+  if (mediaType === 'application/json') return mediaType;
+  // A client that accepts application/cbor gets the conformant sequence type.
+  if (mediaType === 'application/cbor') return CBOR_SEQ_MEDIA_TYPE;
+  return `${mediaType};stream=watch`;
+}
 
 export async function watchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
-  const choice = negotiateOutput(request.headers.get('accept'), { protobuf: false, transforms: true, url, userAgent: request.headers.get('user-agent') });
-  // Only JSON has a stream framing here; YAML cannot carry a watch.
-  if (choice.serializer.mediaType !== 'application/json') throw newNotAcceptable(['application/json', 'application/json;stream=watch']);
+  const choice = negotiateOutput(request.headers.get('accept'), {
+    protobuf: protobufFor(scope),
+    cbor: scope.gates.CBORServingAndStorage,
+    stream: true,
+    transforms: true,
+    url,
+    userAgent: request.headers.get('user-agent'),
+  });
+  const serializer = choice.serializer;
+  const encodeEvent = serializer.encodeWatchEvent!.bind(serializer);
   const params = validateListParams(url, true);
   const selection = selectionFrom(url, type);
   const rv = parseResourceVersion(params.resourceVersion);
@@ -59,7 +79,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const apiVersion = apiVersionOf(type.group, type.version);
   const cacheKey = `${type.group}/${type.version}/${type.resource}`;
   const representation = choice.representation;
-  const plainJson = representation.as === 'object';
+  const plainObject = representation.as === 'object';
 
   const nameFilter = info.name;
   const filtered = !!nameFilter || !!selection.predicate;
@@ -74,9 +94,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   };
 
   let firstObject = true;
-  const line = (eventType: WatchEventType, object: unknown): Uint8Array => encoder.encode(JSON.stringify({ type: eventType, object }) + '\n');
+  const line = (eventType: WatchEventType, object: unknown): Uint8Array => encodeEvent({ type: eventType, object });
   const objectLine = (eventType: WatchEventType, obj: KubeObject): Uint8Array => {
-    const body = plainJson ? obj : represent(obj, representation, scope, firstObject);
+    const body = plainObject ? obj : represent(obj, representation, scope, firstObject);
     firstObject = false;
     return line(eventType, body);
   };
@@ -92,10 +112,10 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       else if (before) eventType = 'DELETED';
       else return undefined;
     }
-    if (!plainJson) return objectLine(eventType, decode(e.kv));
+    if (!plainObject) return objectLine(eventType, decode(e.kv));
     let byKey = encoded.get(e);
     if (!byKey) encoded.set(e, (byKey = new Map()));
-    const key = `${eventType} ${cacheKey}`;
+    const key = `${serializer.mediaType} ${eventType} ${cacheKey}`;
     let bytes = byKey.get(key);
     if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
     return bytes;
@@ -221,8 +241,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   return new Response(stream, {
     status: 200,
     headers: {
-      // Every watch answers JSON events, whichever representation each object takes.
-      'Content-Type': 'application/json',
+      'Content-Type': streamContentType(serializer.mediaType),
       'Cache-Control': 'no-cache, private',
     },
   });

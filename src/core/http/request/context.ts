@@ -20,6 +20,8 @@ interface RequestContext {
   user?: UserInfo;
   /** The user before impersonation was applied (set only when it was). */
   originalUser?: UserInfo;
+  /** Whether this server serves CBOR (CBORServingAndStorage), for errors written before any handler. */
+  cbor?: boolean;
   trace: TraceEntry[];
 }
 
@@ -56,6 +58,14 @@ export function withOriginalUser(request: Request, user: UserInfo): void {
 
 export function originalUserFrom(request: Request): UserInfo | undefined {
   return contexts.get(request)?.originalUser;
+}
+
+export function withCborServed(request: Request, served: boolean): void {
+  contextOf(request).cbor = served;
+}
+
+export function cborServedFrom(request: Request): boolean {
+  return contexts.get(request)?.cbor === true;
 }
 
 export function addTrace(request: Request, entry: TraceEntry): void {

@@ -3,7 +3,7 @@
  * generated codec: built-in kinds only, never custom resources.
  */
 import { newBadRequest } from '../../errors';
-import { decodeProtobuf, encodeProtobuf, ProtobufDecodeError, PROTOBUF_MEDIA_TYPE, supportsProtobuf } from './protobuf';
+import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchFrame, ProtobufDecodeError, PROTOBUF_MEDIA_TYPE, supportsProtobuf } from './protobuf';
 import type { Serializer } from './types';
 
 export const protobufMediaType = PROTOBUF_MEDIA_TYPE;
@@ -25,6 +25,10 @@ export const protobufSerializer: Serializer = {
       if (e instanceof ProtobufDecodeError) throw newBadRequest(e.message);
       throw e;
     }
+  },
+  encodeWatchEvent(event) {
+    const { type, object } = event as { type: string; object: { apiVersion?: unknown; kind?: unknown } };
+    return encodeProtobufWatchFrame(type, object);
   },
   supports(obj) {
     return typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' && supportsProtobuf(obj.apiVersion, obj.kind);

@@ -7,7 +7,7 @@ export interface Serializer {
   encode(obj: unknown, options?: { pretty?: boolean }): Uint8Array;
   /** Decodes one object; throws a StatusError (400) describing malformed input. */
   decode(body: Uint8Array): unknown;
-  /** Encodes one watch event frame (JSON: one line). */
+  /** Encodes one watch event frame (JSON: one line; protobuf: a length-prefixed WatchEvent; CBOR: one sequence item). */
   encodeWatchEvent?(event: unknown): Uint8Array;
   /** Whether this serializer can represent the given object (protobuf: built-in kinds only). */
   supports?(obj: { apiVersion?: unknown; kind?: unknown }): boolean;

@@ -5,7 +5,7 @@
  * kubesim-scenario) so a replay starts from the same state; each step is
  * one request whose answer is checked against its expectation.
  */
-import { createApiClient, discoverResourceKinds, objectPath, parseApiVersion, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
+import { createApiClient, discoverResourceKinds, isProtobufResponse, objectPath, parseApiVersion, protobufBodyProblem, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
 import type { Expectation, Identity, RequestStep, Scenario, Step } from './scenario';
 
 export const SCENARIO_FIELD_MANAGER = 'kubesim-scenario';
@@ -62,6 +62,11 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget)
     return { index, passed: true, failures: [] };
   }
   const response = await target.fetch(buildRequest(step, target));
+  // The step asked for JSON: a protobuf body is no answer it can check (and without `k8s\0` no protobuf at all).
+  if (isProtobufResponse(response)) {
+    const problem = protobufBodyProblem(new Uint8Array(await response.arrayBuffer()));
+    return { index, passed: false, failures: [`response body: ${problem}`], status: response.status };
+  }
   const text = await response.text();
   let body: unknown = text;
   try {

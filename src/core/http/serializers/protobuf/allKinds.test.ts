@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { registryBundle, type SchemaObject } from '../../../registry';
 import { kindMessages } from './generated';
+import { Decoder, Tag } from 'cbor-x';
+import { decodeCbor, encodeCbor } from '../cbor';
 import { decodeProtobuf, encodeProtobuf } from './index';
+import { decodeEnvelope, protoFilesAvailable, protoType } from './protoFiles.test-data';
 
 const definitions = registryBundle.definitions;
 const META = 'io.k8s.apimachinery.pkg.apis.meta.v1';
@@ -76,6 +79,12 @@ const kinds = Object.entries(kindMessages)
   })
   .filter((k) => definitions[k.definition]);
 
+/** Each kind's sample as JSON text, the form a client sends and kube-apiserver serves. */
+function jsonSample(apiVersion: string, kind: string, definition: string): Record<string, unknown> {
+  const obj = { ...(sample(definitions[definition], 0, false) as Record<string, unknown>), apiVersion, kind };
+  return JSON.parse(JSON.stringify(obj)) as Record<string, unknown>;
+}
+
 describe('every built-in kind round-trips through protobuf', () => {
   it('covers the kinds the bundled registry describes', () => {
     expect(kinds.length).toBeGreaterThan(250);
@@ -84,5 +93,37 @@ describe('every built-in kind round-trips through protobuf', () => {
   it.each(kinds)('$apiVersion $kind', ({ apiVersion, kind, definition }) => {
     const obj = { ...(sample(definitions[definition], 0, false) as Record<string, unknown>), apiVersion, kind };
     expect(decodeProtobuf(encodeProtobuf(obj)).object).toEqual(obj);
+  });
+});
+
+describe('[API-ENC-002] every built-in kind: JSON -> protobuf -> JSON, read independently by protobufjs', () => {
+  it.skipIf(!protoFilesAvailable).each(kinds)('$apiVersion $kind', ({ apiVersion, kind, definition }) => {
+    const obj = jsonSample(apiVersion, kind, definition);
+    const bytes = encodeProtobuf(obj);
+    expect(decodeProtobuf(bytes).object).toEqual(obj);
+    // The upstream .proto files read the same bytes: envelope, then the kind's message without a wire error.
+    const env = decodeEnvelope(bytes);
+    expect([env.apiVersion, env.kind]).toEqual([apiVersion, kind]);
+    const message = protoType(kindMessages[`${apiVersion}/${kind}`]!).decode(env.raw) as unknown as { metadata?: { name?: string } };
+    if ((obj['metadata'] as { name?: string } | undefined)?.name) expect(message.metadata?.name).toBe('x');
+  });
+});
+
+const cborX = new Decoder({ mapsAsObjects: false, useRecords: false });
+function plain(v: unknown): unknown {
+  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
+  // Tag 22: raw bytes JSON carries as base64 (a []byte field), as kube's decoder reads them into a string.
+  if (v instanceof Tag) return v.tag === 22 && v.value instanceof Uint8Array ? Buffer.from(v.value).toString('base64') : plain(v.value);
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [plain(k) as string, plain(x)]));
+  return v;
+}
+
+describe('[API-ENC-023] every built-in kind: JSON -> CBOR -> JSON, read independently by cbor-x', () => {
+  it.each(kinds)('$apiVersion $kind', ({ apiVersion, kind, definition }) => {
+    const obj = jsonSample(apiVersion, kind, definition);
+    const bytes = encodeCbor(obj);
+    expect(decodeCbor(bytes)).toEqual(obj);
+    expect(plain(cborX.decode(bytes))).toEqual(obj);
   });
 });

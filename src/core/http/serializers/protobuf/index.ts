@@ -7,6 +7,7 @@
  * - schema.ts: the bundled descriptor (generated/, from upstream generated.proto)
  *   compiled into per-message plans; kind -> message lookup.
  * - encode.ts / decode.ts: JSON <-> wire along a plan.
+ * - watchEvent.ts: the length-prefixed WatchEvent frames of a watch stream.
  * - wellKnown.ts: Time, MicroTime, Duration, IntOrString, Quantity, RawExtension, FieldsV1.
  * - wire.ts: scalars; goDuration.ts: Go duration text.
  *
@@ -23,3 +24,4 @@ export {
 } from './envelope';
 export { ProtobufDecodeError, ProtobufEncodeError, type ProtobufDecodeErrorReason } from './errors';
 export { messageNameFor } from './schema';
+export { encodeProtobufWatchFrame } from './watchEvent';
