@@ -21,6 +21,10 @@ export interface HostFlags extends AuthorizationFlags {
   runtimeConfig?: string;
   /** --feature-gates=Name=true,... */
   featureGates?: Partial<FeatureGates>;
+  /** Warnings logged at start (GA or deprecated feature gates set). */
+  warnings?: string[];
+  /** Every flag's value as given (defaults filled in by the host), for /flagz. */
+  given?: Record<string, string>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
   /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
@@ -112,6 +116,7 @@ export function parseFlags(argv: string[]): HostFlags {
         if (value === undefined) throw new FlagError(`flag needs an argument: --${name}`);
       }
     }
+    (flags.given ??= {})[name] = value;
     switch (name) {
       case 'port':
       case 'secure-port': {
@@ -140,7 +145,7 @@ export function parseFlags(argv: string[]): HostFlags {
         break;
       case 'feature-gates':
         try {
-          flags.featureGates = { ...flags.featureGates, ...parseFeatureGates(value) };
+          flags.featureGates = { ...flags.featureGates, ...parseFeatureGates(value, (w) => (flags.warnings ??= []).push(w)) };
         } catch (e) {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }

@@ -18,6 +18,8 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // GA and deprecated feature gates being set are logged, as kube-apiserver's feature gate does.
+  for (const w of flags.warnings ?? []) process.stderr.write(`W ${w}\n`);
   if (flags.help) {
     process.stdout.write(flagHelp);
     return;

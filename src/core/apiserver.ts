@@ -58,6 +58,7 @@ import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
 import { createApiServerMetrics } from './ops/apiserverMetrics';
 import { versionInfo } from './ops/version';
+import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
@@ -97,6 +98,8 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
+  /** The host's command-line flags by name, as /flagz lists them. */
+  flags?: Record<string, string>;
 }
 
 export interface ApiServer {
@@ -204,6 +207,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
   const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks });
+  const zpages = createZPages({
+    clock, gates, version: versionInfo(registry.kubernetesVersion), flags: options.flags ?? {},
+    config: () => ({ featureGates: gates, runtimeConfig: options.runtimeConfig ?? '', watchCacheHistoryWindowSeconds: (options.watchHistoryWindowMs ?? 300_000) / 1000 }),
+  });
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
@@ -321,12 +328,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
     }
+    const zpage = zpages.serve(request, path);
+    if (zpage) return zpage;
     const metricsResponse = await metrics.serve(path);
     if (metricsResponse) return metricsResponse;
     const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      if (gates.ComponentStatusz) paths.push('/statusz');
+      if (gates.ComponentFlagz) paths.push('/flagz');
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }

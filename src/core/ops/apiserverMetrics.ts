@@ -5,7 +5,7 @@
  * SLIs served on /metrics/slis.
  */
 import { customResourceInfo } from '../apiextensions/resources';
-import type { FeatureGates } from '../features';
+import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
 import { resourcePrefix } from '../registry/generic/keys';
 import type { ResourceRegistry } from '../registry/registry';
@@ -17,12 +17,6 @@ const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subre
 
 /** apiserver_request_duration_seconds' buckets in kube-apiserver. */
 const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
-
-/** Stages of the gates kubesim implements, as kubernetes_feature_enabled labels them. */
-const gateStages: Record<keyof FeatureGates, string> = {
-  APIResponseCompression: 'BETA',
-  AllowUnsafeMalformedObjectDeletion: 'ALPHA',
-};
 
 export interface ApiServerMetricsDeps {
   registry: ResourceRegistry;
@@ -102,7 +96,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'kubernetes_feature_enabled', stability: 'BETA', labels: ['name', 'stage'],
     help: 'This metric records the data about the stage and enablement of a k8s feature.',
   }));
-  for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, gateStages[name as keyof FeatureGates] ?? ''], enabled ? 1 : 0);
+  for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, featureSpec(name as FeatureGate).stage], enabled ? 1 : 0);
   for (const kind of ['mutating', 'readOnly']) inflight.set([kind], 0);
 
   // Health SLIs live in their own registry, served on /metrics/slis.
