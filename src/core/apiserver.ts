@@ -52,7 +52,7 @@ import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
 import { watchResource } from './http/handlers/watch';
 import { newRequestInfo, type RequestInfo } from './http/requestInfo';
-import { writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
+import { warningHeaderValue, writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
@@ -62,6 +62,7 @@ import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
+import { deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
@@ -344,6 +345,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
+  function builtinDeprecationWarning(info: RequestInfo): string | undefined {
+    const type = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+    return type && !type.custom ? deprecationWarning(type) : undefined;
+  }
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
@@ -354,6 +360,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
+      // A deprecated built-in version warns on every answer, errors and watches included (deprecation.WarningMessage).
+      const deprecation = builtinDeprecationWarning(info);
+      if (deprecation) {
+        const response = await handleResource(request, url, info).catch((err: unknown) => writeError(err, request));
+        response.headers.append('Warning', warningHeaderValue(deprecation));
+        return response;
+      }
       const response = await handleResource(request, url, info);
       // A CRD write is served (or unserved) by the time its response is sent.
       if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
