@@ -63,7 +63,7 @@ import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
 import { deprecationWarning } from './registry/lifecycle';
-import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
+import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
@@ -151,7 +151,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const random = options.random ?? pooledRandom(cryptoRandom);
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
-  const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
+  registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
+  const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
