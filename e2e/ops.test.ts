@@ -3,7 +3,7 @@
  * kubectl reads /readyz and /livez (system:public-info-viewer lets any user and
  * anonymous callers in), and --shutdown-delay-duration drains with /readyz failing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,6 +44,64 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The Node host's command line (`kubesim ...`), run as users run it. */
+function kubesim(args: string[], input = ''): Promise<RunResult> {
+  return run(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {}, input);
+}
+
+describe('status pages, deprecation and the removed-API check', () => {
+  it('[API-VER-002][API-VER-051] kubectl prints the Warning of a deprecated built-in version', async () => {
+    const r = await kubectl('admin-token', ['get', 'endpoints', '-n', 'default']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n');
+    const cs = await kubectl('admin-token', ['get', '--raw', '/api/v1/componentstatuses']);
+    expect(cs.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+  });
+
+  it('[AC-STATUSZ-015][AC-STATUSZ-018][AC-STATUSZ-012] kubectl get --raw /statusz and /flagz answer plain text', async () => {
+    const statusz = await kubectl('admin-token', ['get', '--raw', '/statusz']);
+    expect(statusz.code, statusz.stderr).toBe(0);
+    expect(statusz.stdout.split('\n')[0]).toBe('kube-apiserver statusz');
+    expect(statusz.stdout).toContain('\nBinary version: 1.36.0\n');
+    const flagz = await kubectl('admin-token', ['get', '--raw', '/flagz']);
+    expect(flagz.code, flagz.stderr).toBe(0);
+    expect(flagz.stdout.split('\n')).toEqual(expect.arrayContaining(['kube-apiserver flags', 'secure-port=0', 'store=memory', 'authorization-mode=RBAC']));
+  });
+
+  it('[API-VER-050] kubesim refuses to start when a locked GA gate is disabled', async () => {
+    const r = await kubesim(['--port=0', '--store=memory', '--feature-gates=ComponentSLIs=false']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: invalid argument "ComponentSLIs=false" for "--feature-gates" flag: cannot set feature gate ComponentSLIs to false, feature is locked to true');
+  });
+
+  it('kubesim check reports removed apiVersions, their replacements and field changes, and converts', async () => {
+    const file = join(dir, 'old.yaml');
+    writeFileSync(file, [
+      'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: default}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        backend: {serviceName: web, servicePort: 80}',
+      'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: "0 0 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}}',
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: fine, namespace: default}',
+    ].join('\n---\n'));
+    const report = await kubesim(['check', file]);
+    expect(report.code, report.stderr).toBe(3);
+    const lines = report.stdout.split('\n');
+    expect(lines[0]!.split(/\s{2,}/)).toEqual(['FILE', 'KIND', 'NAME', 'VERSION', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']);
+    expect(lines[1]!.split(/\s{2,}/)).toEqual([file, 'Ingress', 'default/web', 'networking.k8s.io/v1beta1', 'true', '1.22', 'networking.k8s.io/v1']);
+    expect(lines[2]!.split(/\s{2,}/)).toEqual([file, 'CronJob', 'nightly', 'batch/v1beta1', 'true', '1.25', 'batch/v1']);
+    expect(lines[3]!.split(/\s{2,}/)).toEqual([file, 'ServiceAccount', 'default/fine', 'v1', 'false', '-', '-']);
+    expect(report.stdout).toContain('  - backend serviceName is renamed service.name\n');
+    // Before 1.22 nothing in the file is removed yet.
+    expect((await kubesim(['check', '--target-version=1.21', file])).code).toBe(0);
+    // The converted manifests apply to this server as they are.
+    const converted = await kubesim(['check', '--convert', '-'], readFileSync(file, 'utf8'));
+    expect(converted.code).toBe(3);
+    expect(converted.stdout).toContain('apiVersion: networking.k8s.io/v1\n');
+    const r = await run('kubectl', ['--token=admin-token', 'apply', '-f', '-'], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath }, converted.stdout);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ingress.networking.k8s.io/web created');
+    expect(r.stdout).toContain('cronjob.batch/nightly created');
+  });
 });
 
 describe('health endpoints through kubectl', () => {
