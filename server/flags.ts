@@ -21,6 +21,8 @@ export interface HostFlags extends AuthorizationFlags {
   runtimeConfig?: string;
   /** --feature-gates=Name=true,... */
   featureGates?: Partial<FeatureGates>;
+  /** --show-hidden-metrics-for-version (checked by the server: only the previous minor). */
+  showHiddenMetricsForVersion?: string;
   /** Warnings logged at start (GA or deprecated feature gates set). */
   warnings?: string[];
   /** Every flag's value as given (defaults filled in by the host), for /flagz. */
@@ -55,6 +57,7 @@ Flags:
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
       --service-cluster-ip-range string  CIDR the ClusterIPs of Services come from (default "10.96.0.0/12")
       --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
+      --show-hidden-metrics-for-version string  the previous minor version, to show metrics hidden in this release again
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
@@ -96,7 +99,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins']);
@@ -142,6 +145,9 @@ export function parseFlags(argv: string[]): HostFlags {
         break;
       case 'runtime-config':
         flags.runtimeConfig = value;
+        break;
+      case 'show-hidden-metrics-for-version':
+        flags.showHiddenMetricsForVersion = value;
         break;
       case 'feature-gates':
         try {

@@ -57,6 +57,7 @@ import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
 import { createApiServerMetrics } from './ops/apiserverMetrics';
+import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
@@ -99,6 +100,8 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
+  /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
+  showHiddenMetricsForVersion?: string;
   /** The host's command-line flags by name, as /flagz lists them. */
   flags?: Record<string, string>;
 }
@@ -208,7 +211,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
-  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks });
+  const hiddenMetricsError = validateShowHiddenMetricsVersion(options.showHiddenMetricsForVersion ?? '', registry.kubernetesVersion);
+  if (hiddenMetricsError) throw new Error(hiddenMetricsError);
+  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks, showHiddenMetricsForVersion: options.showHiddenMetricsForVersion });
   const zpages = createZPages({
     clock, gates, version: versionInfo(registry.kubernetesVersion), flags: options.flags ?? {},
     config: () => ({ featureGates: gates, runtimeConfig: options.runtimeConfig ?? '', watchCacheHistoryWindowSeconds: (options.watchHistoryWindowMs ?? 300_000) / 1000 }),

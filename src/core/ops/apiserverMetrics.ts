@@ -23,6 +23,8 @@ export interface ApiServerMetricsDeps {
   storage: Storage;
   gates: FeatureGates;
   health: HealthChecks;
+  /** --show-hidden-metrics-for-version (the previous minor release). */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface ApiServerMetrics {
@@ -71,7 +73,7 @@ function dryRun(url: URL): string {
 }
 
 export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMetrics {
-  const registry = new MetricsRegistry();
+  const registry = new MetricsRegistry({ currentVersion: deps.registry.kubernetesVersion, showHiddenMetricsForVersion: deps.showHiddenMetricsForVersion });
   const requests = registry.register(new Counter({
     name: 'apiserver_request_total', stability: 'STABLE', labels: [...requestLabels, 'code'],
     help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',

@@ -159,3 +159,39 @@ describe('text exposition', () => {
     expect([1e-5, 0.0001, 123456, 1e6, 1234567, 0.5, 60].map(formatValue)).toEqual(['1e-05', '0.0001', '123456', '1e+06', '1.234567e+06', '0.5', '60']);
   });
 });
+
+describe('deprecated and hidden metrics', () => {
+  // kubesim serves no metric that 1.36 deprecates, so these drive the registry /metrics exposes with metrics of their own.
+  function registryAt(showHiddenMetricsForVersion?: string): MetricsRegistry {
+    const r = new MetricsRegistry({ currentVersion: '1.36.0', showHiddenMetricsForVersion });
+    r.register(new Counter({ name: 'current_total', help: 'Not deprecated.' })).inc();
+    r.register(new Counter({ name: 'recent_total', help: 'Deprecated a release ago.', stability: 'STABLE', deprecatedVersion: '1.35.0' })).inc();
+    r.register(new Counter({ name: 'window_total', help: 'Deprecated three releases ago.', deprecatedVersion: '1.33.0' })).inc();
+    r.register(new Counter({ name: 'old_total', help: 'Deprecated four releases ago.', deprecatedVersion: '1.32.0' })).inc();
+    r.register(new Counter({ name: 'future_total', help: 'Deprecated from a later release.', deprecatedVersion: '1.37.0' })).inc();
+    return r;
+  }
+
+  it('[API-METRICS-010][API-METRICS-012] a deprecated metric stays exposed with "(Deprecated since ...)" after its stability class', async () => {
+    const f = parsePrometheusTextFormat(await registryAt().exposition());
+    expect(family(f, 'recent_total')).toMatchObject({ help: '[STABLE] (Deprecated since 1.35.0) Deprecated a release ago.', metrics: [{ value: '1' }] });
+    expect(family(f, 'current_total')!.help).toBe('[ALPHA] Not deprecated.');
+    expect(family(f, 'future_total')!.help).toBe('[ALPHA] Deprecated from a later release.');
+  });
+
+  it('[API-METRICS-013] three minors after its deprecation a metric is hidden', async () => {
+    const names = parsePrometheusTextFormat(await registryAt().exposition()).map((x) => x.name);
+    expect(names).toEqual(['current_total', 'future_total', 'recent_total']);
+  });
+
+  it('[API-METRICS-014] --show-hidden-metrics-for-version=1.35 shows again what 1.35 still showed, not older ones', async () => {
+    const names = parsePrometheusTextFormat(await registryAt('1.35').exposition()).map((x) => x.name);
+    expect(names).toEqual(['current_total', 'future_total', 'recent_total', 'window_total']);
+  });
+
+  it('[API-METRICS-014] the flag takes only the previous minor version: any other refuses to start', async () => {
+    await expect(newTestServer({ showHiddenMetricsForVersion: '1.34' })).rejects.toThrow("--show-hidden-metrics-for-version must be omitted or have the value '1.35'. Only the previous minor version is allowed");
+    const t = await newTestServer({ showHiddenMetricsForVersion: '1.35' });
+    expect((await t.request('GET', '/metrics')).status).toBe(200);
+  });
+});

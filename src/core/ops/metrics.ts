@@ -12,6 +12,8 @@ export interface MetricOpts {
   help: string;
   labels?: readonly string[];
   stability?: StabilityLevel;
+  /** The release that deprecated the metric ("1.34.0"): HELP says so, and three minors later it is hidden. */
+  deprecatedVersion?: string;
 }
 
 export const textContentType = 'text/plain; version=0.0.4; charset=utf-8';
@@ -22,6 +24,7 @@ abstract class Family<S> {
   readonly help: string;
   readonly labels: readonly string[];
   readonly stability: StabilityLevel;
+  readonly deprecatedVersion: string | undefined;
   protected readonly series = new Map<string, { values: string[]; state: S }>();
 
   constructor(opts: MetricOpts) {
@@ -29,6 +32,7 @@ abstract class Family<S> {
     this.help = opts.help;
     this.labels = opts.labels ?? [];
     this.stability = opts.stability ?? 'ALPHA';
+    this.deprecatedVersion = opts.deprecatedVersion;
   }
 
   protected abstract fresh(): S;
@@ -125,15 +129,70 @@ export class Histogram extends Family<{ counts: number[]; sum: number; count: nu
 
 export type Metric = Counter | Gauge | Histogram;
 
+export interface RegistryOptions {
+  /** The component's version ("1.36"), against which deprecated metrics are judged. */
+  currentVersion?: string;
+  /** --show-hidden-metrics-for-version: the previous minor, whose still-visible deprecated metrics stay visible. */
+  showHiddenMetricsForVersion?: string;
+}
+
+function minorOf(version: string): [number, number] {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return [major, minor];
+}
+
+/** Minor releases a deprecated metric stays visible before it is hidden. */
+const hideAfterMinors = 3;
+
+/**
+ * --show-hidden-metrics-for-version only takes the previous minor version, as
+ * component-base validates it; returns the error message or undefined.
+ */
+export function validateShowHiddenMetricsVersion(value: string, currentVersion: string): string | undefined {
+  if (!value) return undefined;
+  const [major, minor] = minorOf(currentVersion);
+  const expected = `${major}.${minor - 1}`;
+  if (!/^\d+\.\d+$/.test(value) || value !== expected) return `--show-hidden-metrics-for-version must be omitted or have the value '${expected}'. Only the previous minor version is allowed`;
+  return undefined;
+}
+
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Metric>();
+  /** Deprecated metrics past their visible window: observed, never exposed. */
+  private readonly hidden = new Set<string>();
+
+  constructor(private readonly options: RegistryOptions = {}) {}
+
+  /** Whether a metric deprecated in `deprecatedVersion` is hidden at `version`. */
+  private hiddenAt(deprecatedVersion: string, version: string): boolean {
+    const [dMajor, dMinor] = minorOf(deprecatedVersion);
+    const [major, minor] = minorOf(version);
+    return major > dMajor || minor - dMinor >= hideAfterMinors;
+  }
+
+  private isDeprecated(m: Metric): boolean {
+    if (!m.deprecatedVersion || !this.options.currentVersion) return false;
+    const [dMajor, dMinor] = minorOf(m.deprecatedVersion);
+    const [major, minor] = minorOf(this.options.currentVersion);
+    return major > dMajor || (major === dMajor && minor >= dMinor);
+  }
   /** Run before each scrape: gauges read at collection time (storage object counts). */
   private readonly collectors: (() => Promise<void> | void)[] = [];
 
   register<M extends Metric>(metric: M): M {
     if (this.metrics.has(metric.name)) throw new Error(`duplicate metrics collector registration attempted: ${metric.name}`);
     this.metrics.set(metric.name, metric);
+    const { currentVersion, showHiddenMetricsForVersion } = this.options;
+    if (this.isDeprecated(metric) && currentVersion && this.hiddenAt(metric.deprecatedVersion!, currentVersion)) {
+      // Shown again only if it was still visible in the version the flag names.
+      if (!showHiddenMetricsForVersion || this.hiddenAt(metric.deprecatedVersion!, showHiddenMetricsForVersion)) this.hidden.add(metric.name);
+    }
     return metric;
+  }
+
+  /** HELP as component-base annotates it: stability class, then the deprecation notice. */
+  helpText(m: Metric): string {
+    return `[${m.stability}] ${this.isDeprecated(m) ? `(Deprecated since ${m.deprecatedVersion}) ` : ''}${m.help}`;
   }
 
   onCollect(collector: () => Promise<void> | void): void {
@@ -143,13 +202,13 @@ export class MetricsRegistry {
   /** The text exposition: families sorted by name, each with HELP and TYPE, families without series left out. */
   async exposition(filter?: (name: string) => boolean): Promise<string> {
     for (const c of this.collectors) await c();
-    const names = [...this.metrics.keys()].filter((n) => !filter || filter(n)).sort();
+    const names = [...this.metrics.keys()].filter((n) => !this.hidden.has(n) && (!filter || filter(n))).sort();
     let out = '';
     for (const name of names) {
       const m = this.metrics.get(name)!;
       const samples = m.samples();
       if (!samples.length) continue;
-      out += `# HELP ${name} ${escapeHelp(`[${m.stability}] ${m.help}`)}\n# TYPE ${name} ${m.type}\n`;
+      out += `# HELP ${name} ${escapeHelp(this.helpText(m))}\n# TYPE ${name} ${m.type}\n`;
       for (const s of samples) out += `${s}\n`;
     }
     return out;
