@@ -337,7 +337,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const zpage = zpages.serve(request, path);
     if (zpage) return zpage;
-    const metricsResponse = await metrics.serve(path);
+    const metricsResponse = await metrics.serve(path, request.headers.get('accept'));
     if (metricsResponse) return metricsResponse;
     const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;

@@ -12,6 +12,7 @@ import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
 import type { HealthChecks } from './health';
 import { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
+import { acceptsProtobuf, encodeProtobufExposition, protobufContentType } from './metricsProtobuf';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
@@ -32,8 +33,8 @@ export interface ApiServerMetrics {
   startRequest(request: Request, info: RequestInfo | undefined): () => void;
   /** Records one finished resource request with its status code and duration. */
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
-  /** GET /metrics and GET /metrics/slis, or undefined for other paths. */
-  serve(path: string): Promise<Response | undefined>;
+  /** GET /metrics and GET /metrics/slis (text, or protobuf when Accept asks for it), or undefined for other paths. */
+  serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
 
 /** The verb label: kube's upper-case HTTP-style verbs, LIST and WATCH told apart, APPLY for server-side apply. */
@@ -159,10 +160,14 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       }
       latencies.observe(values, seconds);
     },
-    async serve(path) {
-      if (path === '/metrics') return text(await registry.exposition());
-      if (path === '/metrics/slis') return text(await slis.exposition());
-      return undefined;
+    async serve(path, accept) {
+      const source = path === '/metrics' ? registry : path === '/metrics/slis' ? slis : undefined;
+      if (!source) return undefined;
+      if (acceptsProtobuf(accept ?? null)) {
+        const bytes = encodeProtobufExposition(await source.gather(), { nativeHistograms: deps.gates.NativeHistograms });
+        return new Response(bytes as BodyInit, { status: 200, headers: { 'Content-Type': protobufContentType } });
+      }
+      return text(await source.exposition());
     },
   };
 }

@@ -75,6 +75,9 @@ export class Counter extends Family<{ value: number }> {
   get(values: readonly string[] = []): number {
     return this.series.get(values.join('\u0000'))?.state.value ?? 0;
   }
+  states(): { values: string[]; state: { value: number } }[] {
+    return this.sorted();
+  }
   samples(): string[] {
     return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
   }
@@ -91,20 +94,49 @@ export class Gauge extends Family<{ value: number }> {
   add(values: readonly string[], by: number): void {
     this.state(values).value += by;
   }
+  states(): { values: string[]; state: { value: number } }[] {
+    return this.sorted();
+  }
   samples(): string[] {
     return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
   }
 }
 
-export class Histogram extends Family<{ counts: number[]; sum: number; count: number }> {
+/** client_golang's native histogram settings as component-base sets them: bucket factor 1.1 (schema 3), at most 160 buckets. */
+export const nativeInitialSchema = 3;
+export const nativeMaxBuckets = 160;
+/** DefNativeHistogramZeroThreshold: 2^-128. */
+export const nativeZeroThreshold = 2 ** -128;
+
+export interface HistogramState {
+  counts: number[];
+  sum: number;
+  count: number;
+  /** Native (sparse, exponential) buckets: index -> count, at `schema`. */
+  schema: number;
+  native: Map<number, number>;
+  zeroCount: number;
+}
+
+/** The native bucket index of v > 0 at a schema: bucket i holds (base^(i-1), base^i], base = 2^(2^-schema). */
+export function nativeBucketIndex(v: number, schema: number): number {
+  const scale = 2 ** schema;
+  let i = Math.ceil(Math.log2(v) * scale);
+  // Correct floating error at the bucket edges.
+  if (2 ** ((i - 1) / scale) >= v) i -= 1;
+  else if (2 ** (i / scale) < v) i += 1;
+  return i;
+}
+
+export class Histogram extends Family<HistogramState> {
   readonly type = 'histogram';
   readonly buckets: readonly number[];
   constructor(opts: MetricOpts & { buckets: readonly number[] }) {
     super(opts);
     this.buckets = opts.buckets;
   }
-  protected fresh() {
-    return { counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+  protected fresh(): HistogramState {
+    return { counts: this.buckets.map(() => 0), sum: 0, count: 0, schema: nativeInitialSchema, native: new Map(), zeroCount: 0 };
   }
   observe(values: readonly string[], v: number): void {
     const s = this.state(values);
@@ -114,6 +146,25 @@ export class Histogram extends Family<{ counts: number[]; sum: number; count: nu
     });
     s.sum += v;
     s.count += 1;
+    if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += 1;
+    else if (v > 0) {
+      const i = nativeBucketIndex(v, s.schema);
+      s.native.set(i, (s.native.get(i) ?? 0) + 1);
+      // Past the bucket limit the resolution halves (schema - 1), merging neighbours, as client_golang does.
+      while (s.native.size > nativeMaxBuckets && s.schema > -4) {
+        const merged = new Map<number, number>();
+        for (const [k, c] of s.native) {
+          const j = Math.ceil(k / 2) || 0;
+          merged.set(j, (merged.get(j) ?? 0) + c);
+        }
+        s.native = merged;
+        s.schema -= 1;
+      }
+    }
+  }
+  /** Each series' state, sorted by label values (for the protobuf encoder). */
+  states(): { values: string[]; state: HistogramState }[] {
+    return this.sorted();
   }
   samples(): string[] {
     const out: string[] = [];
@@ -197,6 +248,12 @@ export class MetricsRegistry {
 
   onCollect(collector: () => Promise<void> | void): void {
     this.collectors.push(collector);
+  }
+
+  /** The exposed families sorted by name, after running the collectors (for the protobuf encoder). */
+  async gather(): Promise<{ metric: Metric; help: string }[]> {
+    for (const c of this.collectors) await c();
+    return [...this.metrics.keys()].filter((n) => !this.hidden.has(n)).sort().map((n) => ({ metric: this.metrics.get(n)!, help: this.helpText(this.metrics.get(n)!) }));
   }
 
   /** The text exposition: families sorted by name, each with HELP and TYPE, families without series left out. */
