@@ -12,6 +12,7 @@ import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
 import type { HealthChecks } from './health';
 import { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
+import { processMetrics } from './processMetrics';
 import { acceptsProtobuf, encodeProtobufExposition, protobufContentType } from './metricsProtobuf';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
@@ -33,6 +34,12 @@ export interface ApiServerMetrics {
   startRequest(request: Request, info: RequestInfo | undefined): () => void;
   /** Records one finished resource request with its status code and duration. */
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
+  /** One watch event sent (apiserver_watch_events_total, apiserver_watch_events_sizes). */
+  observeWatchEvent(info: RequestInfo, bytes: number): void;
+  /** One validating admission step of a plugin (step and controller duration histograms). */
+  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
+  /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
+  observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
   /** GET /metrics and GET /metrics/slis (text, or protobuf when Accept asks for it), or undefined for other paths. */
   serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
@@ -99,6 +106,31 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'kubernetes_feature_enabled', stability: 'BETA', labels: ['name', 'stage'],
     help: 'This metric records the data about the stage and enablement of a k8s feature.',
   }));
+  const watchLabels = ['group', 'version', 'resource'];
+  const watchEvents = registry.register(new Counter({ name: 'apiserver_watch_events_total', labels: watchLabels, help: 'Number of events sent in watch clients' }));
+  const watchEventSizes = registry.register(new Histogram({
+    name: 'apiserver_watch_events_sizes', labels: watchLabels, buckets: [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+    help: 'Watch event size distribution in bytes',
+  }));
+  const admissionBuckets = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
+  const admissionStep = registry.register(new Histogram({
+    name: 'apiserver_admission_step_admission_duration_seconds', stability: 'STABLE', labels: ['type', 'operation', 'rejected'], buckets: admissionBuckets,
+    help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+  }));
+  const admissionController = registry.register(new Histogram({
+    name: 'apiserver_admission_controller_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: admissionBuckets,
+    help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  }));
+  const policyLabels = ['policy', 'policy_binding', 'error_type', 'enforcement_action'];
+  const policyChecks = registry.register(new Counter({
+    name: 'apiserver_validating_admission_policy_check_total', stability: 'BETA', labels: policyLabels,
+    help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
+  }));
+  const policyCheckDuration = registry.register(new Histogram({
+    name: 'apiserver_validating_admission_policy_check_duration_seconds', stability: 'BETA', labels: policyLabels, buckets: [0.0000005, 0.001, 0.01, 0.1, 1],
+    help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+  }));
+  for (const m of processMetrics) registry.register(m);
   for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, featureSpec(name as FeatureGate).stage], enabled ? 1 : 0);
   for (const kind of ['mutating', 'readOnly']) inflight.set([kind], 0);
 
@@ -148,6 +180,18 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       const kind = request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
       inflight.add([kind], 1);
       return () => inflight.add([kind], -1);
+    },
+    observeWatchEvent(info, bytes) {
+      watchEvents.inc([info.apiGroup, info.apiVersion, info.resource]);
+      watchEventSizes.observe([info.apiGroup, info.apiVersion, info.resource], bytes);
+    },
+    observeAdmission(plugin, operation, rejected, seconds) {
+      admissionStep.observe(['validate', operation, String(rejected)], seconds);
+      admissionController.observe([plugin, 'validate', operation, String(rejected)], seconds);
+    },
+    observePolicyCheck(policy, binding, errorType, action, seconds) {
+      policyChecks.inc([policy, binding, errorType, action]);
+      policyCheckDuration.observe([policy, binding, errorType, action], seconds);
     },
     observeRequest(request, info, code, seconds) {
       const url = new URL(request.url);

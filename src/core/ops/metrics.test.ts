@@ -195,3 +195,72 @@ describe('deprecated and hidden metrics', () => {
     expect((await t.request('GET', '/metrics')).status).toBe(200);
   });
 });
+
+describe('watch, admission and CEL metrics', () => {
+  const value = (f: ParsedFamily[], name: string, labels: Record<string, string>) => Number(sample(f, name, labels)?.value ?? 0);
+  /** The _count of the histogram series whose labels include `labels`, summed (the parser keeps no labels on histograms, so the text is read). */
+  const histogramCount = async (t: TestServer, name: string, labels: Record<string, string>) => {
+    const text = await (await t.request('GET', '/metrics')).text();
+    let total = 0;
+    for (const m of text.matchAll(new RegExp(`^${name}_count(?:\\{(.*)\\})? (\\S+)$`, 'gm'))) {
+      const got = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+      if (Object.entries(labels).every(([k, v]) => got[k] === v)) total += Number(m[2]);
+    }
+    return total;
+  };
+
+  it('apiserver_watch_events_total and apiserver_watch_events_sizes count every event sent, by group, version and resource', async () => {
+    const t = await newTestServer();
+    const w = await t.watch('/api/v1/namespaces/default/configmaps?watch=true');
+    for (const name of ['a', 'b']) await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } });
+    await w.next();
+    await w.next();
+    w.close();
+    const f = await scrape(t);
+    expect(value(f, 'apiserver_watch_events_total', { group: '', version: 'v1', resource: 'configmaps' })).toBe(2);
+    expect(await histogramCount(t, 'apiserver_watch_events_sizes', { group: '', version: 'v1', resource: 'configmaps' })).toBe(2);
+    expect(family(f, 'apiserver_watch_events_sizes')!.type).toBe('HISTOGRAM');
+  });
+
+  it('admission step and controller durations, and ValidatingAdmissionPolicy checks by action taken', async () => {
+    const t = await newTestServer();
+    const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+    await t.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', { body: {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-bad' },
+      spec: { failurePolicy: 'Fail', matchConstraints: rules, validations: [{ expression: "object.metadata.name != 'bad'" }] },
+    } });
+    await t.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', { body: {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-bad-binding' }, spec: { policyName: 'no-bad', validationActions: ['Deny'] },
+    } });
+    expect((await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'good' } } })).status).toBe(201);
+    expect((await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' } } })).status).toBe(422);
+    const f = await scrape(t);
+    expect(family(f, 'apiserver_admission_step_admission_duration_seconds')!.help.startsWith('[STABLE] ')).toBe(true);
+    expect(await histogramCount(t, 'apiserver_admission_step_admission_duration_seconds', { type: 'validate', operation: 'CREATE', rejected: 'true' })).toBe(1);
+    expect(await histogramCount(t, 'apiserver_admission_step_admission_duration_seconds', { type: 'validate', operation: 'CREATE', rejected: 'false' })).toBeGreaterThanOrEqual(3);
+    expect(await histogramCount(t, 'apiserver_admission_controller_admission_duration_seconds', { name: 'ValidatingAdmissionPolicy', operation: 'CREATE', rejected: 'true' })).toBe(1);
+    const check = { policy: 'no-bad', policy_binding: 'no-bad-binding' };
+    expect(value(f, 'apiserver_validating_admission_policy_check_total', { ...check, error_type: 'no_error', enforcement_action: 'allow' })).toBe(1);
+    expect(value(f, 'apiserver_validating_admission_policy_check_total', { ...check, error_type: 'invalid_error', enforcement_action: 'deny' })).toBe(1);
+    expect(await histogramCount(t, 'apiserver_validating_admission_policy_check_duration_seconds', { ...check, enforcement_action: 'deny' })).toBe(1);
+  });
+
+  it('apiserver_cel_compilation_duration_seconds and apiserver_cel_evaluation_duration_seconds time CRD validation rules', async () => {
+    const t = await newTestServer();
+    const count = (name: string) => histogramCount(t, name, {});
+    const compiled = await count('apiserver_cel_compilation_duration_seconds');
+    const evaluated = await count('apiserver_cel_evaluation_duration_seconds');
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.size <= 3' }] } } } };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema }] },
+    };
+    expect((await t.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
+    const gadget = (name: string, size: number) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec: { size } });
+    expect((await t.request('POST', '/apis/example.com/v1/namespaces/default/gadgets', { body: gadget('ok', 1) })).status).toBe(201);
+    expect((await t.request('POST', '/apis/example.com/v1/namespaces/default/gadgets', { body: gadget('big', 9) })).status).toBe(422);
+    // Metrics of the process-wide registry: other servers in this process add to them too.
+    expect(await count('apiserver_cel_compilation_duration_seconds')).toBeGreaterThan(compiled);
+    expect(await count('apiserver_cel_evaluation_duration_seconds')).toBeGreaterThanOrEqual(evaluated + 2);
+  });
+});
