@@ -66,6 +66,7 @@ import { ResourceRegistry } from './registry/registry';
 import { deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
+import { withDeclarativeValidation } from './validation/declarative';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
@@ -185,7 +186,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
       store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }

@@ -40,6 +40,8 @@ export interface ApiServerMetrics {
   observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
   /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
   observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
+  /** Declarative and hand-written validation disagreed (declarative_validation_mismatch_total). */
+  observeDeclarativeValidationMismatch(): void;
   /** GET /metrics and GET /metrics/slis (text, or protobuf when Accept asks for it), or undefined for other paths. */
   serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
@@ -130,6 +132,14 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'apiserver_validating_admission_policy_check_duration_seconds', stability: 'BETA', labels: policyLabels, buckets: [0.0000005, 0.001, 0.01, 0.1, 1],
     help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
   }));
+  const dvMismatches = registry.register(new Counter({
+    name: 'declarative_validation_mismatch_total',
+    help: 'Number of times declarative validation results differed from handwritten validation results for core types.',
+  }));
+  const dvPanics = registry.register(new Counter({ name: 'declarative_validation_panic_total', help: 'Number of times declarative validation has panicked during validation.' }));
+  // Both exist from the start, at zero, as counters without labels do.
+  dvMismatches.inc([], 0);
+  dvPanics.inc([], 0);
   for (const m of processMetrics) registry.register(m);
   for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, featureSpec(name as FeatureGate).stage], enabled ? 1 : 0);
   for (const kind of ['mutating', 'readOnly']) inflight.set([kind], 0);
@@ -180,6 +190,9 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       const kind = request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
       inflight.add([kind], 1);
       return () => inflight.add([kind], -1);
+    },
+    observeDeclarativeValidationMismatch() {
+      dvMismatches.inc();
     },
     observeWatchEvent(info, bytes) {
       watchEvents.inc([info.apiGroup, info.apiVersion, info.resource]);
