@@ -29,7 +29,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -368,6 +368,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
+      // A deprecated version is marked in the audit annotations (here: the request's trace).
+      const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+      if (requested && (requested.deprecated || customResourceInfo(requested)?.deprecationWarning !== undefined)) {
+        const details: Record<string, string> = { 'k8s.io/deprecated': 'true' };
+        if (requested.deprecated?.removedRelease) details['k8s.io/removed-release'] = requested.deprecated.removedRelease;
+        addTrace(request, { stage: 'audit', message: 'audit annotations', details });
+      }
       // A deprecated built-in version warns on every answer, errors and watches included (deprecation.WarningMessage).
       const deprecation = builtinDeprecationWarning(info);
       if (deprecation) {

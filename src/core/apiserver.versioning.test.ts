@@ -85,3 +85,17 @@ describe('deprecated built-in versions', () => {
     ]);
   });
 });
+
+describe('audit annotations of deprecated versions', () => {
+  const trace = (r: Response) => JSON.parse(decodeURIComponent(r.headers.get('x-kubesim-trace') ?? '[]')) as { stage: string; details?: Record<string, string> }[];
+
+  it('[API-VER-052] a request to a deprecated version is annotated k8s.io/deprecated=true (and its removal release)', async () => {
+    const t = await newTestServer({ runtimeConfig: 'networking.k8s.io/v1beta1=true' });
+    const beta = await t.request('GET', '/apis/networking.k8s.io/v1beta1/ipaddresses', { headers: { 'x-kubesim-trace': '1' } });
+    expect(trace(beta).find((e) => e.stage === 'audit')?.details).toEqual({ 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': '1.37' });
+    const endpoints = await t.request('GET', '/api/v1/namespaces/default/endpoints', { headers: { 'x-kubesim-trace': '1' } });
+    expect(trace(endpoints).find((e) => e.stage === 'audit')?.details).toEqual({ 'k8s.io/deprecated': 'true' });
+    const current = await t.request('GET', '/apis/networking.k8s.io/v1/ipaddresses', { headers: { 'x-kubesim-trace': '1' } });
+    expect(trace(current).some((e) => e.stage === 'audit')).toBe(false);
+  });
+});
