@@ -70,6 +70,16 @@ describe('status pages, deprecation and the removed-API check', () => {
     expect(flagz.stdout.split('\n')).toEqual(expect.arrayContaining(['kube-apiserver flags', 'secure-port=0', 'store=memory', 'authorization-mode=RBAC']));
   });
 
+  it('[AC-METRICS-004] /metrics/slis is served on the HTTPS port', async () => {
+    // The kubeconfig points kubectl at the secure port.
+    expect(readFileSync(host.kubeconfigPath, 'utf8')).toContain(`server: ${host.secureUrl}`);
+    expect((await anonymousGet('/readyz')).status).toBe(200);
+    const r = await kubectl('admin-token', ['get', '--raw', '/metrics/slis']);
+    expect(r.code, r.stderr).toBe(0);
+    const families = parsePrometheusTextFormat(r.stdout);
+    expect(families.map((f) => f.name)).toEqual(['kubernetes_healthcheck', 'kubernetes_healthchecks_total']);
+  });
+
   it('[API-VER-050] kubesim refuses to start when a locked GA gate is disabled', async () => {
     const r = await kubesim(['--port=0', '--store=memory', '--feature-gates=ComponentSLIs=false']);
     expect(r.code).toBe(1);
