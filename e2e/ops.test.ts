@@ -34,7 +34,7 @@ function anonymousGet(path: string): Promise<{ status: number; body: string }> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubesim-ops-'));
-  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,system:masters\nalice-token,alice,2\n');
+  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,system:masters\nalice-token,alice,2\nbob-token,bob,3\n');
   host = await startHost({
     port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
     authorizationModes: 'RBAC', authn: { tokenAuthFile: join(dir, 'tokens.csv') }, shutdownDelayMs: 3000,
@@ -68,6 +68,17 @@ describe('status pages, deprecation and the removed-API check', () => {
     const flagz = await kubectl('admin-token', ['get', '--raw', '/flagz']);
     expect(flagz.code, flagz.stderr).toBe(0);
     expect(flagz.stdout.split('\n')).toEqual(expect.arrayContaining(['kube-apiserver flags', 'secure-port=0', 'store=memory', 'authorization-mode=RBAC']));
+  });
+
+  it('system:monitoring reads /statusz but not /flagz', async () => {
+    expect((await kubectl('bob-token', ['get', '--raw', '/statusz'])).code).toBe(1);
+    expect((await kubectl('admin-token', ['create', 'clusterrolebinding', 'bob-monitoring', '--clusterrole=system:monitoring', '--user=bob'])).code).toBe(0);
+    const statusz = await kubectl('bob-token', ['get', '--raw', '/statusz']);
+    expect(statusz.code, statusz.stderr).toBe(0);
+    expect(statusz.stdout).toContain('kube-apiserver statusz');
+    const flagz = await kubectl('bob-token', ['get', '--raw', '/flagz']);
+    expect(flagz.code).toBe(1);
+    expect(flagz.stderr).toContain('Error from server (Forbidden)');
   });
 
   it('[AC-METRICS-004] /metrics/slis is served on the HTTPS port', async () => {

@@ -217,7 +217,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   if (hiddenMetricsError) throw new Error(hiddenMetricsError);
   const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks, showHiddenMetricsForVersion: options.showHiddenMetricsForVersion });
   const zpages = createZPages({
-    clock, gates, version: versionInfo(registry.kubernetesVersion), flags: options.flags ?? {},
+    clock, gates, version: versionInfo(registry.kubernetesVersion),
+    // A host without a command line (the service worker) lists the options it was started with.
+    flags: options.flags ?? {
+      'feature-gates': Object.entries(options.featureGates ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(','),
+      'runtime-config': options.runtimeConfig ?? '',
+      'anonymous-auth': String(options.anonymousAuth ?? true),
+    },
     config: () => ({ featureGates: gates, runtimeConfig: options.runtimeConfig ?? '', watchCacheHistoryWindowSeconds: (options.watchHistoryWindowMs ?? 300_000) / 1000 }),
   });
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });

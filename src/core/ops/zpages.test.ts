@@ -105,6 +105,12 @@ describe('/flagz', () => {
     expect((await t.request('GET', '/flagz', { headers: { accept: statuszJson } })).status).toBe(406);
   });
 
+  it('a server started without a command line (the service worker) lists the options it runs with', async () => {
+    const t = await newTestServer({ featureGates: { NativeHistograms: true }, runtimeConfig: 'batch/v1=false' });
+    const r = await t.json('GET', '/flagz', { headers: { accept: flagzJson('v1beta1') } });
+    expect(r.body.flags).toEqual({ 'anonymous-auth': 'true', 'feature-gates': 'NativeHistograms=true', 'runtime-config': 'batch/v1=false' });
+  });
+
   it('redacts userinfo passwords in every URL of a list, keeps other values', () => {
     expect(redactFlag('etcd-servers', 'https://u:p@a:2379,https://b:2379')).toBe('https://u:xxxxx@a:2379,https://b:2379');
     expect(redactFlag('port', '8080')).toBe('8080');
