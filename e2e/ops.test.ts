@@ -103,14 +103,17 @@ describe('status pages, deprecation and the removed-API check', () => {
       'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: default}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        backend: {serviceName: web, servicePort: 80}',
       'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: "0 0 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}}',
       'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: fine, namespace: default}',
+      'apiVersion: v1\nkind: Endpoints\nmetadata: {name: legacy, namespace: default}',
     ].join('\n---\n'));
     const report = await kubesim(['check', file]);
     expect(report.code, report.stderr).toBe(3);
     const lines = report.stdout.split('\n');
-    expect(lines[0]!.split(/\s{2,}/)).toEqual(['FILE', 'KIND', 'NAME', 'VERSION', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']);
-    expect(lines[1]!.split(/\s{2,}/)).toEqual([file, 'Ingress', 'default/web', 'networking.k8s.io/v1beta1', 'true', '1.22', 'networking.k8s.io/v1']);
-    expect(lines[2]!.split(/\s{2,}/)).toEqual([file, 'CronJob', 'nightly', 'batch/v1beta1', 'true', '1.25', 'batch/v1']);
-    expect(lines[3]!.split(/\s{2,}/)).toEqual([file, 'ServiceAccount', 'default/fine', 'v1', 'false', '-', '-']);
+    expect(lines[0]!.split(/\s{2,}/)).toEqual(['FILE', 'KIND', 'NAME', 'VERSION', 'DEPRECATED-IN', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']);
+    expect(lines[1]!.split(/\s{2,}/)).toEqual([file, 'Ingress', 'default/web', 'networking.k8s.io/v1beta1', '-', 'true', '1.22', 'networking.k8s.io/v1']);
+    expect(lines[2]!.split(/\s{2,}/)).toEqual([file, 'CronJob', 'nightly', 'batch/v1beta1', '-', 'true', '1.25', 'batch/v1']);
+    expect(lines[3]!.split(/\s{2,}/)).toEqual([file, 'ServiceAccount', 'default/fine', 'v1', '-', 'false', '-', '-']);
+    expect(lines[4]!.split(/\s{2,}/)).toEqual([file, 'Endpoints', 'default/legacy', 'v1', '1.33', 'false', '-', 'discovery.k8s.io/v1']);
+    expect(report.stdout).toContain(`${file}: Endpoints default/legacy: v1 is deprecated since 1.33; use discovery.k8s.io/v1\n`);
     expect(report.stdout).toContain('  - backend serviceName is renamed service.name\n');
     // Before 1.22 nothing in the file is removed yet.
     expect((await kubesim(['check', '--target-version=1.21', file])).code).toBe(0);
@@ -122,6 +125,7 @@ describe('status pages, deprecation and the removed-API check', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('ingress.networking.k8s.io/web created');
     expect(r.stdout).toContain('cronjob.batch/nightly created');
+    expect(r.stderr).toContain('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
   });
 });
 

@@ -77,7 +77,7 @@ export async function runCheckCommand(args: readonly string[], out: CheckOutput 
     const docs: string[] = [];
     for (const r of reports) {
       r.objects.forEach((o, i) => {
-        if (o.removedIn && !o.converted) out.write(`# ${r.file}: ${o.kind} ${objectName(o)} (${o.apiVersion}) left as it is: ${o.conversionNote}\n`);
+        if (o.changes && !o.converted) out.write(`# ${r.file}: ${o.kind} ${objectName(o)} (${o.apiVersion}) left as it is: ${o.conversionNote}\n`);
         docs.push(stringify(o.converted ?? r.originals[i]));
       });
     }
@@ -88,13 +88,16 @@ export async function runCheckCommand(args: readonly string[], out: CheckOutput 
     out.write(`${JSON.stringify({ targetVersion: target.replace(/^v/, ''), files: reports.map(({ file, objects }) => ({ file, objects })) }, null, 2)}\n`);
     return found ? 3 : 0;
   }
-  const rows = [['FILE', 'KIND', 'NAME', 'VERSION', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']];
+  const rows = [['FILE', 'KIND', 'NAME', 'VERSION', 'DEPRECATED-IN', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']];
   for (const r of reports) {
-    for (const o of r.objects) rows.push([r.file, o.kind, objectName(o), o.apiVersion, String(o.removed), o.removedIn ?? '-', o.replacement ?? (o.removedIn ? '(none)' : '-')]);
+    for (const o of r.objects) rows.push([r.file, o.kind, objectName(o), o.apiVersion, o.deprecatedIn ?? '-', String(o.removed), o.removedIn ?? '-', o.replacement ?? (o.removedIn ? '(none)' : '-')]);
   }
   out.write(`${table(rows)}\n`);
   for (const r of reports) {
-    for (const o of r.objects.filter((x) => x.removedIn)) {
+    for (const o of r.objects.filter((x) => x.deprecatedIn && !x.changes)) {
+      out.write(`\n${r.file}: ${o.kind} ${objectName(o)}: ${o.apiVersion} is deprecated since ${o.deprecatedIn}${o.removedIn ? ` and goes in ${o.removedIn}` : ''}${o.replacement ? `; use ${o.replacement}` : ''}\n`);
+    }
+    for (const o of r.objects.filter((x) => x.changes)) {
       out.write(`\n${r.file}: ${o.kind} ${objectName(o)}: ${o.apiVersion} ${o.removed ? 'was removed' : 'will be removed'} in ${o.removedIn}${o.replacement ? `; use ${o.replacement} (served since ${o.replacementSince})` : ''}\n`);
       for (const c of o.changes ?? []) out.write(`  - ${c}\n`);
       out.write(o.converted ? '  conversion: mechanical (kubesim check --convert)\n' : `  conversion: ${o.conversionNote}\n`);

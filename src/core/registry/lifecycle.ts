@@ -50,14 +50,27 @@ function atOrBefore(release: string, current: string): boolean {
   return a1 < b1 || (a1 === b1 && a2 <= b2);
 }
 
+export interface Deprecation {
+  since: string;
+  removedRelease?: string;
+  replacement?: GroupVersionKind;
+}
+
+/** Whether group/version/kind is deprecated as of a release ("1.36"), since when, until when and for what. */
+export function deprecationOf(group: string, version: string, kind: string, release: string): Deprecation | undefined {
+  const lc = lifecycles[`${group}/${version}/${kind}`];
+  if (!lc) return undefined;
+  const since = lc.deprecated ?? (lc.introduced ? addMinors(lc.introduced, 3) : undefined);
+  if (!since || !atOrBefore(since, release)) return undefined;
+  const removedRelease = lc.removed === null ? undefined : lc.removed ?? addMinors(since, 3);
+  return { since, removedRelease, replacement: lc.replacement };
+}
+
 /** The type with `deprecated` set when its version is deprecated as of kubernetesVersion. */
 export function withLifecycle(type: ResourceType, kubernetesVersion: string): ResourceType {
-  const lc = lifecycles[`${type.group}/${type.version}/${type.kind}`];
-  if (!lc || type.deprecated) return type;
-  const deprecated = lc.deprecated ?? (lc.introduced ? addMinors(lc.introduced, 3) : undefined);
-  if (!deprecated || !atOrBefore(deprecated, kubernetesVersion)) return type;
-  const removed = lc.removed === null ? undefined : lc.removed ?? addMinors(deprecated, 3);
-  return { ...type, deprecated: { since: deprecated, removedRelease: removed, replacement: lc.replacement } };
+  if (type.deprecated) return type;
+  const deprecated = deprecationOf(type.group, type.version, type.kind, kubernetesVersion);
+  return deprecated ? { ...type, deprecated } : type;
 }
 
 /** The Warning text kube-apiserver sends for a request to a deprecated version (deprecation.WarningMessage). */

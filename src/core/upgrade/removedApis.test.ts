@@ -89,4 +89,12 @@ describe('removed-API check', () => {
     const sar = checkManifests('apiVersion: authorization.k8s.io/v1beta1\nkind: SubjectAccessReview\nspec: {user: u, group: [g1]}', '1.36');
     expect(sar.objects[0]!.converted!['spec']).toEqual({ user: 'u', groups: ['g1'] });
   });
+
+  it('a version still served but deprecated by the target release says since when and what replaces it', () => {
+    const manifest = 'apiVersion: v1\nkind: Endpoints\nmetadata: {name: e}';
+    expect(checkManifests(manifest, '1.32').objects[0]).toEqual({ index: 0, apiVersion: 'v1', kind: 'Endpoints', name: 'e', removed: false });
+    expect(checkManifests(manifest, '1.36').objects[0]).toEqual({ index: 0, apiVersion: 'v1', kind: 'Endpoints', name: 'e', removed: false, deprecatedIn: '1.33', replacement: 'discovery.k8s.io/v1' });
+    expect(checkManifests('apiVersion: networking.k8s.io/v1beta1\nkind: ServiceCIDR\nmetadata: {name: s}', '1.36').objects[0])
+      .toMatchObject({ removed: false, deprecatedIn: '1.34', removedIn: '1.37', replacement: 'networking.k8s.io/v1' });
+  });
 });

@@ -6,6 +6,7 @@
  * The table is Kubernetes' deprecated API migration guide.
  */
 import { parseAllDocuments } from 'yaml';
+import { deprecationOf } from '../registry/lifecycle';
 
 export interface Removal {
   /** "group/version" as apiVersion spells it. */
@@ -253,6 +254,8 @@ export interface ObjectReport {
   namespace?: string;
   /** Whether the apiVersion is no longer served by the target release. */
   removed: boolean;
+  /** The release that deprecated a version the target release still serves. */
+  deprecatedIn?: string;
   removedIn?: string;
   replacement?: string;
   replacementSince?: string;
@@ -289,7 +292,17 @@ export function checkObject(obj: Obj, targetVersion: string, index = 0): ObjectR
   if (typeof meta['name'] === 'string') report.name = meta['name'];
   if (typeof meta['namespace'] === 'string') report.namespace = meta['namespace'];
   const removal = findRemoval(apiVersion, kind);
-  if (!removal) return report;
+  if (!removal) {
+    // Still served, perhaps deprecated: say so, and what replaces it, before it goes.
+    const [group, version] = apiVersion.includes('/') ? (apiVersion.split('/', 2) as [string, string]) : ['', apiVersion];
+    const d = deprecationOf(group, version, kind, targetVersion);
+    if (d) {
+      report.deprecatedIn = d.since;
+      if (d.removedRelease) report.removedIn = d.removedRelease;
+      if (d.replacement) report.replacement = d.replacement.group ? `${d.replacement.group}/${d.replacement.version}` : d.replacement.version;
+    }
+    return report;
+  }
   report.removed = atOrBefore(removal.removedIn, targetVersion);
   report.removedIn = removal.removedIn;
   if (removal.replacement) report.replacement = removal.replacement;
