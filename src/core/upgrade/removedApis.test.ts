@@ -97,4 +97,34 @@ describe('removed-API check', () => {
     expect(checkManifests('apiVersion: networking.k8s.io/v1beta1\nkind: ServiceCIDR\nmetadata: {name: s}', '1.36').objects[0])
       .toMatchObject({ removed: false, deprecatedIn: '1.34', removedIn: '1.37', replacement: 'networking.k8s.io/v1' });
   });
+
+  it('autoscaling/v2beta1 metrics become v2 MetricTargets and MetricIdentifiers', async () => {
+    const hpa = {
+      apiVersion: 'autoscaling/v2beta1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'default' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', targetAverageUtilization: 60 } },
+          { type: 'Pods', pods: { metricName: 'rps', targetAverageValue: '100' } },
+          { type: 'Object', object: { target: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' }, metricName: 'hits', targetValue: '2k' } },
+          { type: 'External', external: { metricName: 'queue', metricSelector: { matchLabels: { q: 'jobs' } }, targetAverageValue: '30' } },
+        ],
+      },
+    };
+    const [report] = checkManifests(JSON.stringify(hpa), '1.36').objects;
+    expect(report).toMatchObject({ removed: true, removedIn: '1.25', replacement: 'autoscaling/v2' });
+    expect(report!.converted!['spec']).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+        { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '100' } } },
+        { type: 'Object', object: { describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' }, metric: { name: 'hits' }, target: { type: 'Value', value: '2k' } } },
+        { type: 'External', external: { metric: { name: 'queue', selector: { matchLabels: { q: 'jobs' } } }, target: { type: 'AverageValue', averageValue: '30' } } },
+      ],
+    });
+    // The server takes the converted object as it is.
+    const t = await newTestServer();
+    const created = await t.json('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', { body: report!.converted });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
 });

@@ -119,6 +119,42 @@ function convertAccessReview(obj: Obj): Obj {
   return out;
 }
 
+/** A v2beta1 metric target as v2's MetricTarget. */
+function metricTarget(src: Obj, utilization?: string, average?: string, value?: string): Obj | undefined {
+  if (utilization && src[utilization] !== undefined) return { type: 'Utilization', averageUtilization: src[utilization] };
+  if (average && src[average] !== undefined) return { type: 'AverageValue', averageValue: src[average] };
+  if (value && src[value] !== undefined) return { type: 'Value', value: src[value] };
+  return undefined;
+}
+
+/** MetricIdentifier: the v2beta1 metricName and its selector. */
+function metricIdentifier(name: unknown, selector: unknown): Obj {
+  return selector === undefined ? { name } : { name, selector };
+}
+
+/** autoscaling/v2beta1 metrics to v2: targets become MetricTarget, metric names MetricIdentifier. */
+function convertHpaV2beta1(obj: Obj): Obj {
+  const out = rename('autoscaling/v2')(obj);
+  const metrics = spec(out)['metrics'];
+  if (!Array.isArray(metrics)) return out;
+  spec(out)['metrics'] = metrics.map((m: unknown) => {
+    if (!isObj(m)) return m;
+    const r = isObj(m['resource']) ? m['resource'] : undefined;
+    const cr = isObj(m['containerResource']) ? m['containerResource'] : undefined;
+    const p = isObj(m['pods']) ? m['pods'] : undefined;
+    const o = isObj(m['object']) ? m['object'] : undefined;
+    const e = isObj(m['external']) ? m['external'] : undefined;
+    const next: Obj = { type: m['type'] };
+    if (r) next['resource'] = { name: r['name'], target: metricTarget(r, 'targetAverageUtilization', 'targetAverageValue') };
+    if (cr) next['containerResource'] = { name: cr['name'], container: cr['container'], target: metricTarget(cr, 'targetAverageUtilization', 'targetAverageValue') };
+    if (p) next['pods'] = { metric: metricIdentifier(p['metricName'], p['selector']), target: metricTarget(p, undefined, 'targetAverageValue') };
+    if (o) next['object'] = { describedObject: o['target'], metric: metricIdentifier(o['metricName'], o['selector']), target: metricTarget(o, undefined, 'averageValue', 'targetValue') };
+    if (e) next['external'] = { metric: metricIdentifier(e['metricName'], e['metricSelector']), target: metricTarget(e, undefined, 'targetAverageValue', 'targetValue') };
+    return next;
+  });
+  return out;
+}
+
 function convertFlowControlV1beta2(obj: Obj): Obj {
   const out = rename('flowcontrol.apiserver.k8s.io/v1')(obj);
   const limited = isObj(spec(out)['limited']) ? (spec(out)['limited'] as Obj) : undefined;
@@ -163,7 +199,11 @@ export const removals: Removal[] = [
   { apiVersion: 'autoscaling/v2beta2', kinds: ['HorizontalPodAutoscaler'], removedIn: '1.26', replacement: 'autoscaling/v2', replacementSince: '1.23', changes: none, convert: rename('autoscaling/v2') },
   {
     apiVersion: 'autoscaling/v2beta1', kinds: ['HorizontalPodAutoscaler'], removedIn: '1.25', replacement: 'autoscaling/v2', replacementSince: '1.23',
-    changes: ['metric targets (targetAverageUtilization, targetAverageValue, targetValue) become spec.metrics[*].*.target'],
+    changes: [
+      'spec.metrics[*].*.targetAverageUtilization, targetAverageValue, targetValue and averageValue become target {type, averageUtilization | averageValue | value}',
+      'metricName (and selector, metricSelector) become metric {name, selector}', 'object metrics: target becomes describedObject',
+    ],
+    convert: convertHpaV2beta1,
   },
   { apiVersion: 'batch/v1beta1', kinds: ['CronJob'], removedIn: '1.25', replacement: 'batch/v1', replacementSince: '1.21', changes: none, convert: rename('batch/v1') },
   {
