@@ -127,4 +127,35 @@ describe('removed-API check', () => {
     const created = await t.json('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', { body: report!.converted });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   });
+
+  it('[API-VER-134][API-VER-140] a v1beta1 CustomResourceDefinition moves its version, schema, subresources and columns into spec.versions', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1beta1
+kind: CustomResourceDefinition
+metadata: {name: crontabs.stable.example.com}
+spec:
+  group: stable.example.com
+  version: v1
+  names: {plural: crontabs, singular: crontab, kind: CronTab}
+  subresources: {status: {}}
+  additionalPrinterColumns:
+  - {name: Spec, type: string, JSONPath: .spec.cronSpec}
+  validation:
+    openAPIV3Schema:
+      type: object
+      properties:
+        spec: {type: object, properties: {cronSpec: {type: string}}}
+`;
+    const [report] = checkManifests(crd, '1.36').objects;
+    expect(report!.converted!['spec']).toEqual({
+      group: 'stable.example.com', scope: 'Namespaced', names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
+      versions: [{
+        name: 'v1', served: true, storage: true, subresources: { status: {} },
+        additionalPrinterColumns: [{ name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' }],
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cronSpec: { type: 'string' } } } }, 'x-kubernetes-preserve-unknown-fields': true } },
+      }],
+    });
+    const t = await newTestServer();
+    const created = await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: report!.converted });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+  });
 });

@@ -155,6 +155,56 @@ function convertHpaV2beta1(obj: Obj): Obj {
   return out;
 }
 
+/** Printer columns: JSONPath renamed jsonPath. */
+function printerColumns(cols: unknown): unknown {
+  if (!Array.isArray(cols)) return cols;
+  return cols.map((c: unknown) => {
+    if (!isObj(c) || !('JSONPath' in c)) return c;
+    const { JSONPath, ...rest } = c;
+    return { ...rest, jsonPath: JSONPath };
+  });
+}
+
+/**
+ * CustomResourceDefinition v1beta1 to v1: top-level version, validation,
+ * subresources and printer columns move into every version; v1beta1's
+ * defaults (scope Namespaced, preserveUnknownFields true, conversion review
+ * v1beta1) are written out, unknown fields kept with
+ * x-kubernetes-preserve-unknown-fields where v1beta1 kept them.
+ */
+function convertCrd(obj: Obj): Obj | { notMechanical: string } {
+  const out = rename('apiextensions.k8s.io/v1')(obj);
+  const s = spec(out);
+  s['scope'] ??= 'Namespaced';
+  const preserve = s['preserveUnknownFields'] !== false;
+  delete s['preserveUnknownFields'];
+  const topSchema = isObj(s['validation']) ? s['validation']['openAPIV3Schema'] : undefined;
+  const versions: Obj[] = Array.isArray(s['versions']) && s['versions'].length
+    ? (s['versions'] as unknown[]).filter(isObj)
+    : typeof s['version'] === 'string' ? [{ name: s['version'], served: true, storage: true }] : [];
+  if (!versions.length) return { notMechanical: 'spec.version or spec.versions is required' };
+  for (const v of versions) {
+    const own = isObj(v['schema']) ? v['schema']['openAPIV3Schema'] : undefined;
+    let schema = isObj(own) ? own : isObj(topSchema) ? clone(topSchema) : { type: 'object' };
+    if (preserve) schema = { ...schema, 'x-kubernetes-preserve-unknown-fields': true };
+    v['schema'] = { openAPIV3Schema: schema };
+    if (v['subresources'] === undefined && s['subresources'] !== undefined) v['subresources'] = clone(s['subresources']);
+    if (v['additionalPrinterColumns'] === undefined && s['additionalPrinterColumns'] !== undefined) v['additionalPrinterColumns'] = clone(s['additionalPrinterColumns']);
+    if (v['additionalPrinterColumns'] !== undefined) v['additionalPrinterColumns'] = printerColumns(v['additionalPrinterColumns']);
+  }
+  s['versions'] = versions;
+  for (const k of ['version', 'validation', 'subresources', 'additionalPrinterColumns']) delete s[k];
+  const conversion = isObj(s['conversion']) ? s['conversion'] : undefined;
+  if (conversion && conversion['strategy'] === 'Webhook') {
+    conversion['webhook'] = { clientConfig: conversion['webhookClientConfig'], conversionReviewVersions: conversion['conversionReviewVersions'] ?? ['v1beta1'] };
+  }
+  if (conversion) {
+    delete conversion['webhookClientConfig'];
+    delete conversion['conversionReviewVersions'];
+  }
+  return out;
+}
+
 function convertFlowControlV1beta2(obj: Obj): Obj {
   const out = rename('flowcontrol.apiserver.k8s.io/v1')(obj);
   const limited = isObj(spec(out)['limited']) ? (spec(out)['limited'] as Obj) : undefined;
@@ -245,6 +295,7 @@ export const removals: Removal[] = [
       'spec.versions[*].schema.openAPIV3Schema is required and must be structural', 'spec.preserveUnknownFields: true is not allowed on create (use x-kubernetes-preserve-unknown-fields in the schema)',
       'additionalPrinterColumns[*].JSONPath is renamed jsonPath',
     ],
+    convert: convertCrd,
   },
   { apiVersion: 'apiregistration.k8s.io/v1beta1', kinds: ['APIService'], removedIn: '1.22', replacement: 'apiregistration.k8s.io/v1', replacementSince: '1.10', changes: none, convert: rename('apiregistration.k8s.io/v1') },
   { apiVersion: 'authentication.k8s.io/v1beta1', kinds: ['TokenReview'], removedIn: '1.22', replacement: 'authentication.k8s.io/v1', replacementSince: '1.6', changes: none, convert: rename('authentication.k8s.io/v1') },
