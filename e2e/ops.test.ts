@@ -3,6 +3,7 @@
  * kubectl reads /readyz and /livez (system:public-info-viewer lets any user and
  * anonymous callers in), and --shutdown-delay-duration drains with /readyz failing.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,28 @@ describe('status pages, deprecation and the removed-API check', () => {
     const r = await kubesim(['--port=0', '--store=memory', '--feature-gates=ComponentSLIs=false']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Error: invalid argument "ComponentSLIs=false" for "--feature-gates" flag: cannot set feature gate ComponentSLIs to false, feature is locked to true');
+  });
+
+  it('[API-VER-048] setting a GA gate logs its warning at start; a bad --show-hidden-metrics-for-version stops the host', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port=0', '--store=memory', `--data-dir=${join(dir, 'ga')}`, '--feature-gates=ComponentSLIs=true'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 60_000);
+      child.stdout.on('data', (d: Buffer) => {
+        if (String(d).includes('kubesim serving on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    expect(stderr).toContain('Setting GA feature gate ComponentSLIs=true. It will be removed in a future release.');
+    const bad = await kubesim(['--port=0', '--store=memory', `--data-dir=${join(dir, 'hidden')}`, '--show-hidden-metrics-for-version=1.30']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--show-hidden-metrics-for-version must be omitted or have the value '1.35'. Only the previous minor version is allowed");
   });
 
   it('kubesim check reports removed apiVersions, their replacements and field changes, and converts', async () => {
