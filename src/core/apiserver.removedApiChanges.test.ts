@@ -72,3 +72,102 @@ describe('networking.k8s.io/v1 Ingress', () => {
     for (const p of ['Prefix', 'Exact', 'ImplementationSpecific']) expect((await create(t, path, ing(p))).status).toBe(201);
   });
 });
+
+describe('admissionregistration.k8s.io/v1 webhook configurations', () => {
+  const path = '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations';
+  const webhook = (extra: Record<string, unknown> = {}) => ({ name: 'a.example.com', clientConfig: { url: 'https://hook.example.com/validate' }, sideEffects: 'None', admissionReviewVersions: ['v1'], ...extra });
+  const vwc = (name: string, webhooks: unknown[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name }, webhooks });
+
+  it('[API-VER-126][API-VER-127][API-VER-128] failurePolicy Fail, matchPolicy Equivalent and timeoutSeconds 10 by default', async () => {
+    const t = await newTestServer();
+    const r = await create(t, path, vwc('defaults', [webhook()]));
+    expect(r.status).toBe(201);
+    expect(r.body.webhooks[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, namespaceSelector: {}, objectSelector: {} });
+    const mutating = await create(t, '/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations', {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingWebhookConfiguration', metadata: { name: 'm' },
+      webhooks: [webhook({ clientConfig: { service: { namespace: 'default', name: 'hook' } }, rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] })],
+    });
+    expect(mutating.status, JSON.stringify(mutating.body)).toBe(201);
+    expect(mutating.body.webhooks[0]).toMatchObject({ failurePolicy: 'Fail', matchPolicy: 'Equivalent', timeoutSeconds: 10, reinvocationPolicy: 'Never', clientConfig: { service: { port: 443 } }, rules: [{ scope: '*' }] });
+  });
+
+  it('[API-VER-129][API-VER-130][API-VER-131][API-VER-132] sideEffects None or NoneOnDryRun, admissionReviewVersions required, names unique', async () => {
+    const t = await newTestServer();
+    const { sideEffects: _s, ...noSideEffects } = webhook();
+    const missing = await create(t, path, vwc('no-side-effects', [noSideEffects]));
+    expect(missing.status).toBe(422);
+    expect(missing.body.details.causes).toContainEqual(expect.objectContaining({ field: 'webhooks[0].sideEffects', reason: 'FieldValueRequired', message: 'Required value: must specify one of None, NoneOnDryRun' }));
+    for (const v of ['Some', 'Unknown']) {
+      const r = await create(t, path, vwc(`side-${v.toLowerCase()}`, [webhook({ sideEffects: v })]));
+      expect(r.status, v).toBe(422);
+      expect(r.body.details.causes).toContainEqual(expect.objectContaining({ field: 'webhooks[0].sideEffects', reason: 'FieldValueNotSupported' }));
+    }
+    const { admissionReviewVersions: _a, ...noVersions } = webhook();
+    const noReview = await create(t, path, vwc('no-versions', [noVersions]));
+    expect(noReview.status).toBe(422);
+    expect(noReview.body.details.causes).toContainEqual(expect.objectContaining({ field: 'webhooks[0].admissionReviewVersions', reason: 'FieldValueRequired' }));
+    const dup = await create(t, path, vwc('dup', [webhook(), webhook()]));
+    expect(dup.status).toBe(422);
+    expect(dup.body.details.causes).toContainEqual(expect.objectContaining({ field: 'webhooks[1].name', reason: 'FieldValueDuplicate' }));
+    expect((await create(t, path, vwc('dry', [webhook({ sideEffects: 'NoneOnDryRun' })]))).status).toBe(201);
+  });
+});
+
+describe('certificates.k8s.io/v1 CertificateSigningRequest', () => {
+  const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+  // A PEM CSR is needed before the fields under test are checked; any syntactically valid request will do.
+  const request = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQlZqQ0IvUUlCQURBUU1RNHdEQVlEVlFRREV3VmhiR2xqWlRCWk1CTUdCeXFHU000OUFnRUdDQ3FHU000OQpBd0VIQTBJQUJNdm1GVTVXYzRyV2VnOHUrZm5BNWhUMy9iRTI1VVFQN2M0bGZ4dC9ZUnJuaHhPc21oOXJnZHN3Ck1HZzdSUDNjV3hJK1dLaWdBZWhTZ0puVUNjc0F5WEtnS3pBcEJna3Foa2lHOXcwQkNRNHhIREFhTUJnR0ExVWQKRVFRUk1BK0NEV0ZzYVdObExtVjRZVzF3YkdVd0NnWUlLb1pJemowRUF3SURTQUF3UlFJaEFPbXRYUk1uSDNibwpUR0xtVGhPcXFPN0ZkMzdJbklBaHdSbjBRYUJxS2pQdEFpQm1hZkU1YUQrRGNsQVhNcHRCclUwYnZWWlhFT25lClBxSG9NVitjTHFVbFVnPT0KLS0tLS1FTkQgQ0VSVElGSUNBVEUgUkVRVUVTVC0tLS0tCg==';
+  const csr = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name }, spec: { request, ...spec } });
+
+  it('[API-VER-142][API-VER-143][API-VER-144] signerName and usages are required; usages unique and known; legacy-unknown cannot be created', async () => {
+    const t = await newTestServer();
+    const causes = async (name: string, spec: Record<string, unknown>) => {
+      const r = await create(t, path, csr(name, spec));
+      expect(r.status, name).toBe(422);
+      return r.body.details.causes as { field: string; reason: string }[];
+    };
+    expect(await causes('no-signer', { usages: ['client auth'] })).toContainEqual(expect.objectContaining({ field: 'spec.signerName', reason: 'FieldValueRequired' }));
+    expect(await causes('no-usages', { signerName: 'example.com/signer' })).toContainEqual(expect.objectContaining({ field: 'spec.usages', reason: 'FieldValueRequired' }));
+    expect(await causes('dup-usages', { signerName: 'example.com/signer', usages: ['client auth', 'client auth'] })).toContainEqual(expect.objectContaining({ field: 'spec.usages[1]', reason: 'FieldValueDuplicate' }));
+    expect(await causes('bad-usage', { signerName: 'example.com/signer', usages: ['flying'] })).toContainEqual(expect.objectContaining({ field: 'spec.usages[0]', reason: 'FieldValueNotSupported' }));
+    expect(await causes('legacy', { signerName: 'kubernetes.io/legacy-unknown', usages: ['client auth'] })).toContainEqual(expect.objectContaining({ field: 'spec.signerName' }));
+  });
+});
+
+describe('events.k8s.io/v1 Event', () => {
+  const path = '/apis/events.k8s.io/v1/namespaces/default/events';
+  const event = (name: string, extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name },
+    eventTime: '2026-01-01T00:00:00.000000Z', type: 'Normal', action: 'Started', reason: 'Started', reportingController: 'example.com/ctl', reportingInstance: 'ctl-1',
+    regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, ...extra,
+  });
+
+  it('[API-VER-112][API-VER-113][API-VER-114][API-VER-115][API-VER-116][API-VER-117] type Normal or Warning; regarding; action, reason, reportingController and reportingInstance required', async () => {
+    const t = await newTestServer();
+    const ok = await create(t, path, event('ok'));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body.regarding).toEqual({ kind: 'Pod', name: 'p', namespace: 'default' });
+    const other = await create(t, path, event('other', { type: 'Other' }));
+    expect(other.status).toBe(422);
+    expect(other.body.details.causes).toContainEqual(expect.objectContaining({ field: 'type' }));
+    for (const field of ['action', 'reason', 'reportingController', 'reportingInstance']) {
+      const body = event(`no-${field.toLowerCase()}`) as Record<string, unknown>;
+      delete body[field];
+      const r = await create(t, path, body);
+      expect(r.status, field).toBe(422);
+      expect(r.body.details.causes.map((c: { field: string }) => c.field), field).toContain(field);
+    }
+  });
+});
+
+describe('authorization.k8s.io/v1 SubjectAccessReview', () => {
+  it('[API-VER-141] spec.groups (v1beta1 spec.group) is what the review evaluates', async () => {
+    const t = await newTestServer();
+    const r = await create(t, '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'someone', groups: ['system:masters'], resourceAttributes: { verb: 'get', resource: 'pods', namespace: 'default' } },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.groups).toEqual(['system:masters']);
+    expect(r.body.status.allowed).toBe(true);
+  });
+});

@@ -11,13 +11,18 @@ import { strategies as apiextensions } from './apiextensions';
 import { strategies as apps } from './apps';
 import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   '': core,
-  'admissionregistration.k8s.io': { validatingadmissionpolicies: validatingAdmissionPolicyStrategy },
+  'admissionregistration.k8s.io': {
+    validatingadmissionpolicies: validatingAdmissionPolicyStrategy,
+    validatingwebhookconfigurations: validatingWebhookConfigurationStrategy,
+    mutatingwebhookconfigurations: mutatingWebhookConfigurationStrategy,
+  },
   'apiextensions.k8s.io': apiextensions,
   apps,
   batch,
