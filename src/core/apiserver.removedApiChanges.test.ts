@@ -171,3 +171,32 @@ describe('authorization.k8s.io/v1 SubjectAccessReview', () => {
     expect(r.body.status.allowed).toBe(true);
   });
 });
+
+describe('flowcontrol.apiserver.k8s.io/v1 PriorityLevelConfiguration', () => {
+  const path = '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations';
+  const plc = (name: string, limited: Record<string, unknown>) => ({ apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Reject' }, ...limited } } });
+
+  it('[API-VER-107][API-VER-108] nominalConcurrencyShares defaults to 30 only when unset; an explicit 0 stays 0', async () => {
+    const t = await newTestServer();
+    const unset = await create(t, path, plc('unset', {}));
+    expect(unset.status, JSON.stringify(unset.body)).toBe(201);
+    expect(unset.body.spec.limited.nominalConcurrencyShares).toBe(30);
+    const zero = await create(t, path, plc('zero', { nominalConcurrencyShares: 0 }));
+    expect(zero.status, JSON.stringify(zero.body)).toBe(201);
+    expect(zero.body.spec.limited.nominalConcurrencyShares).toBe(0);
+  });
+});
+
+describe('discovery.k8s.io/v1 EndpointSlice', () => {
+  it('[API-VER-110][API-VER-111] per-endpoint nodeName and zone; topology is spelled deprecatedTopology', async () => {
+    const t = await newTestServer();
+    const r = await create(t, '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', {
+      apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 's' }, addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.0.0.1'], nodeName: 'node-1', zone: 'zone-a', deprecatedTopology: { rack: 'r1' } }],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.endpoints[0]).toMatchObject({ nodeName: 'node-1', zone: 'zone-a', deprecatedTopology: { rack: 'r1' } });
+    expect(r.body.endpoints[0]).not.toHaveProperty('topology');
+  });
+});
+

@@ -14,6 +14,7 @@ import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
+import { strategies as flowcontrol } from './flowcontrol';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
@@ -26,6 +27,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'apiextensions.k8s.io': apiextensions,
   apps,
   batch,
+  'flowcontrol.apiserver.k8s.io': flowcontrol,
 };
 
 /** Kinds whose strategies maintain metadata.generation. */
