@@ -63,7 +63,7 @@ import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
-import { deprecationWarning } from './registry/lifecycle';
+import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
 import { withDeclarativeValidation } from './validation/declarative';
@@ -359,11 +359,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
-  function builtinDeprecationWarning(info: RequestInfo): string | undefined {
-    const type = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
-    return type && !type.custom ? deprecationWarning(type) : undefined;
-  }
-
   async function handle(request: Request): Promise<Response> {
     try {
       const url = new URL(request.url);
@@ -374,18 +369,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
-      // A deprecated version is marked in the audit annotations (here: the request's trace).
+      // A deprecated version is marked in the audit annotations (here: the request's trace), and a
+      // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
       const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
-      if (requested && (requested.deprecated || customResourceInfo(requested)?.deprecationWarning !== undefined)) {
-        const details: Record<string, string> = { 'k8s.io/deprecated': 'true' };
-        if (requested.deprecated?.removedRelease) details['k8s.io/removed-release'] = requested.deprecated.removedRelease;
-        addTrace(request, { stage: 'audit', message: 'audit annotations', details });
-      }
-      // A deprecated built-in version warns on every answer, errors and watches included (deprecation.WarningMessage).
-      const deprecation = builtinDeprecationWarning(info);
-      if (deprecation) {
+      const annotations = requested && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
+      if (annotations) addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
+      const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
+      if (warning) {
         const response = await handleResource(request, url, info).catch((err: unknown) => writeError(err, request));
-        response.headers.append('Warning', warningHeaderValue(deprecation));
+        response.headers.append('Warning', warningHeaderValue(warning));
         return response;
       }
       const response = await handleResource(request, url, info);

@@ -83,3 +83,15 @@ export function deprecationWarning(type: ResourceType): string | undefined {
   if (d.replacement) msg += `; use ${d.replacement.group ? `${d.replacement.group}/${d.replacement.version}` : d.replacement.version} ${d.replacement.kind}`;
   return msg;
 }
+
+/**
+ * The audit annotations a request to a deprecated version gets
+ * (k8s.io/deprecated, and k8s.io/removed-release when a removal is planned),
+ * or undefined for a version that is not deprecated.
+ */
+export function deprecationAnnotations(type: ResourceType, customDeprecated: boolean): Record<string, string> | undefined {
+  if (!type.deprecated && !customDeprecated) return undefined;
+  const annotations: Record<string, string> = { 'k8s.io/deprecated': 'true' };
+  if (type.deprecated?.removedRelease) annotations['k8s.io/removed-release'] = type.deprecated.removedRelease;
+  return annotations;
+}
