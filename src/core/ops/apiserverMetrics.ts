@@ -1,8 +1,10 @@
 /**
  * kube-apiserver's metrics (k8s.io/apiserver/pkg/endpoints/metrics and friends):
  * request counts and latencies labelled as MonitorRequest labels them, the
- * in-flight gauge, stored object counts, feature gates, and the health check
- * SLIs served on /metrics/slis.
+ * in-flight gauge, stored object counts, deprecated APIs requested, watch
+ * events, admission and ValidatingAdmissionPolicy timings, declarative
+ * validation mismatches, feature gates, and the health check SLIs served on
+ * /metrics/slis. Both endpoints answer in the text or the protobuf exposition.
  */
 import { customResourceInfo } from '../apiextensions/resources';
 import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
