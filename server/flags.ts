@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from '../src/core/features';
 import { parseAdmissionPlugins } from './admissionFlags';
 import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
@@ -51,7 +51,8 @@ Flags:
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
-      --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true"
+      --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
+                                       ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
