@@ -215,3 +215,31 @@ describe('health endpoints through kubectl', () => {
     host = undefined as unknown as RunningHost;
   });
 });
+
+describe('health through anonymous conditions', () => {
+  let limited: RunningHost;
+  beforeAll(async () => {
+    const config = join(dir, 'authn-config.yaml');
+    writeFileSync(config, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\nanonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n  - path: /readyz\n');
+    limited = await startHost({
+      port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'limited'), store: 'memory', tls: false, securePort: 0, help: false,
+      authn: { tokenAuthFile: join(dir, 'tokens.csv'), authenticationConfig: config },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('[AC-HEALTH-019] anonymous requests are let in on /livez and /readyz only', async () => {
+    const get = async (path: string) => {
+      const r = await fetch(`${limited.url}${path}`);
+      return { status: r.status, body: await r.text() };
+    };
+    expect(await get('/livez')).toEqual({ status: 200, body: 'ok' });
+    expect(await get('/readyz')).toEqual({ status: 200, body: 'ok' });
+    expect((await get('/api')).status).toBe(401);
+    expect((await get('/metrics')).status).toBe(401);
+    const admin = await fetch(`${limited.url}/api`, { headers: { authorization: 'Bearer admin-token' } });
+    expect(admin.status).toBe(200);
+  });
+});
