@@ -61,6 +61,16 @@ describe('status pages, deprecation and the removed-API check', () => {
     expect(cs.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
   });
 
+  it('kubectl events reads core/v1 Events through events.k8s.io/v1', async () => {
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'pulled', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'default' }, reason: 'Pulled', message: 'Successfully pulled image', type: 'Normal', firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), count: 1, source: { component: 'kubelet' } };
+    const made = await run('kubectl', ['--token=admin-token', 'create', '-f', '-'], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath }, JSON.stringify(event));
+    expect(made.code, made.stderr).toBe(0);
+    const r = await kubectl('admin-token', ['events', '-n', 'default']);
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.includes('Pulled'))!;
+    expect(line.split(/\s{2,}/).slice(1)).toEqual(['Normal', 'Pulled', 'Pod/web-1', 'Successfully pulled image']);
+  });
+
   it('[AC-STATUSZ-015][AC-STATUSZ-018][AC-STATUSZ-012] kubectl get --raw /statusz and /flagz answer plain text', async () => {
     const statusz = await kubectl('admin-token', ['get', '--raw', '/statusz']);
     expect(statusz.code, statusz.stderr).toBe(0);

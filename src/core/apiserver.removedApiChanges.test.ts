@@ -200,3 +200,58 @@ describe('discovery.k8s.io/v1 EndpointSlice', () => {
   });
 });
 
+
+describe('Events through core/v1 and events.k8s.io/v1', () => {
+  const CORE = '/api/v1/namespaces/default/events';
+  const EVENTS = '/apis/events.k8s.io/v1/namespaces/default/events';
+
+  it('[API-VER-113][API-VER-118][API-VER-119][API-VER-120] a core/v1 Event read through events.k8s.io/v1: regarding, note, deprecated-prefixed fields', async () => {
+    const t = await newTestServer();
+    const core = {
+      apiVersion: 'v1', kind: 'Event', metadata: { name: 'c' }, involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'Pulled', message: 'pulled',
+      firstTimestamp: '2026-01-01T00:00:00Z', lastTimestamp: '2026-01-01T00:01:00Z', count: 2, source: { component: 'kubelet', host: 'n1' }, type: 'Normal',
+    };
+    expect((await create(t, CORE, core)).status).toBe(201);
+    const r = await t.json('GET', `${EVENTS}/c`);
+    expect(r.status).toBe(200);
+    const { metadata: _m, ...rest } = r.body;
+    expect(rest).toEqual({
+      kind: 'Event', apiVersion: 'events.k8s.io/v1', regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reason: 'Pulled', note: 'pulled', type: 'Normal',
+      deprecatedSource: { component: 'kubelet', host: 'n1' }, deprecatedFirstTimestamp: '2026-01-01T00:00:00Z', deprecatedLastTimestamp: '2026-01-01T00:01:00Z', deprecatedCount: 2,
+    });
+    const listed = await t.json('GET', EVENTS);
+    expect(listed.body.items[0]).toMatchObject({ regarding: { name: 'p' }, note: 'pulled' });
+    expect(listed.body.items[0]).not.toHaveProperty('involvedObject');
+  });
+
+  it('an events.k8s.io/v1 Event is stored as a core/v1 Event, and written back through either group', async () => {
+    const t = await newTestServer();
+    const ev = {
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e' }, eventTime: '2026-01-01T00:00:00.000000Z', type: 'Warning', action: 'Scheduling', reason: 'FailedScheduling',
+      note: '0/1 nodes are available', reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-n1', regarding: { kind: 'Pod', name: 'p', namespace: 'default' },
+      series: { count: 2, lastObservedTime: '2026-01-01T00:05:00.000000Z' },
+    };
+    const made = await create(t, EVENTS, ev);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ note: '0/1 nodes are available', regarding: { name: 'p' }, reportingController: 'default-scheduler' });
+    const core = await t.json('GET', `${CORE}/e`);
+    expect(core.body).toMatchObject({
+      apiVersion: 'v1', involvedObject: { kind: 'Pod', name: 'p', namespace: 'default' }, message: '0/1 nodes are available', reportingComponent: 'default-scheduler',
+      reportingInstance: 'default-scheduler-n1', action: 'Scheduling', series: { count: 2, lastObservedTime: '2026-01-01T00:05:00.000000Z' },
+    });
+    expect(core.body).not.toHaveProperty('note');
+    // events.k8s.io/v1 keeps note immutable; the series moves on.
+    const patched = await t.json('PATCH', `${EVENTS}/e`, { body: { series: { count: 3, lastObservedTime: '2026-01-01T00:06:00.000000Z' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.series.count).toBe(3);
+    expect((await t.json('GET', `${CORE}/e`)).body.series.count).toBe(3);
+    const immutable = await t.json('PATCH', `${EVENTS}/e`, { body: { note: 'changed' }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(immutable.status).toBe(422);
+    const w = await t.watch(`${EVENTS}?watch=true&resourceVersion=${patched.body.metadata.resourceVersion}`);
+    await t.json('PATCH', `${CORE}/e`, { body: { message: 'from core' }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const event = await w.next();
+    w.close();
+    expect(event?.type).toBe('MODIFIED');
+    expect(event?.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'from core' });
+  });
+});

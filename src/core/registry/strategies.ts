@@ -14,6 +14,7 @@ import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
+import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 
 /** API group -> resource -> strategy. */
@@ -28,6 +29,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   apps,
   batch,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
+  'events.k8s.io': events,
 };
 
 /** Kinds whose strategies maintain metadata.generation. */
