@@ -255,3 +255,41 @@ describe('Events through core/v1 and events.k8s.io/v1', () => {
     expect(event?.object).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'from core' });
   });
 });
+
+describe('autoscaling HorizontalPodAutoscaler across versions', () => {
+  const V1 = '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers';
+  const V2 = '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers';
+  const spec = {
+    scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5,
+    metrics: [
+      { type: 'Pods', pods: { metric: { name: 'rps' }, target: { type: 'AverageValue', averageValue: '100' } } },
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+    ],
+  };
+
+  it('[API-VER-023] created in v2, read and written back in v1, read in v2: the v2 spec is unchanged', async () => {
+    const t = await newTestServer();
+    const made = await create(t, V2, { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web' }, spec });
+    expect(made.status).toBe(201);
+    const v1 = await t.json('GET', `${V1}/web`);
+    expect(v1.body.apiVersion).toBe('autoscaling/v1');
+    expect(v1.body.spec).toEqual({ scaleTargetRef: spec.scaleTargetRef, minReplicas: 1, maxReplicas: 5, targetCPUUtilizationPercentage: 60 });
+    // What v1 cannot say rides in annotations, in v1's metric layout.
+    expect(JSON.parse(v1.body.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toEqual([{ type: 'Pods', pods: { metricName: 'rps', targetAverageValue: '100' } }]);
+    const put = await t.json('PUT', `${V1}/web`, { body: { ...v1.body, spec: { ...v1.body.spec, maxReplicas: 6 } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const v2 = await t.json('GET', `${V2}/web`);
+    expect(v2.body.spec).toEqual({ ...made.body.spec, maxReplicas: 6 });
+    expect(v2.body.metadata.annotations).toBeUndefined();
+  });
+
+  it('created in v1, read in v2 as a CPU Resource metric', async () => {
+    const t = await newTestServer();
+    const made = await create(t, V1, { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'cpu' }, spec: { scaleTargetRef: spec.scaleTargetRef, maxReplicas: 3, targetCPUUtilizationPercentage: 75 } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body.spec.targetCPUUtilizationPercentage).toBe(75);
+    const v2 = await t.json('GET', `${V2}/cpu`);
+    expect(v2.body.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } }]);
+    expect(v2.body.spec).not.toHaveProperty('targetCPUUtilizationPercentage');
+  });
+});

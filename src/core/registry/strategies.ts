@@ -14,6 +14,7 @@ import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
+import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 
@@ -30,6 +31,14 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   batch,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
+};
+
+/**
+ * Strategies of one version of a resource whose versions share storage in
+ * another layout: conversion from and to it (group/version -> resource).
+ */
+const byVersion: Record<string, Record<string, Partial<ResourceStrategy>>> = {
+  'autoscaling/v1': { horizontalpodautoscalers: { fromStorage: hpaToV1, toStorage: hpaFromV1 } },
 };
 
 /** Kinds whose strategies maintain metadata.generation. */
@@ -113,7 +122,7 @@ export function strategyFor(type: ResourceType): ResourceStrategy {
     // core/v1 ReplicationControllers keep their pods by default (DefaultGarbageCollectionPolicy).
     defaultPropagationPolicy: id === '/replicationcontrollers' ? 'Orphan' : undefined,
   };
-  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
+  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
 }
 
 export type { StrategyContext };
