@@ -6,6 +6,7 @@
  * The table is Kubernetes' deprecated API migration guide.
  */
 import { parseAllDocuments } from 'yaml';
+import { metricSpecFromV1 } from '../registry/autoscaling/hpaV1';
 import { deprecationOf } from '../registry/lifecycle';
 
 export interface Removal {
@@ -119,39 +120,11 @@ function convertAccessReview(obj: Obj): Obj {
   return out;
 }
 
-/** A v2beta1 metric target as v2's MetricTarget. */
-function metricTarget(src: Obj, utilization?: string, average?: string, value?: string): Obj | undefined {
-  if (utilization && src[utilization] !== undefined) return { type: 'Utilization', averageUtilization: src[utilization] };
-  if (average && src[average] !== undefined) return { type: 'AverageValue', averageValue: src[average] };
-  if (value && src[value] !== undefined) return { type: 'Value', value: src[value] };
-  return undefined;
-}
-
-/** MetricIdentifier: the v2beta1 metricName and its selector. */
-function metricIdentifier(name: unknown, selector: unknown): Obj {
-  return selector === undefined ? { name } : { name, selector };
-}
-
-/** autoscaling/v2beta1 metrics to v2: targets become MetricTarget, metric names MetricIdentifier. */
+/** autoscaling/v2beta1 metrics to v2: the layout the v1 metrics annotation keeps, converted the same way. */
 function convertHpaV2beta1(obj: Obj): Obj {
   const out = rename('autoscaling/v2')(obj);
   const metrics = spec(out)['metrics'];
-  if (!Array.isArray(metrics)) return out;
-  spec(out)['metrics'] = metrics.map((m: unknown) => {
-    if (!isObj(m)) return m;
-    const r = isObj(m['resource']) ? m['resource'] : undefined;
-    const cr = isObj(m['containerResource']) ? m['containerResource'] : undefined;
-    const p = isObj(m['pods']) ? m['pods'] : undefined;
-    const o = isObj(m['object']) ? m['object'] : undefined;
-    const e = isObj(m['external']) ? m['external'] : undefined;
-    const next: Obj = { type: m['type'] };
-    if (r) next['resource'] = { name: r['name'], target: metricTarget(r, 'targetAverageUtilization', 'targetAverageValue') };
-    if (cr) next['containerResource'] = { name: cr['name'], container: cr['container'], target: metricTarget(cr, 'targetAverageUtilization', 'targetAverageValue') };
-    if (p) next['pods'] = { metric: metricIdentifier(p['metricName'], p['selector']), target: metricTarget(p, undefined, 'targetAverageValue') };
-    if (o) next['object'] = { describedObject: o['target'], metric: metricIdentifier(o['metricName'], o['selector']), target: metricTarget(o, undefined, 'averageValue', 'targetValue') };
-    if (e) next['external'] = { metric: metricIdentifier(e['metricName'], e['metricSelector']), target: metricTarget(e, undefined, 'targetAverageValue', 'targetValue') };
-    return next;
-  });
+  if (Array.isArray(metrics)) spec(out)['metrics'] = metrics.map((m: unknown) => (isObj(m) ? metricSpecFromV1(m) : m));
   return out;
 }
 
