@@ -60,6 +60,8 @@ describe('/statusz', () => {
     const t = await newTestServer({ featureGates: { ComponentStatusz: false, ComponentFlagz: false } });
     expect((await t.request('GET', '/statusz')).status).toBe(404);
     expect((await t.request('GET', '/flagz')).status).toBe(404);
+    const flagzOff = await newTestServer({ featureGates: { ComponentFlagz: false } });
+    expect((await flagzOff.json('GET', '/statusz', { headers: { accept: statuszJson } })).body.paths).not.toContain('/flagz');
     const on = await newTestServer();
     expect((await on.request('GET', '/statusz')).status).toBe(200);
     expect((await on.request('GET', '/flagz')).status).toBe(200);

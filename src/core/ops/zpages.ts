@@ -117,6 +117,9 @@ export function createZPages(deps: ZPagesDeps): ZPages {
   const emulationVersion = `${version.emulationMajor}.${version.emulationMinor}`;
   const minimumCompatibilityVersion = `${version.minCompatibilityMajor}.${version.minCompatibilityMinor}`;
 
+  /** The useful endpoints this server serves (flagz only with its gate). */
+  const endpoints = () => usefulEndpoints.filter(([name]) => name !== 'flagz' || deps.gates.ComponentFlagz);
+
   function statusz(request: Request): Response {
     const chosen = negotiate(request.headers.get('accept'), 'Statusz');
     if (chosen.kind === 'none') return notAcceptable(request, 'Statusz');
@@ -126,7 +129,7 @@ export function createZPages(deps: ZPagesDeps): ZPages {
       return json({
         kind: 'Statusz', apiVersion: `${group}/${chosen.version}`, metadata: { name: componentName },
         startTime: rfc3339(started), uptimeSeconds: uptime, binaryVersion, emulationVersion, minimumCompatibilityVersion,
-        paths: usefulEndpoints.map(([, p]) => p).sort(),
+        paths: endpoints().map(([, p]) => p).sort(),
       }, chosen.version, 'Statusz');
     }
     const p = (n: number) => String(n).padStart(2, '0');
@@ -135,7 +138,7 @@ export function createZPages(deps: ZPagesDeps): ZPages {
       `${componentName} statusz`, warningLine, '',
       `Started: ${goDate(started)}`, `Up: ${up}`, `Binary version: ${binaryVersion}`, `Emulation version: ${emulationVersion}`,
       `Minimum Compatibility version: ${minimumCompatibilityVersion}`, '',
-      'List of useful endpoints', '--------------', ...usefulEndpoints.map(([n, path]) => `${n}:${path}`), '',
+      'List of useful endpoints', '--------------', ...endpoints().map(([n, path]) => `${n}:${path}`), '',
     ].join('\n'));
   }
 
