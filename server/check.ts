@@ -6,7 +6,8 @@
  * versions where that is mechanical. Exit code 3 when a removed API was
  * found (as pluto signals it), 1 on usage or read errors, else 0.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { registryBundle } from '../src/core/registry/generated';
 import { checkManifests, parseManifestObjects, type ObjectReport } from '../src/core/upgrade/removedApis';
@@ -15,11 +16,12 @@ export interface CheckOutput {
   write(text: string): void;
 }
 
-const usage = `usage: kubesim check [--target-version 1.36] [--convert] [-o text|json] <file|-> ...
+const usage = `usage: kubesim check [--target-version 1.36] [--convert] [-o text|json] <file|directory|-> ...
 
 Reports, for every object in the manifests, whether its apiVersion is removed
 by the target Kubernetes release (this server's, ${registryBundle.kubernetesVersion}, by default),
 in which release, what to use instead and which fields change.
+A directory is searched recursively for .yaml, .yml and .json files.
   --convert   print the manifests converted to the replacement versions instead
   -o json     print the report as JSON
 `;
@@ -58,7 +60,14 @@ export async function runCheckCommand(args: readonly string[], out: CheckOutput 
     return 1;
   }
   const reports: { file: string; objects: ObjectReport[]; originals: Record<string, unknown>[] }[] = [];
-  for (const file of files) {
+  let expanded: string[];
+  try {
+    expanded = (await Promise.all(files.map(manifestFiles))).flat();
+  } catch (e) {
+    out.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  for (const file of expanded) {
     let text: string;
     try {
       text = file === '-' ? await stdin() : await readFile(file, 'utf8');
@@ -104,6 +113,19 @@ export async function runCheckCommand(args: readonly string[], out: CheckOutput 
     }
   }
   return found ? 3 : 0;
+}
+
+/** The manifest files a path names: itself, or a directory's .yaml, .yml and .json files, recursively and sorted. */
+async function manifestFiles(path: string): Promise<string[]> {
+  if (path === '-' || !(await stat(path)).isDirectory()) return [path];
+  const entries = (await readdir(path, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  const out: string[] = [];
+  for (const e of entries) {
+    const full = join(path, e.name);
+    if (e.isDirectory()) out.push(...(await manifestFiles(full)));
+    else if (/\.(ya?ml|json)$/.test(e.name)) out.push(full);
+  }
+  return out;
 }
 
 async function readStdin(): Promise<string> {
