@@ -71,6 +71,18 @@ describe('status pages, deprecation and the removed-API check', () => {
     expect(line.split(/\s{2,}/).slice(1)).toEqual(['Normal', 'Pulled', 'Pod/web-1', 'Successfully pulled image']);
   });
 
+  it('kubectl autoscale, then the HorizontalPodAutoscaler read through autoscaling/v1 and autoscaling/v2', async () => {
+    expect((await kubectl('admin-token', ['create', 'deployment', 'scaled', '--image=nginx', '-n', 'default'])).code).toBe(0);
+    const made = await kubectl('admin-token', ['autoscale', 'deployment', 'scaled', '--cpu-percent=50', '--max=3', '-n', 'default']);
+    expect(made.code, made.stderr).toBe(0);
+    const v1 = JSON.parse((await kubectl('admin-token', ['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/scaled'])).stdout);
+    expect(v1.spec).toMatchObject({ maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
+    const v2 = JSON.parse((await kubectl('admin-token', ['get', '--raw', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/scaled'])).stdout);
+    expect(v2.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    const table = await kubectl('admin-token', ['get', 'hpa', 'scaled', '-n', 'default']);
+    expect(table.stdout).toContain('cpu: <unknown>/50%');
+  });
+
   it('[AC-STATUSZ-015][AC-STATUSZ-018][AC-STATUSZ-012] kubectl get --raw /statusz and /flagz answer plain text', async () => {
     const statusz = await kubectl('admin-token', ['get', '--raw', '/statusz']);
     expect(statusz.code, statusz.stderr).toBe(0);
