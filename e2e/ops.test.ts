@@ -3,7 +3,8 @@
  * kubectl reads /readyz and /livez (system:public-info-viewer lets any user and
  * anonymous callers in), and --shutdown-delay-duration drains with /readyz failing.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,7 @@ function anonymousGet(path: string): Promise<{ status: number; body: string }> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kubesim-ops-'));
-  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,system:masters\nalice-token,alice,2\n');
+  writeFileSync(join(dir, 'tokens.csv'), 'admin-token,admin,1,system:masters\nalice-token,alice,2\nbob-token,bob,3\n');
   host = await startHost({
     port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'data'), store: 'memory', tls: true, securePort: 0, help: false,
     authorizationModes: 'RBAC', authn: { tokenAuthFile: join(dir, 'tokens.csv') }, shutdownDelayMs: 3000,
@@ -44,6 +45,133 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The Node host's command line (`kubesim ...`), run as users run it. */
+function kubesim(args: string[], input = ''): Promise<RunResult> {
+  return run(process.execPath, ['--import', 'tsx', 'server/main.ts', ...args], {}, input);
+}
+
+describe('status pages, deprecation and the removed-API check', () => {
+  it('[API-VER-002][API-VER-051] kubectl prints the Warning of a deprecated built-in version', async () => {
+    const r = await kubectl('admin-token', ['get', 'endpoints', '-n', 'default']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\n');
+    const cs = await kubectl('admin-token', ['get', '--raw', '/api/v1/componentstatuses']);
+    expect(cs.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+  });
+
+  it('kubectl events reads core/v1 Events through events.k8s.io/v1', async () => {
+    const event = { apiVersion: 'v1', kind: 'Event', metadata: { name: 'pulled', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'web-1', namespace: 'default' }, reason: 'Pulled', message: 'Successfully pulled image', type: 'Normal', firstTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), lastTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), count: 1, source: { component: 'kubelet' } };
+    const made = await run('kubectl', ['--token=admin-token', 'create', '-f', '-'], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath }, JSON.stringify(event));
+    expect(made.code, made.stderr).toBe(0);
+    const r = await kubectl('admin-token', ['events', '-n', 'default']);
+    expect(r.code, r.stderr).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.includes('Pulled'))!;
+    expect(line.split(/\s{2,}/).slice(1)).toEqual(['Normal', 'Pulled', 'Pod/web-1', 'Successfully pulled image']);
+  });
+
+  it('kubectl autoscale, then the HorizontalPodAutoscaler read through autoscaling/v1 and autoscaling/v2', async () => {
+    expect((await kubectl('admin-token', ['create', 'deployment', 'scaled', '--image=nginx', '-n', 'default'])).code).toBe(0);
+    const made = await kubectl('admin-token', ['autoscale', 'deployment', 'scaled', '--cpu-percent=50', '--max=3', '-n', 'default']);
+    expect(made.code, made.stderr).toBe(0);
+    const v1 = JSON.parse((await kubectl('admin-token', ['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/scaled'])).stdout);
+    expect(v1.spec).toMatchObject({ maxReplicas: 3, targetCPUUtilizationPercentage: 50 });
+    const v2 = JSON.parse((await kubectl('admin-token', ['get', '--raw', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/scaled'])).stdout);
+    expect(v2.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    const table = await kubectl('admin-token', ['get', 'hpa', 'scaled', '-n', 'default']);
+    expect(table.stdout).toContain('cpu: <unknown>/50%');
+  });
+
+  it('[AC-STATUSZ-015][AC-STATUSZ-018][AC-STATUSZ-012] kubectl get --raw /statusz and /flagz answer plain text', async () => {
+    const statusz = await kubectl('admin-token', ['get', '--raw', '/statusz']);
+    expect(statusz.code, statusz.stderr).toBe(0);
+    expect(statusz.stdout.split('\n')[0]).toBe('kube-apiserver statusz');
+    expect(statusz.stdout).toContain('\nBinary version: 1.36.0\n');
+    const flagz = await kubectl('admin-token', ['get', '--raw', '/flagz']);
+    expect(flagz.code, flagz.stderr).toBe(0);
+    expect(flagz.stdout.split('\n')).toEqual(expect.arrayContaining(['kube-apiserver flags', 'secure-port=0', 'store=memory', 'authorization-mode=RBAC']));
+  });
+
+  it('system:monitoring reads /statusz but not /flagz', async () => {
+    expect((await kubectl('bob-token', ['get', '--raw', '/statusz'])).code).toBe(1);
+    expect((await kubectl('admin-token', ['create', 'clusterrolebinding', 'bob-monitoring', '--clusterrole=system:monitoring', '--user=bob'])).code).toBe(0);
+    const statusz = await kubectl('bob-token', ['get', '--raw', '/statusz']);
+    expect(statusz.code, statusz.stderr).toBe(0);
+    expect(statusz.stdout).toContain('kube-apiserver statusz');
+    const flagz = await kubectl('bob-token', ['get', '--raw', '/flagz']);
+    expect(flagz.code).toBe(1);
+    expect(flagz.stderr).toContain('Error from server (Forbidden)');
+  });
+
+  it('[AC-METRICS-004] /metrics/slis is served on the HTTPS port', async () => {
+    // The kubeconfig points kubectl at the secure port.
+    expect(readFileSync(host.kubeconfigPath, 'utf8')).toContain(`server: ${host.secureUrl}`);
+    expect((await anonymousGet('/readyz')).status).toBe(200);
+    const r = await kubectl('admin-token', ['get', '--raw', '/metrics/slis']);
+    expect(r.code, r.stderr).toBe(0);
+    const families = parsePrometheusTextFormat(r.stdout);
+    expect(families.map((f) => f.name)).toEqual(['kubernetes_healthcheck', 'kubernetes_healthchecks_total']);
+  });
+
+  it('[API-VER-050] kubesim refuses to start when a locked GA gate is disabled', async () => {
+    const r = await kubesim(['--port=0', '--store=memory', '--feature-gates=ComponentSLIs=false']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('Error: invalid argument "ComponentSLIs=false" for "--feature-gates" flag: cannot set feature gate ComponentSLIs to false, feature is locked to true');
+  });
+
+  it('[API-VER-048] setting a GA gate logs its warning at start; a bad --show-hidden-metrics-for-version stops the host', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts', '--port=0', '--store=memory', `--data-dir=${join(dir, 'ga')}`, '--feature-gates=ComponentSLIs=true'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no start: ${stderr}`)), 60_000);
+      child.stdout.on('data', (d: Buffer) => {
+        if (String(d).includes('kubesim serving on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    expect(stderr).toContain('Setting GA feature gate ComponentSLIs=true. It will be removed in a future release.');
+    const bad = await kubesim(['--port=0', '--store=memory', `--data-dir=${join(dir, 'hidden')}`, '--show-hidden-metrics-for-version=1.30']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--show-hidden-metrics-for-version must be omitted or have the value '1.35'. Only the previous minor version is allowed");
+  });
+
+  it('kubesim check reports removed apiVersions, their replacements and field changes, and converts', async () => {
+    const file = join(dir, 'old.yaml');
+    writeFileSync(file, [
+      'apiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata: {name: web, namespace: default}\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /\n        backend: {serviceName: web, servicePort: 80}',
+      'apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: nightly}\nspec: {schedule: "0 0 * * *", jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox}]}}}}}',
+      'apiVersion: v1\nkind: ServiceAccount\nmetadata: {name: fine, namespace: default}',
+      'apiVersion: v1\nkind: Endpoints\nmetadata: {name: legacy, namespace: default}',
+    ].join('\n---\n'));
+    const report = await kubesim(['check', file]);
+    expect(report.code, report.stderr).toBe(3);
+    const lines = report.stdout.split('\n');
+    expect(lines[0]!.split(/\s{2,}/)).toEqual(['FILE', 'KIND', 'NAME', 'VERSION', 'DEPRECATED-IN', 'REMOVED', 'REMOVED-IN', 'REPLACEMENT']);
+    expect(lines[1]!.split(/\s{2,}/)).toEqual([file, 'Ingress', 'default/web', 'networking.k8s.io/v1beta1', '-', 'true', '1.22', 'networking.k8s.io/v1']);
+    expect(lines[2]!.split(/\s{2,}/)).toEqual([file, 'CronJob', 'nightly', 'batch/v1beta1', '-', 'true', '1.25', 'batch/v1']);
+    expect(lines[3]!.split(/\s{2,}/)).toEqual([file, 'ServiceAccount', 'default/fine', 'v1', '-', 'false', '-', '-']);
+    expect(lines[4]!.split(/\s{2,}/)).toEqual([file, 'Endpoints', 'default/legacy', 'v1', '1.33', 'false', '-', 'discovery.k8s.io/v1']);
+    expect(report.stdout).toContain(`${file}: Endpoints default/legacy: v1 is deprecated since 1.33; use discovery.k8s.io/v1\n`);
+    expect(report.stdout).toContain('  - backend serviceName is renamed service.name\n');
+    // Before 1.22 nothing in the file is removed yet.
+    expect((await kubesim(['check', '--target-version=1.21', file])).code).toBe(0);
+    // The converted manifests apply to this server as they are.
+    const converted = await kubesim(['check', '--convert', '-'], readFileSync(file, 'utf8'));
+    expect(converted.code).toBe(3);
+    expect(converted.stdout).toContain('apiVersion: networking.k8s.io/v1\n');
+    const r = await run('kubectl', ['--token=admin-token', 'apply', '-f', '-'], { HOME: join(dir, 'home'), KUBECONFIG: host.kubeconfigPath }, converted.stdout);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('ingress.networking.k8s.io/web created');
+    expect(r.stdout).toContain('cronjob.batch/nightly created');
+    expect(r.stderr).toContain('Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice');
+  });
 });
 
 describe('health endpoints through kubectl', () => {
@@ -107,5 +235,33 @@ describe('health endpoints through kubectl', () => {
     expect(r.stdout.trim()).toBe('namespace/default');
     await closing;
     host = undefined as unknown as RunningHost;
+  });
+});
+
+describe('health through anonymous conditions', () => {
+  let limited: RunningHost;
+  beforeAll(async () => {
+    const config = join(dir, 'authn-config.yaml');
+    writeFileSync(config, 'apiVersion: apiserver.config.k8s.io/v1\nkind: AuthenticationConfiguration\nanonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n  - path: /readyz\n');
+    limited = await startHost({
+      port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'limited'), store: 'memory', tls: false, securePort: 0, help: false,
+      authn: { tokenAuthFile: join(dir, 'tokens.csv'), authenticationConfig: config },
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('[AC-HEALTH-019] anonymous requests are let in on /livez and /readyz only', async () => {
+    const get = async (path: string) => {
+      const r = await fetch(`${limited.url}${path}`);
+      return { status: r.status, body: await r.text() };
+    };
+    expect(await get('/livez')).toEqual({ status: 200, body: 'ok' });
+    expect(await get('/readyz')).toEqual({ status: 200, body: 'ok' });
+    expect((await get('/api')).status).toBe(401);
+    expect((await get('/metrics')).status).toBe(401);
+    const admin = await fetch(`${limited.url}/api`, { headers: { authorization: 'Bearer admin-token' } });
+    expect(admin.status).toBe(200);
   });
 });

@@ -460,3 +460,25 @@ describe('quality', () => {
     expect(wb.errors, wb.errors.join('\n')).toEqual([]);
   });
 });
+
+describe('Upgrade check panel', () => {
+  it('checks manifests for removed apiVersions and offers the converted manifest', async () => {
+    await page.getByTestId('tab-upgrade').click();
+    await page.getByTestId('upgrade-run').click();
+    await page.getByTestId('upgrade-report').waitFor({ timeout: 30_000 });
+    const rows = await page.getByTestId('upgrade-row').allTextContents();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain('Ingress');
+    expect(rows[0]).toContain('removed in 1.22');
+    expect(rows[0]).toContain('networking.k8s.io/v1');
+    expect(rows[0]).toContain('backend serviceName is renamed service.name');
+    expect(rows[1]).toContain('removed in 1.25');
+    const converted = await page.getByTestId('upgrade-converted').textContent();
+    expect(converted).toContain('apiVersion: networking.k8s.io/v1\n');
+    expect(converted).toContain('apiVersion: batch/v1\n');
+    // An earlier target release: the CronJob's batch/v1beta1 is still served there.
+    await page.getByTestId('upgrade-target').fill('1.24');
+    await page.getByTestId('upgrade-run').click();
+    await expect.poll(async () => (await page.getByTestId('upgrade-row').allTextContents())[1]).toContain('will be removed in 1.25');
+  });
+});

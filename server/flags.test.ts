@@ -41,6 +41,19 @@ describe('--feature-gates', () => {
     expect(() => parseFlags(['--feature-gates=Nope=true'])).toThrow('unrecognized feature gate: Nope');
     expect(() => parseFlags(['--feature-gates=APIResponseCompression=maybe'])).toThrow(FlagError);
   });
+
+  it('[API-VER-048][API-VER-050] collects the warning of a GA gate being set, refuses a locked gate set away from its default', () => {
+    expect(parseFlags(['--feature-gates=ComponentSLIs=true,NativeHistograms=true'])).toMatchObject({
+      featureGates: { ComponentSLIs: true, NativeHistograms: true },
+      warnings: ['Setting GA feature gate ComponentSLIs=true. It will be removed in a future release.'],
+    });
+    expect(() => parseFlags(['--feature-gates=ComponentSLIs=false'])).toThrow('invalid argument "ComponentSLIs=false" for "--feature-gates" flag: cannot set feature gate ComponentSLIs to false, feature is locked to true');
+  });
+
+  it('--show-hidden-metrics-for-version is kept for the server to check', () => {
+    expect(parseFlags(['--show-hidden-metrics-for-version=1.35']).showHiddenMetricsForVersion).toBe('1.35');
+    expect(parseFlags(['--port=1', '--tls']).given).toEqual({ port: '1', tls: 'true' });
+  });
 });
 
 describe('--service-cluster-ip-range and --service-node-port-range', () => {

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parseFeatureGates, type FeatureGates } from '../src/core/features';
+import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from '../src/core/features';
 import { parseAdmissionPlugins } from './admissionFlags';
 import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
@@ -21,6 +21,12 @@ export interface HostFlags extends AuthorizationFlags {
   runtimeConfig?: string;
   /** --feature-gates=Name=true,... */
   featureGates?: Partial<FeatureGates>;
+  /** --show-hidden-metrics-for-version (checked by the server: only the previous minor). */
+  showHiddenMetricsForVersion?: string;
+  /** Warnings logged at start (GA or deprecated feature gates set). */
+  warnings?: string[];
+  /** Every flag's value as given (defaults filled in by the host), for /flagz. */
+  given?: Record<string, string>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
   /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
@@ -45,12 +51,14 @@ Flags:
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
-      --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true"
+      --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
+                                       ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
       --runtime-config string          enable or disable API group versions (e.g. "batch/v1=false,api/beta=true")
       --secure-port int                HTTPS port when --tls is set (default 6443; 0 picks a free port)
       --service-cluster-ip-range string  CIDR the ClusterIPs of Services come from (default "10.96.0.0/12")
       --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
+      --show-hidden-metrics-for-version string  the previous minor version, to show metrics hidden in this release again
       --store string                   sqlite or memory (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
@@ -92,7 +100,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins']);
@@ -112,6 +120,7 @@ export function parseFlags(argv: string[]): HostFlags {
         if (value === undefined) throw new FlagError(`flag needs an argument: --${name}`);
       }
     }
+    (flags.given ??= {})[name] = value;
     switch (name) {
       case 'port':
       case 'secure-port': {
@@ -138,9 +147,12 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'runtime-config':
         flags.runtimeConfig = value;
         break;
+      case 'show-hidden-metrics-for-version':
+        flags.showHiddenMetricsForVersion = value;
+        break;
       case 'feature-gates':
         try {
-          flags.featureGates = { ...flags.featureGates, ...parseFeatureGates(value) };
+          flags.featureGates = { ...flags.featureGates, ...parseFeatureGates(value, (w) => (flags.warnings ??= []).push(w)) };
         } catch (e) {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }

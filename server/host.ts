@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { flagzValues } from './flagz';
 import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
@@ -77,7 +78,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
-  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs });
+  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);

@@ -8,6 +8,11 @@ async function main(): Promise<void> {
     const { runScenarioCommand } = await import('./scenario');
     process.exit(await runScenarioCommand(process.argv.slice(3)));
   }
+  // `check manifests.yaml ...`: the removed-API check; exit code 3 when a removed apiVersion is found.
+  if (process.argv[2] === 'check') {
+    const { runCheckCommand } = await import('./check');
+    process.exit(await runCheckCommand(process.argv.slice(3)));
+  }
   let flags;
   try {
     flags = parseFlags(process.argv.slice(2));
@@ -18,6 +23,8 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  // GA and deprecated feature gates being set are logged, as kube-apiserver's feature gate does.
+  for (const w of flags.warnings ?? []) process.stderr.write(`W ${w}\n`);
   if (flags.help) {
     process.stdout.write(flagHelp);
     return;

@@ -29,7 +29,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -52,17 +52,21 @@ import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
 import { watchResource } from './http/handlers/watch';
 import { newRequestInfo, type RequestInfo } from './http/requestInfo';
-import { writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
+import { warningHeaderValue, writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
 import { createApiServerMetrics } from './ops/apiserverMetrics';
+import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
+import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
 import { registryBundle } from './registry/generated';
 import { ResourceRegistry } from './registry/registry';
-import { evaluationsDefinitions, evaluationsResource } from './registry/kubesim';
+import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
+import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
+import { withDeclarativeValidation } from './validation/declarative';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
@@ -97,6 +101,10 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
+  /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
+  showHiddenMetricsForVersion?: string;
+  /** The host's command-line flags by name, as /flagz lists them. */
+  flags?: Record<string, string>;
 }
 
 export interface ApiServer {
@@ -147,7 +155,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const random = options.random ?? pooledRandom(cryptoRandom);
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
-  const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions };
+  registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
+  const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
@@ -177,7 +186,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
       const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
-      const strategy = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
+      const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
       store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
@@ -203,7 +213,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const getObject = storeGetter(registry, storeFor);
   const authn = buildAuthentication(options.authentication ?? {}, { clock, getObject, requestAuthenticators: options.authenticators });
 
-  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks });
+  const hiddenMetricsError = validateShowHiddenMetricsVersion(options.showHiddenMetricsForVersion ?? '', registry.kubernetesVersion);
+  if (hiddenMetricsError) throw new Error(hiddenMetricsError);
+  const metrics = createApiServerMetrics({ registry, storage, gates, health: health.checks, showHiddenMetricsForVersion: options.showHiddenMetricsForVersion });
+  const zpages = createZPages({
+    clock, gates, version: versionInfo(registry.kubernetesVersion),
+    // A host without a command line (the service worker) lists the options it was started with.
+    flags: options.flags ?? {
+      'feature-gates': Object.entries(options.featureGates ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(','),
+      'runtime-config': options.runtimeConfig ?? '',
+      'anonymous-auth': String(options.anonymousAuth ?? true),
+    },
+    config: () => ({ featureGates: gates, runtimeConfig: options.runtimeConfig ?? '', watchCacheHistoryWindowSeconds: (options.watchHistoryWindowMs ?? 300_000) / 1000 }),
+  });
   const authorization = createAuthorization({ authorizer: options.authorizer, rbacBootstrap: options.rbacBootstrap, nodeRestriction: options.nodeRestriction }, { storage, registry, storeFor });
   let controllers: { stop(): void }[] = [];
   const crdController = createCrdController({ storage, registry, clock, storeFor });
@@ -219,7 +241,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return authn.serviceAccounts.apiAudiences;
     },
   };
-  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
+  const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     const serviceAccounts = startServiceAccountController(deps);
@@ -250,9 +272,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
@@ -321,12 +343,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
     }
-    const metricsResponse = await metrics.serve(path);
+    const zpage = zpages.serve(request, path);
+    if (zpage) return zpage;
+    const metricsResponse = await metrics.serve(path, request.headers.get('accept'));
     if (metricsResponse) return metricsResponse;
     const openapi = serveOpenApi(registry, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      if (gates.ComponentStatusz) paths.push('/statusz');
+      if (gates.ComponentFlagz) paths.push('/flagz');
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
@@ -343,6 +369,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
+      // A deprecated version is marked in the audit annotations (here: the request's trace), and a
+      // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
+      const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+      const annotations = requested && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
+      if (annotations) addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
+      const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
+      if (warning) {
+        const response = await handleResource(request, url, info).catch((err: unknown) => writeError(err, request));
+        response.headers.append('Warning', warningHeaderValue(warning));
+        return response;
+      }
       const response = await handleResource(request, url, info);
       // A CRD write is served (or unserved) by the time its response is sent.
       if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {

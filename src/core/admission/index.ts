@@ -19,28 +19,38 @@ export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
 /** Validating admission for the writes of one request. */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): ValidatingAdmission {
+/** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
+export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
+
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-      await plugin.validate(
-        {
-          operation: review.operation,
-          resource: { group: type.group, version: type.version, resource: type.resource },
-          kind: { group: type.group, version: type.version, kind: type.kind },
-          subresource: review.subresource,
-          name: info.name || obj?.metadata.name || '',
-          namespace: type.scope === 'Namespaced' ? info.namespace : '',
-          namespaced: type.scope === 'Namespaced',
-          object: review.object,
-          oldObject: review.oldObject,
-          dryRun: review.dryRun,
-          user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-          options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
-        },
-        outcome,
-      );
+      const started = performance.now();
+      let rejected = true;
+      try {
+        await plugin.validate(
+          {
+            operation: review.operation,
+            resource: { group: type.group, version: type.version, resource: type.resource },
+            kind: { group: type.group, version: type.version, kind: type.kind },
+            subresource: review.subresource,
+            name: info.name || obj?.metadata.name || '',
+            namespace: type.scope === 'Namespaced' ? info.namespace : '',
+            namespaced: type.scope === 'Namespaced',
+            object: review.object,
+            oldObject: review.oldObject,
+            dryRun: review.dryRun,
+            user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+            options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+          },
+          outcome,
+        );
+        rejected = false;
+      } finally {
+        observe?.('ValidatingAdmissionPolicy', review.operation, rejected, (performance.now() - started) / 1000);
+      }
       // A retried write runs admission again: each warning once.
       for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
       if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });

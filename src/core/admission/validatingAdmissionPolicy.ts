@@ -30,6 +30,8 @@ export interface PolicyPluginDeps {
   storeFor(type: ResourceType): Store;
   /** The server's authorizer chain, asked by the policies' `authorizer` variable. */
   authorizer?: () => Authorizer;
+  /** apiserver_validating_admission_policy_check_total and _duration_seconds, per evaluation and action taken. */
+  observeCheck?: (policy: string, binding: string, errorType: 'no_error' | 'invalid_error', action: 'allow' | 'deny' | 'warn' | 'audit', seconds: number) => void;
 }
 
 interface Validation {
@@ -312,6 +314,7 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
         throw e;
       }
       for (const param of params) {
+        const started = performance.now();
         // Evaluated in rounds until every authorizer check the expressions make is answered (policyAuthorizer.ts).
         const checks = new PrefetchingAuthorizer(deps.authorizer?.() ?? allowAll);
         let results: { message: string; reason?: string }[] = [];
@@ -321,6 +324,9 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
           await checks.resolve();
         }
         for (const r of results) record(r.message, r.reason);
+        const seconds = (performance.now() - started) / 1000;
+        if (!results.length) deps.observeCheck?.(policy.name, bindingName, 'no_error', 'allow', seconds);
+        else for (const action of actions) deps.observeCheck?.(policy.name, bindingName, 'invalid_error', action.toLowerCase() as 'deny' | 'warn' | 'audit', seconds);
       }
     }
     if (denials.length) {

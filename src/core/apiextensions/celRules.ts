@@ -18,6 +18,7 @@ import {
   type CelValue,
 } from '../cel';
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../errors';
+import { celCompilationDuration, celEvaluationDuration, timed } from '../ops/processMetrics';
 import type { JSONSchemaProps, ValidationRule } from './types';
 
 const REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -79,21 +80,25 @@ const compiledByNode = new WeakMap<JSONSchemaProps, CompiledRule[]>();
 
 function compiledRules(s: JSONSchemaProps, isRoot: boolean): CompiledRule[] {
   let out = compiledByNode.get(s);
-  if (!out) {
-    const env = newEnvironment('crd', { schema: s as CelSchema, resourceRoot: isRoot });
-    let optional: ReturnType<typeof newEnvironment> | undefined;
-    out = (s['x-kubernetes-validations'] ?? []).map((rule) => {
-      const e = rule.optionalOldSelf ? (optional ??= optionalEnv(s, isRoot)) : env;
-      return {
-        rule,
-        program: rule.rule ? compileKubernetes(e, rule.rule).program : undefined,
-        message: rule.messageExpression ? compileKubernetes(e, rule.messageExpression).program : undefined,
-        transition: usesOldSelf(rule.rule ?? '') || usesOldSelf(rule.messageExpression ?? ''),
-        optionalOldSelf: !!rule.optionalOldSelf,
-      };
-    });
-    compiledByNode.set(s, out);
-  }
+  if (!out) out = timed(celCompilationDuration, () => compileNode(s, isRoot));
+  return out;
+}
+
+/** Compiles one schema node's rules (apiserver_cel_compilation_duration_seconds times it). */
+function compileNode(s: JSONSchemaProps, isRoot: boolean): CompiledRule[] {
+  const env = newEnvironment('crd', { schema: s as CelSchema, resourceRoot: isRoot });
+  let optional: ReturnType<typeof newEnvironment> | undefined;
+  const out = (s['x-kubernetes-validations'] ?? []).map((rule) => {
+    const e = rule.optionalOldSelf ? (optional ??= optionalEnv(s, isRoot)) : env;
+    return {
+      rule,
+      program: rule.rule ? compileKubernetes(e, rule.rule).program : undefined,
+      message: rule.messageExpression ? compileKubernetes(e, rule.messageExpression).program : undefined,
+      transition: usesOldSelf(rule.rule ?? '') || usesOldSelf(rule.messageExpression ?? ''),
+      optionalOldSelf: !!rule.optionalOldSelf,
+    };
+  });
+  compiledByNode.set(s, out);
   return out;
 }
 
@@ -143,6 +148,10 @@ function ruleError(c: CompiledRule, path: string, s: JSONSchemaProps, vars: Reco
  */
 export function validateRules(schema: JSONSchemaProps, obj: unknown, old: unknown): FieldError[] {
   if (!schemaHasRules(schema)) return [];
+  return timed(celEvaluationDuration, () => evaluateRules(schema, obj, old));
+}
+
+function evaluateRules(schema: JSONSchemaProps, obj: unknown, old: unknown): FieldError[] {
   const errs: FieldError[] = [];
   const budget = { left: RUNTIME_CEL_COST_BUDGET };
   let exhausted = false;

@@ -70,7 +70,7 @@ describe('CustomResourceDefinition serving', () => {
       { name: 'widgets', singularName: 'widget', namespaced: true, kind: 'Widget', verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'], shortNames: ['wd'], categories: ['all'], storageVersionHash: expect.any(String) },
     ]);
     const groups = await t.json('GET', '/apis');
-    expect(groups.body.groups.at(-1)).toMatchObject({ name: 'example.com', preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' } });
+    expect(groups.body.groups.find((g: { name: string }) => g.name === 'example.com')).toMatchObject({ name: 'example.com', preferredVersion: { groupVersion: 'example.com/v1', version: 'v1' } });
     const aggregated = await t.json('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
     const group = aggregated.body.items.find((g: { metadata: { name: string } }) => g.metadata.name === 'example.com');
     expect(group.versions[0].resources[0]).toMatchObject({ resource: 'widgets', scope: 'Namespaced', responseKind: { group: 'example.com', version: 'v1', kind: 'Widget' } });

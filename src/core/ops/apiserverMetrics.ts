@@ -1,35 +1,34 @@
 /**
  * kube-apiserver's metrics (k8s.io/apiserver/pkg/endpoints/metrics and friends):
  * request counts and latencies labelled as MonitorRequest labels them, the
- * in-flight gauge, stored object counts, feature gates, and the health check
- * SLIs served on /metrics/slis.
+ * in-flight gauge, stored object counts, deprecated APIs requested, watch
+ * events, admission and ValidatingAdmissionPolicy timings, declarative
+ * validation mismatches, feature gates, and the health check SLIs served on
+ * /metrics/slis. Both endpoints answer in the text or the protobuf exposition.
  */
 import { customResourceInfo } from '../apiextensions/resources';
-import type { FeatureGates } from '../features';
+import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
 import { resourcePrefix } from '../registry/generic/keys';
 import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
 import type { HealthChecks } from './health';
 import { Counter, Gauge, Histogram, MetricsRegistry } from './metrics';
+import { processMetrics } from './processMetrics';
+import { acceptsProtobuf, encodeProtobufExposition, protobufContentType } from './metricsProtobuf';
 
 const requestLabels = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
 
 /** apiserver_request_duration_seconds' buckets in kube-apiserver. */
 const durationBuckets = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
 
-/** Stages of the gates kubesim implements, as kubernetes_feature_enabled labels them. */
-const gateStages: Record<keyof FeatureGates, string> = {
-  APIResponseCompression: 'BETA',
-  AllowUnsafeMalformedObjectDeletion: 'ALPHA',
-  CBORServingAndStorage: 'ALPHA',
-};
-
 export interface ApiServerMetricsDeps {
   registry: ResourceRegistry;
   storage: Storage;
   gates: FeatureGates;
   health: HealthChecks;
+  /** --show-hidden-metrics-for-version (the previous minor release). */
+  showHiddenMetricsForVersion?: string;
 }
 
 export interface ApiServerMetrics {
@@ -37,8 +36,16 @@ export interface ApiServerMetrics {
   startRequest(request: Request, info: RequestInfo | undefined): () => void;
   /** Records one finished resource request with its status code and duration. */
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
-  /** GET /metrics and GET /metrics/slis, or undefined for other paths. */
-  serve(path: string): Promise<Response | undefined>;
+  /** One watch event sent (apiserver_watch_events_total, apiserver_watch_events_sizes). */
+  observeWatchEvent(info: RequestInfo, bytes: number): void;
+  /** One validating admission step of a plugin (step and controller duration histograms). */
+  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
+  /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
+  observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
+  /** Declarative and hand-written validation disagreed (declarative_validation_mismatch_total). */
+  observeDeclarativeValidationMismatch(): void;
+  /** GET /metrics and GET /metrics/slis (text, or protobuf when Accept asks for it), or undefined for other paths. */
+  serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
 
 /** The verb label: kube's upper-case HTTP-style verbs, LIST and WATCH told apart, APPLY for server-side apply. */
@@ -78,7 +85,7 @@ function dryRun(url: URL): string {
 }
 
 export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMetrics {
-  const registry = new MetricsRegistry();
+  const registry = new MetricsRegistry({ currentVersion: deps.registry.kubernetesVersion, showHiddenMetricsForVersion: deps.showHiddenMetricsForVersion });
   const requests = registry.register(new Counter({
     name: 'apiserver_request_total', stability: 'STABLE', labels: [...requestLabels, 'code'],
     help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
@@ -103,7 +110,40 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'kubernetes_feature_enabled', stability: 'BETA', labels: ['name', 'stage'],
     help: 'This metric records the data about the stage and enablement of a k8s feature.',
   }));
-  for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, gateStages[name as keyof FeatureGates] ?? ''], enabled ? 1 : 0);
+  const watchLabels = ['group', 'version', 'resource'];
+  const watchEvents = registry.register(new Counter({ name: 'apiserver_watch_events_total', labels: watchLabels, help: 'Number of events sent in watch clients' }));
+  const watchEventSizes = registry.register(new Histogram({
+    name: 'apiserver_watch_events_sizes', labels: watchLabels, buckets: [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+    help: 'Watch event size distribution in bytes',
+  }));
+  const admissionBuckets = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
+  const admissionStep = registry.register(new Histogram({
+    name: 'apiserver_admission_step_admission_duration_seconds', stability: 'STABLE', labels: ['type', 'operation', 'rejected'], buckets: admissionBuckets,
+    help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
+  }));
+  const admissionController = registry.register(new Histogram({
+    name: 'apiserver_admission_controller_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: admissionBuckets,
+    help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  }));
+  const policyLabels = ['policy', 'policy_binding', 'error_type', 'enforcement_action'];
+  const policyChecks = registry.register(new Counter({
+    name: 'apiserver_validating_admission_policy_check_total', stability: 'BETA', labels: policyLabels,
+    help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
+  }));
+  const policyCheckDuration = registry.register(new Histogram({
+    name: 'apiserver_validating_admission_policy_check_duration_seconds', stability: 'BETA', labels: policyLabels, buckets: [0.0000005, 0.001, 0.01, 0.1, 1],
+    help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+  }));
+  const dvMismatches = registry.register(new Counter({
+    name: 'declarative_validation_mismatch_total',
+    help: 'Number of times declarative validation results differed from handwritten validation results for core types.',
+  }));
+  const dvPanics = registry.register(new Counter({ name: 'declarative_validation_panic_total', help: 'Number of times declarative validation has panicked during validation.' }));
+  // Both exist from the start, at zero, as counters without labels do.
+  dvMismatches.inc([], 0);
+  dvPanics.inc([], 0);
+  for (const m of processMetrics) registry.register(m);
+  for (const [name, enabled] of Object.entries(deps.gates)) features.set([name, featureSpec(name as FeatureGate).stage], enabled ? 1 : 0);
   for (const kind of ['mutating', 'readOnly']) inflight.set([kind], 0);
 
   // Health SLIs live in their own registry, served on /metrics/slis.
@@ -153,6 +193,21 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       inflight.add([kind], 1);
       return () => inflight.add([kind], -1);
     },
+    observeDeclarativeValidationMismatch() {
+      dvMismatches.inc();
+    },
+    observeWatchEvent(info, bytes) {
+      watchEvents.inc([info.apiGroup, info.apiVersion, info.resource]);
+      watchEventSizes.observe([info.apiGroup, info.apiVersion, info.resource], bytes);
+    },
+    observeAdmission(plugin, operation, rejected, seconds) {
+      admissionStep.observe(['validate', operation, String(rejected)], seconds);
+      admissionController.observe([plugin, 'validate', operation, String(rejected)], seconds);
+    },
+    observePolicyCheck(policy, binding, errorType, action, seconds) {
+      policyChecks.inc([policy, binding, errorType, action]);
+      policyCheckDuration.observe([policy, binding, errorType, action], seconds);
+    },
     observeRequest(request, info, code, seconds) {
       const url = new URL(request.url);
       const values = [reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'];
@@ -164,10 +219,14 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       }
       latencies.observe(values, seconds);
     },
-    async serve(path) {
-      if (path === '/metrics') return text(await registry.exposition());
-      if (path === '/metrics/slis') return text(await slis.exposition());
-      return undefined;
+    async serve(path, accept) {
+      const source = path === '/metrics' ? registry : path === '/metrics/slis' ? slis : undefined;
+      if (!source) return undefined;
+      if (acceptsProtobuf(accept ?? null)) {
+        const bytes = encodeProtobufExposition(await source.gather(), { nativeHistograms: deps.gates.NativeHistograms });
+        return new Response(bytes as BodyInit, { status: 200, headers: { 'Content-Type': protobufContentType } });
+      }
+      return text(await source.exposition());
     },
   };
 }

@@ -159,3 +159,108 @@ describe('text exposition', () => {
     expect([1e-5, 0.0001, 123456, 1e6, 1234567, 0.5, 60].map(formatValue)).toEqual(['1e-05', '0.0001', '123456', '1e+06', '1.234567e+06', '0.5', '60']);
   });
 });
+
+describe('deprecated and hidden metrics', () => {
+  // kubesim serves no metric that 1.36 deprecates, so these drive the registry /metrics exposes with metrics of their own.
+  function registryAt(showHiddenMetricsForVersion?: string): MetricsRegistry {
+    const r = new MetricsRegistry({ currentVersion: '1.36.0', showHiddenMetricsForVersion });
+    r.register(new Counter({ name: 'current_total', help: 'Not deprecated.' })).inc();
+    r.register(new Counter({ name: 'recent_total', help: 'Deprecated a release ago.', stability: 'STABLE', deprecatedVersion: '1.35.0' })).inc();
+    r.register(new Counter({ name: 'window_total', help: 'Deprecated three releases ago.', deprecatedVersion: '1.33.0' })).inc();
+    r.register(new Counter({ name: 'old_total', help: 'Deprecated four releases ago.', deprecatedVersion: '1.32.0' })).inc();
+    r.register(new Counter({ name: 'future_total', help: 'Deprecated from a later release.', deprecatedVersion: '1.37.0' })).inc();
+    return r;
+  }
+
+  it('[API-METRICS-010][API-METRICS-012] a deprecated metric stays exposed with "(Deprecated since ...)" after its stability class', async () => {
+    const f = parsePrometheusTextFormat(await registryAt().exposition());
+    expect(family(f, 'recent_total')).toMatchObject({ help: '[STABLE] (Deprecated since 1.35.0) Deprecated a release ago.', metrics: [{ value: '1' }] });
+    expect(family(f, 'current_total')!.help).toBe('[ALPHA] Not deprecated.');
+    expect(family(f, 'future_total')!.help).toBe('[ALPHA] Deprecated from a later release.');
+  });
+
+  it('[API-METRICS-013] three minors after its deprecation a metric is hidden', async () => {
+    const names = parsePrometheusTextFormat(await registryAt().exposition()).map((x) => x.name);
+    expect(names).toEqual(['current_total', 'future_total', 'recent_total']);
+  });
+
+  it('[API-METRICS-014] --show-hidden-metrics-for-version=1.35 shows again what 1.35 still showed, not older ones', async () => {
+    const names = parsePrometheusTextFormat(await registryAt('1.35').exposition()).map((x) => x.name);
+    expect(names).toEqual(['current_total', 'future_total', 'recent_total', 'window_total']);
+  });
+
+  it('[API-METRICS-014] the flag takes only the previous minor version: any other refuses to start', async () => {
+    await expect(newTestServer({ showHiddenMetricsForVersion: '1.34' })).rejects.toThrow("--show-hidden-metrics-for-version must be omitted or have the value '1.35'. Only the previous minor version is allowed");
+    const t = await newTestServer({ showHiddenMetricsForVersion: '1.35' });
+    expect((await t.request('GET', '/metrics')).status).toBe(200);
+  });
+});
+
+describe('watch, admission and CEL metrics', () => {
+  const value = (f: ParsedFamily[], name: string, labels: Record<string, string>) => Number(sample(f, name, labels)?.value ?? 0);
+  /** The _count of the histogram series whose labels include `labels`, summed (the parser keeps no labels on histograms, so the text is read). */
+  const histogramCount = async (t: TestServer, name: string, labels: Record<string, string>) => {
+    const text = await (await t.request('GET', '/metrics')).text();
+    let total = 0;
+    for (const m of text.matchAll(new RegExp(`^${name}_count(?:\\{(.*)\\})? (\\S+)$`, 'gm'))) {
+      const got = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((x) => [x[1], x[2]]));
+      if (Object.entries(labels).every(([k, v]) => got[k] === v)) total += Number(m[2]);
+    }
+    return total;
+  };
+
+  it('apiserver_watch_events_total and apiserver_watch_events_sizes count every event sent, by group, version and resource', async () => {
+    const t = await newTestServer();
+    const w = await t.watch('/api/v1/namespaces/default/configmaps?watch=true');
+    for (const name of ['a', 'b']) await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } });
+    await w.next();
+    await w.next();
+    w.close();
+    const f = await scrape(t);
+    expect(value(f, 'apiserver_watch_events_total', { group: '', version: 'v1', resource: 'configmaps' })).toBe(2);
+    expect(await histogramCount(t, 'apiserver_watch_events_sizes', { group: '', version: 'v1', resource: 'configmaps' })).toBe(2);
+    expect(family(f, 'apiserver_watch_events_sizes')!.type).toBe('HISTOGRAM');
+  });
+
+  it('admission step and controller durations, and ValidatingAdmissionPolicy checks by action taken', async () => {
+    const t = await newTestServer();
+    const rules = { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] };
+    await t.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', { body: {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-bad' },
+      spec: { failurePolicy: 'Fail', matchConstraints: rules, validations: [{ expression: "object.metadata.name != 'bad'" }] },
+    } });
+    await t.request('POST', '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', { body: {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-bad-binding' }, spec: { policyName: 'no-bad', validationActions: ['Deny'] },
+    } });
+    expect((await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'good' } } })).status).toBe(201);
+    expect((await t.request('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' } } })).status).toBe(422);
+    const f = await scrape(t);
+    expect(family(f, 'apiserver_admission_step_admission_duration_seconds')!.help.startsWith('[STABLE] ')).toBe(true);
+    expect(await histogramCount(t, 'apiserver_admission_step_admission_duration_seconds', { type: 'validate', operation: 'CREATE', rejected: 'true' })).toBe(1);
+    expect(await histogramCount(t, 'apiserver_admission_step_admission_duration_seconds', { type: 'validate', operation: 'CREATE', rejected: 'false' })).toBeGreaterThanOrEqual(3);
+    expect(await histogramCount(t, 'apiserver_admission_controller_admission_duration_seconds', { name: 'ValidatingAdmissionPolicy', operation: 'CREATE', rejected: 'true' })).toBe(1);
+    const check = { policy: 'no-bad', policy_binding: 'no-bad-binding' };
+    expect(value(f, 'apiserver_validating_admission_policy_check_total', { ...check, error_type: 'no_error', enforcement_action: 'allow' })).toBe(1);
+    expect(value(f, 'apiserver_validating_admission_policy_check_total', { ...check, error_type: 'invalid_error', enforcement_action: 'deny' })).toBe(1);
+    expect(await histogramCount(t, 'apiserver_validating_admission_policy_check_duration_seconds', { ...check, enforcement_action: 'deny' })).toBe(1);
+  });
+
+  it('apiserver_cel_compilation_duration_seconds and apiserver_cel_evaluation_duration_seconds time CRD validation rules', async () => {
+    const t = await newTestServer();
+    const count = (name: string) => histogramCount(t, name, {});
+    const compiled = await count('apiserver_cel_compilation_duration_seconds');
+    const evaluated = await count('apiserver_cel_evaluation_duration_seconds');
+    const schema = { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } }, 'x-kubernetes-validations': [{ rule: 'self.size <= 3' }] } } } };
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'gadgets.example.com' },
+      spec: { group: 'example.com', scope: 'Namespaced', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' }, versions: [{ name: 'v1', served: true, storage: true, schema }] },
+    };
+    expect((await t.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
+    const gadget = (name: string, size: number) => ({ apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name }, spec: { size } });
+    expect((await t.request('POST', '/apis/example.com/v1/namespaces/default/gadgets', { body: gadget('ok', 1) })).status).toBe(201);
+    expect((await t.request('POST', '/apis/example.com/v1/namespaces/default/gadgets', { body: gadget('big', 9) })).status).toBe(422);
+    // Metrics of the process-wide registry: other servers in this process add to them too.
+    expect(await count('apiserver_cel_compilation_duration_seconds')).toBeGreaterThan(compiled);
+    expect(await count('apiserver_cel_evaluation_duration_seconds')).toBeGreaterThanOrEqual(evaluated + 2);
+  });
+});

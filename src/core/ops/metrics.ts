@@ -12,6 +12,8 @@ export interface MetricOpts {
   help: string;
   labels?: readonly string[];
   stability?: StabilityLevel;
+  /** The release that deprecated the metric ("1.34.0"): HELP says so, and three minors later it is hidden. */
+  deprecatedVersion?: string;
 }
 
 export const textContentType = 'text/plain; version=0.0.4; charset=utf-8';
@@ -22,6 +24,7 @@ abstract class Family<S> {
   readonly help: string;
   readonly labels: readonly string[];
   readonly stability: StabilityLevel;
+  readonly deprecatedVersion: string | undefined;
   protected readonly series = new Map<string, { values: string[]; state: S }>();
 
   constructor(opts: MetricOpts) {
@@ -29,6 +32,7 @@ abstract class Family<S> {
     this.help = opts.help;
     this.labels = opts.labels ?? [];
     this.stability = opts.stability ?? 'ALPHA';
+    this.deprecatedVersion = opts.deprecatedVersion;
   }
 
   protected abstract fresh(): S;
@@ -71,6 +75,9 @@ export class Counter extends Family<{ value: number }> {
   get(values: readonly string[] = []): number {
     return this.series.get(values.join('\u0000'))?.state.value ?? 0;
   }
+  states(): { values: string[]; state: { value: number } }[] {
+    return this.sorted();
+  }
   samples(): string[] {
     return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
   }
@@ -87,20 +94,49 @@ export class Gauge extends Family<{ value: number }> {
   add(values: readonly string[], by: number): void {
     this.state(values).value += by;
   }
+  states(): { values: string[]; state: { value: number } }[] {
+    return this.sorted();
+  }
   samples(): string[] {
     return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
   }
 }
 
-export class Histogram extends Family<{ counts: number[]; sum: number; count: number }> {
+/** client_golang's native histogram settings as component-base sets them: bucket factor 1.1 (schema 3), at most 160 buckets. */
+export const nativeInitialSchema = 3;
+export const nativeMaxBuckets = 160;
+/** DefNativeHistogramZeroThreshold: 2^-128. */
+export const nativeZeroThreshold = 2 ** -128;
+
+export interface HistogramState {
+  counts: number[];
+  sum: number;
+  count: number;
+  /** Native (sparse, exponential) buckets: index -> count, at `schema`. */
+  schema: number;
+  native: Map<number, number>;
+  zeroCount: number;
+}
+
+/** The native bucket index of v > 0 at a schema: bucket i holds (base^(i-1), base^i], base = 2^(2^-schema). */
+export function nativeBucketIndex(v: number, schema: number): number {
+  const scale = 2 ** schema;
+  let i = Math.ceil(Math.log2(v) * scale);
+  // Correct floating error at the bucket edges.
+  if (2 ** ((i - 1) / scale) >= v) i -= 1;
+  else if (2 ** (i / scale) < v) i += 1;
+  return i;
+}
+
+export class Histogram extends Family<HistogramState> {
   readonly type = 'histogram';
   readonly buckets: readonly number[];
   constructor(opts: MetricOpts & { buckets: readonly number[] }) {
     super(opts);
     this.buckets = opts.buckets;
   }
-  protected fresh() {
-    return { counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+  protected fresh(): HistogramState {
+    return { counts: this.buckets.map(() => 0), sum: 0, count: 0, schema: nativeInitialSchema, native: new Map(), zeroCount: 0 };
   }
   observe(values: readonly string[], v: number): void {
     const s = this.state(values);
@@ -110,6 +146,25 @@ export class Histogram extends Family<{ counts: number[]; sum: number; count: nu
     });
     s.sum += v;
     s.count += 1;
+    if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += 1;
+    else if (v > 0) {
+      const i = nativeBucketIndex(v, s.schema);
+      s.native.set(i, (s.native.get(i) ?? 0) + 1);
+      // Past the bucket limit the resolution halves (schema - 1), merging neighbours, as client_golang does.
+      while (s.native.size > nativeMaxBuckets && s.schema > -4) {
+        const merged = new Map<number, number>();
+        for (const [k, c] of s.native) {
+          const j = Math.ceil(k / 2) || 0;
+          merged.set(j, (merged.get(j) ?? 0) + c);
+        }
+        s.native = merged;
+        s.schema -= 1;
+      }
+    }
+  }
+  /** Each series' state, sorted by label values (for the protobuf encoder). */
+  states(): { values: string[]; state: HistogramState }[] {
+    return this.sorted();
   }
   samples(): string[] {
     const out: string[] = [];
@@ -125,31 +180,92 @@ export class Histogram extends Family<{ counts: number[]; sum: number; count: nu
 
 export type Metric = Counter | Gauge | Histogram;
 
+export interface RegistryOptions {
+  /** The component's version ("1.36"), against which deprecated metrics are judged. */
+  currentVersion?: string;
+  /** --show-hidden-metrics-for-version: the previous minor, whose still-visible deprecated metrics stay visible. */
+  showHiddenMetricsForVersion?: string;
+}
+
+function minorOf(version: string): [number, number] {
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return [major, minor];
+}
+
+/** Minor releases a deprecated metric stays visible before it is hidden. */
+const hideAfterMinors = 3;
+
+/**
+ * --show-hidden-metrics-for-version only takes the previous minor version, as
+ * component-base validates it; returns the error message or undefined.
+ */
+export function validateShowHiddenMetricsVersion(value: string, currentVersion: string): string | undefined {
+  if (!value) return undefined;
+  const [major, minor] = minorOf(currentVersion);
+  const expected = `${major}.${minor - 1}`;
+  if (!/^\d+\.\d+$/.test(value) || value !== expected) return `--show-hidden-metrics-for-version must be omitted or have the value '${expected}'. Only the previous minor version is allowed`;
+  return undefined;
+}
+
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Metric>();
+  /** Deprecated metrics past their visible window: observed, never exposed. */
+  private readonly hidden = new Set<string>();
+
+  constructor(private readonly options: RegistryOptions = {}) {}
+
+  /** Whether a metric deprecated in `deprecatedVersion` is hidden at `version`. */
+  private hiddenAt(deprecatedVersion: string, version: string): boolean {
+    const [dMajor, dMinor] = minorOf(deprecatedVersion);
+    const [major, minor] = minorOf(version);
+    return major > dMajor || minor - dMinor >= hideAfterMinors;
+  }
+
+  private isDeprecated(m: Metric): boolean {
+    if (!m.deprecatedVersion || !this.options.currentVersion) return false;
+    const [dMajor, dMinor] = minorOf(m.deprecatedVersion);
+    const [major, minor] = minorOf(this.options.currentVersion);
+    return major > dMajor || (major === dMajor && minor >= dMinor);
+  }
   /** Run before each scrape: gauges read at collection time (storage object counts). */
   private readonly collectors: (() => Promise<void> | void)[] = [];
 
   register<M extends Metric>(metric: M): M {
     if (this.metrics.has(metric.name)) throw new Error(`duplicate metrics collector registration attempted: ${metric.name}`);
     this.metrics.set(metric.name, metric);
+    const { currentVersion, showHiddenMetricsForVersion } = this.options;
+    if (this.isDeprecated(metric) && currentVersion && this.hiddenAt(metric.deprecatedVersion!, currentVersion)) {
+      // Shown again only if it was still visible in the version the flag names.
+      if (!showHiddenMetricsForVersion || this.hiddenAt(metric.deprecatedVersion!, showHiddenMetricsForVersion)) this.hidden.add(metric.name);
+    }
     return metric;
+  }
+
+  /** HELP as component-base annotates it: stability class, then the deprecation notice. */
+  helpText(m: Metric): string {
+    return `[${m.stability}] ${this.isDeprecated(m) ? `(Deprecated since ${m.deprecatedVersion}) ` : ''}${m.help}`;
   }
 
   onCollect(collector: () => Promise<void> | void): void {
     this.collectors.push(collector);
   }
 
+  /** The exposed families sorted by name, after running the collectors (for the protobuf encoder). */
+  async gather(): Promise<{ metric: Metric; help: string }[]> {
+    for (const c of this.collectors) await c();
+    return [...this.metrics.keys()].filter((n) => !this.hidden.has(n)).sort().map((n) => ({ metric: this.metrics.get(n)!, help: this.helpText(this.metrics.get(n)!) }));
+  }
+
   /** The text exposition: families sorted by name, each with HELP and TYPE, families without series left out. */
   async exposition(filter?: (name: string) => boolean): Promise<string> {
     for (const c of this.collectors) await c();
-    const names = [...this.metrics.keys()].filter((n) => !filter || filter(n)).sort();
+    const names = [...this.metrics.keys()].filter((n) => !this.hidden.has(n) && (!filter || filter(n))).sort();
     let out = '';
     for (const name of names) {
       const m = this.metrics.get(name)!;
       const samples = m.samples();
       if (!samples.length) continue;
-      out += `# HELP ${name} ${escapeHelp(`[${m.stability}] ${m.help}`)}\n# TYPE ${name} ${m.type}\n`;
+      out += `# HELP ${name} ${escapeHelp(this.helpText(m))}\n# TYPE ${name} ${m.type}\n`;
       for (const s of samples) out += `${s}\n`;
     }
     return out;

@@ -85,3 +85,51 @@ export const evaluationsDefinitions: Record<string, SchemaObject> = {
     },
   },
 };
+
+/** upgrade.kubesim.dev: the removed-API check the workbench and `kubesim check` run on manifests. */
+export const removedApiChecksResource: ResourceType = {
+  group: 'upgrade.kubesim.dev',
+  version: 'v1alpha1',
+  kind: 'RemovedAPICheck',
+  resource: 'removedapichecks',
+  singular: 'removedapicheck',
+  scope: 'Cluster',
+  verbs: ['create'],
+  subresources: [],
+  definition: 'dev.kubesim.upgrade.v1alpha1.RemovedAPICheck',
+  createOnly: true,
+};
+
+const preserve = { 'x-kubernetes-preserve-unknown-fields': true } as const;
+
+export const removedApiChecksDefinitions: Record<string, SchemaObject> = {
+  'dev.kubesim.upgrade.v1alpha1.RemovedAPICheck': {
+    description: 'RemovedAPICheck reads manifests and reports, per object, whether its apiVersion was removed and in which release, what replaces it, the field changes the removal brings, and the converted object where the conversion is mechanical.',
+    type: 'object',
+    required: ['spec'],
+    properties: {
+      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: objectMeta,
+      spec: {
+        description: 'The manifests to check.',
+        type: 'object',
+        required: ['manifests'],
+        properties: {
+          manifests: { type: 'string', description: 'YAML (several documents allowed) or JSON; List kinds are expanded.' },
+          targetVersion: { type: 'string', description: 'The Kubernetes release to check against, e.g. "1.25"; this server\'s version by default.' },
+        },
+      },
+      status: {
+        description: 'One report per object, in input order.',
+        type: 'object',
+        properties: {
+          targetVersion: { type: 'string' },
+          objects: { type: 'array', items: { type: 'object', ...preserve } },
+          errors: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    'x-kubernetes-group-version-kind': [{ group: 'upgrade.kubesim.dev', version: 'v1alpha1', kind: 'RemovedAPICheck' }],
+  },
+};

@@ -17,6 +17,7 @@ import {
   resourceServed,
   type RuntimeConfig,
 } from './runtimeConfig';
+import { withLifecycle } from './lifecycle';
 import type {
   ApiGroup,
   GroupVersionKind,
@@ -87,7 +88,7 @@ export class ResourceRegistry {
       });
     }
     for (const [name, schema] of Object.entries(bundle.definitions)) this.indexDefinition(name, schema);
-    for (const r of bundle.resources) this.insert(r);
+    for (const r of bundle.resources) this.insert(withLifecycle(r, bundle.kubernetesVersion));
     this.checkRuntimeConfig();
   }
 

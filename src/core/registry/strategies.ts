@@ -11,16 +11,34 @@ import { strategies as apiextensions } from './apiextensions';
 import { strategies as apps } from './apps';
 import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
+import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
 import { strategies as core } from './core';
+import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
+import { strategies as events } from './events';
+import { strategies as flowcontrol } from './flowcontrol';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   '': core,
-  'admissionregistration.k8s.io': { validatingadmissionpolicies: validatingAdmissionPolicyStrategy },
+  'admissionregistration.k8s.io': {
+    validatingadmissionpolicies: validatingAdmissionPolicyStrategy,
+    validatingwebhookconfigurations: validatingWebhookConfigurationStrategy,
+    mutatingwebhookconfigurations: mutatingWebhookConfigurationStrategy,
+  },
   'apiextensions.k8s.io': apiextensions,
   apps,
   batch,
+  'flowcontrol.apiserver.k8s.io': flowcontrol,
+  'events.k8s.io': events,
+};
+
+/**
+ * Strategies of one version of a resource whose versions share storage in
+ * another layout: conversion from and to it (group/version -> resource).
+ */
+const byVersion: Record<string, Record<string, Partial<ResourceStrategy>>> = {
+  'autoscaling/v1': { horizontalpodautoscalers: { fromStorage: hpaToV1, toStorage: hpaFromV1 } },
 };
 
 /** Kinds whose strategies maintain metadata.generation. */
@@ -104,7 +122,7 @@ export function strategyFor(type: ResourceType): ResourceStrategy {
     // core/v1 ReplicationControllers keep their pods by default (DefaultGarbageCollectionPolicy).
     defaultPropagationPolicy: id === '/replicationcontrollers' ? 'Orphan' : undefined,
   };
-  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
+  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
 }
 
 export type { StrategyContext };

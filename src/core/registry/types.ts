@@ -80,8 +80,8 @@ export interface ResourceType {
   deleteReturnsObject?: boolean;
   /** True for virtual resources that only accept create (reviews, tokenreviews). */
   createOnly?: boolean;
-  /** Set when the version is deprecated upstream (used for Warning headers). */
-  deprecated?: { removedRelease?: string; replacement?: GroupVersionKind };
+  /** Set when the version is deprecated upstream (Warning headers, apiserver_requested_deprecated_apis); `since` and `removedRelease` are "1.33"-style releases. */
+  deprecated?: { since?: string; removedRelease?: string; replacement?: GroupVersionKind };
   /**
    * Whether a default kube-apiserver serves this resource (alpha versions and
    * post-1.22 beta versions are off unless --runtime-config enables them).

@@ -16,6 +16,7 @@ const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').t
 const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
 const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
 const AccessPanel = lazy(() => import('../features/access/AccessPanel').then((m) => ({ default: m.AccessPanel })));
+const UpgradePanel = lazy(() => import('../features/upgrade/UpgradePanel').then((m) => ({ default: m.UpgradePanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -64,6 +65,7 @@ export function App() {
             {panel === 'scenarios' && <ScenarioPanel />}
             {panel === 'trace' && <TracePanel />}
             {panel === 'access' && <AccessPanel />}
+            {panel === 'upgrade' && <UpgradePanel />}
           </Suspense>
         </div>
       </main>

@@ -8,6 +8,8 @@ import { isObject } from '../../api/types';
 import { evaluateCel, type EvaluationSpec } from '../../cel';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
+import { registryBundle } from '../../registry/generated';
+import { checkManifests } from '../../upgrade/removedApis';
 import { decodeObject, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
 
@@ -20,6 +22,8 @@ function statusFor(resource: string, spec: Record<string, unknown>): Record<stri
   switch (resource) {
     case 'evaluations':
       return evaluateCel({ environment: 'plain', ...spec } as unknown as EvaluationSpec) as unknown as Record<string, unknown>;
+    case 'removedapichecks':
+      return checkManifests(typeof spec['manifests'] === 'string' ? spec['manifests'] : '', typeof spec['targetVersion'] === 'string' ? spec['targetVersion'] : registryBundle.kubernetesVersion) as unknown as Record<string, unknown>;
     case 'selfsubjectaccessreviews':
     case 'subjectaccessreviews':
     case 'localsubjectaccessreviews':

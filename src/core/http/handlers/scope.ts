@@ -18,4 +18,6 @@ export interface RequestScope {
   random: RandomSource;
   /** Warnings to send back as `Warning: 299` headers. */
   warnings: string[];
+  /** Counts one watch event of this many bytes (apiserver_watch_events_total / _sizes). */
+  watchEventSent?: (bytes: number) => void;
 }

@@ -145,7 +145,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     }
   };
   const emit = (bytes: Uint8Array) => {
-    if (!closed) controllerRef?.enqueue(bytes);
+    if (closed) return;
+    controllerRef?.enqueue(bytes);
+    scope.watchEventSent?.(bytes.byteLength);
   };
   const fail = (status: Status) => {
     emit(line('ERROR', status));
@@ -225,10 +227,13 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
           }
           if (!bytes) continue;
           controller.enqueue(bytes);
+          scope.watchEventSent?.(bytes.byteLength);
           // Hand over whatever else is already queued, one event per chunk.
           for (let next = watcher.take(); next && !closed; next = watcher.take()) {
             const more = toBytes(next);
-            if (more) controller.enqueue(more);
+            if (!more) continue;
+            controller.enqueue(more);
+            scope.watchEventSent?.(more.byteLength);
           }
           return;
         }

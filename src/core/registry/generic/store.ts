@@ -304,7 +304,8 @@ export class Store {
   }
 
   decode(kv: KeyValue): KubeObject {
-    const obj = decodeStored(kv);
+    const stored = decodeStored(kv);
+    const obj = this.strategy.fromStorage ? this.strategy.fromStorage(stored) : stored;
     // Objects are stored in one version; serve them as the requested one.
     obj.kind = this.type.kind;
     obj.apiVersion = this.apiVersion;
@@ -320,11 +321,18 @@ export class Store {
    * when the value does not have the layout encodeStored writes.
    */
   servedJson(kv: KeyValue, item = false): string | undefined {
+    // A converted object is not the stored text.
+    if (this.strategy.fromStorage) return undefined;
     const v = kv.value;
     const layout = storedLayout(v);
     if (!layout) return undefined;
     const head = item ? '{' + v.slice(layout.metadataAt + 1, layout.slotAt) : this.servedHead + v.slice(layout.metadataAt, layout.slotAt);
     return `${head}"${kv.modRevision}"${v.slice(layout.slotAt + 2)}`;
+  }
+
+  /** The stored text of an object, in the storage layout. */
+  private encode(obj: KubeObject): string {
+    return encodeStored(this.strategy.toStorage ? this.strategy.toStorage(obj) : obj);
   }
 
   private get apiVersion(): string {
@@ -456,7 +464,7 @@ export class Store {
         return { object: obj };
       }
       try {
-        const kv = await this.deps.storage.create(key, encodeStored(obj));
+        const kv = await this.deps.storage.create(key, this.encode(obj));
         stored = true;
         return { kv };
       } catch (e) {
@@ -519,7 +527,7 @@ export class Store {
         if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return { object: current, created: false };
         if (options.dryRun) return { object: next, created: false };
         try {
-          const written = await this.deps.storage.update(key, encodeStored(next), kv!.modRevision);
+          const written = await this.deps.storage.update(key, this.encode(next), kv!.modRevision);
           stored = true;
           return { object: this.decode(written), created: false };
         } catch (e) {
@@ -650,7 +658,7 @@ export class Store {
         }
         if (options.dryRun) return { object: next, deleted: false };
         try {
-          const written = await this.deps.storage.update(key, encodeStored(next), kv.modRevision);
+          const written = await this.deps.storage.update(key, this.encode(next), kv.modRevision);
           return { object: this.decode(written), deleted: false };
         } catch (e) {
           if (isStorageError(e, 'Conflict') && attempt < 5) continue;

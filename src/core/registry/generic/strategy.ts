@@ -46,6 +46,13 @@ export interface ResourceStrategy {
   beginUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): FinishFunc | undefined;
   /** AfterDelete: the object is gone from storage; release what it held. */
   afterDelete?(obj: KubeObject, ctx: StrategyContext): void;
+  /**
+   * Conversion from and to the layout objects are stored in, for a resource
+   * one storage serves to two groups (events.k8s.io Events are stored as
+   * core/v1 Events). Absent: stored as served.
+   */
+  fromStorage?(obj: KubeObject): KubeObject;
+  toStorage?(obj: KubeObject): KubeObject;
   /** Kind-specific validation on create. Must not mutate. */
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Kind-specific validation on update. Must not mutate. */
