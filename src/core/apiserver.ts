@@ -17,6 +17,11 @@ import { startServiceAccountController } from './controllers/serviceAccount';
 import { startTokensController } from './controllers/tokens';
 import { startBootstrapSigner } from './controllers/bootstrapsigner';
 import { startTokenCleaner } from './controllers/tokencleaner';
+import { controllerEnabled } from './controllers/names';
+import { startDeploymentController } from './controllers/deployment';
+import { startReplicaSetController } from './controllers/replicaset';
+import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startPodTermination } from './controllers/podTermination';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
@@ -97,6 +102,8 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
+  /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
+  controllers?: string[];
 }
 
 export interface ApiServer {
@@ -222,12 +229,29 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    const serviceAccounts = startServiceAccountController(deps);
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
-    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
-    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers);
+    const rootCA = () => {
+      const ca = options.authentication?.serviceAccounts?.rootCA;
+      return typeof ca === 'function' ? ca() : ca;
+    };
+    const starters = [
+      ['namespace-controller', () => startNamespaceController(deps)],
+      ['garbage-collector-controller', () => startGarbageCollector(deps)],
+      ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
+      ['deployment-controller', () => startDeploymentController(deps)],
+      ['replicaset-controller', () => startReplicaSetController(deps)],
+      ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
+      ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+    ] as const;
+    for (const [name, start] of starters) if (enabled(name)) controllers.push(start());
+    if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) controllers.push(startTokenCleaner(deps));
     // The bootstrap namespaces' default ServiceAccounts exist before the first request.
-    await serviceAccounts.synced;
+    if (enabled('serviceaccount-controller')) {
+      const serviceAccounts = startServiceAccountController(deps);
+      controllers.push(serviceAccounts);
+      await serviceAccounts.synced;
+    }
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
