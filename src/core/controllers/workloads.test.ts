@@ -48,7 +48,7 @@ function rolloutStatus(d: any): string {
 
 describe('deployment-controller and replicaset-controller', () => {
   it('a Deployment gets a ReplicaSet named by its pod-template-hash, which gets unbound Pending pods', async () => {
-    t = await newTestServer();
+    t = await newTestServer({ controllers: ['*'] });
     const s = t;
     await s.json('POST', `${apps}/deployments`, { body: deployment('web', 3) });
     const rs = (await eventually(() => listRs(s), (l) => l.length === 1, 'a ReplicaSet'))[0];
@@ -78,7 +78,7 @@ describe('deployment-controller and replicaset-controller', () => {
   });
 
   it('scale through the scale subresource adds and removes pods; ready pods make the rollout complete', async () => {
-    t = await newTestServer();
+    t = await newTestServer({ controllers: ['*'] });
     const s = t;
     await s.json('POST', `${apps}/deployments`, { body: deployment('web', 2) });
     await eventually(() => listPods(s), (l) => l.length === 2, 'two pods');
@@ -101,7 +101,7 @@ describe('deployment-controller and replicaset-controller', () => {
   });
 
   it('a new template makes a second ReplicaSet (revision 2) and rolls within maxSurge', async () => {
-    t = await newTestServer();
+    t = await newTestServer({ controllers: ['*'] });
     const s = t;
     await s.json('POST', `${apps}/deployments`, { body: deployment('web', 4) });
     await eventually(() => listPods(s), (l) => l.length === 4, 'four pods');
@@ -115,7 +115,7 @@ describe('deployment-controller and replicaset-controller', () => {
   });
 
   it('a Deployment whose pods never become available exceeds its progress deadline on the server clock', async () => {
-    t = await newTestServer();
+    t = await newTestServer({ controllers: ['*'] });
     const s = t;
     await s.json('POST', `${apps}/deployments`, { body: { ...deployment('slow', 1), spec: { ...deployment('slow', 1).spec, progressDeadlineSeconds: 60 } } });
     await eventually(async () => (await s.json('GET', `${apps}/deployments/slow`)).body, (x) => x.status.updatedReplicas === 1, 'the rollout to start');
@@ -128,7 +128,7 @@ describe('deployment-controller and replicaset-controller', () => {
   });
 
   it('[API-DEL-007] deleting a ReplicaSet with orphanDependents keeps its pods, which lose the owner reference', async () => {
-    t = await newTestServer();
+    t = await newTestServer({ controllers: ['*'] });
     const s = t;
     await s.json('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 2, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
     await eventually(() => listPods(s), (l) => l.length === 2, 'two pods');
@@ -153,7 +153,7 @@ describe('deployment-controller and replicaset-controller', () => {
 
 describe('root-ca-certificate-publisher-controller', () => {
   it('publishes kube-root-ca.crt in every namespace and puts it back when deleted or edited', async () => {
-    t = await newTestServer({ authentication: { serviceAccounts: { rootCA: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } } });
+    t = await newTestServer({ controllers: ['*'], authentication: { serviceAccounts: { rootCA: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } } });
     const s = t;
     await s.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } } });
     const path = '/api/v1/namespaces/team/configmaps/kube-root-ca.crt';

@@ -4,6 +4,7 @@ import type { ResourceType } from '../../registry/types';
 import type { FeatureGates } from '../../features';
 import type { Clock, RandomSource } from '../../util/clock';
 import type { RequestInfo } from '../requestInfo';
+import type { Authorizer } from '../../auth/authorizer/types';
 
 export interface RequestScope {
   request: Request;
@@ -18,4 +19,6 @@ export interface RequestScope {
   random: RandomSource;
   /** Warnings to send back as `Warning: 299` headers. */
   warnings: string[];
+  /** The server's authorizer, for checks beyond the request's own verb (the unsafe delete's second verb). */
+  authorizer?: Authorizer;
 }
