@@ -40,6 +40,7 @@ import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
+  newForbidden,
   newGenericNotFound,
   newMethodNotSupported,
   newNotFound,
@@ -164,18 +165,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   health.done('start-apiserver-admission-initializer');
   health.done('generic-apiserver-start-informers');
 
-  async function checkNamespace(namespace: string): Promise<void> {
+  async function checkNamespace(namespace: string, object?: { gr: { group: string; resource: string }; name: string }): Promise<void> {
     const ns = await storeFor(namespaceType).getKv('', namespace);
     if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
     // Stored values are JSON.stringify output: without the key's text the namespace cannot be terminating.
     if (!ns.value.includes('"deletionTimestamp"')) return;
     const obj = JSON.parse(ns.value) as KubeObject;
     if (obj.metadata.deletionTimestamp) {
-      throw new StatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
-        message: `unable to create new content in namespace ${namespace} because it is being terminated`,
-        details: { name: namespace, kind: 'namespaces', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
-      });
+      // NamespaceLifecycle: admission.NewForbidden on the object, plus the NamespaceTerminating cause.
+      const gr = object?.gr ?? { group: '', resource: 'namespaces' };
+      const err = newForbidden(gr, object ? object.name : namespace, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+      throw err;
     }
   }
 

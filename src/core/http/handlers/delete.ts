@@ -92,10 +92,20 @@ async function authorizeUnsafeDelete(scope: RequestScope): Promise<void> {
   throw newForbidden({ group: type.group, resource: type.resource }, info.name, `not permitted to do "${unsafeDeleteVerb}", reason: ${result.reason}`);
 }
 
+/** The NamespaceLifecycle admission plugin's immortal namespaces. */
+const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
+
+function checkNamespaceLifecycle(scope: RequestScope, name: string): void {
+  if (scope.type.group === '' && scope.type.resource === 'namespaces' && immortalNamespaces.has(name)) {
+    throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
+  }
+}
+
 export async function deleteResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
   const opts = await deleteOptions(scope);
+  checkNamespaceLifecycle(scope, info.name);
   if (opts.ignoreStoreReadErrors) await authorizeUnsafeDelete(scope);
   const result = await store.delete(info.namespace, info.name, opts);
   // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
@@ -122,6 +132,7 @@ export async function deleteCollection(scope: RequestScope): Promise<Response> {
   const listed = await store.list(info.namespace, { predicate: selection.predicate });
   const deleted: KubeObject[] = [];
   for (const obj of listed.items) {
+    checkNamespaceLifecycle(scope, obj.metadata.name!);
     try {
       const r = await store.delete(obj.metadata.namespace ?? '', obj.metadata.name!, opts);
       deleted.push(r.object);

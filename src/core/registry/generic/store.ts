@@ -30,7 +30,7 @@ export interface StoreDeps {
   clock: Clock;
   random: RandomSource;
   /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
-  checkNamespace(namespace: string): Promise<void>;
+  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void>;
 }
 
 /** The kind's schema and the definitions its refs point into (absent for schemaless kinds). */
@@ -447,7 +447,7 @@ export class Store {
         ...(this.strategy.validate?.(obj, ctx) ?? []),
       ];
       if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
-      if (this.namespaced) await this.deps.checkNamespace(namespace);
+      if (this.namespaced) await this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' });
       await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
 
       const key = this.key(namespace, meta.name!);
