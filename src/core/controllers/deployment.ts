@@ -313,7 +313,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     }, { subresource: 'status' });
   }
 
-  const queue = newWorkQueue('deployment-controller', deps.clock, async (key) => {
+  const queue = newWorkQueue('deployment-controller', async (key) => {
     try {
       await sync(key);
     } catch (e) {

@@ -93,6 +93,24 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
     }, { subresource: 'status' });
   }
 
+  /** Namespaces waiting on their content, woken by any write in them (a finalizer removed, an object gone). */
+  const wakers = new Map<string, () => void>();
+
+  /** Waits for a write inside the namespace, or the requeue delay on the server clock. */
+  async function contentChangeOrRequeue(name: string): Promise<void> {
+    const done = new AbortController();
+    const abort = () => done.abort();
+    stop.signal.addEventListener('abort', abort, { once: true });
+    wakers.set(name, abort);
+    try {
+      await deps.clock.sleep(namespaceRequeueMs, done.signal);
+    } finally {
+      wakers.delete(name);
+      stop.signal.removeEventListener('abort', abort);
+      done.abort();
+    }
+  }
+
   async function finalize(name: string): Promise<void> {
     if (running.has(name)) return;
     running.add(name);
@@ -113,7 +131,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
           }, { subresource: 'finalize' });
           return;
         }
-        await deps.clock.sleep(namespaceRequeueMs, stop.signal);
+        await contentChangeOrRequeue(name);
       }
     } catch (e) {
       console.error(`kubesim: namespace controller: ${name}:`, e);
@@ -131,6 +149,15 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
       const ns = namespaces.decode(e.kv);
       if (ns.metadata.deletionTimestamp && holdsKubernetesFinalizer(ns)) void finalize(ns.metadata.name!);
     });
+    if (stop.signal.aborted) return unsubscribe();
+    const contentWatch = await deps.storage.watch('/registry/', listed.revision, (e) => {
+      for (const [ns, wake] of wakers) if (e.kv.key.includes(`/${ns}/`)) wake();
+    });
+    const namespacesWatch = unsubscribe;
+    unsubscribe = () => {
+      namespacesWatch();
+      contentWatch();
+    };
     if (stop.signal.aborted) unsubscribe();
   })();
 

@@ -163,6 +163,6 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     }
   }
 
-  const queue = newWorkQueue('replicaset-controller', deps.clock, sync);
+  const queue = newWorkQueue('replicaset-controller', sync);
   return watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet')] }]);
 }

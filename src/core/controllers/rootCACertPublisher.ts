@@ -43,7 +43,7 @@ export function startRootCACertPublisher(deps: NamespaceControllerDeps & { rootC
     }
   }
 
-  const queue = newWorkQueue('root-ca-certificate-publisher-controller', deps.clock, sync);
+  const queue = newWorkQueue('root-ca-certificate-publisher-controller', sync);
   // Namespaces are cluster-scoped: their queue key is `/name`, the same as the ConfigMap's namespace.
   return watchInto(deps, queue, namespaces, [{
     store: configMaps,

@@ -2,9 +2,9 @@
  * A rate-limited work queue in the spirit of client-go's workqueue: a key
  * added while it is queued is queued once; a key added while it is being
  * processed is processed again afterwards (never twice at the same time);
- * a failed key is retried after a delay on the injected clock.
+ * a failed key is retried after a delay (real time even under a fake clock).
  */
-import type { Clock } from '../util/clock';
+import { realClock } from '../util/clock';
 
 export interface WorkQueue {
   add(key: string): void;
@@ -13,7 +13,7 @@ export interface WorkQueue {
   stop(): void;
 }
 
-export function newWorkQueue(name: string, clock: Clock, sync: (key: string) => Promise<void>, retryMs = 1000): WorkQueue {
+export function newWorkQueue(name: string, sync: (key: string) => Promise<void>, retryMs = 1000): WorkQueue {
   const running = new Set<string>();
   const dirty = new Set<string>();
   const stopped = new AbortController();
@@ -34,7 +34,8 @@ export function newWorkQueue(name: string, clock: Clock, sync: (key: string) => 
     } catch (e) {
       if (!stopped.signal.aborted) {
         console.error(`kubesim: ${name}: ${key}:`, e);
-        void clock.sleep(retryMs, stopped.signal).then(() => {
+        // A retry is the controller's own pacing, not simulated time: it waits on the real clock.
+        void realClock.sleep(retryMs, stopped.signal).then(() => {
           if (!stopped.signal.aborted) add(key);
         });
       }
