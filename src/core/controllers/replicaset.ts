@@ -10,8 +10,7 @@
  */
 import { isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
-import { labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
-import { isSelectorError } from '../selectors';
+import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import {
   controllerKeyOf,
   controllerRefOf,
