@@ -25,7 +25,7 @@ const maxReplicasAnnotation = 'deployment.kubernetes.io/max-replicas';
 type Obj = Record<string, unknown>;
 interface Condition {
   type: string;
-  status: 'True' | 'False';
+  status: 'True' | 'False' | 'Unknown';
   lastUpdateTime: string;
   lastTransitionTime: string;
   reason: string;
@@ -97,7 +97,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
   const deadlines = new Set<string>();
 
   const now = () => formatTime(deps.clock.now());
-  const newCondition = (type: string, status: 'True' | 'False', reason: string, message: string): Condition => ({ type, status, lastUpdateTime: now(), lastTransitionTime: now(), reason, message });
+  const newCondition = (type: string, status: Condition['status'], reason: string, message: string): Condition => ({ type, status, lastUpdateTime: now(), lastTransitionTime: now(), reason, message });
 
   /** deploymentutil.SetDeploymentCondition: same status and reason change nothing; the changed condition goes last. */
   function setCondition(conditions: Condition[], c: Condition): Condition[] {
@@ -230,7 +230,22 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     let owned = await ownedReplicaSets(d);
     let conditions = (Array.isArray(statusOf(d)['conditions']) ? statusOf(d)['conditions'] : []) as Condition[];
     let newRs: KubeObject | undefined = owned.find((rs) => equalIgnoreHash(templateOf(rs), templateOf(d)));
-    if (!d.metadata.deletionTimestamp && !specOf(d)['paused']) {
+    const paused = specOf(d)['paused'] === true;
+    // checkPausedConditions: pausing and resuming show in Progressing, unless the deadline already passed.
+    const progressing = conditions.find((c) => c.type === 'Progressing');
+    if (progressing?.reason !== 'ProgressDeadlineExceeded') {
+      if (paused && progressing?.reason !== 'DeploymentPaused') conditions = setCondition(conditions, newCondition('Progressing', 'Unknown', 'DeploymentPaused', 'Deployment is paused'));
+      if (!paused && progressing?.reason === 'DeploymentPaused') conditions = setCondition(conditions, newCondition('Progressing', 'Unknown', 'DeploymentResumed', 'Deployment is resumed'));
+    }
+    if (paused && !d.metadata.deletionTimestamp) {
+      // A paused Deployment still scales (dc.sync): a lone active ReplicaSet takes the new size; no new ReplicaSet is made.
+      const active = owned.filter((rs) => replicasOf(rs) > 0);
+      const only = active.length === 1 ? active[0] : !active.length ? newRs : undefined;
+      if (only && replicasOf(only) !== replicasOf(d)) await scaleReplicaSet(only, replicasOf(d), d);
+      owned = await ownedReplicaSets(d);
+      newRs = newRs && owned.find((rs) => rs.metadata.uid === newRs!.metadata.uid);
+    }
+    if (!d.metadata.deletionTimestamp && !paused) {
       ({ rs: newRs, conditions } = await newReplicaSet(d, owned, conditions));
       const old = owned.filter((rs) => rs.metadata.uid !== newRs!.metadata.uid);
       const strategy = isObject(specOf(d)['strategy']) ? (specOf(d)['strategy'] as Obj) : {};
@@ -277,7 +292,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     const deadline = specOf(d)['progressDeadlineSeconds'];
     const progressing = conditions.find((c) => c.type === 'Progressing');
     const complete = n(status, 'replicas') === n(status, 'updatedReplicas') && progressing?.reason === 'NewReplicaSetAvailable';
-    if (typeof deadline === 'number' && deadline < 2147483647 && !complete && !d.metadata.deletionTimestamp) {
+    if (typeof deadline === 'number' && deadline < 2147483647 && !complete && !d.metadata.deletionTimestamp && specOf(d)['paused'] !== true) {
       const old = statusOf(d);
       const rsName = newRs ? `ReplicaSet "${newRs.metadata.name}"` : `Deployment "${d.metadata.name}"`;
       if (n(status, 'updatedReplicas') === want && n(status, 'replicas') === want && n(status, 'availableReplicas') === want) {

@@ -114,6 +114,20 @@ describe('deployment-controller and replicaset-controller', () => {
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('2');
   });
 
+  it('a paused Deployment still scales but makes no new ReplicaSet; Progressing says paused, then resumed', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    const s = t;
+    await s.json('POST', `${apps}/deployments`, { body: deployment('p', 1) });
+    await eventually(() => listPods(s), (l) => l.length === 1, 'one pod');
+    await s.json('PATCH', `${apps}/deployments/p`, { body: { spec: { paused: true, replicas: 2, template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    await eventually(() => listPods(s), (l) => l.length === 2, 'two pods');
+    const d = await eventually(async () => (await s.json('GET', `${apps}/deployments/p`)).body, (x) => x.status.conditions.some((c: any) => c.reason === 'DeploymentPaused'), 'the paused condition');
+    expect(d.status.conditions.find((c: any) => c.type === 'Progressing')).toMatchObject({ status: 'Unknown', message: 'Deployment is paused' });
+    expect(await listRs(s)).toHaveLength(1);
+    await s.json('PATCH', `${apps}/deployments/p`, { body: { spec: { paused: null } }, headers: mergePatch });
+    await eventually(() => listRs(s), (l) => l.length === 2, 'the new ReplicaSet after resuming');
+  });
+
   it('a Deployment whose pods never become available exceeds its progress deadline on the server clock', async () => {
     t = await newTestServer({ controllers: ['*'] });
     const s = t;
