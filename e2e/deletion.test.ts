@@ -36,25 +36,29 @@ async function eventually(args: string[], ok: (stdout: string) => boolean, what:
 /** Moves the host's fake clock, as an operator would. */
 const advance = (duration: string) => ok(['create', '--raw', `/debug/kubesim/clock?advance=${duration}`, '-f', '-'], '{}');
 
-/** Starts `kubectl get -w` and resolves with its output once `until` shows up in it. */
-function watchUntil(args: string[], until: RegExp): { output: Promise<string>; stop(): void } {
+/** Starts `kubectl get -w`; waitFor resolves with its output once a pattern shows up in it. */
+function watchOutput(args: string[]): { waitFor(pattern: RegExp): Promise<string>; stop(): void } {
   const child = spawn('kubectl', args, { env: { ...process.env, HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const output = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill();
-      reject(new Error(`kubectl ${args.join(' ')} never printed ${until}: ${out}`));
-    }, 20_000);
-    child.stdout.on('data', (d) => {
-      out += d;
-      if (until.test(out)) {
-        clearTimeout(timer);
-        child.kill();
-        resolve(out);
-      }
-    });
+  let waiters: (() => void)[] = [];
+  child.stdout.on('data', (d) => {
+    out += d;
+    for (const w of waiters) w();
   });
-  return { output, stop: () => child.kill() };
+  return {
+    waitFor: (pattern) => new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`kubectl ${args.join(' ')} never printed ${pattern}: ${out}`)), 20_000);
+      const check = () => {
+        if (!pattern.test(out)) return;
+        clearTimeout(timer);
+        waiters = waiters.filter((w) => w !== check);
+        resolve(out);
+      };
+      waiters.push(check);
+      check();
+    }),
+    stop: () => child.kill(),
+  };
 }
 
 const boundPod = (name: string, grace?: number) => `apiVersion: v1
@@ -150,7 +154,8 @@ describe('a namespace whose content holds finalizers', () => {
     for (const name of ['a', 'b']) {
       await ok(['apply', '-n', 'team', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, finalizers: [example.com/hold]}\ndata: {k: v}\n`);
     }
-    const watch = watchUntil(['get', 'configmaps', '-n', 'team', '-w', '--output-watch-events', '--field-selector=metadata.name=a'], /DELETED\s+a\s/);
+    const watch = watchOutput(['get', 'configmaps', '-n', 'team', '-w', '--output-watch-events', '--field-selector=metadata.name=a']);
+    await watch.waitFor(/^ADDED\s+a\s/m);
     expect((await ok(['delete', 'namespace', 'team', '--wait=false'])).trim()).toBe('namespace "team" deleted');
     expect(await ok(['get', 'namespace', 'team', '-o', 'jsonpath={.status.phase}'])).toBe('Terminating');
     const remaining = await eventually(['get', 'namespace', 'team', '-o', 'jsonpath={.status.conditions[?(@.type=="NamespaceFinalizersRemaining")].message}'], (s) => s !== '', 'the conditions');
@@ -159,7 +164,8 @@ describe('a namespace whose content holds finalizers', () => {
     expect(refused.stderr.trim()).toBe('error: failed to create configmap: configmaps "late" is forbidden: unable to create new content in namespace team because it is being terminated');
 
     for (const name of ['a', 'b']) await ok(['patch', 'configmap', name, '-n', 'team', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
-    const events = await watch.output;
+    const events = await watch.waitFor(/^DELETED\s+a\s/m);
+    watch.stop();
     expect(events).toMatch(/^ADDED\s+a\s/m);
     expect(events).toMatch(/^MODIFIED\s+a\s/m);
     expect(events).toMatch(/^DELETED\s+a\s/m);
