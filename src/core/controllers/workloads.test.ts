@@ -133,9 +133,15 @@ describe('deployment-controller and replicaset-controller', () => {
     const s = t;
     await s.json('POST', `${apps}/deployments`, { body: { ...deployment('slow', 1), spec: { ...deployment('slow', 1).spec, progressDeadlineSeconds: 60 } } });
     await eventually(async () => (await s.json('GET', `${apps}/deployments/slow`)).body, (x) => x.status.updatedReplicas === 1, 'the rollout to start');
+    s.clock.advance(30_000);
     await new Promise((r) => setTimeout(r, 20));
-    s.clock.advance(62_000);
-    const d = await eventually(async () => (await s.json('GET', `${apps}/deployments/slow`)).body, (x) => x.status.conditions.some((c: any) => c.reason === 'ProgressDeadlineExceeded'), 'the deadline');
+    expect((await s.json('GET', `${apps}/deployments/slow`)).body.status.conditions.find((c: any) => c.type === 'Progressing').status).toBe('True');
+    // Each look moves the clock past the deadline again, whenever the controller scheduled its check.
+    const d = await eventually(async () => {
+      s.clock.advance(62_000);
+      await new Promise((r) => setTimeout(r, 5));
+      return (await s.json('GET', `${apps}/deployments/slow`)).body;
+    }, (x) => x.status.conditions.some((c: any) => c.reason === 'ProgressDeadlineExceeded'), 'the deadline');
     const p = d.status.conditions.find((c: any) => c.type === 'Progressing');
     expect(p).toMatchObject({ status: 'False', message: expect.stringMatching(/^ReplicaSet "slow-[a-z0-9]+" has timed out progressing\.$/) });
     expect(rolloutStatus(d)).toBe('deployment "slow" exceeded its progress deadline');
