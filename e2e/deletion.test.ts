@@ -96,6 +96,21 @@ describe('kubectl create deployment, scale, get rs,pods and rollout status', () 
   });
 });
 
+describe('kubectl set image, rollout history and undo', () => {
+  it('a new template is revision 2 in a second ReplicaSet; undo brings the first back as revision 3', async () => {
+    await ok(['create', 'deployment', 'hist', '--image=nginx:1.26']);
+    await eventually(['get', 'rs', '-l', 'app=hist', '-o', 'name'], (s) => s.trim() !== '', 'the first ReplicaSet');
+    expect((await ok(['set', 'image', 'deployment/hist', 'nginx=nginx:1.27'])).trim()).toBe('deployment.apps/hist image updated');
+    await eventually(['get', 'rs', '-l', 'app=hist', '-o', 'name'], (s) => s.trim().split('\n').length === 2, 'the second ReplicaSet');
+    const history = await eventually(['rollout', 'history', 'deployment/hist'], (s) => /^2\s+<none>$/m.test(s), 'revision 2');
+    expect(history).toMatch(/^REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>$/m);
+    expect((await ok(['rollout', 'undo', 'deployment/hist'])).trim()).toBe('deployment.apps/hist rolled back');
+    await eventually(['get', 'deployment', 'hist', '-o', 'jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}'], (s) => s === '3', 'revision 3');
+    expect(await ok(['get', 'deployment', 'hist', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'])).toBe('nginx:1.26');
+    await ok(['delete', 'deployment', 'hist']);
+  });
+});
+
 describe('kubectl delete --cascade', () => {
   it('foreground: --wait returns once the Deployment, its ReplicaSet and pods are gone', async () => {
     await ok(['create', 'deployment', 'fg', '--image=nginx', '--replicas=2']);
