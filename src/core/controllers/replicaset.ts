@@ -1,7 +1,8 @@
 /**
  * The ReplicaSet controller (pkg/controller/replicaset): keeps as many
  * active pods as spec.replicas, created from spec.template with the
- * ReplicaSet as their controller, adopts matching orphans, and reports
+ * ReplicaSet as their controller, adopts matching orphans and releases
+ * pods whose labels stop matching (ClaimPods), and reports
  * replicas, readyReplicas and availableReplicas in status.
  *
  * kubesim has no scheduler or kubelet: the pods it creates stay Pending and
@@ -22,6 +23,7 @@ import {
   specOf,
   statusOf,
 } from './controllerUtils';
+import type { StorageEvent } from '../storage/interface';
 import type { NamespaceControllerDeps } from './namespace';
 import { watchInto, type RunningController } from './informer';
 import { newWorkQueue } from './workqueue';
@@ -62,7 +64,23 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     for (const pod of listed.items) {
       const ref = controllerRefOf(pod);
       if (ref) {
-        if (ref.uid === rs.metadata.uid) owned.push(pod);
+        if (ref.uid !== rs.metadata.uid) continue;
+        if (selector.matches(pod.metadata.labels) || rs.metadata.deletionTimestamp) {
+          owned.push(pod);
+          continue;
+        }
+        // Release: a pod whose labels stopped matching is no longer this ReplicaSet's.
+        try {
+          await pods.update(namespace, pod.metadata.name!, (cur) => {
+            if (!cur || cur.metadata.uid !== pod.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+            const refs = (cur.metadata.ownerReferences ?? []).filter((r) => r.uid !== rs.metadata.uid);
+            if (refs.length) cur.metadata.ownerReferences = refs;
+            else delete cur.metadata.ownerReferences;
+            return cur;
+          });
+        } catch (e) {
+          ignoreGone(e);
+        }
         continue;
       }
       // Adoption (ClaimPods): an orphan whose labels match becomes this ReplicaSet's, unless either is being deleted.
@@ -122,6 +140,11 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
+    // An orphan pod changed (`namespace/`): every ReplicaSet of its namespace looks whether to adopt it.
+    if (!name) {
+      for (const rs of (await replicaSets.list(namespace)).items) queue.add(`${namespace}/${rs.metadata.name}`);
+      return;
+    }
     const kv = await replicaSets.getKv(namespace, name);
     if (!kv) return;
     const rs = replicaSets.decode(kv);
@@ -163,5 +186,11 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
   }
 
   const queue = newWorkQueue('replicaset-controller', sync);
-  return watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet')] }]);
+  /** The namespace key of an orphan pod with labels, which some ReplicaSet may adopt. */
+  const orphanKey = (e: StorageEvent): string | undefined => {
+    if (e.type !== 'PUT' || e.kv.value.includes('"ownerReferences"') || !e.kv.value.includes('"labels"')) return undefined;
+    const namespace = e.kv.key.slice(pods.prefix.length).split('/')[0];
+    return `${namespace}/`;
+  };
+  return watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet'), orphanKey(e)] }]);
 }

@@ -159,6 +159,22 @@ describe('deployment-controller and replicaset-controller', () => {
     expect(left).toHaveLength(2);
   });
 
+  it('a ReplicaSet adopts a matching orphan pod (then has one too many) and releases a pod whose labels stop matching', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    const s = t;
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 1, selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } };
+    await s.json('POST', `${apps}/replicasets`, { body: rs });
+    const [first] = await eventually(() => listPods(s), (l) => l.length === 1, 'a pod');
+    s.clock.advance(1000);
+    await s.json('POST', pods, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } });
+    const left = await eventually(() => listPods(s), (l) => l.length === 1 && l[0].metadata.ownerReferences?.[0]?.name === 'rs', 'the adoption and the scale-down');
+    // The newest of the two goes first.
+    expect(left[0].metadata.name).toBe(first.metadata.name);
+    await s.json('PATCH', `${pods}/${first.metadata.name}`, { body: { metadata: { labels: { a: 'other' } } }, headers: mergePatch });
+    const after = await eventually(() => listPods(s), (l) => l.length === 2 && l.some((p) => p.metadata.name === first.metadata.name && !p.metadata.ownerReferences), 'the release and a replacement');
+    expect(after.filter((p) => p.metadata.ownerReferences?.[0]?.name === 'rs')).toHaveLength(1);
+  });
+
   it('with --controllers=*,-deployment-controller a Deployment stays without ReplicaSets (the raw API)', async () => {
     t = await newTestServer({ controllers: ['*', '-deployment-controller'] });
     const s = t;
