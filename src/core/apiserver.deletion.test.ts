@@ -151,6 +151,21 @@ describe('namespace deletion', () => {
     await eventually(() => s.json('GET', '/api/v1/namespaces/team'), (r) => r.status === 404, 'the namespace to go');
   });
 
+  it('an object storage cannot read holds the namespace with NamespaceDeletionContentFailure until the unsafe delete removes it', async () => {
+    t = await newTestServer({ featureGates: { AllowUnsafeMalformedObjectDeletion: true } });
+    const s = t;
+    await s.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'broken' } } });
+    await s.json('POST', cms('broken'), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad' } } });
+    await s.request('PUT', '/debug/kubesim/storage/registry/configmaps/broken/bad', { body: '{"kind":' });
+    await s.json('DELETE', '/api/v1/namespaces/broken');
+    const ns = await eventually(async () => (await s.json('GET', '/api/v1/namespaces/broken')).body, (b) => b.status.conditions?.some((c: any) => c.type === 'NamespaceDeletionContentFailure' && c.status === 'True'), 'the content failure');
+    const failure = ns.status.conditions.find((c: any) => c.type === 'NamespaceDeletionContentFailure');
+    expect(failure.reason).toBe('ContentDeletionFailed');
+    expect(failure.message).toMatch(/^Failed to delete all resource types, 1 remaining: Internal error occurred: key: \/registry\/configmaps\/broken\/bad, corrupt object: /);
+    expect((await s.json('DELETE', `${cms('broken')}/bad`, { body: options({ ignoreStoreReadErrorWithClusterBreakingPotential: true }) })).status).toBe(200);
+    await eventually(() => s.json('GET', '/api/v1/namespaces/broken'), (r) => r.status === 404, 'the namespace to go');
+  });
+
   it('default, kube-system and kube-public may not be deleted', async () => {
     t = await newTestServer();
     for (const name of ['default', 'kube-system', 'kube-public']) {

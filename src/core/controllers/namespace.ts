@@ -47,8 +47,18 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
   /** Deletes what is left in the namespace and counts what remains, by resource and by finalizer. */
   async function deleteContent(namespace: string): Promise<Remaining> {
     const stores = namespacedStores();
+    const remaining: Remaining = { resources: new Map(), finalizers: new Map(), errors: [] };
+    const failed = new Set<Store>();
     for (const store of stores) {
-      const listed = await store.list(namespace);
+      let listed;
+      try {
+        listed = await store.list(namespace);
+      } catch (e) {
+        // An object storage cannot read (or another read failure): reported, and looked at again next pass.
+        remaining.errors.push(e instanceof Error ? e.message : String(e));
+        failed.add(store);
+        continue;
+      }
       for (const obj of listed.items) {
         if (obj.metadata.deletionTimestamp) continue;
         try {
@@ -58,8 +68,8 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
         }
       }
     }
-    const remaining: Remaining = { resources: new Map(), finalizers: new Map() };
     for (const store of stores) {
+      if (failed.has(store)) continue;
       const left = (await store.list(namespace)).items;
       if (!left.length) continue;
       remaining.resources.set(`${store.type.resource}.${store.type.group}`, left.length);
@@ -73,6 +83,10 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
     const now = formatTime(deps.clock.now());
     const failing = new Map<string, NamespaceCondition>();
     const list = (m: Map<string, number>, text: (k: string, n: number) => string) => [...m].filter(([, n]) => n > 0).map(([k, n]) => text(k, n)).sort().join(', ');
+    if (remaining.errors.length) {
+      const aggregate = remaining.errors.length === 1 ? remaining.errors[0] : `[${remaining.errors.join(', ')}]`;
+      failing.set('NamespaceDeletionContentFailure', { type: 'NamespaceDeletionContentFailure', status: 'True', lastTransitionTime: now, reason: 'ContentDeletionFailed', message: `Failed to delete all resource types, ${remaining.errors.length} remaining: ${aggregate}` });
+    }
     if (remaining.resources.size) {
       failing.set('NamespaceContentRemaining', { type: 'NamespaceContentRemaining', status: 'True', lastTransitionTime: now, reason: 'SomeResourcesRemain', message: `Some resources are remaining: ${list(remaining.resources, (k, n) => `${k} has ${n} resource instances`)}` });
     }
@@ -122,7 +136,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
         if (!ns.metadata.deletionTimestamp || !holdsKubernetesFinalizer(ns)) return;
         const remaining = await deleteContent(name);
         await reportConditions(name, remaining);
-        if (!remaining.resources.size) {
+        if (!remaining.resources.size && !remaining.errors.length) {
           await namespaces.update('', name, (obj) => {
             if (!obj) return obj as unknown as KubeObject;
             const spec = isObject(obj['spec']) ? obj['spec'] : {};
@@ -174,6 +188,8 @@ interface Remaining {
   resources: Map<string, number>;
   /** finalizer -> objects left carrying it. */
   finalizers: Map<string, number>;
+  /** Why some resources could not be listed or deleted. */
+  errors: string[];
 }
 
 interface NamespaceCondition {
