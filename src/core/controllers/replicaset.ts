@@ -181,10 +181,11 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     }
     // A pod that turns available after minReadySeconds changes nothing in storage: look again then.
     if (minReadySeconds > 0 && ready > available) {
-      void deps.clock.sleep(minReadySeconds * 1000).then(() => queue.add(key));
+      void deps.clock.sleep(minReadySeconds * 1000, stopped.signal).then(() => queue.add(key));
     }
   }
 
+  const stopped = new AbortController();
   const queue = newWorkQueue('replicaset-controller', sync);
   /** The namespace key of an orphan pod with labels, which some ReplicaSet may adopt. */
   const orphanKey = (e: StorageEvent): string | undefined => {
@@ -192,5 +193,12 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     const namespace = e.kv.key.slice(pods.prefix.length).split('/')[0];
     return `${namespace}/`;
   };
-  return watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet'), orphanKey(e)] }]);
+  const running = watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet'), orphanKey(e)] }]);
+  return {
+    idle: running.idle,
+    stop() {
+      stopped.abort();
+      running.stop();
+    },
+  };
 }

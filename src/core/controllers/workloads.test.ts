@@ -175,6 +175,18 @@ describe('deployment-controller and replicaset-controller', () => {
     expect(after.filter((p) => p.metadata.ownerReferences?.[0]?.name === 'rs')).toHaveLength(1);
   });
 
+  it('a ready pod counts as available once minReadySeconds have passed on the server clock', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    const s = t;
+    await s.json('POST', `${apps}/replicasets`, { body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'slow' }, spec: { replicas: 1, minReadySeconds: 10, selector: { matchLabels: { a: 's' } }, template: { metadata: { labels: { a: 's' } }, spec: { containers: [{ name: 'c', image: 'x' }] } } } } });
+    const [p] = await eventually(() => listPods(s), (l) => l.length === 1, 'a pod');
+    await s.json('PATCH', `${pods}/${p.metadata.name}/status`, { body: { status: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } }, headers: mergePatch });
+    const ready = await eventually(async () => (await s.json('GET', `${apps}/replicasets/slow`)).body.status, (st) => st.readyReplicas === 1, 'readiness');
+    expect(ready.availableReplicas).toBeUndefined();
+    s.clock.advance(11_000);
+    await eventually(async () => (await s.json('GET', `${apps}/replicasets/slow`)).body.status, (st) => st.availableReplicas === 1, 'availability');
+  });
+
   it('with --controllers=*,-deployment-controller a Deployment stays without ReplicaSets (the raw API)', async () => {
     t = await newTestServer({ controllers: ['*', '-deployment-controller'] });
     const s = t;
