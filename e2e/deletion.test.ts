@@ -112,7 +112,7 @@ describe('kubectl set image, rollout history and undo', () => {
 });
 
 describe('kubectl delete --cascade', () => {
-  it('foreground: --wait returns once the Deployment, its ReplicaSet and pods are gone', async () => {
+  it('[API-DEL-009] foreground: --wait returns once the Deployment, its ReplicaSet and pods are gone', async () => {
     await ok(['create', 'deployment', 'fg', '--image=nginx', '--replicas=2']);
     await eventually(['get', 'pods', '-l', 'app=fg', '-o', 'name'], (s) => s.trim().split('\n').filter(Boolean).length === 2, 'fg pods');
     expect((await ok(['delete', 'deployment', 'fg', '--cascade=foreground'])).trim()).toBe('deployment.apps "fg" deleted');
@@ -120,14 +120,14 @@ describe('kubectl delete --cascade', () => {
     expect((await ok(['get', 'rs,pods', '-l', 'app=fg', '-o', 'name'])).trim()).toBe('');
   });
 
-  it('background: the Deployment goes at once and the garbage collector removes the rest', async () => {
+  it('[API-DEL-009] background: the Deployment goes at once and the garbage collector removes the rest', async () => {
     await ok(['create', 'deployment', 'bg', '--image=nginx']);
     await eventually(['get', 'pods', '-l', 'app=bg', '-o', 'name'], (s) => s.trim() !== '', 'a bg pod');
     expect((await ok(['delete', 'deployment', 'bg', '--cascade=background'])).trim()).toBe('deployment.apps "bg" deleted');
     await eventually(['get', 'rs,pods', '-l', 'app=bg', '-o', 'name'], (s) => s.trim() === '', 'the dependents to be collected');
   });
 
-  it('orphan: the ReplicaSet and pods stay, without their owner reference', async () => {
+  it('[API-DEL-007] orphan: the ReplicaSet and pods stay, without their owner reference', async () => {
     await ok(['create', 'deployment', 'orph', '--image=nginx']);
     await eventually(['get', 'pods', '-l', 'app=orph', '-o', 'name'], (s) => s.trim() !== '', 'an orph pod');
     expect((await ok(['delete', 'deployment', 'orph', '--cascade=orphan'])).trim()).toBe('deployment.apps "orph" deleted');
@@ -139,7 +139,7 @@ describe('kubectl delete --cascade', () => {
 });
 
 describe('kubectl delete --grace-period on a bound pod', () => {
-  it('--wait=false leaves it Terminating until the grace period ends on the server clock', async () => {
+  it('[API-DEL-006] --wait=false leaves it Terminating until the grace period ends on the server clock', async () => {
     await ok(['apply', '-f', '-'], boundPod('graceful'));
     expect((await ok(['delete', 'pod', 'graceful', '--grace-period=45', '--wait=false'])).trim()).toBe('pod "graceful" deleted');
     expect(await ok(['get', 'pod', 'graceful', '-o', 'jsonpath={.metadata.deletionGracePeriodSeconds}'])).toBe('45');
@@ -150,7 +150,7 @@ describe('kubectl delete --grace-period on a bound pod', () => {
     await eventually(['get', 'pods', '-o', 'name'], (s) => !s.includes('pod/graceful'), 'the pod to go');
   });
 
-  it('--wait blocks until the grace period ends; --grace-period=1 on an unbound pod removes it at once', async () => {
+  it('[API-DEL-006] --wait blocks until the grace period ends; --grace-period=1 on an unbound pod removes it at once', async () => {
     await ok(['apply', '-f', '-'], boundPod('waited', 20));
     const deleting = t.kubectl(['delete', 'pod', 'waited', '--timeout=20s']);
     await eventually(['get', 'pod', 'waited', '-o', 'jsonpath={.metadata.deletionTimestamp}'], (s) => s !== '', 'the pod to be Terminating');
@@ -164,7 +164,7 @@ describe('kubectl delete --grace-period on a bound pod', () => {
 });
 
 describe('a namespace whose content holds finalizers', () => {
-  it('delete namespace: Terminating with conditions; patching the finalizers away lets it disappear; get -w shows DELETED', async () => {
+  it('[API-DEL-001] [API-DEL-002] [API-DEL-004] [API-DEL-017] delete namespace: Terminating with conditions; patching the finalizers away lets it disappear; get -w shows DELETED', async () => {
     await ok(['create', 'namespace', 'team']);
     for (const name of ['a', 'b']) {
       await ok(['apply', '-n', 'team', '-f', '-'], `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}, finalizers: [example.com/hold]}\ndata: {k: v}\n`);
