@@ -210,6 +210,8 @@ describe('corrupt objects made through /debug/kubesim/storage', () => {
     await t.json('POST', cms(), { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'bad', finalizers: ['example.com/hold'] } } });
     const w = await t.request('PUT', '/debug/kubesim/storage/registry/configmaps/default/bad', { body: '\u0000k8s\u0000garbage' });
     expect(w.status).toBe(200);
+    expect(await (await t.request('GET', '/debug/kubesim/storage/registry/configmaps/default/bad')).text()).toBe('\u0000k8s\u0000garbage');
+    expect((await t.request('GET', '/debug/kubesim/storage/registry/configmaps/default/none')).status).toBe(404);
     const get = await t.json('GET', `${cms()}/bad`);
     expect(get.status).toBe(500);
     expect(get.body).toMatchObject({ kind: 'Status', reason: 'InternalError', code: 500 });

@@ -8,7 +8,8 @@
  *   `POST /debug/kubesim/clock?advance=90s` moves a fake clock forward (grace
  *   periods, progress deadlines, watch history windows and token expiry then
  *   happen on demand).
- * - `PUT /debug/kubesim/storage/<key>`: writes the request body as the raw
+ * - `GET /debug/kubesim/storage/<key>`: the raw stored value of a key;
+ *   `PUT /debug/kubesim/storage/<key>`: writes the request body as the raw
  *   stored value of an etcd-style key (`/registry/configmaps/default/x`), so an
  *   object storage cannot decode can be made on purpose, as a lost encryption
  *   key or a bad write leaves it in etcd.
@@ -63,8 +64,13 @@ async function clock(request: Request, url: URL, clock: Clock): Promise<Response
 }
 
 async function storageWrite(request: Request, key: string, storage: Storage): Promise<Response> {
-  if (request.method !== 'PUT') throw methodNotAllowed();
   if (!key.startsWith('/registry/') || key.endsWith('/')) throw newBadRequest(`not a storage key: ${JSON.stringify(key)}`);
+  if (request.method === 'GET') {
+    // The stored bytes as they are, readable or not.
+    const kv = await storage.get(key);
+    return kv ? writeText(200, kv.value) : writeText(404, '404 page not found\n');
+  }
+  if (request.method !== 'PUT') throw methodNotAllowed();
   const value = await request.text();
   const current = await storage.get(key);
   const kv = current ? await storage.update(key, value, current.modRevision) : await storage.create(key, value);
