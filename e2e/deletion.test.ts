@@ -189,6 +189,18 @@ describe('a namespace whose content holds finalizers', () => {
     expect((await t.kubectl(['get', 'namespace', 'team'])).stderr.trim()).toBe('Error from server (NotFound): namespaces "team" not found');
   });
 
+  it('[API-DEL-001] delete namespace waits (--wait is the default) until a namespace full of workloads is gone', async () => {
+    await ok(['create', 'namespace', 'quick']);
+    await ok(['create', 'deployment', 'app', '--image=nginx', '--replicas=3', '-n', 'quick']);
+    await ok(['create', 'configmap', 'settings', '-n', 'quick', '--from-literal=k=v']);
+    await eventually(['get', 'pods', '-n', 'quick', '-o', 'name'], (s) => s.trim().split('\n').filter(Boolean).length === 3, 'the pods');
+    const r = await t.kubectl(['delete', 'namespace', 'quick', '--timeout=20s']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('namespace "quick" deleted');
+    expect((await t.kubectl(['get', 'namespace', 'quick'])).stderr.trim()).toBe('Error from server (NotFound): namespaces "quick" not found');
+    expect((await ok(['get', 'all', '-n', 'quick', '-o', 'name'])).trim()).toBe('');
+  });
+
   it('kube-system may not be deleted', async () => {
     const r = await t.kubectl(['delete', 'namespace', 'kube-system']);
     expect(r.code).toBe(1);
