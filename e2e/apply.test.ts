@@ -8,7 +8,8 @@ import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
-  t = await startTestHost();
+  // The raw API: no deployment-controller writing ReplicaSets and status (e2e/deletion.test.ts runs it).
+  t = await startTestHost({ authn: { controllers: ['*', '-deployment-controller'] } });
 });
 afterAll(async () => {
   await t?.stop();

@@ -4,6 +4,7 @@
  * string slices do; comma lists split.
  */
 import { FlagError, parseDuration } from './flags';
+import { parseControllers } from '../src/core/controllers/names';
 
 export interface AuthnFlags {
   /** --token-auth-file */
@@ -51,7 +52,7 @@ export interface AuthnFlags {
   oidcRequiredClaims?: Record<string, string>;
   oidcCaFile?: string;
   oidcSigningAlgs?: string[];
-  /** kube-controller-manager's --controllers: the opt-in bootstrapsigner and tokencleaner. */
+  /** kube-controller-manager's --controllers, validated and spelled canonically (`*`, `name`, `-name`). */
   controllers?: string[];
 }
 
@@ -75,7 +76,7 @@ export const authnFlagHelp = `      --anonymous-auth                 requests no
       --authentication-token-webhook-cache-ttl dur  how long its decisions are cached (default 2m0s)
       --authentication-token-webhook-version string  v1beta1 (default) or v1
       --client-ca-file string          client certificates verified by these authorities authenticate (CN user, O groups); needs --tls
-      --controllers strings            controllers to run besides the defaults: "*,bootstrapsigner,tokencleaner"
+      --controllers strings            kube-controller-manager's list: "*" (the defaults), "name" on, "-name" off, e.g. "*,-deployment-controller,bootstrap-signer-controller"
       --enable-bootstrap-token-auth    bootstrap token Secrets in kube-system authenticate
       --requestheader-client-ca-file string   authorities of the authenticating proxy's client certificate
       --requestheader-username-headers strings  e.g. X-Remote-User (also -uid-, -group-headers, -extra-headers-prefix, -allowed-names)
@@ -183,7 +184,11 @@ export function parseAuthnFlag(authn: AuthnFlags, name: string, value: string): 
       authn.oidcSigningAlgs = value.split(',').filter(Boolean);
       return true;
     case 'controllers':
-      authn.controllers = value.split(',').filter(Boolean);
+      try {
+        authn.controllers = parseControllers(value.split(',').filter(Boolean));
+      } catch (e) {
+        throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--controllers" flag: ${(e as Error).message}`);
+      }
       return true;
     case 'enable-bootstrap-token-auth':
       authn.enableBootstrapTokenAuth = bool(name, value);

@@ -13,6 +13,7 @@ import { defaultServiceAccountIssuer, type AuthenticationOptions } from '../src/
 import { parseTokenFile, type StaticToken } from '../src/core/auth/authenticator/tokenfile';
 import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
+import { controllerEnabled } from '../src/core/controllers/names';
 import { parseCaBundle, type CaBundles } from './clientCerts';
 import { hostJwtAuthenticators } from './oidc';
 import { webhookCall } from './webhookClient';
@@ -90,7 +91,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
       anonymousPaths: jwt.anonymous?.enabled && jwt.anonymous.conditions?.length ? jwt.anonymous.conditions.map((c) => c.path) : undefined,
       bootstrapTokens: flags.enableBootstrapTokenAuth,
       webhook: flags.webhookConfigFile ? { call: webhookCall(flags.webhookConfigFile), cacheTtlMs: flags.webhookCacheTtlMs, version: flags.webhookVersion } : undefined,
-      controllers: { bootstrapSigner: flags.controllers?.includes('bootstrapsigner'), tokenCleaner: flags.controllers?.includes('tokencleaner') },
+      controllers: { bootstrapSigner: controllerEnabled('bootstrap-signer-controller', flags.controllers), tokenCleaner: controllerEnabled('token-cleaner-controller', flags.controllers) },
       serviceAccounts: {
         issuers: flags.serviceAccountIssuers,
         signingKey: await signingJwk(dataDir, flags.serviceAccountSigningKeyFile),

@@ -98,3 +98,17 @@ describe('--livez-grace-period and --shutdown-delay-duration', () => {
     expect(() => parseFlags(['--shutdown-delay-duration=soon'])).toThrow('invalid argument "soon" for "--shutdown-delay-duration" flag: time: invalid duration "soon"');
   });
 });
+
+describe('--controllers and --fake-clock', () => {
+  it('--controllers takes kube-controller-manager names and aliases; an unknown one stops the host', () => {
+    expect(parseFlags(['--controllers=*,-deployment,replicaset-controller,bootstrapsigner']).authn?.controllers).toEqual(['*', '-deployment-controller', 'replicaset-controller', 'bootstrap-signer-controller']);
+    expect(() => parseFlags(['--controllers=*,-scheduler'])).toThrow('invalid argument "*,-scheduler" for "--controllers" flag: "scheduler" is not in the list of known controllers');
+  });
+
+  it('--fake-clock starts a clock now or at an RFC 3339 time', () => {
+    expect(parseFlags(['--fake-clock=2026-03-01T00:00:00Z']).fakeClock?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(parseFlags(['--fake-clock']).fakeClock).toBeInstanceOf(Date);
+    expect(parseFlags(['--fake-clock=false']).fakeClock).toBeUndefined();
+    expect(() => parseFlags(['--fake-clock=tomorrow'])).toThrow('invalid argument "tomorrow" for "--fake-clock" flag: not an RFC 3339 time');
+  });
+});

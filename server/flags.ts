@@ -35,6 +35,8 @@ export interface HostFlags extends AuthorizationFlags {
   /** --enable-admission-plugins / --disable-admission-plugins (names checked). */
   enableAdmissionPlugins?: string[];
   disableAdmissionPlugins?: string[];
+  /** --fake-clock: the server clock only moves when POST /debug/kubesim/clock?advance= says so; from this time. */
+  fakeClock?: Date;
   /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
@@ -51,6 +53,7 @@ Flags:
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
+      --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
                                        ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
@@ -99,11 +102,11 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help', ...authnBooleanFlags]);
+  const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags]);
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'fake-clock']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -207,6 +210,16 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'etcd-compaction-interval':
         flags.etcdCompactionIntervalMs = parseDuration(value);
         break;
+      case 'fake-clock': {
+        if (value === 'false') {
+          delete flags.fakeClock;
+          break;
+        }
+        const start = value === 'true' ? new Date() : new Date(value);
+        if (Number.isNaN(start.getTime())) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--fake-clock" flag: not an RFC 3339 time`);
+        flags.fakeClock = start;
+        break;
+      }
       case 'livez-grace-period':
         flags.livezGracePeriodMs = parseDuration(value, name);
         break;

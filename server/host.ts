@@ -19,6 +19,7 @@ import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { createSqliteStorage } from './storage';
 import { ensureServingCert } from './tls';
+import { FakeClock } from '../src/core/util/clock';
 
 export interface RunningHost {
   api: ApiServer;
@@ -78,7 +79,11 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
-  const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion });
+  // The cluster CA exists before the controllers that publish it start.
+  const cert = flags.tls ? await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::')) : undefined;
+  if (cert) rootCa.pem = cert.caCert;
+  const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
+  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
@@ -94,10 +99,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
 
   let secureUrl: string | undefined;
   let caCert: string | undefined;
-  if (flags.tls) {
-    const cert = await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::'));
+  if (cert) {
     caCert = cert.caCert;
-    rootCa.pem = cert.caCert;
     const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert, ...(clientCas.length ? { requestCert: true, rejectUnauthorized: false, ca: clientCas.map((c) => c.toString()) } : {}) } });
     const securePort = await listen(https, flags.securePort, flags.bindAddress);
     secureUrl = `https://${host}:${securePort}`;

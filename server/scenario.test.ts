@@ -159,3 +159,27 @@ steps:
     }
   });
 });
+
+describe('kubesim run: deletion on a fake clock', () => {
+  it('a bound pod deleted with a grace period is gone once the clock passes it; settings.controllers can switch that off', async () => {
+    const scenario = (controllers: string) => `
+name: graceful
+settings: { fakeClock: true, controllers: [${controllers}] }
+objects:
+  - { apiVersion: v1, kind: Pod, metadata: { name: p, namespace: default }, spec: { nodeName: node-1, containers: [{ name: c, image: nginx }] } }
+steps:
+  - request: DELETE /api/v1/namespaces/default/pods/p?gracePeriodSeconds=20
+    expect: { status: 200, body: { metadata: { deletionGracePeriodSeconds: 20 } } }
+  - advanceClock: 21s
+  - request: GET /api/v1/namespaces/default/pods/p
+    expect: { status: 404 }
+`;
+    const on = await run(scenario("'*'"));
+    expect(on.lines.at(-1)).toBe('3 passed, 0 failed');
+    const off = await run(scenario("'*', '-pod-garbage-collector-controller'"));
+    expect(off.lines.at(-1)).toBe('2 passed, 1 failed');
+    const bad = await run(scenario("'*', '-kubelet'"));
+    expect(bad.lines).toEqual(['error: settings.controllers: "kubelet" is not in the list of known controllers']);
+    expect(bad.code).toBe(2);
+  });
+});

@@ -16,6 +16,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { createApiServer, createMemoryStorage, FakeClock } from '../src/core';
 import type { FeatureGates } from '../src/core/features';
+import { parseControllers } from '../src/core/controllers/names';
 import { describeStep, parseScenario, type Scenario } from '../src/ui/features/scenarios/scenario';
 import { runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
 import { parseTokenFile } from '../src/core/auth/authenticator/tokenfile';
@@ -99,7 +100,7 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
       out.write(`error: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
     }
-    if (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock) {
+    if (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.settings.controllers) {
       out.write('note: settings are not applied to a cluster from a kubeconfig; it runs as configured');
     }
     return play(scenario, target, out);
@@ -113,10 +114,19 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
     out.write(`error: settings.authorizationMode: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
+  let controllers: string[] | undefined;
+  try {
+    if (scenario.settings.controllers !== undefined) controllers = parseControllers((Array.isArray(scenario.settings.controllers) ? scenario.settings.controllers : [scenario.settings.controllers]).map(String));
+  } catch (error) {
+    authz.stop();
+    out.write(`error: settings.controllers: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
   const server = createApiServer({
     storage: createMemoryStorage(),
     clock,
     featureGates: scenario.settings.featureGates as Partial<FeatureGates> | undefined,
+    controllers,
     authorizer: authz.authorizer,
     rbacBootstrap: authz.rbacBootstrap,
     authentication: { tokenFile: parseTokenFile(`${adminToken},kubesim-scenario-admin,kubesim-scenario-admin,system:masters\n`) },

@@ -474,7 +474,8 @@ describe('namespace lifecycle', () => {
     await t.json('DELETE', '/api/v1/namespaces/ns2');
     const r = await t.json('POST', '/api/v1/namespaces/ns2/configmaps', { body: cm('new') });
     expect(r.status).toBe(403);
-    expect(r.body.message).toBe('unable to create new content in namespace ns2 because it is being terminated');
+    expect(r.body.message).toBe('configmaps "new" is forbidden: unable to create new content in namespace ns2 because it is being terminated');
+    expect(r.body.details).toEqual({ name: 'new', kind: 'configmaps', causes: [{ reason: 'NamespaceTerminating', message: 'namespace ns2 is being terminated', field: 'metadata.namespace' }] });
     expect((await t.json('GET', '/api/v1/namespaces/ns2')).body.status.phase).toBe('Terminating');
   });
 });

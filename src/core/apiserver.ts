@@ -17,6 +17,12 @@ import { startServiceAccountController } from './controllers/serviceAccount';
 import { startTokensController } from './controllers/tokens';
 import { startBootstrapSigner } from './controllers/bootstrapsigner';
 import { startTokenCleaner } from './controllers/tokencleaner';
+import { controllerEnabled } from './controllers/names';
+import { startDeploymentController } from './controllers/deployment';
+import { startReplicaSetController } from './controllers/replicaset';
+import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startPodTermination } from './controllers/podTermination';
+import { serveKubesimDebug } from './debug/kubesimDebug';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
@@ -34,6 +40,7 @@ import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
+  newForbidden,
   newGenericNotFound,
   newMethodNotSupported,
   newNotFound,
@@ -105,6 +112,8 @@ export interface ApiServerOptions {
   showHiddenMetricsForVersion?: string;
   /** The host's command-line flags by name, as /flagz lists them. */
   flags?: Record<string, string>;
+  /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
+  controllers?: string[];
 }
 
 export interface ApiServer {
@@ -165,18 +174,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   health.done('start-apiserver-admission-initializer');
   health.done('generic-apiserver-start-informers');
 
-  async function checkNamespace(namespace: string): Promise<void> {
+  async function checkNamespace(namespace: string, object?: { gr: { group: string; resource: string }; name: string }): Promise<void> {
     const ns = await storeFor(namespaceType).getKv('', namespace);
     if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
     // Stored values are JSON.stringify output: without the key's text the namespace cannot be terminating.
     if (!ns.value.includes('"deletionTimestamp"')) return;
     const obj = JSON.parse(ns.value) as KubeObject;
     if (obj.metadata.deletionTimestamp) {
-      throw new StatusError({
-        kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
-        message: `unable to create new content in namespace ${namespace} because it is being terminated`,
-        details: { name: namespace, kind: 'namespaces', causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] },
-      });
+      // NamespaceLifecycle: admission.NewForbidden on the object, plus the NamespaceTerminating cause.
+      const gr = object?.gr ?? { group: '', resource: 'namespaces' };
+      const err = newForbidden(gr, object ? object.name : namespace, `unable to create new content in namespace ${namespace} because it is being terminated`);
+      err.status.details = { ...err.status.details, causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }] };
+      throw err;
     }
   }
 
@@ -244,12 +253,29 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    const serviceAccounts = startServiceAccountController(deps);
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
-    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
-    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
+    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers);
+    const rootCA = () => {
+      const ca = options.authentication?.serviceAccounts?.rootCA;
+      return typeof ca === 'function' ? ca() : ca;
+    };
+    const starters = [
+      ['namespace-controller', () => startNamespaceController(deps)],
+      ['garbage-collector-controller', () => startGarbageCollector(deps)],
+      ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
+      ['deployment-controller', () => startDeploymentController(deps)],
+      ['replicaset-controller', () => startReplicaSetController(deps)],
+      ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
+      ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+    ] as const;
+    for (const [name, start] of starters) if (enabled(name)) controllers.push(start());
+    if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) controllers.push(startBootstrapSigner(deps));
+    if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) controllers.push(startTokenCleaner(deps));
     // The bootstrap namespaces' default ServiceAccounts exist before the first request.
-    await serviceAccounts.synced;
+    if (enabled('serviceaccount-controller')) {
+      const serviceAccounts = startServiceAccountController(deps);
+      controllers.push(serviceAccounts);
+      await serviceAccounts.synced;
+    }
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
@@ -274,7 +300,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
     const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
@@ -367,7 +393,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await handleNonResource(request, url));
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).

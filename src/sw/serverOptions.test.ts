@@ -25,3 +25,19 @@ describe('worker settings as server options', () => {
     expect(serverOptionsFrom({})).toEqual({});
   });
 });
+
+describe('deletion settings of the worker', () => {
+  it('[API-DEL-022] featureGates, controllers and fakeClock act as --feature-gates, --controllers and --fake-clock', async () => {
+    const url = new URL(workerUrlWith('/sw.js', { featureGates: 'AllowUnsafeMalformedObjectDeletion=true', controllers: '*,-namespace-controller', fakeClock: '2026-02-01T00:00:00Z' }), 'http://127.0.0.1:5173');
+    const options = serverOptionsFrom(settingsFromUrl(url));
+    expect(options.featureGates).toEqual({ AllowUnsafeMalformedObjectDeletion: true });
+    expect(options.controllers).toEqual(['*', '-namespace-controller']);
+    const server = createApiServer({ storage: createMemoryStorage(), ...options });
+    await server.ready;
+    const clock = await server.handle(new Request('http://127.0.0.1:5173/debug/kubesim/clock?advance=1h', { method: 'POST' }));
+    expect((await clock.json()).now).toBe('2026-02-01T01:00:00Z');
+    await server.close();
+    expect(() => serverOptionsFrom({ controllers: '*,-kubelet' })).toThrow('"kubelet" is not in the list of known controllers');
+    expect(() => serverOptionsFrom({ featureGates: 'Nope=true' })).toThrow('unrecognized feature gate: Nope');
+  });
+});

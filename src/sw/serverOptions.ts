@@ -1,11 +1,15 @@
 /**
  * The worker's settings as the core's server options: the browser's
- * counterpart of the Node host's --token-auth-file and --authorization-mode,
+ * counterpart of the Node host's --token-auth-file, --authorization-mode,
+ * --feature-gates, --controllers and --fake-clock,
  * so policies can be tried in the tab with the same table and modes.
  */
 import type { ApiServerOptions } from '../core';
 import { parseTokenFile } from '../core/auth/authenticator/tokenfile';
 import { authorizerFromModes, parseAuthorizationModes, usesRBAC } from '../core/auth/authorizer/modes';
+import { parseControllers } from '../core/controllers/names';
+import { parseFeatureGates } from '../core/features';
+import { FakeClock } from '../core/util/clock';
 import type { WorkerSettings } from './settings';
 
 /** Throws (with the flag-style message) when the token table or the modes are invalid; the worker then answers 503 with it. */
@@ -17,6 +21,13 @@ export function serverOptionsFrom(settings: WorkerSettings): Partial<ApiServerOp
     const modes = parseAuthorizationModes(settings.authorizationMode);
     options.authorizer = authorizerFromModes(modes);
     options.rbacBootstrap = usesRBAC(modes);
+  }
+  if (settings.featureGates) options.featureGates = parseFeatureGates(settings.featureGates);
+  if (settings.controllers) options.controllers = parseControllers(settings.controllers.split(',').filter(Boolean));
+  if (settings.fakeClock && settings.fakeClock !== 'false') {
+    const start = settings.fakeClock === 'true' ? new Date() : new Date(settings.fakeClock);
+    if (Number.isNaN(start.getTime())) throw new Error(`invalid fakeClock ${JSON.stringify(settings.fakeClock)}: not an RFC 3339 time`);
+    options.clock = new FakeClock(start);
   }
   return options;
 }

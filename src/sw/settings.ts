@@ -11,6 +11,12 @@ export interface WorkerSettings {
   tokens?: string;
   /** Ordered authorization modes, as --authorization-mode (`RBAC`, `AlwaysAllow`, ...). */
   authorizationMode?: string;
+  /** As --feature-gates: `AllowUnsafeMalformedObjectDeletion=true,...`. */
+  featureGates?: string;
+  /** As --controllers: `*,-deployment-controller`. */
+  controllers?: string;
+  /** As --fake-clock: `true` (from now) or an RFC 3339 start time. */
+  fakeClock?: string;
 }
 
 /** What the page sets (the same names are the URL parameters). */
@@ -18,10 +24,16 @@ export interface PageSettings {
   watchHistoryWindow?: string;
   tokens?: string;
   authorizationMode?: string;
+  featureGates?: string;
+  controllers?: string;
+  fakeClock?: string;
 }
 
 /** The settings' URL parameter names, shared by the page and the worker. */
-export const settingParams = { watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode' } as const;
+export const settingParams = {
+  watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode',
+  featureGates: 'featureGates', controllers: 'controllers', fakeClock: 'fakeClock',
+} as const;
 
 /** A Go-style duration (`90s`, `5m`, `1h30m`) in ms, or undefined when malformed. */
 export function parseDurationMs(value: string): number | undefined {
@@ -43,6 +55,10 @@ export function settingsFromUrl(url: URL): WorkerSettings {
   if (tokens) settings.tokens = tokens;
   const modes = url.searchParams.get(settingParams.authorizationMode);
   if (modes) settings.authorizationMode = modes;
+  for (const name of ['featureGates', 'controllers', 'fakeClock'] as const) {
+    const value = url.searchParams.get(settingParams[name]);
+    if (value) settings[name] = value;
+  }
   return settings;
 }
 

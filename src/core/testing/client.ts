@@ -19,12 +19,20 @@ export interface TestServer {
 }
 
 /**
+ * The controllers a test server leaves off unless the test names them: they
+ * write objects of their own (ReplicaSets and Pods, a ConfigMap in every
+ * namespace), which tests of the raw API would see.
+ */
+export const rawApiControllers = ['*', '-deployment-controller', '-replicaset-controller', '-root-ca-certificate-publisher-controller'];
+
+/**
  * A server on the memory backend, a FakeClock and seeded randomness. Options
- * override any of those, or set e.g. `watchHistoryWindowMs`.
+ * override any of those, or set e.g. `watchHistoryWindowMs`; `controllers: ['*']`
+ * runs every default controller, as a cluster does.
  */
 export async function newTestServer(options: Partial<ApiServerOptions> = {}): Promise<TestServer> {
   const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(42), ...options });
+  const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(42), controllers: rawApiControllers, ...options });
   await server.ready;
   const request = (method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {}) => {
     const headers = new Headers(init.headers);

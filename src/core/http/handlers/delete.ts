@@ -1,6 +1,8 @@
 /** DELETE of one object, and of a collection. */
 import { isObject, type KubeObject } from '../../api/types';
-import { goStringSlice, invalid, newBadRequest, notSupported, successStatus, type FieldError } from '../../errors';
+import { goStringSlice, invalid, newBadRequest, newForbidden, notSupported, successStatus, type FieldError } from '../../errors';
+import { userFrom } from '../request/context';
+import { anonymousUser, allUnauthenticated } from '../../auth/user';
 import type { DeleteOptions } from '../../registry/generic/store';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
@@ -74,10 +76,37 @@ async function deleteOptions(scope: RequestScope): Promise<DeleteOptions> {
   return opts;
 }
 
+/** The verb the unsafe delete needs besides `delete` (authorizeUnsafeDelete). */
+export const unsafeDeleteVerb = 'unsafe-delete-ignore-read-errors';
+
+/** authorizeUnsafeDelete: the caller must also hold the unsafe verb on the object, asked as admission asks. */
+async function authorizeUnsafeDelete(scope: RequestScope): Promise<void> {
+  const { info, type } = scope;
+  if (!scope.authorizer) return;
+  const user = userFrom(scope.request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+  const result = await scope.authorizer.authorize({
+    user, verb: unsafeDeleteVerb, isResourceRequest: true, path: scope.url.pathname,
+    namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name,
+  });
+  if (result.decision === 'Allow') return;
+  throw newForbidden({ group: type.group, resource: type.resource }, info.name, `not permitted to do "${unsafeDeleteVerb}", reason: ${result.reason}`);
+}
+
+/** The NamespaceLifecycle admission plugin's immortal namespaces. */
+const immortalNamespaces = new Set(['default', 'kube-system', 'kube-public']);
+
+function checkNamespaceLifecycle(scope: RequestScope, name: string): void {
+  if (scope.type.group === '' && scope.type.resource === 'namespaces' && immortalNamespaces.has(name)) {
+    throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
+  }
+}
+
 export async function deleteResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), url, userAgent: request.headers.get('user-agent') });
   const opts = await deleteOptions(scope);
+  checkNamespaceLifecycle(scope, info.name);
+  if (opts.ignoreStoreReadErrors) await authorizeUnsafeDelete(scope);
   const result = await store.delete(info.namespace, info.name, opts);
   // Objects still present (finalizers) come back as they are; deleted ones as a Success Status unless the kind returns the object.
   if (!result.deleted || store.strategy.returnDeletedObject) {
@@ -97,9 +126,13 @@ export async function deleteCollection(scope: RequestScope): Promise<Response> {
   validateListParams(url, false);
   const selection = selectionFrom(url, type);
   const opts = await deleteOptions(scope);
+  if (opts.ignoreStoreReadErrors) {
+    throw newInvalidOptions('DeleteOptions', [invalid('ignoreStoreReadErrorWithClusterBreakingPotential', true, 'is not allowed with DELETECOLLECTION, try again after removing the option')]);
+  }
   const listed = await store.list(info.namespace, { predicate: selection.predicate });
   const deleted: KubeObject[] = [];
   for (const obj of listed.items) {
+    checkNamespaceLifecycle(scope, obj.metadata.name!);
     try {
       const r = await store.delete(obj.metadata.namespace ?? '', obj.metadata.name!, opts);
       deleted.push(r.object);

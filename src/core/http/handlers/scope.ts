@@ -4,6 +4,7 @@ import type { ResourceType } from '../../registry/types';
 import type { FeatureGates } from '../../features';
 import type { Clock, RandomSource } from '../../util/clock';
 import type { RequestInfo } from '../requestInfo';
+import type { Authorizer } from '../../auth/authorizer/types';
 
 export interface RequestScope {
   request: Request;
@@ -20,4 +21,6 @@ export interface RequestScope {
   warnings: string[];
   /** Counts one watch event of this many bytes (apiserver_watch_events_total / _sizes). */
   watchEventSent?: (bytes: number) => void;
+  /** The server's authorizer, for checks beyond the request's own verb (the unsafe delete's second verb). */
+  authorizer?: Authorizer;
 }

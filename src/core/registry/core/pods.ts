@@ -17,6 +17,14 @@ export const podStrategy: Partial<ResourceStrategy> = {
     }
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
   },
+  // A pod no node runs (unbound, or finished) has nothing to wait for; negative periods mean 1s.
+  checkGracefulDelete(pod, requested) {
+    const spec = isObject(pod['spec']) ? pod['spec'] : {};
+    const phase = isObject(pod['status']) ? pod['status']['phase'] : undefined;
+    let period = requested ?? (typeof spec['terminationGracePeriodSeconds'] === 'number' ? spec['terminationGracePeriodSeconds'] : 0);
+    if (!spec['nodeName'] || phase === 'Succeeded' || phase === 'Failed') period = 0;
+    return period < 0 ? 1 : period;
+  },
   // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
   prepareForUpdate(obj) {
     defaultPodOnly(obj['spec']);

@@ -30,7 +30,7 @@ export interface StoreDeps {
   clock: Clock;
   random: RandomSource;
   /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
-  checkNamespace(namespace: string): Promise<void>;
+  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void>;
 }
 
 /** The kind's schema and the definitions its refs point into (absent for schemaless kinds). */
@@ -455,7 +455,7 @@ export class Store {
         ...(this.strategy.validate?.(obj, ctx) ?? []),
       ];
       if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
-      if (this.namespaced) await this.deps.checkNamespace(namespace);
+      if (this.namespaced) await this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' });
       await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
 
       const key = this.key(namespace, meta.name!);
@@ -602,6 +602,28 @@ export class Store {
   }
 
   /**
+   * rest.BeforeDelete for kinds with graceful deletion: undefined when the
+   * object is deleted (or only marked, for finalizers) without a grace
+   * period; 'pending' when a longer or equal grace period is already
+   * running (the request changes nothing); otherwise the new deletion
+   * timestamp and period. A terminating object's period can only shorten.
+   */
+  private beforeDelete(current: KubeObject, requested: number | undefined): { deletionTimestamp: string; seconds: number } | 'pending' | undefined {
+    if (!this.strategy.checkGracefulDelete) return undefined;
+    if (requested !== undefined && requested < 0) requested = 1;
+    const meta = current.metadata;
+    if (meta.deletionTimestamp) {
+      const running = meta.deletionGracePeriodSeconds;
+      if (running === undefined || running === null || running === 0) return undefined;
+      if (requested === undefined || requested >= running) return 'pending';
+      const end = Date.parse(meta.deletionTimestamp) - running * 1000 + requested * 1000;
+      return { deletionTimestamp: formatTime(new Date(end)), seconds: requested };
+    }
+    const seconds = this.strategy.checkGracefulDelete(current, requested);
+    return { deletionTimestamp: formatTime(new Date(this.deps.clock.now().getTime() + seconds * 1000)), seconds };
+  }
+
+  /**
    * Delete: objects with finalizers are only marked (deletionTimestamp);
    * the last finalizer's removal deletes them in update.
    */
@@ -635,6 +657,8 @@ export class Store {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
       await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+      const grace = this.beforeDelete(current, options.gracePeriodSeconds);
+      if (grace === 'pending') return { object: current, deleted: false };
       // The propagation policy decides which garbage-collector finalizer the object carries (deletionFinalizersForGarbageCollection).
       const policy = options.propagationPolicy ?? this.strategy.defaultPropagationPolicy;
       let finalizers = [...(current.metadata.finalizers ?? [])];
@@ -643,6 +667,34 @@ export class Store {
       if (gcFinalizer && !finalizers.includes(gcFinalizer)) finalizers.push(gcFinalizer);
       const finalizersChanged = !jsonEqual(finalizers, current.metadata.finalizers ?? []);
       const held = [...finalizers, ...(this.strategy.deletionFinalizers?.(current) ?? [])];
+      if (grace) {
+        // Graceful deletion (pods): deletionTimestamp is when the grace period ends; a zero period
+        // with nothing holding the object is written, then deleted, as the registry does.
+        const next = structuredClone(current);
+        if (finalizers.length) next.metadata.finalizers = finalizers;
+        else delete next.metadata.finalizers;
+        next.metadata.deletionTimestamp = grace.deletionTimestamp;
+        next.metadata.deletionGracePeriodSeconds = grace.seconds;
+        if (options.dryRun) return { object: next, deleted: held.length === 0 && grace.seconds === 0 };
+        let written: KeyValue;
+        try {
+          written = await this.deps.storage.update(key, encodeStored(next), kv.modRevision);
+        } catch (e) {
+          if (isStorageError(e, 'Conflict') && attempt < 5) continue;
+          throw this.interpretWriteError(e, name);
+        }
+        if (held.length > 0 || grace.seconds > 0) return { object: this.decode(written), deleted: false };
+        try {
+          const deletedKv = await this.deps.storage.delete(key, written.modRevision);
+          const deleted = this.decode(deletedKv);
+          this.strategy.afterDelete?.(deleted, this.ctx());
+          return { object: deleted, deleted: true };
+        } catch (e) {
+          // Another actor finished the deletion first (kubernetes#19403): the object is gone either way.
+          if (isStorageError(e, 'KeyNotFound') || isStorageError(e, 'Conflict')) return { object: this.decode(written), deleted: true };
+          throw this.interpretWriteError(e, name);
+        }
+      }
       if (held.length > 0) {
         if (current.metadata.deletionTimestamp && !finalizersChanged) {
           return { object: current, deleted: false };

@@ -34,6 +34,11 @@ export interface ResourceStrategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;
   /** Finalizers kept outside metadata.finalizers that also hold deletion (a namespace's spec.finalizers). */
   deletionFinalizers?(obj: KubeObject): string[];
+  /**
+   * CheckGracefulDelete (RESTGracefulDeleteStrategy): kinds with graceful deletion return
+   * the grace period in seconds for a first delete, given the one requested. Must not mutate.
+   */
+  checkGracefulDelete?(obj: KubeObject, requestedSeconds: number | undefined): number;
   /** Marks an object whose deletion waits for finalizers (namespace phase Terminating). May mutate obj. */
   prepareForDelete?(obj: KubeObject, ctx: StrategyContext): void;
   /**

@@ -26,6 +26,8 @@ export interface ScenarioSettings {
   featureGates?: Record<string, boolean>;
   /** Run on a fake clock that only `advanceClock` steps move (headless runs). */
   fakeClock?: boolean;
+  /** kube-controller-manager's --controllers for the headless run, e.g. `['*', '-deployment-controller']` to show the raw API. */
+  controllers?: string[];
 }
 
 export interface Identity {

@@ -1,0 +1,69 @@
+/**
+ * Controller names and the `--controllers` list as kube-controller-manager
+ * reads them (cmd/kube-controller-manager/names and IsControllerEnabled):
+ * `*` turns on every controller that is on by default, `name` turns one on,
+ * `-name` turns one off; the first entry naming a controller wins. Old
+ * spellings (`garbagecollector`, `bootstrapsigner`, ...) are aliases.
+ */
+
+/** The controllers kubesim runs, by their kube-controller-manager names. */
+export const controllerNames = [
+  'garbage-collector-controller',
+  'namespace-controller',
+  'deployment-controller',
+  'replicaset-controller',
+  'serviceaccount-controller',
+  'serviceaccount-token-controller',
+  'root-ca-certificate-publisher-controller',
+  'pod-garbage-collector-controller',
+  'bootstrap-signer-controller',
+  'token-cleaner-controller',
+] as const;
+
+export type ControllerName = (typeof controllerNames)[number];
+
+/** Off unless named, as in kube-controller-manager. */
+const disabledByDefault = new Set<ControllerName>(['bootstrap-signer-controller', 'token-cleaner-controller']);
+
+const aliases: Record<string, ControllerName> = {
+  garbagecollector: 'garbage-collector-controller',
+  namespace: 'namespace-controller',
+  deployment: 'deployment-controller',
+  replicaset: 'replicaset-controller',
+  serviceaccount: 'serviceaccount-controller',
+  'serviceaccount-token': 'serviceaccount-token-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  podgc: 'pod-garbage-collector-controller',
+  bootstrapsigner: 'bootstrap-signer-controller',
+  tokencleaner: 'token-cleaner-controller',
+};
+
+function canonical(name: string): ControllerName | undefined {
+  if ((controllerNames as readonly string[]).includes(name)) return name as ControllerName;
+  return aliases[name];
+}
+
+/**
+ * Validates a `--controllers` list and spells every entry canonically.
+ * Throws with kube-controller-manager's message for an unknown name.
+ */
+export function parseControllers(list: readonly string[]): string[] {
+  return list.map((entry) => {
+    if (entry === '*') return entry;
+    const negated = entry.startsWith('-');
+    const name = canonical(negated ? entry.slice(1) : entry);
+    if (!name) throw new Error(`${JSON.stringify(negated ? entry.slice(1) : entry)} is not in the list of known controllers`);
+    return negated ? `-${name}` : name;
+  });
+}
+
+/** Whether the controller runs under this `--controllers` list (default `*`). */
+export function controllerEnabled(name: ControllerName, list: readonly string[] = ['*']): boolean {
+  let star = false;
+  for (const entry of parseControllers(list)) {
+    if (entry === name) return true;
+    if (entry === `-${name}`) return false;
+    if (entry === '*') star = true;
+  }
+  return star && !disabledByDefault.has(name);
+}
