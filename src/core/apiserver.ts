@@ -17,6 +17,7 @@ import { startServiceAccountController } from './controllers/serviceAccount';
 import { startTokensController } from './controllers/tokens';
 import { startBootstrapSigner } from './controllers/bootstrapsigner';
 import { startTokenCleaner } from './controllers/tokencleaner';
+import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
@@ -97,6 +98,12 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
+  /**
+   * kube-controller-manager's --leader-elect, for several servers over one
+   * store: its controllers (namespace, garbage collector, service accounts,
+   * tokens, ...) run only while this server holds the Lease.
+   */
+  leaderElection?: LeaderElectionConfig;
 }
 
 export interface ApiServer {
@@ -220,14 +227,27 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer });
+  // kube-controller-manager's controllers, started directly or by the leader elector.
+  let managerControllers: { stop(): void }[] = [];
+  let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    const serviceAccounts = startServiceAccountController(deps);
-    controllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
-    if (options.authentication?.controllers?.bootstrapSigner) controllers.push(startBootstrapSigner(deps));
-    if (options.authentication?.controllers?.tokenCleaner) controllers.push(startTokenCleaner(deps));
-    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
-    await serviceAccounts.synced;
+    const startControllerManager = () => {
+      const serviceAccounts = startServiceAccountController(deps);
+      managerControllers = [startNamespaceController(deps), startGarbageCollector(deps), serviceAccounts, startTokensController({ ...deps, tokens: authn.serviceAccounts })];
+      if (options.authentication?.controllers?.bootstrapSigner) managerControllers.push(startBootstrapSigner(deps));
+      if (options.authentication?.controllers?.tokenCleaner) managerControllers.push(startTokenCleaner(deps));
+      return serviceAccounts.synced;
+    };
+    const stopControllerManager = () => {
+      for (const c of managerControllers.splice(0)) c.stop();
+    };
+    if (options.leaderElection) {
+      elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
+    } else {
+      // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+      await startControllerManager();
+    }
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
@@ -372,7 +392,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
-      for (const c of controllers) c.stop();
+      await elector?.stop();
+      for (const c of [...managerControllers, ...controllers]) c.stop();
       authorization.close();
       await storage.close();
     },
