@@ -104,7 +104,17 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
   }
 
   const attempt = () => tryAcquireOrRenew().catch(() => false);
-  const sleep = (ms: number) => deps.clock.sleep(ms, stopped.signal).catch(() => {});
+  // A fresh signal per sleep: the clock's abort listener must not pile up on the long-lived one.
+  const sleep = async (ms: number) => {
+    const wake = new AbortController();
+    const onStop = () => wake.abort();
+    stopped.signal.addEventListener('abort', onStop, { once: true });
+    try {
+      await deps.clock.sleep(ms, wake.signal);
+    } finally {
+      stopped.signal.removeEventListener('abort', onStop);
+    }
+  };
 
   const loop = (async () => {
     while (!stopped.signal.aborted) {
