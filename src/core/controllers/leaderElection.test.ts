@@ -40,7 +40,7 @@ describe('leader election over a Lease', () => {
     const storage = createMemoryStorage();
     const registry = new ResourceRegistry(registryBundle);
     const leases = new Store(registry.resourceFor('coordination.k8s.io', 'v1', 'leases')!, strategyFor(registry.resourceFor('coordination.k8s.io', 'v1', 'leases')!), { storage, clock: new FakeClock(), random: seededRandom(1), checkNamespace: async () => {} });
-    const lease = async () => leases.get('kube-system', 'kube-controller-manager') as Promise<{ spec: Record<string, unknown> }>;
+    const lease = async () => (await leases.get('kube-system', 'kube-controller-manager')) as unknown as { spec: Record<string, unknown> };
 
     const a = candidate(storage, registry, 'host-a_1');
     await settle();

@@ -8,7 +8,7 @@
  * registry stores JSON); keys are `/registry/...` paths as kube-apiserver uses.
  *
  * Backends: memory (./memory.ts, reference semantics), IndexedDB (src/sw),
- * SQLite (server/). All pass ./testing/conformance.ts.
+ * SQLite and etcd (server/storage). All pass ./testing/conformance.ts.
  */
 
 export interface KeyValue {
