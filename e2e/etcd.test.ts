@@ -180,6 +180,9 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
     while (!lease.spec?.holderIdentity) lease = (await api(c.host.url, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager')).body;
     expect([a, b, c].map((h) => h.host.leaderIdentity)).toContain(lease.spec.holderIdentity);
     expect(lease.spec.leaseDurationSeconds).toBe(3);
+    const leader = [a, b, c].find((h) => h.host.leaderIdentity === lease.spec.holderIdentity)!;
+    while (!leader.host.isLeader()) await new Promise((r) => setTimeout(r, 50));
+    expect([a, b, c].map((h) => h.host.isLeader())).toEqual([a, b, c].map((h) => h === leader));
     // The leader's controllers act on writes through any host: the namespace controller finalizes a deletion.
     await api(b.host.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'short-lived' } });
     await api(b.host.url, 'POST', '/api/v1/namespaces/short-lived/configmaps', configMap('x'));

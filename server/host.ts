@@ -30,6 +30,8 @@ export interface RunningHost {
   kubeconfigPath: string;
   /** This host's leader election identity (hostname_uuid), when its controllers are gated on the Lease. */
   leaderIdentity?: string;
+  /** Whether this host runs the controllers (always, unless gated on the Lease). */
+  isLeader(): boolean;
   close(): Promise<void>;
 }
 
@@ -79,8 +81,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const storage: Storage = openHostStorage(flags);
   // Over etcd other hosts may share the store: controllers run on the Lease holder only.
   const etcd = flags.store === 'etcd' ? flags.etcd : undefined;
+  let leading = !etcd?.leaderElect;
   const leaderElection = etcd?.leaderElect
-    ? { identity: `${hostname()}_${randomUUID()}`, leaseDurationMs: etcd.leaseDurationMs, renewDeadlineMs: etcd.renewDeadlineMs, retryPeriodMs: etcd.retryPeriodMs }
+    ? { identity: `${hostname()}_${randomUUID()}`, leaseDurationMs: etcd.leaseDurationMs, renewDeadlineMs: etcd.renewDeadlineMs, retryPeriodMs: etcd.retryPeriodMs, onLeadingChange: (now: boolean) => (leading = now) }
     : undefined;
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
   // Token Secrets carry the cluster CA once the TLS files exist.
@@ -122,6 +125,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     secureUrl,
     kubeconfigPath,
     leaderIdentity: leaderElection?.identity,
+    isLeader: () => leading,
     async close() {
       // --shutdown-delay-duration: /readyz fails at once so load balancers drain, while requests are still served.
       api.health.startShutdown();

@@ -26,6 +26,8 @@ export interface LeaderElectionConfig {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+  /** Told when this candidate starts (true) or stops (false) leading, after the controllers started or stopped. */
+  onLeadingChange?: (leading: boolean) => void;
 }
 
 export interface LeaderCallbacks {
@@ -122,6 +124,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       if (stopped.signal.aborted) break;
       leading = true;
       callbacks.onStartedLeading();
+      config.onLeadingChange?.(true);
       let renewedAt = now().getTime();
       while (!stopped.signal.aborted) {
         await sleep(retryPeriodMs);
@@ -132,6 +135,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       if (stopped.signal.aborted) break;
       leading = false;
       callbacks.onStoppedLeading();
+      config.onLeadingChange?.(false);
     }
   })();
 
@@ -143,6 +147,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       if (!leading) return;
       leading = false;
       callbacks.onStoppedLeading();
+      config.onLeadingChange?.(false);
       // ReleaseOnCancel: an empty holder with a one-second lease lets the next candidate in at once.
       await leases
         .update(namespace, name, (current) => {
