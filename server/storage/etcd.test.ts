@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/core/storage/interface';
@@ -85,6 +86,24 @@ describe.skipIf(!available)(available ? 'etcd storage quirks' : `etcd storage qu
       '/registry/stable.example.com/crontabs/default/c',
     ]);
     await s.close();
+  });
+
+  it('talks to an etcd that requires client certificates (--etcd-cafile, --etcd-certfile, --etcd-keyfile)', async () => {
+    const secure = await startTestEtcd({ tls: true });
+    const tls = secure.tls!;
+    const tlsClient = etcdClient({ servers: [secure.endpoint], caFile: readFileSync(tls.caFile), certFile: readFileSync(tls.certFile), keyFile: readFileSync(tls.keyFile) });
+    const withoutCert = etcdClient({ servers: [secure.endpoint], caFile: readFileSync(tls.caFile) });
+    try {
+      const s = createEtcdStorage({ client: tlsClient, layout: new EtcdKeyLayout('/registry') });
+      const created = await s.create('/registry/configmaps/default/a', stored({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a', namespace: 'default' } }));
+      expect((await s.get('/registry/configmaps/default/a'))?.modRevision).toBe(created.modRevision);
+      const refused = createEtcdStorage({ client: withoutCert, layout: new EtcdKeyLayout('/registry') });
+      await expect(refused.get('/registry/configmaps/default/a')).rejects.toMatchObject({ name: 'StorageError', code: 'Internal' });
+    } finally {
+      tlsClient.close();
+      withoutCert.close();
+      await secure.stop();
+    }
   });
 
   it('reads values in either media type whatever it writes', () => {

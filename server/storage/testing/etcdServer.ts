@@ -4,15 +4,18 @@
  * `etcdAvailable()` tells callers whether the binary is there, so suites
  * that need etcd can skip with a visible reason when it is not.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface TestEtcd {
-  /** http://127.0.0.1:port, for --etcd-servers. */
+  /** http(s)://127.0.0.1:port, for --etcd-servers. */
   endpoint: string;
+  /** With `tls`: the CA and a client certificate it signed (--etcd-cafile, --etcd-certfile, --etcd-keyfile). */
+  tls?: { caFile: string; certFile: string; keyFile: string };
   /** The process id, for tests that kill it. */
   pid: number;
   stop(): Promise<void>;
@@ -44,13 +47,37 @@ function freePort(): Promise<number> {
   });
 }
 
-async function healthy(endpoint: string): Promise<boolean> {
+async function healthy(endpoint: string, tls: TestEtcd['tls']): Promise<boolean> {
   try {
-    const res = await fetch(`${endpoint}/health`);
-    return res.ok && ((await res.json()) as { health?: string }).health === 'true';
+    if (!tls) {
+      const res = await fetch(`${endpoint}/health`);
+      return res.ok && ((await res.json()) as { health?: string }).health === 'true';
+    }
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpsGet(`${endpoint}/health`, { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+    });
+    return (JSON.parse(body) as { health?: string }).health === 'true';
   } catch {
     return false;
   }
+}
+
+/** A CA, a serving certificate for 127.0.0.1 and a client certificate, made with openssl. */
+function makeCertificates(dir: string): { ca: string; serverCert: string; serverKey: string; client: NonNullable<TestEtcd['tls']> } {
+  const file = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.crt'), '-days', '1', '-subj', '/CN=etcd-ca');
+  for (const [name, usage] of [['server', 'serverAuth,clientAuth'], ['client', 'clientAuth']] as const) {
+    writeFileSync(file(`${name}.ext`), `subjectAltName=IP:127.0.0.1\nextendedKeyUsage=${usage}\n`);
+    openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`), '-subj', `/CN=${name === 'server' ? 'etcd' : 'kube-apiserver'}`);
+    openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file('ca.crt'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file(`${name}.crt`), '-days', '1', '-extfile', file(`${name}.ext`));
+  }
+  return { ca: file('ca.crt'), serverCert: file('server.crt'), serverKey: file('server.key'), client: { caFile: file('ca.crt'), certFile: file('client.crt'), keyFile: file('client.key') } };
 }
 
 function exited(child: ChildProcess): Promise<void> {
@@ -60,14 +87,19 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts a single-member etcd; resolves once /health answers. */
-export async function startTestEtcd(): Promise<TestEtcd> {
+/**
+ * Starts a single-member etcd; resolves once /health answers. With `tls`,
+ * clients must present a certificate the generated CA signed.
+ */
+export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<TestEtcd> {
   const binary = etcdBinary();
   if (!binary) throw new Error(etcdMissing);
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-etcd-'));
+  const certs = options.tls ? makeCertificates(dir) : undefined;
+  const tlsArgs = certs ? [`--cert-file=${certs.serverCert}`, `--key-file=${certs.serverKey}`, `--trusted-ca-file=${certs.ca}`, '--client-cert-auth'] : [];
   for (let attempt = 0; ; attempt++) {
     const [clientPort, peerPort] = [await freePort(), await freePort()];
-    const endpoint = `http://127.0.0.1:${clientPort}`;
+    const endpoint = `${certs ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
     const child = spawn(
       binary,
@@ -83,6 +115,7 @@ export async function startTestEtcd(): Promise<TestEtcd> {
         '--log-level=error',
         // kube-apiserver's bookmarks ride on progress notifications; keep them frequent in tests.
         '--experimental-watch-progress-notify-interval=1s',
+        ...tlsArgs,
       ],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -91,7 +124,7 @@ export async function startTestEtcd(): Promise<TestEtcd> {
     const gone = exited(child);
     let up = false;
     for (let i = 0; i < 200 && child.exitCode === null; i++) {
-      if (await healthy(endpoint)) {
+      if (await healthy(endpoint, certs?.client)) {
         up = true;
         break;
       }
@@ -107,6 +140,7 @@ export async function startTestEtcd(): Promise<TestEtcd> {
     }
     return {
       endpoint,
+      tls: certs?.client,
       pid: child.pid!,
       async stop() {
         child.kill('SIGTERM');
