@@ -9,7 +9,10 @@
  *   the key's create or mod revision (optimistic concurrency), with the
  *   current value fetched in the failure branch to tell the error apart.
  * - watch is etcd's watch with previous values; the watch cache on top follows
- *   it exactly as it follows the in-process backends.
+ *   it as it follows the in-process backends, and etcd's progress
+ *   notifications move the cache's revision (which bookmarks carry) when no
+ *   event does. Run etcd with --experimental-watch-progress-notify-interval
+ *   (kubeadm sets 5s) when other clients write to it too.
  * - keys follow kube-apiserver's layout (./etcdKeys.ts), values its storage
  *   media types (./etcdCodec.ts).
  *
@@ -221,7 +224,7 @@ class EtcdStorage implements Storage {
     return { key, value: this.codec.decode(prev.value), createRevision: this.toRevision(prev.create_revision), modRevision: this.toRevision(res.header.revision) };
   }
 
-  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
+  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void): Promise<Unsubscribe> {
     this.assertOpen(prefix);
     const start = afterRevision + this.base;
     // etcd accepts a watch from the compacted revision itself; the interface wants it past it.
@@ -235,6 +238,11 @@ class EtcdStorage implements Storage {
     let active = true;
     const watcher = builder.watcher();
     const onData = (res: IWatchResponse) => {
+      // A response without events is a progress notification: every event up to its revision has come.
+      if (res.events.length === 0) {
+        if (active && onProgress) onProgress(this.toRevision(res.header.revision));
+        return;
+      }
       for (const e of res.events) {
         if (!active) return;
         const key = this.layout.storageKey(e.kv.key.toString());
