@@ -24,7 +24,7 @@
  * `revisionBase` lets tests run many stores over one etcd: revisions are
  * reported relative to the etcd revision the store was opened at.
  */
-import { Etcd3, type IKeyValue, type IOptions, type IRangeResponse, type ITxnResponse, type IWatchResponse, type Watcher } from 'etcd3';
+import { Etcd3, type ICompare, type IKeyValue, type IOptions, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type IWatchResponse, type Watcher } from 'etcd3';
 import {
   StorageError,
   type KeyValue,
@@ -212,7 +212,7 @@ class EtcdStorage implements Storage {
   async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
     this.assertOpen(key);
     const etcdKey = Buffer.from(this.layout.key(key));
-    const compare: NonNullable<Parameters<Etcd3['kv']['txn']>[0]['compare']> = [{ key: etcdKey, target: 'Version', result: 'Greater', version: 0 }];
+    const compare: ICompare[] = [{ key: etcdKey, target: 'Version', result: 'Greater', version: 0 }];
     if (expectedModRevision !== undefined) compare.push({ key: etcdKey, target: 'Mod', result: 'Equal', mod_revision: expectedModRevision + this.base });
     const res = await this.txn(key, {
       compare,
@@ -329,7 +329,7 @@ class EtcdStorage implements Storage {
     }
   }
 
-  private async kvRange(key: string, request: Parameters<Etcd3['kv']['range']>[0]): Promise<IRangeResponse> {
+  private async kvRange(key: string, request: IRangeRequest): Promise<IRangeResponse> {
     try {
       return await this.client.kv.range(request);
     } catch (e) {
@@ -337,7 +337,7 @@ class EtcdStorage implements Storage {
     }
   }
 
-  private async txn(key: string, request: Parameters<Etcd3['kv']['txn']>[0]): Promise<ITxnResponse> {
+  private async txn(key: string, request: ITxnRequest): Promise<ITxnResponse> {
     try {
       return await this.client.kv.txn(request);
     } catch (e) {
