@@ -125,7 +125,6 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
     await api(a.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap('counter', { count: '0' }));
     const hosts = [a, b, c];
     let successes = 0;
-    let conflicts = 0;
     const client = async (id: number) => {
       for (let n = 0; n < 10; ) {
         const h = hosts[(id + n) % hosts.length]!.host.url;
@@ -139,7 +138,6 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
         } else {
           expect(put.status).toBe(409);
           expect(put.body).toMatchObject({ kind: 'Status', reason: 'Conflict', code: 409 });
-          conflicts++;
         }
       }
     };
@@ -147,10 +145,10 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
     const final = await api(b.host.url, 'GET', '/api/v1/namespaces/default/configmaps/counter');
     expect(successes).toBe(80);
     expect(Number(final.body.data.count)).toBe(successes);
-    expect(conflicts).toBeGreaterThanOrEqual(0);
   });
 
   it('kubectl get -w on host B sees kubectl apply on host A', async () => {
+    await api(b.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap('before-watch'));
     const watcher = spawn('kubectl', ['get', 'configmaps', '-n', 'default', '-w', '-o', 'name'], {
       env: { ...process.env, HOME: b.home, KUBECONFIG: b.host.kubeconfigPath },
     });
@@ -163,7 +161,7 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
     });
     try {
       // The watch is open once kubectl printed the initial list.
-      while (!out.includes('configmap/counter')) await new Promise((r) => setTimeout(r, 50));
+      while (!out.includes('configmap/before-watch')) await new Promise((r) => setTimeout(r, 50));
       const applied = await a.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied-on-a\n  namespace: default\ndata:\n  from: a\n');
       expect(applied.stderr).toBe('');
       expect(applied.stdout.trim()).toBe('configmap/applied-on-a created');
@@ -248,10 +246,11 @@ describe.skipIf(!available)(available ? 'controller failover over one etcd' : `c
       taken = (await api(survivor.url, 'GET', leasePath)).body;
     }
     expect(taken.spec.leaseTransitions).toBe((last.spec.leaseTransitions ?? 0) + 1);
-    // Taken over once the dead leader's record went unrenewed for the lease duration (3s), polled every retry period (0.5s).
+    // Taken over once the dead leader's record went unrenewed for the lease duration (3s), never earlier;
+    // the survivor notices at its next retry (0.5s), with room for a loaded machine's late timers.
     const waited = Date.parse(taken.spec.acquireTime) - Date.parse(last.spec.renewTime);
     expect(waited).toBeGreaterThanOrEqual(3000);
-    expect(waited).toBeLessThanOrEqual(3000 + 2 * 500 + 500);
+    expect(waited).toBeLessThanOrEqual(3000 + 4 * 500);
 
     // The survivor now runs them: a namespace deletion is finalized and a new namespace gets its default ServiceAccount.
     await api(survivor.url, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'after-failover' } });
