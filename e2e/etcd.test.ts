@@ -187,6 +187,25 @@ describe.skipIf(!available)(available ? 'hosts over one etcd' : `hosts over one 
     expect((await api(c.host.url, 'DELETE', '/api/v1/namespaces/short-lived')).status).toBe(200);
     while ((await api(a.host.url, 'GET', '/api/v1/namespaces/short-lived')).status !== 404) await new Promise((r) => setTimeout(r, 100));
   });
+
+  it('keeps watches going across an etcd restart: a watch on host B sees a write through host A made after it', async () => {
+    const listed = await api(b.host.url, 'GET', '/api/v1/namespaces/default/configmaps');
+    const watching = readWatch(b.host.url, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${listed.body.metadata.resourceVersion}`, (ev) =>
+      ev.some((e) => e.object?.metadata?.name === 'after-restart'),
+    );
+    await etcd.restart();
+    // The client reconnects on its own; writes fail with 500 until it has.
+    let created = await api(a.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap('after-restart'));
+    while (created.status === 500) {
+      await new Promise((r) => setTimeout(r, 200));
+      created = await api(a.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap('after-restart'));
+    }
+    expect(created.status).toBe(201);
+    const events = await watching;
+    const event = events.find((e) => e.object?.metadata?.name === 'after-restart')!;
+    expect(event.type).toBe('ADDED');
+    expect(event.object.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+  });
 });
 
 describe.skipIf(!available)(available ? 'controller failover over one etcd' : `controller failover over one etcd: ${etcdMissing}`, () => {

@@ -18,6 +18,8 @@ export interface TestEtcd {
   tls?: { caFile: string; certFile: string; keyFile: string };
   /** The process id, for tests that kill it. */
   pid: number;
+  /** Stops etcd and starts it again on the same ports and data (an etcd restart). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -97,15 +99,14 @@ export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<Te
   const dir = mkdtempSync(join(tmpdir(), 'kubesim-etcd-'));
   const certs = options.tls ? makeCertificates(dir) : undefined;
   const tlsArgs = certs ? [`--cert-file=${certs.serverCert}`, `--key-file=${certs.serverKey}`, `--trusted-ca-file=${certs.ca}`, '--client-cert-auth'] : [];
-  for (let attempt = 0; ; attempt++) {
-    const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const launch = async (clientPort: number, peerPort: number, dataDir: string) => {
     const endpoint = `${certs ? 'https' : 'http'}://127.0.0.1:${clientPort}`;
     const peer = `http://127.0.0.1:${peerPort}`;
     const child = spawn(
       binary,
       [
         '--name=kubesim-test',
-        `--data-dir=${join(dir, `data-${attempt}`)}`,
+        `--data-dir=${dataDir}`,
         `--listen-client-urls=${endpoint}`,
         `--advertise-client-urls=${endpoint}`,
         `--listen-peer-urls=${peer}`,
@@ -122,31 +123,43 @@ export async function startTestEtcd(options: { tls?: boolean } = {}): Promise<Te
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const gone = exited(child);
-    let up = false;
     for (let i = 0; i < 200 && child.exitCode === null; i++) {
-      if (await healthy(endpoint, certs?.client)) {
-        up = true;
-        break;
-      }
+      if (await healthy(endpoint, certs?.client)) return { child, gone, endpoint };
       await new Promise((r) => setTimeout(r, 50));
     }
-    if (!up) {
-      child.kill('SIGKILL');
-      await gone;
+    child.kill('SIGKILL');
+    await gone;
+    throw new Error(`etcd did not start: ${stderr.slice(-2000)}`);
+  };
+
+  for (let attempt = 0; ; attempt++) {
+    const ports = [await freePort(), await freePort()] as const;
+    const dataDir = join(dir, `data-${attempt}`);
+    let running: Awaited<ReturnType<typeof launch>>;
+    try {
+      running = await launch(ports[0], ports[1], dataDir);
+    } catch (e) {
       // A port taken between the probe and the bind: try other ports.
       if (attempt < 3) continue;
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`etcd did not start: ${stderr.slice(-2000)}`);
+      throw e;
     }
-    return {
-      endpoint,
+    const etcd: TestEtcd = {
+      endpoint: running.endpoint,
       tls: certs?.client,
-      pid: child.pid!,
+      pid: running.child.pid!,
+      async restart() {
+        running.child.kill('SIGTERM');
+        await running.gone;
+        running = await launch(ports[0], ports[1], dataDir);
+        etcd.pid = running.child.pid!;
+      },
       async stop() {
-        child.kill('SIGTERM');
-        await gone;
+        running.child.kill('SIGTERM');
+        await running.gone;
         rmSync(dir, { recursive: true, force: true });
       },
     };
+    return etcd;
   }
 }
