@@ -279,6 +279,36 @@ describe.skipIf(!available)(available ? 'controller failover over one etcd' : `c
   });
 });
 
+describe.skipIf(!available)(available ? 'what etcd holds' : `what etcd holds: ${etcdMissing}`, () => {
+  it('keeps kube-apiserver\'s keys and media types: protobuf by default, JSON with --storage-media-type=application/json', async () => {
+    const etcd = await startTestEtcd();
+    const proto = await startTestHost({ flags: etcdFlags(etcd) });
+    const json = await startTestHost({ flags: etcdFlags(etcd, { prefix: '/json', storageMediaType: 'application/json' }) });
+    const etcdctl = async (...args: string[]) => (await run('etcdctl', ['--endpoints', etcd.endpoint, ...args], {})).stdout;
+    try {
+      for (const h of [proto, json]) {
+        const applied = await h.kubectl(['apply', '-f', '-'], 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n');
+        expect(applied.stdout.trim()).toBe('deployment.apps/web created');
+      }
+      const protoValue = await etcdctl('get', '/registry/deployments/default/web', '--print-value-only');
+      expect(protoValue.startsWith('k8s\u0000')).toBe(true);
+      const jsonValue = JSON.parse(await etcdctl('get', '/json/deployments/default/web', '--print-value-only')) as Json;
+      expect(jsonValue).toMatchObject({ kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'web', namespace: 'default' } });
+      expect((await etcdctl('get', '--prefix', '/registry/services/specs/', '--keys-only')).trim()).toBe('/registry/services/specs/default/kubernetes');
+      expect((await etcdctl('get', '--prefix', '/registry/minions/', '--keys-only', '--limit=1')).trim()).toBe('');
+      // Both hosts read their own objects back whole.
+      for (const h of [proto, json]) {
+        const got = await h.kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
+        expect(got.stdout).toBe('nginx');
+      }
+    } finally {
+      await proto.stop();
+      await json.stop();
+      await etcd.stop();
+    }
+  });
+});
+
 describe.skipIf(!available)(available ? 'compaction over etcd' : `compaction over etcd: ${etcdMissing}`, () => {
   it('[API-ERR-011] [API-RV-042] [API-WATCH-029] answers a read at a compacted revision with 410 Gone and kube\'s message', async () => {
     const etcd = await startTestEtcd();
