@@ -32,6 +32,22 @@ if ! /usr/bin/python3 -c 'import kubernetes' 2>/dev/null; then
   fi
 fi
 
+# etcd for the etcd backend and the several-hosts tests: Debian's etcd-server. Each test starts
+# its own etcd on free loopback ports; without the binary those tests skip, and the summary says so.
+etcd_note=""
+if ! command -v etcd >/dev/null 2>&1; then
+  echo "==> installing etcd-server (Debian)"
+  if [ "$(id -u)" = "0" ]; then
+    (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server)
+  else
+    (sudo apt-get update && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y etcd-server)
+  fi
+  if ! command -v etcd >/dev/null 2>&1; then
+    etcd_note="etcd-server could not be installed: the etcd storage and several-hosts tests were skipped"
+    echo "==> $etcd_note"
+  fi
+fi
+
 mkdir -p build
 status=0
 
@@ -46,6 +62,8 @@ npx vitest run --project e2e --reporter=default --reporter=json --outputFile.jso
 
 echo "==> spec coverage"
 npx tsx scripts/spec-coverage.ts build/vitest-unit.json build/vitest-e2e.json || true
+
+[ -n "$etcd_note" ] && echo "==> $etcd_note"
 
 # The last line is the runner's summary over both projects.
 node -e '

@@ -109,6 +109,26 @@ describe('--controllers and --fake-clock', () => {
     expect(parseFlags(['--fake-clock=2026-03-01T00:00:00Z']).fakeClock?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(parseFlags(['--fake-clock']).fakeClock).toBeInstanceOf(Date);
     expect(parseFlags(['--fake-clock=false']).fakeClock).toBeUndefined();
+  });
+});
+
     expect(() => parseFlags(['--fake-clock=tomorrow'])).toThrow('invalid argument "tomorrow" for "--fake-clock" flag: not an RFC 3339 time');
+describe('--store=etcd and the etcd flags', () => {
+  it('takes kube-apiserver\'s etcd flags and kube-controller-manager\'s leader election durations', () => {
+    const f = parseFlags(['--store=etcd', '--etcd-servers=http://127.0.0.1:2379,https://10.0.0.2:2379', '--etcd-prefix=/kubesim/', '--storage-media-type=application/json',
+      '--etcd-cafile=/ca.pem', '--etcd-certfile=/c.pem', '--etcd-keyfile=/k.pem', '--leader-elect-lease-duration=3s', '--leader-elect-renew-deadline=2s', '--leader-elect-retry-period=500ms']);
+    expect(f.store).toBe('etcd');
+    expect(f.etcd).toEqual({
+      servers: ['http://127.0.0.1:2379', 'https://10.0.0.2:2379'], prefix: '/kubesim', storageMediaType: 'application/json', caFile: '/ca.pem', certFile: '/c.pem', keyFile: '/k.pem',
+      leaderElect: true, leaseDurationMs: 3000, renewDeadlineMs: 2000, retryPeriodMs: 500,
+    });
+    expect(parseFlags(['--store=etcd', '--etcd-servers=http://e:2379', '--leader-elect=false']).etcd).toMatchObject({ prefix: '/registry', leaderElect: false });
+  });
+
+  it('rejects what kube-apiserver rejects', () => {
+    expect(() => parseFlags(['--store=etcd'])).toThrow('--etcd-servers must be specified');
+    expect(() => parseFlags(['--store=etcd', '--etcd-servers=127.0.0.1:2379'])).toThrow(FlagError);
+    expect(() => parseFlags(['--store=etcd', '--etcd-servers=http://e:2379', '--storage-media-type=text/plain'])).toThrow('invalid argument "text/plain" for "--storage-media-type" flag');
+    expect(() => parseFlags(['--store=etcd', '--etcd-servers=http://e:2379', '--etcd-certfile=/c.pem'])).toThrow('--etcd-certfile and --etcd-keyfile must be given together');
   });
 });

@@ -10,12 +10,15 @@ import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
 import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
 import type { AuthorizationFlags } from './authorization';
+import { defaultEtcdFlags, etcdBooleanFlags, etcdFlagHelp, etcdFlagNames, parseEtcdFlag, validateEtcdFlags, type EtcdFlags } from './etcdFlags';
 
 export interface HostFlags extends AuthorizationFlags {
   port: number;
   bindAddress: string;
   dataDir: string;
-  store: 'sqlite' | 'memory';
+  store: 'sqlite' | 'memory' | 'etcd';
+  /** --etcd-servers, --etcd-prefix, TLS files, --storage-media-type, --leader-elect*; absent when none was given. */
+  etcd?: EtcdFlags;
   tls: boolean;
   securePort: number;
   runtimeConfig?: string;
@@ -62,7 +65,7 @@ Flags:
       --service-cluster-ip-range string  CIDR the ClusterIPs of Services come from (default "10.96.0.0/12")
       --service-node-port-range portRange  ports NodePort Services get (default 30000-32767)
       --show-hidden-metrics-for-version string  the previous minor version, to show metrics hidden in this release again
-      --store string                   sqlite or memory (default "sqlite")
+      --store string                   sqlite, memory or etcd (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
       --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
@@ -73,6 +76,8 @@ Flags:
                                        --authorization-webhook-cache-authorized-ttl (5m), --authorization-webhook-cache-unauthorized-ttl (30s)
   -h, --help                           this help
 
+etcd flags (--store=etcd: several hosts over one etcd, as kube-apiserver replicas):
+${etcdFlagHelp}
 Authentication flags:
 ${authnFlagHelp}`;
 
@@ -102,7 +107,7 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags]);
+  const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
@@ -115,7 +120,7 @@ export function parseFlags(argv: string[]): HostFlags {
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
     let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!known.has(name) && !authnFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
+    if (!known.has(name) && !authnFlagNames.has(name) && !etcdFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
     if (value === undefined) {
       if (booleans.has(name)) value = 'true';
       else {
@@ -140,7 +145,7 @@ export function parseFlags(argv: string[]): HostFlags {
         flags.dataDir = value;
         break;
       case 'store':
-        if (value !== 'sqlite' && value !== 'memory') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--store" flag: must be sqlite or memory`);
+        if (value !== 'sqlite' && value !== 'memory' && value !== 'etcd') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--store" flag: must be sqlite, memory or etcd`);
         flags.store = value;
         break;
       case 'tls':
@@ -227,9 +232,22 @@ export function parseFlags(argv: string[]): HostFlags {
         flags.shutdownDelayMs = parseDuration(value, name);
         break;
       default:
+        if (etcdFlagNames.has(name)) {
+          try {
+            parseEtcdFlag((flags.etcd ??= defaultEtcdFlags()), name, value, parseDuration);
+          } catch (e) {
+            throw e instanceof FlagError ? e : new FlagError((e as Error).message);
+          }
+          break;
+        }
         if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;
         throw new FlagError(`unknown flag: --${name}`);
     }
+  }
+  try {
+    validateEtcdFlags(flags.store, flags.etcd);
+  } catch (e) {
+    throw new FlagError((e as Error).message);
   }
   return flags;
 }

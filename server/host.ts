@@ -8,16 +8,18 @@ import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { flagzValues } from './flagz';
-import { createApiServer, createMemoryStorage, type ApiServer, type Storage } from '../src/core';
+import { createApiServer, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
 import { publishClusterInfo } from './clusterInfo';
 import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
-import { createSqliteStorage } from './storage';
+import { openHostStorage } from './storage';
 import { ensureServingCert } from './tls';
 import { FakeClock } from '../src/core/util/clock';
 
@@ -28,6 +30,10 @@ export interface RunningHost {
   /** https://host:port when --tls */
   secureUrl?: string;
   kubeconfigPath: string;
+  /** This host's leader election identity (hostname_uuid), when its controllers are gated on the Lease. */
+  leaderIdentity?: string;
+  /** Whether this host runs the controllers (always, unless gated on the Lease). */
+  isLeader(): boolean;
   close(): Promise<void>;
 }
 
@@ -74,7 +80,13 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
   const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
-  const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
+  const storage: Storage = openHostStorage(flags);
+  // Over etcd other hosts may share the store: controllers run on the Lease holder only.
+  const etcd = flags.store === 'etcd' ? flags.etcd : undefined;
+  let leading = !etcd?.leaderElect;
+  const leaderElection = etcd?.leaderElect
+    ? { identity: `${hostname()}_${randomUUID()}`, leaseDurationMs: etcd.leaseDurationMs, renewDeadlineMs: etcd.renewDeadlineMs, retryPeriodMs: etcd.retryPeriodMs, onLeadingChange: (now: boolean) => (leading = now) }
+    : undefined;
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
@@ -83,7 +95,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const cert = flags.tls ? await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::')) : undefined;
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
-  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion });
+  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
   await api.ready;
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
@@ -116,6 +128,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     url,
     secureUrl,
     kubeconfigPath,
+    leaderIdentity: leaderElection?.identity,
+    isLeader: () => leading,
     async close() {
       // --shutdown-delay-duration: /readyz fails at once so load balancers drain, while requests are still served.
       api.health.startShutdown();

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`kubesim serving on ${host.url}${host.secureUrl ? ` and ${host.secureUrl}` : ''} (store: ${flags.store})\n`);
   process.stdout.write(`kubeconfig written to ${host.kubeconfigPath}\n`);
+  if (host.leaderIdentity) process.stdout.write(`leader election identity: ${host.leaderIdentity}\n`);
   process.stdout.write(`  export KUBECONFIG=${host.kubeconfigPath}\n`);
   let stopping = false;
   const stop = async (signal: string) => {

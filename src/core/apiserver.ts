@@ -23,6 +23,7 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPodTermination } from './controllers/podTermination';
 import { serveKubesimDebug } from './debug/kubesimDebug';
+import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
@@ -114,6 +115,12 @@ export interface ApiServerOptions {
   flags?: Record<string, string>;
   /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
   controllers?: string[];
+  /**
+   * kube-controller-manager's --leader-elect, for several servers over one
+   * store: its controllers (namespace, garbage collector, service accounts,
+   * tokens, ...) run only while this server holds the Lease.
+   */
+  leaderElection?: LeaderElectionConfig;
 }
 
 export interface ApiServer {
@@ -251,6 +258,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  // kube-controller-manager's controllers, started directly or by the leader elector.
+  let managerControllers: { stop(): void }[] = [];
+  let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
     const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers);
@@ -267,14 +277,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
     ] as const;
-    for (const [name, start] of starters) if (enabled(name)) controllers.push(start());
-    if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) controllers.push(startBootstrapSigner(deps));
-    if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) controllers.push(startTokenCleaner(deps));
-    // The bootstrap namespaces' default ServiceAccounts exist before the first request.
-    if (enabled('serviceaccount-controller')) {
-      const serviceAccounts = startServiceAccountController(deps);
-      controllers.push(serviceAccounts);
-      await serviceAccounts.synced;
+    const startControllerManager = async () => {
+      managerControllers = [];
+      for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
+      if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
+      if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+      if (enabled('serviceaccount-controller')) {
+        const serviceAccounts = startServiceAccountController(deps);
+        managerControllers.push(serviceAccounts);
+        await serviceAccounts.synced;
+      }
+    };
+    const stopControllerManager = () => {
+      for (const c of managerControllers.splice(0)) c.stop();
+    };
+    if (options.leaderElection) {
+      elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
+    } else {
+      // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+      await startControllerManager();
     }
     // Stored CRDs are served again before the first request.
     await crdController.start();
@@ -436,7 +457,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
-      for (const c of controllers) c.stop();
+      await elector?.stop();
+      for (const c of [...managerControllers, ...controllers]) c.stop();
       authorization.close();
       await storage.close();
     },

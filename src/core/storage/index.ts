@@ -9,8 +9,8 @@
  * - testing/conformance.ts: the shared vitest suite every backend runs
  *   (imported directly by tests, not re-exported here, since it imports vitest).
  *
- * Host-bound backends live with their hosts: SQLite in server/storage,
- * IndexedDB in src/sw/storage.
+ * Host-bound backends live with their hosts: SQLite and etcd in
+ * server/storage, IndexedDB in src/sw/storage.
  */
 export * from './interface';
 export { createMemoryStorage } from './memory';

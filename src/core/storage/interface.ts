@@ -8,7 +8,7 @@
  * registry stores JSON); keys are `/registry/...` paths as kube-apiserver uses.
  *
  * Backends: memory (./memory.ts, reference semantics), IndexedDB (src/sw),
- * SQLite (server/). All pass ./testing/conformance.ts.
+ * SQLite and etcd (server/storage). All pass ./testing/conformance.ts.
  */
 
 export interface KeyValue {
@@ -88,8 +88,13 @@ export interface Storage {
    * History may be delivered before the returned promise resolves; live
    * events are delivered synchronously after each committed write, and a
    * throwing listener never fails the write.
+   *
+   * `onProgress` is for backends whose events arrive after the write
+   * resolves (etcd): they call it with a revision once every event up to it
+   * has been delivered (etcd's progress notifications), so a watch cache can
+   * move its revision without an event. Synchronous backends never call it.
    */
-  watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe>;
+  watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void): Promise<Unsubscribe>;
   /**
    * Drops history up to (not including) revision; reads at older revisions
    * and watches from older revisions fail afterwards. A revision at or below

@@ -92,7 +92,7 @@ class Cacher implements WatchCacheStorage {
       this.backendCompacted = compacted;
       this.cache = new WatchCache(compacted, { historyWindowMs: this.historyWindowMs, maxEvents });
       try {
-        this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event));
+        this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event), (revision) => this.cache.progress(revision));
         return;
       } catch (e) {
         // Compacted between the two calls: start over from the new revision.
@@ -140,9 +140,16 @@ class Cacher implements WatchCacheStorage {
     }
   }
 
+  /**
+   * The newest revision the cache has caught up to (kube's watch cache
+   * resourceVersion, which bookmarks carry). Synchronous backends have
+   * delivered every committed event by now, so it is the backend's; over
+   * etcd, events and progress notifications arrive a moment after the write,
+   * and nothing newer than what the cache has seen is reported.
+   */
   async currentRevision(): Promise<number> {
     await this.ready;
-    return this.backend.currentRevision();
+    return Math.min(await this.backend.currentRevision(), this.cache.resourceVersion);
   }
 
   async compactedRevision(): Promise<number> {

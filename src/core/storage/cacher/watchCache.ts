@@ -54,6 +54,11 @@ export class WatchCache {
     while (this.size > this.options.maxEvents) this.dropOldest();
   }
 
+  /** The backend has delivered every event up to revision (a progress notification): the window is current to it. */
+  progress(revision: number): void {
+    if (revision > this.newest) this.newest = revision;
+  }
+
   /** Drops events that arrived before now - historyWindowMs. Returns whether the start moved. */
   expire(now: number): boolean {
     const cutoff = now - this.options.historyWindowMs;
