@@ -13,6 +13,7 @@ import { createApiServer, createMemoryStorage, type ApiServer, type Storage } fr
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
 import { publishClusterInfo } from './clusterInfo';
+import { rejectDotSegment } from './dotSegments';
 import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
@@ -79,7 +80,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
   const api = createApiServer({ storage, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs });
   await api.ready;
-  const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
+  const fetch = (request: Request, env?: { incoming?: { socket?: unknown; url?: string } }) => {
+    const dotted = rejectDotSegment(env?.incoming?.url);
+    if (dotted) return dotted;
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
     return api.handle(request);
   };
