@@ -20,6 +20,8 @@ const INCREMENTS = Number(process.env.KUBESIM_CONCURRENCY_INCREMENTS ?? 40);
 const WRITERS = 4;
 const WRITES_PER_WRITER = Number(process.env.KUBESIM_WATCH_WRITES ?? 100);
 const NS = 'concurrency';
+/** Generous bounds for the larger runs; a test that hangs still ends. */
+const RACE_TIMEOUT = 60_000 + CLIENTS * INCREMENTS * 100;
 
 let t: TestHost;
 const figures: Record<string, unknown> = {};
@@ -103,7 +105,7 @@ describe('read-modify-write from 8 clients loses no update', () => {
       (r) => r.status === 409 && r.body.reason === 'Conflict' && /the object has been modified; please apply your changes to the latest version and try again/.test(r.body.message),
     );
     checkNoLostUpdate('update', await counter('by-update'), result);
-  });
+  }, RACE_TIMEOUT);
 
   it(`[API-PATCH-012] JSON patch guarded by a test op, retrying when the test fails (${CLIENTS} x ${INCREMENTS})`, async () => {
     await newCounter('by-json-patch');
@@ -117,7 +119,7 @@ describe('read-modify-write from 8 clients loses no update', () => {
       (r) => r.status === 422 && r.body.reason === 'Invalid',
     );
     checkNoLostUpdate('jsonPatchTest', await counter('by-json-patch'), result);
-  });
+  }, RACE_TIMEOUT);
 
   it(`apply carrying metadata.resourceVersion, retrying on 409 Conflict (${CLIENTS} x ${INCREMENTS})`, async () => {
     await newCounter('by-apply');
@@ -131,7 +133,7 @@ describe('read-modify-write from 8 clients loses no update', () => {
       (r) => r.status === 409 && r.body.reason === 'Conflict',
     );
     checkNoLostUpdate('apply', await counter('by-apply'), result);
-  });
+  }, RACE_TIMEOUT);
 });
 
 interface WatchEvent {
@@ -228,5 +230,5 @@ describe('list, then watch from the list while 4 writers run', () => {
     }
     const writes = ops.reduce((n, o) => n + o.length, 0);
     figures.listThenWatch = { writers: WRITERS, writes, listResourceVersion: listRv, eventsExpected: total, eventsSeen: seen.length, lost: 0, duplicated: 0 };
-  });
+  }, 60_000 + WRITERS * WRITES_PER_WRITER * 200);
 });
