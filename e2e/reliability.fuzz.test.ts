@@ -388,6 +388,21 @@ describe('bad input against the Node host', () => {
     await stillServing();
   });
 
+  it('objects over the store\'s request limit (1.5 MiB) but under 3 MiB fail as kube-apiserver passes etcd\'s error on: 500, no reason', async () => {
+    const before = await storeChecksum(t.host.api.storage);
+    // A ConfigMap's data stops at 1 MiB in validation; an environment variable's value has no limit of its own.
+    const body = JSON.stringify(setPath(validPod, ['spec', 'containers', '0', 'env'], [{ name: 'BIG', value: 'x'.repeat(2 * 1024 * 1024) }]));
+    const res = await rawRequest(t.host.url, { method: 'POST', path: `/api/v1/namespaces/${NS}/pods`, headers: { 'content-type': 'application/json' }, body });
+    tally.requests++;
+    tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
+    expect(res.status).toBe(500);
+    const status = expectStatus(res, 'too-big');
+    expect(status.message).toBe('etcdserver: request is too large');
+    expect(status.reason).toBeUndefined();
+    expect(await storeChecksum(t.host.api.storage)).toEqual(before);
+    await stillServing();
+  });
+
   it(`CEL cost bombs through the evaluation endpoint stop at the cost limit (${share(0.04)} requests)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(celBomb.map((e) => ({ e, bomb: true })), regexBomb.map((e) => ({ e, bomb: false }))), async ({ e: expression, bomb }) => {
@@ -423,6 +438,20 @@ describe('bad input against the Node host', () => {
     );
     await stillServing();
   }, 600_000);
+
+  it('--max-request-bytes sets the store\'s limit', async () => {
+    const small = await startTestHost({ flags: { maxRequestBytes: 4096 } });
+    try {
+      const post = (n: number) =>
+        rawRequest(small.host.url, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: `cm-${n}` }, data: { k: 'x'.repeat(n) } }) });
+      expect((await post(1000)).status).toBe(201);
+      const res = await post(5000);
+      expect(res.status).toBe(500);
+      expect(expectStatus(res, 'over the flag')).toMatchObject({ message: 'etcdserver: request is too large' });
+    } finally {
+      await small.stop();
+    }
+  });
 
   it('leaves the whole store exactly as it was', async () => {
     expect(await storeChecksum(t.host.api.storage)).toEqual(baseline);

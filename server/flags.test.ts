@@ -85,3 +85,12 @@ describe('--livez-grace-period and --shutdown-delay-duration', () => {
     expect(() => parseFlags(['--shutdown-delay-duration=soon'])).toThrow('invalid argument "soon" for "--shutdown-delay-duration" flag: time: invalid duration "soon"');
   });
 });
+
+describe('--max-request-bytes', () => {
+  it('takes a positive byte count for the embedded store', () => {
+    expect(parseFlags(['--max-request-bytes=2097152']).maxRequestBytes).toBe(2097152);
+    expect(parseFlags([]).maxRequestBytes).toBeUndefined();
+    expect(() => parseFlags(['--max-request-bytes=0'])).toThrow('invalid argument "0" for "--max-request-bytes" flag');
+    expect(() => parseFlags(['--max-request-bytes=1.5MiB'])).toThrow(FlagError);
+  });
+});

@@ -17,7 +17,7 @@ import { rejectDotSegment } from './dotSegments';
 import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
-import { createSqliteStorage } from './storage';
+import { createSqliteStorage, defaultMaxRequestBytes, withMaxRequestBytes } from './storage';
 import { ensureServingCert } from './tls';
 
 export interface RunningHost {
@@ -73,7 +73,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
   const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
-  const storage: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
+  const backend: Storage = flags.store === 'memory' ? createMemoryStorage() : createSqliteStorage(join(flags.dataDir, 'kubesim.db'));
+  const storage = withMaxRequestBytes(backend, flags.maxRequestBytes ?? defaultMaxRequestBytes);
   const authn = await hostAuthentication(flags.dataDir, flags.authn);
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};

@@ -4,3 +4,4 @@
  * the core never imports this folder.
  */
 export { createSqliteStorage, type SqliteStorageOptions } from './sqlite';
+export { defaultMaxRequestBytes, withMaxRequestBytes } from './requestLimit';
