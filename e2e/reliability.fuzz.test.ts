@@ -410,7 +410,7 @@ describe('bad input against the Node host', () => {
     await stillServing();
   });
 
-  it(`CEL cost bombs through the evaluation endpoint stop at the cost limit (${share(0.04)} requests)`, async () => {
+  it(`CEL cost bombs through the evaluation endpoint stop at the cost limit (${share(0.02)} requests)`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(celBomb.map((e) => ({ e, bomb: true })), regexBomb.map((e) => ({ e, bomb: false }))), async ({ e: expression, bomb }) => {
         const before = await storeChecksum(t.host.api.storage);
@@ -429,7 +429,7 @@ describe('bad input against the Node host', () => {
         else expect(body.status, expression).toMatchObject({ value: false });
         expect(await storeChecksum(t.host.api.storage)).toEqual(before);
       }),
-      runOptions(share(0.04)),
+      runOptions(share(0.02)),
     );
     await stillServing();
   }, 600_000);

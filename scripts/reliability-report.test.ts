@@ -14,7 +14,7 @@ describe('reliability report', () => {
     const figures = readFigures(dir);
     expect(Object.keys(figures).sort()).toEqual(['concurrency', 'fuzz']);
     const rows = summaryRows(figures);
-    expect(rows).toContainEqual(['Bad requests tried (all answered with a 4xx Status, store unchanged)', '12,345', 'fuzz']);
+    expect(rows).toContainEqual(['Bad requests tried (errors all 4xx Status, store unchanged)', '12,345', 'fuzz']);
     expect(rows).toContainEqual(['Updates lost (8 clients, read-modify-write)', '0 of 640', 'concurrency']);
     expect(rows).toContainEqual(['Crashes survived (kill -9, SQLite store)', '(not run)', '']);
     const md = renderMarkdown(figures);

@@ -37,7 +37,7 @@ const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 export function summaryRows(f: ReturnType<typeof readFigures>): [string, string, string][] {
   const rows: [string, string, string][] = [];
   const missing = '(not run)';
-  rows.push(['Bad requests tried (all answered with a 4xx Status, store unchanged)', f.fuzz ? n(f.fuzz.requests) : missing, f.fuzz ? 'fuzz' : '']);
+  rows.push(['Bad requests tried (errors all 4xx Status, store unchanged)', f.fuzz ? n(f.fuzz.requests) : missing, f.fuzz ? 'fuzz' : '']);
   rows.push(['Crashes survived (kill -9, SQLite store)', f.crash ? `${n(f.crash.crashesSurvived)} (${n(f.crash.acknowledgedWrites)} acknowledged writes, ${n(f.crash.lostWrites)} lost)` : missing, f.crash ? 'crash' : '']);
   if (f.concurrency) {
     const modes = ['update', 'jsonPatchTest', 'apply'].filter((m) => f.concurrency![m]);
