@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Storage } from '../../src/core';
-import { root } from './browser';
 
 export interface RawRequest {
   method: string;
@@ -83,7 +83,7 @@ export async function storeChecksum(storage: Storage): Promise<{ revision: numbe
 }
 
 /** Where suites leave their figures (build/ is not committed); the report script reads them. */
-export const figuresDir = process.env.KUBESIM_RELIABILITY_DIR ?? join(root, 'build', 'reliability');
+export const figuresDir = process.env.KUBESIM_RELIABILITY_DIR ?? fileURLToPath(new URL('../../build/reliability', import.meta.url));
 
 /** Records one suite's figures with the command that reproduces them. */
 export function recordFigures(name: string, figures: Record<string, unknown>, command: string): void {
