@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 type Figures = Record<string, any> & { name: string; date: string; command: string };
 
-export const SUITES = ['fuzz', 'crash', 'concurrency', 'soak', 'worker'] as const;
+export const SUITES = ['fuzz', 'crash', 'concurrency', 'soak', 'soak-bench', 'worker'] as const;
 
 export function readFigures(dir: string): Partial<Record<(typeof SUITES)[number], Figures>> {
   const out: Partial<Record<(typeof SUITES)[number], Figures>> = {};
@@ -51,6 +51,10 @@ export function summaryRows(f: ReturnType<typeof readFigures>): [string, string,
     rows.push(['Events lost (soak)', `${n(f.soak.eventsLost)} of ${n(f.soak.eventsExpected)}`, 'soak']);
     rows.push(['Heap growth after GC (soak, end vs warm-up)', `${(f.soak.heapGrowth * 100).toFixed(1)}% (${mib(f.soak.heapAfterWarmupBytes)} -> ${mib(f.soak.heapAtEndBytes)})`, 'soak']);
   } else rows.push(['Heap growth after GC (soak)', missing, '']);
+  if (f['soak-bench']) {
+    const b = f['soak-bench'];
+    rows.push(['Heap growth after GC (15-minute soak bench)', `${(b.heapGrowth * 100).toFixed(1)}% (${b.watchers} watchers, ${n(b.eventsLost)} of ${n(b.eventsExpected)} events lost)`, 'soak-bench']);
+  }
   if (f.worker) rows.push(['Service worker stops survived (Chromium)', `${n(f.worker.stopsSurvived)} (${n(f.worker.eventsLost)} events lost, ${n(f.worker.eventsRepeated)} repeated)`, 'worker']);
   return rows;
 }
@@ -119,6 +123,20 @@ export function renderMarkdown(f: ReturnType<typeof readFigures>): string {
     lines.push('Latencies are from a shared machine: compare start with end, not with other machines. The 15-minute, 100-watcher version is `npx tsx bench/soak.bench.ts`.');
     lines.push('');
     lines.push(`Run ${day(s.date)}: \`${s.command}\``);
+    lines.push('');
+  }
+  const b = f['soak-bench'];
+  if (b) {
+    lines.push('## Soak bench');
+    lines.push('');
+    lines.push(`${b.watchers} watchers and ${n(b.writes)} writes over ${(b.durationMs / 60_000).toFixed(1)} minutes: ${n(b.eventsDelivered)} of ${n(b.eventsExpected)} events delivered. Heap after GC ${mib(b.heapAfterWarmupBytes)} after warm-up, ${mib(b.heapAtEndBytes)} at the end (${(b.heapGrowth * 100).toFixed(1)}%).`);
+    lines.push('');
+    lines.push('| Write latency (ms) | p50 | p90 | p99 |');
+    lines.push('|---|---|---|---|');
+    lines.push(`| start | ${b.latencyStartMs.p50} | ${b.latencyStartMs.p90} | ${b.latencyStartMs.p99} |`);
+    lines.push(`| end | ${b.latencyEndMs.p50} | ${b.latencyEndMs.p90} | ${b.latencyEndMs.p99} |`);
+    lines.push('');
+    lines.push(`Run ${day(b.date)}: \`${b.command}\``);
     lines.push('');
   }
   if (f.worker) {
