@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 /** Sends one bad request and checks the answer and the store; returns the response. */
-async function send(req: RawRequest, context = `${req.method} ${req.path.slice(0, 200)}`): Promise<RawResponse> {
+async function send(req: RawRequest & { want?: number }, context = `${req.method} ${req.path.slice(0, 200)}`): Promise<RawResponse> {
   const before = await t.host.api.storage.currentRevision();
   const res = await rawRequest(t.host.url, req);
   tally.requests++;
@@ -47,6 +47,7 @@ async function send(req: RawRequest, context = `${req.method} ${req.path.slice(0
   expect(res.status, `${context}: ${res.body.toString('utf8', 0, 300)}`).toBeGreaterThanOrEqual(400);
   expect(res.status, `${context}: ${res.body.toString('utf8', 0, 300)}`).toBeLessThan(500);
   expectStatus(res, context);
+  if (req.want !== undefined) expect(res.status, context).toBe(req.want);
   if (WRITES.has(req.method)) {
     expect(await t.host.api.storage.currentRevision(), `${context} changed the store`).toBe(before);
     tally.writesRejected++;
@@ -215,17 +216,18 @@ const unsupportedType = fc.oneof(
   fc.stringMatching(/^[a-z]{1,8}\/[a-z0-9.+-]{1,12}$/).filter((t) => !/^application\/(json|yaml|vnd\.kubernetes\.protobuf|cbor|merge-patch\+json|json-patch\+json|strategic-merge-patch\+json|apply-patch\+(yaml|cbor))$/.test(t)),
 );
 
-const badHeaders: fc.Arbitrary<RawRequest & { label: string }> = fc.oneof(
+const badHeaders: fc.Arbitrary<RawRequest & { label: string; want?: number }> = fc.oneof(
   // A well-formed body under a media type the server does not decode.
   fc.tuple(fc.constantFrom<[string, string]>(['POST', CM], ['PUT', `${CM}/target`], ['PATCH', `${CM}/target`]), unsupportedType).map(([[method, path], type]) => ({
     label: `content-type ${type}`,
+    want: 415,
     method,
     path,
     headers: { 'content-type': type },
     body: JSON.stringify(setPath(validConfigMap, ['metadata', 'name'], method === 'POST' ? 'fresh' : 'target')),
   })),
   // No Content-Type on a patch (its type is mandatory) or on an invalid body.
-  fc.constantFrom<RawRequest & { label: string }>(
+  fc.constantFrom<RawRequest & { label: string; want?: number }>(
     { label: 'patch without content-type', method: 'PATCH', path: `${CM}/target`, body: '{"data":{"a":"2"}}' },
     { label: 'create without content-type, bad body', method: 'POST', path: CM, body: '{"metadata":' },
   ),
@@ -235,7 +237,7 @@ const badHeaders: fc.Arbitrary<RawRequest & { label: string }> = fc.oneof(
     fc.array(fc.oneof(fc.constantFrom('text/html', 'application/xml', 'image/*', 'application/json;as=Nope;g=meta.k8s.io;v=v1', 'application/json;as=Table;g=x;v=v9', 'text/plain;q=1'), fc.stringMatching(/^[a-z]{2,6}\/[a-z]{2,6}(;q=0\.[1-9])?$/)), { minLength: 1, maxLength: 4 }),
   )
     .filter(([, list]) => list.every((a) => !/^(application\/(json|yaml|vnd\.kubernetes\.protobuf|cbor)|\*\/\*|application\/\*)($|;(?!as=))/.test(a)))
-    .map(([path, list]) => ({ label: `accept ${list.join(', ')}`, method: 'GET', path, headers: { accept: list.join(', ') } })),
+    .map(([path, list]) => ({ label: `accept ${list.join(', ')}`, want: 406, method: 'GET', path, headers: { accept: list.join(', ') } })),
 );
 
 // ---- paths --------------------------------------------------------------
@@ -351,7 +353,7 @@ const crdBomb = fc.tuple(fc.integer({ min: 3, max: 5 }), fc.constantFrom('all', 
 // ---- the suite ----------------------------------------------------------
 
 describe('bad input against the Node host', () => {
-  const groups: [string, number, fc.Arbitrary<RawRequest & { label: string }>][] = [
+  const groups: [string, number, fc.Arbitrary<RawRequest & { label: string; want?: number }>][] = [
     ['malformed bodies: truncated and invalid JSON, invalid UTF-8, deep nesting, YAML alias bombs, wrong types, huge values, garbage protobuf', share(0.4), badBody],
     ['[API-ENC-014] [API-ERR-003] bad or missing Content-Type, and Accept lists that match nothing', share(0.15), badHeaders],
     ['paths: dot segments, encoded slashes, overlong names and namespaces, unknown groups and resources', share(0.2), badPaths],
