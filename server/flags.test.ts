@@ -109,10 +109,10 @@ describe('--controllers and --fake-clock', () => {
     expect(parseFlags(['--fake-clock=2026-03-01T00:00:00Z']).fakeClock?.toISOString()).toBe('2026-03-01T00:00:00.000Z');
     expect(parseFlags(['--fake-clock']).fakeClock).toBeInstanceOf(Date);
     expect(parseFlags(['--fake-clock=false']).fakeClock).toBeUndefined();
+    expect(() => parseFlags(['--fake-clock=tomorrow'])).toThrow('invalid argument "tomorrow" for "--fake-clock" flag: not an RFC 3339 time');
   });
 });
 
-    expect(() => parseFlags(['--fake-clock=tomorrow'])).toThrow('invalid argument "tomorrow" for "--fake-clock" flag: not an RFC 3339 time');
 describe('--store=etcd and the etcd flags', () => {
   it('takes kube-apiserver\'s etcd flags and kube-controller-manager\'s leader election durations', () => {
     const f = parseFlags(['--store=etcd', '--etcd-servers=http://127.0.0.1:2379,https://10.0.0.2:2379', '--etcd-prefix=/kubesim/', '--storage-media-type=application/json',
@@ -130,5 +130,14 @@ describe('--store=etcd and the etcd flags', () => {
     expect(() => parseFlags(['--store=etcd', '--etcd-servers=127.0.0.1:2379'])).toThrow(FlagError);
     expect(() => parseFlags(['--store=etcd', '--etcd-servers=http://e:2379', '--storage-media-type=text/plain'])).toThrow('invalid argument "text/plain" for "--storage-media-type" flag');
     expect(() => parseFlags(['--store=etcd', '--etcd-servers=http://e:2379', '--etcd-certfile=/c.pem'])).toThrow('--etcd-certfile and --etcd-keyfile must be given together');
+  });
+});
+
+describe('--max-request-bytes', () => {
+  it('takes a positive byte count for the embedded store', () => {
+    expect(parseFlags(['--max-request-bytes=2097152']).maxRequestBytes).toBe(2097152);
+    expect(parseFlags([]).maxRequestBytes).toBeUndefined();
+    expect(() => parseFlags(['--max-request-bytes=0'])).toThrow('invalid argument "0" for "--max-request-bytes" flag');
+    expect(() => parseFlags(['--max-request-bytes=1.5MiB'])).toThrow(FlagError);
   });
 });

@@ -43,6 +43,8 @@ export interface HostFlags extends AuthorizationFlags {
   /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
   livezGracePeriodMs?: number;
   shutdownDelayMs?: number;
+  /** --max-request-bytes: the embedded store's largest write, as etcd's flag (default 1.5 MiB). */
+  maxRequestBytes?: number;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -57,6 +59,7 @@ Flags:
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
       --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
+      --max-request-bytes int          largest value the embedded store writes, as etcd's flag (default 1572864)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
                                        ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
@@ -111,7 +114,7 @@ export function parseFlags(argv: string[]): HostFlags {
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins', 'fake-clock']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'fake-clock', 'max-request-bytes']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -136,6 +139,12 @@ export function parseFlags(argv: string[]): HostFlags {
         if (!Number.isInteger(n) || n < 0 || n > 65535) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag`);
         if (name === 'port') flags.port = n;
         else flags.securePort = n;
+        break;
+      }
+      case 'max-request-bytes': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n <= 0) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--max-request-bytes" flag: must be a positive integer`);
+        flags.maxRequestBytes = n;
         break;
       }
       case 'bind-address':

@@ -16,10 +16,11 @@ import { createApiServer, type ApiServer, type Storage } from '../src/core';
 import { hostAuthentication } from './authn';
 import { attachClientCertificate } from './clientCerts';
 import { publishClusterInfo } from './clusterInfo';
+import { rejectDotSegment } from './dotSegments';
 import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
-import { openHostStorage } from './storage';
+import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
 import { ensureServingCert } from './tls';
 import { FakeClock } from '../src/core/util/clock';
 
@@ -80,7 +81,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Bad authorization flags stop the server before it opens anything, as kube-apiserver's validation does.
   const authz = hostAuthorization(flags);
   mkdirSync(flags.dataDir, { recursive: true });
-  const storage: Storage = openHostStorage(flags);
+  // etcd enforces its own --max-request-bytes; the embedded stores get the same limit here.
+  const storage: Storage = flags.store === 'etcd' ? openHostStorage(flags) : withMaxRequestBytes(openHostStorage(flags), flags.maxRequestBytes ?? defaultMaxRequestBytes);
   // Over etcd other hosts may share the store: controllers run on the Lease holder only.
   const etcd = flags.store === 'etcd' ? flags.etcd : undefined;
   let leading = !etcd?.leaderElect;
@@ -97,7 +99,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
   const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
   await api.ready;
-  const fetch = (request: Request, env?: { incoming?: { socket?: unknown } }) => {
+  const fetch = (request: Request, env?: { incoming?: { socket?: unknown; url?: string } }) => {
+    const dotted = rejectDotSegment(env?.incoming?.url);
+    if (dotted) return dotted;
     if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
     return api.handle(request);
   };

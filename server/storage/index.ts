@@ -14,6 +14,7 @@ import { EtcdKeyLayout } from './etcdKeys';
 import { createSqliteStorage } from './sqlite';
 
 export { createSqliteStorage, type SqliteStorageOptions } from './sqlite';
+export { defaultMaxRequestBytes, withMaxRequestBytes } from './requestLimit';
 export { createEtcdStorage, etcdClient, type EtcdStorageOptions } from './etcd';
 export { EtcdKeyLayout } from './etcdKeys';
 export { etcdValueCodec, type StorageMediaType } from './etcdCodec';

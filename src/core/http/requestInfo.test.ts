@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { newTestServer } from '../testing/client';
 import { newRequestInfo } from './requestInfo';
 
 const cases: { name: string; method: string; url: string; want: Partial<ReturnType<typeof newRequestInfo>> }[] = [
@@ -33,4 +34,18 @@ describe('requestInfo', () => {
       expect(info).toMatchObject(c.want);
     });
   }
+});
+
+describe('a path with a malformed escape', () => {
+  it('is a 400 BadRequest Status naming the escape, not a server error', async () => {
+    const t = await newTestServer();
+    for (const path of ['/api/v1/namespaces/default/configmaps/%zz', '/api/v1/namespaces/%G1/configmaps', '/apis/apps/v1/namespaces/default/deployments/a%']) {
+      const r = await t.json('GET', path);
+      expect(r.status, path).toBe(400);
+      expect(r.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400 });
+      expect(r.body.message).toMatch(/^invalid URL escape "%/);
+    }
+    expect((await t.json('GET', '/api/v1/namespaces/default/configmaps/%7a')).status).toBe(404);
+    await t.server.close();
+  });
 });

@@ -4,6 +4,7 @@
  * group/version/resource/subresource/name, and which verb (the spec's
  * HTTP-to-verb table).
  */
+import { newBadRequest } from '../errors';
 import { boolParam } from './queryParams';
 
 export interface RequestInfo {
@@ -26,6 +27,21 @@ export interface RequestInfo {
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
+/**
+ * A path segment with its escapes decoded. Go's HTTP server refuses a request
+ * line with a malformed escape (`invalid URL escape "%zz"`) before any handler
+ * runs; the core answers it with the same words as a 400 BadRequest.
+ */
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    const bad = /%(?![0-9a-fA-F]{2}).{0,2}/s.exec(segment)?.[0] ?? segment;
+    throw newBadRequest(`invalid URL escape ${JSON.stringify(bad)}`);
+  }
+}
+
 export function newRequestInfo(method: string, url: URL): RequestInfo {
   const path = url.pathname;
   const info: RequestInfo = {
@@ -42,7 +58,7 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
     parts: [],
   };
   const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  let parts = segments.map((s) => (s.includes('%') ? decodeURIComponent(s) : s));
+  let parts = segments.map(decodeSegment);
   if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0]!;
   parts = parts.slice(1);

@@ -2,10 +2,16 @@
 import { withRequestInfo as setRequestInfo } from '../request/context';
 import { newRequestInfo } from '../requestInfo';
 import type { Handler } from '../chain';
+import { writeError } from '../responseWriter';
 
 export function withRequestInfo(handler: Handler): Handler {
-  return (request) => {
-    setRequestInfo(request, newRequestInfo(request.method, new URL(request.url)));
+  return async (request) => {
+    try {
+      setRequestInfo(request, newRequestInfo(request.method, new URL(request.url)));
+    } catch (err) {
+      // A path the resolver cannot read (a malformed escape) is the client's error.
+      return writeError(err, request);
+    }
     return handler(request);
   };
 }

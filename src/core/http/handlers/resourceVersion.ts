@@ -26,11 +26,16 @@ export const tooLargeResourceVersionWaitMs = 3000;
 /** Retry-After sent with `Too large resource version`. */
 export const tooLargeResourceVersionRetrySeconds = 1;
 
+const maxUint64 = 2n ** 64n - 1n;
+const minInt64 = -(2n ** 63n);
+const maxInt64 = 2n ** 63n - 1n;
+
 /** "" and "0" are both "no particular version" (undefined); anything else must be a uint64. */
 export function parseResourceVersion(rv: string | null | undefined): number | undefined {
   if (rv === null || rv === undefined || rv === '' || rv === '0') return undefined;
-  if (!/^\d+$/.test(rv)) {
-    const err = invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${goQuote(rv)}: invalid syntax`);
+  const problem = !/^\d+$/.test(rv) ? 'invalid syntax' : BigInt(rv) > maxUint64 ? 'value out of range' : undefined;
+  if (problem) {
+    const err = invalid('resourceVersion', rv, `strconv.ParseUint: parsing ${goQuote(rv)}: ${problem}`);
     throw newBadRequest(`invalid resource version: ${fieldErrorString(err)}`);
   }
   return Number(rv);
@@ -54,6 +59,9 @@ function intParam(q: URLSearchParams, name: string): number | undefined {
   const s = q.get(name);
   if (s === null || s === '') return undefined;
   if (!/^[-+]?\d+$/.test(s)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  // The query decodes into int64 fields: Go's ParseInt refuses what does not fit.
+  const n = BigInt(s);
+  if (n < minInt64 || n > maxInt64) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
   return Number(s);
 }
 
