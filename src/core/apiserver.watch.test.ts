@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from './testing/client';
 import type { FakeClock } from './util/clock';
+import { watcherCapacity } from './http/handlers/watch';
 
 /**
  * Lets a request that waits on the fake clock complete: yields to the event
@@ -841,9 +842,13 @@ describe('watch', () => {
       fastNames.push((await fast.next())!.object.metadata.name);
     }
     expect(fastNames).toHaveLength(n);
+    // Closed while the writes went on, before it read anything: its watcher is no longer fanned out to.
+    expect(t.storage.stats().watchers).toBe(base + 1);
     const slowEvents = await slow.rest();
     expect(slow.done).toBe(true);
     expect(slowEvents.length).toBeLessThan(n);
+    // What a client that never reads holds on the server is bounded by the watcher's capacity, not by the writes.
+    expect(slowEvents.length).toBeLessThanOrEqual(watcherCapacity + 1);
     // What it got is a prefix, so it can resume from its last resourceVersion.
     expect(slowEvents.map((e) => e.object.metadata.name)).toEqual(fastNames.slice(0, slowEvents.length));
     expect(t.storage.stats().watchers).toBe(base + 1);

@@ -60,6 +60,14 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const cacheKey = `${type.group}/${type.version}/${type.resource}`;
   const representation = choice.representation;
   const plainJson = representation.as === 'object';
+  /** Keys of the shared encodings, built once per watch rather than per event. */
+  const encodedKeys: Record<WatchEventType, string> = {
+    ADDED: `ADDED ${cacheKey}`,
+    MODIFIED: `MODIFIED ${cacheKey}`,
+    DELETED: `DELETED ${cacheKey}`,
+    BOOKMARK: `BOOKMARK ${cacheKey}`,
+    ERROR: `ERROR ${cacheKey}`,
+  };
 
   const nameFilter = info.name;
   const filtered = !!nameFilter || !!selection.predicate;
@@ -95,7 +103,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     if (!plainJson) return objectLine(eventType, decode(e.kv));
     let byKey = encoded.get(e);
     if (!byKey) encoded.set(e, (byKey = new Map()));
-    const key = `${eventType} ${cacheKey}`;
+    const key = encodedKeys[eventType];
     let bytes = byKey.get(key);
     if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
     return bytes;
@@ -186,32 +194,54 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
 
   const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item.event));
 
+  /** Set by pull: the stream has room for one more chunk. */
+  let wanted = false;
+  let pumping = false;
+  /**
+   * Moves queued events into the stream while it has room, one event per
+   * chunk. It runs from pull and, synchronously, from every push to the
+   * watcher, so an event reaches a reading client without a hop per watcher;
+   * a client that does not read leaves events in its bounded queue, where an
+   * overflow closes the watcher and ends the stream.
+   */
+  const pump = () => {
+    if (pumping || closed || !watcher) return;
+    pumping = true;
+    try {
+      while (wanted && !closed) {
+        const item = watcher.take();
+        if (!item) break;
+        let bytes: Uint8Array | undefined;
+        try {
+          bytes = toBytes(item);
+        } catch (e) {
+          return fail(errorToStatus(e));
+        }
+        if (!bytes) continue;
+        // Enqueueing calls pull again (setting wanted) while the reader has room.
+        wanted = false;
+        controllerRef!.enqueue(bytes);
+      }
+      if (watcher.closed && watcher.backlog === 0) finish();
+    } catch {
+      // The consumer went away mid-enqueue.
+      finish();
+    } finally {
+      pumping = false;
+    }
+  };
+
   const stream = new ReadableStream<Uint8Array>(
     {
-      start,
-      // Called only while the reader has room: a slow reader leaves events in
-      // its bounded queue, where an overflow ends the watch.
-      pull: async (controller) => {
-        if (closed || !watcher) return finish();
-        for (;;) {
-          const item = await watcher.next();
-          if (closed) return;
-          if (!item) return finish();
-          let bytes: Uint8Array | undefined;
-          try {
-            bytes = toBytes(item);
-          } catch (e) {
-            return fail(errorToStatus(e));
-          }
-          if (!bytes) continue;
-          controller.enqueue(bytes);
-          // Hand over whatever else is already queued, one event per chunk.
-          for (let next = watcher.take(); next && !closed; next = watcher.take()) {
-            const more = toBytes(next);
-            if (more) controller.enqueue(more);
-          }
-          return;
-        }
+      start: async (controller) => {
+        await start(controller);
+        if (watcher && !closed) watcher.onReady = pump;
+      },
+      pull: () => {
+        if (closed) return;
+        if (!watcher) return finish();
+        wanted = true;
+        pump();
       },
       cancel: () => finish(),
     },

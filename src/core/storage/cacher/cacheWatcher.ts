@@ -30,6 +30,12 @@ export class CacheWatcher {
   closeReason: WatcherCloseReason | undefined;
   /** Highest event revision queued. */
   lastRevision: number;
+  /**
+   * Called synchronously after every push and on close, for a consumer that
+   * takes items as they come (the watch handler moves them straight into its
+   * response stream while the client has room) instead of awaiting next().
+   */
+  onReady: (() => void) | undefined = undefined;
 
   constructor(
     afterRevision: number,
@@ -61,6 +67,7 @@ export class CacheWatcher {
     }
     this.queue.push(item);
     if (this.backlog > this.limit) this.close('overflow');
+    else this.onReady?.();
   }
 
   /** The replayed history is accepted whole; the capacity bounds the backlog beyond it. */
@@ -88,7 +95,7 @@ export class CacheWatcher {
     const item = this.queue[this.head]!;
     this.queue[this.head++] = undefined as unknown as WatchItem;
     if (this.head === this.queue.length) {
-      this.queue = [];
+      this.queue.length = 0;
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -110,6 +117,7 @@ export class CacheWatcher {
     const resolve = this.waiter;
     this.waiter = undefined;
     resolve?.(undefined);
+    this.onReady?.();
   }
 }
 
