@@ -131,7 +131,9 @@ async function indexedDbCreates(url: string, n = 300, batch = 25): Promise<void>
           if (res.status !== 201) throw new Error(`create: ${res.status}`);
           await res.text();
         };
-        const ms = { kubesim: 0, raw: 0 };
+        // The hop alone: a request the worker answers without storage (GET /version).
+        const hop = async () => void (await (await fetch('/version')).text());
+        const ms = { kubesim: 0, raw: 0, hop: 0 };
         for (let from = 0; from < n; from += batch) {
           let t = performance.now();
           for (let i = from; i < Math.min(n, from + batch); i++) await create(i);
@@ -139,15 +141,20 @@ async function indexedDbCreates(url: string, n = 300, batch = 25): Promise<void>
           t = performance.now();
           for (let i = from; i < Math.min(n, from + batch); i++) await rawPut(i);
           ms.raw += performance.now() - t;
+          t = performance.now();
+          for (let i = from; i < Math.min(n, from + batch); i++) await hop();
+          ms.hop += performance.now() - t;
         }
         db.close();
-        return { kubesim: (n / ms.kubesim) * 1000, raw: (n / ms.raw) * 1000, bytes: sample.length };
+        return { kubesim: (n / ms.kubesim) * 1000, raw: (n / ms.raw) * 1000, hopMs: ms.hop / n, createMs: ms.kubesim / n, bytes: sample.length };
       },
       { n, batch },
     );
     console.log(`\nIndexedDB creates in Chromium, ${n} ConfigMaps (${result.bytes} B stored), interleaved in batches of ${batch}:`);
     console.log(`  through the service worker (fetch -> API server -> IndexedDB)  ${result.kubesim.toFixed(0)}/s`);
     console.log(`  raw IndexedDB puts of the same records, one transaction each  ${result.raw.toFixed(0)}/s  (ratio ${(result.kubesim / result.raw).toFixed(2)})`);
+    console.log(`  of each create's ${result.createMs.toFixed(1)} ms, the page -> worker -> page hop alone (GET /version) takes ${result.hopMs.toFixed(1)} ms`);
+    reportFigure({ id: 'workbench.idb.hop', label: 'share of a create through the service worker spent on the page -> worker hop (GET /version)', value: result.hopMs / result.createMs, unit: 'ratio', baseline: `hop ${result.hopMs.toFixed(1)} ms, create ${result.createMs.toFixed(1)} ms` });
     reportFigure({ id: 'workbench.idb.creates', label: 'IndexedDB creates/s through the service worker / raw IndexedDB puts of the same records', value: result.kubesim / result.raw, unit: 'ratio', baseline: `worker ${result.kubesim.toFixed(0)}/s, raw ${result.raw.toFixed(0)}/s in the same page` });
   } finally {
     await context.close();
