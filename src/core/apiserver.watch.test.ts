@@ -855,6 +855,16 @@ describe('watch', () => {
     fast.close();
   });
 
+  it('[API-WATCH-021] events a reader fell behind on arrive together, still one JSON document per line, in order', async () => {
+    const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);
+    for (let i = 0; i < 5; i++) await create(`c${i}`);
+    const events = await w.take(5);
+    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual(Array.from({ length: 5 }, (_, i) => ['ADDED', `c${i}`]));
+    // One chunk was buffered before the reader came; the four queued behind it are written at once.
+    expect(w.chunks).toBe(2);
+    w.close();
+  });
+
   it('aborting the request stops the watch and releases its watcher', async () => {
     const base = t.storage.stats().watchers;
     const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);

@@ -1,6 +1,8 @@
 /**
  * watch: a chunked stream of newline-delimited JSON events ({"type","object"}),
- * one event per chunk, started per the spec's watch table:
+ * one event per chunk while the client keeps up (events it fell behind on go
+ * out together, as kube-apiserver flushes once its channel is empty), started
+ * per the spec's watch table:
  *
  *   rv unset  Get State and Start at Most Recent: ADDED for the current state, then changes
  *   rv "0"    Get State and Start at Any: the same (the newest state is allowed)
@@ -36,6 +38,8 @@ export const minRequestTimeoutSeconds = 1800;
 export const bookmarkIntervalMs = 60_000;
 /** Events a client may fall behind by before its watch is closed (a full cacheWatcher channel). */
 export const watcherCapacity = 1000;
+/** Queued events written together stop at about this many bytes, so one chunk stays small. */
+const maxChunkBytes = 64 * 1024;
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
@@ -209,18 +213,25 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     pumping = true;
     try {
       while (wanted && !closed) {
-        const item = watcher.take();
-        if (!item) break;
-        let bytes: Uint8Array | undefined;
-        try {
-          bytes = toBytes(item);
-        } catch (e) {
-          return fail(errorToStatus(e));
+        // Everything queued goes out together, as kube-apiserver flushes only once its channel is empty:
+        // a reader that keeps up gets one event per chunk, one that fell behind catches up in fewer chunks.
+        const parts: Uint8Array[] = [];
+        let size = 0;
+        for (let item = watcher.take(); item; item = size < maxChunkBytes ? watcher.take() : undefined) {
+          let bytes: Uint8Array | undefined;
+          try {
+            bytes = toBytes(item);
+          } catch (e) {
+            return fail(errorToStatus(e));
+          }
+          if (!bytes) continue;
+          parts.push(bytes);
+          size += bytes.byteLength;
         }
-        if (!bytes) continue;
+        if (!parts.length) break;
         // Enqueueing calls pull again (setting wanted) while the reader has room.
         wanted = false;
-        controllerRef!.enqueue(bytes);
+        controllerRef!.enqueue(parts.length === 1 ? parts[0]! : concat(parts, size));
       }
       if (watcher.closed && watcher.backlog === 0) finish();
     } catch {
@@ -256,6 +267,16 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       'Cache-Control': 'no-cache, private',
     },
   });
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 /** The object as the negotiated representation: a one-row Table (kubectl get -w) or partial metadata. */
