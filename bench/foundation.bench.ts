@@ -276,6 +276,9 @@ function row(id: string, label: string, pick: (r: RoundResult) => number, kind: 
   const unit = kind === 'rate' ? 'ops/s' : 'ms';
   reportFigure({ id: `foundation.${id}.webernetes`, label: `${label}, kubesim / webernetes`, value: speed(w), unit: 'ratio', baseline: `kubesim ${fmt(k)} ${unit}, webernetes ${fmt(w)} ${unit}` });
   reportFigure({ id: `foundation.${id}.floor`, label: `${label}, kubesim / floor`, value: speed(f), unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}` });
+  // The floor (Request, JSON and Response with no server work) against webernetes: the best kubesim/webernetes this bench allows.
+  const ceiling = kind === 'rate' ? f / w : w / f;
+  reportFigure({ id: `foundation.${id}.ceiling`, label: `${label}, floor / webernetes: the highest kubesim / webernetes this bench can show`, value: ceiling, unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}, webernetes ${fmt(w)} ${unit}` });
   return [label, fmt(k), fmt(w), speed(w).toFixed(2), fmt(f), speed(f).toFixed(2)];
 }
 

@@ -1,0 +1,185 @@
+/**
+ * Watch and list benchmarks through handle(), each printed as a ratio
+ * against a baseline run beside it:
+ *
+ * 1. fan-out: one writer, 1,000 watchers on one collection. Events delivered
+ *    per second and the delay from a write to its last delivery, beside the
+ *    bare write rate with no watchers.
+ * 2. a list of 10,000 objects in chunks of 500 versus one unchunked list.
+ * 3. heap while a continue token is held open under writes, and after the
+ *    history window passes (the backend is compacted behind it).
+ *
+ * Run: npx tsx --expose-gc bench/watch.bench.ts
+ */
+import { createApiServer, type ApiServer } from '../src/core/apiserver';
+import { createMemoryStorage } from '../src/core/storage/memory';
+import { FakeClock, seededRandom } from '../src/core/util/clock';
+
+const BASE = 'http://127.0.0.1:8080';
+const NS = '/api/v1/namespaces/default/configmaps';
+
+async function newServer(clock = new FakeClock()) {
+  const api = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(7) });
+  await api.ready;
+  const storage = api.storage;
+  return { api, clock, storage };
+}
+
+function post(api: ApiServer, path: string, body: unknown): Promise<Response> {
+  return api.handle(new Request(BASE + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+}
+
+const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'bench' } }, data: { payload: 'x'.repeat(512) } });
+
+async function createMany(api: ApiServer, prefix: string, n: number): Promise<number> {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const r = await post(api, NS, cm(`${prefix}-${String(i).padStart(6, '0')}`));
+    if (r.status !== 201) throw new Error(`create: ${r.status} ${await r.text()}`);
+  }
+  return performance.now() - start;
+}
+
+async function rvOf(api: ApiServer): Promise<string> {
+  const r = await api.handle(new Request(`${BASE}${NS}?limit=1`));
+  return ((await r.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+}
+
+const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+const mb = (bytes: number) => `${fmt(bytes / 1024 / 1024)} MiB`;
+const gc = (globalThis as { gc?: () => void }).gc;
+function heap(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function fanOut(watchers: number, writes: number): Promise<void> {
+  // Baseline: the same writes with nobody watching.
+  const bare = await newServer();
+  const bareMs = await createMany(bare.api, 'bare', writes);
+
+  const { api } = await newServer();
+  const rv = await rvOf(api);
+  const writeTimes: number[] = [];
+  const lastDelivery = new Array<number>(writes).fill(0);
+  let delivered = 0;
+  const readers: Promise<void>[] = [];
+  const aborts: AbortController[] = [];
+  for (let w = 0; w < watchers; w++) {
+    const abort = new AbortController();
+    aborts.push(abort);
+    const res = await api.handle(new Request(`${BASE}${NS}?watch=1&resourceVersion=${rv}`, { signal: abort.signal }));
+    const reader = res.body!.getReader();
+    readers.push(
+      (async () => {
+        let seen = 0;
+        const decoder = new TextDecoder();
+        let buf = '';
+        while (seen < writes) {
+          const { value, done } = await reader.read(); (globalThis as any).chunks = ((globalThis as any).chunks ?? 0) + 1;
+          if (done) break;
+          buf += decoder.decode(value, { stream: true });
+          for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+            buf = buf.slice(nl + 1);
+            lastDelivery[seen] = performance.now();
+            seen++;
+            delivered++;
+          }
+        }
+      })(),
+    );
+  }
+  const start = performance.now();
+  for (let i = 0; i < writes; i++) {
+    writeTimes.push(performance.now());
+    const r = await post(api, NS, cm(`fan-${String(i).padStart(6, '0')}`));
+    if (r.status !== 201) throw new Error(`create: ${r.status}`);
+  }
+  const writesDone = performance.now();
+  await Promise.all(readers);
+  const end = performance.now();
+  for (const a of aborts) a.abort();
+
+  const delays = writeTimes.map((t, i) => lastDelivery[i]! - t).sort((a, b) => a - b);
+  const p50 = delays[Math.floor(delays.length / 2)]!;
+  const p99 = delays[Math.floor(delays.length * 0.99)]!;
+  const bareRate = (writes / bareMs) * 1000;
+  const watchedRate = (writes / (writesDone - start)) * 1000;
+  console.log(`\n1. Watch fan-out: 1 writer, ${fmt(watchers, 0)} watchers, ${writes} writes`);
+  console.log(`   bare write rate (no watchers):      ${fmt(bareRate)} writes/s`);
+  console.log(`   write rate with ${watchers} watchers:      ${fmt(watchedRate)} writes/s  (ratio ${fmt(watchedRate / bareRate, 2)} of bare)`);
+  console.log(`   events delivered:                   ${fmt(delivered, 0)} in ${fmt(end - start)} ms = ${fmt((delivered / (end - start)) * 1000, 0)} events/s`);
+  console.log(`   write -> last delivery delay:       p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(delays.at(-1)!, 2)} ms`);
+  console.log(`   delivery time per write vs bare write time: ratio ${fmt((end - start) / writes / (bareMs / writes), 1)}`);
+}
+
+async function chunkedList(objects: number, chunk: number): Promise<void> {
+  const { api } = await newServer();
+  await createMany(api, 'obj', objects);
+  const listAll = async () => {
+    const r = await api.handle(new Request(`${BASE}${NS}`));
+    return ((await r.json()) as { items: unknown[] }).items.length;
+  };
+  const listChunked = async () => {
+    let token = '';
+    let count = 0;
+    do {
+      const r = await api.handle(new Request(`${BASE}${NS}?limit=${chunk}${token ? `&continue=${encodeURIComponent(token)}` : ''}`));
+      const body = (await r.json()) as { items: unknown[]; metadata: { continue?: string } };
+      count += body.items.length;
+      token = body.metadata.continue ?? '';
+    } while (token);
+    return count;
+  };
+  // Warm up both paths, then take the best of a few runs.
+  await listAll();
+  await listChunked();
+  const best = async (fn: () => Promise<number>) => {
+    let min = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const t0 = performance.now();
+      const n = await fn();
+      if (n !== objects) throw new Error(`listed ${n} of ${objects}`);
+      min = Math.min(min, performance.now() - t0);
+    }
+    return min;
+  };
+  const whole = await best(listAll);
+  const chunked = await best(listChunked);
+  console.log(`\n2. List of ${fmt(objects, 0)} objects`);
+  console.log(`   one unchunked list:       ${fmt(whole)} ms`);
+  console.log(`   chunks of ${chunk} (${Math.ceil(objects / chunk)} requests): ${fmt(chunked)} ms  (ratio ${fmt(chunked / whole, 2)} of unchunked)`);
+}
+
+async function openContinueToken(objects: number, writes: number): Promise<void> {
+  const { api, clock, storage } = await newServer();
+  await createMany(api, 'obj', objects);
+  const first = (await (await api.handle(new Request(`${BASE}${NS}?limit=500`))).json()) as { metadata: { continue: string } };
+  const before = heap();
+  // Keep rewriting the same objects while the token is open: history grows with the writes, not the token.
+  for (let i = 0; i < writes; i++) {
+    const name = `obj-${String(i % objects).padStart(6, '0')}`;
+    const r = await api.handle(
+      new Request(`${BASE}${NS}/${name}`, { method: 'PATCH', headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ data: { payload: `v${i}`.padEnd(512, 'y') } }) }),
+    );
+    if (r.status !== 200) throw new Error(`patch: ${r.status}`);
+  }
+  const during = heap();
+  const cont = await api.handle(new Request(`${BASE}${NS}?limit=500&continue=${encodeURIComponent(first.metadata.continue)}`));
+  const eventsHeld = storage.stats().events;
+  clock.advance(6 * 60_000);
+  await post(api, NS, cm('after-window'));
+  await post(api, NS, cm('after-window-2'));
+  const expired = await api.handle(new Request(`${BASE}${NS}?limit=500&continue=${encodeURIComponent(first.metadata.continue)}`));
+  const after = heap();
+  console.log(`\n3. Heap while a continue token is open (${fmt(objects, 0)} objects, ${fmt(writes, 0)} updates)${gc ? '' : '  [run with --expose-gc for stable numbers]'}`);
+  console.log(`   after the first chunk:                 ${mb(before)}`);
+  console.log(`   after the updates, token still valid:  ${mb(during)}  (continue -> ${cont.status}; ${fmt(eventsHeld, 0)} events in the window)`);
+  console.log(`   after the 5 min window passed:         ${mb(after)}  (continue -> ${expired.status}; ${storage.stats().events} events in the window)`);
+  console.log(`   retained by the open token, released:  ${mb(Math.max(0, during - after))}`);
+}
+
+await fanOut(1000, 400); console.log("chunks", (globalThis as any).chunks);
+
+
