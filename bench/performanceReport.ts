@@ -102,6 +102,20 @@ export function renderPerformanceReport(input: ReportInput): string {
     lines.push(`| ${cell(g.measure)} | ${cell(today)} | ${ceiling} | ${cell(g.goal)} | ${met} |`);
   }
 
+  lines.push(
+    '',
+    'What bounds some of these, measured rather than assumed:',
+    '',
+    '- The in-process ratios against webernetes are capped by the ceiling column: the floor builds the same',
+    '  `Request`, reads its body and parses the answer, which webernetes never does, so a get cannot reach 1.5',
+    '  however little the server does.',
+    '- A service worker cannot `import()` code later, nor call `importScripts()` after it is installed',
+    '  (Chromium blocks both), so printers and the CEL libraries cannot load "on first use" as code; only data',
+    '  such as kind schemas and protobuf descriptors could be fetched and cached that way.',
+    '- IndexedDB creates through the worker include the page -> worker -> page hop of every `fetch`',
+    '  (the `workbench.idb.hop` figure); raw transactions of the same shape inside the worker take about 1 ms.',
+  );
+
   const groups = new Map<string, Figure[]>();
   for (const f of input.figures) {
     const bench = f.id.split('.')[0]!;
