@@ -47,6 +47,8 @@ export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 const decoded = new WeakMap<KeyValue, Map<string, KubeObject>>();
 /** Encoded lines per event, event type and resource version, for watchers that want plain JSON. */
 const encoded = new WeakMap<StorageEvent, Map<string, Uint8Array>>();
+/** The encoding handed out last, checked before the maps. */
+let lastEncoded: { event: StorageEvent | undefined; key: string; bytes: Uint8Array } = { event: undefined, key: '', bytes: new Uint8Array() };
 const encoder = new TextEncoder();
 
 export async function watchResource(scope: RequestScope): Promise<Response> {
@@ -105,11 +107,14 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       else return undefined;
     }
     if (!plainJson) return objectLine(eventType, decode(e.kv));
+    const key = encodedKeys[eventType];
+    // The fan-out hands one event to every watcher in turn: the last encoding answers most of them.
+    if (lastEncoded.event === e && lastEncoded.key === key) return lastEncoded.bytes;
     let byKey = encoded.get(e);
     if (!byKey) encoded.set(e, (byKey = new Map()));
-    const key = encodedKeys[eventType];
     let bytes = byKey.get(key);
     if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
+    lastEncoded = { event: e, key, bytes };
     return bytes;
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
@@ -215,7 +220,8 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       while (wanted && !closed) {
         // Everything queued goes out together, as kube-apiserver flushes only once its channel is empty:
         // a reader that keeps up gets one event per chunk, one that fell behind catches up in fewer chunks.
-        const parts: Uint8Array[] = [];
+        let first: Uint8Array | undefined;
+        let parts: Uint8Array[] | undefined;
         let size = 0;
         for (let item = watcher.take(); item; item = size < maxChunkBytes ? watcher.take() : undefined) {
           let bytes: Uint8Array | undefined;
@@ -225,13 +231,14 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
             return fail(errorToStatus(e));
           }
           if (!bytes) continue;
-          parts.push(bytes);
+          if (!first) first = bytes;
+          else (parts ??= [first]).push(bytes);
           size += bytes.byteLength;
         }
-        if (!parts.length) break;
+        if (!first) break;
         // Enqueueing calls pull again (setting wanted) while the reader has room.
         wanted = false;
-        controllerRef!.enqueue(parts.length === 1 ? parts[0]! : concat(parts, size));
+        controllerRef!.enqueue(parts ? concat(parts, size) : first);
       }
       if (watcher.closed && watcher.backlog === 0) finish();
     } catch {

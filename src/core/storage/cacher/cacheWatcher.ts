@@ -121,6 +121,13 @@ export class CacheWatcher {
   }
 }
 
+/** The item made last: the fan-out hands one event to every watcher in turn, and items are never changed, so they share it. */
+let lastItem: WatchItem & { kind: 'event' } = { kind: 'event', event: { type: 'PUT', revision: 0, kv: { key: '', value: '', createRevision: 0, modRevision: 0 } } };
+function itemFor(event: StorageEvent): WatchItem {
+  if (lastItem.event !== event) lastItem = { kind: 'event', event };
+  return lastItem;
+}
+
 /**
  * Opens a buffered watcher on any Storage (the watch cache, or a bare backend):
  * events on keys under prefix after afterRevision. Rejects like Storage.watch
@@ -128,7 +135,7 @@ export class CacheWatcher {
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
   const watcher = new CacheWatcher(afterRevision, capacity);
-  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push({ kind: 'event', event }));
+  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push(itemFor(event)));
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;
