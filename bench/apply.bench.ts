@@ -21,6 +21,7 @@ import { createApiServer, createMemoryStorage } from '../src/core';
 import { newFieldManager } from '../src/core/fieldmanager';
 import type { JsonObject } from '../src/core/fieldmanager/value';
 import { registryBundle } from '../src/core/registry';
+import { reportFigure } from './figures';
 
 const iterations = Number(process.argv[2] ?? 20);
 const rounds = Number(process.argv[3] ?? 7);
@@ -146,6 +147,7 @@ console.log('  side        wall ms/op   ops/s   x floor (wall)   cpu ms/op   x f
 for (const side of order) {
   const wall = median(results[side].wall);
   const cpu = median(results[side].cpu);
+  if (side !== 'floor') reportFigure({ id: `apply.${side}.floor`, label: `server-side apply through the ${side === 'library' ? 'field manager alone' : side === 'http' ? 'PATCH through handle()' : 'floor'}, CPU x floor (lower is better)`, value: cpu / floor.cpu, unit: 'x floor', baseline: `floor (JSON.parse + JSON.stringify of the object) ${floor.cpu.toFixed(2)} ms/op; ${side} ${cpu.toFixed(2)} ms/op` });
   console.log(
     `  ${side.padEnd(9)} ${wall.toFixed(2).padStart(11)} ${(1000 / wall).toFixed(1).padStart(7)} ${(wall / floor.wall).toFixed(1).padStart(15)}x` +
       ` ${cpu.toFixed(2).padStart(11)} ${(cpu / floor.cpu).toFixed(1).padStart(14)}x`,

@@ -41,6 +41,7 @@
  */
 import type { Cluster as WebernetesCluster } from '@ngrok/webernetes';
 import { createApiServer, createMemoryStorage, type ApiServer } from '../src/core';
+import { reportFigure } from './figures';
 
 const pods = Number(process.argv[2] ?? 2000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -263,16 +264,22 @@ for (let round = 0; round <= rounds; round++) {
 const fmt = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
 const rows: string[][] = [
   ['operation', 'kubesim', 'webernetes', 'kubesim/webernetes', 'floor', 'kubesim/floor'],
-  row('create Pod (ops/s)', (r) => r.createsPerSecond, 'rate'),
-  row('get Pod (ops/s)', (r) => r.getsPerSecond, 'rate'),
-  row(`list ${pods} Pods (ms)`, (r) => r.listMs, 'time'),
+  row('create', 'create Pod (ops/s)', (r) => r.createsPerSecond, 'rate'),
+  row('get', 'get Pod (ops/s)', (r) => r.getsPerSecond, 'rate'),
+  row('list', `list ${pods} Pods (ms)`, (r) => r.listMs, 'time'),
 ];
 
 /** Medians of each side and kubesim's speed ratio against the others (>1: kubesim faster). */
-function row(label: string, pick: (r: RoundResult) => number, kind: 'rate' | 'time'): string[] {
+function row(id: string, label: string, pick: (r: RoundResult) => number, kind: 'rate' | 'time'): string[] {
   const [k, w, f] = (['kubesim', 'webernetes', 'floor'] as const).map((side) => median(results[side].map(pick))) as [number, number, number];
-  const speed = (other: number) => (kind === 'rate' ? k / other : other / k).toFixed(2);
-  return [label, fmt(k), fmt(w), speed(w), fmt(f), speed(f)];
+  const speed = (other: number) => (kind === 'rate' ? k / other : other / k);
+  const unit = kind === 'rate' ? 'ops/s' : 'ms';
+  reportFigure({ id: `foundation.${id}.webernetes`, label: `${label}, kubesim / webernetes`, value: speed(w), unit: 'ratio', baseline: `kubesim ${fmt(k)} ${unit}, webernetes ${fmt(w)} ${unit}` });
+  reportFigure({ id: `foundation.${id}.floor`, label: `${label}, kubesim / floor`, value: speed(f), unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}` });
+  // The floor (Request, JSON and Response with no server work) against webernetes: the best kubesim/webernetes this bench allows.
+  const ceiling = kind === 'rate' ? f / w : w / f;
+  reportFigure({ id: `foundation.${id}.ceiling`, label: `${label}, floor / webernetes: the highest kubesim / webernetes this bench can show`, value: ceiling, unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}, webernetes ${fmt(w)} ${unit}` });
+  return [label, fmt(k), fmt(w), speed(w).toFixed(2), fmt(f), speed(f).toFixed(2)];
 }
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((l) => l[c]!.length)));

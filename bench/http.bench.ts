@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { reportFigure } from './figures';
 
 /** What the bare server replays. */
 interface Canned {
@@ -242,6 +243,8 @@ async function main(): Promise<void> {
     console.log(`bare node:http ${fmt(b).padStart(8)}  ${bc.toFixed(1).padStart(8)}`);
     console.log(`throughput ratio kubesim/bare ${(k / b).toFixed(2)}  (share of the bare server's req/s; capped by the client)`);
     console.log(`server CPU ratio bare/kubesim ${(bc / kc).toFixed(2)}  (share of the bare server's efficiency; 1 = no overhead)`);
+    reportFigure({ id: 'http.cpu.bare', label: 'Node host GET of one ConfigMap, server CPU per request: bare node:http / kubesim', value: bc / kc, unit: 'ratio', baseline: `kubesim ${kc.toFixed(1)} µs/req, bare ${bc.toFixed(1)} µs/req` });
+    reportFigure({ id: 'http.throughput.bare', label: 'Node host GET of one ConfigMap, req/s: kubesim / bare node:http (capped by the client)', value: k / b, unit: 'ratio', baseline: `kubesim ${fmt(k)} req/s, bare ${fmt(b)} req/s` });
   } finally {
     await Promise.all([stopChild(kubesim), bare && stopChild(bare)]);
   }

@@ -5,15 +5,23 @@
  * reported and the rest still run, and the exit code is non-zero if any
  * failed.
  *
- * Run: npm run bench [-- name-filter...]   (e.g. `npm run bench -- http`)
+ * With `--report`, the `@figure` lines the benches print are collected and
+ * docs/performance.md is written from them (bench/performanceReport.ts).
+ *
+ * Run: npm run bench [-- [--report] name-filter...]   (e.g. `npm run bench -- http`)
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseFigures, type Figure } from './figures';
+import { renderPerformanceReport } from './performanceReport';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const report = args.includes('--report');
+const filters = args.filter((a) => a !== '--report');
+const figures: Figure[] = [];
 
 const files = readdirSync(benchDir)
   .filter((f) => f.endsWith('.bench.ts'))
@@ -22,12 +30,21 @@ const files = readdirSync(benchDir)
 
 function run(file: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tsx', join(benchDir, file)], { cwd: join(benchDir, '..'), stdio: 'inherit' });
+    // --expose-gc: benches that report heap per object collect before they read it.
+    const child = spawn('npx', ['tsx', '--expose-gc', join(benchDir, file)], { cwd: join(benchDir, '..'), stdio: ['inherit', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      output += chunk.toString();
+    });
     child.on('error', (e) => {
       console.error(e);
       resolve(1);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => {
+      figures.push(...parseFigures(output));
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 }
 
@@ -47,4 +64,10 @@ if (!files.length) console.log(`no bench files matched in ${benchDir}`);
 if (failed.length) {
   console.log(`\n${failed.length} of ${files.length} benches failed: ${failed.join(', ')}`);
   process.exitCode = 1;
+}
+if (report) {
+  const out = join(benchDir, '..', 'docs', 'performance.md');
+  const command = ['npm run bench --', ...args].join(' ');
+  writeFileSync(out, renderPerformanceReport({ figures, ran: files, failed, command, date: new Date() }));
+  console.log(`\nwrote ${out} (${figures.length} figures)`);
 }

@@ -5,8 +5,10 @@
  * 1. fan-out: one writer, 1,000 watchers on one collection. Events delivered
  *    per second and the delay from a write to its last delivery, beside the
  *    bare write rate with no watchers.
- * 2. a list of 10,000 objects in chunks of 500 versus one unchunked list.
- * 3. heap while a continue token is held open under writes, and after the
+ * 2. one watcher that never reads beside 100 readers: writes and readers
+ *    go on at the same rate and the silent watcher is closed.
+ * 3. a list of 10,000 objects in chunks of 500 versus one unchunked list.
+ * 4. heap while a continue token is held open under writes, and after the
  *    history window passes (the backend is compacted behind it).
  *
  * Run: npx tsx --expose-gc bench/watch.bench.ts
@@ -14,6 +16,7 @@
 import { createApiServer, type ApiServer } from '../src/core/apiserver';
 import { createMemoryStorage } from '../src/core/storage/memory';
 import { FakeClock, seededRandom } from '../src/core/util/clock';
+import { reportFigure } from './figures';
 
 const BASE = 'http://127.0.0.1:8080';
 const NS = '/api/v1/namespaces/default/configmaps';
@@ -112,6 +115,77 @@ async function fanOut(watchers: number, writes: number): Promise<void> {
   console.log(`   events delivered:                   ${fmt(delivered, 0)} in ${fmt(end - start)} ms = ${fmt((delivered / (end - start)) * 1000, 0)} events/s`);
   console.log(`   write -> last delivery delay:       p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(delays.at(-1)!, 2)} ms`);
   console.log(`   delivery time per write vs bare write time: ratio ${fmt((end - start) / writes / (bareMs / writes), 1)}`);
+  reportFigure({ id: 'watch.fanout.writes', label: `writes/s with ${fmt(watchers, 0)} watchers / writes/s with none`, value: watchedRate / bareRate, unit: 'ratio', baseline: `${fmt(bareRate)} writes/s with no watchers; ${fmt(watchedRate)} with them (readers run in the same thread)` });
+  reportFigure({ id: 'watch.fanout.events', label: `events delivered per second to ${fmt(watchers, 0)} reading watchers`, value: (delivered / (end - start)) * 1000, unit: 'events/s' });
+  reportFigure({ id: 'watch.fanout.p99', label: 'write -> last watcher delivery, p99', value: p99, unit: 'ms', baseline: `p50 ${fmt(p50, 2)} ms` });
+}
+
+/**
+ * One watcher that never reads beside `readers` that do, under `writes`
+ * creates: the writes and the readers must not slow down, and the silent one
+ * must be closed once it is a watcher's capacity behind (kube-apiserver's
+ * cacher closes a watcher whose channel is full), its memory released.
+ */
+async function slowWatcher(readers: number, writes: number): Promise<void> {
+  const plain = await newServer();
+  const rvPlain = await rvOf(plain.api);
+  const withSlow = await newServer();
+  const rvSlow = await rvOf(withSlow.api);
+  const openReaders = async (api: ApiServer, rv: string) => {
+    const aborts: AbortController[] = [];
+    const done: Promise<number>[] = [];
+    for (let i = 0; i < readers; i++) {
+      const abort = new AbortController();
+      aborts.push(abort);
+      const res = await api.handle(new Request(`${BASE}${NS}?watch=1&resourceVersion=${rv}`, { signal: abort.signal }));
+      const reader = res.body!.getReader();
+      done.push(
+        (async () => {
+          let seen = 0;
+          while (seen < writes) {
+            const { value, done: end } = await reader.read();
+            if (end) break;
+            for (const b of value) if (b === 10) seen++;
+          }
+          return seen;
+        })(),
+      );
+    }
+    return { aborts, done };
+  };
+  const run = async (api: ApiServer, rv: string, slow: boolean) => {
+    const r = await openReaders(api, rv);
+    const silentAbort = new AbortController();
+    const silent = slow ? await api.handle(new Request(`${BASE}${NS}?watch=1&resourceVersion=${rv}`, { signal: silentAbort.signal })) : undefined;
+    const heapBefore = heap();
+    const t0 = performance.now();
+    await createMany(api, 'w', writes);
+    const ms = performance.now() - t0;
+    const seen = await Promise.all(r.done);
+    const heapAfter = heap();
+    for (const a of r.aborts) a.abort();
+    let silentClosed = false;
+    if (silent) {
+      // The stream of a closed watcher ends; read what little it had buffered.
+      const reader = silent.body!.getReader();
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+      }
+      silentClosed = true;
+      silentAbort.abort();
+    }
+    return { rate: (writes / ms) * 1000, allSeen: seen.every((n) => n === writes), heapGrowth: heapAfter - heapBefore, silentClosed };
+  };
+  const base = await run(plain.api, rvPlain, false);
+  const slow = await run(withSlow.api, rvSlow, true);
+  console.log(`\n2. A watcher that never reads, beside ${readers} that do, ${fmt(writes, 0)} writes`);
+  console.log(`   write rate, readers only:            ${fmt(base.rate)} writes/s`);
+  console.log(`   write rate with the silent watcher:  ${fmt(slow.rate)} writes/s  (ratio ${fmt(slow.rate / base.rate, 2)})`);
+  console.log(`   every reader saw every event:        ${slow.allSeen}`);
+  console.log(`   silent watcher closed, stream ended: ${slow.silentClosed}${gc ? `; heap growth ${mb(slow.heapGrowth)} vs ${mb(base.heapGrowth)} without it` : ''}`);
+  reportFigure({ id: 'watch.slow.writes', label: `write rate with one watcher that never reads beside ${readers} readers / without it`, value: slow.rate / base.rate, unit: 'ratio', baseline: `${fmt(base.rate)} writes/s without it` });
+  reportFigure({ id: 'watch.slow.closed', label: 'the watcher that never reads was closed and every reader saw every event (1 = yes)', value: slow.silentClosed && slow.allSeen ? 1 : 0, unit: 'ratio' });
 }
 
 async function chunkedList(objects: number, chunk: number): Promise<void> {
@@ -147,7 +221,7 @@ async function chunkedList(objects: number, chunk: number): Promise<void> {
   };
   const whole = await best(listAll);
   const chunked = await best(listChunked);
-  console.log(`\n2. List of ${fmt(objects, 0)} objects`);
+  console.log(`\n3. List of ${fmt(objects, 0)} objects`);
   console.log(`   one unchunked list:       ${fmt(whole)} ms`);
   console.log(`   chunks of ${chunk} (${Math.ceil(objects / chunk)} requests): ${fmt(chunked)} ms  (ratio ${fmt(chunked / whole, 2)} of unchunked)`);
 }
@@ -173,7 +247,7 @@ async function openContinueToken(objects: number, writes: number): Promise<void>
   await post(api, NS, cm('after-window-2'));
   const expired = await api.handle(new Request(`${BASE}${NS}?limit=500&continue=${encodeURIComponent(first.metadata.continue)}`));
   const after = heap();
-  console.log(`\n3. Heap while a continue token is open (${fmt(objects, 0)} objects, ${fmt(writes, 0)} updates)${gc ? '' : '  [run with --expose-gc for stable numbers]'}`);
+  console.log(`\n4. Heap while a continue token is open (${fmt(objects, 0)} objects, ${fmt(writes, 0)} updates)${gc ? '' : '  [run with --expose-gc for stable numbers]'}`);
   console.log(`   after the first chunk:                 ${mb(before)}`);
   console.log(`   after the updates, token still valid:  ${mb(during)}  (continue -> ${cont.status}; ${fmt(eventsHeld, 0)} events in the window)`);
   console.log(`   after the 5 min window passed:         ${mb(after)}  (continue -> ${expired.status}; ${storage.stats().events} events in the window)`);
@@ -181,5 +255,6 @@ async function openContinueToken(objects: number, writes: number): Promise<void>
 }
 
 await fanOut(1000, 200);
+await slowWatcher(100, 2500);
 await chunkedList(10_000, 500);
 await openContinueToken(10_000, 20_000);

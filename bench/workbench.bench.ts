@@ -13,15 +13,23 @@
  * Printed as medians and as workbench/bare ratios (above 1: the workbench is
  * slower or heavier). Compare the ratios between commits.
  *
+ * Then IndexedDB durability: ConfigMap creates from the page through the
+ * service worker (the API server writes each to IndexedDB in one readwrite
+ * transaction: log entry, object, revision) beside raw IndexedDB puts of the
+ * same three records with the same bytes, one transaction each, in the same
+ * page, interleaved in batches.
+ *
  * Run: npx tsx bench/workbench.bench.ts [rounds=3]
  */
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import react from '@vitejs/plugin-react';
 import { build, preview, type PreviewServer } from 'vite';
 import { buildWorkbench, CHROMIUM, CHROMIUM_ARGS, freePort, root } from '../e2e/support/browser';
+import { reportFigure } from './figures';
 
 const rounds = Number(process.argv[2] ?? 3);
 
@@ -80,6 +88,80 @@ async function loads(url: string, readySelector: string): Promise<{ cold: Load; 
   }
 }
 
+/** ConfigMap creates through the worker beside raw IndexedDB puts of the same records, in one page. */
+async function indexedDbCreates(url: string, n = 300, batch = 25): Promise<void> {
+  const profile = await mkdtemp(join(tmpdir(), 'kubesim-bench-profile-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, serviceWorkers: 'allow' });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(url);
+    await page.locator('[data-testid="namespace-item"]').first().waitFor({ timeout: 60_000 });
+    // Measure from a page the worker answers with JSON, so no workbench view re-renders on the creates' watch events.
+    await page.goto(new URL('api/v1/namespaces/default', url).href);
+    // tsx names the functions it compiles through a `__name` helper the page does not have.
+    await page.evaluate('globalThis.__name = (f) => f');
+    const result = await page.evaluate(
+      async ({ n, batch }) => {
+        const path = '/api/v1/namespaces/default/configmaps';
+        const body = (i: number) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `bench-${i}` }, data: { payload: 'x'.repeat(256) } });
+        // The bytes the worker stores: the object as created (the response is the stored object with its resourceVersion).
+        const sample = await (await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(-1) })).text();
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = indexedDB.open('kubesim-bench-raw', 1);
+          open.onupgradeneeded = () => {
+            open.result.createObjectStore('meta');
+            open.result.createObjectStore('log', { keyPath: 'revision' }).createIndex('byKey', ['key', 'revision']);
+            open.result.createObjectStore('objects', { keyPath: 'key' });
+          };
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error);
+        });
+        const rawPut = (i: number) =>
+          new Promise<void>((resolve, reject) => {
+            const key = `/registry/configmaps/default/bench-${i}`;
+            const tx = db.transaction(['meta', 'log', 'objects'], 'readwrite');
+            tx.objectStore('log').add({ revision: i + 1, key, value: sample, createRevision: i + 1, prevRevision: 0, created: true, deleted: false });
+            tx.objectStore('objects').put({ key, value: sample, createRevision: i + 1, modRevision: i + 1 });
+            tx.objectStore('meta').put(i + 1, 'revision');
+            tx.oncomplete = () => resolve();
+            tx.onerror = () => reject(tx.error);
+          });
+        const create = async (i: number) => {
+          const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) });
+          if (res.status !== 201) throw new Error(`create: ${res.status}`);
+          await res.text();
+        };
+        // The hop alone: a request the worker answers without storage (GET /version).
+        const hop = async () => void (await (await fetch('/version')).text());
+        const ms = { kubesim: 0, raw: 0, hop: 0 };
+        for (let from = 0; from < n; from += batch) {
+          let t = performance.now();
+          for (let i = from; i < Math.min(n, from + batch); i++) await create(i);
+          ms.kubesim += performance.now() - t;
+          t = performance.now();
+          for (let i = from; i < Math.min(n, from + batch); i++) await rawPut(i);
+          ms.raw += performance.now() - t;
+          t = performance.now();
+          for (let i = from; i < Math.min(n, from + batch); i++) await hop();
+          ms.hop += performance.now() - t;
+        }
+        db.close();
+        return { kubesim: (n / ms.kubesim) * 1000, raw: (n / ms.raw) * 1000, hopMs: ms.hop / n, createMs: ms.kubesim / n, bytes: sample.length };
+      },
+      { n, batch },
+    );
+    console.log(`\nIndexedDB creates in Chromium, ${n} ConfigMaps (${result.bytes} B stored), interleaved in batches of ${batch}:`);
+    console.log(`  through the service worker (fetch -> API server -> IndexedDB)  ${result.kubesim.toFixed(0)}/s`);
+    console.log(`  raw IndexedDB puts of the same records, one transaction each  ${result.raw.toFixed(0)}/s  (ratio ${(result.kubesim / result.raw).toFixed(2)})`);
+    console.log(`  of each create's ${result.createMs.toFixed(1)} ms, the page -> worker -> page hop alone (GET /version) takes ${result.hopMs.toFixed(1)} ms`);
+    reportFigure({ id: 'workbench.idb.hop', label: 'share of a create through the service worker spent on the page -> worker hop (GET /version)', value: result.hopMs / result.createMs, unit: 'ratio', baseline: `hop ${result.hopMs.toFixed(1)} ms, create ${result.createMs.toFixed(1)} ms` });
+    reportFigure({ id: 'workbench.idb.creates', label: 'IndexedDB creates/s through the service worker / raw IndexedDB puts of the same records', value: result.kubesim / result.raw, unit: 'ratio', baseline: `worker ${result.kubesim.toFixed(0)}/s, raw ${result.raw.toFixed(0)}/s in the same page` });
+  } finally {
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const workbenchOut = await buildWorkbench();
@@ -95,17 +177,22 @@ try {
       results[side].push(side === 'workbench' ? await loads(workbench.url, '[data-testid="namespace-item"]') : await loads(barePage.url, '[data-testid="ready"]'));
     }
   }
-  const row = (label: string, pick: (l: { cold: Load; warm: Load }) => number, unit: string) => {
+  const row = (label: string, pick: (l: { cold: Load; warm: Load }) => number, unit: string, id: string) => {
     const w = median(results.workbench.map(pick));
     const b = median(results.bare.map(pick));
+    reportFigure({ id: `workbench.${id}`, label: `${label}, workbench / bare Vite React page (lower is better)`, value: w / b, unit: 'ratio', baseline: `workbench ${w.toFixed(0)} ${unit}, bare ${b.toFixed(0)} ${unit}` });
     console.log(`${label.padEnd(40)} ${`${w.toFixed(0)} ${unit}`.padStart(12)} ${`${b.toFixed(0)} ${unit}`.padStart(12)} ${(w / b).toFixed(2).padStart(8)}`);
   };
   console.log(`${`median of ${rounds} rounds`.padEnd(40)} ${'workbench'.padStart(12)} ${'bare React'.padStart(12)} ${'ratio'.padStart(8)}`);
-  row('cold: navigation to first API answer', (l) => l.cold.ms, 'ms');
-  row('warm: reload to first API answer', (l) => l.warm.ms, 'ms');
-  row('page JS before the first screen (encoded)', (l) => l.cold.jsBytes / 1024, 'KiB');
+  row('cold: navigation to first API answer', (l) => l.cold.ms, 'ms', 'cold');
+  row('warm: reload to first API answer', (l) => l.warm.ms, 'ms', 'warm');
+  row('page JS before the first screen (encoded)', (l) => l.cold.jsBytes / 1024, 'KiB', 'pageJs');
   // The worker's script is fetched by the worker, not the page; it carries the whole API server.
-  console.log(`service worker script sw.js (not counted above): ${((await stat(join(workbenchOut, 'sw.js'))).size / 1024).toFixed(0)} KiB uncompressed`);
+  const sw = await readFile(join(workbenchOut, 'sw.js'));
+  const swGzip = gzipSync(sw).byteLength / 1024;
+  console.log(`service worker script sw.js (not counted above): ${(sw.byteLength / 1024).toFixed(0)} KiB uncompressed, ${swGzip.toFixed(0)} KiB gzip`);
+  reportFigure({ id: 'workbench.sw.gzip', label: 'service worker script before the first API answer, gzip', value: swGzip, unit: 'KiB', baseline: `${(sw.byteLength / 1024).toFixed(0)} KiB uncompressed` });
+  await indexedDbCreates(workbench.url);
 } finally {
   await workbench.close();
   await barePage.close();

@@ -36,7 +36,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -408,7 +408,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   async function handle(request: Request): Promise<Response> {
     try {
-      const url = new URL(request.url);
+      const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
       const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;

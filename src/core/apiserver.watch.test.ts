@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from './testing/client';
 import type { FakeClock } from './util/clock';
+import { watcherCapacity } from './http/handlers/watch';
 
 /**
  * Lets a request that waits on the fake clock complete: yields to the event
@@ -841,13 +842,27 @@ describe('watch', () => {
       fastNames.push((await fast.next())!.object.metadata.name);
     }
     expect(fastNames).toHaveLength(n);
+    // Closed while the writes went on, before it read anything: its watcher is no longer fanned out to.
+    expect(t.storage.stats().watchers).toBe(base + 1);
     const slowEvents = await slow.rest();
     expect(slow.done).toBe(true);
     expect(slowEvents.length).toBeLessThan(n);
+    // What a client that never reads holds on the server is bounded by the watcher's capacity, not by the writes.
+    expect(slowEvents.length).toBeLessThanOrEqual(watcherCapacity + 1);
     // What it got is a prefix, so it can resume from its last resourceVersion.
     expect(slowEvents.map((e) => e.object.metadata.name)).toEqual(fastNames.slice(0, slowEvents.length));
     expect(t.storage.stats().watchers).toBe(base + 1);
     fast.close();
+  });
+
+  it('[API-WATCH-021] events a reader fell behind on arrive together, still one JSON document per line, in order', async () => {
+    const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);
+    for (let i = 0; i < 5; i++) await create(`c${i}`);
+    const events = await w.take(5);
+    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual(Array.from({ length: 5 }, (_, i) => ['ADDED', `c${i}`]));
+    // One chunk was buffered before the reader came; the four queued behind it are written at once.
+    expect(w.chunks).toBe(2);
+    w.close();
   });
 
   it('aborting the request stops the watch and releases its watcher', async () => {

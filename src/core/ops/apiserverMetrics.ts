@@ -9,6 +9,7 @@
 import { customResourceInfo } from '../apiextensions/resources';
 import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
+import { requestUrl } from '../http/request/context';
 import { resourcePrefix } from '../registry/generic/keys';
 import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
@@ -209,7 +210,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       policyCheckDuration.observe([policy, binding, errorType, action], seconds);
     },
     observeRequest(request, info, code, seconds) {
-      const url = new URL(request.url);
+      const url = requestUrl(request);
       const values = [reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'];
       requests.inc([...values, String(code)]);
       // A deprecated built-in version names its removal release; a deprecated CRD version names none.

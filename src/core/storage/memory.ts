@@ -46,6 +46,8 @@ class MemoryStorage implements Storage {
   private readonly versions = new Map<string, Version[]>();
   /** Every key in `versions`, sorted (JS string order). */
   private sortedKeys: string[] = [];
+  /** Keys whose newest version is a deletion (kept until compaction), sorted: lets a page count what follows it without visiting it. */
+  private tombstones: string[] = [];
   /** Events with revision > compacted, contiguous: events[i].revision === compacted + 1 + i. */
   private events: StorageEvent[] = [];
   private readonly watchers: WatcherSet;
@@ -74,13 +76,24 @@ class MemoryStorage implements Storage {
     const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
     const kvs: KeyValue[] = [];
     let count = 0;
-    for (let i = lowerBound(this.sortedKeys, from); i < this.sortedKeys.length; i++) {
-      const key = this.sortedKeys[i]!;
+    const keys = this.sortedKeys;
+    for (let i = lowerBound(keys, from); i < keys.length; i++) {
+      const key = keys[i]!;
       if (!key.startsWith(prefix)) break;
       const kv = this.valueAt(key, at);
       if (!kv) continue;
       count++;
-      if (kvs.length < limit) kvs.push(kv);
+      if (kvs.length < limit) {
+        kvs.push(kv);
+        continue;
+      }
+      if (at === this.revision) {
+        // At the newest revision every key past the page is live unless it is a tombstone: count them from the indexes.
+        const rest = prefixRangeEnd(keys, i + 1, prefix) - (i + 1);
+        const tombstoneFrom = upperBound(this.tombstones, key);
+        count += rest - (prefixRangeEnd(this.tombstones, tombstoneFrom, prefix) - tombstoneFrom);
+        break;
+      }
     }
     return { kvs, more: count > kvs.length, count, revision: at };
   }
@@ -138,7 +151,10 @@ class MemoryStorage implements Storage {
         history.splice(0, keepFrom);
       }
     }
-    if (removedKeys) this.sortedKeys = this.sortedKeys.filter((k) => this.versions.has(k));
+    if (removedKeys) {
+      this.sortedKeys = this.sortedKeys.filter((k) => this.versions.has(k));
+      this.tombstones = this.tombstones.filter((k) => this.versions.has(k));
+    }
     this.events = this.events.slice(revision - this.compacted);
     this.compacted = revision;
   }
@@ -176,6 +192,9 @@ class MemoryStorage implements Storage {
       this.versions.set(key, history);
       insertSorted(this.sortedKeys, key);
     }
+    const wasTombstone = history.length > 0 && history[history.length - 1]!.kv === undefined;
+    if (event.type === 'DELETE') insertSorted(this.tombstones, key);
+    else if (wasTombstone) this.tombstones.splice(lowerBound(this.tombstones, key), 1);
     history.push({ revision: event.revision, kv: event.type === 'PUT' ? event.kv : undefined });
     this.revision = event.revision;
     this.events.push(Object.freeze(event));
@@ -198,6 +217,33 @@ function lowerBound(keys: readonly string[], target: string): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (keys[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the first key > target. */
+function upperBound(keys: readonly string[], target: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! <= target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * End of the run of keys with this prefix that starts at or before `from`
+ * (keys from `from` on that start with prefix are contiguous in sorted order).
+ */
+function prefixRangeEnd(keys: readonly string[], from: number, prefix: string): number {
+  let lo = from;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]!.startsWith(prefix)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

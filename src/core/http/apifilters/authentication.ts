@@ -9,7 +9,7 @@ import type { RequestAuthenticator } from '../../auth/authenticator/types';
 import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from '../../auth/user';
 import { newUnauthorized } from '../../errors';
 import type { Handler } from '../chain';
-import { addTrace, withUser } from '../request/context';
+import { addTrace, requestUrl, withUser } from '../request/context';
 import { writeError } from '../responseWriter';
 
 export interface AuthenticationConfig {
@@ -44,7 +44,7 @@ export function withAuthentication(handler: Handler, config: AuthenticationConfi
       addTrace(request, { stage: 'authentication', message: `rejected by ${rejections.join('; ')}` });
       return writeError(newUnauthorized(), request);
     }
-    if (!config.anonymous || (config.anonymousPaths && !config.anonymousPaths.includes(new URL(request.url).pathname))) {
+    if (!config.anonymous || (config.anonymousPaths && !config.anonymousPaths.includes(requestUrl(request).pathname))) {
       addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });
       return writeError(newUnauthorized(), request);
     }

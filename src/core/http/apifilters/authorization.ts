@@ -11,12 +11,12 @@ import { anonymousUser, allUnauthenticated } from '../../auth/user';
 import { newInternalError } from '../../errors';
 import type { Handler } from '../chain';
 import { newRequestInfo } from '../requestInfo';
-import { addTrace, requestInfoFrom, userFrom } from '../request/context';
+import { addTrace, requestInfoFrom, requestUrl, userFrom } from '../request/context';
 import { writeError } from '../responseWriter';
 
 export function withAuthorization(handler: Handler, authorizer: Authorizer): Handler {
   return async (request) => {
-    const url = new URL(request.url);
+    const url = requestUrl(request);
     const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const attrs = attributesFor(user, info, url);

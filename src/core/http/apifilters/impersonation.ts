@@ -61,8 +61,10 @@ function buildImpersonationRequests(headers: Headers): ImpersonationRequest[] {
   const groups = headerValues(headers, groupHeader);
   for (const group of groups) requests.push({ kind: 'Group', name: group });
   let hasExtra = false;
-  const extraHeaders = [...headers.keys()].filter((h) => h.startsWith(extraPrefix)).sort();
-  for (const h of extraHeaders) {
+  // Most requests carry no extra headers: collect (and sort) only those there are.
+  let extraHeaders: string[] | undefined;
+  for (const h of headers.keys()) if (h.startsWith(extraPrefix)) (extraHeaders ??= []).push(h);
+  for (const h of extraHeaders?.sort() ?? []) {
     hasExtra = true;
     const key = unescapeExtraKey(h.slice(extraPrefix.length));
     for (const value of headerValues(headers, h)) requests.push({ kind: 'UserExtra', apiVersion: authenticationV1, name: value, fieldPath: key });

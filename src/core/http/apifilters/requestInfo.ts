@@ -1,5 +1,5 @@
 /** withRequestInfo (k8s.io/apiserver/pkg/endpoints/filters/requestinfo.go): resolves the request's attributes once, for every later filter. */
-import { withRequestInfo as setRequestInfo } from '../request/context';
+import { requestUrl, withRequestInfo as setRequestInfo } from '../request/context';
 import { newRequestInfo } from '../requestInfo';
 import type { Handler } from '../chain';
 import { writeError } from '../responseWriter';
@@ -7,7 +7,7 @@ import { writeError } from '../responseWriter';
 export function withRequestInfo(handler: Handler): Handler {
   return async (request) => {
     try {
-      setRequestInfo(request, newRequestInfo(request.method, new URL(request.url)));
+      setRequestInfo(request, newRequestInfo(request.method, requestUrl(request)));
     } catch (err) {
       // A path the resolver cannot read (a malformed escape) is the client's error.
       return writeError(err, request);

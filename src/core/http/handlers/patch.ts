@@ -19,6 +19,7 @@ import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
 import { fieldManagerName, newInvalidOptions, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
+import { servesStoredJson, writeStoredObject } from './storedObject';
 import { optionalBoolParam } from '../queryParams';
 
 /** RFC 7386, for callers that patch a derived object (the scale sub-resource). */
@@ -125,6 +126,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
     { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource },
   );
+  // The object as stored, in compact JSON: its stored text, with no decode and encode.
+  if (result.kv && servesStoredJson(choice)) return writeStoredObject(scope, choice, result.created ? 201 : 200, result.kv);
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { pretty: choice.pretty, warnings: scope.warnings });
 }
 

@@ -6,6 +6,7 @@ import { trackUpdate } from './fieldManagement';
 import { validateBodyFields } from './fieldValidation';
 import { checkNameAndNamespace, decodeBody, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
 import type { RequestScope } from './scope';
+import { servesStoredJson, writeStoredObject } from './storedObject';
 
 export async function updateResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
@@ -25,5 +26,7 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
     subresource: info.subresource,
     preconditions: { uid: obj.metadata.uid || undefined },
   });
+  // The object as stored, in compact JSON: its stored text, with no decode and encode.
+  if (result.kv && servesStoredJson(choice)) return writeStoredObject(scope, choice, result.created ? 201 : 200, result.kv);
   return writeObject(choice.serializer, result.created ? 201 : 200, result.object, { pretty: choice.pretty, warnings: scope.warnings });
 }

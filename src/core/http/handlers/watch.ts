@@ -1,6 +1,8 @@
 /**
- * watch: a chunked stream of events ({"type","object"}), one event per chunk,
- * in the negotiated encoding: newline-delimited JSON (`application/json`),
+ * watch: a chunked stream of events ({"type","object"}), one event per chunk
+ * while the client keeps up (events it fell behind on go out together, as
+ * kube-apiserver flushes once its channel is empty), in the negotiated
+ * encoding: newline-delimited JSON (`application/json`),
  * length-prefixed protobuf WatchEvent frames
  * (`application/vnd.kubernetes.protobuf;stream=watch`) or a CBOR sequence
  * (`application/cbor-seq`, with CBORServingAndStorage). Started per the
@@ -42,6 +44,8 @@ export const minRequestTimeoutSeconds = 1800;
 export const bookmarkIntervalMs = 60_000;
 /** Events a client may fall behind by before its watch is closed (a full cacheWatcher channel). */
 export const watcherCapacity = 1000;
+/** Queued events written together stop at about this many bytes, so one chunk stays small. */
+const maxChunkBytes = 64 * 1024;
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
@@ -57,6 +61,8 @@ function streamContentType(mediaType: string): string {
   if (mediaType === 'application/cbor') return CBOR_SEQ_MEDIA_TYPE;
   return `${mediaType};stream=watch`;
 }
+/** The encoding handed out last, checked before the maps. */
+let lastEncoded: { event: StorageEvent | undefined; key: string; bytes: Uint8Array } = { event: undefined, key: '', bytes: new Uint8Array() };
 
 export async function watchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
@@ -80,6 +86,14 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const cacheKey = `${type.group}/${type.version}/${type.resource}`;
   const representation = choice.representation;
   const plainObject = representation.as === 'object';
+  /** Keys of the shared encodings, built once per watch rather than per event. */
+  const encodedKeys: Record<WatchEventType, string> = {
+    ADDED: `${serializer.mediaType} ADDED ${cacheKey}`,
+    MODIFIED: `${serializer.mediaType} MODIFIED ${cacheKey}`,
+    DELETED: `${serializer.mediaType} DELETED ${cacheKey}`,
+    BOOKMARK: `${serializer.mediaType} BOOKMARK ${cacheKey}`,
+    ERROR: `${serializer.mediaType} ERROR ${cacheKey}`,
+  };
 
   const nameFilter = info.name;
   const filtered = !!nameFilter || !!selection.predicate;
@@ -113,11 +127,14 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       else return undefined;
     }
     if (!plainObject) return objectLine(eventType, decode(e.kv));
+    const key = encodedKeys[eventType];
+    // The fan-out hands one event to every watcher in turn: the last encoding answers most of them.
+    if (lastEncoded.event === e && lastEncoded.key === key) return lastEncoded.bytes;
     let byKey = encoded.get(e);
     if (!byKey) encoded.set(e, (byKey = new Map()));
-    const key = `${serializer.mediaType} ${eventType} ${cacheKey}`;
     let bytes = byKey.get(key);
     if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
+    lastEncoded = { event: e, key, bytes };
     return bytes;
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
@@ -208,17 +225,27 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
 
   const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item.event));
 
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start,
-      // Called only while the reader has room: a slow reader leaves events in
-      // its bounded queue, where an overflow ends the watch.
-      pull: async (controller) => {
-        if (closed || !watcher) return finish();
-        for (;;) {
-          const item = await watcher.next();
-          if (closed) return;
-          if (!item) return finish();
+  /** Set by pull: the stream has room for one more chunk. */
+  let wanted = false;
+  let pumping = false;
+  /**
+   * Moves queued events into the stream while it has room, one event per
+   * chunk. It runs from pull and, synchronously, from every push to the
+   * watcher, so an event reaches a reading client without a hop per watcher;
+   * a client that does not read leaves events in its bounded queue, where an
+   * overflow closes the watcher and ends the stream.
+   */
+  const pump = () => {
+    if (pumping || closed || !watcher) return;
+    pumping = true;
+    try {
+      while (wanted && !closed) {
+        // Everything queued goes out together, as kube-apiserver flushes only once its channel is empty:
+        // a reader that keeps up gets one event per chunk, one that fell behind catches up in fewer chunks.
+        let first: Uint8Array | undefined;
+        let parts: Uint8Array[] | undefined;
+        let size = 0;
+        for (let item = watcher.take(); item; item = size < maxChunkBytes ? watcher.take() : undefined) {
           let bytes: Uint8Array | undefined;
           try {
             bytes = toBytes(item);
@@ -226,17 +253,36 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
             return fail(errorToStatus(e));
           }
           if (!bytes) continue;
-          controller.enqueue(bytes);
+          if (!first) first = bytes;
+          else (parts ??= [first]).push(bytes);
+          size += bytes.byteLength;
           scope.watchEventSent?.(bytes.byteLength);
-          // Hand over whatever else is already queued, one event per chunk.
-          for (let next = watcher.take(); next && !closed; next = watcher.take()) {
-            const more = toBytes(next);
-            if (!more) continue;
-            controller.enqueue(more);
-            scope.watchEventSent?.(more.byteLength);
-          }
-          return;
         }
+        if (!first) break;
+        // Enqueueing calls pull again (setting wanted) while the reader has room.
+        wanted = false;
+        controllerRef!.enqueue(parts ? concat(parts, size) : first);
+      }
+      if (watcher.closed && watcher.backlog === 0) finish();
+    } catch {
+      // The consumer went away mid-enqueue.
+      finish();
+    } finally {
+      pumping = false;
+    }
+  };
+
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start: async (controller) => {
+        await start(controller);
+        if (watcher && !closed) watcher.onReady = pump;
+      },
+      pull: () => {
+        if (closed) return;
+        if (!watcher) return finish();
+        wanted = true;
+        pump();
       },
       cancel: () => finish(),
     },
@@ -250,6 +296,16 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       'Cache-Control': 'no-cache, private',
     },
   });
+}
+
+function concat(parts: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.byteLength;
+  }
+  return out;
 }
 
 /** The object as the negotiated representation: a one-row Table (kubectl get -w) or partial metadata. */

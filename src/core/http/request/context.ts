@@ -16,6 +16,8 @@ export interface TraceEntry {
 }
 
 interface RequestContext {
+  /** request.url parsed, once per request. */
+  url?: URL;
   info?: RequestInfo;
   user?: UserInfo;
   /** The user before impersonation was applied (set only when it was). */
@@ -34,6 +36,12 @@ function contextOf(request: Request): RequestContext {
     contexts.set(request, ctx);
   }
   return ctx;
+}
+
+/** The request's URL, parsed once however many stages read it. Callers must not change it. */
+export function requestUrl(request: Request): URL {
+  const ctx = contextOf(request);
+  return (ctx.url ??= new URL(request.url));
 }
 
 export function withRequestInfo(request: Request, info: RequestInfo): void {

@@ -113,6 +113,8 @@ export interface StoreKvListResult extends Omit<StoreListResult, 'items'> {
 export interface UpdateResult {
   object: KubeObject;
   created: boolean;
+  /** The stored key-value `object` is, when the write left it stored as it is: a response can be written from it without encoding. */
+  kv?: KeyValue;
 }
 
 /**
@@ -529,7 +531,7 @@ export class Store {
         try {
           const written = await this.deps.storage.update(key, this.encode(next), kv!.modRevision);
           stored = true;
-          return { object: this.decode(written), created: false };
+          return this.writtenResult(written);
         } catch (e) {
           if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
           throw this.interpretWriteError(e, name);
@@ -538,6 +540,22 @@ export class Store {
         finish?.(stored);
       }
     }
+  }
+
+  /** An update's result whose object is decoded only when asked for: a response written from the stored text never needs it. */
+  private writtenResult(kv: KeyValue): UpdateResult {
+    let object: KubeObject | undefined;
+    const decode = () => (object ??= this.decode(kv));
+    return {
+      created: false,
+      kv,
+      get object() {
+        return decode();
+      },
+      set object(value: KubeObject) {
+        object = value;
+      },
+    };
   }
 
   private interpretWriteError(e: unknown, name: string): unknown {

@@ -30,6 +30,12 @@ export class CacheWatcher {
   closeReason: WatcherCloseReason | undefined;
   /** Highest event revision queued. */
   lastRevision: number;
+  /**
+   * Called synchronously after every push and on close, for a consumer that
+   * takes items as they come (the watch handler moves them straight into its
+   * response stream while the client has room) instead of awaiting next().
+   */
+  onReady: (() => void) | undefined = undefined;
 
   constructor(
     afterRevision: number,
@@ -61,6 +67,7 @@ export class CacheWatcher {
     }
     this.queue.push(item);
     if (this.backlog > this.limit) this.close('overflow');
+    else this.onReady?.();
   }
 
   /** The replayed history is accepted whole; the capacity bounds the backlog beyond it. */
@@ -88,7 +95,7 @@ export class CacheWatcher {
     const item = this.queue[this.head]!;
     this.queue[this.head++] = undefined as unknown as WatchItem;
     if (this.head === this.queue.length) {
-      this.queue = [];
+      this.queue.length = 0;
       this.head = 0;
     } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -110,7 +117,15 @@ export class CacheWatcher {
     const resolve = this.waiter;
     this.waiter = undefined;
     resolve?.(undefined);
+    this.onReady?.();
   }
+}
+
+/** The item made last: the fan-out hands one event to every watcher in turn, and items are never changed, so they share it. */
+let lastItem: WatchItem & { kind: 'event' } = { kind: 'event', event: { type: 'PUT', revision: 0, kv: { key: '', value: '', createRevision: 0, modRevision: 0 } } };
+function itemFor(event: StorageEvent): WatchItem {
+  if (lastItem.event !== event) lastItem = { kind: 'event', event };
+  return lastItem;
 }
 
 /**
@@ -120,7 +135,7 @@ export class CacheWatcher {
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
   const watcher = new CacheWatcher(afterRevision, capacity);
-  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push({ kind: 'event', event }));
+  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push(itemFor(event)));
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;

@@ -99,11 +99,15 @@ describe('cache watcher', () => {
     const slow = await openCacheWatcher(cache, '/r/', 0, 10);
     const fast = await openCacheWatcher(cache, '/r/', 0, 10);
     const fastSeen: number[] = [];
+    let slowMostHeld = 0;
     for (let i = 0; i < 50; i++) {
       await cache.create(`/r/${i}`, 'x');
+      slowMostHeld = Math.max(slowMostHeld, slow.backlog);
       for (let item = fast.take(); item; item = fast.take()) if (item.kind === 'event') fastSeen.push(item.event.revision);
     }
     expect(slow.closeReason).toBe('overflow');
+    // Memory held for a consumer that never reads stays within its capacity.
+    expect(slowMostHeld).toBeLessThanOrEqual(10);
     expect(slow.backlog).toBe(0);
     expect(await slow.next()).toBeUndefined();
     expect(fast.closed).toBe(false);
@@ -121,6 +125,20 @@ describe('cache watcher', () => {
     expect(w.closed).toBe(false);
     await cache.create('/r/overflow', 'x');
     expect(w.closeReason).toBe('overflow');
+  });
+
+  it('tells a consumer that takes items as they come about each push and the close', async () => {
+    const w = new CacheWatcher(0, 2);
+    const seen: (number | 'closed')[] = [];
+    w.onReady = () => {
+      for (let item = w.take(); item; item = w.take()) if (item.kind === 'bookmark') seen.push(item.revision);
+      if (w.closed) seen.push('closed');
+    };
+    w.endReplay();
+    w.push({ kind: 'bookmark', revision: 1 });
+    w.push({ kind: 'bookmark', revision: 2 });
+    w.close();
+    expect(seen).toEqual([1, 2, 'closed']);
   });
 
   it('hands items to a waiting consumer directly and ends it on close', async () => {

@@ -235,6 +235,23 @@ export function runTestRange(factory: StorageFactory): void {
       expect((await s.range('/r/', { limit: 0 })).kvs).toHaveLength(5);
     });
 
+    it('counts past a page without deleted keys, re-created ones or keys outside the prefix', async () => {
+      const s = await open();
+      await seed(s, ['/r/a', '/r/b', '/r/c', '/r/d', '/r/e', '/r/f', '/s/a', '/r0']);
+      const d = await s.get('/r/d');
+      await s.delete('/r/d', d!.modRevision);
+      const e = await s.get('/r/e');
+      await s.delete('/r/e', e!.modRevision);
+      await s.create('/r/e', 'again');
+      const r = await s.range('/r/', { limit: 2 });
+      expect(r.kvs.map((x) => x.key)).toEqual(['/r/a', '/r/b']);
+      expect(r).toMatchObject({ more: true, count: 5 });
+      const after = await s.range('/r/', { limit: 1, startKey: '/r/c' });
+      expect(after).toMatchObject({ more: true, count: 3 });
+      // At the revision before the deletes, /r/d and /r/e were live.
+      expect((await s.range('/r/', { limit: 2, revision: 8 })).count).toBe(6);
+    });
+
     it('starts at startKey (inclusive) and counts only keys from there', async () => {
       const s = await open();
       await seed(s, ['/r/a', '/r/b', '/r/c', '/r/d', '/r/e']);
