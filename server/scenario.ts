@@ -17,7 +17,7 @@ import { parse as parseYaml } from 'yaml';
 import { createApiServer, createMemoryStorage, FakeClock } from '../src/core';
 import type { FeatureGates } from '../src/core/features';
 import { describeStep, parseScenario, type Scenario } from '../src/ui/features/scenarios/scenario';
-import { runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
+import { impersonationHeaders, runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
 import { parseTokenFile } from '../src/core/auth/authenticator/tokenfile';
 import { hostAuthorization } from './authorization';
 
@@ -57,11 +57,7 @@ function clusterTarget(kubeconfig: KubeconfigTarget, send: (request: Request) =>
       if (kubeconfig.token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${kubeconfig.token}`);
       return send(request);
     },
-    identify: (who) => {
-      const headers = new Headers({ 'Impersonate-User': who.user });
-      for (const group of who.groups ?? []) headers.append('Impersonate-Group', group);
-      return Object.fromEntries(headers.entries());
-    },
+    identify: impersonationHeaders,
   };
 }
 

@@ -1,14 +1,15 @@
 /**
  * The worker's settings as the core's server options: the browser's
- * counterpart of the Node host's --token-auth-file and --authorization-mode,
- * so policies can be tried in the tab with the same table and modes.
+ * counterpart of the Node host's --token-auth-file, --authorization-mode and
+ * --feature-gates, so policies and scenarios run in the tab as on the host.
  */
 import type { ApiServerOptions } from '../core';
 import { parseTokenFile } from '../core/auth/authenticator/tokenfile';
 import { authorizerFromModes, parseAuthorizationModes, usesRBAC } from '../core/auth/authorizer/modes';
+import { parseFeatureGates } from '../core/features';
 import type { WorkerSettings } from './settings';
 
-/** Throws (with the flag-style message) when the token table or the modes are invalid; the worker then answers 503 with it. */
+/** Throws (with the flag-style message) when the token table, the modes or the gates are invalid; the worker then answers 503 with it. */
 export function serverOptionsFrom(settings: WorkerSettings): Partial<ApiServerOptions> {
   const options: Partial<ApiServerOptions> = {};
   if (settings.watchHistoryWindowMs !== undefined) options.watchHistoryWindowMs = settings.watchHistoryWindowMs;
@@ -18,5 +19,6 @@ export function serverOptionsFrom(settings: WorkerSettings): Partial<ApiServerOp
     options.authorizer = authorizerFromModes(modes);
     options.rbacBootstrap = usesRBAC(modes);
   }
+  if (settings.featureGates) options.featureGates = parseFeatureGates(settings.featureGates);
   return options;
 }

@@ -11,6 +11,8 @@ export interface WorkerSettings {
   tokens?: string;
   /** Ordered authorization modes, as --authorization-mode (`RBAC`, `AlwaysAllow`, ...). */
   authorizationMode?: string;
+  /** Feature gates, `Name=true,Other=false` as --feature-gates reads them. */
+  featureGates?: string;
 }
 
 /** What the page sets (the same names are the URL parameters). */
@@ -18,10 +20,11 @@ export interface PageSettings {
   watchHistoryWindow?: string;
   tokens?: string;
   authorizationMode?: string;
+  featureGates?: string;
 }
 
 /** The settings' URL parameter names, shared by the page and the worker. */
-export const settingParams = { watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode' } as const;
+export const settingParams = { watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode', featureGates: 'featureGates' } as const;
 
 /** A Go-style duration (`90s`, `5m`, `1h30m`) in ms, or undefined when malformed. */
 export function parseDurationMs(value: string): number | undefined {
@@ -43,6 +46,8 @@ export function settingsFromUrl(url: URL): WorkerSettings {
   if (tokens) settings.tokens = tokens;
   const modes = url.searchParams.get(settingParams.authorizationMode);
   if (modes) settings.authorizationMode = modes;
+  const gates = url.searchParams.get(settingParams.featureGates);
+  if (gates) settings.featureGates = gates;
   return settings;
 }
 

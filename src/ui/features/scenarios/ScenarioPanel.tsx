@@ -1,18 +1,22 @@
 /**
  * Scenarios in the workbench: edit one as YAML, replay it or step through
  * it against this tab's API server, save it in the browser, load or
- * download it as a file, and share it as a link. Settings (authorization
- * mode, feature gates, fake clock) and `as:` users take effect in headless
- * runs (`npm run serve -- run scenario.yaml`), where the server is built
- * for the scenario.
+ * download it as a file, and share it as a link. Running it first switches
+ * the tab's server to the scenario's settings (authorization mode, feature
+ * gates) by registering the service worker again, then plays the steps as
+ * the headless runner (`npm run serve -- run scenario.yaml`) does: as an
+ * admin identity that impersonates each step's `as:` user. The fake clock
+ * exists in headless runs only.
  */
-import { readAccessSettings, withBearerToken } from '../access/settings';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
-import { runStep, applyObjects, type ScenarioTarget, type StepResult } from './runner';
+import { reconnectServiceWorker } from '../../sw/register';
+import { runStep, applyObjects, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
 import { describeStep, parseScenario } from './scenario';
+import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { scenarioFragment } from './share';
 
 const SAVED_KEY = 'kubesim.scenarios';
@@ -34,10 +38,22 @@ export function ScenarioPanel() {
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState('');
   const [saved, setSaved] = useState(savedScenarios);
+  const [applied, setApplied] = useState<string[]>([]);
+  const [settingsError, setSettingsError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   const parsed = parseScenario(draft);
   const scenario = parsed.ok ? parsed.scenario : undefined;
-  // The page's own fetch: through the service worker, as every workbench request.
-  const target: ScenarioTarget = { fetch: (request) => fetch(withBearerToken(request, readAccessSettings().token)), baseUrl: location.origin };
+  const wanted = scenario && scenarioServerSettings(scenario.settings);
+  const pending = wanted ? serverSettingsChanges(readServerSettings(), wanted) : [];
+  // The page's own fetch, through the service worker, as the scenario identity; `as:` users are impersonated.
+  const target: ScenarioTarget = {
+    fetch: (request) => {
+      if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${scenarioToken()}`);
+      return fetch(request);
+    },
+    identify: impersonationHeaders,
+    baseUrl: location.origin,
+  };
   const done = scenario !== undefined && results.length >= scenario.steps.length;
 
   const reset = () => {
@@ -46,8 +62,26 @@ export function ScenarioPanel() {
     setStarted(false);
   };
 
+  /** Switches the tab's server to the scenario's settings when they differ (a new worker takes over, objects stay). */
+  const switchToScenarioSettings = async (): Promise<boolean> => {
+    if (!wanted || pending.length === 0) return true;
+    writeServerSettings(wanted);
+    try {
+      await reconnectServiceWorker();
+    } catch (error) {
+      setSettingsError(error instanceof Error ? error.message : String(error));
+      return false;
+    }
+    setApplied(pending);
+    // Every panel's data came from the previous server.
+    void queryClient.invalidateQueries();
+    return true;
+  };
+
   const setup = async (): Promise<boolean> => {
     if (!scenario) return false;
+    setSettingsError(null);
+    if (!(await switchToScenarioSettings())) return false;
     const outcome = await applyObjects(scenario, target);
     setStarted(true);
     if (!outcome.ok) setSetupError(outcome.message);
@@ -134,12 +168,23 @@ export function ScenarioPanel() {
           ))}
         </ul>
       )}
-      {scenario && (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.steps.some((s) => s.kind === 'request' && s.as)) && (
+      {pending.length > 0 && (
         <p className="muted" data-testid="scenario-settings-note">
-          Settings and <code>as:</code> users apply when the scenario runs headless (<code>npm run serve -- run scenario.yaml</code>); here every step runs against this tab's server as
-          the page.
+          Running this scenario sets this tab&apos;s server to its settings: {pending.join('; ')}. Stored objects stay.
         </p>
       )}
+      {applied.length > 0 && (
+        <p role="status" className="warning" data-testid="scenario-settings-applied">
+          This tab&apos;s server now runs with the scenario&apos;s settings: {applied.join('; ')}. The other panels act as the Access panel&apos;s user.
+        </p>
+      )}
+      {scenario?.settings.fakeClock && (
+        <p className="muted" data-testid="scenario-clock-note">
+          The fake clock (<code>settings.fakeClock</code>, <code>advanceClock</code> steps) runs headless only (<code>npm run serve -- run scenario.yaml</code>); here the clock is
+          real.
+        </p>
+      )}
+      {settingsError && <StatusError error={new Error(`settings: ${settingsError}`)} testId="scenario-settings-error" />}
       <div className="actions">
         <button type="button" className="primary" onClick={() => void replay()} disabled={!scenario || busy} data-testid="scenario-replay">
           Replay all

@@ -29,6 +29,13 @@ export interface StepResult {
   body?: unknown;
 }
 
+/** Headers that make a request act as the identity (Impersonate-User, Impersonate-Group), for a runner whose own user may impersonate. */
+export function impersonationHeaders(who: Identity): Record<string, string> {
+  const headers = new Headers({ 'Impersonate-User': who.user });
+  for (const group of who.groups ?? []) headers.append('Impersonate-Group', group);
+  return Object.fromEntries(headers.entries());
+}
+
 /** Applies the scenario's objects in order; the first failure stops the setup with its message. */
 export async function applyObjects(scenario: Scenario, target: ScenarioTarget): Promise<{ ok: true } | { ok: false; message: string }> {
   if (scenario.objects.length === 0) return { ok: true };
