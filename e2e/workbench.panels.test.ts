@@ -359,8 +359,11 @@ describe('Scenarios panel', () => {
 
   it('[API-SSA-049] replays the example scenario: objects applied, each step checked', async () => {
     await page.getByTestId('tab-scenarios').click();
-    await page.getByTestId('scenario-replay').click();
-    await expect.poll(summary).toBe('2 passed, 0 failed, 0 to run');
+    // The first run adds the scenario identity to the tab's server: the page reloads and the run resumes.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('scenario-replay').click()]);
+    await workbenchReady(page);
+    await expect.poll(summary, { timeout: 30_000 }).toBe('2 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-settings-applied').textContent()).toContain('the scenario identity kubesim-scenario-admin (system:masters) in the token table');
     expect(await page.getByTestId('scenario-result').first().textContent()).toBe(
       'PASS step 1: another manager applies a different value: PATCH /api/v1/namespaces/default/configmaps/scenario-app?fieldManager=bob -> 409 Conflict',
     );
@@ -398,6 +401,61 @@ describe('Scenarios panel', () => {
     await workbenchReady(other);
     await expect.poll(() => other.locator('#scenario-heading').textContent()).toBe('Scenario: shared one');
     await other.close();
+  });
+});
+
+describe("Scenario settings on the tab's server", () => {
+  it("[AC-AUTHZ-001] [AC-AUTHN-001] replaying sets the tab's server to the scenario's authorization mode and feature gates (over one reload), says so, and runs as: users by impersonation", async () => {
+    const other = await wb.openProfile();
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    await p.getByTestId('tab-scenarios').click();
+    await pasteInEditor(
+      p,
+      'scenario-editor',
+      [
+        'name: rbac and gates',
+        'settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true } }',
+        'objects:',
+        '  - { apiVersion: v1, kind: ConfigMap, metadata: { name: readable, namespace: default } }',
+        'steps:',
+        '  - as: alice',
+        '    request: GET /api/v1/namespaces/default/configmaps',
+        '    expect: { status: 403, reason: Forbidden, message: \'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"\' }',
+        '  - request: DELETE /api/v1/namespaces/default/configmaps/readable',
+        '    body: { apiVersion: v1, kind: DeleteOptions, ignoreStoreReadErrorWithClusterBreakingPotential: true }',
+        '    expect: { status: 422, reason: Invalid }',
+        '',
+      ].join('\n'),
+    );
+    expect(await p.getByTestId('scenario-settings-note').textContent()).toContain('authorization mode RBAC (was AlwaysAllow (the default))');
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('scenario-replay').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('scenario-summary').textContent(), { timeout: 30_000 }).toBe('2 passed, 0 failed, 0 to run');
+    const applied = await p.getByTestId('scenario-settings-applied').textContent();
+    expect(applied).toContain('authorization mode RBAC (was AlwaysAllow (the default))');
+    expect(applied).toContain('feature gates AllowUnsafeMalformedObjectDeletion=true (was the defaults)');
+    expect(await p.getByTestId('scenario-settings-note').count()).toBe(0);
+    // A new worker took over with the settings on its script URL.
+    const scriptUrl = new URL(await p.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? ''));
+    expect(scriptUrl.searchParams.get('authorizationMode')).toBe('RBAC');
+    expect(scriptUrl.searchParams.get('featureGates')).toBe('AllowUnsafeMalformedObjectDeletion=true');
+    // The page itself is anonymous, and RBAC now decides for it too.
+    const anonymous = await p.evaluate(async () => {
+      const r = await fetch('/api/v1/namespaces/default/configmaps');
+      return { status: r.status, message: ((await r.json()) as { message: string }).message };
+    });
+    expect(anonymous).toEqual({ status: 403, message: 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"' });
+
+    // A scenario without settings puts the defaults back.
+    await pasteInEditor(p, 'scenario-editor', 'name: defaults\nsteps:\n  - request: GET /api/v1/namespaces/default/configmaps\n    expect: { status: 200 }\n');
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('scenario-replay').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('scenario-summary').textContent(), { timeout: 30_000 }).toBe('1 passed, 0 failed, 0 to run');
+    expect(await p.getByTestId('scenario-settings-applied').textContent()).toContain('authorization mode AlwaysAllow (the default) (was RBAC)');
+    expect(await p.evaluate(async () => (await fetch('/api/v1/namespaces/default/configmaps')).status)).toBe(200);
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
   });
 });
 

@@ -49,16 +49,6 @@ export function connectServiceWorker(): Promise<WorkerConnection> {
   return connecting;
 }
 
-/**
- * Registers the worker again with the tab's current settings (a scenario
- * changed them) and resolves once the new worker controls the page, without
- * a reload; stored objects stay in IndexedDB.
- */
-export function reconnectServiceWorker(): Promise<WorkerConnection> {
-  connecting = connect();
-  return connecting;
-}
-
 async function connect(): Promise<WorkerConnection> {
   if (!window.isSecureContext) {
     throw new ServiceWorkerUnavailableError(

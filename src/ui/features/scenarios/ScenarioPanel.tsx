@@ -3,20 +3,20 @@
  * it against this tab's API server, save it in the browser, load or
  * download it as a file, and share it as a link. Running it first switches
  * the tab's server to the scenario's settings (authorization mode, feature
- * gates) by registering the service worker again, then plays the steps as
+ * gates): the service worker is registered again over a page reload, after
+ * which the run resumes (resume.ts). The steps are played as
  * the headless runner (`npm run serve -- run scenario.yaml`) does: as an
  * admin identity that impersonates each step's `as:` user. The fake clock
  * exists in headless runs only.
  */
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
-import { reconnectServiceWorker } from '../../sw/register';
 import { runStep, applyObjects, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
 import { describeStep, parseScenario } from './scenario';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
+import { saveResume, takeResume } from './resume';
 import { scenarioFragment } from './share';
 
 const SAVED_KEY = 'kubesim.scenarios';
@@ -29,7 +29,7 @@ function savedScenarios(): Record<string, string> {
   }
 }
 
-export function ScenarioPanel() {
+export function ScenarioPanel({ reload = () => location.reload() }: { reload?: () => void }) {
   const draft = useWorkbench((s) => s.scenarioDraft);
   const setDraft = useWorkbench((s) => s.setScenarioDraft);
   const [results, setResults] = useState<StepResult[]>([]);
@@ -39,8 +39,6 @@ export function ScenarioPanel() {
   const [link, setLink] = useState('');
   const [saved, setSaved] = useState(savedScenarios);
   const [applied, setApplied] = useState<string[]>([]);
-  const [settingsError, setSettingsError] = useState<string | null>(null);
-  const queryClient = useQueryClient();
   const parsed = parseScenario(draft);
   const scenario = parsed.ok ? parsed.scenario : undefined;
   const wanted = scenario && scenarioServerSettings(scenario.settings);
@@ -62,34 +60,30 @@ export function ScenarioPanel() {
     setStarted(false);
   };
 
-  /** Switches the tab's server to the scenario's settings when they differ (a new worker takes over, objects stay). */
-  const switchToScenarioSettings = async (): Promise<boolean> => {
-    if (!wanted || pending.length === 0) return true;
+  /**
+   * When the tab's server runs with other settings than the scenario's:
+   * stores the scenario's and reloads, the run resuming after it. A resumed
+   * run never reloads again (a server that could not start answers its 503).
+   */
+  const switchedServer = (action: 'replay' | 'step', resumed: boolean): boolean => {
+    if (resumed || !wanted || pending.length === 0) return false;
     writeServerSettings(wanted);
-    try {
-      await reconnectServiceWorker();
-    } catch (error) {
-      setSettingsError(error instanceof Error ? error.message : String(error));
-      return false;
-    }
-    setApplied(pending);
-    // Every panel's data came from the previous server.
-    void queryClient.invalidateQueries();
+    saveResume({ draft, action, applied: pending });
+    reload();
     return true;
   };
 
   const setup = async (): Promise<boolean> => {
     if (!scenario) return false;
-    setSettingsError(null);
-    if (!(await switchToScenarioSettings())) return false;
     const outcome = await applyObjects(scenario, target);
     setStarted(true);
     if (!outcome.ok) setSetupError(outcome.message);
     return outcome.ok;
   };
 
-  const step = async () => {
+  const step = async (resumed = false) => {
     if (!scenario || busy) return;
+    if (!started && switchedServer('step', resumed)) return;
     setBusy(true);
     try {
       if (!started && !(await setup())) return;
@@ -104,8 +98,9 @@ export function ScenarioPanel() {
     }
   };
 
-  const replay = async () => {
+  const replay = async (resumed = false) => {
     if (!scenario || busy) return;
+    if (switchedServer('replay', resumed)) return;
     setBusy(true);
     reset();
     try {
@@ -119,6 +114,18 @@ export function ScenarioPanel() {
       setBusy(false);
     }
   };
+
+  // After the reload that switched the server: say what changed and carry on with the run.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current) return;
+    resumed.current = true;
+    const resume = takeResume();
+    if (!resume || resume.draft !== draft) return;
+    setApplied(resume.applied);
+    void (resume.action === 'replay' ? replay(true) : step(true));
+    // Runs once, on the first render after the reload.
+  }, []);
 
   const share = async () => {
     const fragment = await scenarioFragment(draft);
@@ -184,7 +191,7 @@ export function ScenarioPanel() {
           real.
         </p>
       )}
-      {settingsError && <StatusError error={new Error(`settings: ${settingsError}`)} testId="scenario-settings-error" />}
+
       <div className="actions">
         <button type="button" className="primary" onClick={() => void replay()} disabled={!scenario || busy} data-testid="scenario-replay">
           Replay all

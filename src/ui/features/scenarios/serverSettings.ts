@@ -22,7 +22,9 @@ export function scenarioServerSettings(settings: ScenarioSettings): ServerSettin
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([name, on]) => `${name}=${on}`)
     .join(',');
-  return { authorizationMode: settings.authorizationMode?.trim() ?? '', featureGates: gates };
+  // AlwaysAllow is kube-apiserver's default mode: the tab's server without a mode.
+  const mode = settings.authorizationMode?.trim() ?? '';
+  return { authorizationMode: mode === 'AlwaysAllow' ? '' : mode, featureGates: gates };
 }
 
 export function readServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): ServerSettings {
