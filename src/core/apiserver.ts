@@ -29,7 +29,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { requestInfoFrom, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -250,7 +250,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings));
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings)).withTrace((e) => addTrace(request, e));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings };
     const gr = { group: type.group, resource: type.resource };
