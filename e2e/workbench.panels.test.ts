@@ -470,6 +470,54 @@ describe('Trace panel', () => {
   });
 });
 
+describe('Trace panel: field manager and storage', () => {
+  const traced = (pattern: RegExp) => page.locator('[data-testid="trace-request"]', { hasText: pattern }).first();
+
+  it('[API-SSA-049] [API-SSA-050] [API-META-015] an apply shows the manager, the fields it took, and the key with the resourceVersion before and after; a conflict shows the fields', async () => {
+    await page.getByTestId('tab-editor').click();
+    await page.getByTestId('field-manager').fill('trace-alice');
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-trace\ndata:\n  mode: a\n');
+    await page.getByTestId('apply-button').click();
+    await expect.poll(result).toBe('configmap/e2e-trace serverside-applied');
+    await page.getByTestId('field-manager').fill('trace-bob');
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-trace\ndata:\n  mode: b\n');
+    await page.getByTestId('apply-button').click();
+    await page.getByTestId('write-error').waitFor();
+    await page.getByTestId('force').check();
+    await page.getByTestId('apply-button').click();
+    await expect.poll(result).toBe('configmap/e2e-trace serverside-applied');
+    await page.getByTestId('force').uncheck();
+
+    await page.getByTestId('tab-trace').click();
+    const detail = page.getByTestId('trace-detail');
+    // The create: alice owns .data.mode; the object is stored under its key at a first resourceVersion.
+    await traced(/^201 PATCH .*e2e-trace\?.*fieldManager=trace-alice/).click();
+    const aliceChange = detail.locator('[data-testid="trace-field-change"][data-manager="trace-alice"]');
+    expect(await aliceChange.getAttribute('data-operation')).toBe('Apply');
+    expect(await aliceChange.getByTestId('trace-gained').allTextContents()).toEqual(['+ .data.mode']);
+    const created = detail.getByTestId('trace-storage');
+    expect(await created.getAttribute('data-key')).toBe('/registry/configmaps/default/e2e-trace');
+    expect(await created.getAttribute('data-before')).toBe('');
+    const rv1 = await created.getAttribute('data-after');
+    expect(rv1).toMatch(/^\d+$/);
+
+    // The refused apply: the conflicting field and its owner, and no storage write.
+    await traced(/^409 PATCH .*e2e-trace\?.*fieldManager=trace-bob/).click();
+    expect(await detail.getByTestId('trace-conflict').getAttribute('data-field')).toBe('.data.mode');
+    expect(await detail.getByTestId('trace-conflict').textContent()).toContain('conflict with "trace-alice"');
+    expect(await detail.getByTestId('trace-storage').count()).toBe(0);
+
+    // The forced apply: bob took the field alice lost; the write moved the resourceVersion on from the first.
+    await traced(/^200 PATCH .*e2e-trace\?.*fieldManager=trace-bob.*force=true|^200 PATCH .*e2e-trace\?.*force=true.*fieldManager=trace-bob/).click();
+    expect(await detail.locator('[data-testid="trace-field-change"][data-manager="trace-bob"]').getByTestId('trace-gained').allTextContents()).toEqual(['+ .data.mode']);
+    expect(await detail.locator('[data-testid="trace-field-change"][data-manager="trace-alice"]').getByTestId('trace-lost').allTextContents()).toEqual(['− .data.mode']);
+    const updated = detail.getByTestId('trace-storage');
+    expect(await updated.getAttribute('data-before')).toBe(rv1);
+    expect(await updated.getAttribute('data-after')).not.toBe(rv1);
+    expect(await updated.textContent()).toContain(`${rv1} → `);
+  });
+});
+
 describe('Access panel', () => {
   it('[AC-AUTHN-001] [AC-AUTHZ-001] a token table and RBAC in the tab: acting as a user without a binding shows kube\'s 403; as a master the list opens', async () => {
     const other = await wb.openProfile();
