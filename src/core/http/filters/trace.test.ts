@@ -92,4 +92,23 @@ describe('X-Kubesim-Trace: field manager actions and storage writes', () => {
     expect(dry.trace.map((t) => t.message)).toEqual(['Update by "kubectl": owns 2 fields, newly .data, .data.k', 'dry run: /registry/configmaps/default/dry not written']);
     await server.close();
   });
+
+  it('a write through the scale subresource records the Scale manager taking .spec.replicas and the parent write', async () => {
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(4) });
+    await server.ready;
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } },
+    };
+    expect((await traced(server, 'POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=creator', deployment)).status).toBe(201);
+    const scaled = await traced(server, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/web/scale?fieldManager=scaler', { spec: { replicas: 3 } }, 'application/merge-patch+json');
+    expect(scaled.status).toBe(200);
+    expect(scaled.trace.map((t) => t.message)).toEqual([
+      'Update by "scaler": owns 1 field, newly .spec.replicas; "creator" (Update) lost .spec.replicas',
+      expect.stringMatching(/^updated \/registry\/apps\/deployments\/default\/web: resourceVersion \d+ → \d+$/),
+    ]);
+    await server.close();
+  });
 });

@@ -147,13 +147,13 @@ export class ScaleFieldManagement {
   }
 
   /** An update (PUT or non-apply patch) of the Scale by manager. */
-  update(liveScale: KubeObject, newScale: KubeObject, manager: string): KubeObject {
-    return trackUpdate(this.fm, liveScale, newScale, manager);
+  update(liveScale: KubeObject, newScale: KubeObject, manager: string, trace?: TraceSink): KubeObject {
+    return trackUpdate(this.fm, liveScale, newScale, manager, trace);
   }
 
   /** A server-side apply of the Scale by manager (conflicts as 409). */
-  apply(liveScale: KubeObject, applied: JsonObject, manager: string, force: boolean): KubeObject {
-    return trackApply(this.fm, liveScale, applied, manager, force);
+  apply(liveScale: KubeObject, applied: JsonObject, manager: string, force: boolean, trace?: TraceSink): KubeObject {
+    return trackApply(this.fm, liveScale, applied, manager, force, trace);
   }
 
   /** The parent's managedFields after a Scale write left trackedScale's entries. */
