@@ -561,6 +561,18 @@ describe('quality', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
   });
 
+  it('every panel, the scenario and trace ones included, fits 1280 wide when reached by keyboard', async () => {
+    const panels: [string, string][] = [['editor', 'editor-panel'], ['ownership', 'ownership-panel'], ['watch', 'watch-panel'], ['cel', 'cel-panel'], ['rbac', 'rbac-panel'], ['scenarios', 'scenario-panel'], ['trace', 'trace-panel'], ['access', 'access-panel']];
+    await page.getByTestId('tab-resources').click();
+    for (const [tab, panel] of panels) {
+      await page.keyboard.press('ArrowRight');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(`tab-${tab}`);
+      await page.getByTestId(panel).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), panel).toBeLessThanOrEqual(1280);
+    }
+    await page.getByTestId('tab-resources').click();
+  });
+
   it('no console errors or page errors during the suite', () => {
     expect(wb.errors, wb.errors.join('\n')).toEqual([]);
   });
