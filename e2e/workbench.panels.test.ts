@@ -447,6 +447,13 @@ describe("Scenario settings on the tab's server", () => {
       return { status: r.status, message: ((await r.json()) as { message: string }).message };
     });
     expect(anonymous).toEqual({ status: 403, message: 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"' });
+    // The steps are in the Trace panel: alice's request was impersonated by the scenario identity and denied by RBAC.
+    await p.getByTestId('tab-trace').click();
+    await p.locator('[data-testid="trace-request"]', { hasText: /^403 GET \/api\/v1\/namespaces\/default\/configmaps$/ }).first().click();
+    const stages = await p.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
+    expect(stages).toEqual(expect.arrayContaining(['authentication', 'impersonation', 'authorization']));
+    expect(await p.getByTestId('trace-detail').textContent()).toContain('kubesim-scenario-admin is acting as alice');
+    await p.getByTestId('tab-scenarios').click();
 
     // A scenario without settings puts the defaults back.
     await pasteInEditor(p, 'scenario-editor', 'name: defaults\nsteps:\n  - request: GET /api/v1/namespaces/default/configmaps\n    expect: { status: 200 }\n');

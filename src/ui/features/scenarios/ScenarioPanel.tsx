@@ -10,6 +10,7 @@
  * exists in headless runs only.
  */
 import { useEffect, useRef, useState } from 'react';
+import { traceOf } from '../../api';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
@@ -43,11 +44,17 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
   const scenario = parsed.ok ? parsed.scenario : undefined;
   const wanted = scenario && scenarioServerSettings(scenario.settings);
   const pending = wanted ? serverSettingsChanges(readServerSettings(), wanted) : [];
+  const recordExchange = useWorkbench((s) => s.recordExchange);
   // The page's own fetch, through the service worker, as the scenario identity; `as:` users are impersonated.
+  // Each request asks for its trace, so the Trace panel explains the scenario's steps too.
   const target: ScenarioTarget = {
-    fetch: (request) => {
+    fetch: async (request) => {
       if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${scenarioToken()}`);
-      return fetch(request);
+      request.headers.set('X-Kubesim-Trace', '1');
+      const response = await fetch(request);
+      const url = new URL(request.url);
+      recordExchange({ method: request.method, path: url.pathname + url.search, status: response.status, trace: traceOf(response) });
+      return response;
     },
     identify: impersonationHeaders,
     baseUrl: location.origin,
