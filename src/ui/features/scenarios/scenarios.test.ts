@@ -4,6 +4,7 @@ import { serverOptionsFrom } from '../../../sw/serverOptions';
 import { settingsFromUrl, workerUrlWith } from '../../../sw/settings';
 import { tabServerSettings } from '../access/settings';
 import { impersonationHeaders, runScenario, subsetFailures } from './runner';
+import { peekResume, saveResume, takeResume } from './resume';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { parseDuration, parseScenario } from './scenario';
 import { EXAMPLE_SCENARIO } from './scenarioSlice';
@@ -134,5 +135,18 @@ steps:
     ]);
     expect(results[1]!.message).toBe('configmaps "readable" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option');
     await server.close();
+  });
+});
+
+describe('a scenario run resuming after the reload that switched the server', () => {
+  it('is kept for this tab once: taken after the reload, gone for the next one', () => {
+    const items = new Map<string, string>();
+    const storage = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+    saveResume({ draft: EXAMPLE_SCENARIO, action: 'step', applied: ['authorization mode RBAC (was AlwaysAllow (the default))'] }, storage);
+    expect(peekResume(storage)?.action).toBe('step');
+    expect(takeResume(storage)).toEqual({ draft: EXAMPLE_SCENARIO, action: 'step', applied: ['authorization mode RBAC (was AlwaysAllow (the default))'] });
+    expect(takeResume(storage)).toBeUndefined();
+    storage.setItem('kubesim.scenarioResume', '{"draft":1}');
+    expect(peekResume(storage)).toBeUndefined();
   });
 });
