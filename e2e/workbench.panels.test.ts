@@ -453,6 +453,10 @@ describe("Scenario settings on the tab's server", () => {
     const stages = await p.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
     expect(stages).toEqual(expect.arrayContaining(['authentication', 'impersonation', 'authorization']));
     expect(await p.getByTestId('trace-detail').textContent()).toContain('kubesim-scenario-admin is acting as alice');
+    // The Access panel shows the tab's server as the scenario left it.
+    await p.getByTestId('tab-access').click();
+    expect(await p.getByTestId('access-mode').inputValue()).toBe('RBAC');
+    expect(await p.getByTestId('access-gates').textContent()).toContain('AllowUnsafeMalformedObjectDeletion=true');
     await p.getByTestId('tab-scenarios').click();
 
     // A scenario without settings puts the defaults back.
