@@ -360,8 +360,11 @@ describe('Scenarios panel', () => {
 
   it('[API-SSA-049] replays the example scenario: objects applied, each step checked', async () => {
     await page.getByTestId('tab-scenarios').click();
-    await page.getByTestId('scenario-replay').click();
-    await expect.poll(summary).toBe('2 passed, 0 failed, 0 to run');
+    // The first run adds the scenario identity to the tab's server: the page reloads and the run resumes.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('scenario-replay').click()]);
+    await workbenchReady(page);
+    await expect.poll(summary, { timeout: 30_000 }).toBe('2 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-settings-applied').textContent()).toContain('the scenario identity kubesim-scenario-admin (system:masters) in the token table');
     expect(await page.getByTestId('scenario-result').first().textContent()).toBe(
       'PASS step 1: another manager applies a different value: PATCH /api/v1/namespaces/default/configmaps/scenario-app?fieldManager=bob -> 409 Conflict',
     );
@@ -402,6 +405,72 @@ describe('Scenarios panel', () => {
   });
 });
 
+describe("Scenario settings on the tab's server", () => {
+  it("[AC-AUTHZ-001] [AC-AUTHN-001] replaying sets the tab's server to the scenario's authorization mode and feature gates (over one reload), says so, and runs as: users by impersonation", async () => {
+    const other = await wb.openProfile();
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    await p.getByTestId('tab-scenarios').click();
+    await pasteInEditor(
+      p,
+      'scenario-editor',
+      [
+        'name: rbac and gates',
+        'settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true } }',
+        'objects:',
+        '  - { apiVersion: v1, kind: ConfigMap, metadata: { name: readable, namespace: default } }',
+        'steps:',
+        '  - as: alice',
+        '    request: GET /api/v1/namespaces/default/configmaps',
+        '    expect: { status: 403, reason: Forbidden, message: \'configmaps is forbidden: User "alice" cannot list resource "configmaps" in API group "" in the namespace "default"\' }',
+        '  - request: DELETE /api/v1/namespaces/default/configmaps/readable',
+        '    body: { apiVersion: v1, kind: DeleteOptions, ignoreStoreReadErrorWithClusterBreakingPotential: true }',
+        '    expect: { status: 422, reason: Invalid }',
+        '',
+      ].join('\n'),
+    );
+    expect(await p.getByTestId('scenario-settings-note').textContent()).toContain('authorization mode RBAC (was AlwaysAllow (the default))');
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('scenario-replay').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('scenario-summary').textContent(), { timeout: 30_000 }).toBe('2 passed, 0 failed, 0 to run');
+    const applied = await p.getByTestId('scenario-settings-applied').textContent();
+    expect(applied).toContain('authorization mode RBAC (was AlwaysAllow (the default))');
+    expect(applied).toContain('feature gates AllowUnsafeMalformedObjectDeletion=true (was the defaults)');
+    expect(await p.getByTestId('scenario-settings-note').count()).toBe(0);
+    // A new worker took over with the settings on its script URL.
+    const scriptUrl = new URL(await p.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? ''));
+    expect(scriptUrl.searchParams.get('authorizationMode')).toBe('RBAC');
+    expect(scriptUrl.searchParams.get('featureGates')).toBe('AllowUnsafeMalformedObjectDeletion=true');
+    // The page itself is anonymous, and RBAC now decides for it too.
+    const anonymous = await p.evaluate(async () => {
+      const r = await fetch('/api/v1/namespaces/default/configmaps');
+      return { status: r.status, message: ((await r.json()) as { message: string }).message };
+    });
+    expect(anonymous).toEqual({ status: 403, message: 'configmaps is forbidden: User "system:anonymous" cannot list resource "configmaps" in API group "" in the namespace "default"' });
+    // The steps are in the Trace panel: alice's request was impersonated by the scenario identity and denied by RBAC.
+    await p.getByTestId('tab-trace').click();
+    await p.locator('[data-testid="trace-request"]', { hasText: /^403 GET \/api\/v1\/namespaces\/default\/configmaps$/ }).first().click();
+    const stages = await p.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
+    expect(stages).toEqual(expect.arrayContaining(['authentication', 'impersonation', 'authorization']));
+    expect(await p.getByTestId('trace-detail').textContent()).toContain('kubesim-scenario-admin is acting as alice');
+    // The Access panel shows the tab's server as the scenario left it.
+    await p.getByTestId('tab-access').click();
+    expect(await p.getByTestId('access-mode').inputValue()).toBe('RBAC');
+    expect(await p.getByTestId('access-gates').textContent()).toContain('AllowUnsafeMalformedObjectDeletion=true');
+    await p.getByTestId('tab-scenarios').click();
+
+    // A scenario without settings puts the defaults back.
+    await pasteInEditor(p, 'scenario-editor', 'name: defaults\nsteps:\n  - request: GET /api/v1/namespaces/default/configmaps\n    expect: { status: 200 }\n');
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('scenario-replay').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('scenario-summary').textContent(), { timeout: 30_000 }).toBe('1 passed, 0 failed, 0 to run');
+    expect(await p.getByTestId('scenario-settings-applied').textContent()).toContain('authorization mode AlwaysAllow (the default) (was RBAC)');
+    expect(await p.evaluate(async () => (await fetch('/api/v1/namespaces/default/configmaps')).status)).toBe(200);
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
 describe('Trace panel', () => {
   it("lists the workbench's requests with the server's trace of each: authentication and the authorization decision", async () => {
     await page.getByTestId('tab-trace').click();
@@ -410,6 +479,54 @@ describe('Trace panel', () => {
     const stages = await page.getByTestId('trace-entry').evaluateAll((els) => els.map((e) => e.getAttribute('data-stage')));
     expect(stages).toEqual(expect.arrayContaining(['authentication', 'authorization']));
     expect(await page.getByTestId('trace-detail').textContent()).toContain('GET /api/v1/namespaces → 200');
+  });
+});
+
+describe('Trace panel: field manager and storage', () => {
+  const traced = (pattern: RegExp) => page.locator('[data-testid="trace-request"]', { hasText: pattern }).first();
+
+  it('[API-SSA-049] [API-SSA-050] [API-META-015] an apply shows the manager, the fields it took, and the key with the resourceVersion before and after; a conflict shows the fields', async () => {
+    await page.getByTestId('tab-editor').click();
+    await page.getByTestId('field-manager').fill('trace-alice');
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-trace\ndata:\n  mode: a\n');
+    await page.getByTestId('apply-button').click();
+    await expect.poll(result).toBe('configmap/e2e-trace serverside-applied');
+    await page.getByTestId('field-manager').fill('trace-bob');
+    await pasteInEditor(page, 'manifest-editor', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-trace\ndata:\n  mode: b\n');
+    await page.getByTestId('apply-button').click();
+    await page.getByTestId('write-error').waitFor();
+    await page.getByTestId('force').check();
+    await page.getByTestId('apply-button').click();
+    await expect.poll(result).toBe('configmap/e2e-trace serverside-applied');
+    await page.getByTestId('force').uncheck();
+
+    await page.getByTestId('tab-trace').click();
+    const detail = page.getByTestId('trace-detail');
+    // The create: alice owns .data.mode; the object is stored under its key at a first resourceVersion.
+    await traced(/^201 PATCH .*e2e-trace\?.*fieldManager=trace-alice/).click();
+    const aliceChange = detail.locator('[data-testid="trace-field-change"][data-manager="trace-alice"]');
+    expect(await aliceChange.getAttribute('data-operation')).toBe('Apply');
+    expect(await aliceChange.getByTestId('trace-gained').allTextContents()).toEqual(['+ .data.mode']);
+    const created = detail.getByTestId('trace-storage');
+    expect(await created.getAttribute('data-key')).toBe('/registry/configmaps/default/e2e-trace');
+    expect(await created.getAttribute('data-before')).toBe('');
+    const rv1 = await created.getAttribute('data-after');
+    expect(rv1).toMatch(/^\d+$/);
+
+    // The refused apply: the conflicting field and its owner, and no storage write.
+    await traced(/^409 PATCH .*e2e-trace\?.*fieldManager=trace-bob/).click();
+    expect(await detail.getByTestId('trace-conflict').getAttribute('data-field')).toBe('.data.mode');
+    expect(await detail.getByTestId('trace-conflict').textContent()).toContain('conflict with "trace-alice"');
+    expect(await detail.getByTestId('trace-storage').count()).toBe(0);
+
+    // The forced apply: bob took the field alice lost; the write moved the resourceVersion on from the first.
+    await traced(/^200 PATCH .*e2e-trace\?.*fieldManager=trace-bob.*force=true|^200 PATCH .*e2e-trace\?.*force=true.*fieldManager=trace-bob/).click();
+    expect(await detail.locator('[data-testid="trace-field-change"][data-manager="trace-bob"]').getByTestId('trace-gained').allTextContents()).toEqual(['+ .data.mode']);
+    expect(await detail.locator('[data-testid="trace-field-change"][data-manager="trace-alice"]').getByTestId('trace-lost').allTextContents()).toEqual(['− .data.mode']);
+    const updated = detail.getByTestId('trace-storage');
+    expect(await updated.getAttribute('data-before')).toBe(rv1);
+    expect(await updated.getAttribute('data-after')).not.toBe(rv1);
+    expect(await updated.textContent()).toContain(`${rv1} → `);
   });
 });
 
@@ -454,6 +571,18 @@ describe('quality', () => {
 
   it('fits 1280x720 without horizontal scrolling', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  });
+
+  it('every panel, the scenario and trace ones included, fits 1280 wide when reached by keyboard', async () => {
+    const panels: [string, string][] = [['editor', 'editor-panel'], ['ownership', 'ownership-panel'], ['watch', 'watch-panel'], ['cel', 'cel-panel'], ['rbac', 'rbac-panel'], ['scenarios', 'scenario-panel'], ['trace', 'trace-panel'], ['access', 'access-panel']];
+    await page.getByTestId('tab-resources').click();
+    for (const [tab, panel] of panels) {
+      await page.keyboard.press('ArrowRight');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(`tab-${tab}`);
+      await page.getByTestId(panel).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), panel).toBeLessThanOrEqual(1280);
+    }
+    await page.getByTestId('tab-resources').click();
   });
 
   it('no console errors or page errors during the suite', () => {

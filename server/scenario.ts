@@ -10,59 +10,37 @@
  * cluster from a kubeconfig.
  *
  * With `--kubeconfig <file>` the same scenario runs against that cluster
- * (kubesim's Node host or a real Kubernetes), to compare the two.
+ * (kubesim's Node host or a real Kubernetes), to compare the two, with the
+ * kubeconfig's token or client certificate (kubeconfig.ts).
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { createApiServer, createMemoryStorage, FakeClock } from '../src/core';
 import type { FeatureGates } from '../src/core/features';
 import { parseControllers } from '../src/core/controllers/names';
 import { describeStep, parseScenario, type Scenario } from '../src/ui/features/scenarios/scenario';
-import { runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
+import { impersonationHeaders, runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
 import { parseTokenFile } from '../src/core/auth/authenticator/tokenfile';
 import { hostAuthorization } from './authorization';
+import { clusterFetch, readKubeconfig } from './kubeconfig';
 
 
 export interface RunOutput {
   write(line: string): void;
 }
 
-interface KubeconfigTarget {
-  server: string;
-  token?: string;
-}
-
-/** The current context's server and bearer token, from a kubeconfig file. */
-async function readKubeconfig(path: string): Promise<KubeconfigTarget> {
-  const config = parseYaml(await readFile(path, 'utf8')) as {
-    'current-context'?: string;
-    contexts?: { name: string; context: { cluster: string; user?: string } }[];
-    clusters?: { name: string; cluster: { server: string } }[];
-    users?: { name: string; user?: { token?: string } }[];
-  };
-  const context = config.contexts?.find((c) => c.name === config['current-context'])?.context;
-  const cluster = config.clusters?.find((c) => c.name === context?.cluster)?.cluster;
-  if (!context || !cluster?.server) throw new Error(`${path}: no cluster for the current context ${JSON.stringify(config['current-context'] ?? '')}`);
-  return { server: cluster.server, token: config.users?.find((u) => u.name === context.user)?.user?.token };
-}
-
 /**
- * A running cluster from a kubeconfig: requests go to its server with the
- * kubeconfig's token; `as:` users are impersonated (Impersonate-User and
- * Impersonate-Group), so the kubeconfig's user needs the impersonate verb.
+ * A running server: requests go to it as the runner's user; `as:` users are
+ * impersonated (Impersonate-User and Impersonate-Group), so that user needs
+ * the impersonate verb.
  */
-function clusterTarget(kubeconfig: KubeconfigTarget, send: (request: Request) => Promise<Response> = fetch): ScenarioTarget {
+function clusterTarget(server: string, send: (request: Request) => Promise<Response>, token?: string): ScenarioTarget {
   return {
-    baseUrl: kubeconfig.server,
+    baseUrl: server,
     fetch: (request) => {
-      if (kubeconfig.token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${kubeconfig.token}`);
+      if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
       return send(request);
     },
-    identify: (who) => {
-      const headers = new Headers({ 'Impersonate-User': who.user });
-      for (const group of who.groups ?? []) headers.append('Impersonate-Group', group);
-      return Object.fromEntries(headers.entries());
-    },
+    identify: impersonationHeaders,
   };
 }
 
@@ -95,7 +73,8 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
   if (kubeconfigPath !== undefined) {
     let target: ScenarioTarget;
     try {
-      target = clusterTarget(await readKubeconfig(kubeconfigPath));
+      const connection = await readKubeconfig(kubeconfigPath);
+      target = clusterTarget(connection.server, clusterFetch(connection));
     } catch (error) {
       out.write(`error: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
@@ -134,7 +113,7 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
   try {
     await server.ready;
     const target: ScenarioTarget = {
-      ...clusterTarget({ server: 'http://kubesim.scenario', token: adminToken }, (request) => server.handle(request)),
+      ...clusterTarget('http://kubesim.scenario', (request) => server.handle(request), adminToken),
       advanceClock: clock
         ? async (ms) => {
             clock.advance(ms);

@@ -319,7 +319,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission)).withTrace((e) => addTrace(request, e));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };

@@ -13,6 +13,8 @@ describe('isApiPath', () => {
     ['/livez/ping', true],
     ['/readyz', true],
     ['/metrics', true],
+    ['/debug/kubesim/clock', true],
+    ['/debugger.js', false],
     ['/', false],
     ['/index.html', false],
     ['/apiary', false],

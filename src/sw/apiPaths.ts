@@ -3,7 +3,7 @@
  * workbench's HTML, scripts, styles, Vite's dev endpoints) goes to the network.
  */
 
-/** First path segments kube-apiserver answers: resource APIs, discovery, OpenAPI, health, metrics, version. */
+/** First path segments kube-apiserver answers: resource APIs, discovery, OpenAPI, health, metrics, version, /debug (kubesim's operator endpoints live under /debug/kubesim). */
 export const API_ROOTS: readonly string[] = [
   'api',
   'apis',
@@ -15,6 +15,7 @@ export const API_ROOTS: readonly string[] = [
   'metrics',
   'statusz',
   'flagz',
+  'debug',
 ];
 
 /** True for `/api`, `/api/v1/...`, `/healthz/ping` and the like; false for `/apiary` or `/src/api.ts`. */

@@ -12,7 +12,7 @@ import { parseFeatureGates } from '../core/features';
 import { FakeClock } from '../core/util/clock';
 import type { WorkerSettings } from './settings';
 
-/** Throws (with the flag-style message) when the token table or the modes are invalid; the worker then answers 503 with it. */
+/** Throws (with the flag-style message) when the token table, the modes or the gates are invalid; the worker then answers 503 with it. */
 export function serverOptionsFrom(settings: WorkerSettings): Partial<ApiServerOptions> {
   const options: Partial<ApiServerOptions> = {};
   if (settings.watchHistoryWindowMs !== undefined) options.watchHistoryWindowMs = settings.watchHistoryWindowMs;

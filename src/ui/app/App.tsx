@@ -3,6 +3,7 @@
  * than Resources are code-split, so the first screen needs none of them.
  */
 import { lazy, Suspense, useEffect } from 'react';
+import { peekResume } from '../features/scenarios/resume';
 import { scenarioFromFragment } from '../features/scenarios/share';
 import { NamespaceList } from '../features/namespaces';
 import { KindSelect, LabelSelectorInput, ObjectDetail, ResourceTable, useResourceKinds, useSelectedKind } from '../features/resources';
@@ -73,11 +74,17 @@ export function App() {
   );
 }
 
-/** A link with `#scenario=...` opens the Scenarios panel with that scenario. */
+/** A link with `#scenario=...` opens the Scenarios panel with that scenario; so does a scenario run resuming after its reload. */
 function useScenarioLink(): void {
   const setDraft = useWorkbench((s) => s.setScenarioDraft);
   const showPanel = useWorkbench((s) => s.showPanel);
   useEffect(() => {
+    const resume = peekResume();
+    if (resume) {
+      setDraft(resume.draft);
+      showPanel('scenarios');
+      return;
+    }
     let cancelled = false;
     void scenarioFromFragment(location.hash).then(
       (text) => {

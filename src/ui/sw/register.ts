@@ -14,7 +14,7 @@
  * Reloads are guarded in sessionStorage so a broken setup cannot loop.
  */
 import { BUILD_ID, PROTOCOL_VERSION, sendToWorker, workerUrlWith } from '../../sw';
-import { readAccessSettings } from '../features/access/settings';
+import { tabServerSettings } from '../features/access/settings';
 
 export type ConnectionFailure = 'insecure-context' | 'unsupported' | 'registration-failed' | 'not-controlled';
 
@@ -66,13 +66,8 @@ async function connect(): Promise<WorkerConnection> {
   let registration: ServiceWorkerRegistration;
   try {
     // Host settings ride on the script URL; `localStorage['kubesim.watchHistoryWindow'] = '10m'` sets the window,
-    // the Access panel the token table and authorization modes.
-    const access = readAccessSettings();
-    const url = workerUrlWith(WORKER_URL, {
-      watchHistoryWindow: localStorage.getItem('kubesim.watchHistoryWindow') ?? undefined,
-      tokens: access.tokens,
-      authorizationMode: access.authorizationMode,
-    });
+    // the Access panel the token table and authorization modes, a scenario the modes and feature gates.
+    const url = workerUrlWith(WORKER_URL, { watchHistoryWindow: localStorage.getItem('kubesim.watchHistoryWindow') ?? undefined, ...tabServerSettings() });
     // Changed settings (a new script URL) install a new worker that takes over at once; wait for it, so no
     // request of this page reaches the old worker while it stops.
     const takeover = nextControllerChange(container, ACTIVATION_TIMEOUT_MS);

@@ -4,7 +4,8 @@
  * ownership through the scale subresource.
  */
 import { isObject, type KubeObject, type ManagedFieldsEntry as ObjectManagedFieldsEntry } from '../../api/types';
-import { decodeManagedFields, encodeManagedFields, FieldManager, fieldElement, newFieldManager, type ManagedFieldsEntry } from '../../fieldmanager';
+import { decodeManagedFields, encodeManagedFields, FieldManager, fieldElement, newFieldManager, ownershipChanges, type ManagedFieldsEntry, type OwnershipChange } from '../../fieldmanager';
+import type { TraceEntry } from '../request/context';
 import type { Store } from '../../registry/generic/store';
 import type { SchemaObject } from '../../registry/types';
 import type { Clock } from '../../util/clock';
@@ -13,17 +14,31 @@ import { StatusError, type StatusDetails } from '../../errors';
 
 const asJson = (o: KubeObject | undefined) => o as unknown as JsonObject | undefined;
 
+/** Where a request's field manager actions are recorded (its trace). */
+export type TraceSink = (entry: TraceEntry) => void;
+
 /** Records an Update by manager: ownership of what changed between live and next. */
-export function trackUpdate(fm: FieldManager, live: KubeObject | undefined, next: KubeObject, manager: string): KubeObject {
-  return fm.update(asJson(live), asJson(next)!, manager) as unknown as KubeObject;
+export function trackUpdate(fm: FieldManager, live: KubeObject | undefined, next: KubeObject, manager: string, trace?: TraceSink): KubeObject {
+  const tracked = fm.update(asJson(live), asJson(next)!, manager) as unknown as KubeObject;
+  trace?.(ownershipEntry('Update', manager, false, live, tracked));
+  return tracked;
 }
 
 /** Server-side apply of `applied` onto live (or onto nothing, to create). */
-export function trackApply(fm: FieldManager, live: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean): KubeObject {
+export function trackApply(fm: FieldManager, live: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean, trace?: TraceSink): KubeObject {
   const r = fm.apply(asJson(live), applied, manager, force);
-  if (r.ok) return r.object as unknown as KubeObject;
+  if (r.ok) {
+    const tracked = r.object as unknown as KubeObject;
+    trace?.(ownershipEntry('Apply', manager, force, live, tracked));
+    return tracked;
+  }
   const conflicts = FieldManager.conflictStatus(r.error);
   if (conflicts) {
+    trace?.({
+      stage: 'fieldManager',
+      message: `Apply by ${JSON.stringify(manager)} refused: ${conflicts.message.replace(/^Apply failed with /, '')} (force would take them)`,
+      details: { manager, operation: 'Apply', force, conflicts: conflicts.causes.map((c) => ({ field: c.field, message: c.message })) },
+    });
     // As errors.NewApplyConflict: details carry only the causes (no name or kind).
     const details: StatusDetails = { causes: conflicts.causes.map((c) => ({ reason: c.type, message: c.message, field: c.field })) };
     throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: conflicts.message, reason: 'Conflict', details, code: 409 });
@@ -39,6 +54,25 @@ export function trackApply(fm: FieldManager, live: KubeObject | undefined, appli
 }
 
 const typedPatchPrefix = 'failed to create typed patch object: ';
+
+/**
+ * The trace entry of a tracked write: which manager wrote with which
+ * operation, the fields it took (and from whom) and what others lost.
+ */
+function ownershipEntry(operation: 'Apply' | 'Update', manager: string, force: boolean, live: KubeObject | undefined, tracked: KubeObject): TraceEntry {
+  const before = live?.metadata.managedFields as ManagedFieldsEntry[] | undefined;
+  const changes = ownershipChanges(before, tracked.metadata.managedFields as ManagedFieldsEntry[] | undefined);
+  const isWriter = (c: OwnershipChange) => c.manager === manager && c.operation === operation;
+  const own = changes.find(isWriter);
+  const losers = changes.filter((c) => !isWriter(c) && c.lost.length > 0);
+  const parts = [own ? `owns ${own.owns} field${own.owns === 1 ? '' : 's'}${own.gained.length ? `, newly ${own.gained.join(', ')}` : ''}${own.lost.length ? `, no longer ${own.lost.join(', ')}` : ''}` : 'ownership unchanged'];
+  for (const c of losers) parts.push(`${JSON.stringify(c.manager)} (${c.operation}) lost ${c.lost.join(', ')}`);
+  return {
+    stage: 'fieldManager',
+    message: `${operation} by ${JSON.stringify(manager)}${force ? ' (force)' : ''}: ${parts.join('; ')}`,
+    details: { manager, operation, ...(operation === 'Apply' ? { force } : {}), changes },
+  };
+}
 
 /** `namespace/name; group/version, Kind=Kind`, as the field manager prints an object in errors. */
 function objectGVKNN(obj: JsonObject): string {
@@ -113,13 +147,13 @@ export class ScaleFieldManagement {
   }
 
   /** An update (PUT or non-apply patch) of the Scale by manager. */
-  update(liveScale: KubeObject, newScale: KubeObject, manager: string): KubeObject {
-    return trackUpdate(this.fm, liveScale, newScale, manager);
+  update(liveScale: KubeObject, newScale: KubeObject, manager: string, trace?: TraceSink): KubeObject {
+    return trackUpdate(this.fm, liveScale, newScale, manager, trace);
   }
 
   /** A server-side apply of the Scale by manager (conflicts as 409). */
-  apply(liveScale: KubeObject, applied: JsonObject, manager: string, force: boolean): KubeObject {
-    return trackApply(this.fm, liveScale, applied, manager, force);
+  apply(liveScale: KubeObject, applied: JsonObject, manager: string, force: boolean, trace?: TraceSink): KubeObject {
+    return trackApply(this.fm, liveScale, applied, manager, force, trace);
   }
 
   /** The parent's managedFields after a Scale write left trackedScale's entries. */

@@ -55,6 +55,9 @@ export interface ValidatingAdmission {
   validate(review: AdmissionReview): Promise<void>;
 }
 
+/** Where a request's storage writes are recorded (its trace: key and resourceVersion before and after). */
+export type WriteTrace = (entry: { stage: string; message: string; details?: Record<string, unknown> }) => void;
+
 export interface WriteOptions {
   dryRun?: boolean;
   subresource?: string;
@@ -248,6 +251,8 @@ export class Store {
   private readonly fieldManagers = new Map<string, FieldManager>();
   /** Set on a request's view of the store (withAdmission); controllers write without it. */
   private admission: ValidatingAdmission | undefined;
+  /** Set on a request's view of the store (withTrace). */
+  private writeTrace: WriteTrace | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
 
@@ -267,6 +272,22 @@ export class Store {
     const view = Object.create(this) as Store;
     view.admission = admission;
     return view;
+  }
+
+  /** This store as one request sees it: each storage write is recorded in the request's trace. */
+  withTrace(trace: WriteTrace): Store {
+    const view = Object.create(this) as Store;
+    view.writeTrace = trace;
+    return view;
+  }
+
+  /** Records one storage write (or why none happened) of this request. */
+  private traceWrite(operation: string, key: string, before: number | undefined, after: number | undefined, message: string): void {
+    this.writeTrace?.({
+      stage: 'storage',
+      message,
+      details: { operation, key, ...(before !== undefined ? { resourceVersionBefore: String(before) } : {}), ...(after !== undefined ? { resourceVersionAfter: String(after) } : {}) },
+    });
   }
 
   /** Resolves the schema's `#/definitions/...` refs; one function per store, so schema walkers can cache by it. */
@@ -463,11 +484,13 @@ export class Store {
       const key = this.key(namespace, meta.name!);
       if (options.dryRun) {
         if (await this.deps.storage.get(key)) throw newAlreadyExists(this.gr, meta.name!);
+        this.traceWrite('create', key, undefined, undefined, `dry run: ${key} not written`);
         return { object: obj };
       }
       try {
         const kv = await this.deps.storage.create(key, this.encode(obj));
         stored = true;
+        this.traceWrite('create', key, undefined, kv.modRevision, `created ${key} at resourceVersion ${kv.modRevision}`);
         return { kv };
       } catch (e) {
         if (isStorageError(e, 'KeyExists')) throw newAlreadyExists(this.gr, meta.name!);
@@ -513,11 +536,15 @@ export class Store {
         ({ next, finish } = this.prepareUpdate(next, current, ctx));
         await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
         if (this.shouldDeleteDuringUpdate(next)) {
-          if (options.dryRun) return { object: next, created: false };
+          if (options.dryRun) {
+            this.traceWrite('delete', key, kv!.modRevision, undefined, `dry run: ${key} not deleted`);
+            return { object: next, created: false };
+          }
           try {
             const deletedKv = await this.deps.storage.delete(key, kv!.modRevision);
             const deleted = this.decode(deletedKv);
             stored = true;
+            this.traceWrite('delete', key, kv!.modRevision, deletedKv.modRevision, `deleted ${key} (no finalizers left): resourceVersion ${kv!.modRevision} → ${deletedKv.modRevision}`);
             this.strategy.afterDelete?.(deleted, ctx);
             return { object: deleted, created: false };
           } catch (e) {
@@ -526,14 +553,24 @@ export class Store {
           }
         }
         // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
-        if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return { object: current, created: false };
-        if (options.dryRun) return { object: next, created: false };
+        if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) {
+          this.traceWrite('update', key, kv!.modRevision, kv!.modRevision, `no change: ${key} not written, resourceVersion stays ${kv!.modRevision}`);
+          return { object: current, created: false };
+        }
+        if (options.dryRun) {
+          this.traceWrite('update', key, kv!.modRevision, undefined, `dry run: ${key} not written`);
+          return { object: next, created: false };
+        }
         try {
           const written = await this.deps.storage.update(key, this.encode(next), kv!.modRevision);
           stored = true;
+          this.traceWrite('update', key, kv!.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv!.modRevision} → ${written.modRevision}`);
           return this.writtenResult(written);
         } catch (e) {
-          if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+          if (isStorageError(e, 'Conflict') && !requested && attempt < 5) {
+            this.traceWrite('update', key, kv!.modRevision, undefined, `${key} changed since resourceVersion ${kv!.modRevision}: read again and retried`);
+            continue;
+          }
           throw this.interpretWriteError(e, name);
         }
       } finally {
@@ -729,6 +766,7 @@ export class Store {
         if (options.dryRun) return { object: next, deleted: false };
         try {
           const written = await this.deps.storage.update(key, this.encode(next), kv.modRevision);
+          this.traceWrite('delete', key, kv.modRevision, written.modRevision, `marked ${key} for deletion (finalizers ${held.join(', ')}): resourceVersion ${kv.modRevision} → ${written.modRevision}`);
           return { object: this.decode(written), deleted: false };
         } catch (e) {
           if (isStorageError(e, 'Conflict') && attempt < 5) continue;
@@ -738,6 +776,7 @@ export class Store {
       if (options.dryRun) return { object: current, deleted: true };
       try {
         const deletedKv = await this.deps.storage.delete(key, kv.modRevision);
+        this.traceWrite('delete', key, kv.modRevision, deletedKv.modRevision, `deleted ${key}: resourceVersion ${kv.modRevision} → ${deletedKv.modRevision}`);
         const deleted = this.decode(deletedKv);
         this.strategy.afterDelete?.(deleted, this.ctx());
         return { object: deleted, deleted: true };

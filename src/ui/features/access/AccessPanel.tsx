@@ -5,7 +5,7 @@
  * worker with the new settings and reloads the page; stored objects stay.
  */
 import { useState } from 'react';
-import { readAccessSettings, tokenUsers, writeAccessSettings, type AccessSettings } from './settings';
+import { FEATURE_GATES_KEY, readAccessSettings, tokenUsers, writeAccessSettings, type AccessSettings } from './settings';
 
 const MODES = ['', 'RBAC', 'RBAC,AlwaysAllow', 'AlwaysAllow', 'AlwaysDeny'];
 const EXAMPLE = 'admin-token,admin,1,system:masters\nalice-token,alice,2,"developers"\n';
@@ -14,6 +14,9 @@ export function AccessPanel({ reload = () => location.reload() }: { reload?: () 
   const saved = readAccessSettings();
   const [draft, setDraft] = useState<AccessSettings>(saved);
   const users = tokenUsers(draft.tokens);
+  // A scenario may have set a mode list this menu does not offer.
+  const modes = MODES.includes(saved.authorizationMode) ? MODES : [...MODES, saved.authorizationMode];
+  const gates = localStorage.getItem(FEATURE_GATES_KEY);
   const changed = draft.tokens !== saved.tokens || draft.authorizationMode !== saved.authorizationMode || draft.token !== saved.token;
   const apply = () => {
     writeAccessSettings(draft);
@@ -35,7 +38,7 @@ export function AccessPanel({ reload = () => location.reload() }: { reload?: () 
       <div className="toolbar">
         <label htmlFor="access-mode">Authorization mode</label>
         <select id="access-mode" data-testid="access-mode" value={draft.authorizationMode} onChange={(e) => setDraft({ ...draft, authorizationMode: e.target.value })}>
-          {MODES.map((m) => (
+          {modes.map((m) => (
             <option key={m} value={m}>
               {m || 'AlwaysAllow (default)'}
             </option>
@@ -54,6 +57,11 @@ export function AccessPanel({ reload = () => location.reload() }: { reload?: () 
           Apply and reload
         </button>
       </div>
+      {gates && (
+        <p data-testid="access-gates">
+          Feature gates (set by a scenario, as --feature-gates): <code>{gates}</code>
+        </p>
+      )}
       <p className="muted">
         Under RBAC the default roles exist from the start; act as a member of system:masters to write roles and bindings, then switch users to see
         their 403s. The RBAC lab and Trace panel explain each decision.

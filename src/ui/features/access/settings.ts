@@ -48,3 +48,26 @@ export function withBearerToken(request: Request, token: string): Request {
   if (token && !request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${token}`);
   return request;
 }
+
+/** Feature gates of this tab's server (`Name=true,Other=false`, as --feature-gates); a scenario's settings set them. */
+export const FEATURE_GATES_KEY = 'kubesim.featureGates';
+/** The token of the identity scenarios run as in this tab: a member of system:masters, as the headless runner's admin. */
+export const SCENARIO_TOKEN_KEY = 'kubesim.scenarioToken';
+export const SCENARIO_ADMIN = 'kubesim-scenario-admin';
+
+/**
+ * What the tab's server is started with (the worker script's settings): the
+ * Access panel's token table and modes, the feature gates, and, once a
+ * scenario ran here, the line of the scenario identity's token.
+ */
+export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): { tokens?: string; authorizationMode?: string; featureGates?: string } {
+  const access = readAccessSettings(storage);
+  const scenarioToken = storage.getItem(SCENARIO_TOKEN_KEY);
+  const scenarioLine = scenarioToken ? `${scenarioToken},${SCENARIO_ADMIN},${SCENARIO_ADMIN},system:masters\n` : '';
+  const table = access.tokens && !access.tokens.endsWith('\n') ? `${access.tokens}\n` : access.tokens;
+  return {
+    tokens: table + scenarioLine || undefined,
+    authorizationMode: access.authorizationMode || undefined,
+    featureGates: storage.getItem(FEATURE_GATES_KEY) || undefined,
+  };
+}

@@ -1,18 +1,23 @@
 /**
  * Scenarios in the workbench: edit one as YAML, replay it or step through
  * it against this tab's API server, save it in the browser, load or
- * download it as a file, and share it as a link. Settings (authorization
- * mode, feature gates, fake clock) and `as:` users take effect in headless
- * runs (`npm run serve -- run scenario.yaml`), where the server is built
- * for the scenario.
+ * download it as a file, and share it as a link. Running it first switches
+ * the tab's server to the scenario's settings (authorization mode, feature
+ * gates): the service worker is registered again over a page reload, after
+ * which the run resumes (resume.ts). The steps are played as
+ * the headless runner (`npm run serve -- run scenario.yaml`) does: as an
+ * admin identity that impersonates each step's `as:` user. The fake clock
+ * exists in headless runs only.
  */
-import { readAccessSettings, withBearerToken } from '../access/settings';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { traceOf } from '../../api';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
-import { runStep, applyObjects, type ScenarioTarget, type StepResult } from './runner';
+import { runStep, applyObjects, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
 import { describeStep, parseScenario } from './scenario';
+import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
+import { saveResume, takeResume } from './resume';
 import { scenarioFragment } from './share';
 
 const SAVED_KEY = 'kubesim.scenarios';
@@ -25,7 +30,7 @@ function savedScenarios(): Record<string, string> {
   }
 }
 
-export function ScenarioPanel() {
+export function ScenarioPanel({ reload = () => location.reload() }: { reload?: () => void }) {
   const draft = useWorkbench((s) => s.scenarioDraft);
   const setDraft = useWorkbench((s) => s.setScenarioDraft);
   const [results, setResults] = useState<StepResult[]>([]);
@@ -34,16 +39,45 @@ export function ScenarioPanel() {
   const [busy, setBusy] = useState(false);
   const [link, setLink] = useState('');
   const [saved, setSaved] = useState(savedScenarios);
+  const [applied, setApplied] = useState<string[]>([]);
   const parsed = parseScenario(draft);
   const scenario = parsed.ok ? parsed.scenario : undefined;
-  // The page's own fetch: through the service worker, as every workbench request.
-  const target: ScenarioTarget = { fetch: (request) => fetch(withBearerToken(request, readAccessSettings().token)), baseUrl: location.origin };
+  const wanted = scenario && scenarioServerSettings(scenario.settings);
+  const pending = wanted ? serverSettingsChanges(readServerSettings(), wanted) : [];
+  const recordExchange = useWorkbench((s) => s.recordExchange);
+  // The page's own fetch, through the service worker, as the scenario identity; `as:` users are impersonated.
+  // Each request asks for its trace, so the Trace panel explains the scenario's steps too.
+  const target: ScenarioTarget = {
+    fetch: async (request) => {
+      if (!request.headers.has('Authorization')) request.headers.set('Authorization', `Bearer ${scenarioToken()}`);
+      request.headers.set('X-Kubesim-Trace', '1');
+      const response = await fetch(request);
+      const url = new URL(request.url);
+      recordExchange({ method: request.method, path: url.pathname + url.search, status: response.status, trace: traceOf(response) });
+      return response;
+    },
+    identify: impersonationHeaders,
+    baseUrl: location.origin,
+  };
   const done = scenario !== undefined && results.length >= scenario.steps.length;
 
   const reset = () => {
     setResults([]);
     setSetupError(null);
     setStarted(false);
+  };
+
+  /**
+   * When the tab's server runs with other settings than the scenario's:
+   * stores the scenario's and reloads, the run resuming after it. A resumed
+   * run never reloads again (a server that could not start answers its 503).
+   */
+  const switchedServer = (action: 'replay' | 'step', resumed: boolean): boolean => {
+    if (resumed || !wanted || pending.length === 0) return false;
+    writeServerSettings(wanted);
+    saveResume({ draft, action, applied: pending });
+    reload();
+    return true;
   };
 
   const setup = async (): Promise<boolean> => {
@@ -54,8 +88,9 @@ export function ScenarioPanel() {
     return outcome.ok;
   };
 
-  const step = async () => {
+  const step = async (resumed = false) => {
     if (!scenario || busy) return;
+    if (!started && switchedServer('step', resumed)) return;
     setBusy(true);
     try {
       if (!started && !(await setup())) return;
@@ -70,8 +105,9 @@ export function ScenarioPanel() {
     }
   };
 
-  const replay = async () => {
+  const replay = async (resumed = false) => {
     if (!scenario || busy) return;
+    if (switchedServer('replay', resumed)) return;
     setBusy(true);
     reset();
     try {
@@ -85,6 +121,18 @@ export function ScenarioPanel() {
       setBusy(false);
     }
   };
+
+  // After the reload that switched the server: say what changed and carry on with the run.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (resumed.current) return;
+    resumed.current = true;
+    const resume = takeResume();
+    if (!resume || resume.draft !== draft) return;
+    setApplied(resume.applied);
+    void (resume.action === 'replay' ? replay(true) : step(true));
+    // Runs once, on the first render after the reload.
+  }, []);
 
   const share = async () => {
     const fragment = await scenarioFragment(draft);
@@ -134,12 +182,23 @@ export function ScenarioPanel() {
           ))}
         </ul>
       )}
-      {scenario && (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.steps.some((s) => s.kind === 'request' && s.as)) && (
+      {pending.length > 0 && (
         <p className="muted" data-testid="scenario-settings-note">
-          Settings and <code>as:</code> users apply when the scenario runs headless (<code>npm run serve -- run scenario.yaml</code>); here every step runs against this tab's server as
-          the page.
+          Running this scenario sets this tab&apos;s server to its settings: {pending.join('; ')}. Stored objects stay.
         </p>
       )}
+      {applied.length > 0 && (
+        <p role="status" className="warning" data-testid="scenario-settings-applied">
+          This tab&apos;s server now runs with the scenario&apos;s settings: {applied.join('; ')}. The other panels act as the Access panel&apos;s user.
+        </p>
+      )}
+      {scenario?.settings.fakeClock && (
+        <p className="muted" data-testid="scenario-clock-note">
+          The fake clock (<code>settings.fakeClock</code>, <code>advanceClock</code> steps) runs headless only (<code>npm run serve -- run scenario.yaml</code>); here the clock is
+          real.
+        </p>
+      )}
+
       <div className="actions">
         <button type="button" className="primary" onClick={() => void replay()} disabled={!scenario || busy} data-testid="scenario-replay">
           Replay all

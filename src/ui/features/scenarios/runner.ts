@@ -14,7 +14,7 @@ export interface ScenarioTarget {
   fetch: FetchFn;
   /** Headers that make a request come from this identity (a bearer token naming the user, impersonation...). */
   identify?(identity: Identity): Record<string, string>;
-  /** Moves the fake clock; absent where there is none (the browser, a real cluster). */
+  /** Moves the fake clock (throws with the server's answer when it cannot); absent where there is none. */
   advanceClock?(ms: number): Promise<void>;
   baseUrl?: string;
 }
@@ -27,6 +27,13 @@ export interface StepResult {
   reason?: string;
   message?: string;
   body?: unknown;
+}
+
+/** Headers that make a request act as the identity (Impersonate-User, Impersonate-Group), for a runner whose own user may impersonate. */
+export function impersonationHeaders(who: Identity): Record<string, string> {
+  const headers = new Headers({ 'Impersonate-User': who.user });
+  for (const group of who.groups ?? []) headers.append('Impersonate-Group', group);
+  return Object.fromEntries(headers.entries());
 }
 
 /** Applies the scenario's objects in order; the first failure stops the setup with its message. */
@@ -58,7 +65,11 @@ export async function applyObjects(scenario: Scenario, target: ScenarioTarget): 
 export async function runStep(step: Step, index: number, target: ScenarioTarget): Promise<StepResult> {
   if (step.kind === 'clock') {
     if (!target.advanceClock) return { index, passed: false, failures: ['this target has no fake clock (run the scenario headless with settings.fakeClock: true)'] };
-    await target.advanceClock(step.advanceMs);
+    try {
+      await target.advanceClock(step.advanceMs);
+    } catch (error) {
+      return { index, passed: false, failures: [`advancing the clock: ${error instanceof Error ? error.message : String(error)}`] };
+    }
     return { index, passed: true, failures: [] };
   }
   const response = await target.fetch(buildRequest(step, target));

@@ -19,10 +19,14 @@
  * Pure: no DOM and no Node, so the workbench and the Node host share it.
  */
 import { parse } from 'yaml';
+import { parseAuthorizationModes } from '../../../core/auth/authorizer/modes';
+import { defaultFeatureGates } from '../../../core/features';
 
+/** How the server is built for the scenario: headless, and in the workbench tab (which switches its server to them). */
 export interface ScenarioSettings {
-  /** --authorization-mode of the headless run, e.g. `RBAC` or `AlwaysAllow` (the default). */
+  /** --authorization-mode, e.g. `RBAC` or `AlwaysAllow` (the default). */
   authorizationMode?: string;
+  /** --feature-gates, by name. */
   featureGates?: Record<string, boolean>;
   /** Run on a fake clock that only `advanceClock` steps move (headless runs). */
   fakeClock?: boolean;
@@ -96,6 +100,7 @@ export function parseScenario(text: string): ParsedScenario {
   const errors: string[] = [];
   const settings = isRecord(doc.settings) ? (doc.settings as ScenarioSettings) : {};
   if (doc.settings !== undefined && !isRecord(doc.settings)) errors.push('settings: must be a mapping');
+  if (isRecord(doc.settings)) errors.push(...settingsErrors(doc.settings));
   const objects = Array.isArray(doc.objects) ? doc.objects : [];
   if (doc.objects !== undefined && !Array.isArray(doc.objects)) errors.push('objects: must be a list');
   objects.forEach((o, i) => {
@@ -136,6 +141,32 @@ export function parseScenario(text: string): ParsedScenario {
   });
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', settings, objects: objects as Record<string, unknown>[], steps } };
+}
+
+/** The settings' problems, with kube-apiserver's flag messages. */
+function settingsErrors(settings: Record<string, unknown>): string[] {
+  const errors: string[] = [];
+  const { authorizationMode: mode, featureGates: gates } = settings;
+  if (mode !== undefined) {
+    if (typeof mode !== 'string') errors.push('settings.authorizationMode: a comma list such as "RBAC" or "Node,RBAC"');
+    else {
+      try {
+        parseAuthorizationModes(mode);
+      } catch (error) {
+        errors.push(`settings.authorizationMode: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (gates !== undefined) {
+    if (!isRecord(gates)) errors.push('settings.featureGates: a mapping of gate names to true or false');
+    else {
+      for (const [name, on] of Object.entries(gates)) {
+        if (!(name in defaultFeatureGates)) errors.push(`settings.featureGates: unrecognized feature gate: ${name}`);
+        else if (typeof on !== 'boolean') errors.push(`settings.featureGates.${name}: must be true or false`);
+      }
+    }
+  }
+  return errors;
 }
 
 /** A short line naming a step, as the runner prints it. */

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '../../../core';
-import { runScenario, subsetFailures } from './runner';
+import { serverOptionsFrom } from '../../../sw/serverOptions';
+import { settingsFromUrl, workerUrlWith } from '../../../sw/settings';
+import { tabServerSettings } from '../access/settings';
+import { impersonationHeaders, runScenario, subsetFailures } from './runner';
+import { peekResume, saveResume, takeResume } from './resume';
+import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { parseDuration, parseScenario } from './scenario';
 import { EXAMPLE_SCENARIO } from './scenarioSlice';
 import { scenarioFragment, scenarioFromFragment } from './share';
@@ -46,5 +51,102 @@ describe('sharing as a URL fragment', () => {
     expect(fragment.length).toBeLessThan(EXAMPLE_SCENARIO.length);
     expect(await scenarioFromFragment(`#${fragment}`)).toBe(EXAMPLE_SCENARIO);
     expect(await scenarioFromFragment('#other=1')).toBeUndefined();
+  });
+});
+
+describe("a scenario's settings as the tab's server settings", () => {
+  const memory = () => {
+    const items = new Map<string, string>();
+    return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+  };
+
+  it('invalid modes and unknown gates are reported with the flag messages', () => {
+    expect(parseScenario('settings: { authorizationMode: "RBAC,Sometimes", featureGates: { NoSuchGate: true, APIResponseCompression: "yes" } }\nsteps: []\n')).toEqual({
+      ok: false,
+      errors: [
+        'settings.authorizationMode: authorization-mode "Sometimes" is not a valid mode',
+        'settings.featureGates: unrecognized feature gate: NoSuchGate',
+        'settings.featureGates.APIResponseCompression: must be true or false',
+      ],
+    });
+  });
+
+  it('lists what changes, switches the tab to the scenario settings and its identity, and then nothing is pending', () => {
+    const storage = memory();
+    const parsed = parseScenario('settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true, APIResponseCompression: false } }\nsteps: []\n');
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const wanted = scenarioServerSettings(parsed.scenario.settings);
+    expect(wanted).toEqual({ authorizationMode: 'RBAC', featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true' });
+    expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([
+      'authorization mode RBAC (was AlwaysAllow (the default))',
+      'feature gates APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true (was the defaults)',
+      'the scenario identity kubesim-scenario-admin (system:masters) in the token table',
+    ]);
+    storage.setItem('kubesim.tokens', 'alice-token,alice,2');
+    writeServerSettings(wanted, storage);
+    expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([]);
+    const token = scenarioToken(storage);
+    expect(token).toMatch(/^[0-9a-f-]{36}$/);
+    // The worker's table keeps the Access panel's users and adds the scenario identity.
+    expect(tabServerSettings(storage)).toEqual({
+      tokens: `alice-token,alice,2\n${token},kubesim-scenario-admin,kubesim-scenario-admin,system:masters\n`,
+      authorizationMode: 'RBAC',
+      featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true',
+    });
+    // A scenario without settings goes back to the defaults, as the headless runner builds its server.
+    expect(serverSettingsChanges(readServerSettings(storage), scenarioServerSettings({}), storage)).toEqual([
+      'authorization mode AlwaysAllow (the default) (was RBAC)',
+      'feature gates the defaults (was APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true)',
+    ]);
+  });
+
+  it('[AC-AUTHZ-001] the worker built from those settings runs the scenario as the headless runner: admin setup, `as:` impersonated, gates on', async () => {
+    const storage = memory();
+    const parsed = parseScenario(`
+settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true } }
+objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: readable, namespace: default } }
+steps:
+  - as: alice
+    request: GET /api/v1/namespaces/default/configmaps
+    expect: { status: 403, reason: Forbidden }
+  - request: DELETE /api/v1/namespaces/default/configmaps/readable
+    body: { apiVersion: v1, kind: DeleteOptions, ignoreStoreReadErrorWithClusterBreakingPotential: true }
+    expect: { status: 422, reason: Invalid }
+`);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    writeServerSettings(scenarioServerSettings(parsed.scenario.settings), storage);
+    const url = new URL(workerUrlWith('/sw.js', tabServerSettings(storage)), 'http://127.0.0.1');
+    const server = createApiServer({ storage: createMemoryStorage(), ...serverOptionsFrom(settingsFromUrl(url)) });
+    await server.ready;
+    const target = {
+      fetch: (r: Request) => {
+        r.headers.set('Authorization', `Bearer ${scenarioToken(storage)}`);
+        return server.handle(r);
+      },
+      identify: impersonationHeaders,
+      baseUrl: 'http://127.0.0.1',
+    };
+    const { setup, results } = await runScenario(parsed.scenario, target);
+    expect(setup).toEqual({ ok: true });
+    expect(results.map((r) => [r.status, r.failures])).toEqual([
+      [403, []],
+      [422, []],
+    ]);
+    expect(results[1]!.message).toBe('configmaps "readable" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option');
+    await server.close();
+  });
+});
+
+describe('a scenario run resuming after the reload that switched the server', () => {
+  it('is kept for this tab once: taken after the reload, gone for the next one', () => {
+    const items = new Map<string, string>();
+    const storage = { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+    saveResume({ draft: EXAMPLE_SCENARIO, action: 'step', applied: ['authorization mode RBAC (was AlwaysAllow (the default))'] }, storage);
+    expect(peekResume(storage)?.action).toBe('step');
+    expect(takeResume(storage)).toEqual({ draft: EXAMPLE_SCENARIO, action: 'step', applied: ['authorization mode RBAC (was AlwaysAllow (the default))'] });
+    expect(takeResume(storage)).toBeUndefined();
+    storage.setItem('kubesim.scenarioResume', '{"draft":1}');
+    expect(peekResume(storage)).toBeUndefined();
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The workbench's own requests, newest first, each with the trace the
  * server recorded for it: who authenticated, the authorization decision and
- * why, impersonation, admission. Filled from the X-Kubesim-Trace header.
+ * why, impersonation, admission, the field manager's actions and the
+ * storage write. Filled from the X-Kubesim-Trace header.
  */
 import { useState } from 'react';
 import { useWorkbench } from '../../store';
+import { TraceEntryView } from './TraceEntryView';
 
 export function TracePanel() {
   const exchanges = useWorkbench((s) => s.exchanges);
@@ -46,10 +48,7 @@ export function TracePanel() {
             ) : (
               <ol className="trace-entries">
                 {open.trace.map((t, i) => (
-                  <li key={i} data-testid="trace-entry" data-stage={t.stage}>
-                    <strong>{t.stage}</strong>: {t.message}
-                    {t.details && <pre>{JSON.stringify(t.details, null, 2)}</pre>}
-                  </li>
+                  <TraceEntryView key={i} entry={t} />
                 ))}
               </ol>
             )}
