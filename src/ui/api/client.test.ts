@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom, type ApiServer } from '../../core';
+import { rawApiControllers } from '../../core/testing/client';
 import { ApiError, createApiClient, isApiError, ResponseDecodeError, statusFrom, type ApiClient } from './client';
 import { BAD_PREFIX_MESSAGE, isProtobufResponse } from './protobufGuard';
 import { WatchError, watchCollection } from './watch';
@@ -9,7 +10,7 @@ let server: ApiServer;
 let client: ApiClient;
 
 beforeEach(async () => {
-  server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(7) });
+  server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(7), controllers: rawApiControllers });
   await server.ready;
   client = createApiClient((request) => server.handle(request), 'http://kubesim.test');
 });

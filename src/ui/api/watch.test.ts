@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '../../core';
+import { rawApiControllers } from '../../core/testing/client';
 import { createApiClient } from './client';
 import type { KubeList, KubeObject } from './types';
 import { applyWatchEvent, readWatchEvents, watchCollection, type WatchEvent } from './watch';
@@ -62,7 +63,7 @@ describe('readWatchEvents', () => {
 
 describe('watchCollection against the core', () => {
   it('delivers a create made after the list, then stops on abort', async () => {
-    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(9) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(9), controllers: rawApiControllers });
     await server.ready;
     const client = createApiClient((request) => server.handle(request), 'http://kubesim.test');
     const path = '/api/v1/namespaces/default/configmaps';

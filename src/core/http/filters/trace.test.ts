@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '../../index';
+import { rawApiControllers } from '../../testing/client';
 
 describe('X-Kubesim-Trace', () => {
   it('returns the recorded decisions only to a request that asks', async () => {
-    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(1) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(1), controllers: rawApiControllers });
     await server.ready;
     const plain = await server.handle(new Request('http://x/api/v1/namespaces'));
     expect(plain.headers.get('X-Kubesim-Trace')).toBeNull();
@@ -34,7 +35,7 @@ describe('X-Kubesim-Trace: field manager actions and storage writes', () => {
     [`${path}/app?fieldManager=${manager}${force ? '&force=true' : ''}`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'app' }, data: { mode } }, 'application/apply-patch+yaml'] as const;
 
   it('[API-SSA-001] [API-META-015] [API-SSA-049] [API-SSA-050] [API-SSA-051] an apply creates and owns its fields at a new revision; a conflict is refused with the fields; force takes them; an update takes what it changed; a no-op keeps the revision', async () => {
-    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(2) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(2), controllers: rawApiControllers });
     await server.ready;
 
     const created = await traced(server, 'PATCH', ...apply('alice', 'a'));
@@ -85,7 +86,7 @@ describe('X-Kubesim-Trace: field manager actions and storage writes', () => {
   });
 
   it('[API-DRY-003] a dry run records that nothing was written', async () => {
-    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3), controllers: rawApiControllers });
     await server.ready;
     const dry = await traced(server, 'POST', `${path}?dryRun=All`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'dry' }, data: { k: 'v' } });
     expect(dry.status).toBe(201);
@@ -94,7 +95,7 @@ describe('X-Kubesim-Trace: field manager actions and storage writes', () => {
   });
 
   it('a write through the scale subresource records the Scale manager taking .spec.replicas and the parent write', async () => {
-    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(4) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(4), controllers: rawApiControllers });
     await server.ready;
     const deployment = {
       apiVersion: 'apps/v1',

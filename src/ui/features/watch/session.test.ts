@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '../../../core';
+import { rawApiControllers } from '../../../core/testing/client';
 import { createApiClient, readWatchEvents, type KubeList, type WatchEvent } from '../../api';
 import { diffLines, EMPTY_SESSION, objectText, queued, sessionReducer, watchQuery, DEFAULT_WATCH_PARAMS } from './session';
 
@@ -30,7 +31,7 @@ describe('diffLines', () => {
 describe('stepping a watch from the core', () => {
   async function setup() {
     const clock = new FakeClock();
-    const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(4) });
+    const server = createApiServer({ storage: createMemoryStorage(), clock, random: seededRandom(4), controllers: rawApiControllers });
     await server.ready;
     const client = createApiClient((request) => server.handle(request), 'http://kubesim.test');
     const create = (name: string, data: Record<string, string> = { v: '1' }) => client.write('create', NS, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });

@@ -12,6 +12,8 @@ import { CelFormat, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } from './format
 import { CelCIDR, CelIP } from './net';
 
 const F = STRING_TRAVERSAL_FACTOR;
+const utf8 = new TextEncoder();
+const utf8Length = (s: string): number => utf8.encode(s).length;
 const LIST_CREATE = 10;
 const STRUCT_CREATE = 40;
 /** the shortest repeatable selector requirement that allocates a values slice is two characters: `k,` */
@@ -173,9 +175,9 @@ function sizeOf(v: CelValue): number {
   return actualSize(v);
 }
 
-/** The API server's traversalCost: strings and bytes by length (truncated), containers by their contents, anything else 1. */
+/** The API server's traversalCost: strings (UTF-8 bytes, as Go's len) and bytes by length (truncated), containers by their contents, anything else 1. */
 export function traversalCost(v: CelValue): number {
-  if (typeof v === 'string') return Math.floor(v.length * F);
+  if (typeof v === 'string') return Math.floor(utf8Length(v) * F);
   if (v instanceof Uint8Array) return Math.floor(v.length * F);
   if (Array.isArray(v)) {
     let c = 0;

@@ -2,28 +2,11 @@
 
 import { celCompare, celEquals } from '../../common/ops';
 import { checkDuration } from '../../common/time';
-import { CelDuration, CelError, CelMap, CelUint, actualSize, isPlainObject, type CelValue } from '../../common/values';
+import { CelDuration, CelError, CelUint, actualSize, type CelValue } from '../../common/values';
 import { def, type EstimateNode, type Library, type OverloadDecl } from '../../interpreter/functions';
 import { STRING_TRAVERSAL_FACTOR, addR, factorR, fixed, mulR } from '../costs';
 import { i64, noOverload, u64 } from '../stdlib';
-
-/** Kubernetes traversalCost: strings and bytes length x 0.1 (truncated), containers summed, others 1. */
-export function traversalCost(v: CelValue): number {
-  if (typeof v === 'string') return Math.floor(new TextEncoder().encode(v).length * STRING_TRAVERSAL_FACTOR);
-  if (v instanceof Uint8Array) return Math.floor(v.length * STRING_TRAVERSAL_FACTOR);
-  if (Array.isArray(v)) return v.reduce<number>((s, x) => s + traversalCost(x), 0);
-  if (v instanceof CelMap) {
-    let c = 0;
-    for (const [, [k, x]] of v.entries) c += traversalCost(k) + traversalCost(x);
-    return c;
-  }
-  if (isPlainObject(v)) {
-    let c = 0;
-    for (const k of Object.keys(v)) c += traversalCost(k) + traversalCost(v[k] as CelValue);
-    return c;
-  }
-  return 1;
-}
+import { traversalCost } from './cost';
 
 /** Kubernetes EstimateCallCost for the list functions: size x (1 + element traversal for strings). */
 export function estimateListTraversal(target: EstimateNode | undefined): { cost: { min: number; max: number } } | undefined {
