@@ -472,6 +472,48 @@ describe("Scenario settings on the tab's server", () => {
   });
 });
 
+describe("A scenario's fake clock and controllers on the tab's server", () => {
+  it("[API-ERR-010] settings.fakeClock and settings.controllers switch the tab's server (over one reload); advanceClock steps move its clock: an old resourceVersion becomes 410 Expired", async () => {
+    const other = await wb.openProfile();
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    await p.getByTestId('tab-scenarios').click();
+    await pasteInEditor(
+      p,
+      'scenario-editor',
+      [
+        'name: history expires',
+        "settings: { fakeClock: true, controllers: ['*', '-deployment-controller'] }",
+        'objects:',
+        '  - { apiVersion: v1, kind: ConfigMap, metadata: { name: clocked, namespace: default } }',
+        'steps:',
+        '  - request: GET /api/v1/namespaces/default/configmaps/clocked',
+        '    expect: { status: 200 }',
+        '  - advanceClock: 6m',
+        '  - request: POST /api/v1/namespaces/default/configmaps',
+        '    body: { apiVersion: v1, kind: ConfigMap, metadata: { name: after-the-window } }',
+        '    expect: { status: 201 }',
+        '  - request: GET /api/v1/namespaces/default/configmaps?resourceVersion=1&resourceVersionMatch=Exact',
+        '    expect: { status: 410, reason: Expired }',
+        '',
+      ].join('\n'),
+    );
+    const note = await p.getByTestId('scenario-settings-note').textContent();
+    expect(note).toContain('controllers *,-deployment-controller (was the defaults)');
+    expect(note).toContain('a fake clock, from the real time when the server starts (was the real clock)');
+    expect(await p.getByTestId('scenario-clock-note').textContent()).toContain("advanceClock steps move this tab's server time");
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('scenario-replay').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('scenario-summary').textContent(), { timeout: 30_000 }).toBe('4 passed, 0 failed, 0 to run');
+    expect(await p.getByTestId('scenario-result').nth(1).textContent()).toBe('PASS step 2: advance the clock 360000ms');
+    const scriptUrl = new URL(await p.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? ''));
+    expect(scriptUrl.searchParams.get('fakeClock')).toBe('true');
+    expect(scriptUrl.searchParams.get('controllers')).toBe('*,-deployment-controller');
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
 describe('Trace panel', () => {
   it("lists the workbench's requests with the server's trace of each: authentication and the authorization decision", async () => {
     await page.getByTestId('tab-trace').click();

@@ -49,4 +49,29 @@ steps:
     const got = await host.kubectl(['get', 'configmap', 'from-scenario', '-o', 'jsonpath={.data.k}']);
     expect(got.stdout).toBe('v');
   });
+
+  it('advanceClock steps move the clock of a host started with --fake-clock (POST /debug/kubesim/clock); a real-clock host refuses them', async () => {
+    const clocked = await startTestHost({ store: 'memory', flags: { fakeClock: new Date('2030-01-01T00:00:00Z') } });
+    try {
+      const file = join(dir, 'clock.yaml');
+      writeFileSync(
+        file,
+        `name: moving the host clock
+steps:
+  - advanceClock: 90s
+  - request: GET /debug/kubesim/clock
+    expect: { status: 200, body: { now: '2030-01-01T00:01:30Z', fake: true } }
+`,
+      );
+      const lines: string[] = [];
+      expect(await runScenarioCommand(['--kubeconfig', clocked.host.kubeconfigPath, file], { write: (l) => lines.push(l) })).toBe(0);
+      expect(lines).toEqual(['scenario: moving the host clock', 'PASS step 1: advance the clock 90000ms', 'PASS step 2: GET /debug/kubesim/clock -> 200', '2 passed, 0 failed']);
+      const real: string[] = [];
+      expect(await runScenarioCommand(['--kubeconfig', host.host.kubeconfigPath, file], { write: (l) => real.push(l) })).toBe(1);
+      expect(real[1]).toBe('FAIL step 1: advance the clock 90000ms');
+      expect(real.join('\n')).toContain('advancing the clock: 400: the server clock is real; start the server with --fake-clock to advance it');
+    } finally {
+      await clocked.stop();
+    }
+  });
 });

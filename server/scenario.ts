@@ -18,7 +18,7 @@ import { createApiServer, createMemoryStorage, FakeClock } from '../src/core';
 import type { FeatureGates } from '../src/core/features';
 import { parseControllers } from '../src/core/controllers/names';
 import { describeStep, parseScenario, type Scenario } from '../src/ui/features/scenarios/scenario';
-import { impersonationHeaders, runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
+import { clockAdvancer, impersonationHeaders, runScenario, type ScenarioTarget } from '../src/ui/features/scenarios/runner';
 import { parseTokenFile } from '../src/core/auth/authenticator/tokenfile';
 import { hostAuthorization } from './authorization';
 import { clusterFetch, readKubeconfig } from './kubeconfig';
@@ -75,6 +75,8 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
     try {
       const connection = await readKubeconfig(kubeconfigPath);
       target = clusterTarget(connection.server, clusterFetch(connection));
+      // A kubesim Node host started with --fake-clock moves its clock for advanceClock steps; elsewhere they fail with the server's answer.
+      target.advanceClock = clockAdvancer(target.fetch, connection.server);
     } catch (error) {
       out.write(`error: ${error instanceof Error ? error.message : String(error)}`);
       return 2;

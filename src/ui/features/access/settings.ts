@@ -51,16 +51,20 @@ export function withBearerToken(request: Request, token: string): Request {
 
 /** Feature gates of this tab's server (`Name=true,Other=false`, as --feature-gates); a scenario's settings set them. */
 export const FEATURE_GATES_KEY = 'kubesim.featureGates';
+/** `true` when this tab's server runs on a fake clock (--fake-clock); a scenario's settings set it. */
+export const FAKE_CLOCK_KEY = 'kubesim.fakeClock';
+/** The controllers this tab's server runs (`*,-deployment-controller`, as --controllers); a scenario's settings set them. */
+export const CONTROLLERS_KEY = 'kubesim.controllers';
 /** The token of the identity scenarios run as in this tab: a member of system:masters, as the headless runner's admin. */
 export const SCENARIO_TOKEN_KEY = 'kubesim.scenarioToken';
 export const SCENARIO_ADMIN = 'kubesim-scenario-admin';
 
 /**
  * What the tab's server is started with (the worker script's settings): the
- * Access panel's token table and modes, the feature gates, and, once a
- * scenario ran here, the line of the scenario identity's token.
+ * Access panel's token table and modes, the feature gates, the controllers,
+ * the fake clock and, once a scenario ran here, the line of the scenario identity's token.
  */
-export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): { tokens?: string; authorizationMode?: string; featureGates?: string } {
+export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): { tokens?: string; authorizationMode?: string; featureGates?: string; controllers?: string; fakeClock?: string } {
   const access = readAccessSettings(storage);
   const scenarioToken = storage.getItem(SCENARIO_TOKEN_KEY);
   const scenarioLine = scenarioToken ? `${scenarioToken},${SCENARIO_ADMIN},${SCENARIO_ADMIN},system:masters\n` : '';
@@ -69,5 +73,7 @@ export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStora
     tokens: table + scenarioLine || undefined,
     authorizationMode: access.authorizationMode || undefined,
     featureGates: storage.getItem(FEATURE_GATES_KEY) || undefined,
+    controllers: storage.getItem(CONTROLLERS_KEY) || undefined,
+    fakeClock: storage.getItem(FAKE_CLOCK_KEY) || undefined,
   };
 }

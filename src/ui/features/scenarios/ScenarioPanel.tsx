@@ -3,18 +3,18 @@
  * it against this tab's API server, save it in the browser, load or
  * download it as a file, and share it as a link. Running it first switches
  * the tab's server to the scenario's settings (authorization mode, feature
- * gates): the service worker is registered again over a page reload, after
+ * gates, controllers, fake clock): the service worker is registered again over a page reload, after
  * which the run resumes (resume.ts). The steps are played as
  * the headless runner (`npm run serve -- run scenario.yaml`) does: as an
- * admin identity that impersonates each step's `as:` user. The fake clock
- * exists in headless runs only.
+ * admin identity that impersonates each step's `as:` user; `advanceClock`
+ * steps move the tab's fake clock through POST /debug/kubesim/clock.
  */
 import { useEffect, useRef, useState } from 'react';
 import { traceOf } from '../../api';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
-import { runStep, applyObjects, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
+import { runStep, applyObjects, clockAdvancer, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
 import { describeStep, parseScenario } from './scenario';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { saveResume, takeResume } from './resume';
@@ -59,6 +59,7 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
     identify: impersonationHeaders,
     baseUrl: location.origin,
   };
+  if (readServerSettings().fakeClock) target.advanceClock = clockAdvancer(target.fetch, location.origin);
   const done = scenario !== undefined && results.length >= scenario.steps.length;
 
   const reset = () => {
@@ -194,8 +195,8 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
       )}
       {scenario?.settings.fakeClock && (
         <p className="muted" data-testid="scenario-clock-note">
-          The fake clock (<code>settings.fakeClock</code>, <code>advanceClock</code> steps) runs headless only (<code>npm run serve -- run scenario.yaml</code>); here the clock is
-          real.
+          On the fake clock, <code>advanceClock</code> steps move this tab&apos;s server time. When the browser stops the idle service worker, its next start begins again
+          from the real time.
         </p>
       )}
 

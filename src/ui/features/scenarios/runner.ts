@@ -36,6 +36,26 @@ export function impersonationHeaders(who: Identity): Record<string, string> {
   return Object.fromEntries(headers.entries());
 }
 
+/**
+ * Moves a server's fake clock through kubesim's operator endpoint
+ * (POST /debug/kubesim/clock?advance=90s, for a member of system:masters):
+ * the service worker's, and a Node host's started with --fake-clock.
+ */
+export function clockAdvancer(fetchFn: FetchFn, baseUrl: string): (ms: number) => Promise<void> {
+  return async (ms) => {
+    const response = await fetchFn(new Request(new URL(`/debug/kubesim/clock?advance=${ms}ms`, baseUrl), { method: 'POST', headers: { Accept: 'application/json' } }));
+    if (response.ok) return;
+    const text = await response.text();
+    let message = text.trim();
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? message;
+    } catch {
+      // not a Status: keep the text
+    }
+    throw new Error(`${response.status}: ${message}`);
+  };
+}
+
 /** Applies the scenario's objects in order; the first failure stops the setup with its message. */
 export async function applyObjects(scenario: Scenario, target: ScenarioTarget): Promise<{ ok: true } | { ok: false; message: string }> {
   if (scenario.objects.length === 0) return { ok: true };
@@ -64,7 +84,7 @@ export async function applyObjects(scenario: Scenario, target: ScenarioTarget): 
 /** Runs one step and checks its expectation. */
 export async function runStep(step: Step, index: number, target: ScenarioTarget): Promise<StepResult> {
   if (step.kind === 'clock') {
-    if (!target.advanceClock) return { index, passed: false, failures: ['this target has no fake clock (run the scenario headless with settings.fakeClock: true)'] };
+    if (!target.advanceClock) return { index, passed: false, failures: ['this target has no fake clock (settings.fakeClock: true)'] };
     try {
       await target.advanceClock(step.advanceMs);
     } catch (error) {

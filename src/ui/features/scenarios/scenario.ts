@@ -14,7 +14,7 @@
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
  *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
- *     - advanceClock: 6m                 # headless runs only (the fake clock)
+ *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
  *
  * Pure: no DOM and no Node, so the workbench and the Node host share it.
  */
@@ -28,9 +28,9 @@ export interface ScenarioSettings {
   authorizationMode?: string;
   /** --feature-gates, by name. */
   featureGates?: Record<string, boolean>;
-  /** Run on a fake clock that only `advanceClock` steps move (headless runs). */
+  /** Run on a fake clock that only `advanceClock` steps move (headless, and the tab's server). */
   fakeClock?: boolean;
-  /** kube-controller-manager's --controllers for the headless run, e.g. `['*', '-deployment-controller']` to show the raw API. */
+  /** kube-controller-manager's --controllers (headless, and the tab's server), e.g. `['*', '-deployment-controller']` to show the raw API. */
   controllers?: string[];
 }
 

@@ -3,7 +3,7 @@ import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '.
 import { serverOptionsFrom } from '../../../sw/serverOptions';
 import { settingsFromUrl, workerUrlWith } from '../../../sw/settings';
 import { tabServerSettings } from '../access/settings';
-import { impersonationHeaders, runScenario, subsetFailures } from './runner';
+import { clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
 import { peekResume, saveResume, takeResume } from './resume';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { parseDuration, parseScenario } from './scenario';
@@ -76,7 +76,7 @@ describe("a scenario's settings as the tab's server settings", () => {
     const parsed = parseScenario('settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true, APIResponseCompression: false } }\nsteps: []\n');
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const wanted = scenarioServerSettings(parsed.scenario.settings);
-    expect(wanted).toEqual({ authorizationMode: 'RBAC', featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true' });
+    expect(wanted).toEqual({ authorizationMode: 'RBAC', featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true', controllers: '', fakeClock: false });
     expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([
       'authorization mode RBAC (was AlwaysAllow (the default))',
       'feature gates APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true (was the defaults)',
@@ -92,6 +92,8 @@ describe("a scenario's settings as the tab's server settings", () => {
       tokens: `alice-token,alice,2\n${token},kubesim-scenario-admin,kubesim-scenario-admin,system:masters\n`,
       authorizationMode: 'RBAC',
       featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true',
+      controllers: undefined,
+      fakeClock: undefined,
     });
     // A scenario without settings goes back to the defaults, as the headless runner builds its server.
     expect(serverSettingsChanges(readServerSettings(storage), scenarioServerSettings({}), storage)).toEqual([
@@ -134,6 +136,91 @@ steps:
       [422, []],
     ]);
     expect(results[1]!.message).toBe('configmaps "readable" is invalid: ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: is exclusively used to delete corrupt object(s), try again by removing this option');
+    await server.close();
+  });
+});
+
+describe("a scenario's fake clock and controllers on the tab's server", () => {
+  const memory = () => {
+    const items = new Map<string, string>();
+    return { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v), removeItem: (k: string) => void items.delete(k) };
+  };
+
+  it('lists the clock and controllers that change, stores them for the worker URL, and a scenario without them puts the defaults back', () => {
+    const storage = memory();
+    const parsed = parseScenario("settings: { fakeClock: true, controllers: ['*', '-deployment-controller'] }\nsteps: []\n");
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const wanted = scenarioServerSettings(parsed.scenario.settings);
+    expect(wanted).toEqual({ authorizationMode: '', featureGates: '', controllers: '*,-deployment-controller', fakeClock: true });
+    expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([
+      'controllers *,-deployment-controller (was the defaults)',
+      'a fake clock, from the real time when the server starts (was the real clock)',
+      'the scenario identity kubesim-scenario-admin (system:masters) in the token table',
+    ]);
+    writeServerSettings(wanted, storage);
+    expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([]);
+    const url = new URL(workerUrlWith('/sw.js', tabServerSettings(storage)), 'http://127.0.0.1');
+    expect(url.searchParams.get('fakeClock')).toBe('true');
+    expect(url.searchParams.get('controllers')).toBe('*,-deployment-controller');
+    expect(serverOptionsFrom(settingsFromUrl(url)).controllers).toEqual(['*', '-deployment-controller']);
+    expect(serverSettingsChanges(readServerSettings(storage), scenarioServerSettings({}), storage)).toEqual([
+      'controllers the defaults (was *,-deployment-controller)',
+      'the real clock (was a fake clock)',
+    ]);
+    writeServerSettings(scenarioServerSettings({}), storage);
+    const back = tabServerSettings(storage);
+    expect([back.fakeClock, back.controllers]).toEqual([undefined, undefined]);
+  });
+
+  it('[API-ERR-010] advanceClock steps move the worker server clock through POST /debug/kubesim/clock: an old resourceVersion becomes 410 Expired', async () => {
+    const storage = memory();
+    const parsed = parseScenario(`
+settings: { fakeClock: true, controllers: ['*', '-deployment-controller'] }
+objects:
+  - { apiVersion: v1, kind: ConfigMap, metadata: { name: one, namespace: default } }
+steps:
+  - request: GET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact
+    expect: { status: 200 }
+  - advanceClock: 6m
+  - request: POST /api/v1/namespaces/default/configmaps
+    body: { apiVersion: v1, kind: ConfigMap, metadata: { name: two } }
+    expect: { status: 201 }
+  - request: GET /api/v1/namespaces/default/configmaps?resourceVersion=2&resourceVersionMatch=Exact
+    expect: { status: 410, reason: Expired }
+  - request: GET /debug/kubesim/clock
+    expect: { status: 200, body: { fake: true } }
+`);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    writeServerSettings(scenarioServerSettings(parsed.scenario.settings), storage);
+    const url = new URL(workerUrlWith('/sw.js', tabServerSettings(storage)), 'http://127.0.0.1');
+    const server = createApiServer({ storage: createMemoryStorage(), ...serverOptionsFrom(settingsFromUrl(url)) });
+    await server.ready;
+    const fetchFn = (r: Request) => {
+      r.headers.set('Authorization', `Bearer ${scenarioToken(storage)}`);
+      return server.handle(r);
+    };
+    const before = (await (await fetchFn(new Request('http://127.0.0.1/debug/kubesim/clock'))).json()) as { now: string };
+    const target = { fetch: fetchFn, identify: impersonationHeaders, baseUrl: 'http://127.0.0.1', advanceClock: clockAdvancer(fetchFn, 'http://127.0.0.1') };
+    const { setup, results } = await runScenario(parsed.scenario, target);
+    expect(setup).toEqual({ ok: true });
+    expect(results.map((r) => [r.status, r.failures])).toEqual([
+      [200, []],
+      [undefined, []],
+      [201, []],
+      [410, []],
+      [200, []],
+    ]);
+    const after = (results[4]!.body as { now: string }).now;
+    expect(Date.parse(after) - Date.parse(before.now)).toBeGreaterThanOrEqual(360_000);
+    await server.close();
+  });
+
+  it('a server on the real clock refuses to advance it, and the step says why', async () => {
+    const server = createApiServer({ storage: createMemoryStorage() });
+    await server.ready;
+    const fetchFn = (r: Request) => server.handle(r);
+    const result = await runStep({ kind: 'clock', advanceMs: 1000 }, 0, { fetch: fetchFn, advanceClock: clockAdvancer(fetchFn, 'http://127.0.0.1') });
+    expect(result).toEqual({ index: 0, passed: false, failures: ['advancing the clock: 400: the server clock is real; start the server with --fake-clock to advance it'] });
     await server.close();
   });
 });

@@ -1,11 +1,12 @@
 /**
  * A scenario's settings as the tab's server settings, so a replay in the
  * workbench runs on the server the headless runner would build: the same
- * authorization modes and feature gates (absent ones are the defaults), and
+ * authorization modes, feature gates, controllers and fake clock (absent ones
+ * are the defaults), and
  * the same admin identity (a member of system:masters) that applies the
  * objects and impersonates each step's `as:` user.
  */
-import { ACCESS_KEYS, FEATURE_GATES_KEY, SCENARIO_TOKEN_KEY } from '../access/settings';
+import { ACCESS_KEYS, CONTROLLERS_KEY, FAKE_CLOCK_KEY, FEATURE_GATES_KEY, SCENARIO_TOKEN_KEY } from '../access/settings';
 import type { ScenarioSettings } from './scenario';
 
 type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -15,6 +16,10 @@ export interface ServerSettings {
   authorizationMode: string;
   /** `Name=true,Other=false`, sorted by name. */
   featureGates: string;
+  /** As --controllers (`*,-deployment-controller`); '' runs the default set. */
+  controllers: string;
+  /** A fake clock from the real time when the server starts, that `advanceClock` steps move (POST /debug/kubesim/clock). */
+  fakeClock: boolean;
 }
 
 export function scenarioServerSettings(settings: ScenarioSettings): ServerSettings {
@@ -24,11 +29,17 @@ export function scenarioServerSettings(settings: ScenarioSettings): ServerSettin
     .join(',');
   // AlwaysAllow is kube-apiserver's default mode: the tab's server without a mode.
   const mode = settings.authorizationMode?.trim() ?? '';
-  return { authorizationMode: mode === 'AlwaysAllow' ? '' : mode, featureGates: gates };
+  const controllers = settings.controllers === undefined ? [] : Array.isArray(settings.controllers) ? settings.controllers : [settings.controllers];
+  return { authorizationMode: mode === 'AlwaysAllow' ? '' : mode, featureGates: gates, controllers: controllers.map(String).join(','), fakeClock: settings.fakeClock === true };
 }
 
 export function readServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): ServerSettings {
-  return { authorizationMode: storage.getItem(ACCESS_KEYS.authorizationMode) ?? '', featureGates: storage.getItem(FEATURE_GATES_KEY) ?? '' };
+  return {
+    authorizationMode: storage.getItem(ACCESS_KEYS.authorizationMode) ?? '',
+    featureGates: storage.getItem(FEATURE_GATES_KEY) ?? '',
+    controllers: storage.getItem(CONTROLLERS_KEY) ?? '',
+    fakeClock: storage.getItem(FAKE_CLOCK_KEY) === 'true',
+  };
 }
 
 /**
@@ -42,6 +53,8 @@ export function serverSettingsChanges(current: ServerSettings, wanted: ServerSet
   const gates = (g: string) => g || 'the defaults';
   if (current.authorizationMode !== wanted.authorizationMode) changes.push(`authorization mode ${mode(wanted.authorizationMode)} (was ${mode(current.authorizationMode)})`);
   if (current.featureGates !== wanted.featureGates) changes.push(`feature gates ${gates(wanted.featureGates)} (was ${gates(current.featureGates)})`);
+  if (current.controllers !== wanted.controllers) changes.push(`controllers ${wanted.controllers || 'the defaults'} (was ${current.controllers || 'the defaults'})`);
+  if (current.fakeClock !== wanted.fakeClock) changes.push(wanted.fakeClock ? 'a fake clock, from the real time when the server starts (was the real clock)' : 'the real clock (was a fake clock)');
   if (!storage.getItem(SCENARIO_TOKEN_KEY)) changes.push('the scenario identity kubesim-scenario-admin (system:masters) in the token table');
   return changes;
 }
@@ -52,6 +65,10 @@ export function writeServerSettings(wanted: ServerSettings, storage: Storage = l
   else storage.removeItem(ACCESS_KEYS.authorizationMode);
   if (wanted.featureGates) storage.setItem(FEATURE_GATES_KEY, wanted.featureGates);
   else storage.removeItem(FEATURE_GATES_KEY);
+  if (wanted.controllers) storage.setItem(CONTROLLERS_KEY, wanted.controllers);
+  else storage.removeItem(CONTROLLERS_KEY);
+  if (wanted.fakeClock) storage.setItem(FAKE_CLOCK_KEY, 'true');
+  else storage.removeItem(FAKE_CLOCK_KEY);
   if (!storage.getItem(SCENARIO_TOKEN_KEY)) storage.setItem(SCENARIO_TOKEN_KEY, crypto.randomUUID());
 }
 
