@@ -17,7 +17,12 @@ export const evaluationsResource: ResourceType = {
   createOnly: true,
 };
 
-const objectMeta: SchemaObject = { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' };
+/** apiVersion, kind and metadata, the properties every kind's schema starts with. */
+const typeAndObjectMeta: Record<string, SchemaObject> = {
+  apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+  kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+  metadata: { $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' },
+};
 
 export const evaluationsDefinitions: Record<string, SchemaObject> = {
   'dev.kubesim.cel.v1alpha1.Evaluation': {
@@ -25,9 +30,7 @@ export const evaluationsDefinitions: Record<string, SchemaObject> = {
     type: 'object',
     required: ['spec'],
     properties: {
-      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
-      metadata: objectMeta,
+      ...typeAndObjectMeta,
       spec: { $ref: '#/definitions/dev.kubesim.cel.v1alpha1.EvaluationSpec' },
       status: { $ref: '#/definitions/dev.kubesim.cel.v1alpha1.EvaluationStatus' },
     },
@@ -108,9 +111,7 @@ export const removedApiChecksDefinitions: Record<string, SchemaObject> = {
     type: 'object',
     required: ['spec'],
     properties: {
-      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
-      metadata: objectMeta,
+      ...typeAndObjectMeta,
       spec: {
         description: 'The manifests to check.',
         type: 'object',

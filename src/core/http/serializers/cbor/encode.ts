@@ -181,6 +181,20 @@ function writeNumber(out: Out, v: number): void {
   }
 }
 
+/** A map with its keys in kube's order; undefined values are left out, as JSON leaves them out. */
+function writeMap(out: Out, obj: Record<string, unknown>, write: (key: string, value: unknown) => void): void {
+  const keys = sortedKeys(obj);
+  let count = 0;
+  for (const k of keys) if (obj[k] !== undefined) count++;
+  out.head(MAJOR_MAP, count);
+  for (const k of keys) {
+    const value = obj[k];
+    if (value === undefined) continue;
+    out.bytes(keyBytes(k));
+    write(k, value);
+  }
+}
+
 function writeValue(out: Out, v: unknown): void {
   switch (typeof v) {
     case 'string':
@@ -197,18 +211,7 @@ function writeValue(out: Out, v: unknown): void {
         for (const item of v) writeValue(out, item === undefined ? null : item);
         return;
       }
-      const obj = v as Record<string, unknown>;
-      const keys = sortedKeys(obj);
-      let count = 0;
-      for (const k of keys) if (obj[k] !== undefined) count++;
-      out.head(MAJOR_MAP, count);
-      for (const k of keys) {
-        const value = obj[k];
-        if (value === undefined) continue;
-        out.bytes(keyBytes(k));
-        writeValue(out, value);
-      }
-      return;
+      return writeMap(out, v as Record<string, unknown>, (_, value) => writeValue(out, value));
     }
     default:
       // undefined and functions are left out of objects, as JSON.stringify does; elsewhere they are null.
@@ -258,14 +261,7 @@ function writeByPlan(out: Out, vp: ValuePlan, v: unknown): void {
 
 function writeField(out: Out, f: FieldPlan, v: unknown): void {
   if (f.mapKey && v !== null && typeof v === 'object' && !Array.isArray(v)) {
-    const obj = v as Record<string, unknown>;
-    const keys = sortedKeys(obj).filter((k) => obj[k] !== undefined);
-    out.head(MAJOR_MAP, keys.length);
-    for (const k of keys) {
-      out.bytes(keyBytes(k));
-      writeByPlan(out, f.value, obj[k]);
-    }
-    return;
+    return writeMap(out, v as Record<string, unknown>, (_, value) => writeByPlan(out, f.value, value));
   }
   if (f.repeated && Array.isArray(v)) {
     out.head(MAJOR_ARRAY, v.length);
@@ -278,20 +274,12 @@ function writeField(out: Out, f: FieldPlan, v: unknown): void {
 function writeTyped(out: Out, plan: MessagePlan, v: unknown): void {
   if (plan.wellKnown || v === null || typeof v !== 'object') return writeValue(out, v);
   if (Array.isArray(v)) return plan.listWrapper ? writeField(out, plan.listWrapper, v) : writeValue(out, v);
-  const obj = v as Record<string, unknown>;
   const fields = jsonFields(plan);
-  const keys = sortedKeys(obj);
-  let count = 0;
-  for (const k of keys) if (obj[k] !== undefined) count++;
-  out.head(MAJOR_MAP, count);
-  for (const k of keys) {
-    const value = obj[k];
-    if (value === undefined) continue;
-    out.bytes(keyBytes(k));
-    const f = fields.get(k);
+  writeMap(out, v as Record<string, unknown>, (key, value) => {
+    const f = fields.get(key);
     if (f) writeField(out, f, value);
     else writeValue(out, value);
-  }
+  });
 }
 
 /** A value at the top of an item: typed by its apiVersion and kind when it names a built-in kind. */
