@@ -4,7 +4,8 @@
  * object is a `k8s\0` envelope), a CBOR watch as an application/cbor-seq, and
  * objects written in one encoding read back in another.
  */
-import { Decoder, encode as cborXEncode, Tag } from 'cbor-x';
+import { encode as cborXEncode } from 'cbor-x';
+import { cborX, plain } from '../src/core/http/serializers/cbor/cborX.test-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeProtobuf } from '../src/core/http/serializers/protobuf';
 import { decodeEnvelope, decodeRaw, decodeWatchFrame, protoFilesAvailable } from '../src/core/http/serializers/protobuf/protoFiles.test-data';
@@ -49,15 +50,6 @@ class FrameReader {
   }
 }
 
-const cborX = new Decoder({ mapsAsObjects: false, useRecords: false });
-function plain(v: unknown): unknown {
-  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-  // Tag 22: raw bytes JSON carries as base64 (a []byte field), as kube's decoder reads them into a string.
-  if (v instanceof Tag) return v.tag === 22 && v.value instanceof Uint8Array ? Buffer.from(v.value).toString('base64') : plain(v.value);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [plain(k) as string, plain(x)]));
-  return v;
-}
 
 describe('encodings over HTTP', () => {
   it.skipIf(!protoFilesAvailable)('[API-ENC-027][API-WATCH-020] a client-go style protobuf watch: frames read off the socket, objects in the envelope', async () => {

@@ -5,7 +5,8 @@
  * and `;stream=watch`, and the 406 / 415 answers. Every body is decoded with an
  * independent decoder: protobufjs from the upstream .proto files, and cbor-x.
  */
-import { Decoder, encode as cborXEncode, Tag } from 'cbor-x';
+import { encode as cborXEncode } from 'cbor-x';
+import { cborX, plain } from './http/serializers/cbor/cborX.test-data';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope, decodeRaw, decodeWatchFrame, protoFilesAvailable, splitFrames } from './http/serializers/protobuf/protoFiles.test-data';
 import { parseTokenFile } from './auth/authenticator/tokenfile';
@@ -15,18 +16,6 @@ const PB = 'application/vnd.kubernetes.protobuf';
 const CBOR = 'application/cbor';
 const NS = '/api/v1/namespaces/ns1';
 const cm = (name: string, data: Record<string, string> = { k: 'v' }) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data });
-
-const cborX = new Decoder({ mapsAsObjects: false, useRecords: false });
-
-/** cbor-x's view of a kube CBOR item as plain JSON values: byte strings are UTF-8 text, maps objects. */
-function plain(v: unknown): unknown {
-  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-  // Tag 22: raw bytes JSON carries as base64 (a []byte field), as kube's decoder reads them into a string.
-  if (v instanceof Tag) return v.tag === 22 && v.value instanceof Uint8Array ? Buffer.from(v.value).toString('base64') : plain(v.value);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [plain(k) as string, plain(x)]));
-  return v;
-}
 
 async function bytesOf(r: Response): Promise<Uint8Array> {
   return new Uint8Array(await r.arrayBuffer());

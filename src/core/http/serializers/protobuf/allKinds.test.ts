@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { registryBundle, type SchemaObject } from '../../../registry';
 import { kindMessages } from './generated';
-import { Decoder, Tag } from 'cbor-x';
+import { cborX, plain } from '../cbor/cborX.test-data';
 import { decodeCbor, encodeCbor } from '../cbor';
 import { decodeProtobuf, encodeProtobuf } from './index';
 import { decodeEnvelope, protoFilesAvailable, protoType } from './protoFiles.test-data';
@@ -109,15 +109,6 @@ describe('[API-ENC-002] every built-in kind: JSON -> protobuf -> JSON, read inde
   });
 });
 
-const cborX = new Decoder({ mapsAsObjects: false, useRecords: false });
-function plain(v: unknown): unknown {
-  if (v instanceof Uint8Array) return new TextDecoder().decode(v);
-  // Tag 22: raw bytes JSON carries as base64 (a []byte field), as kube's decoder reads them into a string.
-  if (v instanceof Tag) return v.tag === 22 && v.value instanceof Uint8Array ? Buffer.from(v.value).toString('base64') : plain(v.value);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [plain(k) as string, plain(x)]));
-  return v;
-}
 
 describe('[API-ENC-023] every built-in kind: JSON -> CBOR -> JSON, read independently by cbor-x', () => {
   it.each(kinds)('$apiVersion $kind', ({ apiVersion, kind, definition }) => {
