@@ -308,8 +308,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.informersSynced();
   });
 
-  async function handleResource(request: Request, url: URL, info: RequestInfo): Promise<Response> {
-    const type = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
+  /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
+  async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
@@ -423,11 +423,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (annotations) addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
       const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
       if (warning) {
-        const response = await handleResource(request, url, info).catch((err: unknown) => writeError(err, request));
+        const response = await handleResource(request, url, info, requested).catch((err: unknown) => writeError(err, request));
         response.headers.append('Warning', warningHeaderValue(warning));
         return response;
       }
-      const response = await handleResource(request, url, info);
+      const response = await handleResource(request, url, info, requested);
       // A CRD write is served (or unserved) by the time its response is sent.
       if (info.apiGroup === CRD_GROUP && info.resource === CRD_RESOURCE && info.verb !== 'get' && info.verb !== 'list' && info.verb !== 'watch') {
         await crdController.sync();
