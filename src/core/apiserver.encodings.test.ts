@@ -3,10 +3,10 @@
  * frames, partial metadata), CBOR behind CBORServingAndStorage (objects,
  * cbor-seq watches, apply-patch+cbor), Accept lists with q-values, wildcards
  * and `;stream=watch`, and the 406 / 415 answers. Every body is decoded with an
- * independent decoder: protobufjs from the upstream .proto files, and cbor-x.
+ * independent decoder: protobufjs from the upstream .proto files, and cborg.
  */
-import { encode as cborXEncode } from 'cbor-x';
-import { cborX, plain } from './http/serializers/cbor/cborX.test-data';
+import { encode as cborgEncode } from 'cborg';
+import { plain, readCbor, readCborSequence } from './http/serializers/cbor/cborReader.test-data';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeEnvelope, decodeRaw, decodeWatchFrame, protoFilesAvailable, splitFrames } from './http/serializers/protobuf/protoFiles.test-data';
 import { parseTokenFile } from './auth/authenticator/tokenfile';
@@ -43,7 +43,7 @@ async function readEvents<T>(r: Response, abort: AbortController, n: number, par
 function cborSequence(bytes: Uint8Array): unknown[] {
   if (bytes.length === 0) return [];
   try {
-    return (cborX.decodeMultiple(bytes) as unknown[]).map(plain);
+    return readCborSequence(bytes).map(plain);
   } catch {
     return []; // an item is still arriving
   }
@@ -253,13 +253,13 @@ describe('CBOR with CBORServingAndStorage off', () => {
   });
 
   it('[API-ENC-028] a CBOR body is 415', async () => {
-    const r = await t.json('POST', `${NS}/configmaps`, { body: cborXEncode(cm('x')), headers: { 'content-type': CBOR } });
+    const r = await t.json('POST', `${NS}/configmaps`, { body: cborgEncode(cm('x')), headers: { 'content-type': CBOR } });
     expect(r.status).toBe(415);
     expect(r.body.message).toBe(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PB}`);
   });
 
   it('[API-SSA-033] apply-patch+cbor is 415, listing the patch types served', async () => {
-    const r = await t.json('PATCH', `${NS}/configmaps/c1?fieldManager=m`, { body: cborXEncode(cm('c1')), headers: { 'content-type': 'application/apply-patch+cbor' } });
+    const r = await t.json('PATCH', `${NS}/configmaps/c1?fieldManager=m`, { body: cborgEncode(cm('c1')), headers: { 'content-type': 'application/apply-patch+cbor' } });
     expect(r.status).toBe(415);
     expect(r.body.message).toBe(
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml',
@@ -280,7 +280,7 @@ describe('CBOR with CBORServingAndStorage on', () => {
     expect(r.headers.get('content-type')).toBe(CBOR);
     const bytes = await bytesOf(r);
     expect([...bytes.subarray(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
-    const item = cborX.decode(bytes) as Map<unknown, unknown>;
+    const item = readCbor(bytes) as Map<unknown, unknown>;
     expect([...item.keys()].every((k) => k instanceof Uint8Array)).toBe(true);
     // RFC 8949 core deterministic order: shorter keys first.
     expect([...item.keys()].map((k) => plain(k))).toEqual(['data', 'kind', 'metadata', 'apiVersion']);
@@ -288,10 +288,10 @@ describe('CBOR with CBORServingAndStorage on', () => {
   });
 
   it('[API-ENC-028][API-ENC-029] create with a CBOR body (text strings, as any CBOR client writes them); the answer in CBOR', async () => {
-    const r = await t.request('POST', `${NS}/configmaps`, { body: cborXEncode(cm('cb', { x: '1' })), headers: { 'content-type': CBOR, accept: CBOR } });
+    const r = await t.request('POST', `${NS}/configmaps`, { body: cborgEncode(cm('cb', { x: '1' })), headers: { 'content-type': CBOR, accept: CBOR } });
     expect(r.status).toBe(201);
     expect(r.headers.get('content-type')).toBe(CBOR);
-    const created = plain(cborX.decode(await bytesOf(r))) as { metadata: { uid: string }; data: Record<string, string> };
+    const created = plain(readCbor(await bytesOf(r))) as { metadata: { uid: string }; data: Record<string, string> };
     expect(created.data).toEqual({ x: '1' });
     expect((await t.json('GET', `${NS}/configmaps/cb`)).body.metadata.uid).toBe(created.metadata.uid);
   });
@@ -311,7 +311,7 @@ describe('CBOR with CBORServingAndStorage on', () => {
     const r = await t.request('GET', `${NS}/configmaps/missing`, { headers: { accept: CBOR } });
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe(CBOR);
-    expect(plain(cborX.decode(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+    expect(plain(readCbor(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
     const all = await t.json('GET', `${NS}/configmaps/missing`, { headers: { accept: 'application/x-unknown' } });
     expect(all.body.message).toBe(`only the following media types are accepted: application/json, application/yaml, ${PB}, ${CBOR}`);
   });
@@ -321,7 +321,7 @@ describe('CBOR with CBORServingAndStorage on', () => {
     const r = await auth.request('GET', '/api/v1/namespaces', { headers: { accept: CBOR, authorization: 'Bearer bad' } });
     expect(r.status).toBe(401);
     expect(r.headers.get('content-type')).toBe(CBOR);
-    expect(plain(cborX.decode(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    expect(plain(readCbor(await bytesOf(r)))).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
     const off = await newTestServer({ authentication: { tokenFile: parseTokenFile('good,alice,1\n') } });
     const json = await off.request('GET', '/api/v1/namespaces', { headers: { accept: CBOR, authorization: 'Bearer bad' } });
     expect(json.status).toBe(401);
@@ -334,20 +334,20 @@ describe('CBOR with CBORServingAndStorage on', () => {
     expect(table.status).toBe(406);
     const partial = await t.request('GET', `${NS}/configmaps`, { headers: { accept: `${CBOR};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1` } });
     expect(partial.headers.get('content-type')).toBe(CBOR);
-    expect(plain(cborX.decode(await bytesOf(partial)))).toMatchObject({ kind: 'PartialObjectMetadataList', items: [{ metadata: { name: 'c1' } }] });
+    expect(plain(readCbor(await bytesOf(partial)))).toMatchObject({ kind: 'PartialObjectMetadataList', items: [{ metadata: { name: 'c1' } }] });
     const list = await t.request('GET', `${NS}/configmaps`, { headers: { accept: CBOR } });
-    expect(plain(cborX.decode(await bytesOf(list)))).toEqual((await t.json('GET', `${NS}/configmaps`)).body);
+    expect(plain(readCbor(await bytesOf(list)))).toEqual((await t.json('GET', `${NS}/configmaps`)).body);
   });
 
   it('[API-SSA-033][API-SSA-031] apply-patch+cbor applies, tracked for its field manager', async () => {
-    const body = cborXEncode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap' }, data: { a: '1' } });
+    const body = cborgEncode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap' }, data: { a: '1' } });
     const r = await t.request('PATCH', `${NS}/configmaps/ap?fieldManager=cbor-applier`, { body, headers: { 'content-type': 'application/apply-patch+cbor', accept: CBOR } });
     expect(r.status).toBe(201);
-    const applied = plain(cborX.decode(await bytesOf(r))) as { data: Record<string, string>; metadata: { managedFields: { manager: string; operation: string }[] } };
+    const applied = plain(readCbor(await bytesOf(r))) as { data: Record<string, string>; metadata: { managedFields: { manager: string; operation: string }[] } };
     expect(applied.data).toEqual({ a: '1' });
     expect(applied.metadata.managedFields).toMatchObject([{ manager: 'cbor-applier', operation: 'Apply' }]);
     const again = await t.json('PATCH', `${NS}/configmaps/ap?fieldManager=cbor-applier`, {
-      body: cborXEncode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap' }, data: { a: '2' } }),
+      body: cborgEncode({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ap' }, data: { a: '2' } }),
       headers: { 'content-type': 'application/apply-patch+cbor' },
     });
     expect(again.status).toBe(200);
@@ -357,7 +357,7 @@ describe('CBOR with CBORServingAndStorage on', () => {
   it('[API-PATCH-009] no CBOR forms of json-patch, merge-patch or strategic-merge-patch: 415', async () => {
     await t.json('POST', `${NS}/configmaps`, { body: cm('c1') });
     for (const type of ['application/json-patch+cbor', 'application/merge-patch+cbor', 'application/strategic-merge-patch+cbor']) {
-      const r = await t.json('PATCH', `${NS}/configmaps/c1`, { body: cborXEncode({ data: { k: 'x' } }), headers: { 'content-type': type } });
+      const r = await t.json('PATCH', `${NS}/configmaps/c1`, { body: cborgEncode({ data: { k: 'x' } }), headers: { 'content-type': type } });
       expect(r.status).toBe(415);
       expect(r.body.message).toBe(
         'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml, application/apply-patch+cbor',
@@ -429,10 +429,10 @@ describe('custom resources', () => {
   });
 
   it('[API-ENC-028][API-SSA-033][API-PATCH-007] CBOR create, get and apply of a custom resource; strategic merge stays 415', async () => {
-    const created = await t.request('POST', WIDGETS, { body: cborXEncode(widget('w2', 2)), headers: { 'content-type': CBOR, accept: CBOR } });
+    const created = await t.request('POST', WIDGETS, { body: cborgEncode(widget('w2', 2)), headers: { 'content-type': CBOR, accept: CBOR } });
     expect(created.status).toBe(201);
-    expect(plain(cborX.decode(await bytesOf(created)))).toMatchObject({ kind: 'Widget', spec: { size: 2 } });
-    const applied = await t.json('PATCH', `${WIDGETS}/w2?fieldManager=m&force=true`, { body: cborXEncode(widget('w2', 3)), headers: { 'content-type': 'application/apply-patch+cbor' } });
+    expect(plain(readCbor(await bytesOf(created)))).toMatchObject({ kind: 'Widget', spec: { size: 2 } });
+    const applied = await t.json('PATCH', `${WIDGETS}/w2?fieldManager=m&force=true`, { body: cborgEncode(widget('w2', 3)), headers: { 'content-type': 'application/apply-patch+cbor' } });
     expect(applied.status).toBe(200);
     expect(applied.body.spec).toEqual({ size: 3 });
     const smp = await t.json('PATCH', `${WIDGETS}/w2`, { body: JSON.stringify({ spec: { size: 4 } }), headers: { 'content-type': 'application/strategic-merge-patch+json' } });
