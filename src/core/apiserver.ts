@@ -27,6 +27,7 @@ import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } fr
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveDiscoveryDocument } from './http/handlers/discovery';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
@@ -38,7 +39,6 @@ import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
 import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
-import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
   newForbidden,
@@ -60,7 +60,7 @@ import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
 import { watchResource } from './http/handlers/watch';
 import { newRequestInfo, type RequestInfo } from './http/requestInfo';
-import { warningHeaderValue, writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
+import { warningHeaderValue, writeError, writeObject, writeText } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
@@ -381,11 +381,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
-      const d = serveDiscovery(registry, path, request.headers.get('accept'), { serverAddress: options.serverAddress ?? url.host });
+      const d = await serveDiscoveryDocument(registry, request, url, { serverAddress: options.serverAddress ?? url.host, cbor: gates.CBORServingAndStorage });
       if (!d) throw newGenericNotFound();
-      if (d.status === 406) return writeError(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' }), request);
-      const bytes = jsonSerializer.encode(d.body, { pretty: url.searchParams.get('pretty') === 'true' });
-      return writeBytes(200, d.contentType, bytes, { headers: d.headers });
+      return d;
     }
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
