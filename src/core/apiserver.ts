@@ -28,6 +28,7 @@ import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveDiscoveryDocument } from './http/handlers/discovery';
+import { writeNotFound } from './http/notFound';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
@@ -42,7 +43,6 @@ import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
   newForbidden,
-  newGenericNotFound,
   newMethodNotSupported,
   newNotFound,
   StatusError,
@@ -60,7 +60,7 @@ import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
 import { watchResource } from './http/handlers/watch';
 import { newRequestInfo, type RequestInfo } from './http/requestInfo';
-import { warningHeaderValue, writeError, writeObject, writeText } from './http/responseWriter';
+import { warningHeaderValue, writeError, writeObject } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
@@ -310,10 +310,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
   async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
-    if (!type) throw newGenericNotFound();
-    if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
-    if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
+    if (!type) return writeNotFound(registry, request, url.pathname);
     const custom = customResourceInfo(type);
+    if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) {
+      // The CRD handler answers an unknown subresource of a served custom resource with NewNotFound.
+      if (custom) throw newNotFound({ group: type.group, resource: type.resource }, info.name);
+      return writeNotFound(registry, request, url.pathname);
+    }
+    if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') return writeNotFound(registry, request, url.pathname);
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
@@ -382,7 +386,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
       const d = await serveDiscoveryDocument(registry, request, url, { serverAddress: options.serverAddress ?? url.host, cbor: gates.CBORServingAndStorage });
-      if (!d) throw newGenericNotFound();
+      if (!d) return writeNotFound(registry, request, path);
       return d;
     }
     if (path === '/version' || path === '/version/') {
@@ -401,7 +405,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
-    return writeText(404, '404 page not found\n');
+    return writeNotFound(registry, request, path);
   }
 
   async function handle(request: Request): Promise<Response> {
