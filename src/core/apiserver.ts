@@ -323,7 +323,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission)).withTrace((e) => addTrace(request, e));
+    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer)).withTrace((e) => addTrace(request, e));
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
@@ -346,7 +346,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
     }
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') {
+    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions).
+    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize' && info.subresource !== 'approval') {
       throw newMethodNotSupported(gr, info.verb);
     }
     switch (info.verb) {
