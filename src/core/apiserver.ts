@@ -23,6 +23,7 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPodTermination } from './controllers/podTermination';
 import { serveKubesimDebug } from './debug/kubesimDebug';
+import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
@@ -170,7 +171,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const clock = options.clock ?? realClock;
   const gates = featureGates(options.featureGates);
   // The watch cache sits above the backend: fan-out, history window, 410 past it.
-  const storage = createWatchCache(options.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
+  // Writes can be held open through /debug/kubesim/hold-write, for crash tests.
+  const heldWrites = withHeldWrites(options.storage);
+  const storage = createWatchCache(heldWrites.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
   const random = options.random ?? pooledRandom(cryptoRandom);
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
@@ -431,7 +434,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage, heldWrites })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
