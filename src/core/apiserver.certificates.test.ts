@@ -95,7 +95,7 @@ describe('CertificateSigningRequest subresources', () => {
     expect(r.body.status.conditions.map((c: { type: string }) => c.type)).toEqual(['Denied']);
     const del = await t.json('DELETE', `${CSRS}/c5/approval`);
     expect(del.status).toBe(405);
-    expect(del.body).toMatchObject({ reason: 'MethodNotAllowed', code: 405 });
+    expect(del.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', code: 405 });
   });
 });
 
@@ -123,6 +123,14 @@ describe('CertificateApproval admission', () => {
     const stored = (await t.json('GET', `${CSRS}/r1`, { headers: admin })).body;
     return t.json('PUT', `${CSRS}/r1/approval`, { body: { ...stored, status: { conditions: [approved] } }, headers: asUser(user) });
   };
+
+  it('a create records the requesting user in spec, whatever the body says', async () => {
+    const body = { ...csr('who'), spec: { ...csr('who').spec, username: 'mallory', groups: ['system:masters'] } };
+    const r = await t.json('POST', CSRS, { body, headers: admin });
+    expect(r.status).toBe(201);
+    expect(r.body.spec).toMatchObject({ username: 'root', groups: ['system:masters', 'system:authenticated'] });
+    expect(r.body.status).toEqual({});
+  });
 
   it('[AC-AUTHZ-002] without `approve` on the signer the write is Forbidden by the plugin', async () => {
     const r = await approve('no-signers');

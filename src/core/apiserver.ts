@@ -339,7 +339,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
-    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e));
+    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e)).withUser(user);
     const store = authorization.guard(admitted, user, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
@@ -362,8 +362,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
     }
-    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions).
-    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions); it has no other routes.
+    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newRouteMethodNotAllowed();
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize' && info.subresource !== 'approval') {
       throw newMethodNotSupported(gr, info.verb);
     }
