@@ -48,7 +48,7 @@ describe('unknown paths', () => {
     '/apis/example.com/v1/gadgets',
     '/apis/example.com/v1/namespaces/default/gadgets',
     '/openapi/v2',
-  ])('[API-PATH-011] %s reaches the NotFoundHandler: plain text, as http.NotFound writes it', async (path) => {
+  ])('%s reaches the NotFoundHandler: plain text, as http.NotFound writes it', async (path) => {
     const r = await t.request('GET', path, { headers: { accept: 'application/json' } });
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -66,11 +66,19 @@ describe('unknown paths', () => {
     '/apis/apps/v1/foos',
     '/apis/batch/v1beta1/namespaces/default/cronjobs',
     '/version/x',
-  ])('[API-PATH-011] %s is under a built-in web service: go-restful\'s route miss as a Status', async (path) => {
+  ])('%s is under a built-in web service: go-restful\'s route miss as a Status', async (path) => {
     const r = await t.json('GET', path);
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(r.body).toEqual(routeMiss);
+  });
+
+  it('[API-PATH-011] the core group is not under /apis/core: nothing serves it', async () => {
+    for (const path of ['/apis/core/v1/namespaces/default/configmaps', '/apis/core/v1']) {
+      const r = await t.request('GET', path);
+      expect([path, r.status, await r.text()]).toEqual([path, 404, '404 page not found\n']);
+    }
+    expect((await t.request('GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
   });
 
   it.skipIf(!protoFilesAvailable)('the route-miss Status is negotiated like any error (protobuf here)', async () => {
