@@ -504,7 +504,9 @@ export class Store {
   /**
    * GuaranteedUpdate: reads the current object, computes the next state, and
    * writes it with compare-and-swap on the revision read, retrying when the
-   * object changed underneath (only when the caller did not pin a resourceVersion).
+   * object changed underneath. A retry computes the next state again: one that
+   * pins the resourceVersion read before (a PUT's, a patch's) is then a 409, while
+   * a patch or apply carrying the live resourceVersion applies to the new object.
    */
   async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string } } = {}): Promise<UpdateResult> {
     const key = this.key(namespace, name);
@@ -548,7 +550,7 @@ export class Store {
             this.strategy.afterDelete?.(deleted, ctx);
             return { object: deleted, created: false };
           } catch (e) {
-            if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+            if (isStorageError(e, 'Conflict') && attempt < 5) continue;
             throw this.interpretWriteError(e, name);
           }
         }
@@ -567,7 +569,7 @@ export class Store {
           this.traceWrite('update', key, kv!.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv!.modRevision} → ${written.modRevision}`);
           return this.writtenResult(written);
         } catch (e) {
-          if (isStorageError(e, 'Conflict') && !requested && attempt < 5) {
+          if (isStorageError(e, 'Conflict') && attempt < 5) {
             this.traceWrite('update', key, kv!.modRevision, undefined, `${key} changed since resourceVersion ${kv!.modRevision}: read again and retried`);
             continue;
           }
