@@ -1,4 +1,4 @@
-import { fieldsV1ToSet, setToFieldsV1, type FieldsV1 } from './fieldpath';
+import { fieldsV1ToSet, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
 import type { VersionedSet } from './merge';
 
 /** One metadata.managedFields item, as the API carries it. */
@@ -88,6 +88,37 @@ export function parseManagerIdentifier(id: string): ManagedFieldsEntry {
 
 export class ManagedFieldsError extends Error {}
 
+/**
+ * Sets are immutable, and a write leaves every other manager's set as it
+ * was: the FieldsV1 of a set is built once, frozen (every object carrying
+ * the entry shares it), and decoding one of those FieldsV1 objects again
+ * gives its set back. Other FieldsV1 objects may change, so they are
+ * always decoded. Weak maps: entries go with the objects that no longer
+ * carry them.
+ */
+const encodedSets = new WeakMap<PathSet, FieldsV1>();
+const encodedFields = new WeakMap<object, PathSet>();
+
+function decodeFieldsV1(fields: unknown): PathSet {
+  const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
+  return known ?? fieldsV1ToSet(fields);
+}
+
+function encodeFieldsV1(set: PathSet): FieldsV1 {
+  let f = encodedSets.get(set);
+  if (f === undefined) {
+    f = deepFreeze(setToFieldsV1(set));
+    encodedSets.set(set, f);
+    encodedFields.set(f, set);
+  }
+  return f;
+}
+
+function deepFreeze(f: FieldsV1): FieldsV1 {
+  for (const k in f) deepFreeze(f[k]!);
+  return Object.freeze(f);
+}
+
 /** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
 export function decodeManagedFields(entries: unknown): Managed {
   const managed = emptyManaged();
@@ -105,7 +136,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = buildManagerIdentifier(e);
     let set;
     try {
-      set = fieldsV1ToSet(e.fieldsV1 ?? {});
+      set = decodeFieldsV1(e.fieldsV1 ?? {});
     } catch (err) {
       throw new ManagedFieldsError(`error decoding set: ${(err as Error).message}`);
     }
@@ -138,7 +169,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = setToFieldsV1(vs.set);
+    e.fieldsV1 = encodeFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
     entries.push(e);
   }
