@@ -315,4 +315,30 @@ describe('field manager (apiserver layers)', () => {
     ((obj.list as JsonObject[][])[0][0] as JsonObject).x = 'changed';
     expect(JSON.stringify(applied)).toBe(before);
   });
+
+  it('[API-SSA-034] apply changes neither the live object nor the configuration, and its result (a no-op apply included) shares no value with them', () => {
+    const { fm } = cmManager();
+    const deepFreeze = (v: unknown): void => {
+      if (typeof v !== 'object' || v === null) return;
+      for (const x of Object.values(v)) deepFreeze(x);
+      Object.freeze(v);
+    };
+    /** Changes every object and list of the result, nested ones included: a value frozen with the inputs throws. */
+    const touchAll = (v: unknown): void => {
+      if (typeof v !== 'object' || v === null) return;
+      for (const x of Object.values(v)) touchAll(x);
+      if (Array.isArray(v)) v.push('touched');
+      else (v as Record<string, unknown>).touched = true;
+    };
+    const live = mustApply(fm, undefined, cm({ k: 'v' }, { labels: { a: 'b' } }), 'm1');
+    deepFreeze(live);
+    for (const applied of [cm({ k: 'w' }, { labels: { a: 'c' } }), cm({ k: 'v' }, { labels: { a: 'b' } })]) {
+      deepFreeze(applied);
+      const r = mustApply(fm, live, applied, 'm1');
+      // the entries' FieldsV1 are frozen and shared by every object carrying them
+      delete (r.metadata as JsonObject).managedFields;
+      expect(() => touchAll(r)).not.toThrow();
+      expect(((r.metadata as JsonObject).labels as JsonObject).touched).toBe(true);
+    }
+  });
 });

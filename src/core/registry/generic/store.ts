@@ -508,7 +508,13 @@ export class Store {
    * pins the resourceVersion read before (a PUT's, a patch's) is then a 409, while
    * a patch or apply carrying the live resourceVersion applies to the new object.
    */
-  async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string } } = {}): Promise<UpdateResult> {
+  async update(
+    namespace: string,
+    name: string,
+    tryUpdate: UpdateFunc,
+    /** currentIntact: tryUpdate neither changes the object it is given nor returns one sharing values with it, so it is given the one decode */
+    options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string }; currentIntact?: boolean } = {},
+  ): Promise<UpdateResult> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
@@ -519,7 +525,7 @@ export class Store {
         throw newConflict(this.gr, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`);
       }
       // The update function may mutate what it is given: hand it a second decode, cheaper than a deep clone.
-      let next = await tryUpdate(kv ? this.decode(kv) : undefined);
+      let next = await tryUpdate(kv ? (options.currentIntact ? current : this.decode(kv)) : undefined);
       if (!current) {
         if (!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) throw newNotFound(this.gr, name);
         next.metadata.name = name;
