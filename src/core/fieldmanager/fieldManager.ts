@@ -81,7 +81,9 @@ export class FieldManager {
   /**
    * For server-side apply: merges `appliedObj` into `liveObj` (undefined when
    * the object does not exist yet). Fails with conflicts or a bad request.
-   * Neither object is changed, and the result shares no value with them.
+   * Neither object is changed, and the result shares no value with them
+   * but the FieldsV1 of entries the apply left as they were (FieldsV1 values
+   * are never changed in place).
    */
   apply(liveObj: JsonObject | undefined, appliedObj: JsonObject, manager: string, force = false): FieldManagerResult {
     const live = liveObj ?? this.zero;

@@ -1,4 +1,4 @@
-import { fieldsV1ToSet, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
+import { decodeFieldsV1, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
 import type { VersionedSet } from './merge';
 
 /** One metadata.managedFields item, as the API carries it. */
@@ -90,18 +90,22 @@ export class ManagedFieldsError extends Error {}
 
 /**
  * Sets are immutable, and a write leaves every other manager's set as it
- * was: the FieldsV1 of a set is built once, frozen (every object carrying
- * the entry shares it), and decoding one of those FieldsV1 objects again
- * gives its set back. Other FieldsV1 objects may change, so they are
- * always decoded. Weak maps: entries go with the objects that no longer
- * carry them.
+ * was, so the FieldsV1 of a set is built at most once: a set decoded from a
+ * FieldsV1 that is exactly what the encoder writes is encoded as that same
+ * object, and a set encoded afresh keeps its FieldsV1 (frozen: every object
+ * carrying the entry shares it); decoding one of those again gives its set
+ * back. Other FieldsV1 objects may change, so they are always decoded.
+ * Weak maps: entries go with the sets and objects no longer in use.
  */
 const encodedSets = new WeakMap<PathSet, FieldsV1>();
 const encodedFields = new WeakMap<object, PathSet>();
 
-function decodeFieldsV1(fields: unknown): PathSet {
+function decodeFields(fields: unknown): PathSet {
   const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
-  return known ?? fieldsV1ToSet(fields);
+  if (known !== undefined) return known;
+  const { set, canonical } = decodeFieldsV1(fields);
+  if (canonical) encodedSets.set(set, fields as FieldsV1);
+  return set;
 }
 
 function encodeFieldsV1(set: PathSet): FieldsV1 {
@@ -136,7 +140,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = buildManagerIdentifier(e);
     let set;
     try {
-      set = decodeFieldsV1(e.fieldsV1 ?? {});
+      set = decodeFields(e.fieldsV1 ?? {});
     } catch (err) {
       throw new ManagedFieldsError(`error decoding set: ${(err as Error).message}`);
     }

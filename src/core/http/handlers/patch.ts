@@ -128,7 +128,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       return trackUpdate(fm, current, next, manager, trace);
     },
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
-    // the field manager's apply leaves the live object as it is and returns one sharing nothing with it: the store decodes once
+    // the field manager's apply leaves the live object as it is and returns one sharing nothing with it
+    // (but FieldsV1 values, never changed in place): the store decodes once
     { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource, currentIntact: isApply },
   );
   // The object as stored, in compact JSON: its stored text, with no decode and encode.
