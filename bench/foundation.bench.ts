@@ -30,8 +30,11 @@
  *               minus floor is the server's own work.
  *
  * Both clusters are bare: webernetes' Cluster is constructed but never
- * `init()`ed, so no scheduler, kubelet or controller reacts to the Pods
- * (kubesim's core has none either); only the `default` namespace is created.
+ * `init()`ed, so no scheduler, kubelet or controller reacts to the Pods, and
+ * kubesim's server starts with `controllers: []` (kube-controller-manager's
+ * `--controllers=` empty): its garbage collector, ReplicaSet and pod GC
+ * controllers would otherwise index every Pod event in the same thread. That
+ * is controller work, not API server work; every server step still runs.
  *
  * Each round uses a fresh server on each side; the order of the sides
  * rotates between rounds. One smaller warm-up round is discarded, the median
@@ -40,7 +43,7 @@
  * Run: npx tsx bench/foundation.bench.ts [pods=2000] [rounds=5]
  */
 import type { Cluster as WebernetesCluster } from '@ngrok/webernetes';
-import { createApiServer, createMemoryStorage, type ApiServer } from '../src/core';
+import { createApiServer, createMemoryStorage, type ApiServer, type ApiServerOptions } from '../src/core';
 import { reportFigure } from './figures';
 
 const pods = Number(process.argv[2] ?? 2000);
@@ -115,8 +118,13 @@ interface RoundResult {
 
 const base = 'http://127.0.0.1/api/v1/namespaces/default/pods';
 
+/** An API server without kube-controller-manager's controllers, as the webernetes Cluster runs none. */
+function bareServer(): ApiServerOptions {
+  return { storage: createMemoryStorage(), controllers: [] };
+}
+
 async function kubesimWorkload(): Promise<Workload> {
-  const api: ApiServer = createApiServer({ storage: createMemoryStorage() });
+  const api: ApiServer = createApiServer(bareServer());
   await api.ready;
   async function call(request: Request, want: number): Promise<unknown> {
     const res = await api.handle(request);
@@ -171,7 +179,7 @@ interface Captured {
 }
 
 async function captureKubesimResponses(): Promise<Captured> {
-  const api = createApiServer({ storage: createMemoryStorage() });
+  const api = createApiServer(bareServer());
   await api.ready;
   const bytes = async (request: Request) => new Uint8Array(await (await api.handle(request)).arrayBuffer());
   try {
