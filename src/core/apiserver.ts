@@ -36,7 +36,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -319,7 +319,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission)).withTrace((e) => addTrace(request, e));
+    const admitting = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
+    const trace = traceSink(request);
+    const admitted = trace ? admitting.withTrace(trace) : admitting;
     const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };

@@ -8,7 +8,7 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { FieldManager } from '../../fieldmanager';
 import { fieldValidationDirective, type PatchKind } from '../../schema';
-import { addTrace } from '../request/context';
+import { traceSink } from '../request/context';
 import { trackApply, trackUpdate } from './fieldManagement';
 import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
@@ -122,7 +122,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);
       }
-      return trackUpdate(fm, current, next, manager, (e) => addTrace(request, e));
+      return trackUpdate(fm, current, next, manager, traceSink(request));
     },
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
     { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource },
@@ -139,7 +139,7 @@ function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: J
   if (meta?.['name'] !== undefined && meta['name'] !== info.name) {
     throw newBadRequest(`the name of the object (${String(meta['name'])}) does not match the name on the URL (${info.name})`);
   }
-  const obj = trackApply(fm, current, applied, manager, force, (e) => addTrace(scope.request, e));
+  const obj = trackApply(fm, current, applied, manager, force, traceSink(scope.request));
   if (!isObject(obj.metadata)) obj.metadata = {};
   obj.metadata.name ??= info.name;
   return obj;
