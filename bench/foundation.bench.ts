@@ -36,9 +36,11 @@
  * controllers would otherwise index every Pod event in the same thread. That
  * is controller work, not API server work; every server step still runs.
  *
- * Each round uses a fresh server on each side; the order of the sides
- * rotates between rounds. One smaller warm-up round is discarded, the median
- * of the rest is reported.
+ * Each round uses a fresh server on each side. Within a round the sides take
+ * turns in batches of 100 operations (the first side rotating between rounds),
+ * so a burst of load from elsewhere on a shared machine falls on every side
+ * alike. One smaller warm-up round is discarded, the median of the rest is
+ * reported.
  *
  * Run: npx tsx bench/foundation.bench.ts [pods=2000] [rounds=5]
  */
@@ -220,30 +222,43 @@ async function floorWorkload(captured: Captured): Promise<Workload> {
   };
 }
 
-async function seconds(fn: () => Promise<void>): Promise<number> {
-  const start = performance.now();
-  await fn();
-  return (performance.now() - start) / 1000;
-}
+/** Operations each side runs before the next side takes over, so load from elsewhere on the machine falls on all sides alike. */
+const batch = 100;
 
-async function runRound(open: () => Promise<Workload>, n: number): Promise<RoundResult> {
-  const w = await open();
+/**
+ * One round: a fresh workload per side, then creates, gets and lists, each
+ * phase interleaved across the sides in batches (the first side rotating
+ * between rounds), each side's time summed over its batches.
+ */
+async function runRound(order: Side[], n: number): Promise<Record<Side, RoundResult>> {
+  const open = await Promise.all(order.map((side) => sides[side]()));
+  const workloads = order.map((side, i) => ({ side, w: open[i]! }));
   try {
-    const createS = await seconds(async () => {
-      for (let i = 0; i < n; i++) await w.create(i);
-    });
-    const getS = await seconds(async () => {
-      for (let i = 0; i < n; i++) await w.get(i);
-    });
-    const listS = await seconds(async () => {
-      for (let r = 0; r < listsPerRound; r++) {
-        const listed = await w.list();
-        if (listed !== n) throw new Error(`${w.name}: listed ${listed} of ${n} pods`);
+    const spent = new Map<Workload, number>();
+    async function phase(count: number, op: (w: Workload, i: number) => Promise<void>): Promise<Map<Workload, number>> {
+      spent.clear();
+      for (let from = 0; from < count; from += batch) {
+        for (const { w } of workloads) {
+          const start = performance.now();
+          for (let i = from; i < Math.min(count, from + batch); i++) await op(w, i);
+          spent.set(w, (spent.get(w) ?? 0) + (performance.now() - start) / 1000);
+        }
       }
+      return new Map(spent);
+    }
+    const create = await phase(n, (w, i) => w.create(i));
+    const get = await phase(n, (w, i) => w.get(i));
+    const list = await phase(listsPerRound, async (w) => {
+      const listed = await w.list();
+      if (listed !== n) throw new Error(`${w.name}: listed ${listed} of ${n} pods`);
     });
-    return { createsPerSecond: n / createS, getsPerSecond: n / getS, listMs: (listS * 1000) / listsPerRound };
+    const out = {} as Record<Side, RoundResult>;
+    for (const { side, w } of workloads) {
+      out[side] = { createsPerSecond: n / create.get(w)!, getsPerSecond: n / get.get(w)!, listMs: (list.get(w)! * 1000) / listsPerRound };
+    }
+    return out;
   } finally {
-    await w.close();
+    for (const { w } of workloads) await w.close();
   }
 }
 
@@ -260,13 +275,11 @@ const results: Record<Side, RoundResult[]> = { kubesim: [], webernetes: [], floo
 const sideNames = Object.keys(sides) as Side[];
 
 for (let round = 0; round <= rounds; round++) {
-  // Rotate who goes first so heap growth and JIT state favour no side.
+  // Rotate who goes first in each batch so heap growth and JIT state favour no side.
   const order = sideNames.map((_, i) => sideNames[(i + round) % sideNames.length]!);
   const n = round === 0 ? warmupPods : pods; // round 0 is the warm-up
-  for (const side of order) {
-    const r = await runRound(sides[side], n);
-    if (round > 0) results[side].push(r);
-  }
+  const r = await runRound(order, n);
+  if (round > 0) for (const side of sideNames) results[side].push(r[side]);
 }
 
 const fmt = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
