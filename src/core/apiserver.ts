@@ -196,7 +196,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The store each type object was last given, so a request finds it without building the key. */
+  const storeByType = new WeakMap<ResourceType, Store>();
+
   function storeFor(type: ResourceType): Store {
+    const known = storeByType.get(type);
+    if (known) return known;
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
@@ -207,6 +212,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
+    storeByType.set(type, store);
     return store;
   }
 
@@ -308,6 +314,20 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.informersSynced();
   });
 
+  /**
+   * The store as one request sees it: its writes pass validating admission (ValidatingAdmissionPolicy)
+   * and the authorization guards before storage, and land in its trace when it is traced. A plain read
+   * writes nothing, so it reads the shared store.
+   */
+  function requestStore(request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
+    const store = storeFor(type);
+    if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
+    const admitting = store.withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
+    const trace = traceSink(request);
+    const admitted = trace ? admitting.withTrace(trace) : admitting;
+    return authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
+  }
+
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
   async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
     if (!type) throw newGenericNotFound();
@@ -318,12 +338,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitting = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
-    const trace = traceSink(request);
-    const admitted = trace ? admitting.withTrace(trace) : admitting;
-    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));

@@ -11,12 +11,12 @@ import { traceFrom, withTracing } from '../request/context';
 export const traceHeader = 'X-Kubesim-Trace';
 
 export function withTraceHeader(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-  return async (request) => {
-    if (request.headers.get(traceHeader) !== '1') return handler(request);
+  const traced = async (request: Request) => {
     withTracing(request);
     const response = await handler(request);
     const headers = new Headers(response.headers);
     headers.set(traceHeader, encodeURIComponent(JSON.stringify(traceFrom(request))));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
+  return (request) => (request.headers.get(traceHeader) === '1' ? traced(request) : handler(request));
 }
