@@ -423,13 +423,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
+  // Set once bootstrap finished, so a request no longer waits a turn on the settled promise.
+  let started = false;
+  void ready.then(() => (started = true), () => {});
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
       const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
-      await ready;
+      if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);

@@ -12,6 +12,7 @@ import { managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
 import type { Serializer } from '../serializers/types';
 import type { RequestScope } from './scope';
+import { queryOf } from '../queryParams';
 
 /** kube-apiserver's default --max-request-body-bytes (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -91,7 +92,7 @@ export function decodeBody(serializer: Serializer, body: Uint8Array, expected: {
 
 /** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */
 export function parseDryRun(url: URL, optionsKind: string): boolean {
-  const set = url.searchParams.getAll('dryRun').filter((v) => v !== '');
+  const set = queryOf(url).getAll('dryRun').filter((v) => v !== '');
   const errs = validateDryRun(set);
   if (errs.length) throw newInvalidOptions(optionsKind, errs);
   return set.length > 0;
@@ -112,7 +113,7 @@ export function newInvalidOptions(optionsKind: string, errs: FieldError[]) {
  * does) or, for non-apply writes, the User-Agent's product name.
  */
 export function fieldManagerName(scope: RequestScope, optionsKind: string): string {
-  const name = scope.url.searchParams.get('fieldManager');
+  const name = queryOf(scope.url).get('fieldManager');
   if (name !== null) {
     const errs: FieldError[] = [];
     if (name.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', value: name, detail: 'may not be more than 128 bytes', showValue: false });
