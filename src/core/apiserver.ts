@@ -38,7 +38,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import { serveDiscovery } from './discovery';
 import {
@@ -199,7 +199,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The store each type object was last given, so a request finds it without building the key. */
+  const storeByType = new WeakMap<ResourceType, Store>();
+
   function storeFor(type: ResourceType): Store {
+    const known = storeByType.get(type);
+    if (known) return known;
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
@@ -210,6 +215,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
       stores.set(key, store);
     }
+    storeByType.set(type, store);
     return store;
   }
 
@@ -311,6 +317,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.informersSynced();
   });
 
+  /**
+   * The store as one request sees it: its writes pass validating admission (ValidatingAdmissionPolicy)
+   * and the authorization guards before storage, and land in its trace when it is traced. A plain read
+   * writes nothing, so it reads the shared store.
+   */
+  /** The store as a request writes through it: validating admission, the create check of writes that create, the trace, the escalation guards. */
+  function requestStore(request: Request, url: URL, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
+    const store = storeFor(type);
+    if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission);
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    const admitting = store.withAdmission(admission);
+    const trace = traceSink(request);
+    const admitted = trace ? admitting.withTrace(trace) : admitting;
+    return authorization.guard(admitted, user, info);
+  }
+
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
   async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
     if (!type) throw newGenericNotFound();
@@ -328,13 +352,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission);
-    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
-    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e));
-    const store = authorization.guard(admitted, user, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
@@ -419,13 +437,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
+  // Set once bootstrap finished, so a request no longer waits a turn on the settled promise.
+  let started = false;
+  void ready.then(() => (started = true), () => {});
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
       const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
-      await ready;
+      if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
