@@ -45,6 +45,7 @@ import {
   newGenericNotFound,
   newMethodNotSupported,
   newNotFound,
+  newServiceUnavailable,
   StatusError,
 } from './errors';
 import { createResource } from './http/handlers/create';
@@ -69,8 +70,11 @@ import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
-import { registryBundle } from './registry/generated';
+import { bundledDefinitions, registryBundle } from './registry/generated';
+import { protoDescriptor } from './http/serializers/protobuf/generated';
+import { dataNeededBy } from './http/requestData';
 import { ResourceRegistry } from './registry/registry';
+import type { SchemaObject } from './registry/types';
 import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
@@ -173,6 +177,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
+  // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
+  let definitionsIndexed = bundledDefinitions.value !== undefined;
+  async function loadDefinitions(): Promise<void> {
+    if (definitionsIndexed) return;
+    const definitions = await bundledDefinitions.load();
+    if (definitionsIndexed) return;
+    registry.loadBundleDefinitions(definitions);
+    Object.assign(allDefinitions, definitions, evaluationsDefinitions, removedApiChecksDefinitions);
+    definitionsIndexed = true;
+  }
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
@@ -201,10 +215,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
-      const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
       const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
+      let root: SchemaObject | undefined;
+      const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
       stores.set(key, store);
     }
     return store;
@@ -302,6 +318,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
     controllers.push(crdController, policies);
+    // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
+    if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
     if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
     controllers.push(...rbacControllers);
@@ -406,6 +424,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
+  /** Loads what the request reads of the deferred data; a host that cannot fetch it answers 503. */
+  async function loadRequestData(definitions: boolean, protobuf: boolean): Promise<void> {
+    try {
+      if (definitions) await loadDefinitions();
+      if (protobuf) await protoDescriptor.load();
+    } catch (e) {
+      throw newServiceUnavailable(e instanceof Error ? e.message : String(e));
+    }
+  }
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
@@ -414,6 +442,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
+      const needs = dataNeededBy(request, info);
+      if (needs.definitions || needs.protobufDescriptors) await loadRequestData(needs.definitions, needs.protobufDescriptors);
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
