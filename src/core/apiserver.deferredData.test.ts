@@ -118,6 +118,11 @@ describe('deferred data (the service worker build)', () => {
     expect(status.message).toContain(data.definitionsUrl);
     // Reads go on meanwhile.
     expect((await call('GET', CMS)).status).toBe(200);
+    // In JSON even for a protobuf client: its Status would need the descriptors that failed to load.
+    const pb = await call('GET', `${CMS}/a`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
+    expect(pb.status).toBe(503);
+    expect(pb.headers.get('content-type')).toBe('application/json');
+    expect(((await pb.json()) as { message: string }).message).toContain(data.descriptorUrl);
     offline = false;
     expect((await call('POST', CMS, { body: cm('a') })).status).toBe(201);
     expect(fetched).toEqual([data.definitionsUrl]);

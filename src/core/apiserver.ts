@@ -424,13 +424,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeText(404, '404 page not found\n');
   }
 
-  /** Loads what the request reads of the deferred data; a host that cannot fetch it answers 503. */
-  async function loadRequestData(definitions: boolean, protobuf: boolean): Promise<void> {
+  /**
+   * Loads what the request reads of the deferred data. A host that cannot
+   * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
+   */
+  async function loadRequestData(definitions: boolean, protobuf: boolean): Promise<Response | undefined> {
     try {
       if (definitions) await loadDefinitions();
       if (protobuf) await protoDescriptor.load();
+      return undefined;
     } catch (e) {
-      throw newServiceUnavailable(e instanceof Error ? e.message : String(e));
+      return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
     }
   }
 
@@ -443,7 +447,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       const needs = dataNeededBy(request, info);
-      if (needs.definitions || needs.protobufDescriptors) await loadRequestData(needs.definitions, needs.protobufDescriptors);
+      const unavailable = needs.definitions || needs.protobufDescriptors ? await loadRequestData(needs.definitions, needs.protobufDescriptors) : undefined;
+      if (unavailable) return unavailable;
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a

@@ -1,0 +1,148 @@
+/**
+ * The service worker's deferred data in real Chromium, on the production
+ * build: the kinds' schemas and the protobuf descriptors are files of their
+ * own (assets/registry.definitions-*.json, assets/descriptor-*.json). The
+ * workbench's first API answers come before either is fetched (the preview
+ * server records every request it serves); the first write fetches the
+ * schemas, the first protobuf request the descriptors, and both are kept in
+ * Cache Storage, so a restarted worker serves writes with the server gone.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkbench, CHROMIUM, CHROMIUM_ARGS, freePort, root, workbenchReady } from './support/browser';
+
+let outDir: string;
+let profileDir: string;
+let server: PreviewServer | undefined;
+let context: BrowserContext;
+let page: Page;
+let baseUrl: string;
+/** Paths of every request the preview server answered, in order. */
+const served: string[] = [];
+let definitionsPath: string;
+let descriptorPath: string;
+
+const dataRequests = () => served.filter((p) => p === definitionsPath || p === descriptorPath);
+const cachedData = () => page.evaluate(async () => (await (await caches.open('kubesim-data')).keys()).map((r) => new URL(r.url).pathname).sort());
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+/** A request issued by the page, so the worker answers it. */
+function pageFetch(path: string, init: { method?: string; body?: unknown; accept?: string } = {}): Promise<Answer> {
+  return page.evaluate(
+    async ({ path, init }) => {
+      const headers: Record<string, string> = { Accept: init.accept ?? 'application/json' };
+      if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await fetch(path, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, contentType: response.headers.get('content-type'), body: String.fromCharCode(...bytes.subarray(0, 4096)) };
+    },
+    { path, init },
+  );
+}
+
+const configMap = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
+
+beforeAll(async () => {
+  outDir = await buildWorkbench();
+  const assets = await readdir(join(outDir, 'assets'));
+  definitionsPath = `/assets/${assets.find((f) => /^registry\.definitions-[0-9a-f]+\.json$/.test(f))}`;
+  descriptorPath = `/assets/${assets.find((f) => /^descriptor-[0-9a-f]+\.json$/.test(f))}`;
+  const port = await freePort();
+  server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+    plugins: [
+      {
+        name: 'record-requests',
+        configurePreviewServer(s) {
+          s.middlewares.use((req, _res, next) => {
+            served.push(new URL(req.url ?? '/', 'http://x').pathname);
+            next();
+          });
+        },
+      },
+    ],
+  });
+  baseUrl = `http://127.0.0.1:${port}`;
+  profileDir = await mkdtemp(join(tmpdir(), 'kubesim-e2e-profile-'));
+  context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, serviceWorkers: 'allow' });
+  page = context.pages()[0] ?? (await context.newPage());
+});
+
+afterAll(async () => {
+  await context?.close();
+  await server?.close();
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+  if (profileDir) await rm(profileDir, { recursive: true, force: true });
+});
+
+describe('service worker deferred data', () => {
+  it('the build ships the schemas and the descriptors apart from sw.js', () => {
+    expect(definitionsPath).toMatch(/^\/assets\/registry\.definitions-[0-9a-f]+\.json$/);
+    expect(descriptorPath).toMatch(/^\/assets\/descriptor-[0-9a-f]+\.json$/);
+  });
+
+  it('serves the first API answers before fetching any data file', async () => {
+    await page.goto(baseUrl);
+    await workbenchReady(page);
+    await page.getByTestId('namespace-item').first().waitFor();
+    const list = await pageFetch('/api/v1/namespaces/default/configmaps');
+    expect(list.status).toBe(200);
+    expect(JSON.parse(list.body)).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
+    // The worker script itself was served: the recorder sees the worker's requests.
+    expect(served).toContain('/sw.js');
+    expect(dataRequests()).toEqual([]);
+    expect(await cachedData()).toEqual([]);
+  });
+
+  it('fetches the schemas on the first write and the descriptors on the first protobuf request, once each, into Cache Storage', async () => {
+    const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('first-write') });
+    expect(created.status).toBe(201);
+    expect(JSON.parse(created.body)).toMatchObject({ metadata: { name: 'first-write', managedFields: [{ fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }] } });
+    expect(dataRequests()).toEqual([definitionsPath]);
+    expect(await cachedData()).toEqual([definitionsPath]);
+
+    const pb = await pageFetch('/api/v1/namespaces/default/configmaps/first-write', { accept: 'application/vnd.kubernetes.protobuf' });
+    expect(pb.status).toBe(200);
+    expect(pb.contentType).toBe('application/vnd.kubernetes.protobuf');
+    expect(pb.body.slice(0, 4)).toBe('k8s\0');
+    expect((await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('second-write') })).status).toBe(201);
+    expect(dataRequests()).toEqual([definitionsPath, descriptorPath]);
+    expect(await cachedData()).toEqual([definitionsPath, descriptorPath].sort());
+  });
+
+  it('a restarted worker reads them from Cache Storage with the server gone', async () => {
+    await server?.close();
+    server = undefined;
+    const cdp = await context.newCDPSession(page);
+    let running = true;
+    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      running = versions.some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
+    });
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await expect.poll(() => running).toBe(false);
+    await cdp.detach();
+    const served0 = served.length;
+    // Strict field validation reads the ConfigMap schema: the unknown field is refused by name.
+    const strict = await pageFetch('/api/v1/namespaces/default/configmaps?fieldValidation=Strict', { method: 'POST', body: configMap('offline', { spec: {} }) });
+    expect(strict.status).toBe(400);
+    expect(JSON.parse(strict.body)).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec"' });
+    expect((await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('offline') })).status).toBe(201);
+    const pb = await pageFetch('/api/v1/namespaces/default/configmaps/offline', { accept: 'application/vnd.kubernetes.protobuf' });
+    expect(pb.status).toBe(200);
+    expect(pb.body.slice(0, 4)).toBe('k8s\0');
+    expect(served.length).toBe(served0);
+  });
+});
