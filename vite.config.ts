@@ -74,6 +74,7 @@ export default defineConfig({
     deferredDataPlugin([
       { file: fileURLToPath(new URL('src/core/registry/generated/registry.json', import.meta.url)), field: 'definitions' },
       { file: fileURLToPath(new URL('src/core/http/serializers/protobuf/generated/descriptor.json', import.meta.url)) },
+      { file: fileURLToPath(new URL('src/core/printers/descriptions.json', import.meta.url)) },
     ]),
   ],
   resolve: {
@@ -101,7 +102,7 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: true,
-    // sw.js carries the whole API server's code (its schemas and protobuf descriptors are files of their own).
+    // sw.js carries the whole API server's code (its schemas, protobuf descriptors and column descriptions are files of their own).
     // The lazily loaded Monaco chunk (~2.7 MB) is the largest, fetched only when an editor opens.
     chunkSizeWarningLimit: 3072,
     rolldownOptions: {

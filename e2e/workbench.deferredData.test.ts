@@ -1,11 +1,12 @@
 /**
  * The service worker's deferred data in real Chromium, on the production
- * build: the kinds' schemas and the protobuf descriptors are files of their
- * own (assets/registry.definitions-*.json, assets/descriptor-*.json). The
- * workbench's first API answers come before either is fetched (the preview
- * server records every request it serves); the first write fetches the
- * schemas, the first protobuf request the descriptors, and both are kept in
- * Cache Storage, so a restarted worker serves writes with the server gone.
+ * build: the kinds' schemas, the protobuf descriptors and the printers'
+ * column descriptions are files of their own (assets/registry.definitions-*,
+ * descriptor-*, descriptions-*.json). The workbench's first API answers come
+ * before any is fetched (the preview server records every request it
+ * serves); the first write fetches the schemas, the first protobuf request
+ * the descriptors, the first Table the descriptions, and all are kept in
+ * Cache Storage, so a restarted worker serves them with the server gone.
  */
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,8 +26,9 @@ let baseUrl: string;
 const served: string[] = [];
 let definitionsPath: string;
 let descriptorPath: string;
+let descriptionsPath: string;
 
-const dataRequests = () => served.filter((p) => p === definitionsPath || p === descriptorPath);
+const dataRequests = () => served.filter((p) => p === definitionsPath || p === descriptorPath || p === descriptionsPath);
 const cachedData = () => page.evaluate(async () => (await (await caches.open('kubesim-data')).keys()).map((r) => new URL(r.url).pathname).sort());
 
 interface Answer {
@@ -56,6 +58,7 @@ beforeAll(async () => {
   const assets = await readdir(join(outDir, 'assets'));
   definitionsPath = `/assets/${assets.find((f) => /^registry\.definitions-[0-9a-f]+\.json$/.test(f))}`;
   descriptorPath = `/assets/${assets.find((f) => /^descriptor-[0-9a-f]+\.json$/.test(f))}`;
+  descriptionsPath = `/assets/${assets.find((f) => /^descriptions-[0-9a-f]+\.json$/.test(f))}`;
   const port = await freePort();
   server = await preview({
     root,
@@ -91,6 +94,7 @@ describe('service worker deferred data', () => {
   it('the build ships the schemas and the descriptors apart from sw.js', () => {
     expect(definitionsPath).toMatch(/^\/assets\/registry\.definitions-[0-9a-f]+\.json$/);
     expect(descriptorPath).toMatch(/^\/assets\/descriptor-[0-9a-f]+\.json$/);
+    expect(descriptionsPath).toMatch(/^\/assets\/descriptions-[0-9a-f]+\.json$/);
   });
 
   it('serves the first API answers before fetching any data file', async () => {
@@ -106,7 +110,7 @@ describe('service worker deferred data', () => {
     expect(await cachedData()).toEqual([]);
   });
 
-  it('fetches the schemas on the first write and the descriptors on the first protobuf request, once each, into Cache Storage', async () => {
+  it('fetches the schemas on the first write, the descriptors on the first protobuf request and the column descriptions on the first Table, once each, into Cache Storage', async () => {
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('first-write') });
     expect(created.status).toBe(201);
     expect(JSON.parse(created.body)).toMatchObject({ metadata: { name: 'first-write', managedFields: [{ fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }] } });
@@ -120,6 +124,13 @@ describe('service worker deferred data', () => {
     expect((await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('second-write') })).status).toBe(201);
     expect(dataRequests()).toEqual([definitionsPath, descriptorPath]);
     expect(await cachedData()).toEqual([definitionsPath, descriptorPath].sort());
+
+    // `kubectl get`'s Table: its column descriptions are the third file.
+    const table = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    expect(table.status).toBe(200);
+    expect(JSON.parse(table.body)).toMatchObject({ kind: 'Table', columnDefinitions: [{ name: 'Name', description: expect.stringMatching(/^Name must be unique within a namespace/) }, { name: 'Data' }, { name: 'Age' }] });
+    expect(dataRequests()).toEqual([definitionsPath, descriptorPath, descriptionsPath]);
+    expect(await cachedData()).toEqual([definitionsPath, descriptorPath, descriptionsPath].sort());
   });
 
   it('a restarted worker reads them from Cache Storage with the server gone', async () => {
@@ -143,6 +154,8 @@ describe('service worker deferred data', () => {
     const pb = await pageFetch('/api/v1/namespaces/default/configmaps/offline', { accept: 'application/vnd.kubernetes.protobuf' });
     expect(pb.status).toBe(200);
     expect(pb.body.slice(0, 4)).toBe('k8s\0');
+    const table = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    expect(JSON.parse(table.body)).toMatchObject({ kind: 'Table', columnDefinitions: [{ name: 'Name', description: expect.stringMatching(/^Name must be unique/) }, {}, {}] });
     expect(served.length).toBe(served0);
   });
 });

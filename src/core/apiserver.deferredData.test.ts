@@ -1,8 +1,8 @@
 /**
  * The API server with its large tables shipped apart, as the service worker's
  * build does (the JSON replaced by `{ deferredUrl }`): reads in JSON are
- * answered without fetching them; the first request that reads a schema or a
- * protobuf descriptor fetches it once, and gets the answer a server with the
+ * answered without fetching them; the first request that reads a schema, a
+ * protobuf descriptor or a column description fetches it once, and gets the answer a server with the
  * tables bundled gives. A failed fetch answers 503 and is retried by the next
  * request.
  */
@@ -12,6 +12,7 @@ import type { ApiServer } from './apiserver';
 const data = vi.hoisted(() => ({
   definitionsUrl: '/assets/registry.definitions-test.json',
   descriptorUrl: '/assets/descriptor-test.json',
+  descriptionsUrl: '/assets/descriptions-test.json',
   files: new Map<string, unknown>(),
 }));
 
@@ -25,7 +26,13 @@ vi.mock('./http/serializers/protobuf/generated/descriptor.json', async (importOr
   return { default: { deferredUrl: data.descriptorUrl } };
 });
 
+vi.mock('./printers/descriptions.json', async (importOriginal) => {
+  data.files.set(data.descriptionsUrl, (await importOriginal<{ default: unknown }>()).default);
+  return { default: { deferredUrl: data.descriptionsUrl } };
+});
+
 const BASE = 'http://127.0.0.1';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const CMS = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
 
@@ -107,6 +114,19 @@ describe('deferred data (the service worker build)', () => {
     // The envelope's magic number, then the object.
     expect([...new Uint8Array(await res.arrayBuffer()).subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
     expect(fetched).toEqual([data.definitionsUrl, data.descriptorUrl]);
+  });
+
+  it('fetches the column descriptions on the first Table only', async () => {
+    expect((await call('GET', '/api/v1/namespaces')).status).toBe(200);
+    expect(fetched).toEqual([]);
+    const res = await call('GET', '/api/v1/namespaces', { headers: { accept: TABLE } });
+    expect(res.status).toBe(200);
+    const table = (await res.json()) as { kind: string; columnDefinitions: { name: string; description: string }[]; rows: { cells: unknown[] }[] };
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Status', 'Age']);
+    expect(table.columnDefinitions[0]!.description).toMatch(/^Name must be unique within a namespace/);
+    expect(table.columnDefinitions[2]!.description).toMatch(/^CreationTimestamp is a timestamp/);
+    expect(fetched).toEqual([data.descriptionsUrl]);
   });
 
   it('answers 503 while a table cannot be fetched, and fetches it on the next request', async () => {

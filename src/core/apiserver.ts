@@ -72,7 +72,8 @@ import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
 import { bundledDefinitions, registryBundle } from './registry/generated';
 import { protoDescriptor } from './http/serializers/protobuf/generated';
-import { dataNeededBy } from './http/requestData';
+import { dataNeededBy, type RequestData } from './http/requestData';
+import { fieldDescriptions } from './printers';
 import { ResourceRegistry } from './registry/registry';
 import type { SchemaObject } from './registry/types';
 import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
@@ -428,10 +429,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * Loads what the request reads of the deferred data. A host that cannot
    * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
    */
-  async function loadRequestData(definitions: boolean, protobuf: boolean): Promise<Response | undefined> {
+  async function loadRequestData(needs: RequestData): Promise<Response | undefined> {
     try {
-      if (definitions) await loadDefinitions();
-      if (protobuf) await protoDescriptor.load();
+      if (needs.definitions) await loadDefinitions();
+      if (needs.protobufDescriptors) await protoDescriptor.load();
+      if (needs.columnDescriptions) await fieldDescriptions.load();
       return undefined;
     } catch (e) {
       return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
@@ -447,7 +449,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       const needs = dataNeededBy(request, info);
-      const unavailable = needs.definitions || needs.protobufDescriptors ? await loadRequestData(needs.definitions, needs.protobufDescriptors) : undefined;
+      const unavailable = needs.definitions || needs.protobufDescriptors || needs.columnDescriptions ? await loadRequestData(needs) : undefined;
       if (unavailable) return unavailable;
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
