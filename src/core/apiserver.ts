@@ -31,6 +31,8 @@ import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
+import { withCreateAuthorization } from './auth/authorizer/createOnUpdate';
+import { attributesFor } from './auth/authorizer/attributes';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
@@ -44,6 +46,7 @@ import {
   newForbidden,
   newGenericNotFound,
   newMethodNotSupported,
+  newRouteMethodNotAllowed,
   newNotFound,
   newServiceUnavailable,
   StatusError,
@@ -332,14 +335,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
+    // A namespaced resource's all-namespaces path is served for list and watch only: no route for a name under it, nor other methods.
+    if (type.scope === 'Namespaced' && !info.namespace) {
+      if (info.name) throw newGenericNotFound();
+      if (info.verb !== 'list' && info.verb !== 'watch') throw newRouteMethodNotAllowed();
+    }
+    // A collection path has no PUT or PATCH route.
+    if (!info.name && (info.verb === 'update' || info.verb === 'patch')) throw newRouteMethodNotAllowed();
     const custom = customResourceInfo(type);
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
     // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const admitted = storeFor(type).withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission)).withTrace((e) => addTrace(request, e));
-    const store = authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission);
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e));
+    const store = authorization.guard(admitted, user, info);
     const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
