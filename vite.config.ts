@@ -19,8 +19,8 @@ const buildId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2
 interface DeferredJson {
   /** Absolute path of the JSON module. */
   file: string;
-  /** Defer only this top-level field; the rest stays in the script. */
-  field?: string;
+  /** Defer only these top-level fields, each as a file of its own; the rest stays in the script. */
+  fields?: string[];
 }
 
 const PREFIX = '\0kubesim-deferred:';
@@ -28,7 +28,7 @@ const PREFIX = '\0kubesim-deferred:';
 /**
  * Build only: ships large JSON tables of the core as files of their own
  * instead of inside the service worker's script. Each listed JSON module
- * (or one field of it) is replaced by `{ deferredUrl }`, the URL of a
+ * (or each listed field of it) is replaced by `{ deferredUrl }`, the URL of a
  * content-hashed copy emitted under assets/; the core's DeferredData fetches
  * it when a request first needs it (src/core/util/deferredData.ts), and the
  * worker keeps it in Cache Storage (src/sw/dataCache.ts). Under the dev
@@ -55,12 +55,15 @@ function deferredDataPlugin(entries: DeferredJson[]): Plugin {
       const file = id.slice(PREFIX.length, -'.js'.length);
       const entry = byFile.get(file)!;
       const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-      const text = JSON.stringify(entry.field ? json[entry.field] : json);
-      const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
-      const fileName = `assets/${basename(file, '.json')}${entry.field ? `.${entry.field}` : ''}-${hash}.json`;
-      this.emitFile({ type: 'asset', fileName, source: text });
-      const ref = { deferredUrl: `${base}${fileName}` };
-      return `export default ${JSON.stringify(entry.field ? { ...json, [entry.field]: ref } : ref)};`;
+      const emit = (value: unknown, suffix: string) => {
+        const text = JSON.stringify(value);
+        const hash = createHash('sha256').update(text).digest('hex').slice(0, 10);
+        const fileName = `assets/${basename(file, '.json')}${suffix}-${hash}.json`;
+        this.emitFile({ type: 'asset', fileName, source: text });
+        return { deferredUrl: `${base}${fileName}` };
+      };
+      const value = entry.fields ? { ...json, ...Object.fromEntries(entry.fields.map((f) => [f, emit(json[f], `.${f}`)])) } : emit(json, '');
+      return `export default ${JSON.stringify(value)};`;
     },
   };
 }
@@ -72,7 +75,7 @@ export default defineConfig({
     react({ exclude: [/\/node_modules\//, /\/src\/sw\//, /\/src\/core\//] }),
     // The worker's first answer needs none of these tables: they are fetched when a request first reads them.
     deferredDataPlugin([
-      { file: fileURLToPath(new URL('src/core/registry/generated/registry.json', import.meta.url)), field: 'definitions' },
+      { file: fileURLToPath(new URL('src/core/registry/generated/registry.json', import.meta.url)), fields: ['definitions', 'operationParameters'] },
       { file: fileURLToPath(new URL('src/core/http/serializers/protobuf/generated/descriptor.json', import.meta.url)) },
       { file: fileURLToPath(new URL('src/core/printers/descriptions.json', import.meta.url)) },
     ]),

@@ -1,7 +1,8 @@
 /**
  * The service worker's deferred data in real Chromium, on the production
- * build: the kinds' schemas, the protobuf descriptors and the printers'
- * column descriptions are files of their own (assets/registry.definitions-*,
+ * build: the kinds' schemas (with the OpenAPI operation parameters), the
+ * protobuf descriptors and the printers' column descriptions are files of
+ * their own (assets/registry.definitions-*, registry.operationParameters-*,
  * descriptor-*, descriptions-*.json). The workbench's first API answers come
  * before any is fetched (the preview server records every request it
  * serves); the first write fetches the schemas, the first protobuf request
@@ -25,10 +26,13 @@ let baseUrl: string;
 /** Paths of every request the preview server answered, in order. */
 const served: string[] = [];
 let definitionsPath: string;
+let operationParametersPath: string;
 let descriptorPath: string;
 let descriptionsPath: string;
 
-const dataRequests = () => served.filter((p) => p === definitionsPath || p === descriptorPath || p === descriptionsPath);
+const dataRequests = () => served.filter((p) => [definitionsPath, operationParametersPath, descriptorPath, descriptionsPath].includes(p));
+/** What a write or /openapi loads: the kinds' schemas and the operation parameters. */
+const schemas = () => [definitionsPath, operationParametersPath];
 const cachedData = () => page.evaluate(async () => (await (await caches.open('kubesim-data')).keys()).map((r) => new URL(r.url).pathname).sort());
 
 interface Answer {
@@ -57,6 +61,7 @@ beforeAll(async () => {
   outDir = await buildWorkbench();
   const assets = await readdir(join(outDir, 'assets'));
   definitionsPath = `/assets/${assets.find((f) => /^registry\.definitions-[0-9a-f]+\.json$/.test(f))}`;
+  operationParametersPath = `/assets/${assets.find((f) => /^registry\.operationParameters-[0-9a-f]+\.json$/.test(f))}`;
   descriptorPath = `/assets/${assets.find((f) => /^descriptor-[0-9a-f]+\.json$/.test(f))}`;
   descriptionsPath = `/assets/${assets.find((f) => /^descriptions-[0-9a-f]+\.json$/.test(f))}`;
   const port = await freePort();
@@ -93,6 +98,7 @@ afterAll(async () => {
 describe('service worker deferred data', () => {
   it('the build ships the schemas and the descriptors apart from sw.js', () => {
     expect(definitionsPath).toMatch(/^\/assets\/registry\.definitions-[0-9a-f]+\.json$/);
+    expect(operationParametersPath).toMatch(/^\/assets\/registry\.operationParameters-[0-9a-f]+\.json$/);
     expect(descriptorPath).toMatch(/^\/assets\/descriptor-[0-9a-f]+\.json$/);
     expect(descriptionsPath).toMatch(/^\/assets\/descriptions-[0-9a-f]+\.json$/);
   });
@@ -114,23 +120,23 @@ describe('service worker deferred data', () => {
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('first-write') });
     expect(created.status).toBe(201);
     expect(JSON.parse(created.body)).toMatchObject({ metadata: { name: 'first-write', managedFields: [{ fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }] } });
-    expect(dataRequests()).toEqual([definitionsPath]);
-    expect(await cachedData()).toEqual([definitionsPath]);
+    expect(dataRequests()).toEqual(schemas());
+    expect(await cachedData()).toEqual(schemas().sort());
 
     const pb = await pageFetch('/api/v1/namespaces/default/configmaps/first-write', { accept: 'application/vnd.kubernetes.protobuf' });
     expect(pb.status).toBe(200);
     expect(pb.contentType).toBe('application/vnd.kubernetes.protobuf');
     expect(pb.body.slice(0, 4)).toBe('k8s\0');
     expect((await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('second-write') })).status).toBe(201);
-    expect(dataRequests()).toEqual([definitionsPath, descriptorPath]);
-    expect(await cachedData()).toEqual([definitionsPath, descriptorPath].sort());
+    expect(dataRequests()).toEqual([...schemas(), descriptorPath]);
+    expect(await cachedData()).toEqual([...schemas(), descriptorPath].sort());
 
     // `kubectl get`'s Table: its column descriptions are the third file.
     const table = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
     expect(table.status).toBe(200);
     expect(JSON.parse(table.body)).toMatchObject({ kind: 'Table', columnDefinitions: [{ name: 'Name', description: expect.stringMatching(/^Name must be unique within a namespace/) }, { name: 'Data' }, { name: 'Age' }] });
-    expect(dataRequests()).toEqual([definitionsPath, descriptorPath, descriptionsPath]);
-    expect(await cachedData()).toEqual([definitionsPath, descriptorPath, descriptionsPath].sort());
+    expect(dataRequests()).toEqual([...schemas(), descriptorPath, descriptionsPath]);
+    expect(await cachedData()).toEqual([...schemas(), descriptorPath, descriptionsPath].sort());
   });
 
   it('a restarted worker reads them from Cache Storage with the server gone', async () => {

@@ -11,6 +11,7 @@ import type { ApiServer } from './apiserver';
 
 const data = vi.hoisted(() => ({
   definitionsUrl: '/assets/registry.definitions-test.json',
+  operationParametersUrl: '/assets/registry.operationParameters-test.json',
   descriptorUrl: '/assets/descriptor-test.json',
   descriptionsUrl: '/assets/descriptions-test.json',
   files: new Map<string, unknown>(),
@@ -19,7 +20,8 @@ const data = vi.hoisted(() => ({
 vi.mock('./registry/generated/registry.json', async (importOriginal) => {
   const json = (await importOriginal<{ default: Record<string, unknown> }>()).default;
   data.files.set(data.definitionsUrl, json['definitions']);
-  return { default: { ...json, definitions: { deferredUrl: data.definitionsUrl } } };
+  data.files.set(data.operationParametersUrl, json['operationParameters']);
+  return { default: { ...json, definitions: { deferredUrl: data.definitionsUrl }, operationParameters: { deferredUrl: data.operationParametersUrl } } };
 });
 vi.mock('./http/serializers/protobuf/generated/descriptor.json', async (importOriginal) => {
   data.files.set(data.descriptorUrl, (await importOriginal<{ default: unknown }>()).default);
@@ -35,6 +37,9 @@ const BASE = 'http://127.0.0.1';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const CMS = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string, extra: Record<string, unknown> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' }, ...extra });
+
+/** The schemas and the operation parameters: the files a write or /openapi loads. */
+const schemas = () => [data.definitionsUrl, data.operationParametersUrl];
 
 let api: ApiServer;
 let fetched: string[];
@@ -79,7 +84,7 @@ describe('deferred data (the service worker build)', () => {
   it('fetches the schemas once, on the first write, and validates with them as a bundled server does', async () => {
     const created = await call('POST', CMS, { body: cm('a') });
     expect(created.status).toBe(201);
-    expect(fetched).toEqual([data.definitionsUrl]);
+    expect(fetched).toEqual(schemas());
     const obj = (await created.json()) as { metadata: { managedFields: { fieldsV1: unknown }[] } };
     expect(obj.metadata.managedFields[0]!.fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} } });
     // Strict field validation reads the kind's schema: the unknown field is refused by name.
@@ -94,26 +99,30 @@ describe('deferred data (the service worker build)', () => {
     const images = ((await patched.json()) as { spec: { containers: { name: string; image: string }[] } }).spec.containers.map((c) => `${c.name}=${c.image}`);
     expect(images).toEqual(['a=a:1', 'b=b:2']);
     expect((await call('GET', '/openapi/v3/api/v1')).status).toBe(200);
-    expect(fetched).toEqual([data.definitionsUrl]);
+    expect(fetched).toEqual(schemas());
   });
 
   it('serves /openapi after fetching the schemas', async () => {
     const res = await call('GET', '/openapi/v3/apis/apps/v1');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { components: { schemas: Record<string, unknown> } };
+    const doc = (await res.json()) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
     expect(doc.components.schemas['io.k8s.api.apps.v1.Deployment']).toBeDefined();
-    expect(fetched).toEqual([data.definitionsUrl]);
+    // The standard query parameters come from the operation parameters file.
+    const deployments = JSON.stringify(doc.paths['/apis/apps/v1/namespaces/{namespace}/deployments']);
+    expect(deployments).toContain('"name":"pretty"');
+    expect(deployments).toContain('"name":"limit"');
+    expect(fetched).toEqual(schemas());
   });
 
   it('fetches the protobuf descriptors on the first protobuf request only', async () => {
     expect((await call('POST', CMS, { body: cm('a') })).status).toBe(201);
-    expect(fetched).toEqual([data.definitionsUrl]);
+    expect(fetched).toEqual(schemas());
     const res = await call('GET', `${CMS}/a`, { headers: { accept: 'application/vnd.kubernetes.protobuf' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
     // The envelope's magic number, then the object.
     expect([...new Uint8Array(await res.arrayBuffer()).subarray(0, 4)]).toEqual([0x6b, 0x38, 0x73, 0x00]);
-    expect(fetched).toEqual([data.definitionsUrl, data.descriptorUrl]);
+    expect(fetched).toEqual([...schemas(), data.descriptorUrl]);
   });
 
   it('fetches the column descriptions on the first Table only', async () => {
@@ -145,6 +154,6 @@ describe('deferred data (the service worker build)', () => {
     expect(((await pb.json()) as { message: string }).message).toContain(data.descriptorUrl);
     offline = false;
     expect((await call('POST', CMS, { body: cm('a') })).status).toBe(201);
-    expect(fetched).toEqual([data.definitionsUrl]);
+    expect(fetched).toEqual(schemas());
   });
 });

@@ -73,7 +73,7 @@ import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
-import { bundledDefinitions, registryBundle } from './registry/generated';
+import { bundledDefinitions, bundledOperationParameters, registryBundle } from './registry/generated';
 import { protoDescriptor } from './http/serializers/protobuf/generated';
 import { dataNeededBy, type RequestData } from './http/requestData';
 import { fieldDescriptions } from './printers';
@@ -185,9 +185,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let definitionsIndexed = bundledDefinitions.value !== undefined;
   async function loadDefinitions(): Promise<void> {
     if (definitionsIndexed) return;
-    const definitions = await bundledDefinitions.load();
+    const [definitions, operationParameters] = await Promise.all([bundledDefinitions.load(), bundledOperationParameters.load()]);
     if (definitionsIndexed) return;
-    registry.loadBundleDefinitions(definitions);
+    registry.loadBundleDefinitions(definitions, operationParameters);
     Object.assign(allDefinitions, definitions, evaluationsDefinitions, removedApiChecksDefinitions);
     definitionsIndexed = true;
   }

@@ -59,7 +59,7 @@ export interface ServedGroup {
 
 export class ResourceRegistry {
   readonly kubernetesVersion: string;
-  readonly operationParameters: OperationParameters | undefined;
+  operationParameters: OperationParameters | undefined;
   /** Bumped on every addResource/removeResource, so caches built from the registry can tell they are stale. */
   generation = 0;
 
@@ -222,11 +222,12 @@ export class ResourceRegistry {
   }
 
   /**
-   * Indexes the bundle's schemas when they arrive after construction (the
-   * service worker loads them on first use): the result is what a registry
+   * Indexes the bundle's schemas (and takes its operation parameters) when
+   * they arrive after construction (the service worker loads them on first use): the result is what a registry
    * built with them has. Runtime resources' own GVK entries and schemas stay.
    */
-  loadBundleDefinitions(definitions: Record<string, SchemaObject>): void {
+  loadBundleDefinitions(definitions: Record<string, SchemaObject>, operationParameters?: OperationParameters): void {
+    this.operationParameters ??= operationParameters;
     for (const [name, schema] of Object.entries(definitions)) {
       if (this.definitions.has(name)) continue;
       this.definitions.set(name, schema);
