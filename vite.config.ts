@@ -78,6 +78,7 @@ export default defineConfig({
       { file: fileURLToPath(new URL('src/core/registry/generated/registry.json', import.meta.url)), fields: ['definitions', 'operationParameters'] },
       { file: fileURLToPath(new URL('src/core/http/serializers/protobuf/generated/descriptor.json', import.meta.url)) },
       { file: fileURLToPath(new URL('src/core/printers/descriptions.json', import.meta.url)) },
+      { file: fileURLToPath(new URL('src/core/auth/rbac/generated/bootstrapPolicy.json', import.meta.url)) },
     ]),
   ],
   resolve: {

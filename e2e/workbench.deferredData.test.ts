@@ -30,7 +30,8 @@ let operationParametersPath: string;
 let descriptorPath: string;
 let descriptionsPath: string;
 
-const dataRequests = () => served.filter((p) => [definitionsPath, operationParametersPath, descriptorPath, descriptionsPath].includes(p));
+/** Every data file the worker fetched (the build emits no other JSON under assets/). */
+const dataRequests = () => served.filter((p) => /^\/assets\/[^/]+\.json$/.test(p));
 /** What a write or /openapi loads: the kinds' schemas and the operation parameters. */
 const schemas = () => [definitionsPath, operationParametersPath];
 const cachedData = () => page.evaluate(async () => (await (await caches.open('kubesim-data')).keys()).map((r) => new URL(r.url).pathname).sort());

@@ -14,6 +14,7 @@ const data = vi.hoisted(() => ({
   operationParametersUrl: '/assets/registry.operationParameters-test.json',
   descriptorUrl: '/assets/descriptor-test.json',
   descriptionsUrl: '/assets/descriptions-test.json',
+  bootstrapPolicyUrl: '/assets/bootstrapPolicy-test.json',
   files: new Map<string, unknown>(),
 }));
 
@@ -33,6 +34,11 @@ vi.mock('./printers/descriptions.json', async (importOriginal) => {
   return { default: { deferredUrl: data.descriptionsUrl } };
 });
 
+vi.mock('./auth/rbac/generated/bootstrapPolicy.json', async (importOriginal) => {
+  data.files.set(data.bootstrapPolicyUrl, (await importOriginal<{ default: unknown }>()).default);
+  return { default: { deferredUrl: data.bootstrapPolicyUrl } };
+});
+
 const BASE = 'http://127.0.0.1';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const CMS = '/api/v1/namespaces/default/configmaps';
@@ -44,6 +50,7 @@ const schemas = () => [data.definitionsUrl, data.operationParametersUrl];
 let api: ApiServer;
 let fetched: string[];
 let offline: boolean;
+let core: typeof import('./index');
 
 async function call(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
   const headers = init.body ? { 'content-type': 'application/json', ...init.headers } : init.headers;
@@ -55,7 +62,7 @@ describe('deferred data (the service worker build)', () => {
     // Fresh modules per test: the deferred tables are module state, loaded at most once.
     vi.resetModules();
     const { setDataFetcher } = await import('./util/deferredData');
-    const core = await import('./index');
+    core = await import('./index');
     fetched = [];
     offline = false;
     setDataFetcher(async (url) => {
@@ -66,7 +73,7 @@ describe('deferred data (the service worker build)', () => {
     api = core.createApiServer({ storage: core.createMemoryStorage() });
     await api.ready;
     return () => api.close();
-  });
+  }, 60_000);
 
   it('answers reads in JSON, discovery and /version without fetching either table', async () => {
     expect((await call('GET', CMS)).status).toBe(200);
@@ -136,6 +143,23 @@ describe('deferred data (the service worker build)', () => {
     expect(table.columnDefinitions[0]!.description).toMatch(/^Name must be unique within a namespace/);
     expect(table.columnDefinitions[2]!.description).toMatch(/^CreationTimestamp is a timestamp/);
     expect(fetched).toEqual([data.descriptionsUrl]);
+  });
+
+  it('an RBAC server fetches the bootstrap policy and the schemas while starting: its roles are reconciled and aggregated', async () => {
+    expect(fetched).toEqual([]);
+    const { authorizerFromModes, parseAuthorizationModes } = await import('./auth/authorizer/modes');
+    const rbac = core.createApiServer({ storage: core.createMemoryStorage(), authorizer: authorizerFromModes(parseAuthorizationModes('RBAC')), rbacBootstrap: true });
+    try {
+      await rbac.ready;
+      expect([...fetched].sort()).toEqual([...schemas(), data.bootstrapPolicyUrl].sort());
+      const stored = await rbac.storage.get('/registry/rbac.authorization.k8s.io/clusterroles/admin');
+      const admin = JSON.parse(stored!.value) as { rules: unknown[]; metadata: { managedFields: { manager: string }[] } };
+      // The aggregation controller's forced apply (server-side apply: it reads the ClusterRole schema) set the rules.
+      expect(admin.rules.length).toBeGreaterThan(0);
+      expect(admin.metadata.managedFields.map((m) => m.manager)).toContain('clusterrole-aggregation-controller');
+    } finally {
+      await rbac.close();
+    }
   });
 
   it('answers 503 while a table cannot be fetched, and fetches it on the next request', async () => {
