@@ -48,6 +48,7 @@ import {
   newMethodNotSupported,
   newRouteMethodNotAllowed,
   newNotFound,
+  newServiceUnavailable,
   StatusError,
 } from './errors';
 import { createResource } from './http/handlers/create';
@@ -72,8 +73,12 @@ import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
-import { registryBundle } from './registry/generated';
+import { bundledDefinitions, bundledOperationParameters, registryBundle } from './registry/generated';
+import { protoDescriptor } from './http/serializers/protobuf/generated';
+import { dataNeededBy, type RequestData } from './http/requestData';
+import { fieldDescriptions } from './printers';
 import { ResourceRegistry } from './registry/registry';
+import type { SchemaObject } from './registry/types';
 import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
@@ -176,6 +181,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
+  // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
+  let definitionsIndexed = bundledDefinitions.value !== undefined;
+  async function loadDefinitions(): Promise<void> {
+    if (definitionsIndexed) return;
+    const [definitions, operationParameters] = await Promise.all([bundledDefinitions.load(), bundledOperationParameters.load()]);
+    if (definitionsIndexed) return;
+    registry.loadBundleDefinitions(definitions, operationParameters);
+    Object.assign(allDefinitions, definitions, evaluationsDefinitions, removedApiChecksDefinitions);
+    definitionsIndexed = true;
+  }
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
@@ -209,10 +224,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
-      const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
       const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
+      let root: SchemaObject | undefined;
+      const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -311,6 +328,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
     controllers.push(crdController, policies);
+    // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
+    if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
     if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
     controllers.push(...rbacControllers);
@@ -441,6 +460,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let started = false;
   void ready.then(() => (started = true), () => {});
 
+  /**
+   * Loads what the request reads of the deferred data. A host that cannot
+   * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
+   */
+  async function loadRequestData(needs: RequestData): Promise<Response | undefined> {
+    try {
+      if (needs.definitions) await loadDefinitions();
+      if (needs.protobufDescriptors) await protoDescriptor.load();
+      if (needs.columnDescriptions) await fieldDescriptions.load();
+      return undefined;
+    } catch (e) {
+      return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
+    }
+  }
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
@@ -449,6 +483,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
+      const needs = dataNeededBy(request, info);
+      const unavailable = needs.definitions || needs.protobufDescriptors || needs.columnDescriptions ? await loadRequestData(needs) : undefined;
+      if (unavailable) return unavailable;
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
