@@ -22,7 +22,7 @@ describe('static token file', () => {
     expect((await t.json('GET', '/api', { headers: bearer('t3') })).status).toBe(200);
   });
 
-  it('[AC-AUTHN-117] [AC-ERR-001] an unknown bearer token is 401 even with anonymous access on', async () => {
+  it('[AC-AUTHN-117] [AC-ERR-001] [API-ERR-020] an unknown bearer token is 401 even with anonymous access on', async () => {
     const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
     const r = await t.json('GET', '/api/v1/namespaces', { headers: bearer('nope') });
     expect(r.status).toBe(401);
