@@ -41,7 +41,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
@@ -49,6 +49,7 @@ import {
   newMethodNotSupported,
   newRouteMethodNotAllowed,
   newNotFound,
+  newServiceUnavailable,
   StatusError,
 } from './errors';
 import { createResource } from './http/handlers/create';
@@ -73,8 +74,12 @@ import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
-import { registryBundle } from './registry/generated';
+import { bundledDefinitions, bundledOperationParameters, registryBundle } from './registry/generated';
+import { protoDescriptor } from './http/serializers/protobuf/generated';
+import { dataNeededBy, type RequestData } from './http/requestData';
+import { fieldDescriptions } from './printers';
 import { ResourceRegistry } from './registry/registry';
+import type { SchemaObject } from './registry/types';
 import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
@@ -179,6 +184,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
+  // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
+  let definitionsIndexed = bundledDefinitions.value !== undefined;
+  async function loadDefinitions(): Promise<void> {
+    if (definitionsIndexed) return;
+    const [definitions, operationParameters] = await Promise.all([bundledDefinitions.load(), bundledOperationParameters.load()]);
+    if (definitionsIndexed) return;
+    registry.loadBundleDefinitions(definitions, operationParameters);
+    Object.assign(allDefinitions, definitions, evaluationsDefinitions, removedApiChecksDefinitions);
+    definitionsIndexed = true;
+  }
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
@@ -202,17 +217,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The store each type object was last given, so a request finds it without building the key. */
+  const storeByType = new WeakMap<ResourceType, Store>();
+
   function storeFor(type: ResourceType): Store {
+    const known = storeByType.get(type);
+    if (known) return known;
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
-      const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
       const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
+      let root: SchemaObject | undefined;
+      const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
       stores.set(key, store);
     }
+    storeByType.set(type, store);
     return store;
   }
 
@@ -308,11 +331,32 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
     controllers.push(crdController, policies);
+    // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
+    if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
     if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
     controllers.push(...rbacControllers);
     health.informersSynced();
   });
+
+  /**
+   * The store as one request sees it: its writes pass validating admission (ValidatingAdmissionPolicy)
+   * and the authorization guards before storage, and land in its trace when it is traced. A plain read
+   * writes nothing, so it reads the shared store.
+   */
+  /** The store as a request writes through it: validating admission, the create check of writes that create, the trace, the escalation guards. */
+  function requestStore(request: Request, url: URL, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
+    const store = storeFor(type);
+    if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    // Strategies see the requesting user (a CSR records its requestor).
+    const admitting = store.withAdmission(admission).withUser(user);
+    const trace = traceSink(request);
+    const admitted = trace ? admitting.withTrace(trace) : admitting;
+    return authorization.guard(admitted, user, info);
+  }
 
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
   async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
@@ -335,13 +379,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
-    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
-    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e)).withUser(user);
-    const store = authorization.guard(admitted, user, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
@@ -426,14 +464,36 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return writeNotFound(registry, request, path);
   }
 
+  // Set once bootstrap finished, so a request no longer waits a turn on the settled promise.
+  let started = false;
+  void ready.then(() => (started = true), () => {});
+
+  /**
+   * Loads what the request reads of the deferred data. A host that cannot
+   * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
+   */
+  async function loadRequestData(needs: RequestData): Promise<Response | undefined> {
+    try {
+      if (needs.definitions) await loadDefinitions();
+      if (needs.protobufDescriptors) await protoDescriptor.load();
+      if (needs.columnDescriptions) await fieldDescriptions.load();
+      return undefined;
+    } catch (e) {
+      return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
+    }
+  }
+
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
       const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
-      await ready;
+      if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
+      const needs = dataNeededBy(request, info);
+      const unavailable = needs.definitions || needs.protobufDescriptors || needs.columnDescriptions ? await loadRequestData(needs) : undefined;
+      if (unavailable) return unavailable;
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage, heldWrites })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a

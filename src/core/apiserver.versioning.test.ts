@@ -46,7 +46,7 @@ describe('--runtime-config over HTTP', () => {
 });
 
 describe('deprecated built-in versions', () => {
-  it('[API-VER-002][API-VER-051] every answer for v1 Endpoints carries the Warning kube-apiserver sends, errors included', async () => {
+  it('[API-VER-002][API-VER-051][API-ERR-019] every answer for v1 Endpoints carries the Warning kube-apiserver sends, errors included', async () => {
     const t = await newTestServer();
     const warning = '299 - "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"';
     const list = await t.request('GET', '/api/v1/namespaces/default/endpoints');
