@@ -147,9 +147,23 @@ describe('CertificateApproval admission', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 
-  it('the plugin leaves /status alone', async () => {
+  it('CertificateSigning: issuing through /status needs `sign` on the signer; an unchanged status needs nothing', async () => {
+    await t.json('POST', `${RBAC}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'status-writer' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/status'], verbs: ['update'] }] }, headers: admin });
+    for (const user of ['no-signers', 'one-signer']) {
+      await t.json('POST', `${RBAC}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${user}-status` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'status-writer' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user }] }, headers: admin });
+    }
+    // one-signer holds `approve`, not `sign`: add a signer role for `sign` to a third user through the admin.
+    await t.json('POST', `${RBAC}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'signer' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['example.com/*'], verbs: ['sign'] }] }, headers: admin });
+    await t.json('POST', `${RBAC}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'one-signer-sign' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'signer' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'one-signer' }] }, headers: admin });
     const stored = (await t.json('GET', `${CSRS}/r1`, { headers: admin })).body;
-    const r = await t.json('PUT', `${CSRS}/r1/status`, { body: { ...stored, status: { conditions: [{ type: 'Failed', status: 'True', reason: 'SignerValidationFailure' }] } }, headers: admin });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const issue = (user: string) => t.json('PUT', `${CSRS}/r1/status`, { body: { ...stored, status: { certificate } }, headers: asUser(user) });
+    const unchanged = await t.json('PUT', `${CSRS}/r1/status`, { body: stored, headers: asUser('no-signers') });
+    expect(unchanged.status, JSON.stringify(unchanged.body)).toBe(200);
+    const refused = await issue('no-signers');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('certificatesigningrequests.certificates.k8s.io "r1" is forbidden: user not permitted to sign requests with signerName "example.com/team-a"');
+    const issued = await issue('one-signer');
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.status.certificate).toBe(certificate);
   });
 });
