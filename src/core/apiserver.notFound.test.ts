@@ -94,6 +94,15 @@ describe('unknown paths', () => {
     expect(r.body).toMatchObject({ reason: 'NotFound', message: 'widgets.example.com "w1" not found', details: { name: 'w1', group: 'example.com', kind: 'widgets' } });
   });
 
+  it('a path nothing serves is 404 whatever the method; a served one is 405 for a method it lacks', async () => {
+    const foo = await t.request('POST', '/foo', { body: '{}' });
+    expect([foo.status, await foo.text()]).toEqual([404, '404 page not found\n']);
+    const v2 = await t.json('DELETE', '/api/v2');
+    expect([v2.status, v2.body]).toEqual([404, routeMiss]);
+    const apis = await t.json('POST', '/apis', { body: {} });
+    expect([apis.status, apis.body.reason]).toEqual([405, 'MethodNotAllowed']);
+  });
+
   it('served documents and objects still answer', async () => {
     expect((await t.request('GET', '/apis/example.com/v1')).status).toBe(200);
     expect((await t.request('GET', '/api/v1/namespaces/default')).status).toBe(200);

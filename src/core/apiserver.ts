@@ -29,6 +29,7 @@ import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveDiscoveryDocument } from './http/handlers/discovery';
+import { discoveryDocument } from './discovery';
 import { writeNotFound } from './http/notFound';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
@@ -435,9 +436,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** Whether a non-resource path has a handler here (for some method): a discovery document, or one of the server's own endpoints. */
+  function servesNonResourcePath(path: string): boolean {
+    const [first = ''] = path.split('/').filter((s) => s !== '');
+    if (first === 'api' || first === 'apis') return discoveryDocument(registry, path, { serverAddress: '' }) !== undefined;
+    return path === '/' || ['version', 'openapi', 'healthz', 'livez', 'readyz', 'metrics', 'statusz', 'flagz', 'configz'].includes(first);
+  }
+
   async function handleNonResource(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // A path nothing serves is a 404 whatever the method (route matching comes before method matching).
+      if (!servesNonResourcePath(path)) return writeNotFound(registry, request, path);
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
