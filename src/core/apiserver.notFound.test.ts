@@ -32,7 +32,7 @@ const routeMiss = {
   status: 'Failure',
   message: 'the server could not find the requested resource',
   reason: 'NotFound',
-  details: { causes: [{ reason: 'UnexpectedServerResponse', message: '404: Page Not Found' }] },
+  details: {},
   code: 404,
 };
 
@@ -85,7 +85,7 @@ describe('unknown paths', () => {
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
     const env = decodeEnvelope(new Uint8Array(await r.arrayBuffer()));
-    expect(decodeRaw('k8s.io.apimachinery.pkg.apis.meta.v1.Status', env.raw)).toMatchObject({ reason: 'NotFound', details: { causes: [{ reason: 'UnexpectedServerResponse', message: '404: Page Not Found' }] } });
+    expect(decodeRaw('k8s.io.apimachinery.pkg.apis.meta.v1.Status', env.raw)).toMatchObject({ reason: 'NotFound', message: 'the server could not find the requested resource', code: 404 });
   });
 
   it('an unknown subresource of a served custom resource is NotFound for the object, as the CRD handler answers', async () => {
