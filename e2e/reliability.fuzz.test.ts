@@ -1,7 +1,8 @@
 /**
  * Bad input against the Node host, generated with fast-check: malformed
  * bodies, headers, paths, query parameters and CEL cost bombs. Every answer
- * to a bad request must be a kube `Status` with a 4xx code, the host must keep
+ * to a bad request must be a kube `Status` with a 4xx code (or a 5xx on
+ * ALLOWED_5XX, where kube-apiserver answers exactly that), the host must keep
  * serving, and no rejected write may change the store (its revision after
  * every write, a checksum of every key and value at the end).
  *
@@ -25,6 +26,36 @@ let t: TestHost;
 let baseline: Awaited<ReturnType<typeof storeChecksum>>;
 const tally = { requests: 0, byStatus: {} as Record<string, number>, writesRejected: 0 };
 
+/**
+ * The only 5xx answers the suite accepts, each because kube-apiserver gives
+ * exactly that answer. Any other 5xx fails the suite.
+ */
+const ALLOWED_5XX: { status: number; message: string; why: string }[] = [
+  {
+    status: 500,
+    message: 'etcdserver: request is too large',
+    why: 'an object over the store request limit (--max-request-bytes, 1.5 MiB) but under the 3 MiB body limit: kube-apiserver passes the etcd error on as a 500 with no reason (kubernetes/kubernetes#112152)',
+  },
+];
+/** Every 5xx answer with the request that produced it, for the report. */
+const serverErrors: { request: string; status: number; message: string; allowedBecause?: string }[] = [];
+
+/** Counts one answer; a 5xx is recorded with its request and fails the suite unless it is on the allow-list. */
+function tallyAnswer(req: RawRequest, res: RawResponse, context: string): void {
+  tally.requests++;
+  tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
+  if (res.status < 500) return;
+  let message = res.body.toString('utf8', 0, 300);
+  try {
+    message = (JSON.parse(res.body.toString('utf8')) as { message?: string }).message ?? message;
+  } catch {
+    // Not a Status: the raw text is the message.
+  }
+  const allowed = ALLOWED_5XX.find((a) => a.status === res.status && a.message === message);
+  serverErrors.push({ request: `${context} (${req.method} ${req.path.slice(0, 120)}, ${req.body?.length ?? 0} bytes)`, status: res.status, message, allowedBecause: allowed?.why });
+  expect(allowed, `${context}: a ${res.status} not on the allow-list: ${message}`).toBeDefined();
+}
+
 beforeAll(async () => {
   t = await startTestHost();
   const created = await fetch(`${t.host.url}/api/v1/namespaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: NS } }) });
@@ -42,10 +73,8 @@ afterAll(async () => {
 async function send(req: RawRequest & { want?: number }, context = `${req.method} ${req.path.slice(0, 200)}`): Promise<RawResponse> {
   const before = await t.host.api.storage.currentRevision();
   const res = await rawRequest(t.host.url, req);
-  tally.requests++;
-  tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
+  tallyAnswer(req, res, context);
   expect(res.status, `${context}: ${res.body.toString('utf8', 0, 300)}`).toBeGreaterThanOrEqual(400);
-  expect(res.status, `${context}: ${res.body.toString('utf8', 0, 300)}`).toBeLessThan(500);
   expectStatus(res, context);
   if (req.want !== undefined) expect(res.status, context).toBe(req.want);
   if (WRITES.has(req.method)) {
@@ -401,9 +430,9 @@ describe('bad input against the Node host', () => {
     const before = await storeChecksum(t.host.api.storage);
     // A ConfigMap's data stops at 1 MiB in validation; an environment variable's value has no limit of its own.
     const body = JSON.stringify(setPath(validPod, ['spec', 'containers', '0', 'env'], [{ name: 'BIG', value: 'x'.repeat(2 * 1024 * 1024) }]));
-    const res = await rawRequest(t.host.url, { method: 'POST', path: `/api/v1/namespaces/${NS}/pods`, headers: { 'content-type': 'application/json' }, body });
-    tally.requests++;
-    tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
+    const req = { method: 'POST', path: `/api/v1/namespaces/${NS}/pods`, headers: { 'content-type': 'application/json' }, body };
+    const res = await rawRequest(t.host.url, req);
+    tallyAnswer(req, res, 'pod with a 2 MiB environment variable');
     expect(res.status).toBe(500);
     const status = expectStatus(res, 'too-big');
     expect(status.message).toBe('etcdserver: request is too large');
@@ -416,14 +445,14 @@ describe('bad input against the Node host', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(celBomb.map((e) => ({ e, bomb: true })), regexBomb.map((e) => ({ e, bomb: false }))), async ({ e: expression, bomb }) => {
         const before = await storeChecksum(t.host.api.storage);
-        const res = await rawRequest(t.host.url, {
+        const req = {
           method: 'POST',
           path: '/apis/cel.kubesim.dev/v1alpha1/evaluations',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ apiVersion: 'cel.kubesim.dev/v1alpha1', kind: 'Evaluation', spec: { expression } }),
-        });
-        tally.requests++;
-        tally.byStatus[res.status] = (tally.byStatus[res.status] ?? 0) + 1;
+        };
+        const res = await rawRequest(t.host.url, req);
+        tallyAnswer(req, res, `CEL ${expression.slice(0, 60)}`);
         // An evaluation is never stored: the answer carries the outcome, here a cost-limit error.
         expect(res.status).toBe(201);
         const body = JSON.parse(res.body.toString('utf8')) as { status: { error?: string; value?: unknown } };
@@ -464,9 +493,10 @@ describe('bad input against the Node host', () => {
 
   it('leaves the whole store exactly as it was', async () => {
     expect(await storeChecksum(t.host.api.storage)).toEqual(baseline);
+    expect(serverErrors.filter((e) => !e.allowedBecause)).toEqual([]);
     recordFigures(
       'fuzz',
-      { requests: tally.requests, writesRejected: tally.writesRejected, byStatus: tally.byStatus, seed: SEED, storeKeys: baseline.keys, storeUnchanged: true },
+      { requests: tally.requests, writesRejected: tally.writesRejected, byStatus: tally.byStatus, serverErrors, seed: SEED, storeKeys: baseline.keys, storeUnchanged: true },
       `KUBESIM_FUZZ_RUNS=${TOTAL} npx vitest run --project e2e e2e/reliability.fuzz.test.ts`,
     );
   });

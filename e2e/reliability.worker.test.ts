@@ -22,6 +22,18 @@ let cdp: CDPSession;
 /** How many times the activated worker was seen stopped (the page's requests start it again at once). */
 let stopped = 0;
 
+/** What each held-write stop showed, for the report. */
+interface HeldWriteStop {
+  phase: 'before-commit' | 'after-commit';
+  inIndexedDbWhileHeld: boolean;
+  pageAnswer: string;
+  storedOnce: boolean;
+  resourceVersion: number;
+  nextResourceVersion: number;
+}
+/** The figures both describes fill in; recorded by the last test once every stop passed. */
+const figures: { stops?: Record<string, number>; heldWrites: HeldWriteStop[] } = { heldWrites: [] };
+
 beforeAll(async () => {
   wb = await openWorkbench();
   await wb.page.goto(wb.baseUrl);
@@ -135,11 +147,7 @@ describe('the service worker stopped mid-write and mid-watch', () => {
     const byName = new Map(stored.map((s) => [s.name, s.rv]));
     for (const ack of final.acks) expect(byName.get(ack.name), ack.name).toBe(ack.rv);
 
-    recordFigures(
-      'worker',
-      { stopsSurvived: STOPS + 1, acknowledgedWrites: final.acks.length, writesCutOff: final.failed.length, watchRestarts: final.restarts, eventsSeen: final.events.length, eventsLost: 0, eventsRepeated: 0 },
-      `KUBESIM_WORKER_STOPS=${STOPS} npx vitest run --project e2e e2e/reliability.worker.test.ts`,
-    );
+    figures.stops = { stopsSurvived: STOPS + 1, acknowledgedWrites: final.acks.length, writesCutOff: final.failed.length, watchRestarts: final.restarts, eventsSeen: final.events.length, eventsLost: 0, eventsRepeated: 0 };
   }, 300_000);
 });
 
@@ -188,5 +196,14 @@ describe('the service worker stopped with a write held open inside it', () => {
     }, name);
     expect(next.status).toBe(201);
     expect(next.rv).toBeGreaterThan(rv);
+    figures.heldWrites.push({ phase, inIndexedDbWhileHeld: whileHeld === 200, pageAnswer: answer, storedOnce: true, resourceVersion: rv, nextResourceVersion: next.rv });
   }, 120_000);
+});
+
+describe('figures', () => {
+  it('records the stops for scripts/reliability-report.ts once every one passed', () => {
+    expect(figures.stops, 'the mid-write and mid-watch stops passed').toBeDefined();
+    expect(figures.heldWrites.map((h) => h.phase)).toEqual(['before-commit', 'after-commit']);
+    recordFigures('worker', { ...figures.stops, heldWrites: figures.heldWrites }, `KUBESIM_WORKER_STOPS=${STOPS} npx vitest run --project e2e e2e/reliability.worker.test.ts`);
+  });
 });

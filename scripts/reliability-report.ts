@@ -37,7 +37,7 @@ const mib = (b: number) => `${(b / 1048576).toFixed(1)} MiB`;
 export function summaryRows(f: ReturnType<typeof readFigures>): [string, string, string][] {
   const rows: [string, string, string][] = [];
   const missing = '(not run)';
-  rows.push(['Bad requests tried (errors all 4xx Status, store unchanged)', f.fuzz ? n(f.fuzz.requests) : missing, f.fuzz ? 'fuzz' : '']);
+  rows.push(['Bad requests tried (errors 4xx Status or kube\'s own 5xx, store unchanged)', f.fuzz ? n(f.fuzz.requests) : missing, f.fuzz ? 'fuzz' : '']);
   rows.push(['Crashes survived (kill -9, SQLite store)', f.crash ? `${n(f.crash.crashesSurvived)} (${n(f.crash.acknowledgedWrites)} acknowledged writes, ${n(f.crash.lostWrites)} lost)` : missing, f.crash ? 'crash' : '']);
   if (f.concurrency) {
     const modes = ['update', 'jsonPatchTest', 'apply'].filter((m) => f.concurrency![m]);
@@ -55,7 +55,11 @@ export function summaryRows(f: ReturnType<typeof readFigures>): [string, string,
     const b = f['soak-bench'];
     rows.push(['Heap growth after GC (15-minute soak bench)', `${(b.heapGrowth * 100).toFixed(1)}% (${b.watchers} watchers, ${n(b.eventsLost)} of ${n(b.eventsExpected)} events lost)`, 'soak-bench']);
   }
-  if (f.worker) rows.push(['Service worker stops survived (Chromium)', `${n(f.worker.stopsSurvived)} (${n(f.worker.eventsLost)} events lost, ${n(f.worker.eventsRepeated)} repeated)`, 'worker']);
+  if (f.worker) {
+    const held = (f.worker.heldWrites ?? []) as unknown[];
+    const heldText = held.length ? `, and ${n(held.length)} with a write held before or after the IndexedDB commit` : '';
+    rows.push(['Service worker stops survived (Chromium)', `${n(f.worker.stopsSurvived)} mid-write and mid-watch (${n(f.worker.eventsLost)} events lost, ${n(f.worker.eventsRepeated)} repeated)${heldText}`, 'worker']);
+  }
   return rows;
 }
 
@@ -79,6 +83,15 @@ export function renderMarkdown(f: ReturnType<typeof readFigures>): string {
     lines.push('|---|---|');
     for (const [code, count] of Object.entries(f.fuzz.byStatus as Record<string, number>).sort()) lines.push(`| ${code} | ${n(count)} |`);
     lines.push('');
+    const serverErrors = (f.fuzz.serverErrors ?? []) as { request: string; status: number; message: string; allowedBecause?: string }[];
+    if (serverErrors.length) {
+      lines.push('Every 5xx answer, with the request that produced it. The suite fails on any 5xx that is not on its allow-list of answers kube-apiserver gives too.');
+      lines.push('');
+      lines.push('| Request | Answer | Why |');
+      lines.push('|---|---|---|');
+      for (const e of serverErrors) lines.push(`| ${e.request.replace(/\|/g, '\\|')} | ${e.status} ${e.message.replace(/\|/g, '\\|')} | ${e.allowedBecause ?? 'not allowed: a bug'} |`);
+      lines.push('');
+    }
     lines.push(`Run ${day(f.fuzz.date)}: \`${f.fuzz.command}\``);
     lines.push('');
   }
@@ -144,6 +157,15 @@ export function renderMarkdown(f: ReturnType<typeof readFigures>): string {
     lines.push('');
     lines.push(`The worker was stopped through the DevTools protocol ${n(f.worker.stopsSurvived)} times, mid-write and mid-watch. ${n(f.worker.acknowledgedWrites)} acknowledged writes were all in IndexedDB afterwards, and the page's watch resumed from its last resourceVersion: ${n(f.worker.eventsLost)} events lost, ${n(f.worker.eventsRepeated)} repeated.`);
     lines.push('');
+    const held = (f.worker.heldWrites ?? []) as { phase: string; inIndexedDbWhileHeld: boolean; pageAnswer: string; storedOnce: boolean; resourceVersion: number; nextResourceVersion: number }[];
+    if (held.length) {
+      lines.push('Then the worker was stopped with a create held open inside it (`/debug/kubesim/hold-write`), once before and once after IndexedDB committed it. Chromium hands the unanswered request to the restarted worker, so what that retry meets shows what the stopped worker left behind.');
+      lines.push('');
+      lines.push('| Held | In IndexedDB while held | The page\'s answer | Stored once at | Next write at |');
+      lines.push('|---|---|---|---|---|');
+      for (const h of held) lines.push(`| ${h.phase} | ${h.inIndexedDbWhileHeld ? 'yes' : 'no'} | ${h.pageAnswer} | ${h.storedOnce ? `resourceVersion ${h.resourceVersion}` : 'not stored once'} | resourceVersion ${h.nextResourceVersion} |`);
+      lines.push('');
+    }
     lines.push(`Run ${day(f.worker.date)}: \`${f.worker.command}\``);
     lines.push('');
   }
