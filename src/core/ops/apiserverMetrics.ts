@@ -82,6 +82,7 @@ function requestScope(info: RequestInfo): string {
 }
 
 function dryRun(url: URL): string {
+  if (url.search === '') return '';
   return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
 }
 
