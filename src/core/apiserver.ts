@@ -467,6 +467,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let started = false;
   void ready.then(() => (started = true), () => {});
 
+  /** Whether every deferred table is in (always, where the host bundles them): requests then skip the check. */
+  let dataLoaded = definitionsIndexed && protoDescriptor.value !== undefined && fieldDescriptions.value !== undefined;
+
   /**
    * Loads what the request reads of the deferred data. A host that cannot
    * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
@@ -476,6 +479,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (needs.definitions) await loadDefinitions();
       if (needs.protobufDescriptors) await protoDescriptor.load();
       if (needs.columnDescriptions) await fieldDescriptions.load();
+      dataLoaded = definitionsIndexed && protoDescriptor.value !== undefined && fieldDescriptions.value !== undefined;
       return undefined;
     } catch (e) {
       return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
@@ -490,9 +494,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (checked) return checked;
       if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      const needs = dataNeededBy(request, info);
-      const unavailable = needs.definitions || needs.protobufDescriptors || needs.columnDescriptions ? await loadRequestData(needs) : undefined;
-      if (unavailable) return unavailable;
+      if (!dataLoaded) {
+        const unavailable = await loadRequestData(dataNeededBy(request, info));
+        if (unavailable) return unavailable;
+      }
       if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage, heldWrites })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
