@@ -23,6 +23,12 @@ function kubectl(token: string, args: string[], input?: string): Promise<RunResu
 
 const tokens = 'admin-token,admin,1,system:masters\nalice-token,alice,2,devs\ncarol-token,carol,3\n';
 const admin = (args: string[], input?: string) => kubectl('admin-token', args, input);
+
+/** The bytes of a body kubectl -v=8 dumps as `00000000  6b 38 73 00 ...  |k8s.|` lines. */
+function hexDumpBytes(dump: string): Buffer {
+  const hex = dump.split('\n').map((line) => /^\s*[0-9a-f]{8}\s+((?:[0-9a-f]{2}\s+)+)\|/.exec(line)?.[1] ?? '').join(' ');
+  return Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+}
 const alice = (args: string[], input?: string) => kubectl('alice-token', args, input);
 
 beforeAll(async () => {
@@ -59,7 +65,7 @@ describe('kubectl with RBAC', () => {
     expect(n.stderr.trim()).toBe('Error from server (Forbidden): nodes is forbidden: User "alice" cannot list resource "nodes" in API group "" at the cluster scope');
   });
 
-  it('[AC-REV-016][AC-REV-018][AC-REV-019] kubectl auth can-i answers yes or no', async () => {
+  it('[AC-REV-016][AC-REV-018][AC-REV-019][AC-REV-032][AC-REV-033][AC-REV-034] kubectl auth can-i answers yes or no, through a SelfSubjectAccessReview in the namespace asked', async () => {
     const yes = await alice(['auth', 'can-i', 'list', 'pods', '-n', 'team']);
     expect(yes.stdout).toBe('yes\n');
     expect(yes.code).toBe(0);
@@ -67,6 +73,13 @@ describe('kubectl with RBAC', () => {
     expect(no.stdout).toBe('no\n');
     expect(no.code).toBe(1);
     expect((await alice(['auth', 'can-i', 'list', 'pods', '-n', 'other'])).stdout).toBe('no\n');
+    const verbose = await alice(['auth', 'can-i', 'get', 'pods', '-n', 'team', '-v=8']);
+    expect(verbose.stderr).toMatch(/POST https:\/\/127\.0\.0\.1:\d+\/apis\/authorization\.k8s\.io\/v1\/selfsubjectaccessreviews\n[^]*?Response Status: 201 Created/);
+    // The body kubectl sent (protobuf, dumped in hex): resourceAttributes namespace "team", verb "get", resource "pods".
+    const sent = hexDumpBytes(verbose.stderr.split('"Request Body"').at(-1)!.split(' >')[0]!);
+    expect(sent.subarray(0, 4).toString('latin1')).toBe('k8s\0');
+    expect(sent.includes(Buffer.from('\x0a\x04team\x12\x03get', 'latin1'))).toBe(true);
+    expect(sent.includes(Buffer.from('\x2a\x04pods', 'latin1'))).toBe(true);
     expect((await admin(['auth', 'can-i', '*', '*'])).stdout).toBe('yes\n');
     expect((await alice(['auth', 'can-i', 'get', '/healthz'])).stdout).toBe('yes\n');
     // --as goes through impersonation: the admin asks as alice and as bob.

@@ -142,10 +142,12 @@ describe('kubectl against the Node host', () => {
     expect(w.stdout).toMatch(/Username\s+system:anonymous/);
   });
 
-  it('delete of several objects, a foreground cascade, and a namespace with its content', async () => {
+  it('[API-PATH-037] delete of several objects (one DELETE each), a foreground cascade, and a namespace with its content', async () => {
     await t.kubectl(['create', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n');
-    const two = await t.kubectl(['delete', 'configmap', 'a', 'b']);
+    const two = await t.kubectl(['delete', 'configmap', 'a', 'b', '-v=6']);
     expect(two.stdout.trim().split('\n')).toEqual(['configmap "a" deleted', 'configmap "b" deleted']);
+    const deletes = two.stderr.split('\n').filter((l) => / DELETE /.test(l)).map((l) => /DELETE \S+\/configmaps\/(\w+) 200 OK/.exec(l)?.[1]);
+    expect(deletes).toEqual(['a', 'b']);
     const fg = await t.kubectl(['delete', 'deployment', 'pbdep', '--cascade=foreground']);
     expect(fg.stderr).toBe('');
     expect(fg.stdout.trim()).toBe('deployment.apps "pbdep" deleted');

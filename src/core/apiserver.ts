@@ -31,6 +31,8 @@ import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
+import { withCreateAuthorization } from './auth/authorizer/createOnUpdate';
+import { attributesFor } from './auth/authorizer/attributes';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
@@ -44,6 +46,7 @@ import {
   newForbidden,
   newGenericNotFound,
   newMethodNotSupported,
+  newRouteMethodNotAllowed,
   newNotFound,
   StatusError,
 } from './errors';
@@ -319,13 +322,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
    * and the authorization guards before storage, and land in its trace when it is traced. A plain read
    * writes nothing, so it reads the shared store.
    */
-  function requestStore(request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
+  function requestStore(request: Request, url: URL, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
-    const admitting = store.withAdmission(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission));
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission);
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    const admitting = store.withAdmission(admission);
     const trace = traceSink(request);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
-    return authorization.guard(admitted, userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] }, info);
+    return authorization.guard(admitted, user, info);
   }
 
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
@@ -333,12 +339,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (!type) throw newGenericNotFound();
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
     if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
+    // A namespaced resource's all-namespaces path is served for list and watch only: no route for a name under it, nor other methods.
+    if (type.scope === 'Namespaced' && !info.namespace) {
+      if (info.name) throw newGenericNotFound();
+      if (info.verb !== 'list' && info.verb !== 'watch') throw newRouteMethodNotAllowed();
+    }
+    // A collection path has no PUT or PATCH route.
+    if (!info.name && (info.verb === 'update' || info.verb === 'patch')) throw newRouteMethodNotAllowed();
     const custom = customResourceInfo(type);
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    const scope: RequestScope = { request, url, info, type, store: requestStore(request, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));

@@ -15,7 +15,7 @@
  *   key or a bad write leaves it in etcd.
  */
 import { formatTime } from '../api/types';
-import { newBadRequest, StatusError } from '../errors';
+import { newBadRequest, newRouteMethodNotAllowed } from '../errors';
 import { writeObject, writeText } from '../http/responseWriter';
 import { jsonSerializer } from '../http/serializers/json';
 import { parseGoDuration } from '../http/serializers/protobuf/goDuration';
@@ -27,10 +27,6 @@ export const kubesimDebugPrefix = '/debug/kubesim/';
 export interface KubesimDebugDeps {
   clock: Clock;
   storage: Storage;
-}
-
-function methodNotAllowed(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
 }
 
 /** Answers a request under /debug/kubesim/, or undefined for other paths. */
@@ -58,7 +54,7 @@ async function clock(request: Request, url: URL, clock: Clock): Promise<Response
     // Let what the clock woke (grace periods ending, deadlines) run before answering.
     for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
   } else if (request.method !== 'GET') {
-    throw methodNotAllowed();
+    throw newRouteMethodNotAllowed();
   }
   return writeObject(jsonSerializer, 200, { now: formatTime(clock.now()), fake }, { pretty: true });
 }
@@ -70,7 +66,7 @@ async function storageWrite(request: Request, key: string, storage: Storage): Pr
     const kv = await storage.get(key);
     return kv ? writeText(200, kv.value) : writeText(404, '404 page not found\n');
   }
-  if (request.method !== 'PUT') throw methodNotAllowed();
+  if (request.method !== 'PUT') throw newRouteMethodNotAllowed();
   const value = await request.text();
   const current = await storage.get(key);
   const kv = current ? await storage.update(key, value, current.modRevision) : await storage.create(key, value);

@@ -179,6 +179,11 @@ export function newGenericNotFound(): StatusError {
   return failure(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
+/** A path the API serves, with a method it has no route for (go-restful's 405 as kube-apiserver writes it). */
+export function newRouteMethodNotAllowed(): StatusError {
+  return failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
 export const isStatusError = (e: unknown): e is StatusError => e instanceof StatusError;
 export const isNotFound = (e: unknown): boolean => isStatusError(e) && e.reason === 'NotFound';
 export const isAlreadyExists = (e: unknown): boolean => isStatusError(e) && e.reason === 'AlreadyExists';

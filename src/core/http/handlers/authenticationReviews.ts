@@ -9,10 +9,9 @@ import { intersectAudiences } from '../../auth/authenticator/audiences';
 import type { TokenAuthenticator } from '../../auth/authenticator/types';
 import type { UserInfo } from '../../auth/user';
 import { newBadRequest, newInternalError } from '../../errors';
-import { negotiateInput, negotiateOutput } from '../negotiation';
 import { userFrom } from '../request/context';
 import { writeObject } from '../responseWriter';
-import { decodeObject, protobufFor, readBody } from './common';
+import { readReview } from './reviews';
 import type { RequestScope } from './scope';
 
 export interface TokenReviewer {
@@ -49,11 +48,8 @@ async function tokenReviewStatus(obj: KubeObject, reviewer: TokenReviewer): Prom
 }
 
 export async function createAuthenticationReview(scope: RequestScope, reviewer: TokenReviewer): Promise<Response> {
-  const { request, url, type } = scope;
-  const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
-  const obj = decodeObject(decoder, await readBody(request), type);
+  const { request, type } = scope;
+  const { choice, obj } = await readReview(scope);
   const metadata = { ...obj.metadata, creationTimestamp: null };
   let out: Record<string, unknown>;
   if (type.resource === 'tokenreviews') {

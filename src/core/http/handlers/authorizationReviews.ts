@@ -10,10 +10,9 @@ import { isObject, type KubeObject } from '../../api/types';
 import type { Attributes, Authorizer, RuleResolver } from '../../auth/authorizer/types';
 import type { UserInfo } from '../../auth/user';
 import { newBadRequest, newInvalid, type FieldError } from '../../errors';
-import { negotiateInput, negotiateOutput } from '../negotiation';
 import { userFrom } from '../request/context';
 import { writeObject } from '../responseWriter';
-import { decodeObject, protobufFor, readBody } from './common';
+import { readReview } from './reviews';
 import type { RequestScope } from './scope';
 
 type Json = Record<string, unknown>;
@@ -164,11 +163,8 @@ export function isAccessReview(group: string, resource: string): boolean {
 }
 
 export async function createAccessReview(scope: RequestScope, authorizer: Authorizer): Promise<Response> {
-  const { request, url, type, info } = scope;
-  const protobuf = protobufFor(scope);
-  const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
-  const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
-  const obj = decodeObject(decoder, await readBody(request), type);
+  const { request, type, info } = scope;
+  const { choice, obj } = await readReview(scope);
   if (type.scope === 'Namespaced') {
     // EnsureObjectNamespaceMatchesRequestNamespace: an empty namespace takes the URL's.
     if (!obj.metadata.namespace) obj.metadata.namespace = info.namespace;

@@ -10,7 +10,11 @@ import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { registryBundle } from '../../registry/generated';
 import { checkManifests } from '../../upgrade/removedApis';
-import { decodeObject, protobufFor, readBody } from './common';
+import { fieldValidationDirective } from '../../schema';
+import type { KubeObject } from '../../api/types';
+import type { OutputChoice } from '../negotiation';
+import { decodeBody, protobufFor, readBody } from './common';
+import { validateBodyFields } from './fieldValidation';
 import type { RequestScope } from './scope';
 
 export const defaultUser = {
@@ -43,12 +47,24 @@ function statusFor(resource: string, spec: Record<string, unknown>): Record<stri
   }
 }
 
-export async function createReview(scope: RequestScope): Promise<Response> {
+/**
+ * Reads a review's body as the create handler reads any object: negotiated,
+ * decoded as the kind, unknown fields checked by `fieldValidation` and dropped,
+ * so the answer carries only the kind's own fields.
+ */
+export async function readReview(scope: RequestScope): Promise<{ choice: OutputChoice; obj: KubeObject }> {
   const { request, url, type } = scope;
   const protobuf = protobufFor(scope);
   const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf, url, userAgent: request.headers.get('user-agent') });
   const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf });
-  const obj = decodeObject(decoder, await readBody(request), type);
+  const body = await readBody(request);
+  const obj = validateBodyFields(scope, fieldValidationDirective(url, 'CreateOptions'), decoder, body, decodeBody(decoder, body, type));
+  return { choice, obj };
+}
+
+export async function createReview(scope: RequestScope): Promise<Response> {
+  const { type } = scope;
+  const { choice, obj } = await readReview(scope);
   const spec = isObject(obj['spec']) ? obj['spec'] : {};
   const out = { ...obj, metadata: { ...obj.metadata, creationTimestamp: null }, spec, status: statusFor(type.resource, spec) };
   return writeObject(choice.serializer, 201, out, { pretty: choice.pretty });
