@@ -448,7 +448,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     try {
       const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
-      const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
+      // (API paths are never health paths: they skip the check's turn.)
+      const checked = (request.method === 'GET' || request.method === 'HEAD') && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
       if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
