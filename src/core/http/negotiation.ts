@@ -74,7 +74,7 @@ function representationFor(m: MediaRange, s: Serializer, transforms: boolean): R
 }
 
 /** Pretty printing: `?pretty=true`, `;pretty=1` in Accept, or a human's user agent (curl, wget, browsers). */
-function wantsPretty(url: URL | undefined, userAgent: string | null | undefined): boolean {
+export function wantsPretty(url: URL | undefined, userAgent: string | null | undefined): boolean {
   const p = url && queryOf(url).get('pretty');
   if (p !== null && p !== undefined) return p === '' || p === 'true' || p === '1';
   return !!userAgent && /^(curl|Wget|Mozilla\/)/.test(userAgent);
