@@ -189,7 +189,7 @@ describe('webhook token authentication', () => {
 });
 
 describe('OpenID Connect through --authentication-config', () => {
-  it('[AC-AUTHN-065] [AC-AUTHN-047] [AC-AUTHN-078] [AC-AUTHN-046] kubectl --token with an id_token of a local issuer: keys by discovery over its private CA', async () => {
+  it('[AC-AUTHN-065] [AC-AUTHN-047] [AC-AUTHN-078] [AC-AUTHN-046] [AC-AUTHN-067] [AC-AUTHN-103] kubectl --token with an id_token of a local issuer: keys by discovery over its private CA', async () => {
     const ca = await authority('idp-ca');
     const serving = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
       keySize: 2048, algorithm: 'sha256', ca: { key: ca.private, cert: ca.cert },

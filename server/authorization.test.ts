@@ -73,3 +73,94 @@ ${authorizers}`;
     }
   });
 });
+
+describe('--authorization-config defaults, through a host-loaded file and a live webhook', () => {
+  const withStub = async (body: (path: string, calls: () => number) => Promise<void>) => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const stub = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c) => (text += c));
+      req.on('end', () => {
+        calls++;
+        const review = JSON.parse(text);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status: { allowed: review.spec.user === 'alice' } }));
+      });
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    const port = (stub.address() as { port: number }).port;
+    const dir = mkdtempSync(join(tmpdir(), 'authz-ttl-'));
+    writeFileSync(join(dir, 'hook.kubeconfig'), `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}/"}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n`);
+    const path = join(dir, 'authz.yaml');
+    // No authorizedTTL or unauthorizedTTL: the defaults apply.
+    writeFileSync(path, `apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: Webhook\n  name: hook\n  webhook:\n    timeout: 3s\n    subjectAccessReviewVersion: v1\n    matchConditionSubjectAccessReviewVersion: v1\n    failurePolicy: NoOpinion\n    connectionInfo: {type: KubeConfigFile, kubeConfigFile: ${join(dir, 'hook.kubeconfig')}}\n`);
+    try {
+      await body(path, () => calls);
+    } finally {
+      await new Promise((r) => stub.close(r));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('[AC-LIM-005][AC-LIM-006] allow answers are cached for 5m0s, deny answers for 30s', async () => {
+    const { vi } = await import('vitest');
+    const { hostAuthorization } = await import('./authorization');
+    const { newTestServer } = await import('../src/core/testing/client');
+    const { asUser, headerAuthenticator } = await import('../src/core/auth/authorizer/testing');
+    await withStub(async (path, calls) => {
+      vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-01-01T00:00:00Z') });
+      const authz = hostAuthorization({ authorizationConfig: path });
+      try {
+        const t = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authz.authorizer });
+        const get = async (user: string) => (await t.request('GET', '/api/v1/namespaces/default/configmaps', { headers: asUser(user) })).status;
+        expect(await get('alice')).toBe(200);
+        expect(calls()).toBe(1);
+        vi.advanceTimersByTime(5 * 60_000 - 1);
+        expect(await get('alice')).toBe(200);
+        expect(calls()).toBe(1);
+        vi.advanceTimersByTime(1);
+        expect(await get('alice')).toBe(200);
+        expect(calls()).toBe(2);
+        expect(await get('bob')).toBe(403);
+        expect(calls()).toBe(3);
+        vi.advanceTimersByTime(30_000 - 1);
+        expect(await get('bob')).toBe(403);
+        expect(calls()).toBe(3);
+        vi.advanceTimersByTime(1);
+        expect(await get('bob')).toBe(403);
+        expect(calls()).toBe(4);
+      } finally {
+        authz.stop();
+        vi.useRealTimers();
+      }
+    });
+  });
+
+  it('[AC-LIM-008] the file is read again every 60 seconds', async () => {
+    const { vi } = await import('vitest');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const { reloadingConfigAuthorizer } = await import('./authorization');
+    await withStub(async (path) => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const errors: string[] = [];
+      const r = reloadingConfigAuthorizer(path, (e) => errors.push(e.message));
+      try {
+        // A change the reload must reject shows when the file was read; nothing awaits, so only the timer can read it.
+        writeFileSync(path, `${readFileSync(path, 'utf8')}- type: Node\n  name: node\n`);
+        vi.advanceTimersByTime(59_999);
+        expect(errors).toEqual([]);
+        vi.advanceTimersByTime(1);
+        expect(errors).toEqual(['Node and RBAC authorizers cannot be added or removed on reload']);
+        vi.advanceTimersByTime(60_000);
+        expect(errors).toHaveLength(2);
+      } finally {
+        r.stop();
+        vi.useRealTimers();
+      }
+    });
+  });
+});

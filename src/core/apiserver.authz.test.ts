@@ -35,7 +35,7 @@ async function bind(t: TestServer, ns: string, name: string, roleRef: { kind: st
 const user = (name: string) => ({ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name });
 
 describe('authorization filter and modes', () => {
-  it('[AC-AUTHZ-002][AC-AUTHZ-006][AC-AUTHZ-009][API-ERR-021] a user without bindings gets 403 with kube-apiserver\'s message', async () => {
+  it('[AC-AUTHZ-002][AC-AUTHZ-006][AC-AUTHZ-009][API-ERR-021][AC-ERR-004] a user without bindings gets 403 with kube-apiserver\'s message', async () => {
     const t = await server();
     const r = await t.json('GET', '/api/v1/namespaces/ns1/pods', { headers: asUser('alice') });
     expect(r.status).toBe(403);
@@ -101,7 +101,7 @@ describe('authorization filter and modes', () => {
   it('records the decision and why in the request trace', async () => {
     const t = await server();
     const { traceFrom } = await import('./http/request/context');
-    const req = new Request('http://127.0.0.1:8080/api/v1/namespaces/ns1/pods', { headers: admin });
+    const req = new Request('http://127.0.0.1:8080/api/v1/namespaces/ns1/pods', { headers: { ...admin, 'X-Kubesim-Trace': '1' } });
     await t.server.handle(req);
     expect(traceFrom(req).find((e) => e.stage === 'authorization')?.details).toMatchObject({ decision: 'Allow', authorizer: 'privileged-groups' });
   });
@@ -211,12 +211,17 @@ describe('RBAC rules', () => {
     expect(r.body.message).toBe('configmaps "cm1" is forbidden: User "alice" cannot get resource "configmaps" in API group "" in the namespace "ns1": RBAC: role.rbac.authorization.k8s.io "nope" not found');
   });
 
-  it('[AC-RBAC-029] roleRef cannot change: 422 Invalid', async () => {
+  it('[AC-RBAC-029][AC-ERR-010] roleRef cannot change: 422 Invalid', async () => {
     await role(t, 'ns1', 'get', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }]);
     await bind(t, 'ns1', 'b', { kind: 'Role', name: 'get' }, [user('alice')]);
     const r = await t.json('PATCH', `${rbac}/namespaces/ns1/rolebindings/b`, { body: { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' } }, headers: { ...admin, 'content-type': 'application/merge-patch+json' } });
     expect(r.status).toBe(422);
     expect(r.body.reason).toBe('Invalid');
+    const current = (await t.json('GET', `${rbac}/namespaces/ns1/rolebindings/b`, { headers: admin })).body;
+    const put = await t.json('PUT', `${rbac}/namespaces/ns1/rolebindings/b`, { body: { ...current, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'other' } }, headers: admin });
+    expect(put.status).toBe(422);
+    expect(put.body.details).toMatchObject({ name: 'b', group: 'rbac.authorization.k8s.io', kind: 'RoleBinding', causes: [{ reason: 'FieldValueInvalid', field: 'roleRef' }] });
+    expect(put.body.message).toContain('cannot change roleRef');
   });
 
   it('[AC-RBAC-030] deleting a binding revokes at once; re-creating with another role grants that role', async () => {
@@ -366,7 +371,7 @@ describe('privilege escalation prevention', () => {
     await bind(t, 'ns1', 'role-writer', { kind: 'Role', name: 'role-writer' }, [user('alice')]);
   });
 
-  it('[AC-RBAC-118][AC-RBAC-119] a role may grant only what its author holds; the 403 lists the missing rules', async () => {
+  it('[AC-RBAC-118][AC-RBAC-119][AC-ERR-011] a role may grant only what its author holds; the 403 lists the missing rules', async () => {
     expect((await t.json('POST', `${rbac}/namespaces/ns1/roles`, { body: roleBody('ok', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]), ...h })).status).toBe(201);
     const r = await t.json('POST', `${rbac}/namespaces/ns1/roles`, {
       body: roleBody('more', [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'delete', 'deletecollection'] }, { apiGroups: [''], resources: ['secrets'], verbs: ['get'] }]),
@@ -405,7 +410,7 @@ describe('privilege escalation prevention', () => {
     expect((await t.json('POST', `${rbac}/namespaces/ns1/roles`, { body: roleBody('more', [{ apiGroups: [''], resources: ['secrets'], verbs: ['*'] }]), ...h })).status).toBe(201);
   });
 
-  it('[AC-RBAC-121][AC-RBAC-122][AC-RBAC-123][AC-RBAC-045] a binding needs the role\'s permissions or bind on that role (by name)', async () => {
+  it('[AC-RBAC-121][AC-RBAC-122][AC-RBAC-123][AC-RBAC-045][AC-ERR-011] a binding needs the role\'s permissions or bind on that role (by name)', async () => {
     await role(t, 'ns1', 'pod-reader', [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }]);
     expect((await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b1', 'Role', 'pod-reader'), ...h })).status).toBe(201);
     const denied = await t.json('POST', `${rbac}/namespaces/ns1/rolebindings`, { body: bindingBody('b2', 'ClusterRole', 'admin'), ...h });
@@ -680,14 +685,21 @@ describe('webhook authorizers from an AuthorizationConfiguration', () => {
     expect(uncached.received).toHaveLength(6);
   });
 
-  it('[AC-AUTHZ-054][AC-AUTHZ-055][AC-AUTHZ-008] a failing or malformed webhook follows failurePolicy', async () => {
+  it('[AC-AUTHZ-054][AC-AUTHZ-055][AC-AUTHZ-008][AC-ERR-005] a failing or malformed webhook follows failurePolicy', async () => {
+    // Deny stops the chain; the failure is the authorizer's error, so kube-apiserver answers 500, not 403.
     const down = await withHook([webhook({ failurePolicy: 'Deny' }), { type: 'RBAC', name: 'rbac' }], () => new Error('connection refused'));
     await bind(down.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
-    expect((await down.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(403);
+    const denied = await down.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') });
+    expect(denied.status).toBe(500);
+    expect(denied.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500, message: 'Internal error occurred: connection refused' });
+    // NoOpinion lets RBAC decide: its Allow wins over the error; without one the error stands.
     const open = await withHook([webhook({ failurePolicy: 'NoOpinion' }), { type: 'RBAC', name: 'rbac' }], () => ({ not: 'a review' }));
     await bind(open.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
     expect((await open.t.json('GET', '/api/v1/namespaces', { headers: asUser('alice') })).status).toBe(200);
-    expect((await open.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') })).status).toBe(403);
+    expect((await open.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') })).status).toBe(500);
+    // Every module answering without an opinion (and without error) is a 403.
+    const none = await withHook([webhook(), { type: 'RBAC', name: 'rbac' }], () => sar('v1', { allowed: false }));
+    expect((await none.t.json('GET', '/api/v1/namespaces', { headers: asUser('bob') })).status).toBe(403);
   });
 
   it('[AC-AUTHZ-061][AC-AUTHZ-063][AC-AUTHZ-056] match conditions: a false skips the webhook, an error follows failurePolicy', async () => {
@@ -700,8 +712,11 @@ describe('webhook authorizers from an AuthorizationConfiguration', () => {
     const failing = "request.resourceAttributes.namespace == 'x'";
     const deny = await withHook([webhook({ failurePolicy: 'Deny', matchConditions: [{ expression: failing }] }), { type: 'RBAC', name: 'rbac' }], () => sar('v1', { allowed: true }));
     await bind(deny.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
-    // A non-resource request has no resourceAttributes: the condition errors.
-    expect((await deny.t.json('GET', '/logs', { headers: asUser('alice') })).status).toBe(403);
+    // A non-resource request has no resourceAttributes: the condition errors, and Deny ends the chain with that error.
+    const erred = await deny.t.json('GET', '/logs', { headers: asUser('alice') });
+    expect(erred.status).toBe(500);
+    expect(erred.body.reason).toBe('InternalError');
+    expect(deny.received).toHaveLength(0);
     const noOpinion = await withHook([webhook({ matchConditions: [{ expression: failing }] }), { type: 'RBAC', name: 'rbac' }], () => sar('v1', { allowed: true }));
     await bind(noOpinion.t, '', 'alice-admin', { kind: 'ClusterRole', name: 'cluster-admin' }, [user('alice')]);
     expect((await noOpinion.t.json('GET', '/logs', { headers: asUser('alice') })).status).not.toBe(403);

@@ -222,6 +222,25 @@ describe('the verb each request is authorized as', () => {
     expect(put.body.message).toContain('cannot update resource "configmaps"');
   });
 
+  it('[API-PATCH-014] JSON, merge and strategic merge patches are all the patch verb', async () => {
+    const { t, as } = await withOne('patch');
+    await grant(t, 'updater', ['get', 'update']);
+    const patches: [string, unknown][] = [
+      ['application/json-patch+json', [{ op: 'replace', path: '/data/k', value: 'json' }]],
+      ['application/merge-patch+json', { data: { k: 'merge' } }],
+      ['application/strategic-merge-patch+json', { data: { k: 'strategic' } }],
+    ];
+    for (const [type, body] of patches) {
+      const ok = await t.json('PATCH', `${cms}/cm1`, { body, headers: { ...as, 'content-type': type } });
+      expect(ok.status, type).toBe(200);
+      // get and update together do not make a patch.
+      const denied = await t.json('PATCH', `${cms}/cm1`, { body, headers: { ...asUser('updater'), 'content-type': type } });
+      expect(denied.status, type).toBe(403);
+      expect(denied.body.message).toBe('configmaps "cm1" is forbidden: User "updater" cannot patch resource "configmaps" in API group "" in the namespace "ns1"');
+    }
+    expect((await t.json('GET', `${cms}/cm1`, { headers: admin })).body.data).toEqual({ k: 'strategic' });
+  });
+
   it('[API-PATH-034] DELETE of one object is delete', async () => {
     const { t, as } = await withOne('delete');
     const all = await t.json('DELETE', cms, { headers: as });

@@ -280,3 +280,106 @@ describe('ValidatingAdmissionPolicy type checking', () => {
     expect(r.body.details.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: expression is not specified', field: 'spec.validations[0].expression' }]);
   });
 });
+
+describe('ValidatingAdmissionPolicy variable types', () => {
+  const anyRules = { resourceRules: [{ apiGroups: ['', 'apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments', 'configmaps'] }] };
+
+  it('[API-VAP-001] request is typed: its fields are checked when the policy is written', async () => {
+    const ok = await t.json('POST', VAPS, { body: policy('typed', { matchConstraints: deployRules, validations: [{ expression: "request.operation == 'CREATE'" }] }) });
+    expect(ok.status).toBe(201);
+    const bad = await t.json('POST', VAPS, { body: policy('untyped', { matchConstraints: deployRules, validations: [{ expression: 'request.nope == 1' }] }) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.causes.map((c: { field: string; message: string }) => [c.field, c.message.split('\n')[0]])).toEqual([
+      ['spec.validations[0].expression', "Invalid value: \"request.nope == 1\": compilation failed: ERROR: <input>:1:8: undefined field 'nope'"],
+    ]);
+    // A wrong type on a typed field is caught too.
+    expect((await t.json('POST', VAPS, { body: policy('mistyped', { matchConstraints: deployRules, validations: [{ expression: 'request.operation == 1' }] }) })).status).toBe(422);
+  });
+
+  it('[API-VAP-002] object is dynamic: one expression compiles for every matched kind and is enforced on each', async () => {
+    await install(policy('replicas', { matchConstraints: anyRules, validations: [{ expression: 'object.spec.replicas <= 5', message: 'at most 5' }] }), binding('replicas-b', 'replicas'));
+    expect((await t.json('POST', DEPLOYS, { body: deployment('small', 5) })).status).toBe(201);
+    expect(await t.json('POST', DEPLOYS, { body: deployment('big', 6) })).toMatchObject({ status: 422, body: denial('big', 'at most 5', 'replicas', 'replicas-b') });
+    // A ConfigMap has no spec: the same expression compiles, and fails at evaluation.
+    const cm = await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } });
+    expect(cm.status).toBe(422);
+    expect(cm.body.message).toBe("configmaps \"c\" is forbidden: ValidatingAdmissionPolicy 'replicas' with binding 'replicas-b' denied request: expression 'object.spec.replicas <= 5' resulted in error: no such key: spec");
+  });
+
+  it('[API-VAP-015] has() guards a field the object may not have', async () => {
+    await install(policy('guarded', { matchConstraints: anyRules, validations: [{ expression: '!has(object.spec) || object.spec.replicas <= 5', message: 'at most 5' }] }), binding('guarded-b', 'guarded'));
+    expect((await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } } })).status).toBe(201);
+    expect((await t.json('POST', DEPLOYS, { body: deployment('big', 6) })).body.message).toBe("deployments.apps \"big\" is forbidden: ValidatingAdmissionPolicy 'guarded' with binding 'guarded-b' denied request: at most 5");
+    // The guard also holds in a conjunction: false, not an error.
+    await t.json('DELETE', `${BINDINGS}/guarded-b`);
+    await install(policy('conj', { matchConstraints: anyRules, validations: [{ expression: 'has(object.spec) && object.spec.x == 1', message: 'needs spec.x' }] }), binding('conj-b', 'conj'));
+    expect((await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'd' } } })).body.message).toBe("configmaps \"d\" is forbidden: ValidatingAdmissionPolicy 'conj' with binding 'conj-b' denied request: needs spec.x");
+  });
+});
+
+describe('ValidatingAdmissionPolicy authorizer checks narrowed further', () => {
+  const admin = asUser('admin', 'system:masters');
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+
+  it('[API-VAP-005] subresource() checks the named subresource against RBAC', async () => {
+    const s = await newTestServer({ authorizer: authorizerFromModes(['RBAC']), rbacBootstrap: true, authenticators: [headerAuthenticator] });
+    const as = { headers: admin };
+    const create = async (path: string, body: unknown) => expect((await s.json('POST', path, { body, ...as })).status).toBe(201);
+    const rules = [{ apiGroups: ['apps'], resources: ['deployments'], verbs: ['create'] }];
+    await create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'deployer' }, rules });
+    await create(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'status-writer' }, rules: [{ apiGroups: [''], resources: ['pods/status'], verbs: ['update'] }] });
+    const bind = (name: string, role: string, user: string) => create(`${rbac}/clusterrolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user }],
+    });
+    await bind('alice-deployer', 'deployer', 'alice');
+    await bind('bob-deployer', 'deployer', 'bob');
+    await bind('bob-status', 'status-writer', 'bob');
+    const check = "authorizer.group('').resource('pods').subresource('status').namespace('default').check('update')";
+    await create(VAPS, policy('status', { matchConstraints: deployRules, validations: [{ expression: `${check}.allowed()`, messageExpression: "'cannot update pods/status: ' + " + `${check}.reason()` }] }));
+    await create(BINDINGS, binding('status-b', 'status'));
+    expect((await s.json('POST', DEPLOYS, { body: deployment('by-alice', 1), headers: asUser('alice') })).body.message)
+      .toBe("deployments.apps \"by-alice\" is forbidden: ValidatingAdmissionPolicy 'status' with binding 'status-b' denied request: cannot update pods/status: ");
+    expect((await s.json('POST', DEPLOYS, { body: deployment('by-bob', 1), headers: asUser('bob') })).status).toBe(201);
+    await s.server.close();
+  });
+
+  it('[API-VAP-013][API-VAP-014] fieldSelector() and labelSelector() reach the authorizer with the check (AuthorizeWithSelectors is GA: always on)', async () => {
+    const { loadAuthorizationConfiguration } = await import('../auth/authorizer/config');
+    const reviews: { spec: { user: string; resourceAttributes?: Record<string, unknown> } }[] = [];
+    const loaded = loadAuthorizationConfiguration({
+      apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthorizationConfiguration',
+      authorizers: [{ type: 'Webhook', name: 'hook', webhook: { timeout: '3s', subjectAccessReviewVersion: 'v1', matchConditionSubjectAccessReviewVersion: 'v1', failurePolicy: 'NoOpinion', connectionInfo: { type: 'KubeConfigFile', kubeConfigFile: '/hook.kubeconfig' } } }],
+    }, {
+      transportFor: () => async (review) => {
+        const r = review as (typeof reviews)[number];
+        reviews.push(r);
+        // Listing pods is allowed only on node n1, configmaps only with a=b.
+        const a = r.spec.resourceAttributes;
+        const field = JSON.stringify(a?.['fieldSelector'] ?? null);
+        const label = JSON.stringify(a?.['labelSelector'] ?? null);
+        const allowed = a?.['verb'] !== 'list' || field === JSON.stringify({ rawSelector: 'spec.nodeName=n1' }) || label === JSON.stringify({ rawSelector: 'a=b' });
+        return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', status: { allowed } };
+      },
+    });
+    const s = await newTestServer({ authenticators: [headerAuthenticator], authorizer: loaded.factory });
+    const pods = (sel: string) => `authorizer.group('').resource('pods').namespace('default').fieldSelector('${sel}').check('list').allowed()`;
+    const cms = (sel: string) => `authorizer.group('').resource('configmaps').namespace('default').labelSelector('${sel}').check('list').allowed()`;
+    const h = { headers: asUser('alice') };
+    expect((await s.json('POST', VAPS, { body: policy('sel', { matchConstraints: deployRules, validations: [
+      { expression: pods('spec.nodeName=n1'), message: 'n1 pods' },
+      { expression: `!${pods('spec.nodeName=n2')}`, message: 'n2 pods' },
+      { expression: cms('a=b'), message: 'a=b configmaps' },
+      { expression: `!${cms('a=c')}`, message: 'a=c configmaps' },
+    ] }), ...h })).status).toBe(201);
+    expect((await s.json('POST', BINDINGS, { body: binding('sel-b', 'sel'), ...h })).status).toBe(201);
+    const created = await s.json('POST', DEPLOYS, { body: deployment('d1', 1), ...h });
+    expect(created.status).toBe(201);
+    const lists = reviews.filter((r) => r.spec.resourceAttributes?.['verb'] === 'list').map((r) => r.spec.resourceAttributes);
+    expect(lists).toEqual(expect.arrayContaining([
+      expect.objectContaining({ resource: 'pods', fieldSelector: { rawSelector: 'spec.nodeName=n2' } }),
+      expect.objectContaining({ resource: 'configmaps', labelSelector: { rawSelector: 'a=c' } }),
+    ]));
+    await s.server.close();
+  });
+});

@@ -9,7 +9,7 @@ const whoami = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectRevie
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('static token file', () => {
-  it('[AC-AUTHN-030] [AC-AUTHN-031] [AC-AUTHN-004] [AC-REV-014] [AC-REV-015] [AC-AUTHN-009] [AC-AUTHN-033] a CSV row authenticates as its user, uid and quoted groups', async () => {
+  it('[AC-AUTHN-030] [AC-AUTHN-031] [AC-AUTHN-004] [AC-AUTHN-003] [AC-AUTHN-005] [AC-REV-014] [AC-REV-015] [AC-AUTHN-009] [AC-AUTHN-033] a CSV row authenticates as its user, uid and quoted groups', async () => {
     const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
     const r = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: bearer('t1') });
     expect(r.status).toBe(201);
@@ -22,7 +22,7 @@ describe('static token file', () => {
     expect((await t.json('GET', '/api', { headers: bearer('t3') })).status).toBe(200);
   });
 
-  it('[AC-AUTHN-117] [AC-ERR-001] an unknown bearer token is 401 even with anonymous access on', async () => {
+  it('[AC-AUTHN-117] [AC-ERR-001] [API-ERR-020] an unknown bearer token is 401 even with anonymous access on', async () => {
     const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
     const r = await t.json('GET', '/api/v1/namespaces', { headers: bearer('nope') });
     expect(r.status).toBe(401);
@@ -44,6 +44,24 @@ describe('static token file', () => {
     const t = await newTestServer({ anonymousAuth: false, authentication: { tokenFile: parseTokenFile(csv) } });
     expect((await t.json('GET', '/version')).status).toBe(401);
     expect((await t.json('GET', '/version', { headers: bearer('t2') })).status).toBe(200);
+  });
+
+  it('[AC-AUTHN-020] users are not API objects: no users resource in discovery, and no path for one', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile(csv) } });
+    const core = await t.json('GET', '/api/v1', { headers: bearer('t1') });
+    expect(core.status).toBe(200);
+    const names = (core.body.resources as { name: string }[]).map((r) => r.name);
+    expect(names).toContain('serviceaccounts');
+    expect(names.filter((n) => /^(users|groups)(\/|$)/.test(n))).toEqual([]);
+    const groups = await t.json('GET', '/apis', { headers: bearer('t1') });
+    for (const g of groups.body.groups as { preferredVersion: { groupVersion: string } }[]) {
+      const list = await t.json('GET', `/apis/${g.preferredVersion.groupVersion}`, { headers: bearer('t1') });
+      expect((list.body.resources as { name: string }[]).map((r) => r.name)).not.toContain('users');
+    }
+    const users = await t.json('GET', '/api/v1/users', { headers: bearer('t1') });
+    expect(users.status).toBe(404);
+    expect(users.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, message: 'the server could not find the requested resource' });
+    expect((await t.json('GET', '/api/v1/users/alice', { headers: bearer('t1') })).status).toBe(404);
   });
 
   it('rows need three columns; later duplicates win; empty tokens are skipped', () => {
@@ -86,7 +104,7 @@ describe('credentials stay out of answers and traces', () => {
   it('neither a valid nor an invalid token appears in the response or the request trace', async () => {
     const t = await newTestServer({ authentication: { tokenFile: parseTokenFile('s3cr3t-valid,alice,1\n') } });
     for (const token of ['s3cr3t-valid', 's3cr3t-invalid']) {
-      const request = new Request('http://127.0.0.1/api/v1/namespaces/nope', { headers: { authorization: `Bearer ${token}` } });
+      const request = new Request('http://127.0.0.1/api/v1/namespaces/nope', { headers: { authorization: `Bearer ${token}`, 'X-Kubesim-Trace': '1' } });
       const res = await t.server.handle(request);
       const text = await res.text() + JSON.stringify(traceFrom(request));
       expect(traceFrom(request).length).toBeGreaterThan(0);

@@ -96,7 +96,7 @@ describe('health endpoints', () => {
     }
   });
 
-  it('[AC-HEALTH-005][AC-HEALTH-008] an unreachable store fails etcd with 500, names the check and withholds the reason', async () => {
+  it('[AC-HEALTH-005][AC-HEALTH-008][AC-ERR-012] an unreachable store fails etcd with 500, names the check and withholds the reason', async () => {
     const { storage, state } = flakyStorage();
     const server = createApiServer({ storage, clock: new FakeClock(), random: seededRandom(1) });
     await server.ready;

@@ -87,6 +87,13 @@ describe('protobuf exposition', () => {
     }
   });
 
+  it('[AC-LIM-001] every native histogram in /metrics holds at most 160 buckets', async () => {
+    const families = await scrapeProto({ featureGates: { NativeHistograms: true } });
+    const natives = families.filter((f) => f.type === 'HISTOGRAM').flatMap((f) => f.metric.map((m) => m.histogram!)).filter((h) => h['schema'] !== undefined);
+    expect(natives.length).toBeGreaterThan(0);
+    for (const h of natives) expect(nativeCounts(h).size + (h['negativeSpan'] ? nativeCounts({ positiveSpan: h['negativeSpan'], positiveDelta: h['negativeDelta'] }).size : 0)).toBeLessThanOrEqual(160);
+  });
+
   it('[AC-METRICS-020] without the gate (its 1.36 default) protobuf histograms are classic only', async () => {
     const families = await scrapeProto({});
     const h = families.find((f) => f.name === 'apiserver_request_duration_seconds')!.metric[0]!.histogram!;
@@ -103,7 +110,7 @@ describe('protobuf exposition', () => {
     expect(new Set(series)).toEqual(new Set(['apiserver_request_duration_seconds_bucket', 'apiserver_request_duration_seconds_sum', 'apiserver_request_duration_seconds_count']));
   });
 
-  it('native buckets: exact indexes, spans with small gaps filled, at most 160 buckets by halving the resolution', () => {
+  it('[AC-LIM-001] native buckets: exact indexes, spans with small gaps filled, at most 160 buckets by halving the resolution', () => {
     // Schema 3: bucket 0 is (2^-1/8, 1], bucket 8 is (2^7/8, 2].
     expect([1, 2, 1.0000001, 0.5, 4].map((v) => nativeBucketIndex(v, 3))).toEqual([0, 8, 1, -8, 16]);
     expect(nativeSpans(new Map([[-2, 1], [0, 3], [5, 2]]))).toEqual({ spans: [{ offset: -2, length: 3 }, { offset: 4, length: 1 }], deltas: [1, -1, 3, -1] });

@@ -43,7 +43,7 @@ describe('/statusz', () => {
     for (const p of first.body.paths as string[]) expect((await t.request('GET', p)).status).toBe(200);
   });
 
-  it('[AC-STATUSZ-020] application/json without all of g, v and as is 406 Not Acceptable', async () => {
+  it('[AC-STATUSZ-020][AC-ERR-008] application/json without all of g, v and as is 406 Not Acceptable', async () => {
     const t = await newTestServer();
     for (const accept of ['application/json', 'application/json;g=config.k8s.io;v=v1beta1', 'application/json;v=v1beta1;as=Statusz', 'application/json;g=config.k8s.io;v=v9;as=Statusz']) {
       const r = await t.json('GET', '/statusz', { headers: { accept } });
@@ -101,7 +101,7 @@ describe('/flagz', () => {
     }
   });
 
-  it('[AC-STATUSZ-021] application/json without as is 406', async () => {
+  it('[AC-STATUSZ-021][AC-ERR-009] application/json without as is 406', async () => {
     const t = await newTestServer({ flags });
     expect((await t.request('GET', '/flagz', { headers: { accept: 'application/json;g=config.k8s.io;v=v1beta1' } })).status).toBe(406);
     expect((await t.request('GET', '/flagz', { headers: { accept: statuszJson } })).status).toBe(406);

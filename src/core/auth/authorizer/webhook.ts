@@ -5,7 +5,9 @@
  * an error without a false follows failurePolicy), answered from the
  * allow/deny caches when it can be, otherwise POSTed to the remote service
  * through an injected transport. A failed call or a malformed answer
- * follows failurePolicy: NoOpinion lets the next authorizer decide, Deny denies.
+ * follows failurePolicy: NoOpinion lets the next authorizer decide, Deny denies;
+ * either way the failure travels as an error, which makes the request a 500
+ * unless a later authorizer allows it.
  */
 import { compileKubernetes, newEnvironment, subjectAccessReviewRequest, typeToString, type CelProgram, type SubjectAccessReviewSpec } from '../../cel';
 import type { Attributes, AuthorizationResult, Authorizer } from './types';
@@ -107,6 +109,7 @@ export function webhookAuthorizer(options: WebhookOptions): WebhookAuthorizer {
   const onError = (why: string): AuthorizationResult => ({
     decision: options.failurePolicy === 'Deny' ? 'Deny' : 'NoOpinion',
     reason: '',
+    error: why,
     explanation: { webhook: options.name, failure: why, failurePolicy: options.failurePolicy },
   });
   let calls = 0;

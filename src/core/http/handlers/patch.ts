@@ -8,8 +8,7 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { FieldManager } from '../../fieldmanager';
 import { fieldValidationDirective, type PatchKind } from '../../schema';
-import { addTrace, type TraceEntry } from '../request/context';
-import { traceHeader } from '../filters/trace';
+import { traceSink } from '../request/context';
 import { trackApply, trackUpdate, type TraceSink } from './fieldManagement';
 import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
@@ -95,7 +94,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   const appliedBody: JsonObject = isApply && isObject(patch) ? (patch as JsonObject) : {};
   const fm = store.fieldManager(info.subresource);
   // what the field manager did is worked out only for a request that asks for its trace (it decodes both managedFields lists)
-  const trace = request.headers.get(traceHeader) === '1' ? (e: TraceEntry) => addTrace(request, e) : undefined;
+  const trace = traceSink(request);
 
   const result = await store.update(
     info.namespace,

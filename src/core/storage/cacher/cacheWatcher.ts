@@ -6,13 +6,19 @@
  * so a slow client costs bounded memory and never delays writes or other
  * watchers. Its stream then ends, and the client resumes from the last
  * resourceVersion it saw (or relists), as with kube-apiserver.
+ *
+ * A consumer that takes items as they come (onReady) is told about new items
+ * after the write that produced them has returned, as kube's cacher
+ * dispatches to watcher goroutines: once per task for every watcher with new
+ * items, or at once when a watcher has `readyBatch` items it was not told
+ * about. Writes made back to back without yielding thus reach each watcher as
+ * one chunk, as kube-apiserver flushes a watch once its channel is empty.
  */
-import type { Storage, StorageEvent, Unsubscribe } from '../interface';
+import type { Storage, StorageEvent } from '../interface';
+import { CachingEvent, cachingEvent } from './cachingEvent';
 
-export type WatchItem =
-  | { kind: 'event'; event: StorageEvent }
-  /** All changes up to revision have been queued before this item. */
-  | { kind: 'bookmark'; revision: number };
+/** An event (with its memo, shared by every watcher), or a bookmark: all changes up to revision have been queued before it. */
+export type WatchItem = CachingEvent | { kind: 'bookmark'; revision: number };
 
 /** Why a watcher ended: the consumer stopped it, or it fell too far behind. */
 export type WatcherCloseReason = 'stopped' | 'overflow';
@@ -20,20 +26,41 @@ export type WatcherCloseReason = 'stopped' | 'overflow';
 /** kube-apiserver sizes watcher channels in the hundreds; this is the backlog tolerated past replay. */
 export const defaultWatcherCapacity = 1000;
 
+/** Items a consumer may have waiting, untold, before it is told synchronously. */
+export const readyBatch = 64;
+
+/** Watchers with items their consumer has not been told about, told together in the next task. */
+let due: CacheWatcher[] = [];
+function tellSoon(watcher: CacheWatcher): void {
+  if (due.push(watcher) === 1) setTimeout(tellDue, 0);
+}
+function tellDue(): void {
+  const now = due;
+  due = [];
+  for (const watcher of now) watcher.tell();
+}
+
 export class CacheWatcher {
-  private queue: WatchItem[] = [];
+  /** Items at [head, tail); slots outside are empty. The array keeps its size when drained, so a watcher that keeps up allocates nothing per item. */
+  private queue: (WatchItem | undefined)[] = [];
   private head = 0;
+  private tail = 0;
   private waiter: ((item: WatchItem | undefined) => void) | undefined;
-  private unsubscribe: Unsubscribe | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Items pushed since the consumer was last told. */
+  private untold = 0;
+  /** Whether this watcher waits in `due`. */
+  private telling = false;
   private limit: number;
   /** Set once the watcher has ended. */
   closeReason: WatcherCloseReason | undefined;
   /** Highest event revision queued. */
   lastRevision: number;
   /**
-   * Called synchronously after every push and on close, for a consumer that
-   * takes items as they come (the watch handler moves them straight into its
-   * response stream while the client has room) instead of awaiting next().
+   * For a consumer that takes items as they come (the watch handler moves
+   * them into its response stream while the client has room) instead of
+   * awaiting next(): called once new items wait (after the pushing write
+   * returned, or at once past `readyBatch`), and on close.
    */
   onReady: (() => void) | undefined = undefined;
 
@@ -52,22 +79,34 @@ export class CacheWatcher {
 
   /** Items waiting for the consumer. */
   get backlog(): number {
-    return this.queue.length - this.head;
+    return this.tail - this.head;
   }
 
   /** Fan-out side: never blocks. */
   push(item: WatchItem): void {
     if (this.closed) return;
-    if (item.kind === 'event') this.lastRevision = Math.max(this.lastRevision, item.event.revision);
+    if (item.kind === 'event' && item.revision > this.lastRevision) this.lastRevision = item.revision;
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;
       resolve(item);
       return;
     }
-    this.queue.push(item);
-    if (this.backlog > this.limit) this.close('overflow');
-    else this.onReady?.();
+    this.queue[this.tail++] = item;
+    if (this.tail - this.head > this.limit) return this.close('overflow');
+    if (!this.onReady) return;
+    if (++this.untold >= readyBatch) this.tell();
+    else if (!this.telling) {
+      this.telling = true;
+      tellSoon(this);
+    }
+  }
+
+  /** Tells the consumer that items wait (the scheduled call, or a full batch). */
+  tell(): void {
+    this.telling = false;
+    this.untold = 0;
+    if (!this.closed) this.onReady?.();
   }
 
   /** The replayed history is accepted whole; the capacity bounds the backlog beyond it. */
@@ -75,7 +114,7 @@ export class CacheWatcher {
     this.limit = Math.max(this.capacity, this.backlog + this.capacity);
   }
 
-  attach(unsubscribe: Unsubscribe): void {
+  attach(unsubscribe: () => void): void {
     if (this.closed) unsubscribe();
     else this.unsubscribe = unsubscribe;
   }
@@ -91,14 +130,19 @@ export class CacheWatcher {
 
   /** The next item if one is queued, without waiting. */
   take(): WatchItem | undefined {
-    if (this.head >= this.queue.length) return undefined;
+    if (this.head === this.tail) return undefined;
     const item = this.queue[this.head]!;
-    this.queue[this.head++] = undefined as unknown as WatchItem;
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.tail) {
       this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
+      this.tail = 0;
+      // A long replay's array is not kept once it is drained.
+      if (this.queue.length > 4096) this.queue = [];
+    } else if (this.head > 1024 && this.head * 2 > this.tail) {
+      // Reclaim the taken prefix once it dominates, keeping pushes amortized O(1).
+      this.queue.copyWithin(0, this.head, this.tail);
+      this.queue.fill(undefined, this.tail - this.head, this.tail);
+      this.tail -= this.head;
       this.head = 0;
     }
     return item;
@@ -113,19 +157,13 @@ export class CacheWatcher {
     if (reason === 'overflow') {
       this.queue = [];
       this.head = 0;
+      this.tail = 0;
     }
     const resolve = this.waiter;
     this.waiter = undefined;
     resolve?.(undefined);
     this.onReady?.();
   }
-}
-
-/** The item made last: the fan-out hands one event to every watcher in turn, and items are never changed, so they share it. */
-let lastItem: WatchItem & { kind: 'event' } = { kind: 'event', event: { type: 'PUT', revision: 0, kv: { key: '', value: '', createRevision: 0, modRevision: 0 } } };
-function itemFor(event: StorageEvent): WatchItem {
-  if (lastItem.event !== event) lastItem = { kind: 'event', event };
-  return lastItem;
 }
 
 /**
@@ -135,7 +173,8 @@ function itemFor(event: StorageEvent): WatchItem {
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
   const watcher = new CacheWatcher(afterRevision, capacity);
-  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push(itemFor(event)));
+  // A watch its storage ends (the watch cache starting over) ends the stream: the client resumes from what it saw.
+  const unsubscribe = await storage.watch(prefix, afterRevision, (event: StorageEvent) => watcher.push(cachingEvent(event)), undefined, () => watcher.close());
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;
