@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { AuthenticationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { startHost, type RunningHost } from '../server/host';
+import { run, startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
 const dir = mkdtempSync(join(tmpdir(), 'kubesim-authn-'));
@@ -59,6 +60,31 @@ describe('kubectl with bearer tokens', () => {
     const r = await t.kubectl(['get', 'ns', '--token=wrong']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('error: You must be logged in to the server (the server has asked for the client to provide credentials)');
+  });
+});
+
+describe('static token file lifetime', () => {
+  it('[AC-AUTHN-032] a token added to the file authenticates only after the server restarts', async () => {
+    const file = join(dir, 'restart-tokens.csv');
+    writeFileSync(file, 'admintoken,kubesim-admin,a-1,system:masters\n');
+    const flags = { port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'restart-data'), store: 'memory' as const, tls: true, securePort: 0, help: false, authn: { tokenAuthFile: file } };
+    const kubectlAt = (h: RunningHost, token: string) => run('kubectl', ['auth', 'whoami', '-o', 'json', `--token=${token}`], { HOME: join(dir, 'restart-home'), KUBECONFIG: h.kubeconfigPath });
+    let h = await startHost(flags);
+    try {
+      writeFileSync(file, 'admintoken,kubesim-admin,a-1,system:masters\nnewtoken,newcomer,n-1\n');
+      // Longer than any file polling would take.
+      await new Promise((r) => setTimeout(r, 1500));
+      const before = await kubectlAt(h, 'newtoken');
+      expect(before.code).not.toBe(0);
+      expect(before.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+      await h.close();
+      h = await startHost(flags);
+      const after = await kubectlAt(h, 'newtoken');
+      expect(after.stderr).toBe('');
+      expect(JSON.parse(after.stdout).status.userInfo.username).toBe('newcomer');
+    } finally {
+      await h.close();
+    }
   });
 });
 
@@ -318,7 +344,7 @@ describe('service account keys from files', () => {
 });
 
 describe('bootstrap tokens on the Node host', () => {
-  it('[AC-BOOT-009] [AC-BOOT-014] [AC-BOOT-015] [AC-BOOT-022] a bootstrap token authenticates kubectl; cluster-info is published, signed and readable without credentials', async () => {
+  it('[AC-BOOT-009] [AC-BOOT-014] [AC-BOOT-015] [AC-BOOT-022] [AC-BOOT-025] [AC-BOOT-026] [AC-BOOT-027] [AC-BOOT-028] a bootstrap token (Bearer <id>.<secret>) authenticates kubectl as system:bootstrap:<id> in system:bootstrappers and its extra groups; cluster-info is published, signed and readable without credentials', async () => {
     const h = await startTestHost({ tls: true, authn: { enableBootstrapTokenAuth: true, controllers: ['*', 'bootstrapsigner', 'tokencleaner'] } });
     try {
       const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-abcdef, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: abcdef\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n  usage-bootstrap-signing: "true"\n  auth-extra-groups: system:bootstrappers:worker\n';
@@ -341,6 +367,32 @@ describe('bootstrap tokens on the Node host', () => {
       expect(cm.status).toBe(200);
       expect(cm.body.data.kubeconfig).toContain(`server: ${h.host.secureUrl}`);
       expect(cm.body.data['jws-kubeconfig-abcdef']).toMatch(/^[\w-]+\.\.[\w-]+$/);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('[AC-BOOT-023] without --enable-bootstrap-token-auth the same token is 401', async () => {
+    const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-ghijkl, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: ghijkl\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n';
+    expect((await t.kubectl(['apply', '-f', '-'], secret)).stderr).toBe('');
+    const w = await t.kubectl(['auth', 'whoami', '--token=ghijkl.0123456789abcdef']);
+    expect(w.code).not.toBe(0);
+    expect(w.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+  });
+
+  it('[AC-BOOT-024] the tokencleaner controller deletes an expired bootstrap token Secret', async () => {
+    const h = await startTestHost({ authn: { enableBootstrapTokenAuth: true, controllers: ['*', 'tokencleaner'] } });
+    try {
+      const secret = (id: string, expiration: string) => `apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-${id}, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: ${id}\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n  expiration: "${expiration}"\n`;
+      expect((await h.kubectl(['apply', '-f', '-'], secret('expird', '2001-01-01T00:00:00Z') + '---\n' + secret('future', '2199-01-01T00:00:00Z'))).stderr).toBe('');
+      let names = '';
+      for (let i = 0; i < 100; i++) {
+        names = (await h.kubectl(['get', 'secrets', '-n', 'kube-system', '-o', 'name'])).stdout;
+        if (!names.includes('bootstrap-token-expird')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(names).not.toContain('secret/bootstrap-token-expird');
+      expect(names).toContain('secret/bootstrap-token-future');
     } finally {
       await h.stop();
     }

@@ -201,6 +201,13 @@ describe('health endpoints through kubectl', () => {
     expect(single.stdout).toBe('ok');
   });
 
+  it('[AC-AUTHN-119] with --authorization-mode=RBAC and no --anonymous-auth, requests without credentials are system:anonymous', async () => {
+    expect((await anonymousGet('/version')).status).toBe(200);
+    const denied = await anonymousGet('/api/v1/namespaces');
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.body).message).toBe('namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+
   it('[AC-METRICS-010] kubectl get --raw /metrics: a Prometheus parser reads the request counts kubectl caused', async () => {
     const storedConfigMaps = async () => {
       const text = (await kubectl('admin-token', ['get', '--raw', '/metrics'])).stdout;
