@@ -94,6 +94,14 @@ describe('kubectl impersonation', () => {
     expect(w.stderr).toBe('');
     expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', groups: ['g1', 'g2', 'system:authenticated'] });
   });
+
+  it('[AC-IMP-014] kubectl has no flag for impersonated extras (its --as-uid, added after the spec, sets the uid)', async () => {
+    const extra = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-extra=scopes=view']);
+    expect(extra.code).not.toBe(0);
+    expect(extra.stderr).toContain('unknown flag: --as-extra');
+    const w = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-uid=u9', '-o', 'json']);
+    expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', uid: 'u9', groups: ['system:authenticated'] });
+  });
 });
 
 describe('service account tokens', () => {
