@@ -272,3 +272,18 @@ describe('health through anonymous conditions', () => {
     expect(admin.status).toBe(200);
   });
 });
+
+describe('--runtime-config across a restart', () => {
+  it('[API-VER-021] a group version switched off is served again only once the server restarts without the flag', async () => {
+    const base = { port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'runtime-config'), store: 'sqlite' as const, tls: false, securePort: 0, help: false };
+    let h = await startHost({ ...base, runtimeConfig: 'batch/v1=false' });
+    try {
+      expect((await fetch(`${h.url}/apis/batch/v1`)).status).toBe(404);
+      await h.close();
+      h = await startHost(base);
+      expect((await fetch(`${h.url}/apis/batch/v1`)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
+});

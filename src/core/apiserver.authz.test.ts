@@ -593,6 +593,48 @@ describe('Node authorizer', () => {
     expect((await t.json('DELETE', '/api/v1/namespaces/ns1/secrets/s1', { headers: n1 })).status).toBe(403);
   });
 
+  it('[AC-NODE-019] the node name in the user name must match the Node exactly: case differs, no access', async () => {
+    const upper = asUser('system:node:N1', 'system:nodes', 'system:authenticated');
+    const r = await get('/api/v1/nodes/n1', upper);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('nodes "n1" is forbidden: User "system:node:N1" cannot get resource "nodes" in API group "" at the cluster scope: node \'N1\' cannot read \'n1\', only its own Node object');
+    expect((await get('/api/v1/namespaces/ns1/pods/p1', upper)).status).toBe(403);
+    expect((await get('/api/v1/namespaces/ns1/pods/p1')).status).toBe(200);
+  });
+
+  it('[AC-NODE-015] a node creates CertificateSigningRequests and reads them back, for TLS bootstrapping', async () => {
+    const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const csr = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'node-csr-n1' }, spec: { request, signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] } };
+    const made = await t.json('POST', path, { body: csr, headers: n1 });
+    expect(made.status).toBe(201);
+    expect((await get(`${path}/node-csr-n1`)).status).toBe(200);
+    expect((await get(path)).status).toBe(200);
+    // Approving is not a node's business.
+    expect((await t.json('PUT', `${path}/node-csr-n1/approval`, { body: made.body, headers: n1 })).status).toBe(403);
+  });
+
+  it('[AC-NODE-025] a node gets tokens for the audiences a CSI driver of its Pods requests', async () => {
+    const nr = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']), nodeRestriction: true });
+    const post = async (path: string, body: unknown) => {
+      const r = await nr.json('POST', path, { body, headers: admin });
+      expect(r.status).toBe(201);
+      return r.body;
+    };
+    await post('/apis/storage.k8s.io/v1/csidrivers', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: { tokenRequests: [{ audience: 'csi-aud' }] } });
+    const pod = await post('/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' },
+      spec: { nodeName: 'n1', serviceAccountName: 'default', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', csi: { driver: 'csi.example.com' } }] },
+    });
+    const request = (audience: string) => nr.json('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [audience], boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p1', uid: pod.metadata.uid } } }, headers: n1,
+    });
+    const ok = await request('csi-aud');
+    expect(ok.status).toBe(201);
+    expect(ok.body.spec.audiences).toEqual(['csi-aud']);
+    expect((await request('other-aud')).status).toBe(403);
+  });
+
   it('[AC-NODE-020] without the Node mode a node gets only what RBAC grants', async () => {
     const rbacOnly = await server(['RBAC']);
     expect((await rbacOnly.json('GET', '/api/v1/nodes/n1', { headers: n1 })).status).toBe(403);
