@@ -4,6 +4,10 @@
  * acknowledged write is in IndexedDB (a freshly started worker serves it at
  * its resourceVersion), and the page's watch, resumed from its last
  * resourceVersion after each stop, sees every write exactly once, in order.
+ * And deterministically: a write held inside the worker (/debug/kubesim/
+ * hold-write) before or after IndexedDB commits it, the worker stopped
+ * there: the fresh worker's store has the object exactly when it was
+ * committed, resourceVersions keep increasing, and the store keeps working.
  */
 import type { CDPSession } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,4 +141,52 @@ describe('the service worker stopped mid-write and mid-watch', () => {
       `KUBESIM_WORKER_STOPS=${STOPS} npx vitest run --project e2e e2e/reliability.worker.test.ts`,
     );
   }, 300_000);
+});
+
+describe('the service worker stopped with a write held open inside it', () => {
+  // Chromium dispatches a fetch event again to a restarted worker when the worker handling it stops before
+  // answering, so the page's create is retried once, transparently: what the retry meets shows what the
+  // stopped worker left in IndexedDB.
+  it.each([
+    ['before-commit', 'status 201', 'nothing: the retry creates the object'],
+    ['after-commit', 'status 409 AlreadyExists', 'the committed object: the retry finds it'],
+  ] as const)('[API-WATCH-031] held %s, worker stopped: the page gets %s (%s), revisions go on', async (phase, answer, _why) => {
+    const page = wb.page;
+    const name = `held-${phase}`;
+    const key = `/registry/configmaps/default/${name}`;
+    const before = await page.evaluate(async () => Number((await (await fetch('/api/v1/namespaces/default/configmaps')).json()).metadata.resourceVersion));
+    const armed = await page.evaluate(async ({ phase, key }) => (await fetch(`/debug/kubesim/hold-write?phase=${phase}&key=${key}`, { method: 'POST' })).status, { phase, key });
+    expect(armed).toBe(200);
+    // The page sends the create; it stays unanswered while the worker holds it.
+    await page.evaluate((name) => {
+      const w = window as unknown as { heldWrite?: Promise<string> };
+      w.heldWrite = fetch('/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name }, data: { a: 'b' } }) })
+        .then(async (r) => `status ${r.status}${r.status === 201 ? '' : ` ${((await r.json()) as { reason: string }).reason}`}`, (e: unknown) => `network error: ${String(e)}`);
+    }, name);
+    await expect.poll(() => page.evaluate(async () => ((await (await fetch('/debug/kubesim/hold-write')).json()) as { held?: string }).held), { timeout: 30_000 }).toBe(key);
+    // The object is in IndexedDB now exactly when the hold is after the commit.
+    const whileHeld = await page.evaluate(async (key) => (await fetch(`/debug/kubesim/storage${key}`)).status, key);
+    expect(whileHeld).toBe(phase === 'after-commit' ? 200 : 404);
+
+    await stopWorker();
+    expect(await page.evaluate(() => (window as unknown as { heldWrite: Promise<string> }).heldWrite)).toBe(answer);
+
+    // A fresh worker reads IndexedDB: one object, stored once, at a revision after the run's start.
+    const got = await page.evaluate(async (name) => {
+      const r = await fetch(`/api/v1/namespaces/default/configmaps/${name}`);
+      return { status: r.status, body: (await r.json()) as { metadata: { resourceVersion: string }; data: Record<string, string> } };
+    }, name);
+    expect(got.status).toBe(200);
+    expect(got.body.data).toEqual({ a: 'b' });
+    const rv = Number(got.body.metadata.resourceVersion);
+    expect(rv).toBeGreaterThan(before);
+    // The hold did not survive the restart, and writes go on at later revisions.
+    expect(await page.evaluate(async () => (await fetch('/debug/kubesim/hold-write')).json())).toEqual({});
+    const next = await page.evaluate(async (name) => {
+      const r = await fetch('/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ metadata: { name: `${name}-next` }, data: { a: 'c' } }) });
+      return { status: r.status, rv: Number(((await r.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion) };
+    }, name);
+    expect(next.status).toBe(201);
+    expect(next.rv).toBeGreaterThan(rv);
+  }, 120_000);
 });

@@ -20,12 +20,21 @@ export function withMaxRequestBytes(storage: Storage, limit: number): Storage {
   const check = (value: string) => {
     if (Buffer.byteLength(value) > limit) throw requestTooLarge();
   };
+  const create = async (key: string, value: string) => (check(value), storage.create(key, value));
+  const update = async (key: string, value: string, expected: number) => (check(value), storage.update(key, value, expected));
+  // Each method is bound once (every read comes through here), again only if it was replaced.
+  const bound = new Map<PropertyKey, { member: unknown; fn: unknown }>();
   return new Proxy(storage, {
     get(target, prop) {
-      if (prop === 'create') return async (key: string, value: string) => (check(value), target.create(key, value));
-      if (prop === 'update') return async (key: string, value: string, expected: number) => (check(value), target.update(key, value, expected));
+      if (prop === 'create') return create;
+      if (prop === 'update') return update;
       const member = Reflect.get(target, prop, target) as unknown;
-      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(target) : member;
+      if (typeof member !== 'function') return member;
+      const known = bound.get(prop);
+      if (known?.member === member) return known.fn;
+      const fn = (member as (...args: unknown[]) => unknown).bind(target);
+      bound.set(prop, { member, fn });
+      return fn;
     },
   });
 }

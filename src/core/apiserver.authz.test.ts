@@ -101,7 +101,7 @@ describe('authorization filter and modes', () => {
   it('records the decision and why in the request trace', async () => {
     const t = await server();
     const { traceFrom } = await import('./http/request/context');
-    const req = new Request('http://127.0.0.1:8080/api/v1/namespaces/ns1/pods', { headers: admin });
+    const req = new Request('http://127.0.0.1:8080/api/v1/namespaces/ns1/pods', { headers: { ...admin, 'X-Kubesim-Trace': '1' } });
     await t.server.handle(req);
     expect(traceFrom(req).find((e) => e.stage === 'authorization')?.details).toMatchObject({ decision: 'Allow', authorizer: 'privileged-groups' });
   });

@@ -23,10 +23,13 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPodTermination } from './controllers/podTermination';
 import { serveKubesimDebug } from './debug/kubesimDebug';
+import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
+import { serveDiscoveryDocument } from './http/handlers/discovery';
+import { writeNotFound } from './http/notFound';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
@@ -38,16 +41,15 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
-import { serveDiscovery } from './discovery';
 import {
   newBadRequest,
   newForbidden,
-  newGenericNotFound,
   newMethodNotSupported,
   newRouteMethodNotAllowed,
   newNotFound,
+  newServiceUnavailable,
   StatusError,
 } from './errors';
 import { createResource } from './http/handlers/create';
@@ -63,7 +65,7 @@ import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
 import { watchResource } from './http/handlers/watch';
 import { newRequestInfo, type RequestInfo } from './http/requestInfo';
-import { warningHeaderValue, writeBytes, writeError, writeObject, writeText } from './http/responseWriter';
+import { warningHeaderValue, writeError, writeObject } from './http/responseWriter';
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
@@ -72,8 +74,12 @@ import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
 import { Store } from './registry/generic/store';
-import { registryBundle } from './registry/generated';
+import { bundledDefinitions, bundledOperationParameters, registryBundle } from './registry/generated';
+import { protoDescriptor } from './http/serializers/protobuf/generated';
+import { dataNeededBy, type RequestData } from './http/requestData';
+import { fieldDescriptions } from './printers';
 import { ResourceRegistry } from './registry/registry';
+import type { SchemaObject } from './registry/types';
 import { deprecationAnnotations, deprecationWarning } from './registry/lifecycle';
 import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinitions, removedApiChecksResource } from './registry/kubesim';
 import { strategyFor } from './registry/strategies';
@@ -170,12 +176,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const clock = options.clock ?? realClock;
   const gates = featureGates(options.featureGates);
   // The watch cache sits above the backend: fan-out, history window, 410 past it.
-  const storage = createWatchCache(options.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
+  // Writes can be held open through /debug/kubesim/hold-write, for crash tests.
+  const heldWrites = withHeldWrites(options.storage);
+  const storage = createWatchCache(heldWrites.storage, { clock, historyWindowMs: options.watchHistoryWindowMs });
   const random = options.random ?? pooledRandom(cryptoRandom);
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
+  // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
+  let definitionsIndexed = bundledDefinitions.value !== undefined;
+  async function loadDefinitions(): Promise<void> {
+    if (definitionsIndexed) return;
+    const [definitions, operationParameters] = await Promise.all([bundledDefinitions.load(), bundledOperationParameters.load()]);
+    if (definitionsIndexed) return;
+    registry.loadBundleDefinitions(definitions, operationParameters);
+    Object.assign(allDefinitions, definitions, evaluationsDefinitions, removedApiChecksDefinitions);
+    definitionsIndexed = true;
+  }
   const stores = new Map<string, Store>();
   const serviceAllocator = new ServiceAllocator({ serviceClusterIPRange: options.serviceClusterIPRange, serviceNodePortRange: options.serviceNodePortRange, random });
 
@@ -199,17 +217,25 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** The store each type object was last given, so a request finds it without building the key. */
+  const storeByType = new WeakMap<ResourceType, Store>();
+
   function storeFor(type: ResourceType): Store {
+    const known = storeByType.get(type);
+    if (known) return known;
     const key = `${type.group}/${type.version}/${type.resource}`;
     let store = stores.get(key);
     // A custom resource's type is replaced when its CRD changes: its store follows.
     if (!store || store.type !== type) {
-      const root = registry.schemaFor({ group: type.group, version: type.version, kind: type.kind });
       const base = type.group === '' && type.resource === 'services' ? { ...strategyFor(type), ...serviceAllocationHooks(serviceAllocator) } : strategyFor(type);
       const strategy = withDeclarativeValidation(base, type, gates, () => metrics.observeDeclarativeValidationMismatch());
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, { root, definitions: allDefinitions });
+      // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
+      let root: SchemaObject | undefined;
+      const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
       stores.set(key, store);
     }
+    storeByType.set(type, store);
     return store;
   }
 
@@ -305,36 +331,54 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
     controllers.push(crdController, policies);
+    // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
+    if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
     if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
     controllers.push(...rbacControllers);
     health.informersSynced();
   });
 
+  /**
+   * The store as one request sees it: its writes pass validating admission (ValidatingAdmissionPolicy)
+   * and the authorization guards before storage, and land in its trace when it is traced. A plain read
+   * writes nothing, so it reads the shared store.
+   */
+  /** The store as a request writes through it: validating admission, the create check of writes that create, the trace, the escalation guards. */
+  function requestStore(request: Request, url: URL, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
+    const store = storeFor(type);
+    if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    const admitting = store.withAdmission(admission);
+    const trace = traceSink(request);
+    const admitted = trace ? admitting.withTrace(trace) : admitting;
+    return authorization.guard(admitted, user, info);
+  }
+
   /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
   async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
-    if (!type) throw newGenericNotFound();
-    if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) throw newGenericNotFound();
-    if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') throw newGenericNotFound();
+    if (!type) return writeNotFound(registry, request, url.pathname);
+    const custom = customResourceInfo(type);
+    if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) {
+      // The CRD handler answers an unknown subresource of a served custom resource with NewNotFound.
+      if (custom) throw newNotFound({ group: type.group, resource: type.resource }, info.name);
+      return writeNotFound(registry, request, url.pathname);
+    }
+    if (type.scope === 'Cluster' && info.namespace && info.resource !== 'namespaces') return writeNotFound(registry, request, url.pathname);
     // A namespaced resource's all-namespaces path is served for list and watch only: no route for a name under it, nor other methods.
     if (type.scope === 'Namespaced' && !info.namespace) {
-      if (info.name) throw newGenericNotFound();
+      if (info.name) return writeNotFound(registry, request, url.pathname);
       if (info.verb !== 'list' && info.verb !== 'watch') throw newRouteMethodNotAllowed();
     }
     // A collection path has no PUT or PATCH route.
     if (!info.name && (info.verb === 'update' || info.verb === 'patch')) throw newRouteMethodNotAllowed();
-    const custom = customResourceInfo(type);
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    // The request's writes pass validating admission (ValidatingAdmissionPolicy) before storage.
-    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission);
-    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
-    const admitted = storeFor(type).withAdmission(admission).withTrace((e) => addTrace(request, e));
-    const store = authorization.guard(admitted, user, info);
-    const scope: RequestScope = { request, url, info, type, store, clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
     const gr = { group: type.group, resource: type.resource };
     // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
     const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
@@ -355,7 +399,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
     }
-    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize') {
+    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions).
+    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+    if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize' && info.subresource !== 'approval') {
       throw newMethodNotSupported(gr, info.verb);
     }
     switch (info.verb) {
@@ -394,11 +440,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
-      const d = serveDiscovery(registry, path, request.headers.get('accept'), { serverAddress: options.serverAddress ?? url.host });
-      if (!d) throw newGenericNotFound();
-      if (d.status === 406) return writeError(new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotAcceptable', code: 406, message: 'only the following media types are accepted: application/json, application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList, application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList' }), request);
-      const bytes = jsonSerializer.encode(d.body, { pretty: url.searchParams.get('pretty') === 'true' });
-      return writeBytes(200, d.contentType, bytes, { headers: d.headers });
+      const d = await serveDiscoveryDocument(registry, request, url, { serverAddress: options.serverAddress ?? url.host, cbor: gates.CBORServingAndStorage });
+      if (!d) return writeNotFound(registry, request, path);
+      return d;
     }
     if (path === '/version' || path === '/version/') {
       return writeObject(jsonSerializer, 200, versionInfo(registry.kubernetesVersion), { pretty: true });
@@ -416,7 +460,30 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);
       return writeObject(jsonSerializer, 200, { paths: [...new Set(paths)].sort() }, { pretty: true });
     }
-    return writeText(404, '404 page not found\n');
+    return writeNotFound(registry, request, path);
+  }
+
+  // Set once bootstrap finished, so a request no longer waits a turn on the settled promise.
+  let started = false;
+  void ready.then(() => (started = true), () => {});
+
+  /** Whether every deferred table is in (always, where the host bundles them): requests then skip the check. */
+  let dataLoaded = definitionsIndexed && protoDescriptor.value !== undefined && fieldDescriptions.value !== undefined;
+
+  /**
+   * Loads what the request reads of the deferred data. A host that cannot
+   * fetch it answers 503, in JSON: a protobuf Status would need the descriptors.
+   */
+  async function loadRequestData(needs: RequestData): Promise<Response | undefined> {
+    try {
+      if (needs.definitions) await loadDefinitions();
+      if (needs.protobufDescriptors) await protoDescriptor.load();
+      if (needs.columnDescriptions) await fieldDescriptions.load();
+      dataLoaded = definitionsIndexed && protoDescriptor.value !== undefined && fieldDescriptions.value !== undefined;
+      return undefined;
+    } catch (e) {
+      return writeError(newServiceUnavailable(e instanceof Error ? e.message : String(e)));
+    }
   }
 
   async function handle(request: Request): Promise<Response> {
@@ -425,9 +492,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // Health answers during startup too: that is when its post-start hooks are unfinished.
       const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
-      await ready;
+      if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage })) ?? (await handleNonResource(request, url));
+      if (!dataLoaded) {
+        const unavailable = await loadRequestData(dataNeededBy(request, info));
+        if (unavailable) return unavailable;
+      }
+      if (!info.isResourceRequest) return (await serveIssuerDiscovery(request, url.pathname, authn.serviceAccounts)) ?? (await serveKubesimDebug(request, url, { clock, storage, heldWrites })) ?? (await handleNonResource(request, url));
       if (!info.verb) throw newBadRequest(`unsupported HTTP method ${request.method}`);
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).

@@ -570,10 +570,27 @@ describe('watch', () => {
     expect(w.response.status).toBe(200);
     expect(w.response.headers.get('content-type')).toBe('application/json');
     await create('c1');
+    const [first] = await w.take(1);
     await create('c2');
-    const events = await w.take(2);
-    expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual([['ADDED', 'c1'], ['ADDED', 'c2']]);
+    const [second] = await w.take(1);
+    expect([first, second].map((e) => [e!.type, e!.object.metadata.name])).toEqual([['ADDED', 'c1'], ['ADDED', 'c2']]);
+    // A reader that keeps up gets each write's event in its own chunk.
     expect(w.chunks).toBe(2);
+    w.close();
+  });
+
+  it('[API-WATCH-021] writes made back to back reach a watcher together, after the writes have returned', async () => {
+    const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);
+    const reading = w.take(3);
+    let read = false;
+    void reading.then(() => (read = true));
+    // No write waits for its watchers: the fan-out runs once the writing task has finished.
+    for (let i = 0; i < 3; i++) await create(`c${i}`);
+    expect(read).toBe(false);
+    const events = await reading;
+    expect(events.map((e) => e.object.metadata.name)).toEqual(['c0', 'c1', 'c2']);
+    // As kube-apiserver flushes a watch once its channel is empty: one chunk, still one JSON document per line.
+    expect(w.chunks).toBe(1);
     w.close();
   });
 
@@ -855,9 +872,30 @@ describe('watch', () => {
     fast.close();
   });
 
+  it('[API-WATCH-021] watchers of one collection in one encoding are sent the same bytes, encoded once', async () => {
+    const rv = await listRv();
+    const readers = await Promise.all([0, 1, 2].map(async () => (await t.request('GET', `${NS}?watch=1&resourceVersion=${rv}`)).body!.getReader()));
+    await create('one');
+    const single = await Promise.all(readers.map(async (r) => (await r.read()).value!));
+    for (let i = 0; i < 3; i++) await create(`c${i}`);
+    const run = await Promise.all(readers.map(async (r) => (await r.read()).value!));
+    // One event's frame, then one chunk for the three written back to back: the same buffers for every watcher.
+    expect(single[1]).toBe(single[0]);
+    expect(single[2]).toBe(single[0]);
+    expect(run[1]).toBe(run[0]);
+    expect(run[2]).toBe(run[0]);
+    const lines = new TextDecoder().decode(run[0]).trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l).object.metadata.name)).toEqual(['c0', 'c1', 'c2']);
+    for (const r of readers) await r.cancel();
+  });
+
   it('[API-WATCH-021] events a reader fell behind on arrive together, still one JSON document per line, in order', async () => {
     const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);
-    for (let i = 0; i < 5; i++) await create(`c${i}`);
+    for (let i = 0; i < 5; i++) {
+      await create(`c${i}`);
+      // Yield to the event loop: each write's event is handed to the stream on its own before the next write.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
     const events = await w.take(5);
     expect(events.map((e) => [e.type, e.object.metadata.name])).toEqual(Array.from({ length: 5 }, (_, i) => ['ADDED', `c${i}`]));
     // One chunk was buffered before the reader came; the four queued behind it are written at once.

@@ -7,10 +7,13 @@
  * takes control of open pages (clients.claim), so a reload is never needed to
  * pick up a new build. The core starts lazily on the first API request after
  * each (re)start of the worker. The workbench's own files are cached as they
- * load (appCache.ts), so it opens offline after the first visit.
+ * load (appCache.ts), so it opens offline after the first visit; so are the
+ * core's schemas and descriptors when a request first needs them (dataCache.ts).
  */
 import { createApiServer } from '../core';
+import { setDataFetcher } from '../core/util/deferredData';
 import { createAppCacheListener, type AppCacheStorage } from './appCache';
+import { createDataFetcher, type DataCacheStorage } from './dataCache';
 import { createFetchListener } from './fetchHandler';
 import { lazily } from './lazyServer';
 import { createMessageListener } from './messages';
@@ -21,6 +24,9 @@ import { createIndexedDbStorage } from './storage';
 import type { ServiceWorkerScope } from './types';
 
 const scope = self as unknown as ServiceWorkerScope;
+
+// The core's large tables are files of their own, fetched when a request first needs them and kept for offline use.
+setDataFetcher(createDataFetcher((self as unknown as { caches: DataCacheStorage }).caches));
 
 const apiServer = lazily(async () => {
   const storage = await createIndexedDbStorage(DATABASE_NAME);

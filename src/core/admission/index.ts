@@ -12,20 +12,36 @@ import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
+import type { Authorizer } from '../auth/authorizer/types';
+import { admitCertificateApproval } from './certificateApproval';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 
 const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
-/** Validating admission for the writes of one request. */
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
 
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver): ValidatingAdmission {
+/**
+ * The validating plugins in kube's order: CertificateApproval (when an
+ * authorizer is given), then ValidatingAdmissionPolicy.
+ */
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
+      if (authorizer && review.operation === 'UPDATE' && review.subresource === 'approval') {
+        const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+        const startedApproval = performance.now();
+        let denied = true;
+        try {
+          await admitCertificateApproval(authorizer, { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, user });
+          denied = false;
+        } finally {
+          observe?.('CertificateApproval', review.operation, denied, (performance.now() - startedApproval) / 1000);
+        }
+      }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
       const started = performance.now();
       let rejected = true;

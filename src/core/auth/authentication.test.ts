@@ -104,7 +104,7 @@ describe('credentials stay out of answers and traces', () => {
   it('neither a valid nor an invalid token appears in the response or the request trace', async () => {
     const t = await newTestServer({ authentication: { tokenFile: parseTokenFile('s3cr3t-valid,alice,1\n') } });
     for (const token of ['s3cr3t-valid', 's3cr3t-invalid']) {
-      const request = new Request('http://127.0.0.1/api/v1/namespaces/nope', { headers: { authorization: `Bearer ${token}` } });
+      const request = new Request('http://127.0.0.1/api/v1/namespaces/nope', { headers: { authorization: `Bearer ${token}`, 'X-Kubesim-Trace': '1' } });
       const res = await t.server.handle(request);
       const text = await res.text() + JSON.stringify(traceFrom(request));
       expect(traceFrom(request).length).toBeGreaterThan(0);

@@ -14,7 +14,8 @@ import { parse } from './parser/parser';
 
 export interface EnvOptions {
   variables?: Record<string, CelType>;
-  libraries?: Library[];
+  /** a frozen list is declared once and its registry shared by every environment built from it */
+  libraries?: readonly Library[];
   /** reject mixed-type list and map literals (Kubernetes enables this) */
   homogeneousLiterals?: boolean;
   /** cel.bind macro (not part of the Kubernetes environments) */
@@ -34,6 +35,35 @@ export interface EnvOptions {
 }
 
 export const DEFAULT_COMPILE_CACHE_SIZE = 256;
+
+type Pricing = NonNullable<EnvOptions['pricing']>;
+
+/** The standard and optional libraries every environment declares, built once: libraries are immutable. */
+let builtins: Library[] | undefined;
+
+/**
+ * Registries by library list and pricing. A registry is never changed once its
+ * environment is built, so environments made from the same list (the API
+ * server builds one per CRD schema and per policy) share one registry and the
+ * overload tables derived from it, instead of re-declaring every library.
+ */
+const sharedRegistries = new WeakMap<readonly Library[], Map<Pricing | undefined, FunctionRegistry>>();
+
+function registryFor(libraries: readonly Library[] | undefined, pricing: Pricing | undefined): FunctionRegistry {
+  const build = (): FunctionRegistry => {
+    const r = new FunctionRegistry();
+    for (const lib of (builtins ??= [standardLibrary(), optionalLibrary()])) r.add(lib);
+    for (const lib of libraries ?? []) r.add(lib);
+    r.pricing = pricing;
+    return r;
+  };
+  if (libraries === undefined || !Object.isFrozen(libraries)) return build();
+  let byPricing = sharedRegistries.get(libraries);
+  if (byPricing === undefined) sharedRegistries.set(libraries, (byPricing = new Map()));
+  let r = byPricing.get(pricing);
+  if (r === undefined) byPricing.set(pricing, (r = build()));
+  return r;
+}
 
 export interface CompileOptions {
   /** false compiles afresh and leaves the cache alone (default true) */
@@ -73,7 +103,8 @@ export interface CompileResult {
 
 /** Declarations (variables, type names, libraries) are fixed once the environment is built: compile results and the tables derived from them are cached. */
 export class CelEnv {
-  readonly functions = new FunctionRegistry();
+  /** shared with every environment built from the same frozen library list: do not change */
+  readonly functions: FunctionRegistry;
   readonly variables: Map<string, CelType>;
   readonly typeIdents = new Map<string, CelType>([
     ['int', T.int],
@@ -106,30 +137,19 @@ export class CelEnv {
 
   constructor(readonly options: EnvOptions = {}) {
     this.variables = new Map(Object.entries(options.variables ?? {}));
-    this.functions.add(standardLibrary());
-    this.functions.add(optionalLibrary());
+    this.functions = registryFor(options.libraries, options.pricing);
     for (const lib of options.libraries ?? []) {
-      this.functions.add(lib);
       for (const name of lib.types ?? []) {
         this.typeIdents.set(name, T.opaque(name));
         this.libraryTypes.set(name, new CelTypeValue(name));
       }
     }
-    this.functions.pricing = options.pricing;
     this.cacheSize = Math.max(0, options.compileCacheSize ?? DEFAULT_COMPILE_CACHE_SIZE);
   }
 
   /** A new environment with more variables (libraries and options shared). */
   extend(variables: Record<string, CelType>): CelEnv {
-    const e = new CelEnv({ ...this.options, libraries: [], variables: { ...Object.fromEntries(this.variables), ...variables } });
-    for (const [name, o] of this.functions.byName) e.functions.byName.set(name, o.slice());
-    for (const [id, o] of this.functions.byId) e.functions.byId.set(id, o);
-    e.functions.invalidate();
-    for (const [name, tv] of this.libraryTypes) {
-      e.typeIdents.set(name, T.opaque(name));
-      e.libraryTypes.set(name, tv);
-    }
-    return e;
+    return new CelEnv({ ...this.options, variables: { ...Object.fromEntries(this.variables), ...variables } });
   }
 
   /** Number of compile results held by the cache. */

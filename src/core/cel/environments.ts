@@ -36,12 +36,30 @@ export const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000;
 
 /** Libraries of the Kubernetes 1.36 base environment. */
 export function kubernetesLibraries(opts: { authzSelectors?: boolean } = {}): Library[] {
+  return [...declaredLibraries(opts.authzSelectors ?? true)];
+}
+
+/** The base environment's libraries and the plain environment's, declared once (frozen: their registries are shared). */
+const declared = new Map<string, readonly Library[]>();
+function declaredLibraries(authzSelectors: boolean): readonly Library[] {
+  const key = authzSelectors ? 'kubernetes' : 'kubernetes-noselectors';
+  let libs = declared.get(key);
+  if (libs === undefined) declared.set(key, (libs = Object.freeze(buildKubernetesLibraries(authzSelectors))));
+  return libs;
+}
+function plainLibraries(): readonly Library[] {
+  let libs = declared.get('plain');
+  if (libs === undefined) declared.set('plain', (libs = Object.freeze([...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()])));
+  return libs;
+}
+
+function buildKubernetesLibraries(authzSelectors: boolean): Library[] {
   return [
     stringsLibrary({ version: 2 }),
     k8sListsLibrary(),
     k8sRegexLibrary(),
     k8sURLsLibrary(),
-    k8sAuthzLibrary({ selectors: opts.authzSelectors ?? true }),
+    k8sAuthzLibrary({ selectors: authzSelectors }),
     k8sQuantityLibrary(),
     setsLibrary(),
     k8sNetLibrary(),
@@ -154,17 +172,17 @@ export function newEnvironment(kind: EnvironmentKind, opts: EnvironmentOptions =
       break;
     case 'plain':
       return new CelEnv({
-        libraries: [...extensionLibraries(), ...kubernetesLibrariesWithoutStrings()],
+        libraries: plainLibraries(),
         enableBind: true,
         variables: opts.variables ?? {},
         pricing: kubernetesPricing,
       });
   }
-  return new CelEnv({ ...base, libraries: kubernetesLibraries(), variables: { ...variables, ...(opts.variables ?? {}) }, pricing: kubernetesPricing });
+  return new CelEnv({ ...base, libraries: declaredLibraries(true), variables: { ...variables, ...(opts.variables ?? {}) }, pricing: kubernetesPricing });
 }
 
 function kubernetesLibrariesWithoutStrings(): Library[] {
-  return kubernetesLibraries().filter((l) => l.name !== 'strings' && l.name !== 'lists' && l.name !== 'sets' && l.name !== 'comprehensions');
+  return declaredLibraries(true).filter((l) => l.name !== 'strings' && l.name !== 'lists' && l.name !== 'sets' && l.name !== 'comprehensions');
 }
 
 /** compile results checked by the AST validators, by the (cached) result they were checked from */

@@ -13,6 +13,10 @@
  *   stored value of an etcd-style key (`/registry/configmaps/default/x`), so an
  *   object storage cannot decode can be made on purpose, as a lost encryption
  *   key or a bad write leaves it in etcd.
+ * - `POST /debug/kubesim/hold-write?phase=before-commit|after-commit&key=<prefix>`:
+ *   the next write of a key under the prefix waits before (or after) the
+ *   backend commits it, so a test can stop the host at that point;
+ *   `GET` shows whether a write is held, `DELETE` lets it go on.
  */
 import { formatTime } from '../api/types';
 import { newBadRequest, newRouteMethodNotAllowed } from '../errors';
@@ -21,12 +25,14 @@ import { jsonSerializer } from '../http/serializers/json';
 import { parseGoDuration } from '../http/serializers/protobuf/goDuration';
 import type { Storage } from '../storage/interface';
 import { FakeClock, type Clock } from '../util/clock';
+import type { HeldWrites } from './heldWrites';
 
 export const kubesimDebugPrefix = '/debug/kubesim/';
 
 export interface KubesimDebugDeps {
   clock: Clock;
   storage: Storage;
+  heldWrites?: HeldWrites;
 }
 
 /** Answers a request under /debug/kubesim/, or undefined for other paths. */
@@ -35,6 +41,7 @@ export async function serveKubesimDebug(request: Request, url: URL, deps: Kubesi
   const rest = url.pathname.slice(kubesimDebugPrefix.length);
   if (rest === 'clock') return clock(request, url, deps.clock);
   if (rest.startsWith('storage/')) return storageWrite(request, `/${rest.slice('storage/'.length)}`, deps.storage);
+  if (rest === 'hold-write' && deps.heldWrites) return holdWrite(request, url, deps.heldWrites);
   return writeText(404, '404 page not found\n');
 }
 
@@ -71,4 +78,19 @@ async function storageWrite(request: Request, key: string, storage: Storage): Pr
   const current = await storage.get(key);
   const kv = current ? await storage.update(key, value, current.modRevision) : await storage.create(key, value);
   return writeObject(jsonSerializer, 200, { key, revision: kv.modRevision }, { pretty: true });
+}
+
+function holdWrite(request: Request, url: URL, held: HeldWrites): Response {
+  if (request.method === 'POST') {
+    const phase = url.searchParams.get('phase');
+    const key = url.searchParams.get('key') ?? '';
+    if (phase !== 'before-commit' && phase !== 'after-commit') throw newBadRequest('phase must be before-commit or after-commit');
+    if (!key.startsWith('/registry/')) throw newBadRequest(`not a storage key prefix: ${JSON.stringify(key)}`);
+    held.arm(phase, key);
+  } else if (request.method === 'DELETE') {
+    held.release();
+  } else if (request.method !== 'GET') {
+    throw newRouteMethodNotAllowed();
+  }
+  return writeObject(jsonSerializer, 200, held.state(), { pretty: true });
 }

@@ -7,15 +7,12 @@ import {
   apiGroupList,
   apiResourceList,
   apiVersions,
-  negotiateDiscovery,
-  serveDiscovery,
+  discoveryDocument,
   type APIResource,
 } from './index';
 
 const registry = builtinRegistry();
 const options = { serverAddress: '10.0.0.1:6443' };
-const KUBECTL_ACCEPT =
-  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('legacy discovery', () => {
   it('GET /api lists v1 with serverAddressByClientCIDRs', () => {
@@ -156,62 +153,35 @@ describe('aggregated discovery', () => {
   });
 });
 
-describe('negotiation', () => {
-  it.each([
-    ['kubectl 1.32', KUBECTL_ACCEPT, { kind: 'aggregated', version: 'v2' }],
-    ['v2beta1 only', 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList', { kind: 'aggregated', version: 'v2beta1' }],
-    ['v2 with lower q than json', 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList;q=0.5,application/json', { kind: 'legacy' }],
-    ['plain json', 'application/json', { kind: 'legacy' }],
-    ['kubectl legacy fallback', 'application/json, */*', { kind: 'legacy' }],
-    ['protobuf then json', 'application/vnd.kubernetes.protobuf,application/json', { kind: 'legacy' }],
-    ['no Accept', null, { kind: 'legacy' }],
-    ['wildcard', '*/*', { kind: 'legacy' }],
-    ['unknown discovery version', 'application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList', { kind: 'notAcceptable' }],
-    ['protobuf only', 'application/vnd.kubernetes.protobuf', { kind: 'notAcceptable' }],
-  ] as const)('%s', (_name, accept, shape) => {
-    expect(negotiateDiscovery(accept)).toEqual(shape);
-  });
-});
-
-describe('serveDiscovery', () => {
-  it('answers /apis with aggregated discovery and its content type for kubectl', () => {
-    const res = serveDiscovery(registry, '/apis', KUBECTL_ACCEPT, options)!;
-    expect(res.status).toBe(200);
-    expect(res.contentType).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
-    expect(res.headers.Vary).toBe('Accept');
-    expect((res.body as { kind: string }).kind).toBe('APIGroupDiscoveryList');
-  });
-
-  it('answers /api with APIVersions for plain JSON', () => {
-    const res = serveDiscovery(registry, '/api/', 'application/json, */*', options)!;
-    expect(res.contentType).toBe('application/json');
-    expect(res.body).toEqual(apiVersions(registry, options.serverAddress));
-  });
-
-  it('answers 406 when neither shape is acceptable', () => {
-    expect(serveDiscovery(registry, '/apis', 'text/html', options)!.status).toBe(406);
+describe('discoveryDocument', () => {
+  it('/api and /apis offer both shapes', () => {
+    const api = discoveryDocument(registry, '/api/', options)!;
+    expect(api.endpoint).toBe('root');
+    expect(api.legacy()).toEqual(apiVersions(registry, options.serverAddress));
+    expect(api.aggregated!('v2').apiVersion).toBe('apidiscovery.k8s.io/v2');
+    expect(discoveryDocument(registry, '/apis', options)!.aggregated!('v2beta1').kind).toBe('APIGroupDiscoveryList');
   });
 
   it.each([
     ['/api/v1', 'APIResourceList'],
     ['/apis/apps', 'APIGroup'],
     ['/apis/apps/v1/', 'APIResourceList'],
-  ])('[API-PATH-001] %s is a %s in the legacy shape whatever Accept says', (path, kind) => {
-    const res = serveDiscovery(registry, path, KUBECTL_ACCEPT, options)!;
-    expect(res.contentType).toBe('application/json');
-    expect((res.body as { kind: string }).kind).toBe(kind);
+  ])('[API-PATH-001] %s is a %s, only in the legacy shape', (path, kind) => {
+    const doc = discoveryDocument(registry, path, options)!;
+    expect(doc.aggregated).toBeUndefined();
+    expect((doc.legacy() as { kind: string }).kind).toBe(kind);
   });
 
   it.each(['/apis/core/v1', '/apis/batch/v1beta1', '/apis/nope', '/api/v2', '/apis/apps/v1/deployments', '/apis//v1', '/apiz'])(
     '[API-PATH-011] %s is not a discovery document',
     (path) => {
-      expect(serveDiscovery(registry, path, null, options)).toBeUndefined();
+      expect(discoveryDocument(registry, path, options)).toBeUndefined();
     },
   );
 
   it('[API-VER-017] follows --runtime-config', () => {
     const r = builtinRegistry({ runtimeConfig: 'batch/v1=false' });
-    expect(serveDiscovery(r, '/apis/batch/v1', null, options)).toBeUndefined();
+    expect(discoveryDocument(r, '/apis/batch/v1', options)).toBeUndefined();
     expect(apiGroupList(r).groups.some((g) => g.name === 'batch')).toBe(false);
   });
 });

@@ -315,4 +315,47 @@ describe('field manager (apiserver layers)', () => {
     ((obj.list as JsonObject[][])[0][0] as JsonObject).x = 'changed';
     expect(JSON.stringify(applied)).toBe(before);
   });
+
+  it('[API-SSA-034] apply changes neither the live object nor the configuration, and its result (a no-op apply included) shares no value with them', () => {
+    const { fm } = cmManager();
+    const deepFreeze = (v: unknown): void => {
+      if (typeof v !== 'object' || v === null) return;
+      for (const x of Object.values(v)) deepFreeze(x);
+      Object.freeze(v);
+    };
+    /** Changes every object and list of the result, nested ones included: a value frozen with the inputs throws. */
+    const touchAll = (v: unknown): void => {
+      if (typeof v !== 'object' || v === null) return;
+      for (const x of Object.values(v)) touchAll(x);
+      if (Array.isArray(v)) v.push('touched');
+      else (v as Record<string, unknown>).touched = true;
+    };
+    const live = mustApply(fm, undefined, cm({ k: 'v' }, { labels: { a: 'b' } }), 'm1');
+    deepFreeze(live);
+    for (const applied of [cm({ k: 'w' }, { labels: { a: 'c' } }), cm({ k: 'v' }, { labels: { a: 'b' } })]) {
+      deepFreeze(applied);
+      const r = mustApply(fm, live, applied, 'm1');
+      // the entries' FieldsV1 are frozen and shared by every object carrying them
+      delete (r.metadata as JsonObject).managedFields;
+      expect(() => touchAll(r)).not.toThrow();
+      expect(((r.metadata as JsonObject).labels as JsonObject).touched).toBe(true);
+    }
+  });
+
+  it('an entry an apply leaves as it was keeps its FieldsV1 when written as the server writes it, else is written that way', () => {
+    const { fm } = cmManager();
+    // through text, as a stored object is read
+    const live = JSON.parse(JSON.stringify(mustApply(fm, undefined, cm({ a: '1', b: '2' }), 'm1'))) as JsonObject;
+    const m1Fields = entries(live)[0].fieldsV1!;
+    const r = mustApply(fm, live, cm({ c: '3' }), 'm2');
+    expect(entries(r).map((e) => e.manager)).toEqual(['m1', 'm2']);
+    expect(entries(r)[0].fieldsV1).toBe(m1Fields);
+    // the same entry with its keys out of order (decoded alike) is written back in order
+    const shuffled = JSON.parse(JSON.stringify(live)) as JsonObject;
+    expect(m1Fields).toEqual({ 'f:data': { 'f:a': {}, 'f:b': {} } });
+    entries(shuffled)[0].fieldsV1 = { 'f:data': { 'f:b': {}, 'f:a': {} } };
+    const again = mustApply(fm, shuffled, cm({ c: '3' }), 'm2');
+    expect(entries(again)[0].fieldsV1).toEqual(m1Fields);
+    expect(Object.keys(entries(again)[0].fieldsV1!['f:data']!)).toEqual(['f:a', 'f:b']);
+  });
 });

@@ -81,6 +81,9 @@ export class FieldManager {
   /**
    * For server-side apply: merges `appliedObj` into `liveObj` (undefined when
    * the object does not exist yet). Fails with conflicts or a bad request.
+   * Neither object is changed, and the result shares no value with them
+   * but the FieldsV1 of entries the apply left as they were (FieldsV1 values
+   * are never changed in place).
    */
   apply(liveObj: JsonObject | undefined, appliedObj: JsonObject, manager: string, force = false): FieldManagerResult {
     const live = liveObj ?? this.zero;
@@ -92,7 +95,8 @@ export class FieldManager {
     }
     const r = this.inner.apply(withoutManagedFields(live), appliedObj, managed, manager, force);
     if (!r.ok) return r;
-    const object = r.object ?? withoutManagedFields(live);
+    // an apply that changes nothing hands back a copy of the live object: callers may change the result
+    const object = r.object ?? (structuredClone(withoutManagedFields(live)) as JsonObject);
     return { ok: true, object: withManagedFields(object, r.managed) };
   }
 

@@ -1,4 +1,4 @@
-import { fieldsV1ToSet, setToFieldsV1, type FieldsV1 } from './fieldpath';
+import { decodeFieldsV1, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
 import type { VersionedSet } from './merge';
 
 /** One metadata.managedFields item, as the API carries it. */
@@ -88,6 +88,41 @@ export function parseManagerIdentifier(id: string): ManagedFieldsEntry {
 
 export class ManagedFieldsError extends Error {}
 
+/**
+ * Sets are immutable, and a write leaves every other manager's set as it
+ * was, so the FieldsV1 of a set is built at most once: a set decoded from a
+ * FieldsV1 that is exactly what the encoder writes is encoded as that same
+ * object, and a set encoded afresh keeps its FieldsV1 (frozen: every object
+ * carrying the entry shares it); decoding one of those again gives its set
+ * back. Other FieldsV1 objects may change, so they are always decoded.
+ * Weak maps: entries go with the sets and objects no longer in use.
+ */
+const encodedSets = new WeakMap<PathSet, FieldsV1>();
+const encodedFields = new WeakMap<object, PathSet>();
+
+function decodeFields(fields: unknown): PathSet {
+  const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
+  if (known !== undefined) return known;
+  const { set, canonical } = decodeFieldsV1(fields);
+  if (canonical) encodedSets.set(set, fields as FieldsV1);
+  return set;
+}
+
+function encodeFieldsV1(set: PathSet): FieldsV1 {
+  let f = encodedSets.get(set);
+  if (f === undefined) {
+    f = deepFreeze(setToFieldsV1(set));
+    encodedSets.set(set, f);
+    encodedFields.set(f, set);
+  }
+  return f;
+}
+
+function deepFreeze(f: FieldsV1): FieldsV1 {
+  for (const k in f) deepFreeze(f[k]!);
+  return Object.freeze(f);
+}
+
 /** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
 export function decodeManagedFields(entries: unknown): Managed {
   const managed = emptyManaged();
@@ -105,7 +140,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = buildManagerIdentifier(e);
     let set;
     try {
-      set = fieldsV1ToSet(e.fieldsV1 ?? {});
+      set = decodeFields(e.fieldsV1 ?? {});
     } catch (err) {
       throw new ManagedFieldsError(`error decoding set: ${(err as Error).message}`);
     }
@@ -138,7 +173,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = setToFieldsV1(vs.set);
+    e.fieldsV1 = encodeFieldsV1(vs.set);
     if (parsed.subresource) e.subresource = parsed.subresource;
     entries.push(e);
   }

@@ -11,6 +11,7 @@ import { jsonSerializer } from './serializers/json';
 import type { Serializer } from './serializers/types';
 import { yamlSerializer } from './serializers/yaml';
 import { protobufSerializer, supportsProtobufKind } from './serializers/protobufSerializer';
+import { queryOf } from './queryParams';
 
 export type Representation =
   | { as: 'object' }
@@ -73,8 +74,8 @@ function representationFor(m: MediaRange, s: Serializer, transforms: boolean): R
 }
 
 /** Pretty printing: `?pretty=true`, `;pretty=1` in Accept, or a human's user agent (curl, wget, browsers). */
-function wantsPretty(url: URL | undefined, userAgent: string | null | undefined): boolean {
-  const p = url?.searchParams.get('pretty');
+export function wantsPretty(url: URL | undefined, userAgent: string | null | undefined): boolean {
+  const p = url && queryOf(url).get('pretty');
   if (p !== null && p !== undefined) return p === '' || p === 'true' || p === '1';
   return !!userAgent && /^(curl|Wget|Mozilla\/)/.test(userAgent);
 }

@@ -6,6 +6,17 @@
  * value (`?watch`), `True` (what the Python client sends) or `yes`, is true.
  */
 
+const noQuery = new URLSearchParams();
+
+/**
+ * The URL's query parameters, or a shared empty set when it has none: most
+ * requests carry no query, and URL.searchParams builds its object on first use.
+ * Callers only read it.
+ */
+export function queryOf(url: URL): URLSearchParams {
+  return url.search === '' ? noQuery : url.searchParams;
+}
+
 /** A query value as a boolean option: false only for `0` and `false` (any case). */
 export function queryBool(value: string): boolean {
   return value !== '0' && value.toLowerCase() !== 'false';

@@ -5,7 +5,7 @@
  * HTTP-to-verb table).
  */
 import { newBadRequest } from '../errors';
-import { boolParam } from './queryParams';
+import { boolParam, queryOf } from './queryParams';
 
 export interface RequestInfo {
   /** False for discovery, /version, /healthz and other non-resource paths. */
@@ -57,8 +57,13 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
     name: '',
     parts: [],
   };
-  const segments = path.split('/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  let parts = segments.map(decodeSegment);
+  const segments = path.split('/');
+  // Empty segments are dropped at the ends only (`/api/v1/` is /api/v1; `a//b` keeps its empty name).
+  let parts: string[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    if (s !== '' || (i > 0 && i < segments.length - 1)) parts.push(decodeSegment(s));
+  }
   if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
   info.apiPrefix = parts[0]!;
   parts = parts.slice(1);
@@ -73,7 +78,7 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   if (parts.length < 1) return info; // /api/v1, /apis/{g}/{v}
 
   info.isResourceRequest = true;
-  const query = url.searchParams;
+  const query = queryOf(url);
   // The deprecated /watch/ path prefix.
   let watchPrefix = false;
   if (parts[0] === 'watch') {

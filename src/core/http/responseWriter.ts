@@ -30,6 +30,13 @@ function baseHeaders(contentType: string, options: WriteOptions): Headers {
 }
 
 export function writeBytes(status: number, contentType: string, bytes: Uint8Array, options: WriteOptions = {}): Response {
+  if (options.headers === undefined) {
+    // The common answer: a plain record, which a host's lightweight Response (the Node host's) writes
+    // without building a Headers. Repeated Warning values join with ", " as Headers would join them.
+    const headers: Record<string, string> = { 'cache-control': 'no-cache, private', 'content-length': String(bytes.byteLength), 'content-type': contentType };
+    if (options.warnings?.length) headers['warning'] = options.warnings.map(warningHeaderValue).join(', ');
+    return new Response(bytes as BodyInit, { status, headers });
+  }
   const headers = baseHeaders(contentType, options);
   headers.set('Content-Length', String(bytes.byteLength));
   return new Response(bytes as BodyInit, { status, headers });

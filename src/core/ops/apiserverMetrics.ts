@@ -82,6 +82,7 @@ function requestScope(info: RequestInfo): string {
 }
 
 function dryRun(url: URL): string {
+  if (url.search === '') return '';
   return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
 }
 
@@ -184,6 +185,8 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     }
   });
 
+  const watchObservers = new WeakMap<RequestInfo, (bytes: number) => void>();
+
   const text = (body: string) => new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } });
 
   return {
@@ -198,8 +201,15 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       dvMismatches.inc();
     },
     observeWatchEvent(info, bytes) {
-      watchEvents.inc([info.apiGroup, info.apiVersion, info.resource]);
-      watchEventSizes.observe([info.apiGroup, info.apiVersion, info.resource], bytes);
+      // Every event of every watch lands here: each watch's series are resolved once.
+      let observe = watchObservers.get(info);
+      if (!observe) {
+        const labels = [info.apiGroup, info.apiVersion, info.resource];
+        const inc = watchEvents.bind(labels);
+        const size = watchEventSizes.bind(labels);
+        watchObservers.set(info, (observe = (n) => (inc(), size(n))));
+      }
+      observe(bytes);
     },
     observeAdmission(plugin, operation, rejected, seconds) {
       admissionStep.observe(['validate', operation, String(rejected)], seconds);

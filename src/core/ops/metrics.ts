@@ -48,6 +48,23 @@ abstract class Family<S> {
 
   reset(): void {
     this.series.clear();
+    this.generation++;
+  }
+
+  /** Bumped by reset(), so bound series look their state up again. */
+  private generation = 0;
+
+  /** The state of one series, looked up once per reset rather than per call (for hot paths that keep their labels). */
+  protected bound(values: readonly string[]): () => S {
+    let state: S | undefined;
+    let generation = -1;
+    return () => {
+      if (generation !== this.generation) {
+        state = this.state(values);
+        generation = this.generation;
+      }
+      return state!;
+    };
   }
 
   /** Series sorted by label values, as client_golang writes them. */
@@ -71,6 +88,13 @@ export class Counter extends Family<{ value: number }> {
   }
   inc(values: readonly string[] = [], by = 1): void {
     this.state(values).value += by;
+  }
+  /** inc() on one series, its labels resolved once. */
+  bind(values: readonly string[]): (by?: number) => void {
+    const state = this.bound(values);
+    return (by = 1) => {
+      state().value += by;
+    };
   }
   get(values: readonly string[] = []): number {
     return this.series.get(values.join('\u0000'))?.state.value ?? 0;
@@ -139,16 +163,30 @@ export class Histogram extends Family<HistogramState> {
     return { counts: this.buckets.map(() => 0), sum: 0, count: 0, schema: nativeInitialSchema, native: new Map(), zeroCount: 0 };
   }
   observe(values: readonly string[], v: number): void {
-    const s = this.state(values);
+    this.record(this.state(values), v);
+  }
+  /** observe() on one series, its labels resolved once. */
+  bind(values: readonly string[]): (v: number) => void {
+    const state = this.bound(values);
+    return (v) => this.record(state(), v);
+  }
+  private readonly lastNative = { v: Number.NaN, schema: 0, i: 0 };
+  private record(s: HistogramState, v: number): void {
     // Classic buckets are cumulative upper bounds: v lands in every bucket with le >= v.
-    this.buckets.forEach((le, i) => {
-      if (v <= le) s.counts[i]! += 1;
-    });
+    const buckets = this.buckets;
+    for (let i = 0; i < buckets.length; i++) if (v <= buckets[i]!) s.counts[i]! += 1;
     s.sum += v;
     s.count += 1;
     if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += 1;
     else if (v > 0) {
-      const i = nativeBucketIndex(v, s.schema);
+      // Observations often repeat a value (the same event to many watchers): the last index is reused.
+      const last = this.lastNative;
+      if (last.v !== v || last.schema !== s.schema) {
+        last.v = v;
+        last.schema = s.schema;
+        last.i = nativeBucketIndex(v, s.schema);
+      }
+      const i = last.i;
       s.native.set(i, (s.native.get(i) ?? 0) + 1);
       // Past the bucket limit the resolution halves (schema - 1), merging neighbours, as client_golang does.
       while (s.native.size > nativeMaxBuckets && s.schema > -4) {

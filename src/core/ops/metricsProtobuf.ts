@@ -1,20 +1,15 @@
 /**
  * The Prometheus protobuf exposition: length-delimited io.prometheus.client
- * MetricFamily messages (schema in metrics.proto, its protobufjs JSON form in
- * metricsProto.json). Histograms carry their classic buckets and, with the
+ * MetricFamily messages (schema in metrics.proto), written field by field
+ * with protobufjs' minimal Writer (its reflection runtime would add tens of
+ * KiB to the service worker for these nine small messages). Histograms carry their classic buckets and, with the
  * NativeHistograms gate, the native (sparse exponential) buckets as spans and
  * deltas alongside, so a scraper can read either.
  */
-import { Root, type INamespace, type Type } from 'protobufjs/light.js';
+import { Writer } from 'protobufjs/minimal.js';
 import { Counter, Gauge, Histogram, nativeZeroThreshold, type HistogramState, type Metric } from './metrics';
-import descriptor from './metricsProto.json';
 
 export const protobufContentType = 'application/vnd.google.protobuf; proto=io.prometheus.client.MetricFamily; encoding=delimited';
-
-let metricFamily: Type | undefined;
-function familyType(): Type {
-  return (metricFamily ??= Root.fromJSON(descriptor as unknown as INamespace).lookupType('io.prometheus.client.MetricFamily'));
-}
 
 const metricTypes = { counter: 0, gauge: 1, histogram: 4 } as const;
 
@@ -56,48 +51,80 @@ export function nativeSpans(buckets: Map<number, number>): { spans: Span[]; delt
   return { spans, deltas };
 }
 
-function histogramMessage(h: Histogram, s: HistogramState, native: boolean): Record<string, unknown> {
-  const msg: Record<string, unknown> = {
-    sampleCount: s.count,
-    sampleSum: s.sum,
-    bucket: h.buckets.map((le, i) => ({ cumulativeCount: s.counts[i], upperBound: le })),
-  };
-  if (native) {
-    const { spans, deltas } = nativeSpans(s.native);
-    msg['schema'] = s.schema;
-    msg['zeroThreshold'] = nativeZeroThreshold;
-    msg['zeroCount'] = s.zeroCount;
-    // An empty native histogram still says it is one: a no-op span, as client_golang writes.
-    msg['positiveSpan'] = spans.length || s.zeroCount ? spans : [{ offset: 0, length: 0 }];
-    msg['positiveDelta'] = deltas;
+// Tags (field number << 3 | wire type) of the io.prometheus.client messages written here (metrics.proto, proto2:
+// every set field is written, zeros included; repeated scalars unpacked).
+const VARINT = 0;
+const FIXED64 = 1;
+const BYTES = 2;
+const tag = (field: number, wire: number) => (field << 3) | wire;
+
+function writeHistogram(w: Writer, h: Histogram, s: HistogramState, native: boolean): void {
+  w.uint32(tag(1, VARINT)).uint64(s.count); // sample_count
+  w.uint32(tag(2, FIXED64)).double(s.sum); // sample_sum
+  h.buckets.forEach((le, i) => {
+    w.uint32(tag(3, BYTES)).fork(); // bucket
+    w.uint32(tag(1, VARINT)).uint64(s.counts[i]!); // cumulative_count
+    w.uint32(tag(2, FIXED64)).double(le); // upper_bound
+    w.ldelim();
+  });
+  if (!native) return;
+  const { spans, deltas } = nativeSpans(s.native);
+  w.uint32(tag(5, VARINT)).sint32(s.schema); // schema
+  w.uint32(tag(6, FIXED64)).double(nativeZeroThreshold); // zero_threshold
+  w.uint32(tag(7, VARINT)).uint64(s.zeroCount); // zero_count
+  // An empty native histogram still says it is one: a no-op span, as client_golang writes.
+  for (const span of spans.length || s.zeroCount ? spans : [{ offset: 0, length: 0 }]) {
+    w.uint32(tag(12, BYTES)).fork(); // positive_span
+    w.uint32(tag(1, VARINT)).sint32(span.offset);
+    w.uint32(tag(2, VARINT)).uint32(span.length);
+    w.ldelim();
   }
-  return msg;
+  for (const d of deltas) w.uint32(tag(13, VARINT)).sint64(d); // positive_delta
 }
 
-function metricMessages(m: Metric, native: boolean): Record<string, unknown>[] {
-  const labels = (values: readonly string[]) => m.labels.map((name, i) => ({ name, value: values[i] }));
-  if (m instanceof Histogram) return m.states().map((s) => ({ label: labels(s.values), histogram: histogramMessage(m, s.state, native) }));
-  if (m instanceof Counter) return m.states().map((s) => ({ label: labels(s.values), counter: { value: s.state.value } }));
-  if (m instanceof Gauge) return m.states().map((s) => ({ label: labels(s.values), gauge: { value: s.state.value } }));
-  return [];
+/** The Metric messages (field 4 of MetricFamily) of one family: one per series. */
+function writeMetrics(w: Writer, m: Metric, native: boolean): void {
+  const series = (values: readonly string[], body: () => void) => {
+    w.uint32(tag(4, BYTES)).fork();
+    m.labels.forEach((name, i) => {
+      w.uint32(tag(1, BYTES)).fork(); // label
+      w.uint32(tag(1, BYTES)).string(name);
+      w.uint32(tag(2, BYTES)).string(values[i]!);
+      w.ldelim();
+    });
+    body();
+    w.ldelim();
+  };
+  const value = (field: number, v: number) => {
+    w.uint32(tag(field, BYTES)).fork(); // gauge (2) or counter (3)
+    w.uint32(tag(1, FIXED64)).double(v);
+    w.ldelim();
+  };
+  if (m instanceof Histogram) {
+    for (const s of m.states()) series(s.values, () => {
+      w.uint32(tag(7, BYTES)).fork(); // histogram
+      writeHistogram(w, m, s.state, native);
+      w.ldelim();
+    });
+  } else if (m instanceof Counter) for (const s of m.states()) series(s.values, () => value(3, s.state.value));
+  else if (m instanceof Gauge) for (const s of m.states()) series(s.values, () => value(2, s.state.value));
 }
+
+const hasSeries = (m: Metric) => (m instanceof Histogram || m instanceof Counter || m instanceof Gauge) && m.states().length > 0;
 
 /** Encodes the families, each length-delimited, skipping families without series as the text format does. */
 export function encodeProtobufExposition(families: { metric: Metric; help: string }[], options: { nativeHistograms: boolean }): Uint8Array {
-  const type = familyType();
-  const parts: Uint8Array[] = [];
+  const w = Writer.create();
   for (const { metric, help } of families) {
-    const metrics = metricMessages(metric, options.nativeHistograms);
-    if (!metrics.length) continue;
-    parts.push(type.encodeDelimited(type.fromObject({ name: metric.name, help, type: metricTypes[metric.type], metric: metrics })).finish());
+    if (!hasSeries(metric)) continue;
+    w.fork();
+    w.uint32(tag(1, BYTES)).string(metric.name);
+    w.uint32(tag(2, BYTES)).string(help);
+    w.uint32(tag(3, VARINT)).int32(metricTypes[metric.type]);
+    writeMetrics(w, metric, options.nativeHistograms);
+    w.ldelim();
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return w.finish();
 }
 
 /** Whether Accept asks for the protobuf exposition (proto and encoding parameters, when given, must name delimited MetricFamily). */

@@ -6,7 +6,7 @@
  * printed as ages on the server, other types keep their JSON value.
  */
 
-import { column, doc } from './columns';
+import { column, describe, doc } from './columns';
 import { humanDuration, parseTimestamp } from './duration';
 import { compareStrings } from './format';
 import type {
@@ -191,7 +191,12 @@ function cellFor(type: string, value: unknown, now: Date): TableCell {
 
 /** The columns a CRD version serves when it declares no additionalPrinterColumns. */
 export const DEFAULT_CUSTOM_RESOURCE_COLUMNS: readonly CustomResourceColumn[] = [
-  { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', description: doc('meta.v1.ObjectMeta.creationTimestamp') },
+  {
+    name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp',
+    get description() {
+      return describe(doc('meta.v1.ObjectMeta.creationTimestamp'));
+    },
+  },
 ];
 
 /** A printer for one CRD version's printer columns. */

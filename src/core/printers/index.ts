@@ -13,10 +13,11 @@
  * Files: table.ts (conversion), registry.ts (resource -> printer), one file
  * per group of kinds (pods, workloads, core, networking, storage, rbac,
  * cluster, customresource), duration.ts, quantity.ts and format.ts (cell formatting),
- * columns.ts and descriptions.ts (column definitions).
+ * columns.ts and descriptions.json (column definitions).
  */
 
 export { defaultTableColumns, hasCustomPrinter, tableColumnsFor, toTable } from './table';
+export { fieldDescriptions } from './columns';
 export { printedResources } from './registry';
 export { customResourcePrinter, DEFAULT_CUSTOM_RESOURCE_COLUMNS } from './customresource';
 export { humanDuration, timestampSince } from './duration';

@@ -59,7 +59,7 @@ export interface ServedGroup {
 
 export class ResourceRegistry {
   readonly kubernetesVersion: string;
-  readonly operationParameters: OperationParameters | undefined;
+  operationParameters: OperationParameters | undefined;
   /** Bumped on every addResource/removeResource, so caches built from the registry can tell they are stale. */
   generation = 0;
 
@@ -69,6 +69,8 @@ export class ResourceRegistry {
   private readonly served = new Set<string>();
   private readonly definitions = new Map<string, SchemaObject>();
   private readonly definitionByGvk = new Map<string, string>();
+  /** definitionByGvk entries set from a resource's `definition` because no schema listed its GVK (yet). */
+  private readonly fallbackGvks = new Set<string>();
   /** Definitions that came with a runtime resource, removed with it. */
   private readonly ownedDefinitions = new Map<string, string[]>();
   private readonly gvRevisions = new Map<string, number>();
@@ -219,6 +221,28 @@ export class ResourceRegistry {
     return name === undefined ? undefined : this.definitions.get(name);
   }
 
+  /**
+   * Indexes the bundle's schemas (and takes its operation parameters) when
+   * they arrive after construction (the service worker loads them on first use): the result is what a registry
+   * built with them has. Runtime resources' own GVK entries and schemas stay.
+   */
+  loadBundleDefinitions(definitions: Record<string, SchemaObject>, operationParameters?: OperationParameters): void {
+    this.operationParameters ??= operationParameters;
+    for (const [name, schema] of Object.entries(definitions)) {
+      if (this.definitions.has(name)) continue;
+      this.definitions.set(name, schema);
+      const gvks = schema['x-kubernetes-group-version-kind'] ?? [];
+      for (const gvk of gvks) {
+        const key = gvkKey(gvk.group, gvk.version, gvk.kind);
+        // A construction-time index would have seen this schema before any resource's fallback entry.
+        if (gvks.length === 1 || !this.definitionByGvk.has(key) || this.fallbackGvks.has(key)) {
+          this.definitionByGvk.set(key, name);
+          this.fallbackGvks.delete(key);
+        }
+      }
+    }
+  }
+
   /** All definition names (sorted), e.g. for building OpenAPI documents. */
   definitionNames(): string[] {
     return [...this.definitions.keys()].sort();
@@ -246,6 +270,7 @@ export class ResourceRegistry {
     this.ownedDefinitions.set(key, Object.keys(definitions));
     // Runtime resources also resolve by GVK even when the schema carries no GVK extension.
     this.definitionByGvk.set(gvkKey(resource.group, resource.version, resource.kind), resource.definition);
+    this.fallbackGvks.delete(gvkKey(resource.group, resource.version, resource.kind));
     this.insert(resource);
     this.changed(resource.group, resource.version);
   }
@@ -260,7 +285,10 @@ export class ResourceRegistry {
     const stillUsed = [...this.resources.values()].some(
       (r) => r.group === group && r.version === version && r.kind === existing.kind,
     );
-    if (!stillUsed) this.definitionByGvk.delete(gvkKey(group, version, existing.kind));
+    if (!stillUsed) {
+      this.definitionByGvk.delete(gvkKey(group, version, existing.kind));
+      this.fallbackGvks.delete(gvkKey(group, version, existing.kind));
+    }
     for (const name of this.ownedDefinitions.get(key) ?? []) this.definitions.delete(name);
     this.ownedDefinitions.delete(key);
     if (![...this.resources.values()].some((r) => r.group === group) && !this.isBundleGroup(group)) {
@@ -295,8 +323,10 @@ export class ResourceRegistry {
     }
     if (isServed) this.served.add(key);
     else this.served.delete(key);
-    if (!this.definitionByGvk.has(gvkKey(r.group, r.version, r.kind))) {
-      this.definitionByGvk.set(gvkKey(r.group, r.version, r.kind), r.definition);
+    const gvk = gvkKey(r.group, r.version, r.kind);
+    if (!this.definitionByGvk.has(gvk)) {
+      this.definitionByGvk.set(gvk, r.definition);
+      this.fallbackGvks.add(gvk);
     }
   }
 
@@ -311,7 +341,10 @@ export class ResourceRegistry {
     for (const gvk of gvks) {
       const key = gvkKey(gvk.group, gvk.version, gvk.kind);
       // Shared option kinds (DeleteOptions) list many GVKs; a kind's own schema lists one and wins.
-      if (gvks.length === 1 || !this.definitionByGvk.has(key)) this.definitionByGvk.set(key, name);
+      if (gvks.length === 1 || !this.definitionByGvk.has(key)) {
+        this.definitionByGvk.set(key, name);
+        this.fallbackGvks.delete(key);
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { strategies as batch } from './batch';
+import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
 import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as events } from './events';
@@ -29,6 +30,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'apiextensions.k8s.io': apiextensions,
   apps,
   batch,
+  'certificates.k8s.io': certificates,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
 };
@@ -75,6 +77,8 @@ function genericStatusHandling(type: ResourceType): Pick<ResourceStrategy, 'prep
       obj['status'] = {};
     },
     prepareForUpdate(obj, old, ctx) {
+      // A CSR's /approval writes status.conditions: its own strategy (certificates/) decides.
+      if (ctx.subresource === 'approval') return;
       if (ctx.subresource === 'status') {
         // A status write changes status only (and metadata other than labels).
         for (const k of Object.keys(obj)) if (k !== 'status' && k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') delete obj[k];

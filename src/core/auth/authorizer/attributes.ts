@@ -21,7 +21,7 @@ export function attributesFor(user: UserInfo, info: RequestInfo, url: URL): Attr
     subresource: info.subresource,
     name: info.name,
   };
-  if (info.isResourceRequest) {
+  if (info.isResourceRequest && url.search !== '') {
     const fs = url.searchParams.get('fieldSelector');
     const ls = url.searchParams.get('labelSelector');
     if (fs) attrs.fieldSelector = fs;

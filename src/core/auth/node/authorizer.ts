@@ -34,7 +34,11 @@ export interface NodeGraphSource {
 const allow: AuthorizationResult = { decision: 'Allow', reason: '' };
 const noOpinion = (reason = ''): AuthorizationResult => ({ decision: 'NoOpinion', reason });
 
-const staticRules: PolicyRule[] = bootstrapPolicy.clusterRoles.find((r) => r.metadata.name === 'system:node')?.rules ?? [];
+/** The system:node ClusterRole's rules, which every node is allowed besides its graph. */
+let staticRules: PolicyRule[] | undefined;
+async function nodeRoleRules(): Promise<PolicyRule[]> {
+  return (staticRules ??= (await bootstrapPolicy.load()).clusterRoles.find((r) => r.metadata.name === 'system:node')?.rules ?? []);
+}
 
 type Vertex = 'secret' | 'configmap' | 'pvc' | 'pv' | 'serviceaccount' | 'pod';
 
@@ -151,7 +155,7 @@ export function nodeAuthorizer(source: NodeGraphSource): Authorizer & RuleResolv
           case '/pods': return pod(nodeName, attrs);
         }
       }
-      return staticRules.some((r) => ruleAllows(attrs, r)) ? allow : noOpinion();
+      return (await nodeRoleRules()).some((r) => ruleAllows(attrs, r)) ? allow : noOpinion();
     },
     rulesFor(user): RulesResult {
       if (nodeIdentity(user) !== undefined) return { resourceRules: [], nonResourceRules: [], incomplete: true, error: 'node authorizer does not support user rule resolution' };

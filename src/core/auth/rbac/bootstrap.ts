@@ -9,6 +9,7 @@
 import type { KubeObject } from '../../api/types';
 import { isAlreadyExists, isNotFound } from '../../errors';
 import type { Store } from '../../registry/generic/store';
+import { DeferredData, type DeferredRef } from '../../util/deferredData';
 import { covers } from './covers';
 import policy from './generated/bootstrapPolicy.json';
 import type { ClusterRole, LabelSelector, RoleBinding, Subject } from './types';
@@ -22,12 +23,15 @@ export interface BootstrapStores {
   roleBindings: Store;
 }
 
-export const bootstrapPolicy = policy as unknown as {
+export interface BootstrapPolicy {
   clusterRoles: ClusterRole[];
   clusterRoleBindings: RoleBinding[];
   roles: ClusterRole[];
   roleBindings: RoleBinding[];
-};
+}
+
+/** Deferred data (util/deferredData.ts): the service worker fetches it only when RBAC or the Node authorizer is used. */
+export const bootstrapPolicy = new DeferredData<BootstrapPolicy>('the RBAC bootstrap policy', policy as unknown as BootstrapPolicy | DeferredRef);
 
 function mergeMaps(existing: Record<string, string> | undefined, expected: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!expected) return existing;
@@ -100,8 +104,9 @@ async function ensure(store: Store, kind: string, expected: KubeObject, reconcil
 }
 
 export async function reconcileBootstrapPolicy(stores: BootstrapStores): Promise<void> {
-  for (const r of bootstrapPolicy.clusterRoles) await ensure(stores.clusterRoles, 'ClusterRole', r, (e) => reconcileRole(e as ClusterRole, r));
-  for (const b of bootstrapPolicy.clusterRoleBindings) await ensure(stores.clusterRoleBindings, 'ClusterRoleBinding', b, (e) => reconcileBinding(e as RoleBinding, b));
-  for (const r of bootstrapPolicy.roles) await ensure(stores.roles, 'Role', r, (e) => reconcileRole(e as ClusterRole, r));
-  for (const b of bootstrapPolicy.roleBindings) await ensure(stores.roleBindings, 'RoleBinding', b, (e) => reconcileBinding(e as RoleBinding, b));
+  const policy = await bootstrapPolicy.load();
+  for (const r of policy.clusterRoles) await ensure(stores.clusterRoles, 'ClusterRole', r, (e) => reconcileRole(e as ClusterRole, r));
+  for (const b of policy.clusterRoleBindings) await ensure(stores.clusterRoleBindings, 'ClusterRoleBinding', b, (e) => reconcileBinding(e as RoleBinding, b));
+  for (const r of policy.roles) await ensure(stores.roles, 'Role', r, (e) => reconcileRole(e as ClusterRole, r));
+  for (const b of policy.roleBindings) await ensure(stores.roleBindings, 'RoleBinding', b, (e) => reconcileBinding(e as RoleBinding, b));
 }

@@ -5,7 +5,7 @@
 // logical operators and conditionals nothing of their own.
 
 import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
-import type { CheckedAst } from '../checker/checker';
+import type { CheckedAst, Reference } from '../checker/checker';
 import { celEquals } from '../common/ops';
 import { hasDyn } from '../common/types';
 import {
@@ -104,6 +104,11 @@ function uncharged(p: Interpretable): Interpretable {
     return v;
   };
 }
+
+const ALWAYS_TRUE: Interpretable = () => true;
+
+/** The overload table a checker reference narrows its call to, by reference. */
+const narrowedTables = new WeakMap<Reference, { all: readonly OverloadDecl[]; narrowed: readonly OverloadDecl[] }>();
 
 /** Marks a block slot not evaluated yet. */
 const UNSET = Object.freeze(Object.create(null)) as CelValue;
@@ -389,11 +394,18 @@ class Planner {
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
     const all = this.opts.functions.overloads(fn, member, arity);
-    const ids = this.opts.checked?.refMap.get(e.id)?.overloads;
+    const ref = this.opts.checked?.refMap.get(e.id);
+    const ids = ref?.overloads;
     // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (ids !== undefined && ids.length < all.length) {
+    if (ref !== undefined && ids !== undefined && ids.length < all.length) {
+      // references of cached overload resolutions are shared between expressions: so is their narrowed table
+      const known = narrowedTables.get(ref);
+      if (known !== undefined && known.all === all) return known.narrowed;
       const narrowed = all.filter((o) => ids.includes(o.id));
-      if (narrowed.length) return narrowed;
+      if (narrowed.length) {
+        narrowedTables.set(ref, { all, narrowed });
+        return narrowed;
+      }
     }
     return all;
   }
@@ -766,12 +778,6 @@ class Planner {
     const iterScope = new Map<string, number>().set(e.iterVar, it1);
     if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2);
     this.scopes.push(iterScope);
-    const cond = this.plan(e.loopCondition);
-    const step = this.plan(e.loopStep);
-    this.scopes.pop();
-    const result = this.plan(e.result);
-    this.scopes.pop();
-    const twoVar = it2 >= 0;
     const condAlwaysTrue = e.loopCondition.kind === 'const' && e.loopCondition.value === true;
     // all() and exists() conditions read only the accumulator: evaluate them inline with the same cost
     const lc = e.loopCondition;
@@ -781,6 +787,13 @@ class Planner {
       if (a.kind === 'ident' && a.name === e.accuVar) condKind = 1;
       else if (a.kind === 'call' && a.fn === '!_' && a.args[0]?.kind === 'ident' && a.args[0].name === e.accuVar) condKind = 2;
     }
+    // a condition evaluated inline (or always true) is never planned
+    const cond = condKind === 0 && !condAlwaysTrue ? this.plan(e.loopCondition) : ALWAYS_TRUE;
+    const step = this.plan(e.loopStep);
+    this.scopes.pop();
+    const result = this.plan(e.result);
+    this.scopes.pop();
+    const twoVar = it2 >= 0;
     const id = e.id;
     return (f) => {
       // a JSON array is iterated as it is, converting one element at a time
@@ -820,7 +833,14 @@ class Planner {
         for (const k of keys) {
           slots[it1] = k;
           if (twoVar) slots[it2] = r instanceof CelMap ? r.get(k)! : fromJson((r as JsonObject)[k as string]);
-          if (!condAlwaysTrue && cond(f) === false) break;
+          if (condKind === 1) {
+            charge(f, 2);
+            if (slots[accuSlot] === false) break;
+          } else if (condKind === 2) {
+            const acc = slots[accuSlot];
+            charge(f, 3);
+            if (acc === true) break;
+          } else if (!condAlwaysTrue && cond(f) === false) break;
           slots[accuSlot] = step(f);
         }
       } else {

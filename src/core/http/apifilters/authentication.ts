@@ -9,7 +9,7 @@ import type { RequestAuthenticator } from '../../auth/authenticator/types';
 import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from '../../auth/user';
 import { newUnauthorized } from '../../errors';
 import type { Handler } from '../chain';
-import { addTrace, requestUrl, withUser } from '../request/context';
+import { addTrace, requestUrl, traceSink, withUser } from '../request/context';
 import { writeError } from '../responseWriter';
 
 export interface AuthenticationConfig {
@@ -36,7 +36,7 @@ export function withAuthentication(handler: Handler, config: AuthenticationConfi
         continue;
       }
       const user = withAuthenticatedGroup(outcome.response.user);
-      addTrace(request, { stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
+      traceSink(request)?.({ stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
       withUser(request, user);
       return handler(request);
     }

@@ -11,7 +11,7 @@ import { anonymousUser, allUnauthenticated } from '../../auth/user';
 import { newInternalError } from '../../errors';
 import type { Handler } from '../chain';
 import { newRequestInfo } from '../requestInfo';
-import { addTrace, requestInfoFrom, requestUrl, userFrom } from '../request/context';
+import { requestInfoFrom, requestUrl, traceSink, userFrom } from '../request/context';
 import { writeError } from '../responseWriter';
 
 export function withAuthorization(handler: Handler, authorizer: Authorizer): Handler {
@@ -21,7 +21,7 @@ export function withAuthorization(handler: Handler, authorizer: Authorizer): Han
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const attrs = attributesFor(user, info, url);
     const result = await authorizer.authorize(attrs);
-    addTrace(request, {
+    traceSink(request)?.({
       stage: 'authorization',
       message: `${result.decision}${result.reason ? `: ${result.reason}` : ''}`,
       details: { decision: result.decision, reason: result.reason, ...(result.error ? { error: result.error } : {}), ...result.explanation },

@@ -19,11 +19,13 @@ function acceptsGzip(request: Request): boolean {
 export function withCompression(handler: (request: Request) => Promise<Response>, enabled: boolean): (request: Request) => Promise<Response> {
   if (!enabled) return handler;
   return async (request) => {
+    // Only GETs from clients that take gzip look at the response: a host's lightweight Response
+    // (the Node host's) builds its Headers, and its body stream, only when asked for them.
+    if (request.method !== 'GET' || !acceptsGzip(request)) return handler(request);
     const response = await handler(request);
-    if (request.method !== 'GET' || response.headers.has('content-encoding')) return response;
+    if (response.headers.has('content-encoding')) return response;
     const length = Number(response.headers.get('content-length') ?? NaN);
-    // Body last: a host's lightweight Response (the Node host's) builds its stream only when asked for it.
-    if (!(length >= gzipThresholdBytes) || !acceptsGzip(request) || !response.body) return response;
+    if (!(length >= gzipThresholdBytes) || !response.body) return response;
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.set('content-encoding', 'gzip');

@@ -113,3 +113,19 @@ describe('X-Kubesim-Trace: field manager actions and storage writes', () => {
     await server.close();
   });
 });
+
+describe('X-Kubesim-Trace: nothing recorded unless asked', () => {
+  it('a request without the header records no trace entries', async () => {
+    const { traceFrom } = await import('../request/context');
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3), controllers: rawApiControllers });
+    await server.ready;
+    const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'quiet' }, data: { a: '1' } });
+    const plain = new Request('http://x/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    expect((await server.handle(plain)).status).toBe(201);
+    expect(traceFrom(plain)).toEqual([]);
+    const asked = new Request('http://x/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Kubesim-Trace': '1' }, body: body.replace('quiet', 'loud') });
+    expect((await server.handle(asked)).status).toBe(201);
+    expect(traceFrom(asked).map((e) => e.stage)).toEqual(expect.arrayContaining(['authentication', 'authorization', 'fieldManager', 'storage']));
+    await server.close();
+  });
+});

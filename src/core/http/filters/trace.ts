@@ -3,18 +3,20 @@
  * decisions recorded for it (authentication, impersonation, authorization,
  * admission...) back in the `X-Kubesim-Trace` response header, as
  * URI-encoded JSON, so a client such as the workbench can explain the
- * request. Other requests are answered untouched.
+ * request. Other requests are answered untouched, and record nothing: their
+ * stages skip building entries nobody reads.
  */
-import { traceFrom } from '../request/context';
+import { traceFrom, withTracing } from '../request/context';
 
 export const traceHeader = 'X-Kubesim-Trace';
 
 export function withTraceHeader(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
-  return async (request) => {
+  const traced = async (request: Request) => {
+    withTracing(request);
     const response = await handler(request);
-    if (request.headers.get(traceHeader) !== '1') return response;
     const headers = new Headers(response.headers);
     headers.set(traceHeader, encodeURIComponent(JSON.stringify(traceFrom(request))));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
+  return (request) => (request.headers.get(traceHeader) === '1' ? traced(request) : handler(request));
 }

@@ -2,7 +2,7 @@
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
-import { addTrace } from '../request/context';
+import { traceSink } from '../request/context';
 import { trackUpdate } from './fieldManagement';
 import { validateBodyFields } from './fieldValidation';
 import { checkNameAndNamespace, decodeBody, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
@@ -20,7 +20,7 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   const manager = fieldManagerName(scope, 'CreateOptions');
   const decoded = validateBodyFields(scope, directive, decoder, body, decodeBody(decoder, body, type));
   checkNameAndNamespace(decoded, scope, false);
-  const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager, (e) => addTrace(request, e));
+  const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager, traceSink(request));
   const created = await store.createStored(info.namespace, obj, { dryRun });
   if (created.kv) return writeStoredObject(scope, choice, 201, created.kv);
   return writeObject(choice.serializer, 201, created.object, { pretty: choice.pretty, warnings: scope.warnings });

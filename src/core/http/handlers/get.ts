@@ -2,6 +2,7 @@
 import { negotiateOutput } from '../negotiation';
 import { newNotFound } from '../../errors';
 import { protobufFor } from './common';
+import { queryOf } from '../queryParams';
 import { parseResourceVersion, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
 import { writeStoredObject } from './storedObject';
@@ -10,7 +11,7 @@ export async function getResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store } = scope;
   const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: protobufFor(scope), transforms: true, url, userAgent: request.headers.get('user-agent') });
   // unset: most recent; "0": any; n: not older than n (wait briefly if the store is behind).
-  const rv = parseResourceVersion(url.searchParams.get('resourceVersion'));
+  const rv = parseResourceVersion(queryOf(url).get('resourceVersion'));
   if (rv) await waitForRevision(store.storage, scope.clock, rv, request.signal);
   const kv = await store.getKv(info.namespace, info.name);
   if (!kv) throw newNotFound(store.gr, info.name);

@@ -8,8 +8,8 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { FieldManager } from '../../fieldmanager';
 import { fieldValidationDirective, type PatchKind } from '../../schema';
-import { addTrace } from '../request/context';
-import { trackApply, trackUpdate } from './fieldManagement';
+import { traceSink } from '../request/context';
+import { trackApply, trackUpdate, type TraceSink } from './fieldManagement';
 import { validatePatchedFields } from './fieldValidation';
 import { applyJSONPatch, applyMergePatch, applyStrategicMergePatch, type JsonObject, type PatchResult } from '../../patch';
 import { forbidden, newBadRequest, newNotFound, newUnsupportedMediaType, required, StatusError, type Status } from '../../errors';
@@ -92,6 +92,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   // A YAML `null` body decodes to an empty map upstream.
   const appliedBody: JsonObject = isApply && isObject(patch) ? (patch as JsonObject) : {};
   const fm = store.fieldManager(info.subresource);
+  // what the field manager did is worked out only for a request that asks for its trace (it decodes both managedFields lists)
+  const trace = traceSink(request);
 
   const result = await store.update(
     info.namespace,
@@ -99,7 +101,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
     (current) => {
       if (isApply) {
         // The field manager speaks first (typed-object errors), then duplicate YAML keys, as the apiserver's patcher orders them.
-        const applied = applyWith(fm, current, appliedBody, manager, force === true, scope);
+        const applied = applyWith(fm, current, appliedBody, manager, force === true, scope, trace);
         // A CBOR body has no duplicate keys to report: its decoder rejects them.
         if (patchType !== 'application/apply-patch+cbor') validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
         return applied;
@@ -122,10 +124,12 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);
       }
-      return trackUpdate(fm, current, next, manager, (e) => addTrace(request, e));
+      return trackUpdate(fm, current, next, manager, trace);
     },
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
-    { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource },
+    // the field manager's apply leaves the live object as it is and returns one sharing nothing with it
+    // (but FieldsV1 values, never changed in place): the store decodes once
+    { dryRun, subresource: info.subresource, forceAllowCreate: isApply && !info.subresource, currentIntact: isApply },
   );
   // The object as stored, in compact JSON: its stored text, with no decode and encode.
   if (result.kv && servesStoredJson(choice)) return writeStoredObject(scope, choice, result.created ? 201 : 200, result.kv);
@@ -133,13 +137,13 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
 }
 
 /** Server-side apply: merge the applied configuration into the live object (or create it), tracking ownership. */
-function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean, scope: RequestScope): KubeObject {
+function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: JsonObject, manager: string, force: boolean, scope: RequestScope, trace: TraceSink | undefined): KubeObject {
   const { info } = scope;
   const meta = isObject(applied['metadata']) ? applied['metadata'] : undefined;
   if (meta?.['name'] !== undefined && meta['name'] !== info.name) {
     throw newBadRequest(`the name of the object (${String(meta['name'])}) does not match the name on the URL (${info.name})`);
   }
-  const obj = trackApply(fm, current, applied, manager, force, (e) => addTrace(scope.request, e));
+  const obj = trackApply(fm, current, applied, manager, force, trace);
   if (!isObject(obj.metadata)) obj.metadata = {};
   obj.metadata.name ??= info.name;
   return obj;

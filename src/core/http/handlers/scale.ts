@@ -15,7 +15,7 @@ import { parseYaml } from '../serializers/yaml';
 import { writeObject } from '../responseWriter';
 import { decodeBody, fieldManagerName, newInvalidOptions, parseDryRun, readBody } from './common';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../../selectors';
-import { addTrace } from '../request/context';
+import { traceSink } from '../request/context';
 import { scaleFieldManagement } from './fieldManagement';
 import type { RequestScope } from './scope';
 import { optionalBoolParam } from '../queryParams';
@@ -81,7 +81,7 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
   } else if (isApply) {
     const applied = parseYaml(new TextDecoder().decode(body));
     if (!isObject(applied)) throw newBadRequest('the body of an apply patch must be a single object');
-    desired = (live) => sfm.apply(live, applied as JsonObject, manager, force === true, (e) => addTrace(request, e));
+    desired = (live) => sfm.apply(live, applied as JsonObject, manager, force === true, traceSink(request));
   } else {
     // The Scale is patched as any built-in object is: strategic merge against the autoscaling/v1 Scale schema, then field validation.
     const patch = parseJson(new TextDecoder().decode(body));
@@ -106,7 +106,7 @@ export async function scaleHandler(scope: RequestScope): Promise<Response> {
     const wanted = desired(live);
     const rv = wanted.metadata?.resourceVersion;
     if (rv && rv !== current.metadata.resourceVersion) throw newConflict(store.gr, info.name, optimisticLockErrorMsg);
-    const tracked = isApply ? wanted : sfm.update(live, wanted, manager, (e) => addTrace(request, e));
+    const tracked = isApply ? wanted : sfm.update(live, wanted, manager, traceSink(request));
     const spec = isObject(tracked['spec']) ? tracked['spec'] : {};
     const next = structuredClone(current);
     const replicas = (spec['replicas'] as number | undefined) ?? 0;

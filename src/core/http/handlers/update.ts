@@ -2,7 +2,7 @@
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
-import { addTrace } from '../request/context';
+import { traceSink } from '../request/context';
 import { trackUpdate } from './fieldManagement';
 import { validateBodyFields } from './fieldValidation';
 import { checkNameAndNamespace, decodeBody, fieldManagerName, parseDryRun, protobufFor, readBody } from './common';
@@ -22,7 +22,7 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   checkNameAndNamespace(obj, scope, true);
   if (!obj.metadata.name) obj.metadata.name = info.name;
   const fm = store.fieldManager(info.subresource);
-  const result = await store.update(info.namespace, info.name, (current) => trackUpdate(fm, current, structuredClone(obj), manager, (e) => addTrace(request, e)), {
+  const result = await store.update(info.namespace, info.name, (current) => trackUpdate(fm, current, structuredClone(obj), manager, traceSink(request)), {
     dryRun,
     subresource: info.subresource,
     preconditions: { uid: obj.metadata.uid || undefined },

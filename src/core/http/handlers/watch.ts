@@ -25,8 +25,9 @@
 import { apiVersionOf, type KubeObject } from '../../api/types';
 import { errorToStatus, type Status } from '../../errors';
 import { toTable } from '../../printers';
-import { isStorageError, type KeyValue, type StorageEvent } from '../../storage/interface';
+import { isStorageError } from '../../storage/interface';
 import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
+import type { CachingEvent } from '../../storage/cacher/cachingEvent';
 import { negotiateOutput, type Representation } from '../negotiation';
 import { CBOR_SEQ_MEDIA_TYPE } from '../serializers/cborSerializer';
 import { protobufFor } from './common';
@@ -49,10 +50,6 @@ const maxChunkBytes = 64 * 1024;
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
-/** Decoded objects per key-value and resource version, shared by every watcher of one event. */
-const decoded = new WeakMap<KeyValue, Map<string, KubeObject>>();
-/** Encoded frames per event, encoding, event type and resource version, for watchers that want plain objects. */
-const encoded = new WeakMap<StorageEvent, Map<string, Uint8Array>>();
 
 /** The Content-Type of a watch in each encoding, as kube's serveWatch sets it. */
 function streamContentType(mediaType: string): string {
@@ -61,8 +58,6 @@ function streamContentType(mediaType: string): string {
   if (mediaType === 'application/cbor') return CBOR_SEQ_MEDIA_TYPE;
   return `${mediaType};stream=watch`;
 }
-/** The encoding handed out last, checked before the maps. */
-let lastEncoded: { event: StorageEvent | undefined; key: string; bytes: Uint8Array } = { event: undefined, key: '', bytes: new Uint8Array() };
 
 export async function watchResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
@@ -86,8 +81,10 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const cacheKey = `${type.group}/${type.version}/${type.resource}`;
   const representation = choice.representation;
   const plainObject = representation.as === 'object';
-  /** Keys of the shared encodings, built once per watch rather than per event. */
-  const encodedKeys: Record<WatchEventType, string> = {
+  /** Keys of what every watcher of this version shares in an event's memo, built once per watch rather than per event. */
+  const objectKey = `object ${cacheKey}`;
+  const prevObjectKey = `prevObject ${cacheKey}`;
+  const frameKeys: Record<WatchEventType, string> = {
     ADDED: `${serializer.mediaType} ADDED ${cacheKey}`,
     MODIFIED: `${serializer.mediaType} MODIFIED ${cacheKey}`,
     DELETED: `${serializer.mediaType} DELETED ${cacheKey}`,
@@ -99,13 +96,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const filtered = !!nameFilter || !!selection.predicate;
   const matches = (obj: KubeObject) => (!nameFilter || obj.metadata.name === nameFilter) && (!selection.predicate || selection.predicate(obj));
 
-  const decode = (kv: KeyValue): KubeObject => {
-    let byType = decoded.get(kv);
-    if (!byType) decoded.set(kv, (byType = new Map()));
-    let obj = byType.get(cacheKey);
-    if (!obj) byType.set(cacheKey, (obj = store.decode(kv)));
-    return obj;
-  };
+  /** The event's object (its last state for a delete), decoded once for every watcher of this version. */
+  const objectOf = (e: CachingEvent): KubeObject => e.memo(objectKey, () => store.decode(e.kv));
+  const prevObjectOf = (e: CachingEvent): KubeObject | undefined => (e.prevKv ? e.memo(prevObjectKey, () => store.decode(e.prevKv!)) : undefined);
 
   let firstObject = true;
   const line = (eventType: WatchEventType, object: unknown): Uint8Array => encodeEvent({ type: eventType, object });
@@ -115,27 +108,20 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     return line(eventType, body);
   };
   /** One storage event as this watcher sees it, or undefined when filtered out. */
-  const eventLine = (e: StorageEvent): Uint8Array | undefined => {
+  const eventLine = (e: CachingEvent): Uint8Array | undefined => {
     let eventType: WatchEventType;
     if (!filtered) eventType = e.type === 'DELETE' ? 'DELETED' : e.prevKv ? 'MODIFIED' : 'ADDED';
     else {
-      const now = e.type === 'PUT' && matches(decode(e.kv));
-      const before = e.type === 'DELETE' ? matches(decode(e.kv)) : !!e.prevKv && matches(decode(e.prevKv));
+      const now = e.type === 'PUT' && matches(objectOf(e));
+      const before = e.type === 'DELETE' ? matches(objectOf(e)) : !!e.prevKv && matches(prevObjectOf(e)!);
       if (now && before) eventType = 'MODIFIED';
       else if (now) eventType = 'ADDED';
       else if (before) eventType = 'DELETED';
       else return undefined;
     }
-    if (!plainObject) return objectLine(eventType, decode(e.kv));
-    const key = encodedKeys[eventType];
-    // The fan-out hands one event to every watcher in turn: the last encoding answers most of them.
-    if (lastEncoded.event === e && lastEncoded.key === key) return lastEncoded.bytes;
-    let byKey = encoded.get(e);
-    if (!byKey) encoded.set(e, (byKey = new Map()));
-    let bytes = byKey.get(key);
-    if (!bytes) byKey.set(key, (bytes = line(eventType, decode(e.kv))));
-    lastEncoded = { event: e, key, bytes };
-    return bytes;
+    if (!plainObject) return objectLine(eventType, objectOf(e));
+    // The same bytes for every watcher that wants this event in this encoding, version and type.
+    return e.memo(frameKeys[eventType], () => line(eventType, objectOf(e)));
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
@@ -223,17 +209,20 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     }
   };
 
-  const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item.event));
+  const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item));
 
   /** Set by pull: the stream has room for one more chunk. */
   let wanted = false;
   let pumping = false;
+  /** Watchers that see every event as plain objects write the same chunk for the same run of events. */
+  const sharesChunks = plainObject && !filtered;
+  const chunkKey = `chunk ${serializer.mediaType} ${cacheKey} after `;
   /**
-   * Moves queued events into the stream while it has room, one event per
-   * chunk. It runs from pull and, synchronously, from every push to the
-   * watcher, so an event reaches a reading client without a hop per watcher;
-   * a client that does not read leaves events in its bounded queue, where an
-   * overflow closes the watcher and ends the stream.
+   * Moves queued events into the stream while it has room. It runs from pull
+   * and when the watcher has new items (after the write that made them), so
+   * events reach a reading client without a hop per event; a client that does
+   * not read leaves events in its bounded queue, where an overflow closes the
+   * watcher and ends the stream.
    */
   const pump = () => {
     if (pumping || closed || !watcher) return;
@@ -241,10 +230,13 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     try {
       while (wanted && !closed) {
         // Everything queued goes out together, as kube-apiserver flushes only once its channel is empty:
-        // a reader that keeps up gets one event per chunk, one that fell behind catches up in fewer chunks.
+        // a reader that keeps up gets each write's event in its own chunk, one that fell behind catches up in fewer.
         let first: Uint8Array | undefined;
         let parts: Uint8Array[] | undefined;
         let size = 0;
+        let firstEvent: CachingEvent | undefined;
+        let lastEvent: CachingEvent | undefined;
+        let shared = sharesChunks;
         for (let item = watcher.take(); item; item = size < maxChunkBytes ? watcher.take() : undefined) {
           let bytes: Uint8Array | undefined;
           try {
@@ -253,15 +245,25 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
             return fail(errorToStatus(e));
           }
           if (!bytes) continue;
+          if (item.kind === 'event') {
+            firstEvent ??= item;
+            lastEvent = item;
+          } else shared = false;
           if (!first) first = bytes;
           else (parts ??= [first]).push(bytes);
           size += bytes.byteLength;
           scope.watchEventSent?.(bytes.byteLength);
         }
         if (!first) break;
+        let chunk = first;
+        if (parts) {
+          const all = parts;
+          // A run of events is the same bytes for every such watcher: concatenated once, by the first to write it.
+          chunk = shared ? lastEvent!.memo(chunkKey + (firstEvent!.revision - 1), () => concat(all, size)) : concat(all, size);
+        }
         // Enqueueing calls pull again (setting wanted) while the reader has room.
         wanted = false;
-        controllerRef!.enqueue(parts ? concat(parts, size) : first);
+        controllerRef!.enqueue(chunk);
       }
       if (watcher.closed && watcher.backlog === 0) finish();
     } catch {

@@ -24,6 +24,8 @@ interface RequestContext {
   originalUser?: UserInfo;
   /** Whether this server serves CBOR (CBORServingAndStorage), for errors written before any handler. */
   cbor?: boolean;
+  /** Whether the client asked for the trace (X-Kubesim-Trace): entries are recorded only then. */
+  tracing?: boolean;
   trace: TraceEntry[];
 }
 
@@ -76,8 +78,25 @@ export function cborServedFrom(request: Request): boolean {
   return contexts.get(request)?.cbor === true;
 }
 
+/** Turns recording on for this request's trace (withTraceHeader, when the client asks for it). */
+export function withTracing(request: Request): void {
+  contextOf(request).tracing = true;
+}
+
+/** Records entry when the request is traced; otherwise it is dropped. */
 export function addTrace(request: Request, entry: TraceEntry): void {
-  contextOf(request).trace.push(entry);
+  const ctx = contexts.get(request);
+  if (ctx?.tracing) ctx.trace.push(entry);
+}
+
+/**
+ * Where this request's trace entries go, or undefined when nobody asked for
+ * them, so a stage whose entries cost work to build (ownership changes,
+ * storage writes) skips them.
+ */
+export function traceSink(request: Request): ((entry: TraceEntry) => void) | undefined {
+  const ctx = contexts.get(request);
+  return ctx?.tracing ? (entry) => ctx.trace.push(entry) : undefined;
 }
 
 export function traceFrom(request: Request): readonly TraceEntry[] {

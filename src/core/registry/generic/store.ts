@@ -504,9 +504,17 @@ export class Store {
   /**
    * GuaranteedUpdate: reads the current object, computes the next state, and
    * writes it with compare-and-swap on the revision read, retrying when the
-   * object changed underneath (only when the caller did not pin a resourceVersion).
+   * object changed underneath. A retry computes the next state again: one that
+   * pins the resourceVersion read before (a PUT's, a patch's) is then a 409, while
+   * a patch or apply carrying the live resourceVersion applies to the new object.
    */
-  async update(namespace: string, name: string, tryUpdate: UpdateFunc, options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string } } = {}): Promise<UpdateResult> {
+  async update(
+    namespace: string,
+    name: string,
+    tryUpdate: UpdateFunc,
+    /** currentIntact: tryUpdate neither changes the object it is given nor returns one sharing values with it, so it is given the one decode */
+    options: WriteOptions & { forceAllowCreate?: boolean; preconditions?: { uid?: string }; currentIntact?: boolean } = {},
+  ): Promise<UpdateResult> {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
@@ -517,7 +525,7 @@ export class Store {
         throw newConflict(this.gr, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${uid}, UID in object meta: ${current?.metadata.uid ?? ''}`);
       }
       // The update function may mutate what it is given: hand it a second decode, cheaper than a deep clone.
-      let next = await tryUpdate(kv ? this.decode(kv) : undefined);
+      let next = await tryUpdate(kv ? (options.currentIntact ? current : this.decode(kv)) : undefined);
       if (!current) {
         if (!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) throw newNotFound(this.gr, name);
         next.metadata.name = name;
@@ -548,7 +556,7 @@ export class Store {
             this.strategy.afterDelete?.(deleted, ctx);
             return { object: deleted, created: false };
           } catch (e) {
-            if (isStorageError(e, 'Conflict') && !requested && attempt < 5) continue;
+            if (isStorageError(e, 'Conflict') && attempt < 5) continue;
             throw this.interpretWriteError(e, name);
           }
         }
@@ -567,7 +575,7 @@ export class Store {
           this.traceWrite('update', key, kv!.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv!.modRevision} → ${written.modRevision}`);
           return this.writtenResult(written);
         } catch (e) {
-          if (isStorageError(e, 'Conflict') && !requested && attempt < 5) {
+          if (isStorageError(e, 'Conflict') && attempt < 5) {
             this.traceWrite('update', key, kv!.modRevision, undefined, `${key} changed since resourceVersion ${kv!.modRevision}: read again and retried`);
             continue;
           }

@@ -6,13 +6,19 @@
  * so a slow client costs bounded memory and never delays writes or other
  * watchers. Its stream then ends, and the client resumes from the last
  * resourceVersion it saw (or relists), as with kube-apiserver.
+ *
+ * A consumer that takes items as they come (onReady) is told about new items
+ * after the write that produced them has returned, as kube's cacher
+ * dispatches to watcher goroutines: once per task for every watcher with new
+ * items, or at once when a watcher has `readyBatch` items it was not told
+ * about. Writes made back to back without yielding thus reach each watcher as
+ * one chunk, as kube-apiserver flushes a watch once its channel is empty.
  */
-import type { Storage, StorageEvent, Unsubscribe } from '../interface';
+import type { Storage, StorageEvent } from '../interface';
+import { CachingEvent, cachingEvent } from './cachingEvent';
 
-export type WatchItem =
-  | { kind: 'event'; event: StorageEvent }
-  /** All changes up to revision have been queued before this item. */
-  | { kind: 'bookmark'; revision: number };
+/** An event (with its memo, shared by every watcher), or a bookmark: all changes up to revision have been queued before it. */
+export type WatchItem = CachingEvent | { kind: 'bookmark'; revision: number };
 
 /** Why a watcher ended: the consumer stopped it, or it fell too far behind. */
 export type WatcherCloseReason = 'stopped' | 'overflow';
@@ -20,20 +26,39 @@ export type WatcherCloseReason = 'stopped' | 'overflow';
 /** kube-apiserver sizes watcher channels in the hundreds; this is the backlog tolerated past replay. */
 export const defaultWatcherCapacity = 1000;
 
+/** Items a consumer may have waiting, untold, before it is told synchronously. */
+export const readyBatch = 64;
+
+/** Watchers with items their consumer has not been told about, told together in the next task. */
+let due: CacheWatcher[] = [];
+function tellSoon(watcher: CacheWatcher): void {
+  if (due.push(watcher) === 1) setTimeout(tellDue, 0);
+}
+function tellDue(): void {
+  const now = due;
+  due = [];
+  for (const watcher of now) watcher.tell();
+}
+
 export class CacheWatcher {
   private queue: WatchItem[] = [];
   private head = 0;
   private waiter: ((item: WatchItem | undefined) => void) | undefined;
-  private unsubscribe: Unsubscribe | undefined;
+  private unsubscribe: (() => void) | undefined;
+  /** Items pushed since the consumer was last told. */
+  private untold = 0;
+  /** Whether this watcher waits in `due`. */
+  private telling = false;
   private limit: number;
   /** Set once the watcher has ended. */
   closeReason: WatcherCloseReason | undefined;
   /** Highest event revision queued. */
   lastRevision: number;
   /**
-   * Called synchronously after every push and on close, for a consumer that
-   * takes items as they come (the watch handler moves them straight into its
-   * response stream while the client has room) instead of awaiting next().
+   * For a consumer that takes items as they come (the watch handler moves
+   * them into its response stream while the client has room) instead of
+   * awaiting next(): called once new items wait (after the pushing write
+   * returned, or at once past `readyBatch`), and on close.
    */
   onReady: (() => void) | undefined = undefined;
 
@@ -58,7 +83,7 @@ export class CacheWatcher {
   /** Fan-out side: never blocks. */
   push(item: WatchItem): void {
     if (this.closed) return;
-    if (item.kind === 'event') this.lastRevision = Math.max(this.lastRevision, item.event.revision);
+    if (item.kind === 'event' && item.revision > this.lastRevision) this.lastRevision = item.revision;
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;
@@ -66,8 +91,20 @@ export class CacheWatcher {
       return;
     }
     this.queue.push(item);
-    if (this.backlog > this.limit) this.close('overflow');
-    else this.onReady?.();
+    if (this.queue.length - this.head > this.limit) return this.close('overflow');
+    if (!this.onReady) return;
+    if (++this.untold >= readyBatch) this.tell();
+    else if (!this.telling) {
+      this.telling = true;
+      tellSoon(this);
+    }
+  }
+
+  /** Tells the consumer that items wait (the scheduled call, or a full batch). */
+  tell(): void {
+    this.telling = false;
+    this.untold = 0;
+    if (!this.closed) this.onReady?.();
   }
 
   /** The replayed history is accepted whole; the capacity bounds the backlog beyond it. */
@@ -75,7 +112,7 @@ export class CacheWatcher {
     this.limit = Math.max(this.capacity, this.backlog + this.capacity);
   }
 
-  attach(unsubscribe: Unsubscribe): void {
+  attach(unsubscribe: () => void): void {
     if (this.closed) unsubscribe();
     else this.unsubscribe = unsubscribe;
   }
@@ -121,13 +158,6 @@ export class CacheWatcher {
   }
 }
 
-/** The item made last: the fan-out hands one event to every watcher in turn, and items are never changed, so they share it. */
-let lastItem: WatchItem & { kind: 'event' } = { kind: 'event', event: { type: 'PUT', revision: 0, kv: { key: '', value: '', createRevision: 0, modRevision: 0 } } };
-function itemFor(event: StorageEvent): WatchItem {
-  if (lastItem.event !== event) lastItem = { kind: 'event', event };
-  return lastItem;
-}
-
 /**
  * Opens a buffered watcher on any Storage (the watch cache, or a bare backend):
  * events on keys under prefix after afterRevision. Rejects like Storage.watch
@@ -135,7 +165,7 @@ function itemFor(event: StorageEvent): WatchItem {
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
   const watcher = new CacheWatcher(afterRevision, capacity);
-  const unsubscribe = await storage.watch(prefix, afterRevision, (event) => watcher.push(itemFor(event)));
+  const unsubscribe = await storage.watch(prefix, afterRevision, (event: StorageEvent) => watcher.push(cachingEvent(event)));
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;

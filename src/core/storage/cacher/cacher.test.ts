@@ -4,7 +4,7 @@ import { runStorageConformance } from '../testing/conformance';
 import type { StorageEvent } from '../interface';
 import { FakeClock } from '../../util/clock';
 import { createWatchCache } from './cacher';
-import { CacheWatcher, openCacheWatcher } from './cacheWatcher';
+import { CacheWatcher, openCacheWatcher, readyBatch } from './cacheWatcher';
 
 runStorageConformance('watch cache over memory', async () => createWatchCache(createMemoryStorage(), { clock: new FakeClock() }));
 
@@ -103,7 +103,7 @@ describe('cache watcher', () => {
     for (let i = 0; i < 50; i++) {
       await cache.create(`/r/${i}`, 'x');
       slowMostHeld = Math.max(slowMostHeld, slow.backlog);
-      for (let item = fast.take(); item; item = fast.take()) if (item.kind === 'event') fastSeen.push(item.event.revision);
+      for (let item = fast.take(); item; item = fast.take()) if (item.kind === 'event') fastSeen.push(item.revision);
     }
     expect(slow.closeReason).toBe('overflow');
     // Memory held for a consumer that never reads stays within its capacity.
@@ -125,6 +125,27 @@ describe('cache watcher', () => {
     expect(w.closed).toBe(false);
     await cache.create('/r/overflow', 'x');
     expect(w.closeReason).toBe('overflow');
+  });
+
+  it('tells a consumer about new items after the pushing task, once for all of them, and at once past a batch', async () => {
+    const w = new CacheWatcher(0, 1000);
+    const told: number[] = [];
+    w.onReady = () => {
+      let n = 0;
+      while (w.take()) n++;
+      told.push(n);
+    };
+    w.endReplay();
+    w.push({ kind: 'bookmark', revision: 1 });
+    w.push({ kind: 'bookmark', revision: 2 });
+    // The pusher (a write) returns before the consumer runs.
+    expect(told).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(told).toEqual([2]);
+    // A pusher that never yields still has its items delivered every readyBatch pushes.
+    for (let i = 0; i < readyBatch * 2; i++) w.push({ kind: 'bookmark', revision: 3 + i });
+    expect(told).toEqual([2, readyBatch, readyBatch]);
+    w.close();
   });
 
   it('tells a consumer that takes items as they come about each push and the close', async () => {

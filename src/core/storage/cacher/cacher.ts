@@ -19,6 +19,7 @@ import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type 
 import { WatcherSet } from '../watchers';
 import type { Clock } from '../../util/clock';
 import { WatchCache } from './watchCache';
+import { CachingEvent } from './cachingEvent';
 
 export interface WatchCacheOptions {
   clock: Clock;
@@ -102,8 +103,10 @@ class Cacher implements WatchCacheStorage {
   }
 
   private onEvent(event: StorageEvent): void {
-    this.cache.add(event, this.now());
-    this.watchers.notify(event);
+    // One shared event per revision, kept in the window and handed to every watcher, so what they derive is memoized.
+    const cached = new CachingEvent(event);
+    this.cache.add(cached, this.now());
+    this.watchers.notify(cached);
   }
 
   private now(): number {

@@ -78,7 +78,7 @@ const plans = new Map<string, MessagePlan>();
 
 /** The descriptor entry of a message, by full name without the leading dot. */
 function lookupType(fullName: string): IType {
-  let node: INamespace | IType | undefined = protoDescriptor;
+  let node: INamespace | IType | undefined = protoDescriptor.loaded;
   for (const part of fullName.split('.')) node = node?.nested?.[part] as INamespace | IType | undefined;
   if (!node || !('fields' in node)) throw new Error(`protobuf message ${fullName} is not in the descriptor`);
   return node;

@@ -1,0 +1,79 @@
+/**
+ * A storage decorator that can hold one write open, for crash tests: armed
+ * through `/debug/kubesim/hold-write`, the next create, update or delete of
+ * a matching key waits either before reaching the backend (nothing is
+ * committed) or after the backend committed it (nothing is acknowledged),
+ * until released. A host stopped while a write is held shows what a crash at
+ * that point leaves in storage. Unarmed, writes pass straight through.
+ */
+import type { KeyValue, Storage } from '../storage/interface';
+
+export type HoldPhase = 'before-commit' | 'after-commit';
+
+export interface HeldWriteState {
+  /** The hold waiting for a write, if armed. */
+  armed?: { phase: HoldPhase; keyPrefix: string };
+  /** The key of the write being held now. */
+  held?: string;
+}
+
+export interface HeldWrites {
+  readonly storage: Storage;
+  /** Holds the next write of a key under keyPrefix at phase. */
+  arm(phase: HoldPhase, keyPrefix: string): void;
+  /** Lets a held write (if any) go on, and disarms. */
+  release(): void;
+  state(): HeldWriteState;
+}
+
+export function withHeldWrites(inner: Storage): HeldWrites {
+  let armed: HeldWriteState['armed'];
+  let held: string | undefined;
+  let releaseHeld: (() => void) | undefined;
+
+  async function write(key: string, op: () => Promise<KeyValue>): Promise<KeyValue> {
+    if (!armed || !key.startsWith(armed.keyPrefix)) return op();
+    const { phase } = armed;
+    armed = undefined;
+    held = key;
+    const gate = new Promise<void>((resolve) => (releaseHeld = resolve));
+    try {
+      if (phase === 'before-commit') {
+        await gate;
+        return await op();
+      }
+      const kv = await op();
+      await gate;
+      return kv;
+    } finally {
+      held = undefined;
+      releaseHeld = undefined;
+    }
+  }
+
+  const storage: Storage = {
+    currentRevision: () => inner.currentRevision(),
+    compactedRevision: () => inner.compactedRevision(),
+    get: (key, revision) => inner.get(key, revision),
+    range: (prefix, options) => inner.range(prefix, options),
+    create: (key, value) => write(key, () => inner.create(key, value)),
+    update: (key, value, expected) => write(key, () => inner.update(key, value, expected)),
+    delete: (key, expected) => write(key, () => inner.delete(key, expected)),
+    watch: (prefix, after, listener, onProgress) => inner.watch(prefix, after, listener, onProgress),
+    compact: (revision) => inner.compact(revision),
+    close: () => inner.close(),
+  };
+
+  return {
+    storage,
+    arm(phase, keyPrefix) {
+      armed = { phase, keyPrefix };
+    },
+    release() {
+      armed = undefined;
+      held = undefined;
+      releaseHeld?.();
+    },
+    state: () => ({ ...(armed ? { armed: { ...armed } } : {}), ...(held ? { held } : {}) }),
+  };
+}
