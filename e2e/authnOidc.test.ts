@@ -128,6 +128,39 @@ describe('--authentication-config issuers', () => {
     expect(discoveryHits).toContain('/tenant/.well-known/openid-configuration');
   });
 
+  it('[AC-METRICS-035] each automatic reload of the file sets apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds for its outcome', async () => {
+    const path = configFile('reloaded', { anonymous: { enabled: true, conditions: [{ path: '/livez' }] } });
+    await withHost({ authenticationConfig: path }, async (h) => {
+      const samples = async () => {
+        const text = (await h.kubectl(['get', '--raw', '/metrics'])).stdout;
+        return text.split('\n').filter((l) => l.startsWith('apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{'));
+      };
+      const waitFor = async (status: string) => {
+        for (let i = 0; i < 50; i++) {
+          const line = (await samples()).find((l) => l.includes(`status="${status}"`));
+          if (line) return line;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`no ${status} sample`);
+      };
+      expect(await samples()).toEqual([]);
+      const before = Date.now() / 1000;
+      configFile('reloaded', { anonymous: { enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] } });
+      const ok = await waitFor('success');
+      expect(ok).toMatch(/^apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds\{apiserver_id_hash="sha256:[0-9a-f]{64}",status="success"\} /);
+      const at = Number(ok.split(' ')[1]);
+      expect(at).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(at).toBeLessThanOrEqual(Date.now() / 1000);
+      writeFileSync(path, 'kind: AuthenticationConfiguration\napiVersion: nope\n');
+      expect(await waitFor('failure')).toContain('status="failure"');
+      const total = (await h.kubectl(['get', '--raw', '/metrics'])).stdout.split('\n').filter((l) => l.startsWith('apiserver_authentication_config_controller_automatic_reloads_total{'));
+      expect(total.map((l) => l.replace(/apiserver_id_hash="[^"]+",/, ''))).toEqual([
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1',
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1',
+      ]);
+    });
+  });
+
   it('[AC-AUTHN-076] [AC-AUTHN-069] a discoveryURL used twice, or anonymous in the file with --anonymous-auth, stops the host', async () => {
     const twice = configFile('twice', {
       jwt: [

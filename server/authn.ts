@@ -65,7 +65,7 @@ async function signingJwk(dataDir: string, path: string | undefined): Promise<JW
   return createPrivateKey(await readFile(file, 'utf8')).export({ format: 'jwk' }) as JWK;
 }
 
-export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}): Promise<HostAuthentication> {
+export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}, onConfigReload?: (ok: boolean) => void): Promise<HostAuthentication> {
   const tokenPath = flags.tokenAuthFile ?? (await ensureAdminTokenFile(dataDir));
   const tokenFile: StaticToken[] = parseTokenFile(await readFile(tokenPath, 'utf8'), tokenPath);
   const admin = tokenFile.find((t) => t.user.groups.includes(systemMasters)) ?? tokenFile[0];
@@ -79,7 +79,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
     }
     : undefined;
   const serviceAccountIssuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
-  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers);
+  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers, onConfigReload);
   return {
     caBundles,
     options: {

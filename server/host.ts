@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { flagzValues } from './flagz';
@@ -89,7 +89,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const leaderElection = etcd?.leaderElect
     ? { identity: `${hostname()}_${randomUUID()}`, leaseDurationMs: etcd.leaseDurationMs, renewDeadlineMs: etcd.renewDeadlineMs, retryPeriodMs: etcd.retryPeriodMs, onLeadingChange: (now: boolean) => (leading = now) }
     : undefined;
-  const authn = await hostAuthentication(flags.dataDir, flags.authn);
+  // Reloads of --authentication-config are counted on /metrics once the API server exists.
+  let observeAuthnReload: (ok: boolean) => void = () => {};
+  const authn = await hostAuthentication(flags.dataDir, flags.authn, (ok) => observeAuthnReload(ok));
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
@@ -99,6 +101,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
   const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
   await api.ready;
+  // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
+  const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;
+  observeAuthnReload = (ok) => api.metrics.observeAuthenticationConfigReload(ok, apiServerIdHash, Date.now() / 1000);
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown; url?: string } }) => {
     const dotted = rejectDotSegment(env?.incoming?.url);
     if (dotted) return dotted;

@@ -87,7 +87,7 @@ export interface HostJwt {
  * a valid new version replaces the old, an invalid one is reported and the
  * last valid one stays, as kube-apiserver's reloading does.
  */
-function watchedConfig(path: string, serviceAccountIssuers: readonly string[], initial: AuthenticationConfiguration): { current: () => JwtEntry[]; stop(): void } {
+function watchedConfig(path: string, serviceAccountIssuers: readonly string[], initial: AuthenticationConfiguration, onReload: (ok: boolean) => void): { current: () => JwtEntry[]; stop(): void } {
   const entries = (c: AuthenticationConfiguration): JwtEntry[] => (c.jwt ?? []).map((j) => ({ config: j, jwks: discoveredJwks(j.issuer) }));
   let current = entries(initial);
   let lastText = readFileSync(path, 'utf8');
@@ -103,21 +103,24 @@ function watchedConfig(path: string, serviceAccountIssuers: readonly string[], i
     try {
       current = entries(loadAuthenticationConfiguration(parse(text), serviceAccountIssuers));
       process.stderr.write(`kubesim: reloaded authentication configuration from ${path}\n`);
+      onReload(true);
     } catch (e) {
       process.stderr.write(`kubesim: ignoring invalid authentication configuration ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
+      onReload(false);
     }
   };
   watchFile(path, { interval: 1000 }, listener);
   return { current: () => current, stop: () => unwatchFile(path, listener) };
 }
 
-export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: readonly string[]): HostJwt {
+/** `onReload` hears of every automatic reload of --authentication-config after a change, and whether it was taken. */
+export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: readonly string[], onReload: (ok: boolean) => void = () => {}): HostJwt {
   const oidcFlags = oidcFlagNames.some((n) => flags[n] !== undefined);
   if (flags.authenticationConfig && oidcFlags) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
   if (flags.authenticationConfig) {
     const config = loadAuthenticationConfiguration(parse(readFileSync(flags.authenticationConfig, 'utf8')), serviceAccountIssuers);
     if (config.anonymous && flags.anonymousAuth !== undefined) throw new Error('--anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
-    const watched = watchedConfig(flags.authenticationConfig, serviceAccountIssuers, config);
+    const watched = watchedConfig(flags.authenticationConfig, serviceAccountIssuers, config, onReload);
     return { jwt: watched.current, anonymous: config.anonymous, stop: watched.stop };
   }
   if (!oidcFlags) return { jwt: [], stop() {} };
