@@ -161,6 +161,14 @@ describe('--authentication-config issuers', () => {
     });
   });
 
+  it('[AC-AUTHN-082] egressSelectorType needs the StructuredAuthenticationConfigurationEgressSelector gate (beta, on by default)', async () => {
+    const path = configFile('egress', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], egressSelectorType: 'controlplane' }, claimMappings }] });
+    await expect(startTestHost({ authn: { authenticationConfig: path }, flags: { featureGates: { StructuredAuthenticationConfigurationEgressSelector: false } } }))
+      .rejects.toThrow('jwt[0].issuer.egressSelectorType: Invalid value: "controlplane": egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled');
+    const h = await startTestHost({ authn: { authenticationConfig: path } });
+    await h.stop();
+  });
+
   it('[AC-AUTHN-076] [AC-AUTHN-069] a discoveryURL used twice, or anonymous in the file with --anonymous-auth, stops the host', async () => {
     const twice = configFile('twice', {
       jwt: [

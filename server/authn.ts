@@ -15,7 +15,7 @@ import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
 import { controllerEnabled } from '../src/core/controllers/names';
 import { parseCaBundle, type CaBundles } from './clientCerts';
-import { hostJwtAuthenticators } from './oidc';
+import { hostJwtAuthenticators, type HostJwtOptions } from './oidc';
 import { webhookCall } from './webhookClient';
 
 export interface HostAuthentication {
@@ -65,7 +65,7 @@ async function signingJwk(dataDir: string, path: string | undefined): Promise<JW
   return createPrivateKey(await readFile(file, 'utf8')).export({ format: 'jwk' }) as JWK;
 }
 
-export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}, onConfigReload?: (ok: boolean) => void): Promise<HostAuthentication> {
+export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}, jwtOptions: HostJwtOptions = {}): Promise<HostAuthentication> {
   const tokenPath = flags.tokenAuthFile ?? (await ensureAdminTokenFile(dataDir));
   const tokenFile: StaticToken[] = parseTokenFile(await readFile(tokenPath, 'utf8'), tokenPath);
   const admin = tokenFile.find((t) => t.user.groups.includes(systemMasters)) ?? tokenFile[0];
@@ -79,7 +79,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
     }
     : undefined;
   const serviceAccountIssuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
-  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers, onConfigReload);
+  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers, jwtOptions);
   return {
     caBundles,
     options: {

@@ -23,6 +23,7 @@ import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
 import { ensureServingCert } from './tls';
 import { FakeClock } from '../src/core/util/clock';
+import { defaultFeatureGates } from '../src/core/features';
 
 export interface RunningHost {
   api: ApiServer;
@@ -91,7 +92,10 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     : undefined;
   // Reloads of --authentication-config are counted on /metrics once the API server exists.
   let observeAuthnReload: (ok: boolean) => void = () => {};
-  const authn = await hostAuthentication(flags.dataDir, flags.authn, (ok) => observeAuthnReload(ok));
+  const authn = await hostAuthentication(flags.dataDir, flags.authn, {
+    onReload: (ok) => observeAuthnReload(ok),
+    gates: { egressSelector: flags.featureGates?.StructuredAuthenticationConfigurationEgressSelector ?? defaultFeatureGates.StructuredAuthenticationConfigurationEgressSelector },
+  });
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };

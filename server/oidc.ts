@@ -9,7 +9,7 @@ import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { request } from 'node:https';
 import type { JWK } from 'jose';
 import { parse } from 'yaml';
-import { loadAuthenticationConfiguration, type AuthenticationConfiguration } from '../src/core/auth/authenticator/config';
+import { loadAuthenticationConfiguration, type AuthenticationConfiguration, type AuthenticationConfigurationGates } from '../src/core/auth/authenticator/config';
 import type { JwtEntry } from '../src/core/auth/authentication';
 import { supportedSigningAlgs, type JwksSource, type JwtAuthenticatorConfig } from '../src/core/auth/authenticator/jwt';
 import type { AuthnFlags } from './authFlags';
@@ -87,7 +87,7 @@ export interface HostJwt {
  * a valid new version replaces the old, an invalid one is reported and the
  * last valid one stays, as kube-apiserver's reloading does.
  */
-function watchedConfig(path: string, serviceAccountIssuers: readonly string[], initial: AuthenticationConfiguration, onReload: (ok: boolean) => void): { current: () => JwtEntry[]; stop(): void } {
+function watchedConfig(path: string, load: (doc: unknown) => AuthenticationConfiguration, initial: AuthenticationConfiguration, onReload: (ok: boolean) => void): { current: () => JwtEntry[]; stop(): void } {
   const entries = (c: AuthenticationConfiguration): JwtEntry[] => (c.jwt ?? []).map((j) => ({ config: j, jwks: discoveredJwks(j.issuer) }));
   let current = entries(initial);
   let lastText = readFileSync(path, 'utf8');
@@ -101,7 +101,7 @@ function watchedConfig(path: string, serviceAccountIssuers: readonly string[], i
     if (text === lastText) return;
     lastText = text;
     try {
-      current = entries(loadAuthenticationConfiguration(parse(text), serviceAccountIssuers));
+      current = entries(load(parse(text)));
       process.stderr.write(`kubesim: reloaded authentication configuration from ${path}\n`);
       onReload(true);
     } catch (e) {
@@ -113,14 +113,20 @@ function watchedConfig(path: string, serviceAccountIssuers: readonly string[], i
   return { current: () => current, stop: () => unwatchFile(path, listener) };
 }
 
-/** `onReload` hears of every automatic reload of --authentication-config after a change, and whether it was taken. */
-export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: readonly string[], onReload: (ok: boolean) => void = () => {}): HostJwt {
+export interface HostJwtOptions {
+  /** Hears of every automatic reload of --authentication-config after a change, and whether it was taken. */
+  onReload?: (ok: boolean) => void;
+  gates?: AuthenticationConfigurationGates;
+}
+
+export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: readonly string[], options: HostJwtOptions = {}): HostJwt {
+  const load = (doc: unknown) => loadAuthenticationConfiguration(doc, serviceAccountIssuers, options.gates);
   const oidcFlags = oidcFlagNames.some((n) => flags[n] !== undefined);
   if (flags.authenticationConfig && oidcFlags) throw new Error('authentication-config file and oidc-* flags are mutually exclusive');
   if (flags.authenticationConfig) {
-    const config = loadAuthenticationConfiguration(parse(readFileSync(flags.authenticationConfig, 'utf8')), serviceAccountIssuers);
+    const config = load(parse(readFileSync(flags.authenticationConfig, 'utf8')));
     if (config.anonymous && flags.anonymousAuth !== undefined) throw new Error('--anonymous-auth flag cannot be set when anonymous field is configured in authentication configuration file');
-    const watched = watchedConfig(flags.authenticationConfig, serviceAccountIssuers, config, onReload);
+    const watched = watchedConfig(flags.authenticationConfig, load, config, options.onReload ?? (() => {}));
     return { jwt: watched.current, anonymous: config.anonymous, stop: watched.stop };
   }
   if (!oidcFlags) return { jwt: [], stop() {} };
@@ -129,6 +135,6 @@ export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: 
   for (const alg of algs) if (!supportedSigningAlgs.includes(alg)) throw new Error(`oidc-signing-algs: unsupported signing algorithm "${alg}"; allowed: ${supportedSigningAlgs.join(', ')}`);
   const config = fromOidcFlags(flags);
   // The same validation as the file (https issuer, ...), under the file's field names.
-  loadAuthenticationConfiguration({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthenticationConfiguration', jwt: [config] }, serviceAccountIssuers);
+  load({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthenticationConfiguration', jwt: [config] });
   return { jwt: [{ config, jwks: discoveredJwks(config.issuer), signingAlgs: algs }], stop() {} };
 }
