@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import { generateKeyPairSync } from 'node:crypto';
 import { compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,25 @@ describe('kubectl with bearer tokens', () => {
     expect(w.stdout).toMatch(/Username\s+alice\n/);
     expect(w.stdout).toMatch(/UID\s+u-1\n/);
     expect(w.stdout).toMatch(/Groups\s+\[dev ops system:authenticated\]/);
+  });
+
+  it('[AC-AUTHN-034] a bearer token travels as an HTTP header value: characters a header value cannot hold are refused before authentication', async () => {
+    const raw = (token: string) => new Promise<string>((resolve, reject) => {
+      const url = new URL(t.host.url);
+      const body = '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}';
+      const head = `POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      const c = connect(Number(url.port), url.hostname, () => c.write(head + body));
+      let out = '';
+      c.on('data', (d) => (out += d));
+      c.on('close', () => resolve(out));
+      c.on('error', reject);
+    });
+    const ok = await raw('alicetoken');
+    expect(ok.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    expect(ok).toContain('"username":"alice"');
+    expect((await raw('alice\x01token')).split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    // Clients refuse to send such a value at all.
+    expect(() => new Headers({ authorization: 'Bearer alice\ntoken' })).toThrow(TypeError);
   });
 
   it('[AC-AUTHN-117] an unknown token is refused with 401', async () => {
