@@ -224,7 +224,7 @@ class EtcdStorage implements Storage {
     return { key, value: this.codec.decode(prev.value), createRevision: this.toRevision(prev.create_revision), modRevision: this.toRevision(res.header.revision) };
   }
 
-  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void): Promise<Unsubscribe> {
+  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void, onEnded?: (error: StorageError) => void): Promise<Unsubscribe> {
     this.assertOpen(prefix);
     const start = afterRevision + this.base;
     // etcd accepts a watch from the compacted revision itself; the interface wants it past it.
@@ -276,9 +276,11 @@ class EtcdStorage implements Storage {
     }
     // Later errors end the watch (etcd cancelled it, e.g. compacted while this host was disconnected).
     watcher.on('error', (err: Error) => {
+      if (!active) return;
       active = false;
       this.watchers.delete(watcher);
       this.options.onWatchError?.(err);
+      onEnded?.(err.message.includes(compactedMessage) ? new StorageError('Compacted', prefix, `etcd: ${compactedMessage}`) : new StorageError('Internal', prefix, `etcd watch: ${err.message}`));
     });
     this.watchers.add(watcher);
     return () => {

@@ -93,8 +93,12 @@ export interface Storage {
    * resolves (etcd): they call it with a revision once every event up to it
    * has been delivered (etcd's progress notifications), so a watch cache can
    * move its revision without an event. Synchronous backends never call it.
+   *
+   * `onEnded` is called when the backend ends the watch by itself (etcd
+   * cancels a watch whose revision was compacted while the client was
+   * disconnected): no event comes after it. Local backends never end one.
    */
-  watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void): Promise<Unsubscribe>;
+  watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, onProgress?: (revision: number) => void, onEnded?: (error: StorageError) => void): Promise<Unsubscribe>;
   /**
    * Drops history up to (not including) revision; reads at older revisions
    * and watches from older revisions fail afterwards. A revision at or below

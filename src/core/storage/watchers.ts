@@ -18,6 +18,8 @@ export type ListenerErrorHandler = (error: unknown, event: StorageEvent) => void
 interface Watcher {
   prefix: string;
   listener: (event: StorageEvent) => void;
+  /** Told when the set ends every watcher (the source they follow was lost). */
+  onEnded?: () => void;
   /** Highest revision delivered (or replayed) to this watcher. */
   lastRevision: number;
   active: boolean;
@@ -45,8 +47,9 @@ export class WatcherSet {
     afterRevision: number,
     history: readonly StorageEvent[],
     listener: (event: StorageEvent) => void,
+    onEnded?: () => void,
   ): Unsubscribe {
-    const watcher: Watcher = { prefix, listener, lastRevision: afterRevision, active: true };
+    const watcher: Watcher = { prefix, listener, onEnded, lastRevision: afterRevision, active: true };
     this.watchers.add(watcher);
     // Replay counts as delivery: writes made by the listener meanwhile wait
     // in the queue until the history is through.
@@ -84,6 +87,13 @@ export class WatcherSet {
     } finally {
       this.delivering = false;
     }
+  }
+
+  /** Ends every watcher, telling each (its source was lost and it must start again). */
+  endAll(): void {
+    const ended = [...this.watchers];
+    this.clear();
+    for (const watcher of ended) watcher.onEnded?.();
   }
 
   /** Drops every watcher (on close). */

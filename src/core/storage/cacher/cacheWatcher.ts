@@ -165,7 +165,8 @@ export class CacheWatcher {
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
   const watcher = new CacheWatcher(afterRevision, capacity);
-  const unsubscribe = await storage.watch(prefix, afterRevision, (event: StorageEvent) => watcher.push(cachingEvent(event)));
+  // A watch its storage ends (the watch cache starting over) ends the stream: the client resumes from what it saw.
+  const unsubscribe = await storage.watch(prefix, afterRevision, (event: StorageEvent) => watcher.push(cachingEvent(event)), undefined, () => watcher.close());
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStorage } from '../memory';
 import { runStorageConformance } from '../testing/conformance';
-import type { StorageEvent } from '../interface';
+import { StorageError, type StorageEvent } from '../interface';
 import { FakeClock } from '../../util/clock';
 import { createWatchCache } from './cacher';
 import { CacheWatcher, openCacheWatcher, readyBatch } from './cacheWatcher';
@@ -170,5 +170,35 @@ describe('cache watcher', () => {
     const ended = w.next();
     w.close();
     expect(await ended).toBeUndefined();
+  });
+});
+
+describe('a backend that ends the watch cache\'s watch', () => {
+  it('[API-WATCH-028] ends every watcher and starts the window again at the backend\'s compacted revision', async () => {
+    const clock = new FakeClock();
+    const backend = createMemoryStorage();
+    // The backend's watch of the cache (prefix ''), with the callback etcd calls when it cancels it.
+    let endCacheWatch: (() => void) | undefined;
+    const watch = backend.watch.bind(backend);
+    backend.watch = (prefix, after, listener, onProgress, onEnded) => {
+      if (prefix === '') endCacheWatch = () => onEnded?.(new StorageError('Compacted', '', 'etcd: required revision has been compacted'));
+      return watch(prefix, after, listener, onProgress, onEnded);
+    };
+    const cache = createWatchCache(backend, { clock });
+    await cache.ready;
+    for (const k of ['a', 'b', 'c']) await cache.create(`/r/${k}`, '1');
+    const watcher = await openCacheWatcher(cache, '/r/', 0);
+    for (let i = 0; i < 3; i++) expect(await watcher.next()).toBeDefined();
+
+    // Compacted while the host was away: the watch ends, and the window restarts behind the compaction.
+    await backend.compact(3);
+    endCacheWatch!();
+    expect(await watcher.next()).toBeUndefined();
+    expect(cache.stats().watchers).toBe(0);
+    await expect(cache.watch('/r/', 1, () => {})).rejects.toMatchObject({ code: 'Compacted' });
+    const seen: number[] = [];
+    await cache.watch('/r/', 3, (e) => seen.push(e.revision));
+    await cache.create('/r/d', '1');
+    expect(seen).toEqual([4]);
   });
 });

@@ -73,6 +73,8 @@ class Cacher implements WatchCacheStorage {
   private lastCompactionAt: number;
   private compacting: Promise<void> | undefined;
   private closed = false;
+  /** The current follow of the backend: the first one (ready), or a restart after the backend ended it. */
+  private following: Promise<void>;
 
   constructor(
     private readonly backend: Storage,
@@ -83,17 +85,27 @@ class Cacher implements WatchCacheStorage {
     this.compactionIntervalMs = Math.min(options.compactionIntervalMs ?? defaultCompactionIntervalMs, this.historyWindowMs);
     this.watchers = new WatcherSet(options.onListenerError);
     this.lastCompactionAt = this.now();
-    this.ready = this.follow(options.maxEvents ?? defaultMaxEvents);
+    this.ready = this.following = this.follow(options.maxEvents ?? defaultMaxEvents);
   }
 
-  /** Loads the backend's retained history into the window, then follows new events. */
+  /**
+   * Loads the backend's retained history into the window, then follows new events.
+   * When the backend ends the watch (etcd compacted past it while this host was
+   * disconnected), every watcher is ended, as the cacher terminates them when its
+   * reflector starts over, and the window starts again at the backend's
+   * compacted revision: clients resume, and those further back get 410 and relist.
+   */
   private async follow(maxEvents: number): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const compacted = await this.backend.compactedRevision();
       this.backendCompacted = compacted;
       this.cache = new WatchCache(compacted, { historyWindowMs: this.historyWindowMs, maxEvents });
       try {
-        this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event), (revision) => this.cache.progress(revision));
+        this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event), (revision) => this.cache.progress(revision), () => {
+          if (this.closed) return;
+          this.watchers.endAll();
+          this.following = this.follow(maxEvents);
+        });
         return;
       } catch (e) {
         // Compacted between the two calls: start over from the new revision.
@@ -115,7 +127,7 @@ class Cacher implements WatchCacheStorage {
 
   /** Expires the window on the clock and compacts the backend behind it when due. */
   private async maintain(): Promise<void> {
-    await this.ready;
+    await this.following;
     this.cache.expire(this.now());
     const start = this.cache.startRevision;
     if (start > this.backendCompacted && this.now() - this.lastCompactionAt >= this.compactionIntervalMs && !this.compacting) {
@@ -187,7 +199,7 @@ class Cacher implements WatchCacheStorage {
     return this.backend.delete(key, expectedModRevision);
   }
 
-  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void): Promise<Unsubscribe> {
+  async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, _onProgress?: (revision: number) => void, onEnded?: (error: StorageError) => void): Promise<Unsubscribe> {
     await this.maintain();
     if (this.closed) throw new StorageError('Internal', prefix, 'storage is closed');
     const start = this.cache.startRevision;
@@ -195,7 +207,7 @@ class Cacher implements WatchCacheStorage {
       throw new StorageError('Compacted', prefix, `too old resource version: ${afterRevision} (${start})`, start);
     }
     // Synchronous from here: the window and the live stream hand over without a gap.
-    return this.watchers.add(prefix, afterRevision, this.cache.since(afterRevision), listener);
+    return this.watchers.add(prefix, afterRevision, this.cache.since(afterRevision), listener, onEnded && (() => onEnded(new StorageError('Internal', prefix, 'the watch cache started over from its backend'))));
   }
 
   async compact(revision: number): Promise<void> {
