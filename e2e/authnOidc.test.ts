@@ -19,6 +19,8 @@ const caFile = join(dir, 'idp-ca.crt');
 let idp: Server;
 let issuer = '';
 const discoveryHits: string[] = [];
+const claimFetches: string[] = [];
+let distributedGroups = '';
 let rsa: Awaited<ReturnType<typeof generateKeyPair>>;
 let ec: Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -36,6 +38,15 @@ beforeAll(async () => {
     const url = req.url ?? '';
     res.setHeader('content-type', 'application/json');
     if (url === '/keys') return res.end(JSON.stringify({ keys }));
+    if (url === '/claims') {
+      claimFetches.push(req.headers.authorization ?? '');
+      if (req.headers.authorization !== 'Bearer claims-access') {
+        res.statusCode = 401;
+        return res.end();
+      }
+      res.setHeader('content-type', 'application/jwt');
+      return res.end(distributedGroups);
+    }
     discoveryHits.push(url);
     // Every discovery document names the provider's root as issuer, whatever path it is served at.
     if (url.endsWith('/.well-known/openid-configuration') || url === '/custom/discovery') return res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
@@ -44,6 +55,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
   issuer = `https://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  distributedGroups = await idToken({ groups: ['dist-a', 'dist-b'] });
 });
 afterAll(async () => {
   await new Promise((r) => idp?.close(r));
@@ -167,6 +179,25 @@ describe('--authentication-config issuers', () => {
       .rejects.toThrow('jwt[0].issuer.egressSelectorType: Invalid value: "controlplane": egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled');
     const h = await startTestHost({ authn: { authenticationConfig: path } });
     await h.stop();
+  });
+
+  it('[AC-AUTHN-102] a groups claim left to a distributed source is fetched for a claim mapping, never for a CEL expression', async () => {
+    const certificateAuthority = readFileSync(caFile, 'utf8');
+    const distributed = { sub: 'u1', _claim_names: { groups: 'src1' }, _claim_sources: { src1: { endpoint: `${issuer}/claims`, access_token: 'claims-access' } } };
+    const byClaim = configFile('distributed-claim', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], certificateAuthority }, claimMappings: { ...claimMappings, groups: { claim: 'groups', prefix: 'oidc:' } } }] });
+    claimFetches.length = 0;
+    await withHost({ authenticationConfig: byClaim }, async (h) => {
+      expect(await whoami(h, await idToken(distributed))).toEqual({ username: 'u1', groups: ['oidc:dist-a', 'oidc:dist-b', 'system:authenticated'] });
+    });
+    // Fetched (each authentication asks again, as upstream does not cache it) with the source's access token.
+    expect(claimFetches.length).toBeGreaterThan(0);
+    expect(new Set(claimFetches)).toEqual(new Set(['Bearer claims-access']));
+    const byExpression = configFile('distributed-cel', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], certificateAuthority }, claimMappings: { ...claimMappings, groups: { expression: "has(claims.groups) ? claims.groups : ['none']" } } }] });
+    claimFetches.length = 0;
+    await withHost({ authenticationConfig: byExpression }, async (h) => {
+      expect(await whoami(h, await idToken(distributed))).toEqual({ username: 'u1', groups: ['none', 'system:authenticated'] });
+    });
+    expect(claimFetches).toEqual([]);
   });
 
   it('[AC-AUTHN-076] [AC-AUTHN-069] a discoveryURL used twice, or anonymous in the file with --anonymous-auth, stops the host', async () => {

@@ -3,7 +3,8 @@
  * file or the legacy --oidc-* flags become JwtAuthenticatorConfigs, and each
  * issuer's keys come from OIDC discovery (`{url}/.well-known/openid-configuration`
  * or issuer.discoveryURL, then jwks_uri), fetched once and again only after a
- * failure, over TLS verified with the issuer's CA when one is given.
+ * failure, over TLS verified with the issuer's CA when one is given; distributed
+ * claim sources are fetched the same way.
  */
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { request } from 'node:https';
@@ -11,7 +12,7 @@ import type { JWK } from 'jose';
 import { parse } from 'yaml';
 import { loadAuthenticationConfiguration, type AuthenticationConfiguration, type AuthenticationConfigurationGates } from '../src/core/auth/authenticator/config';
 import type { JwtEntry } from '../src/core/auth/authentication';
-import { supportedSigningAlgs, type JwksSource, type JwtAuthenticatorConfig } from '../src/core/auth/authenticator/jwt';
+import { supportedSigningAlgs, type ClaimSourceFetch, type JwksSource, type JwtAuthenticatorConfig } from '../src/core/auth/authenticator/jwt';
 import type { AuthnFlags } from './authFlags';
 
 function getJson(url: string, ca: string | undefined): Promise<unknown> {
@@ -30,6 +31,22 @@ function getJson(url: string, ca: string | undefined): Promise<unknown> {
       });
     });
     req.on('timeout', () => req.destroy(new Error(`${url}: timeout`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** A distributed claim source: GET with the access token as a bearer token; the body is a JWT. */
+function claimSourceFetch(issuer: JwtAuthenticatorConfig['issuer']): ClaimSourceFetch {
+  return (endpoint, accessToken) => new Promise((resolve, reject) => {
+    const headers: Record<string, string> = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
+    const req = request(endpoint, { method: 'GET', headers, ...(issuer.certificateAuthority ? { ca: issuer.certificateAuthority } : {}), timeout: 10_000 }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => (text += d));
+      res.on('end', () => ((res.statusCode ?? 0) === 200 ? resolve(text) : reject(new Error(`request failed, got ${res.statusCode}`))));
+    });
+    req.on('timeout', () => req.destroy(new Error(`${endpoint}: timeout`)));
     req.on('error', reject);
     req.end();
   });
@@ -88,7 +105,7 @@ export interface HostJwt {
  * last valid one stays, as kube-apiserver's reloading does.
  */
 function watchedConfig(path: string, load: (doc: unknown) => AuthenticationConfiguration, initial: AuthenticationConfiguration, onReload: (ok: boolean) => void): { current: () => JwtEntry[]; stop(): void } {
-  const entries = (c: AuthenticationConfiguration): JwtEntry[] => (c.jwt ?? []).map((j) => ({ config: j, jwks: discoveredJwks(j.issuer) }));
+  const entries = (c: AuthenticationConfiguration): JwtEntry[] => (c.jwt ?? []).map((j) => ({ config: j, jwks: discoveredJwks(j.issuer), fetchClaimSource: claimSourceFetch(j.issuer) }));
   let current = entries(initial);
   let lastText = readFileSync(path, 'utf8');
   const listener = () => {
@@ -136,5 +153,5 @@ export function hostJwtAuthenticators(flags: AuthnFlags, serviceAccountIssuers: 
   const config = fromOidcFlags(flags);
   // The same validation as the file (https issuer, ...), under the file's field names.
   load({ apiVersion: 'apiserver.config.k8s.io/v1', kind: 'AuthenticationConfiguration', jwt: [config] });
-  return { jwt: [{ config, jwks: discoveredJwks(config.issuer), signingAlgs: algs }], stop() {} };
+  return { jwt: [{ config, jwks: discoveredJwks(config.issuer), signingAlgs: algs, fetchClaimSource: claimSourceFetch(config.issuer) }], stop() {} };
 }
