@@ -1,7 +1,7 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -364,6 +364,32 @@ describe('service account keys from files', () => {
       expect(JSON.parse((await h.kubectl(['auth', 'whoami', `--token=${other}`, '-o', 'json'])).stdout).status.userInfo.username).toBe('system:serviceaccount:default:sa2');
       const jwks = JSON.parse((await h.kubectl(['get', '--raw', '/openid/v1/jwks'])).stdout);
       expect(jwks.keys.map((k: { alg: string }) => k.alg)).toEqual(['ES256', 'ES256']);
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+describe('--tls-private-key-file', () => {
+  it('[AC-AUTHN-038] without --service-account-key-file the serving key verifies service account tokens', async () => {
+    const serving = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048, algorithm: 'sha256',
+      extensions: [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    writeFileSync(join(dir, 'serving.crt'), serving.cert);
+    writeFileSync(join(dir, 'serving.key'), serving.private);
+    const h = await startTestHost({ tls: true, flags: { tlsCertFile: join(dir, 'serving.crt'), tlsPrivateKeyFile: join(dir, 'serving.key') } });
+    try {
+      // kubectl trusts exactly the given certificate: the host serves it.
+      expect((await h.kubectl(['create', 'serviceaccount', 'robot'])).stderr).toBe('');
+      const claims = decodeJwt((await h.kubectl(['create', 'token', 'robot'])).stdout.trim());
+      const byServingKey = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(createPrivateKey(serving.private));
+      const w = await h.kubectl(['auth', 'whoami', `--token=${byServingKey}`, '-o', 'json']);
+      expect(w.stderr).toBe('');
+      expect(JSON.parse(w.stdout).status.userInfo.username).toBe('system:serviceaccount:default:robot');
+      // Another key does not verify.
+      const stranger = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+      expect((await h.kubectl(['auth', 'whoami', `--token=${stranger}`])).stderr).toContain('error: You must be logged in to the server (Unauthorized)');
     } finally {
       await h.stop();
     }

@@ -21,7 +21,7 @@ import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
-import { ensureServingCert } from './tls';
+import { ensureServingCert, servingCertFromFiles } from './tls';
 import { FakeClock } from '../src/core/util/clock';
 import { defaultFeatureGates } from '../src/core/features';
 
@@ -92,7 +92,9 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     : undefined;
   // Reloads of --authentication-config are counted on /metrics once the API server exists.
   let observeAuthnReload: (ok: boolean) => void = () => {};
+  if (!flags.tlsCertFile !== !flags.tlsPrivateKeyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
   const authn = await hostAuthentication(flags.dataDir, flags.authn, {
+    tlsPrivateKeyFile: flags.tlsPrivateKeyFile,
     onReload: (ok) => observeAuthnReload(ok),
     gates: { egressSelector: flags.featureGates?.StructuredAuthenticationConfigurationEgressSelector ?? defaultFeatureGates.StructuredAuthenticationConfigurationEgressSelector },
   });
@@ -100,7 +102,10 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
   // The cluster CA exists before the controllers that publish it start.
-  const cert = flags.tls ? await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::')) : undefined;
+  const generatedFor = ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::');
+  const cert = !flags.tls ? undefined
+    : flags.tlsCertFile && flags.tlsPrivateKeyFile ? await servingCertFromFiles(flags.tlsCertFile, flags.tlsPrivateKeyFile)
+    : await ensureServingCert(flags.dataDir, generatedFor);
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
   const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
