@@ -75,6 +75,9 @@ describe('kubectl certificate approve with RBAC', () => {
   });
 
   it('[AC-AUTHZ-002] approval needs `approve` on the signer (here its domain wildcard); otherwise the plugin forbids it', async () => {
+    // The requestor is who created the request (spec.username from the token's user).
+    const requestor = await kubectl('admin-token', ['get', 'csr', 'team-a', '-o', 'jsonpath={.spec.username} {.spec.groups}']);
+    expect(requestor.stdout).toBe('admin ["system:masters","system:authenticated"]');
     const a = await kubectl('bob-token', ['certificate', 'approve', 'team-a']);
     expect([a.code, a.stdout.trim()], a.stderr).toEqual([0, 'certificatesigningrequest.certificates.k8s.io/team-a approved']);
     const b = await kubectl('bob-token', ['certificate', 'approve', 'team-b']);

@@ -126,7 +126,7 @@ describe('kubectl discovery', () => {
 });
 
 describe('kubectl with ClientsAllowCBOR and ClientsPreferCBOR', () => {
-  it('[API-ENC-023] [API-ENC-028] create, get, list and server-side apply work; typed and builder paths stay protobuf or JSON', async () => {
+  it('[API-ENC-023] create, get, list and server-side apply work; typed and builder paths stay protobuf or JSON', async () => {
     const create = await recorded(() => kubectl(['create', 'configmap', 'c1', '--from-literal=a=1'], CBOR_GATES));
     expect(create.result.code, create.result.stderr).toBe(0);
     expect(resourceRequests(create.exchanges).map((x) => [x.method, x.contentType, x.responseType])).toEqual([['POST', 'application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf']]);
@@ -181,7 +181,7 @@ describe('kubectl with ClientsAllowCBOR and ClientsPreferCBOR', () => {
     expect(plain(readCbor(Buffer.concat(gone.response)))).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
   });
 
-  it('[API-ENC-028] client-side apply --prune deletes with a DeleteOptions body in CBOR', async () => {
+  it('[API-ENC-014] [API-ENC-023] client-side apply --prune deletes with a DeleteOptions body in CBOR', async () => {
     const both = cm('p1', { a: '1' }, { app: 'prune' }) + '---\n' + cm('p2', { a: '1' }, { app: 'prune' });
     expect((await kubectl(['apply', '-f', '-'], {}, both)).code).toBe(0);
     const { result, exchanges } = await recorded(() => kubectl(['apply', '--prune', '-l', 'app=prune', '-f', '-'], CBOR_GATES, cm('p1', { a: '1' }, { app: 'prune' })));

@@ -150,7 +150,7 @@ describe('the service worker stopped with a write held open inside it', () => {
   it.each([
     ['before-commit', 'status 201', 'nothing: the retry creates the object'],
     ['after-commit', 'status 409 AlreadyExists', 'the committed object: the retry finds it'],
-  ] as const)('[API-WATCH-031] held %s, worker stopped: the page gets %s (%s), revisions go on', async (phase, answer, _why) => {
+  ] as const)('held %s, worker stopped: the page gets %s (%s), revisions go on', async (phase, answer, _why) => {
     const page = wb.page;
     const name = `held-${phase}`;
     const key = `/registry/configmaps/default/${name}`;

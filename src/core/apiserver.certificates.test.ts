@@ -95,7 +95,7 @@ describe('CertificateSigningRequest subresources', () => {
     expect(r.body.status.conditions.map((c: { type: string }) => c.type)).toEqual(['Denied']);
     const del = await t.json('DELETE', `${CSRS}/c5/approval`);
     expect(del.status).toBe(405);
-    expect(del.body).toMatchObject({ reason: 'MethodNotAllowed', code: 405 });
+    expect(del.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource', code: 405 });
   });
 });
 
@@ -124,6 +124,14 @@ describe('CertificateApproval admission', () => {
     return t.json('PUT', `${CSRS}/r1/approval`, { body: { ...stored, status: { conditions: [approved] } }, headers: asUser(user) });
   };
 
+  it('a create records the requesting user in spec, whatever the body says', async () => {
+    const body = { ...csr('who'), spec: { ...csr('who').spec, username: 'mallory', groups: ['system:masters'] } };
+    const r = await t.json('POST', CSRS, { body, headers: admin });
+    expect(r.status).toBe(201);
+    expect(r.body.spec).toMatchObject({ username: 'root', groups: ['system:masters', 'system:authenticated'] });
+    expect(r.body.status).toEqual({});
+  });
+
   it('[AC-AUTHZ-002] without `approve` on the signer the write is Forbidden by the plugin', async () => {
     const r = await approve('no-signers');
     expect(r.status).toBe(403);
@@ -139,9 +147,23 @@ describe('CertificateApproval admission', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 
-  it('the plugin leaves /status alone', async () => {
+  it('CertificateSigning: issuing through /status needs `sign` on the signer; an unchanged status needs nothing', async () => {
+    await t.json('POST', `${RBAC}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'status-writer' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests/status'], verbs: ['update'] }] }, headers: admin });
+    for (const user of ['no-signers', 'one-signer']) {
+      await t.json('POST', `${RBAC}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `${user}-status` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'status-writer' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: user }] }, headers: admin });
+    }
+    // one-signer holds `approve`, not `sign`: add a signer role for `sign` to a third user through the admin.
+    await t.json('POST', `${RBAC}/clusterroles`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'signer' }, rules: [{ apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['example.com/*'], verbs: ['sign'] }] }, headers: admin });
+    await t.json('POST', `${RBAC}/clusterrolebindings`, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'one-signer-sign' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'signer' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'one-signer' }] }, headers: admin });
     const stored = (await t.json('GET', `${CSRS}/r1`, { headers: admin })).body;
-    const r = await t.json('PUT', `${CSRS}/r1/status`, { body: { ...stored, status: { conditions: [{ type: 'Failed', status: 'True', reason: 'SignerValidationFailure' }] } }, headers: admin });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const issue = (user: string) => t.json('PUT', `${CSRS}/r1/status`, { body: { ...stored, status: { certificate } }, headers: asUser(user) });
+    const unchanged = await t.json('PUT', `${CSRS}/r1/status`, { body: stored, headers: asUser('no-signers') });
+    expect(unchanged.status, JSON.stringify(unchanged.body)).toBe(200);
+    const refused = await issue('no-signers');
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('certificatesigningrequests.certificates.k8s.io "r1" is forbidden: user not permitted to sign requests with signerName "example.com/team-a"');
+    const issued = await issue('one-signer');
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    expect(issued.body.status.certificate).toBe(certificate);
   });
 });

@@ -134,7 +134,7 @@ describe.skipIf(!protoFilesAvailable)('discovery in protobuf', () => {
     expect((decoded.items as unknown[]).length).toBeGreaterThan(path === '/api' ? 0 : 10);
   });
 
-  it('[API-ENC-022] kube serves protobuf discovery even when JSON is listed first only by q', async () => {
+  it('[API-ENC-013] protobuf discovery is chosen over JSON listed first with a lower q', async () => {
     const { r } = await get('/apis/apps', `application/json;q=0.9,${PB}`);
     expect(r.headers.get('content-type')).toBe(PB);
   });

@@ -29,6 +29,7 @@ import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveDiscoveryDocument } from './http/handlers/discovery';
+import { discoveryDocument } from './discovery';
 import { writeNotFound } from './http/notFound';
 import { serveIssuerDiscovery } from './auth/serviceaccount/discovery';
 import { createToken } from './auth/serviceaccount/tokenRequest';
@@ -353,7 +354,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
-    const admitting = store.withAdmission(admission);
+    // Strategies see the requesting user (a CSR records its requestor).
+    const admitting = store.withAdmission(admission).withUser(user);
     const trace = traceSink(request);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);
@@ -401,8 +403,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
       return evictPod(scope);
     }
-    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions).
-    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newMethodNotSupported(gr, info.verb);
+    // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions); it has no other routes.
+    if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newRouteMethodNotAllowed();
     if (info.subresource && info.subresource !== 'status' && info.subresource !== 'finalize' && info.subresource !== 'approval') {
       throw newMethodNotSupported(gr, info.verb);
     }
@@ -436,9 +438,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  /** Whether a non-resource path has a handler here (for some method): a discovery document, or one of the server's own endpoints. */
+  function servesNonResourcePath(path: string): boolean {
+    const [first = ''] = path.split('/').filter((s) => s !== '');
+    if (first === 'api' || first === 'apis') return discoveryDocument(registry, path, { serverAddress: '' }) !== undefined;
+    return path === '/' || ['version', 'openapi', 'healthz', 'livez', 'readyz', 'metrics', 'statusz', 'flagz', 'configz'].includes(first);
+  }
+
   async function handleNonResource(request: Request, url: URL): Promise<Response> {
     const path = url.pathname;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
+      // A path nothing serves is a 404 whatever the method (route matching comes before method matching).
+      if (!servesNonResourcePath(path)) return writeNotFound(registry, request, path);
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {

@@ -13,7 +13,7 @@ import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
-import { admitCertificateApproval } from './certificateApproval';
+import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -24,22 +24,23 @@ const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'Cr
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
 
 /**
- * The validating plugins in kube's order: CertificateApproval (when an
- * authorizer is given), then ValidatingAdmissionPolicy.
+ * The validating plugins in kube's order: CertificateApproval and
+ * CertificateSigning (when an authorizer is given), then ValidatingAdmissionPolicy.
  */
 export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
-      if (authorizer && review.operation === 'UPDATE' && review.subresource === 'approval') {
-        const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-        const startedApproval = performance.now();
+      if (authorizer && review.operation === 'UPDATE' && (review.subresource === 'approval' || review.subresource === 'status') && type.group === 'certificates.k8s.io') {
+        const attrs = { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, oldObject: review.oldObject, user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] } };
+        const [name, admit] = review.subresource === 'approval' ? ['CertificateApproval', admitCertificateApproval] as const : ['CertificateSigning', admitCertificateSigning] as const;
+        const startedAt = performance.now();
         let denied = true;
         try {
-          await admitCertificateApproval(authorizer, { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, user });
+          await admit(authorizer, attrs);
           denied = false;
         } finally {
-          observe?.('CertificateApproval', review.operation, denied, (performance.now() - startedApproval) / 1000);
+          observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };

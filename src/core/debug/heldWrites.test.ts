@@ -1,6 +1,8 @@
 /** /debug/kubesim/hold-write through handle(): a write held before or after the backend commits it. */
 import { describe, expect, it } from 'vitest';
 import { newTestServer } from '../testing/client';
+import { createMemoryStorage } from '../storage/memory';
+import { withHeldWrites } from './heldWrites';
 
 const CMS = '/api/v1/namespaces/default/configmaps';
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
@@ -45,5 +47,21 @@ describe('held writes', () => {
     const t = await newTestServer();
     expect((await t.json('POST', '/debug/kubesim/hold-write?phase=never&key=/registry/x')).status).toBe(400);
     expect((await t.json('POST', '/debug/kubesim/hold-write?phase=after-commit&key=x')).status).toBe(400);
+  });
+});
+
+describe('withHeldWrites', () => {
+  it('passes every watch argument on, the backend-ended callback included', async () => {
+    const inner = createMemoryStorage();
+    const seen: unknown[][] = [];
+    const watch = inner.watch.bind(inner);
+    inner.watch = (...args) => {
+      seen.push(args);
+      return watch(...args);
+    };
+    const onEnded = () => undefined;
+    const stop = await withHeldWrites(inner).storage.watch('/registry/', 0, () => undefined, undefined, onEnded);
+    expect(seen[0]![4]).toBe(onEnded);
+    stop();
   });
 });

@@ -54,12 +54,13 @@ export function withHeldWrites(inner: Storage): HeldWrites {
   const storage: Storage = {
     currentRevision: () => inner.currentRevision(),
     compactedRevision: () => inner.compactedRevision(),
-    get: (key, revision) => inner.get(key, revision),
-    range: (prefix, options) => inner.range(prefix, options),
+    get: (...args) => inner.get(...args),
+    range: (...args) => inner.range(...args),
     create: (key, value) => write(key, () => inner.create(key, value)),
     update: (key, value, expected) => write(key, () => inner.update(key, value, expected)),
     delete: (key, expected) => write(key, () => inner.delete(key, expected)),
-    watch: (prefix, after, listener, onProgress) => inner.watch(prefix, after, listener, onProgress),
+    // Every argument passes on, callbacks a backend may add included.
+    watch: (...args) => inner.watch(...args),
     compact: (revision) => inner.compact(revision),
     close: () => inner.close(),
   };

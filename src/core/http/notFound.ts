@@ -4,16 +4,16 @@
  * Built-in API groups are go-restful web services (`/api`, `/api/v1`,
  * `/apis/{group}`, `/apis/{group}/{version}`, and `/version`); the director
  * hands any path under one of them to go-restful, whose route miss
- * ("404: Page Not Found") serviceErrorHandler turns into a negotiated Status
- * (NewGenericServerResponse: NotFound, with that message as an
- * UnexpectedServerResponse cause).
+ * serviceErrorHandler turns into a negotiated Status
+ * (NewGenericServerResponse(404, ..., isUnexpectedResponse=false): NotFound,
+ * "the server could not find the requested resource", empty details).
  *
  * Every other path (an unknown group, a custom resource group's unknown
  * resource or unserved version, a non-API path) falls through the aggregator
  * and apiextensions to the NotFoundHandler at the end of the delegation
  * chain: Go's http.NotFound, plain text.
  */
-import { StatusError } from '../errors';
+import { newGenericNotFound } from '../errors';
 import type { ResourceRegistry } from '../registry/registry';
 import { writeError, writeText } from './responseWriter';
 
@@ -30,20 +30,6 @@ export function underRestfulWebService(registry: ResourceRegistry, path: string)
   return root === 'apis' && group !== undefined && builtinGroup(registry, group);
 }
 
-/** go-restful's route miss as serviceErrorHandler writes it. */
-export function newRouteNotFound(): StatusError {
-  return new StatusError({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message: 'the server could not find the requested resource',
-    reason: 'NotFound',
-    details: { causes: [{ reason: 'UnexpectedServerResponse', message: '404: Page Not Found' }] },
-    code: 404,
-  });
-}
-
 /** http.NotFound: the NotFoundHandler once every path is installed. */
 export function writePlainNotFound(): Response {
   return writeText(404, '404 page not found\n');
@@ -51,5 +37,5 @@ export function writePlainNotFound(): Response {
 
 /** The 404 kube-apiserver answers for `path`, which nothing serves. */
 export function writeNotFound(registry: ResourceRegistry, request: Request, path: string): Response {
-  return underRestfulWebService(registry, path) ? writeError(newRouteNotFound(), request) : writePlainNotFound();
+  return underRestfulWebService(registry, path) ? writeError(newGenericNotFound(), request) : writePlainNotFound();
 }

@@ -1,6 +1,8 @@
 /**
  * CertificateSigningRequest strategies (kube's pkg/registry/certificates/
- * certificates/strategy.go): a request is immutable after creation except
+ * certificates/strategy.go): a create records who asked (spec.username, uid,
+ * groups, extra, from the requesting user, never from the body) and starts
+ * with an empty status; a request is immutable after creation except
  * through its subresources, and each subresource writes one concern.
  * - main resource: spec and status stay as stored;
  * - /approval: only status.conditions (Approved, Denied, ...) change;
@@ -55,6 +57,17 @@ function keepSpec(obj: KubeObject, old: KubeObject): void {
 }
 
 export const certificateSigningRequestStrategy: Partial<ResourceStrategy> = {
+  prepareForCreate(obj, ctx) {
+    const spec = (obj['spec'] && typeof obj['spec'] === 'object' ? obj['spec'] : (obj['spec'] = {})) as Record<string, unknown>;
+    for (const k of ['username', 'uid', 'groups', 'extra']) delete spec[k];
+    const user = ctx.user;
+    if (user) {
+      if (user.username) spec['username'] = user.username;
+      if (user.uid) spec['uid'] = user.uid;
+      if (user.groups.length) spec['groups'] = [...user.groups];
+      if (user.extra && Object.keys(user.extra).length) spec['extra'] = structuredClone(user.extra);
+    }
+  },
   // Runs after the generic status handling (which keeps the stored status on the main resource and spec on /status).
   prepareForUpdate(obj, old, ctx) {
     keepSpec(obj, old);

@@ -5,6 +5,7 @@
  */
 import { canonicalMetadata, jsonEqual } from '../../api/equality';
 import { formatTime, isObject, type KubeObject, type ObjectMeta } from '../../api/types';
+import type { UserInfo } from '../../auth/user';
 import {
   forbidden,
   invalid,
@@ -253,6 +254,8 @@ export class Store {
   private admission: ValidatingAdmission | undefined;
   /** Set on a request's view of the store (withTrace). */
   private writeTrace: WriteTrace | undefined;
+  /** Set on a request's view of the store (withUser): strategies read it (a CSR records its requestor). */
+  private requestUser: UserInfo | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
 
@@ -271,6 +274,13 @@ export class Store {
   withAdmission(admission: ValidatingAdmission): Store {
     const view = Object.create(this) as Store;
     view.admission = admission;
+    return view;
+  }
+
+  /** This store as one request sees it: its strategies see the requesting user. */
+  withUser(user: UserInfo): Store {
+    const view = Object.create(this) as Store;
+    view.requestUser = user;
     return view;
   }
 
@@ -363,7 +373,7 @@ export class Store {
   }
 
   private ctx(subresource = ''): StrategyContext {
-    return { now: this.deps.clock.now(), subresource, random: this.deps.random };
+    return { now: this.deps.clock.now(), subresource, random: this.deps.random, ...(this.requestUser ? { user: this.requestUser } : {}) };
   }
 
   private kindRef() {

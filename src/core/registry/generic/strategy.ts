@@ -5,6 +5,7 @@
 import type { KubeObject } from '../../api/types';
 import type { FieldError } from '../../errors';
 import type { RandomSource } from '../../util/clock';
+import type { UserInfo } from '../../auth/user';
 
 export interface StrategyContext {
   now: Date;
@@ -14,6 +15,8 @@ export interface StrategyContext {
   random: RandomSource;
   /** The write is a dry run: allocations are checked, then always reverted. */
   dryRun?: boolean;
+  /** The requesting user (genericapirequest.UserFrom); undefined for the server's own writes. */
+  user?: UserInfo;
 }
 
 /** Ends what a begin hook started: success means the write was stored (commit), anything else reverts. */
