@@ -70,7 +70,7 @@ import { warningHeaderValue, writeError, writeObject } from './http/responseWrit
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
-import { createApiServerMetrics } from './ops/apiserverMetrics';
+import { createApiServerMetrics, type ApiServerMetrics } from './ops/apiserverMetrics';
 import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
@@ -145,6 +145,8 @@ export interface ApiServer {
   readonly authorizer: Authorizer;
   /** The /livez, /readyz and /healthz checks; startShutdown() fails readyz while the host drains. */
   readonly health: HealthChecks;
+  /** The /metrics families, for what the host observes (configuration reloads). */
+  readonly metrics: ApiServerMetrics;
   close(): Promise<void>;
 }
 
@@ -552,6 +554,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }),
     authorizer: authorization.authorizer,
     health: health.checks,
+    metrics,
     ready,
     registry,
     storage,
