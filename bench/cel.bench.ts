@@ -117,16 +117,22 @@ function timeIt(fn: () => void, minMs: number): number {
   return (n * 1000) / (now - start);
 }
 
-/** Microseconds per compile: warmed up, then the best of several batches (the machine is shared). */
-function compileTime(compile: (expr: string) => unknown, expr: string): number {
-  // warm the compiler up for a while first: the first expressions would otherwise be timed while it is still being optimized
-  for (const t0 = performance.now(); performance.now() - t0 < 150; ) for (let i = 0; i < 20; i++) compile(expr);
-  let best = Infinity;
+/**
+ * Microseconds per compile of each compiler: each warmed up, then batches
+ * taking turns, keeping each one's best, so load on the shared machine falls
+ * on all alike (one compiler timed after another would not see the same load).
+ */
+function compileTimes(compilers: Record<string, (expr: string) => unknown>, expr: string): Record<string, number> {
+  // warm each compiler up for a while first: the first expressions would otherwise be timed while it is still being optimized
+  for (const compile of Object.values(compilers)) for (const t0 = performance.now(); performance.now() - t0 < 150; ) for (let i = 0; i < 20; i++) compile(expr);
+  const best: Record<string, number> = {};
   for (let round = 0; round < 15; round++) {
-    const iters = 200;
-    const t0 = performance.now();
-    for (let i = 0; i < iters; i++) compile(expr);
-    best = Math.min(best, ((performance.now() - t0) * 1000) / iters);
+    for (const [name, compile] of Object.entries(compilers)) {
+      const iters = 200;
+      const t0 = performance.now();
+      for (let i = 0; i < iters; i++) compile(expr);
+      best[name] = Math.min(best[name] ?? Infinity, ((performance.now() - t0) * 1000) / iters);
+    }
   }
   return best;
 }
@@ -143,6 +149,7 @@ const compileRatios: Record<string, { fresh: number[]; cached: number[] }> = {};
 for (const c of cases) {
   const results: Record<string, { ops: number; compileUs: number; cachedUs?: number } | string> = {};
   const runs: Record<string, () => unknown> = {};
+  const compilers: Record<string, (expr: string) => unknown> = {};
   for (const [name, r] of Object.entries(engines)) {
     if (c.kubernetesOnly && name !== 'kubesim') {
       results[name] = 'n/a';
@@ -158,14 +165,18 @@ for (const c of cases) {
       }
       timeIt(run, 100); // warm up
       runs[name] = run;
-      results[name] = {
-        ops: 0,
-        compileUs: compileTime((e) => r.compile(e), c.expr),
-        cachedUs: r.compileCached ? compileTime((e) => r.compileCached!(e), c.expr) : undefined,
-      };
+      results[name] = { ops: 0, compileUs: 0 };
+      compilers[name] = (e) => r.compile(e);
+      if (r.compileCached) compilers[`${name} cached`] = (e) => r.compileCached!(e);
     } catch (e) {
       results[name] = `error: ${String((e as Error).message).slice(0, 40)}`;
     }
+  }
+  const times = compileTimes(compilers, c.expr);
+  for (const name of Object.keys(runs)) {
+    const res = results[name] as { compileUs: number; cachedUs?: number };
+    res.compileUs = times[name]!;
+    res.cachedUs = times[`${name} cached`];
   }
   // engines take turns over several rounds and keep their best, so load on the machine affects all alike
   for (let round = 0; round < ROUNDS; round++) {

@@ -1,16 +1,17 @@
 /** Real kubectl over the Node host's TLS port: the admin token of the written kubeconfig, --token, whoami. */
 import { createServer } from 'node:http';
 import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { compactVerify, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from 'jose';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthenticationV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHost, type TestHost } from './support/host';
+import { startHost, type RunningHost } from '../server/host';
+import { run, startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
 const dir = mkdtempSync(join(tmpdir(), 'kubesim-authn-'));
@@ -55,10 +56,54 @@ describe('kubectl with bearer tokens', () => {
     expect(w.stdout).toMatch(/Groups\s+\[dev ops system:authenticated\]/);
   });
 
+  it('[AC-AUTHN-034] a bearer token travels as an HTTP header value: characters a header value cannot hold are refused before authentication', async () => {
+    const raw = (token: string) => new Promise<string>((resolve, reject) => {
+      const url = new URL(t.host.url);
+      const body = '{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}';
+      const head = `POST /apis/authentication.k8s.io/v1/selfsubjectreviews HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+      const c = connect(Number(url.port), url.hostname, () => c.write(head + body));
+      let out = '';
+      c.on('data', (d) => (out += d));
+      c.on('close', () => resolve(out));
+      c.on('error', reject);
+    });
+    const ok = await raw('alicetoken');
+    expect(ok.split('\r\n')[0]).toBe('HTTP/1.1 201 Created');
+    expect(ok).toContain('"username":"alice"');
+    expect((await raw('alice\x01token')).split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    // Clients refuse to send such a value at all.
+    expect(() => new Headers({ authorization: 'Bearer alice\ntoken' })).toThrow(TypeError);
+  });
+
   it('[AC-AUTHN-117] an unknown token is refused with 401', async () => {
     const r = await t.kubectl(['get', 'ns', '--token=wrong']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('error: You must be logged in to the server (the server has asked for the client to provide credentials)');
+  });
+});
+
+describe('static token file lifetime', () => {
+  it('[AC-AUTHN-032] a token added to the file authenticates only after the server restarts', async () => {
+    const file = join(dir, 'restart-tokens.csv');
+    writeFileSync(file, 'admintoken,kubesim-admin,a-1,system:masters\n');
+    const flags = { port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'restart-data'), store: 'memory' as const, tls: true, securePort: 0, help: false, authn: { tokenAuthFile: file } };
+    const kubectlAt = (h: RunningHost, token: string) => run('kubectl', ['auth', 'whoami', '-o', 'json', `--token=${token}`], { HOME: join(dir, 'restart-home'), KUBECONFIG: h.kubeconfigPath });
+    let h = await startHost(flags);
+    try {
+      writeFileSync(file, 'admintoken,kubesim-admin,a-1,system:masters\nnewtoken,newcomer,n-1\n');
+      // Longer than any file polling would take.
+      await new Promise((r) => setTimeout(r, 1500));
+      const before = await kubectlAt(h, 'newtoken');
+      expect(before.code).not.toBe(0);
+      expect(before.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+      await h.close();
+      h = await startHost(flags);
+      const after = await kubectlAt(h, 'newtoken');
+      expect(after.stderr).toBe('');
+      expect(JSON.parse(after.stdout).status.userInfo.username).toBe('newcomer');
+    } finally {
+      await h.close();
+    }
   });
 });
 
@@ -67,6 +112,14 @@ describe('kubectl impersonation', () => {
     const w = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-group=g1', '--as-group=g2', '-o', 'json']);
     expect(w.stderr).toBe('');
     expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', groups: ['g1', 'g2', 'system:authenticated'] });
+  });
+
+  it('[AC-IMP-014] kubectl has no flag for impersonated extras (its --as-uid, added after the spec, sets the uid)', async () => {
+    const extra = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-extra=scopes=view']);
+    expect(extra.code).not.toBe(0);
+    expect(extra.stderr).toContain('unknown flag: --as-extra');
+    const w = await t.kubectl(['auth', 'whoami', '--as=bob', '--as-uid=u9', '-o', 'json']);
+    expect(JSON.parse(w.stdout).status.userInfo).toEqual({ username: 'bob', uid: 'u9', groups: ['system:authenticated'] });
   });
 });
 
@@ -317,8 +370,34 @@ describe('service account keys from files', () => {
   });
 });
 
+describe('--tls-private-key-file', () => {
+  it('[AC-AUTHN-038] without --service-account-key-file the serving key verifies service account tokens', async () => {
+    const serving = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+      keySize: 2048, algorithm: 'sha256',
+      extensions: [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', serverAuth: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    });
+    writeFileSync(join(dir, 'serving.crt'), serving.cert);
+    writeFileSync(join(dir, 'serving.key'), serving.private);
+    const h = await startTestHost({ tls: true, flags: { tlsCertFile: join(dir, 'serving.crt'), tlsPrivateKeyFile: join(dir, 'serving.key') } });
+    try {
+      // kubectl trusts exactly the given certificate: the host serves it.
+      expect((await h.kubectl(['create', 'serviceaccount', 'robot'])).stderr).toBe('');
+      const claims = decodeJwt((await h.kubectl(['create', 'token', 'robot'])).stdout.trim());
+      const byServingKey = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(createPrivateKey(serving.private));
+      const w = await h.kubectl(['auth', 'whoami', `--token=${byServingKey}`, '-o', 'json']);
+      expect(w.stderr).toBe('');
+      expect(JSON.parse(w.stdout).status.userInfo.username).toBe('system:serviceaccount:default:robot');
+      // Another key does not verify.
+      const stranger = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+      expect((await h.kubectl(['auth', 'whoami', `--token=${stranger}`])).stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
 describe('bootstrap tokens on the Node host', () => {
-  it('[AC-BOOT-009] [AC-BOOT-014] [AC-BOOT-015] [AC-BOOT-022] a bootstrap token authenticates kubectl; cluster-info is published, signed and readable without credentials', async () => {
+  it('[AC-BOOT-009] [AC-BOOT-014] [AC-BOOT-015] [AC-BOOT-022] [AC-BOOT-025] [AC-BOOT-026] [AC-BOOT-027] [AC-BOOT-028] a bootstrap token (Bearer <id>.<secret>) authenticates kubectl as system:bootstrap:<id> in system:bootstrappers and its extra groups; cluster-info is published, signed and readable without credentials', async () => {
     const h = await startTestHost({ tls: true, authn: { enableBootstrapTokenAuth: true, controllers: ['*', 'bootstrapsigner', 'tokencleaner'] } });
     try {
       const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-abcdef, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: abcdef\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n  usage-bootstrap-signing: "true"\n  auth-extra-groups: system:bootstrappers:worker\n';
@@ -341,6 +420,32 @@ describe('bootstrap tokens on the Node host', () => {
       expect(cm.status).toBe(200);
       expect(cm.body.data.kubeconfig).toContain(`server: ${h.host.secureUrl}`);
       expect(cm.body.data['jws-kubeconfig-abcdef']).toMatch(/^[\w-]+\.\.[\w-]+$/);
+    } finally {
+      await h.stop();
+    }
+  });
+
+  it('[AC-BOOT-023] without --enable-bootstrap-token-auth the same token is 401', async () => {
+    const secret = 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-ghijkl, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: ghijkl\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n';
+    expect((await t.kubectl(['apply', '-f', '-'], secret)).stderr).toBe('');
+    const w = await t.kubectl(['auth', 'whoami', '--token=ghijkl.0123456789abcdef']);
+    expect(w.code).not.toBe(0);
+    expect(w.stderr).toContain('error: You must be logged in to the server (Unauthorized)');
+  });
+
+  it('[AC-BOOT-024] the tokencleaner controller deletes an expired bootstrap token Secret', async () => {
+    const h = await startTestHost({ authn: { enableBootstrapTokenAuth: true, controllers: ['*', 'tokencleaner'] } });
+    try {
+      const secret = (id: string, expiration: string) => `apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-${id}, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: ${id}\n  token-secret: 0123456789abcdef\n  usage-bootstrap-authentication: "true"\n  expiration: "${expiration}"\n`;
+      expect((await h.kubectl(['apply', '-f', '-'], secret('expird', '2001-01-01T00:00:00Z') + '---\n' + secret('future', '2199-01-01T00:00:00Z'))).stderr).toBe('');
+      let names = '';
+      for (let i = 0; i < 100; i++) {
+        names = (await h.kubectl(['get', 'secrets', '-n', 'kube-system', '-o', 'name'])).stdout;
+        if (!names.includes('bootstrap-token-expird')) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(names).not.toContain('secret/bootstrap-token-expird');
+      expect(names).toContain('secret/bootstrap-token-future');
     } finally {
       await h.stop();
     }

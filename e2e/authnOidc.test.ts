@@ -19,6 +19,8 @@ const caFile = join(dir, 'idp-ca.crt');
 let idp: Server;
 let issuer = '';
 const discoveryHits: string[] = [];
+const claimFetches: string[] = [];
+let distributedGroups = '';
 let rsa: Awaited<ReturnType<typeof generateKeyPair>>;
 let ec: Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -36,6 +38,15 @@ beforeAll(async () => {
     const url = req.url ?? '';
     res.setHeader('content-type', 'application/json');
     if (url === '/keys') return res.end(JSON.stringify({ keys }));
+    if (url === '/claims') {
+      claimFetches.push(req.headers.authorization ?? '');
+      if (req.headers.authorization !== 'Bearer claims-access') {
+        res.statusCode = 401;
+        return res.end();
+      }
+      res.setHeader('content-type', 'application/jwt');
+      return res.end(distributedGroups);
+    }
     discoveryHits.push(url);
     // Every discovery document names the provider's root as issuer, whatever path it is served at.
     if (url.endsWith('/.well-known/openid-configuration') || url === '/custom/discovery') return res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
@@ -44,6 +55,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => idp.listen(0, '127.0.0.1', r));
   issuer = `https://127.0.0.1:${(idp.address() as AddressInfo).port}`;
+  distributedGroups = await idToken({ groups: ['dist-a', 'dist-b'] });
 });
 afterAll(async () => {
   await new Promise((r) => idp?.close(r));
@@ -126,6 +138,66 @@ describe('--authentication-config issuers', () => {
     expect(discoveryHits).toContain('/custom/discovery');
     expect(discoveryHits).not.toContain('/.well-known/openid-configuration');
     expect(discoveryHits).toContain('/tenant/.well-known/openid-configuration');
+  });
+
+  it('[AC-METRICS-035] each automatic reload of the file sets apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds for its outcome', async () => {
+    const path = configFile('reloaded', { anonymous: { enabled: true, conditions: [{ path: '/livez' }] } });
+    await withHost({ authenticationConfig: path }, async (h) => {
+      const samples = async () => {
+        const text = (await h.kubectl(['get', '--raw', '/metrics'])).stdout;
+        return text.split('\n').filter((l) => l.startsWith('apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds{'));
+      };
+      const waitFor = async (status: string) => {
+        for (let i = 0; i < 50; i++) {
+          const line = (await samples()).find((l) => l.includes(`status="${status}"`));
+          if (line) return line;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`no ${status} sample`);
+      };
+      expect(await samples()).toEqual([]);
+      const before = Date.now() / 1000;
+      configFile('reloaded', { anonymous: { enabled: true, conditions: [{ path: '/livez' }, { path: '/readyz' }] } });
+      const ok = await waitFor('success');
+      expect(ok).toMatch(/^apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds\{apiserver_id_hash="sha256:[0-9a-f]{64}",status="success"\} /);
+      const at = Number(ok.split(' ')[1]);
+      expect(at).toBeGreaterThanOrEqual(Math.floor(before));
+      expect(at).toBeLessThanOrEqual(Date.now() / 1000);
+      writeFileSync(path, 'kind: AuthenticationConfiguration\napiVersion: nope\n');
+      expect(await waitFor('failure')).toContain('status="failure"');
+      const total = (await h.kubectl(['get', '--raw', '/metrics'])).stdout.split('\n').filter((l) => l.startsWith('apiserver_authentication_config_controller_automatic_reloads_total{'));
+      expect(total.map((l) => l.replace(/apiserver_id_hash="[^"]+",/, ''))).toEqual([
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="failure"} 1',
+        'apiserver_authentication_config_controller_automatic_reloads_total{status="success"} 1',
+      ]);
+    });
+  });
+
+  it('[AC-AUTHN-082] egressSelectorType needs the StructuredAuthenticationConfigurationEgressSelector gate (beta, on by default)', async () => {
+    const path = configFile('egress', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], egressSelectorType: 'controlplane' }, claimMappings }] });
+    await expect(startTestHost({ authn: { authenticationConfig: path }, flags: { featureGates: { StructuredAuthenticationConfigurationEgressSelector: false } } }))
+      .rejects.toThrow('jwt[0].issuer.egressSelectorType: Invalid value: "controlplane": egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled');
+    const h = await startTestHost({ authn: { authenticationConfig: path } });
+    await h.stop();
+  });
+
+  it('[AC-AUTHN-102] a groups claim left to a distributed source is fetched for a claim mapping, never for a CEL expression', async () => {
+    const certificateAuthority = readFileSync(caFile, 'utf8');
+    const distributed = { sub: 'u1', _claim_names: { groups: 'src1' }, _claim_sources: { src1: { endpoint: `${issuer}/claims`, access_token: 'claims-access' } } };
+    const byClaim = configFile('distributed-claim', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], certificateAuthority }, claimMappings: { ...claimMappings, groups: { claim: 'groups', prefix: 'oidc:' } } }] });
+    claimFetches.length = 0;
+    await withHost({ authenticationConfig: byClaim }, async (h) => {
+      expect(await whoami(h, await idToken(distributed))).toEqual({ username: 'u1', groups: ['oidc:dist-a', 'oidc:dist-b', 'system:authenticated'] });
+    });
+    // Fetched (each authentication asks again, as upstream does not cache it) with the source's access token.
+    expect(claimFetches.length).toBeGreaterThan(0);
+    expect(new Set(claimFetches)).toEqual(new Set(['Bearer claims-access']));
+    const byExpression = configFile('distributed-cel', { jwt: [{ issuer: { url: issuer, audiences: ['kubesim'], certificateAuthority }, claimMappings: { ...claimMappings, groups: { expression: "has(claims.groups) ? claims.groups : ['none']" } } }] });
+    claimFetches.length = 0;
+    await withHost({ authenticationConfig: byExpression }, async (h) => {
+      expect(await whoami(h, await idToken(distributed))).toEqual({ username: 'u1', groups: ['none', 'system:authenticated'] });
+    });
+    expect(claimFetches).toEqual([]);
   });
 
   it('[AC-AUTHN-076] [AC-AUTHN-069] a discoveryURL used twice, or anonymous in the file with --anonymous-auth, stops the host', async () => {

@@ -201,6 +201,13 @@ describe('health endpoints through kubectl', () => {
     expect(single.stdout).toBe('ok');
   });
 
+  it('[AC-AUTHN-119] with --authorization-mode=RBAC and no --anonymous-auth, requests without credentials are system:anonymous', async () => {
+    expect((await anonymousGet('/version')).status).toBe(200);
+    const denied = await anonymousGet('/api/v1/namespaces');
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.body).message).toBe('namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope');
+  });
+
   it('[AC-METRICS-010] kubectl get --raw /metrics: a Prometheus parser reads the request counts kubectl caused', async () => {
     const storedConfigMaps = async () => {
       const text = (await kubectl('admin-token', ['get', '--raw', '/metrics'])).stdout;
@@ -263,5 +270,20 @@ describe('health through anonymous conditions', () => {
     expect((await get('/metrics')).status).toBe(401);
     const admin = await fetch(`${limited.url}/api`, { headers: { authorization: 'Bearer admin-token' } });
     expect(admin.status).toBe(200);
+  });
+});
+
+describe('--runtime-config across a restart', () => {
+  it('[API-VER-021] a group version switched off is served again only once the server restarts without the flag', async () => {
+    const base = { port: 0, bindAddress: '127.0.0.1', dataDir: join(dir, 'runtime-config'), store: 'sqlite' as const, tls: false, securePort: 0, help: false };
+    let h = await startHost({ ...base, runtimeConfig: 'batch/v1=false' });
+    try {
+      expect((await fetch(`${h.url}/apis/batch/v1`)).status).toBe(404);
+      await h.close();
+      h = await startHost(base);
+      expect((await fetch(`${h.url}/apis/batch/v1`)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
   });
 });

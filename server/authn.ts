@@ -15,7 +15,7 @@ import { systemMasters } from '../src/core/auth/user';
 import type { AuthnFlags } from './authFlags';
 import { controllerEnabled } from '../src/core/controllers/names';
 import { parseCaBundle, type CaBundles } from './clientCerts';
-import { hostJwtAuthenticators } from './oidc';
+import { hostJwtAuthenticators, type HostJwtOptions } from './oidc';
 import { webhookCall } from './webhookClient';
 
 export interface HostAuthentication {
@@ -65,7 +65,12 @@ async function signingJwk(dataDir: string, path: string | undefined): Promise<JW
   return createPrivateKey(await readFile(file, 'utf8')).export({ format: 'jwk' }) as JWK;
 }
 
-export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}): Promise<HostAuthentication> {
+export interface HostAuthenticationOptions extends HostJwtOptions {
+  /** --tls-private-key-file: verifies service account tokens when --service-account-key-file is unset, as upstream. */
+  tlsPrivateKeyFile?: string;
+}
+
+export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}, options: HostAuthenticationOptions = {}): Promise<HostAuthentication> {
   const tokenPath = flags.tokenAuthFile ?? (await ensureAdminTokenFile(dataDir));
   const tokenFile: StaticToken[] = parseTokenFile(await readFile(tokenPath, 'utf8'), tokenPath);
   const admin = tokenFile.find((t) => t.user.groups.includes(systemMasters)) ?? tokenFile[0];
@@ -79,7 +84,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
     }
     : undefined;
   const serviceAccountIssuers = flags.serviceAccountIssuers?.length ? flags.serviceAccountIssuers : [defaultServiceAccountIssuer];
-  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers);
+  const jwt = hostJwtAuthenticators(flags, serviceAccountIssuers, options);
   return {
     caBundles,
     options: {
@@ -95,7 +100,7 @@ export async function hostAuthentication(dataDir: string, flags: AuthnFlags = {}
       serviceAccounts: {
         issuers: flags.serviceAccountIssuers,
         signingKey: await signingJwk(dataDir, flags.serviceAccountSigningKeyFile),
-        verificationKeys: (await Promise.all((flags.serviceAccountKeyFiles ?? []).map(publicJwks))).flat(),
+        verificationKeys: (await Promise.all((flags.serviceAccountKeyFiles?.length ? flags.serviceAccountKeyFiles : options.tlsPrivateKeyFile ? [options.tlsPrivateKeyFile] : []).map(publicJwks))).flat(),
         lookup: flags.serviceAccountLookup,
         maxTokenExpirationSeconds: flags.serviceAccountMaxTokenExpirationSeconds,
       },

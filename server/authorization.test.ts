@@ -23,6 +23,12 @@ describe('authorization flags', () => {
     expect(() => validateAuthorizationFlags({ authorizationWebhookConfigFile: '/w' })).toThrow('cannot specify --authorization-webhook-config-file without mode Webhook');
   });
 
+  it('[AC-AUTHZ-041] failure policies, match conditions and a second webhook exist only in the configuration file', () => {
+    for (const flag of ['--authorization-webhook-failure-policy=Deny', '--authorization-webhook-match-conditions=x', '--authorization-webhook-name=second']) {
+      expect(() => parseFlags([flag])).toThrow(`unknown flag: ${flag.split('=')[0]}`);
+    }
+  });
+
   it('[AC-AUTHZ-064] the Webhook mode\'s flags parse; they cannot join --authorization-config', () => {
     const f = parseFlags(['--authorization-mode=Webhook,RBAC', '--authorization-webhook-config-file=/w.kubeconfig', '--authorization-webhook-version=v1', '--authorization-webhook-cache-authorized-ttl=1m', '--authorization-webhook-cache-unauthorized-ttl=5s']);
     expect(f).toMatchObject({ authorizationWebhookConfigFile: '/w.kubeconfig', authorizationWebhookVersion: 'v1', authorizationWebhookCacheAuthorizedTTL: '1m', authorizationWebhookCacheUnauthorizedTTL: '5s' });

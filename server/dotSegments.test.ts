@@ -10,6 +10,8 @@ describe('dot segments in the raw request target', () => {
     expect(dotSegment('/api/v1/namespaces/default/configmaps/a..b')).toBeUndefined();
     expect(dotSegment('/api/v1/namespaces/default/configmaps?labelSelector=..')).toBeUndefined();
     expect(dotSegment('/api/v1/namespaces/%zz/configmaps')).toBeUndefined();
+    expect(dotSegment('../api')).toBe('..');
+    expect(dotSegment('/apis/apps.example.com/v1/namespaces/a.b/widgets/c.d')).toBeUndefined();
   });
 
   it('answers 400 BadRequest as the key function of kube-apiserver does', async () => {

@@ -12,8 +12,8 @@ import { writeError } from '../src/core/http/responseWriter';
 
 /** The first `.` or `..` segment of the target's path, decoded; undefined when there is none. */
 export function dotSegment(target: string): string | undefined {
-  // A dot segment starts right after a slash, as `.` or an escape (`%2e`): most targets have neither.
-  if (!target.includes('/.') && !target.includes('%')) return undefined;
+  // A dot segment starts the target or follows a slash, as `.` or an escape (`%2e`): most targets have neither.
+  if (!target.includes('/.') && !target.includes('%') && !target.startsWith('.')) return undefined;
   const path = target.split(/[?#]/, 1)[0]!;
   for (const raw of path.split('/')) {
     let segment = raw;

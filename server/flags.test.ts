@@ -134,6 +134,10 @@ describe('--store=etcd and the etcd flags', () => {
 });
 
 describe('--max-request-bytes', () => {
+  it('[AC-AUTHN-038] --tls-cert-file and --tls-private-key-file name the serving certificate and key', () => {
+    expect(parseFlags(['--tls', '--tls-cert-file=/pki/apiserver.crt', '--tls-private-key-file=/pki/apiserver.key'])).toMatchObject({ tls: true, tlsCertFile: '/pki/apiserver.crt', tlsPrivateKeyFile: '/pki/apiserver.key' });
+  });
+
   it('takes a positive byte count for the embedded store', () => {
     expect(parseFlags(['--max-request-bytes=2097152']).maxRequestBytes).toBe(2097152);
     expect(parseFlags([]).maxRequestBytes).toBeUndefined();

@@ -21,6 +21,9 @@ export interface HostFlags extends AuthorizationFlags {
   etcd?: EtcdFlags;
   tls: boolean;
   securePort: number;
+  /** --tls-cert-file / --tls-private-key-file: the serving certificate instead of the generated one (with --tls). */
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
   runtimeConfig?: string;
   /** --feature-gates=Name=true,... */
   featureGates?: Partial<FeatureGates>;
@@ -70,6 +73,8 @@ Flags:
       --show-hidden-metrics-for-version string  the previous minor version, to show metrics hidden in this release again
       --store string                   sqlite, memory or etcd (default "sqlite")
       --tls                            also serve HTTPS with a self-signed certificate generated into --data-dir
+      --tls-cert-file string           serving certificate (PEM) for --tls instead of the generated one, with --tls-private-key-file
+      --tls-private-key-file string    its key; also verifies service account tokens when --service-account-key-file is unset
       --authorization-mode strings     ordered authorization modes: AlwaysAllow, AlwaysDeny, ABAC, Webhook, RBAC, Node (default "AlwaysAllow")
       --authorization-config string    AuthorizationConfiguration file (apiserver.config.k8s.io/v1); not with --authorization-mode
       --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
@@ -111,7 +116,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins', 'fake-clock', 'max-request-bytes']);
@@ -160,6 +165,12 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'tls':
       case 'help':
         flags[name] = value !== 'false';
+        break;
+      case 'tls-cert-file':
+        flags.tlsCertFile = value;
+        break;
+      case 'tls-private-key-file':
+        flags.tlsPrivateKeyFile = value;
         break;
       case 'runtime-config':
         flags.runtimeConfig = value;

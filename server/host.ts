@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { flagzValues } from './flagz';
@@ -21,8 +21,9 @@ import { hostAuthorization } from './authorization';
 import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
-import { ensureServingCert } from './tls';
+import { ensureServingCert, servingCertFromFiles } from './tls';
 import { FakeClock } from '../src/core/util/clock';
+import { defaultFeatureGates } from '../src/core/features';
 
 export interface RunningHost {
   api: ApiServer;
@@ -89,16 +90,29 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   const leaderElection = etcd?.leaderElect
     ? { identity: `${hostname()}_${randomUUID()}`, leaseDurationMs: etcd.leaseDurationMs, renewDeadlineMs: etcd.renewDeadlineMs, retryPeriodMs: etcd.retryPeriodMs, onLeadingChange: (now: boolean) => (leading = now) }
     : undefined;
-  const authn = await hostAuthentication(flags.dataDir, flags.authn);
+  // Reloads of --authentication-config are counted on /metrics once the API server exists.
+  let observeAuthnReload: (ok: boolean) => void = () => {};
+  if (!flags.tlsCertFile !== !flags.tlsPrivateKeyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
+  const authn = await hostAuthentication(flags.dataDir, flags.authn, {
+    tlsPrivateKeyFile: flags.tlsPrivateKeyFile,
+    onReload: (ok) => observeAuthnReload(ok),
+    gates: { egressSelector: flags.featureGates?.StructuredAuthenticationConfigurationEgressSelector ?? defaultFeatureGates.StructuredAuthenticationConfigurationEgressSelector },
+  });
   // Token Secrets carry the cluster CA once the TLS files exist.
   const rootCa: { pem?: string } = {};
   authn.options.serviceAccounts = { ...authn.options.serviceAccounts, rootCA: () => rootCa.pem };
   // The cluster CA exists before the controllers that publish it start.
-  const cert = flags.tls ? await ensureServingCert(flags.dataDir, ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::')) : undefined;
+  const generatedFor = ['localhost', '127.0.0.1', '::1', flags.bindAddress].filter((h, i, a) => a.indexOf(h) === i && h !== '0.0.0.0' && h !== '::');
+  const cert = !flags.tls ? undefined
+    : flags.tlsCertFile && flags.tlsPrivateKeyFile ? await servingCertFromFiles(flags.tlsCertFile, flags.tlsPrivateKeyFile)
+    : await ensureServingCert(flags.dataDir, generatedFor);
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
   const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
   await api.ready;
+  // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
+  const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;
+  observeAuthnReload = (ok) => api.metrics.observeAuthenticationConfigReload(ok, apiServerIdHash, Date.now() / 1000);
   const fetch = (request: Request, env?: { incoming?: { socket?: unknown; url?: string } }) => {
     const dotted = rejectDotSegment(env?.incoming?.url);
     if (dotted) return dotted;

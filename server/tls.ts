@@ -14,6 +14,12 @@ export interface ServingCert {
   key: string;
 }
 
+/** --tls-cert-file and --tls-private-key-file: clients are given the certificate file as the authority to trust. */
+export async function servingCertFromFiles(certFile: string, keyFile: string): Promise<ServingCert> {
+  const cert = await readFile(certFile, 'utf8');
+  return { caCert: cert, cert, key: await readFile(keyFile, 'utf8') };
+}
+
 export async function ensureServingCert(dataDir: string, hosts: string[]): Promise<ServingCert> {
   const dir = join(dataDir, 'pki');
   const files = { caCert: join(dir, 'ca.crt'), cert: join(dir, 'apiserver.crt'), key: join(dir, 'apiserver.key') };

@@ -61,6 +61,44 @@ describe('authorization filter and modes', () => {
     expect(r.status).toBe(403);
   });
 
+  it('[AC-AUTHZ-005] authorization comes after authentication and before admission', async () => {
+    const t = await newTestServer({ authentication: { tokenFile: (await import('./auth/authenticator/tokenfile')).parseTokenFile('admin,root,r1,system:masters\nalice,alice,a1\nbob,bob,b1\n') }, authorizer: authorizerFromModes(['RBAC']) });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+    const post = async (path: string, body: Record<string, unknown>) => expect((await t.json('POST', path, { body, headers: bearer('admin') })).status).toBe(201);
+    // A policy that refuses every ConfigMap, and a grant to create them for alice only.
+    await post('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies', {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-cms' },
+      spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] }, validations: [{ expression: 'false', message: 'no configmaps' }] },
+    });
+    await post('/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings', { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-cms' }, spec: { policyName: 'no-cms', validationActions: ['Deny'] } });
+    await post(`${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'cm-creator' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['create'] }] });
+    await post(`${rbac}/clusterrolebindings`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'alice-cm' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cm-creator' }, subjects: [user('alice')] });
+    const checks = async () => (await (await t.request('GET', '/metrics', { headers: bearer('admin') })).text()).split('\n').filter((l) => l.startsWith('apiserver_validating_admission_policy_check_total')).join('\n');
+    const send = (token: string) => t.json('POST', '/api/v1/namespaces/default/configmaps', { body: cm('c1'), headers: bearer(token) });
+    expect((await send('wrong')).status).toBe(401);
+    const before = await checks();
+    expect((await send('bob')).status).toBe(403);
+    // The policy never saw bob's request.
+    expect(await checks()).toBe(before);
+    const alice = await send('alice');
+    expect(alice.status).toBe(422);
+    expect(alice.body.message).toBe("configmaps \"c1\" is forbidden: ValidatingAdmissionPolicy 'no-cms' with binding 'no-cms' denied request: no configmaps");
+    expect(await checks()).not.toBe(before);
+  });
+
+  it('[AC-AUTHZ-020] a rule\'s apiGroups are matched against the request\'s group, "" being the core group', async () => {
+    const t = await server();
+    await role(t, 'ns1', 'apps-pods', [{ apiGroups: ['apps'], resources: ['pods', 'deployments'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'apps-pods', { kind: 'Role', name: 'apps-pods' }, [user('alice')]);
+    expect((await t.json('GET', '/apis/apps/v1/namespaces/ns1/deployments', { headers: asUser('alice') })).status).toBe(200);
+    const pods = await t.json('GET', '/api/v1/namespaces/ns1/pods', { headers: asUser('alice') });
+    expect(pods.status).toBe(403);
+    expect(pods.body.message).toBe('pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "ns1"');
+    await role(t, 'ns1', 'core-pods', [{ apiGroups: [''], resources: ['pods'], verbs: ['list'] }]);
+    await bind(t, 'ns1', 'core-pods', { kind: 'Role', name: 'core-pods' }, [user('alice')]);
+    expect((await t.json('GET', '/api/v1/namespaces/ns1/pods', { headers: asUser('alice') })).status).toBe(200);
+  });
+
   it('[AC-AUTHZ-037] system:masters bypasses every mode, even AlwaysDeny', async () => {
     const t = await server(['AlwaysDeny']);
     expect((await t.json('GET', '/api/v1/namespaces/ns1/pods', { headers: admin })).status).toBe(200);
@@ -593,6 +631,48 @@ describe('Node authorizer', () => {
     expect((await t.json('DELETE', '/api/v1/namespaces/ns1/secrets/s1', { headers: n1 })).status).toBe(403);
   });
 
+  it('[AC-NODE-019] the node name in the user name must match the Node exactly: case differs, no access', async () => {
+    const upper = asUser('system:node:N1', 'system:nodes', 'system:authenticated');
+    const r = await get('/api/v1/nodes/n1', upper);
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('nodes "n1" is forbidden: User "system:node:N1" cannot get resource "nodes" in API group "" at the cluster scope: node \'N1\' cannot read \'n1\', only its own Node object');
+    expect((await get('/api/v1/namespaces/ns1/pods/p1', upper)).status).toBe(403);
+    expect((await get('/api/v1/namespaces/ns1/pods/p1')).status).toBe(200);
+  });
+
+  it('[AC-NODE-015] a node creates CertificateSigningRequests and reads them back, for TLS bootstrapping', async () => {
+    const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const csr = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'node-csr-n1' }, spec: { request, signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] } };
+    const made = await t.json('POST', path, { body: csr, headers: n1 });
+    expect(made.status).toBe(201);
+    expect((await get(`${path}/node-csr-n1`)).status).toBe(200);
+    expect((await get(path)).status).toBe(200);
+    // Approving is not a node's business.
+    expect((await t.json('PUT', `${path}/node-csr-n1/approval`, { body: made.body, headers: n1 })).status).toBe(403);
+  });
+
+  it('[AC-NODE-025] a node gets tokens for the audiences a CSI driver of its Pods requests', async () => {
+    const nr = await newTestServer({ authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']), nodeRestriction: true });
+    const post = async (path: string, body: unknown) => {
+      const r = await nr.json('POST', path, { body, headers: admin });
+      expect(r.status).toBe(201);
+      return r.body;
+    };
+    await post('/apis/storage.k8s.io/v1/csidrivers', { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'csi.example.com' }, spec: { tokenRequests: [{ audience: 'csi-aud' }] } });
+    const pod = await post('/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p1' },
+      spec: { nodeName: 'n1', serviceAccountName: 'default', containers: [{ name: 'c', image: 'i' }], volumes: [{ name: 'v', csi: { driver: 'csi.example.com' } }] },
+    });
+    const request = (audience: string) => nr.json('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { audiences: [audience], boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p1', uid: pod.metadata.uid } } }, headers: n1,
+    });
+    const ok = await request('csi-aud');
+    expect(ok.status).toBe(201);
+    expect(ok.body.spec.audiences).toEqual(['csi-aud']);
+    expect((await request('other-aud')).status).toBe(403);
+  });
+
   it('[AC-NODE-020] without the Node mode a node gets only what RBAC grants', async () => {
     const rbacOnly = await server(['RBAC']);
     expect((await rbacOnly.json('GET', '/api/v1/nodes/n1', { headers: n1 })).status).toBe(403);
@@ -645,6 +725,26 @@ describe('webhook authorizers from an AuthorizationConfiguration', () => {
     const denied = await t.json('GET', '/api/v1/namespaces/default/pods', { headers: asUser('bob') });
     expect(denied.status).toBe(403);
     expect(denied.body.message).toBe('pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "default": hook says so');
+  });
+
+  it('[AC-AUTHZ-036] the request waits for the webhook\'s answer', async () => {
+    let answer: (v: unknown) => void = () => {};
+    let asked: () => void = () => {};
+    const called = new Promise<void>((r) => (asked = r));
+    const { t } = await withHook([webhook()], () => {
+      asked();
+      return new Promise((r) => (answer = r));
+    });
+    let settled = false;
+    const pending = t.json('GET', '/api/v1/namespaces/default/pods', { headers: asUser('alice') }).then((r) => {
+      settled = true;
+      return r;
+    });
+    await called;
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    answer(sar('v1', { allowed: true }));
+    expect((await pending).status).toBe(200);
   });
 
   it('v1beta1 reviews carry groups as `group`', async () => {

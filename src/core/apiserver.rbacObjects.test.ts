@@ -165,7 +165,7 @@ describe('default roles', () => {
   });
 });
 
-describe('the verb each request is authorized as', () => {
+describe('[AC-AUTHZ-015][AC-AUTHZ-022] the verb each request is authorized as', () => {
   async function withOne(verb: string) {
     const t = await server();
     expect((await t.json('POST', cms, { body: cm('cm1'), headers: admin })).status).toBe(201);

@@ -70,7 +70,7 @@ import { warningHeaderValue, writeError, writeObject } from './http/responseWrit
 import { jsonSerializer } from './http/serializers/json';
 import { serveOpenApi } from './ops/openapi';
 import { serverHealth, type HealthChecks } from './ops/health';
-import { createApiServerMetrics } from './ops/apiserverMetrics';
+import { createApiServerMetrics, type ApiServerMetrics } from './ops/apiserverMetrics';
 import { validateShowHiddenMetricsVersion } from './ops/metrics';
 import { versionInfo } from './ops/version';
 import { createZPages } from './ops/zpages';
@@ -145,6 +145,8 @@ export interface ApiServer {
   readonly authorizer: Authorizer;
   /** The /livez, /readyz and /healthz checks; startShutdown() fails readyz while the host drains. */
   readonly health: HealthChecks;
+  /** The /metrics families, for what the host observes (configuration reloads). */
+  readonly metrics: ApiServerMetrics;
   close(): Promise<void>;
 }
 
@@ -168,6 +170,11 @@ function pooledRandom(source: RandomSource, poolSize = 4096): RandomSource {
       return bytes;
     },
   };
+}
+
+/** Whether a resource serves verb. A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers). */
+function resourceVerbAllowed(type: ResourceType, terminating: boolean, verb: string): boolean {
+  return type.verbs.includes(verb) || (terminating && (verb === 'update' || verb === 'patch'));
 }
 
 /** Namespaces every cluster starts with. */
@@ -341,11 +348,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
 
   /**
-   * The store as one request sees it: its writes pass validating admission (ValidatingAdmissionPolicy)
-   * and the authorization guards before storage, and land in its trace when it is traced. A plain read
-   * writes nothing, so it reads the shared store.
+   * The store as one request writes through it: validating admission, the create check of writes
+   * that create, the requesting user (for strategies), the trace when it is traced, the escalation
+   * guards. A plain read writes nothing, so it reads the shared store.
    */
-  /** The store as a request writes through it: validating admission, the create check of writes that create, the trace, the escalation guards. */
   function requestStore(request: Request, url: URL, info: RequestInfo, type: ResourceType, warnings: string[]): Store {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
@@ -380,10 +386,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: (bytes) => metrics.observeWatchEvent(info, bytes) };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: info.verb === 'watch' ? (bytes) => metrics.observeWatchEvent(info, bytes) : undefined };
     const gr = { group: type.group, resource: type.resource };
-    // A terminating CRD's discovery drops update and patch, yet its objects can still be written (to release finalizers).
-    const verbAllowed = (verb: string) => type.verbs.includes(verb) || (!!custom?.terminating && (verb === 'update' || verb === 'patch'));
+    const terminating = custom?.terminating === true;
 
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
@@ -410,26 +415,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       case 'get':
         return getResource(scope);
       case 'list':
-        if (!verbAllowed('list')) throw newMethodNotSupported(gr, 'list');
+        if (!resourceVerbAllowed(type, terminating, 'list')) throw newMethodNotSupported(gr, 'list');
         return listResource(scope);
       case 'watch':
-        if (!verbAllowed('watch')) throw newMethodNotSupported(gr, 'watch');
+        if (!resourceVerbAllowed(type, terminating, 'watch')) throw newMethodNotSupported(gr, 'watch');
         return watchResource(scope);
       case 'create':
         if (info.name) throw newMethodNotSupported(gr, 'create');
-        if (!verbAllowed('create')) throw newMethodNotSupported(gr, 'create');
+        if (!resourceVerbAllowed(type, terminating, 'create')) throw newMethodNotSupported(gr, 'create');
         return createResource(scope);
       case 'update':
-        if (!verbAllowed('update') && !info.subresource) throw newMethodNotSupported(gr, 'update');
+        if (!resourceVerbAllowed(type, terminating, 'update') && !info.subresource) throw newMethodNotSupported(gr, 'update');
         return updateResource(scope);
       case 'patch':
-        if (!verbAllowed('patch') && !info.subresource) throw newMethodNotSupported(gr, 'patch');
+        if (!resourceVerbAllowed(type, terminating, 'patch') && !info.subresource) throw newMethodNotSupported(gr, 'patch');
         return patchResource(scope);
       case 'delete':
-        if (!verbAllowed('delete')) throw newMethodNotSupported(gr, 'delete');
+        if (!resourceVerbAllowed(type, terminating, 'delete')) throw newMethodNotSupported(gr, 'delete');
         return deleteResource(scope);
       case 'deletecollection':
-        if (!verbAllowed('deletecollection')) throw newMethodNotSupported(gr, 'deletecollection');
+        if (!resourceVerbAllowed(type, terminating, 'deletecollection')) throw newMethodNotSupported(gr, 'deletecollection');
         return deleteCollection(scope);
       default:
         throw newMethodNotSupported(gr, info.verb || request.method);
@@ -501,7 +506,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     try {
       const url = requestUrl(request);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
-      const checked = request.method === 'GET' || request.method === 'HEAD' ? await health.checks.serve(url.pathname, url) : undefined;
+      // (API paths are never health paths: they skip the check's turn.)
+      const checked = (request.method === 'GET' || request.method === 'HEAD') && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
       if (!started) await ready;
       const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
@@ -548,6 +554,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }),
     authorizer: authorization.authorizer,
     health: health.checks,
+    metrics,
     ready,
     registry,
     storage,

@@ -118,7 +118,7 @@ describe('validation of built-in kinds over HTTP', () => {
     expect(r.body.message).toBe('Event.events.k8s.io "e" is invalid: [action: Required value, type: Invalid value: "": has invalid value: Other]');
   });
 
-  it('API-VER-142, API-VER-145: a CSR needs a signer; status conditions are unique by type and need a status', async () => {
+  it('[API-VER-142] [API-VER-145] a CSR needs a signer; status conditions are unique by type and need a status', async () => {
     const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
     const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
     const bad = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, usages: ['client auth'] } } });

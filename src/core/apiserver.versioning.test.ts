@@ -100,3 +100,49 @@ describe('audit annotations of deprecated versions', () => {
     expect(trace(current).some((e) => e.stage === 'audit')).toBe(false);
   });
 });
+
+describe('group and version in paths and objects', () => {
+  it('[API-VER-014] [API-VER-015] core objects are v1 under /api/v1; other groups are <group>/<version> under /apis/<group>/<version>', async () => {
+    const t = await newTestServer();
+    const ns = await t.json('GET', '/api/v1/namespaces/default');
+    expect(ns.status).toBe(200);
+    expect(ns.body.apiVersion).toBe('v1');
+    const job = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j1' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } } } };
+    expect((await t.json('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job })).status).toBe(201);
+    const got = await t.json('GET', '/apis/batch/v1/namespaces/default/jobs/j1');
+    expect(got.body.apiVersion).toBe('batch/v1');
+    expect(got.body.kind).toBe('Job');
+    // The core group has no /apis/<group> path, and the group name is not part of its apiVersion.
+    expect((await t.json('GET', '/apis/v1/namespaces/default')).status).toBe(404);
+  });
+});
+
+describe('fields changed by the move to a newer version', () => {
+  it('[API-VER-123] events.k8s.io/v1: the deprecated-prefixed fields are refused on a new Event', async () => {
+    const t = await newTestServer();
+    const event = (extra: Record<string, unknown>) => ({
+      apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: `e${Object.keys(extra).length}` }, eventTime: '2026-01-01T00:00:00.000000Z',
+      regarding: { kind: 'Pod', name: 'p', namespace: 'default' }, reportingController: 'example.com/ctl', reportingInstance: 'ctl-1', action: 'Pull', reason: 'Pulled', type: 'Normal', ...extra,
+    });
+    expect((await t.json('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { body: event({}) })).status).toBe(201);
+    const r = await t.json('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { body: event({ deprecatedFirstTimestamp: '2026-01-01T00:00:00Z', deprecatedCount: 3 }) });
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe('Invalid');
+    expect(r.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": needs to be unset', field: 'firstTimestamp' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "": needs to be unset', field: 'count' },
+    ]);
+  });
+
+  it('[API-VER-146] certificates.k8s.io/v1: status.certificate may hold only CERTIFICATE PEM blocks', async () => {
+    const t = await newTestServer();
+    const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const made = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, signerName: 'example.com/signer', usages: ['client auth'] } } });
+    expect(made.status).toBe(201);
+    const pem = (type: string) => btoa(`-----BEGIN ${type}-----\nMIIB\n-----END ${type}-----\n`);
+    const key = await t.json('PUT', `${path}/c/status`, { body: { ...made.body, status: { certificate: pem('PRIVATE KEY') } } });
+    expect(key.status).toBe(422);
+    expect(key.body.message).toBe('CertificateSigningRequest.certificates.k8s.io "c" is invalid: status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"');
+  });
+});

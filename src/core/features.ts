@@ -27,6 +27,8 @@ export const defaultFeatureGates = {
   DeclarativeValidation: true,
   /** Beta, off: the declarative validation's errors are the ones returned. */
   DeclarativeValidationTakeover: false,
+  /** Beta since 1.34, on: --authentication-config issuers may name an egressSelectorType. */
+  StructuredAuthenticationConfigurationEgressSelector: true,
 } as const;
 
 export type FeatureGate = keyof typeof defaultFeatureGates;

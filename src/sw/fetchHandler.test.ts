@@ -100,6 +100,21 @@ describe('createFetchListener', () => {
     expect(seen[0]!.signal.aborted).toBe(true);
   });
 
+  it('hands a body of known length to the browser as the core made it', async () => {
+    const made: Response[] = [];
+    const server: RequestHandler = {
+      async handle() {
+        const bytes = new TextEncoder().encode('{"kind":"ConfigMap"}\n');
+        made.push(new Response(bytes, { status: 201, headers: { 'Content-Type': 'application/json', 'Content-Length': String(bytes.byteLength) } }));
+        return made[0]!;
+      },
+    };
+    const l = createFetchListener({ origin: ORIGIN, server: async () => server });
+    const response = await dispatch(l, new Request(ORIGIN + '/api/v1/namespaces/default/configmaps', { method: 'POST', body: '{}' })).response!;
+    expect(response).toBe(made[0]);
+    expect(await response.text()).toBe('{"kind":"ConfigMap"}\n');
+  });
+
   it("aborting the page's request aborts the core request", async () => {
     const seen: Request[] = [];
     const l = createFetchListener({ origin: ORIGIN, server: async () => echoServer(seen) });

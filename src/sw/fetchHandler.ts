@@ -65,10 +65,15 @@ function followAbort(signal: AbortSignal | undefined, controller: AbortControlle
  * Re-wraps the body so that cancelling it (the page closed the stream) also
  * aborts the core's Request. Chunks are pulled one at a time, so a watch
  * stream is never buffered ahead of the reader.
+ *
+ * A body of known length (the core sets Content-Length on every complete
+ * body) is handed to the browser as it is: the core's work is done, nothing
+ * is left to abort, and the browser reads it without a pull through the
+ * worker's script per chunk, which would wait whenever the worker is busy.
  */
 export function abortOnCancel(response: Response, controller: AbortController): Response {
   const source = response.body;
-  if (source === null) return response;
+  if (source === null || response.headers.has('content-length')) return response;
   const reader = source.getReader();
   const body = new ReadableStream<Uint8Array>(
     {

@@ -13,7 +13,7 @@ import type { Clock } from '../util/clock';
 import { audienceAgnostic } from './authenticator/audiences';
 import { bearerTokenAuthenticator, tokenUnion } from './authenticator/bearertoken';
 import { bootstrapTokenAuthenticator } from './authenticator/bootstrap';
-import { jwtAuthenticator, type JwksSource, type JwtAuthenticatorConfig } from './authenticator/jwt';
+import { jwtAuthenticator, type ClaimSourceFetch, type JwksSource, type JwtAuthenticatorConfig } from './authenticator/jwt';
 import { requestHeaderAuthenticator, type RequestHeaderOptions } from './authenticator/requestheader';
 import { webhookTokenAuthenticator, type WebhookTokenOptions } from './authenticator/webhook';
 import { x509Authenticator } from './authenticator/x509';
@@ -51,6 +51,8 @@ export interface JwtEntry {
   config: JwtAuthenticatorConfig;
   jwks: JwksSource;
   signingAlgs?: string[];
+  /** Fetches distributed claim sources (the host's, trusting the issuer's CA). */
+  fetchClaimSource?: ClaimSourceFetch;
 }
 
 /** The JWT authenticators of the current configuration, rebuilt when the configuration object changes. */
@@ -60,7 +62,7 @@ function reloadableJwt(source: () => JwtEntry[], clock: Clock, apiAudiences: str
     name: 'jwt',
     authenticateToken(token, audiences) {
       const current = source();
-      if (built?.from !== current) built = { from: current, union: tokenUnion(current.map((j) => audienceAgnostic(jwtAuthenticator(j.config, j.jwks, clock, j.signingAlgs), apiAudiences))) };
+      if (built?.from !== current) built = { from: current, union: tokenUnion(current.map((j) => audienceAgnostic(jwtAuthenticator(j.config, j.jwks, clock, j.signingAlgs, j.fetchClaimSource), apiAudiences))) };
       return built.union.authenticateToken(token, audiences);
     },
   };
@@ -95,7 +97,7 @@ export function buildAuthentication(options: AuthenticationOptions, deps: Authen
   tokens.push(serviceAccounts.authenticator());
   const jwt = options.jwt;
   if (typeof jwt === 'function') tokens.push(reloadableJwt(jwt, deps.clock, apiAudiences));
-  else for (const j of jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs), apiAudiences));
+  else for (const j of jwt ?? []) tokens.push(audienceAgnostic(jwtAuthenticator(j.config, j.jwks, deps.clock, j.signingAlgs, j.fetchClaimSource), apiAudiences));
   if (options.webhook) tokens.push(webhookTokenAuthenticator(options.webhook, deps.clock));
   if (options.bootstrapTokens) tokens.push(audienceAgnostic(bootstrapTokenAuthenticator((ns, name) => deps.getObject('secrets', ns, name), deps.clock), apiAudiences));
   const tokenAuthenticator = tokenUnion(tokens);

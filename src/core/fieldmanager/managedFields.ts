@@ -1,4 +1,4 @@
-import { decodeFieldsV1, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
+import { fieldsV1ToSet, setToFieldsV1, type FieldsV1, type PathSet } from './fieldpath';
 import type { VersionedSet } from './merge';
 
 /** One metadata.managedFields item, as the API carries it. */
@@ -90,38 +90,30 @@ export class ManagedFieldsError extends Error {}
 
 /**
  * Sets are immutable, and a write leaves every other manager's set as it
- * was, so the FieldsV1 of a set is built at most once: a set decoded from a
- * FieldsV1 that is exactly what the encoder writes is encoded as that same
- * object, and a set encoded afresh keeps its FieldsV1 (frozen: every object
- * carrying the entry shares it); decoding one of those again gives its set
- * back. Other FieldsV1 objects may change, so they are always decoded.
- * Weak maps: entries go with the sets and objects no longer in use.
+ * was: the FieldsV1 of a set is built once, and decoding that FieldsV1
+ * object again (the same object: an in-process caller handing the result
+ * back as the live object) gives its set back. Other FieldsV1 objects may
+ * change, so they are always decoded. FieldsV1 values are never changed in
+ * place. Weak maps: entries go with the sets and objects no longer in use.
  */
 const encodedSets = new WeakMap<PathSet, FieldsV1>();
 const encodedFields = new WeakMap<object, PathSet>();
 
 function decodeFields(fields: unknown): PathSet {
   const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
-  if (known !== undefined) return known;
-  const { set, canonical } = decodeFieldsV1(fields);
-  if (canonical) encodedSets.set(set, fields as FieldsV1);
-  return set;
+  return known ?? fieldsV1ToSet(fields);
 }
 
 function encodeFieldsV1(set: PathSet): FieldsV1 {
   let f = encodedSets.get(set);
   if (f === undefined) {
-    f = deepFreeze(setToFieldsV1(set));
+    f = setToFieldsV1(set);
     encodedSets.set(set, f);
     encodedFields.set(f, set);
   }
   return f;
 }
 
-function deepFreeze(f: FieldsV1): FieldsV1 {
-  for (const k in f) deepFreeze(f[k]!);
-  return Object.freeze(f);
-}
 
 /** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
 export function decodeManagedFields(entries: unknown): Managed {

@@ -45,6 +45,11 @@ export interface ApiServerMetrics {
   observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
   /** Declarative and hand-written validation disagreed (declarative_validation_mismatch_total). */
   observeDeclarativeValidationMismatch(): void;
+  /**
+   * The host re-read --authentication-config after a change: counted and
+   * timestamped by outcome and by the hash of the API server's identity.
+   */
+  observeAuthenticationConfigReload(success: boolean, apiServerIdHash: string, unixSeconds: number): void;
   /** GET /metrics and GET /metrics/slis (text, or protobuf when Accept asks for it), or undefined for other paths. */
   serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
@@ -140,6 +145,16 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'declarative_validation_mismatch_total',
     help: 'Number of times declarative validation results differed from handwritten validation results for core types.',
   }));
+  // In the order client_golang writes them (sorted by name).
+  const reloadLabels = ['apiserver_id_hash', 'status'];
+  const authnReloads = registry.register(new Counter({
+    name: 'apiserver_authentication_config_controller_automatic_reloads_total', labels: reloadLabels,
+    help: 'Total number of automatic reloads of authentication configuration split by status and apiserver identity.',
+  }));
+  const authnReloadTime = registry.register(new Gauge({
+    name: 'apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds', labels: reloadLabels,
+    help: 'Timestamp of the last automatic reload of authentication configuration split by status and apiserver identity.',
+  }));
   const dvPanics = registry.register(new Counter({ name: 'declarative_validation_panic_total', help: 'Number of times declarative validation has panicked during validation.' }));
   // Both exist from the start, at zero, as counters without labels do.
   dvMismatches.inc([], 0);
@@ -199,6 +214,11 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     },
     observeDeclarativeValidationMismatch() {
       dvMismatches.inc();
+    },
+    observeAuthenticationConfigReload(success, apiServerIdHash, unixSeconds) {
+      const labels = [apiServerIdHash, success ? 'success' : 'failure'];
+      authnReloads.inc(labels);
+      authnReloadTime.set(labels, unixSeconds);
     },
     observeWatchEvent(info, bytes) {
       // Every event of every watch lands here: each watch's series are resolved once.

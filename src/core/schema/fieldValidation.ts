@@ -194,6 +194,8 @@ export interface CheckPatchFieldsInput {
   resolve: SchemaResolver;
   directive: FieldValidationDirective;
   custom?: boolean;
+  /** apply: `patched` is JSON.parse of the body, unchanged (duplicate keys are then found by counting) */
+  patchedFromJson?: boolean;
 }
 
 /** handlers.jsonPatchOp: what a JSON patch operation may carry. */
@@ -241,8 +243,10 @@ function goJson(value: unknown): string {
  * with no repeated key: then the YAML pass that would word duplicate-key
  * errors is not needed at all.
  */
-function jsonWithoutDuplicates(text: string): boolean {
+function jsonWithoutDuplicates(text: string, parsed?: unknown): boolean {
   if (text.trimStart()[0] !== '{') return false;
+  // valid JSON has one ':' outside strings per member: as many as the parsed body has keys means no key was repeated
+  if (parsed !== undefined && membersOf(text) === keysOf(parsed)) return true;
   let tree: JsonNode;
   try {
     tree = parseJsonTree(text);
@@ -255,13 +259,46 @@ function jsonWithoutDuplicates(text: string): boolean {
   return errs.messages.length === 0;
 }
 
+/** Members of a JSON text: its ':' outside strings. */
+function membersOf(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x3a) n++;
+    else if (c === 0x22) {
+      // skip the string, escapes included
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    }
+  }
+  return n;
+}
+
+/** Keys of a parsed JSON value, nested ones included. */
+function keysOf(v: unknown): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const x of v) n += keysOf(x);
+    return n;
+  }
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    n += 1 + keysOf((v as Record<string, unknown>)[k]);
+  }
+  return n;
+}
+
 export function checkPatchFields<T = unknown>(input: CheckPatchFieldsInput): CheckedRequest<T> {
   const { patchType, patched, schema, resolve, directive } = input;
   const strict = directive !== 'Ignore';
   const text = textOf(input.patchBody);
 
   if (patchType === 'apply') {
-    const lines = strict && !jsonWithoutDuplicates(text) ? yamlDuplicateKeyErrors(text) : [];
+    const lines = strict && !jsonWithoutDuplicates(text, input.patchedFromJson ? patched : undefined) ? yamlDuplicateKeyErrors(text) : [];
     if (lines.length && directive === 'Strict') {
       throw newBadRequest(`error strict decoding YAML: error converting YAML to JSON: ${yamlErrorsText(lines)}`);
     }

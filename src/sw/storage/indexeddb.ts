@@ -17,6 +17,20 @@
  * One worker owns the database; other contexts opening it would not see its
  * watch events.
  *
+ * Because the worker owns the database, it keeps the live objects and the
+ * revision in memory, loaded when it opens and changed only after a write
+ * commits. Reads of one key at the latest revision are answered from there
+ * (the NamespaceLifecycle check of every create is one), and a write issues
+ * its three puts at once, without reading first: one transaction with no
+ * read round trip, as raw IndexedDB code would write it. The log's revision
+ * key still guards against another writer: a revision taken twice fails the
+ * transaction, and the in-memory state is reloaded.
+ *
+ * Write transactions are 'relaxed' by default (Chromium's default since 121,
+ * and Firefox's and Safari's): a write is acknowledged once the browser's
+ * storage process has it, so it survives the worker stopping and the browser
+ * crashing; 'strict' also waits for the OS to flush it to disk.
+ *
  * Keys compare as UTF-16 code units, like JS strings.
  */
 
@@ -37,6 +51,8 @@ import { WatcherSet, type ListenerErrorHandler } from '../../core/storage/watche
 export interface IndexedDbStorageOptions {
   /** Receives exceptions thrown by watch listeners (they never fail a write). */
   onListenerError?: ListenerErrorHandler;
+  /** Durability of write transactions (default 'relaxed'). */
+  durability?: 'relaxed' | 'strict';
 }
 
 /** One write in the log. */
@@ -70,26 +86,40 @@ export async function createIndexedDbStorage(dbName: string, options: IndexedDbS
       database.createObjectStore('objects', { keyPath: 'key' });
     },
   });
-  const tx = db.transaction('meta', 'readonly');
-  const [revision, compacted] = await Promise.all([tx.store.get('revision'), tx.store.get('compacted')]);
-  await tx.done;
-  return new IndexedDbStorage(db, revision ?? 0, compacted ?? 0, options);
+  const storage = new IndexedDbStorage(db, options);
+  await storage.load();
+  return storage;
 }
 
 class IndexedDbStorage implements Storage {
   private readonly watchers: WatcherSet;
+  private readonly durability: 'relaxed' | 'strict';
   /** Tail of the write queue. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Mirrors meta.revision; only changed inside the write queue after a commit. */
+  private revision = 0;
+  private compacted = 0;
+  /** The committed live objects by key, as the `objects` store holds them. */
+  private live = new Map<string, KeyValue>();
 
   constructor(
     private readonly db: Db,
-    /** Mirrors meta.revision; only changed inside the write queue after a commit. */
-    private revision: number,
-    private compacted: number,
     options: IndexedDbStorageOptions,
   ) {
     this.watchers = new WatcherSet(options.onListenerError);
+    this.durability = options.durability ?? 'relaxed';
+  }
+
+  /** Reads the revisions and the live objects from the database. */
+  async load(): Promise<void> {
+    const tx = this.db.transaction(['meta', 'objects'], 'readonly');
+    const meta = tx.objectStore('meta');
+    const [revision, compacted, objects] = await Promise.all([meta.get('revision'), meta.get('compacted'), tx.objectStore('objects').getAll()]);
+    await tx.done;
+    this.revision = revision ?? 0;
+    this.compacted = compacted ?? 0;
+    this.live = new Map(objects.map((kv) => [kv.key, Object.freeze(kv)]));
   }
 
   async currentRevision(): Promise<number> {
@@ -102,10 +132,12 @@ class IndexedDbStorage implements Storage {
 
   async get(key: string, revision?: number): Promise<KeyValue | undefined> {
     this.assertOpen(key);
-    const tx = this.db.transaction(['meta', 'log', 'objects'], 'readonly');
+    const current = this.revision;
+    const at = readRevisionAt(key, revision, current, this.compacted);
+    // The latest state is the committed one in memory: no transaction.
+    if (at === current) return this.live.get(key);
+    const tx = this.db.transaction(['log'], 'readonly');
     return finish(tx, async () => {
-      const { at, current } = await readRevision(tx, key, revision);
-      if (at === current) return tx.objectStore('objects').get(key);
       const cursor = await tx
         .objectStore('log')
         .index('byKey')
@@ -119,13 +151,20 @@ class IndexedDbStorage implements Storage {
     const limit = options.limit && options.limit > 0 ? options.limit : undefined;
     const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
     const end = prefixEnd(prefix);
+    // A startKey past the prefix: an empty key range (which IDBKeyRange refuses to build).
+    const empty = end !== undefined && from >= end;
+    const keys = empty ? undefined : end === undefined ? IDBKeyRange.lowerBound(from) : IDBKeyRange.bound(from, end, false, true);
     const tx = this.db.transaction(['meta', 'log', 'objects'], 'readonly');
     return finish(tx, async () => {
+      if (!options.revision && keys) {
+        // The latest state: the revision and the objects in one round trip, all read in this transaction's snapshot.
+        const objects = tx.objectStore('objects');
+        const [stored, kvs, count] = await Promise.all([tx.objectStore('meta').get('revision'), objects.getAll(keys, limit), objects.count(keys)]);
+        return { kvs, more: count > kvs.length, count, revision: stored ?? 0 };
+      }
       const { at, current } = await readRevision(tx, prefix, options.revision);
-      // A startKey past the prefix: an empty key range (which IDBKeyRange refuses to build).
-      if (end !== undefined && from >= end) return { kvs: [], more: false, count: 0, revision: at };
+      if (!keys) return { kvs: [], more: false, count: 0, revision: at };
       if (at === current) {
-        const keys = end === undefined ? IDBKeyRange.lowerBound(from) : IDBKeyRange.bound(from, end, false, true);
         const objects = tx.objectStore('objects');
         const [kvs, count] = await Promise.all([objects.getAll(keys, limit), objects.count(keys)]);
         return { kvs, more: count > kvs.length, count, revision: at };
@@ -237,21 +276,28 @@ class IndexedDbStorage implements Storage {
   ): Promise<KeyValue> {
     this.assertOpen(key);
     return this.serialize(async () => {
-      const tx = this.db.transaction(['meta', 'log', 'objects'], 'readwrite');
-      const { entry, current } = await finish(tx, async () => {
-        const objects = tx.objectStore('objects');
-        const [stored, current] = await Promise.all([tx.objectStore('meta').get('revision'), objects.get(key)]);
-        const revision = (stored ?? 0) + 1;
-        const entry = next(current, revision);
-        await Promise.all([
-          tx.objectStore('log').add(entry),
-          entry.deleted ? objects.delete(key) : objects.put(toKv(entry)),
-          tx.objectStore('meta').put(revision, 'revision'),
-        ]);
-        return { entry, current };
-      });
+      const current = this.live.get(key);
+      const entry = next(current, this.revision + 1);
+      // Frozen: it is shared with the in-memory state, as the memory backend shares its values.
+      const kv = Object.freeze(toKv(entry));
+      const tx = this.db.transaction(['meta', 'log', 'objects'], 'readwrite', { durability: this.durability });
+      try {
+        await finish(tx, () =>
+          Promise.all([
+            // add, not put: a revision another writer took fails the transaction.
+            tx.objectStore('log').add(entry),
+            entry.deleted ? tx.objectStore('objects').delete(key) : tx.objectStore('objects').put(kv),
+            tx.objectStore('meta').put(entry.revision, 'revision'),
+          ]),
+        );
+      } catch (e) {
+        // Nothing was written; whatever made it fail, memory follows the database again.
+        await this.load().catch(() => {});
+        throw e;
+      }
       this.revision = entry.revision;
-      const kv = toKv(entry);
+      if (entry.deleted) this.live.delete(key);
+      else this.live.set(key, kv);
       const event: StorageEvent = { type: entry.deleted ? 'DELETE' : 'PUT', revision: entry.revision, kv };
       if (!entry.created && current) event.prevKv = current;
       this.watchers.notify(event);

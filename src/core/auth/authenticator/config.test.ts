@@ -30,7 +30,7 @@ describe('AuthenticationConfiguration validation', () => {
     expect(load(file([jwt({ issuer: { url: 'https://idp.example.com', discoveryURL: 'https://idp.example.com', audiences: ['a'] } })]))).toThrow('discoveryURL must be different from URL');
     expect(load(file([jwt({ issuer: { url: 'https://idp.example.com', audiences: ['a', 'b'] } })]))).toThrow('jwt[0].issuer.audienceMatchPolicy: Invalid value: "": audienceMatchPolicy must be MatchAny for multiple audiences');
     expect(load(file([jwt({ issuer: { url: 'https://idp.example.com', audiences: ['a', 'b'], audienceMatchPolicy: 'MatchAny' } })]))).not.toThrow();
-    expect(load(file([jwt({ issuer: { url: 'https://idp.example.com', audiences: ['a'], egressSelectorType: 'other' } })]))).toThrow('jwt[0].issuer.egressSelectorType: Unsupported value: "other"');
+    expect(load(file([jwt({ issuer: { url: 'https://idp.example.com', audiences: ['a'], egressSelectorType: 'other' } })]))).toThrow('jwt[0].issuer.egressSelectorType: Invalid value: "other": egress selector must be either controlplane or cluster');
   });
 
   it('[AC-AUTHN-085] [AC-AUTHN-086] [AC-AUTHN-087] [AC-AUTHN-089] username mapping rules', () => {

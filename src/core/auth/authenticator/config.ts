@@ -43,7 +43,12 @@ function compiles(field: string, expression: string, errs: FieldError[]): void {
   }
 }
 
-export function validateAuthenticationConfiguration(c: AuthenticationConfiguration, serviceAccountIssuers: readonly string[] = []): FieldError[] {
+/** Gates the file's validation depends on: StructuredAuthenticationConfigurationEgressSelector (beta, on by default). */
+export interface AuthenticationConfigurationGates {
+  egressSelector?: boolean;
+}
+
+export function validateAuthenticationConfiguration(c: AuthenticationConfiguration, serviceAccountIssuers: readonly string[] = [], gates: AuthenticationConfigurationGates = {}): FieldError[] {
   const errs: FieldError[] = [];
   const jwt = c.jwt ?? [];
   if (jwt.length > maxJwtAuthenticators) errs.push({ type: 'FieldValueTooMany', field: 'jwt', detail: `must have at most ${maxJwtAuthenticators} items` });
@@ -67,8 +72,10 @@ export function validateAuthenticationConfiguration(c: AuthenticationConfigurati
     const auds = issuer.audiences ?? [];
     if (!auds.length) errs.push(required(`${p}.issuer.audiences`, 'at least one issuer.audiences is required'));
     if (auds.length > 1 && issuer.audienceMatchPolicy !== 'MatchAny') errs.push(invalid(`${p}.issuer.audienceMatchPolicy`, issuer.audienceMatchPolicy ?? '', 'audienceMatchPolicy must be MatchAny for multiple audiences'));
-    if (issuer.egressSelectorType !== undefined && issuer.egressSelectorType !== 'controlplane' && issuer.egressSelectorType !== 'cluster') {
-      errs.push({ type: 'FieldValueNotSupported', field: `${p}.issuer.egressSelectorType`, value: issuer.egressSelectorType, showValue: true, detail: 'supported values: "cluster", "controlplane"' });
+    if (issuer.egressSelectorType) {
+      const f = `${p}.issuer.egressSelectorType`;
+      if (gates.egressSelector === false) errs.push(invalid(f, issuer.egressSelectorType, 'egress selector is not supported when StructuredAuthenticationConfigurationEgressSelector feature gate is disabled'));
+      if (issuer.egressSelectorType !== 'controlplane' && issuer.egressSelectorType !== 'cluster') errs.push(invalid(f, issuer.egressSelectorType, 'egress selector must be either controlplane or cluster'));
     }
     const emailChecked = JSON.stringify([a.claimValidationRules ?? [], a.claimMappings?.extra ?? []]).includes('claims.email_verified');
     (a.claimValidationRules ?? []).forEach((r, j) => {
@@ -120,13 +127,13 @@ export function validateAuthenticationConfiguration(c: AuthenticationConfigurati
 }
 
 /** Parses and validates the file's object; throws the aggregated field errors. */
-export function loadAuthenticationConfiguration(obj: unknown, serviceAccountIssuers: readonly string[] = []): AuthenticationConfiguration {
+export function loadAuthenticationConfiguration(obj: unknown, serviceAccountIssuers: readonly string[] = [], gates: AuthenticationConfigurationGates = {}): AuthenticationConfiguration {
   const c = (obj ?? {}) as AuthenticationConfiguration;
   if (c.apiVersion !== 'apiserver.config.k8s.io/v1' && c.apiVersion !== 'apiserver.config.k8s.io/v1beta1' && c.apiVersion !== 'apiserver.config.k8s.io/v1alpha1') {
     throw new Error(`no kind "${c.kind}" is registered for version "${c.apiVersion}" in scheme`);
   }
   if (c.kind !== 'AuthenticationConfiguration') throw new Error(`no kind "${c.kind}" is registered for version "${c.apiVersion}" in scheme`);
-  const errs = validateAuthenticationConfiguration(c, serviceAccountIssuers);
+  const errs = validateAuthenticationConfiguration(c, serviceAccountIssuers, gates);
   if (errs.length) throw new Error(fieldErrorsAggregate(errs));
   return c;
 }

@@ -6,7 +6,10 @@
  * only), be unexpired, carry an accepted audience and pass the claim
  * validation rules; the claim mappings (claim plus prefix, or CEL over
  * `claims`) then make the user, which the user validation rules (CEL over
- * `user`) must accept. Every failure is a 401.
+ * `user`) must accept. Every failure is a 401. A groups claim the token
+ * leaves to a distributed claim source (_claim_names/_claim_sources) is
+ * fetched and verified first, for a claim mapping only: CEL expressions see
+ * the token's own claims.
  */
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload } from 'jose';
 import { compileKubernetes, newEnvironment, toJson, type CelProgram } from '../../cel';
@@ -35,6 +38,9 @@ export interface JwtAuthenticatorConfig {
 /** The issuer's verification keys (the host fetches them through discovery and refreshes them). */
 export type JwksSource = () => Promise<JWK[]>;
 
+/** GETs a distributed claim source (with its access token as a bearer token) and resolves with the JWT it answers. */
+export type ClaimSourceFetch = (endpoint: string, accessToken: string | undefined) => Promise<string>;
+
 export const supportedSigningAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
 const authenticationEnv = newEnvironment('authentication');
 
@@ -59,7 +65,7 @@ function stringOrList(v: unknown, what: string): string[] {
   throw new JwtError(`oidc: error evaluating ${what}: must return a string or a list of strings`);
 }
 
-export function jwtAuthenticator(config: JwtAuthenticatorConfig, jwks: JwksSource, clock: Clock, signingAlgs: readonly string[] = supportedSigningAlgs): TokenAuthenticator {
+export function jwtAuthenticator(config: JwtAuthenticatorConfig, jwks: JwksSource, clock: Clock, signingAlgs: readonly string[] = supportedSigningAlgs, fetchClaimSource?: ClaimSourceFetch): TokenAuthenticator {
   const name = `jwt:${config.issuer.url}`;
   const m = config.claimMappings;
   const compiled = {
@@ -87,6 +93,33 @@ export function jwtAuthenticator(config: JwtAuthenticatorConfig, jwks: JwksSourc
     throw new JwtError('oidc: verify token: failed to verify signature: failed to verify id token signature');
   }
 
+  /** OpenID Connect Core 1.0 section 5.6.2, as kube-apiserver resolves it: only when the claim itself is absent. */
+  async function expandDistributedClaim(claims: JWTPayload, claim: string): Promise<void> {
+    const names = claims['_claim_names'];
+    if (claims[claim] !== undefined || !names || typeof names !== 'object') return;
+    const source = (names as Record<string, unknown>)[claim];
+    if (typeof source !== 'string') return;
+    const fail = (why: string) => new JwtError(`oidc: could not expand distributed claims: ${why}`);
+    const sources = claims['_claim_sources'];
+    const ep = sources && typeof sources === 'object' ? ((sources as Record<string, unknown>)[source] as { endpoint?: unknown; access_token?: unknown } | undefined) : undefined;
+    if (!ep || typeof ep.endpoint !== 'string' || !ep.endpoint) throw fail(`malformed claim source for claim ${JSON.stringify(claim)}`);
+    let jwt: string;
+    try {
+      jwt = (await fetchClaimSource!(ep.endpoint, typeof ep.access_token === 'string' ? ep.access_token : undefined)).trim();
+    } catch (e) {
+      throw fail(`while getting distributed claim ${JSON.stringify(claim)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    let distributed: JWTPayload;
+    try {
+      if (decodeJwt(jwt).iss !== config.issuer.url) throw new Error(`issuer ${JSON.stringify(decodeJwt(jwt).iss)} is not ${JSON.stringify(config.issuer.url)}`);
+      distributed = await verify(jwt);
+    } catch (e) {
+      throw fail(`verify distributed claim token: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (distributed[claim] === undefined) throw fail(`jwt returned by distributed claim endpoint ${JSON.stringify(ep.endpoint)} did not contain claim: ${claim}`);
+    claims[claim] = distributed[claim];
+  }
+
   function claimString(claims: JWTPayload, claim: string): string {
     const v = claims[claim];
     if (v === undefined) throw new JwtError(`oidc: parse username claims "${claim}": claim not present`);
@@ -111,6 +144,7 @@ export function jwtAuthenticator(config: JwtAuthenticatorConfig, jwks: JwksSourc
     if (!aud.some((a) => config.issuer.audiences.includes(a))) {
       throw new JwtError(`oidc: verify token: oidc: expected audience in ${JSON.stringify(config.issuer.audiences)} got ${JSON.stringify(aud)}`);
     }
+    if (fetchClaimSource && m.groups?.claim && !compiled.groups) await expandDistributedClaim(claims, m.groups.claim);
 
     for (const rule of compiled.claimRules) {
       if (rule.claim) {

@@ -17,7 +17,7 @@ import {
 } from '../common/types';
 import { CelDuration, CelError, CelTimestamp, CelUint } from '../common/values';
 import type { FunctionRegistry, OverloadDecl } from '../interpreter/functions';
-import { chainRoot, qualifiedName, resolveCall } from '../interpreter/resolve';
+import { callTarget, chainRoot, qualifiedName, resolveCall } from '../interpreter/resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export interface Reference {
@@ -255,7 +255,8 @@ class Checker {
   }
 
   private checkCall(e: Expr & { kind: 'call' }): CelType {
-    const { fn, target } = resolveCall(e, this.env.functions, this);
+    const fn = resolveCall(e, this.env.functions, this);
+    const target = callTarget(e, fn);
     const args = e.args;
     if (fn === '_?._' && !target && args.length === 2 && args[1]!.kind === 'const' && typeof args[1]!.value === 'string') {
       const ot = this.resolved(this.check(args[0]!));
@@ -274,23 +275,10 @@ class Checker {
     if (decls.length === 0 && !this.env.functions.has(fn)) {
       return this.error(e, `undeclared reference to '${fn}' (in container '')`);
     }
-    const resolvedArgs: CelType[] = new Array(argTypes.length);
-    let argsHaveParams = false;
-    for (let i = 0; i < argTypes.length; i++) {
-      const t = (resolvedArgs[i] = this.resolved(argTypes[i]!));
-      if (!argsHaveParams && hasParam(t)) argsHaveParams = true;
-    }
-    if (!argsHaveParams) {
-      const hit = cachedResolution(decls, resolvedArgs);
-      if (hit !== undefined) {
-        this.refs.set(e.id, hit.ref);
-        return hit.type;
-      }
-    }
     const matches: OverloadDecl[] = [];
     let result: CelType | undefined;
-    // a resolution that made no fresh type parameter depends only on the table and the argument types
-    let cacheable = !argsHaveParams;
+    const resolvedArgs = argTypes.map((t) => this.resolved(t));
+    const argsHaveParams = resolvedArgs.some(hasParam);
     for (const o of decls) {
       if (!kindsMayMatch(o.sig.params, resolvedArgs)) continue;
       const generic = sigHasParams(o);
@@ -307,7 +295,6 @@ class Checker {
           continue;
         }
       }
-      if (generic) cacheable = false;
       const inst = generic ? this.instantiate(o) : o.sig;
       // bindings are only made when a type parameter is involved; otherwise check in place
       const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
@@ -323,9 +310,7 @@ class Checker {
       const applied = member ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       return this.error(e, `found no matching overload for '${fn}' applied to '${applied}'`);
     }
-    const ref: Reference = { name: fn, overloads: matches.map((m) => m.id) };
-    if (cacheable) cacheResolution(decls, resolvedArgs, { ref, type: result! });
-    this.refs.set(e.id, ref);
+    this.refs.set(e.id, { name: fn, overloads: matches.map((m) => m.id) });
     return result!;
   }
 
@@ -387,43 +372,6 @@ class Checker {
     this.scopes.pop();
     return res;
   }
-}
-
-/** A call's overload resolution: the reference (shared, read-only) and the result type. */
-interface Resolution {
-  ref: Reference;
-  type: CelType;
-}
-
-/**
- * Overload resolutions by overload table and then by each argument type,
- * compared by identity. Tables belong to a registry shared by environments,
- * and the primitive types are single objects, so `x.startsWith('a')` or
- * `n >= 2` is resolved once for every expression that calls it. Weak maps:
- * types built while checking one expression must not be kept alive.
- */
-type ResolutionTree = WeakMap<CelType, Resolution | ResolutionTree>;
-const resolutions = new WeakMap<readonly OverloadDecl[], Resolution | ResolutionTree>();
-
-function cachedResolution(decls: readonly OverloadDecl[], args: readonly CelType[]): Resolution | undefined {
-  let node = resolutions.get(decls);
-  for (let i = 0; node !== undefined && i < args.length; i++) node = (node as ResolutionTree).get(args[i]!);
-  return node as Resolution | undefined;
-}
-
-function cacheResolution(decls: readonly OverloadDecl[], args: readonly CelType[], r: Resolution): void {
-  if (args.length === 0) {
-    resolutions.set(decls, r);
-    return;
-  }
-  let node = resolutions.get(decls) as ResolutionTree | undefined;
-  if (node === undefined) resolutions.set(decls, (node = new WeakMap()));
-  for (let i = 0; i < args.length - 1; i++) {
-    let next = node.get(args[i]!) as ResolutionTree | undefined;
-    if (next === undefined) node.set(args[i]!, (next = new WeakMap()));
-    node = next;
-  }
-  node.set(args[args.length - 1]!, r);
 }
 
 function allAssignable(params: readonly CelType[], args: readonly CelType[], s: Substitution): boolean {

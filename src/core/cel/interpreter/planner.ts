@@ -5,7 +5,7 @@
 // logical operators and conditionals nothing of their own.
 
 import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
-import type { CheckedAst, Reference } from '../checker/checker';
+import type { CheckedAst } from '../checker/checker';
 import { celEquals } from '../common/ops';
 import { hasDyn } from '../common/types';
 import {
@@ -28,7 +28,7 @@ import { isComparison, planLiteralComparison, type Apply2 } from './compare';
 import { literalPattern, planLiteralMatches } from './matches';
 import { Frame, charge, withId, selectField, type Interpretable } from './frame';
 import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
-import { chainRoot, qualifiedName, resolveCall } from './resolve';
+import { callTarget, chainRoot, qualifiedName, resolveCall } from './resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export { CostLimitExceeded, Frame, selectField, type Interpretable } from './frame';
@@ -106,9 +106,6 @@ function uncharged(p: Interpretable): Interpretable {
 }
 
 const ALWAYS_TRUE: Interpretable = () => true;
-
-/** The overload table a checker reference narrows its call to, by reference. */
-const narrowedTables = new WeakMap<Reference, { all: readonly OverloadDecl[]; narrowed: readonly OverloadDecl[] }>();
 
 /** Marks a block slot not evaluated yet. */
 const UNSET = Object.freeze(Object.create(null)) as CelValue;
@@ -394,24 +391,18 @@ class Planner {
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
     const all = this.opts.functions.overloads(fn, member, arity);
-    const ref = this.opts.checked?.refMap.get(e.id);
-    const ids = ref?.overloads;
+    const ids = this.opts.checked?.refMap.get(e.id)?.overloads;
     // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (ref !== undefined && ids !== undefined && ids.length < all.length) {
-      // references of cached overload resolutions are shared between expressions: so is their narrowed table
-      const known = narrowedTables.get(ref);
-      if (known !== undefined && known.all === all) return known.narrowed;
+    if (ids !== undefined && ids.length < all.length) {
       const narrowed = all.filter((o) => ids.includes(o.id));
-      if (narrowed.length) {
-        narrowedTables.set(ref, { all, narrowed });
-        return narrowed;
-      }
+      if (narrowed.length) return narrowed;
     }
     return all;
   }
 
   private planCall(e: CallExpr): Interpretable {
-    const { fn, target } = resolveCall(e, this.opts.functions, this);
+    const fn = resolveCall(e, this.opts.functions, this);
+    const target = callTarget(e, fn);
     const id = e.id;
     switch (fn) {
       case '_&&_':

@@ -36,21 +36,23 @@ function dottedName(e: Expr): string | undefined {
 
 /**
  * A member call whose target is a namespace (not a variable) names a global
- * function: `optional.of(x)` calls `optional.of`.
+ * function: `optional.of(x)` calls `optional.of`. Returns the function's
+ * name; the call then has no target when that is not `e.fn` (see callTarget).
  */
-export function resolveCall(
-  e: CallExpr,
-  fns: FunctionRegistry,
-  scope: { isVariable(name: string): boolean },
-): { fn: string; target: Expr | undefined } {
+export function resolveCall(e: CallExpr, fns: FunctionRegistry, scope: { isVariable(name: string): boolean }): string {
   if (e.target) {
     const root = chainRoot(e.target);
     // only chains rooted at the first segment of a dotted function name can name one
     const q = root !== undefined && fns.qualifiedRoots().has(root) ? dottedName(e.target) : undefined;
     if (q !== undefined && root !== undefined) {
       const full = `${q}.${e.fn}`;
-      if (!scope.isVariable(root) && fns.has(full)) return { fn: full, target: undefined };
+      if (!scope.isVariable(root) && fns.has(full)) return full;
     }
   }
-  return { fn: e.fn, target: e.target };
+  return e.fn;
+}
+
+/** The receiver of a call resolved to `fn`: none when its target named a qualified global function. */
+export function callTarget(e: CallExpr, fn: string): Expr | undefined {
+  return fn === e.fn ? e.target : undefined;
 }

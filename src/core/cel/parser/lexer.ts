@@ -102,13 +102,13 @@ export function tokenize(src: string): Token[] {
         i++;
       }
       const q = src[i]!;
-      const triple = src.startsWith(q + q + q, i);
-      const delim = triple ? q + q + q : q;
-      i += delim.length;
+      const qc = q.charCodeAt(0);
+      const triple = src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc;
+      const delimLength = triple ? 3 : 1;
+      i += delimLength;
       const bodyStart = i;
       let closed = false;
       let escaped = false;
-      const qc = q.charCodeAt(0);
       while (i < n) {
         const ch = src.charCodeAt(i);
         if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
@@ -130,7 +130,7 @@ export function tokenize(src: string): Token[] {
         continue;
       }
       const body = src.slice(bodyStart, i);
-      i += delim.length;
+      i += delimLength;
       // most literals have no escapes: the body is the value
       const dec = !escaped && !bytes ? body : decodeString(body, raw, bytes);
       if (typeof dec === 'object' && 'error' in dec) {
@@ -179,16 +179,15 @@ export function tokenize(src: string): Token[] {
   return out;
 }
 
+/** r, b, rb or br (any case) directly before a quote. By character codes: most identifiers starting with r or b are not literals. */
 function isQuotePrefix(src: string, i: number): boolean {
-  let j = i;
-  let k = 0;
-  while (k < 2 && j < src.length && 'rRbB'.includes(src[j]!)) {
-    j++;
-    k++;
-  }
-  if (j >= src.length || (src[j] !== '"' && src[j] !== "'")) return false;
-  const prefix = src.slice(i, j).toLowerCase();
-  return prefix === 'r' || prefix === 'b' || prefix === 'rb' || prefix === 'br';
+  const isQuote = (c: number): boolean => c === 34 || c === 39;
+  const lower = (c: number): number => c | 0x20;
+  const a = lower(src.charCodeAt(i));
+  const b = src.charCodeAt(i + 1);
+  if (isQuote(b)) return true;
+  const lb = lower(b);
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuote(src.charCodeAt(i + 2));
 }
 
 function lexNumber(src: string, i: number): Token {

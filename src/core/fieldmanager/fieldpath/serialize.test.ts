@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   fieldElement as f,
-  decodeFieldsV1,
   fieldsV1ToSet,
   indexElement,
   keyElement,
@@ -69,29 +68,5 @@ describe('FieldsV1', () => {
   it('drops unknown element kinds and rejects malformed ones', () => {
     expect(fieldsV1ToSet({ 'x:future': {}, 'f:a': {} }).paths().map(pathToString)).toEqual(['.a']);
     expect(() => fieldsV1ToSet({ 'k:{bad': {} })).toThrow();
-  });
-});
-
-describe('decodeFieldsV1: whether the input is what the encoder writes', () => {
-  const written = { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:spec': { 'f:containers': { 'k:{"name":"app"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } };
-
-  it('the encoder output of a set is canonical, and decodes to the same set', () => {
-    const r = decodeFieldsV1(written);
-    expect(r.canonical).toBe(true);
-    expect(setToFieldsV1(r.set)).toEqual(written);
-    expect(r.set.equals(fieldsV1ToSet(written))).toBe(true);
-  });
-
-  it.each([
-    ['keys out of element order', { 'f:b': {}, 'f:a': {} }],
-    ['"." not first', { 'f:data': { 'f:a': {}, '.': {} } }],
-    ['"." without children', { 'f:data': { '.': {} } }],
-    ['a leaf that is not {}', { 'f:a': true }],
-    ['"." holding something', { 'f:data': { '.': { 'f:x': {} }, 'f:a': {} } }],
-    ['an element kind the server drops', { 'f:a': {}, 'x:b': {} }],
-  ])('%s is not canonical (it is decoded, and written again as the encoder writes it)', (_what, fields) => {
-    const r = decodeFieldsV1(fields);
-    expect(r.canonical).toBe(false);
-    expect(decodeFieldsV1(setToFieldsV1(r.set)).canonical).toBe(r.set.empty() ? false : true);
   });
 });

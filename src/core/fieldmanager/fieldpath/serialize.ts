@@ -73,27 +73,10 @@ export class FieldsV1Error extends Error {}
 
 /** Decodes FieldsV1; unknown element kinds are dropped as the server does. */
 export function fieldsV1ToSet(fields: unknown): PathSet {
-  return decodeFieldsV1(fields).set;
-}
-
-/**
- * Decodes FieldsV1, also telling whether `fields` is exactly what
- * setToFieldsV1 writes for the set (canonical keys in element order, `"."`
- * first and only beside children, `{}` leaves, nothing dropped), so an
- * encoder may hand the same object back for an unchanged set.
- */
-export function decodeFieldsV1(fields: unknown): { set: PathSet; canonical: boolean } {
   const root = PathSet.newNode();
-  canonical = true;
-  if (!read(fields, root)) {
-    pruneEmpty(root);
-    canonical = false;
-  }
-  return { set: root.empty() ? PathSet.EMPTY : root, canonical: canonical && !root.empty() };
+  if (!read(fields, root)) pruneEmpty(root);
+  return root.empty() ? PathSet.EMPTY : root;
 }
-
-/** Whether the FieldsV1 being read so far is canonical (see decodeFieldsV1). */
-let canonical = true;
 
 /** Fills `node` (a set under construction); false when a child may have been left empty. */
 function read(fields: unknown, node: PathSet): boolean {
@@ -102,18 +85,8 @@ function read(fields: unknown, node: PathSet): boolean {
   }
   let clean = true;
   const obj = fields as Record<string, unknown>;
-  let prev: PathElement | undefined;
-  let first = true;
-  let dot = false;
   for (const key in obj) {
-    if (key === '.') {
-      // written first, as {}, and only beside children
-      if (!first || !isEmptyObject(obj[key])) canonical = false;
-      dot = true;
-      first = false;
-      continue;
-    }
-    first = false;
+    if (key === '.') continue;
     let pe: PathElement;
     try {
       pe = elementOfKey(key);
@@ -124,34 +97,22 @@ function read(fields: unknown, node: PathSet): boolean {
       }
       throw new FieldsV1Error((e as Error).message);
     }
-    if (canonical && (key !== pe.id || (prev !== undefined && compareEls(prev, pe) >= 0))) canonical = false;
-    prev = pe;
     const grand = obj[key];
     // A node is a member when it is a leaf `{}` or carries `"."`; other keys are paths below it.
     let self = false;
     let below = false;
-    if (typeof grand === 'object' && grand !== null && !Array.isArray(grand)) {
+    if (typeof grand === 'object' && grand !== null) {
       for (const k in grand) {
         if (k === '.') self = true;
         else below = true;
         if (self && below) break;
       }
-      // `{".": {}}` alone is written `{}`
-      if (self && !below) canonical = false;
       if (!self && !below) self = true;
     } else {
       self = true;
-      canonical = false;
     }
     if (self) addMemberTo(node, pe);
     if (below && !read(grand, childNodeOf(node, pe))) clean = false;
   }
-  if (dot && prev === undefined) canonical = false;
   return clean;
-}
-
-function isEmptyObject(v: unknown): boolean {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  for (const _ in v) return false;
-  return true;
 }

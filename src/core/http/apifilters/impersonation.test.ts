@@ -87,3 +87,48 @@ describe('impersonation', () => {
     expect((await review(t, 'admin', { 'impersonate-user': 'x', 'impersonate-group': 'system:unauthenticated' })).body.status.userInfo.groups).toEqual(['system:unauthenticated']);
   });
 });
+
+describe('impersonation granted through RBAC', () => {
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  const rules = [
+    { apiGroups: [''], resources: ['users', 'groups', 'serviceaccounts'], verbs: ['impersonate'] },
+    { apiGroups: ['authentication.k8s.io'], resources: ['userextras/scopes', 'uids'], verbs: ['impersonate'] },
+  ];
+  const subject = (name: string) => [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name }];
+  const roleRef = (kind: string) => ({ apiGroup: 'rbac.authorization.k8s.io', kind, name: 'impersonator' });
+
+  async function server() {
+    const { authorizerFromModes } = await import('../../auth/authorizer/modes');
+    const t = await newTestServer({ authentication: { tokenFile: parseTokenFile('admin,root,r1,system:masters\nalice,alice,a1\ncarol,carol,c1\n') }, authorizer: authorizerFromModes(['RBAC']) });
+    const as = { headers: { authorization: 'Bearer admin' } };
+    const create = async (path: string, body: Record<string, unknown>) => expect((await t.json('POST', path, { body: { apiVersion: 'rbac.authorization.k8s.io/v1', ...body }, ...as })).status).toBe(201);
+    await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } }, ...as });
+    // alice: the rules through a ClusterRole and ClusterRoleBinding; carol: the same rules through a Role and RoleBinding.
+    await create(`${rbac}/clusterroles`, { kind: 'ClusterRole', metadata: { name: 'impersonator' }, rules });
+    await create(`${rbac}/clusterrolebindings`, { kind: 'ClusterRoleBinding', metadata: { name: 'alice-impersonates' }, roleRef: roleRef('ClusterRole'), subjects: subject('alice') });
+    await create(`${rbac}/namespaces/ns1/roles`, { kind: 'Role', metadata: { name: 'impersonator' }, rules });
+    await create(`${rbac}/namespaces/ns1/rolebindings`, { kind: 'RoleBinding', metadata: { name: 'carol-impersonates' }, roleRef: roleRef('Role'), subjects: subject('carol') });
+    return t;
+  }
+
+  it('[AC-IMP-022] the impersonate verb on users, groups, serviceaccounts, userextras and uids', async () => {
+    const t = await server();
+    const r = await review(t, 'alice', { 'impersonate-user': 'bob', 'impersonate-group': 'g1', 'impersonate-extra-scopes': 'view', 'impersonate-uid': 'u9' });
+    expect(r.status).toBe(201);
+    expect(r.body.status.userInfo).toEqual({ username: 'bob', uid: 'u9', groups: ['g1', 'system:authenticated'], extra: { scopes: ['view'] } });
+    const sa = await review(t, 'alice', { 'impersonate-user': 'system:serviceaccount:ns1:builder' });
+    expect(sa.body.status.userInfo.username).toBe('system:serviceaccount:ns1:builder');
+    // An extra key the rules do not name is refused.
+    const other = await review(t, 'alice', { 'impersonate-user': 'bob', 'impersonate-extra-project': 'p1' });
+    expect(other.status).toBe(403);
+    expect(other.body.message).toBe('userextras.authentication.k8s.io "p1" is forbidden: User "alice" cannot impersonate resource "userextras/project" in API group "authentication.k8s.io" at the cluster scope');
+  });
+
+  it('[AC-IMP-021] users and groups are impersonated at the cluster scope: a Role and RoleBinding do not grant it', async () => {
+    const t = await server();
+    const user = await review(t, 'carol', { 'impersonate-user': 'bob' });
+    expect(user.status).toBe(403);
+    expect(user.body.message).toBe('users "bob" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope');
+    expect((await review(t, 'alice', { 'impersonate-user': 'bob' })).status).toBe(201);
+  });
+});

@@ -35,10 +35,10 @@ export function validateBodyFields(scope: RequestScope, directive: FieldValidati
 }
 
 /** Checks a patched object (and the patch body) as the apiserver's patcher does. */
-export function validatePatchedFields(scope: RequestScope, directive: FieldValidationDirective, patchType: PatchKind, body: Uint8Array, patched: KubeObject): KubeObject {
+export function validatePatchedFields(scope: RequestScope, directive: FieldValidationDirective, patchType: PatchKind, body: Uint8Array | string, patched: KubeObject, patchedFromJson = false): KubeObject {
   const schema = scope.store.schema.root;
   if (!schema) return patched;
-  const r = checkPatchFields<KubeObject>({ patchType, patchBody: body, patched, schema, resolve: scope.store.resolveSchema, directive, custom: !!scope.type.custom });
+  const r = checkPatchFields<KubeObject>({ patchType, patchBody: body, patched, schema, resolve: scope.store.resolveSchema, directive, custom: !!scope.type.custom, patchedFromJson });
   // A retried compare-and-swap runs this again: keep each warning once.
   for (const w of r.warnings) if (!scope.warnings.includes(w)) scope.warnings.push(w);
   return r.object;

@@ -15,7 +15,9 @@ import { apiVersionOf, type KubeList, type KubeObject } from '../../api/types';
 import { newBadRequest } from '../../errors';
 import { isStorageError, type KeyValue } from '../../storage/interface';
 import { negotiateOutput } from '../negotiation';
-import { writeJsonText, writeObject } from '../responseWriter';
+import { writeBytes, writeObject } from '../responseWriter';
+import { jsonSerializer } from '../serializers/json';
+import { Utf8Builder } from '../utf8Builder';
 import { protobufFor } from './common';
 import { decodeContinue, encodeContinue, expiredContinue, expiredList, parseResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
@@ -71,21 +73,29 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
   // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
   const typedItems = !type.custom;
-  const itemsJson = servesStoredJson(choice) ? storedItemsJson(store, result.kvs, typedItems) : undefined;
-  if (itemsJson !== undefined) return writeJsonText(200, `${JSON.stringify(list).slice(0, -3)}[${itemsJson}]}`, options);
+  const bytes = servesStoredJson(choice) ? storedListJson(store, list, result.kvs, typedItems) : undefined;
+  if (bytes !== undefined) return writeBytes(200, jsonSerializer.mediaType, bytes, options);
   // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
   const decoded = result.items ?? result.kvs.map((kv) => store.decode(kv));
   list.items = typedItems ? decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) : decoded;
   return writeObject(choice.serializer, 200, transformList(list, choice.representation, scope), options);
 }
 
-/** The items of a list as stored JSON texts joined by commas; undefined if any is not in the stored layout. */
-function storedItemsJson(store: RequestScope['store'], kvs: KeyValue[], typed: boolean): string | undefined {
-  const texts: string[] = new Array<string>(kvs.length);
+/**
+ * The list in compact JSON as jsonSerializer writes it (trailing newline
+ * included), its items' stored texts written straight into the UTF-8 bytes;
+ * undefined if any item is not in the stored layout.
+ */
+function storedListJson(store: RequestScope['store'], list: KubeList, kvs: KeyValue[], typed: boolean): Uint8Array | undefined {
+  let size = 64;
+  for (let i = 0; i < kvs.length; i++) size += kvs[i]!.value.length + 24;
+  const out = new Utf8Builder(size);
+  // `{"kind":…,"metadata":{…},"items":[` then the items, then `]}`.
+  out.add(`${JSON.stringify(list).slice(0, -3)}[`);
   for (let i = 0; i < kvs.length; i++) {
-    const json = store.servedJson(kvs[i]!, typed);
-    if (json === undefined) return undefined;
-    texts[i] = json;
+    if (i > 0) out.add(',');
+    if (!store.appendServedJson(kvs[i]!, typed, out)) return undefined;
   }
-  return texts.join(',');
+  out.add(']}\n');
+  return out.bytes();
 }

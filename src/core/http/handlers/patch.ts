@@ -52,20 +52,21 @@ const patchKinds: Record<PatchType, PatchKind> = {
   'application/apply-patch+cbor': 'apply',
 };
 
-function decodePatchBody(patchType: PatchType, body: Uint8Array): unknown {
+/** The decoded patch, with the body's text (decoded once, for field validation too) and whether JSON.parse read it. */
+function decodePatchBody(patchType: PatchType, body: Uint8Array): { patch: unknown; text?: string; json: boolean } {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
-  if (patchType === 'application/apply-patch+cbor') return cborSerializer.decode(body);
+  if (patchType === 'application/apply-patch+cbor') return { patch: cborSerializer.decode(body), json: false };
   const text = new TextDecoder().decode(body);
-  if (patchType !== 'application/apply-patch+yaml') return parseJson(text);
+  if (patchType !== 'application/apply-patch+yaml') return { patch: parseJson(text), text, json: false };
   // Clients send apply bodies as JSON, which is YAML too: parse it as JSON when it is, YAML otherwise.
   if (text.trimStart()[0] === '{') {
     try {
-      return JSON.parse(text) as unknown;
+      return { patch: JSON.parse(text) as unknown, text, json: true };
     } catch {
       // YAML flow style ({a: 1}) is not JSON.
     }
   }
-  return parseYaml(text);
+  return { patch: parseYaml(text), text, json: false };
 }
 
 export async function patchResource(scope: RequestScope): Promise<Response> {
@@ -82,7 +83,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
   if (isApply && !url.searchParams.get('fieldManager')) throw newInvalidOptions('PatchOptions', [required('fieldManager', 'is required for apply patch')]);
   const manager = fieldManagerName(scope, 'PatchOptions');
   const body = await readBody(request);
-  const patch = decodePatchBody(patchType, body);
+  const { patch, text, json } = decodePatchBody(patchType, body);
   const patchKind = patchKinds[patchType];
   if (isApply && !isObject(patch) && patch !== null) {
     // sigs.k8s.io/yaml decoding into map[string]interface{}, as the apply patcher does.
@@ -103,7 +104,8 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
         // The field manager speaks first (typed-object errors), then duplicate YAML keys, as the apiserver's patcher orders them.
         const applied = applyWith(fm, current, appliedBody, manager, force === true, scope, trace);
         // A CBOR body has no duplicate keys to report: its decoder rejects them.
-        if (patchType !== 'application/apply-patch+cbor') validatePatchedFields(scope, directive, patchKind, body, appliedBody as unknown as KubeObject);
+        // (the field manager leaves the applied body as parsed: with JSON, duplicate keys are counted, not parsed for)
+        if (patchType !== 'application/apply-patch+cbor') validatePatchedFields(scope, directive, patchKind, text ?? body, appliedBody as unknown as KubeObject, json);
         return applied;
       }
       if (!current) throw newNotFound(store.gr, info.name);
@@ -119,7 +121,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
         default:
           next = patchResultOrThrow(applyStrategicMergePatch(live, patch, { root: store.schema.root, definitions: store.schema.definitions }));
       }
-      next = validatePatchedFields(scope, directive, patchKind, body, next);
+      next = validatePatchedFields(scope, directive, patchKind, text ?? body, next);
       if (!isObject(next.metadata)) next.metadata = {};
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);

@@ -66,4 +66,18 @@ describe('server-side apply through PATCH', () => {
     expect(r.body.reason).toBe('Conflict');
     expect(r.body.message).toBe('Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again');
   });
+
+  it('[API-FV-002] a JSON apply body repeating a key (nested, or beside colons in strings) is found as in a YAML body; one without is not', async () => {
+    const t = await newTestServer();
+    const dup = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"a":"x:y","a":"z"}},"data":{"k":"v:{\\"q\\":1}"}}';
+    const strict = await t.json('PATCH', `${CM}/c?fieldManager=m1&fieldValidation=Strict`, { body: dup, headers: applyHeaders });
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toMatch(/^error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 1: key "a" already set in map/);
+    const clean = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","labels":{"a":"xy"},"annotations":{"q":"{\\"r\\":[\\":\\"]}"}},"data":{"k":"v:{\\"q\\":1}"}}';
+    const ok = await t.json('PATCH', `${CM}/c?fieldManager=m1&fieldValidation=Strict`, { body: clean, headers: applyHeaders });
+    expect(ok.status).toBe(201);
+    expect(ok.headers.get('warning')).toBeNull();
+    expect(ok.body.data).toEqual({ k: 'v:{"q":1}' });
+    expect(ok.body.metadata.annotations).toEqual({ q: '{"r":[":"]}' });
+  });
 });

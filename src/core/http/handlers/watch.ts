@@ -97,8 +97,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   const matches = (obj: KubeObject) => (!nameFilter || obj.metadata.name === nameFilter) && (!selection.predicate || selection.predicate(obj));
 
   /** The event's object (its last state for a delete), decoded once for every watcher of this version. */
-  const objectOf = (e: CachingEvent): KubeObject => e.memo(objectKey, () => store.decode(e.kv));
-  const prevObjectOf = (e: CachingEvent): KubeObject | undefined => (e.prevKv ? e.memo(prevObjectKey, () => store.decode(e.prevKv!)) : undefined);
+  const objectOf = (e: CachingEvent): KubeObject => e.recall<KubeObject>(objectKey) ?? e.remember(objectKey, store.decode(e.kv));
+  const prevObjectOf = (e: CachingEvent): KubeObject | undefined =>
+    e.prevKv ? (e.recall<KubeObject>(prevObjectKey) ?? e.remember(prevObjectKey, store.decode(e.prevKv))) : undefined;
 
   let firstObject = true;
   const line = (eventType: WatchEventType, object: unknown): Uint8Array => encodeEvent({ type: eventType, object });
@@ -121,7 +122,8 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     }
     if (!plainObject) return objectLine(eventType, objectOf(e));
     // The same bytes for every watcher that wants this event in this encoding, version and type.
-    return e.memo(frameKeys[eventType], () => line(eventType, objectOf(e)));
+    const key = frameKeys[eventType];
+    return e.recall<Uint8Array>(key) ?? e.remember(key, line(eventType, objectOf(e)));
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
@@ -256,10 +258,11 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
         }
         if (!first) break;
         let chunk = first;
-        if (parts) {
-          const all = parts;
+        if (parts && !shared) chunk = concat(parts, size);
+        else if (parts) {
           // A run of events is the same bytes for every such watcher: concatenated once, by the first to write it.
-          chunk = shared ? lastEvent!.memo(chunkKey + (firstEvent!.revision - 1), () => concat(all, size)) : concat(all, size);
+          const key = chunkKey + (firstEvent!.revision - 1);
+          chunk = lastEvent!.recall<Uint8Array>(key) ?? lastEvent!.remember(key, concat(parts, size));
         }
         // Enqueueing calls pull again (setting wanted) while the reader has room.
         wanted = false;

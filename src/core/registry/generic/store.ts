@@ -363,6 +363,27 @@ export class Store {
     return `${head}"${kv.modRevision}"${v.slice(layout.slotAt + 2)}`;
   }
 
+  /**
+   * servedJson written piece by piece into out (the text before the
+   * resourceVersion slot, the revision, the rest), without joining the
+   * pieces into a string; false, with nothing written, when the value does
+   * not have the stored layout.
+   */
+  appendServedJson(kv: KeyValue, item: boolean, out: { add(text: string): void }): boolean {
+    if (this.strategy.fromStorage) return false;
+    const v = kv.value;
+    const layout = storedLayout(v);
+    if (!layout) return false;
+    if (item) out.add('{' + v.slice(layout.metadataAt + 1, layout.slotAt));
+    else {
+      out.add(this.servedHead);
+      out.add(v.slice(layout.metadataAt, layout.slotAt));
+    }
+    out.add(`"${kv.modRevision}"`);
+    out.add(v.slice(layout.slotAt + 2));
+    return true;
+  }
+
   /** The stored text of an object, in the storage layout. */
   private encode(obj: KubeObject): string {
     return encodeStored(this.strategy.toStorage ? this.strategy.toStorage(obj) : obj);

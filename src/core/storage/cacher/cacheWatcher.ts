@@ -41,8 +41,10 @@ function tellDue(): void {
 }
 
 export class CacheWatcher {
-  private queue: WatchItem[] = [];
+  /** Items at [head, tail); slots outside are empty. The array keeps its size when drained, so a watcher that keeps up allocates nothing per item. */
+  private queue: (WatchItem | undefined)[] = [];
   private head = 0;
+  private tail = 0;
   private waiter: ((item: WatchItem | undefined) => void) | undefined;
   private unsubscribe: (() => void) | undefined;
   /** Items pushed since the consumer was last told. */
@@ -77,7 +79,7 @@ export class CacheWatcher {
 
   /** Items waiting for the consumer. */
   get backlog(): number {
-    return this.queue.length - this.head;
+    return this.tail - this.head;
   }
 
   /** Fan-out side: never blocks. */
@@ -90,8 +92,8 @@ export class CacheWatcher {
       resolve(item);
       return;
     }
-    this.queue.push(item);
-    if (this.queue.length - this.head > this.limit) return this.close('overflow');
+    this.queue[this.tail++] = item;
+    if (this.tail - this.head > this.limit) return this.close('overflow');
     if (!this.onReady) return;
     if (++this.untold >= readyBatch) this.tell();
     else if (!this.telling) {
@@ -128,14 +130,19 @@ export class CacheWatcher {
 
   /** The next item if one is queued, without waiting. */
   take(): WatchItem | undefined {
-    if (this.head >= this.queue.length) return undefined;
+    if (this.head === this.tail) return undefined;
     const item = this.queue[this.head]!;
-    this.queue[this.head++] = undefined as unknown as WatchItem;
-    if (this.head === this.queue.length) {
-      this.queue.length = 0;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.tail) {
       this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
+      this.tail = 0;
+      // A long replay's array is not kept once it is drained.
+      if (this.queue.length > 4096) this.queue = [];
+    } else if (this.head > 1024 && this.head * 2 > this.tail) {
+      // Reclaim the taken prefix once it dominates, keeping pushes amortized O(1).
+      this.queue.copyWithin(0, this.head, this.tail);
+      this.queue.fill(undefined, this.tail - this.head, this.tail);
+      this.tail -= this.head;
       this.head = 0;
     }
     return item;
@@ -150,6 +157,7 @@ export class CacheWatcher {
     if (reason === 'overflow') {
       this.queue = [];
       this.head = 0;
+      this.tail = 0;
     }
     const resolve = this.waiter;
     this.waiter = undefined;

@@ -30,11 +30,14 @@ export class CachingEvent implements StorageEvent {
     return 'event';
   }
 
-  /** The value memoized under key, made by `make` the first time. */
-  memo<T>(key: string, make: () => T): T {
-    const memo = (this.#memo ??= new Map());
-    let value = memo.get(key) as T | undefined;
-    if (value === undefined) memo.set(key, (value = make()));
+  /** The value memoized under key, if any. */
+  recall<T>(key: string): T | undefined {
+    return this.#memo?.get(key) as T | undefined;
+  }
+
+  /** Memoizes value under key and returns it. */
+  remember<T>(key: string, value: T): T {
+    (this.#memo ??= new Map()).set(key, value);
     return value;
   }
 }
