@@ -506,7 +506,7 @@ describe('bad input against the Node host', () => {
     recordFigures(
       'fuzz',
       { requests: tally.requests, writesRejected: tally.writesRejected, byStatus: tally.byStatus, serverErrors, seed: SEED, storeKeys: baseline.keys, storeUnchanged: true },
-      `KUBESIM_FUZZ_RUNS=${TOTAL} npx vitest run --project e2e e2e/reliability.fuzz.test.ts`,
+      `KUBESIM_FUZZ_RUNS=${TOTAL} KUBESIM_FUZZ_SEED=${SEED} npx vitest run --project e2e e2e/reliability.fuzz.test.ts`,
     );
   });
 });

@@ -79,7 +79,7 @@ export function renderMarkdown(f: ReturnType<typeof readFigures>, dir = 'build/r
   if (f.fuzz) {
     lines.push('## Bad input (fuzz)');
     lines.push('');
-    lines.push(`${n(f.fuzz.requests)} generated requests against the Node host: malformed bodies (truncated and invalid JSON, invalid UTF-8, nesting past 10,000 levels, YAML alias bombs, wrong types, huge values, garbage protobuf, bodies past 3 MiB), bad headers, paths and query parameters, and CEL cost bombs. ${n(f.fuzz.writesRejected)} were writes, all rejected with the store's revision unchanged, and the checksum of the whole store (${n(f.fuzz.storeKeys)} keys) was the same at the end. fast-check seed ${f.fuzz.seed}.`);
+    lines.push(`${n(f.fuzz.requests)} generated requests against the Node host: malformed bodies (truncated and invalid JSON, invalid UTF-8, nesting past 10,000 levels, YAML alias bombs, wrong types, huge values, garbage protobuf, bodies past 3 MiB), bad headers, paths and query parameters, and CEL cost bombs. Errors are kube \`Status\` bodies, except for paths under an unknown API group, which get kube-apiserver's plain-text \`404 page not found\` (its NotFoundHandler is Go's http.NotFound). ${n(f.fuzz.writesRejected)} were writes, all rejected with the store's revision unchanged, and the checksum of the whole store (${n(f.fuzz.storeKeys)} keys) was the same at the end. fast-check seed ${f.fuzz.seed}.`);
     lines.push('');
     lines.push('| Status | Answers |');
     lines.push('|---|---|');
