@@ -12,7 +12,8 @@
  *    history window passes (the backend is compacted behind it).
  *
  * Run: npx tsx --expose-gc bench/watch.bench.ts [sections]
- *   sections: any of fanout,slow,list,continue (all by default)
+ *   sections: any of fanout,slow,list,continue (all by default); fanout.writes
+ *   or fanout.tasks runs one of the two fan-out rows
  */
 import { createApiServer, type ApiServer } from '../src/core/apiserver';
 import { createMemoryStorage } from '../src/core/storage/memory';
@@ -306,10 +307,8 @@ async function openContinueToken(objects: number, writes: number): Promise<void>
 
 const sections = process.argv[2]?.split(',');
 const wanted = (name: string) => !sections || sections.includes(name);
-if (wanted('fanout')) {
-  await fanOut(1000, 200, false);
-  await fanOut(1000, 200, true);
-}
+if (wanted('fanout') || wanted('fanout.writes')) await fanOut(1000, 200, false);
+if (wanted('fanout') || wanted('fanout.tasks')) await fanOut(1000, 200, true);
 if (wanted('slow')) await slowWatcher(100, 2500);
 if (wanted('list')) await chunkedList(10_000, 500);
 if (wanted('continue')) await openContinueToken(10_000, 20_000);
