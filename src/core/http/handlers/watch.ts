@@ -242,12 +242,12 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
         sizes.push(bytes.byteLength);
         size += bytes.byteLength;
       }
-      const fresh: SharedRun = { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes };
+      const fresh: SharedRun = { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes: countSizes(sizes) };
       if (!shared) first.remember(runKey, fresh);
       shared = fresh;
     }
     watcher!.skip(shared.count);
-    if (scope.watchEventSent) for (const n of shared.sizes) scope.watchEventSent(n);
+    if (scope.watchEventSent) for (let i = 0; i < shared.sizes.length; i += 2) scope.watchEventSent(shared.sizes[i]!, shared.sizes[i + 1]);
     return shared.bytes;
   };
   /**
@@ -353,8 +353,20 @@ interface SharedRun {
   /** Events in the run. */
   count: number;
   bytes: Uint8Array;
-  /** Each event's size, for the watch event metrics. */
+  /** The events' sizes for the watch event metrics, as pairs: a size, then how many events have it (events of a run mostly differ by a few bytes). */
   sizes: number[];
+}
+
+/** Sizes as (size, count) pairs, in order of first appearance. */
+function countSizes(sizes: readonly number[]): number[] {
+  const pairs: number[] = [];
+  for (const size of sizes) {
+    let i = 0;
+    while (i < pairs.length && pairs[i] !== size) i += 2;
+    if (i < pairs.length) pairs[i + 1]!++;
+    else pairs.push(size, 1);
+  }
+  return pairs;
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {
