@@ -386,7 +386,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
     const warnings = custom?.deprecationWarning !== undefined ? [custom.deprecationWarning] : [];
-    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: info.verb === 'watch' ? (bytes) => metrics.observeWatchEvent(info, bytes) : undefined };
+    const scope: RequestScope = { request, url, info, type, store: requestStore(request, url, info, type, warnings), clock, random, gates, warnings, authorizer: authorization.authorizer, watchEventSent: info.verb === 'watch' ? (bytes, count) => metrics.observeWatchEvent(info, bytes, count) : undefined };
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 

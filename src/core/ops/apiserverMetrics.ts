@@ -38,7 +38,7 @@ export interface ApiServerMetrics {
   /** Records one finished resource request with its status code and duration. */
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
   /** One watch event sent (apiserver_watch_events_total, apiserver_watch_events_sizes). */
-  observeWatchEvent(info: RequestInfo, bytes: number): void;
+  observeWatchEvent(info: RequestInfo, bytes: number, count?: number): void;
   /** One validating admission step of a plugin (step and controller duration histograms). */
   observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
   /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
@@ -200,7 +200,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     }
   });
 
-  const watchObservers = new WeakMap<RequestInfo, (bytes: number) => void>();
+  const watchObservers = new WeakMap<RequestInfo, (bytes: number, count: number) => void>();
 
   const text = (body: string) => new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } });
 
@@ -220,16 +220,16 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       authnReloads.inc(labels);
       authnReloadTime.set(labels, unixSeconds);
     },
-    observeWatchEvent(info, bytes) {
+    observeWatchEvent(info, bytes, count = 1) {
       // Every event of every watch lands here: each watch's series are resolved once.
       let observe = watchObservers.get(info);
       if (!observe) {
         const labels = [info.apiGroup, info.apiVersion, info.resource];
         const inc = watchEvents.bind(labels);
         const size = watchEventSizes.bind(labels);
-        watchObservers.set(info, (observe = (n) => (inc(), size(n))));
+        watchObservers.set(info, (observe = (n, times) => (inc(times), size(n, times))));
       }
-      observe(bytes);
+      observe(bytes, count);
     },
     observeAdmission(plugin, operation, rejected, seconds) {
       admissionStep.observe(['validate', operation, String(rejected)], seconds);

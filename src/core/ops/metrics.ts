@@ -165,19 +165,19 @@ export class Histogram extends Family<HistogramState> {
   observe(values: readonly string[], v: number): void {
     this.record(this.state(values), v);
   }
-  /** observe() on one series, its labels resolved once. */
-  bind(values: readonly string[]): (v: number) => void {
+  /** observe() on one series, its labels resolved once; `times` observes the same value that many times. */
+  bind(values: readonly string[]): (v: number, times?: number) => void {
     const state = this.bound(values);
-    return (v) => this.record(state(), v);
+    return (v, times = 1) => this.record(state(), v, times);
   }
   private readonly lastNative = { v: Number.NaN, schema: 0, i: 0 };
-  private record(s: HistogramState, v: number): void {
+  private record(s: HistogramState, v: number, times = 1): void {
     // Classic buckets are cumulative upper bounds: v lands in every bucket with le >= v.
     const buckets = this.buckets;
-    for (let i = 0; i < buckets.length; i++) if (v <= buckets[i]!) s.counts[i]! += 1;
-    s.sum += v;
-    s.count += 1;
-    if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += 1;
+    for (let i = 0; i < buckets.length; i++) if (v <= buckets[i]!) s.counts[i]! += times;
+    s.sum += v * times;
+    s.count += times;
+    if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += times;
     else if (v > 0) {
       // Observations often repeat a value (the same event to many watchers): the last index is reused.
       const last = this.lastNative;
@@ -187,7 +187,7 @@ export class Histogram extends Family<HistogramState> {
         last.i = nativeBucketIndex(v, s.schema);
       }
       const i = last.i;
-      s.native.set(i, (s.native.get(i) ?? 0) + 1);
+      s.native.set(i, (s.native.get(i) ?? 0) + times);
       // Past the bucket limit the resolution halves (schema - 1), merging neighbours, as client_golang does.
       while (s.native.size > nativeMaxBuckets && s.schema > -4) {
         const merged = new Map<number, number>();

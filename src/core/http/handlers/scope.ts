@@ -19,8 +19,8 @@ export interface RequestScope {
   random: RandomSource;
   /** Warnings to send back as `Warning: 299` headers. */
   warnings: string[];
-  /** Counts one watch event of this many bytes (apiserver_watch_events_total / _sizes). */
-  watchEventSent?: (bytes: number) => void;
+  /** Counts `count` (default 1) watch events of this many bytes each (apiserver_watch_events_total / _sizes). */
+  watchEventSent?: (bytes: number, count?: number) => void;
   /** The server's authorizer, for checks beyond the request's own verb (the unsafe delete's second verb). */
   authorizer?: Authorizer;
 }

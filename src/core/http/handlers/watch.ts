@@ -219,6 +219,37 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   /** Watchers that see every event as plain objects write the same chunk for the same run of events. */
   const sharesChunks = plainObject && !filtered;
   const chunkKey = `chunk ${serializer.mediaType} ${cacheKey} after `;
+  /** Where the first event of a run of the prefix's feed keeps that run's chunk (a feed per prefix, so the prefix is part of it). */
+  const runKey = `run ${serializer.mediaType} ${cacheKey} ${prefix}`;
+  /**
+   * The live events waiting for this watcher as one chunk, when it shares
+   * chunks and nothing pushed comes first: the watchers of one prefix read the
+   * same runs of its feed, so the first to write a run concatenates it and the
+   * others enqueue the same bytes, one lookup per chunk instead of work per event.
+   */
+  const sharedRun = (): Uint8Array | undefined => {
+    const run = watcher!.run();
+    if (!run) return undefined;
+    const first = run.feed.at(run.from);
+    let shared = first.recall<SharedRun>(runKey);
+    if (!shared || shared.count > run.to - run.from) {
+      const parts: Uint8Array[] = [];
+      const sizes: number[] = [];
+      let size = 0;
+      for (let at = run.from; at < run.to && size < maxChunkBytes; at++) {
+        const bytes = eventLine(run.feed.at(at))!;
+        parts.push(bytes);
+        sizes.push(bytes.byteLength);
+        size += bytes.byteLength;
+      }
+      const fresh: SharedRun = { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes: countSizes(sizes) };
+      if (!shared) first.remember(runKey, fresh);
+      shared = fresh;
+    }
+    watcher!.skip(shared.count);
+    if (scope.watchEventSent) for (let i = 0; i < shared.sizes.length; i += 2) scope.watchEventSent(shared.sizes[i]!, shared.sizes[i + 1]);
+    return shared.bytes;
+  };
   /**
    * Moves queued events into the stream while it has room. It runs from pull
    * and when the watcher has new items (after the write that made them), so
@@ -231,6 +262,20 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     pumping = true;
     try {
       while (wanted && !closed) {
+        if (sharesChunks) {
+          let run: Uint8Array | undefined;
+          try {
+            run = sharedRun();
+          } catch (e) {
+            return fail(errorToStatus(e));
+          }
+          if (run) {
+            // Enqueueing calls pull again (setting wanted) while the reader has room.
+            wanted = false;
+            controllerRef!.enqueue(run);
+            continue;
+          }
+        }
         // Everything queued goes out together, as kube-apiserver flushes only once its channel is empty:
         // a reader that keeps up gets each write's event in its own chunk, one that fell behind catches up in fewer.
         let first: Uint8Array | undefined;
@@ -301,6 +346,27 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       'Cache-Control': 'no-cache, private',
     },
   });
+}
+
+/** A run of a feed's events as one chunk, shared by the watchers that write it. */
+interface SharedRun {
+  /** Events in the run. */
+  count: number;
+  bytes: Uint8Array;
+  /** The events' sizes for the watch event metrics, as pairs: a size, then how many events have it (events of a run mostly differ by a few bytes). */
+  sizes: number[];
+}
+
+/** Sizes as (size, count) pairs, in order of first appearance. */
+function countSizes(sizes: readonly number[]): number[] {
+  const pairs: number[] = [];
+  for (const size of sizes) {
+    let i = 0;
+    while (i < pairs.length && pairs[i] !== size) i += 2;
+    if (i < pairs.length) pairs[i + 1]!++;
+    else pairs.push(size, 1);
+  }
+  return pairs;
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

@@ -1,21 +1,32 @@
 /**
- * One watcher per client (storage/cacher cache_watcher.go): a bounded queue
- * between the fan-out, which must never wait, and a consumer that reads at
- * its own pace. The fan-out pushes in O(1); when a consumer falls more than
- * `capacity` items behind, the watcher is terminated and its backlog dropped,
- * so a slow client costs bounded memory and never delays writes or other
- * watchers. Its stream then ends, and the client resumes from the last
- * resourceVersion it saw (or relists), as with kube-apiserver.
+ * One watcher per client (storage/cacher cache_watcher.go): what a client
+ * has yet to read, between the fan-out, which must never wait, and a consumer
+ * that reads at its own pace. Items come two ways:
+ *
+ * - from the watch cache: the replayed history is pushed, then the watcher
+ *   reads its prefix's shared feed (./watchFeed.ts) through a cursor, so a
+ *   write costs nothing per watcher; the feed closes the watcher once it is
+ *   more than `capacity` events behind;
+ * - from any other storage (and bookmarks, always): pushed into a bounded
+ *   queue in O(1), the watcher closed when it holds more than `capacity`.
+ *
+ * Pushed items and feed events are taken in revision order. A terminated
+ * watcher drops its backlog, so a slow client costs bounded memory and never
+ * delays writes or other watchers; its stream ends and the client resumes
+ * from the last resourceVersion it saw (or relists), as with kube-apiserver.
  *
  * A consumer that takes items as they come (onReady) is told about new items
  * after the write that produced them has returned, as kube's cacher
- * dispatches to watcher goroutines: once per task for every watcher with new
- * items, or at once when a watcher has `readyBatch` items it was not told
- * about. Writes made back to back without yielding thus reach each watcher as
- * one chunk, as kube-apiserver flushes a watch once its channel is empty.
+ * dispatches to watcher goroutines: once per task, or at once past
+ * `readyBatch` untold items. Writes made back to back without yielding thus
+ * reach each watcher as one chunk, as kube-apiserver flushes a watch once its
+ * channel is empty.
  */
 import type { Storage, StorageEvent } from '../interface';
 import { CachingEvent, cachingEvent } from './cachingEvent';
+import { readyBatch, type FeedReader, type WatchFeed } from './watchFeed';
+
+export { readyBatch };
 
 /** An event (with its memo, shared by every watcher), or a bookmark: all changes up to revision have been queued before it. */
 export type WatchItem = CachingEvent | { kind: 'bookmark'; revision: number };
@@ -25,9 +36,6 @@ export type WatcherCloseReason = 'stopped' | 'overflow';
 
 /** kube-apiserver sizes watcher channels in the hundreds; this is the backlog tolerated past replay. */
 export const defaultWatcherCapacity = 1000;
-
-/** Items a consumer may have waiting, untold, before it is told synchronously. */
-export const readyBatch = 64;
 
 /** Watchers with items their consumer has not been told about, told together in the next task. */
 let due: CacheWatcher[] = [];
@@ -40,7 +48,7 @@ function tellDue(): void {
   for (const watcher of now) watcher.tell();
 }
 
-export class CacheWatcher {
+export class CacheWatcher implements FeedReader {
   /** Items at [head, tail); slots outside are empty. The array keeps its size when drained, so a watcher that keeps up allocates nothing per item. */
   private queue: (WatchItem | undefined)[] = [];
   private head = 0;
@@ -54,8 +62,12 @@ export class CacheWatcher {
   private limit: number;
   /** Set once the watcher has ended. */
   closeReason: WatcherCloseReason | undefined;
-  /** Highest event revision queued. */
-  lastRevision: number;
+  /** Highest event revision queued (the feed's events aside). */
+  private queuedRevision: number;
+  /** Live events after the replay, read from the prefix's shared feed (the watch cache), instead of pushed. */
+  private feed: WatchFeed | undefined;
+  /** Sequence number of the next feed event to take. */
+  cursor = 0;
   /**
    * For a consumer that takes items as they come (the watch handler moves
    * them into its response stream while the client has room) instead of
@@ -68,7 +80,7 @@ export class CacheWatcher {
     afterRevision: number,
     readonly capacity: number = defaultWatcherCapacity,
   ) {
-    this.lastRevision = afterRevision;
+    this.queuedRevision = afterRevision;
     // Unbounded while history replays; endReplay() sets the bound.
     this.limit = Infinity;
   }
@@ -79,13 +91,28 @@ export class CacheWatcher {
 
   /** Items waiting for the consumer. */
   get backlog(): number {
-    return this.tail - this.head;
+    return this.tail - this.head + (this.feed ? this.feed.end - this.cursor : 0);
+  }
+
+  /** Highest event revision queued. */
+  get lastRevision(): number {
+    return this.feed ? Math.max(this.queuedRevision, this.feed.newestRevision) : this.queuedRevision;
+  }
+
+  /** Reads live events from feed from its end on (after the replay was pushed); the feed closes the watcher past its capacity. */
+  follow(feed: WatchFeed): void {
+    this.feed = feed;
+    feed.join(this);
+  }
+
+  overflow(): void {
+    this.close('overflow');
   }
 
   /** Fan-out side: never blocks. */
   push(item: WatchItem): void {
     if (this.closed) return;
-    if (item.kind === 'event' && item.revision > this.lastRevision) this.lastRevision = item.revision;
+    if (item.kind === 'event' && item.revision > this.queuedRevision) this.queuedRevision = item.revision;
     if (this.waiter) {
       const resolve = this.waiter;
       this.waiter = undefined;
@@ -106,7 +133,15 @@ export class CacheWatcher {
   tell(): void {
     this.telling = false;
     this.untold = 0;
-    if (!this.closed) this.onReady?.();
+    if (this.closed) return;
+    if (this.waiter) {
+      const item = this.take();
+      if (!item) return;
+      const resolve = this.waiter;
+      this.waiter = undefined;
+      return resolve(item);
+    }
+    this.onReady?.();
   }
 
   /** The replayed history is accepted whole; the capacity bounds the backlog beyond it. */
@@ -128,8 +163,38 @@ export class CacheWatcher {
     });
   }
 
+  /**
+   * The feed events waiting when nothing pushed (the replay, a bookmark)
+   * comes before them: sequence numbers [from, to) of feed, for a consumer
+   * that writes a run of events at once (skip() then marks them taken).
+   */
+  run(): { feed: WatchFeed; from: number; to: number } | undefined {
+    const feed = this.feed;
+    if (!feed || this.head !== this.tail) return undefined;
+    // A watch from a revision the cache has not reached yet skips what is not newer.
+    while (this.cursor < feed.end && feed.at(this.cursor).revision <= this.queuedRevision) this.cursor++;
+    return this.cursor < feed.end ? { feed, from: this.cursor, to: feed.end } : undefined;
+  }
+
+  /** Marks the first count events of run() taken. */
+  skip(count: number): void {
+    this.cursor += count;
+  }
+
   /** The next item if one is queued, without waiting. */
   take(): WatchItem | undefined {
+    return this.takeFrom(this.feed);
+  }
+
+  private takeFrom(feed: WatchFeed | undefined): WatchItem | undefined {
+    while (feed && this.cursor < feed.end) {
+      // Pushed items (the replay, bookmarks) and feed events merge in revision order; a bookmark follows the events it covers.
+      const queued = this.head < this.tail ? this.queue[this.head]! : undefined;
+      if (queued && (queued.kind === 'event' || queued.revision < feed.at(this.cursor).revision)) break;
+      const event = feed.at(this.cursor++);
+      // A watch from a revision the cache has not reached yet skips what is not newer.
+      if (event.revision > this.queuedRevision) return event;
+    }
     if (this.head === this.tail) return undefined;
     const item = this.queue[this.head]!;
     this.queue[this.head++] = undefined;
@@ -151,6 +216,19 @@ export class CacheWatcher {
   close(reason: WatcherCloseReason = 'stopped'): void {
     if (this.closed) return;
     this.closeReason = reason;
+    const feed = this.feed;
+    this.feed = undefined;
+    if (feed) {
+      feed.leave(this);
+      // A stopped watcher's consumer may still drain what was written before: its share of the feed is kept.
+      if (reason === 'stopped') {
+        const items: WatchItem[] = [];
+        for (let item = this.takeFrom(feed); item; item = this.takeFrom(feed)) items.push(item);
+        this.queue = items;
+        this.head = 0;
+        this.tail = items.length;
+      }
+    }
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     // A terminated watcher drops its backlog: the client resumes from what it saw.
@@ -172,10 +250,21 @@ export class CacheWatcher {
  * (StorageError 'Compacted' for a revision older than the retained history).
  */
 export async function openCacheWatcher(storage: Storage, prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
+  // The watch cache serves it from its shared feed; any other storage pushes each event.
+  if (hasWatcherFeeds(storage)) return storage.openWatcher(prefix, afterRevision, capacity);
   const watcher = new CacheWatcher(afterRevision, capacity);
   // A watch its storage ends (the watch cache starting over) ends the stream: the client resumes from what it saw.
   const unsubscribe = await storage.watch(prefix, afterRevision, (event: StorageEvent) => watcher.push(cachingEvent(event)), undefined, () => watcher.close());
   watcher.endReplay();
   watcher.attach(unsubscribe);
   return watcher;
+}
+
+/** A storage that opens cache watchers itself (the watch cache). */
+export interface WatcherFeeds {
+  openWatcher(prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher>;
+}
+
+function hasWatcherFeeds(storage: Storage): storage is Storage & WatcherFeeds {
+  return typeof (storage as Partial<WatcherFeeds>).openWatcher === 'function';
 }

@@ -173,6 +173,92 @@ describe('cache watcher', () => {
   });
 });
 
+describe('cache watchers reading a prefix\'s shared feed', () => {
+  const revisions = (w: CacheWatcher) => {
+    const out: (number | string)[] = [];
+    for (let item = w.take(); item; item = w.take()) out.push(item.kind === 'event' ? item.revision : `bookmark ${item.revision}`);
+    return out;
+  };
+
+  it('[API-WATCH-019] [API-WATCH-031] hands over from the replay to live events without a gap or a repeat, each prefix seeing its own keys', async () => {
+    const { cache } = setup();
+    await cache.create('/r/a', '1'); // 1
+    await cache.create('/s/a', '1'); // 2
+    const early = await openCacheWatcher(cache, '/r/', 0);
+    await cache.create('/r/b', '1'); // 3
+    const late = await openCacheWatcher(cache, '/r/', 1);
+    const other = await openCacheWatcher(cache, '/s/', 0);
+    await cache.create('/r/c', '1'); // 4
+    await cache.create('/s/b', '1'); // 5
+    expect(revisions(early)).toEqual([1, 3, 4]);
+    expect(revisions(late)).toEqual([3, 4]);
+    expect(revisions(other)).toEqual([2, 5]);
+    // Every watcher of a prefix reads the same event objects, memo included.
+    await cache.create('/r/d', '1'); // 6
+    const a = early.take();
+    expect(a).toBe(late.take());
+    expect(cache.stats().watchers).toBe(3);
+  });
+
+  it('[API-WATCH-032] a watch from a revision the cache has not reached skips events up to it', async () => {
+    const { cache } = setup();
+    const w = await openCacheWatcher(cache, '/r/', 2);
+    for (const k of ['a', 'b', 'c']) await cache.create(`/r/${k}`, '1');
+    expect(revisions(w)).toEqual([3]);
+  });
+
+  it('[API-WATCH-024] puts a bookmark after every feed event it covers', async () => {
+    const { cache } = setup();
+    const w = await openCacheWatcher(cache, '/r/', 0);
+    await cache.create('/r/a', '1'); // 1
+    await cache.create('/r/b', '1'); // 2
+    w.push({ kind: 'bookmark', revision: 2 });
+    await cache.create('/r/c', '1'); // 3
+    expect(revisions(w)).toEqual([1, 2, 'bookmark 2', 3]);
+  });
+
+  it('keeps a watcher that reads open however many events pass, and closes one that stops at its capacity', async () => {
+    const { cache } = setup();
+    const reader = await openCacheWatcher(cache, '/r/', 0, 4);
+    const idle = await openCacheWatcher(cache, '/r/', 0, 4);
+    let read = 0;
+    for (let i = 0; i < 40; i++) {
+      await cache.create(`/r/${i}`, 'x');
+      if (i === 3) expect(idle.closed).toBe(false);
+      if (i === 4) expect(idle.closeReason).toBe('overflow');
+      read += revisions(reader).length;
+    }
+    expect(read).toBe(40);
+    expect(reader.closed).toBe(false);
+    expect(cache.stats().watchers).toBe(1);
+  });
+
+  it('lets the consumer of a stopped watcher drain what was written before the stop', async () => {
+    const { cache } = setup();
+    const w = await openCacheWatcher(cache, '/r/', 0);
+    await cache.create('/r/a', '1');
+    await cache.create('/r/b', '1');
+    w.close();
+    await cache.create('/r/c', '1');
+    expect(revisions(w)).toEqual([1, 2]);
+    expect(cache.stats().watchers).toBe(0);
+  });
+
+  it('tells its watchers once after the writing task, and at once past a batch', async () => {
+    const { cache } = setup();
+    const w = await openCacheWatcher(cache, '/r/', 0);
+    const told: number[] = [];
+    w.onReady = () => told.push(revisions(w).length);
+    await cache.create('/r/a', '1');
+    await cache.create('/r/b', '1');
+    expect(told).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(told).toEqual([2]);
+    for (let i = 0; i < readyBatch; i++) await cache.create(`/r/x${i}`, '1');
+    expect(told).toEqual([2, readyBatch]);
+  });
+});
+
 describe('a backend that ends the watch cache\'s watch', () => {
   it('[API-WATCH-028] ends every watcher and starts the window again at the backend\'s compacted revision', async () => {
     const clock = new FakeClock();

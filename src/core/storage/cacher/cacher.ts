@@ -4,8 +4,10 @@
  * writes and point-in-time reads through, while it:
  *
  * - follows every committed event of the backend into a sliding window
- *   (./watchCache.ts) and serves watches from it, fanning each event out to
- *   all watchers through the shared in-order WatcherSet;
+ *   (./watchCache.ts) and serves watches from it: cache watchers read each
+ *   watched prefix's shared feed (./watchFeed.ts), so a write costs the same
+ *   whatever their number, and Storage.watch listeners are called through
+ *   the in-order WatcherSet;
  * - retains history for a window of time on the injected clock (5 minutes by
  *   default, as kube-apiserver compacts etcd), after which reads at older
  *   revisions, continue tokens and watches from them fail with 'Compacted'
@@ -20,6 +22,8 @@ import { WatcherSet } from '../watchers';
 import type { Clock } from '../../util/clock';
 import { WatchCache } from './watchCache';
 import { CachingEvent } from './cachingEvent';
+import { CacheWatcher, type WatcherFeeds } from './cacheWatcher';
+import { WatchFeed } from './watchFeed';
 
 export interface WatchCacheOptions {
   clock: Clock;
@@ -44,7 +48,7 @@ export interface WatchCacheStats {
   resourceVersion: number;
 }
 
-export interface WatchCacheStorage extends Storage {
+export interface WatchCacheStorage extends Storage, WatcherFeeds {
   readonly historyWindowMs: number;
   /** Resolves once the cache follows the backend. */
   readonly ready: Promise<void>;
@@ -61,6 +65,8 @@ export function createWatchCache(backend: Storage, options: WatchCacheOptions): 
 }
 
 class Cacher implements WatchCacheStorage {
+  /** Cache watchers by prefix, each reading its prefix's shared feed. */
+  private readonly feeds = new Map<string, WatchFeed>();
   readonly historyWindowMs: number;
   readonly ready: Promise<void>;
   private readonly clock: Clock;
@@ -104,6 +110,7 @@ class Cacher implements WatchCacheStorage {
         this.stopFollowing = await this.backend.watch('', compacted, (event) => this.onEvent(event), (revision) => this.cache.progress(revision), () => {
           if (this.closed) return;
           this.watchers.endAll();
+          this.endFeeds();
           this.following = this.follow(maxEvents);
         });
         return;
@@ -117,8 +124,17 @@ class Cacher implements WatchCacheStorage {
   private onEvent(event: StorageEvent): void {
     // One shared event per revision, kept in the window and handed to every watcher, so what they derive is memoized.
     const cached = new CachingEvent(event);
-    this.cache.add(cached, this.now());
+    if (!this.cache.add(cached, this.now())) return;
+    // Appended once per prefix watched, whatever the number of watchers; they read it through their cursors.
+    for (const feed of this.feeds.values()) if (event.kv.key.startsWith(feed.prefix)) feed.append(cached);
     this.watchers.notify(cached);
+  }
+
+  /** Ends every cache watcher (the window starts over); each consumer still drains what it had. */
+  private endFeeds(): void {
+    const feeds = [...this.feeds.values()];
+    this.feeds.clear();
+    for (const feed of feeds) for (const reader of [...feed.readers]) (reader as CacheWatcher).close();
   }
 
   private now(): number {
@@ -210,6 +226,32 @@ class Cacher implements WatchCacheStorage {
     return this.watchers.add(prefix, afterRevision, this.cache.since(afterRevision), listener, onEnded && (() => onEnded(new StorageError('Internal', prefix, 'the watch cache started over from its backend'))));
   }
 
+  /**
+   * A cache watcher of keys under prefix after afterRevision: the window's
+   * history is pushed to it, then it reads the prefix's shared feed from its
+   * end. Synchronous after the checks, so replay and live events hand over
+   * without a gap or a repeat.
+   */
+  async openWatcher(prefix: string, afterRevision: number, capacity?: number): Promise<CacheWatcher> {
+    await this.maintain();
+    if (this.closed) throw new StorageError('Internal', prefix, 'storage is closed');
+    const start = this.cache.startRevision;
+    if (afterRevision < start) {
+      throw new StorageError('Compacted', prefix, `too old resource version: ${afterRevision} (${start})`, start);
+    }
+    const watcher = new CacheWatcher(afterRevision, capacity);
+    for (const event of this.cache.since(afterRevision)) if (event.kv.key.startsWith(prefix)) watcher.push(event as CachingEvent);
+    watcher.endReplay();
+    let feed = this.feeds.get(prefix);
+    if (!feed) this.feeds.set(prefix, (feed = new WatchFeed(prefix)));
+    watcher.follow(feed);
+    const joined = feed;
+    watcher.attach(() => {
+      if (joined.readers.size === 0 && this.feeds.get(prefix) === joined) this.feeds.delete(prefix);
+    });
+    return watcher;
+  }
+
   async compact(revision: number): Promise<void> {
     await this.ready;
     await this.backend.compact(revision);
@@ -222,13 +264,14 @@ class Cacher implements WatchCacheStorage {
     await this.ready.catch(() => {});
     this.stopFollowing?.();
     this.watchers.clear();
+    this.feeds.clear();
     await this.backend.close();
   }
 
   stats(): WatchCacheStats {
     return {
       events: this.cache?.size ?? 0,
-      watchers: this.watchers.size,
+      watchers: this.watchers.size + [...this.feeds.values()].reduce((n, feed) => n + feed.readers.size, 0),
       startRevision: this.cache?.startRevision ?? 0,
       resourceVersion: this.cache?.resourceVersion ?? 0,
     };

@@ -6,7 +6,8 @@
  *
  * - cacher.ts: the Storage implementation (writes and reads pass through).
  * - watchCache.ts: the sliding window of events.
- * - cacheWatcher.ts: one bounded, pull-based queue per client.
+ * - watchFeed.ts: a prefix's live events, appended once and read by every watcher through its cursor.
+ * - cacheWatcher.ts: one client's replay, cursor and bookmarks, pulled at its own pace and closed when too far behind.
  */
 export { createWatchCache, defaultHistoryWindowMs, defaultMaxEvents, defaultCompactionIntervalMs } from './cacher';
 export type { WatchCacheOptions, WatchCacheStats, WatchCacheStorage } from './cacher';

@@ -45,13 +45,14 @@ export class WatchCache {
     return this.events.length - this.head;
   }
 
-  /** Appends a committed event (events arrive in revision order). */
-  add(event: StorageEvent, now: number): void {
-    if (event.revision <= this.newest) return;
+  /** Appends a committed event (events arrive in revision order); false for one already seen. */
+  add(event: StorageEvent, now: number): boolean {
+    if (event.revision <= this.newest) return false;
     this.events.push(event);
     this.times.push(now);
     this.newest = event.revision;
     while (this.size > this.options.maxEvents) this.dropOldest();
+    return true;
   }
 
   /** The backend has delivered every event up to revision (a progress notification): the window is current to it. */
