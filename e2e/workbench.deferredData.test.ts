@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkbench, CHROMIUM, CHROMIUM_ARGS, freePort, root, workbenchReady } from './support/browser';
+import { buildWorkbench, CHROMIUM, CHROMIUM_ARGS, freePort, root, stopServiceWorkers, workbenchReady } from './support/browser';
 
 let outDir: string;
 let profileDir: string;
@@ -143,15 +143,7 @@ describe('service worker deferred data', () => {
   it('a restarted worker reads them from Cache Storage with the server gone', async () => {
     await server?.close();
     server = undefined;
-    const cdp = await context.newCDPSession(page);
-    let running = true;
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      running = versions.some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
-    });
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await expect.poll(() => running).toBe(false);
-    await cdp.detach();
+    await stopServiceWorkers(context, page);
     const served0 = served.length;
     // Strict field validation reads the ConfigMap schema: the unknown field is refused by name.
     const strict = await pageFetch('/api/v1/namespaces/default/configmaps?fieldValidation=Strict', { method: 'POST', body: configMap('offline', { spec: {} }) });

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createServer as createViteServer, preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_ARGS, freePort, pasteInEditor, root, workbenchReady } from './support/browser';
+import { CHROMIUM, CHROMIUM_ARGS, freePort, pasteInEditor, root, stopServiceWorkers, workbenchReady } from './support/browser';
 
 
 let outDir: string;
@@ -173,15 +173,7 @@ describe('workbench in Chromium', () => {
   it('[API-OTHER-003] the ConfigMap survives the browser stopping the worker (same uid after restart)', async () => {
     const before = await pageFetch(page, '/api/v1/namespaces/default/configmaps/e2e-settings');
     expect(before.status).toBe(200);
-    const cdp = await context.newCDPSession(page);
-    let running = true;
-    cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-      running = versions.some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
-    });
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    await expect.poll(() => running).toBe(false);
-    await cdp.detach();
+    await stopServiceWorkers(context, page);
     const after = await pageFetch(page, '/api/v1/namespaces/default/configmaps/e2e-settings');
     expect(after.status).toBe(200);
     expect(after.body).toMatchObject({

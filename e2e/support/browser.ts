@@ -150,3 +150,16 @@ export async function editorText(page: Page, testId: string): Promise<string> {
   );
   return lines.join('\n').replace(/\n+$/, '');
 }
+
+/** Stops the page's service workers as the browser does when idle (DevTools protocol), and waits until none runs. */
+export async function stopServiceWorkers(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  let running = true;
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    running = versions.some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
+  });
+  await cdp.send('ServiceWorker.enable');
+  await cdp.send('ServiceWorker.stopAllWorkers');
+  await expect.poll(() => running).toBe(false);
+  await cdp.detach();
+}
