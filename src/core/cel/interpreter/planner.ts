@@ -800,6 +800,20 @@ class Planner {
       if (isErrUnk(r)) return r;
       const slots = f.slots;
       slots[accuSlot] = init(f);
+      // One iteration after the loop variables are set: the loop condition (all() and exists() read the
+      // accumulator inline, charged as the planned condition would be), then the step. False stops the loop.
+      const iterate = (f: Frame): boolean => {
+        if (condKind === 1) {
+          charge(f, 2);
+          if (slots[accuSlot] === false) return false;
+        } else if (condKind === 2) {
+          const acc = slots[accuSlot];
+          charge(f, 3);
+          if (acc === true) return false;
+        } else if (!condAlwaysTrue && cond(f) === false) return false;
+        slots[accuSlot] = step(f);
+        return true;
+      };
       const list = json ?? (Array.isArray(r) ? r : undefined);
       if (list !== undefined) {
         const convert = json !== undefined;
@@ -809,30 +823,14 @@ class Planner {
             slots[it1] = BigInt(i);
             slots[it2] = el;
           } else slots[it1] = el;
-          if (condKind === 1) {
-            charge(f, 2);
-            if (slots[accuSlot] === false) break;
-          } else if (condKind === 2) {
-            const acc = slots[accuSlot];
-            charge(f, 3);
-            if (acc === true) break;
-          } else if (!condAlwaysTrue && cond(f) === false) break;
-          slots[accuSlot] = step(f);
+          if (!iterate(f)) break;
         }
       } else if (r instanceof CelMap || isPlainObject(r)) {
         const keys = r instanceof CelMap ? [...r.keys()] : Object.keys(r);
         for (const k of keys) {
           slots[it1] = k;
           if (twoVar) slots[it2] = r instanceof CelMap ? r.get(k)! : fromJson((r as JsonObject)[k as string]);
-          if (condKind === 1) {
-            charge(f, 2);
-            if (slots[accuSlot] === false) break;
-          } else if (condKind === 2) {
-            const acc = slots[accuSlot];
-            charge(f, 3);
-            if (acc === true) break;
-          } else if (!condAlwaysTrue && cond(f) === false) break;
-          slots[accuSlot] = step(f);
+          if (!iterate(f)) break;
         }
       } else {
         return new CelError(`cannot iterate over ${r === null ? 'null' : typeof r}`, id);
