@@ -4,24 +4,12 @@
  * objects joined back into one YAML stream.
  */
 import { stringify } from 'yaml';
+import type { ObjectReport } from '../../../core/upgrade/removedApis';
 
 export const REMOVED_API_CHECKS_PATH = '/apis/upgrade.kubesim.dev/v1alpha1/removedapichecks';
 
-export interface ObjectReport {
-  index: number;
-  apiVersion: string;
-  kind: string;
-  name?: string;
-  namespace?: string;
-  removed: boolean;
-  deprecatedIn?: string;
-  removedIn?: string;
-  replacement?: string;
-  replacementSince?: string;
-  changes?: string[];
-  converted?: Record<string, unknown>;
-  conversionNote?: string;
-}
+/** One object's verdict, as the server's RemovedAPICheck status carries it. */
+export type { ObjectReport };
 
 export interface RemovedApiCheck {
   apiVersion: 'upgrade.kubesim.dev/v1alpha1';
