@@ -36,7 +36,6 @@ import { createToken } from './auth/serviceaccount/tokenRequest';
 import { admitNodeTokenRequest, type NodeTokenDeps } from './auth/node/tokenRequest';
 import { createAuthenticationReview } from './http/handlers/authenticationReviews';
 import { withCreateAuthorization } from './auth/authorizer/createOnUpdate';
-import { attributesFor } from './auth/authorizer/attributes';
 import type { AuthorizerFactory } from './auth/authorizer/modes';
 import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
@@ -357,7 +356,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
-    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, attributesFor(user, info, url));
+    if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission).withUser(user);
     const trace = traceSink(request);
@@ -453,7 +452,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       // A path nothing serves is a 404 whatever the method (route matching comes before method matching).
       if (!servesNonResourcePath(path)) return writeNotFound(registry, request, path);
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server does not allow this method on the requested resource', reason: 'MethodNotAllowed', code: 405, details: {} });
+      throw newRouteMethodNotAllowed();
     }
     if (path === '/api' || path === '/apis' || path.startsWith('/api/') || path.startsWith('/apis/')) {
       const d = await serveDiscoveryDocument(registry, request, url, { serverAddress: options.serverAddress ?? url.host, cbor: gates.CBORServingAndStorage });

@@ -6,19 +6,21 @@
  * so the 403 names the object and carries only the authorizer's reason.
  */
 import { newForbidden } from '../../errors';
+import type { RequestInfo } from '../../http/requestInfo';
 import type { ValidatingAdmission } from '../../registry/generic/store';
 import type { UserInfo } from '../user';
-import type { Attributes, Authorizer } from './types';
+import { attributesFor } from './attributes';
+import type { Authorizer } from './types';
 
-export function withCreateAuthorization(admission: ValidatingAdmission, authorizer: Authorizer, user: UserInfo, attrs: Omit<Attributes, 'user' | 'verb'>): ValidatingAdmission {
+export function withCreateAuthorization(admission: ValidatingAdmission, authorizer: Authorizer, user: UserInfo, info: RequestInfo, url: URL): ValidatingAdmission {
   let decided: Promise<{ allowed: boolean; reason: string }> | undefined;
   return {
     async validate(review) {
       if (review.operation === 'CREATE') {
         // A retried write asks once, as kube's sync.Once does.
-        decided ??= Promise.resolve(authorizer.authorize({ ...attrs, user, verb: 'create' })).then((r) => ({ allowed: r.decision === 'Allow', reason: r.reason }));
+        decided ??= Promise.resolve(authorizer.authorize({ ...attributesFor(user, info, url), verb: 'create' })).then((r) => ({ allowed: r.decision === 'Allow', reason: r.reason }));
         const { allowed, reason } = await decided;
-        if (!allowed) throw newForbidden({ group: attrs.apiGroup, resource: attrs.resource }, attrs.name, reason);
+        if (!allowed) throw newForbidden({ group: info.apiGroup, resource: info.resource }, info.name, reason);
       }
       return admission.validate(review);
     },
