@@ -21,6 +21,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
@@ -130,6 +131,8 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
+  clusterSigning?: CSRSigningOptions;
 }
 
 export interface ApiServer {
@@ -312,6 +315,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];

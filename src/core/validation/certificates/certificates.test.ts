@@ -1,11 +1,12 @@
 /** CertificateSigningRequest validation as tables of (object, expected errors). */
 import { describe, expect, it } from 'vitest';
+import { testCertificatePem, testCertificateRequestPem } from '../../testing/certificates';
 import { errorsOf } from '../testing';
 
 const g = 'certificates.k8s.io';
-const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+const request = btoa(testCertificateRequestPem);
 const csr = (spec: Record<string, unknown>) => ({ spec: { request, signerName: 'example.com/signer', usages: ['client auth'], ...spec } });
-const cert = (type: string) => btoa(`-----BEGIN ${type}-----\nMIIB\n-----END ${type}-----\n`);
+const cert = (type: string) => btoa(testCertificatePem.replaceAll('CERTIFICATE', type));
 
 describe('CertificateSigningRequest', () => {
   const cases: [string, Record<string, unknown>, string[]][] = [
