@@ -179,15 +179,18 @@ export function tokenize(src: string): Token[] {
   return out;
 }
 
+function isQuoteCode(c: number): boolean {
+  return c === 34 || c === 39;
+}
+
 /** r, b, rb or br (any case) directly before a quote. By character codes: most identifiers starting with r or b are not literals. */
 function isQuotePrefix(src: string, i: number): boolean {
-  const isQuote = (c: number): boolean => c === 34 || c === 39;
-  const lower = (c: number): number => c | 0x20;
-  const a = lower(src.charCodeAt(i));
   const b = src.charCodeAt(i + 1);
-  if (isQuote(b)) return true;
-  const lb = lower(b);
-  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuote(src.charCodeAt(i + 2));
+  if (isQuoteCode(b)) return true;
+  // lower-cased by setting bit 0x20: r (114) and b (98) in either order
+  const a = src.charCodeAt(i) | 0x20;
+  const lb = b | 0x20;
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(src.charCodeAt(i + 2));
 }
 
 function lexNumber(src: string, i: number): Token {
