@@ -412,12 +412,9 @@ class Planner {
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
     const all = this.opts.functions.overloads(fn, member, arity);
-    const ids = this.opts.checked?.refMap.get(e.id)?.overloads;
+    const matched = this.opts.checked?.refMap.get(e.id)?.decls;
     // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (ids !== undefined && ids.length < all.length) {
-      const narrowed = all.filter((o) => ids.includes(o.id));
-      if (narrowed.length) return narrowed;
-    }
+    if (matched !== undefined && matched.length < all.length && matched.length > 0 && all.includes(matched[0]!)) return matched;
     return all;
   }
 
