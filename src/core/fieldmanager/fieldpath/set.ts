@@ -39,6 +39,12 @@ export class PathSet {
 
   private memberIndex: Map<string, PathElement> | undefined = undefined;
   private childIndex: Map<string, ChildNode> | undefined = undefined;
+  /**
+   * The FieldsV1 encoding of this node without and with its own `"."`
+   * (serialize.ts): built once per node, since sets share unchanged nodes.
+   */
+  encoded: object | undefined = undefined;
+  encodedWithSelf: object | undefined = undefined;
 
   private constructor(
     // Mutable for builders only, until they hand the set out.
