@@ -1,5 +1,5 @@
 import { compareElements, parseElement, PathElementError, type PathElement } from './element';
-import { PathSet } from './set';
+import { PathSet, type ChildNode } from './set';
 
 /** The FieldsV1 form of a set: nested objects keyed by path elements, `{}` leaves. */
 export type FieldsV1 = { [key: string]: FieldsV1 };
@@ -58,18 +58,39 @@ function leaves(set: PathSet, includeSelf: boolean): FieldsV1 {
   return out;
 }
 
+/**
+ * A node with children: its members and its children, each sorted, merged
+ * in one pass (an element that is both carries its own `"."`), with no
+ * lookups by id.
+ */
 function branch(set: PathSet, includeSelf: boolean): FieldsV1 {
   const out: FieldsV1 = {};
   if (includeSelf) out['.'] = LEAF;
-  const children = set.unsortedChildren();
-  const elements: PathElement[] = set.unsortedMembers().slice();
-  for (let i = 0; i < children.length; i++) if (!set.hasMember(children[i].pe)) elements.push(children[i].pe);
-  sortElements(elements);
-  for (const pe of elements) {
-    const child = set.child(pe);
-    out[pe.id] = child ? emit(child, set.hasMember(pe)) : LEAF;
+  const members = set.unsortedMembers().slice();
+  const children = set.unsortedChildren().slice();
+  sortElements(members);
+  sortChildren(children);
+  let i = 0;
+  let j = 0;
+  while (i < members.length || j < children.length) {
+    const c = i === members.length ? 1 : j === children.length ? -1 : compareEls(members[i], children[j].pe);
+    if (c < 0) out[members[i++].id] = LEAF;
+    else {
+      const child = children[j++];
+      out[child.pe.id] = emit(child.set, c === 0);
+      if (c === 0) i++;
+    }
   }
   return Object.freeze(out);
+}
+
+function sortChildren(a: ChildNode[]): void {
+  for (let i = 1; i < a.length; i++) {
+    if (compareEls(a[i - 1].pe, a[i].pe) > 0) {
+      a.sort((x, y) => compareEls(x.pe, y.pe));
+      return;
+    }
+  }
 }
 
 /**

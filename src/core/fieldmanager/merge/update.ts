@@ -81,18 +81,20 @@ export class Updater {
     const comparison = this.filterComparison(known ?? compare(this.opts.schema, this.opts.root, oldObject, newObject));
     void apiVersion;
     const changed = comparison.modified.union(comparison.added);
-    const conflicts = new Map<string, PathSet>();
-    for (const [manager, vs] of managers) {
-      if (manager === workflow) continue;
-      const c = vs.set.intersection(changed);
-      if (!c.empty()) conflicts.set(manager, c);
+    if (!force) {
+      const conflicts = new Map<string, PathSet>();
+      for (const [manager, vs] of managers) {
+        if (manager === workflow) continue;
+        const c = vs.set.intersection(changed);
+        if (!c.empty()) conflicts.set(manager, c);
+      }
+      if (conflicts.size > 0) return { ok: false, conflicts: Conflicts.fromManagers(conflicts) };
     }
-    if (!force && conflicts.size > 0) return { ok: false, conflicts: Conflicts.fromManagers(conflicts) };
+    // Forced (or without conflicts): the others lose what changed (set minus its conflicts) and what was removed.
     for (const [manager, vs] of [...managers]) {
       if (manager === workflow) continue;
       let set = vs.set;
-      const c = conflicts.get(manager);
-      if (c) set = set.difference(c);
+      if (force) set = set.difference(changed);
       set = set.difference(comparison.removed);
       if (set.empty()) managers.delete(manager);
       else if (set !== vs.set) managers.set(manager, { ...vs, set });
