@@ -109,6 +109,19 @@ export class PathSet {
     node.memberIndex?.set(pe.id, pe);
   }
 
+  /** Builders only: adds `pe` as a member of `node`, which the caller knows has no such member. */
+  static appendMember(node: PathSet, pe: PathElement): void {
+    node.members = append(node.members, pe);
+    node.memberIndex?.set(pe.id, pe);
+  }
+
+  /** Builders only: puts `child` below `pe` in `node`, which the caller knows has no child there. */
+  static appendChild(node: PathSet, pe: PathElement, child: PathSet): void {
+    const c = { pe, set: child };
+    node.children = append(node.children, c);
+    node.childIndex?.set(pe.id, c);
+  }
+
   /** Builders only: the child node of `node` below `pe`, created when missing. */
   static childNodeOf(node: PathSet, pe: PathElement): PathSet {
     let c = node.childNode(pe.id);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pathToString, setToFieldsV1 } from '../fieldpath';
 import { DEDUCED, Schema } from '../schema';
 import { definition, definitions, DEPLOYMENT, SERVICE } from '../testing/schemas';
+import type { JsonValue } from '../value';
 import { compare, merge, mergeComparing, toFieldSet, TypedError } from './index';
 
 const schema = new Schema(definitions);
@@ -47,6 +48,35 @@ describe('typed values with built-in schemas', () => {
               },
             },
             'f:tolerations': {},
+          },
+        },
+      },
+    });
+  });
+
+  it('field set of a live object whose list repeats a key: the entries share one node; empty values own nothing below them', () => {
+    const live = {
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', image: 'x', env: [] },
+              { name: 'b', resources: {} },
+              { name: 'a', args: ['1'], resources: { limits: {} } },
+            ],
+            volumes: [],
+          },
+        },
+      },
+    } as unknown as JsonValue;
+    expect(setToFieldsV1(toFieldSet(schema, deploy, live))).toEqual({
+      'f:spec': {
+        'f:template': {
+          'f:spec': {
+            'f:containers': {
+              'k:{"name":"a"}': { '.': {}, 'f:args': {}, 'f:image': {}, 'f:name': {}, 'f:resources': { 'f:limits': {} } },
+              'k:{"name":"b"}': { '.': {}, 'f:name': {}, 'f:resources': {} },
+            },
           },
         },
       },
