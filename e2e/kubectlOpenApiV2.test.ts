@@ -120,6 +120,55 @@ spec: {namespace: default}
   });
 });
 
+describe('custom resources in /openapi/v2', () => {
+  // Schema features v2 cannot say (nullable, anyOf, arrays that keep unknown fields): kubectl parses every
+  // definition of the document before it validates anything, so one it cannot read would break them all.
+  const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {plural: gadgets, singular: gadget, kind: Gadget}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            required: [size, note]
+            properties:
+              size: {type: integer, minimum: 1}
+              note: {type: string, nullable: true}
+              port: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}
+              raw: {type: array, x-kubernetes-preserve-unknown-fields: true, items: {type: string}}
+              extra: {type: object, x-kubernetes-preserve-unknown-fields: true}
+`;
+
+  it('a CRD with v3-only schema features is pruned so kubectl still reads the whole document', async () => {
+    const created = await t.kubectl(['create', '-f', '-'], crd);
+    expect(created.code, created.stderr).toBe(0);
+    const established = await t.kubectl(['wait', '--for=condition=Established', 'crd/gadgets.example.com', '--timeout=30s']);
+    expect(established.code, established.stderr).toBe(0);
+    const raw = JSON.parse((await t.kubectl(['get', '--raw', '/openapi/v2'])).stdout);
+    expect(raw.definitions['com.example.v1.Gadget'].properties.spec.properties.raw).toEqual({ 'x-kubernetes-preserve-unknown-fields': true });
+    const ok = await t.kubectl(['create', '-f', '-', '-o', 'name'], ssr);
+    expect(ok.code, ok.stderr).toBe(0);
+    const bad = await t.kubectl(['create', '-f', '-'], `${ssr}foo: bar\n`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('ValidationError(SelfSubjectReview): unknown field "foo"');
+    // The custom kind has a PATCH route: the server validates it (Strict), as against a cluster.
+    const gadget = await t.kubectl(['create', '-f', '-', '-v=6'], 'apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\nspec: {size: 2, note: null, bogus: 1}\n');
+    expect(gadget.code).toBe(1);
+    expect(requests(gadget.stderr).filter((p) => p.includes('/openapi/v2'))).toEqual([]);
+    expect(gadget.stderr).toContain('unknown field "spec.bogus"');
+  });
+});
+
 describe('kinds with a PATCH route still use /openapi/v3 only', () => {
   it('kubectl explain reads /openapi/v3, never /openapi/v2', async () => {
     const r = await t.kubectl(['explain', 'pods.spec.containers', '-v=6']);
