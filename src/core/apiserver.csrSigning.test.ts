@@ -107,13 +107,17 @@ describe('csrsigning controller', () => {
     return decided.body;
   }
 
-  /** The request as the controller left it, once it has nothing queued. */
+  /** The request once the controller has issued it or marked it Failed: a watch from the approval's version, as a client waits. */
   async function settled(name: string) {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const got = await t.json('GET', `${CSRS}/${name}`);
-      if (got.body.status?.certificate || got.body.status?.conditions?.some((c: { type: string }) => c.type === 'Failed') || Date.now() > deadline) return got.body;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    const current = await t.json('GET', `${CSRS}/${name}`);
+    const done = (o: { status?: { certificate?: string; conditions?: { type: string }[] } }) => !!o.status?.certificate || !!o.status?.conditions?.some((c) => c.type === 'Failed');
+    if (done(current.body)) return current.body;
+    const w = await t.watch(`${CSRS}?watch=1&fieldSelector=metadata.name%3D${name}&resourceVersion=${current.body.metadata.resourceVersion}`);
+    try {
+      for (let e = await w.next(); e; e = await w.next()) if (done(e.object)) return e.object;
+      throw new Error(`watch of ${name} ended`);
+    } finally {
+      w.close();
     }
   }
 
