@@ -68,6 +68,7 @@ describe('a client certificate for a new user, through a CertificateSigningReque
     expect(ok(await kubectl(['apply', '-f', '-'], csrYaml('jane', request))).trim()).toBe('certificatesigningrequest.certificates.k8s.io/jane created');
     expect(ok(await kubectl(['certificate', 'approve', 'jane'])).trim()).toBe('certificatesigningrequest.certificates.k8s.io/jane approved');
     writeFileSync(path('jane.crt'), Buffer.from(await certificateOf('jane'), 'base64'));
+    expect(ok(await kubectl(['get', 'csr', 'jane', '--no-headers']))).toMatch(/^jane\s+\S+\s+kubernetes\.io\/kube-apiserver-client\s+kubesim-admin\s+24h\s+Approved,Issued\s*$/);
 
     // openssl, independently: signed by the cluster CA, jane's subject, client auth only, a day long.
     expect(ok(await openssl(['verify', '-CAfile', path('data/pki/ca.crt'), path('jane.crt')])).trim()).toBe(`${path('jane.crt')}: OK`);
