@@ -79,6 +79,12 @@ describe('CertificateSubjectRestriction admission', () => {
     expect((await t.json('GET', `${CSRS}/masters`)).status).toBe(404);
   });
 
+  it('--disable-admission-plugins=CertificateSubjectRestriction lets the request in', async () => {
+    const off = await newTestServer({ certificateSubjectRestriction: false });
+    const { request } = await newCertificateRequest('CN=mallory, O=system:masters');
+    expect((await off.json('POST', CSRS, { body: csr('masters', request) })).status).toBe(201);
+  });
+
   it('other signers, and other groups, are left alone', async () => {
     const masters = await newCertificateRequest('CN=mallory, O=system:masters');
     expect((await t.json('POST', CSRS, { body: csr('other-signer', masters.request, { signerName: 'example.com/signer' }) })).status).toBe(201);

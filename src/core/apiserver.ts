@@ -117,6 +117,8 @@ export interface ApiServerOptions {
   rbacBootstrap?: boolean;
   /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
   nodeRestriction?: boolean;
+  /** The CertificateSubjectRestriction admission plugin, on unless false (--disable-admission-plugins). */
+  certificateSubjectRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -359,7 +361,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission).withUser(user);

@@ -29,7 +29,7 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
  * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
  * then ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -45,7 +45,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
-      if (review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
+      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
         const startedAt = performance.now();
         let denied = true;
         try {
