@@ -3,11 +3,14 @@
  * x509.CertificateRequest.CheckSignature): the first PEM block must be a
  * CERTIFICATE REQUEST, its DER must parse, and its signature must verify
  * with its own public key. Errors carry Go's messages (encoding/asn1's for
- * the outer DER framing, crypto/x509's for signatures), since kube prints
- * them verbatim in field errors and Failed conditions. Parsing is
+ * the request's structure, requestStructure.ts; crypto/x509's for
+ * signatures), since kube prints them verbatim in field errors. What only
+ * the parser finds (attributes, subject contents) is reported with its own
+ * message under Go's `asn1: structure error:` prefix. Parsing is
  * synchronous; the signature check needs WebCrypto and is asynchronous.
  */
 import { Pkcs10CertificateRequest } from '@peculiar/x509';
+import { certificateRequestStructureError } from './requestStructure';
 
 export interface PemBlock {
   type: string;
@@ -41,53 +44,12 @@ export function pemBlocks(text: string): PemBlock[] {
   return out;
 }
 
-/** encoding/asn1's message for the outer SEQUENCE of a CertificationRequest, or undefined when its framing holds. */
-function outerFramingError(der: Uint8Array): string | undefined {
-  if (der.length === 0) return 'asn1: syntax error: sequence truncated';
-  const b0 = der[0]!;
-  let offset = 1;
-  let tag = b0 & 0x1f;
-  if (tag === 0x1f) {
-    tag = 0;
-    for (;;) {
-      if (offset >= der.length) return 'asn1: syntax error: truncated tag or length';
-      const b = der[offset++]!;
-      tag = tag * 128 + (b & 0x7f);
-      if ((b & 0x80) === 0) break;
-    }
-  }
-  if (offset >= der.length) return 'asn1: syntax error: truncated tag or length';
-  let length = der[offset++]!;
-  if (length & 0x80) {
-    const n = length & 0x7f;
-    if (n === 0) return 'asn1: syntax error: indefinite length found (not DER)';
-    length = 0;
-    for (let i = 0; i < n; i++) {
-      if (offset >= der.length) return 'asn1: syntax error: truncated tag or length';
-      if (length >= 1 << 23) return 'asn1: structure error: length too large';
-      const b = der[offset++]!;
-      if (i === 0 && b === 0) return 'asn1: structure error: superfluous leading zeros in length';
-      length = length * 256 + b;
-    }
-    if (length < 0x80) return 'asn1: structure error: non-minimal length';
-  }
-  const cls = b0 >> 6;
-  const compound = (b0 & 0x20) !== 0;
-  if (cls !== 0 || tag !== 16 || !compound) {
-    const params = '{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}';
-    return `asn1: structure error: tags don't match (16 vs {class:${cls} tag:${tag} length:${length} isCompound:${compound}}) ${params} certificateRequest @${offset}`;
-  }
-  if (offset + length > der.length) return 'asn1: syntax error: data truncated';
-  if (offset + length < der.length) return 'asn1: syntax error: trailing data';
-  return undefined;
-}
-
 /** certificates.ParseCSR: the request's first PEM block, parsed. Throws an Error with kube's message. */
 export function parseCSR(pem: string): Pkcs10CertificateRequest {
   const block = pemBlocks(pem)[0];
   if (!block || block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  const framing = outerFramingError(block.bytes);
-  if (framing) throw new Error(framing);
+  const structural = certificateRequestStructureError(block.bytes);
+  if (structural) throw new Error(structural);
   try {
     const csr = new Pkcs10CertificateRequest(block.bytes);
     // The parts CheckSignature and the signer read must decode too.
