@@ -8,10 +8,9 @@
  * signers. The certificate lives min(spec.expirationSeconds, at least 10
  * minutes; --cluster-signing-duration, 1 year by default).
  */
-import { type Pkcs10CertificateRequest } from '@peculiar/x509';
-import type { KubeObject } from '../api/types';
-import { formatTime } from '../api/types';
-import { newNotFound } from '../errors';
+import type { Pkcs10CertificateRequest } from '@peculiar/x509';
+import { formatTime, type KubeObject } from '../api/types';
+import { newNotFound, StatusError } from '../errors';
 import { parseCSR } from '../validation/certificates';
 import { CertificateAuthority, subjectAltNames, type ClusterSigningCA } from './certificateAuthority';
 import { watchInto, type RunningController } from './informer';
@@ -21,8 +20,8 @@ import { newWorkQueue } from './workqueue';
 export const defaultClusterSigningDurationMs = 365 * 24 * 3600_000;
 const minimumDurationMs = 10 * 60_000;
 
+/** What the signers look at in a request. */
 interface Request {
-  x509: Pkcs10CertificateRequest;
   organizations: string[];
   commonName: string;
   sans: { type: string; value: string }[];
@@ -79,7 +78,7 @@ export const signers: Record<string, SignerCheck> = {
 };
 
 function readRequest(x509: Pkcs10CertificateRequest): Request {
-  return { x509, organizations: x509.subjectName.getField('2.5.4.10'), commonName: x509.subjectName.getField('2.5.4.3').at(-1) ?? '', sans: subjectAltNames(x509) };
+  return { organizations: x509.subjectName.getField('2.5.4.10'), commonName: x509.subjectName.getField('2.5.4.3').at(-1) ?? '', sans: subjectAltNames(x509) };
 }
 
 type Condition = { type?: string; status?: string };
@@ -135,11 +134,15 @@ export function startCSRSigningController(deps: NamespaceControllerDeps, options
       const ca = await (authority ??= CertificateAuthority.load(options.ca));
       status['certificate'] = btoa(await ca.sign(x509, { ttlMs: certificateDurationMs(spec.expirationSeconds, maxMs), usages, now: deps.clock.now() }));
     }
-    // UpdateStatus with the version read: a request changed meanwhile is looked at again.
-    await csrs.update('', name, (cur) => {
-      if (!cur) throw newNotFound({ group: 'certificates.k8s.io', resource: 'certificatesigningrequests' }, name);
-      return { ...csr, status: { ...(csr['status'] as object), ...status } } as KubeObject;
-    }, { subresource: 'status' });
+    // UpdateStatus with the version read. A request changed meanwhile (409) is queued again by that change's event; a deleted one is done.
+    try {
+      await csrs.update('', name, (cur) => {
+        if (!cur) throw newNotFound({ group: 'certificates.k8s.io', resource: 'certificatesigningrequests' }, name);
+        return { ...csr, status: { ...(csr['status'] as object), ...status } } as KubeObject;
+      }, { subresource: 'status' });
+    } catch (e) {
+      if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+    }
   }
 
   const queue = newWorkQueue('certificatesigningrequest-signing-controller', sync);
