@@ -103,9 +103,12 @@ function importParams(cert: X509Certificate): RsaHashedImportParams | EcKeyImpor
   return { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
 }
 
-/** Go picks the hash from the CA key: SHA-256 for RSA and P-256, SHA-384 for P-384, SHA-512 for P-521. */
-function ecHash(curve: string | undefined): string {
-  return curve === 'P-384' ? 'SHA-384' : curve === 'P-521' ? 'SHA-512' : 'SHA-256';
+/** The signature algorithm Go picks for the CA key: SHA-256 with RSA and P-256, SHA-384 with P-384, SHA-512 with P-521, pure Ed25519. */
+function signatureAlgorithm(key: CryptoKey): Algorithm {
+  const alg = key.algorithm as { name: string; namedCurve?: string };
+  if (alg.name === 'ECDSA') return { name: 'ECDSA', hash: alg.namedCurve === 'P-384' ? 'SHA-384' : alg.namedCurve === 'P-521' ? 'SHA-512' : 'SHA-256' } as EcdsaParams;
+  if (alg.name === 'Ed25519') return { name: 'Ed25519' };
+  return { name: alg.name, hash: 'SHA-256' } as Algorithm;
 }
 
 export interface SigningPolicy {
@@ -155,7 +158,6 @@ export class CertificateAuthority {
     // Go marks the SAN extension critical when the subject is empty (RFC 5280 4.2.1.6).
     if (sans.length) extensions.push(new SubjectAlternativeNameExtension(sans, subject.toJSON().length === 0));
 
-    const alg = this.key.algorithm as { name: string; namedCurve?: string };
     const cert = await X509CertificateGenerator.create({
       subject,
       issuer: this.certificate.subjectName,
@@ -163,7 +165,7 @@ export class CertificateAuthority {
       notAfter: new Date(notAfter),
       publicKey: request.publicKey,
       signingKey: this.key,
-      signingAlgorithm: alg.name === 'ECDSA' ? ({ name: 'ECDSA', hash: ecHash(alg.namedCurve) } as EcdsaParams) : alg.name === 'Ed25519' ? { name: 'Ed25519' } : { name: alg.name, hash: 'SHA-256' } as Algorithm,
+      signingAlgorithm: signatureAlgorithm(this.key),
       extensions,
     });
     return cert.toString('pem') + '\n';
