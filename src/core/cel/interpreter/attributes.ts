@@ -77,12 +77,11 @@ function slotReader(slot: number, fields: string[], ids: number[]): RawReader {
 
 function variableReader(name: string, id: number, fields: string[], ids: number[]): RawReader {
   const cost = 1 + fields.length;
-  const undeclared = `undeclared reference to '${name}' (in container '')`;
   return (f) => {
     chargeN(f, cost);
     const v = f.vars[name];
     if (v === undefined) {
-      f.alt = new CelError(undeclared, id);
+      f.alt = new CelError(`undeclared reference to '${name}' (in container '')`, id);
       return NOT_RAW;
     }
     return walk(f, v, fields, ids);
