@@ -65,6 +65,9 @@ export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: 
   };
 }
 
+/** The first fresh type parameter names, made once (cel-go names them _var0, _var1, ...). */
+const PARAM_NAMES = Array.from({ length: 64 }, (_, i) => `_var${i}`);
+
 class Checker {
   readonly types = new IdMap<CelType>();
   readonly refs = new IdMap<Reference>();
@@ -119,7 +122,8 @@ class Checker {
   }
 
   private freshParam(): CelType {
-    return T.param(`_var${this.fresh++}`);
+    const n = this.fresh++;
+    return T.param(n < PARAM_NAMES.length ? PARAM_NAMES[n]! : `_var${n}`);
   }
 
   private instantiate(o: OverloadDecl): { params: CelType[]; result: CelType } {
