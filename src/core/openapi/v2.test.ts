@@ -136,11 +136,11 @@ describe('/openapi/v2 in JSON', () => {
     doc = JSON.parse(await res.text());
   });
 
-  it('is the default (no Accept) with kube-openapi headers: ETag of the JSON, Vary Accept, Last-Modified', async () => {
+  it('is the default (no Accept) with kube-openapi headers: ETag of the JSON, Vary Accept-Encoding and Accept, Last-Modified', async () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
-    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
     expect(res.headers.get('cache-control')).toBe('no-cache, private');
     expect(Date.parse(res.headers.get('last-modified')!)).not.toBeNaN();
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', new TextEncoder().encode(JSON.stringify(doc))));
@@ -262,7 +262,7 @@ describe('/openapi/v2 negotiation and caching', () => {
     for (const accept of ['text/html', 'application/yaml', 'application/vnd.kubernetes.protobuf']) {
       const res = await get({ accept });
       expect(res.status).toBe(406);
-      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     }
@@ -275,7 +275,7 @@ describe('/openapi/v2 negotiation and caching', () => {
       const res = await get(headers);
       expect(res.status).toBe(304);
       expect(res.headers.get('etag')).toBe(etag);
-      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     }
@@ -292,6 +292,7 @@ describe('/openapi/v2 negotiation and caching', () => {
   it('is gzipped for a client that accepts it (the document is far above the threshold)', async () => {
     const res = await get({ accept: KUBECTL_ACCEPT, 'accept-encoding': 'gzip' });
     expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
     const plain = new Uint8Array(await new Response(res.body!.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
     expect(decode(plain).swagger).toBe('2.0');
   });
