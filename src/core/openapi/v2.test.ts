@@ -11,6 +11,7 @@ import { dataNeededBy } from '../http/requestData';
 import { newRequestInfo } from '../http/requestInfo';
 import { newTestServer, type TestServer } from '../testing/client';
 import { openApiV2Proto } from './gnosticProto.test-data';
+import { encodeGnosticDocument } from './gnostic';
 import type { SwaggerDocument } from './v2Document';
 import { toV2CustomResourceSchema } from './v2Schemas';
 
@@ -234,6 +235,23 @@ describe('/openapi/v2 as gnostic protobuf', () => {
     // Field 1, wire type 2 (0x0a), length 3, "2.0"; then field 2 (0x12).
     expect([...bytes.subarray(0, 6)]).toEqual([0x0a, 0x03, 0x32, 0x2e, 0x30, 0x12]);
     expect(topLevelFields(bytes)).toEqual([[1, 2], [2, 2], [8, 2], [9, 2], [12, 2], [13, 2]]);
+  });
+
+  it('encodes a one-definition document to the bytes gnostic\'s field numbers give', () => {
+    const doc: SwaggerDocument = {
+      swagger: '2.0', info: { title: 'T', version: 'v' }, paths: {},
+      definitions: { D: { type: 'string', 'x-a': true } }, securityDefinitions: {}, security: [],
+    };
+    const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+    expect([...encodeGnosticDocument(doc)]).toEqual([
+      0x0a, 3, ...ascii('2.0'), // Document.swagger = 1
+      0x12, 6, 0x0a, 1, ...ascii('T'), 0x12, 1, ...ascii('v'), // info = 2 { title = 1, version = 2 }
+      0x42, 0, // paths = 8, set though empty
+      0x4a, 35, 0x0a, 33, 0x0a, 1, ...ascii('D'), 0x12, 28, // definitions = 9 { additional_properties = 1 { name = 1, value = 2 } }
+      0xb2, 0x01, 8, 0x0a, 6, ...ascii('string'), // Schema.type = 22 { value = 1 }
+      0xfa, 0x01, 14, 0x0a, 3, ...ascii('x-a'), 0x12, 7, 0x12, 5, ...ascii('true\n'), // vendor_extension = 31 { name = 1, value = 2 { yaml = 2 } }
+      0x6a, 0, // security_definitions = 13
+    ]);
   });
 
   it('carries extensions as YAML text kubectl finds the kind by, and a PATCH\'s fieldValidation as a query parameter', async () => {
