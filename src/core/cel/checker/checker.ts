@@ -308,6 +308,16 @@ class Checker {
       for (const t of argTypes) resolvedArgs.push(this.resolved(t));
     }
     for (const t of resolvedArgs) if (hasParam(t)) argsHaveParams = true;
+    // calls on the shared primitive types resolve the same way every time: answered from the table's memo
+    const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
+    if (memoKey >= 0) {
+      const hit = info.memo.get(memoKey);
+      if (hit !== undefined) {
+        this.refs.set(e.id, info.reference(hit.matched));
+        return hit.result;
+      }
+    }
+    let pure = true;
     const candidates = info.candidates(resolvedArgs);
     // matches are recorded as a bit set over the table (tables hold few overloads), the ids built once per set
     let matched = 0;
@@ -328,6 +338,8 @@ class Checker {
         if (hasParam(rt)) rt = undefined;
       }
       if (rt === undefined) {
+        // fresh type parameters or bindings may be made: the outcome is this call's own
+        if (generic || argsHaveParams) pure = false;
         const inst = generic ? this.instantiate(o) : o.sig;
         // bindings are only made when a type parameter is involved; otherwise check in place
         const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
@@ -345,6 +357,7 @@ class Checker {
       const applied = member ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       return this.error(e, `found no matching overload for '${fn}' applied to '${applied}'`);
     }
+    if (memoKey >= 0 && pure && overflow === undefined) info.memo.set(memoKey, { matched, result: result! });
     this.refs.set(e.id, overflow === undefined ? info.reference(matched) : matchedReference(fn, decls, matched, overflow));
     return result!;
   }
@@ -447,6 +460,8 @@ class TableInfo {
   private readonly multiple = new Map<number, Reference>();
   /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets */
   private readonly byKinds = new Map<number, number>();
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey) */
+  readonly memo = new Map<number, { matched: number; result: CelType }>();
   constructor(
     readonly fn: string,
     readonly decls: readonly OverloadDecl[],
@@ -482,6 +497,23 @@ class TableInfo {
 const KIND_CODES: Readonly<Record<string, number>> = Object.freeze({
   int: 1, uint: 2, double: 3, string: 4, bytes: 5, bool: 6, timestamp: 7, duration: 8, list: 9, map: 10, object: 11, opaque: 12,
 });
+
+/** The shared primitive types (by identity: types from schemas carry metadata and are never these). */
+const PRIMITIVE_CODES = new Map<CelType, number>(
+  [T.int, T.uint, T.double, T.string, T.bytes, T.bool, T.null, T.timestamp, T.duration, T.dyn].map((t, i): [CelType, number] => [t, i + 1]),
+);
+
+/** The argument types as one number when each is a shared primitive type and there are at most four, else -1. */
+function primitivesKey(args: readonly CelType[]): number {
+  if (args.length > 4) return -1;
+  let key = 0;
+  for (let i = 0; i < args.length; i++) {
+    const c = PRIMITIVE_CODES.get(args[i]!);
+    if (c === undefined) return -1;
+    key = key * 11 + c;
+  }
+  return key;
+}
 
 /** The argument kinds as one number, or -1 beyond four arguments. */
 function kindsKey(args: readonly CelType[]): number {
