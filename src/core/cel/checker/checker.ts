@@ -28,6 +28,8 @@ export interface Reference {
   overloads?: readonly string[];
   /** the matching overloads themselves, in the same order (as the environment prices them) */
   decls?: readonly OverloadDecl[];
+  /** the overload table (the function's overloads of this arity and form) the matches were chosen from */
+  table?: readonly OverloadDecl[];
   /** true when the name is a type identifier such as int */
   isType?: boolean;
 }
@@ -527,7 +529,8 @@ function matchedReference(fn: string, decls: readonly OverloadDecl[], matched: n
   const ds: OverloadDecl[] = [];
   for (let i = 0; i < decls.length && i < 31; i++) if (matched & (1 << i)) ds.push(decls[i]!);
   if (overflow) ds.push(...overflow);
-  return Object.freeze({ name: fn, overloads: Object.freeze(ds.map((d) => d.id)), decls: Object.freeze(ds) });
+  // shared by every call with these matches: read-only by contract (frozen arrays iterate more slowly)
+  return { name: fn, overloads: ds.map((d) => d.id), decls: ds, table: decls };
 }
 
 /** Overload tables are immutable once built (see FunctionRegistry.overloads): their info is kept beside them. */

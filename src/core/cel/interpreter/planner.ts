@@ -425,11 +425,15 @@ class Planner {
   }
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
-    const all = this.opts.functions.overloads(fn, member, arity);
-    const matched = this.opts.checked?.refMap.get(e.id)?.decls;
-    // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (matched !== undefined && matched.length < all.length && matched.length > 0 && all.includes(matched[0]!)) return matched;
-    return all;
+    const ref = this.opts.checked?.refMap.get(e.id);
+    const matched = ref?.decls;
+    // the checker resolved this same call: its table and matches are reused (the matches only when a proper subset)
+    if (matched !== undefined && ref!.name === fn && ref!.table !== undefined && matched.length > 0) {
+      const table = ref!.table;
+      if (table.length === 0 || table[0]!.sig.member !== member || table[0]!.sig.params.length !== arity) return this.opts.functions.overloads(fn, member, arity);
+      return matched.length < table.length ? matched : table;
+    }
+    return this.opts.functions.overloads(fn, member, arity);
   }
 
   private planCall(e: CallExpr): Interpretable {
