@@ -14,6 +14,10 @@ export interface ChildNode {
 const INDEX_FROM = 8;
 
 const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
+
+/** Nodes of members only, by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
+let sharedNodes = new Map<string, PathSet>();
+const MAX_SHARED_NODES = 1 << 14;
 const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
 
 /**
@@ -60,7 +64,35 @@ export class PathSet {
 
   private static make(members: readonly PathElement[], children: readonly ChildNode[]): PathSet {
     if (members.length === 0 && children.length === 0) return PathSet.EMPTY;
-    return new PathSet(members.length === 0 ? NO_MEMBERS : members, children.length === 0 ? NO_CHILDREN : children);
+    if (children.length === 0) return PathSet.shared(new PathSet(members, NO_CHILDREN));
+    return new PathSet(members.length === 0 ? NO_MEMBERS : members, children);
+  }
+
+  /**
+   * The one node holding exactly the members of `node`, a finished node of
+   * members only (`node` itself when it is the first). Sets of an object
+   * repeat such nodes by the thousand (the fields of each env entry), and
+   * sets are immutable: sharing them saves the memory and lets each keep
+   * its FieldsV1 encoding once for all. Its members are then sorted.
+   */
+  static shared(node: PathSet): PathSet {
+    let m = node.members;
+    if (m.length > 1) {
+      for (let i = 1; i < m.length; i++) {
+        if (compareElements(m[i - 1], m[i]) > 0) {
+          m = node.members = [...m].sort(compareElements);
+          break;
+        }
+      }
+    }
+    // Each id prefixed by its length: field names may hold any character.
+    let key = '';
+    for (let i = 0; i < m.length; i++) key += m[i].id.length + ':' + m[i].id;
+    const known = sharedNodes.get(key);
+    if (known !== undefined) return known;
+    if (sharedNodes.size >= MAX_SHARED_NODES) sharedNodes = new Map();
+    sharedNodes.set(key, node);
+    return node;
   }
 
   private member(id: string): PathElement | undefined {

@@ -37,7 +37,7 @@ interface Walk {
 const hasOwn = Object.prototype.hasOwnProperty;
 // Module-level copies of what the walk calls per node: a call through an
 // import binding may cost a getter call when modules are compiled to CommonJS.
-const { addMemberTo, appendMember, appendChild, childNodeOf, newNode, pruneEmpty } = PathSet;
+const { addMemberTo, appendMember, appendChild, childNodeOf, newNode, pruneEmpty, shared } = PathSet;
 const elementOfField = fieldElement;
 const elementOfItem = listItemElement;
 
@@ -71,7 +71,7 @@ function add(w: Walk, node: TypeNode, v: JsonValue, parent: PathSet, pe: PathEle
   w.path.push(pe);
   fillMap(w, atom, v, self, checked);
   w.path.pop();
-  if (!checked && !self.empty()) appendChild(parent, pe, self);
+  if (!checked && !self.empty()) appendChild(parent, pe, self.unsortedChildren().length === 0 ? shared(self) : self);
   return false;
 }
 
