@@ -15,9 +15,14 @@ const INDEX_FROM = 8;
 
 const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
 
-/** Nodes of members only, by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
-let sharedNodes = new Map<string, PathSet>();
-const MAX_SHARED_NODES = 1 << 14;
+/** Nodes of members only, in a trie by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
+interface SharedEntry {
+  next: Map<PathElement, SharedEntry> | undefined;
+  node: PathSet | undefined;
+}
+let sharedRoot: SharedEntry = { next: undefined, node: undefined };
+let sharedCount = 0;
+const MAX_SHARED_NODES = 1 << 15;
 const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
 
 /**
@@ -26,11 +31,34 @@ const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
  * larger ones grow in place.
  */
 function append<T>(list: readonly T[], x: T): readonly T[] {
-  if (list.length >= 4) {
-    (list as T[]).push(x);
-    return list;
+  // Literals, not spread: spreading a (frozen) array goes through its iterator and allocates several times as much.
+  switch (list.length) {
+    case 0:
+      return [x];
+    case 1:
+      return [list[0], x];
+    case 2:
+      return [list[0], list[1], x];
+    case 3:
+      return [list[0], list[1], list[2], x];
   }
-  return [...list, x];
+  (list as T[]).push(x);
+  return list;
+}
+
+/** `list` sorted, as a new array (insertion sort: nodes are small, and Array.prototype.sort allocates a work copy). */
+function sortedCopy(list: readonly PathElement[]): PathElement[] {
+  const a = list.slice();
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= 0 && compareElements(a[j], x) > 0) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /**
@@ -80,19 +108,29 @@ export class PathSet {
     if (m.length > 1) {
       for (let i = 1; i < m.length; i++) {
         if (compareElements(m[i - 1], m[i]) > 0) {
-          m = node.members = [...m].sort(compareElements);
+          m = node.members = sortedCopy(m);
           break;
         }
       }
     }
-    // Each id prefixed by its length: field names may hold any character.
-    let key = '';
-    for (let i = 0; i < m.length; i++) key += m[i].id.length + ':' + m[i].id;
-    const known = sharedNodes.get(key);
-    if (known !== undefined) return known;
-    if (sharedNodes.size >= MAX_SHARED_NODES) sharedNodes = new Map();
-    sharedNodes.set(key, node);
-    return node;
+    // Looked up by the elements themselves (no key string to build): equal
+    // elements are mostly one object, and when not, the node is just not shared.
+    let at = sharedRoot;
+    for (let i = 0; i < m.length; i++) {
+      let next = at.next?.get(m[i]);
+      if (next === undefined) {
+        if (sharedCount >= MAX_SHARED_NODES) {
+          sharedRoot = { next: undefined, node: undefined };
+          sharedCount = 0;
+          return node;
+        }
+        next = { next: undefined, node: undefined };
+        (at.next ??= new Map()).set(m[i], next);
+        sharedCount++;
+      }
+      at = next;
+    }
+    return (at.node ??= node);
   }
 
   private member(id: string): PathElement | undefined {
@@ -252,7 +290,7 @@ export class PathSet {
     let members = this.members;
     for (const pe of other.members) {
       if (this.member(pe.id) !== undefined) continue;
-      if (members === this.members) members = [...this.members];
+      if (members === this.members) members = this.members.slice();
       (members as PathElement[]).push(pe);
     }
     const children: ChildNode[] = [];
