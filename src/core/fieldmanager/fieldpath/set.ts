@@ -17,12 +17,28 @@ const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
 
 /** Nodes of members only, in a trie by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
 interface SharedEntry {
-  next: Map<PathElement, SharedEntry> | undefined;
+  next: Map<object, SharedEntry> | undefined;
   node: PathSet | undefined;
 }
 let sharedRoot: SharedEntry = { next: undefined, node: undefined };
 let sharedCount = 0;
-const MAX_SHARED_NODES = 1 << 15;
+const MAX_SHARED_NODES = 1 << 16;
+
+/** The entry after `key`, added when missing; undefined when the table was full (it starts over). */
+function sharedStep(at: SharedEntry, key: object): SharedEntry | undefined {
+  let next = at.next?.get(key);
+  if (next === undefined) {
+    if (sharedCount >= MAX_SHARED_NODES) {
+      sharedRoot = { next: undefined, node: undefined };
+      sharedCount = 0;
+      return undefined;
+    }
+    next = { next: undefined, node: undefined };
+    (at.next ??= new Map()).set(key, next);
+    sharedCount++;
+  }
+  return next;
+}
 const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
 
 /**
@@ -92,45 +108,46 @@ export class PathSet {
 
   private static make(members: readonly PathElement[], children: readonly ChildNode[]): PathSet {
     if (members.length === 0 && children.length === 0) return PathSet.EMPTY;
-    if (children.length === 0) return PathSet.shared(new PathSet(members, NO_CHILDREN));
-    return new PathSet(members.length === 0 ? NO_MEMBERS : members, children);
+    return PathSet.shared(new PathSet(members.length === 0 ? NO_MEMBERS : members, children.length === 0 ? NO_CHILDREN : children));
   }
 
   /**
-   * The one node holding exactly the members of `node`, a finished node of
-   * members only (`node` itself when it is the first). Sets of an object
-   * repeat such nodes by the thousand (the fields of each env entry), and
-   * sets are immutable: sharing them saves the memory and lets each keep
-   * its FieldsV1 encoding once for all. Its members are then sorted.
+   * The one node equal to `node`, a finished node whose children are shared
+   * ones (`node` itself when it is the first): the same members, and the
+   * same child nodes below the same elements. Sets of an object repeat
+   * nodes by the thousand (the fields of each env entry), and an apply's set
+   * is most often the one it applied last time, with other values: sets are
+   * immutable, so sharing them saves the memory, lets each keep its FieldsV1
+   * encoding once for all, and makes comparing a set with itself free. Its
+   * members and children are then sorted.
    */
   static shared(node: PathSet): PathSet {
-    let m = node.members;
-    if (m.length > 1) {
-      for (let i = 1; i < m.length; i++) {
-        if (compareElements(m[i - 1], m[i]) > 0) {
-          m = node.members = sortedCopy(m);
-          break;
-        }
-      }
-    }
-    // Looked up by the elements themselves (no key string to build): equal
+    const m = PathSet.sortMembersOf(node);
+    const c = PathSet.sortChildrenOf(node);
+    // Looked up by the elements and child nodes themselves (no key to build): equal
     // elements are mostly one object, and when not, the node is just not shared.
-    let at = sharedRoot;
-    for (let i = 0; i < m.length; i++) {
-      let next = at.next?.get(m[i]);
-      if (next === undefined) {
-        if (sharedCount >= MAX_SHARED_NODES) {
-          sharedRoot = { next: undefined, node: undefined };
-          sharedCount = 0;
-          return node;
-        }
-        next = { next: undefined, node: undefined };
-        (at.next ??= new Map()).set(m[i], next);
-        sharedCount++;
-      }
-      at = next;
+    let at: SharedEntry | undefined = sharedRoot;
+    for (let i = 0; i < m.length && at; i++) at = sharedStep(at, m[i]);
+    for (let i = 0; i < c.length && at; i++) {
+      at = sharedStep(at, c[i].pe);
+      if (at) at = sharedStep(at, c[i].set);
     }
-    return (at.node ??= node);
+    return at ? (at.node ??= node) : node;
+  }
+
+  /** Shared nodes only: a fresh node's members, sorted (a sorted copy when they were not). */
+  private static sortMembersOf(node: PathSet): readonly PathElement[] {
+    const m = node.members;
+    for (let i = 1; i < m.length; i++) if (compareElements(m[i - 1], m[i]) > 0) return (node.members = sortedCopy(m));
+    return m;
+  }
+
+  private static sortChildrenOf(node: PathSet): readonly ChildNode[] {
+    const c = node.children;
+    for (let i = 1; i < c.length; i++) {
+      if (compareElements(c[i - 1].pe, c[i].pe) > 0) return (node.children = c.slice().sort((a, b) => compareElements(a.pe, b.pe)));
+    }
+    return c;
   }
 
   private member(id: string): PathElement | undefined {
@@ -285,7 +302,7 @@ export class PathSet {
   }
 
   union(other: PathSet): PathSet {
-    if (other.empty()) return this;
+    if (other.empty() || this === other) return this;
     if (this.empty()) return other;
     let members = this.members;
     for (const pe of other.members) {
@@ -303,6 +320,7 @@ export class PathSet {
   }
 
   intersection(other: PathSet): PathSet {
+    if (this === other) return this;
     const members: PathElement[] = [];
     for (let i = 0; i < this.members.length; i++) {
       const pe = this.members[i];
@@ -320,6 +338,7 @@ export class PathSet {
   }
 
   difference(other: PathSet): PathSet {
+    if (this === other) return PathSet.EMPTY;
     if (other.empty() || this.empty()) return this;
     const members: PathElement[] = [];
     for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
