@@ -8,8 +8,8 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { DEFERRED_CORE_DATA, deferredDataPlugin } from './scripts/vite/deferredData';
-import { serviceWorkerBuildPlugin } from './scripts/vite/serviceWorkerBuild';
+import { DEFERRED_CORE_DATA, deferredDataPlugin } from './scripts/vite/deferredData.js';
+import { serviceWorkerBuildPlugin } from './scripts/vite/serviceWorkerBuild.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 

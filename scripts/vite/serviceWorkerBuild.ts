@@ -18,7 +18,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, transformWithOxc, type Plugin, type Rolldown } from 'vite';
 import type { ChunkManifest } from '../../src/sw/chunkLoader';
-import { DEFERRED_CORE_DATA, deferredDataPlugin } from './deferredData';
+import { DEFERRED_CORE_DATA, deferredDataPlugin } from './deferredData.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SEP = String.raw`[\\/]`;
