@@ -92,6 +92,15 @@ describe('createChunkLoader', () => {
     expect(w.urls).toEqual(['https://kubesim.test/assets/core.js']);
   });
 
+  it('refuses a part read while the entry runs, naming it: the part would see the core half-evaluated', () => {
+    const w = worker(scripts);
+    w.loader.define('sw.js', (require) => {
+      (require('./assets/cel.js') as { compile(e: string): string }).compile('x');
+    });
+    expect(() => w.loader.require('sw.js')).toThrow("kubesim: assets/cel.js is read while the worker starts; read a part's exports inside the functions that use them");
+    expect(w.imported).toEqual([]);
+  });
+
   it('a part that fails to load fails the call that needed it, and the next call tries again', () => {
     let attempts = 0;
     const w = worker({

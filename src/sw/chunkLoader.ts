@@ -41,7 +41,7 @@ export interface ChunkLoaderScope {
 export interface ChunkLoader {
   /** Called by each chunk's script: records its factory (runs nothing). */
   define(path: string, factory: ChunkFactory): void;
-  /** Runs a chunk (the entry, sw.js) and returns its exports. */
+  /** Runs the entry (sw.js) and returns its exports; reading a part while it runs throws. */
   require(path: string): unknown;
   /** Paths of the chunks that have run in this start of the worker, in order. */
   loaded(): string[];
@@ -68,16 +68,23 @@ export function createChunkLoader(scope: ChunkLoaderScope, manifest: ChunkManife
     return module.exports;
   };
 
+  /** True while the entry runs: a part read then would see the core half-evaluated (the part requires it back). */
+  let starting = false;
+  const runPart = (url: string): object => {
+    if (starting) throw new Error(`kubesim: ${relative(url)} is read while the worker starts; read a part's exports inside the functions that use them`);
+    return run(url);
+  };
+
   /** Stands in for a part's exports until one is read; the bundler reads them at call time (`part.fn(...)`). */
   const deferred = (url: string): object =>
     new Proxy(
       {},
       {
-        get: (_, key) => Reflect.get(run(url), key),
-        has: (_, key) => Reflect.has(run(url), key),
-        ownKeys: () => Reflect.ownKeys(run(url)),
+        get: (_, key) => Reflect.get(runPart(url), key),
+        has: (_, key) => Reflect.has(runPart(url), key),
+        ownKeys: () => Reflect.ownKeys(runPart(url)),
         getOwnPropertyDescriptor: (_, key) => {
-          const descriptor = Reflect.getOwnPropertyDescriptor(run(url), key);
+          const descriptor = Reflect.getOwnPropertyDescriptor(runPart(url), key);
           return descriptor && { ...descriptor, configurable: true };
         },
       },
@@ -102,7 +109,14 @@ export function createChunkLoader(scope: ChunkLoaderScope, manifest: ChunkManife
 
   return {
     define: (path, factory) => void factories.set(new URL(path, base).href, factory),
-    require: (path) => run(new URL(path, base).href),
+    require: (path) => {
+      starting = true;
+      try {
+        return run(new URL(path, base).href);
+      } finally {
+        starting = false;
+      }
+    },
     loaded: () => [...order],
   };
 }
