@@ -50,6 +50,7 @@ export const PARTS: Part[] = [
   { name: 'patch', test: under('src/core/patch', 'node_modules/fast-json-patch') },
   { name: 'printers', test: under('src/core/printers') },
   { name: 'openapi', test: under('src/core/openapi') },
+  { name: 'upgrade', test: under('src/core/upgrade') },
   { name: 'jose', test: under('node_modules/jose') },
 ];
 
