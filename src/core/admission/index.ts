@@ -14,6 +14,7 @@ import type { AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
+import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -25,9 +26,10 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
 
 /**
  * The validating plugins in kube's order: CertificateApproval and
- * CertificateSigning (when an authorizer is given), then ValidatingAdmissionPolicy.
+ * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
+ * then ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -41,6 +43,16 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           denied = false;
         } finally {
           observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
+        }
+      }
+      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
+        const startedAt = performance.now();
+        let denied = true;
+        try {
+          admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
+          denied = false;
+        } finally {
+          observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };

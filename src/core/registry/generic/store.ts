@@ -500,6 +500,7 @@ export class Store {
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     this.strategy.prepareForCreate?.(obj, ctx);
+    await this.strategy.checkAsync?.(obj, undefined, ctx);
     ctx.dryRun = !!options.dryRun;
     const finish = this.strategy.beginCreate?.(obj, ctx);
     let stored = false;
@@ -569,6 +570,7 @@ export class Store {
       }
       const ctx = this.ctx(options.subresource ?? '');
       ctx.dryRun = !!options.dryRun;
+      await this.strategy.checkAsync?.(next, current, ctx);
       let finish: FinishFunc | undefined;
       let stored = false;
       try {
