@@ -2,6 +2,7 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultPodOnly, defaultPodSpec } from './podSpec';
+import { keepEphemeralContainerUpdates, keepResizeUpdates } from './podSubresources';
 
 export const podStrategy: Partial<ResourceStrategy> = {
   prepareForCreate(obj) {
@@ -26,7 +27,9 @@ export const podStrategy: Partial<ResourceStrategy> = {
     return period < 0 ? 1 : period;
   },
   // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
-  prepareForUpdate(obj) {
+  prepareForUpdate(obj, old, ctx) {
+    if (ctx.subresource === 'ephemeralcontainers') keepEphemeralContainerUpdates(obj, old);
+    else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
     defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
   },
