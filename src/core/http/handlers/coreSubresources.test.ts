@@ -241,6 +241,8 @@ describe('pods/ephemeralcontainers', () => {
     expect(r.body.spec.ephemeralContainers).toEqual([{ ...debugger1, resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always' }]);
     expect(r.body.metadata.labels).toBeUndefined();
     expect(r.body.spec.activeDeadlineSeconds).toBeUndefined();
+    // A spec change moves the generation, as updatePodGeneration does.
+    expect(r.body.metadata.generation).toBe(2);
     expect(r.body.metadata.managedFields.some((m: { subresource?: string }) => m.subresource === 'ephemeralcontainers')).toBe(true);
     const g = await t.json('GET', `${NS}/pods/web/ephemeralcontainers`);
     expect(g.body.spec.ephemeralContainers).toHaveLength(1);

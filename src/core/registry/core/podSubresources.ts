@@ -16,10 +16,15 @@ function dropPodUpdates(obj: KubeObject, old: KubeObject): KubeObject {
   return pod;
 }
 
-/** Replaces obj's content with next's (strategies mutate the object they are given). */
+/**
+ * Replaces obj's content with next's: strategies mutate the object they are
+ * given, and the store goes on writing into that object's metadata.
+ */
 function replace(obj: KubeObject, next: KubeObject): void {
+  const meta = obj.metadata;
   for (const k of Object.keys(obj)) delete obj[k];
-  Object.assign(obj, next);
+  for (const k of Object.keys(meta)) delete (meta as Record<string, unknown>)[k];
+  Object.assign(obj, next, { metadata: Object.assign(meta, next.metadata) });
 }
 
 const specOf = (o: KubeObject): Record<string, unknown> => (isObject(o['spec']) ? o['spec'] : (o['spec'] = {}));
