@@ -21,6 +21,8 @@ export const defaultFeatureGates = {
   ComponentStatusz: true,
   /** Beta since 1.36: /flagz. */
   ComponentFlagz: true,
+  /** GA since 1.35, locked on: pods/resize changes a running pod's cpu and memory. */
+  InPlacePodVerticalScaling: true,
   /** Alpha in 1.36: /metrics in the protobuf exposition carries native histograms. */
   NativeHistograms: false,
   /** Beta, on: declarative validation runs beside the hand-written one and mismatches are counted. */
@@ -47,6 +49,7 @@ export interface FeatureSpec {
 /** Stages of gates that are not plain alpha (default off) or beta (default on). */
 const gateLifecycle: Partial<Record<FeatureGate, Omit<FeatureSpec, 'default'>>> = {
   ComponentSLIs: { stage: '', lockToDefault: true },
+  InPlacePodVerticalScaling: { stage: '', lockToDefault: true },
   DeclarativeValidationTakeover: { stage: 'BETA' },
 };
 

@@ -266,3 +266,38 @@ describe('pods/ephemeralcontainers', () => {
     expect(main.status).toBe(422);
   });
 });
+
+describe('pods/resize', () => {
+  const guaranteed = { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '100m', memory: '128Mi' } };
+  const sized = (resources: unknown) => ({ ...pod('web'), spec: { containers: [{ name: 'nginx', image: 'nginx', resources }] } });
+  const resize = (body: unknown) => t.json('PATCH', `${NS}/pods/web/resize`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body });
+
+  it('changes the containers\' cpu and memory and drops anything else the patch carries; the main resource refuses it', async () => {
+    expect((await t.json('POST', `${NS}/pods`, { body: sized(guaranteed) })).status).toBe(201);
+    const main = await t.json('PATCH', `${NS}/pods/web`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: { spec: { containers: [{ name: 'nginx', resources: { requests: { cpu: '200m' }, limits: { cpu: '200m' } } }] } } });
+    expect(main.status).toBe(422);
+    const r = await resize({ metadata: { labels: { dropped: 'yes' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:dropped', resources: { requests: { cpu: '200m' }, limits: { cpu: '200m' } } }] } });
+    expect(r.status).toBe(200);
+    expect(r.body.spec.containers[0]).toMatchObject({ image: 'nginx', resources: { requests: { cpu: '200m', memory: '128Mi' }, limits: { cpu: '200m', memory: '128Mi' } } });
+    expect(r.body.metadata.labels).toBeUndefined();
+    expect(r.body.metadata.generation).toBe(2);
+    expect((await t.json('GET', `${NS}/pods/web/resize`)).body.spec.containers[0].resources.limits.cpu).toBe('200m');
+  });
+
+  it('the QoS class may not change, and only cpu and memory are mutable', async () => {
+    expect((await t.json('POST', `${NS}/pods`, { body: sized(guaranteed) })).status).toBe(201);
+    const qos = await resize({ spec: { containers: [{ name: 'nginx', resources: { limits: { cpu: '200m' } } }] } });
+    expect(qos.status).toBe(422);
+    expect(qos.body.message).toBe('Pod "web" is invalid: spec: Invalid value: "Guaranteed": Pod QOS Class may not change as a result of resizing');
+    const storage = await resize({ spec: { containers: [{ name: 'nginx', resources: { requests: { 'ephemeral-storage': '1Gi' }, limits: { 'ephemeral-storage': '1Gi' } } }] } });
+    expect(storage.status).toBe(422);
+    expect(storage.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: only cpu and memory resources are mutable', field: 'spec' }]);
+  });
+
+  it('InPlacePodVerticalScaling is GA in 1.36 and locked on, so discovery always lists pods/resize', async () => {
+    const list = await t.json('GET', '/api/v1');
+    expect(list.body.resources.find((r: { name: string }) => r.name === 'pods/resize')).toMatchObject({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
+    const { parseFeatureGates } = await import('../../features');
+    expect(() => parseFeatureGates('InPlacePodVerticalScaling=false')).toThrow('cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true');
+  });
+});

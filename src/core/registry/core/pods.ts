@@ -1,6 +1,7 @@
 /** Pod strategy: defaults, tolerations, initial status and QoS class (pkg/registry/core/pod). */
-import { isObject, type KubeObject } from '../../api/types';
+import { isObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
+import { qosClass } from '../../api/podQos';
 import { defaultPodOnly, defaultPodSpec } from './podSpec';
 import { keepEphemeralContainerUpdates, keepResizeUpdates } from './podSubresources';
 
@@ -34,18 +35,3 @@ export const podStrategy: Partial<ResourceStrategy> = {
     defaultPodSpec(obj['spec']);
   },
 };
-
-function qosClass(pod: KubeObject): string {
-  const spec = isObject(pod['spec']) ? pod['spec'] : {};
-  const containers = Array.isArray(spec['containers']) ? spec['containers'] : [];
-  let any = false;
-  let guaranteed = containers.length > 0;
-  for (const c of containers) {
-    const res = isObject(c) && isObject(c['resources']) ? c['resources'] : {};
-    const req = isObject(res['requests']) ? res['requests'] : {};
-    const lim = isObject(res['limits']) ? res['limits'] : {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
-  }
-  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
-}
