@@ -44,14 +44,13 @@ describe('kubectl and the pod subresources', () => {
 
   it('manual scheduling: a Binding sets the node kubectl get pods -o wide shows, a second one is refused', async () => {
     expect((await t.kubectl(['create', '-f', '-'], pod('web'))).code).toBe(0);
-    // --validate=false: kubectl's client-side schema check reads /openapi/v2.
-    const created = await t.kubectl(['create', '--validate=false', '-f', '-'], binding('web', 'node-1'));
+    const created = await t.kubectl(['create', '-f', '-'], binding('web', 'node-1'));
     expect(created.code, created.stderr).toBe(0);
     const wide = await t.kubectl(['get', 'pod', 'web', '-o', 'wide', '--no-headers']);
     expect(wide.stdout).toMatch(/^web\s+0\/1\s+Pending\s+0\s+\S+\s+<none>\s+node-1\s+<none>\s+<none>\s*$/);
     const scheduled = await t.kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.conditions[?(@.type=="PodScheduled")].status}']);
     expect(scheduled.stdout).toBe('True');
-    const again = await t.kubectl(['create', '--validate=false', '-f', '-'], binding('web', 'node-2'));
+    const again = await t.kubectl(['create', '-f', '-'], binding('web', 'node-2'));
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toBe('Error from server (Conflict): error when creating "STDIN": Operation cannot be fulfilled on pods/binding "web": pod web is already assigned to node "node-1"');
     // The subresource through --raw, as the scheduler posts it.

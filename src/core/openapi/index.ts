@@ -16,3 +16,6 @@ export {
 } from './document';
 export { groupVersionTag, type OperationObject, type ParameterObject, type PathItemObject } from './paths';
 export { definitionClosure, toV3Schema } from './schemas';
+/** /openapi/v2: the Swagger 2.0 document of every served group version, in JSON and as gnostic protobuf. */
+export { buildSwaggerDocument, openApiV2Spec, type OpenAPIV2Spec, type SwaggerDocument } from './v2Document';
+export type { SwaggerOperation, SwaggerParameter, SwaggerPathItem } from './v2Paths';
