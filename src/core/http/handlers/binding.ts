@@ -8,8 +8,14 @@ import type { Store } from '../../registry/generic/store';
 import { assignPod, checkPodBinding, type PodBinding } from '../../registry/core/podBinding';
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
+import type { KubeObject } from '../../api/types';
+import type { SchemaObject } from '../../registry/types';
+import { checkRequestFields, fieldValidationDirective } from '../../schema';
 import { decodeBody, parseDryRun, readBody } from './common';
+import { bodyFormat } from './fieldValidation';
 import type { RequestScope } from './scope';
+
+const bindingSchema: SchemaObject = { $ref: '#/definitions/io.k8s.api.core.v1.Binding' };
 
 /** `pods` is the pods store (the request's own store is the bindings collection's on the legacy path). */
 export async function createBinding(scope: RequestScope, pods: Store): Promise<Response> {
@@ -17,7 +23,14 @@ export async function createBinding(scope: RequestScope, pods: Store): Promise<R
   const choice = negotiateOutput(request.headers.get('accept'), { cbor: scope.gates.CBORServingAndStorage, protobuf: true, url, userAgent: request.headers.get('user-agent') });
   const decoder = negotiateInput(request.headers.get('content-type'), { cbor: scope.gates.CBORServingAndStorage, protobuf: true });
   const dryRun = parseDryRun(url, 'CreateOptions');
-  const object = decodeBody(decoder, await readBody(request), { group: '', version: 'v1', kind: 'Binding' }).object;
+  const directive = fieldValidationDirective(url, 'CreateOptions');
+  const body = await readBody(request);
+  const decoded = decodeBody(decoder, body, { group: '', version: 'v1', kind: 'Binding' });
+  const format = bodyFormat(decoder);
+  // Field validation against the Binding's schema, not the pod's.
+  const checked = checkRequestFields<KubeObject>({ body, mediaType: format, decoded: decoded.object, parsed: format === 'json' ? decoded.parsed : undefined, schema: bindingSchema, resolve: scope.store.resolveSchema, directive });
+  scope.warnings.push(...checked.warnings);
+  const object = checked.object;
   // EnsureObjectNamespaceMatchesRequestNamespace: an unset namespace takes the request's.
   if (object.metadata.namespace && object.metadata.namespace !== info.namespace) {
     throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');

@@ -301,3 +301,16 @@ describe('pods/resize', () => {
     expect(() => parseFeatureGates('InPlacePodVerticalScaling=false')).toThrow('cannot set feature gate InPlacePodVerticalScaling to false, feature is locked to true');
   });
 });
+
+describe('pods/binding field validation', () => {
+  it('checks the body against the Binding schema: Strict refuses an unknown field, Warn answers with a warning', async () => {
+    await createPod('web');
+    const body = { ...binding('web', 'node-1'), targte: {} };
+    const strict = await t.json('POST', `${NS}/pods/web/binding?fieldValidation=Strict`, { body });
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toBe('Binding in version "v1" cannot be handled as a Binding: strict decoding error: unknown field "targte"');
+    const warn = await t.json('POST', `${NS}/pods/web/binding?fieldValidation=Warn`, { body });
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"targte\\""');
+  });
+});
