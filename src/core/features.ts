@@ -11,6 +11,8 @@
 export const defaultFeatureGates = {
   /** Beta, on by default since 1.16: gzip for large get and list responses. */
   APIResponseCompression: true,
+  /** Beta since 1.35, on: a WebSocket (GET) exec, attach or port-forward also needs create on the subresource. */
+  AuthorizePodWebsocketUpgradeCreatePermission: true,
   /** Alpha, off by default: DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential is honoured. */
   AllowUnsafeMalformedObjectDeletion: false,
   /** Alpha since 1.32, off by default: application/cbor (and cbor-seq watches, apply-patch+cbor) is served. */

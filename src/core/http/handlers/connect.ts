@@ -5,7 +5,9 @@
  * and kube's answer when that backend cannot be reached. Every error is
  * written before any upgrade, as kube-apiserver writes a failed location.
  */
-import { newBadRequest, newInvalid, newRouteMethodNotAllowed } from '../../errors';
+import { allUnauthenticated, anonymousUser } from '../../auth/user';
+import { newBadRequest, newForbidden, newInvalid, newRouteMethodNotAllowed } from '../../errors';
+import { userFrom } from '../request/context';
 import {
   nodeProxyLocation,
   podLogLocation,
@@ -80,6 +82,22 @@ function routed(subresource: string, method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'POST';
 }
 
+/**
+ * ensureAuthorizedForVerb: a WebSocket upgrade is a GET, authorized as get;
+ * exec, attach and port-forward also need the create that SPDY's POST is
+ * authorized as (AuthorizePodWebsocketUpgradeCreatePermission).
+ */
+async function ensureAuthorizedForCreate(scope: RequestScope): Promise<void> {
+  const { info } = scope;
+  if (info.verb === 'create' || !scope.gates.AuthorizePodWebsocketUpgradeCreatePermission || !scope.authorizer) return;
+  const user = userFrom(scope.request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+  const result = await scope.authorizer.authorize({
+    user, verb: 'create', isResourceRequest: true, path: scope.url.pathname,
+    namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name,
+  });
+  if (result.decision !== 'Allow') throw newForbidden({ group: info.apiGroup, resource: info.resource }, info.name, result.reason);
+}
+
 export async function connect(scope: RequestScope, get: CoreObjectGetter): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
@@ -99,6 +117,7 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
     }
     case 'exec':
     case 'attach': {
+      await ensureAuthorizedForCreate(scope);
       // SetDefaults_PodExecOptions / _PodAttachOptions: stdout and stderr default to true.
       const opts = {
         stdin: optionalBoolParam(q, 'stdin') ?? false,
@@ -109,8 +128,11 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
       };
       throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, q.get('container') ?? '', info.subresource, opts));
     }
-    case 'portforward':
-      throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports: portsParam(q) }));
+    case 'portforward': {
+      const ports = portsParam(q);
+      await ensureAuthorizedForCreate(scope);
+      throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports }));
+    }
     default:
       throw unreachableBackend('proxy', await podProxyLocation(get, ns, info.name));
   }

@@ -28,13 +28,24 @@ describe('authorization of pod subresources', () => {
     expect(pod.body.message).toBe('pods "web" is forbidden: User "dev" cannot get resource "pods" in API group "" in the namespace "default"');
   });
 
-  it('exec is authorized as create for the SPDY POST and as get for the websocket GET', async () => {
+  it('exec is authorized as create for the SPDY POST, and as get then create for the websocket GET', async () => {
     const post = await t.json('POST', `${NS}/pods/web/exec?command=ls`, { headers: dev });
     expect(post.status).toBe(400);
     expect(post.body.message).toBe('pod web does not have a host assigned');
-    const ws = await t.json('GET', `${NS}/pods/web/exec?command=ls`, { headers: { ...dev, connection: 'Upgrade', upgrade: 'websocket' } });
-    expect(ws.status).toBe(403);
-    expect(ws.body.message).toBe('pods "web" is forbidden: User "dev" cannot get resource "pods/exec" in API group "" in the namespace "default"');
+    const ws = { ...dev, connection: 'Upgrade', upgrade: 'websocket' };
+    const noGet = await t.json('GET', `${NS}/pods/web/exec?command=ls`, { headers: ws });
+    expect(noGet.status).toBe(403);
+    expect(noGet.body.message).toBe('pods "web" is forbidden: User "dev" cannot get resource "pods/exec" in API group "" in the namespace "default"');
+    // get alone (a role written for the WebSocket GET) is not enough: AuthorizePodWebsocketUpgradeCreatePermission asks for create too.
+    const attachGet = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'attach-get' }, rules: [{ apiGroups: [''], resources: ['pods/attach'], verbs: ['get'] }] };
+    expect((await t.json('POST', `${rbac}/namespaces/default/roles`, { body: attachGet, headers: admin })).status).toBe(201);
+    const rb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'attach-get' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'attach-get' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' }] };
+    expect((await t.json('POST', `${rbac}/namespaces/default/rolebindings`, { body: rb, headers: admin })).status).toBe(201);
+    const attach = await t.json('GET', `${NS}/pods/web/attach`, { headers: ws });
+    expect(attach.status).toBe(403);
+    expect(attach.body).toMatchObject({ reason: 'Forbidden', details: { name: 'web', kind: 'pods' } });
+    // NewForbidden with RBAC's empty reason.
+    expect(attach.body.message).toBe('pods "web" is forbidden: ');
   });
 
   it('binding needs create on pods/binding; the legacy collection needs create on bindings', async () => {
