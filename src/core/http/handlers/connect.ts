@@ -35,10 +35,13 @@ function int64Param(q: URLSearchParams, name: string): number | undefined {
   return Number(n);
 }
 
+/** time.RFC3339 as Go parses it (fractional seconds allowed). */
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
 /** PodLogOptions from the query (metav1.Time for sinceTime, RFC 3339). */
 function podLogOptions(q: URLSearchParams): PodLogOptions {
   const sinceTime = q.get('sinceTime') ?? undefined;
-  if (sinceTime !== undefined && Number.isNaN(Date.parse(sinceTime))) {
+  if (sinceTime !== undefined && !rfc3339.test(sinceTime)) {
     throw newBadRequest(`parsing time ${JSON.stringify(sinceTime)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(sinceTime)} as "2006"`);
   }
   return {

@@ -138,6 +138,9 @@ describe('pods/log', () => {
     expect(invalid.status).toBe(422);
     expect(invalid.body.message).toBe('PodLogOptions "missing" is invalid: [tailLines: Invalid value: -1: must be greater than or equal to 0, limitBytes: Invalid value: 0: must be greater than 0, : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified]');
     expect(invalid.body.details).toMatchObject({ name: 'missing', kind: 'PodLogOptions' });
+    const time = await t.json('GET', `${NS}/pods/missing/log?sinceTime=yesterday`);
+    expect(time.status).toBe(400);
+    expect(time.body.message).toBe('parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"');
     const stream = await t.json('GET', `${NS}/pods/missing/log?stream=Stdout`);
     expect(stream.body.message).toBe('PodLogOptions "missing" is invalid: stream: Forbidden: may not be specified');
   });
