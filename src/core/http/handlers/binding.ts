@@ -41,7 +41,7 @@ export async function createBinding(scope: RequestScope, pods: Store): Promise<R
   const legacy = info.resource === 'bindings';
   if (!legacy && (binding.metadata.name ?? '') !== info.name) throw newBadRequest('name in URL does not match name in Binding object');
   checkPodBinding(binding);
-  await scope.store.admit({ operation: 'CREATE', object, dryRun, subresource: info.subresource });
+  await scope.store.admit({ operation: 'CREATE', kind: 'Binding', object, dryRun, subresource: info.subresource });
   // NamespaceKeyFunc refuses an empty name before storage is read.
   if (!binding.metadata.name) throw newBadRequest('Name parameter required.');
   await assignPod(pods, info.namespace, binding, scope.clock.now(), dryRun);

@@ -5,6 +5,7 @@
  * and kube's answer when that backend cannot be reached. Every error is
  * written before any upgrade, as kube-apiserver writes a failed location.
  */
+import type { KubeObject } from '../../api/types';
 import { allUnauthenticated, anonymousUser } from '../../auth/user';
 import { newBadRequest, newForbidden, newInvalid, newRouteMethodNotAllowed } from '../../errors';
 import { userFrom } from '../request/context';
@@ -101,13 +102,29 @@ async function ensureAuthorizedForCreate(scope: RequestScope): Promise<void> {
   if (result.decision !== 'Allow') throw newForbidden({ group: info.apiGroup, resource: info.resource }, info.name, result.reason);
 }
 
+/** Validating admission of a connect (operation CONNECT), whose object is the versioned options. */
+async function admitConnect(scope: RequestScope, kind: string, options: Record<string, unknown>): Promise<void> {
+  const object = { kind, apiVersion: 'v1', ...options } as unknown as KubeObject;
+  await scope.store.admit({ operation: 'CONNECT', kind, object, dryRun: false, subresource: scope.info.subresource });
+}
+
+/** Drops unset options, as their omitempty JSON does. */
+const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
+
 export async function connect(scope: RequestScope, get: CoreObjectGetter): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
   const q = queryOf(url);
   const ns = info.namespace;
-  if (type.resource === 'services') throw unreachableBackend('proxy', await serviceProxyLocation(get, ns, info.name));
-  if (type.resource === 'nodes') throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
+  const path = info.parts.length ? info.parts.join('/') : q.get('path') ?? undefined;
+  if (type.resource === 'services') {
+    await admitConnect(scope, 'ServiceProxyOptions', present({ path }));
+    throw unreachableBackend('proxy', await serviceProxyLocation(get, ns, info.name));
+  }
+  if (type.resource === 'nodes') {
+    await admitConnect(scope, 'NodeProxyOptions', present({ path }));
+    throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
+  }
   switch (info.subresource) {
     case 'log': {
       const opts = podLogOptions(q);
@@ -120,7 +137,6 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
     }
     case 'exec':
     case 'attach': {
-      await ensureAuthorizedForCreate(scope);
       // SetDefaults_PodExecOptions / _PodAttachOptions: stdout and stderr default to true.
       const opts = {
         stdin: optionalBoolParam(q, 'stdin') ?? false,
@@ -129,14 +145,20 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
         tty: optionalBoolParam(q, 'tty') ?? false,
         command: info.subresource === 'exec' ? q.getAll('command') : undefined,
       };
-      throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, q.get('container') ?? '', info.subresource, opts));
+      const container = q.get('container') ?? '';
+      const kind = info.subresource === 'exec' ? 'PodExecOptions' : 'PodAttachOptions';
+      await admitConnect(scope, kind, { ...present({ stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr, tty: opts.tty, container }), ...(opts.command ? { command: opts.command } : {}) });
+      await ensureAuthorizedForCreate(scope);
+      throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, container, info.subresource, opts));
     }
     case 'portforward': {
       const ports = portsParam(q);
+      await admitConnect(scope, 'PodPortForwardOptions', ports.length ? { ports } : {});
       await ensureAuthorizedForCreate(scope);
       throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports }));
     }
     default:
+      await admitConnect(scope, 'PodProxyOptions', present({ path }));
       throw unreachableBackend('proxy', await podProxyLocation(get, ns, info.name));
   }
 }

@@ -317,3 +317,30 @@ describe('pods/binding field validation', () => {
     expect(warn.headers.get('warning')).toBe('299 - "unknown field \\"targte\\""');
   });
 });
+
+describe('admission of pod subresources', () => {
+  const VAPS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies';
+  const VAPBS = '/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings';
+  async function install(name: string, resources: string[], operations: string[], expression: string) {
+    const p = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name }, spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations, resources }] }, validations: [{ expression }] } };
+    expect((await t.json('POST', VAPS, { body: p })).status).toBe(201);
+    const b = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name }, spec: { policyName: name, validationActions: ['Deny'] } };
+    expect((await t.json('POST', VAPBS, { body: b })).status).toBe(201);
+  }
+
+  it('a policy on pods/binding sees the Binding; one on pods/exec CONNECT sees the PodExecOptions', async () => {
+    await createPod('web');
+    await install('no-node-9', ['pods/binding'], ['CREATE'], "object.kind == 'Binding' && object.target.name != 'node-9'");
+    const denied = await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-9') });
+    expect(denied.status).toBe(422);
+    expect(denied.body.message).toBe('pods "web" is forbidden: ValidatingAdmissionPolicy \'no-node-9\' with binding \'no-node-9\' denied request: failed expression: object.kind == \'Binding\' && object.target.name != \'node-9\'');
+    expect((await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1') })).status).toBe(201);
+
+    await install('no-shell', ['pods/exec'], ['CONNECT'], "object.kind == 'PodExecOptions' && !('sh' in object.command)");
+    const shell = await t.json('POST', `${NS}/pods/web/exec?command=sh&stdin=true&tty=true`);
+    expect(shell.status).toBe(422);
+    expect(shell.body.message).toContain("denied request: failed expression: object.kind == 'PodExecOptions'");
+    // Admitted, the exec goes on to the kubelet it cannot reach.
+    expect((await t.json('POST', `${NS}/pods/web/exec?command=ls`)).body.message).toBe('nodes "node-1" not found');
+  });
+});

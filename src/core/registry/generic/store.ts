@@ -42,7 +42,9 @@ export interface KindSchema {
 
 /** A write as validating admission sees it, just before storage (kube's createValidation / updateValidation / deleteValidation). */
 export interface AdmissionReview {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  /** The object's kind when it is not the resource's own (a pods/binding Binding, a pods/exec PodExecOptions). */
+  kind?: string;
   /** The object to be stored (undefined for DELETE). */
   object?: KubeObject;
   /** The stored object (undefined for CREATE). */
