@@ -68,6 +68,26 @@ describe('kubectl and the pod subresources', () => {
     expect(exec.stderr.trim()).toBe('Error from server (NotFound): nodes "node-1" not found');
   });
 
+  it('a node that exists with no kubelet behind its address: the dial kube-apiserver makes fails', async () => {
+    const node = `apiVersion: v1
+kind: Node
+metadata:
+  name: node-2
+status:
+  addresses:
+  - type: InternalIP
+    address: 10.0.0.7
+`;
+    expect((await t.kubectl(['create', '-f', '-'], node)).code).toBe(0);
+    const logs = await t.kubectl(['logs', 'raw']);
+    expect(logs.code).toBe(1);
+    expect(logs.stderr.trim()).toBe('Error from server: Get "https://10.0.0.7:10250/containerLogs/default/raw/nginx": dial tcp 10.0.0.7:10250: connect: connection refused');
+    // The WebSocket attempt is answered before any upgrade; kubectl falls back to SPDY and prints that answer.
+    const exec = await t.kubectl(['exec', 'raw', '--', 'ls']);
+    expect(exec.code).toBe(1);
+    expect(exec.stderr.trim()).toBe('Error from server: error dialing backend: dial tcp 10.0.0.7:10250: connect: connection refused');
+  });
+
   it('kubectl debug adds an ephemeral container visible in kubectl get pod -o yaml', async () => {
     expect((await t.kubectl(['create', '-f', '-'], pod('target'))).code).toBe(0);
     const debug = await t.kubectl(['debug', 'target', '--image=busybox:1.36']);
