@@ -61,6 +61,7 @@ import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
 import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
+import { serveCoreSubresource } from './http/handlers/coreSubresources';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -395,6 +396,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    const coreSubresource = serveCoreSubresource(scope, (resource) => {
+      const t = registry.resourceFor('', 'v1', resource);
+      return t && storeFor(t);
+    });
+    if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);

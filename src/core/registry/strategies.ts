@@ -68,13 +68,17 @@ const createOnUpdate = new Set([
 /** Kinds whose DELETE answers with the deleted object (ReturnDeletedObject). */
 const returnsDeleted = new Set(['/pods', '/services', '/namespaces']);
 
+/** Kinds whose create keeps the status it carries: a kubelet registers its Node with its addresses and capacity. */
+const statusOnCreate = new Set(['/nodes']);
+
 function genericStatusHandling(type: ResourceType): Pick<ResourceStrategy, 'prepareForCreate' | 'prepareForUpdate'> {
   const hasStatus = type.subresources.some((s) => s.name === 'status');
   if (!hasStatus) return {};
+  const keepStatus = statusOnCreate.has(`${type.group}/${type.resource}`);
   return {
     prepareForCreate(obj) {
       // Status is the controllers' to write; a create starts from an empty one.
-      obj['status'] = {};
+      if (!keepStatus) obj['status'] = {};
     },
     prepareForUpdate(obj, old, ctx) {
       // A CSR's /approval writes status.conditions: its own strategy (certificates/) decides.
