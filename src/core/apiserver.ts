@@ -22,6 +22,7 @@ import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPodTermination } from './controllers/podTermination';
+import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
@@ -312,6 +313,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+      ['resourcequota-controller', () => startResourceQuotaController(deps)],
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];

@@ -16,6 +16,7 @@ export const controllerNames = [
   'serviceaccount-token-controller',
   'root-ca-certificate-publisher-controller',
   'pod-garbage-collector-controller',
+  'resourcequota-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -34,6 +35,7 @@ const aliases: Record<string, ControllerName> = {
   'serviceaccount-token': 'serviceaccount-token-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   podgc: 'pod-garbage-collector-controller',
+  resourcequota: 'resourcequota-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };
