@@ -2,14 +2,15 @@
  * The resourcequota controller (pkg/controller/resourcequota): every
  * ResourceQuota's status.hard mirrors spec.hard and status.used is what its
  * namespace uses, recomputed when the quota is created or its spec changes,
- * when an object of a kind it counts is written or deleted in its namespace
- * (replenishment), and at every full resync (5 minutes, as
- * --resource-quota-sync-period). Admission charges creates as they happen;
- * this recount also gives back what deletes and failed writes leave charged.
+ * when an object of a kind it counts gives usage back in its namespace
+ * (replenishment: deletes, pods turning terminal, ...), and at every full
+ * resync (5 minutes, as --resource-quota-sync-period). Admission charges
+ * writes as they happen; the resync also gives back what a write refused
+ * after admission (AlreadyExists) left charged, as in kube.
  */
 import { isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
-import { calculateUsage, equals, evaluatorFor, mask, parseResourceList, resourceListJson, type GroupResource } from '../quota';
+import { calculateUsage, equals, evaluatorFor, mask, parseResourceList, podChargesCompute, resourceListJson, type GroupResource } from '../quota';
 import type { Store } from '../registry/generic/store';
 import type { StorageEvent } from '../storage/interface';
 import type { RunningController } from './informer';
@@ -39,6 +40,23 @@ function specText(value: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The resource quota monitor's update filter: whether an update can lower what the object is charged. */
+function releasesUsage(gr: GroupResource, before: string, after: string, now: Date): boolean {
+  if (gr.group !== '' || (gr.resource !== 'pods' && gr.resource !== 'services' && gr.resource !== 'persistentvolumeclaims')) return false;
+  let old: KubeObject;
+  let cur: KubeObject;
+  try {
+    old = JSON.parse(before) as KubeObject;
+    cur = JSON.parse(after) as KubeObject;
+  } catch {
+    return false;
+  }
+  const field = (o: KubeObject, part: string, key: string) => (isObject(o[part]) ? (o[part] as Record<string, unknown>)[key] : undefined);
+  if (gr.resource === 'pods') return podChargesCompute(old, now) && !podChargesCompute(cur, now);
+  if (gr.resource === 'services') return field(old, 'spec', 'type') !== field(cur, 'spec', 'type');
+  return JSON.stringify(field(old, 'status', 'allocatedResources') ?? null) !== JSON.stringify(field(cur, 'status', 'allocatedResources') ?? null);
 }
 
 export function startResourceQuotaController(deps: NamespaceControllerDeps): RunningController {
@@ -104,7 +122,13 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
     if (!e.prevKv || specText(e.prevKv.value) !== specText(e.kv.value)) queue.add(rest);
   }
 
-  /** Any object written or deleted: the quotas of its namespace that count its kind are recounted. */
+  /**
+   * Replenishment: a delete, or an update that gives usage back (a pod
+   * turning terminal, a Service changing type, a claim's allocation
+   * changing), recounts the quotas of its namespace that count its kind.
+   * Creates and other updates were charged by admission: recounting them
+   * would race with writes admission has charged and not yet stored.
+   */
   function onObject(e: StorageEvent): void {
     const parts = e.kv.key.slice(registryRoot.length).split('/');
     let gr: GroupResource;
@@ -120,6 +144,7 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
     }
     const inNamespace = byNamespace.get(namespace);
     if (!inNamespace) return;
+    if (e.type !== 'DELETE' && !(e.prevKv && releasesUsage(gr, e.prevKv.value, e.kv.value, deps.clock.now()))) return;
     const evaluator = evaluatorFor(gr);
     for (const [name, hardNames] of inNamespace) if (evaluator.matchingResources(hardNames).length) queue.add(`${namespace}/${name}`);
   }
