@@ -473,10 +473,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (zpage) return zpage;
     const metricsResponse = await metrics.serve(path, request.headers.get('accept'));
     if (metricsResponse) return metricsResponse;
-    const openapi = serveOpenApi(registry, url);
+    const openapi = await serveOpenApi(registry, request, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v2', '/openapi/v3', '/version'];
       if (gates.ComponentStatusz) paths.push('/statusz');
       if (gates.ComponentFlagz) paths.push('/flagz');
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);

@@ -89,14 +89,13 @@ export function parseManagerIdentifier(id: string): ManagedFieldsEntry {
 export class ManagedFieldsError extends Error {}
 
 /**
- * Sets are immutable, and a write leaves every other manager's set as it
- * was: the FieldsV1 of a set is built once, and decoding that FieldsV1
- * object again (the same object: an in-process caller handing the result
- * back as the live object) gives its set back. Other FieldsV1 objects may
- * change, so they are always decoded. FieldsV1 values are never changed in
- * place. Weak maps: entries go with the sets and objects no longer in use.
+ * Sets are immutable and a write leaves every other manager's set as it
+ * was, so decoding a FieldsV1 object this module encoded (the same object:
+ * an in-process caller handing the result back as the live object) gives
+ * its set back. Other FieldsV1 objects may change, so they are always
+ * decoded. Encodings are frozen (setToFieldsV1). A weak map: entries go
+ * with the objects no longer in use.
  */
-const encodedSets = new WeakMap<PathSet, FieldsV1>();
 const encodedFields = new WeakMap<object, PathSet>();
 
 function decodeFields(fields: unknown): PathSet {
@@ -105,15 +104,10 @@ function decodeFields(fields: unknown): PathSet {
 }
 
 function encodeFieldsV1(set: PathSet): FieldsV1 {
-  let f = encodedSets.get(set);
-  if (f === undefined) {
-    f = setToFieldsV1(set);
-    encodedSets.set(set, f);
-    encodedFields.set(f, set);
-  }
+  const f = setToFieldsV1(set);
+  encodedFields.set(f, set);
   return f;
 }
-
 
 /** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
 export function decodeManagedFields(entries: unknown): Managed {

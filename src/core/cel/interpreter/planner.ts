@@ -167,6 +167,27 @@ function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelV
   return withId(r, id);
 }
 
+/**
+ * One iteration of a comprehension after its loop variables are set: the loop condition (all() and
+ * exists() read the accumulator inline, condKind 1 and 2, charged as the planned condition would be),
+ * then the step. False stops the loop. Built once per comprehension, when it is planned.
+ */
+function iteration(condKind: number, condAlwaysTrue: boolean, cond: Interpretable, step: Interpretable, accuSlot: number): (f: Frame) => boolean {
+  return (f) => {
+    const slots = f.slots;
+    if (condKind === 1) {
+      charge(f, 2);
+      if (slots[accuSlot] === false) return false;
+    } else if (condKind === 2) {
+      const acc = slots[accuSlot];
+      charge(f, 3);
+      if (acc === true) return false;
+    } else if (!condAlwaysTrue && cond(f) === false) return false;
+    slots[accuSlot] = step(f);
+    return true;
+  };
+}
+
 export function plan(expr: Expr, opts: PlanOptions): Plan {
   const p = new Planner(opts);
   const root = p.plan(expr);
@@ -391,12 +412,9 @@ class Planner {
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
     const all = this.opts.functions.overloads(fn, member, arity);
-    const ids = this.opts.checked?.refMap.get(e.id)?.overloads;
+    const matched = this.opts.checked?.refMap.get(e.id)?.decls;
     // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (ids !== undefined && ids.length < all.length) {
-      const narrowed = all.filter((o) => ids.includes(o.id));
-      if (narrowed.length) return narrowed;
-    }
+    if (matched !== undefined && matched.length < all.length && matched.length > 0 && all.includes(matched[0]!)) return matched;
     return all;
   }
 
@@ -710,8 +728,9 @@ class Planner {
   private planConditional(e: CallExpr): Interpretable {
     // a branch that hands back the comprehension's accumulator unchanged costs nothing in the API server
     // (seen in the API server's optimized programs: celcoststability's exists_one and filter costs)
-    const branch = (x: Expr): Interpretable => (this.opts.optimize && x.kind === 'ident' && x.name === ACCU_VAR ? uncharged(this.plan(x)) : this.plan(x));
-    const [c, t, el] = [this.plan(e.args[0]!), branch(e.args[1]!), branch(e.args[2]!)];
+    const c = this.plan(e.args[0]!);
+    const t = this.planBranch(e.args[1]!);
+    const el = this.planBranch(e.args[2]!);
     const id = e.id;
     return (f) => {
       const v = c(f);
@@ -720,6 +739,10 @@ class Planner {
       if (isErrUnk(v)) return v;
       return new CelError(NO_OVERLOAD, id);
     };
+  }
+
+  private planBranch(x: Expr): Interpretable {
+    return this.opts.optimize && x.kind === 'ident' && x.name === ACCU_VAR ? uncharged(this.plan(x)) : this.plan(x);
   }
 
   private planOptionalOr(fn: string, e: CallExpr, target: Interpretable, arg: Interpretable): Interpretable {
@@ -786,6 +809,7 @@ class Planner {
     this.scopes.pop();
     const twoVar = it2 >= 0;
     const id = e.id;
+    const iterate = iteration(condKind, condAlwaysTrue, cond, step, accuSlot);
     return (f) => {
       // a JSON array is iterated as it is, converting one element at a time
       let r: CelValue;
@@ -800,20 +824,6 @@ class Planner {
       if (isErrUnk(r)) return r;
       const slots = f.slots;
       slots[accuSlot] = init(f);
-      // One iteration after the loop variables are set: the loop condition (all() and exists() read the
-      // accumulator inline, charged as the planned condition would be), then the step. False stops the loop.
-      const iterate = (f: Frame): boolean => {
-        if (condKind === 1) {
-          charge(f, 2);
-          if (slots[accuSlot] === false) return false;
-        } else if (condKind === 2) {
-          const acc = slots[accuSlot];
-          charge(f, 3);
-          if (acc === true) return false;
-        } else if (!condAlwaysTrue && cond(f) === false) return false;
-        slots[accuSlot] = step(f);
-        return true;
-      };
       const list = json ?? (Array.isArray(r) ? r : undefined);
       if (list !== undefined) {
         const convert = json !== undefined;

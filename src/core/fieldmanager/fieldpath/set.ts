@@ -39,6 +39,12 @@ export class PathSet {
 
   private memberIndex: Map<string, PathElement> | undefined = undefined;
   private childIndex: Map<string, ChildNode> | undefined = undefined;
+  /**
+   * The FieldsV1 encoding of this node without and with its own `"."`
+   * (serialize.ts): built once per node, since sets share unchanged nodes.
+   */
+  encoded: object | undefined = undefined;
+  encodedWithSelf: object | undefined = undefined;
 
   private constructor(
     // Mutable for builders only, until they hand the set out.
@@ -101,6 +107,19 @@ export class PathSet {
     if (node.member(pe.id) !== undefined) return;
     node.members = append(node.members, pe);
     node.memberIndex?.set(pe.id, pe);
+  }
+
+  /** Builders only: adds `pe` as a member of `node`, which the caller knows has no such member. */
+  static appendMember(node: PathSet, pe: PathElement): void {
+    node.members = append(node.members, pe);
+    node.memberIndex?.set(pe.id, pe);
+  }
+
+  /** Builders only: puts `child` below `pe` in `node`, which the caller knows has no child there. */
+  static appendChild(node: PathSet, pe: PathElement, child: PathSet): void {
+    const c = { pe, set: child };
+    node.children = append(node.children, c);
+    node.childIndex?.set(pe.id, c);
   }
 
   /** Builders only: the child node of `node` below `pe`, created when missing. */
