@@ -68,4 +68,32 @@ spec:
     expect(big.code).toBe(1);
     expect(big.stderr).toBe('Error from server (Forbidden): pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2\n');
   });
+
+  it('--disable-admission-plugins=ResourceQuota,LimitRanger turns both off; the controller still counts', async () => {
+    const off = await startTestHost({ flags: { disableAdmissionPlugins: ['ResourceQuota', 'LimitRanger'] } });
+    try {
+      expect((await off.kubectl(['create', 'quota', 'q', '--hard=count/configmaps=0'])).code).toBe(0);
+      await off.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec: {limits: [{type: Container, default: {cpu: 100m}}]}\n');
+      for (let i = 0; i < 200; i++) {
+        if ((await off.kubectl(['get', 'quota', 'q', '-o', 'jsonpath={.status.used}'])).stdout) break;
+        await new Promise((res) => setTimeout(res, 20));
+      }
+      expect((await off.kubectl(['create', 'configmap', 'free'])).stdout).toBe('configmap/free created\n');
+      expect((await off.kubectl(['run', 'bare', '--image=nginx'])).code).toBe(0);
+      expect((await off.kubectl(['get', 'pod', 'bare', '-o', 'jsonpath={.spec.containers[0].resources}'])).stdout).toBe('{}');
+      // Nothing charged the create; the next recount (a delete replenishes) sees what is there: over the hard limit.
+      await off.kubectl(['delete', 'configmap', 'free']);
+      await off.kubectl(['create', 'configmap', 'again']);
+      await off.kubectl(['create', 'configmap', 'gone']);
+      await off.kubectl(['delete', 'configmap', 'gone']);
+      let used = '';
+      for (let i = 0; i < 200 && used !== '{"count/configmaps":"2"}'; i++) {
+        used = (await off.kubectl(['get', 'quota', 'q', '-o', 'jsonpath={.status.used}'])).stdout;
+        if (used !== '{"count/configmaps":"2"}') await new Promise((res) => setTimeout(res, 20));
+      }
+      expect(used).toBe('{"count/configmaps":"2"}');
+    } finally {
+      await off.stop();
+    }
+  });
 });
