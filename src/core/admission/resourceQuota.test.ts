@@ -162,3 +162,36 @@ describe('ResourceQuota admission', () => {
     expect((await s.json('POST', '/api/v1/namespaces/other/secrets', { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'free' } } })).status).toBe(201);
   });
 });
+
+describe('ResourceQuota admission: claims', () => {
+  it('requests.storage and per-storage-class quota; a bound claim\'s expansion is charged the difference', async () => {
+    t = await newTestServer();
+    const s = t;
+    await createQuota(s, 'storage', { 'requests.storage': '5Gi', persistentvolumeclaims: '3', 'gold.storageclass.storage.k8s.io/requests.storage': '1Gi' });
+    const claim = (name: string, storage: string, storageClassName?: string) => ({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, ...(storageClassName ? { storageClassName } : {}) } });
+    const gold = await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('gold', '2Gi', 'gold') });
+    expect(gold.status).toBe(403);
+    expect(gold.body.message).toBe('persistentvolumeclaims "gold" is forbidden: exceeded quota: storage, requested: gold.storageclass.storage.k8s.io/requests.storage=2Gi, used: gold.storageclass.storage.k8s.io/requests.storage=0, limited: gold.storageclass.storage.k8s.io/requests.storage=1Gi');
+    expect((await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('data', '3Gi') })).status).toBe(201);
+    expect((await getQuota(s, 'storage')).status.used).toEqual({ 'gold.storageclass.storage.k8s.io/requests.storage': '0', persistentvolumeclaims: '1', 'requests.storage': '3Gi' });
+    // Expansion (of a bound claim) asks for the difference only.
+    await s.json('PATCH', `${ns}/persistentvolumeclaims/data/status`, { body: { status: { phase: 'Bound', capacity: { storage: '3Gi' } } }, headers: mergePatch });
+    const grow = await s.json('PATCH', `${ns}/persistentvolumeclaims/data`, { body: { spec: { resources: { requests: { storage: '6Gi' } } } }, headers: mergePatch });
+    expect(grow.status).toBe(403);
+    expect(grow.body.message).toBe('persistentvolumeclaims "data" is forbidden: exceeded quota: storage, requested: requests.storage=3Gi, used: requests.storage=3Gi, limited: requests.storage=5Gi');
+    expect((await s.json('PATCH', `${ns}/persistentvolumeclaims/data`, { body: { spec: { resources: { requests: { storage: '4Gi' } } } }, headers: mergePatch })).status).toBe(200);
+    expect((await getQuota(s, 'storage')).status.used['requests.storage']).toBe('4Gi');
+  });
+
+  it('PriorityClass scope selector: only pods of the named classes are covered', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { body: { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } });
+    await createQuota(s, 'high', { pods: '1' }, { scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }] } });
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('h1', undefined, { priorityClassName: 'high' }) })).status).toBe(201);
+    const h2 = await s.json('POST', `${ns}/pods`, { body: pod('h2', undefined, { priorityClassName: 'high' }) });
+    expect(h2.status).toBe(403);
+    expect(h2.body.message).toBe('pods "h2" is forbidden: exceeded quota: high, requested: pods=1, used: pods=1, limited: pods=1');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('plain') })).status).toBe(201);
+  });
+});
