@@ -128,7 +128,8 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
 
   /** checkQuotas: charge the changed quotas; a conflict reads them again and checks once more. */
   async function checkQuotas(namespace: string, attrs: PluginAttributes): Promise<void> {
-    let quotas = (await deps.quotas.list(namespace)).items.map(stateOf);
+    // The cache first, as kube's lister; one gone stale (a write not yet seen) fails the status write with a conflict and is read anew.
+    let quotas = cache.list(namespace).sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)).map(stateOf);
     for (let retries = conflictRetries; ; retries--) {
       const next = checkRequest(quotas, attrs);
       if (attrs.dryRun) return;
