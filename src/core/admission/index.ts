@@ -18,8 +18,10 @@ import { admitCertificateSubjectRestriction } from './certificateSubjectRestrict
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 
-const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+/** The options object of each operation; a connect has none. */
+const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
@@ -63,7 +65,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           {
             operation: review.operation,
             resource: { group: type.group, version: type.version, resource: type.resource },
-            kind: { group: type.group, version: type.version, kind: type.kind },
+            kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
             subresource: review.subresource,
             name: info.name || obj?.metadata.name || '',
             namespace: type.scope === 'Namespaced' ? info.namespace : '',
@@ -72,7 +74,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
             oldObject: review.oldObject,
             dryRun: review.dryRun,
             user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-            options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+            options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
           },
           outcome,
         );
