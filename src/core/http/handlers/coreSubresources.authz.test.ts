@@ -21,7 +21,7 @@ beforeAll(async () => {
 const dev = asUser('dev');
 
 describe('authorization of pod subresources', () => {
-  it('[AC-RBAC-010] a rule on pods/log allows the log and nothing of the pod itself', async () => {
+  it('[AC-RBAC-010][AC-AUTHZ-018] a rule on pods/log allows the log and nothing of the pod itself', async () => {
     expect((await t.request('GET', `${NS}/pods/web/log`, { headers: dev })).status).toBe(204);
     const pod = await t.json('GET', `${NS}/pods/web`, { headers: dev });
     expect(pod.status).toBe(403);
