@@ -343,4 +343,13 @@ describe('admission of pod subresources', () => {
     // Admitted, the exec goes on to the kubelet it cannot reach.
     expect((await t.json('POST', `${NS}/pods/web/exec?command=ls`)).body.message).toBe('nodes "node-1" not found');
   });
+
+  it('a proxy CONNECT carries the path after the subresource, with its leading and trailing slashes', async () => {
+    await install('no-admin', ['services/proxy'], ['CONNECT'], "object.kind == 'ServiceProxyOptions' && object.path != '/admin/'");
+    const admin = await t.json('GET', `${NS}/services/web/proxy/admin/?path=/ignored`);
+    expect(admin.status).toBe(422);
+    expect(admin.body.message).toContain('denied request: failed expression');
+    // Admitted, the proxy looks for the service's endpoints.
+    expect((await t.json('GET', `${NS}/services/web/proxy/admin`)).body.message).toBe('endpoints "web" not found');
+  });
 });
