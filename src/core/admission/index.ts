@@ -14,9 +14,11 @@ import type { AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
+import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 
 /** The options object of each operation; a connect has none. */
 const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
@@ -26,9 +28,10 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
 
 /**
  * The validating plugins in kube's order: CertificateApproval and
- * CertificateSigning (when an authorizer is given), then ValidatingAdmissionPolicy.
+ * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
+ * then ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -42,6 +45,16 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           denied = false;
         } finally {
           observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
+        }
+      }
+      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
+        const startedAt = performance.now();
+        let denied = true;
+        try {
+          admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
+          denied = false;
+        } finally {
+          observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };

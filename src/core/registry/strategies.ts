@@ -120,6 +120,18 @@ function compose(...parts: Partial<ResourceStrategy>[]): ResourceStrategy {
   return out;
 }
 
+/**
+ * The kind's validation, looked up when a write first validates: the service
+ * worker loads the kinds' validation as a part on first use (src/sw/chunkLoader.ts),
+ * and strategies are built when the server starts.
+ */
+function kindValidation(group: string, resource: string): Partial<ResourceStrategy> {
+  return {
+    validate: (obj, ctx) => validationFor(group, resource).validate?.(obj, ctx) ?? [],
+    validateUpdate: (obj, old, ctx) => validationFor(group, resource).validateUpdate?.(obj, old, ctx) ?? [],
+  };
+}
+
 export function strategyFor(type: ResourceType): ResourceStrategy {
   if (type.custom) return customResourceStrategy(type);
   const id = `${type.group}/${type.resource}`;
@@ -130,7 +142,7 @@ export function strategyFor(type: ResourceType): ResourceStrategy {
     // core/v1 ReplicationControllers keep their pods by default (DefaultGarbageCollectionPolicy).
     defaultPropagationPolicy: id === '/replicationcontrollers' ? 'Orphan' : undefined,
   };
-  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
+  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, kindValidation(type.group, type.resource));
 }
 
 export type { StrategyContext };
