@@ -191,7 +191,10 @@ describe('pods/exec, attach, portforward', () => {
     await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1') });
     const r = await t.json('POST', `${NS}/pods/web/exec?command=ls`);
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'error dialing backend: dial tcp node-1:10255: connect: connection refused' });
+    // Hostname comes first among --kubelet-preferred-address-types, and a node name does not resolve.
+    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'error dialing backend: dial tcp: lookup node-1: no such host' });
+    await t.json('PATCH', '/api/v1/nodes/node-1/status', { headers: { 'content-type': 'application/merge-patch+json' }, body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } } });
+    expect((await t.json('POST', `${NS}/pods/web/attach`)).body.message).toBe('error dialing backend: dial tcp 10.0.0.7:10255: connect: connection refused');
   });
 });
 

@@ -272,7 +272,9 @@ export async function serviceProxyLocation(get: CoreObjectGetter, namespace: str
  * (kubesim dials nothing: no kubelet serves a node and no pod has a network).
  */
 export function unreachableBackend(kind: 'log' | 'upgrade' | 'proxy', loc: BackendLocation): StatusError {
-  const dial = `dial tcp ${loc.hostPort}: connect: connection refused`;
+  // An address is refused; a name (a Hostname address) does not resolve.
+  const host = loc.hostPort.startsWith('[') ? '' : loc.hostPort.slice(0, loc.hostPort.lastIndexOf(':'));
+  const dial = host && !/^[\d.]+$/.test(host) ? `dial tcp: lookup ${host}: no such host` : `dial tcp ${loc.hostPort}: connect: connection refused`;
   switch (kind) {
     // LocationStreamer: http.Client.Do's url.Error.
     case 'log':
