@@ -356,3 +356,28 @@ describe('admission of pod subresources', () => {
     expect((await t.json('GET', `${NS}/services/web/proxy/admin`)).body.message).toBe('endpoints "web" not found');
   });
 });
+
+describe('ephemeral container validation', () => {
+  it('refuses, in kube\'s field order, what an ephemeral container may not carry; the target may be an init container', async () => {
+    await createPod('web', ['nginx'], { initContainers: [{ name: 'init', image: 'busybox' }], volumes: [{ name: 'data', emptyDir: {} }] });
+    const r = await t.json('PATCH', `${NS}/pods/web/ephemeralcontainers`, {
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { ephemeralContainers: [{
+        name: 'dbg', image: 'busybox', targetContainerName: 'init',
+        lifecycle: { preStop: { exec: { command: ['true'] } } }, livenessProbe: { exec: { command: ['true'] } }, ports: [{ containerPort: 80 }],
+        resources: { requests: { cpu: '100m' } }, volumeMounts: [{ name: 'data', mountPath: '/data', subPath: 'x' }],
+      }] } },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.filter((c: { message: string }) => c.message.includes('Ephemeral')).map((c: { field: string }) => c.field)).toEqual([
+      'spec.ephemeralContainers[0].ports',
+      'spec.ephemeralContainers[0].resources',
+      'spec.ephemeralContainers[0].livenessProbe',
+      'spec.ephemeralContainers[0].lifecycle',
+      'spec.ephemeralContainers[0].volumeMounts[0].subPath',
+    ]);
+    expect(r.body.details.causes.some((c: { field: string }) => c.field.endsWith('targetContainerName'))).toBe(false);
+    const missing = await t.json('PATCH', `${NS}/pods/web/ephemeralcontainers`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox', targetContainerName: 'nope' }] } } });
+    expect(missing.body.details.causes).toEqual([{ reason: 'FieldValueNotFound', message: 'Not found: "nope"', field: 'spec.ephemeralContainers[0].targetContainerName' }]);
+  });
+});
