@@ -381,3 +381,14 @@ describe('ephemeral container validation', () => {
     expect(missing.body.details.causes).toEqual([{ reason: 'FieldValueNotFound', message: 'Not found: "nope"', field: 'spec.ephemeralContainers[0].targetContainerName' }]);
   });
 });
+
+describe('request metrics of pod subresources', () => {
+  it('exec and proxy requests count as CONNECT, a log request as GET', async () => {
+    await createPod('web');
+    await t.request('POST', `${NS}/pods/web/exec?command=ls`);
+    await t.request('GET', `${NS}/pods/web/log`);
+    const text = await (await t.request('GET', '/metrics')).text();
+    expect(text).toMatch(/^apiserver_request_total\{verb="CONNECT",dry_run="",group="",version="v1",resource="pods",subresource="exec",scope="resource",component="apiserver",code="400"\} 1$/m);
+    expect(text).toMatch(/^apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="pods",subresource="log",scope="resource",component="apiserver",code="204"\} 1$/m);
+  });
+});
