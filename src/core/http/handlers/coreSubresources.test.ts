@@ -392,3 +392,17 @@ describe('request metrics of pod subresources', () => {
     expect(text).toMatch(/^apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="pods",subresource="log",scope="resource",component="apiserver",code="204"\} 1$/m);
   });
 });
+
+describe('PodTopologyLabels', () => {
+  it('a pods/binding takes the node\'s zone and region labels, and the binding\'s labels land on the pod', async () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1', 'kubernetes.io/hostname': 'node-1' } } };
+    expect((await t.json('POST', '/api/v1/nodes', { body: node })).status).toBe(201);
+    await createPod('web');
+    expect((await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1', { labels: { team: 'a' } }) })).status).toBe(201);
+    expect((await t.json('GET', `${NS}/pods/web`)).body.metadata.labels).toEqual({ team: 'a', 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1' });
+    // The plugin admits pods/binding only; the legacy collection copies the Binding's own labels.
+    await createPod('legacy');
+    expect((await t.json('POST', `${NS}/bindings`, { body: binding('legacy', 'node-1', { labels: { team: 'b' } }) })).status).toBe(201);
+    expect((await t.json('GET', `${NS}/pods/legacy`)).body.metadata.labels).toEqual({ team: 'b' });
+  });
+});
