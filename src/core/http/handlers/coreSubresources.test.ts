@@ -230,6 +230,10 @@ describe('proxy subresources', () => {
     const r = await t.json('GET', '/api/v1/nodes/node-1/proxy/stats/summary');
     expect(r.status).toBe(503);
     expect(r.body.message).toBe('error trying to reach service: dial tcp 10.0.0.7:10250: connect: connection refused');
+    await addNode('local', { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }] });
+    expect((await t.json('GET', '/api/v1/nodes/local/proxy/')).body).toMatchObject({ code: 400, message: 'address not allowed' });
+    await addNode('named', { addresses: [{ type: 'Hostname', address: 'named' }] });
+    expect((await t.json('GET', '/api/v1/nodes/named/proxy/')).body).toMatchObject({ code: 400, message: 'lookup named: no such host' });
   });
 });
 

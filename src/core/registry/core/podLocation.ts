@@ -218,10 +218,9 @@ export async function nodeProxyLocation(get: CoreObjectGetter, id: string): Prom
   const parsed = splitSchemeNamePort(id);
   if (!parsed) throw newBadRequest(`invalid node request ${JSON.stringify(id)}`);
   const info = await nodeConnectionInfo(get, parsed.name);
-  // isProxyableHostname: an address the apiserver may not dial.
-  if (/^[\d.]+$/.test(info.host) || info.host.includes(':')) {
-    if (!isGlobalUnicast(info.host)) throw newBadRequest('address not allowed');
-  }
+  // isProxyableHostname: a name is resolved first (no node name resolves here), then every address must be one the apiserver may dial.
+  if (!/^[\d.]+$/.test(info.host) && !info.host.includes(':')) throw newBadRequest(`lookup ${info.host}: no such host`);
+  if (!isGlobalUnicast(info.host)) throw newBadRequest('address not allowed');
   if (!parsed.port || parsed.port === info.port) return { scheme: info.scheme, hostPort: joinHostPort(info.host, info.port), pathAndQuery: '' };
   const scheme = parsed.scheme || 'http';
   return { scheme, hostPort: joinHostPort(info.host, parsed.port), pathAndQuery: '' };
