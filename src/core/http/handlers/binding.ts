@@ -4,14 +4,14 @@
  * the pod to a node and answers a Success Status with code 201.
  */
 import { admitPodTopologyLabels } from '../../admission/podTopologyLabels';
-import { newBadRequest, successStatus } from '../../errors';
-import type { Store } from '../../registry/generic/store';
-import { assignPod, checkPodBinding, type PodBinding } from '../../registry/core/podBinding';
-import { negotiateInput, negotiateOutput } from '../negotiation';
-import { writeObject } from '../responseWriter';
 import type { KubeObject } from '../../api/types';
+import { newBadRequest, successStatus } from '../../errors';
+import { assignPod, checkPodBinding, type PodBinding } from '../../registry/core/podBinding';
+import type { Store } from '../../registry/generic/store';
 import type { SchemaObject } from '../../registry/types';
 import { checkRequestFields, fieldValidationDirective } from '../../schema';
+import { negotiateInput, negotiateOutput } from '../negotiation';
+import { writeObject } from '../responseWriter';
 import { decodeBody, parseDryRun, readBody } from './common';
 import { bodyFormat } from './fieldValidation';
 import type { RequestScope } from './scope';
