@@ -195,3 +195,19 @@ describe('ResourceQuota admission: claims', () => {
     expect((await s.json('POST', `${ns}/pods`, { body: pod('plain') })).status).toBe(201);
   });
 });
+
+describe('ResourceQuota admission: controllers', () => {
+  it('a ReplicaSet\'s pods stop at the quota', async () => {
+    t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
+    const s = t;
+    await createQuota(s, 'pods', { pods: '2' });
+    await s.json('POST', '/apis/apps/v1/namespaces/default/replicasets', {
+      body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 3, selector: { matchLabels: { app: 'rs' } }, template: { metadata: { labels: { app: 'rs' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    const listPods = async () => (await s.json('GET', `${ns}/pods`)).body.items as unknown[];
+    const rs = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.replicas === 2, 'two replicas');
+    expect(rs.status.replicas).toBe(2);
+    expect(await listPods()).toHaveLength(2);
+    expect((await getQuota(s, 'pods')).status.used).toEqual({ pods: '2' });
+  });
+});
