@@ -14,7 +14,8 @@ import type { ResourceType } from '../registry/types';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
 import { createLimitRangerPlugin, type LimitRangerPlugin } from './limitRanger';
-import { createResourceQuotaPlugin, type PluginAttributes, type ResourceQuotaPlugin } from './resourceQuota';
+import type { PluginAttributes } from './attributes';
+import { createResourceQuotaPlugin, type ResourceQuotaPlugin } from './resourceQuota';
 
 export interface DefaultPluginsDeps {
   storage: Storage;

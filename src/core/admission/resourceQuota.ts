@@ -10,8 +10,7 @@
  * conflict retries (a dry run charges nothing). Writes in one namespace are
  * checked one at a time, as kube's evaluator queues them by namespace.
  */
-import type { KubeObject } from '../api/types';
-import { isObject } from '../api/types';
+import { isObject, type KubeObject } from '../api/types';
 import { newForbidden, StatusError } from '../errors';
 import {
   add,
@@ -32,11 +31,8 @@ import {
 import type { Store } from '../registry/generic/store';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
-import type { AdmissionAttributes } from './attributes';
+import type { PluginAttributes } from './attributes';
 import { newNamespacedCache } from './namespacedCache';
-
-/** What the built-in plugins read of a write. */
-export type PluginAttributes = Pick<AdmissionAttributes, 'operation' | 'resource' | 'kind' | 'subresource' | 'name' | 'namespace' | 'object' | 'oldObject' | 'dryRun'>;
 
 export interface ResourceQuotaDeps {
   storage: Storage;
