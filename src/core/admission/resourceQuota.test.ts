@@ -211,3 +211,32 @@ describe('ResourceQuota admission: controllers', () => {
     expect((await getQuota(s, 'pods')).status.used).toEqual({ pods: '2' });
   });
 });
+
+describe('admission trace', () => {
+  const trace = (r: { headers: Headers }) => (JSON.parse(decodeURIComponent(r.headers.get('x-kubesim-trace') ?? '[]')) as { stage: string; message: string; details?: Record<string, string> }[]).filter((e) => e.stage === 'admission');
+
+  it('a traced write records LimitRanger\'s defaults, what ResourceQuota charged, and a refusal', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', `${ns}/limitranges`, { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } } });
+    await createQuota(s, 'q', { 'requests.cpu': '150m', pods: '5' });
+    const traced = { 'x-kubesim-trace': '1' };
+    const ok = await s.json('POST', `${ns}/pods`, { body: pod('a'), headers: traced });
+    expect(ok.status).toBe(201);
+    expect(trace(ok)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'ResourceQuota: q used pods=1,requests.cpu=100m' },
+    ]);
+    const dry = await s.json('POST', `${ns}/pods?dryRun=All`, { body: pod('b', { requests: { cpu: '50m' } }), headers: traced });
+    expect(trace(dry)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu limit for container app' },
+      { stage: 'admission', message: 'ResourceQuota: q used pods=2,requests.cpu=150m (dry run: not written)' },
+    ]);
+    const refused = await s.json('POST', `${ns}/pods`, { body: pod('c'), headers: traced });
+    expect(refused.status).toBe(403);
+    expect(trace(refused)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'ResourceQuota refused the write', details: { message: refused.body.message } },
+    ]);
+  });
+});

@@ -44,8 +44,11 @@ export interface ResourceQuotaDeps {
 export interface ResourceQuotaPlugin {
   start(): Promise<void>;
   stop(): void;
-  /** Undefined when the write is not one quota charges, or its namespace has no quota. */
-  validate(attrs: PluginAttributes): Promise<void> | undefined;
+  /**
+   * Undefined when the write is not one quota charges, or its namespace has
+   * no quota; `charged` hears each quota's new usage (for the request's trace).
+   */
+  validate(attrs: PluginAttributes, charged?: (quota: string, used: string) => void): Promise<void> | undefined;
 }
 
 /** How often a conflicting status write is tried again with the quotas read anew (kube: 3). */
@@ -123,12 +126,17 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
   }
 
   /** checkQuotas: charge the changed quotas; a conflict reads them again and checks once more. */
-  async function checkQuotas(namespace: string, attrs: PluginAttributes): Promise<void> {
+  async function checkQuotas(namespace: string, attrs: PluginAttributes, charged?: (quota: string, used: string) => void): Promise<void> {
     // The cache first, as kube's lister; one gone stale (a write not yet seen) fails the status write with a conflict and is read anew.
     let quotas = cache.list(namespace).sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)).map(stateOf);
     for (let retries = conflictRetries; ; retries--) {
       const next = checkRequest(quotas, attrs);
-      if (attrs.dryRun) return;
+      if (attrs.dryRun) {
+        next.forEach((q, i) => {
+          if (!equals(quotas[i]!.used, q.used)) charged?.(q.quota.metadata.name!, `${prettyPrint(q.used)} (dry run: not written)`);
+        });
+        return;
+      }
       const failed = new Set<string>();
       let lastErr: unknown;
       for (let i = 0; i < next.length; i++) {
@@ -141,6 +149,7 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
             const status = isObject(cur['status']) ? cur['status'] : {};
             return { ...cur, status: { ...status, used: resourceListJson(q.used) } };
           }, { subresource: 'status' });
+          charged?.(q.quota.metadata.name!, prettyPrint(q.used));
         } catch (e) {
           // A quota deleted meanwhile no longer limits anything.
           if (e instanceof StatusError && e.code === 404) continue;
@@ -157,7 +166,7 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
   return {
     start: () => cache.start(),
     stop: () => cache.stop(),
-    validate(attrs) {
+    validate(attrs, charged) {
       // Subresources, cluster-scoped kinds (namespaces among them) and ignored kinds are not charged.
       if (attrs.subresource || !attrs.namespace || !attrs.object) return undefined;
       if (isIgnoredResource(attrs.resource)) return undefined;
@@ -166,7 +175,7 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
       const namespace = attrs.namespace;
       if (!cache.list(namespace).length) return undefined;
       const previous = tails.get(namespace) ?? Promise.resolve();
-      const run = previous.then(() => checkQuotas(namespace, attrs));
+      const run = previous.then(() => checkQuotas(namespace, attrs, charged));
       const tail = run.then(() => undefined, () => undefined);
       tails.set(namespace, tail);
       return run.finally(() => {
