@@ -90,13 +90,15 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
     const newUsed = mask(used, hardNames);
     const oldHard = parseResourceList(status['hard']);
     const oldUsed = parseResourceList(status['used']);
-    if (isObject(status['hard']) && isObject(status['used']) && equals(oldHard, hard) && equals(oldUsed, newUsed)) return;
+    // Semantic equality: an absent map equals an empty one.
+    if (equals(oldHard, hard) && equals(oldUsed, newUsed) && (isObject(status['hard']) || !hard.size) && (isObject(status['used']) || !newUsed.size)) return;
     try {
       await quotas.update(namespace, name, (cur) => {
         if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
         // UpdateStatus with the resourceVersion read: a quota changed since (admission charged it) is recounted.
         cur.metadata.resourceVersion = quota.metadata.resourceVersion;
-        return { ...cur, status: { hard: resourceListJson(hard), used: resourceListJson(newUsed) } };
+        // Empty lists are left out, as Go's omitempty does.
+        return { ...cur, status: { ...(hard.size ? { hard: resourceListJson(hard) } : {}), ...(newUsed.size ? { used: resourceListJson(newUsed) } : {}) } };
       }, { subresource: 'status' });
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
