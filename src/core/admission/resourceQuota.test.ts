@@ -66,6 +66,18 @@ describe('ResourceQuota admission', () => {
     expect((await s.json('POST', `${ns}/configmaps`, { body: cm('b') })).status).toBe(201);
   });
 
+  it('a quota whose status lacks the usage of what it limits refuses with "status unknown for quota"', async () => {
+    t = await newTestServer();
+    const s = t;
+    const q = await createQuota(s, 'q', { configmaps: '5', secrets: '5' });
+    // A status written without used (the controller recounts it at the next resync).
+    const put = await s.json('PUT', `${ns}/resourcequotas/q/status`, { body: { ...q, status: { hard: q.status.hard } } });
+    expect(put.status).toBe(200);
+    const r = await s.json('POST', `${ns}/configmaps`, { body: cm('a') });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('configmaps "a" is forbidden: status unknown for quota: q, resources: configmaps');
+  });
+
   it('dry run is checked and charges nothing', async () => {
     t = await newTestServer();
     const s = t;
