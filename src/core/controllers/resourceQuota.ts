@@ -133,19 +133,14 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
    */
   function onObject(e: StorageEvent): void {
     const parts = e.kv.key.slice(registryRoot.length).split('/');
-    let gr: GroupResource;
-    let namespace: string;
-    if (parts.length === 4) {
-      gr = { group: parts[0]!, resource: parts[1]! };
-      namespace = parts[2]!;
-    } else if (parts.length === 3 && deps.registry.resourceFor('', 'v1', parts[0]!)?.scope === 'Namespaced') {
-      gr = { group: '', resource: parts[0]! };
-      namespace = parts[1]!;
-    } else {
-      return;
-    }
-    const inNamespace = byNamespace.get(namespace);
+    // <group>/<resource>/<namespace>/<name>, or core's <resource>/<namespace>/<name>; a namespace without quotas ends it.
+    const inNamespace = parts.length === 4 || parts.length === 3 ? byNamespace.get(parts[parts.length - 2]!) : undefined;
     if (!inNamespace) return;
+    let gr: GroupResource;
+    if (parts.length === 4) gr = { group: parts[0]!, resource: parts[1]! };
+    else if (deps.registry.resourceFor('', 'v1', parts[0]!)?.scope === 'Namespaced') gr = { group: '', resource: parts[0]! };
+    else return;
+    const namespace = parts[parts.length - 2]!;
     if (e.type !== 'DELETE' && !(e.prevKv && releasesUsage(gr, e.prevKv.value, e.kv.value, deps.clock.now()))) return;
     const evaluator = evaluatorFor(gr);
     for (const [name, hardNames] of inNamespace) if (evaluator.matchingResources(hardNames).length) queue.add(`${namespace}/${name}`);
