@@ -40,6 +40,8 @@ describe('kubectl with ResourceQuota and LimitRange', () => {
     const d = await t.kubectl(['describe', 'quota', 'q2', '-n', 'team']);
     expect(d.code).toBe(0);
     expect(d.stdout).toMatch(/^Name:\s+q2\nNamespace:\s+team\nResource\s+Used\s+Hard\n-+\s+-+\s+-+\nconfigmaps\s+2\s+2\npods\s+0\s+1\n$/);
+    const nsd = await t.kubectl(['describe', 'namespace', 'team']);
+    expect(nsd.stdout).toMatch(/Resource Quotas\n  Name:\s+q2\n  Resource\s+Used\s+Hard\n  -+\s+-+\s+-+\n  configmaps\s+2\s+2\n  pods\s+0\s+1\n/);
     const g = await t.kubectl(['get', 'quota', '-n', 'team']);
     expect(g.stdout).toMatch(/^NAME\s+REQUEST\s+LIMIT\s+AGE\nq2\s+configmaps: 2\/2, pods: 0\/1\s+\S+\n$/);
   });
