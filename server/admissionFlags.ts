@@ -2,9 +2,10 @@
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
  * kube-apiserver); NodeRestriction, off by default as upstream, and
- * LimitRanger and ResourceQuota, on by default as upstream, are the ones
- * whose switch changes kubesim's behaviour. ValidatingAdmissionPolicy is
- * always on, as in kube-apiserver's default set.
+ * CertificateSubjectRestriction, LimitRanger and ResourceQuota, on by
+ * default as upstream, are the ones whose switches change kubesim's
+ * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
+ * default set.
  */
 const knownPlugins = new Set([
   'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction',

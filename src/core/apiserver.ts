@@ -21,6 +21,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
@@ -61,6 +62,7 @@ import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
 import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
+import { serveCoreSubresource } from './http/handlers/coreSubresources';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -117,6 +119,8 @@ export interface ApiServerOptions {
   rbacBootstrap?: boolean;
   /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
   nodeRestriction?: boolean;
+  /** The CertificateSubjectRestriction admission plugin, on unless false (--disable-admission-plugins). */
+  certificateSubjectRestriction?: boolean;
   /** The default-on LimitRanger and ResourceQuota admission plugins (--disable-admission-plugins turns them off). */
   admissionPlugins?: DefaultPluginsOptions;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
@@ -133,6 +137,8 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
+  clusterSigning?: CSRSigningOptions;
 }
 
 export interface ApiServer {
@@ -318,6 +324,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
+      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];
@@ -363,7 +370,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const trace = traceSink(request);
-    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer), info.name, trace);
+    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true), info.name, trace);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name, trace)).withUser(user);
@@ -396,6 +403,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    const coreSubresource = serveCoreSubresource(scope, (resource) => {
+      const t = registry.resourceFor('', 'v1', resource);
+      return t && storeFor(t);
+    });
+    if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
