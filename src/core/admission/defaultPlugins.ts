@@ -96,12 +96,15 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
       return {
         validate(review) {
           const attrs = attributes(type, review, name);
+          const quotas = resourceQuota();
+          const charges = quotas?.applies(attrs) ? quotas : undefined;
           const rest = (): Promise<void> => {
-            const quota = () => {
-              const checked = resourceQuota()?.validate(attrs, charged);
-              return (checked && refused ? checked.catch(refused('ResourceQuota')) : checked) ?? done;
-            };
             const own = inner?.validate(review);
+            if (!charges) return own ?? done;
+            const quota = () => {
+              const checked = charges.validate(attrs, charged) ?? done;
+              return refused ? checked.catch(refused('ResourceQuota')) : checked;
+            };
             return own ? own.then(quota) : quota();
           };
           const checked = limitRanger()?.validate(attrs);

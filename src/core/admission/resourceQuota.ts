@@ -49,6 +49,8 @@ export interface ResourceQuotaPlugin {
    * no quota; `charged` hears each quota's new usage (for the request's trace).
    */
   validate(attrs: PluginAttributes, charged?: (quota: string, used: string) => void): Promise<void> | undefined;
+  /** Whether validate has anything to check, answered at once. */
+  applies(attrs: PluginAttributes): boolean;
 }
 
 /** How often a conflicting status write is tried again with the quotas read anew (kube: 3). */
@@ -163,17 +165,20 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
     }
   }
 
+  function applies(attrs: PluginAttributes): boolean {
+    // Subresources, cluster-scoped kinds (namespaces among them) and ignored kinds are not charged.
+    if (attrs.subresource || !attrs.namespace || !attrs.object || isIgnoredResource(attrs.resource)) return false;
+    if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return false;
+    return evaluatorFor(attrs.resource).handles(attrs.operation) && cache.list(attrs.namespace).length > 0;
+  }
+
   return {
     start: () => cache.start(),
     stop: () => cache.stop(),
+    applies,
     validate(attrs, charged) {
-      // Subresources, cluster-scoped kinds (namespaces among them) and ignored kinds are not charged.
-      if (attrs.subresource || !attrs.namespace || !attrs.object) return undefined;
-      if (isIgnoredResource(attrs.resource)) return undefined;
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return undefined;
-      if (!evaluatorFor(attrs.resource).handles(attrs.operation)) return undefined;
+      if (!applies(attrs)) return undefined;
       const namespace = attrs.namespace;
-      if (!cache.list(namespace).length) return undefined;
       const previous = tails.get(namespace) ?? Promise.resolve();
       const run = previous.then(() => checkQuotas(namespace, attrs, charged));
       const tail = run.then(() => undefined, () => undefined);
