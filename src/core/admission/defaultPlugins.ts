@@ -79,9 +79,11 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
       if (options.limitRanger === false || type.group !== '') return undefined;
       return {
         admit: (review) => {
+          const annotation = () => review.object?.metadata.annotations?.['kubernetes.io/limit-ranger'];
+          const before = annotation();
           const admitted = limitRanger()?.admit(attributes(type, review, name));
-          const set = review.object?.metadata.annotations?.['kubernetes.io/limit-ranger'];
-          if (admitted && trace && set) trace({ stage: 'admission', message: `LimitRanger: ${set}` });
+          const set = annotation();
+          if (admitted && trace && set && set !== before) trace({ stage: 'admission', message: `LimitRanger: ${set}` });
           return admitted;
         },
       };
