@@ -11,9 +11,9 @@ afterEach(async () => {
 const ns = '/api/v1/namespaces/default';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 500): Promise<T> {
   let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < tries; i++) {
     last = await fn();
     if (ok(last)) return last;
     await new Promise((r) => setTimeout(r, 2));
@@ -209,7 +209,7 @@ describe('ResourceQuota admission: claims', () => {
 });
 
 describe('ResourceQuota admission: controllers', () => {
-  it('a ReplicaSet\'s pods stop at the quota', async () => {
+  it('a ReplicaSet\'s pods stop at the quota: ReplicaFailure says why, and more room lets it finish', async () => {
     t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
     const s = t;
     await createQuota(s, 'pods', { pods: '2' });
@@ -221,6 +221,13 @@ describe('ResourceQuota admission: controllers', () => {
     expect(rs.status.replicas).toBe(2);
     expect(await listPods()).toHaveLength(2);
     expect((await getQuota(s, 'pods')).status.used).toEqual({ pods: '2' });
+    // calculateStatus: the refusal is the ReplicaFailure condition's message.
+    const failing = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.conditions?.length === 1, 'ReplicaFailure');
+    expect(failing.status.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: expect.stringMatching(/^pods "rs-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2$/) }]);
+    // More room: the ReplicaSet's backoff retry makes the third pod and clears the condition.
+    await s.json('PATCH', `${ns}/resourcequotas/pods`, { body: { spec: { hard: { pods: '3' } } }, headers: mergePatch });
+    const done = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.replicas === 3 && !x.status.conditions, 'third replica', 3000);
+    expect(done.status.replicas).toBe(3);
   });
 });
 
