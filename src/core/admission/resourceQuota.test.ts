@@ -128,6 +128,21 @@ describe('ResourceQuota admission', () => {
     expect((await s.json('POST', `${ns}/pods`, { body: pod('be3') })).status).toBe(201);
   });
 
+  it('Terminating scope (activeDeadlineSeconds) and extended resources (requests.<domain>/<name>)', async () => {
+    t = await newTestServer();
+    const s = t;
+    await createQuota(s, 'jobs', { pods: '1' }, { scopes: ['Terminating'] });
+    await createQuota(s, 'gpu', { 'requests.example.com/gpu': '1' });
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('j1', undefined, { activeDeadlineSeconds: 60 }) })).status).toBe(201);
+    const j2 = await s.json('POST', `${ns}/pods`, { body: pod('j2', undefined, { activeDeadlineSeconds: 60 }) });
+    expect(j2.body.message).toBe('pods "j2" is forbidden: exceeded quota: jobs, requested: pods=1, used: pods=1, limited: pods=1');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('long-running') })).status).toBe(201);
+    // An extended resource's request defaults from its limit; the quota counts requests.
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('g1', { limits: { 'example.com/gpu': '1' } }) })).status).toBe(201);
+    const g2 = await s.json('POST', `${ns}/pods`, { body: pod('g2', { limits: { 'example.com/gpu': '1' } }) });
+    expect(g2.body.message).toBe('pods "g2" is forbidden: exceeded quota: gpu, requested: requests.example.com/gpu=1, used: requests.example.com/gpu=1, limited: requests.example.com/gpu=1');
+  });
+
   it('services: node ports and load balancers are counted, on create and when an update changes the type', async () => {
     t = await newTestServer();
     const s = t;
