@@ -224,6 +224,22 @@ describe('ResourceQuota admission: claims', () => {
 });
 
 describe('ResourceQuota admission: controllers', () => {
+  it('a Deployment shows its ReplicaSet\'s ReplicaFailure', async () => {
+    t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
+    const s = t;
+    await createQuota(s, 'pods', { pods: '1' });
+    await s.json('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    const d = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body, (x) => x.status?.conditions?.some((c: { type: string }) => c.type === 'ReplicaFailure'), 'the Deployment\'s ReplicaFailure');
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'ReplicaFailure')).toEqual({
+      type: 'ReplicaFailure', status: 'True', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate',
+      message: expect.stringMatching(/^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1$/),
+    });
+    expect(d.status.replicas).toBe(1);
+  });
+
+
   it('a ReplicaSet\'s pods stop at the quota: ReplicaFailure says why, and more room lets it finish', async () => {
     t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
     const s = t;
