@@ -46,6 +46,16 @@ describe('kubectl with ResourceQuota and LimitRange', () => {
     expect(g.stdout).toMatch(/^NAME\s+REQUEST\s+LIMIT\s+AGE\nq2\s+configmaps: 2\/2, pods: 0\/1\s+\S+\n$/);
   });
 
+  it('a Deployment past the quota: describe shows ReplicaFailure with the refusal', async () => {
+    // team's quota allows one pod.
+    expect((await t.kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2', '-n', 'team'])).stdout).toBe('deployment.apps/web created\n');
+    const described = await until(['describe', 'deployment', 'web', '-n', 'team'], (out) => out.includes('ReplicaFailure'));
+    expect(described).toMatch(/\n  ReplicaFailure\s+True\s+FailedCreate\n/);
+    const rs = await t.kubectl(['describe', 'replicaset', '-l', 'app=web', '-n', 'team']);
+    expect(rs.stdout).toMatch(/\n  ReplicaFailure\s+True\s+FailedCreate\n/);
+    expect((await t.kubectl(['get', 'pods', '-n', 'team', '-l', 'app=web', '-o', 'name'])).stdout.trim().split('\n')).toHaveLength(1);
+  });
+
   it('a LimitRange default is applied to a pod created without resources; its max refuses a bigger one', async () => {
     expect((await t.kubectl(['create', 'namespace', 'limited'])).code).toBe(0);
     const lr = await t.kubectl(['apply', '-n', 'limited', '-f', '-'], `apiVersion: v1
