@@ -430,7 +430,13 @@ export class PathSetBuilder {
   /** Shared by a builder and the builders `descend` returns: whether a node may be left empty. */
   private state = { descended: false };
 
-  constructor() {
+  /**
+   * `ordered`: the caller inserts in depth-first order, each subtree's paths
+   * together and no path twice (a walk of an object inserting as it goes), so
+   * a path leaving the last one's branch always starts a new node and its
+   * last element is always a new member: nothing is looked up.
+   */
+  constructor(private readonly ordered = false) {
     this.node = PathSet.newNode();
   }
 
@@ -445,12 +451,19 @@ export class PathSetBuilder {
     while (k < n && k < depth && elems[k] === path[k]) k++;
     let node = nodes[k];
     for (; k < n; k++) {
-      node = PathSet.childNodeOf(node, path[k]);
+      if (this.ordered) {
+        const child = PathSet.newNode();
+        PathSet.appendChild(node, path[k], child);
+        node = child;
+      } else {
+        node = PathSet.childNodeOf(node, path[k]);
+      }
       elems[k] = path[k];
       nodes[k + 1] = node;
     }
     this.lastDepth = n;
-    PathSet.addMemberTo(node, path[n]);
+    if (this.ordered) PathSet.appendMember(node, path[n]);
+    else PathSet.addMemberTo(node, path[n]);
     return this;
   }
 

@@ -52,8 +52,9 @@ export function compare(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: Jso
  * What the configuration leaves out is lhs's, unchanged.
  */
 export function mergeComparing(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: JsonValue): { merged: JsonValue; comparison: Comparison } {
-  const added = new PathSetBuilder();
-  const modified = new PathSetBuilder();
+  // The walk visits each node once, depth first.
+  const added = new PathSetBuilder(true);
+  const modified = new PathSetBuilder(true);
   const rules: MergeRules = {
     leaf(path, l, r) {
       if (r === undefined) return deepCopy(l as JsonValue);
