@@ -11,6 +11,7 @@ import { dataNeededBy } from '../http/requestData';
 import { newRequestInfo } from '../http/requestInfo';
 import { newTestServer, type TestServer } from '../testing/client';
 import { openApiV2Proto } from './gnosticProto.test-data';
+import { encodeGnosticDocument } from './gnostic';
 import type { SwaggerDocument } from './v2Document';
 import { toV2CustomResourceSchema } from './v2Schemas';
 
@@ -136,11 +137,11 @@ describe('/openapi/v2 in JSON', () => {
     doc = JSON.parse(await res.text());
   });
 
-  it('is the default (no Accept) with kube-openapi headers: ETag of the JSON, Vary Accept, Last-Modified', async () => {
+  it('is the default (no Accept) with kube-openapi headers: ETag of the JSON, Vary Accept-Encoding and Accept, Last-Modified', async () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('etag')).toMatch(/^"[0-9A-F]{128}"$/);
-    expect(res.headers.get('vary')).toBe('Accept');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
     expect(res.headers.get('cache-control')).toBe('no-cache, private');
     expect(Date.parse(res.headers.get('last-modified')!)).not.toBeNaN();
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', new TextEncoder().encode(JSON.stringify(doc))));
@@ -236,6 +237,23 @@ describe('/openapi/v2 as gnostic protobuf', () => {
     expect(topLevelFields(bytes)).toEqual([[1, 2], [2, 2], [8, 2], [9, 2], [12, 2], [13, 2]]);
   });
 
+  it('encodes a one-definition document to the bytes gnostic\'s field numbers give', () => {
+    const doc: SwaggerDocument = {
+      swagger: '2.0', info: { title: 'T', version: 'v' }, paths: {},
+      definitions: { D: { type: 'string', 'x-a': true } }, securityDefinitions: {}, security: [],
+    };
+    const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
+    expect([...encodeGnosticDocument(doc)]).toEqual([
+      0x0a, 3, ...ascii('2.0'), // Document.swagger = 1
+      0x12, 6, 0x0a, 1, ...ascii('T'), 0x12, 1, ...ascii('v'), // info = 2 { title = 1, version = 2 }
+      0x42, 0, // paths = 8, set though empty
+      0x4a, 35, 0x0a, 33, 0x0a, 1, ...ascii('D'), 0x12, 28, // definitions = 9 { additional_properties = 1 { name = 1, value = 2 } }
+      0xb2, 0x01, 8, 0x0a, 6, ...ascii('string'), // Schema.type = 22 { value = 1 }
+      0xfa, 0x01, 14, 0x0a, 3, ...ascii('x-a'), 0x12, 7, 0x12, 5, ...ascii('true\n'), // vendor_extension = 31 { name = 1, value = 2 { yaml = 2 } }
+      0x6a, 0, // security_definitions = 13
+    ]);
+  });
+
   it('carries extensions as YAML text kubectl finds the kind by, and a PATCH\'s fieldValidation as a query parameter', async () => {
     const decoded = decode(new Uint8Array(await (await get({ accept: KUBECTL_ACCEPT })).arrayBuffer()));
     const path = (name: string) => decoded.paths.path.find((n: M) => n.name === name).value;
@@ -262,7 +280,7 @@ describe('/openapi/v2 negotiation and caching', () => {
     for (const accept of ['text/html', 'application/yaml', 'application/vnd.kubernetes.protobuf']) {
       const res = await get({ accept });
       expect(res.status).toBe(406);
-      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     }
@@ -275,7 +293,7 @@ describe('/openapi/v2 negotiation and caching', () => {
       const res = await get(headers);
       expect(res.status).toBe(304);
       expect(res.headers.get('etag')).toBe(etag);
-      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
       expect(res.headers.get('content-type')).toBeNull();
       expect(await res.text()).toBe('');
     }
@@ -292,6 +310,7 @@ describe('/openapi/v2 negotiation and caching', () => {
   it('is gzipped for a client that accepts it (the document is far above the threshold)', async () => {
     const res = await get({ accept: KUBECTL_ACCEPT, 'accept-encoding': 'gzip' });
     expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding, Accept');
     const plain = new Uint8Array(await new Response(res.body!.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
     expect(decode(plain).swagger).toBe('2.0');
   });

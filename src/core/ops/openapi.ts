@@ -44,7 +44,8 @@ function notModified(request: Request, etag: string, lastModified: Date): boolea
 }
 
 async function serveOpenApiV2(registry: ResourceRegistry, request: Request): Promise<Response> {
-  const vary = { Vary: 'Accept' };
+  // kube-openapi's gzip wrapper adds Accept-Encoding to every answer, compressed or not, before the handler adds Accept.
+  const vary = { Vary: 'Accept-Encoding, Accept' };
   const format = negotiateOpenApiV2(request.headers.get('accept'));
   if (!format) return new Response(null, { status: 406, headers: { ...vary, 'Cache-Control': 'no-cache, private', 'Content-Length': '0' } });
   const spec = await openApiV2Spec(registry);
