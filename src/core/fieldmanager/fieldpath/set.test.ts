@@ -94,6 +94,24 @@ describe('PathSet algebra on small and wide nodes', () => {
     }
   });
 
+  it('algebra hands out one node per content: equal results are the same set, and a set less itself is empty', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const pa = randomPaths(seed, 120, false);
+      const pb = randomPaths(seed + 1000, 120, false);
+      const a = PathSet.of(...pa);
+      const b = PathSet.of(...pb);
+      const u1 = a.union(b);
+      const u2 = b.union(a);
+      expect(u1).toBe(u2);
+      expect(u1.intersection(a)).toBe(a.union(PathSet.EMPTY).intersection(u2));
+      expect(u1.difference(u2)).toBe(PathSet.EMPTY);
+      expect(ids(u1.difference(b).union(b))).toEqual(ids(u1));
+      // a shared set's FieldsV1 is built once
+      expect(setToFieldsV1(u1)).toBe(setToFieldsV1(u2));
+      expect(Object.isFrozen(setToFieldsV1(u1))).toBe(true);
+    }
+  });
+
   it('encodes FieldsV1 keys in element order however they were inserted', () => {
     const names = Array.from({ length: 40 }, (_, i) => `k${String(i).padStart(2, '0')}`);
     for (const count of [3, 12, 40]) {
