@@ -59,8 +59,9 @@ export function mergeComparing(schema: Schema, node: TypeNode, lhs: JsonValue, r
     leaf(path, l, r) {
       if (r === undefined) return deepCopy(l as JsonValue);
       if (l === undefined) added.insert(path);
-      else if (!equals(l, r)) modified.insert(path);
-      return deepCopy(r);
+      // Scalars (most leaves) compare by value here; lists and maps deeply.
+      else if (l !== r && (typeof l !== 'object' || typeof r !== 'object' || !equals(l, r))) modified.insert(path);
+      return typeof r === 'object' && r !== null ? deepCopy(r) : r;
     },
     post(path, l) {
       if (l === undefined) added.insert(path);

@@ -32,6 +32,8 @@ const plainV = (v: JsonValue) => `&{${goV(v)}}`;
 class Validator {
   readonly errors: ValidationError[] = [];
   private readonly path: PathElement[] = [];
+  private readonly seen: Set<string>[] = [];
+  private listDepth = 0;
 
   constructor(
     private readonly schema: Schema,
@@ -104,7 +106,18 @@ class Validator {
       for (let i = 0; i < v.length; i++) this.child(atom.element, indexElement(i), v[i], preserve);
       return;
     }
-    const seen = new Set<string>();
+    // One set of keys per list depth, reused (lists nest inside list items).
+    const seen = (this.seen[this.listDepth] ??= new Set<string>());
+    seen.clear();
+    this.listDepth++;
+    try {
+      this.items(atom, v, preserve, seen);
+    } finally {
+      this.listDepth--;
+    }
+  }
+
+  private items(atom: ListAtom, v: JsonValue[], preserve: boolean, seen: Set<string>): void {
     for (let i = 0; i < v.length; i++) {
       const item = v[i];
       const bad = badItem(atom, item);
