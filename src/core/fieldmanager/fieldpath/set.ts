@@ -156,7 +156,10 @@ export class PathSet {
       let idx = this.memberIndex;
       if (idx === undefined) {
         idx = new Map();
-        for (const pe of m) idx.set(pe.id, pe);
+        for (let peI = 0; peI < m.length; peI++) {
+          const pe = m[peI];
+          idx.set(pe.id, pe);
+        }
         this.memberIndex = idx;
       }
       return idx.get(id);
@@ -171,7 +174,10 @@ export class PathSet {
       let idx = this.childIndex;
       if (idx === undefined) {
         idx = new Map();
-        for (const n of c) idx.set(n.pe.id, n);
+        for (let nI = 0; nI < c.length; nI++) {
+          const n = c[nI];
+          idx.set(n.pe.id, n);
+        }
         this.childIndex = idx;
       }
       return idx.get(id);
@@ -223,7 +229,8 @@ export class PathSet {
   /** Builders only: drops children left empty (descended into, nothing inserted). */
   static pruneEmpty(node: PathSet): void {
     let dropped = false;
-    for (const c of node.children) {
+    for (let cI = 0; cI < node.children.length; cI++) {
+      const c = node.children[cI];
       PathSet.pruneEmpty(c.set);
       if (c.set.empty()) dropped = true;
     }
@@ -240,7 +247,10 @@ export class PathSet {
   /** Number of paths in the set. */
   size(): number {
     let n = this.members.length;
-    for (const c of this.children) n += c.set.size();
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
+      n += c.set.size();
+    }
     return n;
   }
 
@@ -305,17 +315,22 @@ export class PathSet {
     if (other.empty() || this === other) return this;
     if (this.empty()) return other;
     let members = this.members;
-    for (const pe of other.members) {
+    for (let peI = 0; peI < other.members.length; peI++) {
+      const pe = other.members[peI];
       if (this.member(pe.id) !== undefined) continue;
       if (members === this.members) members = this.members.slice();
       (members as PathElement[]).push(pe);
     }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       children.push(theirs ? { pe: theirs.pe, set: c.set.union(theirs.set) } : c);
     }
-    for (const c of other.children) if (this.childNode(c.pe.id) === undefined) children.push(c);
+    for (let cI = 0; cI < other.children.length; cI++) {
+      const c = other.children[cI];
+      if (this.childNode(c.pe.id) === undefined) children.push(c);
+    }
     return PathSet.make(members, children);
   }
 
@@ -341,9 +356,13 @@ export class PathSet {
     if (this === other) return PathSet.EMPTY;
     if (other.empty() || this.empty()) return this;
     const members: PathElement[] = [];
-    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    for (let peI = 0; peI < this.members.length; peI++) {
+      const pe = this.members[peI];
+      if (other.member(pe.id) === undefined) members.push(pe);
+    }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       if (!theirs) {
         children.push(c);
@@ -359,9 +378,13 @@ export class PathSet {
   recursiveDifference(other: PathSet): PathSet {
     if (other.empty() || this.empty()) return this;
     const members: PathElement[] = [];
-    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    for (let peI = 0; peI < this.members.length; peI++) {
+      const pe = this.members[peI];
+      if (other.member(pe.id) === undefined) members.push(pe);
+    }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       if (other.member(c.pe.id) !== undefined) continue;
       const theirs = other.childNode(c.pe.id);
       if (!theirs) {
@@ -378,7 +401,8 @@ export class PathSet {
     if (this === other) return true;
     if (this.members.length !== other.members.length || this.children.length !== other.children.length) return false;
     for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       if (!theirs || !c.set.equals(theirs.set)) return false;
     }
