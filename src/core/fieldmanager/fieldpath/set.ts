@@ -93,6 +93,8 @@ export class PathSet {
    */
   encoded: object | undefined = undefined;
   encodedWithSelf: object | undefined = undefined;
+  /** Whether members and children are each in element order (undefined: not looked at yet; shared nodes are). */
+  private inOrder: boolean | undefined = undefined;
 
   private constructor(
     // Mutable for builders only, until they hand the set out.
@@ -124,6 +126,7 @@ export class PathSet {
   static shared(node: PathSet): PathSet {
     const m = PathSet.sortMembersOf(node);
     const c = PathSet.sortChildrenOf(node);
+    node.inOrder = true;
     // Looked up by the elements and child nodes themselves (no key to build): equal
     // elements are mostly one object, and when not, the node is just not shared.
     let at: SharedEntry | undefined = sharedRoot;
@@ -300,8 +303,46 @@ export class PathSet {
   }
 
   /** True when every path of this set is in `other` (this.difference(other) is empty). */
+  /** Whether members and children are each sorted (then algebra merges them in one pass, with no lookups). */
+  private sorted(): boolean {
+    let s = this.inOrder;
+    if (s === undefined) {
+      s = true;
+      const m = this.members;
+      for (let i = 1; i < m.length && s; i++) if (compareElements(m[i - 1], m[i]) > 0) s = false;
+      const c = this.children;
+      for (let i = 1; i < c.length && s; i++) if (compareElements(c[i - 1].pe, c[i].pe) > 0) s = false;
+      this.inOrder = s;
+    }
+    return s;
+  }
+
   isSubsetOf(other: PathSet): boolean {
     if (this === other || this.empty()) return true;
+    if (this.sorted() && other.sorted()) {
+      const m = this.members;
+      const om = other.members;
+      for (let i = 0, j = 0; i < m.length; ) {
+        if (j === om.length) return false;
+        const d = compareElements(m[i], om[j]);
+        if (d < 0) return false;
+        j++;
+        if (d === 0) i++;
+      }
+      const c = this.children;
+      const oc = other.children;
+      for (let i = 0, j = 0; i < c.length; ) {
+        if (j === oc.length) return false;
+        const d = compareElements(c[i].pe, oc[j].pe);
+        if (d < 0) return false;
+        if (d === 0) {
+          if (!c[i].set.isSubsetOf(oc[j].set)) return false;
+          i++;
+        }
+        j++;
+      }
+      return true;
+    }
     for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
     for (let i = 0; i < this.children.length; i++) {
       const c = this.children[i];
@@ -355,6 +396,7 @@ export class PathSet {
   difference(other: PathSet): PathSet {
     if (this === other) return PathSet.EMPTY;
     if (other.empty() || this.empty()) return this;
+    if (this.sorted() && other.sorted()) return this.sortedDifference(other);
     const members: PathElement[] = [];
     for (let peI = 0; peI < this.members.length; peI++) {
       const pe = this.members[peI];
@@ -372,6 +414,41 @@ export class PathSet {
       if (!set.empty()) children.push({ pe: c.pe, set });
     }
     return PathSet.make(members, children);
+  }
+
+  /** difference, both sides sorted: one pass over each, the result sorted too. */
+  private sortedDifference(other: PathSet): PathSet {
+    const m = this.members;
+    const om = other.members;
+    const members: PathElement[] = [];
+    for (let i = 0, j = 0; i < m.length; ) {
+      const d = j === om.length ? -1 : compareElements(m[i], om[j]);
+      if (d < 0) members.push(m[i++]);
+      else {
+        if (d === 0) i++;
+        j++;
+      }
+    }
+    const c = this.children;
+    const oc = other.children;
+    const children: ChildNode[] = [];
+    let same = members.length === m.length;
+    for (let i = 0, j = 0; i < c.length; ) {
+      const d = j === oc.length ? -1 : compareElements(c[i].pe, oc[j].pe);
+      if (d < 0) children.push(c[i++]);
+      else if (d > 0) j++;
+      else {
+        const set = c[i].set.difference(oc[j].set);
+        if (set === c[i].set) children.push(c[i]);
+        else {
+          same = false;
+          if (!set.empty()) children.push({ pe: c[i].pe, set });
+        }
+        i++;
+        j++;
+      }
+    }
+    return same ? this : PathSet.make(members, children);
   }
 
   /** Difference that also drops everything below each path of `other`. */
