@@ -103,7 +103,8 @@ const encodedFields = new WeakMap<object, PathSet>();
  * to it gives its set back, which costs a walk of the two objects instead
  * of building a set. Bounded; starts over when full.
  */
-const MAX_RECENT = 512;
+// A few dozen entries: each holds a set and its FieldsV1, which for a large object are large.
+const MAX_RECENT = 64;
 let recent = new Map<string, { fields: FieldsV1; set: PathSet }>();
 
 const hasOwn = Object.prototype.hasOwnProperty;

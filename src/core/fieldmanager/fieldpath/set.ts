@@ -22,7 +22,7 @@ interface SharedEntry {
 }
 let sharedRoot: SharedEntry = { next: undefined, node: undefined };
 let sharedCount = 0;
-const MAX_SHARED_NODES = 1 << 16;
+const MAX_SHARED_NODES = 1 << 15;
 
 /** The entry after `key`, added when missing; undefined when the table was full (it starts over). */
 function sharedStep(at: SharedEntry, key: object): SharedEntry | undefined {
