@@ -15,7 +15,10 @@ const INDEX_FROM = 8;
 
 const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
 
-/** Nodes of members only, in a trie by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
+/**
+ * Shared nodes (PathSet.shared), in a trie keyed by their members, then by
+ * each child's element and node. Bounded: sharing is an optimisation only.
+ */
 interface SharedEntry {
   next: Map<object, SharedEntry> | undefined;
   node: PathSet | undefined;
@@ -114,9 +117,9 @@ export class PathSet {
   }
 
   /**
-   * The one node equal to `node`, a finished node whose children are shared
-   * ones (`node` itself when it is the first): the same members, and the
-   * same child nodes below the same elements. Sets of an object repeat
+   * The one node equal to `node`, a finished node (`node` itself when it is
+   * the first): the same members, and the same child nodes below the same
+   * elements (children are compared as objects, so sharing builds bottom up). Sets of an object repeat
    * nodes by the thousand (the fields of each env entry), and an apply's set
    * is most often the one it applied last time, with other values: sets are
    * immutable, so sharing them saves the memory, lets each keep its FieldsV1
