@@ -65,14 +65,27 @@ const BINARY_FN = new Map([
   ['/', '_/_'],
   ['%', '_%_'],
 ]);
-const BINARY_PREC = new Map<string, number>([
-  ...['<', '<=', '>', '>=', '==', '!='].map((op): [string, number] => [op, PREC_RELATION]),
-  ['+', PREC_ADDITION],
-  ['-', PREC_ADDITION],
-  ['*', PREC_MULTIPLICATION],
-  ['/', PREC_MULTIPLICATION],
-  ['%', PREC_MULTIPLICATION],
-]);
+/** Precedence of a binary operator below the unary level, 0 for other tokens (most tokens ending an operand). */
+function binaryPrecedence(op: string): number {
+  switch (op) {
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return PREC_RELATION;
+    case '+':
+    case '-':
+      return PREC_ADDITION;
+    case '*':
+    case '/':
+    case '%':
+      return PREC_MULTIPLICATION;
+    default:
+      return 0;
+  }
+}
 
 class ParseError extends Error {}
 
@@ -248,8 +261,8 @@ class Parser implements MacroHelper {
       let fn: string | undefined;
       let prec = 0;
       if (t.kind === 'op') {
-        fn = BINARY_FN.get(t.text);
-        if (fn !== undefined) prec = BINARY_PREC.get(t.text)!;
+        prec = binaryPrecedence(t.text);
+        if (prec !== 0) fn = BINARY_FN.get(t.text);
       } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') {
         fn = '@in';
         prec = PREC_RELATION;
