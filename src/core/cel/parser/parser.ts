@@ -190,9 +190,8 @@ class Parser implements MacroHelper {
   }
 
   private call(fn: string, offset: number, args: Expr[], target?: Expr): Expr {
-    const e: Expr = { kind: 'call', id: this.id(offset), fn, args };
-    if (target) e.target = target;
-    return e;
+    // every call node has the same shape (target present, possibly undefined), so code reading nodes sees one shape per kind
+    return { kind: 'call', id: this.id(offset), fn, target, args };
   }
 
   // Expr = ConditionalOr ["?" ConditionalOr ":" Expr]
