@@ -797,8 +797,9 @@ class Planner {
 
   private planComprehension(e: ComprehensionExpr): Interpretable {
     const rangeReader = this.readerOf(e.iterRange);
-    const range = rangeReader.value;
     const rawRange = rangeReader.raw;
+    // a fused chain is read raw; its value reader is not needed
+    const range = rawRange === undefined ? rangeReader.value : undefined;
     this.markInPlace(e);
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
@@ -837,7 +838,7 @@ class Planner {
           json = x;
           r = null;
         } else r = x === NOT_RAW ? f.alt : fromJson(x);
-      } else r = range(f);
+      } else r = range!(f);
       if (isErrUnk(r)) return r;
       const slots = f.slots;
       slots[accuSlot] = init(f);
