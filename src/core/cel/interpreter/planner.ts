@@ -373,9 +373,8 @@ class Planner {
 
   private planList(e: Expr & { kind: 'list' }): Interpretable {
     const els = e.elements.map((x) => this.plan(x));
-    const opt = new Set(e.optionalIndices);
     const id = e.id;
-    if (opt.size === 0) {
+    if (e.optionalIndices.length === 0) {
       return (f) => {
         const out = new Array<CelValue>(els.length);
         for (let i = 0; i < els.length; i++) {
@@ -387,6 +386,7 @@ class Planner {
         return out;
       };
     }
+    const opt = new Set(e.optionalIndices);
     return (f) => {
       const out: CelValue[] = [];
       for (let i = 0; i < els.length; i++) {
