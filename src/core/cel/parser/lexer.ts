@@ -254,7 +254,8 @@ function lexNumber(src: string, i: number): Token {
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */
 export function intLiteral(raw: string, negative: boolean): bigint | undefined {
-  let v = BigInt(raw);
+  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, and converting it is cheaper than parsing text
+  let v = raw.length < 16 ? BigInt(+raw) : BigInt(raw);
   if (negative) v = -v;
   if (v > INT64_MAX || v < -INT64_MAX - 1n) return undefined;
   return v;
