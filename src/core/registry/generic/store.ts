@@ -143,6 +143,9 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** Keys whose last applied object a store keeps decoded. */
+const lastWrittenLimit = 32;
+
 const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
@@ -248,6 +251,36 @@ function encodeStored(obj: KubeObject): string {
   return JSON.stringify({ kind, apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: '' }), ...rest });
 }
 
+/**
+ * Freezes a value that is exactly what JSON.parse of its JSON.stringify would
+ * give (plain objects and arrays, strings, finite numbers, booleans, null;
+ * no undefined, no -0): false, and left unusable as a decode, for anything
+ * else. A false result may leave parts of the value frozen.
+ */
+function freezeJson(v: unknown): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!freezeJson(v[i])) return false;
+  } else {
+    if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+    const o = v as Record<string, unknown>;
+    for (const k in o) if (k === '__proto__' || !freezeJson(o[k])) return false;
+  }
+  Object.freeze(v);
+  return true;
+}
+
 function withoutResourceVersion(obj: KubeObject): KubeObject {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
   return { ...obj, metadata: meta };
@@ -274,6 +307,12 @@ export class Store {
   private requestUser: UserInfo | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
+  /**
+   * The decoded objects of the values applies wrote last, by key, frozen:
+   * the next apply of the object starts from it instead of parsing the
+   * stored text again. One entry per key (the newest value), a few keys.
+   */
+  private readonly lastWritten = new Map<string, { kv: KeyValue; object: KubeObject }>();
 
   constructor(
     readonly type: ResourceType,
@@ -399,6 +438,33 @@ export class Store {
     out.add(`"${kv.modRevision}"`);
     out.add(v.slice(layout.slotAt + 2));
     return true;
+  }
+
+  /**
+   * decode(kv) for a reader that changes nothing it is given: the object an
+   * apply wrote when kv is that write's value (frozen, shared), a fresh decode otherwise.
+   */
+  private decodeShared(kv: KeyValue): KubeObject {
+    const known = this.lastWritten.get(kv.key);
+    if (known && (known.kv === kv || (known.kv.modRevision === kv.modRevision && known.kv.value === kv.value))) return known.object;
+    return this.decode(kv);
+  }
+
+  /**
+   * Keeps obj, just written as kv, as decode(kv) would give it (kind and
+   * apiVersion as served, metadata in stored order with the revision), frozen,
+   * when nothing converts it on the way to storage and it is plain JSON.
+   */
+  private rememberWritten(kv: KeyValue, obj: KubeObject): void {
+    this.lastWritten.delete(kv.key);
+    if (this.strategy.toStorage || this.strategy.fromStorage) return;
+    const { kind, apiVersion, metadata, ...rest } = obj;
+    // Without them the stored text is laid out otherwise, and so is its decode.
+    if (typeof kind !== 'string' || typeof apiVersion !== 'string' || !isObject(metadata)) return;
+    const decoded = { kind: this.type.kind, apiVersion: this.apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: String(kv.modRevision) }), ...rest } as KubeObject;
+    if (!freezeJson(decoded)) return;
+    if (this.lastWritten.size >= lastWrittenLimit) this.lastWritten.delete(this.lastWritten.keys().next().value!);
+    this.lastWritten.set(kv.key, { kv, object: decoded });
   }
 
   /** The stored text of an object, in the storage layout. */
@@ -569,7 +635,7 @@ export class Store {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
-      const current = kv ? this.decode(kv) : undefined;
+      const current = kv ? (options.currentIntact ? this.decodeShared(kv) : this.decode(kv)) : undefined;
       // A PUT's own uid is a precondition (DefaultUpdatedObjectInfo.Preconditions), checked as etcd3's GuaranteedUpdate does.
       const uid = options.preconditions?.uid;
       if (uid && (current || this.strategy.allowCreateOnUpdate || options.forceAllowCreate) && uid !== (current?.metadata.uid ?? '')) {
@@ -617,7 +683,8 @@ export class Store {
         // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
         if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) {
           this.traceWrite('update', key, kv!.modRevision, kv!.modRevision, `no change: ${key} not written, resourceVersion stays ${kv!.modRevision}`);
-          return { object: current, created: false };
+          // A shared decode is frozen: the caller gets its own.
+          return Object.isFrozen(current) ? this.writtenResult(kv!) : { object: current, created: false };
         }
         if (options.dryRun) {
           this.traceWrite('update', key, kv!.modRevision, undefined, `dry run: ${key} not written`);
@@ -626,6 +693,7 @@ export class Store {
         try {
           const written = await this.deps.storage.update(key, this.encode(next), kv!.modRevision);
           stored = true;
+          if (options.currentIntact) this.rememberWritten(written, next);
           this.traceWrite('update', key, kv!.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv!.modRevision} → ${written.modRevision}`);
           return this.writtenResult(written);
         } catch (e) {
