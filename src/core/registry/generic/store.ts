@@ -325,9 +325,28 @@ export class Store {
     this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
   }
 
+  /** The store every view is made from (a view inherits it from its prototype). */
+  private readonly root: Store = this;
+
+  /**
+   * A view of this store with the same request settings, made straight from
+   * the root store: every view has the root as prototype and the same own
+   * fields in the same order, so views share one shape (a view made from a
+   * view would turn the inner view into a prototype, a new shape per request
+   * that every property lookup in the store's methods then misses on).
+   */
+  private view(): Store {
+    const view = Object.create(this.root) as Store;
+    view.admission = this.admission;
+    view.mutatingAdmission = this.mutatingAdmission;
+    view.requestUser = this.requestUser;
+    view.writeTrace = this.writeTrace;
+    return view;
+  }
+
   /** This store as one request sees it: its writes pass mutating, then validating admission before storage. */
   withAdmission(admission: ValidatingAdmission, mutating?: MutatingAdmission): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.admission = admission;
     view.mutatingAdmission = mutating;
     return view;
@@ -335,14 +354,14 @@ export class Store {
 
   /** This store as one request sees it: its strategies see the requesting user. */
   withUser(user: UserInfo): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.requestUser = user;
     return view;
   }
 
   /** This store as one request sees it: each storage write is recorded in the request's trace. */
   withTrace(trace: WriteTrace): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.writeTrace = trace;
     return view;
   }
