@@ -153,3 +153,23 @@ describe('responses written from stored text', () => {
     expect(listText).toContain(JSON.stringify(withoutTypeMeta(expected as KubeObject)));
   });
 });
+
+describe('Store views of a request', () => {
+  it('a view of a view keeps the settings of both; a store wrapped around a view keeps its wrapper under further views', async () => {
+    const traced: string[] = [];
+    const admitted: string[] = [];
+    const admission = { validate: async (r: { operation: string }) => void admitted.push(r.operation) };
+    const view = pods.withAdmission(admission).withUser({ username: 'alice', groups: [] }).withTrace((e) => traced.push(e.message));
+    await view.createStored('default', pod('p1'));
+    expect(admitted).toEqual(['CREATE']);
+    expect(traced).toEqual([expect.stringContaining('created /registry/pods/default/p1')]);
+
+    // As the escalation guard wraps a request's store: an override of its writes.
+    const guarded = Object.create(pods.withAdmission(admission)) as Store;
+    guarded.createStored = async () => {
+      throw new Error('refused by the wrapper');
+    };
+    await expect(guarded.withTrace(() => {}).createStored('default', pod('p2'))).rejects.toThrow('refused by the wrapper');
+    await expect(guarded.withUser({ username: 'bob', groups: [] }).withTrace(() => {}).createStored('default', pod('p2'))).rejects.toThrow('refused by the wrapper');
+  });
+});

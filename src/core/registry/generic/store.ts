@@ -143,6 +143,9 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** Store views made by Store.view: the root store and their own request settings, nothing else. */
+const plainViews = new WeakSet<object>();
+
 /** Keys whose last applied object a store keeps decoded. */
 const lastWrittenLimit = 32;
 
@@ -333,10 +336,14 @@ export class Store {
    * the root store: every view has the root as prototype and the same own
    * fields in the same order, so views share one shape (a view made from a
    * view would turn the inner view into a prototype, a new shape per request
-   * that every property lookup in the store's methods then misses on).
+   * that every property lookup in the store's methods then misses on). A
+   * store wrapped otherwise (an escalation guard overriding its writes) is
+   * kept as the view's prototype, wrapper and all.
    */
   private view(): Store {
-    const view = Object.create(this.root) as Store;
+    const plain = this === this.root || plainViews.has(this);
+    const view = Object.create(plain ? this.root : this) as Store;
+    if (plain) plainViews.add(view);
     view.admission = this.admission;
     view.mutatingAdmission = this.mutatingAdmission;
     view.requestUser = this.requestUser;
