@@ -5,12 +5,13 @@ import type { Handler } from '../chain';
 import { writeError } from '../responseWriter';
 
 export function withRequestInfo(handler: Handler): Handler {
-  return async (request) => {
+  // Not async: the handler's promise is the answer, with no promise around it.
+  return (request) => {
     try {
       setRequestInfo(request, newRequestInfo(request.method, requestUrl(request)));
     } catch (err) {
       // A path the resolver cannot read (a malformed escape) is the client's error.
-      return writeError(err, request);
+      return Promise.resolve(writeError(err, request));
     }
     return handler(request);
   };
