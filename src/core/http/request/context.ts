@@ -45,10 +45,25 @@ function contextOf(request: Request): RequestContext {
   return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: [] });
 }
 
+/**
+ * URLs parsed lately, by their text. Clients repeat the same few paths, and
+ * a lookup costs less than a parse; the cache starts over when full. The
+ * URLs are shared between requests, so nobody may change one.
+ */
+const parsedUrls = new Map<string, URL>();
+const parsedUrlsLimit = 256;
+
 /** The request's URL, parsed once however many stages read it. Callers must not change it. */
 export function requestUrl(request: Request): URL {
   const ctx = contextOf(request);
-  return (ctx.url ??= new URL(request.url));
+  if (ctx.url) return ctx.url;
+  const text = request.url;
+  let url = parsedUrls.get(text);
+  if (!url) {
+    if (parsedUrls.size >= parsedUrlsLimit) parsedUrls.clear();
+    parsedUrls.set(text, (url = new URL(text)));
+  }
+  return (ctx.url = url);
 }
 
 export function withRequestInfo(request: Request, info: RequestInfo): void {
