@@ -1,11 +1,20 @@
 // CEL benchmark: compile time and evaluations per second of kubesim's engine
 // (with runtime cost tracking on, as the API server runs it) beside
 // @marcbachmann/cel-js, @bufbuild/cel and cel-js, on Kubernetes-style
-// expressions over one admission-like object. kubesim's compile is timed
-// twice: afresh (parse + check + plan, the environment's cache bypassed) and
-// through the environment's compiled-program cache (a repeated text, as the
-// API server and the workbench ask for). The other engines' compile is their
-// parse/plan entry point. Run: npx tsx bench/cel.bench.ts
+// expressions over one admission-like object.
+//
+// What each engine's compile hands back differs, so compile is timed three ways:
+// - the engine's compile entry point, as it is: kubesim's compile parses, type-checks and plans
+//   (the environment's cache bypassed; a cached text is timed too); @marcbachmann/cel-js'
+//   parse() parses and binds each node to its evaluator, and type-checks on the first evaluation
+//   (once, the result kept on the AST); @bufbuild/cel parses and plans without checking;
+//   cel-js parses to a CST that its evaluate() walks;
+// - to a type-checked program ready to evaluate, the deliverable of kubesim's compile (and of
+//   cel-go's Compile + Program): @marcbachmann/cel-js' parse() then check(), which marks the AST
+//   checked so evaluation skips its own check (the other two engines do not export a checker);
+// - compile and the first evaluation, on every side, so that work an engine defers to the first
+//   evaluation is counted.
+// Run: npx tsx bench/cel.bench.ts
 
 import { celEnv, parse as bufParse, plan as bufPlan } from '@bufbuild/cel';
 import { parse as marcParse } from '@marcbachmann/cel-js';
@@ -56,8 +65,11 @@ const cases: Case[] = [
 ];
 
 type Runner = {
+  /** the engine's compile entry point; the function it returns evaluates the expression once */
   compile(expr: string): () => unknown;
-  /** the same through a cache keyed by source text (kubesim only) */
+  /** to a type-checked program ready to evaluate, when the engine's compile does not check */
+  compileChecked?(expr: string): () => unknown;
+  /** the same text again, through the environment's compile cache (kubesim only) */
   compileCached?(expr: string): () => unknown;
 };
 
@@ -82,6 +94,12 @@ const engines: Record<string, Runner> = {
   '@marcbachmann/cel-js': {
     compile(expr) {
       const f = marcParse(expr);
+      return () => f({ object });
+    },
+    compileChecked(expr) {
+      const f = marcParse(expr);
+      const r = f.check();
+      if (!r.valid) throw r.error;
       return () => f({ object });
     },
   },
@@ -142,12 +160,16 @@ const us = (x: number): string => (x >= 10 ? x.toFixed(0) : x >= 1 ? x.toFixed(1
 const fmt = (n: number): string => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0));
 
 const ROUNDS = 3;
-const rows: string[][] = [];
+/** compile-time columns, each a compiler the engines' batches take turns with */
+type CompileWay = 'compile' | 'checked' | 'firstEval' | 'cached';
+const geomean = (xs: number[]): number => Math.exp(xs.reduce((t, x) => t + Math.log(x), 0) / xs.length);
+const evalRows: string[][] = [];
+const compileRows: string[][] = [];
 const ratios: Record<string, number[]> = {};
-/** other engine's compile µs / kubesim's, afresh and cached (>1 means kubesim compiles faster) */
-const compileRatios: Record<string, { fresh: number[]; cached: number[] }> = {};
+/** other engine's compile µs / kubesim's, per way of compiling (>1 means kubesim compiles faster) */
+const compileRatios: Record<string, { compile: number[]; checked: number[]; firstEval: number[]; cached: number[] }> = {};
 for (const c of cases) {
-  const results: Record<string, { ops: number; compileUs: number; cachedUs?: number } | string> = {};
+  const results: Record<string, { ops: number; us: Partial<Record<CompileWay, number>> } | string> = {};
   const runs: Record<string, () => unknown> = {};
   const compilers: Record<string, (expr: string) => unknown> = {};
   for (const [name, r] of Object.entries(engines)) {
@@ -163,10 +185,13 @@ for (const c of cases) {
         results[name] = `wrong: ${String(typeof v === 'object' ? JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? String(x) : x))?.slice(0, 40) : v)}`;
         continue;
       }
+      if (r.compileChecked && r.compileChecked(c.expr)() !== v) throw new Error('checked program evaluates differently');
       timeIt(run, 100); // warm up
       runs[name] = run;
-      results[name] = { ops: 0, compileUs: 0 };
-      compilers[name] = (e) => r.compile(e);
+      results[name] = { ops: 0, us: {} };
+      compilers[`${name} compile`] = (e) => r.compile(e);
+      compilers[`${name} firstEval`] = (e) => r.compile(e)();
+      if (r.compileChecked) compilers[`${name} checked`] = (e) => r.compileChecked!(e);
       if (r.compileCached) compilers[`${name} cached`] = (e) => r.compileCached!(e);
     } catch (e) {
       results[name] = `error: ${String((e as Error).message).slice(0, 40)}`;
@@ -174,55 +199,88 @@ for (const c of cases) {
   }
   const times = compileTimes(compilers, c.expr);
   for (const name of Object.keys(runs)) {
-    const res = results[name] as { compileUs: number; cachedUs?: number };
-    res.compileUs = times[name]!;
-    res.cachedUs = times[`${name} cached`];
+    const res = results[name] as { us: Partial<Record<CompileWay, number>> };
+    for (const way of ['compile', 'checked', 'firstEval', 'cached'] as const) res.us[way] = times[`${name} ${way}`];
   }
   // engines take turns over several rounds and keep their best, so load on the machine affects all alike
   for (let round = 0; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(runs)) {
-      const res = results[name] as { ops: number; compileUs: number };
+      const res = results[name] as { ops: number };
       res.ops = Math.max(res.ops, timeIt(run, 250));
     }
   }
-  const base = results.kubesim as { ops: number; compileUs: number; cachedUs: number };
-  const row = [c.name];
+  const base = results.kubesim as { ops: number; us: Record<CompileWay, number> };
+  const evalRow = [c.name];
+  const compileRow = [c.name];
   for (const name of Object.keys(engines)) {
     const r = results[name]!;
-    if (typeof r === 'string') row.push(r);
-    else if (name === 'kubesim') row.push(`${fmt(r.ops)}/s ${us(r.compileUs)}µs cached ${us(r.cachedUs!)}µs`);
-    else {
+    if (typeof r === 'string') {
+      evalRow.push(r);
+      compileRow.push(r);
+    } else if (name === 'kubesim') {
+      evalRow.push(`${fmt(r.ops)}/s`);
+      compileRow.push(`${us(r.us.compile!)}µs, +1st eval ${us(r.us.firstEval!)}µs, cached ${us(r.us.cached!)}µs`);
+    } else {
       const ratio = base.ops / r.ops;
       (ratios[name] ??= []).push(ratio);
-      const cr = (compileRatios[name] ??= { fresh: [], cached: [] });
-      cr.fresh.push(r.compileUs / base.compileUs);
-      cr.cached.push(r.compileUs / base.cachedUs);
-      row.push(`${fmt(r.ops)}/s ${us(r.compileUs)}µs (x${ratio.toFixed(2)}, compile x${(r.compileUs / base.compileUs).toFixed(2)})`);
+      const cr = (compileRatios[name] ??= { compile: [], checked: [], firstEval: [], cached: [] });
+      const compile = r.us.compile! / base.us.compile;
+      const firstEval = r.us.firstEval! / base.us.firstEval;
+      cr.compile.push(compile);
+      cr.firstEval.push(firstEval);
+      cr.cached.push(r.us.compile! / base.us.cached);
+      // an engine without a checker hands back its compile: kubesim's checked program is compared with that
+      const checkedUs = r.us.checked ?? r.us.compile!;
+      cr.checked.push(checkedUs / base.us.compile);
+      evalRow.push(`${fmt(r.ops)}/s (x${ratio.toFixed(2)})`);
+      compileRow.push(
+        `${us(r.us.compile!)}µs (x${compile.toFixed(2)})` +
+          (r.us.checked !== undefined ? `, checked ${us(r.us.checked)}µs (x${(r.us.checked / base.us.compile).toFixed(2)})` : '') +
+          `, +1st eval ${us(r.us.firstEval!)}µs (x${firstEval.toFixed(2)})`,
+      );
     }
   }
-  rows.push(row);
+  evalRows.push(evalRow);
+  compileRows.push(compileRow);
 }
 
-const header = ['expression', ...Object.keys(engines)];
-const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i]!)).join(' | ');
-console.log('evaluations/s and compile time per engine; (xN) = kubesim evaluations/s divided by that engine\'s (>1 means kubesim is faster),');
-console.log('compile xN = that engine\'s compile time divided by kubesim\'s uncached compile (>1 means kubesim compiles faster)');
-console.log('kubesim runs with runtime cost tracking and a 1,000,000 per-call limit; its first µs is a fresh compile (parse + check + plan),');
-console.log('"cached" the same text through the environment\'s compiled-program cache\n');
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
-for (const r of rows) console.log(line(r));
-console.log();
-for (const [name, rs] of Object.entries(ratios)) {
-  const geo = Math.exp(rs.reduce((s, x) => s + Math.log(x), 0) / rs.length);
-  console.log(`geometric mean speedup of kubesim over ${name}: x${geo.toFixed(2)} (${rs.length} expressions)`);
+function printTable(rows: string[][]): void {
+  const header = ['expression', ...Object.keys(engines)];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]): string => r.map((x, i) => x.padEnd(widths[i]!)).join(' | ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  for (const r of rows) console.log(line(r));
+  console.log();
 }
-const geomean = (xs: number[]): number => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+console.log('evaluations/s per engine; (xN) = kubesim evaluations/s divided by that engine\'s (>1 means kubesim is faster);');
+console.log('kubesim runs with runtime cost tracking and a 1,000,000 per-call limit\n');
+printTable(evalRows);
+console.log('compile time per engine, best batch; (xN) = that engine\'s time divided by kubesim\'s (>1 means kubesim compiles faster):');
+console.log('  first figure: the engine\'s compile entry point (kubesim: parse + check + plan, cache bypassed; @marcbachmann/cel-js: parse,');
+console.log('    checking deferred to the first evaluation; @bufbuild/cel: parse + plan, no checker; cel-js: parse to a CST);');
+console.log('  checked: to a type-checked program ready to evaluate (@marcbachmann/cel-js: parse + check()), against kubesim\'s compile;');
+console.log('  +1st eval: compile and one evaluation, on both sides; cached: kubesim serving a repeated text from its compile cache\n');
+printTable(compileRows);
+for (const [name, rs] of Object.entries(ratios)) {
+  console.log(`geometric mean speedup of kubesim over ${name}: x${geomean(rs).toFixed(2)} (${rs.length} expressions)`);
+}
 for (const [name, r] of Object.entries(compileRatios)) {
-  console.log(`geometric mean compile speedup of kubesim over ${name}: x${geomean(r.fresh).toFixed(2)} uncached, x${geomean(r.cached).toFixed(2)} cached`);
+  const checks = name === '@marcbachmann/cel-js';
+  console.log(
+    `geometric mean compile speedup of kubesim over ${name}: x${geomean(r.compile).toFixed(2)} against its compile entry point` +
+      (checks ? `, x${geomean(r.checked).toFixed(2)} to a checked program` : '') +
+      `, x${geomean(r.firstEval).toFixed(2)} compile + first evaluation, x${geomean(r.cached).toFixed(2)} cached`,
+  );
   const slug = name.replace(/^@/, '').replace(/\/.*$/, '');
-  reportFigure({ id: `cel.compile.${slug}`, label: `CEL compile of a fresh expression, kubesim / ${name} (geometric mean)`, value: geomean(r.fresh), unit: 'ratio', baseline: `${name} in the same run; cached compile x${geomean(r.cached).toFixed(2)}` });
+  const also = `compile entry point x${geomean(r.compile).toFixed(2)}, compile + first evaluation x${geomean(r.firstEval).toFixed(2)}, cached x${geomean(r.cached).toFixed(2)}`;
+  reportFigure(
+    checks
+      ? { id: `cel.compile.${slug}`, label: `CEL compile of a fresh expression to a checked program, kubesim / ${name} parse + check (geometric mean)`, value: geomean(r.checked), unit: 'ratio', baseline: `${name} in the same run; ${also}` }
+      : { id: `cel.compile.${slug}`, label: `CEL compile of a fresh expression, kubesim / ${name} (geometric mean; it has no checker)`, value: geomean(r.compile), unit: 'ratio', baseline: `${name} in the same run; ${also}` },
+  );
+  reportFigure({ id: `cel.compile.${slug}.firstEval`, label: `CEL compile + first evaluation of a fresh expression, kubesim / ${name} (geometric mean)`, value: geomean(r.firstEval), unit: 'ratio', baseline: `${name} in the same run` });
+  if (checks) reportFigure({ id: `cel.compile.${slug}.parse`, label: `CEL compile of a fresh expression, kubesim / ${name} parse only (geometric mean)`, value: geomean(r.compile), unit: 'ratio', baseline: `${name} in the same run; its check runs on the first evaluation` });
 }
 for (const [name, rs] of Object.entries(ratios)) {
   const slug = name.replace(/^@/, '').replace(/\/.*$/, '');
@@ -276,6 +334,12 @@ function compileCrdKubesim(): void {
 function compileCrdMarc(): void {
   for (const rule of crdRules) marcParse(rule);
 }
+function compileCrdMarcChecked(): void {
+  for (const rule of crdRules) {
+    const r = marcParse(rule).check();
+    if (!r.valid) throw r.error;
+  }
+}
 
 /** Milliseconds per CRD: warmed up, then the best of several rounds. */
 function crdTime(fn: () => void): number {
@@ -292,6 +356,7 @@ function crdTime(fn: () => void): number {
 const crdKube = crdTime(compileCrdKubesim);
 const crdEnv = crdTime(() => newEnvironment('crd', { schema: crdSchema }));
 const crdMarc = crdTime(compileCrdMarc);
+const crdMarcChecked = crdTime(compileCrdMarcChecked);
 console.log();
-console.log(`compile a CRD with ${crdRules.length} rules: kubesim ${crdKube.toFixed(2)}ms (typed by the schema, cost estimated; building the environment ${crdEnv.toFixed(2)}ms of it), @marcbachmann/cel-js ${crdMarc.toFixed(2)}ms (parse)`);
-console.log(`  kubesim/@marcbachmann/cel-js compile speed: x${(crdMarc / crdKube).toFixed(2)} (>1 means kubesim compiles the CRD faster)`);
+console.log(`compile a CRD with ${crdRules.length} rules: kubesim ${crdKube.toFixed(2)}ms (typed by the schema, cost estimated; building the environment ${crdEnv.toFixed(2)}ms of it), @marcbachmann/cel-js ${crdMarc.toFixed(2)}ms (parse), ${crdMarcChecked.toFixed(2)}ms (parse + check, self dynamic)`);
+console.log(`  kubesim/@marcbachmann/cel-js compile speed: x${(crdMarc / crdKube).toFixed(2)} against parse, x${(crdMarcChecked / crdKube).toFixed(2)} against parse + check (>1 means kubesim compiles the CRD faster)`);

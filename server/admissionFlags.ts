@@ -1,9 +1,11 @@
 /**
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
- * kube-apiserver); NodeRestriction, off by default as upstream, is the one
- * whose switch changes kubesim's behaviour. ValidatingAdmissionPolicy is
- * always on, as in kube-apiserver's default set.
+ * kube-apiserver); NodeRestriction, off by default as upstream, and
+ * CertificateSubjectRestriction, LimitRanger and ResourceQuota, on by
+ * default as upstream, are the ones whose switches change kubesim's
+ * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
+ * default set.
  */
 const knownPlugins = new Set([
   'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction',
@@ -25,4 +27,9 @@ export function parseAdmissionPlugins(flag: 'enable-admission-plugins' | 'disabl
 /** Whether NodeRestriction runs: enabled and not disabled. */
 export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: readonly string[] = []): boolean {
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
+}
+
+/** Whether a plugin kube-apiserver enables by default (LimitRanger, ResourceQuota) runs: not disabled. */
+export function defaultOnPluginEnabled(name: 'LimitRanger' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+  return !disable.includes(name);
 }

@@ -18,10 +18,11 @@ import { attachClientCertificate } from './clientCerts';
 import { publishClusterInfo } from './clusterInfo';
 import { rejectDotSegment } from './dotSegments';
 import { hostAuthorization } from './authorization';
-import { nodeRestrictionEnabled } from './admissionFlags';
+import { defaultOnPluginEnabled, nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
 import { ensureServingCert, servingCertFromFiles } from './tls';
+import { hostClusterSigning } from './clusterSigning';
 import { FakeClock } from '../src/core/util/clock';
 import { defaultFeatureGates } from '../src/core/features';
 
@@ -91,7 +92,10 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Reloads of --authentication-config are counted on /metrics once the API server exists.
   let observeAuthnReload: (ok: boolean) => void = () => {};
   if (!flags.tlsCertFile !== !flags.tlsPrivateKeyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
-  const authn = await hostAuthentication(flags.dataDir, flags.authn, {
+  // The cluster signing CA; a generated one is also the default --client-ca-file, so issued certificates authenticate.
+  const signing = await hostClusterSigning(flags.dataDir, flags.tls, flags.clusterSigning);
+  const authnFlags = signing?.generatedCertFile && !flags.authn?.clientCaFile ? { ...flags.authn, clientCaFile: signing.generatedCertFile } : flags.authn;
+  const authn = await hostAuthentication(flags.dataDir, authnFlags, {
     tlsPrivateKeyFile: flags.tlsPrivateKeyFile,
     onReload: (ok) => observeAuthnReload(ok),
     gates: { egressSelector: flags.featureGates?.StructuredAuthenticationConfigurationEgressSelector ?? defaultFeatureGates.StructuredAuthenticationConfigurationEgressSelector },
@@ -106,7 +110,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     : await ensureServingCert(flags.dataDir, generatedFor);
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
-  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
+  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), certificateSubjectRestriction: !flags.disableAdmissionPlugins?.includes('CertificateSubjectRestriction'), admissionPlugins: { limitRanger: defaultOnPluginEnabled('LimitRanger', flags.disableAdmissionPlugins), resourceQuota: defaultOnPluginEnabled('ResourceQuota', flags.disableAdmissionPlugins) }, livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection, clusterSigning: signing && { ca: signing.ca, durationMs: signing.durationMs } });
   await api.ready;
   // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
   const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;

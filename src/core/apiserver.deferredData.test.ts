@@ -121,6 +121,15 @@ describe('deferred data (the service worker build)', () => {
     expect(fetched).toEqual(schemas());
   });
 
+  it('serves /openapi/v2 as gnostic protobuf after fetching the schemas, not the Kubernetes protobuf descriptors', async () => {
+    const res = await call('GET', '/openapi/v2', { headers: { accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    // Document.swagger (field 1, length-delimited) comes first: "2.0".
+    expect([...new Uint8Array(await res.arrayBuffer()).subarray(0, 5)]).toEqual([0x0a, 0x03, 0x32, 0x2e, 0x30]);
+    expect(fetched).toEqual(schemas());
+  });
+
   it('fetches the protobuf descriptors on the first protobuf request only', async () => {
     expect((await call('POST', CMS, { body: cm('a') })).status).toBe(201);
     expect(fetched).toEqual(schemas());

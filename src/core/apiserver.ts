@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { createValidatingAdmissionPolicyPlugin, requestAdmission } from './admission';
+import { createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -21,7 +21,9 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
+import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
@@ -60,6 +62,7 @@ import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
 import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
+import { serveCoreSubresource } from './http/handlers/coreSubresources';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -116,6 +119,10 @@ export interface ApiServerOptions {
   rbacBootstrap?: boolean;
   /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
   nodeRestriction?: boolean;
+  /** The CertificateSubjectRestriction admission plugin, on unless false (--disable-admission-plugins). */
+  certificateSubjectRestriction?: boolean;
+  /** The default-on LimitRanger and ResourceQuota admission plugins (--disable-admission-plugins turns them off). */
+  admissionPlugins?: DefaultPluginsOptions;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -130,6 +137,8 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
+  clusterSigning?: CSRSigningOptions;
 }
 
 export interface ApiServer {
@@ -226,6 +235,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** The store each type object was last given, so a request finds it without building the key. */
   const storeByType = new WeakMap<ResourceType, Store>();
+  // LimitRanger and ResourceQuota: every write passes them, the controllers' too.
+  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -239,7 +250,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type), defaultPlugins.mutating(type));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -312,6 +323,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+      ['resourcequota-controller', () => startResourceQuotaController(deps)],
+      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];
@@ -337,7 +350,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
-    controllers.push(crdController, policies);
+    await defaultPlugins.start();
+    controllers.push(crdController, policies, defaultPlugins);
     // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
     if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
@@ -355,10 +369,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
+    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true), info.name);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
-    const admitting = store.withAdmission(admission).withUser(user);
+    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name)).withUser(user);
     const trace = traceSink(request);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);
@@ -389,6 +403,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    const coreSubresource = serveCoreSubresource(scope, (resource) => {
+      const t = registry.resourceFor('', 'v1', resource);
+      return t && storeFor(t);
+    });
+    if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);
@@ -466,10 +485,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (zpage) return zpage;
     const metricsResponse = await metrics.serve(path, request.headers.get('accept'));
     if (metricsResponse) return metricsResponse;
-    const openapi = serveOpenApi(registry, url);
+    const openapi = await serveOpenApi(registry, request, url);
     if (openapi) return openapi;
     if (path === '/') {
-      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v3', '/version'];
+      const paths = ['/api', '/api/v1', '/apis', '/configz', '/healthz', '/livez', '/readyz', '/metrics', '/metrics/slis', '/openapi/v2', '/openapi/v3', '/version'];
       if (gates.ComponentStatusz) paths.push('/statusz');
       if (gates.ComponentFlagz) paths.push('/flagz');
       for (const g of registry.groups()) if (g.name) for (const v of g.versions) paths.push(`/apis/${g.name}`, `/apis/${g.name}/${v}`);

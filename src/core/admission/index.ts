@@ -14,20 +14,24 @@ import type { AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
+import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 
-const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+/** The options object of each operation; a connect has none. */
+const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
 
 /**
  * The validating plugins in kube's order: CertificateApproval and
- * CertificateSigning (when an authorizer is given), then ValidatingAdmissionPolicy.
+ * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
+ * then ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -43,6 +47,16 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
+      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
+        const startedAt = performance.now();
+        let denied = true;
+        try {
+          admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
+          denied = false;
+        } finally {
+          observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
+        }
+      }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
       const started = performance.now();
       let rejected = true;
@@ -51,7 +65,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           {
             operation: review.operation,
             resource: { group: type.group, version: type.version, resource: type.resource },
-            kind: { group: type.group, version: type.version, kind: type.kind },
+            kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
             subresource: review.subresource,
             name: info.name || obj?.metadata.name || '',
             namespace: type.scope === 'Namespaced' ? info.namespace : '',
@@ -60,7 +74,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
             oldObject: review.oldObject,
             dryRun: review.dryRun,
             user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-            options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+            options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
           },
           outcome,
         );

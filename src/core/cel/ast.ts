@@ -131,8 +131,11 @@ export class IdMap<V> {
 export class SourceInfo {
   readonly positions = new IdMap<number>();
   readonly lineOffsets: number[] = [];
-  /** macro call nodes by the id of the comprehension they expanded to */
-  readonly macroCalls = new Map<number, Expr>();
+  private calls: Map<number, Expr> | undefined;
+  /** macro call nodes by the id of the comprehension they expanded to (made on first use: most expressions have none) */
+  get macroCalls(): Map<number, Expr> {
+    return (this.calls ??= new Map());
+  }
   constructor(readonly text: string) {
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineOffsets.push(i + 1);
   }

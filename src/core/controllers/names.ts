@@ -15,7 +15,9 @@ export const controllerNames = [
   'serviceaccount-controller',
   'serviceaccount-token-controller',
   'root-ca-certificate-publisher-controller',
+  'certificatesigningrequest-signing-controller',
   'pod-garbage-collector-controller',
+  'resourcequota-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -33,7 +35,9 @@ const aliases: Record<string, ControllerName> = {
   serviceaccount: 'serviceaccount-controller',
   'serviceaccount-token': 'serviceaccount-token-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  csrsigning: 'certificatesigningrequest-signing-controller',
   podgc: 'pod-garbage-collector-controller',
+  resourcequota: 'resourcequota-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };

@@ -24,8 +24,10 @@ const BINARY_MEDIA = /protobuf|cbor/i;
 const TABLE = /;\s*as=Table/i;
 
 export function dataNeededBy(request: Request, info: RequestInfo): RequestData {
-  const definitions = info.isResourceRequest ? !READS.has(info.verb) : info.path === '/openapi' || info.path.startsWith('/openapi/');
+  const openapi = !info.isResourceRequest && (info.path === '/openapi' || info.path.startsWith('/openapi/'));
+  const definitions = info.isResourceRequest ? !READS.has(info.verb) : openapi;
   const accept = request.headers.get('accept') ?? '';
   const media = `${accept} ${request.headers.get('content-type') ?? ''}`;
-  return { definitions, protobufDescriptors: BINARY_MEDIA.test(media), columnDescriptions: TABLE.test(accept) };
+  // /openapi/v2's protobuf is gnostic's openapi.v2.Document, written without the Kubernetes descriptors.
+  return { definitions, protobufDescriptors: !openapi && BINARY_MEDIA.test(media), columnDescriptions: TABLE.test(accept) };
 }

@@ -11,6 +11,7 @@ import {
   substitute,
   typeEquals,
   typeToString,
+  SmallBindings,
   TrialSubstitution,
   type CelType,
   type Substitution,
@@ -24,7 +25,11 @@ export interface Reference {
   /** resolved variable or function name */
   name: string;
   /** matching overload ids for calls */
-  overloads?: string[];
+  overloads?: readonly string[];
+  /** the matching overloads themselves, in the same order (as the environment prices them) */
+  decls?: readonly OverloadDecl[];
+  /** the overload table (the function's overloads of this arity and form) the matches were chosen from */
+  table?: readonly OverloadDecl[];
   /** true when the name is a type identifier such as int */
   isType?: boolean;
 }
@@ -62,14 +67,20 @@ export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: 
   };
 }
 
+/** The first fresh type parameter names, made once (cel-go names them _var0, _var1, ...). */
+const PARAM_NAMES = Array.from({ length: 64 }, (_, i) => `_var${i}`);
+
 class Checker {
   readonly types = new IdMap<CelType>();
   readonly refs = new IdMap<Reference>();
   readonly issues: CelIssue[] = [];
   readonly subst = new Map<string, CelType>();
   /** bindings of one overload trial over arguments without type parameters */
-  private readonly scratch = new Map<string, CelType>();
-  private scopes: Map<string, CelType>[] = [];
+  private scratch: SmallBindings | undefined;
+  /** local variables in scope (comprehension variables, block slots), innermost last */
+  private readonly localNames: string[] = [];
+  private readonly localTypes: CelType[] = [];
+  private localCount = 0;
   private fresh = 0;
 
   constructor(
@@ -88,11 +99,19 @@ class Checker {
   }
 
   private lookupLocal(name: string): CelType | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const t = this.scopes[i]!.get(name);
-      if (t) return t;
-    }
+    const names = this.localNames;
+    for (let i = this.localCount - 1; i >= 0; i--) if (names[i] === name) return this.localTypes[i];
     return undefined;
+  }
+
+  private declareLocal(name: string, t: CelType): void {
+    this.localNames[this.localCount] = name;
+    this.localTypes[this.localCount++] = t;
+  }
+
+  /** Drops the locals declared since the stack held `depth` of them (the arrays keep their length). */
+  private dropLocals(depth: number): void {
+    this.localCount = depth;
   }
 
   isVariable(name: string): boolean {
@@ -105,18 +124,19 @@ class Checker {
   }
 
   private freshParam(): CelType {
-    return T.param(`_var${this.fresh++}`);
+    const n = this.fresh++;
+    return T.param(n < PARAM_NAMES.length ? PARAM_NAMES[n]! : `_var${n}`);
   }
 
   private instantiate(o: OverloadDecl): { params: CelType[]; result: CelType } {
-    const names = new Map<string, CelType>();
+    const names = new SmallBindings();
     const params: CelType[] = [];
     for (const p of o.sig.params) params.push(this.inst(p, names));
     return { params, result: this.inst(o.sig.result, names) };
   }
 
   /** A declared type with each of its type parameters replaced by a fresh one (the same one per name). */
-  private inst(t: CelType, names: Map<string, CelType>): CelType {
+  private inst(t: CelType, names: SmallBindings): CelType {
     switch (t.kind) {
       case 'param': {
         let p = names.get(t.name);
@@ -141,7 +161,8 @@ class Checker {
   }
 
   private resolved(t: CelType): CelType {
-    return substitute(t, this.subst);
+    // nothing bound yet (most expressions): every type is already final
+    return this.subst.size === 0 ? t : substitute(t, this.subst);
   }
 
   check(e: Expr): CelType {
@@ -151,20 +172,22 @@ class Checker {
       case 'ident':
         return this.set(e, this.checkIdent(e, e.name));
       case 'select':
-        return this.set(e, this.checkSelect(e));
+        return this.set(e, this.checkSelect(e, false));
       case 'call':
         return this.set(e, this.checkCall(e));
       case 'list': {
         let elem: CelType | undefined;
-        e.elements.forEach((el, i) => {
+        const els = e.elements;
+        for (let i = 0; i < els.length; i++) {
+          const el = els[i]!;
           let t = this.check(el);
-          if (e.optionalIndices.includes(i)) {
+          if (e.optionalIndices.length !== 0 && e.optionalIndices.includes(i)) {
             const rt = this.resolved(t);
             if (rt.kind === 'opaque' && rt.name === 'optional_type') t = rt.params[0]!;
             else if (!isDynOrError(rt)) t = this.error(el, `expected type 'optional_type' but found '${typeToString(rt)}'`);
           }
           elem = this.joinElem(el, elem, t);
-        });
+        }
         return this.set(e, T.list(elem ?? this.freshParam()));
       }
       case 'map': {
@@ -218,16 +241,20 @@ class Checker {
     return this.error(e, `undeclared reference to '${name}' (in container '')`);
   }
 
-  private checkSelect(e: Expr & { kind: 'select' }): CelType {
+  /** `rootPlain`: the chain's root is known to start no dotted name, so no part of it is a qualified name. */
+  private checkSelect(e: Expr & { kind: 'select' }, rootPlain: boolean): CelType {
     // qualified identifiers: a.b.c where a is not a variable
-    const q = e.testOnly ? undefined : qualifiedName(e, this.env.qualifiedRoots);
+    const q = e.testOnly || rootPlain ? undefined : qualifiedName(e, this.env.qualifiedRoots);
     if (q !== undefined) {
       const root = chainRoot(e)!;
       if (this.env.variables.has(q) || (!this.isVariable(root) && this.env.typeIdents.has(q))) {
         return this.checkIdent(e, q);
       }
     }
-    const ot = this.resolved(this.check(e.operand));
+    const op = e.operand;
+    // qualifiedName answered without a name: the operand's chain has the same root
+    const plain = q === undefined && !e.testOnly && this.env.qualifiedRoots !== undefined;
+    const ot = this.resolved(plain && op.kind === 'select' && !op.testOnly ? this.set(op, this.checkSelect(op, true)) : this.check(op));
     const ft = this.fieldType(e, ot, e.field);
     if (e.testOnly) return T.bool;
     return ft;
@@ -269,66 +296,88 @@ class Checker {
     if (fn === BLOCK_FN && !target && args.length === 2 && args[0]!.kind === 'list') return this.checkBlock(args[0]!, args[1]!);
     const argTypes: CelType[] = [];
     if (target) argTypes.push(this.check(target));
-    for (const a of args) argTypes.push(this.check(a));
+    for (let i = 0; i < args.length; i++) argTypes.push(this.check(args[i]!));
     const member = target !== undefined;
     const decls = this.env.functions.overloads(fn, member, argTypes.length);
     if (decls.length === 0 && !this.env.functions.has(fn)) {
       return this.error(e, `undeclared reference to '${fn}' (in container '')`);
     }
-    const matches: OverloadDecl[] = [];
+    const info = tableInfo(fn, decls);
+    let argsHaveParams = false;
+    let resolvedArgs = argTypes;
+    if (this.subst.size !== 0) {
+      resolvedArgs = [];
+      for (const t of argTypes) resolvedArgs.push(this.resolved(t));
+    }
+    for (const t of resolvedArgs) if (hasParam(t)) argsHaveParams = true;
+    // calls on the shared primitive types resolve the same way every time: answered from the table's memo
+    const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
+    if (memoKey >= 0) {
+      const hit = info.memo.get(memoKey);
+      if (hit !== undefined) {
+        this.refs.set(e.id, info.reference(hit.matched));
+        return hit.result;
+      }
+    }
+    let pure = true;
+    const candidates = info.candidates(resolvedArgs);
+    // matches are recorded as a bit set over the table (tables hold few overloads), the ids built once per set
+    let matched = 0;
+    let overflow: OverloadDecl[] | undefined;
     let result: CelType | undefined;
-    const resolvedArgs = argTypes.map((t) => this.resolved(t));
-    const argsHaveParams = resolvedArgs.some(hasParam);
-    for (const o of decls) {
-      if (!kindsMayMatch(o.sig.params, resolvedArgs)) continue;
-      const generic = sigHasParams(o);
+    for (let i = 0; i < decls.length; i++) {
+      const o = decls[i]!;
+      if (candidates >= 0 ? (candidates & (1 << i)) === 0 : !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
+      const generic = info.generic[i]!;
+      let rt: CelType | undefined;
       if (generic && !argsHaveParams) {
         // arguments without type parameters: the signature's own parameter names can be bound in a
         // scratch table, with no fresh names and nothing to commit, unless the result keeps one unbound
-        const local = this.scratch;
+        const local = (this.scratch ??= new SmallBindings());
         local.clear();
         if (!allAssignable(o.sig.params, resolvedArgs, local)) continue;
-        const rt = substitute(o.sig.result, local);
-        if (!hasParam(rt)) {
-          matches.push(o);
-          result = result === undefined ? rt : typeEquals(result, rt) ? result : T.dyn;
-          continue;
-        }
+        rt = substitute(o.sig.result, local);
+        if (hasParam(rt)) rt = undefined;
       }
-      const inst = generic ? this.instantiate(o) : o.sig;
-      // bindings are only made when a type parameter is involved; otherwise check in place
-      const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
-      if (!allAssignable(inst.params, argTypes, trial)) continue;
-      // commit the bindings of the first match; later matches only widen the result
-      if (matches.length === 0 && trial instanceof TrialSubstitution) trial.commit();
-      matches.push(o);
-      const rt = substitute(inst.result, trial);
+      if (rt === undefined) {
+        // fresh type parameters or bindings may be made: the outcome is this call's own
+        if (generic || argsHaveParams) pure = false;
+        const inst = generic ? this.instantiate(o) : o.sig;
+        // bindings are only made when a type parameter is involved; otherwise check in place
+        const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
+        if (!allAssignable(inst.params, argTypes, trial)) continue;
+        // commit the bindings of the first match; later matches only widen the result
+        if (matched === 0 && overflow === undefined && trial instanceof TrialSubstitution) trial.commit();
+        rt = substitute(inst.result, trial);
+      }
+      if (i < 31) matched |= 1 << i;
+      else (overflow ??= []).push(o);
       result = result === undefined ? rt : typeEquals(result, rt) ? result : T.dyn;
     }
-    if (matches.length === 0) {
+    if (matched === 0 && overflow === undefined) {
       const shown = argTypes.map((t) => typeToString(substitute(t, this.subst, true)));
       const applied = member ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       return this.error(e, `found no matching overload for '${fn}' applied to '${applied}'`);
     }
-    this.refs.set(e.id, { name: fn, overloads: matches.map((m) => m.id) });
+    if (memoKey >= 0 && pure && overflow === undefined) info.memo.set(memoKey, { matched, result: result! });
+    this.refs.set(e.id, overflow === undefined ? info.reference(matched) : matchedReference(fn, decls, matched, overflow));
     return result!;
   }
 
   /** Slot i sees slots 0..i-1; the result sees them all. The slot list itself is not a value. */
   private checkBlock(slots: Expr & { kind: 'list' }, result: Expr): CelType {
-    const scope = new Map<string, CelType>();
-    this.scopes.push(scope);
+    const depth = this.localCount;
     slots.elements.forEach((el, i) => {
       let t = this.check(el);
       if (slots.optionalIndices.includes(i)) {
         const rt = this.resolved(t);
         t = rt.kind === 'opaque' && rt.name === 'optional_type' ? rt.params[0]! : T.dyn;
       }
-      scope.set(blockIndexName(i), t);
+      this.declareLocal(blockIndexName(i), t);
     });
     this.set(slots, T.list(T.dyn));
     const t = this.check(result);
-    this.scopes.pop();
+    this.dropLocals(depth);
     return t;
   }
 
@@ -357,19 +406,20 @@ class Checker {
         it2 = T.dyn;
     }
     const accuType = this.check(e.accuInit);
-    this.scopes.push(new Map<string, CelType>().set(e.accuVar, accuType));
-    const iterScope = new Map<string, CelType>().set(e.iterVar, it1);
-    if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2 ?? T.dyn);
-    this.scopes.push(iterScope);
+    const depth = this.localCount;
+    this.declareLocal(e.accuVar, accuType);
+    this.declareLocal(e.iterVar, it1);
+    if (e.iterVar2 !== undefined) this.declareLocal(e.iterVar2, it2 ?? T.dyn);
     const ct = this.check(e.loopCondition);
     if (!isAssignable(T.bool, ct, this.subst)) this.error(e.loopCondition, `expected type 'bool' but found '${typeToString(this.resolved(ct))}'`);
     const st = this.check(e.loopStep);
     if (!isAssignable(accuType, st, this.subst)) {
       this.error(e.loopStep, `expected type '${typeToString(this.resolved(accuType))}' but found '${typeToString(this.resolved(st))}'`);
     }
-    this.scopes.pop();
+    // the result sees the accumulator, not the iteration variables
+    this.dropLocals(depth + 1);
     const res = this.check(e.result);
-    this.scopes.pop();
+    this.dropLocals(depth);
     return res;
   }
 }
@@ -396,14 +446,99 @@ function hasParam(t: CelType): boolean {
   }
 }
 
-const genericOverloads = new WeakMap<OverloadDecl, boolean>();
 function sigHasParams(o: OverloadDecl): boolean {
-  let g = genericOverloads.get(o);
-  if (g === undefined) {
-    g = o.sig.params.some(hasParam) || hasParam(o.sig.result);
-    genericOverloads.set(o, g);
+  return o.sig.params.some(hasParam) || hasParam(o.sig.result);
+}
+
+/**
+ * What overload resolution needs of one overload table (a function's overloads of one
+ * arity and form), derived once per table: which overloads are generic, and the
+ * reference recorded for each set of matches (most calls match the same one or few).
+ */
+class TableInfo {
+  readonly generic: boolean[];
+  /** the reference of each single match, by overload index */
+  private readonly single: (Reference | undefined)[] = [];
+  private readonly multiple = new Map<number, Reference>();
+  /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets */
+  private readonly byKinds = new Map<number, number>();
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey) */
+  readonly memo = new Map<number, { matched: number; result: CelType }>();
+  constructor(
+    readonly fn: string,
+    readonly decls: readonly OverloadDecl[],
+  ) {
+    this.generic = decls.map(sigHasParams);
   }
-  return g;
+  /** The overloads worth trying for these argument types, as a bit set (every overload when there are more than 31). */
+  candidates(args: readonly CelType[]): number {
+    const decls = this.decls;
+    const key = decls.length <= 31 ? kindsKey(args) : -1;
+    if (key < 0) return -1;
+    let mask = this.byKinds.get(key);
+    if (mask === undefined) {
+      mask = 0;
+      for (let i = 0; i < decls.length; i++) if (kindsMayMatch(decls[i]!.sig.params, args)) mask |= 1 << i;
+      this.byKinds.set(key, mask);
+    }
+    return mask;
+  }
+  /** The reference for the overloads whose bits are set in `matched` (shared: read-only). */
+  reference(matched: number): Reference {
+    if ((matched & (matched - 1)) === 0) {
+      const i = 31 - Math.clz32(matched);
+      return (this.single[i] ??= matchedReference(this.fn, this.decls, matched, undefined));
+    }
+    let r = this.multiple.get(matched);
+    if (r === undefined) this.multiple.set(matched, (r = matchedReference(this.fn, this.decls, matched, undefined)));
+    return r;
+  }
+}
+
+/** Codes of the argument kinds overload pre-selection tells apart; the other kinds (dyn, null, type, params, errors) are 0. */
+const KIND_CODES: Readonly<Record<string, number>> = Object.freeze({
+  int: 1, uint: 2, double: 3, string: 4, bytes: 5, bool: 6, timestamp: 7, duration: 8, list: 9, map: 10, object: 11, opaque: 12,
+});
+
+/** The shared primitive types (by identity: types from schemas carry metadata and are never these). */
+const PRIMITIVE_CODES = new Map<CelType, number>(
+  [T.int, T.uint, T.double, T.string, T.bytes, T.bool, T.null, T.timestamp, T.duration, T.dyn].map((t, i): [CelType, number] => [t, i + 1]),
+);
+
+/** The argument types as one number when each is a shared primitive type and there are at most four, else -1. */
+function primitivesKey(args: readonly CelType[]): number {
+  if (args.length > 4) return -1;
+  let key = 0;
+  for (let i = 0; i < args.length; i++) {
+    const c = PRIMITIVE_CODES.get(args[i]!);
+    if (c === undefined) return -1;
+    key = key * 11 + c;
+  }
+  return key;
+}
+
+/** The argument kinds as one number, or -1 beyond four arguments. */
+function kindsKey(args: readonly CelType[]): number {
+  if (args.length > 4) return -1;
+  let key = 0;
+  for (let i = 0; i < args.length; i++) key = key * 13 + (KIND_CODES[args[i]!.kind] ?? 0);
+  return key;
+}
+
+function matchedReference(fn: string, decls: readonly OverloadDecl[], matched: number, overflow: OverloadDecl[] | undefined): Reference {
+  const ds: OverloadDecl[] = [];
+  for (let i = 0; i < decls.length && i < 31; i++) if (matched & (1 << i)) ds.push(decls[i]!);
+  if (overflow) ds.push(...overflow);
+  // shared by every call with these matches: read-only by contract (frozen arrays iterate more slowly)
+  return { name: fn, overloads: ds.map((d) => d.id), decls: ds, table: decls };
+}
+
+/** Overload tables are immutable once built (see FunctionRegistry.overloads): their info is kept beside them. */
+const tableInfos = new WeakMap<readonly OverloadDecl[], TableInfo>();
+function tableInfo(fn: string, decls: readonly OverloadDecl[]): TableInfo {
+  let info = tableInfos.get(decls);
+  if (info === undefined) tableInfos.set(decls, (info = new TableInfo(fn, decls)));
+  return info;
 }
 
 /** Kinds that only ever accept their own kind (dyn, null, type, params and errors are decided by isAssignable). */

@@ -233,8 +233,13 @@ class Coster {
     let argCost = target ? this.cost(target) : fixed(0);
     for (const a of args) argCost = addR(argCost, this.cost(a));
     const ref = this.ast.refMap.get(e.id);
-    const ids = new Set(ref?.overloads ?? []);
-    const overloads: OverloadDecl[] = this.fns.priced(fn).filter((o) => ids.has(o.id));
+    // the checker's matched overloads, unless the AST was checked against another registry
+    const priced = this.fns.priced(fn);
+    let overloads: readonly OverloadDecl[] | undefined = ref?.decls;
+    if (overloads === undefined || (overloads.length > 0 && !priced.includes(overloads[0]!))) {
+      const ids = new Set(ref?.overloads ?? []);
+      overloads = priced.filter((o) => ids.has(o.id));
+    }
     let callCost: CostEstimate | undefined;
     let resultSize: SizeRange | undefined;
     const tNode = target ? this.node(target) : undefined;

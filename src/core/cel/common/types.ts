@@ -221,26 +221,64 @@ export interface Substitution {
 }
 
 /**
+ * A few bindings in two parallel arrays: overload trials bind one to three
+ * names, where a linear scan beats a Map and clearing is a store.
+ */
+export class SmallBindings implements Substitution {
+  private readonly names: string[] = [];
+  private readonly types: CelType[] = [];
+  private n = 0;
+  get(name: string): CelType | undefined {
+    for (let i = 0; i < this.n; i++) if (this.names[i] === name) return this.types[i];
+    return undefined;
+  }
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+  set(name: string, t: CelType): this {
+    for (let i = 0; i < this.n; i++) {
+      if (this.names[i] === name) {
+        this.types[i] = t;
+        return this;
+      }
+    }
+    this.names[this.n] = name;
+    this.types[this.n++] = t;
+    return this;
+  }
+  clear(): void {
+    this.n = 0;
+  }
+  get size(): number {
+    return this.n;
+  }
+  /** Writes every binding into `s`. */
+  copyTo(s: Substitution): void {
+    for (let i = 0; i < this.n; i++) s.set(this.names[i]!, this.types[i]!);
+  }
+}
+
+/**
  * Bindings tried on top of a base substitution without copying it: reads
  * fall through to the base, writes stay here until commit(). Overload
  * resolution tries one of these per candidate overload.
  */
 export class TrialSubstitution implements Substitution {
-  private own: Map<string, CelType> | undefined;
+  private readonly own = new SmallBindings();
   constructor(private readonly base: Substitution) {}
   get(name: string): CelType | undefined {
-    return this.own?.get(name) ?? this.base.get(name);
+    return this.own.get(name) ?? this.base.get(name);
   }
   has(name: string): boolean {
-    return this.own?.has(name) === true || this.base.has(name);
+    return this.own.has(name) || this.base.has(name);
   }
   set(name: string, t: CelType): this {
-    (this.own ??= new Map()).set(name, t);
+    this.own.set(name, t);
     return this;
   }
   /** Writes the trial's bindings into the base. */
   commit(): void {
-    if (this.own) for (const [k, v] of this.own) this.base.set(k, v);
+    this.own.copyTo(this.base);
   }
 }
 

@@ -24,6 +24,10 @@ function tok(kind: TokenKind, text: string, offset: number, value?: Token['value
 function isIdentStartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
+
+/** ASCII letters, digits and `_`: identifier characters after the first, looked up by code. */
+const IDENT_PART = new Uint8Array(128);
+for (let c = 0; c < 128; c++) if (isIdentStartCode(c) || (c >= 48 && c <= 57)) IDENT_PART[c] = 1;
 function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -90,9 +94,8 @@ export function tokenize(src: string): Token[] {
       continue;
     }
     const start = i;
-    const c = src[i]!;
-    // string / bytes literals with optional r/b prefixes
-    if (code === 34 || code === 39 || ((c === 'r' || c === 'R' || c === 'b' || c === 'B') && isQuotePrefix(src, i))) {
+    // string / bytes literals with optional r/b prefixes (r, R, b, B)
+    if (code === 34 || code === 39 || ((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(src, i))) {
       let raw = false;
       let bytes = false;
       while (src[i] !== '"' && src[i] !== "'") {
@@ -142,7 +145,8 @@ export function tokenize(src: string): Token[] {
     }
     if (isIdentStartCode(code)) {
       i++;
-      for (let k = src.charCodeAt(i); i < n && (isIdentStartCode(k) || isDigitCode(k)); k = src.charCodeAt(++i));
+      // charCodeAt past the end is NaN, which indexes to undefined
+      while (IDENT_PART[src.charCodeAt(i)] === 1) i++;
       out.push(tok('ident', src.slice(start, i), start));
       continue;
     }
@@ -152,6 +156,7 @@ export function tokenize(src: string): Token[] {
       i = start + t.text.length;
       continue;
     }
+    const c = src[i]!;
     if (code === 96) {
       // quoted identifiers (escaped field names) as in `a.b`
       const end = src.indexOf('`', i + 1);
@@ -179,15 +184,18 @@ export function tokenize(src: string): Token[] {
   return out;
 }
 
+function isQuoteCode(c: number): boolean {
+  return c === 34 || c === 39;
+}
+
 /** r, b, rb or br (any case) directly before a quote. By character codes: most identifiers starting with r or b are not literals. */
 function isQuotePrefix(src: string, i: number): boolean {
-  const isQuote = (c: number): boolean => c === 34 || c === 39;
-  const lower = (c: number): number => c | 0x20;
-  const a = lower(src.charCodeAt(i));
   const b = src.charCodeAt(i + 1);
-  if (isQuote(b)) return true;
-  const lb = lower(b);
-  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuote(src.charCodeAt(i + 2));
+  if (isQuoteCode(b)) return true;
+  // lower-cased by setting bit 0x20: r (114) and b (98) in either order
+  const a = src.charCodeAt(i) | 0x20;
+  const lb = b | 0x20;
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(src.charCodeAt(i + 2));
 }
 
 function lexNumber(src: string, i: number): Token {

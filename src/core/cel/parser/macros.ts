@@ -261,12 +261,20 @@ const MACROS: Record<string, Builder | undefined> = {
   'optFlatMap/2': optMapMacro(true),
 };
 
-/** Names with a macro of some arity: other calls skip the lookup by name and arity. */
-const MACRO_NAMES = new Set(Object.keys(MACROS).map((k) => k.slice(0, k.lastIndexOf('/'))));
+/** Macros by name, then by argument count (greatest and least take any count from one up). */
+const MACROS_BY_NAME = new Map<string, (Builder | undefined)[]>();
+for (const [key, b] of Object.entries(MACROS)) {
+  const slash = key.lastIndexOf('/');
+  const name = key.slice(0, slash);
+  let byArity = MACROS_BY_NAME.get(name);
+  if (byArity === undefined) MACROS_BY_NAME.set(name, (byArity = []));
+  byArity[Number(key.slice(slash + 1))] = b;
+}
 
 export function expandMacro(h: MacroHelper, fn: string, offset: number, target: Expr | undefined, args: Expr[]): Expr | undefined {
-  if (!MACRO_NAMES.has(fn)) return undefined;
-  const b = MACROS[`${fn}/${args.length}`] ?? (fn === 'greatest' || fn === 'least' ? MACROS[`${fn}/1`] : undefined);
+  const byArity = MACROS_BY_NAME.get(fn);
+  if (byArity === undefined) return undefined;
+  const b = byArity[args.length] ?? (fn === 'greatest' || fn === 'least' ? byArity[1] : undefined);
   if (!b) return undefined;
   const out = b(h, offset, target, args);
   if (out && out.kind === 'comprehension') {

@@ -24,21 +24,54 @@ export interface ParseOptions {
   enableBind?: boolean;
 }
 
-const RESERVED = new Set([
-  'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package',
-  'namespace', 'return', 'var', 'void', 'while',
-]);
+/**
+ * CEL's reserved words, by length then text: a fresh identifier is compared
+ * with at most three words rather than hashed for a set lookup (field names
+ * are never looked up by hash anywhere else while compiling).
+ */
+const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
+  const byLength: string[][] = [];
+  for (const w of ['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']) {
+    (byLength[w.length] ??= []).push(w);
+  }
+  return byLength;
+})();
+
+function isReserved(name: string): boolean {
+  const words = RESERVED_BY_LENGTH[name.length];
+  if (words === undefined) return false;
+  for (const w of words) if (w === name) return true;
+  return false;
+}
 
 const EXPECT_PRIMARY =
   "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
 
-const RELATIONS = new Map([
+const PREC_RELATION = 1;
+const PREC_ADDITION = 2;
+const PREC_MULTIPLICATION = 3;
+
+/** Binary operators below the unary level: their functions and precedences. */
+const BINARY_FN = new Map([
   ['<', '_<_'],
   ['<=', '_<=_'],
   ['>', '_>_'],
   ['>=', '_>=_'],
   ['==', '_==_'],
   ['!=', '_!=_'],
+  ['+', '_+_'],
+  ['-', '_-_'],
+  ['*', '_*_'],
+  ['/', '_/_'],
+  ['%', '_%_'],
+]);
+const BINARY_PREC = new Map<string, number>([
+  ...['<', '<=', '>', '>=', '==', '!='].map((op): [string, number] => [op, PREC_RELATION]),
+  ['+', PREC_ADDITION],
+  ['-', PREC_ADDITION],
+  ['*', PREC_MULTIPLICATION],
+  ['/', PREC_MULTIPLICATION],
+  ['%', PREC_MULTIPLICATION],
 ]);
 
 class ParseError extends Error {}
@@ -68,7 +101,13 @@ class Parser implements MacroHelper {
 
   run(): ParseResult {
     let expr: Expr | undefined;
-    const lexErr = this.toks.find((t) => t.kind === 'error');
+    let lexErr: Token | undefined;
+    for (const t of this.toks) {
+      if (t.kind === 'error') {
+        lexErr = t;
+        break;
+      }
+    }
     if (lexErr) {
       this.issues.push({ message: lexErr.error!, exprId: 0, offset: lexErr.offset });
     } else {
@@ -194,45 +233,33 @@ class Parser implements MacroHelper {
   }
 
   private relation(): Expr {
-    let left = this.addition();
-    for (;;) {
-      const t = this.peek();
-      let fn: string | undefined;
-      if (t.kind === 'op') {
-        fn = RELATIONS.get(t.text);
-      } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') fn = '@in';
-      if (!fn) return left;
-      this.next();
-      this.enter(t);
-      const right = this.addition();
-      this.leave();
-      left = this.call(fn, t.offset, [left, right]);
-    }
+    return this.binary(PREC_RELATION);
   }
 
-  private addition(): Expr {
-    let left = this.multiplication();
-    for (;;) {
-      const t = this.peek();
-      if (t.kind !== 'op' || (t.text !== '+' && t.text !== '-')) return left;
-      this.next();
-      this.enter(t);
-      const right = this.multiplication();
-      this.leave();
-      left = this.call(t.text === '+' ? '_+_' : '_-_', t.offset, [left, right]);
-    }
-  }
-
-  private multiplication(): Expr {
+  /**
+   * Relations, additions and multiplications by precedence climbing: one loop
+   * for the three left-associative levels instead of a call per level for
+   * every operand. Each right operand is one level of nesting, as before.
+   */
+  private binary(minPrec: number): Expr {
     let left = this.unary();
     for (;;) {
       const t = this.peek();
-      if (t.kind !== 'op' || (t.text !== '*' && t.text !== '/' && t.text !== '%')) return left;
+      let fn: string | undefined;
+      let prec = 0;
+      if (t.kind === 'op') {
+        fn = BINARY_FN.get(t.text);
+        if (fn !== undefined) prec = BINARY_PREC.get(t.text)!;
+      } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') {
+        fn = '@in';
+        prec = PREC_RELATION;
+      }
+      if (fn === undefined || prec < minPrec) return left;
       this.next();
       this.enter(t);
-      const right = this.unary();
+      const right = this.binary(prec + 1);
       this.leave();
-      left = this.call(t.text === '*' ? '_*_' : t.text === '/' ? '_/_' : '_%_', t.offset, [left, right]);
+      left = this.call(fn, t.offset, [left, right]);
     }
   }
 
@@ -422,7 +449,7 @@ class Parser implements MacroHelper {
       case 'in':
         this.fail(t, `Syntax error: mismatched input 'in' expecting ${EXPECT_PRIMARY}`);
     }
-    if (RESERVED.has(t.text)) this.reserved(t);
+    if (isReserved(t.text)) this.reserved(t);
     const name = prefix + t.text;
     if (this.isOp('(')) {
       const open = this.next();

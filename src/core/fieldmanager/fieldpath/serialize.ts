@@ -1,5 +1,5 @@
 import { compareElements, parseElement, PathElementError, type PathElement } from './element';
-import { PathSet } from './set';
+import { PathSet, type ChildNode } from './set';
 
 /** The FieldsV1 form of a set: nested objects keyed by path elements, `{}` leaves. */
 export type FieldsV1 = { [key: string]: FieldsV1 };
@@ -13,31 +13,84 @@ const elementOfKey = parseElement;
 /**
  * Encodes a set as FieldsV1. Keys are written in element order, and a node
  * that is both a member and has children carries `".": {}` first.
+ *
+ * The result is frozen and shares its parts: every leaf is one empty
+ * object, a node of leaves only is shared with every node listing the same
+ * leaves (the fields of each of a thousand env entries), and a node's
+ * encoding is kept on the node, which sets share when unchanged.
  */
 export function setToFieldsV1(set: PathSet): FieldsV1 {
   return emit(set, false);
 }
 
+const LEAF: FieldsV1 = Object.freeze({}) as FieldsV1;
+
+/** Nodes of leaves only, by their keys in order (bounded: sharing is an optimisation only). */
+let leafNodes = new Map<string, FieldsV1>();
+const MAX_LEAF_NODES = 1 << 12;
+
 function emit(set: PathSet, includeSelf: boolean): FieldsV1 {
-  const out: FieldsV1 = {};
-  if (includeSelf) out['.'] = {};
-  const members = set.unsortedMembers();
+  const memo = includeSelf ? set.encodedWithSelf : set.encoded;
+  if (memo !== undefined) return memo as FieldsV1;
   const children = set.unsortedChildren();
-  if (children.length === 0) {
-    // A node of leaves only (the most common): no child lookups.
-    const elements = members.length > 1 ? members.slice() : members;
-    if (elements.length > 1) sortElements(elements as PathElement[]);
-    for (let i = 0; i < elements.length; i++) out[elements[i].id] = {};
-    return out;
-  }
-  const elements: PathElement[] = members.slice();
-  for (let i = 0; i < children.length; i++) if (!set.hasMember(children[i].pe)) elements.push(children[i].pe);
-  sortElements(elements);
-  for (const pe of elements) {
-    const child = set.child(pe);
-    out[pe.id] = child ? emit(child, set.hasMember(pe)) : {};
+  const out = children.length === 0 ? leaves(set, includeSelf) : branch(set, includeSelf);
+  if (includeSelf) set.encodedWithSelf = out;
+  else set.encoded = out;
+  return out;
+}
+
+function leaves(set: PathSet, includeSelf: boolean): FieldsV1 {
+  const members = set.unsortedMembers();
+  const elements = members.length > 1 ? members.slice() : members;
+  if (elements.length > 1) sortElements(elements as PathElement[]);
+  // Each id prefixed by its length: field names may hold any character.
+  let key = includeSelf ? '.' : '';
+  for (let i = 0; i < elements.length; i++) key += elements[i].id.length + ':' + elements[i].id;
+  let out = leafNodes.get(key);
+  if (out === undefined) {
+    out = {};
+    if (includeSelf) out['.'] = LEAF;
+    for (let i = 0; i < elements.length; i++) out[elements[i].id] = LEAF;
+    Object.freeze(out);
+    if (leafNodes.size >= MAX_LEAF_NODES) leafNodes = new Map();
+    leafNodes.set(key, out);
   }
   return out;
+}
+
+/**
+ * A node with children: its members and its children, each sorted, merged
+ * in one pass (an element that is both carries its own `"."`), with no
+ * lookups by id.
+ */
+function branch(set: PathSet, includeSelf: boolean): FieldsV1 {
+  const out: FieldsV1 = {};
+  if (includeSelf) out['.'] = LEAF;
+  const members = set.unsortedMembers().slice();
+  const children = set.unsortedChildren().slice();
+  sortElements(members);
+  sortChildren(children);
+  let i = 0;
+  let j = 0;
+  while (i < members.length || j < children.length) {
+    const c = i === members.length ? 1 : j === children.length ? -1 : compareEls(members[i], children[j].pe);
+    if (c < 0) out[members[i++].id] = LEAF;
+    else {
+      const child = children[j++];
+      out[child.pe.id] = emit(child.set, c === 0);
+      if (c === 0) i++;
+    }
+  }
+  return Object.freeze(out);
+}
+
+function sortChildren(a: ChildNode[]): void {
+  for (let i = 1; i < a.length; i++) {
+    if (compareEls(a[i - 1].pe, a[i].pe) > 0) {
+      a.sort((x, y) => compareEls(x.pe, y.pe));
+      return;
+    }
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   compare,
   comparisonIsSame,
   ensureNamedFieldsAreMembers,
-  merge,
+  mergeComparing,
   reconcileFieldSetWithSchema,
   removeItems,
   toFieldSet,
@@ -66,7 +66,8 @@ export class Updater {
   /**
    * Computes who loses what when `oldObject` becomes `newObject` on behalf of
    * `workflow`: other managers lose changed fields (a conflict unless forced)
-   * and removed ones.
+   * and removed ones. `known` is the comparison of the two when the caller
+   * has it already.
    */
   private update(
     oldObject: JsonValue,
@@ -75,22 +76,25 @@ export class Updater {
     managers: Map<string, VersionedSet>,
     workflow: string,
     force: boolean,
+    known?: Comparison,
   ): { ok: true; comparison: Comparison } | { ok: false; conflicts: Conflicts } {
-    const comparison = this.filterComparison(compare(this.opts.schema, this.opts.root, oldObject, newObject));
+    const comparison = this.filterComparison(known ?? compare(this.opts.schema, this.opts.root, oldObject, newObject));
     void apiVersion;
     const changed = comparison.modified.union(comparison.added);
-    const conflicts = new Map<string, PathSet>();
-    for (const [manager, vs] of managers) {
-      if (manager === workflow) continue;
-      const c = vs.set.intersection(changed);
-      if (!c.empty()) conflicts.set(manager, c);
+    if (!force) {
+      const conflicts = new Map<string, PathSet>();
+      for (const [manager, vs] of managers) {
+        if (manager === workflow) continue;
+        const c = vs.set.intersection(changed);
+        if (!c.empty()) conflicts.set(manager, c);
+      }
+      if (conflicts.size > 0) return { ok: false, conflicts: Conflicts.fromManagers(conflicts) };
     }
-    if (!force && conflicts.size > 0) return { ok: false, conflicts: Conflicts.fromManagers(conflicts) };
+    // Forced (or without conflicts): the others lose what changed (set minus its conflicts) and what was removed.
     for (const [manager, vs] of [...managers]) {
       if (manager === workflow) continue;
       let set = vs.set;
-      const c = conflicts.get(manager);
-      if (c) set = set.difference(c);
+      if (force) set = set.difference(changed);
       set = set.difference(comparison.removed);
       if (set.empty()) managers.delete(manager);
       else if (set !== vs.set) managers.set(manager, { ...vs, set });
@@ -128,12 +132,13 @@ export class Updater {
   ): ApplyResult {
     const { schema, root } = this.opts;
     const managers = this.reconcile(managedFields);
-    let newObject = merge(schema, root, liveObject, configObject);
+    const { merged, comparison } = mergeComparing(schema, root, liveObject, configObject);
     const lastSet = managers.get(manager);
     const set = this.filter(toFieldSet(schema, root, configObject));
     managers.set(manager, { set, apiVersion, applied: true });
-    newObject = this.prune(newObject, managers, manager, lastSet);
-    const r = this.update(liveObject, newObject, apiVersion, managers, manager, force);
+    const newObject = this.prune(merged, managers, manager, lastSet);
+    // The merge's own comparison holds unless pruning removed something: then compare afresh.
+    const r = this.update(liveObject, newObject, apiVersion, managers, manager, force, newObject === merged ? comparison : undefined);
     if (!r.ok) return r;
     if (managers.get(manager)?.set.empty()) managers.delete(manager);
     const unchanged = comparisonIsSame(r.comparison) && equals(liveObject, newObject);

@@ -1,6 +1,6 @@
 import { fieldElement, PathSet, PathSetBuilder, type Path, type PathElement } from '../fieldpath';
 import type { Atom, Schema, TypeNode } from '../schema';
-import { equals, type JsonObject, type JsonValue } from '../value';
+import { deepCopy, equals, type JsonObject, type JsonValue } from '../value';
 import { listItemElement } from './listItems';
 import { mergeWalk, type MergeRules } from './merge';
 
@@ -42,6 +42,32 @@ export function compare(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: Jso
   }
   mergeWalk(schema, node, lhs, rhs, rules);
   return { added: added.build(), modified: modified.build(), removed: removed.build() };
+}
+
+/**
+ * merge(lhs, rhs) (typed/index.ts) and, from the same walk, what it changes
+ * in lhs: the same sets as compare(lhs, merged), none removed (a merge
+ * removes nothing). A leaf the configuration sets is added when lhs lacks
+ * it and modified when it differs; a map or list that lhs lacks is added.
+ * What the configuration leaves out is lhs's, unchanged.
+ */
+export function mergeComparing(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: JsonValue): { merged: JsonValue; comparison: Comparison } {
+  const added = new PathSetBuilder();
+  const modified = new PathSetBuilder();
+  const rules: MergeRules = {
+    leaf(path, l, r) {
+      if (r === undefined) return deepCopy(l as JsonValue);
+      if (l === undefined) added.insert(path);
+      else if (!equals(l, r)) modified.insert(path);
+      return deepCopy(r);
+    },
+    post(path, l) {
+      if (l === undefined) added.insert(path);
+    },
+    strictRHS: true,
+  };
+  const merged = mergeWalk(schema, node, lhs, rhs, rules) ?? {};
+  return { merged, comparison: { added: added.build(), modified: modified.build(), removed: PathSet.EMPTY } };
 }
 
 let oneSidedWalks = true;

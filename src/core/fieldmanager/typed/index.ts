@@ -5,7 +5,7 @@
  * changes, and validates a value against its schema. Imports fieldpath, schema and value.
  */
 export { toFieldSet } from './toFieldSet';
-export { compare, comparisonIsSame, type Comparison } from './compare';
+export { compare, comparisonIsSame, mergeComparing, type Comparison } from './compare';
 export { mergeWalk, type MergeRules } from './merge';
 export { removeItems } from './remove';
 export { ensureNamedFieldsAreMembers, reconcileFieldSetWithSchema } from './schemaSet';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { pathToString, setToFieldsV1 } from '../fieldpath';
-import { Schema } from '../schema';
+import { DEDUCED, Schema } from '../schema';
 import { definition, definitions, DEPLOYMENT, SERVICE } from '../testing/schemas';
-import { compare, merge, toFieldSet, TypedError } from './index';
+import type { JsonValue } from '../value';
+import { compare, merge, mergeComparing, toFieldSet, TypedError } from './index';
 
 const schema = new Schema(definitions);
 const deploy = schema.rootNode(definition(DEPLOYMENT));
@@ -47,6 +48,35 @@ describe('typed values with built-in schemas', () => {
               },
             },
             'f:tolerations': {},
+          },
+        },
+      },
+    });
+  });
+
+  it('field set of a live object whose list repeats a key: the entries share one node; empty values own nothing below them', () => {
+    const live = {
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              { name: 'a', image: 'x', env: [] },
+              { name: 'b', resources: {} },
+              { name: 'a', args: ['1'], resources: { limits: {} } },
+            ],
+            volumes: [],
+          },
+        },
+      },
+    } as unknown as JsonValue;
+    expect(setToFieldsV1(toFieldSet(schema, deploy, live))).toEqual({
+      'f:spec': {
+        'f:template': {
+          'f:spec': {
+            'f:containers': {
+              'k:{"name":"a"}': { '.': {}, 'f:args': {}, 'f:image': {}, 'f:name': {}, 'f:resources': { 'f:limits': {} } },
+              'k:{"name":"b"}': { '.': {}, 'f:name': {}, 'f:resources': {} },
+            },
           },
         },
       },
@@ -114,5 +144,27 @@ describe('merge result ownership', () => {
     expect(JSON.stringify(live)).toBe(liveBefore);
     expect(JSON.stringify(applied)).toBe(appliedBefore);
     expect(c.args).toEqual(['c', 'z']);
+  });
+});
+
+describe('mergeComparing: the merge and what it changes, in one walk', () => {
+  const sets = (c: { added: { paths(): unknown[] }; modified: { paths(): unknown[] }; removed: { paths(): unknown[] } }) =>
+    [c.added, c.modified, c.removed].map((x) => (x.paths() as Parameters<typeof pathToString>[0][]).map(pathToString));
+  const cases: [name: string, node: Parameters<typeof compare>[1], live: Parameters<typeof compare>[2], applied: Parameters<typeof compare>[3]][] = [
+    ['changed, added and untouched leaves, a new container, a new map', deploy, d, {
+      spec: { replicas: 3, paused: true, template: { metadata: { annotations: { a: 'b' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:2' }, { name: 'side', ports: [{ containerPort: 1 }] }] } } },
+    }],
+    ['null over a granular map keeps it; null over a scalar changes it', deploy, d, { metadata: { labels: null }, spec: { replicas: null } }],
+    ['null where live has nothing', deploy, { spec: {} }, { spec: { strategy: null, template: null } }],
+    ['an atomic list and an empty map replaced', deploy, d, { spec: { selector: { matchLabels: { x: 'y' } }, template: { spec: { containers: [{ name: 'nginx', args: [] }] } } } }],
+    ['deduced: a map over a list, a list over a map, new nested values', DEDUCED, { a: [1, 2], b: { c: 1 }, e: 'x' }, { a: { x: 1 }, b: [3], d: { e: { f: [1] } }, e: 'x' }],
+    ['a live list with a repeated key', deploy, { spec: { template: { spec: { containers: [{ name: 'a', image: '1' }, { name: 'a', image: '2' }] } } } }, { spec: { template: { spec: { containers: [{ name: 'a', image: '3' }] } } } }],
+    ['reordered and interleaved list entries', deploy, { spec: { template: { spec: { containers: [{ name: 'a' }, { name: 'b' }, { name: 'c' }] } } } }, { spec: { template: { spec: { containers: [{ name: 'c', image: 'x' }, { name: 'n' }, { name: 'a' }] } } } }],
+  ];
+  it.each(cases)('%s: the same object as merge, the same sets as compare(live, merged)', (_name, node, live, applied) => {
+    const merged = merge(schema, node, live, applied);
+    const r = mergeComparing(schema, node, live, applied);
+    expect(r.merged).toEqual(merged);
+    expect(sets(r.comparison)).toEqual(sets(compare(schema, node, live, merged)));
   });
 });

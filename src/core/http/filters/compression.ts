@@ -29,7 +29,8 @@ export function withCompression(handler: (request: Request) => Promise<Response>
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.set('content-encoding', 'gzip');
-    headers.append('vary', 'Accept-Encoding');
+    // A handler that varies by encoding whatever it writes (kube-openapi's gzip wrapper) has said so already.
+    if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(headers.get('vary') ?? '')) headers.append('vary', 'Accept-Encoding');
     return new Response(response.body.pipeThrough(new CompressionStream('gzip')), { status: response.status, headers });
   };
 }
