@@ -26,7 +26,8 @@ interface RequestContext {
   cbor?: boolean;
   /** Whether the client asked for the trace (X-Kubesim-Trace): entries are recorded only then. */
   tracing?: boolean;
-  trace: TraceEntry[];
+  /** Made when the first entry is recorded: most requests are not traced. */
+  trace: TraceEntry[] | undefined;
 }
 
 /**
@@ -42,7 +43,7 @@ function existing(request: Request): RequestContext | undefined {
 }
 
 function contextOf(request: Request): RequestContext {
-  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: [] });
+  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: undefined });
 }
 
 /**
@@ -106,7 +107,7 @@ export function withTracing(request: Request): void {
 /** Records entry when the request is traced; otherwise it is dropped. */
 export function addTrace(request: Request, entry: TraceEntry): void {
   const ctx = existing(request);
-  if (ctx?.tracing) ctx.trace.push(entry);
+  if (ctx?.tracing) (ctx.trace ??= []).push(entry);
 }
 
 /**
@@ -116,7 +117,7 @@ export function addTrace(request: Request, entry: TraceEntry): void {
  */
 export function traceSink(request: Request): ((entry: TraceEntry) => void) | undefined {
   const ctx = existing(request);
-  return ctx?.tracing ? (entry) => ctx.trace.push(entry) : undefined;
+  return ctx?.tracing ? (entry) => (ctx.trace ??= []).push(entry) : undefined;
 }
 
 export function traceFrom(request: Request): readonly TraceEntry[] {
