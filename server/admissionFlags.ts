@@ -30,6 +30,6 @@ export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: 
 }
 
 /** Whether a plugin kube-apiserver enables by default (LimitRanger, ResourceQuota) runs: not disabled. */
-export function defaultOnPluginEnabled(name: 'LimitRanger' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+export function defaultOnPluginEnabled(name: 'CertificateSubjectRestriction' | 'LimitRanger' | 'ResourceQuota', disable: readonly string[] = []): boolean {
   return !disable.includes(name);
 }

@@ -49,8 +49,14 @@ describe('LimitRanger admission', () => {
     expect(r.body.metadata.annotations).toEqual({
       'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c0; cpu, memory limit for container c0; cpu request for container c1; cpu limit for container c1; cpu, memory request for init container init; cpu, memory limit for init container init',
     });
+    // The QoS class counts the defaults (kube's PrepareForCreate sets it after admission): requests below limits.
+    expect(r.body.status.qosClass).toBe('Burstable');
     // Stored as answered.
     expect((await t.json('GET', `${ns}/pods/web`)).body.spec.containers[0].resources).toEqual(c0.resources);
+    const equal = await t.json('POST', '/api/v1/namespaces/kube-system/limitranges', { body: limitRange('same', [{ type: 'Container', default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '1', memory: '1Gi' } }]) });
+    expect(equal.status).toBe(201);
+    const guaranteed = await t.json('POST', '/api/v1/namespaces/kube-system/pods', { body: pod('g', [{}]) });
+    expect(guaranteed.body.status.qosClass).toBe('Guaranteed');
     // Another namespace has no LimitRange.
     const other = await t.json('POST', '/api/v1/namespaces/kube-public/pods', { body: pod('bare', [{}]) });
     expect(other.body.spec.containers[0].resources).toEqual({});
@@ -115,6 +121,22 @@ describe('LimitRanger admission', () => {
     const b = await s.json('POST', `${ns}/pods`, { body: pod('b', [{}]) });
     expect(b.status).toBe(403);
     expect(b.body.message).toBe('pods "b" is forbidden: exceeded quota: compute, requested: requests.cpu=200m, used: requests.cpu=200m, limited: requests.cpu=300m');
+  });
+
+  it('a pod created by server-side apply and a dry run get the defaults too; a pod update is not defaulted again', async () => {
+    t = await newTestServer();
+    await createLimitRange(t, 'defaults', [{ type: 'Container', default: { memory: '64Mi' } }]);
+    const applied = await t.json('PATCH', `${ns}/pods/applied?fieldManager=kubectl`, { body: JSON.stringify(pod('applied', [{}])), headers: { 'content-type': 'application/apply-patch+yaml' } });
+    expect(applied.status).toBe(201);
+    expect(applied.body.spec.containers[0].resources).toEqual({ limits: { memory: '64Mi' }, requests: { memory: '64Mi' } });
+    const dry = await t.json('POST', `${ns}/pods?dryRun=All`, { body: pod('dry', [{}]) });
+    expect(dry.status).toBe(201);
+    expect(dry.body.spec.containers[0].resources).toEqual({ limits: { memory: '64Mi' }, requests: { memory: '64Mi' } });
+    expect((await t.json('GET', `${ns}/pods/dry`)).status).toBe(404);
+    // A tighter range later: the stored pod's updates are neither defaulted nor checked (LimitRanger ignores pod updates).
+    await t.json('PUT', `${ns}/limitranges/defaults`, { body: limitRange('defaults', [{ type: 'Container', max: { memory: '32Mi' } }]) });
+    const relabel = await t.json('PATCH', `${ns}/pods/applied`, { body: { metadata: { labels: { a: 'b' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(relabel.status).toBe(200);
   });
 
   it('the ReplicaSet controller\'s pods get the defaults too', async () => {
