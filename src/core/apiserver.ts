@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { createValidatingAdmissionPolicyPlugin, requestAdmission } from './admission';
+import { createValidatingAdmissionPolicyPlugin, defaultPodSecurityPlugin, requestAdmission } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -294,6 +294,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  const podType = registry.resourceFor('', 'v1', 'pods');
+  const podSecurity = defaultPodSecurityPlugin(registry.kubernetesVersion, {
+    getNamespace: async (name) => {
+      const kv = await storeFor(namespaceType).getKv('', name);
+      return kv && storeFor(namespaceType).decode(kv);
+    },
+    listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
+  });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];
   let elector: LeaderElector | undefined;
@@ -355,7 +363,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer);
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, podSecurity);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission).withUser(user);

@@ -3,20 +3,23 @@
  * validating admission runs, per write, after the strategy validated the
  * object and before storage, on every write path (create, update, patch,
  * apply, delete, subresources), dry runs included. ValidatingAdmissionPolicy
- * is its plugin; Warn results become Warning headers, Audit results trace entries.
+ * and PodSecurity are its plugins; warnings become Warning headers, audit
+ * annotations trace entries.
  */
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
 import type { AdmissionReview, ValidatingAdmission } from '../registry/generic/store';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
-import type { AdmissionOutcome } from './attributes';
+import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
+import type { PodSecurityPlugin } from './podSecurity';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
 
 const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
@@ -24,10 +27,12 @@ const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'Cr
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
 
 /**
- * The validating plugins in kube's order: CertificateApproval and
- * CertificateSigning (when an authorizer is given), then ValidatingAdmissionPolicy.
+ * The validating plugins: CertificateApproval and CertificateSigning (when
+ * an authorizer is given), PodSecurity (when given; kube runs it before
+ * those two, which never see the pods, workloads and namespaces it sees),
+ * then ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -44,33 +49,39 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-      const started = performance.now();
-      let rejected = true;
+      const attrs: AdmissionAttributes = {
+        operation: review.operation,
+        resource: { group: type.group, version: type.version, resource: type.resource },
+        kind: { group: type.group, version: type.version, kind: type.kind },
+        subresource: review.subresource,
+        name: info.name || obj?.metadata.name || '',
+        namespace: type.scope === 'Namespaced' ? info.namespace : '',
+        namespaced: type.scope === 'Namespaced',
+        object: review.object,
+        oldObject: review.oldObject,
+        dryRun: review.dryRun,
+        user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+        options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+      };
+      const step = async (name: string, validate: () => Promise<void>) => {
+        const started = performance.now();
+        let rejected = true;
+        try {
+          await validate();
+          rejected = false;
+        } finally {
+          observe?.(name, review.operation, rejected, (performance.now() - started) / 1000);
+        }
+      };
       try {
-        await plugin.validate(
-          {
-            operation: review.operation,
-            resource: { group: type.group, version: type.version, resource: type.resource },
-            kind: { group: type.group, version: type.version, kind: type.kind },
-            subresource: review.subresource,
-            name: info.name || obj?.metadata.name || '',
-            namespace: type.scope === 'Namespaced' ? info.namespace : '',
-            namespaced: type.scope === 'Namespaced',
-            object: review.object,
-            oldObject: review.oldObject,
-            dryRun: review.dryRun,
-            user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-            options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
-          },
-          outcome,
-        );
-        rejected = false;
+        if (podSecurity) await step('PodSecurity', () => podSecurity.validate(attrs, outcome));
+        await step('ValidatingAdmissionPolicy', () => plugin.validate(attrs, outcome));
       } finally {
-        observe?.('ValidatingAdmissionPolicy', review.operation, rejected, (performance.now() - started) / 1000);
+        // A refused write keeps the audit annotations made before the refusal.
+        if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
       }
       // A retried write runs admission again: each warning once.
       for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-      if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
     },
   };
 }

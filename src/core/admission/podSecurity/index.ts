@@ -1,0 +1,19 @@
+/**
+ * Pod Security admission (k8s.io/pod-security-admission, kube-apiserver's
+ * PodSecurity plugin): the Pod Security Standards checks (policy/), the
+ * namespace labels that choose a level per mode (api.ts), and the plugin
+ * that enforces, warns and audits (admission.ts).
+ */
+import type { KubeObject } from '../../api/types';
+import { createPodSecurityPlugin, type PodSecurityPlugin } from './admission';
+import { defaultChecks, newEvaluator } from './policy';
+
+export { createPodSecurityPlugin, type PodSecurityPlugin, type PodSecurityDeps, type Exemptions } from './admission';
+export { policyToEvaluate, type Policy, type LevelVersion } from './api';
+export { defaultChecks, newEvaluator, aggregateCheckResults, forbiddenDetail } from './policy';
+
+/** The plugin as kube-apiserver configures it by default, with `latest` at the server's minor. */
+export function defaultPodSecurityPlugin(kubernetesVersion: string, deps: { getNamespace(name: string): Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]> }): PodSecurityPlugin {
+  const minor = /^v?1\.(\d+)/.exec(kubernetesVersion)?.[1];
+  return createPodSecurityPlugin({ ...deps, evaluator: newEvaluator(defaultChecks(), minor === undefined ? undefined : Number(minor)) });
+}
