@@ -1,0 +1,88 @@
+/**
+ * Pod Security admission as real kubectl 1.32 meets it on the Node host:
+ * a namespace labelled restricted refuses `kubectl run`, warn mode prints
+ * kubectl's `Warning:` lines on `kubectl create deployment`, and
+ * `kubectl label --dry-run=server` previews a tightened enforce level.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestHost } from './support/host';
+
+let t: TestHost;
+beforeAll(async () => {
+  // No deployment-controller: the pods a Deployment would create are not part of these checks.
+  t = await startTestHost({ authn: { controllers: ['*', '-deployment-controller'] } });
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const restrictedDetail = (c: string) =>
+  `allowPrivilegeEscalation != false (container "${c}" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "${c}" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "${c}" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "${c}" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`;
+
+describe('Pod Security admission with kubectl', () => {
+  it('kubectl run in a namespace labelled enforce=restricted is refused with kube message', async () => {
+    expect((await t.kubectl(['create', 'namespace', 'secure'])).code).toBe(0);
+    const labelled = await t.kubectl(['label', 'namespace', 'secure', 'pod-security.kubernetes.io/enforce=restricted']);
+    expect(labelled.stdout.trim()).toBe('namespace/secure labeled');
+    const run = await t.kubectl(['run', 'web', '--image=nginx', '-n', 'secure']);
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe(`Error from server (Forbidden): pods "web" is forbidden: violates PodSecurity "restricted:latest": ${restrictedDetail('web')}`);
+    const compliant = `apiVersion: v1
+kind: Pod
+metadata: {name: ok}
+spec:
+  securityContext: {runAsNonRoot: true, runAsUser: 1000, seccompProfile: {type: RuntimeDefault}}
+  containers:
+  - name: app
+    image: nginx
+    securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+`;
+    const created = await t.kubectl(['apply', '-n', 'secure', '-f', '-'], compliant);
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trim()).toBe('pod/ok created');
+  });
+
+  it('warn mode: kubectl create deployment succeeds and prints the Warning', async () => {
+    expect((await t.kubectl(['create', 'namespace', 'audited'])).code).toBe(0);
+    expect((await t.kubectl(['label', 'namespace', 'audited', 'pod-security.kubernetes.io/warn=restricted', 'pod-security.kubernetes.io/warn-version=v1.32'])).code).toBe(0);
+    const r = await t.kubectl(['create', 'deployment', 'web', '--image=nginx', '-n', 'audited']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('deployment.apps/web created');
+    expect(r.stderr.trim()).toBe(`Warning: would violate PodSecurity "restricted:v1.32": ${restrictedDetail('nginx')}`);
+  });
+
+  it('kubectl label --dry-run=server previews the existing pods a new enforce level would refuse, and stores nothing', async () => {
+    expect((await t.kubectl(['create', 'namespace', 'legacy'])).code).toBe(0);
+    const privileged = `apiVersion: v1
+kind: Pod
+metadata: {name: agent}
+spec:
+  hostNetwork: true
+  containers:
+  - {name: agent, image: busybox, securityContext: {privileged: true}}
+`;
+    expect((await t.kubectl(['apply', '-n', 'legacy', '-f', '-'], privileged)).code).toBe(0);
+    expect((await t.kubectl(['run', 'plain', '--image=nginx', '-n', 'legacy'])).code).toBe(0);
+    const preview = await t.kubectl(['label', '--dry-run=server', '--overwrite', 'namespace', 'legacy', 'pod-security.kubernetes.io/enforce=baseline']);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout.trim()).toBe('namespace/legacy labeled (server dry run)');
+    expect(preview.stderr.trim().split('\n')).toEqual([
+      'Warning: existing pods in namespace "legacy" violate the new PodSecurity enforce level "baseline:latest"',
+      'Warning: agent: host namespaces, privileged',
+    ]);
+    const labels = await t.kubectl(['get', 'namespace', 'legacy', '-o', 'jsonpath={.metadata.labels}']);
+    expect(labels.stdout).not.toContain('pod-security.kubernetes.io/enforce');
+    const restricted = await t.kubectl(['label', '--dry-run=server', '--overwrite', 'namespace', 'legacy', 'pod-security.kubernetes.io/enforce=restricted']);
+    expect(restricted.stderr.trim().split('\n')).toEqual([
+      'Warning: existing pods in namespace "legacy" violate the new PodSecurity enforce level "restricted:latest"',
+      'Warning: agent: host namespaces, privileged, allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+      'Warning: plain: allowPrivilegeEscalation != false, unrestricted capabilities, runAsNonRoot != true, seccompProfile',
+    ]);
+  });
+
+  it('an invalid level is refused as Invalid', async () => {
+    const r = await t.kubectl(['label', '--overwrite', 'namespace', 'secure', 'pod-security.kubernetes.io/enforce=strict']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe('The Namespace "secure" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+  });
+});
