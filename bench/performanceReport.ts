@@ -105,9 +105,9 @@ export function renderPerformanceReport(input: ReportInput): string {
     '- The in-process ratios against webernetes are capped by the ceiling column: the floor builds the same',
     '  `Request`, reads its body and parses the answer, which webernetes never does; where the ceiling is below',
     '  the goal, no reduction of server work can meet it in this bench.',
-    '- A service worker cannot `import()` code later, nor call `importScripts()` after it is installed',
-    '  (Chromium blocks both), so printers and the CEL libraries cannot load "on first use" as code; only data',
-    '  such as kind schemas and protobuf descriptors could be fetched and cached that way.',
+    '- A service worker cannot `import()` code later, and `importScripts()` after install only reaches the',
+    '  scripts it imported while installing; so `sw.js` is a classic worker that imports every part at install',
+    '  and runs a part (validation, CEL, RE2, YAML, protobuf, printers...) the first time a request needs it.',
     '- IndexedDB creates through the worker include the page -> worker -> page hop of every `fetch`',
     '  (the `workbench.idb.hop` figure); raw transactions of the same shape inside the worker take about 1 ms.',
   );

@@ -10,18 +10,29 @@ afterEach(async () => {
 });
 
 describe('workerScriptFiles', () => {
-  it('counts sw.js and the chunks it imports statically, transitively and once each, and no other file', async () => {
+  it('counts sw.js and the core chunks at start, the parts too at install, and no other file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kubesim-worker-script-'));
     await mkdir(join(dir, 'assets'));
-    await writeFile(join(dir, 'sw.js'), 'import{n as e,t}from"./assets/runtime-1.js";import{a as $b}from"./assets/shared-2.js";\nimport"./assets/side-3.js";const x="import(\\"./assets/lazy.js\\")";');
-    await writeFile(join(dir, 'assets/runtime-1.js'), 'export const n=1,t=2;');
-    await writeFile(join(dir, 'assets/shared-2.js'), 'import{n}from"./runtime-1.js";export const a=n;');
-    await writeFile(join(dir, 'assets/side-3.js'), 'self.x=1;');
-    await writeFile(join(dir, 'assets/lazy.js'), 'export default 1;');
+    await writeFile(
+      join(dir, 'sw.js'),
+      'function createChunkLoader(scope, manifest) {}\nvar kubesimChunks = createChunkLoader(self, {"core":["assets/sw-runtime-1.js"],"parts":["assets/sw-cel-2.js","assets/sw-re2-3.js"]});\nkubesimChunks.require("sw.js");\n',
+    );
+    await writeFile(join(dir, 'assets/sw-runtime-1.js'), 'kubesimChunks.define("assets/sw-runtime-1.js", function (require, module, exports) {});');
+    await writeFile(join(dir, 'assets/sw-cel-2.js'), 'x'.repeat(100));
+    await writeFile(join(dir, 'assets/sw-re2-3.js'), 'y');
     await writeFile(join(dir, 'assets/registry.definitions-0a.json'), '{}');
-    const files = await workerScriptFiles(dir);
-    expect(files.map((f) => f.path)).toEqual(['sw.js', 'assets/runtime-1.js', 'assets/shared-2.js', 'assets/side-3.js']);
-    expect(files[3]).toMatchObject({ bytes: 9 });
-    expect(files.every((f) => f.gzipBytes > 0)).toBe(true);
+    await writeFile(join(dir, 'assets/main-4.js'), 'page();');
+    const start = await workerScriptFiles(dir);
+    expect(start.map((f) => f.path)).toEqual(['sw.js', 'assets/sw-runtime-1.js']);
+    const install = await workerScriptFiles(dir, 'install');
+    expect(install.map((f) => f.path)).toEqual(['sw.js', 'assets/sw-runtime-1.js', 'assets/sw-cel-2.js', 'assets/sw-re2-3.js']);
+    expect(install[2]).toMatchObject({ bytes: 100 });
+    expect(install.every((f) => f.gzipBytes > 0)).toBe(true);
+  });
+
+  it('refuses a sw.js without a chunk manifest', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kubesim-worker-script-'));
+    await writeFile(join(dir, 'sw.js'), 'import"./assets/x.js";');
+    await expect(workerScriptFiles(dir)).rejects.toThrow(/no chunk manifest/);
   });
 });

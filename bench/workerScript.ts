@@ -1,15 +1,21 @@
 /**
- * The script a browser evaluates before the service worker's first answer:
- * sw.js and, since it is a module worker, every chunk it imports statically
- * (shared with the page: the YAML library, the worker protocol), transitively.
- * Deferred data files (fetched on first use) are not part of it.
+ * The script a browser evaluates for the service worker, from the build's
+ * chunk manifest (sw.js is a classic worker that loads CommonJS chunks with
+ * importScripts, src/sw/chunkLoader.ts):
+ *
+ *  - start: what every start of the worker evaluates before its first API
+ *    answer, sw.js and the core chunks;
+ *  - install: everything the browser fetches while the worker installs, the
+ *    parts too (each runs the first time a request calls into it).
+ *
+ * Deferred data files (fetched on first use) are in neither.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** The leading static imports of an ES module, as bundlers emit them (`import{a as b}from"./x.js";`, `import"./y.js";`). */
-const STATIC_IMPORT = /^\s*import\s*(?:[\w$*{}\s,]+?\s*from\s*)?["']([^"']+)["']\s*;?/;
+/** What the build writes into sw.js: `createChunkLoader(self, {"core":[...],"parts":[...]})`. */
+const MANIFEST = /createChunkLoader\(self, (\{[^\n]*\})\);/;
 
 export interface ScriptFile {
   /** Path relative to the build directory. */
@@ -18,20 +24,16 @@ export interface ScriptFile {
   gzipBytes: number;
 }
 
-export async function workerScriptFiles(outDir: string, entry = 'sw.js'): Promise<ScriptFile[]> {
-  const files: ScriptFile[] = [];
-  const seen = new Set<string>();
-  const visit = async (file: string): Promise<void> => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const code = await readFile(file);
-    files.push({ path: relative(outDir, file), bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength });
-    let text = code.toString('utf8');
-    for (let m = STATIC_IMPORT.exec(text); m; m = STATIC_IMPORT.exec(text)) {
-      if (m[1]!.startsWith('.')) await visit(join(dirname(file), m[1]!));
-      text = text.slice(m[0].length);
-    }
-  };
-  await visit(join(outDir, entry));
-  return files;
+async function scriptFile(outDir: string, path: string): Promise<ScriptFile> {
+  const code = await readFile(join(outDir, path));
+  return { path, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+}
+
+export async function workerScriptFiles(outDir: string, moment: 'start' | 'install' = 'start'): Promise<ScriptFile[]> {
+  const entry = await readFile(join(outDir, 'sw.js'), 'utf8');
+  const match = MANIFEST.exec(entry);
+  if (!match) throw new Error(`${join(outDir, 'sw.js')} has no chunk manifest`);
+  const manifest = JSON.parse(match[1]!) as { core: string[]; parts: string[] };
+  const paths = ['sw.js', ...manifest.core, ...(moment === 'install' ? manifest.parts : [])];
+  return Promise.all(paths.map((path) => scriptFile(outDir, path)));
 }

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHost, type RunningHost } from '../server/host';
+import { testCertificateRequestPem } from '../src/core/testing/certificates';
 import { run, startTestHost, type TestHost } from './support/host';
 
-const request = Buffer.from('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n').toString('base64');
+const request = Buffer.from(testCertificateRequestPem).toString('base64');
 const csrYaml = (name: string, signer = 'example.com/signer') =>
   `apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: ${name}\nspec:\n  request: ${request}\n  signerName: ${signer}\n  usages: [client auth]\n`;
 

@@ -1,9 +1,10 @@
 /**
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
- * kube-apiserver); NodeRestriction, off by default as upstream, is the one
- * whose switch changes kubesim's behaviour. ValidatingAdmissionPolicy is
- * always on, as in kube-apiserver's default set.
+ * kube-apiserver); NodeRestriction, off by default as upstream, and
+ * CertificateSubjectRestriction, on by default, are the ones whose switches
+ * change kubesim's behaviour. ValidatingAdmissionPolicy is always on, as in
+ * kube-apiserver's default set.
  */
 const knownPlugins = new Set([
   'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction',

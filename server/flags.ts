@@ -10,6 +10,7 @@ import { parseServiceCIDR } from '../src/core/registry/core/ipallocator';
 import { parsePortRange } from '../src/core/registry/core/portallocator';
 import { authnBooleanFlags, authnFlagHelp, authnFlagNames, parseAuthnFlag, type AuthnFlags } from './authFlags';
 import type { AuthorizationFlags } from './authorization';
+import { clusterSigningFlagHelp, clusterSigningFlagNames, parseClusterSigningFlag, type ClusterSigningFlags } from './clusterSigning';
 import { defaultEtcdFlags, etcdBooleanFlags, etcdFlagHelp, etcdFlagNames, parseEtcdFlag, validateEtcdFlags, type EtcdFlags } from './etcdFlags';
 
 export interface HostFlags extends AuthorizationFlags {
@@ -51,6 +52,8 @@ export interface HostFlags extends AuthorizationFlags {
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
+  /** kube-controller-manager's --cluster-signing-cert-file, -key-file and -duration; absent when none was given. */
+  clusterSigning?: ClusterSigningFlags;
 }
 
 export const flagHelp = `kubesim: a Kubernetes API server (Node host)
@@ -87,7 +90,9 @@ Flags:
 etcd flags (--store=etcd: several hosts over one etcd, as kube-apiserver replicas):
 ${etcdFlagHelp}
 Authentication flags:
-${authnFlagHelp}`;
+${authnFlagHelp}
+Certificate signing flags (kube-controller-manager's csrsigning controller):
+${clusterSigningFlagHelp}`;
 
 export class FlagError extends Error {}
 
@@ -128,7 +133,7 @@ export function parseFlags(argv: string[]): HostFlags {
     }
     if (!arg.startsWith('--')) throw new FlagError(`unexpected argument ${JSON.stringify(arg)}`);
     let [name, value] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (!known.has(name) && !authnFlagNames.has(name) && !etcdFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
+    if (!known.has(name) && !authnFlagNames.has(name) && !etcdFlagNames.has(name) && !clusterSigningFlagNames.has(name)) throw new FlagError(`unknown flag: --${name}`);
     if (value === undefined) {
       if (booleans.has(name)) value = 'true';
       else {
@@ -260,6 +265,7 @@ export function parseFlags(argv: string[]): HostFlags {
           }
           break;
         }
+        if (clusterSigningFlagNames.has(name) && parseClusterSigningFlag((flags.clusterSigning ??= {}), name, value, parseDuration)) break;
         if (parseAuthnFlag((flags.authn ??= {}), name, value)) break;
         throw new FlagError(`unknown flag: --${name}`);
     }

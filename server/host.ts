@@ -1,14 +1,14 @@
 /**
  * The Node host: serves the core's handle() over HTTP (and HTTPS with --tls)
- * through @hono/node-server, which turns a socket close into an abort of the
- * Request's signal so watches stop. The core never sees a Node API.
+ * through its adaptor (server/adaptor), which turns a socket close into an
+ * abort of the Request's signal so watches stop. The core never sees a Node API.
  */
-import { createAdaptorServer } from '@hono/node-server';
+import type { IncomingMessage, Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
+import { createHostServer } from './adaptor/listener';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { flagzValues } from './flagz';
@@ -22,6 +22,7 @@ import { nodeRestrictionEnabled } from './admissionFlags';
 import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
 import { ensureServingCert, servingCertFromFiles } from './tls';
+import { hostClusterSigning } from './clusterSigning';
 import { FakeClock } from '../src/core/util/clock';
 import { defaultFeatureGates } from '../src/core/features';
 
@@ -39,9 +40,7 @@ export interface RunningHost {
   close(): Promise<void>;
 }
 
-type NodeServer = ReturnType<typeof createAdaptorServer>;
-
-function listen(server: NodeServer, port: number, host: string): Promise<number> {
+function listen(server: Server, port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -93,7 +92,10 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // Reloads of --authentication-config are counted on /metrics once the API server exists.
   let observeAuthnReload: (ok: boolean) => void = () => {};
   if (!flags.tlsCertFile !== !flags.tlsPrivateKeyFile) throw new Error('--tls-cert-file and --tls-private-key-file must be given together');
-  const authn = await hostAuthentication(flags.dataDir, flags.authn, {
+  // The cluster signing CA; a generated one is also the default --client-ca-file, so issued certificates authenticate.
+  const signing = await hostClusterSigning(flags.dataDir, flags.tls, flags.clusterSigning);
+  const authnFlags = signing?.generatedCertFile && !flags.authn?.clientCaFile ? { ...flags.authn, clientCaFile: signing.generatedCertFile } : flags.authn;
+  const authn = await hostAuthentication(flags.dataDir, authnFlags, {
     tlsPrivateKeyFile: flags.tlsPrivateKeyFile,
     onReload: (ok) => observeAuthnReload(ok),
     gates: { egressSelector: flags.featureGates?.StructuredAuthenticationConfigurationEgressSelector ?? defaultFeatureGates.StructuredAuthenticationConfigurationEgressSelector },
@@ -108,30 +110,30 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     : await ensureServingCert(flags.dataDir, generatedFor);
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
-  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection });
+  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), certificateSubjectRestriction: !flags.disableAdmissionPlugins?.includes('CertificateSubjectRestriction'), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection, clusterSigning: signing && { ca: signing.ca, durationMs: signing.durationMs } });
   await api.ready;
   // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
   const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;
   observeAuthnReload = (ok) => api.metrics.observeAuthenticationConfigReload(ok, apiServerIdHash, Date.now() / 1000);
-  const fetch = (request: Request, env?: { incoming?: { socket?: unknown; url?: string } }) => {
-    const dotted = rejectDotSegment(env?.incoming?.url);
+  const fetch = (request: Request, incoming: IncomingMessage) => {
+    const dotted = rejectDotSegment(incoming.url);
     if (dotted) return dotted;
-    if (clientCas.length) attachClientCertificate(request, env?.incoming, authn.caBundles);
+    if (clientCas.length) attachClientCertificate(request, incoming, authn.caBundles);
     return api.handle(request);
   };
   const clientCas = Object.values(authn.caBundles).flat();
 
-  const http = createAdaptorServer({ fetch, hostname: flags.bindAddress });
+  const http = createHostServer({ fetch, hostname: flags.bindAddress });
   const port = await listen(http, flags.port, flags.bindAddress);
   const host = hostForUrl(flags.bindAddress);
   const url = `http://${host}:${port}`;
-  const servers: NodeServer[] = [http];
+  const servers: Server[] = [http];
 
   let secureUrl: string | undefined;
   let caCert: string | undefined;
   if (cert) {
     caCert = cert.caCert;
-    const https = createAdaptorServer({ fetch, hostname: flags.bindAddress, createServer: createHttpsServer, serverOptions: { key: cert.key, cert: cert.cert, ...(clientCas.length ? { requestCert: true, rejectUnauthorized: false, ca: clientCas.map((c) => c.toString()) } : {}) } });
+    const https = createHostServer({ fetch, hostname: flags.bindAddress, tls: { key: cert.key, cert: cert.cert, ...(clientCas.length ? { requestCert: true, rejectUnauthorized: false, ca: clientCas.map((c) => c.toString()) } : {}) } });
     const securePort = await listen(https, flags.securePort, flags.bindAddress);
     secureUrl = `https://${host}:${securePort}`;
     servers.push(https);
@@ -153,7 +155,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
       api.health.startShutdown();
       if (flags.shutdownDelayMs) await new Promise((resolve) => setTimeout(resolve, flags.shutdownDelayMs));
       for (const s of servers) {
-        (s as { closeAllConnections?: () => void }).closeAllConnections?.();
+        s.closeAllConnections();
         await new Promise<void>((resolve) => s.close(() => resolve()));
       }
       authz.stop();

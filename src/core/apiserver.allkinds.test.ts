@@ -1,6 +1,7 @@
 /** Every built-in resource the server serves answers the verbs discovery promises, through HTTP. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from './testing/client';
+import { testCertificateRequestPem } from './testing/certificates';
 
 interface DiscoveredResource {
   name: string;
@@ -76,7 +77,7 @@ const required: Record<string, Record<string, unknown>> = {
   APIService: { spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15 } },
   ClusterTrustBundle: { spec: { trustBundle: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' } },
   CertificateSigningRequest: {
-    spec: { request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n'), signerName: 'example.com/signer', usages: ['client auth'] },
+    spec: { request: btoa(testCertificateRequestPem), signerName: 'example.com/signer', usages: ['client auth'] },
   },
 };
 

@@ -4,6 +4,7 @@ import { authorizerFromModes } from './auth/authorizer/modes';
 import { asUser, headerAuthenticator } from './auth/authorizer/testing';
 import { covers } from './auth/rbac/covers';
 import { newTestServer, type TestServer } from './testing/client';
+import { testCertificateRequestPem } from './testing/certificates';
 
 const admin = asUser('root', 'system:masters');
 const rbac = '/apis/rbac.authorization.k8s.io/v1';
@@ -642,7 +643,7 @@ describe('Node authorizer', () => {
 
   it('[AC-NODE-015] a node creates CertificateSigningRequests and reads them back, for TLS bootstrapping', async () => {
     const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const request = btoa(testCertificateRequestPem);
     const csr = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'node-csr-n1' }, spec: { request, signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] } };
     const made = await t.json('POST', path, { body: csr, headers: n1 });
     expect(made.status).toBe(201);

@@ -7,12 +7,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { authorizerFromModes } from './auth/authorizer/modes';
 import { asUser, headerAuthenticator } from './auth/authorizer/testing';
+import { testCertificatePem, testCertificateRequestPem } from './testing/certificates';
 import { newTestServer, type TestServer } from './testing/client';
 
 const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
-const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
-const certificate = btoa('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+const request = btoa(testCertificateRequestPem);
+const certificate = btoa(testCertificatePem);
 const csr = (name: string, signerName = 'example.com/signer') => ({
   apiVersion: 'certificates.k8s.io/v1',
   kind: 'CertificateSigningRequest',
@@ -83,7 +84,7 @@ describe('CertificateSigningRequest subresources', () => {
     const issued = await t.json('PUT', `${CSRS}/c4/status`, { body: { ...ok.body, status: { certificate, conditions: [{ ...approved, message: 'rewritten' }] } } });
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);
     expect(issued.body.status).toEqual({ certificate, conditions: [at] });
-    const again = await t.json('PUT', `${CSRS}/c4/status`, { body: { ...issued.body, status: { ...issued.body.status, certificate: btoa('-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n') } } });
+    const again = await t.json('PUT', `${CSRS}/c4/status`, { body: { ...issued.body, status: { ...issued.body.status, certificate: btoa(testCertificatePem + testCertificatePem) } } });
     expect(again.status).toBe(422);
     expect(again.body.details.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: updates may not modify existing certificate content', field: 'status.certificate' }]);
   });

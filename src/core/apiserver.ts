@@ -21,6 +21,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
@@ -60,6 +61,7 @@ import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
 import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
+import { serveCoreSubresource } from './http/handlers/coreSubresources';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -116,6 +118,8 @@ export interface ApiServerOptions {
   rbacBootstrap?: boolean;
   /** The NodeRestriction admission plugin (--enable-admission-plugins=NodeRestriction). */
   nodeRestriction?: boolean;
+  /** The CertificateSubjectRestriction admission plugin, on unless false (--disable-admission-plugins). */
+  certificateSubjectRestriction?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -130,6 +134,8 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
+  clusterSigning?: CSRSigningOptions;
 }
 
 export interface ApiServer {
@@ -322,6 +328,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];
@@ -365,7 +372,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, podSecurity);
+    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission).withUser(user);
@@ -399,6 +406,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    const coreSubresource = serveCoreSubresource(scope, (resource) => {
+      const t = registry.resourceFor('', 'v1', resource);
+      return t && storeFor(t);
+    });
+    if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
       if (type.group === 'authentication.k8s.io') return createAuthenticationReview(scope, authn);

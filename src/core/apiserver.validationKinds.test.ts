@@ -1,6 +1,7 @@
 /** Validation of the other built-in kinds through HTTP: one 422 Status with every cause, on create, update and patch. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from './testing/client';
+import { testCertificateRequestPem } from './testing/certificates';
 
 let t: TestServer;
 beforeEach(async () => {
@@ -120,7 +121,7 @@ describe('validation of built-in kinds over HTTP', () => {
 
   it('[API-VER-142] [API-VER-145] a CSR needs a signer; status conditions are unique by type and need a status', async () => {
     const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const request = btoa(testCertificateRequestPem);
     const bad = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, usages: ['client auth'] } } });
     expect(bad.status).toBe(422);
     expect(bad.body.message).toBe('CertificateSigningRequest.certificates.k8s.io "c" is invalid: spec.signerName: Required value');

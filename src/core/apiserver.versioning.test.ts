@@ -6,6 +6,7 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from './testing/client';
+import { testCertificateRequestPem } from './testing/certificates';
 
 async function groupVersions(t: TestServer): Promise<string[]> {
   const r = await t.json('GET', '/apis');
@@ -137,7 +138,7 @@ describe('fields changed by the move to a newer version', () => {
   it('[API-VER-146] certificates.k8s.io/v1: status.certificate may hold only CERTIFICATE PEM blocks', async () => {
     const t = await newTestServer();
     const path = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-    const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+    const request = btoa(testCertificateRequestPem);
     const made = await t.json('POST', path, { body: { metadata: { name: 'c' }, spec: { request, signerName: 'example.com/signer', usages: ['client auth'] } } });
     expect(made.status).toBe(201);
     const pem = (type: string) => btoa(`-----BEGIN ${type}-----\nMIIB\n-----END ${type}-----\n`);

@@ -11,6 +11,8 @@
 export const defaultFeatureGates = {
   /** Beta, on by default since 1.16: gzip for large get and list responses. */
   APIResponseCompression: true,
+  /** Beta since 1.35, on: a WebSocket (GET) exec, attach or port-forward also needs create on the subresource. */
+  AuthorizePodWebsocketUpgradeCreatePermission: true,
   /** Alpha, off by default: DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential is honoured. */
   AllowUnsafeMalformedObjectDeletion: false,
   /** Alpha since 1.32, off by default: application/cbor (and cbor-seq watches, apply-patch+cbor) is served. */
@@ -21,6 +23,8 @@ export const defaultFeatureGates = {
   ComponentStatusz: true,
   /** Beta since 1.36: /flagz. */
   ComponentFlagz: true,
+  /** GA since 1.35, locked on: pods/resize changes a running pod's cpu and memory. */
+  InPlacePodVerticalScaling: true,
   /** Alpha in 1.36: /metrics in the protobuf exposition carries native histograms. */
   NativeHistograms: false,
   /** Beta, on: declarative validation runs beside the hand-written one and mismatches are counted. */
@@ -47,6 +51,7 @@ export interface FeatureSpec {
 /** Stages of gates that are not plain alpha (default off) or beta (default on). */
 const gateLifecycle: Partial<Record<FeatureGate, Omit<FeatureSpec, 'default'>>> = {
   ComponentSLIs: { stage: '', lockToDefault: true },
+  InPlacePodVerticalScaling: { stage: '', lockToDefault: true },
   DeclarativeValidationTakeover: { stage: 'BETA' },
 };
 

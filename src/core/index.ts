@@ -9,3 +9,4 @@ export type { Storage } from './storage/interface';
 export { createMemoryStorage } from './storage/memory';
 export { FakeClock, realClock, seededRandom, cryptoRandom } from './util/clock';
 export type { Clock, RandomSource } from './util/clock';
+export { generateClusterCA, type ClusterSigningCA } from './controllers/certificateAuthority';

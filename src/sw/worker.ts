@@ -21,6 +21,7 @@ import { DATABASE_NAME } from './protocol';
 import { serverOptionsFrom } from './serverOptions';
 import { settingsFromUrl } from './settings';
 import { createIndexedDbStorage } from './storage';
+import { ensureClusterCA } from './clusterCA';
 import type { ServiceWorkerScope } from './types';
 
 const scope = self as unknown as ServiceWorkerScope;
@@ -29,8 +30,9 @@ const scope = self as unknown as ServiceWorkerScope;
 setDataFetcher(createDataFetcher((self as unknown as { caches: DataCacheStorage }).caches));
 
 const apiServer = lazily(async () => {
-  const storage = await createIndexedDbStorage(DATABASE_NAME);
-  const server = createApiServer({ storage, ...serverOptionsFrom(settingsFromUrl(new URL(scope.location.href))) });
+  const [storage, ca] = await Promise.all([createIndexedDbStorage(DATABASE_NAME), ensureClusterCA()]);
+  // Approved CertificateSigningRequests are signed with the worker's own cluster CA, as kube-controller-manager's.
+  const server = createApiServer({ storage, clusterSigning: { ca }, ...serverOptionsFrom(settingsFromUrl(new URL(scope.location.href))) });
   await server.ready;
   return server;
 });

@@ -15,24 +15,27 @@ import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
+import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
 import type { PodSecurityPlugin } from './podSecurity';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
 
-const optionsKinds: Record<AdmissionReview['operation'], string> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+/** The options object of each operation; a connect has none. */
+const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
 
 /**
- * The validating plugins: CertificateApproval and CertificateSigning (when
- * an authorizer is given), PodSecurity (when given; kube runs it before
- * those two, which never see the pods, workloads and namespaces it sees),
- * then ValidatingAdmissionPolicy.
+ * The validating plugins in kube's order: CertificateApproval and
+ * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
+ * PodSecurity (when given; kube runs it before the certificate plugins,
+ * which never see the pods, workloads and namespaces it sees), then
+ * ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -48,11 +51,21 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
           observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
         }
       }
+      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
+        const startedAt = performance.now();
+        let denied = true;
+        try {
+          admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
+          denied = false;
+        } finally {
+          observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
+        }
+      }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
       const attrs: AdmissionAttributes = {
         operation: review.operation,
         resource: { group: type.group, version: type.version, resource: type.resource },
-        kind: { group: type.group, version: type.version, kind: type.kind },
+        kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
         subresource: review.subresource,
         name: info.name || obj?.metadata.name || '',
         namespace: type.scope === 'Namespaced' ? info.namespace : '',
@@ -61,7 +74,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         oldObject: review.oldObject,
         dryRun: review.dryRun,
         user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-        options: { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) },
+        options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
       };
       const step = async (name: string, validate: () => Promise<void>) => {
         const started = performance.now();

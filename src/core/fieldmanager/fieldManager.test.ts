@@ -357,4 +357,24 @@ describe('field manager (apiserver layers)', () => {
     expect(entries(again)[0].fieldsV1).toEqual(m1Fields);
     expect(Object.keys(entries(again)[0].fieldsV1!['f:data']!)).toEqual(['f:a', 'f:b']);
   });
+
+  it('entries read back from text for the same object (uid) are recognised when equal to the last encoding, decoded when not', () => {
+    const { fm } = cmManager();
+    const created = mustApply(fm, undefined, cm({ a: '1', b: '2' }, { uid: 'uid-1' }), 'm1');
+    const m1Fields = entries(created)[0].fieldsV1!;
+    // as from storage: a copy, keys out of order
+    const copy = JSON.parse(JSON.stringify(created)) as JsonObject;
+    entries(copy)[0].fieldsV1 = { 'f:data': { 'f:b': {}, 'f:a': {} } };
+    const again = mustApply(fm, copy, cm({ c: '3' }), 'm2');
+    expect(entries(again)[0].fieldsV1).toBe(m1Fields);
+    // a copy that says something else is taken at its word
+    const changed = JSON.parse(JSON.stringify(created)) as JsonObject;
+    entries(changed)[0].fieldsV1 = { 'f:data': { 'f:a': {} } };
+    const other = mustApply(fm, changed, cm({ c: '3' }), 'm2');
+    expect(entries(other)[0].fieldsV1).toEqual({ 'f:data': { 'f:a': {} } });
+    // and so is one of another object
+    const elsewhere = JSON.parse(JSON.stringify(created)) as JsonObject;
+    (elsewhere.metadata as JsonObject).uid = 'uid-2';
+    expect(entries(mustApply(fm, elsewhere, cm({ c: '3' }), 'm2'))[0].fieldsV1).not.toBe(m1Fields);
+  });
 });

@@ -89,7 +89,7 @@ export class FieldManager {
     const live = liveObj ?? this.zero;
     let managed: Managed;
     try {
-      managed = decodeManagedFields(managedFieldsOf(live));
+      managed = decodeManagedFields(managedFieldsOf(live), uidOf(live));
     } catch (e) {
       return { ok: false, error: { reason: 'InternalError', message: `failed to decode managed fields: ${(e as Error).message}` } };
     }
@@ -103,7 +103,7 @@ export class FieldManager {
   private decodeLiveOrNew(live: JsonObject, newObj: JsonObject): Managed {
     const fromLive = () => {
       try {
-        return decodeManagedFields(managedFieldsOf(live));
+        return decodeManagedFields(managedFieldsOf(live), uidOf(live));
       } catch {
         return emptyManaged();
       }
@@ -127,6 +127,11 @@ export class FieldManager {
   }
 }
 
+function uidOf(obj: JsonObject): string | undefined {
+  const uid = isObject(obj.metadata) ? obj.metadata.uid : undefined;
+  return typeof uid === 'string' ? uid : undefined;
+}
+
 function managedFieldsOf(obj: JsonObject): unknown {
   return isObject(obj.metadata) ? obj.metadata.managedFields : undefined;
 }
@@ -147,8 +152,8 @@ function withManagedFieldsOf(obj: JsonObject, from: JsonObject): JsonObject {
 }
 
 function withManagedFields(obj: JsonObject, managed: Managed): JsonObject {
-  const entries = encodeManagedFields(managed);
   const base = withoutManagedFields(obj);
+  const entries = encodeManagedFields(managed, uidOf(base));
   if (!entries) return base;
   const metadata = isObject(base.metadata) ? base.metadata : {};
   return { ...base, metadata: { ...metadata, managedFields: entries as unknown as JsonObject[] } };

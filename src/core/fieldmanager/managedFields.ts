@@ -92,25 +92,64 @@ export class ManagedFieldsError extends Error {}
  * Sets are immutable and a write leaves every other manager's set as it
  * was, so decoding a FieldsV1 object this module encoded (the same object:
  * an in-process caller handing the result back as the live object) gives
- * its set back. Other FieldsV1 objects may change, so they are always
- * decoded. Encodings are frozen (setToFieldsV1). A weak map: entries go
- * with the objects no longer in use.
+ * its set back. Encodings are frozen (setToFieldsV1). A weak map: entries
+ * go with the objects no longer in use.
  */
 const encodedFields = new WeakMap<object, PathSet>();
 
-function decodeFields(fields: unknown): PathSet {
-  const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
-  return known ?? fieldsV1ToSet(fields);
+/**
+ * An object read back from storage carries copies of what was encoded:
+ * the last encoding of each (object, entry) is kept, and a FieldsV1 equal
+ * to it gives its set back, which costs a walk of the two objects instead
+ * of building a set. Bounded; starts over when full.
+ */
+const MAX_RECENT = 512;
+let recent = new Map<string, { fields: FieldsV1; set: PathSet }>();
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Whether `a` (any decoded JSON) is the FieldsV1 `b`, key order aside. */
+function sameFields(a: unknown, b: FieldsV1): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || a === null || Array.isArray(a)) return false;
+  const o = a as Record<string, unknown>;
+  let n = 0;
+  for (const k in o) {
+    if (!hasOwn.call(o, k)) continue;
+    if (!hasOwn.call(b, k) || !sameFields(o[k], b[k])) return false;
+    n++;
+  }
+  for (const k in b) if (hasOwn.call(b, k)) n--;
+  return n === 0;
 }
 
-function encodeFieldsV1(set: PathSet): FieldsV1 {
+function decodeFields(fields: unknown, recentKey: string | undefined): PathSet {
+  const known = typeof fields === 'object' && fields !== null ? encodedFields.get(fields) : undefined;
+  if (known) return known;
+  const last = recentKey === undefined ? undefined : recent.get(recentKey);
+  if (last && sameFields(fields, last.fields)) return last.set;
+  return fieldsV1ToSet(fields);
+}
+
+function encodeFieldsV1(set: PathSet, recentKey: string | undefined): FieldsV1 {
   const f = setToFieldsV1(set);
   encodedFields.set(f, set);
+  if (recentKey !== undefined) {
+    if (recent.size >= MAX_RECENT && !recent.has(recentKey)) recent = new Map();
+    recent.set(recentKey, { fields: f, set });
+  }
   return f;
 }
 
-/** Decodes metadata.managedFields; throws ManagedFieldsError on a malformed entry. */
-export function decodeManagedFields(entries: unknown): Managed {
+/** The key of an entry among recent encodings: the object's uid and the entry's identifier. */
+const recentKeyOf = (uid: string | undefined, id: string) => (uid ? `${uid}\0${id}` : undefined);
+
+/**
+ * Decodes metadata.managedFields; throws ManagedFieldsError on a malformed
+ * entry. `uid`, the object's, lets entries this module encoded for it last be
+ * recognised rather than decoded.
+ */
+export function decodeManagedFields(entries: unknown, uid?: string): Managed {
   const managed = emptyManaged();
   if (entries === undefined || entries === null) return managed;
   if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
@@ -126,7 +165,7 @@ export function decodeManagedFields(entries: unknown): Managed {
     const id = buildManagerIdentifier(e);
     let set;
     try {
-      set = decodeFields(e.fieldsV1 ?? {});
+      set = decodeFields(e.fieldsV1 ?? {}, recentKeyOf(uid, id));
     } catch (err) {
       throw new ManagedFieldsError(`error decoding set: ${(err as Error).message}`);
     }
@@ -145,9 +184,10 @@ function seconds(time: string | undefined): number {
 /**
  * Encodes ownership as metadata.managedFields, sorted as the server sorts:
  * Apply before Update, then oldest first, then by manager, API version and
- * subresource. Returns undefined when nobody owns anything.
+ * subresource. Returns undefined when nobody owns anything. With the
+ * object's `uid`, the encodings are kept for decodeManagedFields to recognise.
  */
-export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | undefined {
+export function encodeManagedFields(managed: Managed, uid?: string): ManagedFieldsEntry[] | undefined {
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
@@ -159,7 +199,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
     const time = managed.times.get(id);
     if (time) e.time = time;
     e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = encodeFieldsV1(vs.set);
+    e.fieldsV1 = encodeFieldsV1(vs.set, recentKeyOf(uid, id));
     if (parsed.subresource) e.subresource = parsed.subresource;
     entries.push(e);
   }

@@ -29,9 +29,26 @@ function specificity(m: MediaRange): number {
   return (m.type === '*' ? 0 : 2) + (m.subtype === '*' ? 0 : 1);
 }
 
-/** Splits an Accept header into ranges ordered by preference: q, then specificity, then position. */
-export function parseAccept(header: string | null): MediaRange[] {
-  if (!header || !header.trim()) return [];
+/**
+ * Accept headers parsed lately. Clients send the same few values on every
+ * request, so most are parsed once; the cache starts over when full.
+ */
+const parsedAccept = new Map<string, readonly MediaRange[]>();
+const parsedAcceptLimit = 64;
+
+/** Splits an Accept header into ranges ordered by preference: q, then specificity, then position. Callers must not change them. */
+export function parseAccept(header: string | null): readonly MediaRange[] {
+  if (!header) return [];
+  let ranges = parsedAccept.get(header);
+  if (!ranges) {
+    if (parsedAccept.size >= parsedAcceptLimit) parsedAccept.clear();
+    parsedAccept.set(header, (ranges = parseAcceptRanges(header)));
+  }
+  return ranges;
+}
+
+function parseAcceptRanges(header: string): MediaRange[] {
+  if (!header.trim()) return [];
   return header
     .split(',')
     .map((s) => parseMediaType(s))

@@ -47,7 +47,7 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,
-    verb: method.toLowerCase(),
+    verb: '',
     apiPrefix: '',
     apiGroup: '',
     apiVersion: '',
@@ -59,31 +59,30 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   };
   const segments = path.split('/');
   // Empty segments are dropped at the ends only (`/api/v1/` is /api/v1; `a//b` keeps its empty name).
-  let parts: string[] = [];
+  const parts: string[] = [];
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
     if (s !== '' || (i > 0 && i < segments.length - 1)) parts.push(decodeSegment(s));
   }
-  if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return info;
-  info.apiPrefix = parts[0]!;
-  parts = parts.slice(1);
+  // Walked with an index (p) rather than by slicing: this runs for every request.
+  let p = 0;
+  if (parts.length < 1 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource(info, method);
+  info.apiPrefix = parts[p++]!;
   if (info.apiPrefix === 'apis') {
-    if (parts.length < 1) return info; // /apis
-    info.apiGroup = parts[0]!;
-    parts = parts.slice(1);
+    if (parts.length - p < 1) return nonResource(info, method); // /apis
+    info.apiGroup = parts[p++]!;
   }
-  if (parts.length < 1) return info; // /api, /apis/{group}
-  info.apiVersion = parts[0]!;
-  parts = parts.slice(1);
-  if (parts.length < 1) return info; // /api/v1, /apis/{g}/{v}
+  if (parts.length - p < 1) return nonResource(info, method); // /api, /apis/{group}
+  info.apiVersion = parts[p++]!;
+  if (parts.length - p < 1) return nonResource(info, method); // /api/v1, /apis/{g}/{v}
 
   info.isResourceRequest = true;
   const query = queryOf(url);
   // The deprecated /watch/ path prefix.
   let watchPrefix = false;
-  if (parts[0] === 'watch') {
+  if (parts[p] === 'watch') {
     watchPrefix = true;
-    parts = parts.slice(1);
+    p++;
   }
 
   switch (method) {
@@ -96,22 +95,19 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
   }
 
   // namespaces/{ns}/{resource}... except /namespaces/{name} and its own subresources.
-  if (parts[0] === 'namespaces') {
-    if (parts.length > 1) {
-      info.namespace = parts[1]!;
-      if (parts.length > 2 && !namespaceSubresources.has(parts[2]!)) {
-        parts = parts.slice(2);
-      }
+  if (parts[p] === 'namespaces') {
+    if (parts.length - p > 1) {
+      info.namespace = parts[p + 1]!;
+      if (parts.length - p > 2 && !namespaceSubresources.has(parts[p + 2]!)) p += 2;
     }
   }
-  info.parts = parts;
-  if (parts.length >= 3) info.subresource = parts[2]!;
-  if (parts.length >= 2) info.name = parts[1]!;
-  if (parts.length >= 1) info.resource = parts[0]!;
+  const n = parts.length - p;
+  if (n >= 3) info.subresource = parts[p + 2]!;
+  if (n >= 2) info.name = parts[p + 1]!;
+  if (n >= 1) info.resource = parts[p]!;
   // The namespaces resource itself: /api/v1/namespaces/{name} is not "in" a namespace.
-  if (info.resource === 'namespaces') info.namespace = parts.length >= 2 ? info.name : '';
-  if (parts.length > 3) info.parts = parts.slice(3);
-  else info.parts = [];
+  if (info.resource === 'namespaces') info.namespace = n >= 2 ? info.name : '';
+  if (n > 3) info.parts = parts.slice(p + 3);
 
   if (watchPrefix || (info.verb === 'get' && boolParam(query, 'watch'))) info.verb = 'watch';
   else if (info.verb === 'get' && !info.name) info.verb = 'list';
@@ -122,5 +118,11 @@ export function newRequestInfo(method: string, url: URL): RequestInfo {
     const m = /^metadata\.name(?:==?)([^,]+)$/.exec(fs);
     if (m) info.name = m[1]!;
   }
+  return info;
+}
+
+/** A non-resource request: its verb is the lowercase HTTP method. */
+function nonResource(info: RequestInfo, method: string): RequestInfo {
+  info.verb = method.toLowerCase();
   return info;
 }

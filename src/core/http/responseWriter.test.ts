@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { writeBytes, writeJsonText } from './responseWriter';
+import { writeBytes } from './responseWriter';
 
 describe('responseWriter headers', () => {
   it('[API-FV-005] an answer carries Content-Type, Cache-Control, its Content-Length and each warning, as a Headers would join them', async () => {
-    const res = writeJsonText(200, '{"kind":"Pod"}', { warnings: ['first "quoted"', 'second'] });
+    const res = writeBytes(200, 'application/json', new TextEncoder().encode('{"kind":"Pod"}\n'), { warnings: ['first "quoted"', 'second'] });
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(res.headers.get('cache-control')).toBe('no-cache, private');
     expect(res.headers.get('content-length')).toBe(String(new TextEncoder().encode('{"kind":"Pod"}\n').byteLength));

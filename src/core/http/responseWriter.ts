@@ -42,13 +42,6 @@ export function writeBytes(status: number, contentType: string, bytes: Uint8Arra
   return new Response(bytes as BodyInit, { status, headers });
 }
 
-const encoder = new TextEncoder();
-
-/** JSON text already encoded (a stored object served as it is), written as jsonSerializer would write it. */
-export function writeJsonText(status: number, json: string, options: WriteOptions = {}): Response {
-  return writeBytes(status, jsonSerializer.mediaType, encoder.encode(json + '\n'), options);
-}
-
 export function writeObject(serializer: Serializer, status: number, obj: unknown, options: WriteOptions = {}): Response {
   // A kind the encoding cannot carry (a Table in protobuf) goes out as JSON, as the apiserver falls back.
   if (serializer.supports && !serializer.supports(obj as { apiVersion?: unknown; kind?: unknown })) serializer = jsonSerializer;

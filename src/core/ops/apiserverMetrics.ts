@@ -204,13 +204,38 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
 
   const text = (body: string) => new Response(body, { status: 200, headers: { 'Content-Type': 'text/plain; version=0.0.4; charset=utf-8' } });
 
+  // Every request passes here: the in-flight series and each label set's request series are resolved once (per reset).
+  const readOnly = inflight.bind(['readOnly']);
+  const mutating = inflight.bind(['mutating']);
+  const readOnlyDone = () => readOnly(-1);
+  const mutatingDone = () => mutating(-1);
+  const notCounted = () => {};
+  interface RequestSeries {
+    values: readonly string[];
+    latency: (seconds: number) => void;
+    byCode: Map<number, () => void>;
+  }
+  const requestSeries = new Map<string, RequestSeries>();
+  function countRequest(values: string[], code: number, seconds: number): void {
+    const key = values.join('\u0000');
+    let series = requestSeries.get(key);
+    if (!series) requestSeries.set(key, (series = { values, latency: latencies.bind(values), byCode: new Map() }));
+    let count = series.byCode.get(code);
+    if (!count) series.byCode.set(code, (count = requests.bind([...series.values, String(code)])));
+    count();
+    series.latency(seconds);
+  }
+
   return {
     startRequest(request, info) {
       // Watches are long-running and not limited by max-in-flight, so they are not counted.
-      if (info?.verb === 'watch') return () => {};
-      const kind = request.method === 'GET' || request.method === 'HEAD' ? 'readOnly' : 'mutating';
-      inflight.add([kind], 1);
-      return () => inflight.add([kind], -1);
+      if (info?.verb === 'watch') return notCounted;
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        readOnly(1);
+        return readOnlyDone;
+      }
+      mutating(1);
+      return mutatingDone;
     },
     observeDeclarativeValidationMismatch() {
       dvMismatches.inc();
@@ -241,14 +266,12 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     },
     observeRequest(request, info, code, seconds) {
       const url = requestUrl(request);
-      const values = [reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'];
-      requests.inc([...values, String(code)]);
+      countRequest([reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'], code, seconds);
       // A deprecated built-in version names its removal release; a deprecated CRD version names none.
       const type = deps.registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
       if (type?.deprecated || (type && customResourceInfo(type)?.deprecationWarning !== undefined)) {
         deprecatedApis.set([info.apiGroup, info.apiVersion, info.resource, info.subresource, type.deprecated?.removedRelease ?? ''], 1);
       }
-      latencies.observe(values, seconds);
     },
     async serve(path, accept) {
       const source = path === '/metrics' ? registry : path === '/metrics/slis' ? slis : undefined;

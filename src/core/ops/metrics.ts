@@ -118,6 +118,13 @@ export class Gauge extends Family<{ value: number }> {
   add(values: readonly string[], by: number): void {
     this.state(values).value += by;
   }
+  /** add() on one series, its labels resolved once. */
+  bind(values: readonly string[]): (by: number) => void {
+    const state = this.bound(values);
+    return (by) => {
+      state().value += by;
+    };
+  }
   states(): { values: string[]; state: { value: number } }[] {
     return this.sorted();
   }

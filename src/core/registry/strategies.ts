@@ -68,13 +68,17 @@ const createOnUpdate = new Set([
 /** Kinds whose DELETE answers with the deleted object (ReturnDeletedObject). */
 const returnsDeleted = new Set(['/pods', '/services', '/namespaces']);
 
+/** Kinds whose create keeps the status it carries: a kubelet registers its Node with its addresses and capacity. */
+const statusOnCreate = new Set(['/nodes']);
+
 function genericStatusHandling(type: ResourceType): Pick<ResourceStrategy, 'prepareForCreate' | 'prepareForUpdate'> {
   const hasStatus = type.subresources.some((s) => s.name === 'status');
   if (!hasStatus) return {};
+  const keepStatus = statusOnCreate.has(`${type.group}/${type.resource}`);
   return {
     prepareForCreate(obj) {
       // Status is the controllers' to write; a create starts from an empty one.
-      obj['status'] = {};
+      if (!keepStatus) obj['status'] = {};
     },
     prepareForUpdate(obj, old, ctx) {
       // A CSR's /approval writes status.conditions: its own strategy (certificates/) decides.
@@ -116,6 +120,18 @@ function compose(...parts: Partial<ResourceStrategy>[]): ResourceStrategy {
   return out;
 }
 
+/**
+ * The kind's validation, looked up when a write first validates: the service
+ * worker loads the kinds' validation as a part on first use (src/sw/chunkLoader.ts),
+ * and strategies are built when the server starts.
+ */
+function kindValidation(group: string, resource: string): Partial<ResourceStrategy> {
+  return {
+    validate: (obj, ctx) => validationFor(group, resource).validate?.(obj, ctx) ?? [],
+    validateUpdate: (obj, old, ctx) => validationFor(group, resource).validateUpdate?.(obj, old, ctx) ?? [],
+  };
+}
+
 export function strategyFor(type: ResourceType): ResourceStrategy {
   if (type.custom) return customResourceStrategy(type);
   const id = `${type.group}/${type.resource}`;
@@ -126,7 +142,7 @@ export function strategyFor(type: ResourceType): ResourceStrategy {
     // core/v1 ReplicationControllers keep their pods by default (DefaultGarbageCollectionPolicy).
     defaultPropagationPolicy: id === '/replicationcontrollers' ? 'Orphan' : undefined,
   };
-  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, validationFor(type.group, type.resource));
+  return compose(base, genericStatusHandling(type), byGroup[type.group]?.[type.resource] ?? {}, byVersion[`${type.group}/${type.version}`]?.[type.resource] ?? {}, kindValidation(type.group, type.resource));
 }
 
 export type { StrategyContext };

@@ -36,7 +36,8 @@ const nameValidators: Record<string, NameValidator> = {
   // Checked against spec.signerName by the kind's own validation.
   'certificates.k8s.io/clustertrustbundles': nameIsPathSegment,
   'coordination.k8s.io/leasecandidates': (name) => isConfigMapKey(name),
-  'networking.k8s.io/ipaddresses': nameIsIPAddress,
+  // Called through a function: the table is built at start, the kinds' validation is a part loaded on first use (src/sw/chunkLoader.ts).
+  'networking.k8s.io/ipaddresses': (name, prefix) => nameIsIPAddress(name, prefix),
 };
 
 export function nameValidatorFor(group: string, resource: string): NameValidator {

@@ -35,8 +35,12 @@ export interface WorkerConnection {
   stale: boolean;
 }
 
-/** In development Vite serves the worker from source (with Service-Worker-Allowed: /); builds emit /sw.js. */
+/**
+ * In development Vite serves the worker from source as an ES module (with Service-Worker-Allowed: /); builds emit
+ * /sw.js, a classic worker that imports its parts with importScripts (src/sw/chunkLoader.ts).
+ */
 const WORKER_URL = import.meta.env.DEV ? '/src/sw/worker.ts' : '/sw.js';
+const WORKER_TYPE: WorkerType = import.meta.env.DEV ? 'module' : 'classic';
 const RELOAD_GUARD = 'kubesim.serviceWorker.reloadedFor';
 const ACTIVATION_TIMEOUT_MS = 20_000;
 const CLAIM_TIMEOUT_MS = 3_000;
@@ -71,7 +75,7 @@ async function connect(): Promise<WorkerConnection> {
     // Changed settings (a new script URL) install a new worker that takes over at once; wait for it, so no
     // request of this page reaches the old worker while it stops.
     const takeover = nextControllerChange(container, ACTIVATION_TIMEOUT_MS);
-    registration = await container.register(url, { type: 'module', scope: '/', updateViaCache: 'none' });
+    registration = await container.register(url, { type: WORKER_TYPE, scope: '/', updateViaCache: 'none' });
     if (container.controller && container.controller.scriptURL !== new URL(url, location.href).href) await takeover;
   } catch (error) {
     throw new ServiceWorkerUnavailableError(

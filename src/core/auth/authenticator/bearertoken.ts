@@ -19,31 +19,45 @@ export function bearerToken(request: Request): string | undefined {
  * rejections are reported only when nobody accepted the token.
  */
 export function tokenUnion(methods: readonly TokenAuthenticator[]): TokenAuthenticator {
+  const settle = (rejections: { authenticator: string; reason: string }[]): AuthenticationOutcome => {
+    if (!rejections.length) return { kind: 'none' };
+    if (rejections.length === 1) return { kind: 'rejected', ...rejections[0]! };
+    return { kind: 'rejected', authenticator: rejections.map((r) => r.authenticator).join(','), reason: `[${rejections.map((r) => r.reason).join(', ')}]` };
+  };
+  // Methods that answer at once (a static token) are not awaited; only a pending answer is.
+  const ask = (token: string, audiences: readonly string[], from: number, rejections: { authenticator: string; reason: string }[]): AuthenticationOutcome | Promise<AuthenticationOutcome> => {
+    for (let i = from; i < methods.length; i++) {
+      const out = methods[i]!.authenticateToken(token, audiences);
+      if (out instanceof Promise) {
+        return out.then((outcome) => {
+          if (outcome.kind === 'authenticated') return outcome;
+          if (outcome.kind === 'rejected') rejections.push(outcome);
+          return ask(token, audiences, i + 1, rejections);
+        });
+      }
+      if (out.kind === 'authenticated') return out;
+      if (out.kind === 'rejected') rejections.push(out);
+    }
+    return settle(rejections);
+  };
   return {
     name: 'token',
-    async authenticateToken(token, audiences): Promise<AuthenticationOutcome> {
-      const rejections: { authenticator: string; reason: string }[] = [];
-      for (const m of methods) {
-        const outcome = await m.authenticateToken(token, audiences);
-        if (outcome.kind === 'authenticated') return outcome;
-        if (outcome.kind === 'rejected') rejections.push(outcome);
-      }
-      if (!rejections.length) return { kind: 'none' };
-      if (rejections.length === 1) return { kind: 'rejected', ...rejections[0]! };
-      return { kind: 'rejected', authenticator: rejections.map((r) => r.authenticator).join(','), reason: `[${rejections.map((r) => r.reason).join(', ')}]` };
-    },
+    authenticateToken: (token, audiences) => ask(token, audiences, 0, []),
   };
+}
+
+function invalidUnlessFound(outcome: AuthenticationOutcome): AuthenticationOutcome {
+  return outcome.kind === 'none' ? { kind: 'rejected', authenticator: 'bearer-token', reason: 'invalid bearer token' } : outcome;
 }
 
 export function bearerTokenAuthenticator(methods: TokenAuthenticator, apiAudiences: readonly string[]): RequestAuthenticator {
   return {
     name: 'bearer-token',
-    async authenticate(request): Promise<AuthenticationOutcome> {
+    authenticate(request): AuthenticationOutcome | Promise<AuthenticationOutcome> {
       const token = bearerToken(request);
       if (token === undefined) return { kind: 'none' };
-      const outcome = await methods.authenticateToken(token, apiAudiences);
-      if (outcome.kind === 'none') return { kind: 'rejected', authenticator: 'bearer-token', reason: 'invalid bearer token' };
-      return outcome;
+      const outcome = methods.authenticateToken(token, apiAudiences);
+      return outcome instanceof Promise ? outcome.then(invalidUnlessFound) : invalidUnlessFound(outcome);
     },
   };
 }

@@ -42,13 +42,14 @@ export type JwksSource = () => Promise<JWK[]>;
 export type ClaimSourceFetch = (endpoint: string, accessToken: string | undefined) => Promise<string>;
 
 export const supportedSigningAlgs = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
-const authenticationEnv = newEnvironment('authentication');
+// Made on first use: CEL is a part the service worker loads when a request first needs it (src/sw/chunkLoader.ts).
+let authenticationEnv: ReturnType<typeof newEnvironment> | undefined;
 
 class JwtError extends Error {}
 
 /** Compiles an expression of the authentication environment; a compile error is a configuration error. */
 export function compileAuthenticationExpression(expression: string): CelProgram {
-  const r = compileKubernetes(authenticationEnv, expression);
+  const r = compileKubernetes((authenticationEnv ??= newEnvironment('authentication')), expression);
   if (!r.program) throw new Error(r.message ?? 'compilation failed');
   return r.program;
 }

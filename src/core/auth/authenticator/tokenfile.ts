@@ -35,7 +35,9 @@ export function tokenFileAuthenticator(tokens: readonly StaticToken[]): TokenAut
       let found: StaticToken | undefined;
       for (const row of tokens) if (constantTimeEqual(row.token, token) && !found) found = row;
       if (!found) return { kind: 'none' };
-      return { kind: 'authenticated', authenticator: 'token-file', response: { user: structuredClone(found.user) } };
+      // A copy: later stages add groups to the user they are given.
+      const { username, uid, groups } = found.user;
+      return { kind: 'authenticated', authenticator: 'token-file', response: { user: { username, uid, groups: [...groups] } } };
     },
   };
 }

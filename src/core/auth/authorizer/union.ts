@@ -11,27 +11,35 @@ function isRuleResolver(a: Authorizer): a is Authorizer & RuleResolver {
   return typeof (a as Partial<RuleResolver>).rulesFor === 'function';
 }
 
+/** The union's answer when `a` decided (Allow or Deny); otherwise its reason and error are kept for the final NoOpinion. */
+function decided(a: Authorizer, r: AuthorizationResult, reasons: string[], errors: string[]): AuthorizationResult | undefined {
+  if (r.error) errors.push(r.error);
+  if (r.reason) reasons.push(r.reason);
+  if (r.decision === 'NoOpinion') return undefined;
+  return { ...r, explanation: { authorizer: a.name, ...r.explanation } };
+}
+
 function aggregate(errors: string[]): string | undefined {
   if (!errors.length) return undefined;
   return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
 }
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer & RuleResolver {
+  const noOpinion = (reasons: string[], errors: string[]): AuthorizationResult => ({ decision: 'NoOpinion', reason: reasons.join('\n'), error: aggregate(errors), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } });
+  /** Asks from authorizers[from] on. Answers given at once are taken at once: only a pending one is awaited, so in-memory modes decide in the caller's turn. */
+  const decide = (attrs: Attributes, from: number, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
+    for (let i = from; i < authorizers.length; i++) {
+      const a = authorizers[i]!;
+      const out = a.authorize(attrs);
+      if (out instanceof Promise) return out.then((r) => decided(a, r, reasons, errors) ?? decide(attrs, i + 1, reasons, errors));
+      const r = decided(a, out, reasons, errors);
+      if (r) return r;
+    }
+    return noOpinion(reasons, errors);
+  };
   return {
     name: authorizers.map((a) => a.name).join(','),
-    async authorize(attrs: Attributes): Promise<AuthorizationResult> {
-      const reasons: string[] = [];
-      const errors: string[] = [];
-      for (const a of authorizers) {
-        const r = await a.authorize(attrs);
-        if (r.error) errors.push(r.error);
-        if (r.reason) reasons.push(r.reason);
-        if (r.decision !== 'NoOpinion') {
-          return { ...r, explanation: { authorizer: a.name, ...r.explanation } };
-        }
-      }
-      return { decision: 'NoOpinion', reason: reasons.join('\n'), error: aggregate(errors), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } };
-    },
+    authorize: (attrs: Attributes) => decide(attrs, 0, [], []),
     async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
       const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];

@@ -28,6 +28,8 @@ export interface Reference {
   overloads?: readonly string[];
   /** the matching overloads themselves, in the same order (as the environment prices them) */
   decls?: readonly OverloadDecl[];
+  /** the overload table (the function's overloads of this arity and form) the matches were chosen from */
+  table?: readonly OverloadDecl[];
   /** true when the name is a type identifier such as int */
   isType?: boolean;
 }
@@ -64,6 +66,9 @@ export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: 
     issues: [],
   };
 }
+
+/** The first fresh type parameter names, made once (cel-go names them _var0, _var1, ...). */
+const PARAM_NAMES = Array.from({ length: 64 }, (_, i) => `_var${i}`);
 
 class Checker {
   readonly types = new IdMap<CelType>();
@@ -119,7 +124,8 @@ class Checker {
   }
 
   private freshParam(): CelType {
-    return T.param(`_var${this.fresh++}`);
+    const n = this.fresh++;
+    return T.param(n < PARAM_NAMES.length ? PARAM_NAMES[n]! : `_var${n}`);
   }
 
   private instantiate(o: OverloadDecl): { params: CelType[]; result: CelType } {
@@ -304,6 +310,16 @@ class Checker {
       for (const t of argTypes) resolvedArgs.push(this.resolved(t));
     }
     for (const t of resolvedArgs) if (hasParam(t)) argsHaveParams = true;
+    // calls on the shared primitive types resolve the same way every time: answered from the table's memo
+    const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
+    if (memoKey >= 0) {
+      const hit = info.memo.get(memoKey);
+      if (hit !== undefined) {
+        this.refs.set(e.id, info.reference(hit.matched));
+        return hit.result;
+      }
+    }
+    let pure = true;
     const candidates = info.candidates(resolvedArgs);
     // matches are recorded as a bit set over the table (tables hold few overloads), the ids built once per set
     let matched = 0;
@@ -324,6 +340,8 @@ class Checker {
         if (hasParam(rt)) rt = undefined;
       }
       if (rt === undefined) {
+        // fresh type parameters or bindings may be made: the outcome is this call's own
+        if (generic || argsHaveParams) pure = false;
         const inst = generic ? this.instantiate(o) : o.sig;
         // bindings are only made when a type parameter is involved; otherwise check in place
         const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
@@ -341,6 +359,7 @@ class Checker {
       const applied = member ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       return this.error(e, `found no matching overload for '${fn}' applied to '${applied}'`);
     }
+    if (memoKey >= 0 && pure && overflow === undefined) info.memo.set(memoKey, { matched, result: result! });
     this.refs.set(e.id, overflow === undefined ? info.reference(matched) : matchedReference(fn, decls, matched, overflow));
     return result!;
   }
@@ -443,6 +462,8 @@ class TableInfo {
   private readonly multiple = new Map<number, Reference>();
   /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets */
   private readonly byKinds = new Map<number, number>();
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey) */
+  readonly memo = new Map<number, { matched: number; result: CelType }>();
   constructor(
     readonly fn: string,
     readonly decls: readonly OverloadDecl[],
@@ -479,6 +500,23 @@ const KIND_CODES: Readonly<Record<string, number>> = Object.freeze({
   int: 1, uint: 2, double: 3, string: 4, bytes: 5, bool: 6, timestamp: 7, duration: 8, list: 9, map: 10, object: 11, opaque: 12,
 });
 
+/** The shared primitive types (by identity: types from schemas carry metadata and are never these). */
+const PRIMITIVE_CODES = new Map<CelType, number>(
+  [T.int, T.uint, T.double, T.string, T.bytes, T.bool, T.null, T.timestamp, T.duration, T.dyn].map((t, i): [CelType, number] => [t, i + 1]),
+);
+
+/** The argument types as one number when each is a shared primitive type and there are at most four, else -1. */
+function primitivesKey(args: readonly CelType[]): number {
+  if (args.length > 4) return -1;
+  let key = 0;
+  for (let i = 0; i < args.length; i++) {
+    const c = PRIMITIVE_CODES.get(args[i]!);
+    if (c === undefined) return -1;
+    key = key * 11 + c;
+  }
+  return key;
+}
+
 /** The argument kinds as one number, or -1 beyond four arguments. */
 function kindsKey(args: readonly CelType[]): number {
   if (args.length > 4) return -1;
@@ -491,7 +529,8 @@ function matchedReference(fn: string, decls: readonly OverloadDecl[], matched: n
   const ds: OverloadDecl[] = [];
   for (let i = 0; i < decls.length && i < 31; i++) if (matched & (1 << i)) ds.push(decls[i]!);
   if (overflow) ds.push(...overflow);
-  return Object.freeze({ name: fn, overloads: Object.freeze(ds.map((d) => d.id)), decls: Object.freeze(ds) });
+  // shared by every call with these matches: read-only by contract (frozen arrays iterate more slowly)
+  return { name: fn, overloads: ds.map((d) => d.id), decls: ds, table: decls };
 }
 
 /** Overload tables are immutable once built (see FunctionRegistry.overloads): their info is kept beside them. */

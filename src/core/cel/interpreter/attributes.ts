@@ -28,10 +28,20 @@ export interface AttributeChain {
   ids: number[];
 }
 
-/** Field names that plain objects inherit (`toString`, `__proto__`, ...) need an own-property check. */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+/**
+ * Field names that plain objects inherit (`toString`, `__proto__`, ...) need an own-property check.
+ * Kept by length and compared as text: a field name is then never hashed while planning.
+ */
+const INHERITED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
+  const byLength: string[][] = [];
+  for (const name of Object.getOwnPropertyNames(Object.prototype)) (byLength[name.length] ??= []).push(name);
+  return byLength;
+})();
 function inherited(field: string): boolean {
-  return INHERITED.has(field);
+  const names = INHERITED_BY_LENGTH[field.length];
+  if (names === undefined) return false;
+  for (const n of names) if (n === field) return true;
+  return false;
 }
 
 /**
@@ -77,12 +87,11 @@ function slotReader(slot: number, fields: string[], ids: number[]): RawReader {
 
 function variableReader(name: string, id: number, fields: string[], ids: number[]): RawReader {
   const cost = 1 + fields.length;
-  const undeclared = `undeclared reference to '${name}' (in container '')`;
   return (f) => {
     chargeN(f, cost);
     const v = f.vars[name];
     if (v === undefined) {
-      f.alt = new CelError(undeclared, id);
+      f.alt = new CelError(`undeclared reference to '${name}' (in container '')`, id);
       return NOT_RAW;
     }
     return walk(f, v, fields, ids);

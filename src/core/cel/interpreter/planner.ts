@@ -84,6 +84,11 @@ export interface Plan {
   slotCount: number;
 }
 
+function anyNonStrict(cands: readonly OverloadDecl[]): boolean {
+  for (const o of cands) if (o.nonStrict) return true;
+  return false;
+}
+
 function isErrUnk(v: CelValue): v is CelError | CelUnknown {
   return v instanceof CelFault;
 }
@@ -196,11 +201,14 @@ export function plan(expr: Expr, opts: PlanOptions): Plan {
 
 class Planner {
   slotCount = 0;
-  private scopes: Map<string, number>[] = [];
+  /** local variables in scope (comprehension variables, block slots) and their slots, innermost last */
+  private readonly localNames: string[] = [];
+  private readonly localSlots: number[] = [];
+  private localCount = 0;
   /** block slots evaluated on first use, by slot number */
-  private lazy = new Map<number, Interpretable>();
-  /** ids of `_+_` / mapInsert calls that may update a private accumulator in place */
-  private inPlace = new Set<number>();
+  private lazy: Map<number, Interpretable> | undefined;
+  /** ids of `_+_` / mapInsert calls that may update a private accumulator in place (made on first use) */
+  private inPlace: Set<number> | undefined;
   private readonly presenceCost: number;
 
   constructor(readonly opts: PlanOptions) {
@@ -208,11 +216,14 @@ class Planner {
   }
 
   private slotOf(name: string): number | undefined {
-    for (let i = this.scopes.length - 1; i >= 0; i--) {
-      const s = this.scopes[i]!.get(name);
-      if (s !== undefined) return s;
-    }
+    const names = this.localNames;
+    for (let i = this.localCount - 1; i >= 0; i--) if (names[i] === name) return this.localSlots[i];
     return undefined;
+  }
+
+  private declareLocal(name: string, slot: number): void {
+    this.localNames[this.localCount] = name;
+    this.localSlots[this.localCount++] = slot;
   }
 
   isVariable(name: string): boolean {
@@ -251,7 +262,7 @@ class Planner {
 
   private planIdent(id: number, name: string): Interpretable {
     const slot = this.slotOf(name);
-    const lazy = slot === undefined ? undefined : this.lazy.get(slot);
+    const lazy = slot === undefined ? undefined : this.lazy?.get(slot);
     if (slot !== undefined && lazy) {
       return (f) => {
         charge(f, 1);
@@ -320,19 +331,22 @@ class Planner {
   /** An ident.field.field... chain rooted at a variable or a comprehension slot, for fused reading. */
   private chainOf(e: Expr): AttributeChain | undefined {
     if (this.opts.specialize === false) return undefined;
-    const fields: string[] = [];
-    const ids: number[] = [];
+    let n = 0;
     let cur = e;
     while (cur.kind === 'select' && !cur.testOnly) {
-      fields.push(cur.field);
-      ids.push(cur.id);
+      n++;
       cur = cur.operand;
     }
-    if (cur.kind !== 'ident' || fields.length === 0) return undefined;
-    fields.reverse();
-    ids.reverse();
+    if (cur.kind !== 'ident' || n === 0) return undefined;
+    // fields and ids from the root outwards
+    const fields = new Array<string>(n);
+    const ids = new Array<number>(n);
+    for (let s = e, i = n - 1; i >= 0; i--, s = (s as Expr & { kind: 'select' }).operand) {
+      fields[i] = (s as Expr & { kind: 'select' }).field;
+      ids[i] = s.id;
+    }
     const slot = this.slotOf(cur.name);
-    if (slot !== undefined) return this.lazy.has(slot) ? undefined : { slot, fields, ids };
+    if (slot !== undefined) return this.lazy?.has(slot) ? undefined : { slot, fields, ids };
     const vars = this.opts.variables;
     if (!vars.has(cur.name) || this.opts.checked?.refMap.get(cur.id)?.isType) return undefined;
     // a dotted variable name (authorizer.requestResource) resolves as one identifier
@@ -411,11 +425,15 @@ class Planner {
   }
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
-    const all = this.opts.functions.overloads(fn, member, arity);
-    const matched = this.opts.checked?.refMap.get(e.id)?.decls;
-    // the checker matched a subset of this same table: narrow only when it is a proper subset
-    if (matched !== undefined && matched.length < all.length && matched.length > 0 && all.includes(matched[0]!)) return matched;
-    return all;
+    const ref = this.opts.checked?.refMap.get(e.id);
+    const matched = ref?.decls;
+    // the checker resolved this same call: its table and matches are reused (the matches only when a proper subset)
+    if (matched !== undefined && ref!.name === fn && ref!.table !== undefined && matched.length > 0) {
+      const table = ref!.table;
+      if (table.length === 0 || table[0]!.sig.member !== member || table[0]!.sig.params.length !== arity) return this.opts.functions.overloads(fn, member, arity);
+      return matched.length < table.length ? matched : table;
+    }
+    return this.opts.functions.overloads(fn, member, arity);
   }
 
   private planCall(e: CallExpr): Interpretable {
@@ -479,7 +497,8 @@ class Planner {
       if (special) return special;
     }
     const argExprs = target ? [target, ...e.args] : e.args;
-    const args = argExprs.map((a) => this.plan(a));
+    const args: Interpretable[] = [];
+    for (const a of argExprs) args.push(this.plan(a));
     const cands = this.candidates(e, fn, target !== undefined, args.length);
     if (cands.length === 0) {
       const msg = this.opts.functions.has(fn) ? NO_OVERLOAD : `no matching overload for '${fn}'`;
@@ -492,7 +511,7 @@ class Planner {
       };
     }
     const staticOk = this.staticOk(cands, argExprs);
-    const inPlace = this.inPlace.has(id);
+    const inPlace = this.inPlace !== undefined && this.inPlace.has(id);
     const appended = argExprs[1];
     if (inPlace && fn === '_+_' && appended?.kind === 'list' && appended.optionalIndices.length === 0) {
       const acc0 = args[0]!;
@@ -546,14 +565,12 @@ class Planner {
   /** One overload and fully typed arguments: no runtime overload check is needed. */
   private staticOk(cands: readonly OverloadDecl[], argExprs: Expr[]): boolean {
     const checked = this.opts.checked;
-    return (
-      cands.length === 1 &&
-      checked !== undefined &&
-      argExprs.every((a) => {
-        const t = checked.typeMap.get(a.id);
-        return t !== undefined && !hasDyn(t) && t.kind !== 'object' && t.kind !== 'null';
-      })
-    );
+    if (cands.length !== 1 || checked === undefined) return false;
+    for (const a of argExprs) {
+      const t = checked.typeMap.get(a.id);
+      if (t === undefined || hasDyn(t) || t.kind === 'object' || t.kind === 'null') return false;
+    }
+    return true;
   }
 
   /** `x OP literal` / `literal OP x`, specialized by the literal's type. */
@@ -586,7 +603,7 @@ class Planner {
   }
 
   private dispatch(id: number, cands: readonly OverloadDecl[], args: Interpretable[], staticOk: boolean): Interpretable {
-    const nonStrict = cands.some((o) => o.nonStrict);
+    const nonStrict = anyNonStrict(cands);
     if (args.length === 1) {
       const [a0] = args as [Interpretable];
       const only = cands[0]!;
@@ -654,7 +671,7 @@ class Planner {
         return r instanceof CelError ? withId(r, id) : r;
       };
     }
-    const nonStrict = cands.some((o) => o.nonStrict);
+    const nonStrict = anyNonStrict(cands);
     // inline cache: the overload that matched last time is tried first
     let last: OverloadDecl = only;
     return (f, x, y) => {
@@ -764,14 +781,13 @@ class Planner {
     const n = slotList.elements.length;
     const base = this.slotCount;
     this.slotCount += n;
-    const scope = new Map<string, number>();
-    this.scopes.push(scope);
+    const depth = this.localCount;
     slotList.elements.forEach((el, i) => {
-      this.lazy.set(base + i, this.plan(el));
-      scope.set(blockIndexName(i), base + i);
+      (this.lazy ??= new Map()).set(base + i, this.plan(el));
+      this.declareLocal(blockIndexName(i), base + i);
     });
     const result = this.plan(resultExpr);
-    this.scopes.pop();
+    this.localCount = depth;
     return (f) => {
       const slots = f.slots;
       for (let i = 0; i < n; i++) slots[base + i] = UNSET;
@@ -786,12 +802,12 @@ class Planner {
     this.markInPlace(e);
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
-    this.scopes.push(new Map<string, number>().set(e.accuVar, accuSlot));
+    const depth = this.localCount;
+    this.declareLocal(e.accuVar, accuSlot);
     const it1 = this.slotCount++;
     const it2 = e.iterVar2 !== undefined ? this.slotCount++ : -1;
-    const iterScope = new Map<string, number>().set(e.iterVar, it1);
-    if (e.iterVar2 !== undefined) iterScope.set(e.iterVar2, it2);
-    this.scopes.push(iterScope);
+    this.declareLocal(e.iterVar, it1);
+    if (e.iterVar2 !== undefined) this.declareLocal(e.iterVar2, it2);
     const condAlwaysTrue = e.loopCondition.kind === 'const' && e.loopCondition.value === true;
     // all() and exists() conditions read only the accumulator: evaluate them inline with the same cost
     const lc = e.loopCondition;
@@ -804,9 +820,10 @@ class Planner {
     // a condition evaluated inline (or always true) is never planned
     const cond = condKind === 0 && !condAlwaysTrue ? this.plan(e.loopCondition) : ALWAYS_TRUE;
     const step = this.plan(e.loopStep);
-    this.scopes.pop();
+    // the result sees the accumulator, not the iteration variables
+    this.localCount = depth + 1;
     const result = this.plan(e.result);
-    this.scopes.pop();
+    this.localCount = depth;
     const twoVar = it2 >= 0;
     const id = e.id;
     const iterate = iteration(condKind, condAlwaysTrue, cond, step, accuSlot);
@@ -850,12 +867,12 @@ class Planner {
   }
 
   /** ids of empty accumulator literals appended to in place: each evaluation needs its own */
-  private freshAccu = new Set<number>();
+  private freshAccu: Set<number> | undefined;
   private scratch: Frame | undefined;
 
   /** A constant expression evaluated once, at plan time (OptOptimize); its value costs nothing at runtime. */
   private fold(e: Expr): Interpretable {
-    if (this.freshAccu.has(e.id)) return e.kind === 'map' ? () => new CelMap() : () => [];
+    if (this.freshAccu?.has(e.id)) return e.kind === 'map' ? () => new CelMap() : () => [];
     const saved = this.opts.optimize;
     this.opts.optimize = false;
     const interp = this.plan(e);
@@ -886,7 +903,7 @@ class Planner {
     if (e.accuVar !== ACCU_VAR) return;
     const emptyInit = (e.accuInit.kind === 'list' && e.accuInit.elements.length === 0) || (e.accuInit.kind === 'map' && e.accuInit.entries.length === 0);
     if (!emptyInit) return;
-    this.freshAccu.add(e.accuInit.id);
+    (this.freshAccu ??= new Set()).add(e.accuInit.id);
     this.markAppend(e.loopStep);
   }
 
@@ -896,7 +913,7 @@ class Planner {
       this.markAppend(s.args[1]!);
       return;
     }
-    if ((s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.add(s.id);
+    if ((s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) (this.inPlace ??= new Set()).add(s.id);
   }
 }
 

@@ -24,10 +24,25 @@ export interface ParseOptions {
   enableBind?: boolean;
 }
 
-const RESERVED = new Set([
-  'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package',
-  'namespace', 'return', 'var', 'void', 'while',
-]);
+/**
+ * CEL's reserved words, by length then text: a fresh identifier is compared
+ * with at most three words rather than hashed for a set lookup (field names
+ * are never looked up by hash anywhere else while compiling).
+ */
+const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
+  const byLength: string[][] = [];
+  for (const w of ['as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']) {
+    (byLength[w.length] ??= []).push(w);
+  }
+  return byLength;
+})();
+
+function isReserved(name: string): boolean {
+  const words = RESERVED_BY_LENGTH[name.length];
+  if (words === undefined) return false;
+  for (const w of words) if (w === name) return true;
+  return false;
+}
 
 const EXPECT_PRIMARY =
   "{'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}";
@@ -434,7 +449,7 @@ class Parser implements MacroHelper {
       case 'in':
         this.fail(t, `Syntax error: mismatched input 'in' expecting ${EXPECT_PRIMARY}`);
     }
-    if (RESERVED.has(t.text)) this.reserved(t);
+    if (isReserved(t.text)) this.reserved(t);
     const name = prefix + t.text;
     if (this.isOp('(')) {
       const open = this.next();

@@ -55,6 +55,9 @@ export class KeyElementEncoder {
   private readonly prefixes: string[];
   /** Single-key lists with scalar keys (the common case): element by raw key value. */
   private byScalar = new Map<string | number | boolean, PathElement>();
+  /** Two-key lists with scalar keys (ports: port and protocol): element by the first value, then the second. */
+  private byPair = new Map<string | number | boolean, Map<string | number | boolean, PathElement>>();
+  private pairs = 0;
 
   /** `names` must be sorted (as list-map keys are). */
   constructor(private readonly names: readonly string[]) {
@@ -74,6 +77,25 @@ export class KeyElementEncoder {
         }
         return pe;
       }
+    } else if (this.names.length === 2) {
+      const v = values[0];
+      const w = values[1];
+      if (isScalar(v) && isScalar(w)) {
+        let byW = this.byPair.get(v);
+        let pe = byW?.get(w);
+        if (pe === undefined) {
+          pe = this.build(values);
+          if (this.pairs >= MAX_INTERNED) {
+            this.byPair = new Map();
+            this.pairs = 0;
+            byW = undefined;
+          }
+          if (byW === undefined) this.byPair.set(v, (byW = new Map()));
+          byW.set(w, pe);
+          this.pairs++;
+        }
+        return pe;
+      }
     }
     return this.build(values);
   }
@@ -88,6 +110,8 @@ export class KeyElementEncoder {
     return intern({ type: 'key', fields, id });
   }
 }
+
+const isScalar = (v: JsonValue): v is string | number | boolean => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 export function valueElement(value: JsonValue): PathElement {
   const id = `v:${goJSON(value)}`;

@@ -14,6 +14,31 @@ export interface ChildNode {
 const INDEX_FROM = 8;
 
 const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
+
+/** Nodes of members only, in a trie by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
+interface SharedEntry {
+  next: Map<object, SharedEntry> | undefined;
+  node: PathSet | undefined;
+}
+let sharedRoot: SharedEntry = { next: undefined, node: undefined };
+let sharedCount = 0;
+const MAX_SHARED_NODES = 1 << 16;
+
+/** The entry after `key`, added when missing; undefined when the table was full (it starts over). */
+function sharedStep(at: SharedEntry, key: object): SharedEntry | undefined {
+  let next = at.next?.get(key);
+  if (next === undefined) {
+    if (sharedCount >= MAX_SHARED_NODES) {
+      sharedRoot = { next: undefined, node: undefined };
+      sharedCount = 0;
+      return undefined;
+    }
+    next = { next: undefined, node: undefined };
+    (at.next ??= new Map()).set(key, next);
+    sharedCount++;
+  }
+  return next;
+}
 const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
 
 /**
@@ -22,11 +47,34 @@ const NO_CHILDREN: readonly ChildNode[] = Object.freeze([]);
  * larger ones grow in place.
  */
 function append<T>(list: readonly T[], x: T): readonly T[] {
-  if (list.length >= 4) {
-    (list as T[]).push(x);
-    return list;
+  // Literals, not spread: spreading a (frozen) array goes through its iterator and allocates several times as much.
+  switch (list.length) {
+    case 0:
+      return [x];
+    case 1:
+      return [list[0], x];
+    case 2:
+      return [list[0], list[1], x];
+    case 3:
+      return [list[0], list[1], list[2], x];
   }
-  return [...list, x];
+  (list as T[]).push(x);
+  return list;
+}
+
+/** `list` sorted, as a new array (insertion sort: nodes are small, and Array.prototype.sort allocates a work copy). */
+function sortedCopy(list: readonly PathElement[]): PathElement[] {
+  const a = list.slice();
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i];
+    let j = i - 1;
+    while (j >= 0 && compareElements(a[j], x) > 0) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /**
@@ -60,7 +108,46 @@ export class PathSet {
 
   private static make(members: readonly PathElement[], children: readonly ChildNode[]): PathSet {
     if (members.length === 0 && children.length === 0) return PathSet.EMPTY;
-    return new PathSet(members.length === 0 ? NO_MEMBERS : members, children.length === 0 ? NO_CHILDREN : children);
+    return PathSet.shared(new PathSet(members.length === 0 ? NO_MEMBERS : members, children.length === 0 ? NO_CHILDREN : children));
+  }
+
+  /**
+   * The one node equal to `node`, a finished node whose children are shared
+   * ones (`node` itself when it is the first): the same members, and the
+   * same child nodes below the same elements. Sets of an object repeat
+   * nodes by the thousand (the fields of each env entry), and an apply's set
+   * is most often the one it applied last time, with other values: sets are
+   * immutable, so sharing them saves the memory, lets each keep its FieldsV1
+   * encoding once for all, and makes comparing a set with itself free. Its
+   * members and children are then sorted.
+   */
+  static shared(node: PathSet): PathSet {
+    const m = PathSet.sortMembersOf(node);
+    const c = PathSet.sortChildrenOf(node);
+    // Looked up by the elements and child nodes themselves (no key to build): equal
+    // elements are mostly one object, and when not, the node is just not shared.
+    let at: SharedEntry | undefined = sharedRoot;
+    for (let i = 0; i < m.length && at; i++) at = sharedStep(at, m[i]);
+    for (let i = 0; i < c.length && at; i++) {
+      at = sharedStep(at, c[i].pe);
+      if (at) at = sharedStep(at, c[i].set);
+    }
+    return at ? (at.node ??= node) : node;
+  }
+
+  /** Shared nodes only: a fresh node's members, sorted (a sorted copy when they were not). */
+  private static sortMembersOf(node: PathSet): readonly PathElement[] {
+    const m = node.members;
+    for (let i = 1; i < m.length; i++) if (compareElements(m[i - 1], m[i]) > 0) return (node.members = sortedCopy(m));
+    return m;
+  }
+
+  private static sortChildrenOf(node: PathSet): readonly ChildNode[] {
+    const c = node.children;
+    for (let i = 1; i < c.length; i++) {
+      if (compareElements(c[i - 1].pe, c[i].pe) > 0) return (node.children = c.slice().sort((a, b) => compareElements(a.pe, b.pe)));
+    }
+    return c;
   }
 
   private member(id: string): PathElement | undefined {
@@ -215,12 +302,12 @@ export class PathSet {
   }
 
   union(other: PathSet): PathSet {
-    if (other.empty()) return this;
+    if (other.empty() || this === other) return this;
     if (this.empty()) return other;
     let members = this.members;
     for (const pe of other.members) {
       if (this.member(pe.id) !== undefined) continue;
-      if (members === this.members) members = [...this.members];
+      if (members === this.members) members = this.members.slice();
       (members as PathElement[]).push(pe);
     }
     const children: ChildNode[] = [];
@@ -233,6 +320,7 @@ export class PathSet {
   }
 
   intersection(other: PathSet): PathSet {
+    if (this === other) return this;
     const members: PathElement[] = [];
     for (let i = 0; i < this.members.length; i++) {
       const pe = this.members[i];
@@ -250,6 +338,7 @@ export class PathSet {
   }
 
   difference(other: PathSet): PathSet {
+    if (this === other) return PathSet.EMPTY;
     if (other.empty() || this.empty()) return this;
     const members: PathElement[] = [];
     for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);

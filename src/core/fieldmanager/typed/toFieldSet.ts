@@ -15,9 +15,10 @@ export function toFieldSet(schema: Schema, node: TypeNode, value: JsonValue): Pa
   const atom = schema.resolve(node, value);
   if (atom.kind === 'list' && atom.relationship !== 'atomic' && isList(value)) fillList(w, atom, value, root, false);
   else if (atom.kind === 'map' && atom.relationship !== 'atomic' && isObject(value)) fillMap(w, atom, value, root, false);
-  // A list with a repeated key may have left a node empty.
+  // A list with a repeated key may have left a node empty (and its nodes are not shared).
   if (w.repeated) pruneEmpty(root);
-  return root.empty() ? PathSet.EMPTY : root;
+  if (root.empty()) return PathSet.EMPTY;
+  return w.repeated ? root : shared(root);
 }
 
 /**
@@ -37,7 +38,7 @@ interface Walk {
 const hasOwn = Object.prototype.hasOwnProperty;
 // Module-level copies of what the walk calls per node: a call through an
 // import binding may cost a getter call when modules are compiled to CommonJS.
-const { addMemberTo, appendMember, appendChild, childNodeOf, newNode, pruneEmpty } = PathSet;
+const { addMemberTo, appendMember, appendChild, childNodeOf, newNode, pruneEmpty, shared } = PathSet;
 const elementOfField = fieldElement;
 const elementOfItem = listItemElement;
 
@@ -60,9 +61,10 @@ function add(w: Walk, node: TypeNode, v: JsonValue, parent: PathSet, pe: PathEle
     if (v.length === 0) return false;
     const self = checked ? childNodeOf(parent, pe) : newNode();
     w.path.push(pe);
-    fillList(w, atom, v, self, checked);
+    const itemsChecked = fillList(w, atom, v, self, checked);
     w.path.pop();
-    if (!checked) appendChild(parent, pe, self); // never empty: every item is a member
+    // Never empty: every item is a member. Items that share nodes may leave some empty, pruned at the end: not shared.
+    if (!checked) appendChild(parent, pe, itemsChecked ? self : shared(self));
     return false;
   }
   if (!isObject(v) || atom.relationship === 'atomic') return member(parent, pe, checked);
@@ -71,11 +73,12 @@ function add(w: Walk, node: TypeNode, v: JsonValue, parent: PathSet, pe: PathEle
   w.path.push(pe);
   fillMap(w, atom, v, self, checked);
   w.path.pop();
-  if (!checked && !self.empty()) appendChild(parent, pe, self);
+  if (!checked && !self.empty()) appendChild(parent, pe, shared(self));
   return false;
 }
 
-function fillList(w: Walk, atom: ListAtom, v: JsonValue[], self: PathSet, checked: boolean): void {
+/** Fills `self` with the list's items; true when they share nodes (a key repeats). */
+function fillList(w: Walk, atom: ListAtom, v: JsonValue[], self: PathSet, checked: boolean): boolean {
   const pes: PathElement[] = new Array<PathElement>(v.length);
   for (let i = 0; i < v.length; i++) pes[i] = elementOfItem(atom, i, v[i], w.path);
   const itemsChecked = checked || hasRepeats(pes);
@@ -84,6 +87,7 @@ function fillList(w: Walk, atom: ListAtom, v: JsonValue[], self: PathSet, checke
     // An item is a member whatever it holds.
     if (!add(w, atom.element, v[i], self, pes[i], itemsChecked)) member(self, pes[i], itemsChecked);
   }
+  return itemsChecked;
 }
 
 function fillMap(w: Walk, atom: MapAtom, v: JsonObject, self: PathSet, checked: boolean): void {

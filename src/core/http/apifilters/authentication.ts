@@ -5,7 +5,7 @@
  * access is on; a request with no credential is anonymous when allowed.
  * Every authenticated user also gets `system:authenticated`.
  */
-import type { RequestAuthenticator } from '../../auth/authenticator/types';
+import type { AuthenticationOutcome, RequestAuthenticator } from '../../auth/authenticator/types';
 import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from '../../auth/user';
 import { newUnauthorized } from '../../errors';
 import type { Handler } from '../chain';
@@ -25,31 +25,45 @@ function withAuthenticatedGroup(user: UserInfo): UserInfo {
 }
 
 export function withAuthentication(handler: Handler, config: AuthenticationConfig): Handler {
-  return async (request) => {
-    // A union, as upstream: a method's rejection counts only when no later method authenticates.
-    const rejections: string[] = [];
-    for (const authenticator of config.authenticators) {
-      const outcome = await authenticator.authenticate(request);
-      if (outcome.kind === 'none') continue;
-      if (outcome.kind === 'rejected') {
-        rejections.push(`${outcome.authenticator}: ${outcome.reason}`);
-        continue;
-      }
-      const user = withAuthenticatedGroup(outcome.response.user);
-      traceSink(request)?.({ stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
-      withUser(request, user);
-      return handler(request);
-    }
-    if (rejections.length) {
+  const authenticated = (request: Request, outcome: Extract<AuthenticationOutcome, { kind: 'authenticated' }>) => {
+    const user = withAuthenticatedGroup(outcome.response.user);
+    traceSink(request)?.({ stage: 'authentication', message: `authenticated by ${outcome.authenticator} as ${user.username}`, details: { authenticator: outcome.authenticator, user } });
+    withUser(request, user);
+    return handler(request);
+  };
+  const unauthenticated = (request: Request, rejections: string[] | undefined) => {
+    if (rejections) {
       addTrace(request, { stage: 'authentication', message: `rejected by ${rejections.join('; ')}` });
-      return writeError(newUnauthorized(), request);
+      return Promise.resolve(writeError(newUnauthorized(), request));
     }
     if (!config.anonymous || (config.anonymousPaths && !config.anonymousPaths.includes(requestUrl(request).pathname))) {
       addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });
-      return writeError(newUnauthorized(), request);
+      return Promise.resolve(writeError(newUnauthorized(), request));
     }
     withUser(request, { username: anonymousUser, groups: [allUnauthenticated] });
     addTrace(request, { stage: 'authentication', message: 'anonymous request (no credential)' });
     return handler(request);
   };
+  /**
+   * A union, as upstream: a method's rejection counts only when no later
+   * method authenticates. Methods that answer at once (no credential of
+   * theirs, a static token) are not awaited, so most requests go on in
+   * the same turn.
+   */
+  const authenticate = (request: Request, from: number, rejections: string[] | undefined): Promise<Response> => {
+    for (let i = from; i < config.authenticators.length; i++) {
+      const out = config.authenticators[i]!.authenticate(request);
+      if (out instanceof Promise) {
+        return out.then((outcome) => {
+          if (outcome.kind === 'authenticated') return authenticated(request, outcome);
+          if (outcome.kind === 'rejected') (rejections ??= []).push(`${outcome.authenticator}: ${outcome.reason}`);
+          return authenticate(request, i + 1, rejections);
+        });
+      }
+      if (out.kind === 'authenticated') return authenticated(request, out);
+      if (out.kind === 'rejected') (rejections ??= []).push(`${out.authenticator}: ${out.reason}`);
+    }
+    return unauthenticated(request, rejections);
+  };
+  return (request) => authenticate(request, 0, undefined);
 }

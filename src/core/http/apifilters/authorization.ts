@@ -6,7 +6,7 @@
  * Every decision and why it was made goes into the request trace.
  */
 import { attributesFor, newAuthorizationForbidden } from '../../auth/authorizer/attributes';
-import type { Authorizer } from '../../auth/authorizer/types';
+import type { Attributes, AuthorizationResult, Authorizer } from '../../auth/authorizer/types';
 import { anonymousUser, allUnauthenticated } from '../../auth/user';
 import { newInternalError } from '../../errors';
 import type { Handler } from '../chain';
@@ -15,12 +15,7 @@ import { requestInfoFrom, requestUrl, traceSink, userFrom } from '../request/con
 import { writeError } from '../responseWriter';
 
 export function withAuthorization(handler: Handler, authorizer: Authorizer): Handler {
-  return async (request) => {
-    const url = requestUrl(request);
-    const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    const attrs = attributesFor(user, info, url);
-    const result = await authorizer.authorize(attrs);
+  const decide = (request: Request, attrs: Attributes, result: AuthorizationResult): Promise<Response> | Response => {
     traceSink(request)?.({
       stage: 'authorization',
       message: `${result.decision}${result.reason ? `: ${result.reason}` : ''}`,
@@ -29,5 +24,15 @@ export function withAuthorization(handler: Handler, authorizer: Authorizer): Han
     if (result.decision === 'Allow') return handler(request);
     if (result.error) return writeError(newInternalError(new Error(result.error)), request);
     return writeError(newAuthorizationForbidden(attrs, result.reason), request);
+  };
+  return (request) => {
+    const url = requestUrl(request);
+    const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
+    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    const attrs = attributesFor(user, info, url);
+    // An in-memory authorizer answers at once: the request goes on in the same turn.
+    const result = authorizer.authorize(attrs);
+    if (result instanceof Promise) return result.then((r) => decide(request, attrs, r));
+    return Promise.resolve(decide(request, attrs, result));
   };
 }

@@ -9,7 +9,7 @@ import type { Serializer } from '../serializers/types';
 import type { DecodedBody } from './common';
 import type { RequestScope } from './scope';
 
-function bodyFormat(serializer: Serializer): 'json' | 'yaml' | 'protobuf' | 'cbor' {
+export function bodyFormat(serializer: Serializer): 'json' | 'yaml' | 'protobuf' | 'cbor' {
   if (serializer.mediaType === 'application/yaml') return 'yaml';
   if (serializer.mediaType === 'application/json') return 'json';
   return serializer.mediaType.includes('cbor') ? 'cbor' : 'protobuf';

@@ -29,15 +29,20 @@ interface RequestContext {
   trace: TraceEntry[];
 }
 
-const contexts = new WeakMap<Request, RequestContext>();
+/**
+ * The context rides on the Request under a private symbol: a property read
+ * where a WeakMap lookup would hash the key, on every one of the dozen
+ * reads a request makes.
+ */
+const contextKey = Symbol('kubesim.requestContext');
+type WithContext = Request & { [contextKey]?: RequestContext };
+
+function existing(request: Request): RequestContext | undefined {
+  return (request as WithContext)[contextKey];
+}
 
 function contextOf(request: Request): RequestContext {
-  let ctx = contexts.get(request);
-  if (!ctx) {
-    ctx = { trace: [] };
-    contexts.set(request, ctx);
-  }
-  return ctx;
+  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: [] });
 }
 
 /** The request's URL, parsed once however many stages read it. Callers must not change it. */
@@ -51,7 +56,7 @@ export function withRequestInfo(request: Request, info: RequestInfo): void {
 }
 
 export function requestInfoFrom(request: Request): RequestInfo | undefined {
-  return contexts.get(request)?.info;
+  return existing(request)?.info;
 }
 
 export function withUser(request: Request, user: UserInfo): void {
@@ -59,7 +64,7 @@ export function withUser(request: Request, user: UserInfo): void {
 }
 
 export function userFrom(request: Request): UserInfo | undefined {
-  return contexts.get(request)?.user;
+  return existing(request)?.user;
 }
 
 export function withOriginalUser(request: Request, user: UserInfo): void {
@@ -67,7 +72,7 @@ export function withOriginalUser(request: Request, user: UserInfo): void {
 }
 
 export function originalUserFrom(request: Request): UserInfo | undefined {
-  return contexts.get(request)?.originalUser;
+  return existing(request)?.originalUser;
 }
 
 export function withCborServed(request: Request, served: boolean): void {
@@ -75,7 +80,7 @@ export function withCborServed(request: Request, served: boolean): void {
 }
 
 export function cborServedFrom(request: Request): boolean {
-  return contexts.get(request)?.cbor === true;
+  return existing(request)?.cbor === true;
 }
 
 /** Turns recording on for this request's trace (withTraceHeader, when the client asks for it). */
@@ -85,7 +90,7 @@ export function withTracing(request: Request): void {
 
 /** Records entry when the request is traced; otherwise it is dropped. */
 export function addTrace(request: Request, entry: TraceEntry): void {
-  const ctx = contexts.get(request);
+  const ctx = existing(request);
   if (ctx?.tracing) ctx.trace.push(entry);
 }
 
@@ -95,10 +100,10 @@ export function addTrace(request: Request, entry: TraceEntry): void {
  * storage writes) skips them.
  */
 export function traceSink(request: Request): ((entry: TraceEntry) => void) | undefined {
-  const ctx = contexts.get(request);
+  const ctx = existing(request);
   return ctx?.tracing ? (entry) => ctx.trace.push(entry) : undefined;
 }
 
 export function traceFrom(request: Request): readonly TraceEntry[] {
-  return contexts.get(request)?.trace ?? [];
+  return existing(request)?.trace ?? [];
 }

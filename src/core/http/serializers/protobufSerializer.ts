@@ -3,17 +3,19 @@
  * generated codec: built-in kinds only, never custom resources.
  */
 import { newBadRequest } from '../../errors';
-import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchFrame, ProtobufDecodeError, PROTOBUF_MEDIA_TYPE, supportsProtobuf } from './protobuf';
+import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchFrame, ProtobufDecodeError } from './protobuf';
+import { messageNameFor } from './protobuf/messageNames';
 import type { Serializer } from './types';
 
-export const protobufMediaType = PROTOBUF_MEDIA_TYPE;
+/** Spelled here, not imported: the codec is a part the service worker loads on the first protobuf request (src/sw/chunkLoader.ts). */
+export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 export function supportsProtobufKind(apiVersion: string, kind: string): boolean {
-  return supportsProtobuf(apiVersion, kind);
+  return messageNameFor(apiVersion, kind) !== undefined;
 }
 
 export const protobufSerializer: Serializer = {
-  mediaType: PROTOBUF_MEDIA_TYPE,
+  mediaType: protobufMediaType,
   binary: true,
   encode(obj) {
     return encodeProtobuf(obj as { apiVersion: string; kind: string });
@@ -31,6 +33,6 @@ export const protobufSerializer: Serializer = {
     return encodeProtobufWatchFrame(type, object);
   },
   supports(obj) {
-    return typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' && supportsProtobuf(obj.apiVersion, obj.kind);
+    return typeof obj.apiVersion === 'string' && typeof obj.kind === 'string' && supportsProtobufKind(obj.apiVersion, obj.kind);
   },
 };

@@ -15,6 +15,7 @@
  */
 import { formatTime, type KubeObject } from '../../api/types';
 import type { ResourceStrategy, StrategyContext } from '../generic/strategy';
+import { checkCertificateRequests } from '../../validation/certificates';
 
 type Condition = Record<string, unknown>;
 
@@ -57,6 +58,8 @@ function keepSpec(obj: KubeObject, old: KubeObject): void {
 }
 
 export const certificateSigningRequestStrategy: Partial<ResourceStrategy> = {
+  // The request's signature is verified through WebCrypto before the (synchronous) validation reads the verdict.
+  checkAsync: checkCertificateRequests,
   prepareForCreate(obj, ctx) {
     const spec = (obj['spec'] && typeof obj['spec'] === 'object' ? obj['spec'] : (obj['spec'] = {})) as Record<string, unknown>;
     for (const k of ['username', 'uid', 'groups', 'extra']) delete spec[k];

@@ -1,7 +1,9 @@
 /** Pod strategy: defaults, tolerations, initial status and QoS class (pkg/registry/core/pod). */
-import { isObject, type KubeObject } from '../../api/types';
+import { isObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
+import { qosClass } from '../../api/podQos';
 import { defaultPodOnly, defaultPodSpec } from './podSpec';
+import { keepEphemeralContainerUpdates, keepResizeUpdates } from './podSubresources';
 
 export const podStrategy: Partial<ResourceStrategy> = {
   prepareForCreate(obj) {
@@ -26,23 +28,10 @@ export const podStrategy: Partial<ResourceStrategy> = {
     return period < 0 ? 1 : period;
   },
   // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
-  prepareForUpdate(obj) {
+  prepareForUpdate(obj, old, ctx) {
+    if (ctx.subresource === 'ephemeralcontainers') keepEphemeralContainerUpdates(obj, old);
+    else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
     defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
   },
 };
-
-function qosClass(pod: KubeObject): string {
-  const spec = isObject(pod['spec']) ? pod['spec'] : {};
-  const containers = Array.isArray(spec['containers']) ? spec['containers'] : [];
-  let any = false;
-  let guaranteed = containers.length > 0;
-  for (const c of containers) {
-    const res = isObject(c) && isObject(c['resources']) ? c['resources'] : {};
-    const req = isObject(res['requests']) ? res['requests'] : {};
-    const lim = isObject(res['limits']) ? res['limits'] : {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
-  }
-  return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
-}

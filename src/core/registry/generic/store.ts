@@ -42,7 +42,9 @@ export interface KindSchema {
 
 /** A write as validating admission sees it, just before storage (kube's createValidation / updateValidation / deleteValidation). */
 export interface AdmissionReview {
-  operation: 'CREATE' | 'UPDATE' | 'DELETE';
+  operation: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  /** The object's kind when it is not the resource's own (a pods/binding Binding, a pods/exec PodExecOptions). */
+  kind?: string;
   /** The object to be stored (undefined for DELETE). */
   object?: KubeObject;
   /** The stored object (undefined for CREATE). */
@@ -500,6 +502,7 @@ export class Store {
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     this.strategy.prepareForCreate?.(obj, ctx);
+    await this.strategy.checkAsync?.(obj, undefined, ctx);
     ctx.dryRun = !!options.dryRun;
     const finish = this.strategy.beginCreate?.(obj, ctx);
     let stored = false;
@@ -569,6 +572,7 @@ export class Store {
       }
       const ctx = this.ctx(options.subresource ?? '');
       ctx.dryRun = !!options.dryRun;
+      await this.strategy.checkAsync?.(next, current, ctx);
       let finish: FinishFunc | undefined;
       let stored = false;
       try {
@@ -616,6 +620,48 @@ export class Store {
         finish?.(stored);
       }
     }
+  }
+
+  /**
+   * storage.Interface.GuaranteedUpdate as a registry calls it directly, with
+   * no strategy, validation or admission (a pod's binding): preconditions as
+   * etcd3 checks them (a Conflict naming the invalid object), a missing key
+   * 404, a no-op write skipped, retries on a concurrent change.
+   */
+  async guaranteedUpdate(
+    namespace: string,
+    name: string,
+    tryUpdate: (current: KubeObject) => KubeObject,
+    options: { dryRun?: boolean; preconditions?: DeletePreconditions } = {},
+  ): Promise<KubeObject> {
+    const key = this.key(namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.deps.storage.get(key);
+      if (!kv) throw newNotFound(this.gr, name);
+      const current = this.decode(kv);
+      const pre = options.preconditions;
+      const failed =
+        pre?.uid && pre.uid !== current.metadata.uid ? `UID in precondition: ${pre.uid}, UID in object meta: ${current.metadata.uid ?? ''}`
+        : pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion ? `ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`
+        : undefined;
+      if (failed) throw newConflict(this.gr, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: ${failed}`);
+      const next = tryUpdate(this.decode(kv));
+      if (options.dryRun) return next;
+      if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) return current;
+      try {
+        const written = await this.deps.storage.update(key, this.encode(next), kv.modRevision);
+        this.traceWrite('update', key, kv.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv.modRevision} → ${written.modRevision}`);
+        return this.decode(written);
+      } catch (e) {
+        if (isStorageError(e, 'Conflict') && attempt < 5) continue;
+        throw this.interpretWriteError(e, name);
+      }
+    }
+  }
+
+  /** This request's validating admission for a write a registry makes outside the strategy (the Binding a pods/binding create carries). */
+  async admit(review: AdmissionReview): Promise<void> {
+    await this.admission?.validate(review);
   }
 
   /** An update's result whose object is decoded only when asked for: a response written from the stored text never needs it. */

@@ -17,6 +17,8 @@ export interface StrategyContext {
   dryRun?: boolean;
   /** The requesting user (genericapirequest.UserFrom); undefined for the server's own writes. */
   user?: UserInfo;
+  /** Verdicts of the strategy's checkAsync, keyed by what it checked: '' when it passed, else why not. */
+  asyncChecks?: Map<string, string>;
 }
 
 /** Ends what a begin hook started: success means the write was stored (commit), anything else reverts. */
@@ -61,6 +63,13 @@ export interface ResourceStrategy {
    */
   fromStorage?(obj: KubeObject): KubeObject;
   toStorage?(obj: KubeObject): KubeObject;
+  /**
+   * Checks validation needs that only run asynchronously (a CSR's signature,
+   * through WebCrypto), run before validation on create (old undefined) and
+   * before prepareForUpdate on update; verdicts go in ctx.asyncChecks for
+   * validate/validateUpdate to read. Must not mutate.
+   */
+  checkAsync?(obj: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): Promise<void>;
   /** Kind-specific validation on create. Must not mutate. */
   validate?(obj: KubeObject, ctx: StrategyContext): FieldError[];
   /** Kind-specific validation on update. Must not mutate. */

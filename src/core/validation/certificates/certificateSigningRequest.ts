@@ -1,14 +1,24 @@
 /**
  * CertificateSigningRequest validation (ValidateCertificateSigningRequestCreate
- * and the update, approval and status variants): the request PEM, usages,
- * signer name, expiration, conditions and the issued certificate's PEM. What
- * the stored object already got away with stays allowed on update.
+ * and the update, approval and status variants): the request (a parsed
+ * PKCS#10 whose signature verifies), usages, signer name, expiration,
+ * conditions and the issued certificates. What the stored object already got
+ * away with stays allowed on update.
+ *
+ * Verifying the request's signature needs WebCrypto, which is asynchronous:
+ * the strategy's checkAsync (checkCertificateRequests below) verifies it
+ * first and leaves its verdict in ctx.asyncChecks; without one (a caller that
+ * skipped it) the request is only parsed.
  */
+import { X509Certificate } from '@peculiar/x509';
 import { duplicate, forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import { jsonEqual } from '../../api/equality';
+import type { KubeObject } from '../../api/types';
+import type { StrategyContext } from '../../registry/generic/strategy';
 import { newPath } from '../field';
 import type { KindValidation } from '../kinds';
 import { objs, obj, optNum, str, strs, type Obj } from '../values';
+import { parseCSR, pemBlocks, validateCSR as verifyCSR } from './csr';
 import { validateSignerName } from './signerName';
 
 const legacyUnknownSigner = 'kubernetes.io/legacy-unknown';
@@ -44,34 +54,51 @@ const decodeBase64 = (v: string): string => {
   }
 };
 
-interface PemBlock {
-  type: string;
-  headers: boolean;
-}
-
-/** The PEM blocks of text, as encoding/pem finds them. */
-function pemBlocks(text: string): PemBlock[] {
-  const out: PemBlock[] = [];
-  const re = /-----BEGIN ([^-\n]*)-----\r?\n([\s\S]*?)-----END \1-----/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) out.push({ type: m[1]!, headers: /^[^\s:]+:/m.test(m[2]!) });
-  return out;
-}
-
 /** Go's %#v of a []byte. */
 function bytesText(bytes: string | undefined): string {
   if (bytes === undefined) return '[]byte(nil)';
   return `[]byte{${[...bytes].map((c) => `0x${c.charCodeAt(0).toString(16)}`).join(', ')}}`;
 }
 
-/** validateCertificate: the issued certificate is CERTIFICATE blocks only, without headers. */
+/** validateCertificate: the issued certificate is CERTIFICATE blocks only, without headers, each a parseable certificate. */
 function certificateError(pem: string): string | undefined {
   if (!pem) return undefined;
   const blocks = pemBlocks(pem);
   for (const b of blocks) {
     if (b.type !== 'CERTIFICATE') return `only CERTIFICATE PEM blocks are allowed, found "${b.type}"`;
     if (b.headers) return 'no PEM block headers are permitted';
+    try {
+      new X509Certificate(b.bytes);
+    } catch {
+      return 'x509: malformed certificate';
+    }
   }
   return blocks.length ? undefined : 'must contain at least one CERTIFICATE PEM block';
+}
+
+/** The request's verdict: checkAsync's when it ran, else what parsing alone finds. */
+function requestError(request: string, encoded: string, ctx: StrategyContext | undefined): string | undefined {
+  const verdict = ctx?.asyncChecks?.get(encoded);
+  if (verdict !== undefined) return verdict || undefined;
+  try {
+    parseCSR(request);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/**
+ * The strategy's checkAsync: verifies the requests validation will see (on
+ * an update the stored spec is kept, so the stored request too).
+ */
+export async function checkCertificateRequests(csr: KubeObject, old: KubeObject | undefined, ctx: StrategyContext): Promise<void> {
+  const checks = (ctx.asyncChecks ??= new Map());
+  for (const o of [csr, old]) {
+    const encoded = o ? obj(o, 'spec')['request'] : undefined;
+    if (typeof encoded !== 'string' || checks.has(encoded)) continue;
+    checks.set(encoded, (await verifyCSR(decodeBase64(encoded))) ?? '');
+  }
 }
 
 function validateConditions(csr: Obj, opts: Options): FieldError[] {
@@ -104,15 +131,14 @@ function validateConditions(csr: Obj, opts: Options): FieldError[] {
   return errs;
 }
 
-function validateCSR(csr: Obj, opts: Options): FieldError[] {
+function validateCertificateSigningRequest(csr: Obj, opts: Options, ctx?: StrategyContext): FieldError[] {
   const spec = obj(csr, 'spec');
   const specPath = newPath('spec');
   const errs: FieldError[] = [];
-  const request = typeof spec['request'] === 'string' ? decodeBase64(spec['request']) : undefined;
-  const blocks = request === undefined ? [] : pemBlocks(request);
-  if (blocks[0]?.type !== 'CERTIFICATE REQUEST') {
-    errs.push({ ...invalid(String(specPath.child('request')), null, 'PEM block type must be CERTIFICATE REQUEST'), valueText: bytesText(request) });
-  }
+  const encoded = typeof spec['request'] === 'string' ? spec['request'] : undefined;
+  const request = encoded === undefined ? undefined : decodeBase64(encoded);
+  const why = requestError(request ?? '', encoded ?? '', ctx);
+  if (why) errs.push({ ...invalid(String(specPath.child('request')), null, why), valueText: bytesText(request) });
   const usages = strs(spec, 'usages');
   if (usages.length === 0) errs.push(required(String(specPath.child('usages'))));
   if (!opts.allowUnknownUsages) {
@@ -145,7 +171,7 @@ function validateCSR(csr: Obj, opts: Options): FieldError[] {
 }
 
 /** getValidationOptions: keep accepting what the stored object already has. */
-function updateOptions(old: Obj): Options {
+function updateOptions(csr: Obj, old: Obj): Options {
   const spec = obj(old, 'spec');
   const usages = strs(spec, 'usages');
   const types = objs(obj(old, 'status'), 'conditions').map((c) => str(c, 'type'));
@@ -155,7 +181,8 @@ function updateOptions(old: Obj): Options {
     allowLegacySignerName: str(spec, 'signerName') === legacyUnknownSigner,
     allowDuplicateConditionTypes: new Set(types).size !== types.length,
     allowEmptyConditionType: types.includes(''),
-    allowArbitraryCertificate: certificateError(cert ? decodeBase64(cert) : '') !== undefined,
+    // Updates that leave status.certificate alone, and stored content that never passed, are not judged again.
+    allowArbitraryCertificate: str(obj(csr, 'status'), 'certificate') === cert || certificateError(cert ? decodeBase64(cert) : '') !== undefined,
     allowDuplicateUsages: new Set(usages).size !== usages.length,
     allowUnknownUsages: usages.some((u) => !validUsages.includes(u)),
     allowBothApprovedAndDenied: types.includes('Approved') && types.includes('Denied'),
@@ -164,8 +191,8 @@ function updateOptions(old: Obj): Options {
 
 const conditionsOf = (csr: Obj, type: string) => objs(obj(csr, 'status'), 'conditions').filter((c) => str(c, 'type') === type);
 
-function validateUpdate(csr: Obj, old: Obj, opts: Options): FieldError[] {
-  const errs = validateCSR(csr, opts);
+function validateUpdate(csr: Obj, old: Obj, opts: Options, ctx: StrategyContext): FieldError[] {
+  const errs = validateCertificateSigningRequest(csr, opts, ctx);
   const fld = 'status.conditions';
   for (const t of ['Approved', 'Denied', 'Failed']) {
     if (conditionsOf(csr, t).length < conditionsOf(old, t).length) errs.push(forbidden(fld, `updates may not remove a condition of type "${t}"`));
@@ -188,11 +215,11 @@ function validateUpdate(csr: Obj, old: Obj, opts: Options): FieldError[] {
 }
 
 export const certificateSigningRequestValidation: KindValidation = {
-  validate: (csr) => validateCSR(csr, strictOptions),
+  validate: (csr, ctx) => validateCertificateSigningRequest(csr, strictOptions, ctx),
   validateUpdate(csr, old, ctx) {
-    const opts = updateOptions(old);
+    const opts = updateOptions(csr, old);
     if (ctx.subresource === 'approval') opts.allowSettingApprovalConditions = true;
     if (ctx.subresource === 'status') opts.allowSettingCertificate = true;
-    return validateUpdate(csr, old, opts);
+    return validateUpdate(csr, old, opts, ctx);
   },
 };

@@ -1,11 +1,13 @@
 /** CertificateSigningRequest validation as tables of (object, expected errors). */
 import { describe, expect, it } from 'vitest';
+import { testCertificatePem, testCertificateRequestPem } from '../../testing/certificates';
 import { errorsOf } from '../testing';
 
 const g = 'certificates.k8s.io';
-const request = btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n');
+const request = btoa(testCertificateRequestPem);
 const csr = (spec: Record<string, unknown>) => ({ spec: { request, signerName: 'example.com/signer', usages: ['client auth'], ...spec } });
-const cert = (type: string) => btoa(`-----BEGIN ${type}-----\nMIIB\n-----END ${type}-----\n`);
+const goBytes = (text: string) => `[]byte{${[...text].map((c) => `0x${c.charCodeAt(0).toString(16)}`).join(', ')}}`;
+const cert = (type: string) => btoa(testCertificatePem.replaceAll('CERTIFICATE', type));
 
 describe('CertificateSigningRequest', () => {
   const cases: [string, Record<string, unknown>, string[]][] = [
@@ -20,6 +22,12 @@ describe('CertificateSigningRequest', () => {
     ['signer without a path', csr({ signerName: 'signer' }), ["spec.signerName: Invalid value: \"signer\": must be a fully qualified domain and path of the form 'example.com/signer-name'"]],
     ['short expiration', csr({ expirationSeconds: 60 }), ['spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)']],
     ['not a CSR PEM', csr({ request: btoa('hi') }), ['spec.request: Invalid value: []byte{0x68, 0x69}: PEM block type must be CERTIFICATE REQUEST']],
+    ['DER that stops inside its length', csr({ request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n') }), [
+      `spec.request: Invalid value: ${goBytes('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n')}: asn1: syntax error: truncated tag or length`,
+    ]],
+    ['DER shorter than its length', csr({ request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMAUCAQ==\n-----END CERTIFICATE REQUEST-----\n') }), [
+      `spec.request: Invalid value: ${goBytes('-----BEGIN CERTIFICATE REQUEST-----\nMAUCAQ==\n-----END CERTIFICATE REQUEST-----\n')}: asn1: syntax error: data truncated`,
+    ]],
   ];
   it.each(cases)('%s', (_n, obj, want) => expect(errorsOf(g, 'certificatesigningrequests', obj)).toEqual(want));
 
@@ -37,6 +45,7 @@ describe('CertificateSigningRequest', () => {
     const status = (certificate: string) => errorsOf(g, 'certificatesigningrequests', { ...csr({}), status: { certificate } }, csr({}), 'status');
     expect(status(cert('CERTIFICATE'))).toEqual([]);
     expect(status(cert('PRIVATE KEY'))).toEqual(['status.certificate: Invalid value: "<certificate data>": only CERTIFICATE PEM blocks are allowed, found "PRIVATE KEY"']);
+    expect(status(btoa('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n'))).toEqual(['status.certificate: Invalid value: "<certificate data>": x509: malformed certificate']);
     expect(errorsOf(g, 'certificatesigningrequests', { ...csr({}), status: { certificate: cert('CERTIFICATE') } }, csr({}))).toEqual([
       'status.certificate: Forbidden: updates may not set certificate content',
     ]);

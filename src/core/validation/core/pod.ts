@@ -12,6 +12,7 @@ import { arr, obj, objects, str, validateNonnegativeField, type Obj } from './co
 import { goStringMap } from './goSyntax';
 import { validatePodSpec, validatePodTemplateSpec, validateTolerations } from './podSpec';
 import { validatePodStatusUpdate } from './podStatus';
+import { validatePodResize } from './podResize';
 
 const specPath = newPath('spec');
 
@@ -26,7 +27,7 @@ function validateImagesTrimmed(containers: unknown, fld: Path): FieldError[] {
 }
 
 /** validatePodMetadataAndSpec (object metadata is checked by the store). */
-function validatePodMetadataAndSpec(pod: KubeObject): FieldError[] {
+export function validatePodMetadataAndSpec(pod: KubeObject): FieldError[] {
   const spec = obj(pod['spec']) ?? {};
   return [
     ...validatePodSpec(spec, specPath),
@@ -131,8 +132,12 @@ export function validatePodUpdate(pod: KubeObject, oldPod: KubeObject): FieldErr
   return errs;
 }
 
+/** The annotation a kubelet puts on the mirror pod of a static pod. */
+export const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
+
 /** ValidatePodEphemeralContainersUpdate: new ephemeral containers are valid; existing ones never change. */
 function validateEphemeralContainersUpdate(pod: KubeObject, oldPod: KubeObject): FieldError[] {
+  if (oldPod.metadata.annotations?.[mirrorPodAnnotation] !== undefined) return [forbidden('', 'static pods do not support ephemeral containers')];
   const spec = obj(pod['spec']) ?? {};
   const errs = validatePodSpec(spec, specPath).filter((e) => e.field.startsWith('spec.ephemeralContainers'));
   const next = new Map(objects(spec['ephemeralContainers']).map(([c]) => [str(c['name']), c]));
@@ -150,6 +155,7 @@ export const podValidation: KindValidation = {
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'ephemeralcontainers') return validateEphemeralContainersUpdate(obj, old);
     if (ctx.subresource === 'status') return validatePodStatusUpdate(obj, old);
+    if (ctx.subresource === 'resize') return validatePodResize(obj, old);
     if (ctx.subresource) return [];
     return validatePodUpdate(obj, old);
   },

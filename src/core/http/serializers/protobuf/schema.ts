@@ -8,7 +8,10 @@
  * message, map, repeated, embedded) and whether a zero value shows in JSON.
  */
 import type { IField, IMapField, INamespace, IType } from 'protobufjs/light.js';
-import { kindMessages, protoDescriptor } from './generated';
+import { protoDescriptor } from './generated';
+import { messageNameFor } from './messageNames';
+
+export { messageNameFor };
 
 export type ScalarType =
   | 'string' | 'bytes' | 'bool'
@@ -129,20 +132,3 @@ export function messagePlan(fullName: string): MessagePlan {
   return plan;
 }
 
-/**
- * meta/v1 kinds every built-in group version registers (metav1.AddToGroupVersion), so
- * a group's ListOptions has a message even where the OpenAPI lists only DeleteOptions.
- */
-const META_KINDS_IN_EVERY_GROUP = new Set([
-  'WatchEvent', 'DeleteOptions', 'ListOptions', 'GetOptions', 'CreateOptions', 'UpdateOptions', 'PatchOptions',
-]);
-
-/** The message full name of a kind, or undefined when it has none (custom resources). */
-export function messageNameFor(apiVersion: string, kind: string): string | undefined {
-  const name = kindMessages[`${apiVersion}/${kind}`];
-  if (name) return name;
-  if (META_KINDS_IN_EVERY_GROUP.has(kind) && kindMessages[`${apiVersion}/DeleteOptions`]) {
-    return `k8s.io.apimachinery.pkg.apis.meta.v1.${kind}`;
-  }
-  return undefined;
-}

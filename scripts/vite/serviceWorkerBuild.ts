@@ -1,0 +1,158 @@
+/**
+ * The production service worker: src/sw/worker.ts built on its own, after
+ * the workbench, into the same directory, as a classic worker made of
+ * CommonJS chunks that src/sw/chunkLoader.ts runs:
+ *
+ *  - sw.js: the loader, the chunk manifest and the entry chunk;
+ *  - assets/sw-*.js: the core chunks (evaluated at every start of the
+ *    worker) and the parts (PARTS below: imported while the worker installs,
+ *    run the first time a request calls into them).
+ *
+ * Each part is a set of modules only the requests that need it reach: the
+ * kinds' validation and the field manager for writes, CEL and RE2 for
+ * validation rules and policies, the protobuf codec for protobuf, the
+ * printers for Tables. The Node host and the dev server load everything as
+ * plain modules.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build, transformWithOxc, type Plugin, type Rolldown } from 'vite';
+import type { ChunkManifest } from '../../src/sw/chunkLoader';
+import { DEFERRED_CORE_DATA, deferredDataPlugin } from './deferredData.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SEP = String.raw`[\\/]`;
+const under = (...dirs: string[]) => new RegExp(`${SEP}(?:${dirs.map((d) => d.split('/').join(SEP)).join('|')})${SEP}`);
+
+interface Part {
+  name: string;
+  /** The modules of the part, by path. */
+  test: RegExp;
+  /** Modules under `test` that the core reads at start (tables, constants), which stay in the core. */
+  keep?: RegExp;
+}
+
+/** Parts of the core loaded on first use, each a chunk of its own (sw-<name>-<hash>.js). */
+export const PARTS: Part[] = [
+  { name: 're2', test: under('node_modules/re2js') },
+  { name: 'yaml', test: under('node_modules/yaml') },
+  { name: 'cel', test: under('src/core/cel') },
+  {
+    name: 'protobuf',
+    test: /[\\/](?:src[\\/]core[\\/]http[\\/]serializers[\\/]protobuf[\\/]|src[\\/]core[\\/]ops[\\/]metricsProtobuf\.ts$|node_modules[\\/](?:protobufjs|long|@protobufjs)[\\/])/,
+    // The kind table, messageNameFor and the descriptor's DeferredData: every request asks whether its kind has a message.
+    keep: /[\\/]protobuf[\\/](?:generated[\\/]|messageNames\.ts$)/,
+  },
+  { name: 'cbor', test: under('src/core/http/serializers/cbor') },
+  // The API groups' folders and their table (validation/index.ts); names, labels and field paths stay in the core.
+  { name: 'validation', test: /[\\/]src[\\/]core[\\/]validation[\\/](?:[a-z]+[\\/]|index\.ts$)/ },
+  { name: 'fieldmanager', test: under('src/core/fieldmanager') },
+  { name: 'patch', test: under('src/core/patch', 'node_modules/fast-json-patch') },
+  { name: 'printers', test: under('src/core/printers') },
+  { name: 'openapi', test: under('src/core/openapi') },
+  { name: 'upgrade', test: under('src/core/upgrade') },
+  { name: 'jose', test: under('node_modules/jose') },
+];
+
+const DEFINE = 'kubesimChunks';
+const LOADER = fileURLToPath(new URL('../../src/sw/chunkLoader.ts', import.meta.url));
+
+/** src/sw/chunkLoader.ts as a script: its types stripped, its one function declared globally. */
+async function loaderScript(): Promise<string> {
+  const { code } = await transformWithOxc(await readFile(LOADER, 'utf8'), LOADER, { lang: 'ts' });
+  if (/^\s*import\s/m.test(code)) throw new Error(`${LOADER} must import nothing: it runs before any chunk`);
+  return code.replace(/^export /gm, '');
+}
+
+/** Wraps every chunk in `define(path, factory)` and puts the loader and the manifest in front of the entry. */
+function chunkLoaderPlugin(): Plugin {
+  return {
+    name: 'kubesim:chunk-loader',
+    apply: 'build',
+    async generateBundle(_, bundle) {
+      const loader = await loaderScript();
+      const chunks = Object.values(bundle).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+      const partNames = new Set(PARTS.map((p) => p.name));
+      const isPart = (c: Rolldown.OutputChunk) => partNames.has(c.name);
+      const manifest: ChunkManifest = {
+        core: chunks.filter((c) => !c.isEntry && !isPart(c)).map((c) => c.fileName),
+        parts: chunks.filter(isPart).map((c) => c.fileName),
+      };
+      for (const chunk of chunks) {
+        const header = chunk.isEntry
+          ? `${loader}\nvar ${DEFINE} = createChunkLoader(self, ${JSON.stringify(manifest)});\n`
+          : '';
+        const open = `${DEFINE}.define(${JSON.stringify(chunk.fileName)}, function (require, module, exports) {\n`;
+        const close = chunk.isEntry ? `\n});\n${DEFINE}.require(${JSON.stringify(chunk.fileName)});\n` : '\n});\n';
+        const mapComment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(chunk.code)?.[0] ?? '';
+        const body = mapComment ? chunk.code.slice(0, -mapComment.length) : chunk.code;
+        const prefix = header + open;
+        chunk.code = prefix + body + close + mapComment.trimStart();
+        // The prefix adds whole lines: shift the source map down by as many.
+        const lines = prefix.split('\n').length - 1;
+        if (chunk.map) chunk.map.mappings = ';'.repeat(lines) + chunk.map.mappings;
+        const mapAsset = bundle[`${chunk.fileName}.map`];
+        if (mapAsset?.type === 'asset' && typeof mapAsset.source === 'string') {
+          const map = JSON.parse(mapAsset.source) as { mappings: string };
+          map.mappings = ';'.repeat(lines) + map.mappings;
+          mapAsset.source = JSON.stringify(map);
+        }
+      }
+    },
+  };
+}
+
+export interface ServiceWorkerBuildOptions {
+  outDir: string;
+  define: Record<string, string>;
+  logLevel?: 'info' | 'warn' | 'error' | 'silent';
+}
+
+export async function buildServiceWorker(options: ServiceWorkerBuildOptions): Promise<void> {
+  await build({
+    root,
+    configFile: false,
+    logLevel: options.logLevel ?? 'warn',
+    define: options.define,
+    plugins: [deferredDataPlugin(DEFERRED_CORE_DATA), chunkLoaderPlugin()],
+    build: {
+      outDir: options.outDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      target: 'es2022',
+      sourcemap: true,
+      // KUBESIM_SW_MINIFY=0 keeps names readable when tracing which code reaches into a part.
+      minify: process.env.KUBESIM_SW_MINIFY !== '0',
+      // The whole API server; what the first answer does not need is in parts, loaded on first use.
+      chunkSizeWarningLimit: 3072,
+      rolldownOptions: {
+        input: { sw: fileURLToPath(new URL('../../src/sw/worker.ts', import.meta.url)) },
+        output: {
+          format: 'cjs',
+          entryFileNames: 'sw.js',
+          chunkFileNames: 'assets/sw-[name]-[hash].js',
+          codeSplitting: {
+            groups: PARTS.map((p) => ({ name: p.name, test: (id: string) => p.test.test(id) && !p.keep?.test(id), includeDependenciesRecursively: false })),
+          },
+        },
+      },
+    },
+  });
+}
+
+/** Builds the service worker after the workbench, into the same directory, with the same defines (the build id). */
+export function serviceWorkerBuildPlugin(define: Record<string, string>): Plugin {
+  let outDir = '';
+  let logLevel: ServiceWorkerBuildOptions['logLevel'];
+  return {
+    name: 'kubesim:service-worker-build',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+      logLevel = config.logLevel;
+    },
+    async closeBundle() {
+      await buildServiceWorker({ outDir, define, logLevel });
+    },
+  };
+}

@@ -1,0 +1,221 @@
+/**
+ * The Node host's HTTP adaptor: each IncomingMessage becomes the core's
+ * Request (adaptor/request.ts) and the Response is written back to the
+ * ServerResponse. A light response (adaptor/response.ts) goes out in one
+ * writeHead and end; a streamed one (watch) is pumped with backpressure, and
+ * a socket close cancels its stream. A close before the response finished
+ * aborts the Request's signal, so long-running requests stop.
+ */
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
+import { BadRequestTarget, IncomingRequest, requestTargetUrl } from './request';
+import { HostResponse, installHostResponse } from './response';
+
+/** The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the socket knows (client certificates). */
+export type FetchHandler = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
+
+const defaultContentType = 'text/plain; charset=UTF-8';
+
+/** A Headers as ServerResponse header values (Set-Cookie as its list). */
+function outgoingHeaders(headers: Headers, hasBody: boolean): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of headers) if (name !== 'set-cookie') out[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length) out['set-cookie'] = cookies;
+  if (hasBody) out['content-type'] ??= defaultContentType;
+  return out;
+}
+
+function hasContentLength(headers: Record<string, unknown>): boolean {
+  for (const name in headers) if (name.length === 14 && name.toLowerCase() === 'content-length') return true;
+  return false;
+}
+
+function byteLength(body: string | Uint8Array): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+function failResponse(err: unknown, outgoing: ServerResponse): void {
+  const error = err instanceof Error ? err : new Error('unknown error', { cause: err });
+  if ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+  console.error(err);
+  if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'text/plain' });
+  outgoing.end(`Error: ${error.message}`);
+  outgoing.destroy(error);
+}
+
+/** Writes a stream's chunks as they come, waiting for drain; the socket closing cancels the stream. */
+function pump(reader: ReadableStreamDefaultReader<Uint8Array>, outgoing: ServerResponse, pending?: Promise<ReadableStreamReadResult<Uint8Array>>): Promise<void> {
+  const cancel = () => void reader.cancel().catch(() => {});
+  if (outgoing.destroyed) {
+    cancel();
+    return reader.closed;
+  }
+  outgoing.on('close', cancel);
+  outgoing.on('error', cancel);
+  const fail = (err: unknown) => {
+    if (err) outgoing.destroy(err instanceof Error ? err : new Error(String(err)));
+  };
+  const next = () => void reader.read().then(flow, fail);
+  const flow = ({ done, value }: ReadableStreamReadResult<Uint8Array>) => {
+    try {
+      if (done) outgoing.end();
+      else if (!outgoing.write(value)) outgoing.once('drain', next);
+      else next();
+    } catch (e) {
+      fail(e);
+    }
+  };
+  (pending ?? reader.read()).then(flow, fail);
+  return reader.closed.finally(() => {
+    outgoing.off('close', cancel);
+    outgoing.off('error', cancel);
+  });
+}
+
+/** A read that settles now if a chunk is already there, or undefined. */
+function readNow<T>(read: Promise<T>): Promise<T | undefined> {
+  return Promise.race([read, Promise.resolve().then(() => undefined)]);
+}
+
+/**
+ * A full Response. A stream body that ends within its first few ready
+ * chunks goes out with a Content-Length; a longer one (a watch) is chunked
+ * and flushed at once.
+ */
+async function writeStreamed(response: Response, outgoing: ServerResponse): Promise<void> {
+  const body = response.body;
+  const headers = outgoingHeaders(response.headers, body !== null);
+  if (!body) {
+    outgoing.writeHead(response.status, headers);
+    outgoing.end();
+    return;
+  }
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let done = false;
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  if (headers['transfer-encoding'] !== 'chunked') {
+    let reads = 2;
+    for (let i = 0; i < reads; i++) {
+      pending ??= reader.read();
+      const chunk = await readNow(pending);
+      if (!chunk) {
+        if (i === 1) {
+          // One turn of the event loop for a producer that is nearly done.
+          await new Promise((resolve) => setTimeout(resolve));
+          reads = 3;
+          continue;
+        }
+        break;
+      }
+      pending = undefined;
+      if (chunk.value) chunks.push(chunk.value);
+      if (chunk.done) {
+        done = true;
+        break;
+      }
+    }
+    if (done && !('content-length' in headers)) headers['content-length'] = String(chunks.reduce((n, c) => n + c.byteLength, 0));
+  }
+  outgoing.writeHead(response.status, headers);
+  for (const c of chunks) outgoing.write(c);
+  if (done) {
+    outgoing.end();
+    return;
+  }
+  if (!chunks.length) outgoing.flushHeaders();
+  await pump(reader, outgoing, pending);
+}
+
+/** Writes the core's Response: a light one in one writeHead and end, anything else through its body stream. */
+export function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> | void {
+  const light = HostResponse.lightParts(response);
+  if (!light) return writeStreamed(response, outgoing);
+  const { status, body } = light;
+  let headers: Record<string, string | string[]> | undefined;
+  if (light.headers instanceof Headers) {
+    headers = outgoingHeaders(light.headers, body !== null);
+    if (body !== null && !('content-length' in headers)) headers['content-length'] = String(byteLength(body));
+  } else {
+    headers = light.headers;
+    if (body !== null && (!headers || !hasContentLength(headers))) headers = { ...headers, 'Content-Length': String(byteLength(body)) };
+  }
+  outgoing.writeHead(status, headers);
+  if (body === null) outgoing.end();
+  else outgoing.end(body);
+}
+
+/** The ServerResponse to a request the core did not get: 400 for a bad target, 500 (504 for a timeout) for a handler that threw. */
+function writeEmpty(status: number, outgoing: ServerResponse): void {
+  outgoing.writeHead(status);
+  outgoing.end();
+}
+
+function fetchFailureStatus(err: unknown): number {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.constructor.name === 'TimeoutError') ? 504 : 500;
+}
+
+export interface ListenerOptions {
+  scheme: 'http' | 'https';
+  /** The host part of URLs for requests without a Host header. */
+  defaultHost: string;
+}
+
+/** The `request` listener that serves `fetch` on a Node HTTP(S) server. */
+export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  installHostResponse();
+  return (incoming, outgoing) => {
+    let request: IncomingRequest;
+    try {
+      request = new IncomingRequest(incoming, requestTargetUrl(incoming, options.scheme, options.defaultHost), () => watchConnection(incoming, outgoing, request));
+    } catch (e) {
+      if (!(e instanceof BadRequestTarget)) throw e;
+      return writeEmpty(400, outgoing);
+    }
+    let response: Response | Promise<Response>;
+    try {
+      response = fetch(request as unknown as Request, incoming);
+    } catch (e) {
+      return writeEmpty(fetchFailureStatus(e), outgoing);
+    }
+    const write = (r: Response) => {
+      try {
+        const writing = writeResponse(r, outgoing);
+        if (writing) writing.catch((e: unknown) => failResponse(e, outgoing));
+      } catch (e) {
+        failResponse(e, outgoing);
+      }
+    };
+    if (response instanceof Promise) response.then(write, (e: unknown) => writeEmpty(fetchFailureStatus(e), outgoing));
+    else write(response);
+  };
+}
+
+/**
+ * Aborts the request's signal if the client goes before the response is
+ * finished. Attached when the core first reads the signal, so requests
+ * that never look at it cost no listener.
+ */
+function watchConnection(incoming: IncomingMessage, outgoing: ServerResponse, request: IncomingRequest): void {
+  const onClose = () => {
+    if (incoming.errored) request.abort(String(incoming.errored));
+    else if (!outgoing.writableFinished) request.abort('Client connection prematurely closed.');
+  };
+  if (outgoing.destroyed) onClose();
+  else outgoing.once('close', onClose);
+}
+
+export interface HostServerOptions {
+  fetch: FetchHandler;
+  /** The bind address, the URL host of requests without a Host header. */
+  hostname: string;
+  /** Serve HTTPS with these options. */
+  tls?: HttpsServerOptions;
+}
+
+export function createHostServer(options: HostServerOptions): Server {
+  const defaultHost = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
+  if (options.tls) return createHttpsServer(options.tls, requestListener(options.fetch, { scheme: 'https', defaultHost }));
+  return createHttpServer(requestListener(options.fetch, { scheme: 'http', defaultHost }));
+}

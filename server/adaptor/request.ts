@@ -1,0 +1,310 @@
+/**
+ * The web Request the core sees for one IncomingMessage, built lazily: the
+ * method, URL and header lookups read Node's parsed request directly, and a
+ * full Fetch Request (with its Headers, body stream and signal) is made only
+ * when the core asks for something else. A GET costs one small object where
+ * `new Request(url, init)` costs several microseconds.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+
+const NativeHeaders = globalThis.Headers;
+const NativeRequest = globalThis.Request;
+
+/**
+ * Headers Node keeps only the first of when a request repeats them
+ * (IncomingMessage's matchKnownFields); Fetch Headers joins every value with
+ * ", ", so these are read from the raw header list.
+ */
+const firstValueOnly = new Set([
+  'age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since',
+  'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after',
+  'server', 'user-agent', 'set-cookie',
+]);
+
+function isHttpWhitespace(code: number): boolean {
+  return code === 9 || code === 10 || code === 13 || code === 32;
+}
+
+/** A header value with HTTP whitespace trimmed at both ends, as Headers normalises it. */
+function normalized(value: string): string {
+  return isHttpWhitespace(value.charCodeAt(0)) || isHttpWhitespace(value.charCodeAt(value.length - 1)) ? value.trim() : value;
+}
+
+/**
+ * Request headers over Node's parsed ones. get() and has() read them in
+ * place; keys() lists their names; anything else (iteration, changes) works
+ * on a Fetch Headers made from the raw list on first use.
+ */
+export class IncomingHeaders {
+  #incoming: IncomingMessage;
+  #native: Headers | undefined;
+
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+  }
+
+  #headers(): Headers {
+    if (!this.#native) {
+      const native = new NativeHeaders();
+      const raw = this.#incoming.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) native.append(raw[i]!, raw[i + 1]!);
+      this.#native = native;
+    }
+    return this.#native;
+  }
+
+  /** Every value of a header Node keeps once, joined as Headers joins them. */
+  #joined(name: string): string | null {
+    const raw = this.#incoming.rawHeaders;
+    let value: string | null = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      const n = raw[i]!;
+      if (n.length === name.length && n.toLowerCase() === name) value = value === null ? normalized(raw[i + 1]!) : `${value}, ${normalized(raw[i + 1]!)}`;
+    }
+    return value;
+  }
+
+  get(name: string): string | null {
+    if (this.#native) return this.#native.get(name);
+    const key = name.toLowerCase();
+    const value = this.#incoming.headers[key];
+    if (value === undefined) return null;
+    if (typeof value !== 'string' || firstValueOnly.has(key)) return this.#joined(key);
+    return normalized(value);
+  }
+
+  has(name: string): boolean {
+    if (this.#native) return this.#native.has(name);
+    return this.#incoming.headers[name.toLowerCase()] !== undefined;
+  }
+
+  keys(): HeadersIterator<string> {
+    if (this.#native) return this.#native.keys();
+    // Node's names are lower case already, one per header; Headers lists them sorted.
+    return Object.keys(this.#incoming.headers).sort()[Symbol.iterator]() as HeadersIterator<string>;
+  }
+
+  values(): HeadersIterator<string> {
+    return this.#headers().values();
+  }
+
+  entries(): HeadersIterator<[string, string]> {
+    return this.#headers().entries();
+  }
+
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.#headers()[Symbol.iterator]();
+  }
+
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#headers().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
+  }
+
+  getSetCookie(): string[] {
+    return this.#headers().getSetCookie();
+  }
+
+  append(name: string, value: string): void {
+    this.#headers().append(name, value);
+  }
+
+  set(name: string, value: string): void {
+    this.#headers().set(name, value);
+  }
+
+  delete(name: string): void {
+    this.#headers().delete(name);
+  }
+}
+Object.setPrototypeOf(IncomingHeaders.prototype, NativeHeaders.prototype);
+
+/** Reads a whole request body (a Node stream) into one buffer. */
+function readAll(incoming: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const done = (settle: () => void) => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    const onError = (err: Error) => done(() => reject(err));
+    const onClose = () => {
+      if (!incoming.readableEnded) done(() => reject(new Error('Client connection prematurely closed.')));
+    };
+    incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
+}
+
+function bodyUnusable(): TypeError {
+  return new TypeError('Body is unusable');
+}
+
+/**
+ * One request as the core's Request. Its prototype chain reaches
+ * Request.prototype, so it is a Request to `instanceof`; properties the core
+ * never reads on the hot path come from a full Request built on first use.
+ */
+export class IncomingRequest {
+  readonly method: string;
+  readonly url: string;
+  #incoming: IncomingMessage;
+  #headers: IncomingHeaders | undefined;
+  #controller: AbortController | undefined;
+  #abortReason: string | undefined;
+  /** Called when something first listens for an abort, so the host watches the connection only then. */
+  #onSignal: (() => void) | undefined;
+  #bodyUsed = false;
+  #bodyStream: ReadableStream<Uint8Array> | undefined;
+  #native: Request | undefined;
+
+  constructor(incoming: IncomingMessage, url: string, onSignal?: () => void) {
+    this.method = incoming.method ?? 'GET';
+    this.url = url;
+    this.#incoming = incoming;
+    this.#onSignal = onSignal;
+  }
+
+  get headers(): Headers {
+    return (this.#headers ??= new IncomingHeaders(this.#incoming)) as unknown as Headers;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abortReason !== undefined) this.#controller.abort(this.#abortReason);
+      else this.#onSignal?.();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away: the signal aborts (now, or when first read). */
+  abort(reason: string): void {
+    if (this.#abortReason !== undefined) return;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#native) return this.#native.body;
+    if (this.method === 'GET' || this.method === 'HEAD') return null;
+    if (!this.#bodyStream) {
+      this.#bodyStream = this.#bodyUsed ? new ReadableStream({ start: (c) => c.close() }) : (Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>);
+    }
+    return this.#bodyStream;
+  }
+
+  get bodyUsed(): boolean {
+    if (this.#native) return this.#native.bodyUsed;
+    return this.#bodyUsed || (this.#bodyStream?.locked ?? false);
+  }
+
+  /** The body as one buffer, straight from the socket (no web stream) unless a stream was asked for. */
+  #bytes(): Promise<Buffer> {
+    if (this.method === 'GET' || this.method === 'HEAD') return Promise.resolve(Buffer.alloc(0));
+    if (this.#bodyUsed || this.#bodyStream) return Promise.reject(bodyUnusable());
+    this.#bodyUsed = true;
+    return readAll(this.#incoming);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#native) return this.#native.arrayBuffer();
+    return this.#bytes().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
+  }
+
+  bytes(): Promise<Uint8Array> {
+    if (this.#native) return this.#native.arrayBuffer().then((b) => new Uint8Array(b));
+    return this.#bytes().then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+  }
+
+  text(): Promise<string> {
+    if (this.#native) return this.#native.text();
+    return this.#bytes().then((b) => new TextDecoder().decode(b));
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t) as unknown);
+  }
+
+  /** The full Fetch Request, for whatever the fast path does not cover. */
+  #request(): Request {
+    if (!this.#native) {
+      const hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+      const body = hasBody ? this.body : null;
+      this.#native = new NativeRequest(this.url, { method: this.method, headers: this.headers, body, signal: this.signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
+    }
+    return this.#native;
+  }
+
+  blob(): Promise<Blob> {
+    return this.#request().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.#request().formData();
+  }
+
+  clone(): Request {
+    return this.#request().clone();
+  }
+
+  static {
+    for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy'] as const) {
+      Object.defineProperty(IncomingRequest.prototype, name, {
+        get(this: IncomingRequest) {
+          return this.#request()[name as keyof Request];
+        },
+      });
+    }
+  }
+}
+Object.setPrototypeOf(IncomingRequest.prototype, NativeRequest.prototype);
+
+/** A request line or Host header the URL cannot be built from: answered 400 before the core sees it. */
+export class BadRequestTarget extends Error {}
+
+const plainTarget = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const dotSegment = /\/\.\.?(?:[/?#]|$)/;
+const plainHost = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+
+/** The URL parser turns `\` into `/` in the path; Go keeps it, so such a target is refused rather than rewritten. */
+function refuseBackslash(target: string): void {
+  const backslash = target.indexOf('\\');
+  if (backslash === -1) return;
+  const query = target.indexOf('?');
+  if (query === -1 || backslash < query) throw new BadRequestTarget('Backslash in request path');
+}
+
+/**
+ * The request's absolute URL: the target as sent when it is plain (the
+ * common case, no parsing), otherwise as the URL parser normalises it.
+ */
+export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string {
+  const target = incoming.url ?? '';
+  if (target[0] !== '/' && (target.startsWith('http://') || target.startsWith('https://'))) {
+    refuseBackslash(target);
+    try {
+      return new URL(target).href;
+    } catch {
+      throw new BadRequestTarget('Invalid absolute URL');
+    }
+  }
+  const host = incoming.headers.host || defaultHost;
+  if (!host) throw new BadRequestTarget('Missing host header');
+  const url = `${scheme}://${host}${target}`;
+  if (target === '') return `${url}/`;
+  if (target.charCodeAt(0) !== 47) throw new BadRequestTarget('Invalid URL');
+  if (plainHost.test(host) && plainTarget.test(target) && !dotSegment.test(target)) return url;
+  refuseBackslash(target);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new BadRequestTarget('Invalid URL');
+  }
+  // A Host header the parser reads differently (userinfo, a path) is not a host.
+  const hostname = host.includes(':') ? host.replace(/:\d+$/, '') : host;
+  if (parsed.hostname.length !== host.length && parsed.hostname !== hostname.toLowerCase()) throw new BadRequestTarget('Invalid host header');
+  return parsed.href;
+}

@@ -1,0 +1,164 @@
+/**
+ * The connect-style pod, service and node subresources (log, exec, attach,
+ * portforward, proxy): the options decoded from the query, the backend
+ * location resolved as kube-apiserver resolves it (registry/core/podLocation),
+ * and kube's answer when that backend cannot be reached. Every error is
+ * written before any upgrade, as kube-apiserver writes a failed location.
+ */
+import type { KubeObject } from '../../api/types';
+import { allUnauthenticated, anonymousUser } from '../../auth/user';
+import { newBadRequest, newForbidden, newInvalid, newRouteMethodNotAllowed } from '../../errors';
+import { userFrom } from '../request/context';
+import {
+  nodeProxyLocation,
+  podLogLocation,
+  podPortForwardLocation,
+  podProxyLocation,
+  podStreamLocation,
+  serviceProxyLocation,
+  unreachableBackend,
+  type CoreObjectGetter,
+} from '../../registry/core/podLocation';
+import { validatePodLogOptions, type PodLogOptions } from '../../validation/core/binding';
+import { optionalBoolParam, queryOf } from '../queryParams';
+import type { RequestScope } from './scope';
+
+const minInt64 = -(2n ** 63n);
+const maxInt64 = 2n ** 63n - 1n;
+
+/** An int64 option as the parameter codec converts it (strconv.ParseInt's words on failure). */
+function int64Param(q: URLSearchParams, name: string): number | undefined {
+  const s = q.get(name);
+  if (s === null) return undefined;
+  if (!/^[-+]?\d+$/.test(s)) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax`);
+  const n = BigInt(s);
+  if (n < minInt64 || n > maxInt64) throw newBadRequest(`strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range`);
+  return Number(n);
+}
+
+/** time.RFC3339 as Go parses it (fractional seconds allowed). */
+const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** PodLogOptions from the query (metav1.Time for sinceTime, RFC 3339). */
+function podLogOptions(q: URLSearchParams): PodLogOptions {
+  const sinceTime = q.get('sinceTime') ?? undefined;
+  if (sinceTime !== undefined && !rfc3339.test(sinceTime)) {
+    throw newBadRequest(`parsing time ${JSON.stringify(sinceTime)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(sinceTime)} as "2006"`);
+  }
+  return {
+    container: q.get('container') ?? undefined,
+    follow: optionalBoolParam(q, 'follow'),
+    previous: optionalBoolParam(q, 'previous'),
+    timestamps: optionalBoolParam(q, 'timestamps'),
+    sinceSeconds: int64Param(q, 'sinceSeconds'),
+    sinceTime,
+    tailLines: int64Param(q, 'tailLines'),
+    limitBytes: int64Param(q, 'limitBytes'),
+    insecureSkipTLSVerifyBackend: optionalBoolParam(q, 'insecureSkipTLSVerifyBackend'),
+    stream: q.get('stream') ?? undefined,
+  };
+}
+
+/** PodPortForwardOptions.ports: comma-separated values, each a uint16 (Convert_Slice_string_To_Slice_int32). */
+function portsParam(q: URLSearchParams): number[] {
+  const ports: number[] = [];
+  for (const value of q.getAll('ports')) {
+    for (const v of value.split(',')) {
+      const problem = !/^\d+$/.test(v) ? 'invalid syntax' : Number(v) > 65535 ? 'value out of range' : undefined;
+      if (problem) throw newBadRequest(`cannot convert to []int32: strconv.ParseUint: parsing ${JSON.stringify(v)}: ${problem}`);
+      ports.push(Number(v));
+    }
+  }
+  return ports;
+}
+
+/** The subresources this handler serves, by resource. */
+export const connectSubresources: Record<string, ReadonlySet<string>> = {
+  pods: new Set(['log', 'exec', 'attach', 'portforward', 'proxy']),
+  services: new Set(['proxy']),
+  nodes: new Set(['proxy']),
+};
+
+/** HTTP methods each one has routes for (log is a getter; exec, attach and portforward take GET and POST; proxy all). */
+function routed(subresource: string, method: string): boolean {
+  if (subresource === 'log') return method === 'GET' || method === 'HEAD';
+  if (subresource === 'proxy') return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].includes(method);
+  return method === 'GET' || method === 'HEAD' || method === 'POST';
+}
+
+/**
+ * ensureAuthorizedForVerb: a WebSocket upgrade is a GET, authorized as get;
+ * exec, attach and port-forward also need the create that SPDY's POST is
+ * authorized as (AuthorizePodWebsocketUpgradeCreatePermission).
+ */
+async function ensureAuthorizedForCreate(scope: RequestScope): Promise<void> {
+  const { info } = scope;
+  if (info.verb === 'create' || !scope.gates.AuthorizePodWebsocketUpgradeCreatePermission || !scope.authorizer) return;
+  const user = userFrom(scope.request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+  const result = await scope.authorizer.authorize({
+    user, verb: 'create', isResourceRequest: true, path: scope.url.pathname,
+    namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource, name: info.name,
+  });
+  if (result.decision !== 'Allow') throw newForbidden({ group: info.apiGroup, resource: info.resource }, info.name, result.reason);
+}
+
+/** Validating admission of a connect (operation CONNECT), whose object is the versioned options. */
+async function admitConnect(scope: RequestScope, kind: string, options: Record<string, unknown>): Promise<void> {
+  const object = { kind, apiVersion: 'v1', ...options } as unknown as KubeObject;
+  await scope.store.admit({ operation: 'CONNECT', kind, object, dryRun: false, subresource: scope.info.subresource });
+}
+
+/** Drops unset options, as their omitempty JSON does. */
+const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
+
+export async function connect(scope: RequestScope, get: CoreObjectGetter): Promise<Response> {
+  const { request, url, info, type } = scope;
+  if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
+  const q = queryOf(url);
+  const ns = info.namespace;
+  const path = info.parts.length ? info.parts.join('/') : q.get('path') ?? undefined;
+  if (type.resource === 'services') {
+    await admitConnect(scope, 'ServiceProxyOptions', present({ path }));
+    throw unreachableBackend('proxy', await serviceProxyLocation(get, ns, info.name));
+  }
+  if (type.resource === 'nodes') {
+    await admitConnect(scope, 'NodeProxyOptions', present({ path }));
+    throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
+  }
+  switch (info.subresource) {
+    case 'log': {
+      const opts = podLogOptions(q);
+      const errs = validatePodLogOptions(opts);
+      if (errs.length) throw newInvalid({ group: '', kind: 'PodLogOptions' }, info.name, errs);
+      const loc = await podLogLocation(get, ns, info.name, opts.container ?? '', opts);
+      // LocationStreamer without a location: no stream, 204.
+      if (!loc) return new Response(null, { status: 204 });
+      throw unreachableBackend('log', loc);
+    }
+    case 'exec':
+    case 'attach': {
+      // SetDefaults_PodExecOptions / _PodAttachOptions: stdout and stderr default to true.
+      const opts = {
+        stdin: optionalBoolParam(q, 'stdin') ?? false,
+        stdout: optionalBoolParam(q, 'stdout') ?? true,
+        stderr: optionalBoolParam(q, 'stderr') ?? true,
+        tty: optionalBoolParam(q, 'tty') ?? false,
+        command: info.subresource === 'exec' ? q.getAll('command') : undefined,
+      };
+      const container = q.get('container') ?? '';
+      const kind = info.subresource === 'exec' ? 'PodExecOptions' : 'PodAttachOptions';
+      await admitConnect(scope, kind, { ...present({ stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr, tty: opts.tty, container }), ...(opts.command ? { command: opts.command } : {}) });
+      await ensureAuthorizedForCreate(scope);
+      throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, container, info.subresource, opts));
+    }
+    case 'portforward': {
+      const ports = portsParam(q);
+      await admitConnect(scope, 'PodPortForwardOptions', ports.length ? { ports } : {});
+      await ensureAuthorizedForCreate(scope);
+      throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports }));
+    }
+    default:
+      await admitConnect(scope, 'PodProxyOptions', present({ path }));
+      throw unreachableBackend('proxy', await podProxyLocation(get, ns, info.name));
+  }
+}
