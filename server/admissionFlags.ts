@@ -2,9 +2,10 @@
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
  * kube-apiserver); NodeRestriction, off by default as upstream, and
- * CertificateSubjectRestriction, on by default, are the ones whose switches
- * change kubesim's behaviour. ValidatingAdmissionPolicy is always on, as in
- * kube-apiserver's default set.
+ * CertificateSubjectRestriction, LimitRanger, PodSecurity and ResourceQuota,
+ * on by default as upstream, are the ones whose switches change kubesim's
+ * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
+ * default set.
  */
 const knownPlugins = new Set([
   'AlwaysAdmit', 'AlwaysDeny', 'AlwaysPullImages', 'CertificateApproval', 'CertificateSigning', 'CertificateSubjectRestriction',
@@ -26,4 +27,9 @@ export function parseAdmissionPlugins(flag: 'enable-admission-plugins' | 'disabl
 /** Whether NodeRestriction runs: enabled and not disabled. */
 export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: readonly string[] = []): boolean {
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
+}
+
+/** Whether a plugin kube-apiserver enables by default (LimitRanger, PodSecurity, ResourceQuota) runs: not disabled. */
+export function defaultOnPluginEnabled(name: 'LimitRanger' | 'PodSecurity' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+  return !disable.includes(name);
 }

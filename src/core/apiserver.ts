@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { createValidatingAdmissionPolicyPlugin, defaultPodSecurityPlugin, requestAdmission } from './admission';
+import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, defaultPodSecurityPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -23,6 +23,7 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
+import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
@@ -120,6 +121,10 @@ export interface ApiServerOptions {
   nodeRestriction?: boolean;
   /** The CertificateSubjectRestriction admission plugin, on unless false (--disable-admission-plugins). */
   certificateSubjectRestriction?: boolean;
+  /** The default-on LimitRanger and ResourceQuota admission plugins (--disable-admission-plugins turns them off). */
+  admissionPlugins?: DefaultPluginsOptions;
+  /** The PodSecurity admission plugin (on by default, as in kube-apiserver). */
+  podSecurity?: boolean;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -232,6 +237,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   /** The store each type object was last given, so a request finds it without building the key. */
   const storeByType = new WeakMap<ResourceType, Store>();
+  // LimitRanger and ResourceQuota: every write passes them, the controllers' too.
+  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
+  const podType = registry.resourceFor('', 'v1', 'pods');
+  // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
+  const podSecurity = options.podSecurity === false ? undefined : defaultPodSecurityPlugin(registry.kubernetesVersion, {
+    getNamespace: async (name) => {
+      const kv = await storeFor(namespaceType).getKv('', name);
+      // Most namespaces carry no pod-security label: their policy is the default without decoding them.
+      if (kv && !kv.value.includes('"pod-security.kubernetes.io/')) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+      return kv && storeFor(namespaceType).decode(kv);
+    },
+    listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
+  });
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -245,7 +263,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, podSecurity && controllerPodSecurity(podSecurity, type)), defaultPlugins.mutating(type));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -300,16 +318,6 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
-  const podType = registry.resourceFor('', 'v1', 'pods');
-  const podSecurity = defaultPodSecurityPlugin(registry.kubernetesVersion, {
-    getNamespace: async (name) => {
-      const kv = await storeFor(namespaceType).getKv('', name);
-      // Most namespaces carry no pod-security label: their policy is the default without decoding them.
-      if (kv && !kv.value.includes('"pod-security.kubernetes.io/')) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-      return kv && storeFor(namespaceType).decode(kv);
-    },
-    listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
-  });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];
   let elector: LeaderElector | undefined;
@@ -328,6 +336,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
+      ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
@@ -354,7 +363,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
-    controllers.push(crdController, policies);
+    await defaultPlugins.start();
+    controllers.push(crdController, policies, defaultPlugins);
     // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
     if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
@@ -372,10 +382,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity);
+    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity), info.name);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
-    const admitting = store.withAdmission(admission).withUser(user);
+    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name)).withUser(user);
     const trace = traceSink(request);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);

@@ -20,6 +20,7 @@ import type { PodSecurityPlugin } from './podSecurity';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
 
 /** The options object of each operation; a connect has none. */
@@ -96,5 +97,33 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
       // A retried write runs admission again: each warning once.
       for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
     },
+  };
+}
+
+/**
+ * PodSecurity on the writes no request makes (the controllers' own: a
+ * ReplicaSet's pods), enforced as on a request's; there is no response to
+ * carry warnings nor an audit event to annotate.
+ */
+export function controllerPodSecurity(podSecurity: PodSecurityPlugin, type: ResourceType): ValidatingAdmission | undefined {
+  if (type.group !== '' || type.resource !== 'pods') return undefined;
+  return {
+    validate: (review) =>
+      podSecurity.validate(
+        {
+          operation: review.operation,
+          resource: { group: type.group, version: type.version, resource: type.resource },
+          kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+          subresource: review.subresource,
+          name: (review.object ?? review.oldObject)?.metadata.name ?? '',
+          namespace: (review.object ?? review.oldObject)?.metadata.namespace ?? '',
+          namespaced: true,
+          object: review.object,
+          oldObject: review.oldObject,
+          dryRun: review.dryRun,
+          user: { username: '', groups: [] },
+        },
+        { warnings: [], auditAnnotations: {} },
+      ),
   };
 }

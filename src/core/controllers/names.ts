@@ -17,6 +17,7 @@ export const controllerNames = [
   'root-ca-certificate-publisher-controller',
   'certificatesigningrequest-signing-controller',
   'pod-garbage-collector-controller',
+  'resourcequota-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -36,6 +37,7 @@ const aliases: Record<string, ControllerName> = {
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
   csrsigning: 'certificatesigningrequest-signing-controller',
   podgc: 'pod-garbage-collector-controller',
+  resourcequota: 'resourcequota-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };

@@ -157,6 +157,45 @@ describe('warn and audit', () => {
   });
 });
 
+describe('the controllers\' pods', () => {
+  it('a ReplicaSet in a namespace enforcing baseline gets no privileged pods: its controller is refused like a client', async () => {
+    await t.server.close();
+    t = await newTestServer({ controllers: ['*'] });
+    await namespace('enforced', { 'pod-security.kubernetes.io/enforce': 'baseline' });
+    const rs = (name: string, securityContext: Record<string, unknown>) => ({
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      metadata: { name },
+      spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx', securityContext }] } } },
+    });
+    const RS = '/apis/apps/v1/namespaces/enforced/replicasets';
+    expect((await t.json('POST', RS, { body: rs('bad', { privileged: true }) })).status).toBe(201);
+    expect((await t.json('POST', RS, { body: rs('good', {}) })).status).toBe(201);
+    const synced = async (name: string) => {
+      for (let i = 0; i < 500; i++) {
+        const got = await t.json('GET', `${RS}/${name}`);
+        if (got.body.status?.observedGeneration === 1) return got.body;
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      throw new Error(`${name} was not synced`);
+    };
+    expect((await synced('bad')).status.replicas).toBe(0);
+    await synced('good');
+    const names = ((await t.json('GET', `${NS}/enforced/pods`)).body.items as { metadata: { name: string } }[]).map((p) => p.metadata.name);
+    expect(names).toHaveLength(2);
+    expect(names.every((n) => n.startsWith('good-'))).toBe(true);
+  });
+
+  it('with PodSecurity disabled (--disable-admission-plugins=PodSecurity) the labels are not enforced', async () => {
+    const off = await newTestServer({ podSecurity: false });
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'r', labels: { 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'nonsense' } } };
+    expect((await off.json('POST', NS, { body: ns })).status).toBe(201);
+    const r = await off.json('POST', `${NS}/r/pods`, { body: pod('x', { hostNetwork: true }) });
+    expect(r.status).toBe(201);
+    expect(r.headers.get('warning')).toBeNull();
+  });
+});
+
 describe('namespace labels', () => {
   it('an invalid level or version is refused with 422 Invalid on create, one cause per label', async () => {
     const r = await t.json('POST', NS, { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bad', labels: { 'pod-security.kubernetes.io/enforce': 'strict', 'pod-security.kubernetes.io/warn-version': '1.30' } } } });

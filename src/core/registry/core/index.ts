@@ -1,5 +1,6 @@
 /** Strategies of the core (legacy) group's resources, keyed by resource (kube's pkg/registry/core). */
 import type { ResourceStrategy } from '../generic/strategy';
+import { limitRangeStrategy, resourceQuotaStrategy } from './limitRanges';
 import { namespaceStrategy } from './namespaces';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
@@ -8,10 +9,12 @@ import { secretStrategy } from './secrets';
 import { serviceStrategy } from './services';
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
+  limitranges: limitRangeStrategy,
   namespaces: namespaceStrategy,
   pods: podStrategy,
   podtemplates: templateDefaults(['template', 'spec']),
   replicationcontrollers: replicationControllerStrategy,
+  resourcequotas: resourceQuotaStrategy,
   secrets: secretStrategy,
   services: serviceStrategy,
 };

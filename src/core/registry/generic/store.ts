@@ -58,6 +58,18 @@ export interface ValidatingAdmission {
   validate(review: AdmissionReview): Promise<void>;
 }
 
+/**
+ * Mutating admission for the writes of one request (admission.MutationInterface):
+ * may change review.object; throws to deny. A create runs it after the
+ * strategy's prepareForCreate (which also applies the defaults kube applies
+ * when decoding, before its mutating phase) and before validation; an update
+ * runs it on the next object before the strategy prepares it.
+ */
+export interface MutatingAdmission {
+  /** Undefined when no plugin had anything to do (the write continues in the same turn). */
+  admit(review: AdmissionReview): Promise<void> | undefined;
+}
+
 /** Where a request's storage writes are recorded (its trace: key and resourceVersion before and after). */
 export type WriteTrace = (entry: { stage: string; message: string; details?: Record<string, unknown> }) => void;
 
@@ -254,6 +266,8 @@ export class Store {
   private readonly fieldManagers = new Map<string, FieldManager>();
   /** Set on a request's view of the store (withAdmission); controllers write without it. */
   private admission: ValidatingAdmission | undefined;
+  /** Set with admission: the mutating phase before it. */
+  private mutatingAdmission: MutatingAdmission | undefined;
   /** Set on a request's view of the store (withTrace). */
   private writeTrace: WriteTrace | undefined;
   /** Set on a request's view of the store (withUser): strategies read it (a CSR records its requestor). */
@@ -272,10 +286,11 @@ export class Store {
     this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
   }
 
-  /** This store as one request sees it: its writes pass validating admission before storage. */
-  withAdmission(admission: ValidatingAdmission): Store {
+  /** This store as one request sees it: its writes pass mutating, then validating admission before storage. */
+  withAdmission(admission: ValidatingAdmission, mutating?: MutatingAdmission): Store {
     const view = Object.create(this) as Store;
     view.admission = admission;
+    view.mutatingAdmission = mutating;
     return view;
   }
 
@@ -502,6 +517,8 @@ export class Store {
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     this.strategy.prepareForCreate?.(obj, ctx);
+    const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+    if (admitted) await admitted;
     await this.strategy.checkAsync?.(obj, undefined, ctx);
     ctx.dryRun = !!options.dryRun;
     const finish = this.strategy.beginCreate?.(obj, ctx);
@@ -576,6 +593,8 @@ export class Store {
       let finish: FinishFunc | undefined;
       let stored = false;
       try {
+        const admitted = this.mutatingAdmission?.admit({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+        if (admitted) await admitted;
         ({ next, finish } = this.prepareUpdate(next, current, ctx));
         await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
         if (this.shouldDeleteDuringUpdate(next)) {

@@ -1,0 +1,58 @@
+/**
+ * An informer cache of one namespaced kind for admission plugins (the
+ * shared informer's lister the ResourceQuota and LimitRanger plugins read):
+ * a list, then a watch, keeping the objects by namespace. Memory and SQLite
+ * deliver watch events as the write commits, so a write that returned is in
+ * the cache; over etcd the cache trails by an event, as kube's listers do.
+ */
+import type { KubeObject } from '../api/types';
+import type { Store } from '../registry/generic/store';
+import type { Storage } from '../storage/interface';
+
+export interface NamespacedCache {
+  /** Lists and starts watching; until then the cache is empty. */
+  start(): Promise<void>;
+  stop(): void;
+  /** The objects of one namespace (shared: never mutate them). */
+  list(namespace: string): KubeObject[];
+}
+
+export function newNamespacedCache(storage: Storage, store: Store): NamespacedCache {
+  const byNamespace = new Map<string, Map<string, KubeObject>>();
+  let unsubscribe: (() => void) | undefined;
+  let stopped = false;
+
+  function put(obj: KubeObject): void {
+    const ns = obj.metadata.namespace ?? '';
+    let m = byNamespace.get(ns);
+    if (!m) byNamespace.set(ns, (m = new Map()));
+    m.set(obj.metadata.name ?? '', obj);
+  }
+
+  return {
+    async start() {
+      const listed = await store.list('');
+      for (const obj of listed.items) put(obj);
+      const u = await storage.watch(store.prefix, listed.revision, (e) => {
+        if (e.type !== 'DELETE') {
+          put(store.decode(e.kv));
+          return;
+        }
+        const [ns = '', name = ''] = e.kv.key.slice(store.prefix.length).split('/');
+        const m = byNamespace.get(ns);
+        m?.delete(name);
+        if (m && !m.size) byNamespace.delete(ns);
+      });
+      if (stopped) u();
+      else unsubscribe = u;
+    },
+    stop() {
+      stopped = true;
+      unsubscribe?.();
+    },
+    list(namespace) {
+      const m = byNamespace.get(namespace);
+      return m ? [...m.values()] : [];
+    },
+  };
+}
