@@ -37,11 +37,21 @@ export interface PodSecurityContext {
   sysctls?: { name: string; value?: string }[];
 }
 
+/** A probe or lifecycle handler: only the handlers that reach a host. */
+export interface Handler {
+  httpGet?: { host?: string };
+  tcpSocket?: { host?: string };
+}
+
 export interface Container {
   name: string;
   image?: string;
   ports?: { hostPort?: number }[];
   securityContext?: SecurityContext;
+  livenessProbe?: Handler;
+  readinessProbe?: Handler;
+  startupProbe?: Handler;
+  lifecycle?: { postStart?: Handler; preStop?: Handler };
 }
 
 export interface Volume {

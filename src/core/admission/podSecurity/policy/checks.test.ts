@@ -55,6 +55,16 @@ describe('baseline checks, through a namespace enforcing baseline', () => {
     ['sysctls', { securityContext: { sysctls: [{ name: 'net.ipv4.tcp_rmem', value: '4096 87380 16777216' }, { name: 'net.core.somaxconn', value: '1024' }, { name: 'kernel.msgmax', value: '65536' }] }, containers: [{ name: 'c', image: 'nginx' }] }, 'forbidden sysctls (net.core.somaxconn, kernel.msgmax)'],
     ['seLinuxOptions', { securityContext: { seLinuxOptions: { user: 'u', role: 'r' } }, containers: [sc({ seLinuxOptions: { type: 'spc_t' } })] }, 'seLinuxOptions (pod and container "c" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set; role may not be set)'],
     ['seccompProfile_baseline', { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [{ name: 'c', image: 'nginx' }] }, 'seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")'],
+    [
+      'hostProbesAndHostLifecycle (v1.34)',
+      {
+        containers: [
+          { name: 'b', image: 'nginx', livenessProbe: { httpGet: { host: '10.0.0.1', port: 80 } }, lifecycle: { preStop: { httpGet: { host: 'localhost', port: 9091 } } } },
+          { name: 'a', image: 'nginx', readinessProbe: { tcpSocket: { host: '10.0.0.1', port: 80 } } },
+        ],
+      },
+      'probe or lifecycle host (containers "a", "b" use probe or lifecycle hosts "10.0.0.1", "localhost")',
+    ],
     ['appArmorProfile', { securityContext: { appArmorProfile: { type: 'Unconfined' } }, containers: [{ name: 'c', image: 'nginx' }] }, 'forbidden AppArmor profile (pod must not set AppArmor profile type to "Unconfined")'],
   ];
   it.each(cases)('%s', async (_id, spec, violation) => {
@@ -123,12 +133,22 @@ describe('revisions and exemptions evaluated directly', () => {
   const detail = (level: 'baseline' | 'restricted', minor: number | 'latest', spec: PodSpec) =>
     forbiddenDetail(aggregateCheckResults(evaluator.evaluatePod({ level, version: minor === 'latest' ? latestVersion : { latest: false, minor } }, {}, spec)));
 
-  it('latest is the newest revision (v1.32): net.ipv4.tcp_rmem became a safe sysctl in 1.32', () => {
+  it('latest is the newest revision: net.ipv4.tcp_rmem became a safe sysctl in v1.32', () => {
     const spec: PodSpec = { securityContext: { sysctls: [{ name: 'net.ipv4.tcp_rmem' }] }, containers: [{ name: 'c' }] };
     expect(evaluator.maxVersion).toBe(32);
     expect(detail('baseline', 'latest', spec)).toBe('');
     expect(detail('baseline', 31, spec)).toBe('forbidden sysctls (net.ipv4.tcp_rmem)');
     expect(detail('baseline', 40, spec)).toBe('');
+  });
+
+  it('latest is capped at the server minor: a v1.32 server does not check probe hosts (a v1.34 check), a v1.36 one does', () => {
+    const spec: PodSpec = { containers: [{ name: 'c', startupProbe: { httpGet: { host: 'example.com' } } }] };
+    expect(detail('baseline', 'latest', spec)).toBe('');
+    const newer = newEvaluator(defaultChecks(), 36);
+    expect(newer.maxVersion).toBe(34);
+    const at = (minor: number | 'latest') => forbiddenDetail(aggregateCheckResults(newer.evaluatePod({ level: 'baseline', version: minor === 'latest' ? latestVersion : { latest: false, minor } }, {}, spec)));
+    expect(at('latest')).toBe('probe or lifecycle host (container "c" uses probe or lifecycle host "example.com")');
+    expect(at(33)).toBe('');
   });
 
   it('runAsUser=0 is refused from v1.23, capabilities from v1.22, seccompProfile from v1.19 (the alpha annotations before)', () => {

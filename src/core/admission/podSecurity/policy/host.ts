@@ -1,10 +1,12 @@
 /**
  * Baseline checks on what a pod shares with its node: host namespaces,
- * hostPath volumes, host ports, Windows HostProcess, /proc masks and sysctls
+ * hostPath volumes, host ports, probes and lifecycle handlers aimed at
+ * another host, Windows HostProcess, /proc masks and sysctls
  * (check_hostNamespaces.go, check_hostPathVolumes.go, check_hostPorts.go,
- * check_windowsHostProcess.go, check_procMount.go, check_sysctls.go).
+ * check_hostProbesAndhostLifecycle.go, check_windowsHostProcess.go,
+ * check_procMount.go, check_sysctls.go).
  */
-import { allowed, containersPhrase, forbid, joinQuote, pluralize, sortedSet, visitContainers, type Check, type CheckPodFn } from './check';
+import { allowed, containersPhrase, forbid, joinQuote, pluralize, sortedSet, visitContainers, type Check, type CheckPodFn, type Handler } from './check';
 
 export const checkHostPathVolumesID = 'hostPathVolumes';
 
@@ -32,6 +34,27 @@ const hostPorts: CheckPodFn = (_meta, spec) => {
   return forbid(
     'hostPort',
     `${containersPhrase(badContainers)} ${pluralize('uses', 'use', badContainers.length)} ${pluralize('hostPort', 'hostPorts', list.length)} ${list.join(', ')}`,
+  );
+};
+
+const handlerHosts = (h: Handler | undefined): string[] => [h?.httpGet?.host, h?.tcpSocket?.host].filter((host): host is string => !!host);
+
+/** From v1.34 a probe or lifecycle handler may not name a host: the kubelet would call it (a blind SSRF). */
+const hostProbesAndHostLifecycle: CheckPodFn = (_meta, spec) => {
+  const badContainers: string[] = [];
+  const hosts: string[] = [];
+  visitContainers(spec, (c) => {
+    const found = [c.livenessProbe, c.readinessProbe, c.startupProbe, c.lifecycle?.postStart, c.lifecycle?.preStop].flatMap(handlerHosts);
+    if (!found.length) return;
+    badContainers.push(c.name);
+    hosts.push(...found);
+  });
+  if (!badContainers.length) return allowed;
+  const names = sortedSet(badContainers);
+  const list = sortedSet(hosts);
+  return forbid(
+    'probe or lifecycle host',
+    `${containersPhrase(names)} ${pluralize('uses', 'use', names.length)} ${pluralize('probe or lifecycle host', 'probe or lifecycle hosts', list.length)} ${joinQuote(list)}`,
   );
 };
 
@@ -76,6 +99,7 @@ export const hostChecks: Check[] = [
   { id: 'hostNamespaces', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostNamespaces }] },
   { id: checkHostPathVolumesID, level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostPathVolumes }] },
   { id: 'hostPorts', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostPorts }] },
+  { id: 'hostProbesAndHostLifecycle', level: 'baseline', versions: [{ minimumVersion: 34, checkPod: hostProbesAndHostLifecycle }] },
   { id: 'windowsHostProcess', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: windowsHostProcess }] },
   { id: 'procMount', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: procMount }] },
   {
