@@ -99,6 +99,25 @@ describe('enforce on pods', () => {
   });
 });
 
+describe('ephemeral containers', () => {
+  it('pods/ephemeralcontainers is evaluated: a debug container without a securityContext is refused in a restricted namespace', async () => {
+    await namespace('r', { 'pod-security.kubernetes.io/enforce': 'restricted' });
+    const spec = {
+      securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+      containers: [{ name: 'app', image: 'nginx', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }],
+    };
+    expect((await t.json('POST', `${NS}/r/pods`, { body: pod('web', spec) })).status).toBe(201);
+    const smp = { 'content-type': 'application/strategic-merge-patch+json' };
+    const debug = await t.json('PATCH', `${NS}/r/pods/web/ephemeralcontainers`, { headers: smp, body: { spec: { ephemeralContainers: [{ name: 'debugger-x', image: 'busybox', targetContainerName: 'app' }] } } });
+    expect(debug.status).toBe(403);
+    expect(debug.body.message).toBe(
+      'pods "web" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "debugger-x" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "debugger-x" must set securityContext.capabilities.drop=["ALL"])',
+    );
+    const hardened = { name: 'debugger-y', image: 'busybox', targetContainerName: 'app', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } };
+    expect((await t.json('PATCH', `${NS}/r/pods/web/ephemeralcontainers`, { headers: smp, body: { spec: { ephemeralContainers: [hardened] } } })).status).toBe(200);
+  });
+});
+
 describe('warn and audit', () => {
   it('warn adds a Warning header to an admitted pod; audit records audit-violations', async () => {
     await namespace('w', { 'pod-security.kubernetes.io/warn': 'restricted', 'pod-security.kubernetes.io/audit': 'baseline', 'pod-security.kubernetes.io/audit-version': 'v1.31' });
