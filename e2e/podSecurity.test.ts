@@ -1,6 +1,7 @@
 /**
  * Pod Security admission as real kubectl 1.32 meets it on the Node host:
- * a namespace labelled restricted refuses `kubectl run`, warn mode prints
+ * a namespace labelled restricted refuses `kubectl run` and `kubectl debug`
+ * without the restricted profile, warn mode prints
  * kubectl's `Warning:` lines on `kubectl create deployment`, and
  * `kubectl label --dry-run=server` previews a tightened enforce level.
  */
@@ -40,6 +41,15 @@ spec:
     const created = await t.kubectl(['apply', '-n', 'secure', '-f', '-'], compliant);
     expect(created.stderr).toBe('');
     expect(created.stdout.trim()).toBe('pod/ok created');
+    // kubectl debug's general profile adds SYS_PTRACE and nothing else; the restricted profile hardens the container.
+    const debug = await t.kubectl(['debug', 'ok', '-n', 'secure', '--image=busybox', '-c', 'dbg', '--profile=general']);
+    expect(debug.code).toBe(1);
+    expect(debug.stderr.trim()).toBe(
+      'Error from server (Forbidden): pods "ok" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false (container "dbg" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "dbg" must set securityContext.capabilities.drop=["ALL"]; container "dbg" must not include "SYS_PTRACE" in securityContext.capabilities.add)',
+    );
+    const restricted = await t.kubectl(['debug', 'ok', '-n', 'secure', '--image=busybox', '-c', 'dbg', '--profile=restricted']);
+    expect(restricted.stderr).toBe('');
+    expect(restricted.code).toBe(0);
   });
 
   it('warn mode: kubectl create deployment succeeds and prints the Warning', async () => {
