@@ -6,6 +6,8 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../../testing/client';
+import type { AdmissionAttributes, AdmissionOutcome } from '../attributes';
+import { createPodSecurityPlugin, defaultChecks, newEvaluator } from '.';
 
 let t: TestServer;
 beforeEach(async () => {
@@ -287,5 +289,47 @@ describe('namespace labels', () => {
     const r = await t.json('PATCH', `${NS}/v`, { body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce-version': 'latest' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
     expect(r.status).toBe(200);
     expect(warningsOf(r.headers)).toEqual(['existing pods in namespace "v" violate the new PodSecurity enforce level "restricted:latest"', 'a (and 1 other pod): runAsUser=0']);
+  });
+});
+
+describe('exemptions (a PodSecurityConfiguration kube-apiserver does not have by default)', () => {
+  const restrictedNs = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'r', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } };
+  const plugin = createPodSecurityPlugin({
+    evaluator: newEvaluator(defaultChecks()),
+    getNamespace: async (name) => (name === 'r' || name === 'kube-system' ? { ...restrictedNs, metadata: { ...restrictedNs.metadata, name } } : undefined),
+    listPods: async () => [],
+    exemptions: { namespaces: ['kube-system'], usernames: ['system:serviceaccount:ci:deployer'], runtimeClasses: ['kata'] },
+  });
+  const attrs = (namespace: string, username: string, spec: Record<string, unknown> = {}): AdmissionAttributes => ({
+    operation: 'CREATE',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    subresource: '',
+    name: 'x',
+    namespace,
+    namespaced: true,
+    object: pod('x', spec),
+    dryRun: false,
+    user: { username, groups: [] },
+  });
+  const run = async (a: AdmissionAttributes) => {
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    const error = await plugin.validate(a, outcome).then(() => undefined, (e: { status?: { message?: string } }) => e.status?.message);
+    return { error, annotations: outcome.auditAnnotations };
+  };
+
+  it('an exempt namespace, user or runtime class is admitted and annotated exempt=<reason>', async () => {
+    expect(await run(attrs('kube-system', 'alice'))).toEqual({ error: undefined, annotations: { 'pod-security.kubernetes.io/exempt': 'namespace' } });
+    expect(await run(attrs('r', 'system:serviceaccount:ci:deployer'))).toEqual({ error: undefined, annotations: { 'pod-security.kubernetes.io/exempt': 'user' } });
+    expect(await run(attrs('r', 'alice', { runtimeClassName: 'kata' }))).toEqual({ error: undefined, annotations: { 'pod-security.kubernetes.io/exempt': 'runtimeClass' } });
+    const refused = await run(attrs('r', 'alice'));
+    expect(refused.error).toBe(`pods "x" is forbidden: violates PodSecurity "restricted:latest": ${restrictedDetail()}`);
+    expect(refused.annotations).toEqual({ 'pod-security.kubernetes.io/enforce-policy': 'restricted:latest' });
+  });
+
+  it('a namespace that cannot be found is an internal error for a pod, only an audited error for a workload', async () => {
+    expect((await run(attrs('gone', 'alice'))).error).toBe('Internal error occurred: failed to lookup namespace "gone"');
+    const deployment = { ...attrs('gone', 'alice'), resource: { group: 'apps', version: 'v1', resource: 'deployments' }, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { template: { spec: {} } } } };
+    expect(await run(deployment)).toEqual({ error: undefined, annotations: { 'pod-security.kubernetes.io/error': 'failed to lookup namespace "gone": namespaces "gone" not found' } });
   });
 });

@@ -119,7 +119,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     const nsPolicy = await namespacePolicy(attrs);
     if (!nsPolicy) {
       const message = `failed to lookup namespace ${JSON.stringify(attrs.namespace)}`;
-      return { denied: newInternalError(new Error(message)), auditAnnotations: { error: `Internal error occurred: ${message}` } };
+      return { denied: newInternalError(new Error(message)), auditAnnotations: { error: `Internal error occurred: ${message}: ${namespaceNotFound(attrs.namespace)}` } };
     }
     const { policy, errors } = nsPolicy;
     if (!errors.length && fullyPrivileged(policy)) return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
@@ -135,7 +135,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     if (exemptUser(attrs.user.username)) return exempt('user');
     const ns = await deps.getNamespace(attrs.namespace);
     // A workload is never refused for a lookup failure: the error is only audited.
-    if (!ns) return { auditAnnotations: { error: `failed to lookup namespace ${JSON.stringify(attrs.namespace)}` } };
+    if (!ns) return { auditAnnotations: { error: `failed to lookup namespace ${JSON.stringify(attrs.namespace)}: ${namespaceNotFound(attrs.namespace)}` } };
     const { policy, errors } = policyToEvaluate(ns.metadata.labels, defaults);
     if (!errors.length && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return {};
     const template = attrs.object && extractPodSpec(attrs.resource.group, attrs.resource.resource, attrs.object);
@@ -216,6 +216,9 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     },
   };
 }
+
+/** The namespace getter's NotFound, as its error text. */
+const namespaceNotFound = (name: string): string => `namespaces ${JSON.stringify(name)} not found`;
 
 /** field.ErrorList.ToAggregate().Error(): one error alone, several as `[a, b]`. */
 function labelErrorsAggregate(errors: readonly LabelError[]): string {
