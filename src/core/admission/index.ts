@@ -103,13 +103,14 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
 /**
  * PodSecurity on the writes no request makes (the controllers' own: a
  * ReplicaSet's pods), enforced as on a request's; there is no response to
- * carry warnings nor an audit event to annotate.
+ * carry warnings nor an audit event to annotate. The plugin is looked up at
+ * each write: stores exist before it is built.
  */
-export function controllerPodSecurity(podSecurity: PodSecurityPlugin, type: ResourceType): ValidatingAdmission | undefined {
+export function controllerPodSecurity(plugin: () => PodSecurityPlugin | undefined, type: ResourceType): ValidatingAdmission | undefined {
   if (type.group !== '' || type.resource !== 'pods') return undefined;
   return {
-    validate: (review) =>
-      podSecurity.validate(
+    validate: async (review) =>
+      plugin()?.validate(
         {
           operation: review.operation,
           resource: { group: type.group, version: type.version, resource: type.resource },

@@ -292,6 +292,32 @@ describe('namespace labels', () => {
   });
 });
 
+describe('metrics', () => {
+  it('pod_security_evaluations_total counts enforce allows and denies, and audit and warn denials; the cached series start at 0', async () => {
+    const scrape = async () => (await (await t.request('GET', '/metrics')).text()).split('\n');
+    const series = (lines: string[], name: string) => lines.filter((l) => l.startsWith(`${name}{`));
+    const start = await scrape();
+    expect(series(start, 'pod_security_evaluations_total')).toEqual([
+      'pod_security_evaluations_total{decision="allow",policy_level="privileged",policy_version="latest",mode="enforce",request_operation="create",resource="pod",subresource=""} 0',
+      'pod_security_evaluations_total{decision="allow",policy_level="privileged",policy_version="latest",mode="enforce",request_operation="update",resource="pod",subresource=""} 0',
+    ]);
+    expect(series(start, 'pod_security_exemptions_total')).toHaveLength(4);
+    expect(start).toContain('# HELP pod_security_evaluations_total [ALPHA] Number of policy evaluations that occurred, not counting ignored or exempt requests.');
+    await namespace('m', { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/enforce-version': 'v1.99', 'pod-security.kubernetes.io/warn': 'restricted', 'pod-security.kubernetes.io/audit': 'restricted' });
+    expect((await t.json('POST', `${NS}/m/pods`, { body: pod('ok') })).status).toBe(201);
+    expect((await t.json('POST', `${NS}/m/pods`, { body: pod('bad', { hostPID: true }) })).status).toBe(403);
+    expect((await t.json('POST', `${NS}/default/pods`, { body: pod('p') })).status).toBe(201);
+    expect(series(await scrape(), 'pod_security_evaluations_total')).toEqual([
+      'pod_security_evaluations_total{decision="allow",policy_level="baseline",policy_version="future",mode="enforce",request_operation="create",resource="pod",subresource=""} 1',
+      'pod_security_evaluations_total{decision="allow",policy_level="privileged",policy_version="latest",mode="enforce",request_operation="create",resource="pod",subresource=""} 1',
+      'pod_security_evaluations_total{decision="allow",policy_level="privileged",policy_version="latest",mode="enforce",request_operation="update",resource="pod",subresource=""} 0',
+      'pod_security_evaluations_total{decision="deny",policy_level="baseline",policy_version="future",mode="enforce",request_operation="create",resource="pod",subresource=""} 1',
+      'pod_security_evaluations_total{decision="deny",policy_level="restricted",policy_version="latest",mode="audit",request_operation="create",resource="pod",subresource=""} 2',
+      'pod_security_evaluations_total{decision="deny",policy_level="restricted",policy_version="latest",mode="warn",request_operation="create",resource="pod",subresource=""} 1',
+    ]);
+  });
+});
+
 describe('exemptions (a PodSecurityConfiguration kube-apiserver does not have by default)', () => {
   const restrictedNs = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'r', labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } };
   const plugin = createPodSecurityPlugin({

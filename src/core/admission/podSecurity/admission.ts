@@ -33,6 +33,7 @@ import {
 } from './api';
 import { aggregateCheckResults, forbiddenDetail, forbiddenReason, type AggregateCheckResult, type Evaluator, type PodSpec } from './policy';
 import { extractPodSpec, hasPodSpec } from './podSpec';
+import type { PodSecurityRecorder } from './metrics';
 
 /** PodSecurityConfiguration's exemptions (kube-apiserver's default exempts nothing). */
 export interface Exemptions {
@@ -47,6 +48,8 @@ export interface PodSecurityDeps {
   listPods(namespace: string): Promise<KubeObject[]>;
   exemptions?: Exemptions;
   defaults?: Policy;
+  /** pod_security_* metrics. */
+  metrics?: PodSecurityRecorder;
 }
 
 export interface PodSecurityPlugin {
@@ -70,18 +73,26 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
   const exemptions = deps.exemptions ?? { usernames: [], namespaces: [], runtimeClasses: [] };
   const defaults = deps.defaults ?? defaultPolicy;
   const { evaluator } = deps;
+  const noMetrics: PodSecurityRecorder = { recordEvaluation() {}, recordExemption() {}, recordError() {} };
+  const metrics = deps.metrics ?? noMetrics;
   const exemptNamespace = (ns: string) => ns !== '' && exemptions.namespaces.includes(ns);
   const exemptUser = (user: string) => user !== '' && exemptions.usernames.includes(user);
   const exemptRuntimeClass = (rc: string | undefined) => !!rc && exemptions.runtimeClasses.includes(rc);
-  const exempt = (reason: string): Response => ({ auditAnnotations: { [exemptionReasonAnnotationKey]: reason } });
+  const exempt = (attrs: AdmissionAttributes, reason: string): Response => {
+    metrics.recordExemption(attrs);
+    return { auditAnnotations: { [exemptionReasonAnnotationKey]: reason } };
+  };
 
   const evaluate = (lv: LevelVersion, meta: ObjectMeta, spec: PodSpec): AggregateCheckResult => aggregateCheckResults(evaluator.evaluatePod(lv, meta, spec));
 
   /** EvaluatePod: enforce (pods only), then audit, then warn, reusing a result when two modes share a level:version. */
   function evaluatePod(attrs: AdmissionAttributes, policy: Policy, policyErrors: LabelError[], meta: ObjectMeta, spec: PodSpec, enforce: boolean): Response {
-    if (exemptRuntimeClass(spec.runtimeClassName)) return exempt('runtimeClass');
+    if (exemptRuntimeClass(spec.runtimeClassName)) return exempt(attrs, 'runtimeClass');
     const auditAnnotations: Record<string, string> = {};
-    if (policyErrors.length) auditAnnotations['error'] = `Failed to parse policy: ${labelErrorsAggregate(policyErrors)}`;
+    if (policyErrors.length) {
+      auditAnnotations['error'] = `Failed to parse policy: ${labelErrorsAggregate(policyErrors)}`;
+      metrics.recordError(false, attrs);
+    }
     const cached = new Map<string, AggregateCheckResult>();
     const resultFor = (lv: LevelVersion) => {
       const key = levelVersionString(lv);
@@ -97,13 +108,20 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
         const reason = `violates PodSecurity ${JSON.stringify(levelVersionString(policy.enforce))}: ${forbiddenDetail(result)}`;
         denied = newForbidden({ group: attrs.resource.group, resource: attrs.resource.resource }, attrs.name, reason);
       }
+      metrics.recordEvaluation(denied ? 'deny' : 'allow', policy.enforce, 'enforce', attrs);
     }
     const audit = resultFor(policy.audit);
-    if (!audit.allowed) auditAnnotations[auditViolationsAnnotationKey] = `would violate PodSecurity ${JSON.stringify(levelVersionString(policy.audit))}: ${forbiddenDetail(audit)}`;
+    if (!audit.allowed) {
+      auditAnnotations[auditViolationsAnnotationKey] = `would violate PodSecurity ${JSON.stringify(levelVersionString(policy.audit))}: ${forbiddenDetail(audit)}`;
+      metrics.recordEvaluation('deny', policy.audit, 'audit', attrs);
+    }
     // A request that is refused gets no warnings.
     const warnings: string[] = [];
     const warn = denied ? undefined : resultFor(policy.warn);
-    if (warn && !warn.allowed) warnings.push(`would violate PodSecurity ${JSON.stringify(levelVersionString(policy.warn))}: ${forbiddenDetail(warn)}`);
+    if (warn && !warn.allowed) {
+      warnings.push(`would violate PodSecurity ${JSON.stringify(levelVersionString(policy.warn))}: ${forbiddenDetail(warn)}`);
+      metrics.recordEvaluation('deny', policy.warn, 'warn', attrs);
+    }
     return { denied, warnings, auditAnnotations };
   }
 
@@ -114,15 +132,19 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
 
   async function validatePod(attrs: AdmissionAttributes): Promise<Response> {
     if (ignoredPodSubresources.has(attrs.subresource)) return {};
-    if (exemptNamespace(attrs.namespace)) return exempt('namespace');
-    if (exemptUser(attrs.user.username)) return exempt('user');
+    if (exemptNamespace(attrs.namespace)) return exempt(attrs, 'namespace');
+    if (exemptUser(attrs.user.username)) return exempt(attrs, 'user');
     const nsPolicy = await namespacePolicy(attrs);
     if (!nsPolicy) {
       const message = `failed to lookup namespace ${JSON.stringify(attrs.namespace)}`;
+      metrics.recordError(true, attrs);
       return { denied: newInternalError(new Error(message)), auditAnnotations: { error: `Internal error occurred: ${message}: ${namespaceNotFound(attrs.namespace)}` } };
     }
     const { policy, errors } = nsPolicy;
-    if (!errors.length && fullyPrivileged(policy)) return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
+    if (!errors.length && fullyPrivileged(policy)) {
+      metrics.recordEvaluation('allow', policy.enforce, 'enforce', attrs);
+      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
+    }
     const pod = attrs.object;
     if (!pod) return {};
     if (attrs.operation === 'UPDATE' && attrs.oldObject && !isSignificantPodUpdate(pod, attrs.oldObject)) return {};
@@ -131,11 +153,14 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
 
   async function validatePodController(attrs: AdmissionAttributes): Promise<Response> {
     if (attrs.subresource) return {};
-    if (exemptNamespace(attrs.namespace)) return exempt('namespace');
-    if (exemptUser(attrs.user.username)) return exempt('user');
+    if (exemptNamespace(attrs.namespace)) return exempt(attrs, 'namespace');
+    if (exemptUser(attrs.user.username)) return exempt(attrs, 'user');
     const ns = await deps.getNamespace(attrs.namespace);
     // A workload is never refused for a lookup failure: the error is only audited.
-    if (!ns) return { auditAnnotations: { error: `failed to lookup namespace ${JSON.stringify(attrs.namespace)}: ${namespaceNotFound(attrs.namespace)}` } };
+    if (!ns) {
+      metrics.recordError(true, attrs);
+      return { auditAnnotations: { error: `failed to lookup namespace ${JSON.stringify(attrs.namespace)}: ${namespaceNotFound(attrs.namespace)}` } };
+    }
     const { policy, errors } = policyToEvaluate(ns.metadata.labels, defaults);
     if (!errors.length && policy.warn.level === 'privileged' && policy.audit.level === 'privileged') return {};
     const template = attrs.object && extractPodSpec(attrs.resource.group, attrs.resource.resource, attrs.object);

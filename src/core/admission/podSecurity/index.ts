@@ -7,13 +7,18 @@
 import type { KubeObject } from '../../api/types';
 import { createPodSecurityPlugin, type PodSecurityPlugin } from './admission';
 import { defaultChecks, newEvaluator } from './policy';
+import { newPodSecurityRecorder, type PodSecuritySink } from './metrics';
 
 export { createPodSecurityPlugin, type PodSecurityPlugin, type PodSecurityDeps, type Exemptions } from './admission';
 export { policyToEvaluate, type Policy, type LevelVersion } from './api';
 export { defaultChecks, newEvaluator, aggregateCheckResults, forbiddenDetail } from './policy';
 
-/** The plugin as kube-apiserver configures it by default, with `latest` at the server's minor. */
-export function defaultPodSecurityPlugin(kubernetesVersion: string, deps: { getNamespace(name: string): Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]> }): PodSecurityPlugin {
-  const minor = /^v?1\.(\d+)/.exec(kubernetesVersion)?.[1];
-  return createPodSecurityPlugin({ ...deps, evaluator: newEvaluator(defaultChecks(), minor === undefined ? undefined : Number(minor)) });
+/** The plugin as kube-apiserver configures it by default, with `latest` at most the server's minor. */
+export function defaultPodSecurityPlugin(
+  kubernetesVersion: string,
+  deps: { getNamespace(name: string): Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]>; metrics?: PodSecuritySink },
+): PodSecurityPlugin {
+  const minor = Number(/^v?1\.(\d+)/.exec(kubernetesVersion)?.[1] ?? Infinity);
+  const evaluator = newEvaluator(defaultChecks(), Number.isFinite(minor) ? minor : undefined);
+  return createPodSecurityPlugin({ ...deps, evaluator, metrics: deps.metrics && newPodSecurityRecorder(deps.metrics, minor) });
 }
