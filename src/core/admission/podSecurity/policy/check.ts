@@ -70,6 +70,7 @@ export interface PodSpec {
   securityContext?: PodSecurityContext;
   runtimeClassName?: string;
   os?: { name?: string };
+  hostUsers?: boolean;
 }
 
 export interface CheckResult {
@@ -124,3 +125,10 @@ export const sortedSet = (values: Iterable<string>): string[] => [...new Set(val
 
 /** From policy v1.25 a Windows pod (spec.os.name=windows) skips the Linux-only restricted checks. */
 export const exceptWindows = (check: CheckPodFn): CheckPodFn => (meta, spec) => (spec.os?.name === 'windows' ? allowed : check(meta, spec));
+
+/**
+ * From policy v1.35 a pod in a user namespace (hostUsers: false) is not held
+ * to the checks whose risk the namespace removes (runAsNonRoot, runAsUser,
+ * baseline procMount): root in it is no host root.
+ */
+export const exceptUserNamespaces = (check: CheckPodFn): CheckPodFn => (meta, spec) => (spec.hostUsers === false ? allowed : check(meta, spec));

@@ -51,7 +51,6 @@ describe('baseline checks, through a namespace enforcing baseline', () => {
     ['hostPorts', { containers: [{ name: 'a', image: 'nginx', ports: [{ containerPort: 80, hostPort: 8080 }, { containerPort: 81, hostPort: 80 }] }, { name: 'b', image: 'nginx', ports: [{ containerPort: 82, hostPort: 9090 }] }] }, 'hostPort (containers "a", "b" use hostPorts 80, 8080, 9090)'],
     ['privileged', { containers: [sc({ privileged: true }, 'a'), { name: 'b', image: 'nginx' }] }, 'privileged (container "a" must not set securityContext.privileged=true)'],
     ['capabilities_baseline', { containers: [sc({ capabilities: { add: ['NET_ADMIN', 'CHOWN', 'SYS_ADMIN'] } })] }, 'non-default capabilities (container "c" must not include "NET_ADMIN", "SYS_ADMIN" in securityContext.capabilities.add)'],
-    ['procMount', { hostUsers: false, containers: [sc({ procMount: 'Unmasked' })] }, 'procMount (container "c" must not set securityContext.procMount to "Unmasked")'],
     ['sysctls', { securityContext: { sysctls: [{ name: 'net.ipv4.tcp_rmem', value: '4096 87380 16777216' }, { name: 'net.core.somaxconn', value: '1024' }, { name: 'kernel.msgmax', value: '65536' }] }, containers: [{ name: 'c', image: 'nginx' }] }, 'forbidden sysctls (net.core.somaxconn, kernel.msgmax)'],
     ['seLinuxOptions', { securityContext: { seLinuxOptions: { user: 'u', role: 'r' } }, containers: [sc({ seLinuxOptions: { type: 'spc_t' } })] }, 'seLinuxOptions (pod and container "c" set forbidden securityContext.seLinuxOptions: type "spc_t"; user may not be set; role may not be set)'],
     ['seccompProfile_baseline', { securityContext: { seccompProfile: { type: 'Unconfined' } }, containers: [{ name: 'c', image: 'nginx' }] }, 'seccompProfile (pod must not set securityContext.seccompProfile.type to "Unconfined")'],
@@ -69,6 +68,16 @@ describe('baseline checks, through a namespace enforcing baseline', () => {
   ];
   it.each(cases)('%s', async (_id, spec, violation) => {
     expect(await refusal('baseline', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec })).toBe(prefix('baseline') + violation);
+  });
+
+  it('procMount: refused at baseline up to v1.34; from v1.35 a user-namespace pod may unmask /proc at baseline, not at restricted', async () => {
+    const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'baseline-v134', labels: { 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/enforce-version': 'v1.34' } } };
+    expect((await t.json('POST', '/api/v1/namespaces', { body: ns })).status).toBe(201);
+    const unmasked = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { hostUsers: false, containers: [sc({ procMount: 'Unmasked' })] } };
+    expect(await refusal('baseline-v134', unmasked)).toBe('pods "p" is forbidden: violates PodSecurity "baseline:v1.34": procMount (container "c" must not set securityContext.procMount to "Unmasked")');
+    expect(await refusal('baseline', unmasked)).toBe('admitted');
+    const restricted = restrictedPod({ hostUsers: false, containers: [{ ...restrictedContainer(), securityContext: { ...restrictedContainer().securityContext, procMount: 'Unmasked' } }] });
+    expect(await refusal('restricted', restricted)).toBe(prefix('restricted') + 'procMount (container "c" must not set securityContext.procMount to "Unmasked")');
   });
 
   it('a pod of the default shape passes baseline', async () => {
@@ -145,7 +154,7 @@ describe('revisions and exemptions evaluated directly', () => {
     const spec: PodSpec = { containers: [{ name: 'c', startupProbe: { httpGet: { host: 'example.com' } } }] };
     expect(detail('baseline', 'latest', spec)).toBe('');
     const newer = newEvaluator(defaultChecks(), 36);
-    expect(newer.maxVersion).toBe(34);
+    expect(newer.maxVersion).toBe(35);
     const at = (minor: number | 'latest') => forbiddenDetail(aggregateCheckResults(newer.evaluatePod({ level: 'baseline', version: minor === 'latest' ? latestVersion : { latest: false, minor } }, {}, spec)));
     expect(at('latest')).toBe('probe or lifecycle host (container "c" uses probe or lifecycle host "example.com")');
     expect(at(33)).toBe('');
@@ -160,6 +169,14 @@ describe('revisions and exemptions evaluated directly', () => {
     );
     const annotated = evaluator.evaluatePod({ level: 'baseline', version: { latest: false, minor: 18 } }, { annotations: { 'seccomp.security.alpha.kubernetes.io/pod': 'unconfined' } }, { containers: [{ name: 'c' }] });
     expect(forbiddenDetail(aggregateCheckResults(annotated))).toBe('seccompProfile (forbidden annotation seccomp.security.alpha.kubernetes.io/pod="unconfined")');
+  });
+
+  it('from v1.35 a pod in a user namespace (hostUsers: false) may run as root', () => {
+    const newer = newEvaluator(defaultChecks(), 36);
+    const spec: PodSpec = { hostUsers: false, securityContext: { runAsUser: 0, seccompProfile: { type: 'RuntimeDefault' } }, containers: [{ name: 'c', securityContext: { allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } } }] };
+    const at = (minor: number | 'latest') => forbiddenDetail(aggregateCheckResults(newer.evaluatePod({ level: 'restricted', version: minor === 'latest' ? latestVersion : { latest: false, minor } }, {}, spec)));
+    expect(at('latest')).toBe('');
+    expect(at(34)).toBe('runAsNonRoot != true (pod or container "c" must set securityContext.runAsNonRoot=true), runAsUser=0 (pod must not set runAsUser=0)');
   });
 
   it('Windows pods skip allowPrivilegeEscalation, capabilities and seccompProfile from v1.25', () => {

@@ -1,12 +1,13 @@
 /**
  * Baseline checks on what a pod shares with its node: host namespaces,
  * hostPath volumes, host ports, probes and lifecycle handlers aimed at
- * another host, Windows HostProcess, /proc masks and sysctls
+ * another host, Windows HostProcess, /proc masks (restricted too from
+ * v1.35, when baseline lets user-namespace pods unmask) and sysctls
  * (check_hostNamespaces.go, check_hostPathVolumes.go, check_hostPorts.go,
  * check_hostProbesAndhostLifecycle.go, check_windowsHostProcess.go,
- * check_procMount.go, check_sysctls.go).
+ * check_procMount_baseline.go, check_procMount_restricted.go, check_sysctls.go).
  */
-import { allowed, containersPhrase, forbid, joinQuote, pluralize, sortedSet, visitContainers, type Check, type CheckPodFn, type Handler } from './check';
+import { allowed, containersPhrase, exceptUserNamespaces, forbid, joinQuote, pluralize, sortedSet, visitContainers, type Check, type CheckPodFn, type Handler } from './check';
 
 export const checkHostPathVolumesID = 'hostPathVolumes';
 
@@ -101,7 +102,16 @@ export const hostChecks: Check[] = [
   { id: 'hostPorts', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: hostPorts }] },
   { id: 'hostProbesAndHostLifecycle', level: 'baseline', versions: [{ minimumVersion: 34, checkPod: hostProbesAndHostLifecycle }] },
   { id: 'windowsHostProcess', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: windowsHostProcess }] },
-  { id: 'procMount', level: 'baseline', versions: [{ minimumVersion: 0, checkPod: procMount }] },
+  {
+    id: 'procMount',
+    level: 'baseline',
+    versions: [
+      { minimumVersion: 0, checkPod: procMount },
+      // A user-namespace pod may unmask /proc at baseline; restricted still refuses it (procMount_restricted).
+      { minimumVersion: 35, checkPod: exceptUserNamespaces(procMount) },
+    ],
+  },
+  { id: 'procMount_restricted', level: 'restricted', versions: [{ minimumVersion: 35, checkPod: procMount }] },
   {
     id: 'sysctls',
     level: 'baseline',

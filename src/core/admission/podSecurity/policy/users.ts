@@ -1,9 +1,10 @@
 /**
  * Restricted checks on the user a container runs as: runAsNonRoot must be
- * true (on the pod or every container), runAsUser must not be 0
- * (check_runAsNonRoot.go, check_runAsUser.go).
+ * true (on the pod or every container), runAsUser must not be 0, unless
+ * (from v1.35) the pod runs in a user namespace (check_runAsNonRoot.go,
+ * check_runAsUser.go).
  */
-import { allowed, containersPhrase, forbid, visitContainers, type Check, type CheckPodFn } from './check';
+import { allowed, containersPhrase, exceptUserNamespaces, forbid, visitContainers, type Check, type CheckPodFn } from './check';
 
 const runAsNonRoot: CheckPodFn = (_meta, spec) => {
   const setters: string[] = [];
@@ -34,7 +35,21 @@ const runAsUser: CheckPodFn = (_meta, spec) => {
 };
 
 export const userChecks: Check[] = [
-  { id: 'runAsNonRoot', level: 'restricted', versions: [{ minimumVersion: 0, checkPod: runAsNonRoot }] },
-  // runAsUser=0 is refused from policy v1.23.
-  { id: 'runAsUser', level: 'restricted', versions: [{ minimumVersion: 23, checkPod: runAsUser }] },
+  {
+    id: 'runAsNonRoot',
+    level: 'restricted',
+    versions: [
+      { minimumVersion: 0, checkPod: runAsNonRoot },
+      { minimumVersion: 35, checkPod: exceptUserNamespaces(runAsNonRoot) },
+    ],
+  },
+  {
+    id: 'runAsUser',
+    level: 'restricted',
+    versions: [
+      // runAsUser=0 is refused from policy v1.23.
+      { minimumVersion: 23, checkPod: runAsUser },
+      { minimumVersion: 35, checkPod: exceptUserNamespaces(runAsUser) },
+    ],
+  },
 ];
