@@ -25,6 +25,8 @@ export const defaultFeatureGates = {
   ComponentFlagz: true,
   /** GA since 1.35, locked on: pods/resize changes a running pod's cpu and memory. */
   InPlacePodVerticalScaling: true,
+  /** Beta since 1.35, on: the PodTopologyLabels admission plugin puts the Node's zone and region labels on a pods/binding, which writes them onto the pod. */
+  PodTopologyLabelsAdmission: true,
   /** Alpha in 1.36: /metrics in the protobuf exposition carries native histograms. */
   NativeHistograms: false,
   /** Beta, on: declarative validation runs beside the hand-written one and mismatches are counted. */

@@ -60,8 +60,12 @@ export interface ApiServerMetrics {
   serve(path: string, accept?: string | null): Promise<Response | undefined>;
 }
 
-/** The verb label: kube's upper-case HTTP-style verbs, LIST and WATCH told apart, APPLY for server-side apply. */
+/** Subresources whose requests are connects (CleanVerb's validConnectRequests). */
+const connectSubresources = new Set(['proxy', 'attach', 'exec', 'portforward']);
+
+/** The verb label: kube's upper-case HTTP-style verbs, LIST and WATCH told apart, APPLY for server-side apply, CONNECT for the streaming and proxy subresources. */
 export function reportedVerb(request: Request, info: RequestInfo): string {
+  if (info.isResourceRequest && connectSubresources.has(info.subresource)) return 'CONNECT';
   switch (info.verb) {
     case 'get':
       return 'GET';

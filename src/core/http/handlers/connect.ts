@@ -108,6 +108,18 @@ async function admitConnect(scope: RequestScope, kind: string, options: Record<s
   await scope.store.admit({ operation: 'CONNECT', kind, object, dryRun: false, subresource: scope.info.subresource });
 }
 
+/**
+ * The proxy options' path as the connect handler fills it from the URL
+ * (getRequestOptions): the segments after the subresource with a leading
+ * slash, and the request's trailing slash kept; it replaces any ?path=.
+ */
+function proxyPath(parts: string[], requestPath: string): string {
+  let p = parts.join('/');
+  if (p && !p.startsWith('/')) p = '/' + p;
+  if (requestPath.endsWith('/') && !p.endsWith('/')) p += '/';
+  return p;
+}
+
 /** Drops unset options, as their omitempty JSON does. */
 const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
 
@@ -116,7 +128,7 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
   const q = queryOf(url);
   const ns = info.namespace;
-  const path = info.parts.length ? info.parts.join('/') : q.get('path') ?? undefined;
+  const path = proxyPath(info.parts, url.pathname);
   if (type.resource === 'services') {
     await admitConnect(scope, 'ServiceProxyOptions', present({ path }));
     throw unreachableBackend('proxy', await serviceProxyLocation(get, ns, info.name));

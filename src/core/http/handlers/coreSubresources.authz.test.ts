@@ -21,7 +21,7 @@ beforeAll(async () => {
 const dev = asUser('dev');
 
 describe('authorization of pod subresources', () => {
-  it('[AC-RBAC-010] a rule on pods/log allows the log and nothing of the pod itself', async () => {
+  it('[AC-RBAC-010][AC-AUTHZ-018] a rule on pods/log allows the log and nothing of the pod itself', async () => {
     expect((await t.request('GET', `${NS}/pods/web/log`, { headers: dev })).status).toBe(204);
     const pod = await t.json('GET', `${NS}/pods/web`, { headers: dev });
     expect(pod.status).toBe(403);
@@ -57,5 +57,22 @@ describe('authorization of pod subresources', () => {
     expect(legacy.body.message).toBe('bindings is forbidden: User "dev" cannot create resource "bindings" in API group "" in the namespace "default"');
     const scheduler = await t.json('POST', `${NS}/pods/web/binding`, { body, headers: asUser('system:kube-scheduler') });
     expect(scheduler.status).toBe(201);
+  });
+
+  it('[AC-AUTHZ-023] nodes/proxy is authorized by the HTTP verb: a get rule reaches for the kubelet, a proxy rule does not', async () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } };
+    expect((await t.json('POST', '/api/v1/nodes', { body: node, headers: admin })).status).toBe(201);
+    for (const [who, verb] of [['getter', 'get'], ['proxier', 'proxy']] as const) {
+      const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `nodes-proxy-${verb}` }, rules: [{ apiGroups: [''], resources: ['nodes/proxy'], verbs: [verb] }] };
+      expect((await t.json('POST', `${rbac}/clusterroles`, { body: role, headers: admin })).status).toBe(201);
+      const crb = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: `nodes-proxy-${verb}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `nodes-proxy-${verb}` }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: who }] };
+      expect((await t.json('POST', `${rbac}/clusterrolebindings`, { body: crb, headers: admin })).status).toBe(201);
+    }
+    const getter = await t.json('GET', '/api/v1/nodes/n1/proxy/stats/summary', { headers: asUser('getter') });
+    expect(getter.status).toBe(503);
+    expect(getter.body.message).toBe('error trying to reach service: dial tcp 10.0.0.7:10250: connect: connection refused');
+    const proxier = await t.json('GET', '/api/v1/nodes/n1/proxy/stats/summary', { headers: asUser('proxier') });
+    expect(proxier.status).toBe(403);
+    expect(proxier.body.message).toBe('nodes "n1" is forbidden: User "proxier" cannot get resource "nodes/proxy" in API group "" at the cluster scope');
   });
 });

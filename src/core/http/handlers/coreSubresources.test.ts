@@ -191,7 +191,10 @@ describe('pods/exec, attach, portforward', () => {
     await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1') });
     const r = await t.json('POST', `${NS}/pods/web/exec?command=ls`);
     expect(r.status).toBe(500);
-    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'error dialing backend: dial tcp node-1:10255: connect: connection refused' });
+    // Hostname comes first among --kubelet-preferred-address-types, and a node name does not resolve.
+    expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'error dialing backend: dial tcp: lookup node-1: no such host' });
+    await t.json('PATCH', '/api/v1/nodes/node-1/status', { headers: { 'content-type': 'application/merge-patch+json' }, body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } } });
+    expect((await t.json('POST', `${NS}/pods/web/attach`)).body.message).toBe('error dialing backend: dial tcp 10.0.0.7:10255: connect: connection refused');
   });
 });
 
@@ -227,6 +230,10 @@ describe('proxy subresources', () => {
     const r = await t.json('GET', '/api/v1/nodes/node-1/proxy/stats/summary');
     expect(r.status).toBe(503);
     expect(r.body.message).toBe('error trying to reach service: dial tcp 10.0.0.7:10250: connect: connection refused');
+    await addNode('local', { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }] });
+    expect((await t.json('GET', '/api/v1/nodes/local/proxy/')).body).toMatchObject({ code: 400, message: 'address not allowed' });
+    await addNode('named', { addresses: [{ type: 'Hostname', address: 'named' }] });
+    expect((await t.json('GET', '/api/v1/nodes/named/proxy/')).body).toMatchObject({ code: 400, message: 'lookup named: no such host' });
   });
 });
 
@@ -342,5 +349,64 @@ describe('admission of pod subresources', () => {
     expect(shell.body.message).toContain("denied request: failed expression: object.kind == 'PodExecOptions'");
     // Admitted, the exec goes on to the kubelet it cannot reach.
     expect((await t.json('POST', `${NS}/pods/web/exec?command=ls`)).body.message).toBe('nodes "node-1" not found');
+  });
+
+  it('a proxy CONNECT carries the path after the subresource, with its leading and trailing slashes', async () => {
+    await install('no-admin', ['services/proxy'], ['CONNECT'], "object.kind == 'ServiceProxyOptions' && object.path != '/admin/'");
+    const admin = await t.json('GET', `${NS}/services/web/proxy/admin/?path=/ignored`);
+    expect(admin.status).toBe(422);
+    expect(admin.body.message).toContain('denied request: failed expression');
+    // Admitted, the proxy looks for the service's endpoints.
+    expect((await t.json('GET', `${NS}/services/web/proxy/admin`)).body.message).toBe('endpoints "web" not found');
+  });
+});
+
+describe('ephemeral container validation', () => {
+  it('refuses, in kube\'s field order, what an ephemeral container may not carry; the target may be an init container', async () => {
+    await createPod('web', ['nginx'], { initContainers: [{ name: 'init', image: 'busybox' }], volumes: [{ name: 'data', emptyDir: {} }] });
+    const r = await t.json('PATCH', `${NS}/pods/web/ephemeralcontainers`, {
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { ephemeralContainers: [{
+        name: 'dbg', image: 'busybox', targetContainerName: 'init',
+        lifecycle: { preStop: { exec: { command: ['true'] } } }, livenessProbe: { exec: { command: ['true'] } }, ports: [{ containerPort: 80 }],
+        resources: { requests: { cpu: '100m' } }, volumeMounts: [{ name: 'data', mountPath: '/data', subPath: 'x' }],
+      }] } },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.details.causes.filter((c: { message: string }) => c.message.includes('Ephemeral')).map((c: { field: string }) => c.field)).toEqual([
+      'spec.ephemeralContainers[0].ports',
+      'spec.ephemeralContainers[0].resources',
+      'spec.ephemeralContainers[0].livenessProbe',
+      'spec.ephemeralContainers[0].lifecycle',
+      'spec.ephemeralContainers[0].volumeMounts[0].subPath',
+    ]);
+    expect(r.body.details.causes.some((c: { field: string }) => c.field.endsWith('targetContainerName'))).toBe(false);
+    const missing = await t.json('PATCH', `${NS}/pods/web/ephemeralcontainers`, { headers: { 'content-type': 'application/strategic-merge-patch+json' }, body: { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox', targetContainerName: 'nope' }] } } });
+    expect(missing.body.details.causes).toEqual([{ reason: 'FieldValueNotFound', message: 'Not found: "nope"', field: 'spec.ephemeralContainers[0].targetContainerName' }]);
+  });
+});
+
+describe('request metrics of pod subresources', () => {
+  it('exec and proxy requests count as CONNECT, a log request as GET', async () => {
+    await createPod('web');
+    await t.request('POST', `${NS}/pods/web/exec?command=ls`);
+    await t.request('GET', `${NS}/pods/web/log`);
+    const text = await (await t.request('GET', '/metrics')).text();
+    expect(text).toMatch(/^apiserver_request_total\{verb="CONNECT",dry_run="",group="",version="v1",resource="pods",subresource="exec",scope="resource",component="apiserver",code="400"\} 1$/m);
+    expect(text).toMatch(/^apiserver_request_total\{verb="GET",dry_run="",group="",version="v1",resource="pods",subresource="log",scope="resource",component="apiserver",code="204"\} 1$/m);
+  });
+});
+
+describe('PodTopologyLabels', () => {
+  it('a pods/binding takes the node\'s zone and region labels, and the binding\'s labels land on the pod', async () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1', labels: { 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1', 'kubernetes.io/hostname': 'node-1' } } };
+    expect((await t.json('POST', '/api/v1/nodes', { body: node })).status).toBe(201);
+    await createPod('web');
+    expect((await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1', { labels: { team: 'a' } }) })).status).toBe(201);
+    expect((await t.json('GET', `${NS}/pods/web`)).body.metadata.labels).toEqual({ team: 'a', 'topology.kubernetes.io/zone': 'z1', 'topology.kubernetes.io/region': 'r1' });
+    // The plugin admits pods/binding only; the legacy collection copies the Binding's own labels.
+    await createPod('legacy');
+    expect((await t.json('POST', `${NS}/bindings`, { body: binding('legacy', 'node-1', { labels: { team: 'b' } }) })).status).toBe(201);
+    expect((await t.json('GET', `${NS}/pods/legacy`)).body.metadata.labels).toEqual({ team: 'b' });
   });
 });

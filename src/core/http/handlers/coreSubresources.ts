@@ -31,14 +31,14 @@ function objectGetter(stores: CoreStores): CoreObjectGetter {
 export function serveCoreSubresource(scope: RequestScope, stores: CoreStores): Promise<Response> | undefined {
   const { info, type } = scope;
   if (type.group !== '' || type.custom) return undefined;
-  if (type.resource === 'bindings') return info.verb === 'create' && !info.name ? createBinding(scope, stores('pods')!) : undefined;
+  if (type.resource === 'bindings') return info.verb === 'create' && !info.name ? createBinding(scope, stores('pods')!, stores('nodes')) : undefined;
   if (!info.subresource || !info.name) return undefined;
   if (connectSubresources[type.resource]?.has(info.subresource)) return connect(scope, objectGetter(stores));
   if (type.resource !== 'pods') return undefined;
   switch (info.subresource) {
     case 'binding':
       if (info.verb !== 'create') throw newRouteMethodNotAllowed();
-      return createBinding(scope, scope.store);
+      return createBinding(scope, scope.store, stores('nodes'));
     case 'ephemeralcontainers':
     case 'resize':
       if (info.verb === 'get') return getResource(scope);

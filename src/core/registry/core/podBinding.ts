@@ -29,9 +29,9 @@ function updatePodCondition(status: Record<string, unknown>, condition: { type: 
   status['conditions'] = conditions;
 }
 
-/** The Binding kube-apiserver decodes: name, annotations, preconditions, target. */
+/** The Binding kube-apiserver decodes: name, annotations, labels, preconditions, target. */
 export interface PodBinding {
-  metadata: { name?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  metadata: { name?: string; uid?: string; resourceVersion?: string; annotations?: Record<string, string>; labels?: Record<string, string> };
   target?: { kind?: string; name?: string };
 }
 
@@ -45,7 +45,8 @@ export function checkPodBinding(binding: PodBinding): void {
 }
 
 /** assignPod: binds the named pod to the binding's target node. */
-export async function assignPod(pods: Store, namespace: string, binding: PodBinding, now: Date, dryRun: boolean): Promise<void> {
+/** copyLabels: the binding's labels are written onto the pod (PodTopologyLabelsAdmission). */
+export async function assignPod(pods: Store, namespace: string, binding: PodBinding, now: Date, options: { dryRun: boolean; copyLabels: boolean }): Promise<void> {
   const name = binding.metadata.name ?? '';
   const machine = binding.target?.name ?? '';
   const preconditions: DeletePreconditions = {};
@@ -60,10 +61,13 @@ export async function assignPod(pods: Store, namespace: string, binding: PodBind
       spec['nodeName'] = machine;
       const annotations = binding.metadata.annotations ?? {};
       if (Object.keys(annotations).length) pod.metadata.annotations = { ...pod.metadata.annotations, ...annotations };
+      // copyLabelsWithOverwriting
+      const labels = binding.metadata.labels ?? {};
+      if (options.copyLabels && Object.keys(labels).length) pod.metadata.labels = { ...pod.metadata.labels, ...labels };
       const status = isObject(pod['status']) ? pod['status'] : (pod['status'] = {});
       updatePodCondition(status, { type: 'PodScheduled', status: 'True' }, now);
       return pod;
-    }, { dryRun, preconditions });
+    }, { dryRun: options.dryRun, preconditions });
   } catch (e) {
     if (e instanceof StatusError) throw e;
     if (e instanceof BindingRefused) throw newConflict({ group: '', resource: 'pods/binding' }, name, e.message);

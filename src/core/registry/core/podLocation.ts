@@ -218,10 +218,9 @@ export async function nodeProxyLocation(get: CoreObjectGetter, id: string): Prom
   const parsed = splitSchemeNamePort(id);
   if (!parsed) throw newBadRequest(`invalid node request ${JSON.stringify(id)}`);
   const info = await nodeConnectionInfo(get, parsed.name);
-  // isProxyableHostname: an address the apiserver may not dial.
-  if (/^[\d.]+$/.test(info.host) || info.host.includes(':')) {
-    if (!isGlobalUnicast(info.host)) throw newBadRequest('address not allowed');
-  }
+  // isProxyableHostname: a name is resolved first (no node name resolves here), then every address must be one the apiserver may dial.
+  if (!/^[\d.]+$/.test(info.host) && !info.host.includes(':')) throw newBadRequest(`lookup ${info.host}: no such host`);
+  if (!isGlobalUnicast(info.host)) throw newBadRequest('address not allowed');
   if (!parsed.port || parsed.port === info.port) return { scheme: info.scheme, hostPort: joinHostPort(info.host, info.port), pathAndQuery: '' };
   const scheme = parsed.scheme || 'http';
   return { scheme, hostPort: joinHostPort(info.host, parsed.port), pathAndQuery: '' };
@@ -272,7 +271,9 @@ export async function serviceProxyLocation(get: CoreObjectGetter, namespace: str
  * (kubesim dials nothing: no kubelet serves a node and no pod has a network).
  */
 export function unreachableBackend(kind: 'log' | 'upgrade' | 'proxy', loc: BackendLocation): StatusError {
-  const dial = `dial tcp ${loc.hostPort}: connect: connection refused`;
+  // An address is refused; a name (a Hostname address) does not resolve.
+  const host = loc.hostPort.startsWith('[') ? '' : loc.hostPort.slice(0, loc.hostPort.lastIndexOf(':'));
+  const dial = host && !/^[\d.]+$/.test(host) ? `dial tcp: lookup ${host}: no such host` : `dial tcp ${loc.hostPort}: connect: connection refused`;
   switch (kind) {
     // LocationStreamer: http.Client.Do's url.Error.
     case 'log':

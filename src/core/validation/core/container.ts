@@ -195,26 +195,37 @@ export function validateInitContainers(containers: unknown, regular: unknown, vo
   return errs;
 }
 
-const ephemeralForbidden = ['ports', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+/** The fields validateFieldAllowList refuses on an ephemeral container, in the struct's field order. */
+const ephemeralForbidden = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+
+/** reflect's IsZero on the field: a pointer, slice or string is set once present; resources, a struct, once one of its fields is. */
+function isZero(field: string, v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (field !== 'resources') return false;
+  const o = obj(v);
+  return !!o && Object.values(o).every((x) => x === undefined || x === null);
+}
 
 /** validateEphemeralContainers: debug containers added through the ephemeralcontainers subresource. */
 export function validateEphemeralContainers(containers: unknown, spec: Obj, volumes: Set<string>, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
-  const names = new Set([...objects(spec['containers']), ...objects(spec['initContainers'])].map(([c]) => str(c['name'])));
+  const others = new Set([...objects(spec['containers']), ...objects(spec['initContainers'])].map(([c]) => str(c['name'])));
+  const names = new Set(others);
   for (const [c, i] of objects(containers)) {
     const p = fld.index(i);
     errs.push(...validateContainerCommon(c, volumes, p));
     const name = str(c['name']);
     if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
     else names.add(name);
-    for (const k of ephemeralForbidden) if (c[k] !== undefined && c[k] !== null) errs.push(forbidden(String(p.child(k)), 'cannot be set for an Ephemeral Container'));
-    const res = obj(c['resources']);
-    if (res && Object.keys(res).some((k) => obj(res[k]) && Object.keys(obj(res[k])!).length)) {
-      errs.push(forbidden(String(p.child('resources')), 'cannot be set for an Ephemeral Container'));
-    }
+    // The target must be one of the pod's other containers.
     const target = str(c['targetContainerName']);
-    if (target && !objects(spec['containers']).some(([x]) => str(x['name']) === target)) {
+    if (target && !others.has(target)) {
       errs.push({ type: 'FieldValueNotFound', field: String(p.child('targetContainerName')), value: target, showValue: true });
+    }
+    for (const k of ephemeralForbidden) if (!isZero(k, c[k])) errs.push(forbidden(String(p.child(k)), 'cannot be set for an Ephemeral Container'));
+    // Subpaths are bind mounts that outlive the container until the pod exits.
+    for (const [m, j] of objects(c['volumeMounts'])) {
+      for (const k of ['subPath', 'subPathExpr']) if (str(m[k])) errs.push(forbidden(String(p.child('volumeMounts').index(j).child(k)), 'cannot be set for an Ephemeral Container'));
     }
   }
   return errs;
