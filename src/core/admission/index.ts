@@ -26,8 +26,8 @@ export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity'
 /** The options object of each operation; a connect has none. */
 const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
-/** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
-export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
+/** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics; `step` false: the plugin's only). */
+export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean) => void;
 
 /**
  * The validating plugins in kube's order: CertificateApproval and
@@ -77,18 +77,20 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
         options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
       };
-      const step = async (name: string, validate: () => Promise<void>) => {
+      const step = async (name: string, validate: () => Promise<void>, countStep = true) => {
         const started = performance.now();
         let rejected = true;
         try {
           await validate();
           rejected = false;
         } finally {
-          observe?.(name, review.operation, rejected, (performance.now() - started) / 1000);
+          // A refusal ends the validating step there.
+          observe?.(name, review.operation, rejected, (performance.now() - started) / 1000, countStep || rejected);
         }
       };
       try {
-        if (podSecurity) await step('PodSecurity', () => podSecurity.validate(attrs, outcome));
+        // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
+        if (podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE')) await step('PodSecurity', () => podSecurity.validate(attrs, outcome), false);
         await step('ValidatingAdmissionPolicy', () => plugin.validate(attrs, outcome));
       } finally {
         // A refused write keeps the audit annotations made before the refusal.

@@ -39,8 +39,8 @@ export interface ApiServerMetrics {
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
   /** One watch event sent (apiserver_watch_events_total, apiserver_watch_events_sizes). */
   observeWatchEvent(info: RequestInfo, bytes: number, count?: number): void;
-  /** One validating admission step of a plugin (step and controller duration histograms). */
-  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
+  /** One validating admission step of a plugin (controller duration histogram; the step histogram too unless `step` is false). */
+  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean): void;
   /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
   observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
   /** pod_security_evaluations_total, _exemptions_total and _errors_total, by their label values (`by` 0 makes the series). */
@@ -279,8 +279,8 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       }
       observe(bytes, count);
     },
-    observeAdmission(plugin, operation, rejected, seconds) {
-      admissionStep.observe(['validate', operation, String(rejected)], seconds);
+    observeAdmission(plugin, operation, rejected, seconds, step = true) {
+      if (step) admissionStep.observe(['validate', operation, String(rejected)], seconds);
       admissionController.observe([plugin, 'validate', operation, String(rejected)], seconds);
     },
     podSecurity: {

@@ -315,6 +315,13 @@ describe('metrics', () => {
       'pod_security_evaluations_total{decision="deny",policy_level="restricted",policy_version="latest",mode="audit",request_operation="create",resource="pod",subresource=""} 2',
       'pod_security_evaluations_total{decision="deny",policy_level="restricted",policy_version="latest",mode="warn",request_operation="create",resource="pod",subresource=""} 1',
     ]);
+    // The plugin is timed on every create and update; the validating step once per write.
+    const lines = await scrape();
+    const count = (name: string, labels: string) => lines.find((l) => l.startsWith(`${name}_count{${labels}}`))?.split(' ')[1];
+    expect(count('apiserver_admission_controller_admission_duration_seconds', 'name="PodSecurity",type="validate",operation="CREATE",rejected="true"')).toBe('1');
+    expect(count('apiserver_admission_controller_admission_duration_seconds', 'name="PodSecurity",type="validate",operation="CREATE",rejected="false"')).toBe('3');
+    expect(count('apiserver_admission_step_admission_duration_seconds', 'type="validate",operation="CREATE",rejected="true"')).toBe('1');
+    expect(count('apiserver_admission_step_admission_duration_seconds', 'type="validate",operation="CREATE",rejected="false"')).toBe(count('apiserver_admission_controller_admission_duration_seconds', 'name="ValidatingAdmissionPolicy",type="validate",operation="CREATE",rejected="false"'));
   });
 });
 
