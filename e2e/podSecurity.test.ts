@@ -3,8 +3,12 @@
  * a namespace labelled restricted refuses `kubectl run` and `kubectl debug`
  * without the restricted profile, warn mode prints
  * kubectl's `Warning:` lines on `kubectl create deployment`, and
- * `kubectl label --dry-run=server` previews a tightened enforce level.
+ * `kubectl label --dry-run=server` previews a tightened enforce level;
+ * --admission-control-config-file sets cluster-wide defaults and exemptions.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './support/host';
 
@@ -94,5 +98,38 @@ spec:
     const r = await t.kubectl(['label', '--overwrite', 'namespace', 'secure', 'pod-security.kubernetes.io/enforce=strict']);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe('The Namespace "secure" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted');
+  });
+});
+
+describe('--admission-control-config-file', () => {
+  it('a PodSecurityConfiguration in its own file: baseline by default, kube-system exempt, and kubectl told so when labelling it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kubesim-psa-'));
+    writeFileSync(join(dir, 'admission.yaml'), `apiVersion: apiserver.config.k8s.io/v1
+kind: AdmissionConfiguration
+plugins:
+- name: PodSecurity
+  path: podsecurity.yaml
+`);
+    writeFileSync(join(dir, 'podsecurity.yaml'), `apiVersion: pod-security.admission.config.k8s.io/v1
+kind: PodSecurityConfiguration
+defaults:
+  enforce: baseline
+  enforce-version: latest
+exemptions:
+  namespaces: [kube-system]
+`);
+    const host = await startTestHost({ authn: { controllers: ['*', '-deployment-controller'] }, flags: { admissionControlConfigFile: join(dir, 'admission.yaml') } });
+    try {
+      const run = await host.kubectl(['run', 'agent', '--image=busybox', '--privileged']);
+      expect(run.code).toBe(1);
+      expect(run.stderr.trim()).toBe('Error from server (Forbidden): pods "agent" is forbidden: violates PodSecurity "baseline:latest": privileged (container "agent" must not set securityContext.privileged=true)');
+      expect((await host.kubectl(['run', 'agent', '--image=busybox', '--privileged', '-n', 'kube-system'])).code).toBe(0);
+      const labelled = await host.kubectl(['label', 'namespace', 'kube-system', 'pod-security.kubernetes.io/enforce=restricted']);
+      expect(labelled.stdout.trim()).toBe('namespace/kube-system labeled');
+      expect(labelled.stderr.trim()).toBe('Warning: namespace "kube-system" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored');
+    } finally {
+      await host.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

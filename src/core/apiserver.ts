@@ -125,6 +125,8 @@ export interface ApiServerOptions {
   admissionPlugins?: DefaultPluginsOptions;
   /** The PodSecurity admission plugin (on by default, as in kube-apiserver). */
   podSecurity?: boolean;
+  /** Its PodSecurityConfiguration object (defaults, exemptions), as --admission-control-config-file carries it; invalid, the server is not built. */
+  podSecurityConfiguration?: Record<string, unknown>;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -320,6 +322,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
     listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
     metrics: metrics.podSecurity,
+    configuration: options.podSecurityConfiguration,
   });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];

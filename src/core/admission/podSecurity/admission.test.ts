@@ -8,6 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../../testing/client';
 import type { AdmissionAttributes, AdmissionOutcome } from '../attributes';
 import { createPodSecurityPlugin, defaultChecks, newEvaluator } from '.';
+import { createApiServer } from '../../apiserver';
+import { createMemoryStorage } from '../../storage/memory';
 
 let t: TestServer;
 beforeEach(async () => {
@@ -364,5 +366,43 @@ describe('exemptions (a PodSecurityConfiguration kube-apiserver does not have by
     expect((await run(attrs('gone', 'alice'))).error).toBe('Internal error occurred: failed to lookup namespace "gone"');
     const deployment = { ...attrs('gone', 'alice'), resource: { group: 'apps', version: 'v1', resource: 'deployments' }, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' }, spec: { template: { spec: {} } } } };
     expect(await run(deployment)).toEqual({ error: undefined, annotations: { 'pod-security.kubernetes.io/error': 'failed to lookup namespace "gone": namespaces "gone" not found' } });
+  });
+});
+
+describe('PodSecurityConfiguration (--admission-control-config-file)', () => {
+  const configuration = {
+    apiVersion: 'pod-security.admission.config.k8s.io/v1',
+    kind: 'PodSecurityConfiguration',
+    defaults: { enforce: 'baseline', 'enforce-version': 'latest', warn: 'restricted' },
+    exemptions: { namespaces: ['kube-system'], usernames: ['ci-bot'], runtimeClasses: [] },
+  };
+
+  it('defaults apply to namespaces without labels; exempt namespaces and users are admitted; labels on an exempt namespace get a warning', async () => {
+    const c = await newTestServer({ podSecurityConfiguration: configuration });
+    const privileged = pod('x', { containers: [{ name: 'c', image: 'nginx', securityContext: { privileged: true } }] });
+    const r = await c.json('POST', `${NS}/default/pods`, { body: privileged });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('pods "x" is forbidden: violates PodSecurity "baseline:latest": privileged (container "c" must not set securityContext.privileged=true)');
+    const plain = await c.json('POST', `${NS}/default/pods`, { body: pod('y') });
+    expect(plain.status).toBe(201);
+    expect(warningsOf(plain.headers)).toEqual([`would violate PodSecurity "restricted:latest": ${restrictedDetail()}`]);
+    expect((await c.json('POST', `${NS}/kube-system/pods`, { body: privileged })).status).toBe(201);
+    expect((await c.json('POST', `${NS}/default/pods`, { body: privileged, headers: { 'impersonate-user': 'ci-bot' } })).status).toBe(201);
+    const labelled = await c.json('PATCH', `${NS}/kube-system`, { body: { metadata: { labels: { 'pod-security.kubernetes.io/enforce': 'restricted' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(labelled.status).toBe(200);
+    expect(warningsOf(labelled.headers)).toEqual(['namespace "kube-system" is exempt from Pod Security, and the policy (enforce=restricted:latest) will be ignored']);
+    // A namespace can still relax its own policy below the defaults.
+    const relaxed = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'lab', labels: { 'pod-security.kubernetes.io/enforce': 'privileged', 'pod-security.kubernetes.io/warn': 'privileged' } } };
+    expect((await c.json('POST', NS, { body: relaxed })).status).toBe(201);
+    const admitted = await c.json('POST', `${NS}/lab/pods`, { body: privileged });
+    expect(admitted.status).toBe(201);
+    expect(admitted.headers.get('warning')).toBeNull();
+  });
+
+  it('an invalid configuration is refused when the server is built', () => {
+    const bad = { ...configuration, defaults: { enforce: 'strict', 'audit-version': '1.30' }, exemptions: { namespaces: ['Kube_System'] } };
+    expect(() => createApiServer({ storage: createMemoryStorage(), podSecurityConfiguration: bad })).toThrow(
+      '[defaults.enforce: Invalid value: "strict": must be one of privileged, baseline, restricted, defaults.audit-version: Invalid value: "1.30": must be "latest" or "v1.x", exemptions.namespaces[0]: Invalid value: "Kube_System": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character]',
+    );
   });
 });

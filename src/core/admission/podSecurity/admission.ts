@@ -176,7 +176,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     const refuse = (): Response => ({ denied: newInvalid({ group: '', kind: 'Namespace' }, attrs.name, next.errors.map((e) => invalid(e.field, e.value, e.detail))) });
     if (attrs.operation === 'CREATE') {
       if (next.errors.length) return refuse();
-      return {};
+      return exemptNamespace(name) ? exemptNamespaceWarning(name, next.policy, namespace.metadata.labels ?? {}) : {};
     }
     if (attrs.operation !== 'UPDATE' || !attrs.oldObject) return {};
     const old = policyToEvaluate(attrs.oldObject.metadata.labels, defaults);
@@ -187,8 +187,17 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     if (sameLevelVersion(enforce, old.policy.enforce)) return {};
     if (enforce.level === 'privileged') return {};
     if (versionString(enforce.version) === versionString(old.policy.enforce.version) && compareLevels(enforce.level, old.policy.enforce.level) < 1) return {};
-    if (exemptNamespace(name)) return {};
+    if (exemptNamespace(name)) return exemptNamespaceWarning(name, next.policy, namespace.metadata.labels ?? {});
     return { warnings: await evaluatePodsInNamespace(name, enforce) };
+  }
+
+  /** Labels that set a policy on an exempt namespace are pointed out: they will not apply. */
+  function exemptNamespaceWarning(name: string, policy: Policy, labels: Record<string, string>): Response {
+    if (fullyPrivileged(policy) || equivalentPolicies(policy, defaults)) return {};
+    const set = (['enforce', 'audit', 'warn'] as const)
+      .filter((mode) => policy[mode].level !== 'privileged' && (`${labelPrefix}${mode}` in labels || `${labelPrefix}${mode}-version` in labels))
+      .map((mode) => `${mode}=${levelVersionString(policy[mode])}`);
+    return { warnings: [`namespace ${JSON.stringify(name)} is exempt from Pod Security, and the policy (${set.join(', ')}) will be ignored`] };
   }
 
   /** EvaluatePodsInNamespace: one warning per distinct violation, naming the first pod (by name) and how many others share it. */
@@ -240,6 +249,11 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
       if (response.denied) throw response.denied;
     },
   };
+}
+
+/** Policy.Equivalent: the same level per mode, and the same version unless the level is privileged. */
+function equivalentPolicies(a: Policy, b: Policy): boolean {
+  return (['enforce', 'audit', 'warn'] as const).every((m) => a[m].level === b[m].level && (a[m].level === 'privileged' || versionString(a[m].version) === versionString(b[m].version)));
 }
 
 /** The namespace getter's NotFound, as its error text. */
