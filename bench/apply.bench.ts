@@ -196,12 +196,12 @@ for (const side of order) {
   );
 }
 
-const label = { library: 'the field manager alone', http: 'PATCH through handle()' } as const;
+const label = { library: 'field manager alone', http: 'PATCH through handle()' } as const;
 for (const side of ['library', 'http'] as const) {
   const { cpu } = med(side);
   reportFigure({
     id: `apply.${side}.floor`,
-    label: `server-side apply through ${label[side]}, CPU x floor (lower is better)`,
+    label: `server-side apply, ${label[side]}: CPU x floor (lower is better)`,
     value: cpu / floor.cpu,
     unit: 'x floor',
     baseline: `floor (JSON.parse + JSON.stringify of the object) ${floor.cpu.toFixed(2)} ms/op; ${side} ${cpu.toFixed(2)} ms/op`,
@@ -214,7 +214,7 @@ if (results.go) {
     console.log(`  Go structured-merge-diff / kubesim ${side}: ${(g.cpu / k.cpu).toFixed(1)}x faster (CPU), ${(g.wall / k.wall).toFixed(1)}x (wall)`);
     reportFigure({
       id: `apply.go.${side}`,
-      label: `server-side apply, ${side === 'library' ? 'field manager alone' : 'PATCH through handle()'}: Go structured-merge-diff / kubesim, CPU per apply`,
+      label: `server-side apply, ${label[side]}: Go structured-merge-diff / kubesim, CPU per apply`,
       value: g.cpu / k.cpu,
       unit: 'x faster',
       baseline: `Go Updater.Apply + FromUnstructured ${g.cpu.toFixed(2)} ms CPU/apply (${g.wall.toFixed(2)} ms wall); kubesim ${side} ${k.cpu.toFixed(2)} ms CPU (${k.wall.toFixed(2)} ms wall)`,

@@ -40,8 +40,20 @@ describe('kubectl with ResourceQuota and LimitRange', () => {
     const d = await t.kubectl(['describe', 'quota', 'q2', '-n', 'team']);
     expect(d.code).toBe(0);
     expect(d.stdout).toMatch(/^Name:\s+q2\nNamespace:\s+team\nResource\s+Used\s+Hard\n-+\s+-+\s+-+\nconfigmaps\s+2\s+2\npods\s+0\s+1\n$/);
+    const nsd = await t.kubectl(['describe', 'namespace', 'team']);
+    expect(nsd.stdout).toMatch(/Resource Quotas\n  Name:\s+q2\n  Resource\s+Used\s+Hard\n  -+\s+-+\s+-+\n  configmaps\s+2\s+2\n  pods\s+0\s+1\n/);
     const g = await t.kubectl(['get', 'quota', '-n', 'team']);
     expect(g.stdout).toMatch(/^NAME\s+REQUEST\s+LIMIT\s+AGE\nq2\s+configmaps: 2\/2, pods: 0\/1\s+\S+\n$/);
+  });
+
+  it('a Deployment past the quota: describe shows ReplicaFailure with the refusal', async () => {
+    // team's quota allows one pod.
+    expect((await t.kubectl(['create', 'deployment', 'web', '--image=nginx', '--replicas=2', '-n', 'team'])).stdout).toBe('deployment.apps/web created\n');
+    const described = await until(['describe', 'deployment', 'web', '-n', 'team'], (out) => out.includes('ReplicaFailure'));
+    expect(described).toMatch(/\n  ReplicaFailure\s+True\s+FailedCreate\n/);
+    const rs = await t.kubectl(['describe', 'replicaset', '-l', 'app=web', '-n', 'team']);
+    expect(rs.stdout).toMatch(/\n  ReplicaFailure\s+True\s+FailedCreate\n/);
+    expect((await t.kubectl(['get', 'pods', '-n', 'team', '-l', 'app=web', '-o', 'name'])).stdout.trim().split('\n')).toHaveLength(1);
   });
 
   it('a LimitRange default is applied to a pod created without resources; its max refuses a bigger one', async () => {

@@ -29,7 +29,7 @@ export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: 
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
 }
 
-/** Whether a plugin kube-apiserver enables by default (LimitRanger, PodSecurity, ResourceQuota) runs: not disabled. */
-export function defaultOnPluginEnabled(name: 'LimitRanger' | 'PodSecurity' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+/** Whether a plugin kube-apiserver enables by default (CertificateSubjectRestriction, LimitRanger, PodSecurity, ResourceQuota) runs: not disabled. */
+export function defaultOnPluginEnabled(name: 'CertificateSubjectRestriction' | 'LimitRanger' | 'PodSecurity' | 'ResourceQuota', disable: readonly string[] = []): boolean {
   return !disable.includes(name);
 }

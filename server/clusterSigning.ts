@@ -2,6 +2,7 @@
  * The cluster signing CA of the csrsigning controller, with
  * kube-controller-manager's flags: --cluster-signing-cert-file and
  * --cluster-signing-key-file name a CA (its key in any PEM form Node reads),
+ * or --cluster-signing-<signer>-cert-file and -key-file one per signer;
  * --cluster-signing-duration caps issued certificates (default 8760h0m0s).
  * Without the files and with --tls the host does what kubeadm does: one
  * cluster CA, generated once into --data-dir/pki (ca.crt, ca.key) and reused,
@@ -17,15 +18,30 @@ import { generateClusterCA, type ClusterSigningCA } from '../src/core';
 export interface ClusterSigningFlags {
   certFile?: string;
   keyFile?: string;
+  /** --cluster-signing-<signer>-cert-file / -key-file, by signer name. */
+  signers?: Record<string, { certFile?: string; keyFile?: string }>;
   /** --cluster-signing-duration in ms. */
   durationMs?: number;
 }
 
-export const clusterSigningFlagNames = new Set(['cluster-signing-cert-file', 'cluster-signing-key-file', 'cluster-signing-duration']);
+/** The per-signer flags' infixes (--cluster-signing-<infix>-cert-file) and the signers they configure. */
+const signerFlags: Record<string, string> = {
+  'kubelet-serving': 'kubernetes.io/kubelet-serving',
+  'kubelet-client': 'kubernetes.io/kube-apiserver-client-kubelet',
+  'kube-apiserver-client': 'kubernetes.io/kube-apiserver-client',
+  'legacy-unknown': 'kubernetes.io/legacy-unknown',
+};
+
+export const clusterSigningFlagNames = new Set([
+  'cluster-signing-cert-file', 'cluster-signing-key-file', 'cluster-signing-duration',
+  ...Object.keys(signerFlags).flatMap((infix) => [`cluster-signing-${infix}-cert-file`, `cluster-signing-${infix}-key-file`]),
+]);
 
 export const clusterSigningFlagHelp = `      --cluster-signing-cert-file string  CA certificate (PEM) the csrsigning controller issues approved kubernetes.io requests with;
                                        without it (and with --tls) a cluster CA is generated into --data-dir/pki and is the default --client-ca-file
       --cluster-signing-key-file string   its private key (PEM)
+      --cluster-signing-{kubelet-serving,kubelet-client,kube-apiserver-client,legacy-unknown}-{cert,key}-file string
+                                       one signer's CA instead (not with --cluster-signing-cert-file); signers without one are not run
       --cluster-signing-duration duration  longest lifetime of an issued certificate (default 8760h0m0s)
 `;
 
@@ -34,7 +50,14 @@ export function parseClusterSigningFlag(flags: ClusterSigningFlags, name: string
   if (name === 'cluster-signing-cert-file') flags.certFile = value;
   else if (name === 'cluster-signing-key-file') flags.keyFile = value;
   else if (name === 'cluster-signing-duration') flags.durationMs = duration(value, name);
-  else return false;
+  else {
+    const m = /^cluster-signing-(.+)-(cert|key)-file$/.exec(name);
+    const signer = m && signerFlags[m[1]!];
+    if (!signer) return false;
+    const files = ((flags.signers ??= {})[signer] ??= {});
+    if (m![2] === 'cert') files.certFile = value;
+    else files.keyFile = value;
+  }
   return true;
 }
 
@@ -73,7 +96,8 @@ async function caFromFiles(certFile: string, keyFile: string): Promise<ClusterSi
 }
 
 export interface HostClusterSigning {
-  ca: ClusterSigningCA;
+  ca?: ClusterSigningCA;
+  signerCAs?: Record<string, ClusterSigningCA>;
   durationMs?: number;
   /** The generated CA's file, the default --client-ca-file; absent for a CA given by flags. */
   generatedCertFile?: string;
@@ -81,6 +105,17 @@ export interface HostClusterSigning {
 
 /** The CA the host signs with: the flags' files, else with --tls the generated cluster CA, else none. */
 export async function hostClusterSigning(dataDir: string, tls: boolean, flags: ClusterSigningFlags = {}): Promise<HostClusterSigning | undefined> {
+  const perSigner = Object.entries(flags.signers ?? {});
+  if (perSigner.length) {
+    if (flags.certFile || flags.keyFile) throw new Error('cannot specify --cluster-signing-{cert,key}-file and other --cluster-signing-*-file flags at the same time');
+    for (const [signer, files] of perSigner) {
+      const infix = Object.keys(signerFlags).find((k) => signerFlags[k] === signer)!;
+      if (!files.certFile || !files.keyFile) throw new Error(`"cluster-signing-${infix}": cannot specify key without cert or cert without key`);
+    }
+    const signerCAs: Record<string, ClusterSigningCA> = {};
+    for (const [signer, files] of perSigner) signerCAs[signer] = await caFromFiles(files.certFile!, files.keyFile!);
+    return { signerCAs, durationMs: flags.durationMs };
+  }
   if (!flags.certFile !== !flags.keyFile) throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file must be given together');
   if (flags.certFile && flags.keyFile) return { ca: await caFromFiles(flags.certFile, flags.keyFile), durationMs: flags.durationMs };
   if (!tls) return undefined;

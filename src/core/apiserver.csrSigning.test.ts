@@ -210,3 +210,34 @@ describe('csrsigning controller', () => {
     }
   });
 });
+
+describe('csrsigning with a CA per signer', () => {
+  it('each signer signs with its own CA; a signer without one leaves its requests alone', async () => {
+    const clientCA = await generateClusterCA(new Date(start), 'client-ca');
+    const t = await newTestServer({ controllers: [...rawApiControllers], clusterSigning: { signerCAs: { 'kubernetes.io/kube-apiserver-client': clientCA } } });
+    const decide = async (name: string, request: string, spec: Record<string, unknown> = {}) => {
+      const created = await t.json('POST', CSRS, { body: csr(name, request, spec) });
+      const r = await t.json('PUT', `${CSRS}/${name}/approval`, { body: { ...created.body, status: { conditions: [approved] } } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      return r.body.metadata.resourceVersion as string;
+    };
+    const node = await newCertificateRequest('CN=system:node:n1, O=system:nodes', [{ type: 'dns', value: 'n1' }]);
+    await decide('serving', node.request, { signerName: 'kubernetes.io/kubelet-serving', usages: ['digital signature', 'server auth'] });
+    const jane = await newCertificateRequest('CN=jane');
+    const rv = await decide('jane', jane.request);
+    const w = await t.watch(`${CSRS}?watch=1&fieldSelector=metadata.name%3Djane&resourceVersion=${rv}`);
+    let issued: { status: { certificate: string } } | undefined;
+    for (let e = await w.next(); e; e = await w.next()) {
+      if (e.object.status?.certificate) {
+        issued = e.object;
+        break;
+      }
+    }
+    w.close();
+    const cert = new X509Certificate(atob(issued!.status.certificate));
+    expect(cert.issuer).toBe('CN=client-ca');
+    expect(await cert.verify({ publicKey: new X509Certificate(clientCA.certificate).publicKey, signatureOnly: true })).toBe(true);
+    // The serving request was approved first and its signer has no CA: nothing was written to it.
+    expect((await t.json('GET', `${CSRS}/serving`)).body.status).toEqual({ conditions: [expect.objectContaining({ type: 'Approved' })] });
+  });
+});

@@ -388,11 +388,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const store = storeFor(type);
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
-    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity), info.name);
+    const trace = traceSink(request);
+    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity), info.name, trace);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
-    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name)).withUser(user);
-    const trace = traceSink(request);
+    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name, trace)).withUser(user);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);
   }

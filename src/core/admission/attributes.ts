@@ -19,6 +19,9 @@ export interface AdmissionAttributes {
   options?: Record<string, unknown>;
 }
 
+/** What the built-in plugins (LimitRanger, ResourceQuota) read of a write. */
+export type PluginAttributes = Pick<AdmissionAttributes, 'operation' | 'resource' | 'kind' | 'subresource' | 'name' | 'namespace' | 'object' | 'oldObject' | 'dryRun'>;
+
 /** What a validating admission pass leaves on the response besides a denial. */
 export interface AdmissionOutcome {
   /** `Warning` header texts (validationActions Warn). */

@@ -8,13 +8,14 @@
  * and are refused past a quota, as kube's controllers are, through the API).
  */
 import type { KubeObject } from '../api/types';
-import type { AdmissionReview, MutatingAdmission, Store, ValidatingAdmission } from '../registry/generic/store';
+import type { AdmissionReview, MutatingAdmission, Store, ValidatingAdmission, WriteTrace } from '../registry/generic/store';
 import type { ResourceRegistry } from '../registry/registry';
 import type { ResourceType } from '../registry/types';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
 import { createLimitRangerPlugin, type LimitRangerPlugin } from './limitRanger';
-import { createResourceQuotaPlugin, type PluginAttributes, type ResourceQuotaPlugin } from './resourceQuota';
+import type { PluginAttributes } from './attributes';
+import { createResourceQuotaPlugin, type ResourceQuotaPlugin } from './resourceQuota';
 
 export interface DefaultPluginsDeps {
   storage: Storage;
@@ -34,10 +35,10 @@ export interface DefaultAdmissionPlugins {
   /** Fills the plugins' caches (LimitRanges, ResourceQuotas). */
   start(): Promise<void>;
   stop(): void;
-  /** The mutating phase of writes to one kind (`name`: the request's, when it names the object). */
-  mutating(type: ResourceType, name?: string): MutatingAdmission | undefined;
+  /** The mutating phase of writes to one kind (`name`: the request's, when it names the object; `trace`: the request's, when traced). */
+  mutating(type: ResourceType, name?: string, trace?: WriteTrace): MutatingAdmission | undefined;
   /** The validating phase: LimitRanger before `inner`, ResourceQuota after it. */
-  validating(type: ResourceType, inner?: ValidatingAdmission, name?: string): ValidatingAdmission;
+  validating(type: ResourceType, inner?: ValidatingAdmission, name?: string, trace?: WriteTrace): ValidatingAdmission;
 }
 
 const done = Promise.resolve();
@@ -74,21 +75,42 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
       limitRangerPlugin?.stop();
       resourceQuotaPlugin?.stop();
     },
-    mutating(type, name) {
+    mutating(type, name, trace) {
       if (options.limitRanger === false || type.group !== '') return undefined;
-      return { admit: (review) => limitRanger()?.admit(attributes(type, review, name)) };
+      return {
+        admit: (review) => {
+          const annotation = () => review.object?.metadata.annotations?.['kubernetes.io/limit-ranger'];
+          const before = annotation();
+          const admitted = limitRanger()?.admit(attributes(type, review, name));
+          const set = annotation();
+          if (admitted && trace && set && set !== before) trace({ stage: 'admission', message: `LimitRanger: ${set}` });
+          return admitted;
+        },
+      };
     },
-    validating(type, inner, name) {
+    validating(type, inner, name, trace) {
+      const charged = trace && ((quota: string, used: string) => trace({ stage: 'admission', message: `ResourceQuota: ${quota} used ${used}` }));
+      const refused = trace && ((plugin: string) => (e: unknown): never => {
+        trace({ stage: 'admission', message: `${plugin} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
+        throw e;
+      });
       // A plugin with nothing to check answers undefined at once: a namespace without quotas or limit ranges pays no extra turn.
       return {
         validate(review) {
           const attrs = attributes(type, review, name);
+          const quotas = resourceQuota();
+          const charges = quotas?.applies(attrs) ? quotas : undefined;
           const rest = (): Promise<void> => {
-            const quota = () => resourceQuota()?.validate(attrs) ?? done;
             const own = inner?.validate(review);
+            if (!charges) return own ?? done;
+            const quota = () => {
+              const checked = charges.validate(attrs, charged) ?? done;
+              return refused ? checked.catch(refused('ResourceQuota')) : checked;
+            };
             return own ? own.then(quota) : quota();
           };
-          const limits = limitRanger()?.validate(attrs);
+          const checked = limitRanger()?.validate(attrs);
+          const limits = checked && refused ? checked.catch(refused('LimitRanger')) : checked;
           return limits ? limits.then(rest) : rest();
         },
       };

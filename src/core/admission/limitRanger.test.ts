@@ -117,6 +117,22 @@ describe('LimitRanger admission', () => {
     expect(b.body.message).toBe('pods "b" is forbidden: exceeded quota: compute, requested: requests.cpu=200m, used: requests.cpu=200m, limited: requests.cpu=300m');
   });
 
+  it('a pod created by server-side apply and a dry run get the defaults too; a pod update is not defaulted again', async () => {
+    t = await newTestServer();
+    await createLimitRange(t, 'defaults', [{ type: 'Container', default: { memory: '64Mi' } }]);
+    const applied = await t.json('PATCH', `${ns}/pods/applied?fieldManager=kubectl`, { body: JSON.stringify(pod('applied', [{}])), headers: { 'content-type': 'application/apply-patch+yaml' } });
+    expect(applied.status).toBe(201);
+    expect(applied.body.spec.containers[0].resources).toEqual({ limits: { memory: '64Mi' }, requests: { memory: '64Mi' } });
+    const dry = await t.json('POST', `${ns}/pods?dryRun=All`, { body: pod('dry', [{}]) });
+    expect(dry.status).toBe(201);
+    expect(dry.body.spec.containers[0].resources).toEqual({ limits: { memory: '64Mi' }, requests: { memory: '64Mi' } });
+    expect((await t.json('GET', `${ns}/pods/dry`)).status).toBe(404);
+    // A tighter range later: the stored pod's updates are neither defaulted nor checked (LimitRanger ignores pod updates).
+    await t.json('PUT', `${ns}/limitranges/defaults`, { body: limitRange('defaults', [{ type: 'Container', max: { memory: '32Mi' } }]) });
+    const relabel = await t.json('PATCH', `${ns}/pods/applied`, { body: { metadata: { labels: { a: 'b' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(relabel.status).toBe(200);
+  });
+
   it('the ReplicaSet controller\'s pods get the defaults too', async () => {
     t = await newTestServer({ controllers: ['*'] });
     const s = t;

@@ -16,7 +16,7 @@ import { containerResources, parseResourceList, podLimits, podRequests, type Res
 import type { Store } from '../registry/generic/store';
 import type { Storage } from '../storage/interface';
 import { newNamespacedCache } from './namespacedCache';
-import type { PluginAttributes } from './resourceQuota';
+import type { PluginAttributes } from './attributes';
 
 type Obj = Record<string, unknown>;
 

@@ -11,9 +11,9 @@ afterEach(async () => {
 const ns = '/api/v1/namespaces/default';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 500): Promise<T> {
   let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < tries; i++) {
     last = await fn();
     if (ok(last)) return last;
     await new Promise((r) => setTimeout(r, 2));
@@ -66,6 +66,18 @@ describe('ResourceQuota admission', () => {
     expect((await s.json('POST', `${ns}/configmaps`, { body: cm('b') })).status).toBe(201);
   });
 
+  it('a quota whose status lacks the usage of what it limits refuses with "status unknown for quota"', async () => {
+    t = await newTestServer();
+    const s = t;
+    const q = await createQuota(s, 'q', { configmaps: '5', secrets: '5' });
+    // A status written without used (the controller recounts it at the next resync).
+    const put = await s.json('PUT', `${ns}/resourcequotas/q/status`, { body: { ...q, status: { hard: q.status.hard } } });
+    expect(put.status).toBe(200);
+    const r = await s.json('POST', `${ns}/configmaps`, { body: cm('a') });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('configmaps "a" is forbidden: status unknown for quota: q, resources: configmaps');
+  });
+
   it('dry run is checked and charges nothing', async () => {
     t = await newTestServer();
     const s = t;
@@ -114,6 +126,21 @@ describe('ResourceQuota admission', () => {
     expect(st.status).toBe(200);
     await eventually(() => getQuota(s, 'besteffort'), (q) => q.status.used.pods === '0', 'terminal pod released');
     expect((await s.json('POST', `${ns}/pods`, { body: pod('be3') })).status).toBe(201);
+  });
+
+  it('Terminating scope (activeDeadlineSeconds) and extended resources (requests.<domain>/<name>)', async () => {
+    t = await newTestServer();
+    const s = t;
+    await createQuota(s, 'jobs', { pods: '1' }, { scopes: ['Terminating'] });
+    await createQuota(s, 'gpu', { 'requests.example.com/gpu': '1' });
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('j1', undefined, { activeDeadlineSeconds: 60 }) })).status).toBe(201);
+    const j2 = await s.json('POST', `${ns}/pods`, { body: pod('j2', undefined, { activeDeadlineSeconds: 60 }) });
+    expect(j2.body.message).toBe('pods "j2" is forbidden: exceeded quota: jobs, requested: pods=1, used: pods=1, limited: pods=1');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('long-running') })).status).toBe(201);
+    // An extended resource's request defaults from its limit; the quota counts requests.
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('g1', { limits: { 'example.com/gpu': '1' } }) })).status).toBe(201);
+    const g2 = await s.json('POST', `${ns}/pods`, { body: pod('g2', { limits: { 'example.com/gpu': '1' } }) });
+    expect(g2.body.message).toBe('pods "g2" is forbidden: exceeded quota: gpu, requested: requests.example.com/gpu=1, used: requests.example.com/gpu=1, limited: requests.example.com/gpu=1');
   });
 
   it('services: node ports and load balancers are counted, on create and when an update changes the type', async () => {
@@ -193,5 +220,77 @@ describe('ResourceQuota admission: claims', () => {
     expect(h2.status).toBe(403);
     expect(h2.body.message).toBe('pods "h2" is forbidden: exceeded quota: high, requested: pods=1, used: pods=1, limited: pods=1');
     expect((await s.json('POST', `${ns}/pods`, { body: pod('plain') })).status).toBe(201);
+  });
+});
+
+describe('ResourceQuota admission: controllers', () => {
+  it('a Deployment shows its ReplicaSet\'s ReplicaFailure', async () => {
+    t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
+    const s = t;
+    await createQuota(s, 'pods', { pods: '1' });
+    await s.json('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    const d = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body, (x) => x.status?.conditions?.some((c: { type: string }) => c.type === 'ReplicaFailure'), 'the Deployment\'s ReplicaFailure');
+    expect(d.status.conditions.find((c: { type: string }) => c.type === 'ReplicaFailure')).toEqual({
+      type: 'ReplicaFailure', status: 'True', lastUpdateTime: '2026-01-01T00:00:00Z', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate',
+      message: expect.stringMatching(/^pods "web-[a-z0-9]+-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1$/),
+    });
+    expect(d.status.replicas).toBe(1);
+  });
+
+
+  it('a ReplicaSet\'s pods stop at the quota: ReplicaFailure says why, and more room lets it finish', async () => {
+    t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });
+    const s = t;
+    await createQuota(s, 'pods', { pods: '2' });
+    await s.json('POST', '/apis/apps/v1/namespaces/default/replicasets', {
+      body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'rs' }, spec: { replicas: 3, selector: { matchLabels: { app: 'rs' } }, template: { metadata: { labels: { app: 'rs' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    const listPods = async () => (await s.json('GET', `${ns}/pods`)).body.items as unknown[];
+    const rs = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.replicas === 2, 'two replicas');
+    expect(rs.status.replicas).toBe(2);
+    expect(await listPods()).toHaveLength(2);
+    expect((await getQuota(s, 'pods')).status.used).toEqual({ pods: '2' });
+    // calculateStatus: the refusal is the ReplicaFailure condition's message.
+    const failing = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.conditions?.length === 1, 'ReplicaFailure');
+    expect(failing.status.conditions).toEqual([{ type: 'ReplicaFailure', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'FailedCreate', message: expect.stringMatching(/^pods "rs-[a-z0-9]{5}" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2$/) }]);
+    // More room: the ReplicaSet's backoff retry makes the third pod and clears the condition.
+    await s.json('PATCH', `${ns}/resourcequotas/pods`, { body: { spec: { hard: { pods: '3' } } }, headers: mergePatch });
+    const done = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/replicasets/rs')).body, (x) => x.status?.replicas === 3 && !x.status.conditions, 'third replica', 3000);
+    expect(done.status.replicas).toBe(3);
+  });
+});
+
+describe('admission trace', () => {
+  const trace = (r: { headers: Headers }) => (JSON.parse(decodeURIComponent(r.headers.get('x-kubesim-trace') ?? '[]')) as { stage: string; message: string; details?: Record<string, string> }[]).filter((e) => e.stage === 'admission');
+
+  it('a traced write records LimitRanger\'s defaults, what ResourceQuota charged, and a refusal', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', `${ns}/limitranges`, { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } } });
+    await createQuota(s, 'q', { 'requests.cpu': '150m', pods: '5' });
+    const traced = { 'x-kubesim-trace': '1' };
+    // PodSecurity annotates every pod write with the enforce level it was checked at.
+    const ok = await s.json('POST', `${ns}/pods`, { body: pod('a'), headers: traced });
+    expect(ok.status).toBe(201);
+    expect(trace(ok)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
+      { stage: 'admission', message: 'ResourceQuota: q used pods=1,requests.cpu=100m' },
+    ]);
+    const dry = await s.json('POST', `${ns}/pods?dryRun=All`, { body: pod('b', { requests: { cpu: '50m' } }), headers: traced });
+    expect(trace(dry)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
+      { stage: 'admission', message: 'ResourceQuota: q used pods=2,requests.cpu=150m (dry run: not written)' },
+    ]);
+    const refused = await s.json('POST', `${ns}/pods`, { body: pod('c'), headers: traced });
+    expect(refused.status).toBe(403);
+    expect(trace(refused)).toEqual([
+      { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
+      { stage: 'admission', message: 'ResourceQuota refused the write', details: { message: refused.body.message } },
+    ]);
   });
 });

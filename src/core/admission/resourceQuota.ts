@@ -10,8 +10,7 @@
  * conflict retries (a dry run charges nothing). Writes in one namespace are
  * checked one at a time, as kube's evaluator queues them by namespace.
  */
-import type { KubeObject } from '../api/types';
-import { isObject } from '../api/types';
+import { isObject, type KubeObject } from '../api/types';
 import { newForbidden, StatusError } from '../errors';
 import {
   add,
@@ -32,11 +31,8 @@ import {
 import type { Store } from '../registry/generic/store';
 import type { Storage } from '../storage/interface';
 import type { Clock } from '../util/clock';
-import type { AdmissionAttributes } from './attributes';
+import type { PluginAttributes } from './attributes';
 import { newNamespacedCache } from './namespacedCache';
-
-/** What the built-in plugins read of a write. */
-export type PluginAttributes = Pick<AdmissionAttributes, 'operation' | 'resource' | 'kind' | 'subresource' | 'name' | 'namespace' | 'object' | 'oldObject' | 'dryRun'>;
 
 export interface ResourceQuotaDeps {
   storage: Storage;
@@ -48,8 +44,13 @@ export interface ResourceQuotaDeps {
 export interface ResourceQuotaPlugin {
   start(): Promise<void>;
   stop(): void;
-  /** Undefined when the write is not one quota charges, or its namespace has no quota. */
-  validate(attrs: PluginAttributes): Promise<void> | undefined;
+  /**
+   * Undefined when the write is not one quota charges, or its namespace has
+   * no quota; `charged` hears each quota's new usage (for the request's trace).
+   */
+  validate(attrs: PluginAttributes, charged?: (quota: string, used: string) => void): Promise<void> | undefined;
+  /** Whether validate has anything to check, answered at once. */
+  applies(attrs: PluginAttributes): boolean;
 }
 
 /** How often a conflicting status write is tried again with the quotas read anew (kube: 3). */
@@ -127,12 +128,17 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
   }
 
   /** checkQuotas: charge the changed quotas; a conflict reads them again and checks once more. */
-  async function checkQuotas(namespace: string, attrs: PluginAttributes): Promise<void> {
+  async function checkQuotas(namespace: string, attrs: PluginAttributes, charged?: (quota: string, used: string) => void): Promise<void> {
     // The cache first, as kube's lister; one gone stale (a write not yet seen) fails the status write with a conflict and is read anew.
     let quotas = cache.list(namespace).sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)).map(stateOf);
     for (let retries = conflictRetries; ; retries--) {
       const next = checkRequest(quotas, attrs);
-      if (attrs.dryRun) return;
+      if (attrs.dryRun) {
+        next.forEach((q, i) => {
+          if (!equals(quotas[i]!.used, q.used)) charged?.(q.quota.metadata.name!, `${prettyPrint(q.used)} (dry run: not written)`);
+        });
+        return;
+      }
       const failed = new Set<string>();
       let lastErr: unknown;
       for (let i = 0; i < next.length; i++) {
@@ -145,6 +151,7 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
             const status = isObject(cur['status']) ? cur['status'] : {};
             return { ...cur, status: { ...status, used: resourceListJson(q.used) } };
           }, { subresource: 'status' });
+          charged?.(q.quota.metadata.name!, prettyPrint(q.used));
         } catch (e) {
           // A quota deleted meanwhile no longer limits anything.
           if (e instanceof StatusError && e.code === 404) continue;
@@ -158,19 +165,22 @@ export function createResourceQuotaPlugin(deps: ResourceQuotaDeps): ResourceQuot
     }
   }
 
+  function applies(attrs: PluginAttributes): boolean {
+    // Subresources, cluster-scoped kinds (namespaces among them) and ignored kinds are not charged.
+    if (attrs.subresource || !attrs.namespace || !attrs.object || isIgnoredResource(attrs.resource)) return false;
+    if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return false;
+    return evaluatorFor(attrs.resource).handles(attrs.operation) && cache.list(attrs.namespace).length > 0;
+  }
+
   return {
     start: () => cache.start(),
     stop: () => cache.stop(),
-    validate(attrs) {
-      // Subresources, cluster-scoped kinds (namespaces among them) and ignored kinds are not charged.
-      if (attrs.subresource || !attrs.namespace || !attrs.object) return undefined;
-      if (isIgnoredResource(attrs.resource)) return undefined;
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return undefined;
-      if (!evaluatorFor(attrs.resource).handles(attrs.operation)) return undefined;
+    applies,
+    validate(attrs, charged) {
+      if (!applies(attrs)) return undefined;
       const namespace = attrs.namespace;
-      if (!cache.list(namespace).length) return undefined;
       const previous = tails.get(namespace) ?? Promise.resolve();
-      const run = previous.then(() => checkQuotas(namespace, attrs));
+      const run = previous.then(() => checkQuotas(namespace, attrs, charged));
       const tail = run.then(() => undefined, () => undefined);
       tails.set(namespace, tail);
       return run.finally(() => {

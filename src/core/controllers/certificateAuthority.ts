@@ -28,17 +28,18 @@ export interface ClusterSigningCA {
 export const backdateMs = 5 * 60_000;
 const shortMs = 8 * 3600_000;
 
+/** Go's x509.KeyUsage bits (the KeyUsage BIT STRING's, counted from the low end). */
 const keyUsageBits: Record<string, number> = {
-  signing: KeyUsageFlags.digitalSignature,
-  'digital signature': KeyUsageFlags.digitalSignature,
-  'content commitment': KeyUsageFlags.nonRepudiation,
-  'key encipherment': KeyUsageFlags.keyEncipherment,
-  'key agreement': KeyUsageFlags.keyAgreement,
-  'data encipherment': KeyUsageFlags.dataEncipherment,
-  'cert sign': KeyUsageFlags.keyCertSign,
-  'crl sign': KeyUsageFlags.cRLSign,
-  'encipher only': KeyUsageFlags.encipherOnly,
-  'decipher only': KeyUsageFlags.decipherOnly,
+  signing: 1 << 0,
+  'digital signature': 1 << 0,
+  'content commitment': 1 << 1,
+  'key encipherment': 1 << 2,
+  'data encipherment': 1 << 3,
+  'key agreement': 1 << 4,
+  'cert sign': 1 << 5,
+  'crl sign': 1 << 6,
+  'encipher only': 1 << 7,
+  'decipher only': 1 << 8,
 };
 
 /** Extended key usages in the order of Go's x509.ExtKeyUsage constants, which is how the signer sorts them. */

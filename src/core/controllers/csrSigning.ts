@@ -6,7 +6,9 @@
  * the signer refuses gets a Failed condition (SignerValidationFailure) with
  * the signer's reason. Other signers' requests are left to their own
  * signers. The certificate lives min(spec.expirationSeconds, at least 10
- * minutes; --cluster-signing-duration, 1 year by default).
+ * minutes; --cluster-signing-duration, 1 year by default). One CA serves
+ * every signer, or each signer has its own (kube-controller-manager's
+ * --cluster-signing-<signer>-cert-file flags) and those without one are not run.
  */
 import type { Pkcs10CertificateRequest } from '@peculiar/x509';
 import { formatTime, type KubeObject } from '../api/types';
@@ -99,15 +101,24 @@ export function certificateDurationMs(expirationSeconds: unknown, maxMs: number)
 }
 
 export interface CSRSigningOptions {
-  ca: ClusterSigningCA;
+  /** --cluster-signing-cert-file / -key-file: the CA of every signer. */
+  ca?: ClusterSigningCA;
+  /** --cluster-signing-<signer>-cert-file / -key-file: one signer's CA, by signer name; a signer with neither CA is not run. */
+  signerCAs?: Partial<Record<string, ClusterSigningCA>>;
   /** --cluster-signing-duration; a year by default. */
   durationMs?: number;
 }
 
 export function startCSRSigningController(deps: NamespaceControllerDeps, options: CSRSigningOptions): RunningController {
   const csrs = deps.storeFor(deps.registry.resourceFor('certificates.k8s.io', 'v1', 'certificatesigningrequests')!);
+  const caOf = (signerName: string) => options.signerCAs?.[signerName] ?? options.ca;
   // Loaded on first use: a CA that does not load fails the sync (logged and retried), as kube's caProvider.currentCA.
-  let authority: Promise<CertificateAuthority> | undefined;
+  const authorities = new Map<string, Promise<CertificateAuthority>>();
+  const authorityFor = (signerName: string, ca: ClusterSigningCA) => {
+    let loaded = authorities.get(signerName);
+    if (!loaded) authorities.set(signerName, (loaded = CertificateAuthority.load(ca)));
+    return loaded;
+  };
   const maxMs = options.durationMs ?? defaultClusterSigningDurationMs;
 
   async function sync(key: string): Promise<void> {
@@ -117,8 +128,10 @@ export function startCSRSigningController(deps: NamespaceControllerDeps, options
     const csr = csrs.decode(kv);
     if (issued(csr) || !approved(csr) || hasTrue(csr, 'Failed')) return;
     const spec = csr['spec'] as { signerName?: string; request?: string; usages?: string[]; expirationSeconds?: number };
-    const check = signers[spec.signerName ?? ''];
-    if (!check) return;
+    const signerName = spec.signerName ?? '';
+    const check = signers[signerName];
+    const signingCA = caOf(signerName);
+    if (!check || !signingCA) return;
     let x509: Pkcs10CertificateRequest;
     try {
       x509 = parseCSR(atob(spec.request ?? ''));
@@ -131,7 +144,7 @@ export function startCSRSigningController(deps: NamespaceControllerDeps, options
     if (refused) {
       status['conditions'] = [...conditionsOf(csr), { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: refused, lastUpdateTime: formatTime(deps.clock.now()) }];
     } else {
-      const ca = await (authority ??= CertificateAuthority.load(options.ca));
+      const ca = await authorityFor(signerName, signingCA);
       status['certificate'] = btoa(await ca.sign(x509, { ttlMs: certificateDurationMs(spec.expirationSeconds, maxMs), usages, now: deps.clock.now() }));
     }
     // UpdateStatus with the version read. A request changed meanwhile (409) is queued again by that change's event; a deleted one is done.

@@ -319,6 +319,14 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
         }
       }
     }
+    // getReplicaFailures: a ReplicaSet's ReplicaFailure (the new one's first) shows on the Deployment, with its times.
+    const failureOf = (rs: KubeObject): Condition | undefined => {
+      const cs = statusOf(rs)['conditions'];
+      return Array.isArray(cs) ? (cs as Condition[]).find((c) => c.type === 'ReplicaFailure') : undefined;
+    };
+    const failure = (newRs && failureOf(newRs)) || owned.map(failureOf).find((c) => c !== undefined);
+    if (failure) conditions = setCondition(conditions, { type: 'ReplicaFailure', status: failure.status, lastUpdateTime: failure.lastTransitionTime, lastTransitionTime: failure.lastTransitionTime, reason: failure.reason, message: failure.message });
+    else conditions = conditions.filter((c) => c.type !== 'ReplicaFailure');
     if (conditions.length) status['conditions'] = conditions;
     if (jsonEqual(status, statusOf(d))) return;
     await deployments.update(d.metadata.namespace!, d.metadata.name!, (cur) => {

@@ -9,7 +9,7 @@
  * unbound (so scaling down removes them at once) and count as ready only when
  * someone writes a Ready condition into their status.
  */
-import { isObject, type KubeObject } from '../api/types';
+import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import {
@@ -27,6 +27,7 @@ import type { StorageEvent } from '../storage/interface';
 import type { NamespaceControllerDeps } from './namespace';
 import { watchInto, type RunningController } from './informer';
 import { newWorkQueue } from './workqueue';
+import { realClock } from '../util/clock';
 
 /** At most this many pods are created or deleted in one sync (burstReplicas). */
 const burstReplicas = 500;
@@ -36,6 +37,14 @@ const ignoreGone = (e: unknown) => {
   if (e instanceof StatusError && (e.code === 404 || e.code === 409 || e.code === 403)) return;
   throw e;
 };
+
+/** A create admission refused (a quota, a LimitRange), as opposed to a terminating namespace's refusal. */
+function refusedByAdmission(e: unknown): e is StatusError {
+  return e instanceof StatusError && e.code === 403 && !e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
+}
+
+/** The rate limiter's backoff for a ReplicaSet whose creates keep failing: 5ms doubling up to 1000s, on the real clock. */
+const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
 /** Deletion order (controller.ActivePodsWithRanks): unbound, pending, not ready, then the newest first. */
 function deletionRank(pod: KubeObject): number[] {
@@ -99,7 +108,8 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     return owned;
   }
 
-  async function manage(rs: KubeObject, active: KubeObject[]): Promise<void> {
+  /** Creates or deletes pods; the message of a create admission refused, which the status reports (ReplicaFailure). */
+  async function manage(rs: KubeObject, active: KubeObject[]): Promise<string | undefined> {
     const namespace = rs.metadata.namespace!;
     const want = Number(specOf(rs)['replicas'] ?? 1);
     const diff = want - active.length;
@@ -122,8 +132,9 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
         try {
           await pods.create(namespace, pod);
         } catch (e) {
+          if (refusedByAdmission(e)) return e.message;
           ignoreGone(e);
-          return;
+          return undefined;
         }
       }
     } else if (diff < 0) {
@@ -151,8 +162,9 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     const selector = labelSelectorFromObject(specOf(rs)['selector'] as LabelSelectorObject | undefined);
     if (isSelectorError(selector)) return;
     let active = (await podsOf(rs, selector)).filter(isPodActive);
+    let failure: string | undefined;
     if (!rs.metadata.deletionTimestamp) {
-      await manage(rs, active);
+      failure = await manage(rs, active);
       active = (await podsOf(rs, selector)).filter(isPodActive);
     }
     const tlabels = (isObject(specOf(rs)['template']) && isObject((specOf(rs)['template'] as Record<string, unknown>)['metadata'])
@@ -168,8 +180,20 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     if (ready) status['readyReplicas'] = ready;
     if (available) status['availableReplicas'] = available;
     if (rs.metadata.generation) status['observedGeneration'] = rs.metadata.generation;
-    const conditions = statusOf(rs)['conditions'];
-    if (Array.isArray(conditions) && conditions.length) status['conditions'] = conditions;
+    // calculateStatus: a refused create sets ReplicaFailure (once), a sync without one removes it.
+    let conditions = Array.isArray(statusOf(rs)['conditions']) ? (statusOf(rs)['conditions'] as unknown[]).filter(isObject) : [];
+    const failed = conditions.some((c) => c['type'] === 'ReplicaFailure');
+    if (failure && !failed) conditions = [...conditions, { type: 'ReplicaFailure', status: 'True', lastTransitionTime: formatTime(now), reason: 'FailedCreate', message: failure }];
+    else if (!failure && failed) conditions = conditions.filter((c) => c['type'] !== 'ReplicaFailure');
+    if (conditions.length) status['conditions'] = conditions;
+    // A refused create is tried again with backoff (the queue's AddRateLimited): the quota may have room by then.
+    if (failure) {
+      const n = failures.get(key) ?? 0;
+      failures.set(key, n + 1);
+      void realClock.sleep(failureBackoffMs(n), stopped.signal).then(() => queue.add(key));
+    } else {
+      failures.delete(key);
+    }
     try {
       await replicaSets.update(namespace, name, (cur) => {
         if (!cur || cur.metadata.uid !== rs.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
@@ -186,6 +210,8 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
   }
 
   const stopped = new AbortController();
+  /** Refused creates in a row, per ReplicaSet key. */
+  const failures = new Map<string, number>();
   const queue = newWorkQueue('replicaset-controller', sync);
   /** The namespace key of an orphan pod with labels, which some ReplicaSet may adopt. */
   const orphanKey = (e: StorageEvent): string | undefined => {

@@ -53,4 +53,16 @@ describe('resourcequota-controller', () => {
     await s.json('DELETE', `${ns}/configmaps/a`);
     await eventually(() => getQuota(s, 'q'), (x) => x.status.used['count/configmaps'] === '0', 'replenished after delete');
   });
+
+  it('the 5-minute resync (--resource-quota-sync-period) recounts what no event brought back', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', `${ns}/resourcequotas`, { body: quota('q', { 'count/configmaps': '3' }) });
+    const q = await eventually(() => getQuota(s, 'q'), (x) => x.status?.used !== undefined, 'initial status');
+    // A status write leaves the spec alone: no event asks for a recount.
+    await s.json('PUT', `${ns}/resourcequotas/q/status`, { body: { ...q, status: { hard: q.status.hard, used: { 'count/configmaps': '2' } } } });
+    expect((await getQuota(s, 'q')).status.used).toEqual({ 'count/configmaps': '2' });
+    s.clock.advance(5 * 60_000);
+    await eventually(() => getQuota(s, 'q'), (x) => x.status.used['count/configmaps'] === '0', 'recounted at resync');
+  });
 });

@@ -90,13 +90,15 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
     const newUsed = mask(used, hardNames);
     const oldHard = parseResourceList(status['hard']);
     const oldUsed = parseResourceList(status['used']);
-    if (isObject(status['hard']) && isObject(status['used']) && equals(oldHard, hard) && equals(oldUsed, newUsed)) return;
+    // Semantic equality: an absent map equals an empty one.
+    if (equals(oldHard, hard) && equals(oldUsed, newUsed) && (isObject(status['hard']) || !hard.size) && (isObject(status['used']) || !newUsed.size)) return;
     try {
       await quotas.update(namespace, name, (cur) => {
         if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
         // UpdateStatus with the resourceVersion read: a quota changed since (admission charged it) is recounted.
         cur.metadata.resourceVersion = quota.metadata.resourceVersion;
-        return { ...cur, status: { hard: resourceListJson(hard), used: resourceListJson(newUsed) } };
+        // Empty lists are left out, as Go's omitempty does.
+        return { ...cur, status: { ...(hard.size ? { hard: resourceListJson(hard) } : {}), ...(newUsed.size ? { used: resourceListJson(newUsed) } : {}) } };
       }, { subresource: 'status' });
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
@@ -131,19 +133,14 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
    */
   function onObject(e: StorageEvent): void {
     const parts = e.kv.key.slice(registryRoot.length).split('/');
-    let gr: GroupResource;
-    let namespace: string;
-    if (parts.length === 4) {
-      gr = { group: parts[0]!, resource: parts[1]! };
-      namespace = parts[2]!;
-    } else if (parts.length === 3 && deps.registry.resourceFor('', 'v1', parts[0]!)?.scope === 'Namespaced') {
-      gr = { group: '', resource: parts[0]! };
-      namespace = parts[1]!;
-    } else {
-      return;
-    }
-    const inNamespace = byNamespace.get(namespace);
+    // <group>/<resource>/<namespace>/<name>, or core's <resource>/<namespace>/<name>; a namespace without quotas ends it.
+    const inNamespace = parts.length === 4 || parts.length === 3 ? byNamespace.get(parts[parts.length - 2]!) : undefined;
     if (!inNamespace) return;
+    let gr: GroupResource;
+    if (parts.length === 4) gr = { group: parts[0]!, resource: parts[1]! };
+    else if (deps.registry.resourceFor('', 'v1', parts[0]!)?.scope === 'Namespaced') gr = { group: '', resource: parts[0]! };
+    else return;
+    const namespace = parts[parts.length - 2]!;
     if (e.type !== 'DELETE' && !(e.prevKv && releasesUsage(gr, e.prevKv.value, e.kv.value, deps.clock.now()))) return;
     const evaluator = evaluatorFor(gr);
     for (const [name, hardNames] of inNamespace) if (evaluator.matchingResources(hardNames).length) queue.add(`${namespace}/${name}`);

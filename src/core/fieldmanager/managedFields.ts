@@ -103,10 +103,24 @@ const encodedFields = new WeakMap<object, PathSet>();
  * to it gives its set back, which costs a walk of the two objects instead
  * of building a set. Bounded; starts over when full.
  */
-const MAX_RECENT = 512;
+// A few dozen entries: each holds a set and its FieldsV1, which for a large object are large.
+const MAX_RECENT = 64;
 let recent = new Map<string, { fields: FieldsV1; set: PathSet }>();
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/** Keys of encoded FieldsV1 objects (frozen: counted once). */
+const keyCounts = new WeakMap<object, number>();
+
+function keyCount(b: FieldsV1): number {
+  let n = keyCounts.get(b);
+  if (n === undefined) {
+    n = 0;
+    for (const k in b) if (hasOwn.call(b, k)) n++;
+    keyCounts.set(b, n);
+  }
+  return n;
+}
 
 /** Whether `a` (any decoded JSON) is the FieldsV1 `b`, key order aside. */
 function sameFields(a: unknown, b: FieldsV1): boolean {
@@ -116,11 +130,11 @@ function sameFields(a: unknown, b: FieldsV1): boolean {
   let n = 0;
   for (const k in o) {
     if (!hasOwn.call(o, k)) continue;
-    if (!hasOwn.call(b, k) || !sameFields(o[k], b[k])) return false;
+    const bv = b[k];
+    if (bv === undefined || !hasOwn.call(b, k) || !sameFields(o[k], bv)) return false;
     n++;
   }
-  for (const k in b) if (hasOwn.call(b, k)) n--;
-  return n === 0;
+  return n === keyCount(b);
 }
 
 function decodeFields(fields: unknown, recentKey: string | undefined): PathSet {

@@ -4,7 +4,7 @@
  * workloads, the version labels, and namespace label changes (invalid
  * values, the existing-pods warnings of a tightened enforce level, dry run).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../../testing/client';
 import type { AdmissionAttributes, AdmissionOutcome } from '../attributes';
 import { createPodSecurityPlugin, defaultChecks, newEvaluator } from '.';
@@ -14,6 +14,9 @@ import { createMemoryStorage } from '../../storage/memory';
 let t: TestServer;
 beforeEach(async () => {
   t = await newTestServer();
+});
+afterEach(async () => {
+  await t.server.close();
 });
 
 const NS = '/api/v1/namespaces';
@@ -181,8 +184,9 @@ describe('warn and audit', () => {
 });
 
 describe('the controllers\' pods', () => {
-  it('a ReplicaSet in a namespace enforcing baseline gets no privileged pods: its controller is refused like a client', async () => {
+  it('a ReplicaSet in a namespace enforcing baseline gets no privileged pods: its controller is refused like a client and says so in ReplicaFailure', async () => {
     await t.server.close();
+    // Closed by afterEach; its ReplicaSet controller retries the refused creates until then.
     t = await newTestServer({ controllers: ['*'] });
     await namespace('enforced', { 'pod-security.kubernetes.io/enforce': 'baseline' });
     const rs = (name: string, securityContext: Record<string, unknown>) => ({
@@ -202,7 +206,12 @@ describe('the controllers\' pods', () => {
       }
       throw new Error(`${name} was not synced`);
     };
-    expect((await synced('bad')).status.replicas).toBe(0);
+    const bad = await synced('bad');
+    expect(bad.status.replicas).toBe(0);
+    // The controller reports the refusal, as kube's does (FailedCreate).
+    const failure = bad.status.conditions.find((c: { type: string }) => c.type === 'ReplicaFailure');
+    expect(failure).toMatchObject({ status: 'True', reason: 'FailedCreate' });
+    expect(failure.message).toMatch(/^pods "bad-[a-z0-9]{5}" is forbidden: violates PodSecurity "baseline:latest": privileged \(container "c" must not set securityContext\.privileged=true\)$/);
     await synced('good');
     const names = ((await t.json('GET', `${NS}/enforced/pods`)).body.items as { metadata: { name: string } }[]).map((p) => p.metadata.name);
     expect(names).toHaveLength(2);
@@ -216,6 +225,7 @@ describe('the controllers\' pods', () => {
     const r = await off.json('POST', `${NS}/r/pods`, { body: pod('x', { hostNetwork: true }) });
     expect(r.status).toBe(201);
     expect(r.headers.get('warning')).toBeNull();
+    await off.server.close();
   });
 });
 
@@ -397,6 +407,7 @@ describe('PodSecurityConfiguration (--admission-control-config-file)', () => {
     const admitted = await c.json('POST', `${NS}/lab/pods`, { body: privileged });
     expect(admitted.status).toBe(201);
     expect(admitted.headers.get('warning')).toBeNull();
+    await c.server.close();
   });
 
   it('an invalid configuration is refused when the server is built', () => {

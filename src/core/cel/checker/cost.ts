@@ -109,25 +109,30 @@ class Coster {
   }
 
   private node(e: Expr): EstimateNode {
-    return {
-      expr: e,
-      type: this.type(e),
-      size: () => this.size(e),
-      computedSize: () => this.computedSize(e),
-      elementSize: () => {
-        // an element node has no expression: only the size estimator can size it
-        const t = this.type(e);
-        if (t.kind === 'list') {
-          const b = boundsOf(t.elem);
-          if (b) return range(b.min, b.max);
-          const k = t.elem.kind;
-          const assumed = k === 'string' ? this.opts.typeSizes?.string : k === 'bytes' ? this.opts.typeSizes?.bytes : undefined;
-          if (assumed) return assumed;
-        }
-        return UNKNOWN_SIZE();
-      },
-    };
+    return new CostNode(this, e, this.type(e));
   }
+
+  /** Size of a list node's elements (an element node has no expression: only the size estimator can size it). */
+  elementSizeOf(e: Expr): SizeRange {
+    const t = this.type(e);
+    if (t.kind === 'list') {
+      const b = boundsOf(t.elem);
+      if (b) return range(b.min, b.max);
+      const k = t.elem.kind;
+      const assumed = k === 'string' ? this.opts.typeSizes?.string : k === 'bytes' ? this.opts.typeSizes?.bytes : undefined;
+      if (assumed) return assumed;
+    }
+    return UNKNOWN_SIZE();
+  }
+
+  sizeOf(e: Expr): SizeRange {
+    return this.size(e);
+  }
+
+  computedSizeOf(e: Expr): SizeRange | undefined {
+    return this.computedSize(e);
+  }
+
 
   cost(e: Expr): CostEstimate {
     switch (e.kind) {
@@ -350,4 +355,22 @@ function isScalar(t: CelType): boolean {
 
 export function formatEstimate(n: number): number | string {
   return n >= UNBOUNDED ? '18446744073709551615' : n;
+}
+
+/** What the library estimators see of one argument: sizes computed on demand, by methods rather than a closure per node. */
+class CostNode implements EstimateNode {
+  constructor(
+    private readonly coster: Coster,
+    readonly expr: Expr,
+    readonly type: CelType,
+  ) {}
+  size(): SizeRange {
+    return this.coster.sizeOf(this.expr);
+  }
+  computedSize(): SizeRange | undefined {
+    return this.coster.computedSizeOf(this.expr);
+  }
+  elementSize(): SizeRange {
+    return this.coster.elementSizeOf(this.expr);
+  }
 }

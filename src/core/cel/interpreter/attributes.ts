@@ -105,9 +105,18 @@ function valueReader(raw: RawReader): Interpretable {
   };
 }
 
+/** A chain's raw reader, and its value reader made when first asked for (comparisons with a literal read the raw JSON only). */
+class ChainReaders {
+  private valueFn: Interpretable | undefined;
+  constructor(readonly raw: RawReader) {}
+  get value(): Interpretable {
+    return (this.valueFn ??= valueReader(this.raw));
+  }
+}
+
 export function chainReaders(chain: AttributeChain): { raw: RawReader; value: Interpretable } | undefined {
   const { fields, ids } = chain;
   for (const field of fields) if (inherited(field)) return undefined;
   const raw = chain.slot !== undefined ? slotReader(chain.slot, fields, ids) : variableReader(chain.variable!.name, chain.variable!.id, fields, ids);
-  return { raw, value: valueReader(raw) };
+  return new ChainReaders(raw);
 }

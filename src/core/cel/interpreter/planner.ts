@@ -373,9 +373,8 @@ class Planner {
 
   private planList(e: Expr & { kind: 'list' }): Interpretable {
     const els = e.elements.map((x) => this.plan(x));
-    const opt = new Set(e.optionalIndices);
     const id = e.id;
-    if (opt.size === 0) {
+    if (e.optionalIndices.length === 0) {
       return (f) => {
         const out = new Array<CelValue>(els.length);
         for (let i = 0; i < els.length; i++) {
@@ -387,6 +386,7 @@ class Planner {
         return out;
       };
     }
+    const opt = new Set(e.optionalIndices);
     return (f) => {
       const out: CelValue[] = [];
       for (let i = 0; i < els.length; i++) {
@@ -797,8 +797,9 @@ class Planner {
 
   private planComprehension(e: ComprehensionExpr): Interpretable {
     const rangeReader = this.readerOf(e.iterRange);
-    const range = rangeReader.value;
     const rawRange = rangeReader.raw;
+    // a fused chain is read raw; its value reader is not needed
+    const range = rawRange === undefined ? rangeReader.value : undefined;
     this.markInPlace(e);
     const init = this.plan(e.accuInit);
     const accuSlot = this.slotCount++;
@@ -837,7 +838,7 @@ class Planner {
           json = x;
           r = null;
         } else r = x === NOT_RAW ? f.alt : fromJson(x);
-      } else r = range(f);
+      } else r = range!(f);
       if (isErrUnk(r)) return r;
       const slots = f.slots;
       slots[accuSlot] = init(f);

@@ -78,8 +78,16 @@ function twoCharOperator(c: number): string {
   }
 }
 
-export function tokenize(src: string): Token[] {
+export interface Tokens {
+  /** every token, the last one eof */
+  tokens: Token[];
+  /** the first error token, if any: the parser reports it before any syntax error */
+  error?: Token;
+}
+
+export function tokenize(src: string): Tokens {
   const out: Token[] = [];
+  let error: number | undefined;
   let i = 0;
   const n = src.length;
   while (i < n) {
@@ -128,6 +136,7 @@ export function tokenize(src: string): Token[] {
         i++;
       }
       if (!closed) {
+        error ??= out.length;
         out.push(tok('error', src.slice(start, i), start, undefined, undefined, `Syntax error: token recognition error at: '${src.slice(start, i + 1)}'`));
         i = n;
         continue;
@@ -137,6 +146,7 @@ export function tokenize(src: string): Token[] {
       // most literals have no escapes: the body is the value
       const dec = !escaped && !bytes ? body : decodeString(body, raw, bytes);
       if (typeof dec === 'object' && 'error' in dec) {
+        error ??= out.length;
         out.push(tok('error', src.slice(start, i), start, undefined, undefined, dec.error));
       } else {
         out.push(tok(bytes ? 'bytes' : 'string', src.slice(start, i), start, dec));
@@ -152,6 +162,7 @@ export function tokenize(src: string): Token[] {
     }
     if (isDigitCode(code) || (code === 46 && isDigitCode(src.charCodeAt(i + 1)))) {
       const t = lexNumber(src, i);
+      if (t.kind === 'error') error ??= out.length;
       out.push(t);
       i = start + t.text.length;
       continue;
@@ -161,6 +172,7 @@ export function tokenize(src: string): Token[] {
       // quoted identifiers (escaped field names) as in `a.b`
       const end = src.indexOf('`', i + 1);
       if (end < 0) {
+        error ??= out.length;
         out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '\`'`));
         i = n;
         continue;
@@ -177,11 +189,12 @@ export function tokenize(src: string): Token[] {
       i += len;
       continue;
     }
+    error ??= out.length;
     out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '${c}'`));
     i++;
   }
   out.push(tok('eof', '<EOF>', n));
-  return out;
+  return { tokens: out, error: error === undefined ? undefined : out[error] };
 }
 
 function isQuoteCode(c: number): boolean {
@@ -241,7 +254,8 @@ function lexNumber(src: string, i: number): Token {
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */
 export function intLiteral(raw: string, negative: boolean): bigint | undefined {
-  let v = BigInt(raw);
+  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, and converting it is cheaper than parsing text
+  let v = raw.length < 16 ? BigInt(+raw) : BigInt(raw);
   if (negative) v = -v;
   if (v > INT64_MAX || v < -INT64_MAX - 1n) return undefined;
   return v;

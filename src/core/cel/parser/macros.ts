@@ -17,9 +17,8 @@ function ident(h: MacroHelper, name: string, offset: number): Expr {
   return { kind: 'ident', id: h.id(offset), name };
 }
 function call(h: MacroHelper, fn: string, offset: number, args: Expr[], target?: Expr): Expr {
-  const e: Expr = { kind: 'call', id: h.id(offset), fn, args };
-  if (target) e.target = target;
-  return e;
+  // one shape for every call node (see Parser.call)
+  return { kind: 'call', id: h.id(offset), fn, target, args };
 }
 /** A fresh reference to the accumulator. */
 function accu(h: MacroHelper, offset: number): Expr {
@@ -52,10 +51,12 @@ function comprehension(
   result: Expr,
   accuVar = ACCU_VAR,
 ): ComprehensionExpr {
-  const c: ComprehensionExpr = {
+  // one shape for every comprehension node: iterVar2 present, undefined for one-variable macros
+  return {
     kind: 'comprehension',
     id: h.id(offset),
     iterVar,
+    iterVar2,
     iterRange,
     accuVar,
     accuInit,
@@ -63,8 +64,6 @@ function comprehension(
     loopStep,
     result,
   };
-  if (iterVar2 !== undefined) c.iterVar2 = iterVar2;
-  return c;
 }
 
 type Quantifier = 'all' | 'exists' | 'exists_one';
@@ -278,8 +277,7 @@ export function expandMacro(h: MacroHelper, fn: string, offset: number, target: 
   if (!b) return undefined;
   const out = b(h, offset, target, args);
   if (out && out.kind === 'comprehension') {
-    const mc: Expr = { kind: 'call', id: 0, fn, args };
-    if (target) mc.target = target;
+    const mc: Expr = { kind: 'call', id: 0, fn, target, args };
     h.source.macroCalls.set(out.id, mc);
   }
   return out;

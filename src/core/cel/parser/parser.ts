@@ -65,14 +65,27 @@ const BINARY_FN = new Map([
   ['/', '_/_'],
   ['%', '_%_'],
 ]);
-const BINARY_PREC = new Map<string, number>([
-  ...['<', '<=', '>', '>=', '==', '!='].map((op): [string, number] => [op, PREC_RELATION]),
-  ['+', PREC_ADDITION],
-  ['-', PREC_ADDITION],
-  ['*', PREC_MULTIPLICATION],
-  ['/', PREC_MULTIPLICATION],
-  ['%', PREC_MULTIPLICATION],
-]);
+/** Precedence of a binary operator below the unary level, 0 for other tokens (most tokens ending an operand). */
+function binaryPrecedence(op: string): number {
+  switch (op) {
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+      return PREC_RELATION;
+    case '+':
+    case '-':
+      return PREC_ADDITION;
+    case '*':
+    case '/':
+    case '%':
+      return PREC_MULTIPLICATION;
+    default:
+      return 0;
+  }
+}
 
 class ParseError extends Error {}
 
@@ -85,6 +98,7 @@ class Parser implements MacroHelper {
   readonly source: SourceInfo;
   readonly issues: CelIssue[] = [];
   private toks: Token[];
+  private readonly lexError: Token | undefined;
   private pos = 0;
   private nextId = 1;
   private depth = 0;
@@ -95,19 +109,15 @@ class Parser implements MacroHelper {
     readonly opts: ParseOptions,
   ) {
     this.source = new SourceInfo(text);
-    this.toks = tokenize(text);
+    const lexed = tokenize(text);
+    this.toks = lexed.tokens;
+    this.lexError = lexed.error;
     this.maxDepth = opts.maxRecursionDepth ?? 250;
   }
 
   run(): ParseResult {
     let expr: Expr | undefined;
-    let lexErr: Token | undefined;
-    for (const t of this.toks) {
-      if (t.kind === 'error') {
-        lexErr = t;
-        break;
-      }
-    }
+    const lexErr = this.lexError;
     if (lexErr) {
       this.issues.push({ message: lexErr.error!, exprId: 0, offset: lexErr.offset });
     } else {
@@ -177,9 +187,8 @@ class Parser implements MacroHelper {
   }
 
   private call(fn: string, offset: number, args: Expr[], target?: Expr): Expr {
-    const e: Expr = { kind: 'call', id: this.id(offset), fn, args };
-    if (target) e.target = target;
-    return e;
+    // every call node has the same shape (target present, possibly undefined), so code reading nodes sees one shape per kind
+    return { kind: 'call', id: this.id(offset), fn, target, args };
   }
 
   // Expr = ConditionalOr ["?" ConditionalOr ":" Expr]
@@ -248,8 +257,8 @@ class Parser implements MacroHelper {
       let fn: string | undefined;
       let prec = 0;
       if (t.kind === 'op') {
-        fn = BINARY_FN.get(t.text);
-        if (fn !== undefined) prec = BINARY_PREC.get(t.text)!;
+        prec = binaryPrecedence(t.text);
+        if (prec !== 0) fn = BINARY_FN.get(t.text);
       } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') {
         fn = '@in';
         prec = PREC_RELATION;
@@ -265,7 +274,9 @@ class Parser implements MacroHelper {
 
   private unary(): Expr {
     const t = this.peek();
-    if (this.isOp('!')) {
+    // most operands start with no unary operator: one look at the token decides
+    if (t.kind !== 'op' || (t.text !== '!' && t.text !== '-')) return this.member();
+    if (t.text === '!') {
       const ops: Token[] = [];
       while (this.isOp('!')) ops.push(this.next());
       let e = this.member();
@@ -306,7 +317,8 @@ class Parser implements MacroHelper {
     let e = this.primary();
     for (;;) {
       const t = this.peek();
-      if (this.isOp('.') || this.isOp('.?')) {
+      if (t.kind !== 'op') return e;
+      if (t.text === '.' || t.text === '.?') {
         const opt = t.text === '.?';
         this.next();
         const id = this.peek();
@@ -326,7 +338,7 @@ class Parser implements MacroHelper {
         e = { kind: 'select', id: this.id(t.offset), operand: e, field: id.text, testOnly: false };
         continue;
       }
-      if (this.isOp('[')) {
+      if (t.text === '[') {
         this.next();
         const opt = !!this.accept('?');
         this.enter(t);
@@ -450,15 +462,17 @@ class Parser implements MacroHelper {
         this.fail(t, `Syntax error: mismatched input 'in' expecting ${EXPECT_PRIMARY}`);
     }
     if (isReserved(t.text)) this.reserved(t);
-    const name = prefix + t.text;
-    if (this.isOp('(')) {
+    const name = prefix === '' ? t.text : prefix + t.text;
+    const nt = this.peek();
+    if (nt.kind !== 'op') return { kind: 'ident', id: this.id(t.offset), name };
+    if (nt.text === '(') {
       const open = this.next();
       const args = this.exprList(')');
       return this.globalOrMember(name, open.offset, args);
     }
     // message construction: Name{...} or a.b.C{...}
-    if (this.isOp('{')) return this.struct(name, t.offset);
-    if (this.isOp('.') && this.looksLikeQualifiedStruct()) {
+    if (nt.text === '{') return this.struct(name, t.offset);
+    if (nt.text === '.' && this.looksLikeQualifiedStruct()) {
       let qn = name;
       while (this.isOp('.')) {
         this.next();

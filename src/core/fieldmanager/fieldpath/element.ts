@@ -180,6 +180,7 @@ const typeRank = { field: 0, key: 1, value: 2, index: 3 } as const;
 
 /** Order of elements: fields, then keys, then values, then indices. */
 export function compareElements(a: PathElement, b: PathElement): number {
+  if (a === b) return 0;
   if (a.type !== b.type) return typeRank[a.type] - typeRank[b.type];
   // The common list-map key, one string field of the same name: compare the strings.
   if (a.type === 'key' && a.fields.length === 1) {

@@ -77,20 +77,45 @@ describe('PathSet algebra on small and wide nodes', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const pa = randomPaths(seed, 120, seed % 2 === 0);
       const pb = randomPaths(seed + 1000, 120, seed % 3 === 0).concat(pa.slice(0, 40));
-      const a = PathSet.of(...pa);
-      const b = PathSet.of(...pb);
+      const builtA = PathSet.of(...pa);
+      const builtB = PathSet.of(...pb);
       const na = naive(pa);
       const nb = naive(pb);
-      expect(sorted(new Set(ids(a.union(b))))).toEqual(sorted(new Set([...na, ...nb])));
-      expect(sorted(new Set(ids(a.intersection(b))))).toEqual(sorted(new Set([...na].filter((p) => nb.has(p)))));
-      expect(sorted(new Set(ids(a.difference(b))))).toEqual(sorted(new Set([...na].filter((p) => !nb.has(p)))));
-      // Recursive difference also drops what lies below a path of b.
-      const below = (p: string) => [...nb].some((q) => p === q || p.startsWith(`${q}\u0000`));
-      expect(sorted(new Set(ids(a.recursiveDifference(b))))).toEqual(sorted(new Set([...na].filter((p) => !below(p)))));
-      expect(a.isSubsetOf(b)).toBe(a.difference(b).empty());
-      expect(a.intersection(b).isSubsetOf(b)).toBe(true);
-      expect(a.union(b).equals(b.union(a))).toBe(true);
-      expect(a.equals(b)).toBe(sorted(na).join() === sorted(nb).join());
+      // As built (nodes in insertion order, looked up by id) and as shared (sorted, merged in one pass), mixed.
+      const sharedA = builtA.union(builtB).intersection(builtA);
+      const sharedB = builtB.union(builtA).intersection(builtB);
+      expect(ids(sharedA)).toEqual(ids(builtA));
+      for (const [a, b] of [[builtA, builtB], [sharedA, sharedB], [builtA, sharedB], [sharedA, builtB]]) {
+        expect(sorted(new Set(ids(a.union(b))))).toEqual(sorted(new Set([...na, ...nb])));
+        expect(sorted(new Set(ids(a.intersection(b))))).toEqual(sorted(new Set([...na].filter((p) => nb.has(p)))));
+        expect(sorted(new Set(ids(a.difference(b))))).toEqual(sorted(new Set([...na].filter((p) => !nb.has(p)))));
+        // Recursive difference also drops what lies below a path of b.
+        const below = (p: string) => [...nb].some((q) => p === q || p.startsWith(`${q}\u0000`));
+        expect(sorted(new Set(ids(a.recursiveDifference(b))))).toEqual(sorted(new Set([...na].filter((p) => !below(p)))));
+        expect(a.isSubsetOf(b)).toBe(a.difference(b).empty());
+        expect(a.intersection(b).isSubsetOf(b)).toBe(true);
+        expect(a.union(b).equals(b.union(a))).toBe(true);
+        expect(a.equals(b)).toBe(sorted(na).join() === sorted(nb).join());
+        expect(a.isSubsetOf(a.union(b))).toBe(true);
+      }
+    }
+  });
+
+  it('algebra hands out one node per content: equal results are the same set, and a set less itself is empty', () => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const pa = randomPaths(seed, 120, false);
+      const pb = randomPaths(seed + 1000, 120, false);
+      const a = PathSet.of(...pa);
+      const b = PathSet.of(...pb);
+      const u1 = a.union(b);
+      const u2 = b.union(a);
+      expect(u1).toBe(u2);
+      expect(u1.intersection(a)).toBe(a.union(PathSet.EMPTY).intersection(u2));
+      expect(u1.difference(u2)).toBe(PathSet.EMPTY);
+      expect(ids(u1.difference(b).union(b))).toEqual(ids(u1));
+      // a shared set's FieldsV1 is built once
+      expect(setToFieldsV1(u1)).toBe(setToFieldsV1(u2));
+      expect(Object.isFrozen(setToFieldsV1(u1))).toBe(true);
     }
   });
 

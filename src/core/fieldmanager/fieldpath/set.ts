@@ -15,14 +15,17 @@ const INDEX_FROM = 8;
 
 const NO_MEMBERS: readonly PathElement[] = Object.freeze([]);
 
-/** Nodes of members only, in a trie by their members (PathSet.shared). Bounded: sharing is an optimisation only. */
+/**
+ * Shared nodes (PathSet.shared), in a trie keyed by their members, then by
+ * each child's element and node. Bounded: sharing is an optimisation only.
+ */
 interface SharedEntry {
   next: Map<object, SharedEntry> | undefined;
   node: PathSet | undefined;
 }
 let sharedRoot: SharedEntry = { next: undefined, node: undefined };
 let sharedCount = 0;
-const MAX_SHARED_NODES = 1 << 16;
+const MAX_SHARED_NODES = 1 << 15;
 
 /** The entry after `key`, added when missing; undefined when the table was full (it starts over). */
 function sharedStep(at: SharedEntry, key: object): SharedEntry | undefined {
@@ -93,6 +96,8 @@ export class PathSet {
    */
   encoded: object | undefined = undefined;
   encodedWithSelf: object | undefined = undefined;
+  /** Whether members and children are each in element order (undefined: not looked at yet; shared nodes are). */
+  private inOrder: boolean | undefined = undefined;
 
   private constructor(
     // Mutable for builders only, until they hand the set out.
@@ -112,9 +117,9 @@ export class PathSet {
   }
 
   /**
-   * The one node equal to `node`, a finished node whose children are shared
-   * ones (`node` itself when it is the first): the same members, and the
-   * same child nodes below the same elements. Sets of an object repeat
+   * The one node equal to `node`, a finished node (`node` itself when it is
+   * the first): the same members, and the same child nodes below the same
+   * elements (children are compared as objects, so sharing builds bottom up). Sets of an object repeat
    * nodes by the thousand (the fields of each env entry), and an apply's set
    * is most often the one it applied last time, with other values: sets are
    * immutable, so sharing them saves the memory, lets each keep its FieldsV1
@@ -124,6 +129,7 @@ export class PathSet {
   static shared(node: PathSet): PathSet {
     const m = PathSet.sortMembersOf(node);
     const c = PathSet.sortChildrenOf(node);
+    node.inOrder = true;
     // Looked up by the elements and child nodes themselves (no key to build): equal
     // elements are mostly one object, and when not, the node is just not shared.
     let at: SharedEntry | undefined = sharedRoot;
@@ -156,7 +162,10 @@ export class PathSet {
       let idx = this.memberIndex;
       if (idx === undefined) {
         idx = new Map();
-        for (const pe of m) idx.set(pe.id, pe);
+        for (let peI = 0; peI < m.length; peI++) {
+          const pe = m[peI];
+          idx.set(pe.id, pe);
+        }
         this.memberIndex = idx;
       }
       return idx.get(id);
@@ -171,7 +180,10 @@ export class PathSet {
       let idx = this.childIndex;
       if (idx === undefined) {
         idx = new Map();
-        for (const n of c) idx.set(n.pe.id, n);
+        for (let nI = 0; nI < c.length; nI++) {
+          const n = c[nI];
+          idx.set(n.pe.id, n);
+        }
         this.childIndex = idx;
       }
       return idx.get(id);
@@ -223,7 +235,8 @@ export class PathSet {
   /** Builders only: drops children left empty (descended into, nothing inserted). */
   static pruneEmpty(node: PathSet): void {
     let dropped = false;
-    for (const c of node.children) {
+    for (let cI = 0; cI < node.children.length; cI++) {
+      const c = node.children[cI];
       PathSet.pruneEmpty(c.set);
       if (c.set.empty()) dropped = true;
     }
@@ -240,7 +253,10 @@ export class PathSet {
   /** Number of paths in the set. */
   size(): number {
     let n = this.members.length;
-    for (const c of this.children) n += c.set.size();
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
+      n += c.set.size();
+    }
     return n;
   }
 
@@ -290,8 +306,46 @@ export class PathSet {
   }
 
   /** True when every path of this set is in `other` (this.difference(other) is empty). */
+  /** Whether members and children are each sorted (then algebra merges them in one pass, with no lookups). */
+  private sorted(): boolean {
+    let s = this.inOrder;
+    if (s === undefined) {
+      s = true;
+      const m = this.members;
+      for (let i = 1; i < m.length && s; i++) if (compareElements(m[i - 1], m[i]) > 0) s = false;
+      const c = this.children;
+      for (let i = 1; i < c.length && s; i++) if (compareElements(c[i - 1].pe, c[i].pe) > 0) s = false;
+      this.inOrder = s;
+    }
+    return s;
+  }
+
   isSubsetOf(other: PathSet): boolean {
     if (this === other || this.empty()) return true;
+    if (this.sorted() && other.sorted()) {
+      const m = this.members;
+      const om = other.members;
+      for (let i = 0, j = 0; i < m.length; ) {
+        if (j === om.length) return false;
+        const d = compareElements(m[i], om[j]);
+        if (d < 0) return false;
+        j++;
+        if (d === 0) i++;
+      }
+      const c = this.children;
+      const oc = other.children;
+      for (let i = 0, j = 0; i < c.length; ) {
+        if (j === oc.length) return false;
+        const d = compareElements(c[i].pe, oc[j].pe);
+        if (d < 0) return false;
+        if (d === 0) {
+          if (!c[i].set.isSubsetOf(oc[j].set)) return false;
+          i++;
+        }
+        j++;
+      }
+      return true;
+    }
     for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
     for (let i = 0; i < this.children.length; i++) {
       const c = this.children[i];
@@ -305,17 +359,22 @@ export class PathSet {
     if (other.empty() || this === other) return this;
     if (this.empty()) return other;
     let members = this.members;
-    for (const pe of other.members) {
+    for (let peI = 0; peI < other.members.length; peI++) {
+      const pe = other.members[peI];
       if (this.member(pe.id) !== undefined) continue;
       if (members === this.members) members = this.members.slice();
       (members as PathElement[]).push(pe);
     }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       children.push(theirs ? { pe: theirs.pe, set: c.set.union(theirs.set) } : c);
     }
-    for (const c of other.children) if (this.childNode(c.pe.id) === undefined) children.push(c);
+    for (let cI = 0; cI < other.children.length; cI++) {
+      const c = other.children[cI];
+      if (this.childNode(c.pe.id) === undefined) children.push(c);
+    }
     return PathSet.make(members, children);
   }
 
@@ -340,10 +399,15 @@ export class PathSet {
   difference(other: PathSet): PathSet {
     if (this === other) return PathSet.EMPTY;
     if (other.empty() || this.empty()) return this;
+    if (this.sorted() && other.sorted()) return this.sortedDifference(other);
     const members: PathElement[] = [];
-    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    for (let peI = 0; peI < this.members.length; peI++) {
+      const pe = this.members[peI];
+      if (other.member(pe.id) === undefined) members.push(pe);
+    }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       if (!theirs) {
         children.push(c);
@@ -355,13 +419,52 @@ export class PathSet {
     return PathSet.make(members, children);
   }
 
+  /** difference, both sides sorted: one pass over each, the result sorted too. */
+  private sortedDifference(other: PathSet): PathSet {
+    const m = this.members;
+    const om = other.members;
+    const members: PathElement[] = [];
+    for (let i = 0, j = 0; i < m.length; ) {
+      const d = j === om.length ? -1 : compareElements(m[i], om[j]);
+      if (d < 0) members.push(m[i++]);
+      else {
+        if (d === 0) i++;
+        j++;
+      }
+    }
+    const c = this.children;
+    const oc = other.children;
+    const children: ChildNode[] = [];
+    let same = members.length === m.length;
+    for (let i = 0, j = 0; i < c.length; ) {
+      const d = j === oc.length ? -1 : compareElements(c[i].pe, oc[j].pe);
+      if (d < 0) children.push(c[i++]);
+      else if (d > 0) j++;
+      else {
+        const set = c[i].set.difference(oc[j].set);
+        if (set === c[i].set) children.push(c[i]);
+        else {
+          same = false;
+          if (!set.empty()) children.push({ pe: c[i].pe, set });
+        }
+        i++;
+        j++;
+      }
+    }
+    return same ? this : PathSet.make(members, children);
+  }
+
   /** Difference that also drops everything below each path of `other`. */
   recursiveDifference(other: PathSet): PathSet {
     if (other.empty() || this.empty()) return this;
     const members: PathElement[] = [];
-    for (const pe of this.members) if (other.member(pe.id) === undefined) members.push(pe);
+    for (let peI = 0; peI < this.members.length; peI++) {
+      const pe = this.members[peI];
+      if (other.member(pe.id) === undefined) members.push(pe);
+    }
     const children: ChildNode[] = [];
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       if (other.member(c.pe.id) !== undefined) continue;
       const theirs = other.childNode(c.pe.id);
       if (!theirs) {
@@ -378,7 +481,8 @@ export class PathSet {
     if (this === other) return true;
     if (this.members.length !== other.members.length || this.children.length !== other.children.length) return false;
     for (let i = 0; i < this.members.length; i++) if (other.member(this.members[i].id) === undefined) return false;
-    for (const c of this.children) {
+    for (let cI = 0; cI < this.children.length; cI++) {
+      const c = this.children[cI];
       const theirs = other.childNode(c.pe.id);
       if (!theirs || !c.set.equals(theirs.set)) return false;
     }
@@ -430,7 +534,13 @@ export class PathSetBuilder {
   /** Shared by a builder and the builders `descend` returns: whether a node may be left empty. */
   private state = { descended: false };
 
-  constructor() {
+  /**
+   * `ordered`: the caller inserts in depth-first order, each subtree's paths
+   * together and no path twice (a walk of an object inserting as it goes), so
+   * a path leaving the last one's branch always starts a new node and its
+   * last element is always a new member: nothing is looked up.
+   */
+  constructor(private readonly ordered = false) {
     this.node = PathSet.newNode();
   }
 
@@ -445,12 +555,19 @@ export class PathSetBuilder {
     while (k < n && k < depth && elems[k] === path[k]) k++;
     let node = nodes[k];
     for (; k < n; k++) {
-      node = PathSet.childNodeOf(node, path[k]);
+      if (this.ordered) {
+        const child = PathSet.newNode();
+        PathSet.appendChild(node, path[k], child);
+        node = child;
+      } else {
+        node = PathSet.childNodeOf(node, path[k]);
+      }
       elems[k] = path[k];
       nodes[k + 1] = node;
     }
     this.lastDepth = n;
-    PathSet.addMemberTo(node, path[n]);
+    if (this.ordered) PathSet.appendMember(node, path[n]);
+    else PathSet.addMemberTo(node, path[n]);
     return this;
   }
 

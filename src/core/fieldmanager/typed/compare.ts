@@ -52,14 +52,16 @@ export function compare(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: Jso
  * What the configuration leaves out is lhs's, unchanged.
  */
 export function mergeComparing(schema: Schema, node: TypeNode, lhs: JsonValue, rhs: JsonValue): { merged: JsonValue; comparison: Comparison } {
-  const added = new PathSetBuilder();
-  const modified = new PathSetBuilder();
+  // The walk visits each node once, depth first.
+  const added = new PathSetBuilder(true);
+  const modified = new PathSetBuilder(true);
   const rules: MergeRules = {
     leaf(path, l, r) {
       if (r === undefined) return deepCopy(l as JsonValue);
       if (l === undefined) added.insert(path);
-      else if (!equals(l, r)) modified.insert(path);
-      return deepCopy(r);
+      // Scalars (most leaves) compare by value here; lists and maps deeply.
+      else if (l !== r && (typeof l !== 'object' || typeof r !== 'object' || !equals(l, r))) modified.insert(path);
+      return typeof r === 'object' && r !== null ? deepCopy(r) : r;
     },
     post(path, l) {
       if (l === undefined) added.insert(path);

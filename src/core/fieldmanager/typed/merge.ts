@@ -54,8 +54,8 @@ interface ListItems {
   values: JsonValue[];
 }
 
-/** Lists up to this long are searched for duplicates by scanning, not hashing. */
-const SMALL_LIST = 8;
+/** Lists up to this long are searched for duplicates by scanning, not hashing (no set to allocate per list). */
+const SMALL_LIST = 32;
 
 class MergingWalker {
   /** The path of the node being visited; pushed and popped as the walk goes. */

@@ -105,15 +105,18 @@ function fillMap(w: Walk, atom: MapAtom, v: JsonObject, self: PathSet, checked: 
   }
 }
 
+/** Lists up to this long are searched for a repeated key by scanning (no set to allocate). */
+const SCAN_UP_TO = 32;
+
 function hasRepeats(pes: PathElement[]): boolean {
-  if (pes.length <= 8) {
-    for (let i = 1; i < pes.length; i++) for (let j = 0; j < i; j++) if (pes[i].id === pes[j].id) return true;
+  if (pes.length <= SCAN_UP_TO) {
+    for (let i = 1; i < pes.length; i++) for (let j = 0; j < i; j++) if (pes[i] === pes[j] || pes[i].id === pes[j].id) return true;
     return false;
   }
   const seen = new Set<string>();
-  for (const pe of pes) {
-    if (seen.has(pe.id)) return true;
-    seen.add(pe.id);
+  for (let i = 0; i < pes.length; i++) {
+    if (seen.has(pes[i].id)) return true;
+    seen.add(pes[i].id);
   }
   return false;
 }

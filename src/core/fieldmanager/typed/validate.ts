@@ -104,7 +104,9 @@ class Validator {
       for (let i = 0; i < v.length; i++) this.child(atom.element, indexElement(i), v[i], preserve);
       return;
     }
-    const seen = new Set<string>();
+    // Lists up to SCAN_UP_TO items look for a repeated key by scanning the ones before (no set to allocate).
+    const seen = v.length > SCAN_UP_TO ? new Set<string>() : undefined;
+    const before: PathElement[] = [];
     for (let i = 0; i < v.length; i++) {
       const item = v[i];
       const bad = badItem(atom, item);
@@ -118,11 +120,19 @@ class Validator {
         this.fail(e.detail);
         return;
       }
-      if (seen.has(pe.id) && !this.allowDuplicates) this.fail(`duplicate entries for key ${elementToString(pe)}`);
-      seen.add(pe.id);
+      if (!this.allowDuplicates && (seen ? seen.has(pe.id) : repeats(before, pe))) this.fail(`duplicate entries for key ${elementToString(pe)}`);
+      if (seen) seen.add(pe.id);
+      else before.push(pe);
       this.child(atom.element, pe, item, preserve);
     }
   }
+}
+
+const SCAN_UP_TO = 32;
+
+function repeats(before: readonly PathElement[], pe: PathElement): boolean {
+  for (let j = 0; j < before.length; j++) if (before[j] === pe || before[j].id === pe.id) return true;
+  return false;
 }
 
 /** Items an associative list cannot hold, in the server's words (key fields are checked by listItemElement). */

@@ -59,7 +59,8 @@ function keepSpec(obj: KubeObject, old: KubeObject): void {
 
 export const certificateSigningRequestStrategy: Partial<ResourceStrategy> = {
   // The request's signature is verified through WebCrypto before the (synchronous) validation reads the verdict.
-  checkAsync: checkCertificateRequests,
+  // Called, not referenced: validation is a part the service worker loads on first use, never at start.
+  checkAsync: (obj, old, ctx) => checkCertificateRequests(obj, old, ctx),
   prepareForCreate(obj, ctx) {
     const spec = (obj['spec'] && typeof obj['spec'] === 'object' ? obj['spec'] : (obj['spec'] = {})) as Record<string, unknown>;
     for (const k of ['username', 'uid', 'groups', 'extra']) delete spec[k];

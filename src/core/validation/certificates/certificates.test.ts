@@ -21,6 +21,7 @@ describe('CertificateSigningRequest', () => {
     ['API-VER-144: the legacy-unknown signer', csr({ signerName: 'kubernetes.io/legacy-unknown' }), ['spec.signerName: Invalid value: "kubernetes.io/legacy-unknown": the legacy signerName is not allowed via this API version']],
     ['signer without a path', csr({ signerName: 'signer' }), ["spec.signerName: Invalid value: \"signer\": must be a fully qualified domain and path of the form 'example.com/signer-name'"]],
     ['short expiration', csr({ expirationSeconds: 60 }), ['spec.expirationSeconds: Invalid value: 60: may not specify a duration less than 600 seconds (10 minutes)']],
+    ['no request', csr({ request: undefined }), ['spec.request: Invalid value: []byte(nil): PEM block type must be CERTIFICATE REQUEST']],
     ['not a CSR PEM', csr({ request: btoa('hi') }), ['spec.request: Invalid value: []byte{0x68, 0x69}: PEM block type must be CERTIFICATE REQUEST']],
     ['DER that stops inside its length', csr({ request: btoa('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n') }), [
       `spec.request: Invalid value: ${goBytes('-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----\n')}: asn1: syntax error: truncated tag or length`,
