@@ -49,8 +49,14 @@ describe('LimitRanger admission', () => {
     expect(r.body.metadata.annotations).toEqual({
       'kubernetes.io/limit-ranger': 'LimitRanger plugin set: cpu, memory request for container c0; cpu, memory limit for container c0; cpu request for container c1; cpu limit for container c1; cpu, memory request for init container init; cpu, memory limit for init container init',
     });
+    // The QoS class counts the defaults (kube's PrepareForCreate sets it after admission): requests below limits.
+    expect(r.body.status.qosClass).toBe('Burstable');
     // Stored as answered.
     expect((await t.json('GET', `${ns}/pods/web`)).body.spec.containers[0].resources).toEqual(c0.resources);
+    const equal = await t.json('POST', '/api/v1/namespaces/kube-system/limitranges', { body: limitRange('same', [{ type: 'Container', default: { cpu: '1', memory: '1Gi' }, defaultRequest: { cpu: '1', memory: '1Gi' } }]) });
+    expect(equal.status).toBe(201);
+    const guaranteed = await t.json('POST', '/api/v1/namespaces/kube-system/pods', { body: pod('g', [{}]) });
+    expect(guaranteed.body.status.qosClass).toBe('Guaranteed');
     // Another namespace has no LimitRange.
     const other = await t.json('POST', '/api/v1/namespaces/kube-public/pods', { body: pod('bare', [{}]) });
     expect(other.body.spec.containers[0].resources).toEqual({});

@@ -17,7 +17,12 @@ export const podStrategy: Partial<ResourceStrategy> = {
         { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       ];
     }
+  },
+  // The initial status once mutating admission ran: LimitRanger's defaults count toward the QoS class, as kube's
+  // PrepareForCreate (which sets it) runs after admission.
+  beginCreate(obj) {
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
+    return undefined;
   },
   // A pod no node runs (unbound, or finished) has nothing to wait for; negative periods mean 1s.
   checkGracefulDelete(pod, requested) {
