@@ -173,3 +173,16 @@ describe('Store views of a request', () => {
     await expect(guarded.withUser({ username: 'bob', groups: [] }).withTrace(() => {}).createStored('default', pod('p2'))).rejects.toThrow('refused by the wrapper');
   });
 });
+
+describe('stored layout', () => {
+  it('stores kind, apiVersion, then metadata in Go field order with an empty resourceVersion slot, then the rest in the object\'s order', async () => {
+    const obj = pod('p1', { finalizers: ['x/y'], annotations: { a: 'b' }, ownerReferences: [], generateName: 'p-', resourceVersion: '12', selfLink: '/x' });
+    const scrambled: KubeObject = { spec: obj.spec, metadata: Object.fromEntries(Object.entries(obj.metadata).reverse()), kind: 'Pod', apiVersion: 'v1', status: { phase: 'Pending' } } as KubeObject;
+    const kv = (await pods.createStored('default', scrambled)).kv!;
+    const stored = JSON.parse(kv.value) as KubeObject;
+    expect(Object.keys(stored)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+    expect(Object.keys(stored.metadata)).toEqual(['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels', 'annotations', 'ownerReferences', 'finalizers']);
+    expect(stored.metadata.resourceVersion).toBe('');
+    expect(Object.keys(stored.metadata.labels!)).toEqual(['10', 'app']);
+  });
+});

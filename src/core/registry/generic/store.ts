@@ -249,9 +249,27 @@ export function storedObjectHead(value: string): StoredObjectHead | undefined {
   return storedLayout(value, head) ? (head as unknown as StoredObjectHead) : undefined;
 }
 
+/** ObjectMeta fields in the order canonicalMetadata writes them. */
+const metadataOrder = Object.keys(canonicalMetadata({ name: 0, generateName: 0, namespace: 0, selfLink: 0, uid: 0, resourceVersion: 0, generation: 0, creationTimestamp: 0, deletionTimestamp: 0, deletionGracePeriodSeconds: 0, labels: 0, annotations: 0, ownerReferences: 0, finalizers: 0, managedFields: 0 }));
+const metadataFields = new Set(metadataOrder);
+
+/** canonicalMetadata({ ...meta, resourceVersion: '' }), in one pass over meta. */
+function storedMetadata(meta: ObjectMeta): ObjectMeta {
+  const out: Record<string, unknown> = {};
+  const m = meta as Record<string, unknown>;
+  for (let i = 0; i < metadataOrder.length; i++) {
+    const k = metadataOrder[i]!;
+    if (k === 'resourceVersion') out[k] = '';
+    else if (m[k] !== undefined) out[k] = m[k];
+  }
+  for (const k in m) if (!metadataFields.has(k) && m[k] !== undefined) out[k] = m[k];
+  return out as ObjectMeta;
+}
+
 function encodeStored(obj: KubeObject): string {
-  const { kind, apiVersion, metadata, ...rest } = obj;
-  return JSON.stringify({ kind, apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: '' }), ...rest });
+  const stored: Record<string, unknown> = { kind: obj.kind, apiVersion: obj.apiVersion, metadata: storedMetadata(obj.metadata) };
+  for (const k in obj) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata') stored[k] = obj[k];
+  return JSON.stringify(stored);
 }
 
 /**
