@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
+import { createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, createWebhookAdmissionPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type DefaultPluginsOptions } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -123,6 +123,8 @@ export interface ApiServerOptions {
   certificateSubjectRestriction?: boolean;
   /** The default-on LimitRanger and ResourceQuota admission plugins (--disable-admission-plugins turns them off). */
   admissionPlugins?: DefaultPluginsOptions;
+  /** How admission webhooks are called (the host's verifies TLS against caBundle); the runtime's fetch by default. */
+  admissionWebhookTransport?: AdmissionWebhookTransport;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -305,6 +307,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  const webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];
   let elector: LeaderElector | undefined;
@@ -350,8 +353,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
+    await webhooks.start();
     await defaultPlugins.start();
-    controllers.push(crdController, policies, defaultPlugins);
+    controllers.push(crdController, policies, webhooks, defaultPlugins);
     // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
     if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
@@ -370,10 +374,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const trace = traceSink(request);
-    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true), info.name, trace);
+    const hooks = requestWebhooks(webhooks, request, info, type, warnings);
+    let admission = defaultPlugins.validating(type, hooks.validating(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true)), info.name, trace);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
-    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name, trace)).withUser(user);
+    const admitting = store.withAdmission(admission, hooks.mutating(defaultPlugins.mutating(type, info.name, trace))).withUser(user);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);
   }

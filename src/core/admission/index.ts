@@ -7,10 +7,11 @@
  */
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
-import type { AdmissionReview, ValidatingAdmission } from '../registry/generic/store';
+import type { AdmissionReview, MutatingAdmission, ValidatingAdmission } from '../registry/generic/store';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
-import type { AdmissionOutcome } from './attributes';
+import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+import type { WebhookAdmissionPlugin } from './webhook';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
@@ -18,10 +19,66 @@ import { admitCertificateSubjectRestriction } from './certificateSubjectRestrict
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { createWebhookAdmissionPlugin, type AdmissionWebhookTransport, type WebhookAdmissionPlugin } from './webhook';
 export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 
 /** The options object of each operation; a connect has none. */
 const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+
+/** The admission attributes of one write of a request. */
+export function requestAttributes(request: Request, info: RequestInfo, type: ResourceType, review: AdmissionReview): AdmissionAttributes {
+  const obj = review.object ?? review.oldObject;
+  return {
+    operation: review.operation,
+    resource: { group: type.group, version: type.version, resource: type.resource },
+    kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+    subresource: review.subresource,
+    name: info.name || obj?.metadata.name || '',
+    namespace: type.scope === 'Namespaced' ? info.namespace : '',
+    namespaced: type.scope === 'Namespaced',
+    object: review.object,
+    oldObject: review.oldObject,
+    dryRun: review.dryRun,
+    user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+    options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
+  };
+}
+
+/** Keeps a pass's warnings (each once: a retried write runs admission again) and traces its audit annotations. */
+function keepOutcome(request: Request, outcome: AdmissionOutcome, warnings: string[]): void {
+  for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
+  if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+}
+
+/**
+ * The webhook plugins for one request: MutatingAdmissionWebhook after
+ * `builtIn` (the mutating plugins before it in kube's order), and
+ * ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy).
+ */
+export function requestWebhooks(plugin: WebhookAdmissionPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
+  const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    return plugin[phase](requestAttributes(request, info, type, review), outcome)?.then(() => keepOutcome(request, outcome, warnings));
+  };
+  return {
+    mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
+      return {
+        admit(review) {
+          const first = builtIn?.admit(review);
+          return first ? first.then(() => run('admit', review)) : run('admit', review);
+        },
+      };
+    },
+    validating(inner: ValidatingAdmission): ValidatingAdmission {
+      return {
+        async validate(review) {
+          await inner.validate(review);
+          await run('validate', review);
+        },
+      };
+    },
+  };
+}
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
@@ -61,30 +118,12 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
       const started = performance.now();
       let rejected = true;
       try {
-        await plugin.validate(
-          {
-            operation: review.operation,
-            resource: { group: type.group, version: type.version, resource: type.resource },
-            kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
-            subresource: review.subresource,
-            name: info.name || obj?.metadata.name || '',
-            namespace: type.scope === 'Namespaced' ? info.namespace : '',
-            namespaced: type.scope === 'Namespaced',
-            object: review.object,
-            oldObject: review.oldObject,
-            dryRun: review.dryRun,
-            user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-            options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
-          },
-          outcome,
-        );
+        await plugin.validate(requestAttributes(request, info, type, review), outcome);
         rejected = false;
       } finally {
         observe?.('ValidatingAdmissionPolicy', review.operation, rejected, (performance.now() - started) / 1000);
       }
-      // A retried write runs admission again: each warning once.
-      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-      if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+      keepOutcome(request, outcome, warnings);
     },
   };
 }
