@@ -42,12 +42,19 @@ export class ErrCallingWebhook extends Error {
   }
 }
 
-/** Where the webhook is reached. No pod network backs `service` references: the host resolves the name or fails. */
-export function webhookURL(config: WebhookClientConfig): { url: URL; serverName?: string } {
-  if (config.url) return { url: new URL(config.url) };
+/**
+ * Where the webhook is reached, spelled as Go prints it (an explicit :443
+ * stays). No pod network backs `service` references: the host resolves the
+ * name or fails.
+ */
+export function webhookURL(config: WebhookClientConfig): { url: string; serverName?: string } {
+  if (config.url) {
+    new URL(config.url);
+    return { url: config.url };
+  }
   const svc = config.service ?? {};
   const host = `${svc.name ?? ''}.${svc.namespace ?? ''}.svc`;
-  return { url: new URL(`https://${host}:${svc.port ?? 443}${svc.path ?? ''}`), serverName: host };
+  return { url: `https://${host}:${svc.port ?? 443}${svc.path ?? ''}`, serverName: host };
 }
 
 function decodeCABundle(b64: string | undefined): string | undefined {
@@ -87,14 +94,13 @@ export const fetchTransport: AdmissionWebhookTransport = async (call) => {
  * parsed answer; throws ErrCallingWebhook for anything but a 2xx JSON body.
  */
 export async function callWebhook(transport: AdmissionWebhookTransport, name: string, config: WebhookClientConfig, review: unknown, timeoutSeconds: number): Promise<unknown> {
-  let target: { url: URL; serverName?: string };
+  let target: { url: string; serverName?: string };
   try {
     target = webhookURL(config);
   } catch (e) {
     throw new ErrCallingWebhook(name, `failed to get client for webhook: ${e instanceof Error ? e.message : String(e)}`);
   }
-  target.url.searchParams.set('timeout', `${timeoutSeconds}s`);
-  const url = target.url.href;
+  const url = `${target.url}${target.url.includes('?') ? '&' : '?'}timeout=${timeoutSeconds}s`;
   const abort = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
