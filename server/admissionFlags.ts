@@ -2,8 +2,8 @@
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
  * kube-apiserver); NodeRestriction, off by default as upstream, and
- * CertificateSubjectRestriction, LimitRanger and ResourceQuota, on by
- * default as upstream, are the ones whose switches change kubesim's
+ * CertificateSubjectRestriction, LimitRanger, PodSecurity and ResourceQuota,
+ * on by default as upstream, are the ones whose switches change kubesim's
  * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
  * default set.
  */
@@ -29,7 +29,7 @@ export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: 
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
 }
 
-/** Whether a plugin kube-apiserver enables by default (LimitRanger, ResourceQuota) runs: not disabled. */
-export function defaultOnPluginEnabled(name: 'CertificateSubjectRestriction' | 'LimitRanger' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+/** Whether a plugin kube-apiserver enables by default (CertificateSubjectRestriction, LimitRanger, PodSecurity, ResourceQuota) runs: not disabled. */
+export function defaultOnPluginEnabled(name: 'CertificateSubjectRestriction' | 'LimitRanger' | 'PodSecurity' | 'ResourceQuota', disable: readonly string[] = []): boolean {
   return !disable.includes(name);
 }
