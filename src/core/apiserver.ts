@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
+import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -245,6 +245,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
   // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
   let podSecurity: PodSecurityPlugin | undefined;
+  let webhooks: WebhookAdmissionPlugin | undefined;
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -258,7 +259,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, controllerPodSecurity(() => podSecurity, type)), defaultPlugins.mutating(type));
+      const hooks = controllerWebhooks(() => webhooks, type);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, hooks.validating(controllerPodSecurity(() => podSecurity, type))), hooks.mutating(defaultPlugins.mutating(type)));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -313,7 +315,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
-  const webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport });
+  webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport });
   const podType = registry.resourceFor('', 'v1', 'pods');
   // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
   podSecurity = options.podSecurity === false ? undefined : defaultPodSecurityPlugin(registry.kubernetesVersion, {

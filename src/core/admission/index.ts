@@ -47,20 +47,12 @@ export function requestAttributes(request: Request, info: RequestInfo, type: Res
   };
 }
 
-/**
- * The webhook plugins for one request: MutatingAdmissionWebhook after
- * `builtIn` (the mutating plugins before it in kube's order), and
- * ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy).
- * Warnings join the response's (each once: a retried write runs admission
- * again), audit annotations the trace, a refused write's included.
- */
-export function requestWebhooks(plugin: WebhookAdmissionPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
+/** The webhook phases around the built-in plugins, for writes whose attributes `attributes` gives. */
+function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attributes: (review: AdmissionReview) => AdmissionAttributes, done?: (outcome: AdmissionOutcome) => void) {
   const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
     const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    return plugin[phase](requestAttributes(request, info, type, review), outcome)?.finally(() => {
-      if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
-      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-    });
+    const ran = plugin()?.[phase](attributes(review), outcome);
+    return done ? ran?.finally(() => done(outcome)) : ran;
   };
   return {
     mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
@@ -71,15 +63,57 @@ export function requestWebhooks(plugin: WebhookAdmissionPlugin, request: Request
         },
       };
     },
-    validating(inner: ValidatingAdmission): ValidatingAdmission {
+    validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
       return {
-        async validate(review) {
-          await inner.validate(review);
-          await run('validate', review);
+        validate(review) {
+          const first = inner?.validate(review);
+          return first ? first.then(() => run('validate', review)) : (run('validate', review) ?? Promise.resolve());
         },
       };
     },
   };
+}
+
+/**
+ * The webhook plugins for one request: MutatingAdmissionWebhook after
+ * `builtIn` (the mutating plugins before it in kube's order), and
+ * ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy).
+ * Warnings join the response's (each once: a retried write runs admission
+ * again), audit annotations the trace, a refused write's included.
+ */
+export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
+  return webhookPhases(() => plugin, (review) => requestAttributes(request, info, type, review), (outcome) => {
+    if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+    for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
+  });
+}
+
+/** Who the writes no request makes are admitted as: kube-controller-manager's own identity (without --use-service-account-credentials). */
+const controllerUser = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+
+/**
+ * The webhooks on the writes no request makes (the controllers' own: a
+ * ReplicaSet's pods reach a sidecar-injecting webhook as in a cluster). The
+ * plugin is looked up at each write: stores exist before it is built.
+ */
+export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefined, type: ResourceType) {
+  return webhookPhases(plugin, (review) => {
+    const meta = (review.object ?? review.oldObject)?.metadata;
+    return {
+      operation: review.operation,
+      resource: { group: type.group, version: type.version, resource: type.resource },
+      kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+      subresource: review.subresource,
+      name: meta?.name ?? '',
+      namespace: type.scope === 'Namespaced' ? (meta?.namespace ?? '') : '',
+      namespaced: type.scope === 'Namespaced',
+      object: review.object,
+      oldObject: review.oldObject,
+      dryRun: review.dryRun,
+      user: controllerUser,
+      options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
+    };
+  });
 }
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics; `step` false: the plugin's only). */

@@ -40,9 +40,9 @@ function hook(name: string, path: string, extra: Record<string, unknown> = {}) {
 }
 const config = (kind: 'ValidatingWebhookConfiguration' | 'MutatingWebhookConfiguration', name: string, webhooks: unknown[]) => ({ apiVersion: 'admissionregistration.k8s.io/v1', kind, metadata: { name }, webhooks });
 
-async function server(handlers: Record<string, Handler>, validating: unknown[] = [], mutating: unknown[] = []): Promise<TestServer & { calls: ReturnType<typeof webhookServers>['calls'] }> {
+async function server(handlers: Record<string, Handler>, validating: unknown[] = [], mutating: unknown[] = [], options: Parameters<typeof newTestServer>[0] = {}): Promise<TestServer & { calls: ReturnType<typeof webhookServers>['calls'] }> {
   const hooks = webhookServers(handlers);
-  const t = await newTestServer({ admissionWebhookTransport: hooks.transport });
+  const t = await newTestServer({ admissionWebhookTransport: hooks.transport, ...options });
   if (validating.length) expect((await t.json('POST', VWC, { body: config('ValidatingWebhookConfiguration', 'validate', validating) })).status).toBe(201);
   if (mutating.length) expect((await t.json('POST', MWC, { body: config('MutatingWebhookConfiguration', 'mutate', mutating) })).status).toBe(201);
   return Object.assign(t, { calls: hooks.calls });
@@ -207,6 +207,28 @@ describe('MutatingAdmissionWebhook', () => {
     const r = await t.json('POST', CMS, { body: cm('one') });
     expect(r.status).toBe(500);
     expect(r.body.message).toBe('Internal error occurred: failed calling webhook "p.example.com": received invalid webhook response: validating webhooks may not return patches or patch types');
+  });
+});
+
+describe('writes no request makes', () => {
+  it("a ReplicaSet's pods reach a mutating webhook, as kube-controller-manager", async () => {
+    const inject: Handler = (rv) => respond(rv, { allowed: true, patchType: 'JSONPatch', patch: patch([{ op: 'add', path: '/metadata/labels/injected', value: 'true' }]) });
+    const podRules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }];
+    const t = await server({ '/inject': inject }, [], [hook('inject.example.com', '/inject', { rules: podRules })], { controllers: ['*', '-deployment-controller', '-root-ca-certificate-publisher-controller'] });
+    const rs = {
+      apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    expect((await t.json('POST', '/apis/apps/v1/namespaces/default/replicasets', { body: rs })).status).toBe(201);
+    let pods: any[] = [];
+    for (let i = 0; i < 200 && !pods.length; i++) {
+      pods = (await t.json('GET', '/api/v1/namespaces/default/pods')).body.items;
+      if (!pods.length) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(pods).toHaveLength(1);
+    expect(pods[0].metadata.labels).toEqual({ app: 'web', injected: 'true' });
+    expect(t.calls).toHaveLength(1);
+    expect(t.calls[0]!.review.request).toMatchObject({ operation: 'CREATE', namespace: 'default', resource: { resource: 'pods' }, userInfo: { username: 'system:kube-controller-manager', groups: ['system:authenticated'] } });
   });
 });
 
