@@ -66,8 +66,14 @@ function decodeCABundle(b64: string | undefined): string | undefined {
   }
 }
 
-/** What client-go's rest client says of a non-2xx answer whose body is not a Status. */
+/** What client-go's rest client says of a non-2xx answer: a Status body's message, else its wording for the code. */
 function unstructuredError(status: number, body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { kind?: unknown; message?: unknown };
+    if (parsed.kind === 'Status' && typeof parsed.message === 'string' && parsed.message) return parsed.message;
+  } catch {
+    // Not JSON: the code's wording.
+  }
   const known: Record<number, string> = {
     400: 'the server rejected our request for an unknown reason',
     401: 'the server has asked for the client to provide credentials',

@@ -120,6 +120,22 @@ describe('ValidatingAdmissionWebhook', () => {
     expect(r.body.message).toBe('Internal error occurred: failed calling webhook "slow.example.com": failed to call webhook: Post "https://127.0.0.1:9443/slow?timeout=1s": context deadline exceeded');
   });
 
+  it('a non-2xx answer fails the call in the rest client\'s words: a Status body\'s message, else the code\'s', async () => {
+    const t = await newTestServer({
+      admissionWebhookTransport: async (call) => (new URL(call.url).pathname === '/status'
+        ? { status: 500, body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', message: 'webhook crashed', code: 500 }) }
+        : { status: 404, body: 'not here' }),
+    });
+    expect((await t.json('POST', VWC, { body: config('ValidatingWebhookConfiguration', 'v', [hook('status.example.com', '/status')]) })).status).toBe(201);
+    const r = await t.json('POST', CMS, { body: cm('one') });
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe('Internal error occurred: failed calling webhook "status.example.com": failed to call webhook: webhook crashed');
+    expect((await t.json('DELETE', `${VWC}/v`)).status).toBe(200);
+    expect((await t.json('POST', VWC, { body: config('ValidatingWebhookConfiguration', 'w', [hook('missing.example.com', '/missing')]) })).status).toBe(201);
+    const missing = await t.json('POST', CMS, { body: cm('one') });
+    expect(missing.body.message).toBe('Internal error occurred: failed calling webhook "missing.example.com": failed to call webhook: the server could not find the requested resource');
+  });
+
   it('an answer for another uid is an invalid response', async () => {
     const t = await server({ '/bad': (rv) => ({ ...respond(rv, { allowed: true }), response: { uid: 'other', allowed: true } }) }, [hook('bad.example.com', '/bad')]);
     const r = await t.json('POST', CMS, { body: cm('one') });
