@@ -87,6 +87,22 @@ async function shouldCall(hook: Webhook, a: AdmissionAttributes, deps: DispatchD
   return conditionsMatch(hook, a, deps);
 }
 
+/**
+ * A create as kube's mutating phase sees it: before BeforeCreate, so
+ * without the uid, generation and creationTimestamp (null) the store has
+ * already set, and without a name generated from generateName.
+ */
+function beforeCreate(a: AdmissionAttributes): AdmissionAttributes {
+  if (a.operation !== 'CREATE' || a.subresource || !a.object?.metadata) return a;
+  const meta: Record<string, unknown> = { ...a.object.metadata, creationTimestamp: null };
+  delete meta['uid'];
+  delete meta['generation'];
+  const { name, generateName } = a.object.metadata;
+  const generated = !!generateName && !!name && name.length === generateName.length + 5 && name.startsWith(generateName);
+  if (generated) delete meta['name'];
+  return { ...a, name: generated ? '' : a.name, object: { ...a.object, metadata: meta as KubeObject['metadata'] } };
+}
+
 /** One call: the dry-run guard, the review, the checked answer (ErrCallingWebhook for anything unusable). */
 async function call(hook: Webhook, a: AdmissionAttributes, deps: DispatchDeps, mutating: boolean): Promise<AdmissionResult> {
   const s = hook.spec;
@@ -94,7 +110,7 @@ async function call(hook: Webhook, a: AdmissionAttributes, deps: DispatchDeps, m
   const version = reviewVersion(s.admissionReviewVersions);
   if (!version) throw new ErrCallingWebhook(s.name, 'webhook does not accept known AdmissionReview versions');
   const uid = crypto.randomUUID();
-  const answer = await callWebhook(deps.transport, s.name, s.clientConfig ?? {}, admissionReview(a, uid, version), s.timeoutSeconds ?? 10);
+  const answer = await callWebhook(deps.transport, s.name, s.clientConfig ?? {}, admissionReview(mutating ? beforeCreate(a) : a, uid, version), s.timeoutSeconds ?? 10);
   const result = verifyAdmissionResponse(uid, version, mutating, answer);
   if (typeof result === 'string') throw new ErrCallingWebhook(s.name, `received invalid webhook response: ${result}`);
   return result;

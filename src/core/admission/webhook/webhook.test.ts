@@ -206,6 +206,20 @@ describe('MutatingAdmissionWebhook', () => {
     expect(t.calls[1]!.review.request['object'].metadata.labels).toEqual({ mutated: 'yes' });
   });
 
+  it('a create reaches mutating webhooks as before BeforeCreate: no uid, creationTimestamp null, no generated name; validating ones see them', async () => {
+    const t = await server({ '/mutate': allow, '/validate': allow }, [hook('validate.example.com', '/validate')], [hook('mutate.example.com', '/mutate')]);
+    const r = await t.json('POST', CMS, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'gen-' } } });
+    expect(r.status).toBe(201);
+    const [mutating, validating] = t.calls.map((c) => c.review.request);
+    expect(mutating!['name']).toBeUndefined();
+    // managedFields are there: the field manager runs before admission, as in kube.
+    const { managedFields, ...meta } = mutating!['object'].metadata;
+    expect(meta).toEqual({ generateName: 'gen-', namespace: 'default', creationTimestamp: null });
+    expect(managedFields).toHaveLength(1);
+    expect(validating!['name']).toBe(r.body.metadata.name);
+    expect(validating!['object'].metadata).toMatchObject({ name: r.body.metadata.name, uid: r.body.metadata.uid, creationTimestamp: r.body.metadata.creationTimestamp });
+  });
+
   it('webhooks run in order, each seeing the previous patch; IfNeeded webhooks are called again after a later change', async () => {
     const add = (key: string): Handler => (rv) => {
       const labels = rv.request['object'].metadata.labels ?? {};
