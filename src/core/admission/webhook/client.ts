@@ -37,7 +37,8 @@ export interface WebhookClientConfig {
 
 /** webhookutil.ErrCallingWebhook: no usable answer; failurePolicy Ignore lets the request through. */
 export class ErrCallingWebhook extends Error {
-  constructor(readonly webhookName: string, readonly reason: string) {
+  /** `code`: the answer's HTTP status, when there was one. */
+  constructor(readonly webhookName: string, readonly reason: string, readonly code = 0) {
     super(`failed calling webhook "${webhookName}": ${reason}`);
   }
 }
@@ -122,10 +123,10 @@ export async function callWebhook(transport: AdmissionWebhookTransport, name: st
   } finally {
     clearTimeout(timer);
   }
-  if (answer.status < 200 || answer.status > 299) throw new ErrCallingWebhook(name, `failed to call webhook: ${unstructuredError(answer.status, answer.body)}`);
+  if (answer.status < 200 || answer.status > 299) throw new ErrCallingWebhook(name, `failed to call webhook: ${unstructuredError(answer.status, answer.body)}`, answer.status);
   try {
     return JSON.parse(answer.body) as unknown;
   } catch (e) {
-    throw new ErrCallingWebhook(name, `failed to call webhook: ${e instanceof Error ? e.message : String(e)}`);
+    throw new ErrCallingWebhook(name, `failed to call webhook: ${e instanceof Error ? e.message : String(e)}`, answer.status);
   }
 }

@@ -28,7 +28,11 @@ export interface DispatchDeps {
   namespaceObject(a: AdmissionAttributes): Promise<KubeObject | undefined>;
   /** Other served versions of the request's resource (matchPolicy Equivalent). */
   equivalentVersions(a: AdmissionAttributes): string[];
+  /** One call made (apiserver_admission_webhook_* metrics): `code` the HTTP status, 0 without an answer. */
+  observe?: WebhookObserver;
 }
+
+export type WebhookObserver = (webhook: string, type: 'admit' | 'validating', operation: string, rejected: boolean, code: number, seconds: number) => void;
 
 /** Webhooks never see writes to the objects that configure admission (IsExemptAdmissionConfigurationResource). */
 const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
@@ -110,9 +114,22 @@ async function call(hook: Webhook, a: AdmissionAttributes, deps: DispatchDeps, m
   const version = reviewVersion(s.admissionReviewVersions);
   if (!version) throw new ErrCallingWebhook(s.name, 'webhook does not accept known AdmissionReview versions');
   const uid = crypto.randomUUID();
-  const answer = await callWebhook(deps.transport, s.name, s.clientConfig ?? {}, admissionReview(mutating ? beforeCreate(a) : a, uid, version), s.timeoutSeconds ?? 10);
+  const started = performance.now();
+  const observe = (rejected: boolean, code: number) => deps.observe?.(s.name, mutating ? 'admit' : 'validating', a.operation, rejected, code, (performance.now() - started) / 1000);
+  let answer: unknown;
+  try {
+    answer = await callWebhook(deps.transport, s.name, s.clientConfig ?? {}, admissionReview(mutating ? beforeCreate(a) : a, uid, version), s.timeoutSeconds ?? 10);
+  } catch (e) {
+    observe(true, e instanceof ErrCallingWebhook ? e.code : 0);
+    throw e;
+  }
   const result = verifyAdmissionResponse(uid, version, mutating, answer);
-  if (typeof result === 'string') throw new ErrCallingWebhook(s.name, `received invalid webhook response: ${result}`);
+  if (typeof result === 'string') {
+    observe(true, 200);
+    throw new ErrCallingWebhook(s.name, `received invalid webhook response: ${result}`, 200);
+  }
+  const code = typeof result.status?.['code'] === 'number' ? result.status['code'] : result.allowed ? 200 : 400;
+  observe(!result.allowed, Math.min(code, 600));
   return result;
 }
 

@@ -12,9 +12,10 @@ import type { Storage } from '../../storage/interface';
 import type { AdmissionAttributes, AdmissionOutcome } from '../attributes';
 import { fetchTransport, type AdmissionWebhookTransport } from './client';
 import { webhookSource } from './configurations';
-import { dispatchMutating, dispatchValidating, isExempt, type DispatchDeps } from './dispatcher';
+import { dispatchMutating, dispatchValidating, isExempt, type DispatchDeps, type WebhookObserver } from './dispatcher';
 
 export type { AdmissionWebhookTransport, WebhookAnswer, WebhookCall } from './client';
+export type { WebhookObserver } from './dispatcher';
 
 export interface WebhookPluginDeps {
   storage: Storage;
@@ -22,6 +23,7 @@ export interface WebhookPluginDeps {
   storeFor(type: ResourceType): Store;
   authorizer?: () => Authorizer;
   transport?: AdmissionWebhookTransport;
+  observe?: WebhookObserver;
 }
 
 export interface WebhookAdmissionPlugin {
@@ -41,6 +43,7 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
   const dispatch: DispatchDeps = {
     transport: deps.transport ?? fetchTransport,
     authorizer: deps.authorizer,
+    observe: deps.observe,
     async namespaceObject(a) {
       const type = deps.registry.resourceFor('', 'v1', 'namespaces');
       if (!type || !a.namespace) return undefined;

@@ -136,6 +136,20 @@ describe('ValidatingAdmissionWebhook', () => {
     expect(missing.body.message).toBe('Internal error occurred: failed calling webhook "missing.example.com": failed to call webhook: the server could not find the requested resource');
   });
 
+  it('each call is counted in apiserver_admission_webhook_request_total and timed', async () => {
+    const t = await server({ '/validate': (rv) => respond(rv, rv.request['name'] === 'bad' ? { allowed: false, status: { code: 403 } } : { allowed: true }), '/mutate': allow }, [hook('validate.example.com', '/validate')], [hook('mutate.example.com', '/mutate')]);
+    expect((await t.json('POST', CMS, { body: cm('good') })).status).toBe(201);
+    expect((await t.json('POST', CMS, { body: cm('bad') })).status).toBe(403);
+    const text = await (await t.request('GET', '/metrics')).text();
+    const lines = text.split('\n').filter((l) => l.startsWith('apiserver_admission_webhook_request_total{'));
+    expect(lines.sort()).toEqual([
+      'apiserver_admission_webhook_request_total{name="mutate.example.com",type="admit",operation="CREATE",code="200",rejected="false"} 2',
+      'apiserver_admission_webhook_request_total{name="validate.example.com",type="validating",operation="CREATE",code="200",rejected="false"} 1',
+      'apiserver_admission_webhook_request_total{name="validate.example.com",type="validating",operation="CREATE",code="403",rejected="true"} 1',
+    ]);
+    expect(text).toContain('apiserver_admission_webhook_admission_duration_seconds_count{name="validate.example.com",type="validating",operation="CREATE",rejected="true"} 1');
+  });
+
   it('an answer for another uid is an invalid response', async () => {
     const t = await server({ '/bad': (rv) => ({ ...respond(rv, { allowed: true }), response: { uid: 'other', allowed: true } }) }, [hook('bad.example.com', '/bad')]);
     const r = await t.json('POST', CMS, { body: cm('one') });
