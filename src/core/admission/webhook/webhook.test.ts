@@ -189,6 +189,19 @@ describe('ValidatingAdmissionWebhook', () => {
     expect(broken.body.message).toBe(`configmaps "skipped" is forbidden: expression 'object.data.missing == 'x'' resulted in error: no such key: missing`);
   });
 
+  it('matchPolicy Equivalent matches the resource requested in another served version; Exact does not', async () => {
+    const v2Rules = [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v2'], resources: ['horizontalpodautoscalers'] }];
+    const t = await server({ '/deny': (rv) => respond(rv, { allowed: false }) }, [
+      hook('equivalent.example.com', '/deny', { rules: v2Rules }),
+      hook('exact.example.com', '/deny', { rules: v2Rules, matchPolicy: 'Exact' }),
+    ]);
+    const hpa = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'h' }, spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 2 } };
+    const r = await t.json('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', { body: hpa });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe('admission webhook "equivalent.example.com" denied the request without explanation');
+    expect(t.calls).toHaveLength(1);
+  });
+
   it('admissionReviewVersions [v1beta1] gets an admission.k8s.io/v1beta1 review', async () => {
     const t = await server({ '/old': allow }, [hook('old.example.com', '/old', { admissionReviewVersions: ['v1beta1'] })]);
     expect((await t.json('POST', CMS, { body: cm('one') })).status).toBe(201);
