@@ -50,6 +50,7 @@ export class ErrCallingWebhook extends Error {
  */
 export function webhookURL(config: WebhookClientConfig): { url: string; serverName?: string } {
   if (config.url) {
+    // Throws on a URL that does not parse: the client for it cannot be made.
     new URL(config.url);
     return { url: config.url };
   }

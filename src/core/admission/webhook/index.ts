@@ -31,8 +31,6 @@ export interface WebhookAdmissionPlugin {
   admit(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
   /** ValidatingAdmissionWebhook: throws the denial. */
   validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
-  /** Whether any mutating webhook is configured (writes without one skip the phase). */
-  hasMutating(): Promise<boolean>;
   start(): Promise<void>;
   stop(): void;
 }
@@ -64,9 +62,6 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
     validate(a, outcome) {
       if (isExempt(a)) return undefined;
       return validating.webhooks().then((hooks) => (hooks.length ? dispatchValidating(hooks, a, outcome, dispatch) : undefined));
-    },
-    async hasMutating() {
-      return (await mutating.webhooks()).length > 0;
     },
     async start() {
       await Promise.all([mutating.webhooks(), validating.webhooks()]);
