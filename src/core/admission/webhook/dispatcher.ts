@@ -92,11 +92,13 @@ async function shouldCall(hook: Webhook, a: AdmissionAttributes, deps: DispatchD
 }
 
 /**
- * A create as kube's mutating phase sees it: before BeforeCreate, so
+ * A write as kube's mutating phase sees it. A create: before BeforeCreate, so
  * without the uid, generation and creationTimestamp (null) the store has
  * already set, and without a name generated from generateName.
  */
 function beforeCreate(a: AdmissionAttributes): AdmissionAttributes {
+  // kube's delete handler admits a delete's mutating phase with neither object.
+  if (a.operation === 'DELETE') return { ...a, oldObject: undefined };
   if (a.operation !== 'CREATE' || a.subresource || !a.object?.metadata) return a;
   const meta: Record<string, unknown> = { ...a.object.metadata, creationTimestamp: null };
   delete meta['uid'];

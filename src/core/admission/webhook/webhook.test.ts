@@ -259,6 +259,21 @@ describe('MutatingAdmissionWebhook', () => {
     expect(t.calls.map((c) => c.path)).toEqual(['/first', '/second', '/first']);
   });
 
+  it('a delete reaches mutating webhooks with neither object (they may refuse it), then validating ones with oldObject', async () => {
+    const deleteRules = [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    let refuse = true;
+    const t = await server({ '/v': allow, '/m': (rv) => respond(rv, refuse ? { allowed: false, status: { message: 'keep it', code: 403 } } : { allowed: true }) }, [hook('v.example.com', '/v', { rules: deleteRules })], [hook('m.example.com', '/m', { rules: deleteRules })]);
+    expect((await t.json('POST', CMS, { body: cm('one') })).status).toBe(201);
+    const refused = await t.json('DELETE', `${CMS}/one`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('admission webhook "m.example.com" denied the request: keep it');
+    refuse = false;
+    expect((await t.json('DELETE', `${CMS}/one`)).status).toBe(200);
+    expect(t.calls.map((c) => [c.path, c.review.request['name'], c.review.request['object'], c.review.request['oldObject']?.metadata.name ?? null])).toEqual([
+      ['/m', 'one', null, null], ['/m', 'one', null, null], ['/v', 'one', null, 'one'],
+    ]);
+  });
+
   it('a validating webhook may not patch; an unsupported patchType is an invalid response', async () => {
     const t = await server({ '/p': (rv) => respond(rv, { allowed: true, patchType: 'JSONPatch', patch: patch([]) }) }, [hook('p.example.com', '/p')]);
     const r = await t.json('POST', CMS, { body: cm('one') });
