@@ -167,6 +167,11 @@ function applyPatch(hook: Webhook, a: AdmissionAttributes, patch: unknown): bool
 export async function dispatchMutating(hooks: readonly Webhook[], a: AdmissionAttributes, outcome: AdmissionOutcome, deps: DispatchDeps): Promise<void> {
   let nsObject: Promise<KubeObject | undefined> | undefined;
   const ns = () => (nsObject ??= deps.namespaceObject(a));
+  if (a.operation === 'CREATE' && a.namespaced && a.namespace) {
+    // NamespaceLifecycle, first in kube's order, refuses it before any webhook: the store's namespace check does here.
+    const namespace = await ns();
+    if (!namespace || namespace.metadata.deletionTimestamp) return;
+  }
   /** IfNeeded webhooks called in the first round, with the object as they left it. */
   const reinvocable: { hook: Webhook; after: unknown }[] = [];
   for (const round of [0, 1]) {

@@ -274,6 +274,14 @@ describe('MutatingAdmissionWebhook', () => {
     ]);
   });
 
+  it('a create in a namespace that does not exist is NotFound before any webhook is called (NamespaceLifecycle comes first)', async () => {
+    const t = await server({}, [], [hook('down.example.com', '/down')]);
+    const r = await t.json('POST', '/api/v1/namespaces/nope/configmaps', { body: cm('one') });
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('namespaces "nope" not found');
+    expect((await t.json('POST', CMS, { body: cm('one') })).status).toBe(500);
+  });
+
   it('a validating webhook may not patch; an unsupported patchType is an invalid response', async () => {
     const t = await server({ '/p': (rv) => respond(rv, { allowed: true, patchType: 'JSONPatch', patch: patch([]) }) }, [hook('p.example.com', '/p')]);
     const r = await t.json('POST', CMS, { body: cm('one') });
