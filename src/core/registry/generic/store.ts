@@ -147,8 +147,8 @@ const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2,
 /** Store views made by Store.view: the root store and their own request settings, nothing else. */
 const plainViews = new WeakSet<object>();
 
-/** Keys whose last applied object a store keeps decoded. */
-const lastWrittenLimit = 32;
+/** Keys whose last applied object a store keeps decoded (bounded: an object can be large, and a browser worker holds them all). */
+const lastWrittenLimit = 16;
 
 const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
