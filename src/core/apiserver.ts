@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
+import { bootstrapSystemPriorityClasses, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -236,7 +236,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** The store each type object was last given, so a request finds it without building the key. */
   const storeByType = new WeakMap<ResourceType, Store>();
   // LimitRanger and ResourceQuota: every write passes them, the controllers' too.
-  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
+  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, random, storeFor }, options.admissionPlugins);
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -270,6 +270,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
     if (services) await bootstrapServices(storeFor(services), serviceAllocator);
+    const priorityClasses = registry.resourceFor('scheduling.k8s.io', 'v1', 'priorityclasses');
+    if (priorityClasses) await bootstrapSystemPriorityClasses(storeFor(priorityClasses));
     health.done('bootstrap-controller');
   }
 

@@ -88,3 +88,4 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
     },
   };
 }
+export { bootstrapSystemPriorityClasses } from './priority';
