@@ -1,0 +1,78 @@
+/** DefaultStorageClass, StorageObjectInUseProtection and DefaultIngressClass admission through handle(). */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+const storageClasses = '/apis/storage.k8s.io/v1/storageclasses';
+const ingressClasses = '/apis/networking.k8s.io/v1/ingressclasses';
+const claim = (name: string, spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, annotations },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+});
+const storageClass = (name: string, isDefault?: string) => ({
+  apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', provisioner: 'example.com/disk',
+  metadata: { name, annotations: isDefault ? { 'storageclass.kubernetes.io/is-default-class': isDefault } : undefined },
+});
+const ingress = (name: string, spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
+  apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name, annotations },
+  spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } }, ...spec },
+});
+const ingressClass = (name: string, isDefault?: boolean) => ({
+  apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', spec: { controller: 'example.com/ingress' },
+  metadata: { name, annotations: isDefault ? { 'ingressclass.kubernetes.io/is-default-class': 'true' } : undefined },
+});
+
+describe('DefaultStorageClass admission', () => {
+  it('a claim without a class gets the default StorageClass, the newest of several; "" or the beta annotation keeps none', async () => {
+    t = await newTestServer();
+    const none = await t.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('none') });
+    expect(none.status).toBe(201);
+    expect(none.body.spec.storageClassName).toBeUndefined();
+    await t.json('POST', storageClasses, { body: storageClass('older', 'true') });
+    await t.json('POST', storageClasses, { body: storageClass('not-default', 'false') });
+    t.clock.advance(1000);
+    await t.json('POST', storageClasses, { body: storageClass('newer', 'true') });
+    const defaulted = await t.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('defaulted') });
+    expect(defaulted.body.spec.storageClassName).toBe('newer');
+    const empty = await t.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('empty', { storageClassName: '' }) });
+    expect(empty.body.spec.storageClassName).toBe('');
+    const beta = await t.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('beta', {}, { 'volume.beta.kubernetes.io/storage-class': 'older' }) });
+    expect(beta.body.spec.storageClassName).toBeUndefined();
+  });
+});
+
+describe('StorageObjectInUseProtection admission', () => {
+  it('new claims get kubernetes.io/pvc-protection and volumes kubernetes.io/pv-protection, after finalizers of their own', async () => {
+    t = await newTestServer();
+    const pvc = await t.json('POST', `${ns}/persistentvolumeclaims`, { body: { ...claim('c'), metadata: { name: 'c', finalizers: ['example.com/keep'] } } });
+    expect(pvc.body.metadata.finalizers).toEqual(['example.com/keep', 'kubernetes.io/pvc-protection']);
+    const pv = await t.json('POST', '/api/v1/persistentvolumes', {
+      body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'v' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
+    });
+    expect(pv.status).toBe(201);
+    expect(pv.body.metadata.finalizers).toEqual(['kubernetes.io/pv-protection']);
+  });
+});
+
+describe('DefaultIngressClass admission', () => {
+  it('an Ingress without ingressClassName or the ingress.class annotation gets the default IngressClass, the newest of several', async () => {
+    t = await newTestServer();
+    const base = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+    expect((await t.json('POST', base, { body: ingress('none') })).body.spec.ingressClassName).toBeUndefined();
+    await t.json('POST', ingressClasses, { body: ingressClass('nginx', true) });
+    t.clock.advance(1000);
+    await t.json('POST', ingressClasses, { body: ingressClass('traefik', true) });
+    await t.json('POST', ingressClasses, { body: ingressClass('other') });
+    const r = await t.json('POST', base, { body: ingress('web') });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.ingressClassName).toBe('traefik');
+    expect((await t.json('POST', base, { body: ingress('own', { ingressClassName: 'other' }) })).body.spec.ingressClassName).toBe('other');
+    expect((await t.json('POST', base, { body: ingress('annotated', {}, { 'kubernetes.io/ingress.class': 'nginx' }) })).body.spec.ingressClassName).toBeUndefined();
+  });
+});
