@@ -21,6 +21,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { startResourceQuotaController } from './controllers/resourceQuota';
@@ -326,6 +327,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
+      ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
+      ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {

@@ -76,3 +76,40 @@ describe('DefaultIngressClass admission', () => {
     expect((await t.json('POST', base, { body: ingress('annotated', {}, { 'kubernetes.io/ingress.class': 'nginx' }) })).body.spec.ingressClassName).toBeUndefined();
   });
 });
+
+describe('PVC and PV protection controllers', () => {
+  const eventually = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 5));
+    return check();
+  };
+
+  it('a claim a running pod mounts stays Terminating until the pod goes; an unused one goes at once', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('used') });
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('free') });
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'used' } }] } };
+    expect((await s.json('POST', `${ns}/pods`, { body: pod })).status).toBe(201);
+    const d = await s.json('DELETE', `${ns}/persistentvolumeclaims/used`);
+    expect(d.status).toBe(200);
+    expect(d.body.metadata.deletionTimestamp).toBeDefined();
+    expect(d.body.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
+    expect((await s.json('DELETE', `${ns}/persistentvolumeclaims/free`)).status).toBe(200);
+    expect(await eventually(async () => (await s.json('GET', `${ns}/persistentvolumeclaims/free`)).status === 404)).toBe(true);
+    // Still in use: the finalizer stays.
+    const still = await s.json('GET', `${ns}/persistentvolumeclaims/used`);
+    expect(still.body.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
+    expect((await s.json('DELETE', `${ns}/pods/p`)).status).toBe(200);
+    expect(await eventually(async () => (await s.json('GET', `${ns}/persistentvolumeclaims/used`)).status === 404)).toBe(true);
+  });
+
+  it('a volume that is not Bound is deleted once its pv-protection finalizer is dropped', async () => {
+    t = await newTestServer();
+    const s = t;
+    await s.json('POST', '/api/v1/persistentvolumes', {
+      body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'v' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/data' } } },
+    });
+    expect((await s.json('DELETE', '/api/v1/persistentvolumes/v')).status).toBe(200);
+    expect(await eventually(async () => (await s.json('GET', '/api/v1/persistentvolumes/v')).status === 404)).toBe(true);
+  });
+});
