@@ -18,6 +18,11 @@
  * also reports its own CPU time, and the bench prints server CPU per
  * request. That ratio is not capped by the client.
  *
+ * A third server splits kubesim's overhead: the host's own adaptor
+ * (server/adaptor) answering every request with the same captured bytes,
+ * without the core. Its CPU beyond bare is the adaptor's share (Request in,
+ * Response out); kubesim's beyond it is the core's (handler chain and GET).
+ *
  * Run: npx tsx bench/http.bench.ts [requests=20000] [concurrency=16] [rounds=3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -72,6 +77,22 @@ async function serveKubesim(): Promise<void> {
   });
 }
 
+/** The host's adaptor answering with the canned response, as the core's response writer would build it. */
+async function serveAdaptor(): Promise<void> {
+  const { createHostServer } = await import('../server/adaptor/listener');
+  const canned = JSON.parse(process.env['BENCH_CANNED'] ?? '') as Canned;
+  const body = Buffer.from(canned.body, 'base64');
+  const headers = { ...canned.headers, 'content-length': String(body.byteLength) };
+  const server = createHostServer({ hostname: '127.0.0.1', fetch: async () => new Response(body, { status: canned.status, headers: { ...headers } }) });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as AddressInfo;
+    announce(`http://127.0.0.1:${port}`, async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  });
+}
+
 function serveBare(): void {
   const canned = JSON.parse(process.env['BENCH_CANNED'] ?? '') as Canned;
   const body = Buffer.from(canned.body, 'base64');
@@ -116,7 +137,7 @@ interface Child {
   lines: Interface;
 }
 
-function startChild(kind: 'kubesim' | 'bare', env: Record<string, string> = {}): Promise<Child> {
+function startChild(kind: 'kubesim' | 'adaptor' | 'bare', env: Record<string, string> = {}): Promise<Child> {
   const self = fileURLToPath(import.meta.url);
   // Re-run this file under the same tsx loader the parent runs with.
   const child = spawn(process.execPath, [...process.execArgv, self, 'serve', kind], {
@@ -207,6 +228,7 @@ async function main(): Promise<void> {
 
   const kubesim = await startChild('kubesim');
   let bare: Child | undefined;
+  let adaptor: Child | undefined;
   try {
     const captureAgent = new Agent({ keepAlive: false });
     const sample = await get(captureAgent, kubesim.url + objectPath);
@@ -215,31 +237,33 @@ async function main(): Promise<void> {
     const headers = Object.fromEntries(Object.entries(sample.headers).filter(([k]) => !perResponseHeaders.has(k)));
     const canned: Canned = { status: sample.status, headers, body: sample.body.toString('base64') };
     bare = await startChild('bare', { BENCH_CANNED: JSON.stringify(canned) });
+    adaptor = await startChild('adaptor', { BENCH_CANNED: JSON.stringify(canned) });
 
-    const targets = { kubesim: kubesim.url + objectPath, bare: bare.url + objectPath };
+    const sides = ['kubesim', 'adaptor', 'bare'] as const;
+    type Side = (typeof sides)[number];
+    const children: Record<Side, Child> = { kubesim, adaptor, bare };
+    const targets = { kubesim: kubesim.url + objectPath, adaptor: adaptor.url + objectPath, bare: bare.url + objectPath };
     const warmup = Math.min(total, 2000);
-    await load(targets.kubesim, warmup, concurrency, sample.body);
-    await load(targets.bare, warmup, concurrency, sample.body);
+    for (const side of sides) await load(targets[side], warmup, concurrency, sample.body);
 
-    const children = { kubesim, bare };
-    const rate = { kubesim: [] as number[], bare: [] as number[] };
-    const cpu = { kubesim: [] as number[], bare: [] as number[] };
-    // Each round's requests go in batches, the sides taking turns, so load from elsewhere on a
-    // shared machine falls on both alike; a side's figures sum its batches.
+    const rate: Record<Side, number[]> = { kubesim: [], adaptor: [], bare: [] };
+    const cpu: Record<Side, number[]> = { kubesim: [], adaptor: [], bare: [] };
+    // Each round's requests go in batches, the sides taking turns (in a rotating order), so load from
+    // elsewhere on a shared machine falls on all alike; a side's figures sum its batches.
     const batches = Math.max(1, Math.min(10, Math.floor(total / 1000)));
     for (let round = 0; round < rounds; round++) {
-      const seconds = { kubesim: 0, bare: 0 };
-      const micros = { kubesim: 0, bare: 0 };
+      const seconds: Record<Side, number> = { kubesim: 0, adaptor: 0, bare: 0 };
+      const micros: Record<Side, number> = { kubesim: 0, adaptor: 0, bare: 0 };
       for (let b = 0; b < batches; b++) {
         const n = Math.floor(total / batches) + (b < total % batches ? 1 : 0);
-        const order = (round + b) % 2 ? (['bare', 'kubesim'] as const) : (['kubesim', 'bare'] as const);
-        for (const side of order) {
+        const shift = (round + b) % sides.length;
+        for (const side of [...sides.slice(shift), ...sides.slice(0, shift)]) {
           const before = await cpuOf(children[side]);
           seconds[side] += n / (await load(targets[side], n, concurrency, sample.body));
           micros[side] += (await cpuOf(children[side])) - before;
         }
       }
-      for (const side of ['kubesim', 'bare'] as const) {
+      for (const side of sides) {
         rate[side].push(total / seconds[side]);
         cpu[side].push(micros[side] / total);
       }
@@ -248,23 +272,28 @@ async function main(): Promise<void> {
     const k = median(rate.kubesim);
     const b = median(rate.bare);
     const kc = median(cpu.kubesim);
+    const ac = median(cpu.adaptor);
     const bc = median(cpu.bare);
     const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
     console.log(`http: GET one ConfigMap (${sample.body.byteLength} B), ${total} requests x ${rounds} rounds, ${concurrency} keep-alive requesters; median`);
-    console.log(`               req/s     server CPU us/req`);
-    console.log(`kubesim host   ${fmt(k).padStart(8)}  ${kc.toFixed(1).padStart(8)}`);
-    console.log(`bare node:http ${fmt(b).padStart(8)}  ${bc.toFixed(1).padStart(8)}`);
+    console.log(`                        req/s     server CPU us/req`);
+    console.log(`kubesim host          ${fmt(k).padStart(8)}  ${kc.toFixed(1).padStart(8)}`);
+    console.log(`host adaptor, canned  ${fmt(median(rate.adaptor)).padStart(8)}  ${ac.toFixed(1).padStart(8)}`);
+    console.log(`bare node:http        ${fmt(b).padStart(8)}  ${bc.toFixed(1).padStart(8)}`);
+    console.log(`server CPU beyond bare: adaptor ${(ac - bc).toFixed(1)} us/req, core ${(kc - ac).toFixed(1)} us/req`);
     console.log(`throughput ratio kubesim/bare ${(k / b).toFixed(2)}  (share of the bare server's req/s; capped by the client)`);
     console.log(`server CPU ratio bare/kubesim ${(bc / kc).toFixed(2)}  (share of the bare server's efficiency; 1 = no overhead)`);
     reportFigure({ id: 'http.cpu.bare', label: 'Node host GET of one ConfigMap, server CPU per request: bare node:http / kubesim', value: bc / kc, unit: 'ratio', baseline: `kubesim ${kc.toFixed(1)} µs/req, bare ${bc.toFixed(1)} µs/req` });
+    reportFigure({ id: 'http.cpu.adaptor', label: "Node host GET of one ConfigMap, server CPU per request: bare node:http / the host's adaptor answering canned bytes", value: bc / ac, unit: 'ratio', baseline: `adaptor ${ac.toFixed(1)} µs/req, bare ${bc.toFixed(1)} µs/req` });
     reportFigure({ id: 'http.throughput.bare', label: 'Node host GET of one ConfigMap, req/s: kubesim / bare node:http (capped by the client)', value: k / b, unit: 'ratio', baseline: `kubesim ${fmt(k)} req/s, bare ${fmt(b)} req/s` });
   } finally {
-    await Promise.all([stopChild(kubesim), bare && stopChild(bare)]);
+    await Promise.all([stopChild(kubesim), bare && stopChild(bare), adaptor && stopChild(adaptor)]);
   }
 }
 
 if (process.argv[2] === 'serve') {
   if (process.argv[3] === 'kubesim') await serveKubesim();
+  else if (process.argv[3] === 'adaptor') await serveAdaptor();
   else serveBare();
 } else {
   await main();

@@ -6,20 +6,20 @@
  * no relist loop.
  *
  * The server is the core over the watch cache on a FakeClock, served through
- * @hono/node-server like the Node host, so the test can move time past the
+ * the Node host's own adaptor (server/adaptor), so the test can move time past the
  * history window and the watch timeout.
  */
-import { createAdaptorServer } from '@hono/node-server';
 import { CoreV1Api, KubeConfig, makeInformer, Watch, type V1Pod } from '@kubernetes/client-node';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, type ApiServer } from '../src/core/apiserver';
+import { createHostServer } from '../server/adaptor/listener';
 import { createMemoryStorage } from '../src/core/storage/memory';
 import { FakeClock } from '../src/core/util/clock';
 
 let api: ApiServer;
 let clock: FakeClock;
-let server: ReturnType<typeof createAdaptorServer>;
+let server: ReturnType<typeof createHostServer>;
 let url: string;
 const requests: string[] = [];
 let kc: KubeConfig;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   clock = new FakeClock(new Date());
   api = createApiServer({ storage: createMemoryStorage(), clock });
   await api.ready;
-  server = createAdaptorServer({
+  server = createHostServer({
     fetch: (request: Request) => {
       const u = new URL(request.url);
       requests.push(`${request.method} ${u.pathname}${u.search}`);

@@ -2,8 +2,8 @@
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
  * kube-apiserver); NodeRestriction, off by default as upstream, and
- * CertificateSubjectRestriction, LimitRanger, ServiceAccount, Priority,
- * DefaultTolerationSeconds, DefaultStorageClass,
+ * CertificateSubjectRestriction, LimitRanger, PodSecurity, ServiceAccount,
+ * Priority, DefaultTolerationSeconds, DefaultStorageClass,
  * StorageObjectInUseProtection, DefaultIngressClass and ResourceQuota, on
  * by default as upstream, are the ones whose switches change kubesim's
  * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
@@ -31,7 +31,7 @@ export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: 
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
 }
 
-type DefaultOnPlugin = 'CertificateSubjectRestriction' | 'LimitRanger' | 'ServiceAccount' | 'Priority' | 'DefaultTolerationSeconds'
+type DefaultOnPlugin = 'CertificateSubjectRestriction' | 'LimitRanger' | 'PodSecurity' | 'ServiceAccount' | 'Priority' | 'DefaultTolerationSeconds'
   | 'DefaultStorageClass' | 'StorageObjectInUseProtection' | 'DefaultIngressClass' | 'ResourceQuota';
 
 /** Whether a plugin kube-apiserver enables by default runs: not disabled. */

@@ -42,6 +42,8 @@ export interface HostFlags extends AuthorizationFlags {
   /** --enable-admission-plugins / --disable-admission-plugins (names checked). */
   enableAdmissionPlugins?: string[];
   disableAdmissionPlugins?: string[];
+  /** --admission-control-config-file: an AdmissionConfiguration (kubesim reads its PodSecurity entry). */
+  admissionControlConfigFile?: string;
   /** --fake-clock: the server clock only moves when POST /debug/kubesim/clock?advance= says so; from this time. */
   fakeClock?: Date;
   /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
@@ -83,6 +85,7 @@ Flags:
       --authorization-policy-file str  ABAC policy file (one JSON policy per line), with --authorization-mode=ABAC
       --enable-admission-plugins strings   admission plugins to turn on beyond the defaults (NodeRestriction)
       --disable-admission-plugins strings  admission plugins to turn off
+      --admission-control-config-file str  AdmissionConfiguration file (apiserver.config.k8s.io/v1): PodSecurity's defaults and exemptions
       --authorization-webhook-config-file str  kubeconfig of the Webhook mode's service; --authorization-webhook-version (v1beta1),
                                        --authorization-webhook-cache-authorized-ttl (5m), --authorization-webhook-cache-unauthorized-ttl (30s)
   -h, --help                           this help
@@ -124,7 +127,7 @@ export function parseFlags(argv: string[]): HostFlags {
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins', 'fake-clock', 'max-request-bytes']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -226,6 +229,9 @@ export function parseFlags(argv: string[]): HostFlags {
         break;
       case 'authorization-webhook-cache-unauthorized-ttl':
         flags.authorizationWebhookCacheUnauthorizedTTL = value;
+        break;
+      case 'admission-control-config-file':
+        flags.admissionControlConfigFile = value;
         break;
       case 'enable-admission-plugins':
       case 'disable-admission-plugins':

@@ -19,6 +19,7 @@ import { publishClusterInfo } from './clusterInfo';
 import { rejectDotSegment } from './dotSegments';
 import { hostAuthorization } from './authorization';
 import { defaultAdmissionPlugins, defaultOnPluginEnabled, nodeRestrictionEnabled } from './admissionFlags';
+import { readAdmissionConfiguration } from './admissionConfig';
 import type { HostFlags } from './flags';
 import { defaultMaxRequestBytes, openHostStorage, withMaxRequestBytes } from './storage';
 import { ensureServingCert, servingCertFromFiles } from './tls';
@@ -110,7 +111,7 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
     : await ensureServingCert(flags.dataDir, generatedFor);
   if (cert) rootCa.pem = cert.caCert;
   const clock = flags.fakeClock ? new FakeClock(flags.fakeClock) : undefined;
-  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), certificateSubjectRestriction: defaultOnPluginEnabled('CertificateSubjectRestriction', flags.disableAdmissionPlugins), admissionPlugins: defaultAdmissionPlugins(flags.disableAdmissionPlugins), livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection, clusterSigning: signing && { ca: signing.ca, signerCAs: signing.signerCAs, durationMs: signing.durationMs } });
+  const api = createApiServer({ storage, clock, controllers: flags.authn?.controllers, authentication: authn.options, anonymousAuth: authn.anonymousAuth, runtimeConfig: flags.runtimeConfig, watchHistoryWindowMs: flags.etcdCompactionIntervalMs, featureGates: flags.featureGates, serviceClusterIPRange: flags.serviceClusterIPRange, serviceNodePortRange: flags.serviceNodePortRange, authorizer: authz.authorizer, rbacBootstrap: authz.rbacBootstrap, nodeRestriction: nodeRestrictionEnabled(flags.enableAdmissionPlugins, flags.disableAdmissionPlugins), certificateSubjectRestriction: defaultOnPluginEnabled('CertificateSubjectRestriction', flags.disableAdmissionPlugins), admissionPlugins: defaultAdmissionPlugins(flags.disableAdmissionPlugins), podSecurity: defaultOnPluginEnabled('PodSecurity', flags.disableAdmissionPlugins), podSecurityConfiguration: flags.admissionControlConfigFile ? readAdmissionConfiguration(flags.admissionControlConfigFile).podSecurity : undefined, livezGracePeriodMs: flags.livezGracePeriodMs, flags: flagzValues(flags), showHiddenMetricsForVersion: flags.showHiddenMetricsForVersion, leaderElection, clusterSigning: signing && { ca: signing.ca, signerCAs: signing.signerCAs, durationMs: signing.durationMs } });
   await api.ready;
   // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
   const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;

@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { bootstrapSystemPriorityClasses, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, requestAdmission, type DefaultPluginsOptions } from './admission';
+import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, defaultPodSecurityPlugin, requestAdmission, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -124,6 +124,10 @@ export interface ApiServerOptions {
   certificateSubjectRestriction?: boolean;
   /** The default-on LimitRanger and ResourceQuota admission plugins (--disable-admission-plugins turns them off). */
   admissionPlugins?: DefaultPluginsOptions;
+  /** The PodSecurity admission plugin (on by default, as in kube-apiserver). */
+  podSecurity?: boolean;
+  /** Its PodSecurityConfiguration object (defaults, exemptions), as --admission-control-config-file carries it; invalid, the server is not built. */
+  podSecurityConfiguration?: Record<string, unknown>;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -238,6 +242,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const storeByType = new WeakMap<ResourceType, Store>();
   // LimitRanger and ResourceQuota: every write passes them, the controllers' too.
   const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, random, storeFor }, options.admissionPlugins);
+  // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
+  let podSecurity: PodSecurityPlugin | undefined;
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -251,7 +257,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type), defaultPlugins.mutating(type));
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, controllerPodSecurity(() => podSecurity, type)), defaultPlugins.mutating(type));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -308,6 +314,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  const podType = registry.resourceFor('', 'v1', 'pods');
+  // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
+  podSecurity = options.podSecurity === false ? undefined : defaultPodSecurityPlugin(registry.kubernetesVersion, {
+    getNamespace: async (name) => {
+      const kv = await storeFor(namespaceType).getKv('', name);
+      // Most namespaces carry no pod-security label: their policy is the default without decoding them.
+      if (kv && !kv.value.includes('"pod-security.kubernetes.io/')) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
+      return kv && storeFor(namespaceType).decode(kv);
+    },
+    listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
+    metrics: metrics.podSecurity,
+    configuration: options.podSecurityConfiguration,
+  });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];
   let elector: LeaderElector | undefined;
@@ -375,7 +394,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const trace = traceSink(request);
-    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true), info.name, trace);
+    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity), info.name, trace);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
     const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name, trace)).withUser(user);

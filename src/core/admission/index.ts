@@ -3,35 +3,40 @@
  * validating admission runs, per write, after the strategy validated the
  * object and before storage, on every write path (create, update, patch,
  * apply, delete, subresources), dry runs included. ValidatingAdmissionPolicy
- * is its plugin; Warn results become Warning headers, Audit results trace entries.
+ * and PodSecurity are its plugins; warnings become Warning headers, audit
+ * annotations trace entries.
  */
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
 import type { AdmissionReview, ValidatingAdmission } from '../registry/generic/store';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
-import type { AdmissionOutcome } from './attributes';
+import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 import type { ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
 import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
+import type { PodSecurityPlugin } from './podSecurity';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
+export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
 
 /** The options object of each operation; a connect has none. */
 const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
 
-/** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics). */
-export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number) => void;
+/** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics; `step` false: the plugin's only). */
+export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean) => void;
 
 /**
  * The validating plugins in kube's order: CertificateApproval and
  * CertificateSigning (when an authorizer is given), CertificateSubjectRestriction,
- * then ValidatingAdmissionPolicy.
+ * PodSecurity (when given; kube runs it before the certificate plugins,
+ * which never see the pods, workloads and namespaces it sees), then
+ * ValidatingAdmissionPolicy.
  */
-export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true): ValidatingAdmission {
+export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
   return {
     async validate(review) {
       const obj = review.object ?? review.oldObject;
@@ -58,34 +63,71 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-      const started = performance.now();
-      let rejected = true;
+      const attrs: AdmissionAttributes = {
+        operation: review.operation,
+        resource: { group: type.group, version: type.version, resource: type.resource },
+        kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+        subresource: review.subresource,
+        name: info.name || obj?.metadata.name || '',
+        namespace: type.scope === 'Namespaced' ? info.namespace : '',
+        namespaced: type.scope === 'Namespaced',
+        object: review.object,
+        oldObject: review.oldObject,
+        dryRun: review.dryRun,
+        user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+        options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
+      };
+      const step = async (name: string, validate: () => Promise<void>, countStep = true) => {
+        const started = performance.now();
+        let rejected = true;
+        try {
+          await validate();
+          rejected = false;
+        } finally {
+          // A refusal ends the validating step there.
+          observe?.(name, review.operation, rejected, (performance.now() - started) / 1000, countStep || rejected);
+        }
+      };
       try {
-        await plugin.validate(
-          {
-            operation: review.operation,
-            resource: { group: type.group, version: type.version, resource: type.resource },
-            kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
-            subresource: review.subresource,
-            name: info.name || obj?.metadata.name || '',
-            namespace: type.scope === 'Namespaced' ? info.namespace : '',
-            namespaced: type.scope === 'Namespaced',
-            object: review.object,
-            oldObject: review.oldObject,
-            dryRun: review.dryRun,
-            user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-            options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
-          },
-          outcome,
-        );
-        rejected = false;
+        // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
+        if (podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE')) await step('PodSecurity', () => podSecurity.validate(attrs, outcome), false);
+        await step('ValidatingAdmissionPolicy', () => plugin.validate(attrs, outcome));
       } finally {
-        observe?.('ValidatingAdmissionPolicy', review.operation, rejected, (performance.now() - started) / 1000);
+        // A refused write keeps the audit annotations made before the refusal.
+        if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
       }
       // A retried write runs admission again: each warning once.
       for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-      if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
     },
   };
 }
 export { bootstrapSystemPriorityClasses } from './priority';
+
+/**
+ * PodSecurity on the writes no request makes (the controllers' own: a
+ * ReplicaSet's pods), enforced as on a request's; there is no response to
+ * carry warnings nor an audit event to annotate. The plugin is looked up at
+ * each write: stores exist before it is built.
+ */
+export function controllerPodSecurity(plugin: () => PodSecurityPlugin | undefined, type: ResourceType): ValidatingAdmission | undefined {
+  if (type.group !== '' || type.resource !== 'pods') return undefined;
+  return {
+    validate: async (review) =>
+      plugin()?.validate(
+        {
+          operation: review.operation,
+          resource: { group: type.group, version: type.version, resource: type.resource },
+          kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+          subresource: review.subresource,
+          name: (review.object ?? review.oldObject)?.metadata.name ?? '',
+          namespace: (review.object ?? review.oldObject)?.metadata.namespace ?? '',
+          namespaced: true,
+          object: review.object,
+          oldObject: review.oldObject,
+          dryRun: review.dryRun,
+          user: { username: '', groups: [] },
+        },
+        { warnings: [], auditAnnotations: {} },
+      ),
+  };
+}

@@ -271,21 +271,25 @@ describe('admission trace', () => {
     await s.json('POST', `${ns}/limitranges`, { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'lr' }, spec: { limits: [{ type: 'Container', default: { cpu: '100m' } }] } } });
     await createQuota(s, 'q', { 'requests.cpu': '150m', pods: '5' });
     const traced = { 'x-kubesim-trace': '1' };
+    // PodSecurity annotates every pod write with the enforce level it was checked at.
     const ok = await s.json('POST', `${ns}/pods`, { body: pod('a'), headers: traced });
     expect(ok.status).toBe(201);
     expect(trace(ok)).toEqual([
       { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
       { stage: 'admission', message: 'ResourceQuota: q used pods=1,requests.cpu=100m' },
     ]);
     const dry = await s.json('POST', `${ns}/pods?dryRun=All`, { body: pod('b', { requests: { cpu: '50m' } }), headers: traced });
     expect(trace(dry)).toEqual([
       { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
       { stage: 'admission', message: 'ResourceQuota: q used pods=2,requests.cpu=150m (dry run: not written)' },
     ]);
     const refused = await s.json('POST', `${ns}/pods`, { body: pod('c'), headers: traced });
     expect(refused.status).toBe(403);
     expect(trace(refused)).toEqual([
       { stage: 'admission', message: 'LimitRanger: LimitRanger plugin set: cpu request for container app; cpu limit for container app' },
+      { stage: 'admission', message: 'audit annotations', details: { 'pod-security.kubernetes.io/enforce-policy': 'privileged:latest' } },
       { stage: 'admission', message: 'ResourceQuota refused the write', details: { message: refused.body.message } },
     ]);
   });

@@ -44,5 +44,13 @@ export function buildHandlerChain(apiHandler: Handler, options: ChainOptions): H
   handler = withRequestInfo(handler);
   handler = withTraceHeader(handler);
   handler = withCompression(handler, options.compression);
-  return handler;
+  // Filters that need no turn of their own are plain functions; whatever one throws still reaches the host as a rejection.
+  const chain = handler;
+  return (request) => {
+    try {
+      return chain(request);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
 }

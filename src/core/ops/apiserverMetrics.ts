@@ -39,10 +39,16 @@ export interface ApiServerMetrics {
   observeRequest(request: Request, info: RequestInfo, code: number, seconds: number): void;
   /** One watch event sent (apiserver_watch_events_total, apiserver_watch_events_sizes). */
   observeWatchEvent(info: RequestInfo, bytes: number, count?: number): void;
-  /** One validating admission step of a plugin (step and controller duration histograms). */
-  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number): void;
+  /** One validating admission step of a plugin (controller duration histogram; the step histogram too unless `step` is false). */
+  observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean): void;
   /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
   observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
+  /** pod_security_evaluations_total, _exemptions_total and _errors_total, by their label values (`by` 0 makes the series). */
+  podSecurity: {
+    evaluation(labels: readonly string[], by?: number): void;
+    exemption(labels: readonly string[], by?: number): void;
+    error(labels: readonly string[], by?: number): void;
+  };
   /** Declarative and hand-written validation disagreed (declarative_validation_mismatch_total). */
   observeDeclarativeValidationMismatch(): void;
   /**
@@ -144,6 +150,19 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
   const policyCheckDuration = registry.register(new Histogram({
     name: 'apiserver_validating_admission_policy_check_duration_seconds', stability: 'BETA', labels: policyLabels, buckets: [0.0000005, 0.001, 0.01, 0.1, 1],
     help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
+  }));
+  const podSecurityRequestLabels = ['request_operation', 'resource', 'subresource'];
+  const podSecurityEvaluations = registry.register(new Counter({
+    name: 'pod_security_evaluations_total', labels: ['decision', 'policy_level', 'policy_version', 'mode', ...podSecurityRequestLabels],
+    help: 'Number of policy evaluations that occurred, not counting ignored or exempt requests.',
+  }));
+  const podSecurityExemptions = registry.register(new Counter({
+    name: 'pod_security_exemptions_total', labels: podSecurityRequestLabels,
+    help: 'Number of exempt requests, not counting ignored or out of scope requests.',
+  }));
+  const podSecurityErrors = registry.register(new Counter({
+    name: 'pod_security_errors_total', labels: ['fatal', ...podSecurityRequestLabels],
+    help: 'Number of errors preventing normal evaluation. Non-fatal errors may result in the latest restricted profile being used for evaluation.',
   }));
   const dvMismatches = registry.register(new Counter({
     name: 'declarative_validation_mismatch_total',
@@ -260,9 +279,14 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       }
       observe(bytes, count);
     },
-    observeAdmission(plugin, operation, rejected, seconds) {
-      admissionStep.observe(['validate', operation, String(rejected)], seconds);
+    observeAdmission(plugin, operation, rejected, seconds, step = true) {
+      if (step) admissionStep.observe(['validate', operation, String(rejected)], seconds);
       admissionController.observe([plugin, 'validate', operation, String(rejected)], seconds);
+    },
+    podSecurity: {
+      evaluation: (labels, by) => podSecurityEvaluations.inc(labels, by),
+      exemption: (labels, by) => podSecurityExemptions.inc(labels, by),
+      error: (labels, by) => podSecurityErrors.inc(labels, by),
     },
     observePolicyCheck(policy, binding, errorType, action, seconds) {
       policyChecks.inc([policy, binding, errorType, action]);

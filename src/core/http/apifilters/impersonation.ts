@@ -51,7 +51,18 @@ function headerValues(headers: Headers, name: string): string[] {
 
 class ImpersonationHeaderError extends Error {}
 
+const noRequests: ImpersonationRequest[] = [];
+
 function buildImpersonationRequests(headers: Headers): ImpersonationRequest[] {
+  // One pass over the names: most requests carry no Impersonate-* header at all.
+  let impersonating = false;
+  for (const h of headers.keys()) {
+    if (h.startsWith('impersonate-')) {
+      impersonating = true;
+      break;
+    }
+  }
+  if (!impersonating) return noRequests;
   const requests: ImpersonationRequest[] = [];
   const requestedUser = headers.get(userHeader) ?? '';
   if (requestedUser) {
@@ -101,17 +112,7 @@ function attributesFor(requestor: UserInfo, r: ImpersonationRequest): Attributes
 }
 
 export function withImpersonation(handler: Handler, authorizer: Authorizer | undefined): Handler {
-  return async (request) => {
-    let requests: ImpersonationRequest[];
-    try {
-      requests = buildImpersonationRequests(request.headers);
-    } catch (e) {
-      if (!(e instanceof ImpersonationHeaderError)) throw e;
-      const uri = new URL(request.url);
-      addTrace(request, { stage: 'impersonation', message: e.message });
-      return writeText(500, `Internal Server Error: ${JSON.stringify(uri.pathname + uri.search)}: ${e.message}\n`);
-    }
-    if (!requests.length) return handler(request);
+  const impersonate = async (request: Request, requests: ImpersonationRequest[]): Promise<Response> => {
     const requestor = userFrom(request);
     if (!requestor) return writeText(500, `Internal Server Error: ${JSON.stringify(new URL(request.url).pathname)}: no user found for request\n`);
 
@@ -166,5 +167,18 @@ export function withImpersonation(handler: Handler, authorizer: Authorizer | und
       // Immutable headers (a host's own Request): the user is already switched, so the headers are inert.
     }
     return handler(request);
+  };
+  return (request) => {
+    let requests: ImpersonationRequest[];
+    try {
+      requests = buildImpersonationRequests(request.headers);
+    } catch (e) {
+      if (!(e instanceof ImpersonationHeaderError)) throw e;
+      const uri = new URL(request.url);
+      addTrace(request, { stage: 'impersonation', message: e.message });
+      return Promise.resolve(writeText(500, `Internal Server Error: ${JSON.stringify(uri.pathname + uri.search)}: ${e.message}\n`));
+    }
+    // Most requests impersonate nobody: they go on without a turn here.
+    return requests.length ? impersonate(request, requests) : handler(request);
   };
 }

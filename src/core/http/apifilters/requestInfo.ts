@@ -1,16 +1,38 @@
 /** withRequestInfo (k8s.io/apiserver/pkg/endpoints/filters/requestinfo.go): resolves the request's attributes once, for every later filter. */
 import { requestUrl, withRequestInfo as setRequestInfo } from '../request/context';
-import { newRequestInfo } from '../requestInfo';
+import { newRequestInfo, type RequestInfo } from '../requestInfo';
 import type { Handler } from '../chain';
 import { writeError } from '../responseWriter';
 
+/**
+ * The attributes of the URLs seen lately (requestUrl shares one URL object
+ * per text), by method. They depend on nothing else, so a repeated request
+ * reuses them; they are frozen, as every request that shares them reads them.
+ */
+const resolved = new Map<URL, Map<string, RequestInfo>>();
+const resolvedLimit = 256;
+
+function resolvedInfo(method: string, url: URL): RequestInfo {
+  let byMethod = resolved.get(url);
+  const known = byMethod?.get(method);
+  if (known) return known;
+  const info = Object.freeze(newRequestInfo(method, url)) as RequestInfo;
+  if (!byMethod) {
+    if (resolved.size >= resolvedLimit) resolved.clear();
+    resolved.set(url, (byMethod = new Map()));
+  }
+  byMethod.set(method, info);
+  return info;
+}
+
 export function withRequestInfo(handler: Handler): Handler {
-  return async (request) => {
+  // Not async: the handler's promise is the answer, with no promise around it.
+  return (request) => {
     try {
-      setRequestInfo(request, newRequestInfo(request.method, requestUrl(request)));
+      setRequestInfo(request, resolvedInfo(request.method, requestUrl(request)));
     } catch (err) {
       // A path the resolver cannot read (a malformed escape) is the client's error.
-      return writeError(err, request);
+      return Promise.resolve(writeError(err, request));
     }
     return handler(request);
   };

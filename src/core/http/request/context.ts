@@ -26,7 +26,8 @@ interface RequestContext {
   cbor?: boolean;
   /** Whether the client asked for the trace (X-Kubesim-Trace): entries are recorded only then. */
   tracing?: boolean;
-  trace: TraceEntry[];
+  /** Made when the first entry is recorded: most requests are not traced. */
+  trace: TraceEntry[] | undefined;
 }
 
 /**
@@ -42,13 +43,28 @@ function existing(request: Request): RequestContext | undefined {
 }
 
 function contextOf(request: Request): RequestContext {
-  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: [] });
+  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: undefined });
 }
+
+/**
+ * URLs parsed lately, by their text. Clients repeat the same few paths, and
+ * a lookup costs less than a parse; the cache starts over when full. The
+ * URLs are shared between requests, so nobody may change one.
+ */
+const parsedUrls = new Map<string, URL>();
+const parsedUrlsLimit = 256;
 
 /** The request's URL, parsed once however many stages read it. Callers must not change it. */
 export function requestUrl(request: Request): URL {
   const ctx = contextOf(request);
-  return (ctx.url ??= new URL(request.url));
+  if (ctx.url) return ctx.url;
+  const text = request.url;
+  let url = parsedUrls.get(text);
+  if (!url) {
+    if (parsedUrls.size >= parsedUrlsLimit) parsedUrls.clear();
+    parsedUrls.set(text, (url = new URL(text)));
+  }
+  return (ctx.url = url);
 }
 
 export function withRequestInfo(request: Request, info: RequestInfo): void {
@@ -91,7 +107,7 @@ export function withTracing(request: Request): void {
 /** Records entry when the request is traced; otherwise it is dropped. */
 export function addTrace(request: Request, entry: TraceEntry): void {
   const ctx = existing(request);
-  if (ctx?.tracing) ctx.trace.push(entry);
+  if (ctx?.tracing) (ctx.trace ??= []).push(entry);
 }
 
 /**
@@ -101,7 +117,7 @@ export function addTrace(request: Request, entry: TraceEntry): void {
  */
 export function traceSink(request: Request): ((entry: TraceEntry) => void) | undefined {
   const ctx = existing(request);
-  return ctx?.tracing ? (entry) => ctx.trace.push(entry) : undefined;
+  return ctx?.tracing ? (entry) => (ctx.trace ??= []).push(entry) : undefined;
 }
 
 export function traceFrom(request: Request): readonly TraceEntry[] {

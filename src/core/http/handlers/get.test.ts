@@ -1,0 +1,36 @@
+/** GET of one object through handle(): repeated reads, and reads after writes, of the same URL. */
+import { describe, expect, it } from 'vitest';
+import { newTestServer } from '../../testing/client';
+
+const path = '/api/v1/namespaces/default/configmaps/c1';
+
+describe('GET of one object', () => {
+  it('[API-META-015] repeated GETs answer the same bytes; after an update the same URL answers the new object and resourceVersion', async () => {
+    const t = await newTestServer();
+    const created = await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' }, data: { a: '1' } } });
+    expect(created.status).toBe(201);
+    const first = await t.request('GET', path, { headers: { accept: 'application/json' } });
+    const again = await t.request('GET', path, { headers: { accept: 'application/json' } });
+    const firstText = await first.text();
+    expect(await again.text()).toBe(firstText);
+    expect(first.headers.get('content-length')).toBe(String(new TextEncoder().encode(firstText).byteLength));
+    const before = JSON.parse(firstText) as { metadata: { resourceVersion: string }; data: Record<string, string> };
+    expect(before).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { a: '1' } });
+
+    const updated = await t.json('PUT', path, { body: { ...before, data: { a: '2' } } });
+    expect(updated.status).toBe(200);
+    const after = await t.json('GET', path);
+    expect(after.body.data).toEqual({ a: '2' });
+    expect(after.body.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+    expect(after.body.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
+
+    // The same URL by another method, and in another encoding, is resolved on its own.
+    const yaml = await t.request('GET', path, { headers: { accept: 'application/yaml' } });
+    expect(yaml.headers.get('content-type')).toBe('application/yaml');
+    expect(await yaml.text()).toContain("a: \"2\"");
+    expect((await t.json('DELETE', path)).status).toBe(200);
+    const gone = await t.json('GET', path);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, details: { name: 'c1', kind: 'configmaps' } });
+  });
+});
