@@ -83,23 +83,29 @@ describe('PVC and PV protection controllers', () => {
     return check();
   };
 
-  it('a claim a running pod mounts stays Terminating until the pod goes; an unused one goes at once', async () => {
+  it('a claim a scheduled pod mounts stays Terminating until the pod is deleted, even once it finished; an unscheduled pod holds nothing', async () => {
     t = await newTestServer();
     const s = t;
-    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('used') });
-    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim('free') });
-    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'used' } }] } };
-    expect((await s.json('POST', `${ns}/pods`, { body: pod })).status).toBe(201);
+    for (const c of ['used', 'free']) await s.json('POST', `${ns}/persistentvolumeclaims`, { body: claim(c) });
+    const pod = (name: string, claimName: string, nodeName?: string) => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name },
+      spec: { nodeName, containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName } }] },
+    });
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('p', 'used', 'n1') })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('pending', 'free') })).status).toBe(201);
     const d = await s.json('DELETE', `${ns}/persistentvolumeclaims/used`);
     expect(d.status).toBe(200);
     expect(d.body.metadata.deletionTimestamp).toBeDefined();
     expect(d.body.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
     expect((await s.json('DELETE', `${ns}/persistentvolumeclaims/free`)).status).toBe(200);
     expect(await eventually(async () => (await s.json('GET', `${ns}/persistentvolumeclaims/free`)).status === 404)).toBe(true);
-    // Still in use: the finalizer stays.
+    // A finished pod still holds the claim.
+    const running = (await s.json('GET', `${ns}/pods/p`)).body;
+    expect((await s.json('PUT', `${ns}/pods/p/status`, { body: { ...running, status: { ...running.status, phase: 'Succeeded' } } })).status).toBe(200);
+    await s.json('GET', `${ns}/persistentvolumeclaims/used`);
     const still = await s.json('GET', `${ns}/persistentvolumeclaims/used`);
     expect(still.body.metadata.finalizers).toEqual(['kubernetes.io/pvc-protection']);
-    expect((await s.json('DELETE', `${ns}/pods/p`)).status).toBe(200);
+    expect((await s.json('DELETE', `${ns}/pods/p?gracePeriodSeconds=0`)).status).toBe(200);
     expect(await eventually(async () => (await s.json('GET', `${ns}/persistentvolumeclaims/used`)).status === 404)).toBe(true);
   });
 

@@ -3,9 +3,10 @@
  * pvprotection): they keep the kubernetes.io/pvc-protection and
  * kubernetes.io/pv-protection finalizers (which StorageObjectInUseProtection
  * admission puts on new objects) on live claims and volumes, and take them
- * off one being deleted once nothing uses it: a claim no pod that has not
- * finished mounts (as a volume, or as the pod's generic ephemeral volume), a
- * volume that is not Bound.
+ * off one being deleted once nothing uses it: a claim no scheduled pod mounts
+ * (a finished pod still holds its claims until it is deleted; a generic
+ * ephemeral volume's claim is let go once its pod is shut down), a volume
+ * that is not Bound.
  */
 import { isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
@@ -18,18 +19,28 @@ import { newWorkQueue } from './workqueue';
 export const pvcProtectionFinalizer = 'kubernetes.io/pvc-protection';
 export const pvProtectionFinalizer = 'kubernetes.io/pv-protection';
 
-/** The claims a pod mounts (a generic ephemeral volume's claim is named <pod>-<volume>). */
-export function claimsOf(pod: KubeObject): string[] {
+/** The claims a pod names: its persistentVolumeClaim volumes, and its generic ephemeral volumes' (named <pod>-<volume>). */
+function claimsOf(pod: KubeObject): { name: string; ephemeral: boolean }[] {
   const spec = isObject(pod['spec']) ? pod['spec'] : {};
   const volumes = Array.isArray(spec['volumes']) ? (spec['volumes'] as unknown[]).filter(isObject) : [];
-  return volumes.flatMap((v) => {
-    if (isObject(v['persistentVolumeClaim']) && typeof v['persistentVolumeClaim']['claimName'] === 'string') return [v['persistentVolumeClaim']['claimName']];
-    if (isObject(v['ephemeral'])) return [`${pod.metadata.name}-${String(v['name'])}`];
+  return volumes.flatMap((v): { name: string; ephemeral: boolean }[] => {
+    if (isObject(v['persistentVolumeClaim']) && typeof v['persistentVolumeClaim']['claimName'] === 'string') return [{ name: v['persistentVolumeClaim']['claimName'], ephemeral: false }];
+    if (isObject(v['ephemeral'])) return [{ name: `${pod.metadata.name}-${String(v['name'])}`, ephemeral: true }];
     return [];
   });
 }
 
-const finished = (pod: KubeObject) => {
+/** podIsShutDown: the kubelet is done with it (deleted with a zero grace period) or it was force-deleted. */
+const shutDown = (pod: KubeObject) => !!pod.metadata.deletionTimestamp && pod.metadata.deletionGracePeriodSeconds === 0;
+
+/** podUsesPVC: only a scheduled pod uses a claim, as the kubelet starts none whose claim is being deleted. */
+function podUsesClaim(pod: KubeObject, claim: string): boolean {
+  const spec = isObject(pod['spec']) ? pod['spec'] : {};
+  if (!spec['nodeName']) return false;
+  return claimsOf(pod).some((c) => c.name === claim && (!c.ephemeral || !shutDown(pod)));
+}
+
+const terminated = (pod: KubeObject) => {
   const phase = isObject(pod['status']) ? pod['status']['phase'] : undefined;
   return phase === 'Succeeded' || phase === 'Failed';
 };
@@ -61,19 +72,20 @@ export function startPVCProtectionController(deps: NamespaceControllerDeps): Run
   const inUse = async (pvc: KubeObject) => {
     const name = pvc.metadata.name ?? '';
     const { items } = await pods.list(pvc.metadata.namespace ?? '');
-    return items.some((pod) => !finished(pod) && claimsOf(pod).includes(name));
+    return items.some((pod) => podUsesClaim(pod, name));
   };
   const queue = newWorkQueue('persistentvolumeclaim-protection-controller', (key) => {
     const [namespace = '', name = ''] = key.split('/');
     return syncFinalizer(claims, namespace, name, pvcProtectionFinalizer, inUse);
   });
-  // A pod that goes or finishes may free its claims.
-  const podClaims = (kv: KeyValue | undefined) => {
-    if (!kv) return [];
+  // enqueuePVCs: a pod that goes, finishes or is not scheduled may free its claims.
+  const podClaims = (kv: KeyValue, deleted: boolean) => {
     const pod = pods.decode(kv);
-    return claimsOf(pod).map((c) => `${pod.metadata.namespace}/${c}`);
+    const spec = isObject(pod['spec']) ? pod['spec'] : {};
+    if (!deleted && !terminated(pod) && spec['nodeName']) return [];
+    return claimsOf(pod).map((c) => `${pod.metadata.namespace}/${c.name}`);
   };
-  return watchInto(deps, queue, claims, [{ store: pods, keysFor: (e) => (e.type === 'DELETE' || e.prevKv ? podClaims(e.kv) : []) }]);
+  return watchInto(deps, queue, claims, [{ store: pods, keysFor: (e) => podClaims(e.kv, e.type === 'DELETE') }]);
 }
 
 export function startPVProtectionController(deps: NamespaceControllerDeps): RunningController {
