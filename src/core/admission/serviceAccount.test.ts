@@ -102,7 +102,7 @@ describe('ServiceAccount admission', () => {
     expect(named.body.message).toBe('pods "n" is forbidden: a mirror pod may not reference service accounts');
   });
 
-  it('a dry-run create shows the mutations; a pod in a missing namespace is the namespace\'s 404, not the account\'s 403', async () => {
+  it('[API-DRY-006] a dry-run create shows the mutations; a pod in a missing namespace is the namespace\'s 404, not the account\'s 403', async () => {
     t = await newTestServer();
     const dry = await t.json('POST', `${ns}/pods?dryRun=All`, { body: pod('d') });
     expect(dry.status).toBe(201);
@@ -111,5 +111,19 @@ describe('ServiceAccount admission', () => {
     const missing = await t.json('POST', '/api/v1/namespaces/nowhere/pods', { body: pod('p') });
     expect(missing.status).toBe(404);
     expect(missing.body.message).toBe('namespaces "nowhere" not found');
+  });
+
+  it('a pod in a namespace just created waits for its default ServiceAccount; without the service account controller it is refused', async () => {
+    t = await newTestServer();
+    expect((await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fresh' } } })).status).toBe(201);
+    const r = await t.json('POST', '/api/v1/namespaces/fresh/pods', { body: pod('p') });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.serviceAccountName).toBe('default');
+    await t.server.close();
+    t = await newTestServer({ controllers: ['*', '-serviceaccount-controller'] });
+    await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bare' } } });
+    const refused = await t.json('POST', '/api/v1/namespaces/bare/pods', { body: pod('p') });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('pods "p" is forbidden: error looking up service account bare/default: serviceaccount "default" not found');
   });
 });
