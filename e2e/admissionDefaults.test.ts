@@ -37,6 +37,9 @@ describe('kubectl run and the default admission plugins', () => {
             path: namespace
 `);
     expect(yaml).toMatch(/\n  preemptionPolicy: PreemptLowerPriority\n  priority: 0\n/);
+    const described = (await t.kubectl(['describe', 'pod', 'p'])).stdout;
+    expect(described).toMatch(/\nService Account:\s+default\n/);
+    expect(described).toMatch(new RegExp(`\\n  ${name}:\\n    Type:\\s+Projected \\(a volume that contains injected data from multiple sources\\)\\n    TokenExpirationSeconds:\\s+3607\\n    ConfigMapName:\\s+kube-root-ca.crt\\n`));
     expect(yaml).toContain('  tolerations:\n  - effect: NoExecute\n    key: node.kubernetes.io/not-ready\n    operator: Exists\n    tolerationSeconds: 300\n  - effect: NoExecute\n    key: node.kubernetes.io/unreachable\n    operator: Exists\n    tolerationSeconds: 300\n');
   });
 
@@ -66,5 +69,18 @@ describe('--disable-admission-plugins', () => {
     } finally {
       await off.stop();
     }
+  });
+});
+
+describe('claims and the storage plugins', () => {
+  it('a claim gets the default StorageClass and the pvc-protection finalizer; kubectl delete returns once the controller lets it go', async () => {
+    const sc = 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata:\n  name: standard\n  annotations:\n    storageclass.kubernetes.io/is-default-class: "true"\nprovisioner: example.com/disk\n';
+    expect((await t.kubectl(['apply', '-f', '-'], sc)).stdout).toBe('storageclass.storage.k8s.io/standard created\n');
+    const pvc = 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes: [ReadWriteOnce]\n  resources:\n    requests:\n      storage: 1Gi\n';
+    expect((await t.kubectl(['apply', '-f', '-'], pvc)).stdout).toBe('persistentvolumeclaim/data created\n');
+    expect((await t.kubectl(['get', 'pvc', 'data', '-o', 'jsonpath={.spec.storageClassName} {.metadata.finalizers}'])).stdout).toBe('standard ["kubernetes.io/pvc-protection"]');
+    const d = await t.kubectl(['delete', 'pvc', 'data']);
+    expect(d.stdout).toBe('persistentvolumeclaim "data" deleted\n');
+    expect((await t.kubectl(['get', 'pvc', 'data'])).stderr).toBe('Error from server (NotFound): persistentvolumeclaims "data" not found\n');
   });
 });
