@@ -126,4 +126,23 @@ describe('ServiceAccount admission', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('pods "p" is forbidden: error looking up service account bare/default: serviceaccount "default" not found');
   });
+
+  it('[AC-AUTHN-043] a pod naming sa1 mounts a token projection; the token the kubelet requests for it identifies sa1 and the pod', async () => {
+    t = await newTestServer();
+    await t.json('POST', `${ns}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa1' } } });
+    const created = await t.json('POST', `${ns}/pods`, { body: pod('p1', { serviceAccountName: 'sa1' }) });
+    expect(created.status).toBe(201);
+    const projection = created.body.spec.volumes[0].projected.sources[0].serviceAccountToken;
+    // What the kubelet asks for the projection: the pod's account, bound to the pod, for the projection's lifetime.
+    const requested = await t.json('POST', `${ns}/serviceaccounts/${created.body.spec.serviceAccountName}/token`, {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: projection.expirationSeconds, boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'p1', uid: created.body.metadata.uid } } },
+    });
+    expect(requested.status).toBe(201);
+    const me = await t.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', {
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }, headers: { authorization: `Bearer ${requested.body.status.token}` },
+    });
+    expect(me.status).toBe(201);
+    expect(me.body.status.userInfo.username).toBe('system:serviceaccount:default:sa1');
+    expect(me.body.status.userInfo.extra).toMatchObject({ 'authentication.kubernetes.io/pod-name': ['p1'] });
+  });
 });
