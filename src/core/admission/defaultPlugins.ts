@@ -93,11 +93,27 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
     resourceQuota: () => undefined,
   };
 
-  /** The plugins after LimitRanger, one after the other; undefined while none waits on a read. */
-  function runInOrder(plugins: (keyof DefaultPluginsOptions)[], attrs: PluginAttributes, from = 0): Promise<void> | undefined {
+  /** kube's names of the plugins, for the request trace. */
+  const pluginNames: Record<keyof DefaultPluginsOptions, string> = {
+    limitRanger: 'LimitRanger', serviceAccount: 'ServiceAccount', priority: 'Priority', defaultTolerationSeconds: 'DefaultTolerationSeconds',
+    defaultStorageClass: 'DefaultStorageClass', storageObjectInUseProtection: 'StorageObjectInUseProtection', defaultIngressClass: 'DefaultIngressClass', resourceQuota: 'ResourceQuota',
+  };
+
+  /** The plugins after LimitRanger, one after the other; undefined while none waits on a read. A refusal is traced with its plugin. */
+  function runInOrder(plugins: (keyof DefaultPluginsOptions)[], attrs: PluginAttributes, trace: WriteTrace | undefined, from = 0): Promise<void> | undefined {
     for (let i = from; i < plugins.length; i++) {
-      const pending = admitters[plugins[i]!]()?.(attrs);
-      if (pending) return pending.then(() => runInOrder(plugins, attrs, i + 1));
+      const plugin = plugins[i]!;
+      const refused = (e: unknown): never => {
+        trace?.({ stage: 'admission', message: `${pluginNames[plugin]} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
+        throw e;
+      };
+      let pending: ReturnType<Admit>;
+      try {
+        pending = admitters[plugin]()?.(attrs);
+      } catch (e) {
+        return refused(e);
+      }
+      if (pending) return pending.then(() => runInOrder(plugins, attrs, trace, i + 1), refused);
     }
     return undefined;
   }
@@ -140,8 +156,8 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
             const set = annotation();
             if (trace && set && set !== before) trace({ stage: 'admission', message: `LimitRanger: ${set}` });
           };
-          if (limited) return limited.then(() => { traced(); return runInOrder(others, attrs); });
-          return runInOrder(others, attrs);
+          if (limited) return limited.then(() => { traced(); return runInOrder(others, attrs, trace); });
+          return runInOrder(others, attrs, trace);
         },
       };
     },

@@ -145,4 +145,12 @@ describe('ServiceAccount admission', () => {
     expect(me.body.status.userInfo.username).toBe('system:serviceaccount:default:sa1');
     expect(me.body.status.userInfo.extra).toMatchObject({ 'authentication.kubernetes.io/pod-name': ['p1'] });
   });
+
+  it('a traced write that ServiceAccount refuses records the plugin and its message', async () => {
+    t = await newTestServer();
+    const r = await t.json('POST', `${ns}/pods`, { body: pod('p', { serviceAccountName: 'ghost' }), headers: { 'x-kubesim-trace': '1' } });
+    expect(r.status).toBe(403);
+    const trace = (JSON.parse(decodeURIComponent(r.headers.get('x-kubesim-trace') ?? '[]')) as { stage: string }[]).filter((e) => e.stage === 'admission');
+    expect(trace).toEqual([{ stage: 'admission', message: 'ServiceAccount refused the write', details: { message: r.body.message } }]);
+  });
 });
