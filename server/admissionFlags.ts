@@ -2,8 +2,10 @@
  * --enable-admission-plugins / --disable-admission-plugins: kube-apiserver's
  * plugin names are accepted (an unknown one stops the host, as it does
  * kube-apiserver); NodeRestriction, off by default as upstream, and
- * CertificateSubjectRestriction, LimitRanger, PodSecurity and ResourceQuota,
- * on by default as upstream, are the ones whose switches change kubesim's
+ * CertificateSubjectRestriction, LimitRanger, PodSecurity, ServiceAccount,
+ * Priority, DefaultTolerationSeconds, DefaultStorageClass,
+ * StorageObjectInUseProtection, DefaultIngressClass and ResourceQuota, on
+ * by default as upstream, are the ones whose switches change kubesim's
  * behaviour. ValidatingAdmissionPolicy is always on, as in kube-apiserver's
  * default set.
  */
@@ -29,7 +31,25 @@ export function nodeRestrictionEnabled(enable: readonly string[] = [], disable: 
   return enable.includes('NodeRestriction') && !disable.includes('NodeRestriction');
 }
 
-/** Whether a plugin kube-apiserver enables by default (CertificateSubjectRestriction, LimitRanger, PodSecurity, ResourceQuota) runs: not disabled. */
-export function defaultOnPluginEnabled(name: 'CertificateSubjectRestriction' | 'LimitRanger' | 'PodSecurity' | 'ResourceQuota', disable: readonly string[] = []): boolean {
+type DefaultOnPlugin = 'CertificateSubjectRestriction' | 'LimitRanger' | 'PodSecurity' | 'ServiceAccount' | 'Priority' | 'DefaultTolerationSeconds'
+  | 'DefaultStorageClass' | 'StorageObjectInUseProtection' | 'DefaultIngressClass' | 'ResourceQuota';
+
+/** Whether a plugin kube-apiserver enables by default runs: not disabled. */
+export function defaultOnPluginEnabled(name: DefaultOnPlugin, disable: readonly string[] = []): boolean {
   return !disable.includes(name);
+}
+
+/** The core's switches for its default-on plugins (createApiServer's admissionPlugins). */
+export function defaultAdmissionPlugins(disable: readonly string[] = []) {
+  const on = (name: DefaultOnPlugin) => defaultOnPluginEnabled(name, disable);
+  return {
+    limitRanger: on('LimitRanger'),
+    serviceAccount: on('ServiceAccount'),
+    priority: on('Priority'),
+    defaultTolerationSeconds: on('DefaultTolerationSeconds'),
+    defaultStorageClass: on('DefaultStorageClass'),
+    storageObjectInUseProtection: on('StorageObjectInUseProtection'),
+    defaultIngressClass: on('DefaultIngressClass'),
+    resourceQuota: on('ResourceQuota'),
+  };
 }

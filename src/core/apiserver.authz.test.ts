@@ -589,6 +589,8 @@ describe('Node authorizer', () => {
     t = await server(['Node', 'RBAC']);
     const post = async (path: string, body: unknown) => expect((await t.json('POST', path, { body, headers: admin })).status).toBe(201);
     for (const n of ['n1', 'n2']) await post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: n } });
+    // The pods' ServiceAccount exists: ServiceAccount admission refuses a pod naming a missing one.
+    await post('/api/v1/namespaces/ns1/serviceaccounts', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa1' } });
     await post('/api/v1/namespaces/ns1/pods', podOn('p1', 'n1', [{ name: 's', secret: { secretName: 's1' } }, { name: 'd', persistentVolumeClaim: { claimName: 'claim1' } }]));
     await post('/api/v1/namespaces/ns1/pods', podOn('p2', 'n2', [{ name: 's', secret: { secretName: 's2' } }]));
     for (const s of ['s1', 's2']) await post('/api/v1/namespaces/ns1/secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: s } });

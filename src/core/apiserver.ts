@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
+import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -21,6 +21,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
+import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { startResourceQuotaController } from './controllers/resourceQuota';
@@ -242,7 +243,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** The store each type object was last given, so a request finds it without building the key. */
   const storeByType = new WeakMap<ResourceType, Store>();
   // LimitRanger and ResourceQuota: every write passes them, the controllers' too.
-  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
+  const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, random, storeFor }, options.admissionPlugins);
   // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
   let podSecurity: PodSecurityPlugin | undefined;
   let webhooks: WebhookAdmissionPlugin | undefined;
@@ -280,6 +281,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
     if (services) await bootstrapServices(storeFor(services), serviceAllocator);
+    const priorityClasses = registry.resourceFor('scheduling.k8s.io', 'v1', 'priorityclasses');
+    if (priorityClasses) await bootstrapSystemPriorityClasses(storeFor(priorityClasses));
     health.done('bootstrap-controller');
   }
 
@@ -348,6 +351,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
+      ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
+      ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {

@@ -178,6 +178,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
     },
   };
 }
+export { bootstrapSystemPriorityClasses } from './priority';
 
 /**
  * PodSecurity on the writes no request makes (the controllers' own: a

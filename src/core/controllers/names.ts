@@ -18,6 +18,8 @@ export const controllerNames = [
   'certificatesigningrequest-signing-controller',
   'pod-garbage-collector-controller',
   'resourcequota-controller',
+  'persistentvolumeclaim-protection-controller',
+  'persistentvolume-protection-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -38,6 +40,8 @@ const aliases: Record<string, ControllerName> = {
   csrsigning: 'certificatesigningrequest-signing-controller',
   podgc: 'pod-garbage-collector-controller',
   resourcequota: 'resourcequota-controller',
+  'pvc-protection': 'persistentvolumeclaim-protection-controller',
+  'pv-protection': 'persistentvolume-protection-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };

@@ -18,6 +18,7 @@ import { strategies as core } from './core';
 import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
+import { strategies as scheduling } from './scheduling';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
@@ -33,6 +34,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'certificates.k8s.io': certificates,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
+  'scheduling.k8s.io': scheduling,
 };
 
 /**

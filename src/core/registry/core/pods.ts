@@ -9,18 +9,13 @@ export const podStrategy: Partial<ResourceStrategy> = {
   prepareForCreate(obj) {
     defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
-    if (isObject(obj['spec'])) {
-      obj['spec']['priority'] ??= 0;
-      obj['spec']['preemptionPolicy'] ??= 'PreemptLowerPriority';
-      obj['spec']['tolerations'] ??= [
-        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
-      ];
-    }
+    // Priority, tolerations and the service account come from admission (Priority, DefaultTolerationSeconds, ServiceAccount).
+    readDeprecatedServiceAccount(obj['spec']);
   },
   // The initial status once mutating admission ran: LimitRanger's defaults count toward the QoS class, as kube's
   // PrepareForCreate (which sets it) runs after admission.
   beginCreate(obj) {
+    writeDeprecatedServiceAccount(obj['spec']);
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
     return undefined;
   },
@@ -38,5 +33,19 @@ export const podStrategy: Partial<ResourceStrategy> = {
     else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
     defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
+    readDeprecatedServiceAccount(obj['spec']);
+    writeDeprecatedServiceAccount(obj['spec']);
   },
 };
+
+/** v1 conversion: a pod naming only the deprecated spec.serviceAccount means spec.serviceAccountName. */
+function readDeprecatedServiceAccount(spec: unknown): void {
+  if (isObject(spec) && !spec['serviceAccountName'] && typeof spec['serviceAccount'] === 'string' && spec['serviceAccount']) spec['serviceAccountName'] = spec['serviceAccount'];
+}
+
+/** v1 conversion writes spec.serviceAccount as a copy of spec.serviceAccountName. */
+function writeDeprecatedServiceAccount(spec: unknown): void {
+  if (!isObject(spec)) return;
+  if (spec['serviceAccountName']) spec['serviceAccount'] = spec['serviceAccountName'];
+  else delete spec['serviceAccount'];
+}

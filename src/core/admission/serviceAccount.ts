@@ -1,0 +1,156 @@
+/**
+ * The ServiceAccount admission plugin (plugin/pkg/admission/serviceaccount),
+ * for pod creates: a pod without `spec.serviceAccountName` gets `default`;
+ * one whose ServiceAccount does not exist is refused (the namespace's
+ * `default` is waited for a little, as the service account controller may
+ * not have made it yet); unless the pod or its ServiceAccount sets
+ * automountServiceAccountToken false, every container and init container
+ * (not the ephemeral ones) mounts a projected `kube-api-access-<suffix>`
+ * volume (bound token, kube-root-ca.crt, namespace) read-only at
+ * /var/run/secrets/kubernetes.io/serviceaccount, where it mounts nothing
+ * there itself; a pod without imagePullSecrets gets its ServiceAccount's.
+ * Mirror pods are not changed, and refused if they name a ServiceAccount,
+ * a secret or a token projection. Updates are not mutated.
+ */
+import { isObject, type KubeObject } from '../api/types';
+import { newForbidden } from '../errors';
+import type { Store } from '../registry/generic/store';
+import type { RandomSource } from '../util/clock';
+import type { PluginAttributes } from './attributes';
+
+type Obj = Record<string, unknown>;
+
+export const defaultServiceAccountName = 'default';
+export const defaultAPITokenMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
+const serviceAccountVolumeName = 'kube-api-access';
+const mirrorPodAnnotation = 'kubernetes.io/config.mirror';
+/** serviceaccount.WarnOnlyBoundTokenExpirationSeconds: one hour and seven seconds, which kube-apiserver extends. */
+const tokenExpirationSeconds = 3607;
+/** Tries for the namespace's `default` ServiceAccount (kube's numAttempts), and the wait between them. */
+const defaultAccountAttempts = 10;
+const retryIntervalMs = 100;
+
+export interface ServiceAccountPluginDeps {
+  serviceAccounts: Store;
+  namespaces: Store;
+  random: RandomSource;
+}
+
+const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** TokenVolumeSource: the projected volume every container mounts. */
+export function tokenVolumeSource(): Obj {
+  return {
+    defaultMode: 420,
+    sources: [
+      { serviceAccountToken: { expirationSeconds: tokenExpirationSeconds, path: 'token' } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+    ],
+  };
+}
+
+const list = (spec: Obj, field: string): Obj[] => (Array.isArray(spec[field]) ? (spec[field] as unknown[]).filter(isObject) : []);
+
+export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
+  const forbid = (attrs: PluginAttributes, reason: string) => newForbidden({ group: '', resource: 'pods' }, attrs.name, reason);
+
+  function generateName(prefix: string): string {
+    let s = '';
+    for (const b of deps.random.fill(new Uint8Array(5))) s += nameSuffixAlphabet[b % nameSuffixAlphabet.length];
+    return prefix + s;
+  }
+
+  /** getServiceAccount: a read, retried for `default`; undefined when it does not exist. */
+  async function getServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
+    const attempts = name === defaultServiceAccountName ? defaultAccountAttempts : 1;
+    for (let i = 0; i < attempts; i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
+      const kv = await deps.serviceAccounts.getKv(namespace, name);
+      if (kv) return deps.serviceAccounts.decode(kv);
+    }
+    return undefined;
+  }
+
+  /** NamespaceLifecycle runs before this plugin in kube: a missing or terminating namespace is its refusal, not ours. */
+  async function namespaceActive(namespace: string): Promise<boolean> {
+    const kv = await deps.namespaces.getKv('', namespace);
+    return !!kv && !deps.namespaces.decode(kv).metadata.deletionTimestamp;
+  }
+
+  function validateMirrorPod(attrs: PluginAttributes, spec: Obj): void {
+    if (spec['serviceAccountName']) throw forbid(attrs, 'a mirror pod may not reference service accounts');
+    if (referencesSecrets(spec)) throw forbid(attrs, 'a mirror pod may not reference secrets');
+    for (const v of list(spec, 'volumes')) {
+      const projected = isObject(v['projected']) ? v['projected'] : undefined;
+      if (projected && list(projected, 'sources').some((s) => isObject(s['serviceAccountToken']))) {
+        throw forbid(attrs, 'a mirror pod may not use ServiceAccountToken volume projections');
+      }
+    }
+  }
+
+  function mountServiceAccountToken(spec: Obj): void {
+    const volumes = list(spec, 'volumes');
+    const existing = volumes.find((v) => String(v['name'] ?? '').startsWith(`${serviceAccountVolumeName}-`));
+    const volumeName = existing ? String(existing['name']) : generateName(`${serviceAccountVolumeName}-`);
+    let needsVolume = false;
+    for (const field of ['initContainers', 'containers']) {
+      for (const c of list(spec, field)) {
+        const mounts = list(c, 'volumeMounts');
+        if (mounts.some((m) => m['mountPath'] === defaultAPITokenMountPath)) continue;
+        c['volumeMounts'] = [...mounts, { name: volumeName, readOnly: true, mountPath: defaultAPITokenMountPath }];
+        needsVolume = true;
+      }
+    }
+    if (!existing && needsVolume) spec['volumes'] = [...volumes, { name: volumeName, projected: tokenVolumeSource() }];
+  }
+
+  return {
+    admit(attrs: PluginAttributes): Promise<void> | undefined {
+      if (attrs.operation !== 'CREATE' || attrs.subresource || attrs.resource.group !== '' || attrs.resource.resource !== 'pods') return undefined;
+      const pod = attrs.object;
+      if (!pod || !isObject(pod['spec'])) return undefined;
+      const spec = pod['spec'];
+      if (pod.metadata.annotations?.[mirrorPodAnnotation] !== undefined) {
+        validateMirrorPod(attrs, spec);
+        return undefined;
+      }
+      if (!spec['serviceAccountName']) spec['serviceAccountName'] = defaultServiceAccountName;
+      const accountName = String(spec['serviceAccountName']);
+      return (async () => {
+        if (!(await namespaceActive(attrs.namespace))) return;
+        const account = await getServiceAccount(attrs.namespace, accountName);
+        if (!account) {
+          throw forbid(attrs, `error looking up service account ${attrs.namespace}/${accountName}: serviceaccount "${accountName}" not found`);
+        }
+        const automount = typeof spec['automountServiceAccountToken'] === 'boolean' ? spec['automountServiceAccountToken']
+          : typeof account['automountServiceAccountToken'] === 'boolean' ? account['automountServiceAccountToken'] : true;
+        if (automount) mountServiceAccountToken(spec);
+        if (!list(spec, 'imagePullSecrets').length) {
+          const secrets = Array.isArray(account['imagePullSecrets']) ? (account['imagePullSecrets'] as unknown[]).filter(isObject) : [];
+          if (secrets.length) spec['imagePullSecrets'] = secrets.map((s) => ({ name: s['name'] }));
+        }
+      })();
+    },
+  };
+}
+
+/** Whether the pod names a secret anywhere (podutil.VisitPodSecretNames over every container). */
+function referencesSecrets(spec: Obj): boolean {
+  if (list(spec, 'imagePullSecrets').length) return true;
+  for (const v of list(spec, 'volumes')) {
+    if (isObject(v['secret'])) return true;
+    const projected = isObject(v['projected']) ? v['projected'] : undefined;
+    if (projected && list(projected, 'sources').some((s) => isObject(s['secret']))) return true;
+    for (const source of Object.values(v)) if (isObject(source) && isObject(source['secretRef'])) return true;
+  }
+  for (const field of ['initContainers', 'containers', 'ephemeralContainers']) {
+    for (const c of list(spec, field)) {
+      if (list(c, 'envFrom').some((e) => isObject(e['secretRef']))) return true;
+      if (list(c, 'env').some((e) => isObject(e['valueFrom']) && isObject(e['valueFrom']['secretKeyRef']))) return true;
+    }
+  }
+  return false;
+}
+
+export type ServiceAccountPlugin = ReturnType<typeof createServiceAccountPlugin>;
