@@ -5,6 +5,7 @@
  * (`npm run serve -- run scenario.yaml`), or in CI.
  *
  *   name: a conflicting apply
+ *   description: what the scenario shows and why (optional; the workbench shows it)
  *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true }
  *   objects: [ ...manifests, applied before the first step... ]
  *   steps:
@@ -68,6 +69,8 @@ export type Step = RequestStep | ClockStep;
 
 export interface Scenario {
   name: string;
+  /** What the scenario teaches, shown above its steps in the workbench. */
+  description?: string;
   settings: ScenarioSettings;
   objects: Record<string, unknown>[];
   steps: Step[];
@@ -139,8 +142,10 @@ export function parseScenario(text: string): ParsedScenario {
       expect,
     });
   });
+  if (doc.description !== undefined && typeof doc.description !== 'string') errors.push('description: must be text');
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', settings, objects: objects as Record<string, unknown>[], steps } };
+  const description = typeof doc.description === 'string' ? doc.description.trim() : undefined;
+  return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', ...(description ? { description } : {}), settings, objects: objects as Record<string, unknown>[], steps } };
 }
 
 /** The settings' problems, with kube-apiserver's flag messages. */
