@@ -18,6 +18,7 @@ import { runStep, applyObjects, clockAdvancer, impersonationHeaders, type Scenar
 import { describeStep, parseScenario } from './scenario';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { saveResume, takeResume } from './resume';
+import { LESSONS } from './lessons';
 import { scenarioFragment } from './share';
 
 const SAVED_KEY = 'kubesim.scenarios';
@@ -162,6 +163,35 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
   return (
     <section className="panel scenario-panel" aria-labelledby="scenario-heading" data-testid="scenario-panel">
       <h2 id="scenario-heading">Scenario{scenario ? `: ${scenario.name}` : ''}</h2>
+      {LESSONS.length > 0 && (
+        <label className="scenario-lessons">
+          Lessons{' '}
+          <select
+            value=""
+            onChange={(e) => {
+              const lesson = LESSONS.find((l) => l.name === e.target.value);
+              if (lesson)
+                void lesson.load().then((text) => {
+                  setDraft(text);
+                  reset();
+                });
+            }}
+            data-testid="scenario-lessons"
+          >
+            <option value="">open a lesson…</option>
+            {LESSONS.map((l) => (
+              <option key={l.name} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {scenario?.description && (
+        <p className="scenario-description" data-testid="scenario-description">
+          {scenario.description}
+        </p>
+      )}
       <LazyCodeEditor
         value={draft}
         onChange={(text) => {
