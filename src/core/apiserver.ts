@@ -7,7 +7,7 @@
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
 import type { KubeObject } from './api/types';
-import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, defaultPodSecurityPlugin, requestAdmission, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
+import { controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -127,6 +127,8 @@ export interface ApiServerOptions {
   podSecurity?: boolean;
   /** Its PodSecurityConfiguration object (defaults, exemptions), as --admission-control-config-file carries it; invalid, the server is not built. */
   podSecurityConfiguration?: Record<string, unknown>;
+  /** How admission webhooks are called (the host's verifies TLS against caBundle); the runtime's fetch by default. */
+  admissionWebhookTransport?: AdmissionWebhookTransport;
   /** --livez-grace-period: how long after start /livez excuses unfinished post-start hooks. */
   livezGracePeriodMs?: number;
   /** --show-hidden-metrics-for-version: re-expose metrics hidden in this (the previous minor) release. */
@@ -243,6 +245,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const defaultPlugins = createDefaultAdmissionPlugins({ storage, registry, clock, storeFor }, options.admissionPlugins);
   // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
   let podSecurity: PodSecurityPlugin | undefined;
+  let webhooks: WebhookAdmissionPlugin | undefined;
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -256,7 +259,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The kind's schema is looked up when first read: a store can exist before the bundle's schemas are loaded.
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, controllerPodSecurity(() => podSecurity, type)), defaultPlugins.mutating(type));
+      const hooks = controllerWebhooks(() => webhooks, type);
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, hooks.validating(controllerPodSecurity(() => podSecurity, type))), hooks.mutating(defaultPlugins.mutating(type)));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -311,6 +315,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport, observe: metrics.observeWebhook });
   const podType = registry.resourceFor('', 'v1', 'pods');
   // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
   podSecurity = options.podSecurity === false ? undefined : defaultPodSecurityPlugin(registry.kubernetesVersion, {
@@ -369,8 +374,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
     await policies.start();
+    await webhooks.start();
     await defaultPlugins.start();
-    controllers.push(crdController, policies, defaultPlugins);
+    controllers.push(crdController, policies, webhooks, defaultPlugins);
     // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
     if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
@@ -389,10 +395,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if ((info.verb === 'get' || info.verb === 'list' || info.verb === 'watch') && !info.subresource) return store;
     const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
     const trace = traceSink(request);
-    let admission = defaultPlugins.validating(type, requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity), info.name, trace);
+    const hooks = requestWebhooks(webhooks, request, info, type, warnings);
+    let admission = defaultPlugins.validating(type, hooks.validating(requestAdmission(policies, request, info, type, warnings, metrics.observeAdmission, authorization.authorizer, options.certificateSubjectRestriction ?? true, podSecurity)), info.name, trace);
     if (info.verb === 'update' || info.verb === 'patch') admission = withCreateAuthorization(admission, authorization.authorizer, user, info, url);
     // Strategies see the requesting user (a CSR records its requestor).
-    const admitting = store.withAdmission(admission, defaultPlugins.mutating(type, info.name, trace)).withUser(user);
+    const admitting = store.withAdmission(admission, hooks.mutating(defaultPlugins.mutating(type, info.name, trace))).withUser(user);
     const admitted = trace ? admitting.withTrace(trace) : admitting;
     return authorization.guard(admitted, user, info);
   }

@@ -5,6 +5,7 @@
  */
 export { createApiServer } from './apiserver';
 export type { ApiServer, ApiServerOptions } from './apiserver';
+export type { AdmissionWebhookTransport } from './admission/webhook';
 export type { Storage } from './storage/interface';
 export { createMemoryStorage } from './storage/memory';
 export { FakeClock, realClock, seededRandom, cryptoRandom } from './util/clock';

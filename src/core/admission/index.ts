@@ -8,7 +8,7 @@
  */
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
-import type { AdmissionReview, ValidatingAdmission } from '../registry/generic/store';
+import type { AdmissionReview, MutatingAdmission, ValidatingAdmission } from '../registry/generic/store';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -17,14 +17,104 @@ import type { Authorizer } from '../auth/authorizer/types';
 import { admitCertificateApproval, admitCertificateSigning } from './certificateApproval';
 import { admitCertificateSubjectRestriction } from './certificateSubjectRestriction';
 import type { PodSecurityPlugin } from './podSecurity';
+import type { WebhookAdmissionPlugin } from './webhook';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
 export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
+export { createWebhookAdmissionPlugin, type AdmissionWebhookTransport, type WebhookAdmissionPlugin } from './webhook';
 
 /** The options object of each operation; a connect has none. */
 const optionsKinds: Partial<Record<AdmissionReview['operation'], string>> = { CREATE: 'CreateOptions', UPDATE: 'UpdateOptions', DELETE: 'DeleteOptions' };
+
+/** The admission attributes of one write of a request. */
+export function requestAttributes(request: Request, info: RequestInfo, type: ResourceType, review: AdmissionReview): AdmissionAttributes {
+  const obj = review.object ?? review.oldObject;
+  return {
+    operation: review.operation,
+    resource: { group: type.group, version: type.version, resource: type.resource },
+    kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+    subresource: review.subresource,
+    name: info.name || obj?.metadata.name || '',
+    namespace: type.scope === 'Namespaced' ? info.namespace : '',
+    namespaced: type.scope === 'Namespaced',
+    object: review.object,
+    oldObject: review.oldObject,
+    dryRun: review.dryRun,
+    user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
+    options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
+  };
+}
+
+/** The webhook phases around the built-in plugins, for writes whose attributes `attributes` gives. */
+function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attributes: (review: AdmissionReview) => AdmissionAttributes, done?: (outcome: AdmissionOutcome) => void) {
+  const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    const ran = plugin()?.[phase](attributes(review), outcome);
+    return done ? ran?.finally(() => done(outcome)) : ran;
+  };
+  return {
+    mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
+      return {
+        admit(review) {
+          const first = builtIn?.admit(review);
+          return first ? first.then(() => run('admit', review)) : run('admit', review);
+        },
+      };
+    },
+    validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
+      return {
+        validate(review) {
+          const first = inner?.validate(review);
+          return first ? first.then(() => run('validate', review)) : (run('validate', review) ?? Promise.resolve());
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The webhook plugins for one request: MutatingAdmissionWebhook after
+ * `builtIn` (the mutating plugins before it in kube's order), and
+ * ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy).
+ * Warnings join the response's (each once: a retried write runs admission
+ * again), audit annotations the trace, a refused write's included.
+ */
+export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
+  return webhookPhases(() => plugin, (review) => requestAttributes(request, info, type, review), (outcome) => {
+    if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+    for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
+  });
+}
+
+/** Who the writes no request makes are admitted as: kube-controller-manager's own identity (without --use-service-account-credentials). */
+const controllerUser = { username: 'system:kube-controller-manager', groups: ['system:authenticated'] };
+
+/**
+ * The webhooks on the writes no request makes (the controllers' own: a
+ * ReplicaSet's pods reach a sidecar-injecting webhook as in a cluster). The
+ * plugin is looked up at each write: stores exist before it is built.
+ */
+export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefined, type: ResourceType) {
+  return webhookPhases(plugin, (review) => {
+    const meta = (review.object ?? review.oldObject)?.metadata;
+    return {
+      operation: review.operation,
+      resource: { group: type.group, version: type.version, resource: type.resource },
+      kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+      subresource: review.subresource,
+      name: meta?.name ?? '',
+      namespace: type.scope === 'Namespaced' ? (meta?.namespace ?? '') : '',
+      namespaced: type.scope === 'Namespaced',
+      object: review.object,
+      oldObject: review.oldObject,
+      dryRun: review.dryRun,
+      user: controllerUser,
+      options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
+    };
+  });
+}
 
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics; `step` false: the plugin's only). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean) => void;
@@ -63,20 +153,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         }
       }
       const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-      const attrs: AdmissionAttributes = {
-        operation: review.operation,
-        resource: { group: type.group, version: type.version, resource: type.resource },
-        kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
-        subresource: review.subresource,
-        name: info.name || obj?.metadata.name || '',
-        namespace: type.scope === 'Namespaced' ? info.namespace : '',
-        namespaced: type.scope === 'Namespaced',
-        object: review.object,
-        oldObject: review.oldObject,
-        dryRun: review.dryRun,
-        user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] },
-        options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1', ...(review.dryRun ? { dryRun: ['All'] } : {}) } : undefined,
-      };
+      const attrs = requestAttributes(request, info, type, review);
       const step = async (name: string, validate: () => Promise<void>, countStep = true) => {
         const started = performance.now();
         let rejected = true;

@@ -41,6 +41,8 @@ export interface ApiServerMetrics {
   observeWatchEvent(info: RequestInfo, bytes: number, count?: number): void;
   /** One validating admission step of a plugin (controller duration histogram; the step histogram too unless `step` is false). */
   observeAdmission(plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean): void;
+  /** One admission webhook call (apiserver_admission_webhook_admission_duration_seconds and _request_total). */
+  observeWebhook(webhook: string, type: string, operation: string, rejected: boolean, code: number, seconds: number): void;
   /** One ValidatingAdmissionPolicy evaluation and the action it led to. */
   observePolicyCheck(policy: string, binding: string, errorType: string, action: string, seconds: number): void;
   /** pod_security_evaluations_total, _exemptions_total and _errors_total, by their label values (`by` 0 makes the series). */
@@ -141,6 +143,14 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
   const admissionController = registry.register(new Histogram({
     name: 'apiserver_admission_controller_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: admissionBuckets,
     help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  }));
+  const webhookDuration = registry.register(new Histogram({
+    name: 'apiserver_admission_webhook_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: [...admissionBuckets, 10, 25],
+    help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
+  }));
+  const webhookRequests = registry.register(new Counter({
+    name: 'apiserver_admission_webhook_request_total', labels: ['name', 'type', 'operation', 'code', 'rejected'],
+    help: 'Admission webhook request total, identified by name and broken out for each admission type (validating or admit) and operation. Additional labels specify whether the request was rejected or not and an HTTP status code. Codes greater than 600 are truncated to 600, to keep the metrics cardinality bounded.',
   }));
   const policyLabels = ['policy', 'policy_binding', 'error_type', 'enforcement_action'];
   const policyChecks = registry.register(new Counter({
@@ -287,6 +297,10 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       evaluation: (labels, by) => podSecurityEvaluations.inc(labels, by),
       exemption: (labels, by) => podSecurityExemptions.inc(labels, by),
       error: (labels, by) => podSecurityErrors.inc(labels, by),
+    },
+    observeWebhook(webhook, type, operation, rejected, code, seconds) {
+      webhookDuration.observe([webhook, type, operation, String(rejected)], seconds);
+      webhookRequests.inc([webhook, type, operation, String(code), String(rejected)]);
     },
     observePolicyCheck(policy, binding, errorType, action, seconds) {
       policyChecks.inc([policy, binding, errorType, action]);

@@ -63,7 +63,8 @@ export interface ValidatingAdmission {
  * may change review.object; throws to deny. A create runs it after the
  * strategy's prepareForCreate (which also applies the defaults kube applies
  * when decoding, before its mutating phase) and before validation; an update
- * runs it on the next object before the strategy prepares it.
+ * runs it on the next object before the strategy prepares it; a delete runs
+ * it before validating admission (it may only refuse).
  */
 export interface MutatingAdmission {
   /** Undefined when no plugin had anything to do (the write continues in the same turn). */
@@ -815,6 +816,9 @@ export class Store {
       if (pre?.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
+      // The mutating phase of a delete may only refuse it (a webhook's patch has nothing to apply to).
+      const admitted = this.mutatingAdmission?.admit({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+      if (admitted) await admitted;
       await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
       const grace = this.beforeDelete(current, options.gracePeriodSeconds);
       if (grace === 'pending') return { object: current, deleted: false };
