@@ -15,6 +15,7 @@
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
  *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
+ *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
  *
  * Pure: no DOM and no Node, so the workbench and the Node host share it.
@@ -57,6 +58,8 @@ export interface RequestStep {
   contentType?: string;
   body?: unknown;
   expect?: Expectation;
+  /** Variables read from the answer's body by dotted path (`metadata.resourceVersion`), used as `$(name)` by later steps. */
+  save?: Record<string, string>;
 }
 
 export interface ClockStep {
@@ -131,6 +134,11 @@ export function parseScenario(text: string): ParsedScenario {
     else if (raw.as !== undefined) errors.push(`${where}.as: a user name or { user, groups }`);
     const expect = isRecord(raw.expect) ? (raw.expect as Expectation) : undefined;
     if (raw.expect !== undefined && !expect) errors.push(`${where}.expect: must be a mapping`);
+    let save: Record<string, string> | undefined;
+    if (raw.save !== undefined) {
+      if (isRecord(raw.save) && Object.values(raw.save).every((v) => typeof v === 'string')) save = raw.save as Record<string, string>;
+      else errors.push(`${where}.save: a mapping of variable names to paths in the answer, e.g. { rv: metadata.resourceVersion }`);
+    }
     steps.push({
       kind: 'request',
       name,
@@ -140,6 +148,7 @@ export function parseScenario(text: string): ParsedScenario {
       contentType: typeof raw.contentType === 'string' ? raw.contentType : undefined,
       body: raw.body,
       expect,
+      ...(save ? { save } : {}),
     });
   });
   if (doc.description !== undefined && typeof doc.description !== 'string') errors.push('description: must be text');

@@ -44,6 +44,36 @@ describe('scenario format', () => {
   });
 });
 
+describe('saved values between steps', () => {
+  it('[API-ERR-002] save: reads a value of the answer; $(name) expands in later paths, bodies and expectations; an unknown name stays as written', async () => {
+    expect(parseScenario('steps:\n  - request: GET /api\n    save: { rv: [1] }\n')).toEqual({ ok: false, errors: ['steps[0].save: a mapping of variable names to paths in the answer, e.g. { rv: metadata.resourceVersion }'] });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3) });
+    await server.ready;
+    const parsed = parseScenario(`
+steps:
+  - request: POST /api/v1/namespaces/default/configmaps
+    body: { apiVersion: v1, kind: ConfigMap, metadata: { name: saved } }
+    expect: { status: 201 }
+    save: { rv: metadata.resourceVersion, name: metadata.name }
+  - request: GET /api/v1/namespaces/default/configmaps/$(name)
+    expect: { status: 200, body: { metadata: { resourceVersion: $(rv) } } }
+  - request: GET /api/v1/namespaces/default/configmaps/$(unknown)
+    expect: { status: 404, message: 'configmaps "$(unknown)" not found' }
+  - request: GET /api/v1/namespaces/default/configmaps/saved
+    save: { missing: metadata.nothing }
+`);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const { results } = await runScenario(parsed.scenario, { fetch: (r: Request) => server.handle(r), baseUrl: 'http://kubesim.test' });
+    expect(results.map((r) => [r.status, r.failures])).toEqual([
+      [201, []],
+      [200, []],
+      [404, []],
+      [200, ['save.missing: the answer has no value at metadata.nothing']],
+    ]);
+    await server.close();
+  });
+});
+
 describe('sharing as a URL fragment', () => {
   it('round-trips the text through deflate-raw and base64url', async () => {
     const fragment = await scenarioFragment(EXAMPLE_SCENARIO);
