@@ -46,3 +46,17 @@ describe('Lessons in the Scenario panel', () => {
     );
   });
 });
+
+describe('A lesson whose steps save values', () => {
+  it('[API-ERR-002] optimistic-concurrency passes every step: resourceVersions saved by one step are sent by the next', async () => {
+    await page.getByTestId('scenario-lessons').selectOption('optimistic-concurrency');
+    await expect.poll(() => page.locator('#scenario-heading').textContent()).toBe('Scenario: optimistic-concurrency');
+    // Its settings are the defaults: the tab's server switches back from RBAC over one reload.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('scenario-replay').click()]);
+    await workbenchReady(page);
+    await expect.poll(() => page.getByTestId('scenario-summary').textContent(), { timeout: 60_000 }).toBe('10 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-result').nth(4).textContent()).toBe(
+      'PASS step 5: a second writer still holding the first resourceVersion is refused; its read is stale now: PUT /api/v1/namespaces/lesson-occ/configmaps/counter -> 409 Conflict',
+    );
+  });
+});
