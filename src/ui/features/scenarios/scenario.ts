@@ -17,6 +17,8 @@
  *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
  *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
+ *     - request: GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$(rv)&timeoutSeconds=1
+ *       expect: { body: [{ type: MODIFIED }] }   # a watch reads as its events, once timeoutSeconds ends it
  *
  * Pure: no DOM and no Node, so the workbench and the Node host share it.
  */
