@@ -5,7 +5,7 @@
  * kubesim-scenario) so a replay starts from the same state; each step is
  * one request whose answer is checked against its expectation.
  */
-import { createApiClient, discoverResourceKinds, isProtobufResponse, objectPath, parseApiVersion, protobufBodyProblem, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
+import { createApiClient, discoverResourceKinds, warningsOf, isProtobufResponse, objectPath, parseApiVersion, protobufBodyProblem, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
 import type { Expectation, Identity, RequestStep, Scenario, Step } from './scenario';
 
 export const SCENARIO_FIELD_MANAGER = 'kubesim-scenario';
@@ -26,6 +26,8 @@ export interface StepResult {
   status?: number;
   reason?: string;
   message?: string;
+  /** The texts of the answer's Warning headers. */
+  warnings?: string[];
   body?: unknown;
 }
 
@@ -140,6 +142,7 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget,
     status: response.status,
     reason: typeof status?.reason === 'string' ? status.reason : undefined,
     message: typeof status?.message === 'string' ? status.message : undefined,
+    warnings: warningsOf(response.headers),
     body,
   };
   result.failures = checkExpectation(expand(step.expect, vars), result);
@@ -162,12 +165,13 @@ function buildRequest(step: RequestStep, target: ScenarioTarget): Request {
   return new Request(new URL(step.path, target.baseUrl ?? 'http://kubesim.invalid'), { method: step.method, headers, body });
 }
 
-export function checkExpectation(expect: Expectation | undefined, result: Pick<StepResult, 'status' | 'reason' | 'message' | 'body'>): string[] {
+export function checkExpectation(expect: Expectation | undefined, result: Pick<StepResult, 'status' | 'reason' | 'message' | 'warnings' | 'body'>): string[] {
   if (!expect) return [];
   const failures: string[] = [];
   if (expect.status !== undefined && expect.status !== result.status) failures.push(`status: expected ${expect.status}, got ${result.status}`);
   if (expect.reason !== undefined && expect.reason !== result.reason) failures.push(`reason: expected ${expect.reason}, got ${result.reason ?? '(none)'}`);
   if (expect.message !== undefined && expect.message !== result.message) failures.push(`message: expected ${JSON.stringify(expect.message)}, got ${JSON.stringify(result.message ?? null)}`);
+  if (expect.warnings !== undefined) failures.push(...subsetFailures(expect.warnings, result.warnings ?? [], 'warnings'));
   if (expect.body !== undefined) failures.push(...subsetFailures(expect.body, result.body, 'body'));
   return failures;
 }

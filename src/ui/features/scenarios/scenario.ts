@@ -14,7 +14,7 @@
  *       request: PATCH /api/v1/namespaces/default/configmaps/app?fieldManager=bob
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
- *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
+ *       expect: { status: 409, reason: Conflict, message: "...", warnings: ["..."], body: { ...subset... } }
  *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
  *     - request: GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$(rv)&timeoutSeconds=1
@@ -47,6 +47,8 @@ export interface Expectation {
   status?: number;
   reason?: string;
   message?: string;
+  /** The texts of the answer's Warning headers (`299 - "text"`), all of them, in order. */
+  warnings?: string[];
   /** A subset of the response body: every field given must be equal. */
   body?: unknown;
 }

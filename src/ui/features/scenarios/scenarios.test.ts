@@ -3,7 +3,7 @@ import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '.
 import { serverOptionsFrom } from '../../../sw/serverOptions';
 import { settingsFromUrl, workerUrlWith } from '../../../sw/settings';
 import { tabServerSettings } from '../access/settings';
-import { clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
+import { checkExpectation, clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
 import { peekResume, saveResume, takeResume } from './resume';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { parseDuration, parseScenario } from './scenario';
@@ -24,6 +24,7 @@ describe('scenario format', () => {
   it('matches expected bodies as subsets', () => {
     expect(subsetFailures({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, 'body')).toEqual([]);
     expect(subsetFailures({ items: [{ n: 1 }] }, { items: [] }, 'body')).toEqual(['body.items: expected 1 items, got 0']);
+    expect(checkExpectation({ warnings: ['would violate'] }, { warnings: [] })).toEqual(['warnings: expected 1 items, got 0']);
   });
 
   it('API-SSA-049: the example scenario passes against the core, and again on replay', async () => {
