@@ -153,3 +153,36 @@ describe('responses written from stored text', () => {
     expect(listText).toContain(JSON.stringify(withoutTypeMeta(expected as KubeObject)));
   });
 });
+
+describe('Store views of a request', () => {
+  it('a view of a view keeps the settings of both; a store wrapped around a view keeps its wrapper under further views', async () => {
+    const traced: string[] = [];
+    const admitted: string[] = [];
+    const admission = { validate: async (r: { operation: string }) => void admitted.push(r.operation) };
+    const view = pods.withAdmission(admission).withUser({ username: 'alice', groups: [] }).withTrace((e) => traced.push(e.message));
+    await view.createStored('default', pod('p1'));
+    expect(admitted).toEqual(['CREATE']);
+    expect(traced).toEqual([expect.stringContaining('created /registry/pods/default/p1')]);
+
+    // As the escalation guard wraps a request's store: an override of its writes.
+    const guarded = Object.create(pods.withAdmission(admission)) as Store;
+    guarded.createStored = async () => {
+      throw new Error('refused by the wrapper');
+    };
+    await expect(guarded.withTrace(() => {}).createStored('default', pod('p2'))).rejects.toThrow('refused by the wrapper');
+    await expect(guarded.withUser({ username: 'bob', groups: [] }).withTrace(() => {}).createStored('default', pod('p2'))).rejects.toThrow('refused by the wrapper');
+  });
+});
+
+describe('stored layout', () => {
+  it('stores kind, apiVersion, then metadata in Go field order with an empty resourceVersion slot, then the rest in the object\'s order', async () => {
+    const obj = pod('p1', { finalizers: ['x/y'], annotations: { a: 'b' }, ownerReferences: [], generateName: 'p-', resourceVersion: '12', selfLink: '/x' });
+    const scrambled: KubeObject = { spec: obj.spec, metadata: Object.fromEntries(Object.entries(obj.metadata).reverse()), kind: 'Pod', apiVersion: 'v1', status: { phase: 'Pending' } } as KubeObject;
+    const kv = (await pods.createStored('default', scrambled)).kv!;
+    const stored = JSON.parse(kv.value) as KubeObject;
+    expect(Object.keys(stored)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+    expect(Object.keys(stored.metadata)).toEqual(['name', 'generateName', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'labels', 'annotations', 'ownerReferences', 'finalizers']);
+    expect(stored.metadata.resourceVersion).toBe('');
+    expect(Object.keys(stored.metadata.labels!)).toEqual(['10', 'app']);
+  });
+});

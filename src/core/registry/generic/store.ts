@@ -144,6 +144,12 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** Store views made by Store.view: the root store and their own request settings, nothing else. */
+const plainViews = new WeakSet<object>();
+
+/** Keys whose last applied object a store keeps decoded (bounded: an object can be large, and a browser worker holds them all). */
+const lastWrittenLimit = 16;
+
 const nameSuffixAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 /**
@@ -244,9 +250,57 @@ export function storedObjectHead(value: string): StoredObjectHead | undefined {
   return storedLayout(value, head) ? (head as unknown as StoredObjectHead) : undefined;
 }
 
+/** ObjectMeta fields in the order canonicalMetadata writes them. */
+const metadataOrder = Object.keys(canonicalMetadata({ name: 0, generateName: 0, namespace: 0, selfLink: 0, uid: 0, resourceVersion: 0, generation: 0, creationTimestamp: 0, deletionTimestamp: 0, deletionGracePeriodSeconds: 0, labels: 0, annotations: 0, ownerReferences: 0, finalizers: 0, managedFields: 0 }));
+const metadataFields = new Set(metadataOrder);
+
+/** canonicalMetadata({ ...meta, resourceVersion: '' }), in one pass over meta. */
+function storedMetadata(meta: ObjectMeta): ObjectMeta {
+  const out: Record<string, unknown> = {};
+  const m = meta as Record<string, unknown>;
+  for (let i = 0; i < metadataOrder.length; i++) {
+    const k = metadataOrder[i]!;
+    if (k === 'resourceVersion') out[k] = '';
+    else if (m[k] !== undefined) out[k] = m[k];
+  }
+  for (const k in m) if (!metadataFields.has(k) && m[k] !== undefined) out[k] = m[k];
+  return out as ObjectMeta;
+}
+
 function encodeStored(obj: KubeObject): string {
-  const { kind, apiVersion, metadata, ...rest } = obj;
-  return JSON.stringify({ kind, apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: '' }), ...rest });
+  const stored: Record<string, unknown> = { kind: obj.kind, apiVersion: obj.apiVersion, metadata: storedMetadata(obj.metadata) };
+  for (const k in obj) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata') stored[k] = obj[k];
+  return JSON.stringify(stored);
+}
+
+/**
+ * Freezes a value that is exactly what JSON.parse of its JSON.stringify would
+ * give (plain objects and arrays, strings, finite numbers, booleans, null;
+ * no undefined, no -0): false, and left unusable as a decode, for anything
+ * else. A false result may leave parts of the value frozen.
+ */
+function freezeJson(v: unknown): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!freezeJson(v[i])) return false;
+  } else {
+    if (Object.getPrototypeOf(v) !== Object.prototype) return false;
+    const o = v as Record<string, unknown>;
+    for (const k in o) if (k === '__proto__' || !freezeJson(o[k])) return false;
+  }
+  Object.freeze(v);
+  return true;
 }
 
 function withoutResourceVersion(obj: KubeObject): KubeObject {
@@ -275,6 +329,12 @@ export class Store {
   private requestUser: UserInfo | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
+  /**
+   * The decoded objects of the values applies wrote last, by key, frozen:
+   * the next apply of the object starts from it instead of parsing the
+   * stored text again. One entry per key (the newest value), a few keys.
+   */
+  private readonly lastWritten = new Map<string, { kv: KeyValue; object: KubeObject }>();
 
   constructor(
     readonly type: ResourceType,
@@ -287,9 +347,32 @@ export class Store {
     this.servedHead = `{"kind":${JSON.stringify(type.kind)},"apiVersion":${JSON.stringify(this.apiVersion)}`;
   }
 
+  /** The store every view is made from (a view inherits it from its prototype). */
+  private readonly root: Store = this;
+
+  /**
+   * A view of this store with the same request settings, made straight from
+   * the root store: every view has the root as prototype and the same own
+   * fields in the same order, so views share one shape (a view made from a
+   * view would turn the inner view into a prototype, a new shape per request
+   * that every property lookup in the store's methods then misses on). A
+   * store wrapped otherwise (an escalation guard overriding its writes) is
+   * kept as the view's prototype, wrapper and all.
+   */
+  private view(): Store {
+    const plain = this === this.root || plainViews.has(this);
+    const view = Object.create(plain ? this.root : this) as Store;
+    if (plain) plainViews.add(view);
+    view.admission = this.admission;
+    view.mutatingAdmission = this.mutatingAdmission;
+    view.requestUser = this.requestUser;
+    view.writeTrace = this.writeTrace;
+    return view;
+  }
+
   /** This store as one request sees it: its writes pass mutating, then validating admission before storage. */
   withAdmission(admission: ValidatingAdmission, mutating?: MutatingAdmission): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.admission = admission;
     view.mutatingAdmission = mutating;
     return view;
@@ -297,14 +380,14 @@ export class Store {
 
   /** This store as one request sees it: its strategies see the requesting user. */
   withUser(user: UserInfo): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.requestUser = user;
     return view;
   }
 
   /** This store as one request sees it: each storage write is recorded in the request's trace. */
   withTrace(trace: WriteTrace): Store {
-    const view = Object.create(this) as Store;
+    const view = this.view();
     view.writeTrace = trace;
     return view;
   }
@@ -400,6 +483,33 @@ export class Store {
     out.add(`"${kv.modRevision}"`);
     out.add(v.slice(layout.slotAt + 2));
     return true;
+  }
+
+  /**
+   * decode(kv) for a reader that changes nothing it is given: the object an
+   * apply wrote when kv is that write's value (frozen, shared), a fresh decode otherwise.
+   */
+  private decodeShared(kv: KeyValue): KubeObject {
+    const known = this.lastWritten.get(kv.key);
+    if (known && (known.kv === kv || (known.kv.modRevision === kv.modRevision && known.kv.value === kv.value))) return known.object;
+    return this.decode(kv);
+  }
+
+  /**
+   * Keeps obj, just written as kv, as decode(kv) would give it (kind and
+   * apiVersion as served, metadata in stored order with the revision), frozen,
+   * when nothing converts it on the way to storage and it is plain JSON.
+   */
+  private rememberWritten(kv: KeyValue, obj: KubeObject): void {
+    this.lastWritten.delete(kv.key);
+    if (this.strategy.toStorage || this.strategy.fromStorage) return;
+    const { kind, apiVersion, metadata, ...rest } = obj;
+    // Without them the stored text is laid out otherwise, and so is its decode.
+    if (typeof kind !== 'string' || typeof apiVersion !== 'string' || !isObject(metadata)) return;
+    const decoded = { kind: this.type.kind, apiVersion: this.apiVersion, metadata: canonicalMetadata({ ...metadata, resourceVersion: String(kv.modRevision) }), ...rest } as KubeObject;
+    if (!freezeJson(decoded)) return;
+    if (this.lastWritten.size >= lastWrittenLimit) this.lastWritten.delete(this.lastWritten.keys().next().value!);
+    this.lastWritten.set(kv.key, { kv, object: decoded });
   }
 
   /** The stored text of an object, in the storage layout. */
@@ -570,7 +680,7 @@ export class Store {
     const key = this.key(namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.deps.storage.get(key);
-      const current = kv ? this.decode(kv) : undefined;
+      const current = kv ? (options.currentIntact ? this.decodeShared(kv) : this.decode(kv)) : undefined;
       // A PUT's own uid is a precondition (DefaultUpdatedObjectInfo.Preconditions), checked as etcd3's GuaranteedUpdate does.
       const uid = options.preconditions?.uid;
       if (uid && (current || this.strategy.allowCreateOnUpdate || options.forceAllowCreate) && uid !== (current?.metadata.uid ?? '')) {
@@ -618,7 +728,8 @@ export class Store {
         // A write that changes nothing keeps the resourceVersion, as etcd3's store skips it.
         if (jsonEqual(withoutResourceVersion(next), withoutResourceVersion(current))) {
           this.traceWrite('update', key, kv!.modRevision, kv!.modRevision, `no change: ${key} not written, resourceVersion stays ${kv!.modRevision}`);
-          return { object: current, created: false };
+          // A shared decode is frozen: the caller gets its own.
+          return Object.isFrozen(current) ? this.writtenResult(kv!) : { object: current, created: false };
         }
         if (options.dryRun) {
           this.traceWrite('update', key, kv!.modRevision, undefined, `dry run: ${key} not written`);
@@ -627,6 +738,7 @@ export class Store {
         try {
           const written = await this.deps.storage.update(key, this.encode(next), kv!.modRevision);
           stored = true;
+          if (options.currentIntact) this.rememberWritten(written, next);
           this.traceWrite('update', key, kv!.modRevision, written.modRevision, `updated ${key}: resourceVersion ${kv!.modRevision} → ${written.modRevision}`);
           return this.writtenResult(written);
         } catch (e) {
