@@ -60,3 +60,12 @@ describe('A lesson whose steps save values', () => {
     );
   });
 });
+
+describe('A lesson that reads a watch', () => {
+  it('[API-RV-001] watch-and-resource-versions passes every step: the worker ends each watch at its timeoutSeconds and the step reads its events', async () => {
+    await page.getByTestId('scenario-lessons').selectOption('watch-and-resource-versions');
+    await expect.poll(() => page.locator('#scenario-heading').textContent()).toBe('Scenario: watch-and-resource-versions');
+    await page.getByTestId('scenario-replay').click();
+    await expect.poll(() => page.getByTestId('scenario-summary').textContent(), { timeout: 60_000 }).toBe('7 passed, 0 failed, 0 to run');
+  });
+});
