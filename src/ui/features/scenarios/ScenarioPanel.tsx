@@ -14,10 +14,11 @@ import { traceOf } from '../../api';
 import { StatusError } from '../../common';
 import { LazyCodeEditor } from '../../monaco';
 import { useWorkbench } from '../../store';
-import { runStep, applyObjects, clockAdvancer, impersonationHeaders, type ScenarioTarget, type StepResult } from './runner';
+import { runStep, applyObjects, clockAdvancer, impersonationHeaders, type ScenarioTarget, type ScenarioVariables, type StepResult } from './runner';
 import { describeStep, parseScenario } from './scenario';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { saveResume, takeResume } from './resume';
+import { LESSONS } from './lessons';
 import { scenarioFragment } from './share';
 
 const SAVED_KEY = 'kubesim.scenarios';
@@ -40,6 +41,8 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
   const [link, setLink] = useState('');
   const [saved, setSaved] = useState(savedScenarios);
   const [applied, setApplied] = useState<string[]>([]);
+  // What `save:` steps read, for $(name) in the steps after them.
+  const vars = useRef<ScenarioVariables>({});
   const parsed = parseScenario(draft);
   const scenario = parsed.ok ? parsed.scenario : undefined;
   const wanted = scenario && scenarioServerSettings(scenario.settings);
@@ -63,6 +66,7 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
   const done = scenario !== undefined && results.length >= scenario.steps.length;
 
   const reset = () => {
+    vars.current = {};
     setResults([]);
     setSetupError(null);
     setStarted(false);
@@ -98,7 +102,7 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
       const index = results.length;
       const next = scenario.steps[index];
       if (next) {
-        const result = await runStep(next, index, target);
+        const result = await runStep(next, index, target, vars.current);
         setResults((r) => [...r, result]);
       }
     } finally {
@@ -115,7 +119,7 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
       if (!(await setup())) return;
       const all: StepResult[] = [];
       for (const [i, s] of scenario.steps.entries()) {
-        all.push(await runStep(s, i, target));
+        all.push(await runStep(s, i, target, vars.current));
         setResults([...all]);
       }
     } finally {
@@ -162,6 +166,35 @@ export function ScenarioPanel({ reload = () => location.reload() }: { reload?: (
   return (
     <section className="panel scenario-panel" aria-labelledby="scenario-heading" data-testid="scenario-panel">
       <h2 id="scenario-heading">Scenario{scenario ? `: ${scenario.name}` : ''}</h2>
+      {LESSONS.length > 0 && (
+        <label className="scenario-lessons">
+          Lessons{' '}
+          <select
+            value=""
+            onChange={(e) => {
+              const lesson = LESSONS.find((l) => l.name === e.target.value);
+              if (lesson)
+                void lesson.load().then((text) => {
+                  setDraft(text);
+                  reset();
+                });
+            }}
+            data-testid="scenario-lessons"
+          >
+            <option value="">open a lesson…</option>
+            {LESSONS.map((l) => (
+              <option key={l.name} value={l.name}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {scenario?.description && (
+        <p className="scenario-description" data-testid="scenario-description">
+          {scenario.description}
+        </p>
+      )}
       <LazyCodeEditor
         value={draft}
         onChange={(text) => {

@@ -5,7 +5,7 @@
  * kubesim-scenario) so a replay starts from the same state; each step is
  * one request whose answer is checked against its expectation.
  */
-import { createApiClient, discoverResourceKinds, isProtobufResponse, objectPath, parseApiVersion, protobufBodyProblem, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
+import { createApiClient, discoverResourceKinds, warningsOf, isProtobufResponse, objectPath, parseApiVersion, protobufBodyProblem, type FetchFn, type KubeObject, type ResourceKind } from '../../api';
 import type { Expectation, Identity, RequestStep, Scenario, Step } from './scenario';
 
 export const SCENARIO_FIELD_MANAGER = 'kubesim-scenario';
@@ -26,6 +26,8 @@ export interface StepResult {
   status?: number;
   reason?: string;
   message?: string;
+  /** The texts of the answer's Warning headers. */
+  warnings?: string[];
   body?: unknown;
 }
 
@@ -81,8 +83,33 @@ export async function applyObjects(scenario: Scenario, target: ScenarioTarget): 
   return { ok: true };
 }
 
-/** Runs one step and checks its expectation. */
-export async function runStep(step: Step, index: number, target: ScenarioTarget): Promise<StepResult> {
+/** Values saved by earlier steps (`save:`), substituted for `$(name)` in later paths, bodies and expectations. */
+export type ScenarioVariables = Record<string, string>;
+
+/** `$(name)` replaced by the saved value; an unknown name stays as written, as Kubernetes leaves an unknown $(VAR) in a container's command. */
+function expand<T>(value: T, vars: ScenarioVariables): T {
+  if (typeof value === 'string') return value.replace(/\$\(([\w.-]+)\)/g, (ref, name: string) => vars[name] ?? ref) as T;
+  if (Array.isArray(value)) return value.map((v) => expand(v, vars)) as T;
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, vars)])) as T;
+  return value;
+}
+
+/**
+ * A watch's answer (one JSON event a line, ended by timeoutSeconds) as the
+ * list of its events; undefined when the text is not such a stream.
+ */
+function watchEvents(text: string): unknown[] | undefined {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return undefined;
+  try {
+    return lines.map((l) => JSON.parse(l) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one step and checks its expectation; `vars` carries saved values between steps. */
+export async function runStep(step: Step, index: number, target: ScenarioTarget, vars: ScenarioVariables = {}): Promise<StepResult> {
   if (step.kind === 'clock') {
     if (!target.advanceClock) return { index, passed: false, failures: ['this target has no fake clock (settings.fakeClock: true)'] };
     try {
@@ -92,7 +119,7 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget)
     }
     return { index, passed: true, failures: [] };
   }
-  const response = await target.fetch(buildRequest(step, target));
+  const response = await target.fetch(buildRequest({ ...step, path: expand(step.path, vars), body: expand(step.body, vars) }, target));
   // The step asked for JSON: a protobuf body is no answer it can check (and without `k8s\0` no protobuf at all).
   if (isProtobufResponse(response)) {
     const problem = protobufBodyProblem(new Uint8Array(await response.arrayBuffer()));
@@ -105,6 +132,8 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget)
   } catch {
     // not JSON: keep the text
   }
+  // A watch (ended by its timeoutSeconds) reads as the list of its events.
+  if (response.ok && /[?&]watch=(1|true)(&|$)/.test(step.path)) body = watchEvents(text) ?? body;
   const status = isRecord(body) && body.kind === 'Status' ? body : undefined;
   const result: StepResult = {
     index,
@@ -113,9 +142,15 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget)
     status: response.status,
     reason: typeof status?.reason === 'string' ? status.reason : undefined,
     message: typeof status?.message === 'string' ? status.message : undefined,
+    warnings: warningsOf(response.headers),
     body,
   };
-  result.failures = checkExpectation(step.expect, result);
+  result.failures = checkExpectation(expand(step.expect, vars), result);
+  for (const [name, path] of Object.entries(step.save ?? {})) {
+    const value = path.split('.').reduce<unknown>((at, key) => (isRecord(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined), body);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value);
+    else result.failures.push(`save.${name}: the answer has no value at ${path}`);
+  }
   result.passed = result.failures.length === 0;
   return result;
 }
@@ -130,12 +165,13 @@ function buildRequest(step: RequestStep, target: ScenarioTarget): Request {
   return new Request(new URL(step.path, target.baseUrl ?? 'http://kubesim.invalid'), { method: step.method, headers, body });
 }
 
-export function checkExpectation(expect: Expectation | undefined, result: Pick<StepResult, 'status' | 'reason' | 'message' | 'body'>): string[] {
+export function checkExpectation(expect: Expectation | undefined, result: Pick<StepResult, 'status' | 'reason' | 'message' | 'warnings' | 'body'>): string[] {
   if (!expect) return [];
   const failures: string[] = [];
   if (expect.status !== undefined && expect.status !== result.status) failures.push(`status: expected ${expect.status}, got ${result.status}`);
   if (expect.reason !== undefined && expect.reason !== result.reason) failures.push(`reason: expected ${expect.reason}, got ${result.reason ?? '(none)'}`);
   if (expect.message !== undefined && expect.message !== result.message) failures.push(`message: expected ${JSON.stringify(expect.message)}, got ${JSON.stringify(result.message ?? null)}`);
+  if (expect.warnings !== undefined) failures.push(...subsetFailures(expect.warnings, result.warnings ?? [], 'warnings'));
   if (expect.body !== undefined) failures.push(...subsetFailures(expect.body, result.body, 'body'));
   return failures;
 }
@@ -163,8 +199,9 @@ export async function runScenario(scenario: Scenario, target: ScenarioTarget, on
   const setup = await applyObjects(scenario, target);
   const results: StepResult[] = [];
   if (!setup.ok) return { setup, results };
+  const vars: ScenarioVariables = {};
   for (const [i, step] of scenario.steps.entries()) {
-    const result = await runStep(step, i, target);
+    const result = await runStep(step, i, target, vars);
     results.push(result);
     onStep?.(result);
   }

@@ -5,6 +5,7 @@
  * (`npm run serve -- run scenario.yaml`), or in CI.
  *
  *   name: a conflicting apply
+ *   description: what the scenario shows and why (optional; the workbench shows it)
  *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true }
  *   objects: [ ...manifests, applied before the first step... ]
  *   steps:
@@ -13,8 +14,11 @@
  *       request: PATCH /api/v1/namespaces/default/configmaps/app?fieldManager=bob
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
- *       expect: { status: 409, reason: Conflict, message: "...", body: { ...subset... } }
+ *       expect: { status: 409, reason: Conflict, message: "...", warnings: ["..."], body: { ...subset... } }
+ *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
+ *     - request: GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$(rv)&timeoutSeconds=1
+ *       expect: { body: [{ type: MODIFIED }] }   # a watch reads as its events, once timeoutSeconds ends it
  *
  * Pure: no DOM and no Node, so the workbench and the Node host share it.
  */
@@ -43,6 +47,8 @@ export interface Expectation {
   status?: number;
   reason?: string;
   message?: string;
+  /** The texts of the answer's Warning headers (`299 - "text"`), all of them, in order. */
+  warnings?: string[];
   /** A subset of the response body: every field given must be equal. */
   body?: unknown;
 }
@@ -56,6 +62,8 @@ export interface RequestStep {
   contentType?: string;
   body?: unknown;
   expect?: Expectation;
+  /** Variables read from the answer's body by dotted path (`metadata.resourceVersion`), used as `$(name)` by later steps. */
+  save?: Record<string, string>;
 }
 
 export interface ClockStep {
@@ -68,6 +76,8 @@ export type Step = RequestStep | ClockStep;
 
 export interface Scenario {
   name: string;
+  /** What the scenario teaches, shown above its steps in the workbench. */
+  description?: string;
   settings: ScenarioSettings;
   objects: Record<string, unknown>[];
   steps: Step[];
@@ -128,6 +138,11 @@ export function parseScenario(text: string): ParsedScenario {
     else if (raw.as !== undefined) errors.push(`${where}.as: a user name or { user, groups }`);
     const expect = isRecord(raw.expect) ? (raw.expect as Expectation) : undefined;
     if (raw.expect !== undefined && !expect) errors.push(`${where}.expect: must be a mapping`);
+    let save: Record<string, string> | undefined;
+    if (raw.save !== undefined) {
+      if (isRecord(raw.save) && Object.values(raw.save).every((v) => typeof v === 'string')) save = raw.save as Record<string, string>;
+      else errors.push(`${where}.save: a mapping of variable names to paths in the answer, e.g. { rv: metadata.resourceVersion }`);
+    }
     steps.push({
       kind: 'request',
       name,
@@ -137,10 +152,13 @@ export function parseScenario(text: string): ParsedScenario {
       contentType: typeof raw.contentType === 'string' ? raw.contentType : undefined,
       body: raw.body,
       expect,
+      ...(save ? { save } : {}),
     });
   });
+  if (doc.description !== undefined && typeof doc.description !== 'string') errors.push('description: must be text');
   if (errors.length > 0) return { ok: false, errors };
-  return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', settings, objects: objects as Record<string, unknown>[], steps } };
+  const description = typeof doc.description === 'string' ? doc.description.trim() : undefined;
+  return { ok: true, scenario: { name: typeof doc.name === 'string' ? doc.name : 'scenario', ...(description ? { description } : {}), settings, objects: objects as Record<string, unknown>[], steps } };
 }
 
 /** The settings' problems, with kube-apiserver's flag messages. */

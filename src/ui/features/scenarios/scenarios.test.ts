@@ -3,7 +3,7 @@ import { createApiServer, createMemoryStorage, FakeClock, seededRandom } from '.
 import { serverOptionsFrom } from '../../../sw/serverOptions';
 import { settingsFromUrl, workerUrlWith } from '../../../sw/settings';
 import { tabServerSettings } from '../access/settings';
-import { clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
+import { checkExpectation, clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
 import { peekResume, saveResume, takeResume } from './resume';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
 import { parseDuration, parseScenario } from './scenario';
@@ -24,6 +24,7 @@ describe('scenario format', () => {
   it('matches expected bodies as subsets', () => {
     expect(subsetFailures({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, 'body')).toEqual([]);
     expect(subsetFailures({ items: [{ n: 1 }] }, { items: [] }, 'body')).toEqual(['body.items: expected 1 items, got 0']);
+    expect(checkExpectation({ warnings: ['would violate'] }, { warnings: [] })).toEqual(['warnings: expected 1 items, got 0']);
   });
 
   it('API-SSA-049: the example scenario passes against the core, and again on replay', async () => {
@@ -40,6 +41,36 @@ describe('scenario format', () => {
         [200, true],
       ]);
     }
+    await server.close();
+  });
+});
+
+describe('saved values between steps', () => {
+  it('[API-ERR-002] save: reads a value of the answer; $(name) expands in later paths, bodies and expectations; an unknown name stays as written', async () => {
+    expect(parseScenario('steps:\n  - request: GET /api\n    save: { rv: [1] }\n')).toEqual({ ok: false, errors: ['steps[0].save: a mapping of variable names to paths in the answer, e.g. { rv: metadata.resourceVersion }'] });
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3) });
+    await server.ready;
+    const parsed = parseScenario(`
+steps:
+  - request: POST /api/v1/namespaces/default/configmaps
+    body: { apiVersion: v1, kind: ConfigMap, metadata: { name: saved } }
+    expect: { status: 201 }
+    save: { rv: metadata.resourceVersion, name: metadata.name }
+  - request: GET /api/v1/namespaces/default/configmaps/$(name)
+    expect: { status: 200, body: { metadata: { resourceVersion: $(rv) } } }
+  - request: GET /api/v1/namespaces/default/configmaps/$(unknown)
+    expect: { status: 404, message: 'configmaps "$(unknown)" not found' }
+  - request: GET /api/v1/namespaces/default/configmaps/saved
+    save: { missing: metadata.nothing }
+`);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const { results } = await runScenario(parsed.scenario, { fetch: (r: Request) => server.handle(r), baseUrl: 'http://kubesim.test' });
+    expect(results.map((r) => [r.status, r.failures])).toEqual([
+      [201, []],
+      [200, []],
+      [404, []],
+      [200, ['save.missing: the answer has no value at metadata.nothing']],
+    ]);
     await server.close();
   });
 });
