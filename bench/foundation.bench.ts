@@ -125,9 +125,20 @@ function bareServer(): ApiServerOptions {
   return { storage: createMemoryStorage(), controllers: [] };
 }
 
+/**
+ * The namespace's `default` ServiceAccount, which the serviceaccount controller would have made: the
+ * ServiceAccount admission plugin refuses pods whose account does not exist, as kube-apiserver does.
+ */
+async function createDefaultServiceAccount(api: ApiServer): Promise<void> {
+  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } });
+  const res = await api.handle(new Request('http://127.0.0.1/api/v1/namespaces/default/serviceaccounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+  if (res.status !== 201) throw new Error(`kubesim: default ServiceAccount: ${res.status} ${await res.text()}`);
+}
+
 async function kubesimWorkload(): Promise<Workload> {
   const api: ApiServer = createApiServer(bareServer());
   await api.ready;
+  await createDefaultServiceAccount(api);
   async function call(request: Request, want: number): Promise<unknown> {
     const res = await api.handle(request);
     const body: unknown = await res.json();
@@ -183,6 +194,7 @@ interface Captured {
 async function captureKubesimResponses(): Promise<Captured> {
   const api = createApiServer(bareServer());
   await api.ready;
+  await createDefaultServiceAccount(api);
   const bytes = async (request: Request) => new Uint8Array(await (await api.handle(request)).arrayBuffer());
   try {
     const init = (i: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) });

@@ -52,6 +52,9 @@ export const PARTS: Part[] = [
   { name: 'openapi', test: under('src/core/openapi') },
   { name: 'upgrade', test: under('src/core/upgrade') },
   { name: 'jose', test: under('node_modules/jose') },
+  // Pod Security Standards checks, evaluated on pod writes; quota arithmetic and evaluators, used where quotas or limit ranges exist.
+  { name: 'podsecurity', test: under('src/core/admission/podSecurity/policy') },
+  { name: 'quota', test: under('src/core/quota') },
   // X.509 and PKCS#10 (CSR validation, the signer, the cluster CA's first generation).
   { name: 'x509', test: under('node_modules/@peculiar', 'node_modules/tsyringe', 'node_modules/reflect-metadata', 'node_modules/asn1js', 'node_modules/pvtsutils', 'node_modules/pvutils') },
 ];

@@ -6,7 +6,7 @@
  */
 import type { KubeObject } from '../../api/types';
 import { createPodSecurityPlugin, type PodSecurityPlugin } from './admission';
-import { defaultChecks, newEvaluator } from './policy';
+import { defaultChecks, newEvaluator, type Evaluator } from './policy';
 import { newPodSecurityRecorder, type PodSecuritySink } from './metrics';
 import { parsePodSecurityConfiguration } from './configuration';
 
@@ -26,7 +26,15 @@ export function defaultPodSecurityPlugin(
   deps: { getNamespace(name: string): Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]>; metrics?: PodSecuritySink; configuration?: unknown },
 ): PodSecurityPlugin {
   const minor = Number(/^v?1\.(\d+)/.exec(kubernetesVersion)?.[1] ?? Infinity);
-  const evaluator = newEvaluator(defaultChecks(), Number.isFinite(minor) ? minor : undefined);
+  // Built for the first pod evaluated: the checks are a service-worker part that the first answers do not load.
+  let built: Evaluator | undefined;
+  const checks = () => (built ??= newEvaluator(defaultChecks(), Number.isFinite(minor) ? minor : undefined));
+  const evaluator: Evaluator = {
+    get maxVersion() {
+      return checks().maxVersion;
+    },
+    evaluatePod: (lv, meta, spec) => checks().evaluatePod(lv, meta, spec),
+  };
   const configuration = deps.configuration === undefined ? undefined : parsePodSecurityConfiguration(deps.configuration);
   return createPodSecurityPlugin({ ...deps, ...configuration, evaluator, metrics: deps.metrics && newPodSecurityRecorder(deps.metrics, minor) });
 }
