@@ -9,6 +9,7 @@
  */
 import { isObject, type KubeObject } from '../../api/types';
 import { newBadRequest, newNotFound, newServiceUnavailable, StatusError } from '../../errors';
+import type { PodLogOptions } from '../../validation/core/binding';
 
 /** Reads one core/v1 object (undefined when absent). */
 export type CoreObjectGetter = (resource: string, namespace: string, name: string) => Promise<KubeObject | undefined>;
@@ -88,16 +89,8 @@ function kubeletLocation(info: { scheme: string; host: string; port: string }, p
   return { scheme: info.scheme, hostPort: joinHostPort(info.host, info.port), pathAndQuery: q ? `${path}?${q}` : path };
 }
 
-/** LogLocation's query to the kubelet: only the options set, sorted by name (url.Values.Encode). */
-export interface LogQuery {
-  follow?: boolean;
-  previous?: boolean;
-  timestamps?: boolean;
-  sinceSeconds?: number;
-  sinceTime?: string;
-  tailLines?: number;
-  limitBytes?: number;
-}
+/** LogLocation's query to the kubelet: the PodLogOptions it forwards, only those set, sorted by name (url.Values.Encode). */
+export type LogQuery = Pick<PodLogOptions, 'follow' | 'previous' | 'timestamps' | 'sinceSeconds' | 'sinceTime' | 'tailLines' | 'limitBytes'>;
 
 /** LogLocation: undefined when the pod has no node (the log is then empty). */
 export async function podLogLocation(get: CoreObjectGetter, namespace: string, name: string, container: string, opts: LogQuery): Promise<BackendLocation | undefined> {
