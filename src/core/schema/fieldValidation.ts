@@ -246,7 +246,7 @@ function goJson(value: unknown): string {
 function jsonWithoutDuplicates(text: string, parsed?: unknown): boolean {
   if (text.trimStart()[0] !== '{') return false;
   // valid JSON has one ':' outside strings per member: as many as the parsed body has keys means no key was repeated
-  if (parsed !== undefined && membersOf(text) === keysOf(parsed)) return true;
+  if (parsed !== undefined && repeatsNoKey(scanJsonText(text), parsed)) return true;
   let tree: JsonNode;
   try {
     tree = parseJsonTree(text);
@@ -257,39 +257,6 @@ function jsonWithoutDuplicates(text: string, parsed?: unknown): boolean {
   const errs = new StrictErrors();
   jsonTreeDuplicates(tree, errs);
   return errs.messages.length === 0;
-}
-
-/** Members of a JSON text: its ':' outside strings. */
-function membersOf(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x3a) n++;
-    else if (c === 0x22) {
-      // skip the string, escapes included
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c) i++;
-        else if (d === 0x22) break;
-      }
-    }
-  }
-  return n;
-}
-
-/** Keys of a parsed JSON value, nested ones included. */
-function keysOf(v: unknown): number {
-  if (typeof v !== 'object' || v === null) return 0;
-  let n = 0;
-  if (Array.isArray(v)) {
-    for (const x of v) n += keysOf(x);
-    return n;
-  }
-  for (const k in v) {
-    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-    n += 1 + keysOf((v as Record<string, unknown>)[k]);
-  }
-  return n;
 }
 
 export function checkPatchFields<T = unknown>(input: CheckPatchFieldsInput): CheckedRequest<T> {
