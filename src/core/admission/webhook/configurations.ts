@@ -39,6 +39,8 @@ export interface Webhook {
 
 export interface WebhookSource {
   webhooks(): Promise<Webhook[]>;
+  /** The webhooks as last loaded, without waiting; undefined until loaded or while a write made them stale. */
+  current(): Webhook[] | undefined;
   stop(): void;
 }
 
@@ -87,6 +89,9 @@ export function webhookSource(deps: { storage: Storage; registry: ResourceRegist
         // A write during the load: load once more.
         if (seen === generation) loaded = hooks;
       }
+    },
+    current() {
+      return loaded;
     },
     stop() {
       unwatch?.();
