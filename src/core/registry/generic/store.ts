@@ -630,7 +630,9 @@ export class Store {
     this.strategy.prepareForCreate?.(obj, ctx);
     const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
     if (admitted) await admitted;
-    await this.strategy.checkAsync?.(obj, undefined, ctx);
+    // Only kinds with an asynchronous check (a CSR's signature) take the extra await.
+    const checking = this.strategy.checkAsync?.(obj, undefined, ctx);
+    if (checking) await checking;
     ctx.dryRun = !!options.dryRun;
     const finish = this.strategy.beginCreate?.(obj, ctx);
     let stored = false;
@@ -700,7 +702,8 @@ export class Store {
       }
       const ctx = this.ctx(options.subresource ?? '');
       ctx.dryRun = !!options.dryRun;
-      await this.strategy.checkAsync?.(next, current, ctx);
+      const checking = this.strategy.checkAsync?.(next, current, ctx);
+      if (checking) await checking;
       let finish: FinishFunc | undefined;
       let stored = false;
       try {
