@@ -34,6 +34,21 @@ function isRecord(init: HeadersInit): init is Record<string, string> {
   return proto === Object.prototype || proto === null;
 }
 
+/** The UTF-8 length of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) length += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 2;
+      i++;
+    } else length += 2;
+  }
+  return length;
+}
+
 function bodyUnusable(): Promise<never> {
   return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
 }
@@ -44,7 +59,20 @@ export class LightResponse {
   #init: Record<string, string> | undefined;
   #headers: Headers | undefined;
   #used = false;
+  /** A string body whose Content-Length is still to be added when the headers are first made. */
+  #sizeOnRead = false;
   #native: Response | undefined;
+
+  /**
+   * A string body with a Content-Length header, as an HTTP answer has one: its UTF-8 length is
+   * counted only when someone reads the headers (an in-process client parsing the text never
+   * does; a host writing it sizes the bytes it writes).
+   */
+  static sized(body: string, init: { status: number; headers: Record<string, string> }): LightResponse {
+    const response = new LightResponse(body, init);
+    response.#sizeOnRead = true;
+    return response;
+  }
 
   constructor(body?: BodyInit | LightBody, init?: ResponseInit) {
     const headers = init?.headers;
@@ -92,6 +120,7 @@ export class LightResponse {
       this.#headers = new NativeHeaders(this.#init);
       // A string body is text/plain unless the headers say otherwise, as Response sets it.
       if (typeof this.#body === 'string' && !this.#headers.has('content-type')) this.#headers.set('content-type', 'text/plain;charset=UTF-8');
+      if (this.#sizeOnRead && !this.#headers.has('content-length')) this.#headers.set('content-length', String(utf8Length(this.#body as string)));
     }
     return this.#headers;
   }
@@ -182,6 +211,7 @@ export class LightResponse {
   clone(): Response {
     if (this.#native || this.#used) return this.#response().clone();
     const copy = new LightResponse(this.#body, { status: this.#status, headers: this.#headers ? Object.fromEntries(this.#headers) : this.#init });
+    copy.#sizeOnRead = this.#sizeOnRead;
     return copy as unknown as Response;
   }
 }

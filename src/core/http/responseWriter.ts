@@ -18,6 +18,8 @@ export interface WriteOptions {
   cbor?: boolean;
 }
 
+const utf8 = new TextEncoder();
+
 export function warningHeaderValue(text: string): string {
   return `299 - ${JSON.stringify(text)}`;
 }
@@ -47,6 +49,18 @@ export function writeBytes(status: number, contentType: string, bytes: Uint8Arra
     headers = Object.fromEntries(merged);
   }
   return new LightResponse(bytes, { status, headers }) as unknown as Response;
+}
+
+/**
+ * A complete JSON answer as text (a stored object's JSON): kept as a string, so an in-process
+ * client parses it with no encode and decode on the way; its Content-Length is counted when its
+ * headers are first read, and a host counts the bytes it writes.
+ */
+export function writeJsonText(status: number, mediaType: string, text: string, options: WriteOptions = {}): Response {
+  if (options.headers !== undefined) return writeBytes(status, mediaType, utf8.encode(text), options);
+  const headers: Record<string, string> = { 'cache-control': 'no-cache, private', 'content-type': mediaType };
+  if (options.warnings?.length) headers['warning'] = options.warnings.map(warningHeaderValue).join(', ');
+  return LightResponse.sized(text, { status, headers }) as unknown as Response;
 }
 
 export function writeObject(serializer: Serializer, status: number, obj: unknown, options: WriteOptions = {}): Response {
