@@ -222,45 +222,53 @@ async function webernetesWorkload(): Promise<Workload> {
   };
 }
 
-/** Response bytes kubesim returns for each operation, for the floor to replay. */
+/** A response body as handle() returns it: a stored object's JSON text, or a list's bytes. */
+type Body = string | Uint8Array;
+
+/** Response bodies kubesim returns for each operation, as its LightResponses hold them, for the floors to replay. */
 interface Captured {
-  created: Uint8Array;
-  got: Uint8Array;
-  listed: Uint8Array;
+  created: Body;
+  got: Body;
+  listed: Body;
   contentType: string;
-  /** The got bytes with the Pod's name replaced (same length: every name has the same width). */
-  gotAs(name: string): Uint8Array;
+  /** The got body with the Pod's name replaced (same length: every name has the same width). */
+  gotAs(name: string): Body;
 }
 
 async function captureKubesimResponses(): Promise<Captured> {
   const api = createApiServer(bareServer());
   await api.ready;
   await createDefaultServiceAccount(api);
-  const bytes = async (request: Request) => new Uint8Array(await (await api.handle(request)).arrayBuffer());
+  const body = async (request: Request): Promise<Body> => {
+    const parts = LightResponse.lightParts(await api.handle(request));
+    if (!parts?.body) throw new Error(`kubesim: ${request.method} ${request.url} did not answer a complete body`);
+    return parts.body;
+  };
   try {
     const init = (i: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) });
-    const created = await bytes(new Request(base, init(0)));
-    for (let i = 1; i < pods; i++) await bytes(new Request(base, init(i)));
-    const got = await bytes(new Request(`${base}/${podName(0)}`));
-    const listed = await bytes(new Request(base));
-    const text = new TextDecoder().decode(got);
-    const gotAs = (name: string) => new TextEncoder().encode(text.replaceAll(podName(0), name));
+    const created = await body(new Request(base, init(0)));
+    for (let i = 1; i < pods; i++) await body(new Request(base, init(i)));
+    const got = await body(new Request(`${base}/${podName(0)}`));
+    const listed = await body(new Request(base));
+    const text = typeof got === 'string' ? got : new TextDecoder().decode(got);
+    const gotAs = (name: string) => (typeof got === 'string' ? text.replaceAll(podName(0), name) : new TextEncoder().encode(text.replaceAll(podName(0), name)));
     return { created, got, listed, contentType: 'application/json', gotAs };
   } finally {
     await api.close();
   }
 }
 
-/** The answer handle() would give, replayed: the Response type handle() returns, with kubesim's bytes. */
-function replay(status: number, bytes: Uint8Array, contentType: string): Response {
-  const headers = { 'cache-control': 'no-cache, private', 'content-length': String(bytes.byteLength), 'content-type': contentType };
-  return new LightResponse(bytes, { status, headers }) as unknown as Response;
+/** The answer handle() would give, replayed: the Response type handle() returns, with kubesim's body. */
+function replay(status: number, body: Body, contentType: string): Response {
+  const headers = { 'cache-control': 'no-cache, private', 'content-type': contentType };
+  if (typeof body === 'string') return LightResponse.sized(body, { status, headers }) as unknown as Response;
+  return new LightResponse(body, { status, headers: { ...headers, 'content-length': String(body.byteLength) } }) as unknown as Response;
 }
 
 async function floorWorkload(captured: Captured): Promise<Workload> {
-  async function handle(request: Request, status: number, bytes: Uint8Array): Promise<Response> {
+  async function handle(request: Request, status: number, body: Body): Promise<Response> {
     if (request.body) JSON.parse(await request.text());
-    return replay(status, bytes, captured.contentType);
+    return replay(status, body, captured.contentType);
   }
   let created = 0; // the floor stores nothing; list reports what was "created"
   return {
@@ -288,7 +296,7 @@ async function floorWorkload(captured: Captured): Promise<Workload> {
  * path, so the client's name check holds).
  */
 async function clientFloorWorkload(captured: Captured): Promise<Workload> {
-  const gotByName = new Map<string, Uint8Array>();
+  const gotByName = new Map<string, Body>();
   let created = 0;
   const handler: RequestHandler = {
     async handle(request) {
