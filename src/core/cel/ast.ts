@@ -83,6 +83,38 @@ export interface ComprehensionExpr {
   result: Expr;
 }
 
+/*
+ * Node constructors. Every node is made with every field of every kind (those
+ * of other kinds undefined), in one order, so all nodes share one hidden
+ * class: the checker, planner and estimator read nodes of every kind at the
+ * same sites, which stay monomorphic instead of going megamorphic over eight
+ * shapes.
+ */
+export function constExpr(id: number, value: CelValue): ConstExpr {
+  return { kind: 'const', id, value, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries: undefined, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as ConstExpr;
+}
+export function identExpr(id: number, name: string): IdentExpr {
+  return { kind: 'ident', id, value: undefined, name, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries: undefined, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as IdentExpr;
+}
+export function selectExpr(id: number, operand: Expr, field: string, testOnly: boolean): SelectExpr {
+  return { kind: 'select', id, value: undefined, name: undefined, operand, field, testOnly, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries: undefined, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as SelectExpr;
+}
+export function callExpr(id: number, fn: string, target: Expr | undefined, args: Expr[]): CallExpr {
+  return { kind: 'call', id, value: undefined, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn, target, args, elements: undefined, optionalIndices: undefined, entries: undefined, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as CallExpr;
+}
+export function listExpr(id: number, elements: Expr[], optionalIndices: number[]): ListExpr {
+  return { kind: 'list', id, value: undefined, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements, optionalIndices, entries: undefined, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as ListExpr;
+}
+export function mapExpr(id: number, entries: MapEntry[]): MapExpr {
+  return { kind: 'map', id, value: undefined, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries, typeName: undefined, fields: undefined, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as MapExpr;
+}
+export function structExpr(id: number, typeName: string, fields: StructField[]): StructExpr {
+  return { kind: 'struct', id, value: undefined, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries: undefined, typeName, fields, iterVar: undefined, iterVar2: undefined, iterRange: undefined, accuVar: undefined, accuInit: undefined, loopCondition: undefined, loopStep: undefined, result: undefined } as StructExpr;
+}
+export function comprehensionExpr(id: number, iterVar: string, iterVar2: string | undefined, iterRange: Expr, accuVar: string, accuInit: Expr, loopCondition: Expr, loopStep: Expr, result: Expr): ComprehensionExpr {
+  return { kind: 'comprehension', id, value: undefined, name: undefined, operand: undefined, field: undefined, testOnly: undefined, fn: undefined, target: undefined, args: undefined, elements: undefined, optionalIndices: undefined, entries: undefined, typeName: undefined, fields: undefined, iterVar, iterVar2, iterRange, accuVar, accuInit, loopCondition, loopStep, result } as ComprehensionExpr;
+}
+
 /** Accumulator variable name used by macro expansions (cel-go's). */
 export const ACCU_VAR = '@result';
 
@@ -92,8 +124,16 @@ export const ACCU_VAR = '@result';
  * fills several of these, one entry per node.
  */
 export class IdMap<V> {
-  private readonly vals: (V | undefined)[] = [];
+  private readonly vals: (V | undefined)[];
   private count = 0;
+  /** `capacity`: the highest id expected plus one (the array is made at that length rather than grown id by id) */
+  constructor(capacity = 0) {
+    this.vals = capacity > 0 ? new Array<V | undefined>(capacity) : [];
+  }
+  /** one more than the highest id set */
+  get length(): number {
+    return this.vals.length;
+  }
   get(id: number): V | undefined {
     return id >= 0 && id < this.vals.length ? this.vals[id] : undefined;
   }
