@@ -88,8 +88,8 @@ class Checker {
     readonly env: CheckerEnv,
     readonly source: SourceInfo,
   ) {
-    this.types = new IdMap<CelType>(source.positions.length);
-    this.refs = new IdMap<Reference>(source.positions.length);
+    this.types = new IdMap<CelType>(source.idCount);
+    this.refs = new IdMap<Reference>(source.idCount);
   }
 
   private error(e: Expr, message: string): CelType {

@@ -8,7 +8,7 @@ export interface MacroHelper {
   report(message: string, offset: number): Expr;
   bindEnabled(): boolean;
   sourceOffset(e: Expr): number;
-  readonly source: { macroCalls: Map<number, Expr> };
+  readonly source: { recordMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): void };
 }
 
 type Builder = (h: MacroHelper, offset: number, target: Expr | undefined, args: Expr[]) => Expr | undefined;
@@ -264,9 +264,6 @@ export function expandMacro(h: MacroHelper, fn: string, offset: number, target: 
   const b = byArity[args.length] ?? (fn === 'greatest' || fn === 'least' ? byArity[1] : undefined);
   if (!b) return undefined;
   const out = b(h, offset, target, args);
-  if (out && out.kind === 'comprehension') {
-    const mc: Expr = callExpr(0, fn, target, args);
-    h.source.macroCalls.set(out.id, mc);
-  }
+  if (out && out.kind === 'comprehension') h.source.recordMacro(out.id, fn, target, args);
   return out;
 }

@@ -40,7 +40,7 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
 function isReserved(name: string): boolean {
   const words = RESERVED_BY_LENGTH[name.length];
   if (words === undefined) return false;
-  for (const w of words) if (w === name) return true;
+  for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
   return false;
 }
 
@@ -129,6 +129,7 @@ class Parser implements MacroHelper {
       if (this.lexError === undefined) for (const t = this.tok; t.kind !== TK_EOF && t.kind !== TK_ERROR; ) t.scan();
       if (this.tok.kind === TK_ERROR) this.lexError ??= { message: this.tok.error, exprId: 0, offset: this.tok.offset };
     }
+    this.source.idCount = this.nextId;
     if (this.lexError !== undefined) return { expr: undefined, source: this.source, issues: [this.lexError], maxId: this.nextId - 1 };
     if (this.issues.length > 0) expr = undefined;
     return { expr, source: this.source, issues: this.issues, maxId: this.nextId - 1 };
@@ -226,14 +227,14 @@ class Parser implements MacroHelper {
   }
 
   private and(): Expr {
-    const first = this.relation();
+    const first = this.binary(PREC_RELATION);
     if (!this.isOp('&&')) return first;
     const terms = [first];
     const ops: number[] = [];
     while (this.isOp('&&')) {
       ops.push(this.tok.offset);
       this.advance();
-      terms.push(this.relation());
+      terms.push(this.binary(PREC_RELATION));
     }
     return this.balance('_&&_', terms, ops);
   }
@@ -245,10 +246,6 @@ class Parser implements MacroHelper {
     const left = this.balance(fn, terms, ops, lo, mid - 1);
     const right = this.balance(fn, terms, ops, mid, hi);
     return this.call(fn, ops[mid - 1]!, [left, right]);
-  }
-
-  private relation(): Expr {
-    return this.binary(PREC_RELATION);
   }
 
   /**
