@@ -205,17 +205,7 @@ export function encodeManagedFields(managed: Managed, uid?: string): ManagedFiel
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
-    const parsed = parsedIdentifier(id);
-    const e: ManagedFieldsEntry = {};
-    if (parsed.manager) e.manager = parsed.manager;
-    e.operation = vs.applied ? 'Apply' : 'Update';
-    e.apiVersion = vs.apiVersion;
-    const time = managed.times.get(id);
-    if (time) e.time = time;
-    e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = encodeFieldsV1(vs.set, recentKeyOf(uid, id));
-    if (parsed.subresource) e.subresource = parsed.subresource;
-    entries.push(e);
+    entries.push(managedFieldsEntry(id, vs.applied, vs.apiVersion, managed.times.get(id), encodeFieldsV1(vs.set, recentKeyOf(uid, id))));
   }
   const cmp = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
   entries.sort(
@@ -227,6 +217,20 @@ export function encodeManagedFields(managed: Managed, uid?: string): ManagedFiel
       cmp(p.subresource, q.subresource),
   );
   return entries;
+}
+
+/** The entry of the manager with identifier `id`, its fields encoded, with the API's key order. */
+export function managedFieldsEntry(id: string, applied: boolean, apiVersion: string, time: string | undefined, fieldsV1: FieldsV1): ManagedFieldsEntry {
+  const parsed = parsedIdentifier(id);
+  const e: ManagedFieldsEntry = {};
+  if (parsed.manager) e.manager = parsed.manager;
+  e.operation = applied ? 'Apply' : 'Update';
+  e.apiVersion = apiVersion;
+  if (time) e.time = time;
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fieldsV1;
+  if (parsed.subresource) e.subresource = parsed.subresource;
+  return e;
 }
 
 /**
