@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setCreateShortcut } from './fieldManager';
-import { buildManagerIdentifier, formatTime, newFieldManager, type FieldManagerConfig } from './index';
+import { buildManagerIdentifier, formatTime, managedFieldsJson, newFieldManager, type FieldManagerConfig } from './index';
 import { CONFIGMAP, DEPLOYMENT, POD, SERVICE, definition, definitions } from './testing/schemas';
 import { setOneSidedWalks } from './typed/compare';
 import type { JsonObject } from './value';
@@ -262,6 +262,19 @@ describe('create shortcut', () => {
       expect(create(c, '', true)).toBe(create(c, '', false));
     });
   }
+
+  it('a created object\'s managedFields have their JSON text, frozen; copies and other entries have none', () => {
+    setCreateShortcut(true);
+    const created = fm(POD, 'v1').update(undefined, structuredClone(pod), 'creator');
+    const entries = (created.metadata as JsonObject).managedFields as JsonObject[];
+    expect(Object.isFrozen(entries[0].fieldsV1)).toBe(true);
+    expect(managedFieldsJson(entries)).toBe(JSON.stringify(entries));
+    expect(managedFieldsJson([])).toBe('[]');
+    expect(managedFieldsJson(structuredClone(entries))).toBeUndefined();
+    expect(managedFieldsJson([...entries, { ...entries[0], fieldsV1: { 'f:a': {} } }])).toBeUndefined();
+    expect(managedFieldsJson([{ ...entries[0], time: undefined, extra: [1, null] }])).toBe(JSON.stringify([{ ...entries[0], time: undefined, extra: [1, null] }]));
+    expect(managedFieldsJson(null)).toBeUndefined();
+  });
 });
 
 describe('memoized identifiers and times', () => {

@@ -12,7 +12,8 @@ import { listItemElement } from './listItems';
  * but not the maps. The result is that set less `ignored` and everything
  * below it (the endpoint's reset fields) and less the exact paths of
  * `stripped` (metadata nobody owns), encoded as setToFieldsV1 encodes it:
- * keys in element order, `"."` first. Empty when nothing is owned.
+ * keys in element order, `"."` first. Empty when nothing is owned. The
+ * FieldsV1 comes frozen, with its JSON text.
  *
  * Undefined when the walk cannot tell the answer alone: a zero-object field
  * set to something other than a map, or a value the comparison would refuse
@@ -26,10 +27,10 @@ export function createdFieldsV1(
   obj: JsonObject,
   ignored: PathSet | undefined,
   stripped: PathSet | undefined,
-): FieldsV1 | undefined {
+): CreatedFields | undefined {
   const atom = schema.resolve(root, obj);
   if (atom.kind !== 'map' || atom.relationship === 'atomic') return undefined;
-  const w: Walk = { schema, pes: [], values: [] };
+  const w: Walk = { schema, pes: [], values: [], texts: [], text: '' };
   const from = w.pes.length;
   try {
     for (const key in zero) {
@@ -54,7 +55,7 @@ export function createdFieldsV1(
       }
       // Present on both sides: its entries are added, the map itself is not.
       const f = fillMap(w, a, v, keep ? ignored?.child(pe) : ALL, stripped?.child(pe), false);
-      if (f !== undefined) push(w, pe, f);
+      if (f !== undefined) push(w, pe, f, w.text);
     }
     for (const key in obj) {
       if (!hasOwn.call(obj, key) || hasOwn.call(zero, key)) continue;
@@ -63,7 +64,14 @@ export function createdFieldsV1(
   } catch {
     return undefined;
   }
-  return emitNode(w, from, false) ?? {};
+  const fields = emitNode(w, from, false);
+  return fields === undefined ? { fields: LEAF, text: '{}' } : { fields, text: w.text };
+}
+
+/** A FieldsV1 and its JSON text, exactly JSON.stringify(fields). */
+export interface CreatedFields {
+  fields: FieldsV1;
+  text: string;
 }
 
 /** Marks a subtree that is walked only for the errors the comparison would raise in it. */
@@ -71,13 +79,17 @@ const ALL = Symbol('ignored');
 type Ignored = PathSet | typeof ALL | undefined;
 
 /**
- * The entries of the node being filled, on two stacks shared by the whole
- * walk: a node pushes its entries, then pops them into its FieldsV1.
+ * The entries of the node being filled, on stacks shared by the whole
+ * walk: a node pushes its entries, then pops them into its FieldsV1, and
+ * their texts into its own text (left in `text`).
  */
 interface Walk {
   schema: Schema;
   pes: PathElement[];
   values: FieldsV1[];
+  texts: string[];
+  /** The text of the node emitted last. */
+  text: string;
 }
 
 const LEAF: FieldsV1 = Object.freeze({}) as FieldsV1;
@@ -103,9 +115,22 @@ function fieldNode(atom: MapAtom, key: string): TypeNode | undefined {
   return hasOwn.call(atom.fields, key) ? atom.fields[key] : atom.element;
 }
 
-function push(w: Walk, pe: PathElement, f: FieldsV1): void {
+function push(w: Walk, pe: PathElement, f: FieldsV1, text: string): void {
   w.pes.push(pe);
   w.values.push(f);
+  w.texts.push(text);
+}
+
+/** Keys as JSON strings, by element id (bounded: a cache only). */
+let quoted = new Map<string, string>();
+
+function quote(id: string): string {
+  let q = quoted.get(id);
+  if (q === undefined) {
+    if (quoted.size >= 1 << 14) quoted = new Map();
+    quoted.set(id, (q = JSON.stringify(id)));
+  }
+  return q;
 }
 
 /** Whether the comparison takes `v` of this type as one leaf (scalars, atomic, empty or mistyped values). */
@@ -125,21 +150,25 @@ function entry(w: Walk, atom: MapAtom, key: string, v: JsonValue, ignored: Ignor
   }
   const self = stripped === undefined || !stripped.hasMember(pe);
   if (node === undefined) {
-    if (self) push(w, pe, LEAF);
+    if (self) push(w, pe, LEAF, '{}');
     return;
   }
   const f = added(w, node, v, ignored?.child(pe), stripped?.child(pe), self);
-  if (f !== undefined) push(w, pe, f);
+  if (f !== undefined) push(w, pe, f, w.text);
 }
 
 /**
- * The FieldsV1 of a value added as a whole: `{}` for a leaf, `"."` (when
- * `self`) and its entries for a granular list or map; undefined when none
- * of it is kept.
+ * The FieldsV1 of a value added as a whole (its text left in w.text): `{}`
+ * for a leaf, `"."` (when `self`) and its entries for a granular list or
+ * map; undefined when none of it is kept.
  */
 function added(w: Walk, node: TypeNode, v: JsonValue, ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
   const atom = w.schema.resolve(node, v === null ? undefined : v);
-  if (isLeaf(atom, v)) return self && ignored !== ALL ? LEAF : undefined;
+  if (isLeaf(atom, v)) {
+    if (!self || ignored === ALL) return undefined;
+    w.text = '{}';
+    return LEAF;
+  }
   if (atom.kind === 'list') return fillList(w, atom, v as JsonValue[], ignored, stripped, self);
   return fillMap(w, atom as MapAtom, v as JsonObject, ignored, stripped, self);
 }
@@ -178,48 +207,73 @@ function fillList(w: Walk, atom: ListAtom, list: JsonValue[], ignored: Ignored, 
     }
     const itemSelf = stripped === undefined || !stripped.hasMember(pe);
     const f = added(w, atom.element, items[i], ignored?.child(pe), stripped?.child(pe), itemSelf);
-    if (f !== undefined) push(w, pe, f);
+    if (f !== undefined) push(w, pe, f, w.text);
   }
   return ignored === ALL ? undefined : emitNode(w, from, self);
 }
 
-/** Pops the entries pushed since `from` into one FieldsV1 node, sorted; a member without entries is a leaf. */
+/**
+ * Pops the entries pushed since `from` into one FieldsV1 node, sorted (its
+ * text left in w.text); a member without entries is a leaf.
+ */
 function emitNode(w: Walk, from: number, self: boolean): FieldsV1 | undefined {
-  const n = w.pes.length - from;
-  if (n === 0) return self ? LEAF : undefined;
-  sortEntries(w.pes, w.values, from);
+  const { pes, values, texts } = w;
+  const n = pes.length - from;
+  if (n === 0) {
+    if (!self) return undefined;
+    w.text = '{}';
+    return LEAF;
+  }
+  sortEntries(w, from);
   const out: FieldsV1 = {};
-  if (self) out['.'] = LEAF;
-  for (let i = from; i < w.pes.length; i++) out[w.pes[i].id] = w.values[i];
-  w.pes.length = from;
-  w.values.length = from;
+  let text = '{';
+  if (self) {
+    out['.'] = LEAF;
+    text += '".":{},';
+  }
+  for (let i = from; i < pes.length; i++) {
+    const id = pes[i].id;
+    out[id] = values[i];
+    text += (i === from ? '' : ',') + quote(id) + ':' + texts[i];
+  }
+  w.text = text + '}';
+  // Frozen as setToFieldsV1 freezes its encodings: the text stays true to it.
+  Object.freeze(out);
+  pes.length = from;
+  values.length = from;
+  texts.length = from;
   return out;
 }
 
-/** Sorts pes[from..] by element, values alongside (insertion sort: entries mostly come in order, and nodes are small). */
-function sortEntries(pes: PathElement[], values: FieldsV1[], from: number): void {
+/** Sorts the entries from `from` on by element (insertion sort: entries mostly come in order, and nodes are small). */
+function sortEntries(w: Walk, from: number): void {
+  const { pes, values, texts } = w;
   let sorted = true;
   for (let i = from + 1; i < pes.length && sorted; i++) sorted = compareEls(pes[i - 1], pes[i]) < 0;
   if (sorted) return;
   if (pes.length - from > 32) {
-    const order = pes.slice(from).map((pe, i) => ({ pe, f: values[from + i] }));
+    const order = pes.slice(from).map((pe, i) => ({ pe, f: values[from + i], t: texts[from + i] }));
     order.sort((a, b) => compareEls(a.pe, b.pe));
     for (let i = 0; i < order.length; i++) {
       pes[from + i] = order[i].pe;
       values[from + i] = order[i].f;
+      texts[from + i] = order[i].t;
     }
     return;
   }
   for (let i = from + 1; i < pes.length; i++) {
     const pe = pes[i];
     const f = values[i];
+    const t = texts[i];
     let j = i - 1;
     while (j >= from && compareEls(pes[j], pe) > 0) {
       pes[j + 1] = pes[j];
       values[j + 1] = values[j];
+      texts[j + 1] = texts[j];
       j--;
     }
     pes[j + 1] = pe;
     values[j + 1] = f;
+    texts[j + 1] = t;
   }
 }
