@@ -277,11 +277,35 @@ function refuseBackslash(target: string): void {
 }
 
 /**
+ * Plain URLs made lately, by scheme, Host and target. Clients repeat their
+ * requests: a repeated one skips the checks, and gets the very string the
+ * last one got, whose hash the core's lookups by URL text already know.
+ * Bounded: starts over when full.
+ */
+const plainUrls = { http: new Map<string, Map<string, string>>(), https: new Map<string, Map<string, string>>() };
+let plainUrlCount = 0;
+const plainUrlLimit = 1024;
+
+function rememberPlainUrl(scheme: 'http' | 'https', host: string, target: string, url: string): string {
+  if (++plainUrlCount > plainUrlLimit) {
+    plainUrls.http.clear();
+    plainUrls.https.clear();
+    plainUrlCount = 1;
+  }
+  let byTarget = plainUrls[scheme].get(host);
+  if (!byTarget) plainUrls[scheme].set(host, (byTarget = new Map()));
+  byTarget.set(target, url);
+  return url;
+}
+
+/**
  * The request's absolute URL: the target as sent when it is plain (the
  * common case, no parsing), otherwise as the URL parser normalises it.
  */
 export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string {
   const target = incoming.url ?? '';
+  const known = plainUrls[scheme].get(incoming.headers.host || defaultHost)?.get(target);
+  if (known !== undefined) return known;
   if (target[0] !== '/' && (target.startsWith('http://') || target.startsWith('https://'))) {
     refuseBackslash(target);
     try {
@@ -295,7 +319,7 @@ export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'ht
   const url = `${scheme}://${host}${target}`;
   if (target === '') return `${url}/`;
   if (target.charCodeAt(0) !== 47) throw new BadRequestTarget('Invalid URL');
-  if (plainHost.test(host) && plainTarget.test(target) && !dotSegment.test(target)) return url;
+  if (plainHost.test(host) && plainTarget.test(target) && !dotSegment.test(target)) return rememberPlainUrl(scheme, host, target, url);
   refuseBackslash(target);
   let parsed: URL;
   try {

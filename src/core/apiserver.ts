@@ -409,8 +409,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return authorization.guard(admitted, user, info);
   }
 
-  /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
-  async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
+  /**
+   * One resource request; `type` is the registry's answer for the request's group, version and resource.
+   * Not async: the verb handler's promise is the answer, without a wrapper's turns; callers await it
+   * inside their try, so what it throws is an error response all the same.
+   */
+  function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Response | Promise<Response> {
     if (!type) return writeNotFound(registry, request, url.pathname);
     const custom = customResourceInfo(type);
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) {
@@ -576,7 +580,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
       if (warning) {
-        const response = await handleResource(request, url, info, requested).catch((err: unknown) => writeError(err, request));
+        let response: Response;
+        try {
+          response = await handleResource(request, url, info, requested);
+        } catch (err) {
+          response = writeError(err, request);
+        }
         response.headers.append('Warning', warningHeaderValue(warning));
         return response;
       }

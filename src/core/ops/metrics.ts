@@ -140,6 +140,7 @@ export const nativeMaxBuckets = 160;
 export const nativeZeroThreshold = 2 ** -128;
 
 export interface HistogramState {
+  /** Observations per classic bucket: each counted in the first whose upper bound holds it (not cumulative; see cumulativeCounts). */
   counts: number[];
   sum: number;
   count: number;
@@ -179,9 +180,15 @@ export class Histogram extends Family<HistogramState> {
   }
   private readonly lastNative = { v: Number.NaN, schema: 0, i: 0 };
   private record(s: HistogramState, v: number, times = 1): void {
-    // Classic buckets are cumulative upper bounds: v lands in every bucket with le >= v.
+    // Classic buckets are cumulative upper bounds; v is counted once, in the first with le >= v, and
+    // the exposition sums them (cumulativeCounts), as client_golang does: every request lands here.
     const buckets = this.buckets;
-    for (let i = 0; i < buckets.length; i++) if (v <= buckets[i]!) s.counts[i]! += times;
+    for (let i = 0; i < buckets.length; i++) {
+      if (v <= buckets[i]!) {
+        s.counts[i]! += times;
+        break;
+      }
+    }
     s.sum += v * times;
     s.count += times;
     if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += times;
@@ -207,6 +214,11 @@ export class Histogram extends Family<HistogramState> {
       }
     }
   }
+  /** The classic buckets' cumulative counts (observations with value <= each upper bound). */
+  static cumulativeCounts(s: HistogramState): number[] {
+    let sum = 0;
+    return s.counts.map((c) => (sum += c));
+  }
   /** Each series' state, sorted by label values (for the protobuf encoder). */
   states(): { values: string[]; state: HistogramState }[] {
     return this.sorted();
@@ -214,7 +226,8 @@ export class Histogram extends Family<HistogramState> {
   samples(): string[] {
     const out: string[] = [];
     for (const s of this.sorted()) {
-      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${this.labelText(s.values, ['le', formatValue(le)])} ${s.state.counts[i]}`));
+      const counts = Histogram.cumulativeCounts(s.state);
+      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${this.labelText(s.values, ['le', formatValue(le)])} ${counts[i]}`));
       out.push(`${this.name}_bucket${this.labelText(s.values, ['le', '+Inf'])} ${s.state.count}`);
       out.push(`${this.name}_sum${this.labelText(s.values)} ${formatValue(s.state.sum)}`);
       out.push(`${this.name}_count${this.labelText(s.values)} ${s.state.count}`);
