@@ -409,6 +409,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return authorization.guard(admitted, user, info);
   }
 
+  /** A core-group resource's store, for the handlers of core subresources (made once, not per request). */
+  const coreStore = (resource: string): Store | undefined => {
+    const t = registry.resourceFor('', 'v1', resource);
+    return t && storeFor(t);
+  };
+
   /**
    * One resource request; `type` is the registry's answer for the request's group, version and resource.
    * Not async: the verb handler's promise is the answer, without a wrapper's turns; callers await it
@@ -438,10 +444,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
-    const coreSubresource = serveCoreSubresource(scope, (resource) => {
-      const t = registry.resourceFor('', 'v1', resource);
-      return t && storeFor(t);
-    });
+    const coreSubresource = serveCoreSubresource(scope, coreStore);
     if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);

@@ -152,11 +152,15 @@ export interface HistogramState {
 
 /** The native bucket index of v > 0 at a schema: bucket i holds (base^(i-1), base^i], base = 2^(2^-schema). */
 export function nativeBucketIndex(v: number, schema: number): number {
-  const scale = 2 ** schema;
-  let i = Math.ceil(Math.log2(v) * scale);
-  // Correct floating error at the bucket edges.
-  if (2 ** ((i - 1) / scale) >= v) i -= 1;
-  else if (2 ** (i / scale) < v) i += 1;
+  const scale = schema >= 0 ? 1 << schema : 1 / (1 << -schema);
+  const x = Math.log2(v) * scale;
+  let i = Math.ceil(x);
+  // Correct floating error at the bucket edges; a value clear of an edge needs no check (every request lands here).
+  const f = i - x;
+  if (f < 1e-9 || f > 1 - 1e-9) {
+    if (2 ** ((i - 1) / scale) >= v) i -= 1;
+    else if (2 ** (i / scale) < v) i += 1;
+  }
   return i;
 }
 
