@@ -561,12 +561,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
+      const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
-      // (API paths are never health paths: they skip the check's turn.)
-      const checked = (request.method === 'GET' || request.method === 'HEAD') && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
+      // (API paths, resource requests' among them, are never health paths: they skip the check's turn.)
+      const checked = (request.method === 'GET' || request.method === 'HEAD') && !info.isResourceRequest && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
       if (!started) await ready;
-      const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!dataLoaded) {
         const unavailable = await loadRequestData(dataNeededBy(request, info));
         if (unavailable) return unavailable;
@@ -576,12 +576,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
       const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
-      const annotations = requested && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
+      // Only a built-in version marked deprecated, or a custom resource (whose CRD may mark it), can be.
+      const mayBeDeprecated = requested !== undefined && (requested.deprecated !== undefined || requested.custom === true);
+      const annotations = mayBeDeprecated && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
       if (annotations) {
         addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
         withDeprecatedApi(request, requested.deprecated?.removedRelease ?? '');
       }
-      const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
+      const warning = mayBeDeprecated && !requested.custom ? deprecationWarning(requested) : undefined;
       if (warning) {
         let response: Response;
         try {
