@@ -218,6 +218,9 @@ class Cacher implements WatchCacheStorage {
   }
 
   get(key: string, revision?: number): Promise<KeyValue | undefined> {
+    // A read of the latest value reads no history: the window's expiry waits for the next call that
+    // does (or writes), which maintains it then. Other reads expire the window first.
+    if (this.followed && !revision) return this.getNow(key, revision);
     if (!this.maintainedNow()) return this.maintain().then(() => this.getNow(key, revision));
     return this.getNow(key, revision);
   }
