@@ -81,6 +81,8 @@ class Cacher implements WatchCacheStorage {
   private closed = false;
   /** The current follow of the backend: the first one (ready), or a restart after the backend ended it. */
   private following: Promise<void>;
+  /** Whether `following` has settled into following the backend. */
+  private followed = false;
 
   constructor(
     private readonly backend: Storage,
@@ -111,8 +113,10 @@ class Cacher implements WatchCacheStorage {
           if (this.closed) return;
           this.watchers.endAll();
           this.endFeeds();
+          this.followed = false;
           this.following = this.follow(maxEvents);
         });
+        this.followed = true;
         return;
       } catch (e) {
         // Compacted between the two calls: start over from the new revision.
@@ -163,6 +167,18 @@ class Cacher implements WatchCacheStorage {
     }
   }
 
+  /**
+   * maintain() for a write: nothing to wait for (undefined) while the
+   * cache follows the backend and no compaction of it is due, so the write
+   * reaches the backend in the caller's turn.
+   */
+  private maintainForWrite(): Promise<void> | undefined {
+    if (!this.followed) return this.maintain();
+    this.cache.expire(this.now());
+    const start = this.cache.startRevision;
+    return start > this.backendCompacted && this.now() - this.lastCompactionAt >= this.compactionIntervalMs && !this.compacting ? this.maintain() : undefined;
+  }
+
   private assertReadable(key: string, revision: number | undefined): void {
     if (this.closed) throw new StorageError('Internal', key, 'storage is closed');
     const start = this.cache.startRevision;
@@ -200,19 +216,19 @@ class Cacher implements WatchCacheStorage {
     return this.backend.range(prefix, options);
   }
 
-  async create(key: string, value: string): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.create(key, value);
+  create(key: string, value: string): Promise<KeyValue> {
+    const maintaining = this.maintainForWrite();
+    return maintaining ? maintaining.then(() => this.backend.create(key, value)) : this.backend.create(key, value);
   }
 
-  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.update(key, value, expectedModRevision);
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    const maintaining = this.maintainForWrite();
+    return maintaining ? maintaining.then(() => this.backend.update(key, value, expectedModRevision)) : this.backend.update(key, value, expectedModRevision);
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.delete(key, expectedModRevision);
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    const maintaining = this.maintainForWrite();
+    return maintaining ? maintaining.then(() => this.backend.delete(key, expectedModRevision)) : this.backend.delete(key, expectedModRevision);
   }
 
   async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, _onProgress?: (revision: number) => void, onEnded?: (error: StorageError) => void): Promise<Unsubscribe> {
