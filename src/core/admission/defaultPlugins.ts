@@ -69,6 +69,9 @@ export interface DefaultAdmissionPlugins {
 
 const done = Promise.resolve();
 
+/** The annotation LimitRanger sets on what it defaulted. */
+const limitRangerAnnotation = (review: AdmissionReview) => review.object?.metadata.annotations?.['kubernetes.io/limit-ranger'];
+
 export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options: DefaultPluginsOptions = {}): DefaultAdmissionPlugins {
   const core = (resource: string) => deps.storeFor(deps.registry.resourceFor('', 'v1', resource)!);
   // Built on first use: the stores they read are made by the storeFor these plugins are given to.
@@ -81,7 +84,7 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
   let storageClassPlugin: DefaultStorageClassPlugin | undefined;
   let ingressClassPlugin: DefaultIngressClassPlugin | undefined;
   const store = (group: string, version: string, resource: string) => deps.storeFor(deps.registry.resourceFor(group, version, resource)!);
-  const priority = () => (priorityPlugin ??= createPriorityPlugin({ priorityClasses: store('scheduling.k8s.io', 'v1', 'priorityclasses') }));
+  const priority = () => (priorityPlugin ??= createPriorityPlugin({ priorityClasses: store('scheduling.k8s.io', 'v1', 'priorityclasses'), storage: deps.storage }));
   const admitters: Record<keyof DefaultPluginsOptions, () => Admit | undefined> = {
     limitRanger: () => undefined, // run on its own below, for its trace line
     serviceAccount: () => (serviceAccountPlugin ??= createServiceAccountPlugin({ serviceAccounts: core('serviceaccounts'), namespaces: core('namespaces'), random: deps.random })).admit,
@@ -99,21 +102,23 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
     defaultStorageClass: 'DefaultStorageClass', storageObjectInUseProtection: 'StorageObjectInUseProtection', defaultIngressClass: 'DefaultIngressClass', resourceQuota: 'ResourceQuota',
   };
 
+  /** A plugin's refusal, traced with the plugin's name. */
+  function refusedBy(plugin: keyof DefaultPluginsOptions, trace: WriteTrace | undefined, e: unknown): never {
+    trace?.({ stage: 'admission', message: `${pluginNames[plugin]} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
+    throw e;
+  }
+
   /** The plugins after LimitRanger, one after the other; undefined while none waits on a read. A refusal is traced with its plugin. */
   function runInOrder(plugins: (keyof DefaultPluginsOptions)[], attrs: PluginAttributes, trace: WriteTrace | undefined, from = 0): Promise<void> | undefined {
     for (let i = from; i < plugins.length; i++) {
       const plugin = plugins[i]!;
-      const refused = (e: unknown): never => {
-        trace?.({ stage: 'admission', message: `${pluginNames[plugin]} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
-        throw e;
-      };
       let pending: ReturnType<Admit>;
       try {
         pending = admitters[plugin]()?.(attrs);
       } catch (e) {
-        return refused(e);
+        return refusedBy(plugin, trace, e);
       }
-      if (pending) return pending.then(() => runInOrder(plugins, attrs, trace, i + 1), refused);
+      if (pending) return pending.then(() => runInOrder(plugins, attrs, trace, i + 1), (e: unknown) => refusedBy(plugin, trace, e));
     }
     return undefined;
   }
@@ -136,60 +141,65 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
 
   return {
     async start() {
-      await Promise.all([limitRanger()?.start(), resourceQuota()?.start()]);
+      await Promise.all([limitRanger()?.start(), resourceQuota()?.start(), options.priority === false ? undefined : priority().start()]);
     },
     stop() {
       limitRangerPlugin?.stop();
       resourceQuotaPlugin?.stop();
+      priorityPlugin?.stop();
     },
     mutating(type, name, trace) {
-      const plugins = (mutatedBy[`${type.group}/${type.resource}`] ?? []).filter((p) => options[p] !== false);
-      if (!plugins.length) return undefined;
-      const others = plugins.filter((p) => p !== 'limitRanger');
+      const plugins = mutatedBy[`${type.group}/${type.resource}`];
+      if (!plugins) return undefined;
+      const enabled = plugins.filter((p) => options[p] !== false);
+      if (!enabled.length) return undefined;
+      const limits = enabled[0] === 'limitRanger';
+      const others = limits ? enabled.slice(1) : enabled;
       return {
         admit: (review) => {
           const attrs = attributes(type, review, name);
-          const annotation = () => review.object?.metadata.annotations?.['kubernetes.io/limit-ranger'];
-          const before = annotation();
-          const limited = plugins[0] === 'limitRanger' ? limitRanger()?.admit(attrs) : undefined;
-          const traced = () => {
-            const set = annotation();
+          // The trace names the limits LimitRanger applied (its annotation, when it changed).
+          const before = trace && limits ? limitRangerAnnotation(review) : undefined;
+          const limited = limits ? limitRanger()?.admit(attrs) : undefined;
+          if (!limited) return runInOrder(others, attrs, trace);
+          return limited.then(() => {
+            const set = trace && limitRangerAnnotation(review);
             if (trace && set && set !== before) trace({ stage: 'admission', message: `LimitRanger: ${set}` });
-          };
-          if (limited) return limited.then(() => { traced(); return runInOrder(others, attrs, trace); });
-          return runInOrder(others, attrs, trace);
+            return runInOrder(others, attrs, trace);
+          });
         },
       };
     },
     validating(type, inner, name, trace) {
       const charged = trace && ((quota: string, used: string) => trace({ stage: 'admission', message: `ResourceQuota: ${quota} used ${used}` }));
-      const refused = trace && ((plugin: string) => (e: unknown): never => {
-        trace({ stage: 'admission', message: `${plugin} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
-        throw e;
-      });
+      const refused = (plugin: string, checked: Promise<void>) =>
+        trace
+          ? checked.catch((e: unknown): never => {
+              trace({ stage: 'admission', message: `${plugin} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
+              throw e;
+            })
+          : checked;
+      const quota = (attrs: PluginAttributes, charges: ResourceQuotaPlugin) => refused('ResourceQuota', charges.validate(attrs, charged) ?? done);
+      /** The policies (`inner`), then ResourceQuota when it charges the write. */
+      const rest = (review: AdmissionReview, attrs: PluginAttributes, charges: ResourceQuotaPlugin | undefined): Promise<void> => {
+        const own = inner?.validate(review);
+        if (!charges) return own ?? done;
+        return own ? own.then(() => quota(attrs, charges)) : quota(attrs, charges);
+      };
+      /** Priority's validating half (one globalDefault PriorityClass), then the rest. */
+      const classes = (review: AdmissionReview, attrs: PluginAttributes, charges: ResourceQuotaPlugin | undefined): Promise<void> => {
+        const pending = options.priority === false ? undefined : priority().validate(attrs);
+        return pending ? pending.then(() => rest(review, attrs, charges)) : rest(review, attrs, charges);
+      };
       // A plugin with nothing to check answers undefined at once: a namespace without quotas or limit ranges pays no extra turn.
       return {
         validate(review) {
           const attrs = attributes(type, review, name);
           const quotas = resourceQuota();
           const charges = quotas?.applies(attrs) ? quotas : undefined;
-          const rest = (): Promise<void> => {
-            const own = inner?.validate(review);
-            if (!charges) return own ?? done;
-            const quota = () => {
-              const checked = charges.validate(attrs, charged) ?? done;
-              return refused ? checked.catch(refused('ResourceQuota')) : checked;
-            };
-            return own ? own.then(quota) : quota();
-          };
           const checked = limitRanger()?.validate(attrs);
-          const limits = checked && refused ? checked.catch(refused('LimitRanger')) : checked;
-          // Priority's validating half: one globalDefault PriorityClass.
-          const classes = () => {
-            const pending = options.priority === false ? undefined : priority().validate(attrs);
-            return pending ? pending.then(rest) : rest();
-          };
-          return limits ? limits.then(classes) : classes();
+          if (checked) return refused('LimitRanger', checked).then(() => classes(review, attrs, charges));
+          return classes(review, attrs, charges);
         },
       };
     },

@@ -9,6 +9,7 @@
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
 import type { AdmissionReview, MutatingAdmission, ValidatingAdmission } from '../registry/generic/store';
+import type { KubeObject } from '../api/types';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -116,6 +117,8 @@ export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefi
   });
 }
 
+const settled = Promise.resolve();
+
 /** Times one validating admission step (apiserver_admission_step_* and _controller_* duration metrics; `step` false: the plugin's only). */
 export type AdmissionObserver = (plugin: string, operation: string, rejected: boolean, seconds: number, step?: boolean) => void;
 
@@ -127,56 +130,99 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
  * ValidatingAdmissionPolicy.
  */
 export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
+  const certificates = type.group === 'certificates.k8s.io';
   return {
-    async validate(review) {
+    validate(review) {
       const obj = review.object ?? review.oldObject;
-      if (authorizer && review.operation === 'UPDATE' && (review.subresource === 'approval' || review.subresource === 'status') && type.group === 'certificates.k8s.io') {
-        const attrs = { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, oldObject: review.oldObject, user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] } };
-        const [name, admit] = review.subresource === 'approval' ? ['CertificateApproval', admitCertificateApproval] as const : ['CertificateSigning', admitCertificateSigning] as const;
-        const startedAt = performance.now();
-        let denied = true;
-        try {
-          await admit(authorizer, attrs);
-          denied = false;
-        } finally {
-          observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
-        }
-      }
-      if (subjectRestriction && review.operation === 'CREATE' && type.group === 'certificates.k8s.io') {
-        const startedAt = performance.now();
-        let denied = true;
-        try {
-          admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
-          denied = false;
-        } finally {
-          observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
-        }
-      }
-      const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-      const attrs = requestAttributes(request, info, type, review);
-      const step = async (name: string, validate: () => Promise<void>, countStep = true) => {
-        const started = performance.now();
-        let rejected = true;
-        try {
-          await validate();
-          rejected = false;
-        } finally {
-          // A refusal ends the validating step there.
-          observe?.(name, review.operation, rejected, (performance.now() - started) / 1000, countStep || rejected);
-        }
-      };
+      const certificateChecks = certificates ? checkCertificates(review, obj) : undefined;
+      if (certificateChecks) return certificateChecks.then(() => validatePlugins(review));
       try {
-        // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
-        if (podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE')) await step('PodSecurity', () => podSecurity.validate(attrs, outcome), false);
-        await step('ValidatingAdmissionPolicy', () => plugin.validate(attrs, outcome));
-      } finally {
-        // A refused write keeps the audit annotations made before the refusal.
-        if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+        return validatePlugins(review) ?? settled;
+      } catch (e) {
+        return Promise.reject(e);
       }
-      // A retried write runs admission again: each warning once.
-      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
     },
   };
+
+  /** CertificateApproval / CertificateSigning (with an authorizer) and CertificateSubjectRestriction. */
+  async function checkCertificates(review: AdmissionReview, obj: KubeObject | undefined): Promise<void> {
+    if (authorizer && review.operation === 'UPDATE' && (review.subresource === 'approval' || review.subresource === 'status')) {
+      const attrs = { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, oldObject: review.oldObject, user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] } };
+      const [name, admit] = review.subresource === 'approval' ? ['CertificateApproval', admitCertificateApproval] as const : ['CertificateSigning', admitCertificateSigning] as const;
+      const startedAt = performance.now();
+      let denied = true;
+      try {
+        await admit(authorizer, attrs);
+        denied = false;
+      } finally {
+        observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
+      }
+    }
+    if (subjectRestriction && review.operation === 'CREATE') {
+      const startedAt = performance.now();
+      let denied = true;
+      try {
+        admitCertificateSubjectRestriction({ group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object });
+        denied = false;
+      } finally {
+        observe?.('CertificateSubjectRestriction', review.operation, denied, (performance.now() - startedAt) / 1000);
+      }
+    }
+  }
+
+  /**
+   * PodSecurity, then ValidatingAdmissionPolicy, each timed for its metrics. A step that answers at once
+   * (no namespace to read, no policy bound) takes no await; a refusal ends the validating step there.
+   */
+  function validatePlugins(review: AdmissionReview): Promise<void> | undefined {
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    const attrs = requestAttributes(request, info, type, review);
+    const finish = () => {
+      // A refused write keeps the audit annotations made before the refusal.
+      for (const _ in outcome.auditAnnotations) {
+        addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+        break;
+      }
+    };
+    const done = () => {
+      finish();
+      // A retried write runs admission again: each warning once.
+      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
+    };
+    /** Runs one step; a pending one comes back as a promise that settles after its metrics are recorded. */
+    const step = (name: string, countStep: boolean, validate: () => Promise<void> | undefined): Promise<void> | undefined => {
+      const started = performance.now();
+      let pending: Promise<void> | undefined;
+      try {
+        pending = validate();
+      } catch (e) {
+        observe?.(name, review.operation, true, (performance.now() - started) / 1000, true);
+        finish();
+        throw e;
+      }
+      if (!pending) {
+        observe?.(name, review.operation, false, (performance.now() - started) / 1000, countStep);
+        return undefined;
+      }
+      return pending.then(
+        () => observe?.(name, review.operation, false, (performance.now() - started) / 1000, countStep),
+        (e: unknown) => {
+          observe?.(name, review.operation, true, (performance.now() - started) / 1000, true);
+          finish();
+          throw e;
+        },
+      );
+    };
+    const policies = () => step('ValidatingAdmissionPolicy', true, () => plugin.validate(attrs, outcome));
+    // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
+    const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? step('PodSecurity', false, () => podSecurity.validate(attrs, outcome)) : undefined;
+    const last = first ? first.then(policies) : policies();
+    if (!last) {
+      done();
+      return undefined;
+    }
+    return last.then(done);
+  }
 }
 export { bootstrapSystemPriorityClasses } from './priority';
 

@@ -1,5 +1,5 @@
 /**
- * An informer cache of one namespaced kind for admission plugins (the
+ * An informer cache of one kind for admission plugins (the
  * shared informer's lister the ResourceQuota and LimitRanger plugins read):
  * a list, then a watch, keeping the objects by namespace. Memory and SQLite
  * deliver watch events as the write commits, so a write that returned is in
@@ -38,7 +38,9 @@ export function newNamespacedCache(storage: Storage, store: Store): NamespacedCa
           put(store.decode(e.kv));
           return;
         }
-        const [ns = '', name = ''] = e.kv.key.slice(store.prefix.length).split('/');
+        const rest = e.kv.key.slice(store.prefix.length);
+        // A cluster-scoped kind's keys have no namespace part.
+        const [ns = '', name = ''] = store.namespaced ? rest.split('/') : ['', rest];
         const m = byNamespace.get(ns);
         m?.delete(name);
         if (m && !m.size) byNamespace.delete(ns);

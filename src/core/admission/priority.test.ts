@@ -53,6 +53,20 @@ describe('Priority admission', () => {
     expect((await t.json('POST', `${ns}/pods`, { body: pod('p', { priorityClassName: 'gold', priority: 1000 }) })).status).toBe(201);
   });
 
+  it('the classes admission reads follow their changes: an updated value, a removed default, a class made just before the pod', async () => {
+    t = await newTestServer();
+    expect((await t.json('POST', classes, { body: priorityClass('batch', 100, { globalDefault: true }) })).status).toBe(201);
+    expect((await t.json('POST', `${ns}/pods`, { body: pod('a') })).body.spec).toMatchObject({ priorityClassName: 'batch', priority: 100 });
+    const current = (await t.json('GET', `${classes}/batch`)).body;
+    expect((await t.json('PUT', `${classes}/batch`, { body: { ...current, description: 'changed' } })).status).toBe(200);
+    expect((await t.json('DELETE', `${classes}/batch`)).status).toBe(200);
+    const plain = (await t.json('POST', `${ns}/pods`, { body: pod('b') })).body.spec;
+    expect(plain.priority).toBe(0);
+    expect(plain.priorityClassName).toBeUndefined();
+    expect((await t.json('POST', classes, { body: priorityClass('fresh', 7) })).status).toBe(201);
+    expect((await t.json('POST', `${ns}/pods`, { body: pod('c', { priorityClassName: 'fresh' }) })).body.spec).toMatchObject({ priority: 7, preemptionPolicy: 'PreemptLowerPriority' });
+  });
+
   it('a second globalDefault PriorityClass is Forbidden; an update keeps a pod\'s priority when the body leaves it out', async () => {
     t = await newTestServer();
     expect((await t.json('POST', classes, { body: priorityClass('a', 1, { globalDefault: true }) })).status).toBe(201);

@@ -13,7 +13,9 @@
 import { isObject, type KubeObject } from '../api/types';
 import { StatusError, newForbidden } from '../errors';
 import type { Store } from '../registry/generic/store';
+import type { Storage } from '../storage/interface';
 import type { PluginAttributes } from './attributes';
+import { newNamespacedCache } from './namespacedCache';
 
 /** scheduling.SystemPriorityClasses: made by kube-apiserver's scheduling/bootstrap-system-priority-classes hook. */
 export const systemPriorityClasses = [
@@ -42,25 +44,31 @@ function defaultClass(classes: KubeObject[]): KubeObject | undefined {
   return found;
 }
 
-export function createPriorityPlugin(deps: { priorityClasses: Store }) {
+export interface PriorityPluginDeps {
+  priorityClasses: Store;
+  /** With it, the classes are read from an informer cache once start() synced it, as kube's lister reads them. */
+  storage?: Storage;
+}
+
+export function createPriorityPlugin(deps: PriorityPluginDeps) {
+  const cache = deps.storage ? newNamespacedCache(deps.storage, deps.priorityClasses) : undefined;
+  let synced = false;
   const listClasses = async () => (await deps.priorityClasses.list('')).items;
 
-  async function admitCreate(attrs: PluginAttributes, spec: Record<string, unknown>): Promise<void> {
-    let priority: number;
-    let policy: unknown;
-    const className = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
-    if (!className) {
-      const pc = defaultClass(await listClasses());
-      if (pc) spec['priorityClassName'] = pc.metadata.name;
-      priority = pc ? Number(pc['value']) : 0;
-      policy = pc ? pc['preemptionPolicy'] : 'PreemptLowerPriority';
-    } else {
-      const kv = await deps.priorityClasses.getKv('', className);
-      if (!kv) throw newForbidden({ group: '', resource: 'pods' }, attrs.name, `no PriorityClass with name ${className} was found`);
-      const pc = deps.priorityClasses.decode(kv);
-      priority = Number(pc['value']);
-      policy = pc['preemptionPolicy'];
+  /** The class a pod names, from the cache; a class the cache has not seen yet (over etcd it trails a write) is read. */
+  function namedClass(className: string): KubeObject | Promise<KubeObject | undefined> | undefined {
+    if (synced) {
+      for (const pc of cache!.list('')) if (pc.metadata.name === className) return pc;
     }
+    return deps.priorityClasses.getKv('', className).then((kv) => (kv ? deps.priorityClasses.decode(kv) : undefined));
+  }
+
+  /** Sets the pod's priority and preemption policy from its class (the globalDefault one when it names none). */
+  function applyClass(attrs: PluginAttributes, spec: Record<string, unknown>, className: string, pc: KubeObject | undefined): void {
+    if (className && !pc) throw newForbidden({ group: '', resource: 'pods' }, attrs.name, `no PriorityClass with name ${className} was found`);
+    if (!className && pc) spec['priorityClassName'] = pc.metadata.name;
+    const priority = pc ? Number(pc['value']) : 0;
+    const policy = pc ? pc['preemptionPolicy'] : 'PreemptLowerPriority';
     if (typeof spec['priority'] === 'number' && spec['priority'] !== priority) {
       throw newForbidden({ group: '', resource: 'pods' }, attrs.name, `the integer value of priority (${spec['priority']}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
     }
@@ -73,7 +81,33 @@ export function createPriorityPlugin(deps: { priorityClasses: Store }) {
     }
   }
 
+  /** admitCreate: synchronous when the cache answers. */
+  function admitCreate(attrs: PluginAttributes, spec: Record<string, unknown>): Promise<void> | undefined {
+    const className = typeof spec['priorityClassName'] === 'string' ? spec['priorityClassName'] : '';
+    if (className) {
+      const pc = namedClass(className);
+      if (pc instanceof Promise) return pc.then((found) => applyClass(attrs, spec, className, found));
+      applyClass(attrs, spec, className, pc);
+      return undefined;
+    }
+    if (synced) {
+      applyClass(attrs, spec, '', defaultClass(cache!.list('')));
+      return undefined;
+    }
+    return listClasses().then((classes) => applyClass(attrs, spec, '', defaultClass(classes)));
+  }
+
   return {
+    /** Fills the cache (when the plugin has one). */
+    async start(): Promise<void> {
+      if (!cache) return;
+      await cache.start();
+      synced = true;
+    },
+    stop(): void {
+      synced = false;
+      cache?.stop();
+    },
     admit(attrs: PluginAttributes): Promise<void> | undefined {
       if (attrs.subresource || attrs.resource.group !== '' || attrs.resource.resource !== 'pods') return undefined;
       const spec = attrs.object && isObject(attrs.object['spec']) ? attrs.object['spec'] : undefined;

@@ -15,6 +15,7 @@
 import { isObject, type KubeObject } from '../api/types';
 import { newForbidden } from '../errors';
 import type { Store } from '../registry/generic/store';
+import type { KeyValue } from '../storage/interface';
 import type { RandomSource } from '../util/clock';
 import type { PluginAttributes } from './attributes';
 
@@ -29,6 +30,8 @@ const tokenExpirationSeconds = 3607;
 /** Tries for the namespace's `default` ServiceAccount (kube's numAttempts), and the wait between them. */
 const defaultAccountAttempts = 10;
 const retryIntervalMs = 100;
+/** Decoded ServiceAccounts the plugin keeps (the accounts pods name are few). */
+const decodedAccountsLimit = 256;
 
 export interface ServiceAccountPluginDeps {
   serviceAccounts: Store;
@@ -61,21 +64,50 @@ export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
     return prefix + s;
   }
 
-  /** getServiceAccount: a read, retried for `default`; undefined when it does not exist. */
-  async function getServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
+  /**
+   * The last decode of each ServiceAccount read, by key: pods name the same few accounts, which
+   * change rarely, and the plugin only reads them. Dropped whole past a bound.
+   */
+  const decoded = new Map<string, { kv: KeyValue; account: KubeObject }>();
+  function accountOf(kv: KeyValue): KubeObject {
+    const known = decoded.get(kv.key);
+    if (known && known.kv.modRevision === kv.modRevision && known.kv.value === kv.value) return known.account;
+    const account = deps.serviceAccounts.decode(kv);
+    if (decoded.size >= decodedAccountsLimit) decoded.clear();
+    decoded.set(kv.key, { kv, account });
+    return account;
+  }
+
+  /** getServiceAccount after a first read that found nothing: retried for `default`; undefined when it does not exist. */
+  async function retryServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
     const attempts = name === defaultServiceAccountName ? defaultAccountAttempts : 1;
-    for (let i = 0; i < attempts; i++) {
-      if (i) await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
+    for (let i = 1; i < attempts; i++) {
+      await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
       const kv = await deps.serviceAccounts.getKv(namespace, name);
-      if (kv) return deps.serviceAccounts.decode(kv);
+      if (kv) return accountOf(kv);
     }
     return undefined;
   }
 
   /** NamespaceLifecycle runs before this plugin in kube: a missing or terminating namespace is its refusal, not ours. */
-  async function namespaceActive(namespace: string): Promise<boolean> {
-    const kv = await deps.namespaces.getKv('', namespace);
-    return !!kv && !deps.namespaces.decode(kv).metadata.deletionTimestamp;
+  function namespaceActive(kv: KeyValue | undefined): boolean {
+    if (!kv) return false;
+    // Stored values are JSON.stringify output: without the key's text the namespace cannot be terminating.
+    return !kv.value.includes('"deletionTimestamp"') || !deps.namespaces.decode(kv).metadata.deletionTimestamp;
+  }
+
+  /** The pod's mounts and pull secrets from its account. */
+  function admitWith(attrs: PluginAttributes, spec: Obj, accountName: string, account: KubeObject | undefined): void {
+    if (!account) {
+      throw forbid(attrs, `error looking up service account ${attrs.namespace}/${accountName}: serviceaccount "${accountName}" not found`);
+    }
+    const automount = typeof spec['automountServiceAccountToken'] === 'boolean' ? spec['automountServiceAccountToken']
+      : typeof account['automountServiceAccountToken'] === 'boolean' ? account['automountServiceAccountToken'] : true;
+    if (automount) mountServiceAccountToken(spec);
+    if (!list(spec, 'imagePullSecrets').length) {
+      const secrets = Array.isArray(account['imagePullSecrets']) ? (account['imagePullSecrets'] as unknown[]).filter(isObject) : [];
+      if (secrets.length) spec['imagePullSecrets'] = secrets.map((s) => ({ name: s['name'] }));
+    }
   }
 
   function validateMirrorPod(attrs: PluginAttributes, spec: Obj): void {
@@ -117,20 +149,13 @@ export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
       }
       if (!spec['serviceAccountName']) spec['serviceAccountName'] = defaultServiceAccountName;
       const accountName = String(spec['serviceAccountName']);
-      return (async () => {
-        if (!(await namespaceActive(attrs.namespace))) return;
-        const account = await getServiceAccount(attrs.namespace, accountName);
-        if (!account) {
-          throw forbid(attrs, `error looking up service account ${attrs.namespace}/${accountName}: serviceaccount "${accountName}" not found`);
-        }
-        const automount = typeof spec['automountServiceAccountToken'] === 'boolean' ? spec['automountServiceAccountToken']
-          : typeof account['automountServiceAccountToken'] === 'boolean' ? account['automountServiceAccountToken'] : true;
-        if (automount) mountServiceAccountToken(spec);
-        if (!list(spec, 'imagePullSecrets').length) {
-          const secrets = Array.isArray(account['imagePullSecrets']) ? (account['imagePullSecrets'] as unknown[]).filter(isObject) : [];
-          if (secrets.length) spec['imagePullSecrets'] = secrets.map((s) => ({ name: s['name'] }));
-        }
-      })();
+      const { namespace } = attrs;
+      // The namespace and the account are read together: one wait, not two.
+      return Promise.all([deps.namespaces.getKv('', namespace), deps.serviceAccounts.getKv(namespace, accountName)]).then(([ns, kv]) => {
+        if (!namespaceActive(ns)) return undefined;
+        if (kv) return admitWith(attrs, spec, accountName, accountOf(kv));
+        return retryServiceAccount(namespace, accountName).then((account) => admitWith(attrs, spec, accountName, account));
+      });
     },
   };
 }

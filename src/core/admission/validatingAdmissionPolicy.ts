@@ -174,8 +174,8 @@ function requestValue(a: AdmissionAttributes): Record<string, unknown> {
 }
 
 export interface ValidatingAdmissionPolicyPlugin {
-  /** Runs every matching policy; throws the denial, records warnings and audit annotations in outcome. */
-  validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void>;
+  /** Runs every matching policy; throws the denial, records warnings and audit annotations in outcome. Undefined at once when no policy is bound. */
+  validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
   /** Loads policies and bindings and starts watching them. */
   start(): Promise<void>;
   /** Drops what was loaded (a policy or binding was written through this server). */
@@ -344,7 +344,8 @@ export function createValidatingAdmissionPolicyPlugin(deps: PolicyPluginDeps): V
   }
 
   return {
-    validate,
+    // Loaded with no policy bound (the usual case): nothing to wait for.
+    validate: (a, outcome) => (loaded && (loaded.policies.size === 0 || loaded.bindings.length === 0) ? undefined : validate(a, outcome)),
     async start() {
       await current();
     },

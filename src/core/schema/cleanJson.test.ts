@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatusError } from '../errors';
-import { decodesCleanly, jsonKeyCount, repeatsNoKey, scanJsonText } from './cleanJson';
+import { cleanMembers, decodesCleanly, jsonKeyCount, repeatsNoKey, scanJsonText } from './cleanJson';
 import { decodeJson } from './decoding';
 import { checkRequestFields, type FieldValidationDirective } from './fieldValidation';
 import { goTypesFor } from './goTypes';
@@ -49,6 +49,13 @@ describe('decodesCleanly', () => {
     };
     expect(clean(body)).toBe(true);
     expect(decodeJson(parseJsonTree(JSON.stringify(body)), podType, true)).toEqual({ strict: [] });
+  });
+
+  it('counts the members of a clean body in the same walk (what the text scan compares to find repeated keys)', () => {
+    const body = { metadata: { name: 'p', labels: { a: 'b', c: 'd' }, managedFields: [{ fieldsV1: { 'f:spec': { '.': {} } } }] }, spec: { containers: [{ name: 'c', env: [{ name: 'A', value: '1' }] }] } };
+    expect(cleanMembers(body, podType)).toBe(jsonKeyCount(body));
+    expect(cleanMembers(body, podType)).toBe(scanJsonText(JSON.stringify(body)).members);
+    expect(cleanMembers({ spec: { bogus: 1 } }, podType)).toBe(-1);
   });
 
   it.each([

@@ -80,58 +80,80 @@ const int32Max = 2 ** 31 - 1;
  * "not proven", never "wrong".
  */
 export function decodesCleanly(value: unknown, type: GoType): boolean {
+  return cleanMembers(value, type) >= 0;
+}
+
+/**
+ * decodesCleanly and jsonKeyCount in one walk: the parsed body's object
+ * members when it decodes cleanly into `type`, -1 when that is not proven.
+ */
+export function cleanMembers(value: unknown, type: GoType): number {
   switch (type.k) {
     case 'any':
-      return true;
+      return jsonKeyCount(value);
     case 'intOrString':
-      return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value) && value >= int32Min && value <= int32Max);
+      return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value) && value >= int32Min && value <= int32Max) ? 0 : -1;
     case 'quantity':
-      if (value === null) return true;
-      if (typeof value === 'string') return !goQuantityParseError(value);
-      return (typeof value === 'number' && !Object.is(value, -0)) || typeof value === 'boolean' ? !goQuantityParseError(String(value)) : false;
+      if (value === null) return 0;
+      if (typeof value === 'string') return goQuantityParseError(value) ? -1 : 0;
+      return ((typeof value === 'number' && !Object.is(value, -0)) || typeof value === 'boolean') && !goQuantityParseError(String(value)) ? 0 : -1;
     case 'time':
     case 'microTime':
-      return value === null || (typeof value === 'string' && !goTimeParseError(value, type.k === 'microTime'));
+      return value === null || (typeof value === 'string' && !goTimeParseError(value, type.k === 'microTime')) ? 0 : -1;
     default:
       break;
   }
-  if (value === null) return true;
+  if (value === null) return 0;
   switch (typeof value) {
     case 'string':
-      return type.k === 'string' || (type.k === 'bytes' && !goBase64Error(value));
+      return type.k === 'string' || (type.k === 'bytes' && !goBase64Error(value)) ? 0 : -1;
     case 'boolean':
-      return type.k === 'bool';
+      return type.k === 'bool' ? 0 : -1;
     case 'number':
-      if (type.k === 'int32') return value >= int32Min && value <= int32Max;
-      return type.k === 'int64' || type.k === 'int' || type.k === 'float64';
+      if (type.k === 'int32') return value >= int32Min && value <= int32Max ? 0 : -1;
+      return type.k === 'int64' || type.k === 'int' || type.k === 'float64' ? 0 : -1;
     case 'object':
       break;
     default:
-      return false;
+      return -1;
   }
+  let n = 0;
   if (Array.isArray(value)) {
-    if (type.k === 'bytes') return true;
-    if (type.k !== 'slice') return false;
+    if (type.k === 'bytes') return jsonKeyCount(value);
+    if (type.k !== 'slice') return -1;
     const elem = type.elem();
-    for (const item of value) if (!decodesCleanly(item, elem)) return false;
-    return true;
+    for (const item of value) {
+      const m = cleanMembers(item, elem);
+      if (m < 0) return -1;
+      n += m;
+    }
+    return n;
   }
   const obj = value as Record<string, unknown>;
   if (type.k === 'struct') {
     for (const key in obj) {
       const field = type.field(key);
       if (!field) {
-        if (type.preserve) continue;
-        return false;
+        if (type.preserve) {
+          n += 1 + jsonKeyCount(obj[key]);
+          continue;
+        }
+        return -1;
       }
-      if (!decodesCleanly(obj[key], field)) return false;
+      const m = cleanMembers(obj[key], field);
+      if (m < 0) return -1;
+      n += 1 + m;
     }
-    return true;
+    return n;
   }
   if (type.k === 'map') {
     const elem = type.elem();
-    for (const key in obj) if (!decodesCleanly(obj[key], elem)) return false;
-    return true;
+    for (const key in obj) {
+      const m = cleanMembers(obj[key], elem);
+      if (m < 0) return -1;
+      n += 1 + m;
+    }
+    return n;
   }
-  return false;
+  return -1;
 }

@@ -359,7 +359,7 @@ describe('exemptions (a PodSecurityConfiguration kube-apiserver does not have by
   });
   const run = async (a: AdmissionAttributes) => {
     const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    const error = await plugin.validate(a, outcome).then(() => undefined, (e: { status?: { message?: string } }) => e.status?.message);
+    const error = await Promise.resolve().then(() => plugin.validate(a, outcome)).then(() => undefined, (e: { status?: { message?: string } }) => e.status?.message);
     return { error, annotations: outcome.auditAnnotations };
   };
 

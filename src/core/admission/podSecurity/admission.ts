@@ -53,7 +53,8 @@ export interface PodSecurityDeps {
 }
 
 export interface PodSecurityPlugin {
-  validate(attrs: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void>;
+  /** Undefined when the answer needed no read (an exempt or ignored request); throws or rejects with the refusal. */
+  validate(attrs: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
 }
 
 /** Subresources whose writes cannot change a pod's spec. */
@@ -125,22 +126,29 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     return { denied, warnings, auditAnnotations };
   }
 
-  async function namespacePolicy(attrs: AdmissionAttributes): Promise<{ policy: Policy; errors: LabelError[] } | undefined> {
-    const ns = await deps.getNamespace(attrs.namespace);
-    return ns ? policyToEvaluate(ns.metadata.labels, defaults) : undefined;
+  /** The policy of a namespace without labels (most of them): the defaults, computed once. */
+  const unlabelled = policyToEvaluate(undefined, defaults);
+
+  function namespacePolicy(ns: KubeObject): { policy: Policy; errors: LabelError[] } {
+    const labels = ns.metadata.labels;
+    return labels ? policyToEvaluate(labels, defaults) : unlabelled;
   }
 
-  async function validatePod(attrs: AdmissionAttributes): Promise<Response> {
+  /** Pods: one namespace read, then the verdict; exempt requests answer at once. */
+  function validatePod(attrs: AdmissionAttributes): Response | Promise<Response> {
     if (ignoredPodSubresources.has(attrs.subresource)) return {};
     if (exemptNamespace(attrs.namespace)) return exempt(attrs, 'namespace');
     if (exemptUser(attrs.user.username)) return exempt(attrs, 'user');
-    const nsPolicy = await namespacePolicy(attrs);
-    if (!nsPolicy) {
+    return deps.getNamespace(attrs.namespace).then((ns) => podVerdict(attrs, ns));
+  }
+
+  function podVerdict(attrs: AdmissionAttributes, ns: KubeObject | undefined): Response {
+    if (!ns) {
       const message = `failed to lookup namespace ${JSON.stringify(attrs.namespace)}`;
       metrics.recordError(true, attrs);
       return { denied: newInternalError(new Error(message)), auditAnnotations: { error: `Internal error occurred: ${message}: ${namespaceNotFound(attrs.namespace)}` } };
     }
-    const { policy, errors } = nsPolicy;
+    const { policy, errors } = namespacePolicy(ns);
     if (!errors.length && fullyPrivileged(policy)) {
       metrics.recordEvaluation('allow', policy.enforce, 'enforce', attrs);
       return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
@@ -235,18 +243,25 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     return [...warnings, ...podWarnings];
   }
 
+  /** The response on the request: warnings, audit annotations, then the refusal. */
+  function answer(response: Response, outcome: AdmissionOutcome): void {
+    if (response.warnings) for (const w of response.warnings) outcome.warnings.push(w);
+    if (response.auditAnnotations) for (const k in response.auditAnnotations) outcome.auditAnnotations[labelPrefix + k] = response.auditAnnotations[k]!;
+    if (response.denied) throw response.denied;
+  }
+
   return {
-    async validate(attrs, outcome) {
-      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return;
+    validate(attrs, outcome) {
+      if (attrs.operation !== 'CREATE' && attrs.operation !== 'UPDATE') return undefined;
       const { group, resource } = attrs.resource;
-      let response: Response;
-      if (group === '' && resource === 'namespaces') response = await validateNamespace(attrs);
-      else if (group === '' && resource === 'pods') response = await validatePod(attrs);
-      else if (hasPodSpec(group, resource)) response = await validatePodController(attrs);
-      else return;
-      for (const w of response.warnings ?? []) outcome.warnings.push(w);
-      for (const [k, v] of Object.entries(response.auditAnnotations ?? {})) outcome.auditAnnotations[labelPrefix + k] = v;
-      if (response.denied) throw response.denied;
+      let response: Response | Promise<Response>;
+      if (group === '' && resource === 'namespaces') response = validateNamespace(attrs);
+      else if (group === '' && resource === 'pods') response = validatePod(attrs);
+      else if (hasPodSpec(group, resource)) response = validatePodController(attrs);
+      else return undefined;
+      if (response instanceof Promise) return response.then((r) => answer(r, outcome));
+      answer(response, outcome);
+      return undefined;
     },
   };
 }

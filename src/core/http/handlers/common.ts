@@ -10,6 +10,7 @@ import {
 } from '../../errors';
 import { managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
+import { jsonSerializer, jsonText, parseJson } from '../serializers/json';
 import type { Serializer } from '../serializers/types';
 import type { RequestScope } from './scope';
 import { queryOf } from '../queryParams';
@@ -66,12 +67,15 @@ export interface DecodedBody {
   object: KubeObject;
   /** The value the serializer decoded, before apiVersion, kind and metadata were defaulted into `object`. */
   parsed: unknown;
+  /** A JSON body's text, decoded once for both the parse and field validation. */
+  text?: string;
 }
 
 /** decodeObject, also keeping the value as decoded (field validation reads the body's own keys off it). */
 export function decodeBody(serializer: Serializer, body: Uint8Array, expected: { group: string; version: string; kind: string }): DecodedBody {
   if (body.byteLength === 0) throw newBadRequest('the body of the request was empty');
-  const value = serializer.decode(body);
+  const text = serializer === jsonSerializer ? jsonText(body) : undefined;
+  const value = text !== undefined ? parseJson(text) : serializer.decode(body);
   const expectedApiVersion = apiVersionOf(expected.group, expected.version);
   if (!isObject(value)) {
     throw newBadRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
@@ -87,7 +91,7 @@ export function decodeBody(serializer: Serializer, body: Uint8Array, expected: {
   }
   const metadata = value['metadata'] ?? {};
   if (!isObject(metadata)) throw newBadRequest(`${expected.kind} in version "${expected.version}" cannot be handled as a ${expected.kind}: json: cannot unmarshal ${typeof metadata} into Go struct field ${expected.kind}.metadata of type v1.ObjectMeta`);
-  return { object: { ...value, apiVersion, kind, metadata } as KubeObject, parsed: value };
+  return { object: { ...value, apiVersion, kind, metadata } as KubeObject, parsed: value, text };
 }
 
 /** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */

@@ -21,7 +21,7 @@ export function validateBodyFields(scope: RequestScope, directive: FieldValidati
   if (!schema) return decoded.object;
   const mediaType = bodyFormat(serializer);
   const r = checkRequestFields<KubeObject>({
-    body,
+    body: decoded.text ?? body,
     mediaType,
     decoded: decoded.object,
     parsed: mediaType === 'json' ? decoded.parsed : undefined,

@@ -36,6 +36,11 @@ export function parseJson(text: string): unknown {
   return value;
 }
 
+/** A JSON body's text (invalid UTF-8 replaced, as the decoder reads it). */
+export function jsonText(body: Uint8Array): string {
+  return decoder.decode(body);
+}
+
 export const jsonSerializer: Serializer = {
   mediaType: 'application/json',
   binary: false,
@@ -43,7 +48,7 @@ export const jsonSerializer: Serializer = {
     return encoder.encode(options?.pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) + '\n');
   },
   decode(body) {
-    return parseJson(decoder.decode(body));
+    return parseJson(jsonText(body));
   },
   encodeWatchEvent(event) {
     return encoder.encode(JSON.stringify(event) + '\n');

@@ -574,7 +574,8 @@ export class Store {
     return uid;
   }
 
-  async getKv(namespace: string, name: string, revision?: number): Promise<KeyValue | undefined> {
+  /** Not async: the storage's promise itself, without a wrapper's extra turns. */
+  getKv(namespace: string, name: string, revision?: number): Promise<KeyValue | undefined> {
     return this.deps.storage.get(this.key(namespace, name), revision);
   }
 
