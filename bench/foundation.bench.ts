@@ -6,13 +6,20 @@
  *
  * What each side does per operation (one operation awaited at a time):
  *
- *   kubesim     The caller builds a `Request` (JSON.stringify of the body for
- *               creates) and awaits `api.handle()`, which runs the server
- *               pipeline: request info and routing, content negotiation,
- *               body decode, defaulting, full Pod validation, managedFields,
- *               namespace check, storage write (JSON bytes) and response
- *               encoding. The caller then reads the body with `res.json()`,
- *               so both sides end with a plain object in the caller's hands.
+ *   kubesim     kubesim's typed in-process client (`createClient(api)`, client-go's
+ *               dynamic client): `pods.create(body)`, `pods.get(name)`,
+ *               `pods.list()`. Each call is still an HTTP request through the whole
+ *               server pipeline (request info and routing, authentication,
+ *               authorization, content negotiation, body decode, defaulting, full
+ *               Pod validation, managedFields, namespace check, storage write (JSON
+ *               bytes), response encoding), built as a light Request and answered
+ *               with a light Response: JSON.stringify in, JSON.parse out, no Fetch
+ *               Request, Headers or body stream. Like for like with webernetes'
+ *               typed client: both are the typed in-process entry of their project.
+ *
+ *   kubesim handle()  The same server through `api.handle(new Request(...))` and
+ *               `res.json()`, as a fetch-shaped host calls it: the Fetch Request
+ *               (undici's, in Node) and its body stream are the caller's cost.
  *
  *   webernetes  The caller awaits `corev1.createNamespacedPod/
  *               readNamespacedPod/listNamespacedPod` with a plain object: the
@@ -24,10 +31,16 @@
  *               managedFields — it is the lower bound of "store an object".
  *
  *   floor       What any `handle()` costs before doing server work: the same
- *               Request is built, its body read and JSON.parse'd, and a
- *               Response with the bytes kubesim returned for that operation
- *               (captured beforehand) is read with `res.json()`. kubesim
- *               minus floor is the server's own work.
+ *               Request is built, its body read and JSON.parse'd, and the
+ *               Response type handle() returns (the core's LightResponse) with
+ *               the bytes kubesim returned for that operation (captured
+ *               beforehand) is read with `res.json()`. kubesim handle() minus
+ *               floor is the server's own work.
+ *
+ *   client floor  The typed client over a handle() that does no server work:
+ *               it reads the request body, JSON.parses it and answers the
+ *               captured bytes in a LightResponse. The highest kubesim (client) /
+ *               webernetes this bench can show is client floor / webernetes.
  *
  * Both clusters are bare: webernetes' Cluster is constructed but never
  * `init()`ed, so no scheduler, kubelet or controller reacts to the Pods, and
@@ -45,7 +58,7 @@
  * Run: npx tsx bench/foundation.bench.ts [pods=2000] [rounds=5]
  */
 import type { Cluster as WebernetesCluster } from '@ngrok/webernetes';
-import { createApiServer, createMemoryStorage, type ApiServer, type ApiServerOptions } from '../src/core';
+import { createApiServer, createClient, createMemoryStorage, LightResponse, type ApiServer, type ApiServerOptions, type RequestHandler, type ResourceInterface } from '../src/core';
 import { reportFigure } from './figures';
 
 const pods = Number(process.argv[2] ?? 2000);
@@ -135,7 +148,33 @@ async function createDefaultServiceAccount(api: ApiServer): Promise<void> {
   if (res.status !== 201) throw new Error(`kubesim: default ServiceAccount: ${res.status} ${await res.text()}`);
 }
 
-async function kubesimWorkload(): Promise<Workload> {
+const podsResource = { group: '', version: 'v1', resource: 'pods' };
+
+/** The three operations through kubesim's typed client, on any handler (the server, or the client floor's). */
+function clientOperations(name: string, pods: ResourceInterface): Omit<Workload, 'close'> {
+  return {
+    name,
+    async create(i) {
+      await pods.create(podBody(i));
+    },
+    async get(i) {
+      const pod = await pods.get(podName(i));
+      if (pod.metadata.name !== podName(i)) throw new Error(`${name}: wrong pod`);
+    },
+    async list() {
+      return (await pods.list<{ items: unknown[] }>()).items.length;
+    },
+  };
+}
+
+async function kubesimClientWorkload(): Promise<Workload> {
+  const api: ApiServer = createApiServer(bareServer());
+  await api.ready;
+  await createDefaultServiceAccount(api);
+  return { ...clientOperations('kubesim', createClient(api).resource(podsResource).namespace(namespace)), close: () => api.close() };
+}
+
+async function kubesimHandleWorkload(): Promise<Workload> {
   const api: ApiServer = createApiServer(bareServer());
   await api.ready;
   await createDefaultServiceAccount(api);
@@ -146,7 +185,7 @@ async function kubesimWorkload(): Promise<Workload> {
     return body;
   }
   return {
-    name: 'kubesim',
+    name: 'kubesim handle()',
     async create(i) {
       const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) };
       await call(new Request(base, init), 201);
@@ -183,36 +222,53 @@ async function webernetesWorkload(): Promise<Workload> {
   };
 }
 
-/** Response bytes kubesim returns for each operation, for the floor to replay. */
+/** A response body as handle() returns it: a stored object's JSON text, or a list's bytes. */
+type Body = string | Uint8Array;
+
+/** Response bodies kubesim returns for each operation, as its LightResponses hold them, for the floors to replay. */
 interface Captured {
-  created: Uint8Array;
-  got: Uint8Array;
-  listed: Uint8Array;
+  created: Body;
+  got: Body;
+  listed: Body;
   contentType: string;
+  /** The got body with the Pod's name replaced (same length: every name has the same width). */
+  gotAs(name: string): Body;
 }
 
 async function captureKubesimResponses(): Promise<Captured> {
   const api = createApiServer(bareServer());
   await api.ready;
   await createDefaultServiceAccount(api);
-  const bytes = async (request: Request) => new Uint8Array(await (await api.handle(request)).arrayBuffer());
+  const body = async (request: Request): Promise<Body> => {
+    const parts = LightResponse.lightParts(await api.handle(request));
+    if (!parts?.body) throw new Error(`kubesim: ${request.method} ${request.url} did not answer a complete body`);
+    return parts.body;
+  };
   try {
     const init = (i: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(podBody(i)) });
-    const created = await bytes(new Request(base, init(0)));
-    for (let i = 1; i < pods; i++) await bytes(new Request(base, init(i)));
-    const got = await bytes(new Request(`${base}/${podName(0)}`));
-    const listed = await bytes(new Request(base));
-    return { created, got, listed, contentType: 'application/json' };
+    const created = await body(new Request(base, init(0)));
+    for (let i = 1; i < pods; i++) await body(new Request(base, init(i)));
+    const got = await body(new Request(`${base}/${podName(0)}`));
+    const listed = await body(new Request(base));
+    const text = typeof got === 'string' ? got : new TextDecoder().decode(got);
+    const gotAs = (name: string) => (typeof got === 'string' ? text.replaceAll(podName(0), name) : new TextEncoder().encode(text.replaceAll(podName(0), name)));
+    return { created, got, listed, contentType: 'application/json', gotAs };
   } finally {
     await api.close();
   }
 }
 
+/** The answer handle() would give, replayed: the Response type handle() returns, with kubesim's body. */
+function replay(status: number, body: Body, contentType: string): Response {
+  const headers = { 'cache-control': 'no-cache, private', 'content-type': contentType };
+  if (typeof body === 'string') return LightResponse.sized(body, { status, headers }) as unknown as Response;
+  return new LightResponse(body, { status, headers: { ...headers, 'content-length': String(body.byteLength) } }) as unknown as Response;
+}
+
 async function floorWorkload(captured: Captured): Promise<Workload> {
-  const headers = { 'content-type': captured.contentType, 'cache-control': 'no-cache, private' };
-  async function handle(request: Request, status: number, bytes: Uint8Array): Promise<Response> {
+  async function handle(request: Request, status: number, body: Body): Promise<Response> {
     if (request.body) JSON.parse(await request.text());
-    return new Response(bytes as BodyInit, { status, headers: { ...headers, 'content-length': String(bytes.byteLength) } });
+    return replay(status, body, captured.contentType);
   }
   let created = 0; // the floor stores nothing; list reports what was "created"
   return {
@@ -228,6 +284,40 @@ async function floorWorkload(captured: Captured): Promise<Workload> {
     async list() {
       const list = (await (await handle(new Request(base), 200, captured.listed)).json()) as { items: unknown[] };
       if (list.items.length !== pods) throw new Error('floor: replayed list is incomplete');
+      return created;
+    },
+    close: async () => {},
+  };
+}
+
+/**
+ * The typed client over a handle() with no server work: the request body is read and parsed, the
+ * captured answer for the operation replayed (a get answers the captured Pod under the asked name's
+ * path, so the client's name check holds).
+ */
+async function clientFloorWorkload(captured: Captured): Promise<Workload> {
+  const gotByName = new Map<string, Body>();
+  let created = 0;
+  const handler: RequestHandler = {
+    async handle(request) {
+      if (request.method === 'POST') {
+        JSON.parse(await request.text());
+        created++;
+        return replay(201, captured.created, captured.contentType);
+      }
+      const name = request.url.slice(request.url.lastIndexOf('/') + 1);
+      if (name === 'pods') return replay(200, captured.listed, captured.contentType);
+      let got = gotByName.get(name);
+      if (!got) gotByName.set(name, (got = captured.gotAs(name)));
+      return replay(200, got, captured.contentType);
+    },
+  };
+  const ops = clientOperations('client floor', createClient(handler).resource(podsResource).namespace(namespace));
+  return {
+    ...ops,
+    async list() {
+      const listed = await ops.list();
+      if (listed !== pods) throw new Error('client floor: replayed list is incomplete');
       return created;
     },
     close: async () => {},
@@ -291,10 +381,16 @@ function median(xs: number[]): number {
 }
 
 const captured = await captureKubesimResponses();
-const sides = { kubesim: kubesimWorkload, webernetes: webernetesWorkload, floor: () => floorWorkload(captured) };
+const sides = {
+  kubesim: kubesimClientWorkload,
+  handle: kubesimHandleWorkload,
+  webernetes: webernetesWorkload,
+  floor: () => floorWorkload(captured),
+  clientFloor: () => clientFloorWorkload(captured),
+};
 type Side = keyof typeof sides;
-const results: Record<Side, RoundResult[]> = { kubesim: [], webernetes: [], floor: [] };
 const sideNames = Object.keys(sides) as Side[];
+const results = Object.fromEntries(sideNames.map((side) => [side, []])) as unknown as Record<Side, RoundResult[]>;
 
 for (let round = 0; round <= rounds; round++) {
   // Rotate who goes first in each batch so heap growth and JIT state favour no side.
@@ -306,25 +402,31 @@ for (let round = 0; round <= rounds; round++) {
 
 const fmt = (x: number) => (x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
 const rows: string[][] = [
-  ['operation', 'kubesim', 'webernetes', 'kubesim/webernetes', 'floor', 'kubesim/floor'],
+  ['operation', 'kubesim client', 'webernetes', 'client/webernetes', 'kubesim handle()', 'handle()/webernetes', 'floor', 'handle()/floor', 'client floor'],
   row('create', 'create Pod (ops/s)', (r) => r.createsPerSecond, 'rate'),
   row('get', 'get Pod (ops/s)', (r) => r.getsPerSecond, 'rate'),
   row('list', `list ${pods} Pods (ms)`, (r) => r.listMs, 'time'),
 ];
 
-/** Medians of each side and kubesim's speed ratio against the others (>1: kubesim faster). */
+/**
+ * Medians of each side and the speed ratios (>1: the first named is faster): the typed client
+ * against webernetes' typed client (the goal rows), handle(Request) against webernetes and
+ * against its floor, and each floor against webernetes (the highest ratio its path can show).
+ */
 function row(id: string, label: string, pick: (r: RoundResult) => number, kind: 'rate' | 'time'): string[] {
-  const [k, w, f] = (['kubesim', 'webernetes', 'floor'] as const).map((side) => median(results[side].map(pick))) as [number, number, number];
-  const speed = (other: number) => (kind === 'rate' ? k / other : other / k);
+  const m = Object.fromEntries(sideNames.map((side) => [side, median(results[side].map(pick))])) as Record<Side, number>;
+  const speed = (a: number, b: number) => (kind === 'rate' ? a / b : b / a);
   const unit = kind === 'rate' ? 'ops/s' : 'ms';
-  reportFigure({ id: `foundation.${id}.webernetes`, label: `${label}, kubesim / webernetes`, value: speed(w), unit: 'ratio', baseline: `kubesim ${fmt(k)} ${unit}, webernetes ${fmt(w)} ${unit}` });
-  reportFigure({ id: `foundation.${id}.floor`, label: `${label}, kubesim / floor`, value: speed(f), unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}` });
-  // The floor (Request, JSON and Response with no server work) against webernetes: the best kubesim/webernetes this bench allows.
-  const ceiling = kind === 'rate' ? f / w : w / f;
-  reportFigure({ id: `foundation.${id}.ceiling`, label: `${label}, floor / webernetes: the highest kubesim / webernetes this bench can show`, value: ceiling, unit: 'ratio', baseline: `floor ${fmt(f)} ${unit}, webernetes ${fmt(w)} ${unit}` });
-  return [label, fmt(k), fmt(w), speed(w).toFixed(2), fmt(f), speed(f).toFixed(2)];
+  const w = `webernetes ${fmt(m.webernetes)} ${unit}`;
+  reportFigure({ id: `foundation.${id}.webernetes`, label: `${label}, kubesim typed client / webernetes typed client`, value: speed(m.kubesim, m.webernetes), unit: 'ratio', baseline: `kubesim ${fmt(m.kubesim)} ${unit}, ${w}; through handle(Request) ${fmt(m.handle)} ${unit}` });
+  reportFigure({ id: `foundation.${id}.handle.webernetes`, label: `${label}, kubesim through handle(Request) / webernetes typed client`, value: speed(m.handle, m.webernetes), unit: 'ratio', baseline: `kubesim handle() ${fmt(m.handle)} ${unit}, ${w}` });
+  reportFigure({ id: `foundation.${id}.floor`, label: `${label}, kubesim through handle(Request) / floor`, value: speed(m.handle, m.floor), unit: 'ratio', baseline: `floor ${fmt(m.floor)} ${unit}` });
+  // A floor against webernetes: the best its path can score there, whatever the server does.
+  reportFigure({ id: `foundation.${id}.ceiling`, label: `${label}, client floor / webernetes: the highest kubesim typed client / webernetes this bench can show`, value: speed(m.clientFloor, m.webernetes), unit: 'ratio', baseline: `client floor ${fmt(m.clientFloor)} ${unit}, ${w}` });
+  reportFigure({ id: `foundation.${id}.handle.ceiling`, label: `${label}, floor / webernetes: the highest kubesim handle() / webernetes this bench can show`, value: speed(m.floor, m.webernetes), unit: 'ratio', baseline: `floor ${fmt(m.floor)} ${unit}, ${w}` });
+  return [label, fmt(m.kubesim), fmt(m.webernetes), speed(m.kubesim, m.webernetes).toFixed(2), fmt(m.handle), speed(m.handle, m.webernetes).toFixed(2), fmt(m.floor), speed(m.handle, m.floor).toFixed(2), fmt(m.clientFloor)];
 }
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((l) => l[c]!.length)));
-console.log(`foundation: ${pods} Pods, median of ${rounds} rounds after 1 warm-up; ratios are speed ratios (> 1: kubesim faster)`);
+console.log(`foundation: ${pods} Pods, median of ${rounds} rounds after 1 warm-up; ratios are speed ratios (> 1: the first named is faster)`);
 console.log(rows.map((l) => l.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n'));

@@ -23,7 +23,7 @@ describe('performance report', () => {
     expect(text).toContain('- Date: 2026-01-02T03:04:05Z');
     expect(text).toContain('- Command: `npm run bench -- --report`');
     expect(text).toContain('failed: http.bench.ts');
-    expect(text).toContain('| create Pod in process, kubesim / @ngrok/webernetes | 1.25 | 1.70 | >= 1.0 | yes |');
+    expect(text).toContain('| create Pod in process (typed clients), kubesim / @ngrok/webernetes | 1.25 | 1.70 | >= 1.0 | yes |');
     expect(text).toContain('| service worker script before the first API answer (KiB gzip) | 512 KiB |  | <= 150 | no |');
     // A goal whose bench did not run says so rather than showing a number.
     expect(text).toContain('| writes/s with 1,000 watchers / writes/s with none | watch bench did not run |  | >= 0.5 | - |');

@@ -9,7 +9,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import { BadRequestTarget, IncomingRequest, requestTargetUrl } from './request';
-import { HostResponse, installHostResponse } from './response';
+import { lightParts } from './response';
 
 /** The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the socket knows (client certificates). */
 export type FetchHandler = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
@@ -130,7 +130,7 @@ async function writeStreamed(response: Response, outgoing: ServerResponse): Prom
 
 /** Writes the core's Response: a light one in one writeHead and end, anything else through its body stream. */
 export function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> | void {
-  const light = HostResponse.lightParts(response);
+  const light = lightParts(response);
   if (!light) return writeStreamed(response, outgoing);
   const { status, body } = light;
   let headers: Record<string, string | string[]> | undefined;
@@ -164,7 +164,6 @@ export interface ListenerOptions {
 
 /** The `request` listener that serves `fetch` on a Node HTTP(S) server. */
 export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  installHostResponse();
   return (incoming, outgoing) => {
     let request: IncomingRequest;
     try {

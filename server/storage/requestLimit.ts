@@ -15,26 +15,23 @@ function requestTooLarge(): StatusError {
   return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'etcdserver: request is too large', code: 500 });
 }
 
-/** The backend, refusing creates and updates whose value is over `limit` bytes. */
+/** The backend, refusing creates and updates whose value is over `limit` bytes; everything else is the backend's own call. */
 export function withMaxRequestBytes(storage: Storage, limit: number): Storage {
   const check = (value: string) => {
     if (Buffer.byteLength(value) > limit) throw requestTooLarge();
   };
-  const create = async (key: string, value: string) => (check(value), storage.create(key, value));
-  const update = async (key: string, value: string, expected: number) => (check(value), storage.update(key, value, expected));
-  // Each method is bound once (every read comes through here), again only if it was replaced.
-  const bound = new Map<PropertyKey, { member: unknown; fn: unknown }>();
-  return new Proxy(storage, {
-    get(target, prop) {
-      if (prop === 'create') return create;
-      if (prop === 'update') return update;
-      const member = Reflect.get(target, prop, target) as unknown;
-      if (typeof member !== 'function') return member;
-      const known = bound.get(prop);
-      if (known?.member === member) return known.fn;
-      const fn = (member as (...args: unknown[]) => unknown).bind(target);
-      bound.set(prop, { member, fn });
-      return fn;
-    },
-  });
+  // Plain methods rather than a Proxy: every read of the store comes through here.
+  return {
+    currentRevision: () => storage.currentRevision(),
+    compactedRevision: () => storage.compactedRevision(),
+    get: (key, revision) => storage.get(key, revision),
+    range: (prefix, options) => storage.range(prefix, options),
+    create: async (key, value) => (check(value), storage.create(key, value)),
+    update: async (key, value, expected) => (check(value), storage.update(key, value, expected)),
+    delete: (key, expected) => storage.delete(key, expected),
+    // Every argument passes on, callbacks a backend may add included.
+    watch: (...args) => storage.watch(...args),
+    compact: (revision) => storage.compact(revision),
+    close: () => storage.close(),
+  };
 }

@@ -44,7 +44,7 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi } from './http/request/context';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
@@ -570,7 +570,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
       const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
       const annotations = requested && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
-      if (annotations) addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
+      if (annotations) {
+        addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
+        withDeprecatedApi(request, requested.deprecated?.removedRelease ?? '');
+      }
       const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
       if (warning) {
         const response = await handleResource(request, url, info, requested).catch((err: unknown) => writeError(err, request));

@@ -11,3 +11,8 @@ export { createMemoryStorage } from './storage/memory';
 export { FakeClock, realClock, seededRandom, cryptoRandom } from './util/clock';
 export type { Clock, RandomSource } from './util/clock';
 export { generateClusterCA, type ClusterSigningCA } from './controllers/certificateAuthority';
+export { createClient, type ClientOptions, type DynamicClient, type GroupVersionResource, type NamespaceableResourceInterface, type RequestHandler, type ResourceInterface } from './client/dynamic';
+export { PatchType, type ApplyOptions, type CreateOptions, type DeleteOptions, type DryRun, type FieldValidation, type GetOptions, type ListOptions, type PatchOptions, type Preconditions, type UpdateOptions } from './client/options';
+export { Watch, type WatchEvent, type WatchEventType } from './client/watch';
+export { StatusError, isStatusError, isNotFound, isAlreadyExists, isConflict, isInvalid, type Status, type StatusReason, type StatusDetails, type StatusCause } from './errors';
+export { LightResponse, nativeResponse } from './http/lightResponse';

@@ -168,6 +168,8 @@ describe('createFetchListener over the real core', () => {
     });
 
     const list = await dispatch(l, new Request(ORIGIN + '/api/v1/namespaces')).response!;
+    // The core answers with a light Response; respondWith is handed a platform one.
+    expect(Object.getPrototypeOf(list)).toBe(Response.prototype);
     expect(list.status).toBe(200);
     const body = (await list.json()) as { kind: string; items: { metadata: { name: string } }[] };
     expect(body.kind).toBe('NamespaceList');

@@ -8,6 +8,7 @@
  * to the core is aborted, so core watch handlers stop the same way as under
  * the Node host.
  */
+import { nativeResponse } from '../core/http/lightResponse';
 import { isApiPath } from './apiPaths';
 import type { FetchEvent } from './types';
 
@@ -47,7 +48,8 @@ async function answer(request: Request, options: FetchListenerOptions): Promise<
   }
   try {
     const response = await server.handle(new Request(request, { signal: controller.signal }));
-    return abortOnCancel(response, controller);
+    // respondWith takes only a platform Response; the core's light ones become one here.
+    return abortOnCancel(nativeResponse(response), controller);
   } catch (error) {
     options.onError?.(error);
     return failure(500, 'InternalError', `an error on the server ("${messageOf(error)}") has prevented the request from succeeding`);

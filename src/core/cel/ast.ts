@@ -83,6 +83,32 @@ export interface ComprehensionExpr {
   result: Expr;
 }
 
+/* Node constructors: each kind is made in one place, so each has one hidden class. */
+export function constExpr(id: number, value: CelValue): ConstExpr {
+  return { kind: 'const', id, value } as ConstExpr;
+}
+export function identExpr(id: number, name: string): IdentExpr {
+  return { kind: 'ident', id, name } as IdentExpr;
+}
+export function selectExpr(id: number, operand: Expr, field: string, testOnly: boolean): SelectExpr {
+  return { kind: 'select', id, operand, field, testOnly } as SelectExpr;
+}
+export function callExpr(id: number, fn: string, target: Expr | undefined, args: Expr[]): CallExpr {
+  return { kind: 'call', id, fn, target, args } as CallExpr;
+}
+export function listExpr(id: number, elements: Expr[], optionalIndices: number[]): ListExpr {
+  return { kind: 'list', id, elements, optionalIndices } as ListExpr;
+}
+export function mapExpr(id: number, entries: MapEntry[]): MapExpr {
+  return { kind: 'map', id, entries } as MapExpr;
+}
+export function structExpr(id: number, typeName: string, fields: StructField[]): StructExpr {
+  return { kind: 'struct', id, typeName, fields } as StructExpr;
+}
+export function comprehensionExpr(id: number, iterVar: string, iterVar2: string | undefined, iterRange: Expr, accuVar: string, accuInit: Expr, loopCondition: Expr, loopStep: Expr, result: Expr): ComprehensionExpr {
+  return { kind: 'comprehension', id, iterVar, iterVar2, iterRange, accuVar, accuInit, loopCondition, loopStep, result } as ComprehensionExpr;
+}
+
 /** Accumulator variable name used by macro expansions (cel-go's). */
 export const ACCU_VAR = '@result';
 
@@ -92,8 +118,11 @@ export const ACCU_VAR = '@result';
  * fills several of these, one entry per node.
  */
 export class IdMap<V> {
-  private readonly vals: (V | undefined)[] = [];
-  private count = 0;
+  private readonly vals: (V | undefined)[];
+  /** `capacity`: the highest id expected plus one (the array is made at that length rather than grown id by id) */
+  constructor(capacity = 0) {
+    this.vals = capacity > 0 ? new Array<V | undefined>(capacity) : [];
+  }
   get(id: number): V | undefined {
     return id >= 0 && id < this.vals.length ? this.vals[id] : undefined;
   }
@@ -101,12 +130,14 @@ export class IdMap<V> {
     return this.get(id) !== undefined;
   }
   set(id: number, v: V): this {
-    if (this.vals[id] === undefined) this.count++;
     this.vals[id] = v;
     return this;
   }
+  /** the number of ids set (counted when asked: compiling never asks) */
   get size(): number {
-    return this.count;
+    let n = 0;
+    for (const v of this.vals) if (v !== undefined) n++;
+    return n;
   }
   *entries(): IterableIterator<[number, V]> {
     for (let i = 0; i < this.vals.length; i++) {
@@ -129,14 +160,30 @@ export class IdMap<V> {
 
 /** Maps node ids to source offsets and offsets to line:column. */
 export class SourceInfo {
-  readonly positions = new IdMap<number>();
+  /** made at a length most texts' ids stay within (a node per character at most, plus macro expansions) */
+  readonly positions: IdMap<number>;
   readonly lineOffsets: number[] = [];
+  /** one more than the highest node id the parser handed out */
+  idCount = 0;
   private calls: Map<number, Expr> | undefined;
-  /** macro call nodes by the id of the comprehension they expanded to (made on first use: most expressions have none) */
+  /** macro calls not yet in `calls`: comprehension id, function, target and arguments, four entries each */
+  private pendingMacros: unknown[] | undefined;
+  /** macro call nodes by the id of the comprehension they expanded to (built on first use: compiling never reads them) */
   get macroCalls(): Map<number, Expr> {
-    return (this.calls ??= new Map());
+    const calls = (this.calls ??= new Map());
+    const p = this.pendingMacros;
+    if (p !== undefined) {
+      for (let i = 0; i < p.length; i += 4) calls.set(p[i] as number, callExpr(0, p[i + 1] as string, p[i + 2] as Expr | undefined, p[i + 3] as Expr[]));
+      this.pendingMacros = undefined;
+    }
+    return calls;
+  }
+  /** Records the call a macro expanded to the comprehension `id`. */
+  recordMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): void {
+    (this.pendingMacros ??= []).push(id, fn, target, args);
   }
   constructor(readonly text: string) {
+    this.positions = new IdMap<number>(Math.min(text.length, 512) + 16);
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineOffsets.push(i + 1);
   }
   /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */

@@ -54,7 +54,7 @@ export function withHeldWrites(inner: Storage): HeldWrites {
   const storage: Storage = {
     currentRevision: () => inner.currentRevision(),
     compactedRevision: () => inner.compactedRevision(),
-    get: (...args) => inner.get(...args),
+    get: (key, revision) => inner.get(key, revision),
     range: (...args) => inner.range(...args),
     create: (key, value) => write(key, () => inner.create(key, value)),
     update: (key, value, expected) => write(key, () => inner.update(key, value, expected)),

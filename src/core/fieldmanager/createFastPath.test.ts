@@ -5,7 +5,8 @@
  * and off and require identical results, byte for byte.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildManagerIdentifier, formatTime, newFieldManager, type FieldManagerConfig } from './index';
+import { setCreateShortcut } from './fieldManager';
+import { buildManagerIdentifier, formatTime, managedFieldsJson, newFieldManager, type FieldManagerConfig } from './index';
 import { CONFIGMAP, DEPLOYMENT, POD, SERVICE, definition, definitions } from './testing/schemas';
 import { setOneSidedWalks } from './typed/compare';
 import type { JsonObject } from './value';
@@ -190,6 +191,89 @@ describe('one-sided comparison shortcut', () => {
     expect(Object.keys(f['f:spec']['f:containers'])).toEqual(expect.arrayContaining(['k:{"name":"app"}', 'k:{"name":"sidecar"}']));
     expect(f['f:spec']['f:tolerations']).toEqual({});
     expect(Object.keys(f['f:spec']['f:containers']['k:{"name":"app"}'] as object)).toContain('.');
+  });
+});
+
+/** Creates the shortcut (typed/createdFields.ts) must settle, or hand back to the updater, exactly as the updater would. */
+const CREATE_CASES: Case[] = [
+  ...CASES,
+  { name: 'Pod with only its name', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', namespace: 'default' } } },
+  { name: 'Pod with empty spec and null status', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: {}, status: null } },
+  { name: 'Pod with a null spec', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: null } },
+  { name: 'Pod with a list for spec', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: [1] } },
+  { name: 'Pod with a string for metadata', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: 'x', spec: { restartPolicy: 'Always' } } },
+  { name: 'Pod without metadata', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', spec: { restartPolicy: 'Always' } } },
+  {
+    name: 'Pod with undeclared fields, nulls and repeated keys',
+    def: POD,
+    apiVersion: 'v1',
+    body: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      extra: { a: 1 },
+      metadata: { name: 'a', labels: {}, annotations: null, unknown: { b: [1] }, finalizers: ['x', 'x', 'y'] },
+      spec: {
+        containers: [{ name: 'c', image: 'i', env: [{ name: 'A' }, { name: 'A', value: '2' }], bogus: { x: 1 } }, { name: 'c', image: 'dup' }],
+        nodeSelector: null,
+        volumes: [],
+        tolerations: [{}, {}],
+      },
+    },
+  },
+  {
+    name: 'Pod with an unkeyed condition in its status',
+    def: POD,
+    apiVersion: 'v1',
+    body: { ...pod, status: { conditions: [{ status: 'True' }] } },
+  },
+  { name: 'Pod with an unkeyed condition in its status, via status', def: POD, apiVersion: 'v1', body: { ...pod, status: { conditions: [{ status: 'True' }] } }, subresource: 'status' },
+  { name: 'Pod with an unkeyed container, via status', def: POD, apiVersion: 'v1', body: { ...pod, spec: { containers: [{ image: 'x' }] } }, subresource: 'status' },
+  { name: 'Pod with empty managedFields', def: POD, apiVersion: 'v1', body: { ...pod, metadata: { ...(pod.metadata as JsonObject), managedFields: [] } } },
+  { name: 'Pod with null managedFields', def: POD, apiVersion: 'v1', body: { ...pod, metadata: { ...(pod.metadata as JsonObject), managedFields: null } } },
+  { name: 'Pod with malformed managedFields', def: POD, apiVersion: 'v1', body: { ...pod, metadata: { ...(pod.metadata as JsonObject), managedFields: 'x' } } },
+  {
+    name: 'ConfigMap with many keys out of order',
+    def: CONFIGMAP,
+    apiVersion: 'v1',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'm' }, data: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${(i * 37) % 50}`, String(i)])) },
+  },
+  { name: 'ConfigMap with nothing but type and name', def: CONFIGMAP, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'm', uid: 'u', resourceVersion: '1' } } },
+  {
+    name: 'Service with keyed ports out of order',
+    def: SERVICE,
+    apiVersion: 'v1',
+    body: { ...service, spec: { ports: [{ port: 90, protocol: 'UDP' }, { port: 80 }, { port: 80, protocol: 'UDP' }, { port: 10, protocol: 'TCP' }] } },
+  },
+  { name: 'schemaless with nulls and lists', def: '', apiVersion: 'example.com/v1', body: { apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'w', labels: { a: 'b' } }, spec: null, status: { x: [1, 2] }, other: [{ a: 1 }] } },
+];
+
+describe('create shortcut', () => {
+  afterEach(() => setCreateShortcut(true));
+
+  function create(c: Case, manager: string, shortcut: boolean): string {
+    setCreateShortcut(shortcut);
+    const m = c.def ? fm(c.def, c.apiVersion, { subresource: c.subresource }) : newFieldManager({ apiVersion: c.apiVersion, now, subresource: c.subresource });
+    return JSON.stringify(m.update(undefined, structuredClone(c.body), manager));
+  }
+
+  for (const c of CREATE_CASES) {
+    it(`create: ${c.name} gets the same object and managedFields as the updater`, () => {
+      expect(create(c, 'creator', true)).toBe(create(c, 'creator', false));
+      expect(create(c, '', true)).toBe(create(c, '', false));
+    });
+  }
+
+  it('a created object\'s managedFields have their JSON text, frozen; copies and other entries have none', () => {
+    setCreateShortcut(true);
+    const created = fm(POD, 'v1').update(undefined, structuredClone(pod), 'creator');
+    const entries = (created.metadata as JsonObject).managedFields as JsonObject[];
+    expect(Object.isFrozen(entries[0].fieldsV1)).toBe(true);
+    expect(managedFieldsJson(entries)).toBe(JSON.stringify(entries));
+    expect(managedFieldsJson([])).toBe('[]');
+    expect(managedFieldsJson(structuredClone(entries))).toBeUndefined();
+    expect(managedFieldsJson([...entries, { ...entries[0], fieldsV1: { 'f:a': {} } }])).toBeUndefined();
+    expect(managedFieldsJson([{ ...entries[0], time: undefined, extra: [1, null] }])).toBe(JSON.stringify([{ ...entries[0], time: undefined, extra: [1, null] }]));
+    expect(managedFieldsJson(null)).toBeUndefined();
   });
 });
 

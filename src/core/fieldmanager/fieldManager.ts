@@ -7,16 +7,22 @@ import { LastAppliedManager } from './lastAppliedManager';
 import { LastAppliedUpdater } from './lastAppliedUpdater';
 import type { FieldManagerError, Manager } from './manager';
 import {
+  buildManagerIdentifier,
   decodeManagedFields,
   emptyManaged,
   encodeManagedFields,
+  formatTime,
   isResetManagedFields,
+  managedFieldsEntry,
+  rememberFieldsV1Text,
   type Managed,
 } from './managedFields';
 import { ManagedFieldsUpdater } from './managedFieldsUpdater';
 import { Schema } from './schema';
-import { StripMetaManager } from './stripMeta';
+import { STRIP_SET, StripMetaManager } from './stripMeta';
 import { StructuredMergeManager } from './structuredMerge';
+import { createdFieldsV1 } from './typed/createdFields';
+import type { TypeNode } from './schema';
 import { isObject, type JsonObject } from './value';
 
 export interface FieldManagerConfig {
@@ -45,6 +51,25 @@ export interface FieldManagerConfig {
 
 export type FieldManagerResult = { ok: true; object: JsonObject } | { ok: false; error: FieldManagerError };
 
+/** What a create's shortcut needs of the kind and endpoint (see FieldManager.created). */
+interface CreateShortcut {
+  schema: Schema;
+  root: TypeNode;
+  apiVersion: string;
+  resetFields: PathSet | undefined;
+  now: () => Date;
+}
+
+let createShortcut = true;
+
+/**
+ * Tests only: with false, every create runs the layered updater, the
+ * reference the shortcut must agree with byte for byte.
+ */
+export function setCreateShortcut(enabled: boolean): void {
+  createShortcut = enabled;
+}
+
 /**
  * The apiserver-facing field manager for one kind at one endpoint. It decodes
  * metadata.managedFields, runs the layers (see newFieldManager) and encodes
@@ -57,6 +82,7 @@ export class FieldManager {
     private readonly inner: Manager,
     config: FieldManagerConfig,
     private readonly zero: JsonObject,
+    private readonly shortcut?: CreateShortcut,
   ) {
     this.subresource = config.subresource ?? '';
   }
@@ -70,6 +96,10 @@ export class FieldManager {
    * kubernetes/kubernetes#136949 (it used to drop them all).
    */
   update(liveObj: JsonObject | undefined, newObj: JsonObject, manager: string): JsonObject {
+    if (liveObj === undefined && this.shortcut !== undefined && createShortcut) {
+      const created = this.created(newObj, manager, this.shortcut);
+      if (created !== undefined) return created;
+    }
     const live = liveObj ?? this.zero;
     const managed = this.decodeLiveOrNew(live, newObj);
     const newStripped = withoutManagedFields(newObj);
@@ -98,6 +128,30 @@ export class FieldManager {
     // an apply that changes nothing hands back a copy of the live object: callers may change the result
     const object = r.object ?? (structuredClone(withoutManagedFields(live)) as JsonObject);
     return { ok: true, object: withManagedFields(object, r.managed) };
+  }
+
+  /**
+   * update() of a create that starts with no ownership (the object brings
+   * no managedFields, or asks to reset them): the layers then only record
+   * the writer as the one Update entry owning every field the object sets,
+   * less the reset fields and the metadata nobody owns (createdFieldsV1),
+   * stamped now. Undefined when the updater has to settle it.
+   */
+  private created(newObj: JsonObject, manager: string, c: CreateShortcut): JsonObject | undefined {
+    if (this.subresource === '') {
+      const requested = managedFieldsOf(newObj);
+      if (requested !== undefined && requested !== null && !(Array.isArray(requested) && requested.length === 0) && !isResetManagedFields(requested)) return undefined;
+    }
+    const obj = withoutManagedFields(newObj);
+    const created = createdFieldsV1(c.schema, c.root, this.zero, obj, c.resetFields, STRIP_SET);
+    if (created === undefined) return undefined;
+    if (isEmptyObject(created.fields)) return obj;
+    // The stored encoding writes the text as it is (managedFieldsJson).
+    rememberFieldsV1Text(created.fields, created.text);
+    const id = buildManagerIdentifier({ manager, operation: 'Update', apiVersion: c.apiVersion, subresource: this.subresource });
+    const entry = managedFieldsEntry(id, false, c.apiVersion, formatTime(c.now()), created.fields);
+    const metadata = isObject(obj.metadata) ? obj.metadata : {};
+    return { ...obj, metadata: { ...metadata, managedFields: [entry as unknown as JsonObject] } };
   }
 
   private decodeLiveOrNew(live: JsonObject, newObj: JsonObject): Managed {
@@ -159,6 +213,11 @@ function withManagedFields(obj: JsonObject, managed: Managed): JsonObject {
   return { ...base, metadata: { ...metadata, managedFields: entries as unknown as JsonObject[] } };
 }
 
+function isEmptyObject(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /** Reset fields a strategy would declare when it declares none. */
 export function defaultResetFields(subresource: string | undefined, root: SchemaObject | undefined, schema: Schema): Path[] {
   if (subresource === 'status') return [[fieldElement('spec')]];
@@ -188,12 +247,8 @@ export function newFieldManager(config: FieldManagerConfig): FieldManager {
   const root = schema.rootNode(config.schema);
   const resetPaths = config.resetFields ?? defaultResetFields(config.subresource, config.schema, schema);
   const now = config.now ?? (() => new Date());
-  const structured = new StructuredMergeManager({
-    schema,
-    root,
-    apiVersion: config.apiVersion,
-    resetFields: resetPaths.length ? PathSet.of(...resetPaths) : undefined,
-  });
+  const resetFields = resetPaths.length ? PathSet.of(...resetPaths) : undefined;
+  const structured = new StructuredMergeManager({ schema, root, apiVersion: config.apiVersion, resetFields });
   const inner = new LastAppliedUpdater(
     new LastAppliedManager(
       new CapManagersManager(
@@ -209,5 +264,10 @@ export function newFieldManager(config: FieldManagerConfig): FieldManager {
       config.apiVersion,
     ),
   );
-  return new FieldManager(inner, config, config.zeroObject ?? zeroObjectFor(config.schema, schema));
+  const zero = config.zeroObject ?? zeroObjectFor(config.schema, schema);
+  // The shortcut stands for the layers above only while they leave a lone Update entry as it is.
+  const shortcut = (config.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS) >= 1 && managedFieldsOf(zero) === undefined
+    ? { schema, root, apiVersion: config.apiVersion, resetFields, now }
+    : undefined;
+  return new FieldManager(inner, config, zero, shortcut);
 }

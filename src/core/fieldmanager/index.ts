@@ -27,6 +27,7 @@ export {
   encodeManagedFields,
   formatTime,
   isResetManagedFields,
+  managedFieldsJson,
   ManagedFieldsError,
   type ManagedFieldsEntry,
 } from './managedFields';

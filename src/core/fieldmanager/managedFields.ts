@@ -205,17 +205,7 @@ export function encodeManagedFields(managed: Managed, uid?: string): ManagedFiel
   if (managed.fields.size === 0) return undefined;
   const entries: ManagedFieldsEntry[] = [];
   for (const [id, vs] of managed.fields) {
-    const parsed = parsedIdentifier(id);
-    const e: ManagedFieldsEntry = {};
-    if (parsed.manager) e.manager = parsed.manager;
-    e.operation = vs.applied ? 'Apply' : 'Update';
-    e.apiVersion = vs.apiVersion;
-    const time = managed.times.get(id);
-    if (time) e.time = time;
-    e.fieldsType = 'FieldsV1';
-    e.fieldsV1 = encodeFieldsV1(vs.set, recentKeyOf(uid, id));
-    if (parsed.subresource) e.subresource = parsed.subresource;
-    entries.push(e);
+    entries.push(managedFieldsEntry(id, vs.applied, vs.apiVersion, managed.times.get(id), encodeFieldsV1(vs.set, recentKeyOf(uid, id))));
   }
   const cmp = (a = '', b = '') => (a < b ? -1 : a > b ? 1 : 0);
   entries.sort(
@@ -227,6 +217,59 @@ export function encodeManagedFields(managed: Managed, uid?: string): ManagedFiel
       cmp(p.subresource, q.subresource),
   );
   return entries;
+}
+
+/** The entry of the manager with identifier `id`, its fields encoded, with the API's key order. */
+export function managedFieldsEntry(id: string, applied: boolean, apiVersion: string, time: string | undefined, fieldsV1: FieldsV1): ManagedFieldsEntry {
+  const parsed = parsedIdentifier(id);
+  const e: ManagedFieldsEntry = {};
+  if (parsed.manager) e.manager = parsed.manager;
+  e.operation = applied ? 'Apply' : 'Update';
+  e.apiVersion = apiVersion;
+  if (time) e.time = time;
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fieldsV1;
+  if (parsed.subresource) e.subresource = parsed.subresource;
+  return e;
+}
+
+/** The JSON text of FieldsV1 values that were encoded with it (frozen values only). */
+const fieldsTexts = new WeakMap<object, string>();
+
+/** Records `text`, exactly JSON.stringify(fields), as the text of the frozen `fields`. */
+export function rememberFieldsV1Text(fields: FieldsV1, text: string): void {
+  fieldsTexts.set(fields, text);
+}
+
+/**
+ * JSON.stringify(entries) for metadata.managedFields whose FieldsV1 values
+ * all have a known text (rememberFieldsV1Text): the entries' other fields
+ * are stringified, the FieldsV1 texts put in as they are. Undefined when
+ * some entry is not a plain object with a known FieldsV1.
+ */
+export function managedFieldsJson(entries: unknown): string | undefined {
+  if (!Array.isArray(entries)) return undefined;
+  let out = '[';
+  for (let i = 0; i < entries.length; i++) {
+    const e: unknown = entries[i];
+    if (typeof e !== 'object' || e === null || Object.getPrototypeOf(e) !== Object.prototype) return undefined;
+    const entry = e as Record<string, unknown>;
+    const fields = entry.fieldsV1;
+    const known = typeof fields === 'object' && fields !== null ? fieldsTexts.get(fields) : undefined;
+    if (known === undefined) return undefined;
+    out += i === 0 ? '{' : ',{';
+    let first = true;
+    for (const k in entry) {
+      if (!hasOwn.call(entry, k)) continue;
+      const text = k === 'fieldsV1' ? known : (JSON.stringify(entry[k]) as string | undefined);
+      // Values JSON leaves out of objects (undefined, functions).
+      if (text === undefined) continue;
+      out += (first ? '' : ',') + JSON.stringify(k) + ':' + text;
+      first = false;
+    }
+    out += '}';
+  }
+  return out + ']';
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Serializer } from './serializers/types';
 import { serializerFor } from './negotiation';
 import { parseAccept, essence } from './mediaType';
 import { cborServedFrom } from './request/context';
+import { LightResponse } from './lightResponse';
 
 export interface WriteOptions {
   pretty?: boolean;
@@ -16,6 +17,8 @@ export interface WriteOptions {
   /** writeError: the CBORServingAndStorage gate (default: as the handler chain recorded it), without which a Status is never CBOR. */
   cbor?: boolean;
 }
+
+const utf8 = new TextEncoder();
 
 export function warningHeaderValue(text: string): string {
   return `299 - ${JSON.stringify(text)}`;
@@ -29,17 +32,35 @@ function baseHeaders(contentType: string, options: WriteOptions): Headers {
   return headers;
 }
 
+/**
+ * A complete body answer. It is a LightResponse with its headers as a plain record (names in lower
+ * case, as Headers lists them), which a host writes and an in-process client reads without building
+ * a Headers or a body stream.
+ */
 export function writeBytes(status: number, contentType: string, bytes: Uint8Array, options: WriteOptions = {}): Response {
+  let headers: Record<string, string>;
   if (options.headers === undefined) {
-    // The common answer: a plain record, which a host's lightweight Response (the Node host's) writes
-    // without building a Headers. Repeated Warning values join with ", " as Headers would join them.
-    const headers: Record<string, string> = { 'cache-control': 'no-cache, private', 'content-length': String(bytes.byteLength), 'content-type': contentType };
+    // The common answer. Repeated Warning values join with ", " as Headers would join them.
+    headers = { 'cache-control': 'no-cache, private', 'content-length': String(bytes.byteLength), 'content-type': contentType };
     if (options.warnings?.length) headers['warning'] = options.warnings.map(warningHeaderValue).join(', ');
-    return new Response(bytes as BodyInit, { status, headers });
+  } else {
+    const merged = baseHeaders(contentType, options);
+    merged.set('Content-Length', String(bytes.byteLength));
+    headers = Object.fromEntries(merged);
   }
-  const headers = baseHeaders(contentType, options);
-  headers.set('Content-Length', String(bytes.byteLength));
-  return new Response(bytes as BodyInit, { status, headers });
+  return new LightResponse(bytes, { status, headers }) as unknown as Response;
+}
+
+/**
+ * A complete JSON answer as text (a stored object's JSON): kept as a string, so an in-process
+ * client parses it with no encode and decode on the way; its Content-Length is counted when its
+ * headers are first read, and a host counts the bytes it writes.
+ */
+export function writeJsonText(status: number, mediaType: string, text: string, options: WriteOptions = {}): Response {
+  if (options.headers !== undefined) return writeBytes(status, mediaType, utf8.encode(text), options);
+  const headers: Record<string, string> = { 'cache-control': 'no-cache, private', 'content-type': mediaType };
+  if (options.warnings?.length) headers['warning'] = options.warnings.map(warningHeaderValue).join(', ');
+  return LightResponse.sized(text, { status, headers }) as unknown as Response;
 }
 
 export function writeObject(serializer: Serializer, status: number, obj: unknown, options: WriteOptions = {}): Response {
@@ -64,13 +85,14 @@ export function writeError(err: unknown, request?: Request, options: WriteOption
     }
     if (essence(m) === '*/*' || essence(m) === 'application/*') break;
   }
+  if (!status.details?.retryAfterSeconds) return writeObject(serializer, status.code, status, options);
   const headers = new Headers(options.headers);
-  if (status.details?.retryAfterSeconds) headers.set('Retry-After', String(status.details.retryAfterSeconds));
+  headers.set('Retry-After', String(status.details.retryAfterSeconds));
   return writeObject(serializer, status.code, status, { ...options, headers });
 }
 
 export function writeText(status: number, text: string, options: WriteOptions = {}): Response {
   const headers = baseHeaders('text/plain; charset=utf-8', options);
   headers.set('X-Content-Type-Options', 'nosniff');
-  return new Response(text, { status, headers });
+  return new LightResponse(text, { status, headers: Object.fromEntries(headers) }) as unknown as Response;
 }

@@ -6,10 +6,9 @@
  * validation mismatches, feature gates, and the health check SLIs served on
  * /metrics/slis. Both endpoints answer in the text or the protobuf exposition.
  */
-import { customResourceInfo } from '../apiextensions/resources';
 import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
-import { requestUrl } from '../http/request/context';
+import { deprecatedApiFrom, requestUrl } from '../http/request/context';
 import { resourcePrefix } from '../registry/generic/keys';
 import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
@@ -249,14 +248,31 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     byCode: Map<number, () => void>;
   }
   const requestSeries = new Map<string, RequestSeries>();
-  function countRequest(values: string[], code: number, seconds: number): void {
+  function seriesFor(values: string[]): RequestSeries {
     const key = values.join('\u0000');
     let series = requestSeries.get(key);
     if (!series) requestSeries.set(key, (series = { values, latency: latencies.bind(values), byCode: new Map() }));
+    return series;
+  }
+  function countRequest(series: RequestSeries, code: number, seconds: number): void {
     let count = series.byCode.get(code);
     if (!count) series.byCode.set(code, (count = requests.bind([...series.values, String(code)])));
     count();
     series.latency(seconds);
+  }
+  /**
+   * The series of a request's attributes. They are shared by every request to the same URL and
+   * method (withRequestInfo), which so finds its labels without building them; a patch's verb
+   * also depends on its content type, so it is looked up each time.
+   */
+  const seriesByInfo = new WeakMap<RequestInfo, { url: URL; series: RequestSeries }>();
+  function requestSeriesFor(request: Request, info: RequestInfo): RequestSeries {
+    const url = requestUrl(request);
+    const known = seriesByInfo.get(info);
+    if (known?.url === url) return known.series;
+    const series = seriesFor([reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver']);
+    if (info.verb !== 'patch') seriesByInfo.set(info, { url, series });
+    return series;
   }
 
   return {
@@ -307,13 +323,10 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       policyCheckDuration.observe([policy, binding, errorType, action], seconds);
     },
     observeRequest(request, info, code, seconds) {
-      const url = requestUrl(request);
-      countRequest([reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver'], code, seconds);
+      countRequest(requestSeriesFor(request, info), code, seconds);
       // A deprecated built-in version names its removal release; a deprecated CRD version names none.
-      const type = deps.registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
-      if (type?.deprecated || (type && customResourceInfo(type)?.deprecationWarning !== undefined)) {
-        deprecatedApis.set([info.apiGroup, info.apiVersion, info.resource, info.subresource, type.deprecated?.removedRelease ?? ''], 1);
-      }
+      const removedRelease = deprecatedApiFrom(request);
+      if (removedRelease !== undefined) deprecatedApis.set([info.apiGroup, info.apiVersion, info.resource, info.subresource, removedRelease], 1);
     },
     async serve(path, accept) {
       const source = path === '/metrics' ? registry : path === '/metrics/slis' ? slis : undefined;

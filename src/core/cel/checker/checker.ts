@@ -71,8 +71,9 @@ export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: 
 const PARAM_NAMES = Array.from({ length: 64 }, (_, i) => `_var${i}`);
 
 class Checker {
-  readonly types = new IdMap<CelType>();
-  readonly refs = new IdMap<Reference>();
+  /** made at the parser's id count: every node gets a type, most idents and calls a reference */
+  readonly types: IdMap<CelType>;
+  readonly refs: IdMap<Reference>;
   readonly issues: CelIssue[] = [];
   readonly subst = new Map<string, CelType>();
   /** bindings of one overload trial over arguments without type parameters */
@@ -86,7 +87,10 @@ class Checker {
   constructor(
     readonly env: CheckerEnv,
     readonly source: SourceInfo,
-  ) {}
+  ) {
+    this.types = new IdMap<CelType>(source.idCount);
+    this.refs = new IdMap<Reference>(source.idCount);
+  }
 
   private error(e: Expr, message: string): CelType {
     this.issues.push({ message, exprId: e.id, offset: this.source.positions.get(e.id) ?? 0 });

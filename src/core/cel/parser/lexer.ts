@@ -1,25 +1,22 @@
-// Tokenizer for CEL source text. Literal tokens are decoded here (numbers,
-// strings and bytes with all of CEL's escapes) so the parser only builds nodes.
+// Scanner for CEL source text: a cursor the parser advances one token at a
+// time, the current token held in its fields (no token objects, no token
+// array). Literal tokens are decoded here (numbers, strings and bytes with all
+// of CEL's escapes) so the parser only builds nodes.
 
 import { CelUint, INT64_MAX, UINT64_MAX } from '../common/values';
 
-export type TokenKind = 'int' | 'uint' | 'double' | 'string' | 'bytes' | 'ident' | 'op' | 'eof' | 'error';
+/** Token kinds, as small integers. */
+export const TK_EOF = 0;
+export const TK_INT = 1;
+export const TK_UINT = 2;
+export const TK_DOUBLE = 3;
+export const TK_STRING = 4;
+export const TK_BYTES = 5;
+export const TK_IDENT = 6;
+export const TK_OP = 7;
+export const TK_ERROR = 8;
 
-export interface Token {
-  kind: TokenKind;
-  /** operator text or identifier name */
-  text: string;
-  offset: number;
-  value?: bigint | CelUint | number | string | Uint8Array;
-  /** for int tokens: the literal text (range is checked once the sign is known) */
-  raw?: string;
-  error?: string;
-}
-
-/** A token with every field present, so all tokens share one object shape. */
-function tok(kind: TokenKind, text: string, offset: number, value?: Token['value'], raw?: string, error?: string): Token {
-  return { kind, text, offset, value, raw, error };
-}
+export type LiteralValue = bigint | CelUint | number | string | Uint8Array | undefined;
 
 function isIdentStartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
@@ -28,6 +25,19 @@ function isIdentStartCode(c: number): boolean {
 /** ASCII letters, digits and `_`: identifier characters after the first, looked up by code. */
 const IDENT_PART = new Uint8Array(128);
 for (let c = 0; c < 128; c++) if (isIdentStartCode(c) || (c >= 48 && c <= 57)) IDENT_PART[c] = 1;
+/** Can the code start an identifier? */
+export function isIdentStart(c: number): boolean {
+  return isIdentStartCode(c);
+}
+/** Can the code continue an identifier? */
+export function isIdentPart(c: number): boolean {
+  return IDENT_PART[c] === 1;
+}
+/** Does a string or bytes literal's r/b prefix start at i? */
+export function isLiteralPrefix(src: string, i: number): boolean {
+  const c = src.charCodeAt(i) | 0x20;
+  return (c === 114 || c === 98) && isQuotePrefix(src, i);
+}
 function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
 }
@@ -78,123 +88,225 @@ function twoCharOperator(c: number): string {
   }
 }
 
-export interface Tokens {
-  /** every token, the last one eof */
-  tokens: Token[];
-  /** the first error token, if any: the parser reports it before any syntax error */
-  error?: Token;
+/** Is the code a space, tab, newline, carriage return or form feed? */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
 }
 
-export function tokenize(src: string): Tokens {
-  const out: Token[] = [];
-  let error: number | undefined;
-  let i = 0;
-  const n = src.length;
-  while (i < n) {
+/**
+ * The current token of a scan over one source text. scan() reads the token at
+ * `pos` into the fields and moves `pos` past it; an error token carries its
+ * message in `error` (the parser reports the first one before any syntax error).
+ */
+export class Scanner {
+  kind = TK_EOF;
+  /** operator text, identifier name, or the token's source text */
+  text = '';
+  offset = 0;
+  /** decoded value of uint, double, string and bytes tokens */
+  value: LiteralValue = undefined;
+  /** int tokens: the literal text (range is checked once the sign is known) */
+  raw = '';
+  /** identifiers: written in backquotes (an escaped field name) */
+  quoted = false;
+  error = '';
+  /** where the next token starts scanning */
+  pos = 0;
+
+  constructor(readonly src: string) {}
+
+  /** Offset of the first character at or after i that is neither space nor inside a comment. */
+  skipSpace(i: number): number {
+    const src = this.src;
+    const n = src.length;
+    while (i < n) {
+      const code = src.charCodeAt(i);
+      if (isSpaceCode(code)) i++;
+      else if (code === 47 && src.charCodeAt(i + 1) === 47) {
+        while (i < n && src.charCodeAt(i) !== 10) i++;
+      } else break;
+    }
+    return i;
+  }
+
+  private set(kind: number, text: string, offset: number): void {
+    this.kind = kind;
+    this.text = text;
+    this.offset = offset;
+  }
+
+  private fail(text: string, offset: number, message: string): void {
+    this.set(TK_ERROR, text, offset);
+    this.error = message;
+  }
+
+  scan(): void {
+    const src = this.src;
+    const n = src.length;
+    let i = this.skipSpace(this.pos);
+    if (i >= n) {
+      this.pos = n;
+      this.set(TK_EOF, '<EOF>', n);
+      return;
+    }
     const code = src.charCodeAt(i);
-    // space, tab, newline, carriage return, form feed
-    if (code === 32 || code === 9 || code === 10 || code === 13 || code === 12) {
-      i++;
-      continue;
-    }
-    if (code === 47 && src.charCodeAt(i + 1) === 47) {
-      while (i < n && src.charCodeAt(i) !== 10) i++;
-      continue;
-    }
     const start = i;
-    // string / bytes literals with optional r/b prefixes (r, R, b, B)
-    if (code === 34 || code === 39 || ((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(src, i))) {
-      let raw = false;
-      let bytes = false;
-      while (src[i] !== '"' && src[i] !== "'") {
-        const p = src[i]!.toLowerCase();
-        if (p === 'r') raw = true;
-        if (p === 'b') bytes = true;
-        i++;
-      }
-      const q = src[i]!;
-      const qc = q.charCodeAt(0);
-      const triple = src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc;
-      const delimLength = triple ? 3 : 1;
-      i += delimLength;
-      const bodyStart = i;
-      let closed = false;
-      let escaped = false;
-      while (i < n) {
-        const ch = src.charCodeAt(i);
-        if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
-          closed = true;
-          break;
-        }
-        if (ch === 92 && !raw) {
-          // backslash
-          escaped = true;
-          i += 2;
-          continue;
-        }
-        if (!triple && (ch === 10 || ch === 13)) break;
-        i++;
-      }
-      if (!closed) {
-        error ??= out.length;
-        out.push(tok('error', src.slice(start, i), start, undefined, undefined, `Syntax error: token recognition error at: '${src.slice(start, i + 1)}'`));
-        i = n;
-        continue;
-      }
-      const body = src.slice(bodyStart, i);
-      i += delimLength;
-      // most literals have no escapes: the body is the value
-      const dec = !escaped && !bytes ? body : decodeString(body, raw, bytes);
-      if (typeof dec === 'object' && 'error' in dec) {
-        error ??= out.length;
-        out.push(tok('error', src.slice(start, i), start, undefined, undefined, dec.error));
-      } else {
-        out.push(tok(bytes ? 'bytes' : 'string', src.slice(start, i), start, dec));
-      }
-      continue;
-    }
-    if (isIdentStartCode(code)) {
+    if (isIdentStartCode(code) && !((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(src, i))) {
       i++;
       // charCodeAt past the end is NaN, which indexes to undefined
       while (IDENT_PART[src.charCodeAt(i)] === 1) i++;
-      out.push(tok('ident', src.slice(start, i), start));
-      continue;
+      this.pos = i;
+      this.set(TK_IDENT, src.slice(start, i), start);
+      this.quoted = false;
+      return;
     }
     if (isDigitCode(code) || (code === 46 && isDigitCode(src.charCodeAt(i + 1)))) {
-      const t = lexNumber(src, i);
-      if (t.kind === 'error') error ??= out.length;
-      out.push(t);
-      i = start + t.text.length;
-      continue;
+      this.scanNumber(i);
+      return;
+    }
+    const len = operatorLength(src, i, code);
+    if (len > 0) {
+      // single characters are interned by the engine; two-character operators come from constants, so the parser compares them cheaply
+      this.pos = i + len;
+      this.set(TK_OP, len === 1 ? src[i]! : twoCharOperator(code), start);
+      return;
+    }
+    // string / bytes literals with optional r/b prefixes (r, R, b, B)
+    if (code === 34 || code === 39 || code === 114 || code === 82 || code === 98 || code === 66) {
+      this.scanQuoted(i);
+      return;
     }
     const c = src[i]!;
     if (code === 96) {
       // quoted identifiers (escaped field names) as in `a.b`
       const end = src.indexOf('`', i + 1);
       if (end < 0) {
-        error ??= out.length;
-        out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '\`'`));
-        i = n;
+        this.fail(c, start, `Syntax error: token recognition error at: '\`'`);
+        this.pos = n;
+        return;
+      }
+      this.pos = end + 1;
+      this.set(TK_IDENT, src.slice(i + 1, end), start);
+      this.quoted = true;
+      return;
+    }
+    this.fail(c, start, `Syntax error: token recognition error at: '${c}'`);
+    this.pos = i + 1;
+  }
+
+  private scanQuoted(i: number): void {
+    const src = this.src;
+    const n = src.length;
+    const start = i;
+    let raw = false;
+    let bytes = false;
+    for (let p = src.charCodeAt(i); p !== 34 && p !== 39; p = src.charCodeAt(++i)) {
+      // lower-cased by setting bit 0x20
+      if ((p | 0x20) === 114) raw = true;
+      else bytes = true;
+    }
+    const qc = src.charCodeAt(i);
+    const triple = src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc;
+    const delimLength = triple ? 3 : 1;
+    i += delimLength;
+    const bodyStart = i;
+    let closed = false;
+    let escaped = false;
+    while (i < n) {
+      const ch = src.charCodeAt(i);
+      if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
+        closed = true;
+        break;
+      }
+      if (ch === 92 && !raw) {
+        // backslash
+        escaped = true;
+        i += 2;
         continue;
       }
-      out.push(tok('ident', src.slice(i + 1, end), start, undefined, 'quoted'));
-      i = end + 1;
-      continue;
+      if (!triple && (ch === 10 || ch === 13)) break;
+      i++;
     }
-    const len = operatorLength(src, i, code);
-    if (len > 0) {
-      // `.?` only when followed by an identifier char, `[?` always
-      // single characters are interned by the engine; two-character operators come from constants, so the parser compares them cheaply
-      out.push(tok('op', len === 1 ? c : twoCharOperator(code), start));
-      i += len;
-      continue;
+    if (!closed) {
+      this.fail(src.slice(start, i), start, `Syntax error: token recognition error at: '${src.slice(start, i + 1)}'`);
+      this.pos = n;
+      return;
     }
-    error ??= out.length;
-    out.push(tok('error', c, start, undefined, undefined, `Syntax error: token recognition error at: '${c}'`));
-    i++;
+    const body = src.slice(bodyStart, i);
+    i += delimLength;
+    this.pos = i;
+    // most literals have no escapes: the body is the value
+    const dec = !escaped && !bytes ? body : decodeString(body, raw, bytes);
+    if (typeof dec === 'object' && 'error' in dec) {
+      this.fail(src.slice(start, i), start, dec.error);
+      return;
+    }
+    this.set(bytes ? TK_BYTES : TK_STRING, src.slice(start, i), start);
+    this.value = dec;
   }
-  out.push(tok('eof', '<EOF>', n));
-  return { tokens: out, error: error === undefined ? undefined : out[error] };
+
+  private scanNumber(i: number): void {
+    const src = this.src;
+    const start = i;
+    if (src.charCodeAt(i) === 48 && (src.charCodeAt(i + 1) | 0x20) === 120) {
+      // 0x / 0X
+      i += 2;
+      while (i < src.length && isHex(src[i]!)) i++;
+      const digits = src.slice(start, i);
+      if (src[i] === 'u' || src[i] === 'U') {
+        this.uint(digits, start, i + 1);
+        return;
+      }
+      this.int(digits, start, i);
+      return;
+    }
+    while (isDigitCode(src.charCodeAt(i))) i++;
+    let isDouble = false;
+    if (src.charCodeAt(i) === 46 && isDigitCode(src.charCodeAt(i + 1))) {
+      isDouble = true;
+      i++;
+      while (isDigitCode(src.charCodeAt(i))) i++;
+    }
+    if ((src.charCodeAt(i) | 0x20) === 101) {
+      // e / E
+      let j = i + 1;
+      if (src[j] === '+' || src[j] === '-') j++;
+      if (isDigitCode(src.charCodeAt(j))) {
+        isDouble = true;
+        i = j;
+        while (isDigitCode(src.charCodeAt(i))) i++;
+      }
+    }
+    const text = src.slice(start, i);
+    if (isDouble) {
+      this.pos = i;
+      this.set(TK_DOUBLE, text, start);
+      this.value = Number(text);
+      return;
+    }
+    if (src[i] === 'u' || src[i] === 'U') {
+      this.uint(text, start, i + 1);
+      return;
+    }
+    this.int(text, start, i);
+  }
+
+  private int(digits: string, start: number, end: number): void {
+    this.pos = end;
+    this.set(TK_INT, digits, start);
+    this.raw = digits;
+  }
+
+  private uint(digits: string, start: number, end: number): void {
+    this.pos = end;
+    const v = BigInt(digits);
+    if (v > UINT64_MAX) {
+      this.fail(this.src.slice(start, end), start, 'invalid uint literal');
+      return;
+    }
+    this.set(TK_UINT, this.src.slice(start, end), start);
+    this.value = new CelUint(v);
+  }
 }
 
 function isQuoteCode(c: number): boolean {
@@ -209,47 +321,6 @@ function isQuotePrefix(src: string, i: number): boolean {
   const a = src.charCodeAt(i) | 0x20;
   const lb = b | 0x20;
   return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(src.charCodeAt(i + 2));
-}
-
-function lexNumber(src: string, i: number): Token {
-  const start = i;
-  if (src[i] === '0' && (src[i + 1] === 'x' || src[i + 1] === 'X')) {
-    i += 2;
-    while (i < src.length && isHex(src[i]!)) i++;
-    const digits = src.slice(start, i);
-    if (src[i] === 'u' || src[i] === 'U') {
-      i++;
-      const v = BigInt(digits);
-      if (v > UINT64_MAX) return tok('error', src.slice(start, i), start, undefined, undefined, 'invalid uint literal');
-      return tok('uint', src.slice(start, i), start, new CelUint(v));
-    }
-    return tok('int', digits, start, undefined, digits);
-  }
-  while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
-  let isDouble = false;
-  if (src[i] === '.' && isDigitCode(src.charCodeAt(i + 1))) {
-    isDouble = true;
-    i++;
-    while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
-  }
-  if (src[i] === 'e' || src[i] === 'E') {
-    let j = i + 1;
-    if (src[j] === '+' || src[j] === '-') j++;
-    if (isDigitCode(src.charCodeAt(j))) {
-      isDouble = true;
-      i = j;
-      while (i < src.length && isDigitCode(src.charCodeAt(i))) i++;
-    }
-  }
-  const text = src.slice(start, i);
-  if (isDouble) return tok('double', text, start, Number(text));
-  if (src[i] === 'u' || src[i] === 'U') {
-    const v = BigInt(text);
-    i++;
-    if (v > UINT64_MAX) return tok('error', src.slice(start, i), start, undefined, undefined, 'invalid uint literal');
-    return tok('uint', src.slice(start, i), start, new CelUint(v));
-  }
-  return tok('int', text, start, undefined, text);
 }
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */

@@ -1,34 +1,34 @@
 // Macro expansion into comprehensions, matching cel-go's expansions so that
 // runtime cost (which charges every evaluated node) matches the API server.
 
-import { ACCU_VAR, type ComprehensionExpr, type Expr } from '../ast';
+import { ACCU_VAR, callExpr, comprehensionExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, type ComprehensionExpr, type Expr } from '../ast';
 
 export interface MacroHelper {
   id(offset: number): number;
   report(message: string, offset: number): Expr;
   bindEnabled(): boolean;
   sourceOffset(e: Expr): number;
-  readonly source: { macroCalls: Map<number, Expr> };
+  readonly source: { recordMacro(id: number, fn: string, target: Expr | undefined, args: Expr[]): void };
 }
 
 type Builder = (h: MacroHelper, offset: number, target: Expr | undefined, args: Expr[]) => Expr | undefined;
 
 function ident(h: MacroHelper, name: string, offset: number): Expr {
-  return { kind: 'ident', id: h.id(offset), name };
+  return identExpr(h.id(offset), name);
 }
 function call(h: MacroHelper, fn: string, offset: number, args: Expr[], target?: Expr): Expr {
   // one shape for every call node (see Parser.call)
-  return { kind: 'call', id: h.id(offset), fn, target, args };
+  return callExpr(h.id(offset), fn, target, args);
 }
 /** A fresh reference to the accumulator. */
 function accu(h: MacroHelper, offset: number): Expr {
   return ident(h, ACCU_VAR, offset);
 }
 function lit(h: MacroHelper, value: boolean | bigint, offset: number): Expr {
-  return { kind: 'const', id: h.id(offset), value };
+  return constExpr(h.id(offset), value);
 }
 function list(h: MacroHelper, offset: number, elements: Expr[]): Expr {
-  return { kind: 'list', id: h.id(offset), elements, optionalIndices: [] };
+  return listExpr(h.id(offset), elements, []);
 }
 
 function varName(h: MacroHelper, e: Expr): string | Expr {
@@ -51,19 +51,7 @@ function comprehension(
   result: Expr,
   accuVar = ACCU_VAR,
 ): ComprehensionExpr {
-  // one shape for every comprehension node: iterVar2 present, undefined for one-variable macros
-  return {
-    kind: 'comprehension',
-    id: h.id(offset),
-    iterVar,
-    iterVar2,
-    iterRange,
-    accuVar,
-    accuInit,
-    loopCondition,
-    loopStep,
-    result,
-  };
+  return comprehensionExpr(h.id(offset), iterVar, iterVar2, iterRange, accuVar, accuInit, loopCondition, loopStep, result);
 }
 
 type Quantifier = 'all' | 'exists' | 'exists_one';
@@ -132,7 +120,7 @@ function transform(kind: 'list' | 'map' | 'entry'): Builder {
       init = list(h, offset, []);
       step = call(h, '_+_', offset, [accu(h, offset), list(h, offset, [fnExpr])]);
     } else {
-      init = { kind: 'map', id: h.id(offset), entries: [] };
+      init = mapExpr(h.id(offset), []);
       step =
         kind === 'map'
           ? call(h, 'cel.@mapInsert', offset, [accu(h, offset), ident(h, v1, offset), fnExpr])
@@ -147,7 +135,7 @@ const hasMacro: Builder = (h, offset, target, args) => {
   if (target) return undefined;
   const a = args[0]!;
   if (a.kind !== 'select' || a.testOnly) return h.report('invalid argument to has() macro', offset);
-  return { kind: 'select', id: h.id(offset), operand: a.operand, field: a.field, testOnly: true };
+  return selectExpr(h.id(offset), a.operand, a.field, true);
 };
 
 const bindMacro: Builder = (h, offset, target, args) => {
@@ -276,9 +264,6 @@ export function expandMacro(h: MacroHelper, fn: string, offset: number, target: 
   const b = byArity[args.length] ?? (fn === 'greatest' || fn === 'least' ? byArity[1] : undefined);
   if (!b) return undefined;
   const out = b(h, offset, target, args);
-  if (out && out.kind === 'comprehension') {
-    const mc: Expr = { kind: 'call', id: 0, fn, target, args };
-    h.source.macroCalls.set(out.id, mc);
-  }
+  if (out && out.kind === 'comprehension') h.source.recordMacro(out.id, fn, target, args);
   return out;
 }

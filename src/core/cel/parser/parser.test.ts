@@ -19,6 +19,8 @@ const cases: [string, string][] = [
   ['has(a.b)', 'a^#1.b~test-only~^#3'],
   ['1u + 2.5 + r"\\n"', '_+_(_+_(1u^#1, 2.5^#2)^#3, "\\\\n"^#4)^#5'],
   ['"\\u00e9\\101" == \'éA\'', '_==_("éA"^#1, "éA"^#2)^#3'],
+  ['a . b // comment\n . C { c : 1 }', 'a.b.C{c:1^#2^#3}^#1'],
+  ['-1 . x', '-_(1^#1.x^#2)^#3'],
   ['[1].all(x, x > 0)', '__comprehension__(\n  // Variable\n  x,\n  // Target\n  [1^#1]^#2,\n  // Accumulator\n  @result,\n  // Init\n  true^#7,\n  // LoopCondition\n  @not_strictly_false(@result^#8)^#9,\n  // LoopStep\n  _&&_(@result^#10, _>_(x^#4, 0^#5)^#6)^#11,\n  // Result\n  @result^#12)^#13'],
 ];
 
@@ -43,6 +45,9 @@ describe('parse errors carry positions (cel-go display)', () => {
     ['if', 'ERROR: <input>:1:1: reserved identifier: if\n | if\n | ^'],
     ['[1].all(1, true)', 'ERROR: <input>:1:9: argument must be a simple name\n | [1].all(1, true)\n | ........^'],
     ['has(a)', 'ERROR: <input>:1:4: invalid argument to has() macro\n | has(a)\n | ...^'],
+    // a character the scanner cannot read is reported before an earlier syntax error, as cel-go's lexer errors are
+    ['1 + ) #', "ERROR: <input>:1:7: Syntax error: token recognition error at: '#'\n | 1 + ) #\n | ......^"],
+    ['f(1,,2) \'x', "ERROR: <input>:1:9: Syntax error: token recognition error at: ''x'\n | f(1,,2) 'x\n | ........^"],
   ];
   it.each(errors)('%s', (src, want) => {
     const r = parse(src);

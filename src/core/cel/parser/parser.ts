@@ -2,9 +2,9 @@
 // Macros (has, all, exists, exists_one, map, filter, cel.bind, optMap,
 // optFlatMap and the two-variable comprehensions) expand here, as in cel-go.
 
-import { SourceInfo, type CelIssue, type Expr, type MapEntry, type StructField } from '../ast';
+import { SourceInfo, callExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, structExpr, type CelIssue, type Expr, type MapEntry, type StructField } from '../ast';
 import { CelError } from '../common/values';
-import { intLiteral, tokenize, type Token } from './lexer';
+import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
 import { expandMacro, type MacroHelper } from './macros';
 
 export interface ParseResult {
@@ -40,7 +40,7 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
 function isReserved(name: string): boolean {
   const words = RESERVED_BY_LENGTH[name.length];
   if (words === undefined) return false;
-  for (const w of words) if (w === name) return true;
+  for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
   return false;
 }
 
@@ -97,10 +97,13 @@ export function parse(text: string, opts: ParseOptions = {}): ParseResult {
 class Parser implements MacroHelper {
   readonly source: SourceInfo;
   readonly issues: CelIssue[] = [];
-  private toks: Token[];
-  private readonly lexError: Token | undefined;
-  private pos = 0;
+  /** the current token */
+  private readonly tok: Scanner;
+  /** the first token the scanner could not read: reported instead of any syntax error */
+  private lexError: CelIssue | undefined;
   private nextId = 1;
+  /** offset of the next `{` at or after the last struct look-ahead (0xffffffff: none) */
+  private nextBrace = -1;
   private depth = 0;
   private readonly maxDepth: number;
 
@@ -109,29 +112,25 @@ class Parser implements MacroHelper {
     readonly opts: ParseOptions,
   ) {
     this.source = new SourceInfo(text);
-    const lexed = tokenize(text);
-    this.toks = lexed.tokens;
-    this.lexError = lexed.error;
+    this.tok = new Scanner(text);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
   }
 
   run(): ParseResult {
     let expr: Expr | undefined;
-    const lexErr = this.lexError;
-    if (lexErr) {
-      this.issues.push({ message: lexErr.error!, exprId: 0, offset: lexErr.offset });
-    } else {
-      try {
-        expr = this.expr();
-        if (this.peek().kind !== 'eof') {
-          const t = this.peek();
-          this.fail(t, `Syntax error: extraneous input '${t.text}' expecting <EOF>`);
-        }
-      } catch (e) {
-        if (!(e instanceof ParseError)) throw e;
-        expr = undefined;
-      }
+    try {
+      this.advance();
+      expr = this.expr();
+      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.text}' expecting <EOF>`);
+    } catch (e) {
+      if (!(e instanceof ParseError)) throw e;
+      expr = undefined;
+      // a token the scanner cannot read anywhere in the text is reported before any syntax error
+      if (this.lexError === undefined) for (const t = this.tok; t.kind !== TK_EOF && t.kind !== TK_ERROR; ) t.scan();
+      if (this.tok.kind === TK_ERROR) this.lexError ??= { message: this.tok.error, exprId: 0, offset: this.tok.offset };
     }
+    this.source.idCount = this.nextId;
+    if (this.lexError !== undefined) return { expr: undefined, source: this.source, issues: [this.lexError], maxId: this.nextId - 1 };
     if (this.issues.length > 0) expr = undefined;
     return { expr, source: this.source, issues: this.issues, maxId: this.nextId - 1 };
   }
@@ -144,7 +143,7 @@ class Parser implements MacroHelper {
   }
   report(message: string, offset: number): Expr {
     this.issues.push({ message, exprId: 0, offset });
-    return { kind: 'const', id: this.id(offset), value: new CelError(message) };
+    return constExpr(this.id(offset), new CelError(message));
   }
   sourceOffset(e: Expr): number {
     return this.source.positions.get(e.id) ?? 0;
@@ -153,33 +152,39 @@ class Parser implements MacroHelper {
     return this.opts.enableBind !== false;
   }
 
-  private peek(k = 0): Token {
-    // past the end reads the final <EOF> token
-    return this.toks[this.pos + k] ?? this.toks[this.toks.length - 1]!;
+  /** Moves to the next token; one the scanner cannot read stops parsing. */
+  private advance(): void {
+    const t = this.tok;
+    t.scan();
+    if (t.kind === TK_ERROR) {
+      this.lexError = { message: t.error, exprId: 0, offset: t.offset };
+      throw new ParseError(t.error);
+    }
   }
-  private next(): Token {
-    return this.toks[this.pos++]!;
+  private isOp(text: string): boolean {
+    return this.tok.kind === TK_OP && this.tok.text === text;
   }
-  private isOp(text: string, k = 0): boolean {
-    const t = this.peek(k);
-    return t.kind === 'op' && t.text === text;
+  private accept(text: string): boolean {
+    if (!this.isOp(text)) return false;
+    this.advance();
+    return true;
   }
-  private accept(text: string): Token | undefined {
-    if (this.isOp(text)) return this.next();
-    return undefined;
+  /** Consumes the operator `text`, returning its offset. */
+  private expect(text: string): number {
+    const t = this.tok;
+    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.text}' expecting '${text}'`);
+    const offset = t.offset;
+    this.advance();
+    return offset;
   }
-  private expect(text: string): Token {
-    const t = this.peek();
-    if (t.kind === 'op' && t.text === text) return this.next();
-    this.fail(t, `Syntax error: mismatched input '${t.text}' expecting '${text}'`);
-  }
-  private fail(t: Token, message: string): never {
-    this.issues.push({ message, exprId: 0, offset: t.offset });
+  /** Reports a syntax error at the current token. */
+  private fail(message: string, offset = this.tok.offset): never {
+    this.issues.push({ message, exprId: 0, offset });
     throw new ParseError(message);
   }
-  private enter(t: Token): void {
+  private enter(offset: number): void {
     if (++this.depth > this.maxDepth) {
-      this.fail(t, `expression recursion limit exceeded: ${this.maxDepth}`);
+      this.fail(`expression recursion limit exceeded: ${this.maxDepth}`, offset);
     }
   }
   private leave(): void {
@@ -188,21 +193,21 @@ class Parser implements MacroHelper {
 
   private call(fn: string, offset: number, args: Expr[], target?: Expr): Expr {
     // every call node has the same shape (target present, possibly undefined), so code reading nodes sees one shape per kind
-    return { kind: 'call', id: this.id(offset), fn, target, args };
+    return callExpr(this.id(offset), fn, target, args);
   }
 
   // Expr = ConditionalOr ["?" ConditionalOr ":" Expr]
   private expr(): Expr {
-    const t = this.peek();
-    this.enter(t);
+    this.enter(this.tok.offset);
     const cond = this.or();
     let out = cond;
     if (this.isOp('?')) {
-      const q = this.next();
+      const q = this.tok.offset;
+      this.advance();
       const a = this.or();
       this.expect(':');
       const b = this.expr();
-      out = this.call('_?_:_', q.offset, [cond, a, b]);
+      out = this.call('_?_:_', q, [cond, a, b]);
     }
     this.leave();
     return out;
@@ -212,37 +217,35 @@ class Parser implements MacroHelper {
     const first = this.and();
     if (!this.isOp('||')) return first;
     const terms = [first];
-    const ops: Token[] = [];
+    const ops: number[] = [];
     while (this.isOp('||')) {
-      ops.push(this.next());
+      ops.push(this.tok.offset);
+      this.advance();
       terms.push(this.and());
     }
     return this.balance('_||_', terms, ops);
   }
 
   private and(): Expr {
-    const first = this.relation();
+    const first = this.binary(PREC_RELATION);
     if (!this.isOp('&&')) return first;
     const terms = [first];
-    const ops: Token[] = [];
+    const ops: number[] = [];
     while (this.isOp('&&')) {
-      ops.push(this.next());
-      terms.push(this.relation());
+      ops.push(this.tok.offset);
+      this.advance();
+      terms.push(this.binary(PREC_RELATION));
     }
     return this.balance('_&&_', terms, ops);
   }
 
   /** cel-go builds balanced trees for chains of && and || to bound depth. */
-  private balance(fn: string, terms: Expr[], ops: Token[], lo = 0, hi = terms.length - 1): Expr {
+  private balance(fn: string, terms: Expr[], ops: number[], lo = 0, hi = terms.length - 1): Expr {
     if (lo === hi) return terms[lo]!;
     const mid = Math.floor((lo + hi + 1) / 2);
     const left = this.balance(fn, terms, ops, lo, mid - 1);
     const right = this.balance(fn, terms, ops, mid, hi);
-    return this.call(fn, ops[mid - 1]!.offset, [left, right]);
-  }
-
-  private relation(): Expr {
-    return this.binary(PREC_RELATION);
+    return this.call(fn, ops[mid - 1]!, [left, right]);
   }
 
   /**
@@ -252,108 +255,114 @@ class Parser implements MacroHelper {
    */
   private binary(minPrec: number): Expr {
     let left = this.unary();
+    const t = this.tok;
     for (;;) {
-      const t = this.peek();
       let fn: string | undefined;
       let prec = 0;
-      if (t.kind === 'op') {
+      if (t.kind === TK_OP) {
         prec = binaryPrecedence(t.text);
         if (prec !== 0) fn = BINARY_FN.get(t.text);
-      } else if (t.kind === 'ident' && t.text === 'in' && t.raw !== 'quoted') {
+      } else if (t.kind === TK_IDENT && t.text === 'in' && !t.quoted) {
         fn = '@in';
         prec = PREC_RELATION;
       }
       if (fn === undefined || prec < minPrec) return left;
-      this.next();
-      this.enter(t);
+      const offset = t.offset;
+      this.advance();
+      this.enter(offset);
       const right = this.binary(prec + 1);
       this.leave();
-      left = this.call(fn, t.offset, [left, right]);
+      left = this.call(fn, offset, [left, right]);
     }
   }
 
   private unary(): Expr {
-    const t = this.peek();
+    const t = this.tok;
     // most operands start with no unary operator: one look at the token decides
-    if (t.kind !== 'op' || (t.text !== '!' && t.text !== '-')) return this.member();
+    if (t.kind !== TK_OP || (t.text !== '!' && t.text !== '-')) return this.member();
+    const offset = t.offset;
     if (t.text === '!') {
-      const ops: Token[] = [];
-      while (this.isOp('!')) ops.push(this.next());
-      let e = this.member();
-      if (ops.length % 2 === 0) return e; // cel-go drops even runs of !
-      e = this.call('!_', ops[0]!.offset, [e]);
-      return e;
-    }
-    if (this.isOp('-')) {
       let count = 0;
-      while (this.isOp('-')) {
-        this.next();
+      while (this.isOp('!')) {
+        this.advance();
         count++;
       }
-      const nt = this.peek();
-      if (count % 2 === 1 && (nt.kind === 'int' || nt.kind === 'double') && !this.isMemberAfter(1)) {
-        // a minus directly before a numeric literal is part of the literal
-        this.next();
-        if (nt.kind === 'int') {
-          const v = intLiteral(nt.raw!, true);
-          if (v === undefined) return this.report('invalid int literal', t.offset);
-          return { kind: 'const', id: this.id(t.offset), value: v };
-        }
-        return { kind: 'const', id: this.id(t.offset), value: -(nt.value as number) };
-      }
       const e = this.member();
-      if (count % 2 === 0) return e;
-      return this.call('-_', t.offset, [e]);
+      if (count % 2 === 0) return e; // cel-go drops even runs of !
+      return this.call('!_', offset, [e]);
     }
-    return this.member();
+    let count = 0;
+    while (this.isOp('-')) {
+      this.advance();
+      count++;
+    }
+    if (count % 2 === 1 && ((t.kind as number) === TK_INT || (t.kind as number) === TK_DOUBLE) && !this.memberFollows()) {
+      // a minus directly before a numeric literal is part of the literal
+      const kind = t.kind;
+      const raw = t.raw;
+      const value = t.value;
+      this.advance();
+      if (kind === (TK_INT as number)) {
+        const v = intLiteral(raw, true);
+        if (v === undefined) return this.report('invalid int literal', offset);
+        return constExpr(this.id(offset), v);
+      }
+      return constExpr(this.id(offset), -(value as number));
+    }
+    const e = this.member();
+    if (count % 2 === 0) return e;
+    return this.call('-_', offset, [e]);
   }
 
-  private isMemberAfter(k: number): boolean {
-    // -1.foo() negates the result of the call, not the literal
-    return this.isOp('.', k) || this.isOp('.?', k) || this.isOp('[', k);
+  /** Does a selection or index follow the current token? -1.foo() negates the result of the call, not the literal. */
+  private memberFollows(): boolean {
+    const src = this.source.text;
+    const i = this.tok.skipSpace(this.tok.pos);
+    const c = src.charCodeAt(i);
+    // `.` (or `.?`) not starting a number, or `[`
+    return (c === 46 && !(src.charCodeAt(i + 1) >= 48 && src.charCodeAt(i + 1) <= 57)) || c === 91;
   }
 
   private member(): Expr {
     let e = this.primary();
+    const t = this.tok;
     for (;;) {
-      const t = this.peek();
-      if (t.kind !== 'op') return e;
+      if (t.kind !== TK_OP) return e;
+      const offset = t.offset;
       if (t.text === '.' || t.text === '.?') {
         const opt = t.text === '.?';
-        this.next();
-        const id = this.peek();
-        if (id.kind !== 'ident') this.fail(id, `Syntax error: mismatched input '${id.text}' expecting IDENTIFIER`);
-        this.next();
+        this.advance();
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        const name = t.text;
+        const nameOffset = t.offset;
+        this.advance();
         if (opt) {
-          if (this.isOp('(')) this.fail(this.peek(), `Syntax error: mismatched input '(' expecting <EOF>`);
-          e = this.call('_?._', t.offset, [e, { kind: 'const', id: this.id(id.offset), value: id.text }]);
+          if (this.isOp('(')) this.fail(`Syntax error: mismatched input '(' expecting <EOF>`);
+          e = this.call('_?._', offset, [e, constExpr(this.id(nameOffset), name)]);
           continue;
         }
         if (this.isOp('(')) {
-          const open = this.next();
-          const args = this.exprList(')');
-          e = this.globalOrMember(id.text, open.offset, args, e);
+          const open = t.offset;
+          this.advance();
+          const args = this.exprList();
+          e = this.globalOrMember(name, open, args, e);
           continue;
         }
-        e = { kind: 'select', id: this.id(t.offset), operand: e, field: id.text, testOnly: false };
+        e = selectExpr(this.id(offset), e, name, false);
         continue;
       }
       if (t.text === '[') {
-        this.next();
-        const opt = !!this.accept('?');
-        this.enter(t);
+        this.advance();
+        const opt = this.accept('?');
+        this.enter(offset);
         const idx = this.expr();
         this.leave();
         this.expect(']');
-        e = this.call(opt ? '_[?_]' : '_[_]', t.offset, [e, idx]);
+        e = this.call(opt ? '_[?_]' : '_[_]', offset, [e, idx]);
         continue;
       }
       return e;
     }
-  }
-
-  private reserved(t: Token): never {
-    this.fail(t, `reserved identifier: ${t.text}`);
   }
 
   private globalOrMember(fn: string, offset: number, args: Expr[], target?: Expr): Expr {
@@ -364,51 +373,54 @@ class Parser implements MacroHelper {
     return this.call(fn, offset, args, target);
   }
 
-  private exprList(close: string): Expr[] {
+  /** Arguments up to the closing parenthesis (the opening one consumed). */
+  private exprList(): Expr[] {
     const args: Expr[] = [];
-    if (this.accept(close)) return args;
+    if (this.accept(')')) return args;
     for (;;) {
       args.push(this.expr());
-      if (this.accept(close)) return args;
-      const t = this.peek();
-      if (!this.accept(',')) this.fail(t, `Syntax error: mismatched input '${t.text}' expecting {')', ','}`);
+      if (this.accept(')')) return args;
+      if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
     }
   }
 
   private primary(): Expr {
-    const t = this.peek();
+    const t = this.tok;
+    const offset = t.offset;
     switch (t.kind) {
-      case 'int': {
-        this.next();
-        const v = intLiteral(t.raw!, false);
-        if (v === undefined) return this.report('invalid int literal', t.offset);
-        return { kind: 'const', id: this.id(t.offset), value: v };
+      case TK_INT: {
+        const v = intLiteral(t.raw, false);
+        this.advance();
+        if (v === undefined) return this.report('invalid int literal', offset);
+        return constExpr(this.id(offset), v);
       }
-      case 'uint':
-      case 'double':
-      case 'string':
-      case 'bytes':
-        this.next();
-        return { kind: 'const', id: this.id(t.offset), value: t.value! };
-      case 'ident':
-        return this.identOrCall();
-      case 'op':
+      case TK_UINT:
+      case TK_DOUBLE:
+      case TK_STRING:
+      case TK_BYTES: {
+        const value = t.value!;
+        this.advance();
+        return constExpr(this.id(offset), value);
+      }
+      case TK_IDENT:
+        return this.identOrCall('');
+      case TK_OP:
         break;
       default:
-        this.fail(t, `Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+        this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
     }
     switch (t.text) {
       case '(': {
-        this.next();
-        this.enter(t);
+        this.advance();
+        this.enter(offset);
         const e = this.expr();
         this.leave();
         this.expect(')');
         return e;
       }
       case '[': {
-        this.next();
-        this.enter(t);
+        this.advance();
+        this.enter(offset);
         const elements: Expr[] = [];
         const optionalIndices: number[] = [];
         while (!this.isOp(']')) {
@@ -418,92 +430,125 @@ class Parser implements MacroHelper {
         }
         this.expect(']');
         this.leave();
-        return { kind: 'list', id: this.id(t.offset), elements, optionalIndices };
+        return listExpr(this.id(offset), elements, optionalIndices);
       }
       case '{': {
-        this.next();
-        this.enter(t);
-        const id = this.id(t.offset);
+        this.advance();
+        this.enter(offset);
+        const id = this.id(offset);
         const entries: MapEntry[] = [];
         while (!this.isOp('}')) {
-          const optional = !!this.accept('?');
+          const optional = this.accept('?');
           const key = this.expr();
           const colon = this.expect(':');
           const value = this.expr();
-          entries.push({ id: this.id(colon.offset), key, value, optional });
+          entries.push({ id: this.id(colon), key, value, optional });
           if (!this.accept(',')) break;
         }
         this.expect('}');
         this.leave();
-        return { kind: 'map', id, entries };
+        return mapExpr(id, entries);
       }
       case '.': {
         // leading dot: fully qualified name from the root scope
-        this.next();
-        const nt = this.peek();
-        if (nt.kind !== 'ident') this.fail(nt, `Syntax error: mismatched input '${nt.text}' expecting IDENTIFIER`);
+        this.advance();
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
         return this.identOrCall('.');
       }
     }
-    this.fail(t, `Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+    this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
   }
 
-  private identOrCall(prefix = ''): Expr {
-    const t = this.next();
-    if (t.raw === 'quoted') this.fail(t, `Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
-    switch (t.text) {
+  private identOrCall(prefix: string): Expr {
+    const t = this.tok;
+    const text = t.text;
+    const offset = t.offset;
+    if (t.quoted) this.fail(`Syntax error: mismatched input '${text}' expecting ${EXPECT_PRIMARY}`);
+    switch (text) {
       case 'true':
-        return { kind: 'const', id: this.id(t.offset), value: true };
+        this.advance();
+        return constExpr(this.id(offset), true);
       case 'false':
-        return { kind: 'const', id: this.id(t.offset), value: false };
+        this.advance();
+        return constExpr(this.id(offset), false);
       case 'null':
-        return { kind: 'const', id: this.id(t.offset), value: null };
+        this.advance();
+        return constExpr(this.id(offset), null);
       case 'in':
-        this.fail(t, `Syntax error: mismatched input 'in' expecting ${EXPECT_PRIMARY}`);
+        this.fail(`Syntax error: mismatched input 'in' expecting ${EXPECT_PRIMARY}`);
     }
-    if (isReserved(t.text)) this.reserved(t);
-    const name = prefix === '' ? t.text : prefix + t.text;
-    const nt = this.peek();
-    if (nt.kind !== 'op') return { kind: 'ident', id: this.id(t.offset), name };
-    if (nt.text === '(') {
-      const open = this.next();
-      const args = this.exprList(')');
-      return this.globalOrMember(name, open.offset, args);
+    if (isReserved(text)) this.fail(`reserved identifier: ${text}`);
+    this.advance();
+    const name = prefix === '' ? text : prefix + text;
+    if (t.kind !== TK_OP) return identExpr(this.id(offset), name);
+    if (t.text === '(') {
+      const open = t.offset;
+      this.advance();
+      const args = this.exprList();
+      return this.globalOrMember(name, open, args);
     }
     // message construction: Name{...} or a.b.C{...}
-    if (nt.text === '{') return this.struct(name, t.offset);
-    if (nt.text === '.' && this.looksLikeQualifiedStruct()) {
+    if (t.text === '{') return this.struct(name);
+    if (t.text === '.' && this.qualifiedStructFollows()) {
       let qn = name;
       while (this.isOp('.')) {
-        this.next();
-        qn += '.' + this.next().text;
+        this.advance();
+        qn += '.' + t.text;
+        this.advance();
       }
-      return this.struct(qn, t.offset);
+      return this.struct(qn);
     }
-    return { kind: 'ident', id: this.id(t.offset), name };
+    return identExpr(this.id(offset), name);
   }
 
-  private looksLikeQualifiedStruct(): boolean {
-    let k = 0;
-    while (this.isOp('.', k) && this.peek(k + 1).kind === 'ident') k += 2;
-    return k > 0 && this.isOp('{', k);
+  /**
+   * At a `.`: do `.IDENT` repeats and then `{` follow (a.b.C{...})? Read from
+   * the text by character, without scanning tokens: most chains are selections.
+   */
+  private qualifiedStructFollows(): boolean {
+    const src = this.source.text;
+    const sc = this.tok;
+    let i = sc.offset;
+    // most texts hold no brace past here: one native search answers them
+    if (this.nextBrace < i) this.nextBrace = src.indexOf('{', i) >>> 0;
+    if (this.nextBrace === 0xffffffff) return false;
+    let names = 0;
+    for (;;) {
+      // at a `.` that is an operator of its own (not `.?`, not the start of a number)
+      const d = src.charCodeAt(i + 1);
+      if (src.charCodeAt(i) !== 46 || d === 63 || (d >= 48 && d <= 57)) break;
+      i = sc.skipSpace(i + 1);
+      const c = src.charCodeAt(i);
+      if (c === 96) {
+        const end = src.indexOf('`', i + 1);
+        if (end < 0) return false;
+        i = end + 1;
+      } else if (isIdentStart(c) && !isLiteralPrefix(src, i)) {
+        i++;
+        while (isIdentPart(src.charCodeAt(i))) i++;
+      } else break;
+      names++;
+      i = sc.skipSpace(i);
+    }
+    return names > 0 && src.charCodeAt(i) === 123;
   }
 
-  private struct(typeName: string, offset: number): Expr {
+  private struct(typeName: string): Expr {
     const open = this.expect('{');
-    const id = this.id(open.offset);
-    void offset;
+    const id = this.id(open);
+    const t = this.tok;
     const fields: StructField[] = [];
     while (!this.isOp('}')) {
-      const optional = !!this.accept('?');
-      const f = this.next();
-      if (f.kind !== 'ident') this.fail(f, `Syntax error: mismatched input '${f.text}' expecting IDENTIFIER`);
+      const optional = this.accept('?');
+      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+      const name = t.text;
+      this.advance();
       const colon = this.expect(':');
       const value = this.expr();
-      fields.push({ id: this.id(colon.offset), name: f.text, value, optional });
+      fields.push({ id: this.id(colon), name, value, optional });
       if (!this.accept(',')) break;
     }
     this.expect('}');
-    return { kind: 'struct', id, typeName, fields };
+    return structExpr(id, typeName, fields);
   }
 }

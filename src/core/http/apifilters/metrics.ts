@@ -10,16 +10,28 @@ import type { ApiServerMetrics } from '../../ops/apiserverMetrics';
 
 export function withMetrics(handler: Handler, metrics: ApiServerMetrics | undefined): Handler {
   if (!metrics) return handler;
-  return async (request) => {
+  // Not async: one then() on the handler's promise, where an async wrapper would add turns of its own.
+  return (request) => {
     const info = requestInfoFrom(request);
     const started = performance.now();
     const done = metrics.startRequest(request, info);
+    let response: Promise<Response>;
     try {
-      const response = await handler(request);
-      if (info?.isResourceRequest) metrics.observeRequest(request, info, response.status, (performance.now() - started) / 1000);
-      return response;
-    } finally {
+      response = handler(request);
+    } catch (err) {
       done();
+      throw err;
     }
+    return response.then(
+      (r) => {
+        done();
+        if (info?.isResourceRequest) metrics.observeRequest(request, info, r.status, (performance.now() - started) / 1000);
+        return r;
+      },
+      (err: unknown) => {
+        done();
+        throw err;
+      },
+    );
   };
 }

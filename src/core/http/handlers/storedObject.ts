@@ -7,7 +7,7 @@
 import type { Store } from '../../registry/generic/store';
 import type { KeyValue } from '../../storage/interface';
 import type { OutputChoice } from '../negotiation';
-import { writeBytes, writeObject } from '../responseWriter';
+import { writeJsonText, writeObject } from '../responseWriter';
 import { jsonSerializer } from '../serializers/json';
 import type { RequestScope } from './scope';
 import { transformObject } from './transform';
@@ -17,8 +17,6 @@ export function servesStoredJson(choice: OutputChoice): boolean {
   return choice.serializer === jsonSerializer && !choice.pretty && choice.representation.as === 'object';
 }
 
-const encoder = new TextEncoder();
-
 /**
  * The encoded answers of the values read most recently. A stored value
  * never changes (a write stores a new one), so a GET of an object nobody
@@ -26,27 +24,28 @@ const encoder = new TextEncoder();
  * over when full, keeping the values it holds (and their bytes) alive no
  * longer than a few hundred reads.
  */
-const readAnswers = new Map<KeyValue, { store: Store; bytes: Uint8Array }>();
+const readAnswers = new Map<KeyValue, { store: Store; text: string }>();
 const readAnswersLimit = 256;
 
-function servedJsonBytes(store: Store, kv: KeyValue, reuse: boolean): Uint8Array | undefined {
+/** The answer's text (kept a string: the response writer and hosts encode it, an in-process client parses it). */
+function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | undefined {
   const known = reuse ? readAnswers.get(kv) : undefined;
-  if (known?.store === store) return known.bytes;
+  if (known?.store === store) return known.text;
   const json = store.servedJson(kv);
   if (json === undefined) return undefined;
-  const bytes = encoder.encode(json + '\n');
+  const text = json + '\n';
   if (reuse) {
     if (readAnswers.size >= readAnswersLimit) readAnswers.clear();
-    readAnswers.set(kv, { store, bytes });
+    readAnswers.set(kv, { store, text });
   }
-  return bytes;
+  return text;
 }
 
 /** Writes the object stored in kv, in the negotiated encoding and representation. */
 export function writeStoredObject(scope: RequestScope, choice: OutputChoice, status: number, kv: KeyValue): Response {
   const options = { pretty: choice.pretty, warnings: scope.warnings };
   // Reads repeat; a write's answer is sent once.
-  const bytes = servesStoredJson(choice) ? servedJsonBytes(scope.store, kv, scope.info.verb === 'get') : undefined;
-  if (bytes !== undefined) return writeBytes(status, jsonSerializer.mediaType, bytes, options);
+  const text = servesStoredJson(choice) ? servedJsonText(scope.store, kv, scope.info.verb === 'get') : undefined;
+  if (text !== undefined) return writeJsonText(status, jsonSerializer.mediaType, text, options);
   return writeObject(choice.serializer, status, transformObject(scope.store.decode(kv), choice.representation, scope), options);
 }

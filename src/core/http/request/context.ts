@@ -26,6 +26,8 @@ interface RequestContext {
   cbor?: boolean;
   /** Whether the client asked for the trace (X-Kubesim-Trace): entries are recorded only then. */
   tracing?: boolean;
+  /** Set when the request was served by a deprecated API version: its planned removal release ('' when none). */
+  deprecatedRemovedRelease?: string;
   /** Made when the first entry is recorded: most requests are not traced. */
   trace: TraceEntry[] | undefined;
 }
@@ -43,7 +45,7 @@ function existing(request: Request): RequestContext | undefined {
 }
 
 function contextOf(request: Request): RequestContext {
-  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, trace: undefined });
+  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, deprecatedRemovedRelease: undefined, trace: undefined });
 }
 
 /**
@@ -97,6 +99,16 @@ export function withCborServed(request: Request, served: boolean): void {
 
 export function cborServedFrom(request: Request): boolean {
   return existing(request)?.cbor === true;
+}
+
+/** Marks the request as served by a deprecated API version (apiserver_requested_deprecated_apis counts it). */
+export function withDeprecatedApi(request: Request, removedRelease: string): void {
+  contextOf(request).deprecatedRemovedRelease = removedRelease;
+}
+
+/** The removal release of the deprecated version that served the request ('' when none is planned); undefined when not deprecated. */
+export function deprecatedApiFrom(request: Request): string | undefined {
+  return existing(request)?.deprecatedRemovedRelease;
 }
 
 /** Turns recording on for this request's trace (withTraceHeader, when the client asks for it). */

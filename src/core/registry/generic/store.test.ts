@@ -28,6 +28,42 @@ const pod = (name: string, extra: Record<string, unknown> = {}): KubeObject => (
 
 const withoutTypeMeta = ({ kind: _k, apiVersion: _a, ...rest }: KubeObject) => rest;
 
+describe('Store.createStored of a tracked object', () => {
+  /** Two stores over separate storage with the same clock and seed write the same uid and times. */
+  const twin = () => new Store(typeOf('', 'v1', 'pods'), strategyFor(typeOf('', 'v1', 'pods')), { storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(3), checkNamespace: async () => {} });
+
+  it.each<[string, (o: KubeObject) => void]>([
+    ['as the field manager made it', () => {}],
+    ['with a metadata field ObjectMeta does not have', (o) => ((o.metadata as Record<string, unknown>)['extra'] = { a: 1 })],
+    ['with an entry changed after tracking', (o) => {
+      const [e] = o.metadata.managedFields!;
+      delete (e as Record<string, unknown>)['manager'];
+      (e as Record<string, unknown>)['subresource'] = undefined;
+      (e as Record<string, unknown>)['z'] = 'last';
+    }],
+    ['with a second entry of unknown text', (o) => o.metadata.managedFields!.push({ manager: 'x', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } })],
+  ])('stores the text JSON.stringify writes, %s', async (_name, change) => {
+    const tracked = pods.fieldManager().update(undefined, pod('p1', { finalizers: ['a/b'] }) as never, 'kubectl-create') as unknown as KubeObject;
+    expect(tracked.metadata.managedFields).toHaveLength(1);
+    change(tracked);
+    const copy = structuredClone(tracked);
+    const kv = (await pods.createStored('default', tracked)).kv!;
+    const reference = (await twin().createStored('default', copy)).kv!;
+    expect(kv.value).toBe(reference.value);
+    expect(JSON.parse(kv.value)).toEqual(JSON.parse(reference.value));
+  });
+
+  it('stores the text JSON.stringify writes for an object of metadata alone', async () => {
+    const cm = typeOf('', 'v1', 'configmaps');
+    const store = (storage: Storage) => new Store(cm, strategyFor(cm), { storage, clock: new FakeClock(), random: seededRandom(3), checkNamespace: async () => {} });
+    const tracked = store(storage).fieldManager().update(undefined, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', labels: { a: 'b' } } }, 'm') as unknown as KubeObject;
+    const copy = structuredClone(tracked);
+    const kv = (await store(storage).createStored('default', tracked)).kv!;
+    expect(kv.value).toBe((await store(createMemoryStorage()).createStored('default', copy)).kv!.value);
+    expect(kv.value.endsWith('"fieldsV1":{"f:metadata":{"f:labels":{".":{},"f:a":{}}}}}]}}')).toBe(true);
+  });
+});
+
 describe('Store.servedJson', () => {
   it('is the text of the decoded object, kind and apiVersion included or, for list items, left out', async () => {
     const written = await pods.createStored('default', pod('p1', { generateName: 'p-' }));

@@ -19,7 +19,7 @@
  */
 import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type StorageEvent, type Unsubscribe } from '../interface';
 import { WatcherSet } from '../watchers';
-import type { Clock } from '../../util/clock';
+import { realClock, type Clock } from '../../util/clock';
 import { WatchCache } from './watchCache';
 import { CachingEvent } from './cachingEvent';
 import { CacheWatcher, type WatcherFeeds } from './cacheWatcher';
@@ -80,7 +80,9 @@ class Cacher implements WatchCacheStorage {
   private compacting: Promise<void> | undefined;
   private closed = false;
   /** The current follow of the backend: the first one (ready), or a restart after the backend ended it. */
-  private following: Promise<void>;
+  private following!: Promise<void>;
+  /** Whether `following` has settled, so reads need not wait a turn on it. */
+  private followed = false;
 
   constructor(
     private readonly backend: Storage,
@@ -91,7 +93,7 @@ class Cacher implements WatchCacheStorage {
     this.compactionIntervalMs = Math.min(options.compactionIntervalMs ?? defaultCompactionIntervalMs, this.historyWindowMs);
     this.watchers = new WatcherSet(options.onListenerError);
     this.lastCompactionAt = this.now();
-    this.ready = this.following = this.follow(options.maxEvents ?? defaultMaxEvents);
+    this.ready = this.startFollowing(options.maxEvents ?? defaultMaxEvents);
   }
 
   /**
@@ -111,7 +113,7 @@ class Cacher implements WatchCacheStorage {
           if (this.closed) return;
           this.watchers.endAll();
           this.endFeeds();
-          this.following = this.follow(maxEvents);
+          this.startFollowing(maxEvents);
         });
         return;
       } catch (e) {
@@ -119,6 +121,15 @@ class Cacher implements WatchCacheStorage {
         if (attempt > 3 || !(e instanceof StorageError && e.code === 'Compacted')) throw e;
       }
     }
+  }
+
+  private startFollowing(maxEvents: number): Promise<void> {
+    const following = (this.following = this.follow(maxEvents));
+    this.followed = false;
+    void following.then(() => {
+      if (this.following === following) this.followed = true;
+    }, () => {});
+    return following;
   }
 
   private onEvent(event: StorageEvent): void {
@@ -138,16 +149,34 @@ class Cacher implements WatchCacheStorage {
   }
 
   private now(): number {
-    return this.clock.now().getTime();
+    // The real clock's Date is only read for its time: skip making one.
+    return this.clock === realClock ? Date.now() : this.clock.now().getTime();
+  }
+
+  private compactionDue(now: number): boolean {
+    return this.cache.startRevision > this.backendCompacted && now - this.lastCompactionAt >= this.compactionIntervalMs && !this.compacting;
+  }
+
+  /**
+   * maintain() without a turn of its own: expires the window and says true
+   * when that was all there was to do (the cache follows and no compaction
+   * is due), which is the case for nearly every read.
+   */
+  private maintainedNow(): boolean {
+    if (!this.followed) return false;
+    const now = this.now();
+    this.cache.expire(now);
+    return !this.compactionDue(now);
   }
 
   /** Expires the window on the clock and compacts the backend behind it when due. */
   private async maintain(): Promise<void> {
     await this.following;
-    this.cache.expire(this.now());
+    const now = this.now();
+    this.cache.expire(now);
     const start = this.cache.startRevision;
-    if (start > this.backendCompacted && this.now() - this.lastCompactionAt >= this.compactionIntervalMs && !this.compacting) {
-      this.lastCompactionAt = this.now();
+    if (this.compactionDue(now)) {
+      this.lastCompactionAt = now;
       this.compacting = this.backend
         .compact(start)
         .then(() => {
@@ -188,9 +217,18 @@ class Cacher implements WatchCacheStorage {
     return Math.max(this.cache.startRevision, await this.backend.compactedRevision());
   }
 
-  async get(key: string, revision?: number): Promise<KeyValue | undefined> {
-    await this.maintain();
-    this.assertReadable(key, revision);
+  get(key: string, revision?: number): Promise<KeyValue | undefined> {
+    if (!this.maintainedNow()) return this.maintain().then(() => this.getNow(key, revision));
+    return this.getNow(key, revision);
+  }
+
+  /** A read once the window is maintained: the backend's promise itself, with no async wrapper's turns around it. */
+  private getNow(key: string, revision: number | undefined): Promise<KeyValue | undefined> {
+    try {
+      this.assertReadable(key, revision);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.backend.get(key, revision);
   }
 

@@ -1,0 +1,279 @@
+import { compareElements, fieldElement, type FieldsV1, type PathElement, type PathSet } from '../fieldpath';
+import type { Atom, ListAtom, MapAtom, Schema, TypeNode } from '../schema';
+import type { JsonObject, JsonValue } from '../value';
+import { listItemElement } from './listItems';
+
+/**
+ * What an Update that creates an object gives its manager, as FieldsV1, in
+ * one walk of the object. The updater compares the object with the kind's
+ * zero object (`{metadata: {}, spec: {}, status: {}}`): everything the
+ * object holds is added (each map, list and entry as a whole too, so they
+ * carry `"."`), except the zero object's own maps, whose entries are added
+ * but not the maps. The result is that set less `ignored` and everything
+ * below it (the endpoint's reset fields) and less the exact paths of
+ * `stripped` (metadata nobody owns), encoded as setToFieldsV1 encodes it:
+ * keys in element order, `"."` first. Empty when nothing is owned. The
+ * FieldsV1 comes frozen, with its JSON text.
+ *
+ * Undefined when the walk cannot tell the answer alone: a zero-object field
+ * set to something other than a map, or a value the comparison would refuse
+ * (a keyed list item without its key). The caller then runs the updater,
+ * which settles those cases.
+ */
+export function createdFieldsV1(
+  schema: Schema,
+  root: TypeNode,
+  zero: JsonObject,
+  obj: JsonObject,
+  ignored: PathSet | undefined,
+  stripped: PathSet | undefined,
+): CreatedFields | undefined {
+  const atom = schema.resolve(root, obj);
+  if (atom.kind !== 'map' || atom.relationship === 'atomic') return undefined;
+  const w: Walk = { schema, pes: [], values: [], texts: [], text: '' };
+  const from = w.pes.length;
+  try {
+    for (const key in zero) {
+      if (!hasOwn.call(zero, key)) continue;
+      const v = hasOwn.call(obj, key) ? obj[key] : undefined;
+      // Absent from the object: removed, owned by nobody.
+      if (v === undefined) continue;
+      const z = zero[key];
+      if (!isMap(z) || !isEmpty(z)) return undefined;
+      const node = fieldNode(atom, key);
+      const pe = elementOfField(key);
+      const keep = ignored === undefined || !ignored.hasMember(pe);
+      // Anything but a granular map where the zero object has an empty one is a modified leaf.
+      const a = node === undefined ? undefined : schema.resolve(node, v !== null ? v : z);
+      if (a === undefined || a.kind !== 'map' || !isMap(v) || isEmpty(v)) {
+        if (!keep || (isMap(v) && isEmpty(v) && a !== undefined)) continue;
+        return undefined;
+      }
+      if (a.relationship === 'atomic') {
+        if (!keep) continue;
+        return undefined;
+      }
+      // Present on both sides: its entries are added, the map itself is not.
+      const f = fillMap(w, a, v, keep ? ignored?.child(pe) : ALL, stripped?.child(pe), false);
+      if (f !== undefined) push(w, pe, f, w.text);
+    }
+    for (const key in obj) {
+      if (!hasOwn.call(obj, key) || hasOwn.call(zero, key)) continue;
+      entry(w, atom, key, obj[key], ignored, stripped);
+    }
+  } catch {
+    return undefined;
+  }
+  const fields = emitNode(w, from, false);
+  return fields === undefined ? { fields: LEAF, text: '{}' } : { fields, text: w.text };
+}
+
+/** A FieldsV1 and its JSON text, exactly JSON.stringify(fields). */
+export interface CreatedFields {
+  fields: FieldsV1;
+  text: string;
+}
+
+/** Marks a subtree that is walked only for the errors the comparison would raise in it. */
+const ALL = Symbol('ignored');
+type Ignored = PathSet | typeof ALL | undefined;
+
+/**
+ * The entries of the node being filled, on stacks shared by the whole
+ * walk: a node pushes its entries, then pops them into its FieldsV1, and
+ * their texts into its own text (left in `text`).
+ */
+interface Walk {
+  schema: Schema;
+  pes: PathElement[];
+  values: FieldsV1[];
+  texts: string[];
+  /** The text of the node emitted last. */
+  text: string;
+}
+
+const LEAF: FieldsV1 = Object.freeze({}) as FieldsV1;
+/** listItemElement reads the path only to word an error, and errors end the walk. */
+const NO_PATH: PathElement[] = [];
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const isArray = Array.isArray;
+const elementOfField = fieldElement;
+const elementOfItem = listItemElement;
+const compareEls = compareElements;
+
+function isMap(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !isArray(v);
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+function fieldNode(atom: MapAtom, key: string): TypeNode | undefined {
+  return hasOwn.call(atom.fields, key) ? atom.fields[key] : atom.element;
+}
+
+function push(w: Walk, pe: PathElement, f: FieldsV1, text: string): void {
+  w.pes.push(pe);
+  w.values.push(f);
+  w.texts.push(text);
+}
+
+/** Keys as JSON strings, by element id (bounded: a cache only). */
+let quoted = new Map<string, string>();
+
+function quote(id: string): string {
+  let q = quoted.get(id);
+  if (q === undefined) {
+    if (quoted.size >= 1 << 14) quoted = new Map();
+    quoted.set(id, (q = JSON.stringify(id)));
+  }
+  return q;
+}
+
+/** Whether the comparison takes `v` of this type as one leaf (scalars, atomic, empty or mistyped values). */
+function isLeaf(atom: Atom, v: JsonValue | undefined): boolean {
+  if (atom.kind === 'scalar') return true;
+  if (atom.kind === 'list') return !isArray(v) || v.length === 0 || atom.relationship === 'atomic';
+  return !isMap(v) || atom.relationship === 'atomic' || isEmpty(v);
+}
+
+/** The map entry `key` of a map added as a whole: a leaf for an undeclared field of a struct, else its value. */
+function entry(w: Walk, atom: MapAtom, key: string, v: JsonValue, ignored: Ignored, stripped: PathSet | undefined): void {
+  const pe = elementOfField(key);
+  const node = fieldNode(atom, key);
+  if (ignored === ALL || (ignored !== undefined && ignored.hasMember(pe))) {
+    if (node !== undefined) added(w, node, v, ALL, undefined, false);
+    return;
+  }
+  const self = stripped === undefined || !stripped.hasMember(pe);
+  if (node === undefined) {
+    if (self) push(w, pe, LEAF, '{}');
+    return;
+  }
+  const f = added(w, node, v, ignored?.child(pe), stripped?.child(pe), self);
+  if (f !== undefined) push(w, pe, f, w.text);
+}
+
+/**
+ * The FieldsV1 of a value added as a whole (its text left in w.text): `{}`
+ * for a leaf, `"."` (when `self`) and its entries for a granular list or
+ * map; undefined when none of it is kept.
+ */
+function added(w: Walk, node: TypeNode, v: JsonValue, ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
+  const atom = w.schema.resolve(node, v === null ? undefined : v);
+  if (isLeaf(atom, v)) {
+    if (!self || ignored === ALL) return undefined;
+    w.text = '{}';
+    return LEAF;
+  }
+  if (atom.kind === 'list') return fillList(w, atom, v as JsonValue[], ignored, stripped, self);
+  return fillMap(w, atom as MapAtom, v as JsonObject, ignored, stripped, self);
+}
+
+function fillMap(w: Walk, atom: MapAtom, v: JsonObject, ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
+  const from = w.pes.length;
+  for (const key in v) if (hasOwn.call(v, key)) entry(w, atom, key, v[key], ignored, stripped);
+  return ignored === ALL ? undefined : emitNode(w, from, self);
+}
+
+function fillList(w: Walk, atom: ListAtom, list: JsonValue[], ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
+  // Every item's key first (the comparison checks them all before visiting any); a repeated key keeps its first item.
+  const pes: PathElement[] = new Array<PathElement>(list.length);
+  let n = 0;
+  const seen = list.length > 8 ? new Set<string>() : undefined;
+  const items: JsonValue[] = new Array<JsonValue>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const pe = elementOfItem(atom, i, list[i], NO_PATH);
+    let dup = false;
+    if (seen) {
+      dup = seen.has(pe.id);
+      seen.add(pe.id);
+    } else {
+      for (let j = 0; j < n && !dup; j++) dup = pes[j].id === pe.id;
+    }
+    if (dup) continue;
+    pes[n] = pe;
+    items[n++] = list[i];
+  }
+  const from = w.pes.length;
+  for (let i = 0; i < n; i++) {
+    const pe = pes[i];
+    if (ignored === ALL || (ignored !== undefined && ignored.hasMember(pe))) {
+      added(w, atom.element, items[i], ALL, undefined, false);
+      continue;
+    }
+    const itemSelf = stripped === undefined || !stripped.hasMember(pe);
+    const f = added(w, atom.element, items[i], ignored?.child(pe), stripped?.child(pe), itemSelf);
+    if (f !== undefined) push(w, pe, f, w.text);
+  }
+  return ignored === ALL ? undefined : emitNode(w, from, self);
+}
+
+/**
+ * Pops the entries pushed since `from` into one FieldsV1 node, sorted (its
+ * text left in w.text); a member without entries is a leaf.
+ */
+function emitNode(w: Walk, from: number, self: boolean): FieldsV1 | undefined {
+  const { pes, values, texts } = w;
+  const n = pes.length - from;
+  if (n === 0) {
+    if (!self) return undefined;
+    w.text = '{}';
+    return LEAF;
+  }
+  sortEntries(w, from);
+  const out: FieldsV1 = {};
+  let text = '{';
+  if (self) {
+    out['.'] = LEAF;
+    text += '".":{},';
+  }
+  for (let i = from; i < pes.length; i++) {
+    const id = pes[i].id;
+    out[id] = values[i];
+    text += (i === from ? '' : ',') + quote(id) + ':' + texts[i];
+  }
+  w.text = text + '}';
+  // Frozen as setToFieldsV1 freezes its encodings: the text stays true to it.
+  Object.freeze(out);
+  pes.length = from;
+  values.length = from;
+  texts.length = from;
+  return out;
+}
+
+/** Sorts the entries from `from` on by element (insertion sort: entries mostly come in order, and nodes are small). */
+function sortEntries(w: Walk, from: number): void {
+  const { pes, values, texts } = w;
+  let sorted = true;
+  for (let i = from + 1; i < pes.length && sorted; i++) sorted = compareEls(pes[i - 1], pes[i]) < 0;
+  if (sorted) return;
+  if (pes.length - from > 32) {
+    const order = pes.slice(from).map((pe, i) => ({ pe, f: values[from + i], t: texts[from + i] }));
+    order.sort((a, b) => compareEls(a.pe, b.pe));
+    for (let i = 0; i < order.length; i++) {
+      pes[from + i] = order[i].pe;
+      values[from + i] = order[i].f;
+      texts[from + i] = order[i].t;
+    }
+    return;
+  }
+  for (let i = from + 1; i < pes.length; i++) {
+    const pe = pes[i];
+    const f = values[i];
+    const t = texts[i];
+    let j = i - 1;
+    while (j >= from && compareEls(pes[j], pe) > 0) {
+      pes[j + 1] = pes[j];
+      values[j + 1] = values[j];
+      texts[j + 1] = texts[j];
+      j--;
+    }
+    pes[j + 1] = pe;
+    values[j + 1] = f;
+    texts[j + 1] = t;
+  }
+}

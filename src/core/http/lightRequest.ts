@@ -1,0 +1,198 @@
+/**
+ * A Request for callers in the same process (the in-process client): the
+ * method, URL, header lookups and a complete body are kept as given, and a
+ * Fetch Request (with its Headers, body stream and signal) is built only
+ * when the core asks for something else. `new Request(url, init)` costs
+ * several microseconds of Headers and stream set-up per call.
+ *
+ * Both classes' prototype chains reach the Fetch ones, so they are a Request
+ * and a Headers to `instanceof`.
+ */
+const NativeHeaders = globalThis.Headers;
+const NativeRequest = globalThis.Request;
+
+const utf8 = new TextDecoder();
+
+/**
+ * Header fields as a record of lower-case names, with the names sorted as
+ * Headers lists them. One record is shared by every request a client makes;
+ * it is never changed (a request that changes its headers gets a copy).
+ */
+export interface HeaderFields {
+  readonly values: Readonly<Record<string, string>>;
+  readonly names: readonly string[];
+}
+
+/** Header fields from a record of any case (the last of two names differing only in case wins). */
+export function headerFields(init: Readonly<Record<string, string>>): HeaderFields {
+  const values: Record<string, string> = {};
+  for (const name in init) values[name.toLowerCase()] = init[name]!.trim();
+  return { values, names: Object.keys(values).sort() };
+}
+
+/** Headers over shared HeaderFields: lookups read the record, anything else works on a Headers copied on first use. */
+export class LightHeaders {
+  #fields: HeaderFields;
+  #native: Headers | undefined;
+
+  constructor(fields: HeaderFields) {
+    this.#fields = fields;
+  }
+
+  #headers(): Headers {
+    if (!this.#native) {
+      const native = new NativeHeaders();
+      for (const name of this.#fields.names) native.append(name, this.#fields.values[name]!);
+      this.#native = native;
+    }
+    return this.#native;
+  }
+
+  get(name: string): string | null {
+    if (this.#native) return this.#native.get(name);
+    return this.#fields.values[name.toLowerCase()] ?? null;
+  }
+
+  has(name: string): boolean {
+    if (this.#native) return this.#native.has(name);
+    return this.#fields.values[name.toLowerCase()] !== undefined;
+  }
+
+  keys(): HeadersIterator<string> {
+    if (this.#native) return this.#native.keys();
+    return this.#fields.names[Symbol.iterator]() as HeadersIterator<string>;
+  }
+
+  values(): HeadersIterator<string> {
+    return this.#headers().values();
+  }
+
+  entries(): HeadersIterator<[string, string]> {
+    return this.#headers().entries();
+  }
+
+  [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.#headers()[Symbol.iterator]();
+  }
+
+  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#headers().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
+  }
+
+  getSetCookie(): string[] {
+    return this.#headers().getSetCookie();
+  }
+
+  append(name: string, value: string): void {
+    this.#headers().append(name, value);
+  }
+
+  set(name: string, value: string): void {
+    this.#headers().set(name, value);
+  }
+
+  delete(name: string): void {
+    this.#headers().delete(name);
+  }
+}
+Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
+
+function bodyUnusable(): Promise<never> {
+  return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+}
+
+/** A signal for requests whose caller gave none: nothing aborts it. */
+let neverAborted: AbortSignal | undefined;
+
+export class LightRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  #body: Uint8Array | null;
+  #signal: AbortSignal | undefined;
+  #used = false;
+  #native: Request | undefined;
+
+  /** body: the complete body (its length should be in the headers' Content-Length, as an HTTP client sends it). */
+  constructor(method: string, url: string, headers: HeaderFields, body: Uint8Array | null = null, signal?: AbortSignal) {
+    this.method = method;
+    this.url = url;
+    this.headers = new LightHeaders(headers) as unknown as Headers;
+    this.#body = body;
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal ?? (neverAborted ??= new AbortController().signal);
+  }
+
+  /** The Fetch Request, for whatever the kept parts do not cover. */
+  #request(): Request {
+    if (!this.#native) {
+      const body = this.#used ? new Uint8Array(0) : this.#body;
+      this.#native = new NativeRequest(this.url, { method: this.method, headers: this.headers, body: body as BodyInit | null, signal: this.signal });
+    }
+    return this.#native;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#body === null && !this.#native) return null;
+    return this.#request().body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#native ? this.#native.bodyUsed : this.#used;
+  }
+
+  #take(): Uint8Array | false {
+    if (this.#used) return false;
+    this.#used = true;
+    return this.#body ?? new Uint8Array(0);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    if (this.#native) return this.#native.arrayBuffer();
+    const b = this.#take();
+    if (!b) return bodyUnusable();
+    // The body is this request's own: its buffer is handed over when it is exactly the body.
+    const whole = b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer;
+    return Promise.resolve(whole ? (b.buffer as ArrayBuffer) : (b.slice().buffer as ArrayBuffer));
+  }
+
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return this.arrayBuffer().then((b) => new Uint8Array(b));
+  }
+
+  text(): Promise<string> {
+    if (this.#native) return this.#native.text();
+    const b = this.#take();
+    return b ? Promise.resolve(utf8.decode(b)) : bodyUnusable();
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((t) => JSON.parse(t) as unknown);
+  }
+
+  blob(): Promise<Blob> {
+    return this.#request().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.#request().formData();
+  }
+
+  clone(): Request {
+    return this.#request().clone();
+  }
+
+  static {
+    for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy'] as const) {
+      Object.defineProperty(LightRequest.prototype, name, {
+        get(this: LightRequest) {
+          return this.#request()[name as keyof Request];
+        },
+      });
+    }
+  }
+}
+Object.setPrototypeOf(LightRequest.prototype, NativeRequest.prototype);
