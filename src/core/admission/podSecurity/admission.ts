@@ -44,7 +44,7 @@ export interface Exemptions {
 
 export interface PodSecurityDeps {
   evaluator: Evaluator;
-  getNamespace(name: string): Promise<KubeObject | undefined>;
+  getNamespace(name: string): KubeObject | undefined | Promise<KubeObject | undefined>;
   listPods(namespace: string): Promise<KubeObject[]>;
   exemptions?: Exemptions;
   defaults?: Policy;
@@ -139,7 +139,9 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     if (ignoredPodSubresources.has(attrs.subresource)) return {};
     if (exemptNamespace(attrs.namespace)) return exempt(attrs, 'namespace');
     if (exemptUser(attrs.user.username)) return exempt(attrs, 'user');
-    return deps.getNamespace(attrs.namespace).then((ns) => podVerdict(attrs, ns));
+    // The namespace lister answers at once when it holds the namespace.
+    const ns = deps.getNamespace(attrs.namespace);
+    return ns instanceof Promise ? ns.then((found) => podVerdict(attrs, found)) : podVerdict(attrs, ns);
   }
 
   function podVerdict(attrs: AdmissionAttributes, ns: KubeObject | undefined): Response {
