@@ -51,8 +51,10 @@ export function requestAttributes(request: Request, info: RequestInfo, type: Res
 /** The webhook phases around the built-in plugins, for writes whose attributes `attributes` gives. */
 function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attributes: (review: AdmissionReview) => AdmissionAttributes, done?: (outcome: AdmissionOutcome) => void) {
   const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
+    const webhooks = plugin();
+    if (!webhooks || webhooks.idle(phase)) return undefined;
     const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    const ran = plugin()?.[phase](attributes(review), outcome);
+    const ran = webhooks[phase](attributes(review), outcome);
     return done ? ran?.finally(() => done(outcome)) : ran;
   };
   return {
