@@ -126,6 +126,8 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     return { denied, warnings, auditAnnotations };
   }
 
+  /** What a fully privileged namespace's pods are annotated with. */
+  const privilegedLevel = levelVersionString(defaultPolicy.enforce);
   /** The policy of a namespace without labels (most of them): the defaults, computed once. */
   const unlabelled = policyToEvaluate(undefined, defaults);
 
@@ -153,7 +155,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     const { policy, errors } = namespacePolicy(ns);
     if (!errors.length && fullyPrivileged(policy)) {
       metrics.recordEvaluation('allow', policy.enforce, 'enforce', attrs);
-      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
+      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: privilegedLevel } };
     }
     const pod = attrs.object;
     if (!pod) return {};
