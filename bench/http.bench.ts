@@ -84,7 +84,7 @@ async function serveAdaptor(): Promise<void> {
   const canned = JSON.parse(process.env['BENCH_CANNED'] ?? '') as Canned;
   const body = Buffer.from(canned.body, 'base64');
   const headers = { ...canned.headers, 'content-length': String(body.byteLength) };
-  // The core's response writer answers complete bodies with a LightResponse.
+  // The core's response writer answers with a LightResponse: the same kind of object here.
   const server = createHostServer({ hostname: '127.0.0.1', fetch: async () => new LightResponse(body, { status: canned.status, headers: { ...headers } }) as unknown as Response });
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as AddressInfo;

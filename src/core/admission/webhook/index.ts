@@ -31,6 +31,8 @@ export interface WebhookAdmissionPlugin {
   admit(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
   /** ValidatingAdmissionWebhook: throws the denial. */
   validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
+  /** No configuration of the phase is loaded: the phase would do nothing, so its attributes need not be built. */
+  idle(phase: 'admit' | 'validate'): boolean;
   start(): Promise<void>;
   stop(): void;
 }
@@ -65,6 +67,7 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
       if (isExempt(a) || validating.current()?.length === 0) return undefined;
       return validating.webhooks().then((hooks) => (hooks.length ? dispatchValidating(hooks, a, outcome, dispatch) : undefined));
     },
+    idle: (phase) => (phase === 'admit' ? mutating : validating).current()?.length === 0,
     async start() {
       await Promise.all([mutating.webhooks(), validating.webhooks()]);
     },
