@@ -144,7 +144,7 @@ afterAll(async () => {
 describe('service worker code parts', () => {
   it('the build splits the worker into sw.js, core chunks and the parts', () => {
     expect(manifest.parts.map((p) => /^assets\/sw-(.+)-[\w-]{8}\.js$/.exec(p)?.[1]).sort()).toEqual(
-      ['cbor', 'cel', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'x509', 'yaml'].sort(),
+      ['cbor', 'cel', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
     );
   });
 

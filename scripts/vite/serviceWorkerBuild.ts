@@ -55,6 +55,8 @@ export const PARTS: Part[] = [
   // Pod Security Standards checks, evaluated on pod writes; quota arithmetic and evaluators, used where quotas or limit ranges exist.
   { name: 'podsecurity', test: under('src/core/admission/podSecurity/policy') },
   { name: 'quota', test: under('src/core/quota') },
+  // Admission webhook calls (AdmissionReview, the dispatcher and its client), run once a webhook configuration exists.
+  { name: 'webhooks', test: /[\\/]src[\\/]core[\\/]admission[\\/]webhook[\\/](?:dispatcher|review|client|errors)\.ts$/ },
   // X.509 and PKCS#10 (CSR validation, the signer, the cluster CA's first generation).
   { name: 'x509', test: under('node_modules/@peculiar', 'node_modules/tsyringe', 'node_modules/reflect-metadata', 'node_modules/asn1js', 'node_modules/pvtsutils', 'node_modules/pvutils') },
 ];

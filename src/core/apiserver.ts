@@ -322,12 +322,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const podType = registry.resourceFor('', 'v1', 'pods');
   // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
   podSecurity = options.podSecurity === false ? undefined : defaultPodSecurityPlugin(registry.kubernetesVersion, {
-    getNamespace: async (name) => {
-      const kv = await storeFor(namespaceType).getKv('', name);
-      // Most namespaces carry no pod-security label: their policy is the default without decoding them.
-      if (kv && !kv.value.includes('"pod-security.kubernetes.io/')) return { apiVersion: 'v1', kind: 'Namespace', metadata: { name } };
-      return kv && storeFor(namespaceType).decode(kv);
-    },
+    // The admission plugins' namespace lister (no read when it holds the namespace).
+    getNamespace: (name) => defaultPlugins.namespace(name),
     listPods: async (namespace) => (podType ? (await storeFor(podType).list(namespace)).items : []),
     metrics: metrics.podSecurity,
     configuration: options.podSecurityConfiguration,

@@ -16,6 +16,7 @@ import type { ResourceType } from '../registry/types';
 import type { Storage } from '../storage/interface';
 import type { Clock, RandomSource } from '../util/clock';
 import { createLimitRangerPlugin, type LimitRangerPlugin } from './limitRanger';
+import { cachedOrRead, newNamespacedCache, type NamespacedCache } from './namespacedCache';
 import type { PluginAttributes } from './attributes';
 import { createResourceQuotaPlugin, type ResourceQuotaPlugin } from './resourceQuota';
 import { createServiceAccountPlugin, type ServiceAccountPlugin } from './serviceAccount';
@@ -61,6 +62,8 @@ export interface DefaultAdmissionPlugins {
   /** Fills the plugins' caches (LimitRanges, ResourceQuotas). */
   start(): Promise<void>;
   stop(): void;
+  /** A namespace as the admission plugins' lister reads it: from the cache when it holds it, else read. */
+  namespace(name: string): KubeObject | undefined | Promise<KubeObject | undefined>;
   /** The mutating phase of writes to one kind (`name`: the request's, when it names the object; `trace`: the request's, when traced). */
   mutating(type: ResourceType, name?: string, trace?: WriteTrace): MutatingAdmission | undefined;
   /** The validating phase: LimitRanger before `inner`, ResourceQuota after it. */
@@ -80,6 +83,12 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
   const limitRanger = () => (options.limitRanger === false ? undefined : (limitRangerPlugin ??= createLimitRangerPlugin({ storage: deps.storage, limitRanges: core('limitranges') })));
   const resourceQuota = () => (options.resourceQuota === false ? undefined : (resourceQuotaPlugin ??= createResourceQuotaPlugin({ storage: deps.storage, clock: deps.clock, quotas: core('resourcequotas') })));
   let serviceAccountPlugin: ServiceAccountPlugin | undefined;
+  // The namespace lister NamespaceLifecycle, ServiceAccount and PodSecurity read in kube: one cache for all of them.
+  let namespaceCache: NamespacedCache | undefined;
+  const namespaces = () => (namespaceCache ??= newNamespacedCache(deps.storage, core('namespaces')));
+  const namespace = (name: string) => cachedOrRead(namespaces(), core('namespaces'), '', name);
+  const serviceAccount = () =>
+    (serviceAccountPlugin ??= createServiceAccountPlugin({ serviceAccounts: core('serviceaccounts'), accounts: newNamespacedCache(deps.storage, core('serviceaccounts')), namespace, random: deps.random }));
   let priorityPlugin: PriorityPlugin | undefined;
   let storageClassPlugin: DefaultStorageClassPlugin | undefined;
   let ingressClassPlugin: DefaultIngressClassPlugin | undefined;
@@ -87,7 +96,7 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
   const priority = () => (priorityPlugin ??= createPriorityPlugin({ priorityClasses: store('scheduling.k8s.io', 'v1', 'priorityclasses'), storage: deps.storage }));
   const admitters: Record<keyof DefaultPluginsOptions, () => Admit | undefined> = {
     limitRanger: () => undefined, // run on its own below, for its trace line
-    serviceAccount: () => (serviceAccountPlugin ??= createServiceAccountPlugin({ serviceAccounts: core('serviceaccounts'), namespaces: core('namespaces'), random: deps.random })).admit,
+    serviceAccount: () => serviceAccount().admit,
     priority: () => priority().admit,
     defaultTolerationSeconds: () => admitDefaultTolerationSeconds,
     defaultStorageClass: () => (storageClassPlugin ??= createDefaultStorageClassPlugin({ storageClasses: store('storage.k8s.io', 'v1', 'storageclasses') })).admit,
@@ -140,13 +149,22 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
   }
 
   return {
+    namespace,
     async start() {
-      await Promise.all([limitRanger()?.start(), resourceQuota()?.start(), options.priority === false ? undefined : priority().start()]);
+      await Promise.all([
+        limitRanger()?.start(),
+        resourceQuota()?.start(),
+        options.priority === false ? undefined : priority().start(),
+        options.serviceAccount === false ? undefined : serviceAccount().start(),
+        namespaces().start(),
+      ]);
     },
     stop() {
       limitRangerPlugin?.stop();
       resourceQuotaPlugin?.stop();
       priorityPlugin?.stop();
+      serviceAccountPlugin?.stop();
+      namespaceCache?.stop();
     },
     mutating(type, name, trace) {
       const plugins = mutatedBy[`${type.group}/${type.resource}`];

@@ -51,8 +51,10 @@ export function requestAttributes(request: Request, info: RequestInfo, type: Res
 /** The webhook phases around the built-in plugins, for writes whose attributes `attributes` gives. */
 function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attributes: (review: AdmissionReview) => AdmissionAttributes, done?: (outcome: AdmissionOutcome) => void) {
   const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
+    const webhooks = plugin();
+    if (!webhooks || webhooks.idle(phase)) return undefined;
     const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    const ran = plugin()?.[phase](attributes(review), outcome);
+    const ran = webhooks[phase](attributes(review), outcome);
     return done ? ran?.finally(() => done(outcome)) : ran;
   };
   return {
@@ -175,55 +177,64 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
    * (no namespace to read, no policy bound) takes no await; a refusal ends the validating step there.
    */
   function validatePlugins(review: AdmissionReview): Promise<void> | undefined {
-    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    const run: PluginRun = { request, operation: review.operation, outcome: { warnings: [], auditAnnotations: {} }, warnings, observe };
     const attrs = requestAttributes(request, info, type, review);
-    const finish = () => {
-      // A refused write keeps the audit annotations made before the refusal.
-      for (const _ in outcome.auditAnnotations) {
-        addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
-        break;
-      }
-    };
-    const done = () => {
-      finish();
-      // A retried write runs admission again: each warning once.
-      for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-    };
-    /** Runs one step; a pending one comes back as a promise that settles after its metrics are recorded. */
-    const step = (name: string, countStep: boolean, validate: () => Promise<void> | undefined): Promise<void> | undefined => {
-      const started = performance.now();
-      let pending: Promise<void> | undefined;
-      try {
-        pending = validate();
-      } catch (e) {
-        observe?.(name, review.operation, true, (performance.now() - started) / 1000, true);
-        finish();
-        throw e;
-      }
-      if (!pending) {
-        observe?.(name, review.operation, false, (performance.now() - started) / 1000, countStep);
-        return undefined;
-      }
-      return pending.then(
-        () => observe?.(name, review.operation, false, (performance.now() - started) / 1000, countStep),
-        (e: unknown) => {
-          observe?.(name, review.operation, true, (performance.now() - started) / 1000, true);
-          finish();
-          throw e;
-        },
-      );
-    };
-    const policies = () => step('ValidatingAdmissionPolicy', true, () => plugin.validate(attrs, outcome));
     // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
-    const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? step('PodSecurity', false, () => podSecurity.validate(attrs, outcome)) : undefined;
-    const last = first ? first.then(policies) : policies();
-    if (!last) {
-      done();
-      return undefined;
-    }
-    return last.then(done);
+    const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? timedStep(run, 'PodSecurity', false, podSecurity, attrs) : undefined;
+    if (first) return first.then(() => timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs)).then(() => finishRun(run, true));
+    const last = timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs);
+    if (last) return last.then(() => finishRun(run, true));
+    finishRun(run, true);
+    return undefined;
   }
 }
+
+/** One request's pass through the validating plugins. */
+interface PluginRun {
+  request: Request;
+  operation: string;
+  outcome: AdmissionOutcome;
+  /** The response's warnings. */
+  warnings: string[];
+  observe: AdmissionObserver | undefined;
+}
+
+/** Runs one plugin, timed for its metrics; a pending one comes back as a promise that settles after they are recorded. */
+function timedStep(run: PluginRun, name: string, countStep: boolean, plugin: { validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined }, attrs: AdmissionAttributes): Promise<void> | undefined {
+  const started = performance.now();
+  let pending: Promise<void> | undefined;
+  try {
+    pending = plugin.validate(attrs, run.outcome);
+  } catch (e) {
+    refusedStep(run, name, started, e);
+  }
+  if (!pending) {
+    run.observe?.(name, run.operation, false, (performance.now() - started) / 1000, countStep);
+    return undefined;
+  }
+  return pending.then(
+    () => run.observe?.(name, run.operation, false, (performance.now() - started) / 1000, countStep),
+    (e: unknown) => refusedStep(run, name, started, e),
+  );
+}
+
+/** A refusal ends the validating step: counted, the annotations made so far kept. */
+function refusedStep(run: PluginRun, name: string, started: number, e: unknown): never {
+  run.observe?.(name, run.operation, true, (performance.now() - started) / 1000, true);
+  finishRun(run, false);
+  throw e;
+}
+
+/** Audit annotations into the trace (a refused write's too); an admitted write's warnings into the response, each once (a retried write runs admission again). */
+function finishRun(run: PluginRun, admitted: boolean): void {
+  const annotations = run.outcome.auditAnnotations;
+  for (const _ in annotations) {
+    addTrace(run.request, { stage: 'admission', message: 'audit annotations', details: annotations });
+    break;
+  }
+  if (admitted) for (const w of run.outcome.warnings) if (!run.warnings.includes(w)) run.warnings.push(w);
+}
+
 export { bootstrapSystemPriorityClasses } from './priority';
 
 /**

@@ -15,12 +15,29 @@ export interface NamespacedCache {
   stop(): void;
   /** The objects of one namespace (shared: never mutate them). */
   list(namespace: string): KubeObject[];
+  /** One object (shared: never mutate it); undefined when the cache does not hold it. */
+  get(namespace: string, name: string): KubeObject | undefined;
+  /** Listed and watching: what it lacks was missing when listed or created since the last event. */
+  readonly synced: boolean;
+}
+
+/**
+ * An object as an admission plugin's lister reads it: from the cache when it
+ * holds it (no wait), else from storage (an object created since the cache's
+ * last event, or before the cache synced), as kube's plugins fall back to a
+ * live lookup when their lister misses.
+ */
+export function cachedOrRead(cache: NamespacedCache, store: Store, namespace: string, name: string): KubeObject | undefined | Promise<KubeObject | undefined> {
+  const cached = cache.synced ? cache.get(namespace, name) : undefined;
+  if (cached) return cached;
+  return store.getKv(namespace, name).then((kv) => (kv ? store.decode(kv) : undefined));
 }
 
 export function newNamespacedCache(storage: Storage, store: Store): NamespacedCache {
   const byNamespace = new Map<string, Map<string, KubeObject>>();
   let unsubscribe: (() => void) | undefined;
   let stopped = false;
+  let synced = false;
 
   function put(obj: KubeObject): void {
     const ns = obj.metadata.namespace ?? '';
@@ -46,11 +63,21 @@ export function newNamespacedCache(storage: Storage, store: Store): NamespacedCa
         if (m && !m.size) byNamespace.delete(ns);
       });
       if (stopped) u();
-      else unsubscribe = u;
+      else {
+        unsubscribe = u;
+        synced = true;
+      }
     },
     stop() {
       stopped = true;
+      synced = false;
       unsubscribe?.();
+    },
+    get synced() {
+      return synced;
+    },
+    get(namespace, name) {
+      return byNamespace.get(namespace)?.get(name);
     },
     list(namespace) {
       const m = byNamespace.get(namespace);

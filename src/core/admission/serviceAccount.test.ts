@@ -58,6 +58,32 @@ describe('ServiceAccount admission', () => {
     expect(ok.body.spec).toMatchObject({ serviceAccountName: 'builder', serviceAccount: 'builder', imagePullSecrets: [{ name: 'regcred' }] });
   });
 
+  it('the account and namespace admission reads follow their changes: an account updated, deleted, made again; a namespace being deleted', async () => {
+    t = await newTestServer();
+    const account = (extra: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'builder' }, ...extra });
+    expect((await t.json('POST', `${ns}/serviceaccounts`, { body: account({}) })).status).toBe(201);
+    expect((await t.json('POST', `${ns}/pods`, { body: pod('a', { serviceAccountName: 'builder' }) })).body.spec.volumes).toHaveLength(1);
+    const current = (await t.json('GET', `${ns}/serviceaccounts/builder`)).body;
+    expect((await t.json('PUT', `${ns}/serviceaccounts/builder`, { body: { ...current, automountServiceAccountToken: false, imagePullSecrets: [{ name: 'regcred' }] } })).status).toBe(200);
+    const quiet = (await t.json('POST', `${ns}/pods`, { body: pod('b', { serviceAccountName: 'builder' }) })).body.spec;
+    expect(quiet.volumes).toBeUndefined();
+    expect(quiet.imagePullSecrets).toEqual([{ name: 'regcred' }]);
+    expect((await t.json('DELETE', `${ns}/serviceaccounts/builder`)).status).toBe(200);
+    const gone = await t.json('POST', `${ns}/pods`, { body: pod('c', { serviceAccountName: 'builder' }) });
+    expect(gone.status).toBe(403);
+    expect(gone.body.message).toBe('pods "c" is forbidden: error looking up service account default/builder: serviceaccount "builder" not found');
+    expect((await t.json('POST', `${ns}/serviceaccounts`, { body: account({}) })).status).toBe(201);
+    expect((await t.json('POST', `${ns}/pods`, { body: pod('c', { serviceAccountName: 'builder' }) })).status).toBe(201);
+    // A namespace being deleted refuses new content (NamespaceLifecycle's 403), whatever the account.
+    expect((await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'going' } } })).status).toBe(201);
+    await t.json('POST', '/api/v1/namespaces/going/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+    await t.json('POST', '/api/v1/namespaces/going/pods', { body: pod('keep') });
+    expect((await t.json('DELETE', '/api/v1/namespaces/going')).status).toBe(200);
+    const refused = await t.json('POST', '/api/v1/namespaces/going/pods', { body: pod('late') });
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toBe('pods "late" is forbidden: unable to create new content in namespace going because it is being terminated');
+  });
+
   it('automountServiceAccountToken false on the pod or the ServiceAccount, or a mount at the token path, leaves the pod unmounted; the pod\'s choice wins', async () => {
     t = await newTestServer();
     const off = await t.json('POST', `${ns}/pods`, { body: pod('off', { automountServiceAccountToken: false }) });

@@ -15,9 +15,9 @@
 import { isObject, type KubeObject } from '../api/types';
 import { newForbidden } from '../errors';
 import type { Store } from '../registry/generic/store';
-import type { KeyValue } from '../storage/interface';
 import type { RandomSource } from '../util/clock';
 import type { PluginAttributes } from './attributes';
+import { cachedOrRead, type NamespacedCache } from './namespacedCache';
 
 type Obj = Record<string, unknown>;
 
@@ -30,12 +30,13 @@ const tokenExpirationSeconds = 3607;
 /** Tries for the namespace's `default` ServiceAccount (kube's numAttempts), and the wait between them. */
 const defaultAccountAttempts = 10;
 const retryIntervalMs = 100;
-/** Decoded ServiceAccounts the plugin keeps (the accounts pods name are few). */
-const decodedAccountsLimit = 256;
 
 export interface ServiceAccountPluginDeps {
   serviceAccounts: Store;
-  namespaces: Store;
+  /** The namespace lister (NamespaceLifecycle's): the object, or a read of it when the cache lacks it. */
+  namespace(name: string): KubeObject | undefined | Promise<KubeObject | undefined>;
+  /** The ServiceAccount lister's cache (kube's serviceAccountLister), filled by its start(). */
+  accounts: NamespacedCache;
   random: RandomSource;
 }
 
@@ -64,37 +65,19 @@ export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
     return prefix + s;
   }
 
-  /**
-   * The last decode of each ServiceAccount read, by key: pods name the same few accounts, which
-   * change rarely, and the plugin only reads them. Dropped whole past a bound.
-   */
-  const decoded = new Map<string, { kv: KeyValue; account: KubeObject }>();
-  function accountOf(kv: KeyValue): KubeObject {
-    const known = decoded.get(kv.key);
-    if (known && known.kv.modRevision === kv.modRevision && known.kv.value === kv.value) return known.account;
-    const account = deps.serviceAccounts.decode(kv);
-    if (decoded.size >= decodedAccountsLimit) decoded.clear();
-    decoded.set(kv.key, { kv, account });
-    return account;
-  }
-
-  /** getServiceAccount after a first read that found nothing: retried for `default`; undefined when it does not exist. */
-  async function retryServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
+  /** getServiceAccount after the lister missed: retried for `default`, which the controller may not have made yet; undefined when it does not exist. */
+  async function readServiceAccount(namespace: string, name: string): Promise<KubeObject | undefined> {
     const attempts = name === defaultServiceAccountName ? defaultAccountAttempts : 1;
-    for (let i = 1; i < attempts; i++) {
-      await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
-      const kv = await deps.serviceAccounts.getKv(namespace, name);
-      if (kv) return accountOf(kv);
+    for (let i = 0; i < attempts; i++) {
+      if (i) await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
+      const account = await cachedOrRead(deps.accounts, deps.serviceAccounts, namespace, name);
+      if (account) return account;
     }
     return undefined;
   }
 
   /** NamespaceLifecycle runs before this plugin in kube: a missing or terminating namespace is its refusal, not ours. */
-  function namespaceActive(kv: KeyValue | undefined): boolean {
-    if (!kv) return false;
-    // Stored values are JSON.stringify output: without the key's text the namespace cannot be terminating.
-    return !kv.value.includes('"deletionTimestamp"') || !deps.namespaces.decode(kv).metadata.deletionTimestamp;
-  }
+  const namespaceActive = (ns: KubeObject | undefined): boolean => !!ns && !ns.metadata.deletionTimestamp;
 
   /** The pod's mounts and pull secrets from its account. */
   function admitWith(attrs: PluginAttributes, spec: Obj, accountName: string, account: KubeObject | undefined): void {
@@ -150,13 +133,22 @@ export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
       if (!spec['serviceAccountName']) spec['serviceAccountName'] = defaultServiceAccountName;
       const accountName = String(spec['serviceAccountName']);
       const { namespace } = attrs;
-      // The namespace and the account are read together: one wait, not two.
-      return Promise.all([deps.namespaces.getKv('', namespace), deps.serviceAccounts.getKv(namespace, accountName)]).then(([ns, kv]) => {
-        if (!namespaceActive(ns)) return undefined;
-        if (kv) return admitWith(attrs, spec, accountName, accountOf(kv));
-        return retryServiceAccount(namespace, accountName).then((account) => admitWith(attrs, spec, accountName, account));
+      // Both from the listers when they hold them: no wait at all.
+      const ns = deps.namespace(namespace);
+      const cached = deps.accounts.synced ? deps.accounts.get(namespace, accountName) : undefined;
+      if (cached && !(ns instanceof Promise)) {
+        if (namespaceActive(ns)) admitWith(attrs, spec, accountName, cached);
+        return undefined;
+      }
+      return Promise.resolve(ns).then((found) => {
+        if (!namespaceActive(found)) return undefined;
+        if (cached) return admitWith(attrs, spec, accountName, cached);
+        return readServiceAccount(namespace, accountName).then((account) => admitWith(attrs, spec, accountName, account));
       });
     },
+    /** Fills the ServiceAccount cache. */
+    start: () => deps.accounts.start(),
+    stop: () => deps.accounts.stop(),
   };
 }
 

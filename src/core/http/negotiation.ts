@@ -136,7 +136,8 @@ function matchAccept(ranges: readonly MediaRange[], options: NegotiateOptions): 
 
 /** The decoder for a request body; empty Content-Type means JSON. 415 for a type not served here. */
 export function negotiateInput(contentType: string | null, options: { protobuf?: boolean; cbor?: boolean } = {}): Serializer {
-  if (!contentType || !contentType.trim()) return jsonSerializer;
+  // Plain JSON, what nearly every client sends, is always accepted.
+  if (!contentType || contentType === 'application/json' || !contentType.trim()) return jsonSerializer;
   const m = parseMediaType(contentType);
   const s = m ? serializers.get(essence(m)) : undefined;
   const accepted = supportedMediaTypes(options).filter((t) => options.protobuf !== false || t !== protobufSerializer.mediaType);

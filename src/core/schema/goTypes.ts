@@ -181,12 +181,12 @@ export class GoTypes {
       embedded: schema['x-kubernetes-embedded-resource'] === true,
       schema,
       field: (name) => {
-        if (!Object.prototype.hasOwnProperty.call(props, name)) return undefined;
+        // A field met before is one lookup: decoding asks for the same few fields on every request.
         let t = fields.get(name);
-        if (!t) {
-          t = this.of(props[name]!);
-          fields.set(name, t);
-        }
+        if (t) return t;
+        if (!Object.prototype.hasOwnProperty.call(props, name)) return undefined;
+        t = this.of(props[name]!);
+        fields.set(name, t);
         return t;
       },
     };

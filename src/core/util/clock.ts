@@ -26,8 +26,20 @@ export const realClock: Clock = {
     }),
 };
 
+/** Random bytes drawn from the platform's generator a page at a time: every create takes a few (uid, name suffixes). */
+const randomPool = new Uint8Array(4096);
+let randomPoolAt = randomPool.length;
+
 export const cryptoRandom: RandomSource = {
-  fill: (bytes) => crypto.getRandomValues(bytes as Uint8Array<ArrayBuffer>),
+  fill: (bytes) => {
+    if (bytes.length > randomPool.length) return crypto.getRandomValues(bytes as Uint8Array<ArrayBuffer>);
+    if (randomPoolAt + bytes.length > randomPool.length) {
+      crypto.getRandomValues(randomPool);
+      randomPoolAt = 0;
+    }
+    for (let i = 0; i < bytes.length; i++) bytes[i] = randomPool[randomPoolAt++]!;
+    return bytes;
+  },
 };
 
 /** A clock that only moves when told to; sleepers wake when their deadline is passed. */

@@ -25,6 +25,13 @@ describe('validateLabels', () => {
     expect(errs.map(fieldErrorString)).toEqual([`spec.selector.matchLabels: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`]);
   });
 
+  it('checks remember only what was valid: a key or value seen before answers the same, an invalid one errs every time', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(validateLabels({ 'example.com/app': 'web' }, 'metadata.labels')).toEqual([]);
+      expect(validateLabels({ 'example.com/': 'web', app: '-bad-' }, 'metadata.labels')).toHaveLength(3);
+    }
+  });
+
   it('a value that is not a string', () => {
     expect(validateLabels({ a: 1 }, 'metadata.labels').map(fieldErrorString)).toEqual(['metadata.labels: Invalid value: 1: label values must be strings']);
   });

@@ -9,7 +9,9 @@ import { isQualifiedName, isValidLabelValue } from './names';
 export function validateLabels(labels: unknown, field: string): FieldError[] {
   const errs: FieldError[] = [];
   if (labels === undefined || labels === null) return errs;
-  for (const [k, v] of Object.entries(labels as Record<string, unknown>)) {
+  const map = labels as Record<string, unknown>;
+  for (const k in map) {
+    const v = map[k];
     for (const m of isQualifiedName(k)) errs.push(invalid(field, k, m));
     if (typeof v !== 'string') errs.push(invalid(field, v, 'label values must be strings'));
     else for (const m of isValidLabelValue(v)) errs.push(invalid(field, v, m));

@@ -24,14 +24,35 @@ function regexError(msg: string, fmt: string, examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
+/** Valid values each check remembers before it starts over. */
+const rememberedLimit = 4096;
+
+/**
+ * A check that remembers the values it found valid: label keys and values,
+ * container and port names repeat from one object to the next, and a valid
+ * one then costs a lookup instead of a split and a pattern match.
+ */
+function remembering(check: (value: string) => string[]): (value: string) => string[] {
+  const valid = new Set<string>();
+  return (value) => {
+    if (valid.has(value)) return [];
+    const errs = check(value);
+    if (errs.length === 0) {
+      if (valid.size >= rememberedLimit) valid.clear();
+      valid.add(value);
+    }
+    return errs;
+  };
+}
+
 /** The shape of upstream's IsDNS1123Label and kin: a length limit, then a pattern. */
 function lengthAndPattern(max: number, re: RegExp, msg: string, fmt: string, examples: string[]): (value: string) => string[] {
-  return (value) => {
+  return remembering((value) => {
     const errs: string[] = [];
     if (value.length > max) errs.push(maxLenMsg(max));
     if (!re.test(value)) errs.push(regexError(msg, fmt, examples));
     return errs;
-  };
+  });
 }
 
 export const isDNS1123Label = lengthAndPattern(
@@ -67,7 +88,9 @@ export function isValidPathSegmentName(value: string): string[] {
 }
 
 /** A label key or similar: optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
-export function isQualifiedName(value: string): string[] {
+export const isQualifiedName = remembering(qualifiedNameErrors);
+
+function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;

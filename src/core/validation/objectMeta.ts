@@ -48,7 +48,9 @@ export function validateAnnotations(annotations: unknown, field: string): FieldE
   const errs: FieldError[] = [];
   if (annotations === undefined || annotations === null) return errs;
   let total = 0;
-  for (const [k, v] of Object.entries(annotations as Record<string, unknown>)) {
+  const map = annotations as Record<string, unknown>;
+  for (const k in map) {
+    const v = map[k];
     for (const m of isQualifiedName(k.toLowerCase())) errs.push(invalid(field, k, m));
     total += k.length + (typeof v === 'string' ? v.length : 0);
   }

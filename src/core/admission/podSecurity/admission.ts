@@ -44,7 +44,7 @@ export interface Exemptions {
 
 export interface PodSecurityDeps {
   evaluator: Evaluator;
-  getNamespace(name: string): Promise<KubeObject | undefined>;
+  getNamespace(name: string): KubeObject | undefined | Promise<KubeObject | undefined>;
   listPods(namespace: string): Promise<KubeObject[]>;
   exemptions?: Exemptions;
   defaults?: Policy;
@@ -126,6 +126,8 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     return { denied, warnings, auditAnnotations };
   }
 
+  /** What a fully privileged namespace's pods are annotated with. */
+  const privilegedLevel = levelVersionString(defaultPolicy.enforce);
   /** The policy of a namespace without labels (most of them): the defaults, computed once. */
   const unlabelled = policyToEvaluate(undefined, defaults);
 
@@ -139,7 +141,9 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     if (ignoredPodSubresources.has(attrs.subresource)) return {};
     if (exemptNamespace(attrs.namespace)) return exempt(attrs, 'namespace');
     if (exemptUser(attrs.user.username)) return exempt(attrs, 'user');
-    return deps.getNamespace(attrs.namespace).then((ns) => podVerdict(attrs, ns));
+    // The namespace lister answers at once when it holds the namespace.
+    const ns = deps.getNamespace(attrs.namespace);
+    return ns instanceof Promise ? ns.then((found) => podVerdict(attrs, found)) : podVerdict(attrs, ns);
   }
 
   function podVerdict(attrs: AdmissionAttributes, ns: KubeObject | undefined): Response {
@@ -151,7 +155,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     const { policy, errors } = namespacePolicy(ns);
     if (!errors.length && fullyPrivileged(policy)) {
       metrics.recordEvaluation('allow', policy.enforce, 'enforce', attrs);
-      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: levelVersionString(defaultPolicy.enforce) } };
+      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: privilegedLevel } };
     }
     const pod = attrs.object;
     if (!pod) return {};

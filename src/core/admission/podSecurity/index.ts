@@ -23,7 +23,7 @@ export { defaultChecks, newEvaluator, aggregateCheckResults, forbiddenDetail } f
  */
 export function defaultPodSecurityPlugin(
   kubernetesVersion: string,
-  deps: { getNamespace(name: string): Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]>; metrics?: PodSecuritySink; configuration?: unknown },
+  deps: { getNamespace(name: string): KubeObject | undefined | Promise<KubeObject | undefined>; listPods(namespace: string): Promise<KubeObject[]>; metrics?: PodSecuritySink; configuration?: unknown },
 ): PodSecurityPlugin {
   const minor = Number(/^v?1\.(\d+)/.exec(kubernetesVersion)?.[1] ?? Infinity);
   // Built for the first pod evaluated: the checks are a service-worker part that the first answers do not load.

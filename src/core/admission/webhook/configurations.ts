@@ -11,6 +11,7 @@ import type { ResourceRegistry } from '../../registry/registry';
 import type { ResourceType } from '../../registry/types';
 import type { LabelSelectorObject } from '../../selectors';
 import type { Storage } from '../../storage/interface';
+import type { AdmissionAttributes } from '../attributes';
 import type { NamedRuleWithOperations } from '../matching';
 import type { WebhookClientConfig } from './client';
 
@@ -97,4 +98,11 @@ export function webhookSource(deps: { storage: Storage; registry: ResourceRegist
       unwatch?.();
     },
   };
+}
+
+/** Webhooks never see writes to the objects that configure admission (IsExemptAdmissionConfigurationResource). */
+const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
+
+export function isExempt(a: AdmissionAttributes): boolean {
+  return a.resource.group === 'admissionregistration.k8s.io' && exempt.has(a.resource.resource);
 }

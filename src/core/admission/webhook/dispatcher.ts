@@ -34,13 +34,6 @@ export interface DispatchDeps {
 
 export type WebhookObserver = (webhook: string, type: 'admit' | 'validating', operation: string, rejected: boolean, code: number, seconds: number) => void;
 
-/** Webhooks never see writes to the objects that configure admission (IsExemptAdmissionConfigurationResource). */
-const exempt = new Set(['validatingwebhookconfigurations', 'mutatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings', 'mutatingadmissionpolicies', 'mutatingadmissionpolicybindings']);
-
-export function isExempt(a: AdmissionAttributes): boolean {
-  return a.resource.group === 'admissionregistration.k8s.io' && exempt.has(a.resource.resource);
-}
-
 const allowAll: Authorizer = { name: 'AlwaysAllow', authorize: () => ({ decision: 'Allow', reason: '' }) };
 
 /** matchConditions: false if any is false; else errors fail closed (Forbidden) or, under Ignore, skip the webhook. */

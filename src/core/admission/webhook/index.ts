@@ -11,8 +11,8 @@ import type { ResourceType } from '../../registry/types';
 import type { Storage } from '../../storage/interface';
 import type { AdmissionAttributes, AdmissionOutcome } from '../attributes';
 import { fetchTransport, type AdmissionWebhookTransport } from './client';
-import { webhookSource } from './configurations';
-import { dispatchMutating, dispatchValidating, isExempt, type DispatchDeps, type WebhookObserver } from './dispatcher';
+import { isExempt, webhookSource } from './configurations';
+import { dispatchMutating, dispatchValidating, type DispatchDeps, type WebhookObserver } from './dispatcher';
 
 export type { AdmissionWebhookTransport, WebhookAnswer, WebhookCall } from './client';
 export type { WebhookObserver } from './dispatcher';
@@ -31,6 +31,8 @@ export interface WebhookAdmissionPlugin {
   admit(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
   /** ValidatingAdmissionWebhook: throws the denial. */
   validate(a: AdmissionAttributes, outcome: AdmissionOutcome): Promise<void> | undefined;
+  /** No configuration of the phase is loaded: the phase would do nothing, so its attributes need not be built. */
+  idle(phase: 'admit' | 'validate'): boolean;
   start(): Promise<void>;
   stop(): void;
 }
@@ -39,7 +41,8 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
   const mutating = webhookSource(deps, 'mutatingwebhookconfigurations');
   const validating = webhookSource(deps, 'validatingwebhookconfigurations');
   const dispatch: DispatchDeps = {
-    transport: deps.transport ?? fetchTransport,
+    // Read at the call: the dispatcher, client and review are a service-worker part run once a webhook is configured.
+    transport: deps.transport ?? ((call) => fetchTransport(call)),
     authorizer: deps.authorizer,
     observe: deps.observe,
     async namespaceObject(a) {
@@ -64,6 +67,7 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
       if (isExempt(a) || validating.current()?.length === 0) return undefined;
       return validating.webhooks().then((hooks) => (hooks.length ? dispatchValidating(hooks, a, outcome, dispatch) : undefined));
     },
+    idle: (phase) => (phase === 'admit' ? mutating : validating).current()?.length === 0,
     async start() {
       await Promise.all([mutating.webhooks(), validating.webhooks()]);
     },

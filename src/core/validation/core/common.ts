@@ -17,9 +17,11 @@ export const num = (v: unknown): number | undefined => (typeof v === 'number' ? 
 /** Items of a list that are objects, with their index (others were rejected by decoding). */
 export function objects(v: unknown): [Obj, number][] {
   const out: [Obj, number][] = [];
-  arr(v).forEach((x, i) => {
+  if (!Array.isArray(v)) return out;
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
     if (isObject(x)) out.push([x, i]);
-  });
+  }
   return out;
 }
 

@@ -242,34 +242,37 @@ function validateSchedulingGates(gates: unknown, fld: Path): FieldError[] {
   return errs;
 }
 
+const dns1123SubdomainFields = ['serviceAccountName', 'nodeName'];
+const dns1123LabelFields = ['hostname', 'subdomain'];
+const has = (spec: Obj, k: string) => spec[k] !== undefined && spec[k] !== null;
+
 /** ValidatePodSpec */
 export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
   // Optional fields that are absent have nothing to check; their paths are not even built (Pod creates are hot).
-  const has = (k: string) => spec[k] !== undefined && spec[k] !== null;
-  const { names: volumes, errs } = has('volumes') ? validateVolumes(spec['volumes'], fld.child('volumes')) : { names: new Set<string>(), errs: [] };
+  const { names: volumes, errs } = has(spec, 'volumes') ? validateVolumes(spec['volumes'], fld.child('volumes')) : { names: new Set<string>(), errs: [] };
   errs.push(...validateContainers(spec['containers'], volumes, fld.child('containers'), str(spec['restartPolicy'])));
-  if (has('initContainers')) errs.push(...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
-  if (has('ephemeralContainers')) errs.push(...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
+  if (has(spec, 'initContainers')) errs.push(...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
+  if (has(spec, 'ephemeralContainers')) errs.push(...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
   const restartPolicy = spec['restartPolicy'];
   if (restartPolicy !== 'Always') errs.push(...validateEnum(restartPolicy, restartPolicies, fld.child('restartPolicy')));
   const dnsPolicy = spec['dnsPolicy'];
   if (dnsPolicy !== 'ClusterFirst') errs.push(...validateEnum(dnsPolicy, dnsPolicies, fld.child('dnsPolicy')));
-  if (has('nodeSelector')) errs.push(...validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))));
-  if (has('securityContext')) errs.push(...validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')));
-  if (has('affinity')) errs.push(...validateAffinity(spec['affinity'], fld.child('affinity')));
-  if (has('dnsConfig') || dnsPolicy === 'None') errs.push(...validatePodDNSConfig(spec['dnsConfig'], str(dnsPolicy), fld.child('dnsConfig')));
-  if (has('topologySpreadConstraints')) errs.push(...validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')));
-  for (const [k, label] of [['serviceAccountName', false], ['nodeName', false]] as const) {
+  if (has(spec, 'nodeSelector')) errs.push(...validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))));
+  if (has(spec, 'securityContext')) errs.push(...validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')));
+  if (has(spec, 'affinity')) errs.push(...validateAffinity(spec['affinity'], fld.child('affinity')));
+  if (has(spec, 'dnsConfig') || dnsPolicy === 'None') errs.push(...validatePodDNSConfig(spec['dnsConfig'], str(dnsPolicy), fld.child('dnsConfig')));
+  if (has(spec, 'topologySpreadConstraints')) errs.push(...validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')));
+  for (const k of dns1123SubdomainFields) {
     const v = str(spec[k]);
-    if (v && !label) errs.push(...validateDNS1123Subdomain(v, fld.child(k)));
+    if (v) errs.push(...validateDNS1123Subdomain(v, fld.child(k)));
   }
   const ads = num(spec['activeDeadlineSeconds']);
   if (ads !== undefined && (ads < 1 || ads > maxInt32)) errs.push(invalid(String(fld.child('activeDeadlineSeconds')), ads, inclusiveRangeError(1, maxInt32)));
-  for (const k of ['hostname', 'subdomain']) {
+  for (const k of dns1123LabelFields) {
     const v = str(spec[k]);
     if (v) errs.push(...validateDNS1123Label(v, fld.child(k)));
   }
-  if (has('tolerations')) errs.push(...validateTolerations(spec['tolerations'], fld.child('tolerations')));
+  if (has(spec, 'tolerations')) errs.push(...validateTolerations(spec['tolerations'], fld.child('tolerations')));
   for (const [alias, i] of objects(spec['hostAliases'])) {
     const ip = str(alias['ip']);
     if (!isIP(ip)) errs.push(invalid(String(fld.child('hostAliases').index(i).child('ip')), ip, 'must be a valid IP address'));
@@ -289,7 +292,7 @@ export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
     const type = str(gate['conditionType']);
     for (const m of isQualifiedName(type)) errs.push(invalid(String(fld.child('readinessGates').index(i).child('conditionType')), type, m));
   }
-  if (has('schedulingGates')) errs.push(...validateSchedulingGates(spec['schedulingGates'], fld.child('schedulingGates')));
+  if (has(spec, 'schedulingGates')) errs.push(...validateSchedulingGates(spec['schedulingGates'], fld.child('schedulingGates')));
   const os = obj(spec['os']);
   if (os) {
     const osName = str(os['name']);

@@ -23,6 +23,7 @@ const sourceKinds = [
 
 const fileModeErrorMsg = 'must be a number between 0 and 0777 (octal), both inclusive';
 const hostPathTypes = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
+const sourceKindSet = new Set<string>(sourceKinds);
 const downwardVolumePaths = ['metadata.annotations', 'metadata.labels', 'metadata.name', 'metadata.namespace', 'metadata.uid'];
 
 function validateMode(mode: unknown, fld: Path): FieldError[] {
@@ -119,6 +120,16 @@ function validateSource(kind: (typeof sourceKinds)[number], s: Obj, fld: Path): 
 
 /** validateVolumeSource: exactly one source. */
 function validateVolumeSource(vol: Obj, fld: Path): FieldError[] {
+  // The usual volume has one source: found among its own keys, without looking up every kind.
+  let only: string | undefined;
+  let sources = 0;
+  for (const k in vol) {
+    if (sourceKindSet.has(k) && obj(vol[k])) {
+      only = k;
+      sources++;
+    }
+  }
+  if (sources === 1) return validateSource(only as (typeof sourceKinds)[number], vol[only!] as Obj, fld.child(only!));
   const errs: FieldError[] = [];
   let n = 0;
   for (const kind of sourceKinds) {
@@ -152,12 +163,15 @@ export function validateVolumes(volumes: unknown, fld: Path): { names: Set<strin
   return { names, errs };
 }
 
+/** An empty set, never added to. */
+const noNames: ReadonlySet<string> = new Set<string>();
+
 /** ValidateVolumeMounts */
 export function validateVolumeMounts(mounts: unknown, devices: unknown, volumes: Set<string>, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   const mountPoints = new Set<string>();
-  const deviceNames = new Set(objects(devices).map(([d]) => str(d['name'])));
-  const devicePaths = new Set(objects(devices).map(([d]) => str(d['devicePath'])));
+  const deviceNames = devices === undefined ? noNames : new Set(objects(devices).map(([d]) => str(d['name'])));
+  const devicePaths = devices === undefined ? noNames : new Set(objects(devices).map(([d]) => str(d['devicePath'])));
   for (const [m, i] of objects(mounts)) {
     const p = fld.index(i);
     const name = str(m['name']);
