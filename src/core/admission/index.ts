@@ -9,7 +9,6 @@
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
 import type { AdmissionReview, MutatingAdmission, ValidatingAdmission } from '../registry/generic/store';
-import type { KubeObject } from '../api/types';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -132,22 +131,36 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
  * ValidatingAdmissionPolicy.
  */
 export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
-  const certificates = type.group === 'certificates.k8s.io';
-  return {
-    validate(review) {
-      const obj = review.object ?? review.oldObject;
-      const certificateChecks = certificates ? checkCertificates(review, obj) : undefined;
-      if (certificateChecks) return certificateChecks.then(() => validatePlugins(review));
-      try {
-        return validatePlugins(review) ?? settled;
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-  };
+  return new RequestAdmission(plugin, request, info, type, warnings, observe, authorizer, subjectRestriction, podSecurity);
+}
+
+/** requestAdmission's chain: one object per request, its steps methods (no closures made per write). */
+class RequestAdmission implements ValidatingAdmission {
+  constructor(
+    private readonly plugin: ValidatingAdmissionPolicyPlugin,
+    private readonly request: Request,
+    private readonly info: RequestInfo,
+    private readonly type: ResourceType,
+    private readonly warnings: string[],
+    private readonly observe: AdmissionObserver | undefined,
+    private readonly authorizer: Authorizer | undefined,
+    private readonly subjectRestriction: boolean,
+    private readonly podSecurity: PodSecurityPlugin | undefined,
+  ) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    if (this.type.group === 'certificates.k8s.io') return this.checkCertificates(review).then(() => this.validatePlugins(review));
+    try {
+      return this.validatePlugins(review) ?? settled;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
 
   /** CertificateApproval / CertificateSigning (with an authorizer) and CertificateSubjectRestriction. */
-  async function checkCertificates(review: AdmissionReview, obj: KubeObject | undefined): Promise<void> {
+  private async checkCertificates(review: AdmissionReview): Promise<void> {
+    const { authorizer, type, info, request, observe } = this;
+    const obj = review.object ?? review.oldObject;
     if (authorizer && review.operation === 'UPDATE' && (review.subresource === 'approval' || review.subresource === 'status')) {
       const attrs = { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, oldObject: review.oldObject, user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] } };
       const [name, admit] = review.subresource === 'approval' ? ['CertificateApproval', admitCertificateApproval] as const : ['CertificateSigning', admitCertificateSigning] as const;
@@ -160,7 +173,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
       }
     }
-    if (subjectRestriction && review.operation === 'CREATE') {
+    if (this.subjectRestriction && review.operation === 'CREATE') {
       const startedAt = performance.now();
       let denied = true;
       try {
@@ -176,9 +189,10 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
    * PodSecurity, then ValidatingAdmissionPolicy, each timed for its metrics. A step that answers at once
    * (no namespace to read, no policy bound) takes no await; a refusal ends the validating step there.
    */
-  function validatePlugins(review: AdmissionReview): Promise<void> | undefined {
-    const run: PluginRun = { request, operation: review.operation, outcome: { warnings: [], auditAnnotations: {} }, warnings, observe };
-    const attrs = requestAttributes(request, info, type, review);
+  private validatePlugins(review: AdmissionReview): Promise<void> | undefined {
+    const { request, podSecurity, plugin } = this;
+    const run: PluginRun = { request, operation: review.operation, outcome: { warnings: [], auditAnnotations: {} }, warnings: this.warnings, observe: this.observe };
+    const attrs = requestAttributes(request, this.info, this.type, review);
     // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
     const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? timedStep(run, 'PodSecurity', false, podSecurity, attrs) : undefined;
     if (first) return first.then(() => timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs)).then(() => finishRun(run, true));
