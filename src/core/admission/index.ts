@@ -83,11 +83,60 @@ function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attribu
  * Warnings join the response's (each once: a retried write runs admission
  * again), audit annotations the trace, a refused write's included.
  */
-export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
-  return webhookPhases(() => plugin, (review) => requestAttributes(request, info, type, review), (outcome) => {
-    if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
-    for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-  });
+export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): RequestWebhooks {
+  return new RequestWebhooks(plugin, request, info, type, warnings);
+}
+
+/** requestWebhooks' phases: objects with method steps, so a request makes no closures for them. */
+class RequestWebhooks {
+  constructor(
+    private readonly plugin: WebhookAdmissionPlugin | undefined,
+    private readonly request: Request,
+    private readonly info: RequestInfo,
+    private readonly type: ResourceType,
+    private readonly warnings: string[],
+  ) {}
+
+  mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
+    return new MutatingWebhooks(this, builtIn);
+  }
+
+  validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
+    return new ValidatingWebhooks(this, inner);
+  }
+
+  /** One phase's webhooks; undefined at once when none of the phase is configured. */
+  run(phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined {
+    const webhooks = this.plugin;
+    if (!webhooks || webhooks.idle(phase)) return undefined;
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    return webhooks[phase](requestAttributes(this.request, this.info, this.type, review), outcome)?.finally(() => this.done(outcome));
+  }
+
+  private done(outcome: AdmissionOutcome): void {
+    if (Object.keys(outcome.auditAnnotations).length) addTrace(this.request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+    for (const w of outcome.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
+  }
+}
+
+/** MutatingAdmissionWebhook after the built-in mutating plugins. */
+class MutatingWebhooks implements MutatingAdmission {
+  constructor(private readonly webhooks: RequestWebhooks, private readonly builtIn: MutatingAdmission | undefined) {}
+
+  admit(review: AdmissionReview): Promise<void> | undefined {
+    const first = this.builtIn?.admit(review);
+    return first ? first.then(() => this.webhooks.run('admit', review)) : this.webhooks.run('admit', review);
+  }
+}
+
+/** ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy). */
+class ValidatingWebhooks implements ValidatingAdmission {
+  constructor(private readonly webhooks: RequestWebhooks, private readonly inner: ValidatingAdmission | undefined) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    const first = this.inner?.validate(review);
+    return first ? first.then(() => this.webhooks.run('validate', review)) : (this.webhooks.run('validate', review) ?? settled);
+  }
 }
 
 /** Who the writes no request makes are admitted as: kube-controller-manager's own identity (without --use-service-account-credentials). */
