@@ -80,10 +80,12 @@ async function serveKubesim(): Promise<void> {
 /** The host's adaptor answering with the canned response, as the core's response writer would build it. */
 async function serveAdaptor(): Promise<void> {
   const { createHostServer } = await import('../server/adaptor/listener');
+  const { LightResponse } = await import('../src/core/http/lightResponse');
   const canned = JSON.parse(process.env['BENCH_CANNED'] ?? '') as Canned;
   const body = Buffer.from(canned.body, 'base64');
   const headers = { ...canned.headers, 'content-length': String(body.byteLength) };
-  const server = createHostServer({ hostname: '127.0.0.1', fetch: async () => new Response(body, { status: canned.status, headers: { ...headers } }) });
+  // The core's response writer answers with a LightResponse: the same kind of object here.
+  const server = createHostServer({ hostname: '127.0.0.1', fetch: async () => new LightResponse(body, { status: canned.status, headers: { ...headers } }) as unknown as Response });
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address() as AddressInfo;
     announce(`http://127.0.0.1:${port}`, async () => {

@@ -134,6 +134,9 @@ export async function buildServiceWorker(options: ServiceWorkerBuildOptions): Pr
       chunkSizeWarningLimit: 3072,
       rolldownOptions: {
         input: { sw: fileURLToPath(new URL('../../src/sw/worker.ts', import.meta.url)) },
+        // The in-process client (exported beside createApiServer) is not used by the worker; its light Request links its
+        // prototypes to the Fetch ones at load, which would otherwise keep it in the worker as a side effect.
+        treeshake: { moduleSideEffects: (id: string) => !/[\\/]src[\\/]core[\\/](?:client[\\/]|http[\\/]lightRequest\.ts$)/.test(id) },
         output: {
           format: 'cjs',
           entryFileNames: 'sw.js',

@@ -32,6 +32,21 @@ function normalized(value: string): string {
 }
 
 /**
+ * Header names in code unit order, as Array.prototype.sort orders them: an
+ * insertion sort, which for the handful of names a request carries costs a
+ * fraction of the generic sort (every request's impersonation check lists them).
+ */
+function sortNames(names: string[]): string[] {
+  for (let i = 1; i < names.length; i++) {
+    const name = names[i]!;
+    let j = i - 1;
+    for (; j >= 0 && names[j]! > name; j--) names[j + 1] = names[j]!;
+    names[j + 1] = name;
+  }
+  return names;
+}
+
+/**
  * Request headers over Node's parsed ones. get() and has() read them in
  * place; keys() lists their names; anything else (iteration, changes) works
  * on a Fetch Headers made from the raw list on first use.
@@ -82,7 +97,7 @@ export class IncomingHeaders {
   keys(): HeadersIterator<string> {
     if (this.#native) return this.#native.keys();
     // Node's names are lower case already, one per header; Headers lists them sorted.
-    return Object.keys(this.#incoming.headers).sort()[Symbol.iterator]() as HeadersIterator<string>;
+    return sortNames(Object.keys(this.#incoming.headers))[Symbol.iterator]() as HeadersIterator<string>;
   }
 
   values(): HeadersIterator<string> {
@@ -277,11 +292,35 @@ function refuseBackslash(target: string): void {
 }
 
 /**
+ * Plain URLs made lately, by scheme, Host and target. Clients repeat their
+ * requests: a repeated one skips the checks, and gets the very string the
+ * last one got, whose hash the core's lookups by URL text already know.
+ * Bounded: starts over when full.
+ */
+const plainUrls = { http: new Map<string, Map<string, string>>(), https: new Map<string, Map<string, string>>() };
+let plainUrlCount = 0;
+const plainUrlLimit = 1024;
+
+function rememberPlainUrl(scheme: 'http' | 'https', host: string, target: string, url: string): string {
+  if (++plainUrlCount > plainUrlLimit) {
+    plainUrls.http.clear();
+    plainUrls.https.clear();
+    plainUrlCount = 1;
+  }
+  let byTarget = plainUrls[scheme].get(host);
+  if (!byTarget) plainUrls[scheme].set(host, (byTarget = new Map()));
+  byTarget.set(target, url);
+  return url;
+}
+
+/**
  * The request's absolute URL: the target as sent when it is plain (the
  * common case, no parsing), otherwise as the URL parser normalises it.
  */
 export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string {
   const target = incoming.url ?? '';
+  const known = plainUrls[scheme].get(incoming.headers.host || defaultHost)?.get(target);
+  if (known !== undefined) return known;
   if (target[0] !== '/' && (target.startsWith('http://') || target.startsWith('https://'))) {
     refuseBackslash(target);
     try {
@@ -295,7 +334,7 @@ export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'ht
   const url = `${scheme}://${host}${target}`;
   if (target === '') return `${url}/`;
   if (target.charCodeAt(0) !== 47) throw new BadRequestTarget('Invalid URL');
-  if (plainHost.test(host) && plainTarget.test(target) && !dotSegment.test(target)) return url;
+  if (plainHost.test(host) && plainTarget.test(target) && !dotSegment.test(target)) return rememberPlainUrl(scheme, host, target, url);
   refuseBackslash(target);
   let parsed: URL;
   try {

@@ -405,8 +405,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return authorization.guard(admitted, user, info);
   }
 
-  /** One resource request; `type` is the registry's answer for the request's group, version and resource. */
-  async function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Promise<Response> {
+  /** A core-group resource's store, for the handlers of core subresources (made once, not per request). */
+  const coreStore = (resource: string): Store | undefined => {
+    const t = registry.resourceFor('', 'v1', resource);
+    return t && storeFor(t);
+  };
+
+  /**
+   * One resource request; `type` is the registry's answer for the request's group, version and resource.
+   * Not async: the verb handler's promise is the answer, without a wrapper's turns; callers await it
+   * inside their try, so what it throws is an error response all the same.
+   */
+  function handleResource(request: Request, url: URL, info: RequestInfo, type: ResourceType | undefined): Response | Promise<Response> {
     if (!type) return writeNotFound(registry, request, url.pathname);
     const custom = customResourceInfo(type);
     if (info.subresource && !type.subresources.some((s) => s.name === info.subresource)) {
@@ -430,10 +440,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
-    const coreSubresource = serveCoreSubresource(scope, (resource) => {
-      const t = registry.resourceFor('', 'v1', resource);
-      return t && storeFor(t);
-    });
+    const coreSubresource = serveCoreSubresource(scope, coreStore);
     if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);
@@ -550,12 +557,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   async function handle(request: Request): Promise<Response> {
     try {
       const url = requestUrl(request);
+      const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       // Health answers during startup too: that is when its post-start hooks are unfinished.
-      // (API paths are never health paths: they skip the check's turn.)
-      const checked = (request.method === 'GET' || request.method === 'HEAD') && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
+      // (API paths, resource requests' among them, are never health paths: they skip the check's turn.)
+      const checked = (request.method === 'GET' || request.method === 'HEAD') && !info.isResourceRequest && !url.pathname.startsWith('/api') ? await health.checks.serve(url.pathname, url) : undefined;
       if (checked) return checked;
       if (!started) await ready;
-      const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
       if (!dataLoaded) {
         const unavailable = await loadRequestData(dataNeededBy(request, info));
         if (unavailable) return unavailable;
@@ -565,14 +572,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // A deprecated version is marked in the audit annotations (here: the request's trace), and a
       // deprecated built-in one warns on every answer, errors and watches included (deprecation.WarningMessage).
       const requested = registry.resourceFor(info.apiGroup, info.apiVersion, info.resource);
-      const annotations = requested && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
+      // Only a built-in version marked deprecated, or a custom resource (whose CRD may mark it), can be.
+      const mayBeDeprecated = requested !== undefined && (requested.deprecated !== undefined || requested.custom === true);
+      const annotations = mayBeDeprecated && deprecationAnnotations(requested, customResourceInfo(requested)?.deprecationWarning !== undefined);
       if (annotations) {
         addTrace(request, { stage: 'audit', message: 'audit annotations', details: annotations });
         withDeprecatedApi(request, requested.deprecated?.removedRelease ?? '');
       }
-      const warning = requested && !requested.custom ? deprecationWarning(requested) : undefined;
+      const warning = mayBeDeprecated && !requested.custom ? deprecationWarning(requested) : undefined;
       if (warning) {
-        const response = await handleResource(request, url, info, requested).catch((err: unknown) => writeError(err, request));
+        let response: Response;
+        try {
+          response = await handleResource(request, url, info, requested);
+        } catch (err) {
+          response = writeError(err, request);
+        }
         response.headers.append('Warning', warningHeaderValue(warning));
         return response;
       }

@@ -68,5 +68,13 @@ export function apiVersionOf(group: string, version: string): string {
 
 /** RFC 3339 with second precision, as metav1.Time serializes. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Writes come many to the second: format each second once.
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== formattedSecond || formatted === undefined) {
+    formatted = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    formattedSecond = second;
+  }
+  return formatted;
 }
+let formattedSecond = NaN;
+let formatted: string | undefined;

@@ -160,9 +160,18 @@ export class IdMap<V> {
 
 /** Maps node ids to source offsets and offsets to line:column. */
 export class SourceInfo {
-  /** made at a length most texts' ids stay within (a node per character at most, plus macro expansions) */
+  /** filled in id order by the parser */
   readonly positions: IdMap<number>;
-  readonly lineOffsets: number[] = [];
+  private offsets: number[] | undefined;
+  /** offsets where each line after the first starts (made on first use: only errors are located) */
+  get lineOffsets(): readonly number[] {
+    if (this.offsets === undefined) {
+      const offsets: number[] = (this.offsets = []);
+      const text = this.text;
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) offsets.push(i + 1);
+    }
+    return this.offsets;
+  }
   /** one more than the highest node id the parser handed out */
   idCount = 0;
   private calls: Map<number, Expr> | undefined;
@@ -183,8 +192,7 @@ export class SourceInfo {
     (this.pendingMacros ??= []).push(id, fn, target, args);
   }
   constructor(readonly text: string) {
-    this.positions = new IdMap<number>(Math.min(text.length, 512) + 16);
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lineOffsets.push(i + 1);
+    this.positions = new IdMap<number>();
   }
   /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */
   location(offset: number): { line: number; column: number } {
@@ -198,8 +206,9 @@ export class SourceInfo {
     return { line, column: offset - start };
   }
   lineText(line: number): string {
-    const start = line === 1 ? 0 : this.lineOffsets[line - 2]!;
-    const end = line - 1 < this.lineOffsets.length ? this.lineOffsets[line - 1]! - 1 : this.text.length;
+    const offsets = this.lineOffsets;
+    const start = line === 1 ? 0 : offsets[line - 2]!;
+    const end = line - 1 < offsets.length ? offsets[line - 1]! - 1 : this.text.length;
     return this.text.slice(start, end);
   }
 }

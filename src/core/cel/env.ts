@@ -4,7 +4,7 @@
 // errors), with the runtime cost of each evaluation.
 
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
-import { check, type CheckedAst } from './checker/checker';
+import { check, type CheckedAst, type CheckerEnv } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
@@ -35,6 +35,9 @@ export interface EnvOptions {
 }
 
 export const DEFAULT_COMPILE_CACHE_SIZE = 256;
+
+const BIND_ENABLED = Object.freeze({ enableBind: true });
+const BIND_DISABLED = Object.freeze({ enableBind: false });
 
 type Pricing = NonNullable<EnvOptions['pricing']>;
 
@@ -133,6 +136,7 @@ export class CelEnv {
   readonly libraryTypes = new Map<string, CelTypeValue>();
   /** derived once from the declarations, on first compile */
   private variableNames: Set<string> | undefined;
+  private checkerEnv: CheckerEnv | undefined;
   private roots: Set<string> | undefined;
 
   constructor(readonly options: EnvOptions = {}) {
@@ -194,19 +198,23 @@ export class CelEnv {
   }
 
   private compileUncached(text: string): CompileResult {
-    const parsed = parse(text, { enableBind: this.options.enableBind ?? false });
+    const parsed = parse(text, this.options.enableBind ? BIND_ENABLED : BIND_DISABLED);
     if (!parsed.expr) {
       return { issues: parsed.issues, message: formatIssues(parsed.issues, parsed.source), source: parsed.source };
     }
     let checked: CheckedAst | undefined;
     if (!this.options.disableCheck) {
-      const r = check(parsed.expr, parsed.source, {
-        variables: this.variables,
-        functions: this.functions,
-        homogeneousLiterals: this.options.homogeneousLiterals,
-        typeIdents: this.typeIdents,
-        qualifiedRoots: this.qualifiedRoots(),
-      });
+      const r = check(
+        parsed.expr,
+        parsed.source,
+        (this.checkerEnv ??= {
+          variables: this.variables,
+          functions: this.functions,
+          homogeneousLiterals: this.options.homogeneousLiterals,
+          typeIdents: this.typeIdents,
+          qualifiedRoots: this.qualifiedRoots(),
+        }),
+      );
       if (!r.ast) return { issues: r.issues, message: formatIssues(r.issues, parsed.source), source: parsed.source, parsed: parsed.expr };
       checked = r.ast;
     }

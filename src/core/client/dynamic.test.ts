@@ -1,4 +1,5 @@
 /** The in-process dynamic client against a whole server: each verb, its options, and kube's answers as a client sees them. */
+import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '../api/types';
 import { authorizerFromModes } from '../auth/authorizer/modes';
@@ -221,5 +222,38 @@ describe('dynamic client', () => {
     expect((await clusterroles.get('team:reader')).metadata.uid).toBe(role.metadata.uid);
     const list = await clusterroles.list<KubeList<KubeObject>>({ fieldSelector: 'metadata.name=team:reader' });
     expect(list.items).toHaveLength(1);
+  });
+
+  it('[AC-METRICS-010] its requests are counted as any client\'s: apiserver_request_total by verb, scope and code', async () => {
+    const { t, cms } = await defaultConfigMaps();
+    await cms.create(cm('a'));
+    await failure(cms.create(cm('a')));
+    await cms.list();
+    await cms.apply('a', cm('a', { k: 'w' }), { fieldManager: 'm', force: true });
+    const families = parsePrometheusTextFormat(await (await t.request('GET', '/metrics')).text());
+    const total = families.find((f) => f.name === 'apiserver_request_total')!;
+    const base = { dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver' };
+    expect(total.metrics).toContainEqual({ labels: { ...base, verb: 'POST', scope: 'namespace', code: '201' }, value: '1' });
+    expect(total.metrics).toContainEqual({ labels: { ...base, verb: 'POST', scope: 'namespace', code: '409' }, value: '1' });
+    expect(total.metrics).toContainEqual({ labels: { ...base, verb: 'LIST', scope: 'namespace', code: '200' }, value: '1' });
+    expect(total.metrics).toContainEqual({ labels: { ...base, verb: 'APPLY', scope: 'resource', code: '200' }, value: '1' });
+  });
+
+  it('a failure whose body is not a Status becomes one from its code, as client-go makes it; a nameless object is refused before sending', async () => {
+    let sent = 0;
+    const handler = {
+      handle: async () => {
+        sent++;
+        return new Response('upstream went away', { status: 503 });
+      },
+    };
+    const cms = createClient(handler).resource(configmaps).namespace('default');
+    expect(await failure(cms.get('a'))).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 503, reason: 'ServiceUnavailable',
+      message: 'the server is currently unable to handle the request (upstream went away)',
+    });
+    await expect(cms.update({ apiVersion: 'v1', kind: 'ConfigMap', metadata: {} })).rejects.toThrow('name is required');
+    await expect(cms.get('')).rejects.toThrow('resource name may not be empty');
+    expect(sent).toBe(1);
   });
 });

@@ -197,12 +197,12 @@ class ResourceClient implements NamespaceableResourceInterface {
     return subresources.length === 0 ? path : path + subresourcePath(subresources);
   }
 
-  create<T extends object = KubeObject>(obj: object, options?: CreateOptions, ...subresources: string[]): Promise<T> {
+  async create<T extends object = KubeObject>(obj: object, options?: CreateOptions, ...subresources: string[]): Promise<T> {
     const url = subresources.length === 0 ? this.#collection : this.#item(nameOf(obj), subresources);
     return this.#transport.call<T>('POST', url + queryString(options), JSON.stringify(obj));
   }
 
-  update<T extends object = KubeObject>(obj: object, options?: UpdateOptions, ...subresources: string[]): Promise<T> {
+  async update<T extends object = KubeObject>(obj: object, options?: UpdateOptions, ...subresources: string[]): Promise<T> {
     return this.#transport.call<T>('PUT', this.#item(nameOf(obj), subresources) + queryString(options), JSON.stringify(obj));
   }
 
@@ -210,7 +210,7 @@ class ResourceClient implements NamespaceableResourceInterface {
     return this.update<T>(obj, options, 'status');
   }
 
-  delete<T extends object = KubeObject | Status>(name: string, options: DeleteOptions = {}, ...subresources: string[]): Promise<T> {
+  async delete<T extends object = KubeObject | Status>(name: string, options: DeleteOptions = {}, ...subresources: string[]): Promise<T> {
     return this.#transport.call<T>('DELETE', this.#item(name, subresources), deleteOptionsBody(options));
   }
 
@@ -219,7 +219,14 @@ class ResourceClient implements NamespaceableResourceInterface {
   }
 
   get<T extends object = KubeObject>(name: string, options?: GetOptions, ...subresources: string[]): Promise<T> {
-    return this.#transport.call<T>('GET', this.#item(name, subresources) + queryString(options));
+    // Not an async function: the read path takes no extra promise; a bad name still rejects.
+    let url: string;
+    try {
+      url = this.#item(name, subresources) + queryString(options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#transport.call<T>('GET', url);
   }
 
   list<T extends object = KubeList>(options?: ListOptions): Promise<T> {
@@ -237,7 +244,7 @@ class ResourceClient implements NamespaceableResourceInterface {
     return new Watch<T>(res.body, abort);
   }
 
-  patch<T extends object = KubeObject>(name: string, type: PatchType, data: string | Uint8Array | object, options?: PatchOptions, ...subresources: string[]): Promise<T> {
+  async patch<T extends object = KubeObject>(name: string, type: PatchType, data: string | Uint8Array | object, options?: PatchOptions, ...subresources: string[]): Promise<T> {
     const body = typeof data === 'string' || data instanceof Uint8Array ? data : JSON.stringify(data);
     return this.#transport.call<T>('PATCH', this.#item(name, subresources) + queryString(options), body, type);
   }

@@ -31,9 +31,12 @@ export function withHeldWrites(inner: Storage): HeldWrites {
   let held: string | undefined;
   let releaseHeld: (() => void) | undefined;
 
-  async function write(key: string, op: () => Promise<KeyValue>): Promise<KeyValue> {
-    if (!armed || !key.startsWith(armed.keyPrefix)) return op();
-    const { phase } = armed;
+  // Unarmed, a write is the backend's call itself (no promise of its own).
+  function write(key: string, op: () => Promise<KeyValue>): Promise<KeyValue> {
+    return !armed || !key.startsWith(armed.keyPrefix) ? op() : hold(key, armed.phase, op);
+  }
+
+  async function hold(key: string, phase: HoldPhase, op: () => Promise<KeyValue>): Promise<KeyValue> {
     armed = undefined;
     held = key;
     const gate = new Promise<void>((resolve) => (releaseHeld = resolve));

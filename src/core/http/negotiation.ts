@@ -100,6 +100,22 @@ export function negotiateOutput(accept: string | null, options: NegotiateOptions
   const pretty = wantsPretty(options.url, options.userAgent);
   const ranges = parseAccept(accept);
   if (ranges.length === 0) return { serializer: jsonSerializer, representation: { as: 'object' }, pretty };
+  // Clients repeat the same few Accept headers: the match for one parsed header and these options is kept.
+  const bits = (options.protobuf === false ? 0 : 1) | (options.transforms ? 2 : 0) | (options.cbor ? 4 : 0) | (options.stream ? 8 : 0);
+  let byOptions = matchedAccept.get(ranges);
+  let match = byOptions?.[bits];
+  if (!match) {
+    match = matchAccept(ranges, options);
+    if (!byOptions) matchedAccept.set(ranges, (byOptions = []));
+    byOptions[bits] = match;
+  }
+  return { serializer: match.serializer, representation: match.representation, pretty: pretty || match.pretty };
+}
+
+/** What an Accept header's ranges choose for a set of options; shared by every request that sends it, so nobody may change it. */
+const matchedAccept = new WeakMap<readonly MediaRange[], OutputChoice[]>();
+
+function matchAccept(ranges: readonly MediaRange[], options: NegotiateOptions): OutputChoice {
   for (const m of ranges) {
     // `;stream=watch` is the only stream schema; any other makes the clause unacceptable.
     const stream = m.params['stream'];
@@ -112,7 +128,7 @@ export function negotiateOutput(accept: string | null, options: NegotiateOptions
       if (!representation || !offered(s, options, representation)) continue;
       // A watch takes the first match and fails when it has no stream framing (YAML), as NegotiateOutputMediaTypeStream does.
       if (options.stream && !s.encodeWatchEvent) throw newNotAcceptable(supportedMediaTypes(options));
-      return { serializer: s, representation, pretty: pretty || m.params['pretty'] === '1' };
+      return { serializer: s, representation, pretty: m.params['pretty'] === '1' };
     }
   }
   throw newNotAcceptable(supportedMediaTypes(options));

@@ -140,6 +140,7 @@ export const nativeMaxBuckets = 160;
 export const nativeZeroThreshold = 2 ** -128;
 
 export interface HistogramState {
+  /** Observations per classic bucket: each counted in the first whose upper bound holds it (not cumulative; see cumulativeCounts). */
   counts: number[];
   sum: number;
   count: number;
@@ -151,11 +152,15 @@ export interface HistogramState {
 
 /** The native bucket index of v > 0 at a schema: bucket i holds (base^(i-1), base^i], base = 2^(2^-schema). */
 export function nativeBucketIndex(v: number, schema: number): number {
-  const scale = 2 ** schema;
-  let i = Math.ceil(Math.log2(v) * scale);
-  // Correct floating error at the bucket edges.
-  if (2 ** ((i - 1) / scale) >= v) i -= 1;
-  else if (2 ** (i / scale) < v) i += 1;
+  const scale = schema >= 0 ? 1 << schema : 1 / (1 << -schema);
+  const x = Math.log2(v) * scale;
+  let i = Math.ceil(x);
+  // Correct floating error at the bucket edges; a value clear of an edge needs no check (every request lands here).
+  const f = i - x;
+  if (f < 1e-9 || f > 1 - 1e-9) {
+    if (2 ** ((i - 1) / scale) >= v) i -= 1;
+    else if (2 ** (i / scale) < v) i += 1;
+  }
   return i;
 }
 
@@ -179,9 +184,15 @@ export class Histogram extends Family<HistogramState> {
   }
   private readonly lastNative = { v: Number.NaN, schema: 0, i: 0 };
   private record(s: HistogramState, v: number, times = 1): void {
-    // Classic buckets are cumulative upper bounds: v lands in every bucket with le >= v.
+    // Classic buckets are cumulative upper bounds; v is counted once, in the first with le >= v, and
+    // the exposition sums them (cumulativeCounts), as client_golang does: every request lands here.
     const buckets = this.buckets;
-    for (let i = 0; i < buckets.length; i++) if (v <= buckets[i]!) s.counts[i]! += times;
+    for (let i = 0; i < buckets.length; i++) {
+      if (v <= buckets[i]!) {
+        s.counts[i]! += times;
+        break;
+      }
+    }
     s.sum += v * times;
     s.count += times;
     if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += times;
@@ -207,6 +218,11 @@ export class Histogram extends Family<HistogramState> {
       }
     }
   }
+  /** The classic buckets' cumulative counts (observations with value <= each upper bound). */
+  static cumulativeCounts(s: HistogramState): number[] {
+    let sum = 0;
+    return s.counts.map((c) => (sum += c));
+  }
   /** Each series' state, sorted by label values (for the protobuf encoder). */
   states(): { values: string[]; state: HistogramState }[] {
     return this.sorted();
@@ -214,7 +230,8 @@ export class Histogram extends Family<HistogramState> {
   samples(): string[] {
     const out: string[] = [];
     for (const s of this.sorted()) {
-      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${this.labelText(s.values, ['le', formatValue(le)])} ${s.state.counts[i]}`));
+      const counts = Histogram.cumulativeCounts(s.state);
+      this.buckets.forEach((le, i) => out.push(`${this.name}_bucket${this.labelText(s.values, ['le', formatValue(le)])} ${counts[i]}`));
       out.push(`${this.name}_bucket${this.labelText(s.values, ['le', '+Inf'])} ${s.state.count}`);
       out.push(`${this.name}_sum${this.labelText(s.values)} ${formatValue(s.state.sum)}`);
       out.push(`${this.name}_count${this.labelText(s.values)} ${s.state.count}`);

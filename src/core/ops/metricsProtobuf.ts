@@ -61,9 +61,10 @@ const tag = (field: number, wire: number) => (field << 3) | wire;
 function writeHistogram(w: Writer, h: Histogram, s: HistogramState, native: boolean): void {
   w.uint32(tag(1, VARINT)).uint64(s.count); // sample_count
   w.uint32(tag(2, FIXED64)).double(s.sum); // sample_sum
+  const counts = Histogram.cumulativeCounts(s);
   h.buckets.forEach((le, i) => {
     w.uint32(tag(3, BYTES)).fork(); // bucket
-    w.uint32(tag(1, VARINT)).uint64(s.counts[i]!); // cumulative_count
+    w.uint32(tag(1, VARINT)).uint64(counts[i]!); // cumulative_count
     w.uint32(tag(2, FIXED64)).double(le); // upper_bound
     w.ldelim();
   });

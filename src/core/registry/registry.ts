@@ -76,6 +76,9 @@ export class ResourceRegistry {
   private readonly gvRevisions = new Map<string, number>();
   private cachedGroups: ServedGroup[] | undefined;
   private readonly cachedResourcesIn = new Map<string, ResourceType[]>();
+  /** resourceFor's answers (null: none), until the next change. */
+  private readonly servedByGvr = new Map<string, Map<string, Map<string, ResourceType | null>>>();
+  private servedByGvrSize = 0;
 
   constructor(bundle: RegistryBundle, options: RegistryOptions = {}) {
     this.kubernetesVersion = bundle.kubernetesVersion;
@@ -99,8 +102,23 @@ export class ResourceRegistry {
 
   /** The served resource at group/version/resource (plural), or undefined. */
   resourceFor(group: string, version: string, resource: string): ResourceType | undefined {
-    const key = gvrKey(group, version, resource);
-    return this.served.has(key) ? this.resources.get(key) : undefined;
+    // Every request asks: answers are kept by group, version and resource (strings a request shares
+    // with the next to the same path, their hashes known), so no key is built per call.
+    let byVersion = this.servedByGvr.get(group);
+    if (!byVersion) this.servedByGvr.set(group, (byVersion = new Map()));
+    let byResource = byVersion.get(version);
+    if (!byResource) byVersion.set(version, (byResource = new Map()));
+    let found = byResource.get(resource);
+    if (found === undefined) {
+      // Paths nothing serves are remembered too: bounded, the answers start over when full.
+      if (++this.servedByGvrSize > 4096) {
+        this.servedByGvr.clear();
+        this.servedByGvrSize = 0;
+      }
+      const key = gvrKey(group, version, resource);
+      byResource.set(resource, (found = (this.served.has(key) && this.resources.get(key)) || null));
+    }
+    return found ?? undefined;
   }
 
   /** The served resource whose kind is `kind` in group/version. */
@@ -353,6 +371,8 @@ export class ResourceRegistry {
     this.gvRevisions.set(gvKey(group, version), this.groupVersionRevision(group, version) + 1);
     this.cachedGroups = undefined;
     this.cachedResourcesIn.clear();
+    this.servedByGvr.clear();
+    this.servedByGvrSize = 0;
   }
 
   /** kube-apiserver refuses to start when --runtime-config names a group version it does not have. */

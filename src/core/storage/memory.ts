@@ -22,6 +22,7 @@ import {
   type Unsubscribe,
 } from './interface';
 import { compactedError, compactionDue, readRevisionAt, requireLive } from './revisions';
+import { SortedKeys } from './sortedKeys';
 import { WatcherSet, type ListenerErrorHandler } from './watchers';
 
 export interface MemoryStorageOptions {
@@ -45,9 +46,9 @@ class MemoryStorage implements Storage {
   /** Versions per key, oldest first. A key stays until compaction drops all its versions. */
   private readonly versions = new Map<string, Version[]>();
   /** Every key in `versions`, sorted (JS string order). */
-  private sortedKeys: string[] = [];
+  private readonly sortedKeys = new SortedKeys();
   /** Keys whose newest version is a deletion (kept until compaction), sorted: lets a page count what follows it without visiting it. */
-  private tombstones: string[] = [];
+  private readonly tombstones = new SortedKeys();
   /** Events with revision > compacted, contiguous: events[i].revision === compacted + 1 + i. */
   private events: StorageEvent[] = [];
   private readonly watchers: WatcherSet;
@@ -77,24 +78,22 @@ class MemoryStorage implements Storage {
     const kvs: KeyValue[] = [];
     let count = 0;
     const keys = this.sortedKeys;
-    for (let i = lowerBound(keys, from); i < keys.length; i++) {
-      const key = keys[i]!;
-      if (!key.startsWith(prefix)) break;
+    keys.forEachFrom(keys.lowerBound(from), (key, i) => {
+      if (!key.startsWith(prefix)) return false;
       const kv = this.valueAt(key, at);
-      if (!kv) continue;
+      if (!kv) return true;
       count++;
       if (kvs.length < limit) {
         kvs.push(kv);
-        continue;
+        return true;
       }
-      if (at === this.revision) {
-        // At the newest revision every key past the page is live unless it is a tombstone: count them from the indexes.
-        const rest = prefixRangeEnd(keys, i + 1, prefix) - (i + 1);
-        const tombstoneFrom = upperBound(this.tombstones, key);
-        count += rest - (prefixRangeEnd(this.tombstones, tombstoneFrom, prefix) - tombstoneFrom);
-        break;
-      }
-    }
+      if (at !== this.revision) return true;
+      // At the newest revision every key past the page is live unless it is a tombstone: count them from the indexes.
+      const rest = keys.prefixEnd(i + 1, prefix) - (i + 1);
+      const tombstoneFrom = this.tombstones.upperBound(key);
+      count += rest - (this.tombstones.prefixEnd(tombstoneFrom, prefix) - tombstoneFrom);
+      return false;
+    });
     return { kvs, more: count > kvs.length, count, revision: at };
   }
 
@@ -152,8 +151,8 @@ class MemoryStorage implements Storage {
       }
     }
     if (removedKeys) {
-      this.sortedKeys = this.sortedKeys.filter((k) => this.versions.has(k));
-      this.tombstones = this.tombstones.filter((k) => this.versions.has(k));
+      this.sortedKeys.filter((k) => this.versions.has(k));
+      this.tombstones.filter((k) => this.versions.has(k));
     }
     this.events = this.events.slice(revision - this.compacted);
     this.compacted = revision;
@@ -190,11 +189,11 @@ class MemoryStorage implements Storage {
     if (!history) {
       history = [];
       this.versions.set(key, history);
-      insertSorted(this.sortedKeys, key);
+      this.sortedKeys.insert(key);
     }
     const wasTombstone = history.length > 0 && history[history.length - 1]!.kv === undefined;
-    if (event.type === 'DELETE') insertSorted(this.tombstones, key);
-    else if (wasTombstone) this.tombstones.splice(lowerBound(this.tombstones, key), 1);
+    if (event.type === 'DELETE') this.tombstones.insert(key);
+    else if (wasTombstone) this.tombstones.delete(key);
     history.push({ revision: event.revision, kv: event.type === 'PUT' ? event.kv : undefined });
     this.revision = event.revision;
     this.events.push(Object.freeze(event));
@@ -210,45 +209,6 @@ function freezeKv(key: string, value: string, createRevision: number, modRevisio
   return Object.freeze({ key, value, createRevision, modRevision });
 }
 
-/** Index of the first key >= target. */
-function lowerBound(keys: readonly string[], target: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Index of the first key > target. */
-function upperBound(keys: readonly string[], target: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! <= target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * End of the run of keys with this prefix that starts at or before `from`
- * (keys from `from` on that start with prefix are contiguous in sorted order).
- */
-function prefixRangeEnd(keys: readonly string[], from: number, prefix: string): number {
-  let lo = from;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]!.startsWith(prefix)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /** Index of the first version with revision > target. */
 function upperBoundRevision(history: readonly Version[], target: number): number {
   let lo = 0;
@@ -261,11 +221,3 @@ function upperBoundRevision(history: readonly Version[], target: number): number
   return lo;
 }
 
-function insertSorted(keys: string[], key: string): void {
-  // Appending is the common case for generated names; avoid the search then.
-  if (keys.length === 0 || keys[keys.length - 1]! < key) {
-    keys.push(key);
-    return;
-  }
-  keys.splice(lowerBound(keys, key), 0, key);
-}

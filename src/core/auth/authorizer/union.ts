@@ -11,11 +11,20 @@ function isRuleResolver(a: Authorizer): a is Authorizer & RuleResolver {
   return typeof (a as Partial<RuleResolver>).rulesFor === 'function';
 }
 
+/** Reasons and errors of the authorizers asked so far; made when the first one has any (most requests are decided without). */
+interface Collected {
+  reasons: string[];
+  errors: string[];
+}
+
 /** The union's answer when `a` decided (Allow or Deny); otherwise its reason and error are kept for the final NoOpinion. */
-function decided(a: Authorizer, r: AuthorizationResult, reasons: string[], errors: string[]): AuthorizationResult | undefined {
-  if (r.error) errors.push(r.error);
-  if (r.reason) reasons.push(r.reason);
-  if (r.decision === 'NoOpinion') return undefined;
+function decided(a: Authorizer, r: AuthorizationResult, collected: Collected | undefined): AuthorizationResult | Collected | undefined {
+  if (r.error || r.reason) {
+    collected ??= { reasons: [], errors: [] };
+    if (r.error) collected.errors.push(r.error);
+    if (r.reason) collected.reasons.push(r.reason);
+  }
+  if (r.decision === 'NoOpinion') return collected;
   // Built field by field: spreading results of every authorizer's shape is a slow copy on a path every request takes.
   const out: AuthorizationResult = { decision: r.decision, reason: r.reason, explanation: r.explanation ? { authorizer: a.name, ...r.explanation } : { authorizer: a.name } };
   if (r.error !== undefined) out.error = r.error;
@@ -28,21 +37,27 @@ function aggregate(errors: string[]): string | undefined {
 }
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer & RuleResolver {
-  const noOpinion = (reasons: string[], errors: string[]): AuthorizationResult => ({ decision: 'NoOpinion', reason: reasons.join('\n'), error: aggregate(errors), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } });
+  const noOpinion = (collected: Collected | undefined): AuthorizationResult => ({ decision: 'NoOpinion', reason: collected?.reasons.join('\n') ?? '', error: aggregate(collected?.errors ?? []), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } });
   /** Asks from authorizers[from] on. Answers given at once are taken at once: only a pending one is awaited, so in-memory modes decide in the caller's turn. */
-  const decide = (attrs: Attributes, from: number, reasons: string[], errors: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
+  const decide = (attrs: Attributes, from: number, collected: Collected | undefined): AuthorizationResult | Promise<AuthorizationResult> => {
     for (let i = from; i < authorizers.length; i++) {
       const a = authorizers[i]!;
       const out = a.authorize(attrs);
-      if (out instanceof Promise) return out.then((r) => decided(a, r, reasons, errors) ?? decide(attrs, i + 1, reasons, errors));
-      const r = decided(a, out, reasons, errors);
-      if (r) return r;
+      if (out instanceof Promise) {
+        return out.then((r) => {
+          const next = decided(a, r, collected);
+          return next && 'decision' in next ? next : decide(attrs, i + 1, next);
+        });
+      }
+      const next = decided(a, out, collected);
+      if (next && 'decision' in next) return next;
+      collected = next;
     }
-    return noOpinion(reasons, errors);
+    return noOpinion(collected);
   };
   return {
     name: authorizers.map((a) => a.name).join(','),
-    authorize: (attrs: Attributes) => decide(attrs, 0, [], []),
+    authorize: (attrs: Attributes) => decide(attrs, 0, undefined),
     async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
       const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false };
       const errors: string[] = [];

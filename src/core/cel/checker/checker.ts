@@ -317,7 +317,7 @@ class Checker {
     // calls on the shared primitive types resolve the same way every time: answered from the table's memo
     const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
     if (memoKey >= 0) {
-      const hit = info.memo.get(memoKey);
+      const hit = info.memo[memoKey];
       if (hit !== undefined) {
         this.refs.set(e.id, info.reference(hit.matched));
         return hit.result;
@@ -363,7 +363,7 @@ class Checker {
       const applied = member ? `${shown[0]}.(${shown.slice(1).join(', ')})` : `(${shown.join(', ')})`;
       return this.error(e, `found no matching overload for '${fn}' applied to '${applied}'`);
     }
-    if (memoKey >= 0 && pure && overflow === undefined) info.memo.set(memoKey, { matched, result: result! });
+    if (memoKey >= 0 && pure && overflow === undefined) info.memo[memoKey] = { matched, result: result! };
     this.refs.set(e.id, overflow === undefined ? info.reference(matched) : matchedReference(fn, decls, matched, overflow));
     return result!;
   }
@@ -466,8 +466,8 @@ class TableInfo {
   private readonly multiple = new Map<number, Reference>();
   /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets */
   private readonly byKinds = new Map<number, number>();
-  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey) */
-  readonly memo = new Map<number, { matched: number; result: CelType }>();
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 132) */
+  readonly memo: ({ matched: number; result: CelType } | undefined)[] = [];
   constructor(
     readonly fn: string,
     readonly decls: readonly OverloadDecl[],
@@ -504,18 +504,41 @@ const KIND_CODES: Readonly<Record<string, number>> = Object.freeze({
   int: 1, uint: 2, double: 3, string: 4, bytes: 5, bool: 6, timestamp: 7, duration: 8, list: 9, map: 10, object: 11, opaque: 12,
 });
 
-/** The shared primitive types (by identity: types from schemas carry metadata and are never these). */
-const PRIMITIVE_CODES = new Map<CelType, number>(
-  [T.int, T.uint, T.double, T.string, T.bytes, T.bool, T.null, T.timestamp, T.duration, T.dyn].map((t, i): [CelType, number] => [t, i + 1]),
-);
+/** The code of a shared primitive type (by identity: types from schemas carry metadata and are never these), 0 for any other type. */
+function primitiveCode(t: CelType): number {
+  switch (t.kind) {
+    case 'int':
+      return t === T.int ? 1 : 0;
+    case 'uint':
+      return t === T.uint ? 2 : 0;
+    case 'double':
+      return t === T.double ? 3 : 0;
+    case 'string':
+      return t === T.string ? 4 : 0;
+    case 'bytes':
+      return t === T.bytes ? 5 : 0;
+    case 'bool':
+      return t === T.bool ? 6 : 0;
+    case 'null':
+      return t === T.null ? 7 : 0;
+    case 'timestamp':
+      return t === T.timestamp ? 8 : 0;
+    case 'duration':
+      return t === T.duration ? 9 : 0;
+    case 'dyn':
+      return t === T.dyn ? 10 : 0;
+    default:
+      return 0;
+  }
+}
 
 /** The argument types as one number when each is a shared primitive type and there are at most four, else -1. */
 function primitivesKey(args: readonly CelType[]): number {
   if (args.length > 4) return -1;
   let key = 0;
   for (let i = 0; i < args.length; i++) {
-    const c = PRIMITIVE_CODES.get(args[i]!);
-    if (c === undefined) return -1;
+    const c = primitiveCode(args[i]!);
+    if (c === 0) return -1;
     key = key * 11 + c;
   }
   return key;

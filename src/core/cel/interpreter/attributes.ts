@@ -40,7 +40,7 @@ const INHERITED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
 function inherited(field: string): boolean {
   const names = INHERITED_BY_LENGTH[field.length];
   if (names === undefined) return false;
-  for (const n of names) if (n === field) return true;
+  for (let i = 0; i < names.length; i++) if (names[i] === field) return true;
   return false;
 }
 

@@ -40,7 +40,8 @@ const FLIPPED: Record<string, string> = { '_==_': '_==_', '_!=_': '_!=_', '_<_':
 const COMPARISON_NAMES = new Set(Object.keys(COMPARISONS));
 
 export function isComparison(fn: string): boolean {
-  return COMPARISON_NAMES.has(fn);
+  // comparisons are named _op_ in three or four characters: most calls are told apart without hashing
+  return fn.length <= 4 && fn.charCodeAt(0) === 95 && COMPARISON_NAMES.has(fn);
 }
 
 function test(op: string): (c: number) => boolean {

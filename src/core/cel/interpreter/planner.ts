@@ -231,7 +231,8 @@ class Planner {
   }
 
   plan(e: Expr): Interpretable {
-    if (this.opts.optimize && e.kind !== 'const' && foldable(e)) return this.fold(e);
+    // only literals and conversions fold: selections and identifiers are told apart by kind first
+    if (e.kind !== 'const' && e.kind !== 'select' && e.kind !== 'ident' && this.opts.optimize && foldable(e)) return this.fold(e);
     switch (e.kind) {
       case 'const': {
         const v = e.value;

@@ -253,7 +253,7 @@ export class Scanner {
       i += 2;
       while (i < src.length && isHex(src[i]!)) i++;
       const digits = src.slice(start, i);
-      if (src[i] === 'u' || src[i] === 'U') {
+      if ((src.charCodeAt(i) | 0x20) === 117) {
         this.uint(digits, start, i + 1);
         return;
       }
@@ -270,7 +270,7 @@ export class Scanner {
     if ((src.charCodeAt(i) | 0x20) === 101) {
       // e / E
       let j = i + 1;
-      if (src[j] === '+' || src[j] === '-') j++;
+      if (src.charCodeAt(j) === 43 || src.charCodeAt(j) === 45) j++;
       if (isDigitCode(src.charCodeAt(j))) {
         isDouble = true;
         i = j;
@@ -284,7 +284,7 @@ export class Scanner {
       this.value = Number(text);
       return;
     }
-    if (src[i] === 'u' || src[i] === 'U') {
+    if ((src.charCodeAt(i) | 0x20) === 117) {
       this.uint(text, start, i + 1);
       return;
     }

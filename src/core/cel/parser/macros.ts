@@ -258,7 +258,19 @@ for (const [key, b] of Object.entries(MACROS)) {
   byArity[Number(key.slice(slash + 1))] = b;
 }
 
+/**
+ * Macro names by length, as bit sets of their first letters (a, b, c, ... from bit 0): most
+ * calls name no macro, and two array reads say so without hashing the name.
+ */
+const MACRO_INITIALS: number[] = [];
+for (const name of MACROS_BY_NAME.keys()) MACRO_INITIALS[name.length] = (MACRO_INITIALS[name.length] ?? 0) | initialBit(name);
+
+function initialBit(name: string): number {
+  return 1 << ((name.charCodeAt(0) - 97) & 31);
+}
+
 export function expandMacro(h: MacroHelper, fn: string, offset: number, target: Expr | undefined, args: Expr[]): Expr | undefined {
+  if (((MACRO_INITIALS[fn.length] ?? 0) & initialBit(fn)) === 0) return undefined;
   const byArity = MACROS_BY_NAME.get(fn);
   if (byArity === undefined) return undefined;
   const b = byArity[args.length] ?? (fn === 'greatest' || fn === 'least' ? byArity[1] : undefined);

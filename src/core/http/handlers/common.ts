@@ -13,6 +13,7 @@ import { supportsProtobufKind } from '../serializers/protobufSerializer';
 import { jsonSerializer, jsonText, parseJson } from '../serializers/json';
 import type { Serializer } from '../serializers/types';
 import type { RequestScope } from './scope';
+import type { ResourceType } from '../../registry/types';
 import { queryOf } from '../queryParams';
 
 /** kube-apiserver's default --max-request-body-bytes (3 MiB). */
@@ -52,8 +53,13 @@ export async function readBody(request: Request): Promise<Uint8Array> {
 }
 
 export function protobufFor(scope: RequestScope): boolean {
-  return supportsProtobufKind(apiVersionOf(scope.type.group, scope.type.version), scope.type.kind);
+  let known = protobufByType.get(scope.type);
+  if (known === undefined) protobufByType.set(scope.type, (known = supportsProtobufKind(apiVersionOf(scope.type.group, scope.type.version), scope.type.kind)));
+  return known;
 }
+
+/** Whether a kind has a protobuf message depends on the type alone; every request asks. */
+const protobufByType = new WeakMap<ResourceType, boolean>();
 
 /**
  * Decodes a request body into an object of the URL's kind: apiVersion and

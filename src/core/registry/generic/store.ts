@@ -144,8 +144,7 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
-/** Store views made by Store.view: the root store and their own request settings, nothing else. */
-const plainViews = new WeakSet<object>();
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Keys whose last applied object a store keeps decoded (bounded: an object can be large, and a browser worker holds them all). */
 const lastWrittenLimit = 16;
@@ -372,6 +371,8 @@ export class Store {
 
   /** The store every view is made from (a view inherits it from its prototype). */
   private readonly root: Store = this;
+  /** True, and own, on the views Store.view made from the root, which have nothing but their request settings (own on the root too). */
+  private plainView = false;
 
   /**
    * A view of this store with the same request settings, made straight from
@@ -383,9 +384,10 @@ export class Store {
    * kept as the view's prototype, wrapper and all.
    */
   private view(): Store {
-    const plain = this === this.root || plainViews.has(this);
+    // The root and its plain views hold `plainView` themselves; a wrapper made from one only inherits it.
+    const plain = hasOwn.call(this, 'plainView') && (this.plainView || this === this.root);
     const view = Object.create(plain ? this.root : this) as Store;
-    if (plain) plainViews.add(view);
+    if (plain) view.plainView = true;
     view.admission = this.admission;
     view.mutatingAdmission = this.mutatingAdmission;
     view.requestUser = this.requestUser;

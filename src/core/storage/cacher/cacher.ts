@@ -218,6 +218,9 @@ class Cacher implements WatchCacheStorage {
   }
 
   get(key: string, revision?: number): Promise<KeyValue | undefined> {
+    // A read of the latest value reads no history: the window's expiry waits for the next call that
+    // does (or writes), which maintains it then. Other reads expire the window first.
+    if (this.followed && !revision) return this.getNow(key, revision);
     if (!this.maintainedNow()) return this.maintain().then(() => this.getNow(key, revision));
     return this.getNow(key, revision);
   }
@@ -238,19 +241,17 @@ class Cacher implements WatchCacheStorage {
     return this.backend.range(prefix, options);
   }
 
-  async create(key: string, value: string): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.create(key, value);
+  // Writes too reach the backend in the caller's turn when there is no maintenance to wait for.
+  create(key: string, value: string): Promise<KeyValue> {
+    return this.maintainedNow() ? this.backend.create(key, value) : this.maintain().then(() => this.backend.create(key, value));
   }
 
-  async update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.update(key, value, expectedModRevision);
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    return this.maintainedNow() ? this.backend.update(key, value, expectedModRevision) : this.maintain().then(() => this.backend.update(key, value, expectedModRevision));
   }
 
-  async delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
-    await this.maintain();
-    return this.backend.delete(key, expectedModRevision);
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    return this.maintainedNow() ? this.backend.delete(key, expectedModRevision) : this.maintain().then(() => this.backend.delete(key, expectedModRevision));
   }
 
   async watch(prefix: string, afterRevision: number, listener: (event: StorageEvent) => void, _onProgress?: (revision: number) => void, onEnded?: (error: StorageError) => void): Promise<Unsubscribe> {
