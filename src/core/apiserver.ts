@@ -6,7 +6,6 @@
  * then dispatch (discovery | openapi | version/health | resource);
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
-import type { KubeObject } from './api/types';
 import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
@@ -226,11 +225,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   health.done('generic-apiserver-start-informers');
 
   async function checkNamespace(namespace: string, object?: { gr: { group: string; resource: string }; name: string }): Promise<void> {
-    const ns = await storeFor(namespaceType).getKv('', namespace);
-    if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
-    // Stored values are JSON.stringify output: without the key's text the namespace cannot be terminating.
-    if (!ns.value.includes('"deletionTimestamp"')) return;
-    const obj = JSON.parse(ns.value) as KubeObject;
+    // NamespaceLifecycle reads the admission plugins' namespace lister (a storage read when the cache lacks it).
+    const found = defaultPlugins.namespace(namespace);
+    const obj = found instanceof Promise ? await found : found;
+    if (!obj) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
     if (obj.metadata.deletionTimestamp) {
       // NamespaceLifecycle: admission.NewForbidden on the object, plus the NamespaceTerminating cause.
       const gr = object?.gr ?? { group: '', resource: 'namespaces' };

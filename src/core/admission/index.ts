@@ -9,7 +9,6 @@
 import { addTrace, userFrom } from '../http/request/context';
 import type { RequestInfo } from '../http/requestInfo';
 import type { AdmissionReview, MutatingAdmission, ValidatingAdmission } from '../registry/generic/store';
-import type { KubeObject } from '../api/types';
 import type { ResourceType } from '../registry/types';
 import { anonymousUser, allUnauthenticated } from '../auth/user';
 import type { AdmissionAttributes, AdmissionOutcome } from './attributes';
@@ -84,11 +83,60 @@ function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attribu
  * Warnings join the response's (each once: a retried write runs admission
  * again), audit annotations the trace, a refused write's included.
  */
-export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]) {
-  return webhookPhases(() => plugin, (review) => requestAttributes(request, info, type, review), (outcome) => {
-    if (Object.keys(outcome.auditAnnotations).length) addTrace(request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
-    for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
-  });
+export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, request: Request, info: RequestInfo, type: ResourceType, warnings: string[]): RequestWebhooks {
+  return new RequestWebhooks(plugin, request, info, type, warnings);
+}
+
+/** requestWebhooks' phases: objects with method steps, so a request makes no closures for them. */
+class RequestWebhooks {
+  constructor(
+    private readonly plugin: WebhookAdmissionPlugin | undefined,
+    private readonly request: Request,
+    private readonly info: RequestInfo,
+    private readonly type: ResourceType,
+    private readonly warnings: string[],
+  ) {}
+
+  mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
+    return new MutatingWebhooks(this, builtIn);
+  }
+
+  validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
+    return new ValidatingWebhooks(this, inner);
+  }
+
+  /** One phase's webhooks; undefined at once when none of the phase is configured. */
+  run(phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined {
+    const webhooks = this.plugin;
+    if (!webhooks || webhooks.idle(phase)) return undefined;
+    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
+    return webhooks[phase](requestAttributes(this.request, this.info, this.type, review), outcome)?.finally(() => this.done(outcome));
+  }
+
+  private done(outcome: AdmissionOutcome): void {
+    if (Object.keys(outcome.auditAnnotations).length) addTrace(this.request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
+    for (const w of outcome.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
+  }
+}
+
+/** MutatingAdmissionWebhook after the built-in mutating plugins. */
+class MutatingWebhooks implements MutatingAdmission {
+  constructor(private readonly webhooks: RequestWebhooks, private readonly builtIn: MutatingAdmission | undefined) {}
+
+  admit(review: AdmissionReview): Promise<void> | undefined {
+    const first = this.builtIn?.admit(review);
+    return first ? first.then(() => this.webhooks.run('admit', review)) : this.webhooks.run('admit', review);
+  }
+}
+
+/** ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy). */
+class ValidatingWebhooks implements ValidatingAdmission {
+  constructor(private readonly webhooks: RequestWebhooks, private readonly inner: ValidatingAdmission | undefined) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    const first = this.inner?.validate(review);
+    return first ? first.then(() => this.webhooks.run('validate', review)) : (this.webhooks.run('validate', review) ?? settled);
+  }
 }
 
 /** Who the writes no request makes are admitted as: kube-controller-manager's own identity (without --use-service-account-credentials). */
@@ -132,22 +180,36 @@ export type AdmissionObserver = (plugin: string, operation: string, rejected: bo
  * ValidatingAdmissionPolicy.
  */
 export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, request: Request, info: RequestInfo, type: ResourceType, warnings: string[], observe?: AdmissionObserver, authorizer?: Authorizer, subjectRestriction = true, podSecurity?: PodSecurityPlugin): ValidatingAdmission {
-  const certificates = type.group === 'certificates.k8s.io';
-  return {
-    validate(review) {
-      const obj = review.object ?? review.oldObject;
-      const certificateChecks = certificates ? checkCertificates(review, obj) : undefined;
-      if (certificateChecks) return certificateChecks.then(() => validatePlugins(review));
-      try {
-        return validatePlugins(review) ?? settled;
-      } catch (e) {
-        return Promise.reject(e);
-      }
-    },
-  };
+  return new RequestAdmission(plugin, request, info, type, warnings, observe, authorizer, subjectRestriction, podSecurity);
+}
+
+/** requestAdmission's chain: one object per request, its steps methods (no closures made per write). */
+class RequestAdmission implements ValidatingAdmission {
+  constructor(
+    private readonly plugin: ValidatingAdmissionPolicyPlugin,
+    private readonly request: Request,
+    private readonly info: RequestInfo,
+    private readonly type: ResourceType,
+    private readonly warnings: string[],
+    private readonly observe: AdmissionObserver | undefined,
+    private readonly authorizer: Authorizer | undefined,
+    private readonly subjectRestriction: boolean,
+    private readonly podSecurity: PodSecurityPlugin | undefined,
+  ) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    if (this.type.group === 'certificates.k8s.io') return this.checkCertificates(review).then(() => this.validatePlugins(review));
+    try {
+      return this.validatePlugins(review) ?? settled;
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
 
   /** CertificateApproval / CertificateSigning (with an authorizer) and CertificateSubjectRestriction. */
-  async function checkCertificates(review: AdmissionReview, obj: KubeObject | undefined): Promise<void> {
+  private async checkCertificates(review: AdmissionReview): Promise<void> {
+    const { authorizer, type, info, request, observe } = this;
+    const obj = review.object ?? review.oldObject;
     if (authorizer && review.operation === 'UPDATE' && (review.subresource === 'approval' || review.subresource === 'status')) {
       const attrs = { group: type.group, resource: type.resource, subresource: review.subresource, name: info.name || obj?.metadata.name || '', object: review.object, oldObject: review.oldObject, user: userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] } };
       const [name, admit] = review.subresource === 'approval' ? ['CertificateApproval', admitCertificateApproval] as const : ['CertificateSigning', admitCertificateSigning] as const;
@@ -160,7 +222,7 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
         observe?.(name, review.operation, denied, (performance.now() - startedAt) / 1000);
       }
     }
-    if (subjectRestriction && review.operation === 'CREATE') {
+    if (this.subjectRestriction && review.operation === 'CREATE') {
       const startedAt = performance.now();
       let denied = true;
       try {
@@ -176,9 +238,10 @@ export function requestAdmission(plugin: ValidatingAdmissionPolicyPlugin, reques
    * PodSecurity, then ValidatingAdmissionPolicy, each timed for its metrics. A step that answers at once
    * (no namespace to read, no policy bound) takes no await; a refusal ends the validating step there.
    */
-  function validatePlugins(review: AdmissionReview): Promise<void> | undefined {
-    const run: PluginRun = { request, operation: review.operation, outcome: { warnings: [], auditAnnotations: {} }, warnings, observe };
-    const attrs = requestAttributes(request, info, type, review);
+  private validatePlugins(review: AdmissionReview): Promise<void> | undefined {
+    const { request, podSecurity, plugin } = this;
+    const run: PluginRun = { request, operation: review.operation, outcome: { warnings: [], auditAnnotations: {} }, warnings: this.warnings, observe: this.observe };
+    const attrs = requestAttributes(request, this.info, this.type, review);
     // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
     const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? timedStep(run, 'PodSecurity', false, podSecurity, attrs) : undefined;
     if (first) return first.then(() => timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs)).then(() => finishRun(run, true));

@@ -40,8 +40,15 @@ const nameValidators: Record<string, NameValidator> = {
   'networking.k8s.io/ipaddresses': (name, prefix) => nameIsIPAddress(name, prefix),
 };
 
+/** nameValidatorFor's answers by group, then resource: a write looks its kind up without building a key. */
+const validatorsByGroup = new Map<string, Map<string, NameValidator>>();
+
 export function nameValidatorFor(group: string, resource: string): NameValidator {
-  return nameValidators[`${group}/${resource}`] ?? nameIsDNSSubdomain;
+  let byResource = validatorsByGroup.get(group);
+  if (!byResource) validatorsByGroup.set(group, (byResource = new Map()));
+  let validator = byResource.get(resource);
+  if (!validator) byResource.set(resource, (validator = nameValidators[`${group}/${resource}`] ?? nameIsDNSSubdomain));
+  return validator;
 }
 
 export function validateAnnotations(annotations: unknown, field: string): FieldError[] {
