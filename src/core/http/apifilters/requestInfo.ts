@@ -6,22 +6,26 @@ import { writeError } from '../responseWriter';
 
 /**
  * The attributes of the URLs seen lately (requestUrl shares one URL object
- * per text), by method. They depend on nothing else, so a repeated request
- * reuses them; they are frozen, as every request that shares them reads them.
+ * per text), by method then URL: a request with a URL not seen lately (a GET
+ * of each of many objects in turn) adds one entry and no table of its own.
+ * They depend on nothing else, so a repeated request reuses them; they are
+ * frozen, as every request that shares them reads them.
  */
-const resolved = new Map<URL, Map<string, RequestInfo>>();
+const resolved = new Map<string, Map<URL, RequestInfo>>();
 const resolvedLimit = 256;
 
 function resolvedInfo(method: string, url: URL): RequestInfo {
-  let byMethod = resolved.get(url);
-  const known = byMethod?.get(method);
+  let byUrl = resolved.get(method);
+  const known = byUrl?.get(url);
   if (known) return known;
   const info = Object.freeze(newRequestInfo(method, url)) as RequestInfo;
-  if (!byMethod) {
-    if (resolved.size >= resolvedLimit) resolved.clear();
-    resolved.set(url, (byMethod = new Map()));
+  if (!byUrl) {
+    // Any method text reaches here; the handful in use stay.
+    if (resolved.size >= 16) resolved.clear();
+    resolved.set(method, (byUrl = new Map()));
   }
-  byMethod.set(method, info);
+  else if (byUrl.size >= resolvedLimit) byUrl.clear();
+  byUrl.set(url, info);
   return info;
 }
 
