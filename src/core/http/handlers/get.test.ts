@@ -33,4 +33,30 @@ describe('GET of one object', () => {
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404, details: { name: 'c1', kind: 'configmaps' } });
   });
+
+  it('[API-META-015] an object read in turn with others, and read again and again, answers the same text until it is written', async () => {
+    const t = await newTestServer();
+    const names = ['r0', 'r1', 'r2'];
+    for (const name of names) expect((await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: name } } })).status).toBe(201);
+    const read = async (name: string) => (await t.request('GET', `/api/v1/namespaces/default/configmaps/${name}`, { headers: { accept: 'application/json' } })).text();
+    // First, second (kept from here) and third reads of each, interleaved.
+    const texts = new Map<string, string>();
+    for (let round = 0; round < 3; round++) {
+      for (const name of names) {
+        const text = await read(name);
+        if (round === 0) texts.set(name, text);
+        else expect(text).toBe(texts.get(name));
+        expect(JSON.parse(text)).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name }, data: { v: name } });
+      }
+    }
+    const before = JSON.parse(texts.get('r1')!) as { metadata: { resourceVersion: string } };
+    const updated = await t.json('PUT', '/api/v1/namespaces/default/configmaps/r1', { body: { ...before, data: { v: 'new' } } });
+    expect(updated.status).toBe(200);
+    for (let round = 0; round < 3; round++) {
+      const after = JSON.parse(await read('r1')) as { metadata: { resourceVersion: string }; data: Record<string, string> };
+      expect(after.data).toEqual({ v: 'new' });
+      expect(after.metadata.resourceVersion).toBe(updated.body.metadata.resourceVersion);
+      expect(await read('r0')).toBe(texts.get('r0'));
+    }
+  });
 });

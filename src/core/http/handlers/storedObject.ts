@@ -18,14 +18,18 @@ export function servesStoredJson(choice: OutputChoice): boolean {
 }
 
 /**
- * The encoded answers of the values read most recently. A stored value
- * never changes (a write stores a new one), so a GET of an object nobody
- * wrote since sends the bytes the last GET sent. Bounded: the cache starts
- * over when full, keeping the values it holds (and their bytes) alive no
- * longer than a few hundred reads.
+ * The answers of values read more than once lately. A stored value never
+ * changes (a write stores a new one), so a GET of an object nobody wrote
+ * since sends the text the last GET sent. A value's text is kept from its
+ * second read on: a reader that goes through many objects in turn (each read
+ * once) keeps no text alive, which would only grow the young generation the
+ * garbage collector copies. Both tables are bounded: each starts over when
+ * full, keeping what it holds alive no longer than a thousand reads.
  */
 const readAnswers = new Map<KeyValue, { store: Store; text: string }>();
 const readAnswersLimit = 256;
+const readOnce = new Set<KeyValue>();
+const readOnceLimit = 1024;
 
 /** The answer's text (kept a string: the response writer and hosts encode it, an in-process client parses it). */
 function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | undefined {
@@ -35,8 +39,13 @@ function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | un
   if (json === undefined) return undefined;
   const text = json + '\n';
   if (reuse) {
-    if (readAnswers.size >= readAnswersLimit) readAnswers.clear();
-    readAnswers.set(kv, { store, text });
+    if (!readOnce.has(kv)) {
+      if (readOnce.size >= readOnceLimit) readOnce.clear();
+      readOnce.add(kv);
+    } else {
+      if (readAnswers.size >= readAnswersLimit) readAnswers.clear();
+      readAnswers.set(kv, { store, text });
+    }
   }
   return text;
 }
