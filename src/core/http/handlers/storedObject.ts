@@ -20,16 +20,15 @@ export function servesStoredJson(choice: OutputChoice): boolean {
 /**
  * The answers of values read more than once lately. A stored value never
  * changes (a write stores a new one), so a GET of an object nobody wrote
- * since sends the text the last GET sent. A value's text is kept from its
- * second read on: a reader that goes through many objects in turn (each read
- * once) keeps no text alive, which would only grow the young generation the
- * garbage collector copies. Both tables are bounded: each starts over when
- * full, keeping what it holds alive no longer than a thousand reads.
+ * since sends the text the last GET sent. A value's text is kept only when
+ * its previous read is among the last few hundred (the window this cache
+ * would have held it in): a reader that goes through more objects than that
+ * in turn keeps no text alive, which would only grow the young generation
+ * the garbage collector copies, for no hit. Both tables start over when full.
  */
 const readAnswers = new Map<KeyValue, { store: Store; text: string }>();
-const readAnswersLimit = 256;
+const readWindow = 256;
 const readOnce = new Set<KeyValue>();
-const readOnceLimit = 1024;
 
 /** The answer's text (kept a string: the response writer and hosts encode it, an in-process client parses it). */
 function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | undefined {
@@ -40,10 +39,10 @@ function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | un
   const text = json + '\n';
   if (reuse) {
     if (!readOnce.has(kv)) {
-      if (readOnce.size >= readOnceLimit) readOnce.clear();
+      if (readOnce.size >= readWindow) readOnce.clear();
       readOnce.add(kv);
     } else {
-      if (readAnswers.size >= readAnswersLimit) readAnswers.clear();
+      if (readAnswers.size >= readWindow) readAnswers.clear();
       readAnswers.set(kv, { store, text });
     }
   }
