@@ -8,7 +8,7 @@
  */
 import { featureSpec, type FeatureGate, type FeatureGates } from '../features';
 import type { RequestInfo } from '../http/requestInfo';
-import { deprecatedApiFrom, requestUrl } from '../http/request/context';
+import { deprecatedApiFrom, hasSharedUrl, requestUrl } from '../http/request/context';
 import { resourcePrefix } from '../registry/generic/keys';
 import type { ResourceRegistry } from '../registry/registry';
 import type { Storage } from '../storage/interface';
@@ -271,7 +271,8 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     const known = seriesByInfo.get(info);
     if (known?.url === url) return known.series;
     const series = seriesFor([reportedVerb(request, info), dryRun(url), info.apiGroup, info.apiVersion, info.resource, info.subresource, requestScope(info), 'apiserver']);
-    if (info.verb !== 'patch') seriesByInfo.set(info, { url, series });
+    // Only a shared URL's RequestInfo is seen again (requestUrl).
+    if (info.verb !== 'patch' && hasSharedUrl(request)) seriesByInfo.set(info, { url, series });
     return series;
   }
 

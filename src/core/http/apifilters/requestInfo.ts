@@ -1,5 +1,5 @@
 /** withRequestInfo (k8s.io/apiserver/pkg/endpoints/filters/requestinfo.go): resolves the request's attributes once, for every later filter. */
-import { requestUrl, withRequestInfo as setRequestInfo } from '../request/context';
+import { hasSharedUrl, requestUrl, withRequestInfo as setRequestInfo } from '../request/context';
 import { newRequestInfo, type RequestInfo } from '../requestInfo';
 import type { Handler } from '../chain';
 import { writeError } from '../responseWriter';
@@ -14,11 +14,13 @@ import { writeError } from '../responseWriter';
 const resolved = new Map<string, Map<URL, RequestInfo>>();
 const resolvedLimit = 256;
 
-function resolvedInfo(method: string, url: URL): RequestInfo {
+function resolvedInfo(request: Request, method: string, url: URL): RequestInfo {
   let byUrl = resolved.get(method);
   const known = byUrl?.get(url);
   if (known) return known;
   const info = Object.freeze(newRequestInfo(method, url)) as RequestInfo;
+  // A URL no other request holds is never looked up again.
+  if (!hasSharedUrl(request)) return info;
   if (!byUrl) {
     // Any method text reaches here; the handful in use stay.
     if (resolved.size >= 16) resolved.clear();
@@ -33,7 +35,7 @@ export function withRequestInfo(handler: Handler): Handler {
   // Not async: the handler's promise is the answer, with no promise around it.
   return (request) => {
     try {
-      setRequestInfo(request, resolvedInfo(request.method, requestUrl(request)));
+      setRequestInfo(request, resolvedInfo(request, request.method, requestUrl(request)));
     } catch (err) {
       // A path the resolver cannot read (a malformed escape) is the client's error.
       return Promise.resolve(writeError(err, request));

@@ -59,4 +59,31 @@ describe('GET of one object', () => {
       expect(await read('r0')).toBe(texts.get('r0'));
     }
   });
+
+  it('[AC-METRICS-010] GETs of paths seen once, twice and many times are each routed, answered and counted in their own series', async () => {
+    const t = await newTestServer();
+    const ns = 'seen-' + Math.random().toString(36).slice(2, 8);
+    expect((await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } })).status).toBe(201);
+    const names = ['a', 'b', 'c'];
+    for (const name of names) expect((await t.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: name } } })).status).toBe(201);
+    // a: once; b: twice; c: five times; a missing name once and twice; a list of the namespace twice.
+    const gets: Array<[string, number]> = [['a', 1], ['b', 2], ['c', 5], ['missing', 1], ['gone', 2]];
+    for (const [name, times] of gets) {
+      for (let i = 0; i < times; i++) {
+        const r = await t.json('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`);
+        if (names.includes(name)) expect(r.body).toMatchObject({ kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: name } });
+        else expect(r.body).toMatchObject({ kind: 'Status', code: 404, reason: 'NotFound', details: { name, kind: 'configmaps' } });
+      }
+    }
+    for (let i = 0; i < 2; i++) expect((await t.json('GET', `/api/v1/namespaces/${ns}/configmaps`)).body.items).toHaveLength(3);
+    const metrics = await (await t.request('GET', '/metrics')).text();
+    const count = (verb: string, scope: string, code: number) => {
+      const want = `verb="${verb}",dry_run="",group="",version="v1",resource="configmaps",subresource="",scope="${scope}",component="apiserver",code="${code}"`;
+      const line = metrics.split('\n').find((l) => l.startsWith(`apiserver_request_total{${want}} `));
+      return Number(line?.split(' ')[1]);
+    };
+    expect(count('GET', 'resource', 200)).toBe(8);
+    expect(count('GET', 'resource', 404)).toBe(3);
+    expect(count('LIST', 'namespace', 200)).toBe(2);
+  });
 });

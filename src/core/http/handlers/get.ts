@@ -8,6 +8,7 @@ import type { Store } from '../../registry/generic/store';
 import type { RequestInfo } from '../requestInfo';
 import type { RequestScope } from './scope';
 import { writeStoredObject } from './storedObject';
+import { hasSharedUrl } from '../request/context';
 
 /**
  * Store.getKv's key for the object a request names, kept per RequestInfo: requests to the same
@@ -15,11 +16,12 @@ import { writeStoredObject } from './storedObject';
  */
 const keyByInfo = new WeakMap<RequestInfo, { store: Store; key: string }>();
 
-function objectKeyOf(store: Store, info: RequestInfo): string {
+function objectKeyOf(request: Request, store: Store, info: RequestInfo): string {
   const known = keyByInfo.get(info);
   if (known?.store === store) return known.key;
   const key = store.key(info.namespace, info.name);
-  keyByInfo.set(info, { store, key });
+  // Only a shared URL's RequestInfo is seen again.
+  if (hasSharedUrl(request)) keyByInfo.set(info, { store, key });
   return key;
 }
 
@@ -29,7 +31,7 @@ export async function getResource(scope: RequestScope): Promise<Response> {
   // unset: most recent; "0": any; n: not older than n (wait briefly if the store is behind).
   const rv = parseResourceVersion(queryOf(url).get('resourceVersion'));
   if (rv) await waitForRevision(store.storage, scope.clock, rv, request.signal);
-  const kv = await store.storage.get(objectKeyOf(store, info));
+  const kv = await store.storage.get(objectKeyOf(request, store, info));
   if (!kv) throw newNotFound(store.gr, info.name);
   return writeStoredObject(scope, choice, 200, kv);
 }

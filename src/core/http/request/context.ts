@@ -18,6 +18,8 @@ export interface TraceEntry {
 interface RequestContext {
   /** request.url parsed, once per request. */
   url?: URL;
+  /** Whether url is the one shared by the requests to its text (seen lately): caches keyed by it or by its RequestInfo keep entries only then. */
+  sharedUrl?: boolean;
   info?: RequestInfo;
   user?: UserInfo;
   /** The user before impersonation was applied (set only when it was). */
@@ -45,15 +47,20 @@ function existing(request: Request): RequestContext | undefined {
 }
 
 function contextOf(request: Request): RequestContext {
-  return ((request as WithContext)[contextKey] ??= { url: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, deprecatedRemovedRelease: undefined, trace: undefined });
+  return ((request as WithContext)[contextKey] ??= { url: undefined, sharedUrl: undefined, info: undefined, user: undefined, originalUser: undefined, cbor: undefined, tracing: undefined, deprecatedRemovedRelease: undefined, trace: undefined });
 }
 
 /**
  * URLs parsed lately, by their text. Clients repeat the same few paths, and
- * a lookup costs less than a parse; the cache starts over when full. The
- * URLs are shared between requests, so nobody may change one.
+ * a lookup costs less than a parse. A URL is kept from its text's second
+ * sighting in a while on: a client that goes through many objects in turn
+ * (each path seen once) keeps no URL, and no entry of the caches keyed by it
+ * or by its RequestInfo, alive for the garbage collector to copy for no hit.
+ * Both tables start over when full. The URLs are shared between requests, so
+ * nobody may change one.
  */
 const parsedUrls = new Map<string, URL>();
+const seenUrls = new Set<string>();
 const parsedUrlsLimit = 256;
 
 /** The request's URL, parsed once however many stages read it. Callers must not change it. */
@@ -62,11 +69,24 @@ export function requestUrl(request: Request): URL {
   if (ctx.url) return ctx.url;
   const text = request.url;
   let url = parsedUrls.get(text);
-  if (!url) {
-    if (parsedUrls.size >= parsedUrlsLimit) parsedUrls.clear();
-    parsedUrls.set(text, (url = new URL(text)));
+  if (url) ctx.sharedUrl = true;
+  else {
+    url = new URL(text);
+    ctx.sharedUrl = seenUrls.has(text);
+    if (ctx.sharedUrl) {
+      if (parsedUrls.size >= parsedUrlsLimit) parsedUrls.clear();
+      parsedUrls.set(text, url);
+    } else {
+      if (seenUrls.size >= parsedUrlsLimit) seenUrls.clear();
+      seenUrls.add(text);
+    }
   }
   return (ctx.url = url);
+}
+
+/** Whether the request's URL (requestUrl) is shared with the requests to its text: what is kept for it is found again. */
+export function hasSharedUrl(request: Request): boolean {
+  return existing(request)?.sharedUrl === true;
 }
 
 export function withRequestInfo(request: Request, info: RequestInfo): void {
