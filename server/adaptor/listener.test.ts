@@ -172,6 +172,22 @@ describe('the core Request', () => {
     await rawExchange(port, 'GET /version HTTP/1.0\r\n\r\n');
     expect(urls).toEqual(['http://example.com:8080/api?x=1', 'http://localhost/api/v1/x%7Cy', 'http://127.0.0.1/version']);
   });
+
+  it('gives a repeated plain target the same URL, per Host, and still checks targets it has not seen', async () => {
+    const urls: string[] = [];
+    const port = await serve((request) => {
+      urls.push(request.url);
+      return new Response(null, { status: 204 });
+    });
+    const target = '/api/v1/namespaces/default/configmaps/c';
+    for (const host of ['a.example:8080', 'b.example:8080', 'a.example:8080']) {
+      const reply = await rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 204 No Content');
+    }
+    const dotted = await rawExchange(port, `GET ${target}/.. HTTP/1.1\r\nHost: a.example:8080\r\nConnection: close\r\n\r\n`);
+    expect(dotted.split('\r\n')[0]).toBe('HTTP/1.1 204 No Content');
+    expect(urls).toEqual([`http://a.example:8080${target}`, `http://b.example:8080${target}`, `http://a.example:8080${target}`, 'http://a.example:8080/api/v1/namespaces/default/configmaps/']);
+  });
 });
 
 describe('writing the Response', () => {

@@ -14,7 +14,6 @@ import {
   formatTime,
   isResetManagedFields,
   managedFieldsEntry,
-  rememberFieldsV1Text,
   type Managed,
 } from './managedFields';
 import { ManagedFieldsUpdater } from './managedFieldsUpdater';
@@ -143,13 +142,11 @@ export class FieldManager {
       if (requested !== undefined && requested !== null && !(Array.isArray(requested) && requested.length === 0) && !isResetManagedFields(requested)) return undefined;
     }
     const obj = withoutManagedFields(newObj);
-    const created = createdFieldsV1(c.schema, c.root, this.zero, obj, c.resetFields, STRIP_SET);
-    if (created === undefined) return undefined;
-    if (isEmptyObject(created.fields)) return obj;
-    // The stored encoding writes the text as it is (managedFieldsJson).
-    rememberFieldsV1Text(created.fields, created.text);
+    const fieldsV1 = createdFieldsV1(c.schema, c.root, this.zero, obj, c.resetFields, STRIP_SET);
+    if (fieldsV1 === undefined) return undefined;
+    if (isEmptyObject(fieldsV1)) return obj;
     const id = buildManagerIdentifier({ manager, operation: 'Update', apiVersion: c.apiVersion, subresource: this.subresource });
-    const entry = managedFieldsEntry(id, false, c.apiVersion, formatTime(c.now()), created.fields);
+    const entry = managedFieldsEntry(id, false, c.apiVersion, formatTime(c.now()), fieldsV1);
     const metadata = isObject(obj.metadata) ? obj.metadata : {};
     return { ...obj, metadata: { ...metadata, managedFields: [entry as unknown as JsonObject] } };
   }

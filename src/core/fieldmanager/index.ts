@@ -27,7 +27,6 @@ export {
   encodeManagedFields,
   formatTime,
   isResetManagedFields,
-  managedFieldsJson,
   ManagedFieldsError,
   type ManagedFieldsEntry,
 } from './managedFields';

@@ -233,45 +233,6 @@ export function managedFieldsEntry(id: string, applied: boolean, apiVersion: str
   return e;
 }
 
-/** The JSON text of FieldsV1 values that were encoded with it (frozen values only). */
-const fieldsTexts = new WeakMap<object, string>();
-
-/** Records `text`, exactly JSON.stringify(fields), as the text of the frozen `fields`. */
-export function rememberFieldsV1Text(fields: FieldsV1, text: string): void {
-  fieldsTexts.set(fields, text);
-}
-
-/**
- * JSON.stringify(entries) for metadata.managedFields whose FieldsV1 values
- * all have a known text (rememberFieldsV1Text): the entries' other fields
- * are stringified, the FieldsV1 texts put in as they are. Undefined when
- * some entry is not a plain object with a known FieldsV1.
- */
-export function managedFieldsJson(entries: unknown): string | undefined {
-  if (!Array.isArray(entries)) return undefined;
-  let out = '[';
-  for (let i = 0; i < entries.length; i++) {
-    const e: unknown = entries[i];
-    if (typeof e !== 'object' || e === null || Object.getPrototypeOf(e) !== Object.prototype) return undefined;
-    const entry = e as Record<string, unknown>;
-    const fields = entry.fieldsV1;
-    const known = typeof fields === 'object' && fields !== null ? fieldsTexts.get(fields) : undefined;
-    if (known === undefined) return undefined;
-    out += i === 0 ? '{' : ',{';
-    let first = true;
-    for (const k in entry) {
-      if (!hasOwn.call(entry, k)) continue;
-      const text = k === 'fieldsV1' ? known : (JSON.stringify(entry[k]) as string | undefined);
-      // Values JSON leaves out of objects (undefined, functions).
-      if (text === undefined) continue;
-      out += (first ? '' : ',') + JSON.stringify(k) + ':' + text;
-      first = false;
-    }
-    out += '}';
-  }
-  return out + ']';
-}
-
 /**
  * A write asks to reset managedFields when it sets the list to exactly one
  * empty entry. An empty list does not reset: clients unaware of the field

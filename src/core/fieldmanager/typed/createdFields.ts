@@ -12,8 +12,7 @@ import { listItemElement } from './listItems';
  * but not the maps. The result is that set less `ignored` and everything
  * below it (the endpoint's reset fields) and less the exact paths of
  * `stripped` (metadata nobody owns), encoded as setToFieldsV1 encodes it:
- * keys in element order, `"."` first. Empty when nothing is owned. The
- * FieldsV1 comes frozen, with its JSON text.
+ * keys in element order, `"."` first, frozen. Empty when nothing is owned.
  *
  * Undefined when the walk cannot tell the answer alone: a zero-object field
  * set to something other than a map, or a value the comparison would refuse
@@ -27,11 +26,11 @@ export function createdFieldsV1(
   obj: JsonObject,
   ignored: PathSet | undefined,
   stripped: PathSet | undefined,
-): CreatedFields | undefined {
+): FieldsV1 | undefined {
   const atom = schema.resolve(root, obj);
   if (atom.kind !== 'map' || atom.relationship === 'atomic') return undefined;
-  const w: Walk = { schema, pes: [], values: [], texts: [], text: '' };
-  const from = w.pes.length;
+  const w: Walk = { schema, pes: [], values: [], top: 0 };
+  const from = w.top;
   try {
     for (const key in zero) {
       if (!hasOwn.call(zero, key)) continue;
@@ -55,7 +54,7 @@ export function createdFieldsV1(
       }
       // Present on both sides: its entries are added, the map itself is not.
       const f = fillMap(w, a, v, keep ? ignored?.child(pe) : ALL, stripped?.child(pe), false);
-      if (f !== undefined) push(w, pe, f, w.text);
+      if (f !== undefined) push(w, pe, f);
     }
     for (const key in obj) {
       if (!hasOwn.call(obj, key) || hasOwn.call(zero, key)) continue;
@@ -64,14 +63,7 @@ export function createdFieldsV1(
   } catch {
     return undefined;
   }
-  const fields = emitNode(w, from, false);
-  return fields === undefined ? { fields: LEAF, text: '{}' } : { fields, text: w.text };
-}
-
-/** A FieldsV1 and its JSON text, exactly JSON.stringify(fields). */
-export interface CreatedFields {
-  fields: FieldsV1;
-  text: string;
+  return emitNode(w, from, false) ?? {};
 }
 
 /** Marks a subtree that is walked only for the errors the comparison would raise in it. */
@@ -79,17 +71,15 @@ const ALL = Symbol('ignored');
 type Ignored = PathSet | typeof ALL | undefined;
 
 /**
- * The entries of the node being filled, on stacks shared by the whole
- * walk: a node pushes its entries, then pops them into its FieldsV1, and
- * their texts into its own text (left in `text`).
+ * The entries of the node being filled, on two stacks shared by the whole
+ * walk: a node pushes its entries, then pops them into its FieldsV1.
  */
 interface Walk {
   schema: Schema;
   pes: PathElement[];
   values: FieldsV1[];
-  texts: string[];
-  /** The text of the node emitted last. */
-  text: string;
+  /** Entries in use: the stacks' arrays are written over, never shortened. */
+  top: number;
 }
 
 const LEAF: FieldsV1 = Object.freeze({}) as FieldsV1;
@@ -115,22 +105,10 @@ function fieldNode(atom: MapAtom, key: string): TypeNode | undefined {
   return hasOwn.call(atom.fields, key) ? atom.fields[key] : atom.element;
 }
 
-function push(w: Walk, pe: PathElement, f: FieldsV1, text: string): void {
-  w.pes.push(pe);
-  w.values.push(f);
-  w.texts.push(text);
-}
-
-/** Keys as JSON strings, by element id (bounded: a cache only). */
-let quoted = new Map<string, string>();
-
-function quote(id: string): string {
-  let q = quoted.get(id);
-  if (q === undefined) {
-    if (quoted.size >= 1 << 14) quoted = new Map();
-    quoted.set(id, (q = JSON.stringify(id)));
-  }
-  return q;
+function push(w: Walk, pe: PathElement, f: FieldsV1): void {
+  const i = w.top++;
+  w.pes[i] = pe;
+  w.values[i] = f;
 }
 
 /** Whether the comparison takes `v` of this type as one leaf (scalars, atomic, empty or mistyped values). */
@@ -150,31 +128,27 @@ function entry(w: Walk, atom: MapAtom, key: string, v: JsonValue, ignored: Ignor
   }
   const self = stripped === undefined || !stripped.hasMember(pe);
   if (node === undefined) {
-    if (self) push(w, pe, LEAF, '{}');
+    if (self) push(w, pe, LEAF);
     return;
   }
   const f = added(w, node, v, ignored?.child(pe), stripped?.child(pe), self);
-  if (f !== undefined) push(w, pe, f, w.text);
+  if (f !== undefined) push(w, pe, f);
 }
 
 /**
- * The FieldsV1 of a value added as a whole (its text left in w.text): `{}`
- * for a leaf, `"."` (when `self`) and its entries for a granular list or
- * map; undefined when none of it is kept.
+ * The FieldsV1 of a value added as a whole: `{}` for a leaf, `"."` (when
+ * `self`) and its entries for a granular list or map; undefined when none
+ * of it is kept.
  */
 function added(w: Walk, node: TypeNode, v: JsonValue, ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
   const atom = w.schema.resolve(node, v === null ? undefined : v);
-  if (isLeaf(atom, v)) {
-    if (!self || ignored === ALL) return undefined;
-    w.text = '{}';
-    return LEAF;
-  }
+  if (isLeaf(atom, v)) return self && ignored !== ALL ? LEAF : undefined;
   if (atom.kind === 'list') return fillList(w, atom, v as JsonValue[], ignored, stripped, self);
   return fillMap(w, atom as MapAtom, v as JsonObject, ignored, stripped, self);
 }
 
 function fillMap(w: Walk, atom: MapAtom, v: JsonObject, ignored: Ignored, stripped: PathSet | undefined, self: boolean): FieldsV1 | undefined {
-  const from = w.pes.length;
+  const from = w.top;
   for (const key in v) if (hasOwn.call(v, key)) entry(w, atom, key, v[key], ignored, stripped);
   return ignored === ALL ? undefined : emitNode(w, from, self);
 }
@@ -198,7 +172,7 @@ function fillList(w: Walk, atom: ListAtom, list: JsonValue[], ignored: Ignored, 
     pes[n] = pe;
     items[n++] = list[i];
   }
-  const from = w.pes.length;
+  const from = w.top;
   for (let i = 0; i < n; i++) {
     const pe = pes[i];
     if (ignored === ALL || (ignored !== undefined && ignored.hasMember(pe))) {
@@ -207,73 +181,48 @@ function fillList(w: Walk, atom: ListAtom, list: JsonValue[], ignored: Ignored, 
     }
     const itemSelf = stripped === undefined || !stripped.hasMember(pe);
     const f = added(w, atom.element, items[i], ignored?.child(pe), stripped?.child(pe), itemSelf);
-    if (f !== undefined) push(w, pe, f, w.text);
+    if (f !== undefined) push(w, pe, f);
   }
   return ignored === ALL ? undefined : emitNode(w, from, self);
 }
 
-/**
- * Pops the entries pushed since `from` into one FieldsV1 node, sorted (its
- * text left in w.text); a member without entries is a leaf.
- */
+/** Pops the entries pushed since `from` into one FieldsV1 node, sorted and frozen (as setToFieldsV1's); a member without entries is a leaf. */
 function emitNode(w: Walk, from: number, self: boolean): FieldsV1 | undefined {
-  const { pes, values, texts } = w;
-  const n = pes.length - from;
-  if (n === 0) {
-    if (!self) return undefined;
-    w.text = '{}';
-    return LEAF;
-  }
-  sortEntries(w, from);
+  const end = w.top;
+  if (end === from) return self ? LEAF : undefined;
+  const { pes, values } = w;
+  sortEntries(pes, values, from, end);
   const out: FieldsV1 = {};
-  let text = '{';
-  if (self) {
-    out['.'] = LEAF;
-    text += '".":{},';
-  }
-  for (let i = from; i < pes.length; i++) {
-    const id = pes[i].id;
-    out[id] = values[i];
-    text += (i === from ? '' : ',') + quote(id) + ':' + texts[i];
-  }
-  w.text = text + '}';
-  // Frozen as setToFieldsV1 freezes its encodings: the text stays true to it.
-  Object.freeze(out);
-  pes.length = from;
-  values.length = from;
-  texts.length = from;
-  return out;
+  if (self) out['.'] = LEAF;
+  for (let i = from; i < end; i++) out[pes[i].id] = values[i];
+  w.top = from;
+  return Object.freeze(out);
 }
 
-/** Sorts the entries from `from` on by element (insertion sort: entries mostly come in order, and nodes are small). */
-function sortEntries(w: Walk, from: number): void {
-  const { pes, values, texts } = w;
+/** Sorts pes[from..end) by element, values alongside (insertion sort: entries mostly come in order, and nodes are small). */
+function sortEntries(pes: PathElement[], values: FieldsV1[], from: number, end: number): void {
   let sorted = true;
-  for (let i = from + 1; i < pes.length && sorted; i++) sorted = compareEls(pes[i - 1], pes[i]) < 0;
+  for (let i = from + 1; i < end && sorted; i++) sorted = compareEls(pes[i - 1], pes[i]) < 0;
   if (sorted) return;
-  if (pes.length - from > 32) {
-    const order = pes.slice(from).map((pe, i) => ({ pe, f: values[from + i], t: texts[from + i] }));
+  if (end - from > 32) {
+    const order = pes.slice(from, end).map((pe, i) => ({ pe, f: values[from + i] }));
     order.sort((a, b) => compareEls(a.pe, b.pe));
     for (let i = 0; i < order.length; i++) {
       pes[from + i] = order[i].pe;
       values[from + i] = order[i].f;
-      texts[from + i] = order[i].t;
     }
     return;
   }
-  for (let i = from + 1; i < pes.length; i++) {
+  for (let i = from + 1; i < end; i++) {
     const pe = pes[i];
     const f = values[i];
-    const t = texts[i];
     let j = i - 1;
     while (j >= from && compareEls(pes[j], pe) > 0) {
       pes[j + 1] = pes[j];
       values[j + 1] = values[j];
-      texts[j + 1] = texts[j];
       j--;
     }
     pes[j + 1] = pe;
     values[j + 1] = f;
-    texts[j + 1] = t;
   }
 }

@@ -9,6 +9,7 @@
 import { traceFrom, withTracing } from '../request/context';
 
 export const traceHeader = 'X-Kubesim-Trace';
+const traceHeaderKey = traceHeader.toLowerCase();
 
 export function withTraceHeader(handler: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
   const traced = async (request: Request) => {
@@ -18,5 +19,6 @@ export function withTraceHeader(handler: (request: Request) => Promise<Response>
     headers.set(traceHeader, encodeURIComponent(JSON.stringify(traceFrom(request))));
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
-  return (request) => (request.headers.get(traceHeader) === '1' ? traced(request) : handler(request));
+  // Looked up by its lower-case name: every request asks, and a name to lower-case first costs a string each time.
+  return (request) => (request.headers.get(traceHeaderKey) === '1' ? traced(request) : handler(request));
 }

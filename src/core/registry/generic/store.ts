@@ -21,7 +21,7 @@ import {
 import { isStorageError, type KeyValue, type Storage } from '../../storage/interface';
 import type { Clock, RandomSource } from '../../util/clock';
 import { validateObjectMetaForCreate, validateObjectMetaUpdate } from '../../validation/objectMeta';
-import { managedFieldsJson, newFieldManager, type FieldManager } from '../../fieldmanager';
+import { newFieldManager, type FieldManager } from '../../fieldmanager';
 import type { ResourceType, SchemaObject } from '../types';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys';
 import type { FinishFunc, ResourceStrategy, StrategyContext } from './strategy';
@@ -266,30 +266,7 @@ function storedMetadata(meta: ObjectMeta): ObjectMeta {
   return out as ObjectMeta;
 }
 
-/** storedMetadata writes managedFields last of ObjectMeta's fields (followed by fields ObjectMeta does not have, if any). */
-const managedFieldsLast = metadataOrder[metadataOrder.length - 1] === 'managedFields';
-
 function encodeStored(obj: KubeObject): string {
-  const meta = obj.metadata as Record<string, unknown>;
-  // managedFields (the largest part of most metadata) from the texts the field manager encoded them with, when it has them all.
-  const managed = managedFieldsLast && meta.managedFields !== undefined ? managedFieldsJson(meta.managedFields) : undefined;
-  if (managed !== undefined && typeof obj.kind === 'string' && typeof obj.apiVersion === 'string') {
-    const out: Record<string, unknown> = {};
-    for (let i = 0; i < metadataOrder.length - 1; i++) {
-      const k = metadataOrder[i]!;
-      if (k === 'resourceVersion') out[k] = '';
-      else if (meta[k] !== undefined) out[k] = meta[k];
-    }
-    let plain = true;
-    for (const k in meta) if (!metadataFields.has(k) && meta[k] !== undefined) plain = false;
-    if (plain) {
-      const rest: Record<string, unknown> = {};
-      for (const k in obj) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata') rest[k] = obj[k];
-      const metaText = JSON.stringify(out);
-      const restText = JSON.stringify(rest);
-      return `{"kind":${JSON.stringify(obj.kind)},"apiVersion":${JSON.stringify(obj.apiVersion)},"metadata":${metaText.slice(0, -1)},"managedFields":${managed}}${restText.length > 2 ? ',' + restText.slice(1) : '}'}`;
-    }
-  }
   const stored: Record<string, unknown> = { kind: obj.kind, apiVersion: obj.apiVersion, metadata: storedMetadata(obj.metadata) };
   for (const k in obj) if (k !== 'kind' && k !== 'apiVersion' && k !== 'metadata') stored[k] = obj[k];
   return JSON.stringify(stored);

@@ -51,6 +51,22 @@ describe('watch cache window', () => {
     expect(await backend.compactedRevision()).toBe(2);
   });
 
+  it('[API-LIM-002] serves the latest value with the window past due, and expires it before any read at a revision', async () => {
+    const { clock, cache } = setup(60_000);
+    const a = await cache.create('/r/a', '1'); // 1
+    await cache.update('/r/a', '2', a.modRevision); // 2
+    await cache.create('/r/b', '1'); // 3
+    clock.advance(61_000);
+    // A read of the latest value reads no history: it answers without maintaining the window.
+    expect((await cache.get('/r/a'))?.value).toBe('2');
+    expect((await cache.get('/r/a', 0))?.value).toBe('2');
+    expect(cache.stats().startRevision).toBe(0);
+    // A read at a revision expires the window first: revision 1 is gone, the current state is not.
+    await expectCode(cache.get('/r/a', 1), 'Compacted');
+    expect(cache.stats().startRevision).toBe(3);
+    expect((await cache.get('/r/b', 3))?.value).toBe('1');
+  });
+
   it('keeps a continue revision readable while no newer write pushes it out', async () => {
     const { clock, cache } = setup(60_000);
     await cache.create('/r/a', '1');

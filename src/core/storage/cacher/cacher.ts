@@ -15,7 +15,8 @@
  * - compacts the backend behind the window, in batches, so its history stays
  *   bounded too.
  *
- * Expiry is applied lazily on every call, so a fake clock needs no timers.
+ * Expiry is applied lazily on every call that reads history or writes (a
+ * read of the latest value needs none), so a fake clock needs no timers.
  */
 import { StorageError, type KeyValue, type RangeOptions, type RangeResult, type Storage, type StorageEvent, type Unsubscribe } from '../interface';
 import { WatcherSet } from '../watchers';
