@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import { LazyHeaders } from '../../src/core/http/lightRequest';
 
 const NativeHeaders = globalThis.Headers;
 const NativeRequest = globalThis.Request;
@@ -47,26 +48,23 @@ function sortNames(names: string[]): string[] {
 }
 
 /**
- * Request headers over Node's parsed ones. get() and has() read them in
- * place; keys() lists their names; anything else (iteration, changes) works
- * on a Fetch Headers made from the raw list on first use.
+ * Request headers over Node's parsed ones: get() and has() read them in
+ * place, keys() lists their names, anything else works on a Fetch Headers
+ * made from the raw list on first use (LazyHeaders).
  */
-export class IncomingHeaders {
+export class IncomingHeaders extends LazyHeaders {
   #incoming: IncomingMessage;
-  #native: Headers | undefined;
 
   constructor(incoming: IncomingMessage) {
+    super();
     this.#incoming = incoming;
   }
 
-  #headers(): Headers {
-    if (!this.#native) {
-      const native = new NativeHeaders();
-      const raw = this.#incoming.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) native.append(raw[i]!, raw[i + 1]!);
-      this.#native = native;
-    }
-    return this.#native;
+  protected build(): Headers {
+    const native = new NativeHeaders();
+    const raw = this.#incoming.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) native.append(raw[i]!, raw[i + 1]!);
+    return native;
   }
 
   /** Every value of a header Node keeps once, joined as Headers joins them. */
@@ -80,59 +78,22 @@ export class IncomingHeaders {
     return value;
   }
 
-  get(name: string): string | null {
-    if (this.#native) return this.#native.get(name);
-    const key = name.toLowerCase();
-    const value = this.#incoming.headers[key];
+  protected lookup(name: string): string | null {
+    const value = this.#incoming.headers[name];
     if (value === undefined) return null;
-    if (typeof value !== 'string' || firstValueOnly.has(key)) return this.#joined(key);
+    if (typeof value !== 'string' || firstValueOnly.has(name)) return this.#joined(name);
     return normalized(value);
   }
 
-  has(name: string): boolean {
-    if (this.#native) return this.#native.has(name);
-    return this.#incoming.headers[name.toLowerCase()] !== undefined;
+  protected present(name: string): boolean {
+    return this.#incoming.headers[name] !== undefined;
   }
 
-  keys(): HeadersIterator<string> {
-    if (this.#native) return this.#native.keys();
-    // Node's names are lower case already, one per header; Headers lists them sorted.
-    return sortNames(Object.keys(this.#incoming.headers))[Symbol.iterator]() as HeadersIterator<string>;
-  }
-
-  values(): HeadersIterator<string> {
-    return this.#headers().values();
-  }
-
-  entries(): HeadersIterator<[string, string]> {
-    return this.#headers().entries();
-  }
-
-  [Symbol.iterator](): HeadersIterator<[string, string]> {
-    return this.#headers()[Symbol.iterator]();
-  }
-
-  forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
-    this.#headers().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
-  }
-
-  getSetCookie(): string[] {
-    return this.#headers().getSetCookie();
-  }
-
-  append(name: string, value: string): void {
-    this.#headers().append(name, value);
-  }
-
-  set(name: string, value: string): void {
-    this.#headers().set(name, value);
-  }
-
-  delete(name: string): void {
-    this.#headers().delete(name);
+  /** Node's names are lower case already, one per header; Headers lists them sorted. */
+  protected names(): readonly string[] {
+    return sortNames(Object.keys(this.#incoming.headers));
   }
 }
-Object.setPrototypeOf(IncomingHeaders.prototype, NativeHeaders.prototype);
 
 /**
  * Reads a whole request body (a Node stream) into one buffer. The listeners

@@ -30,72 +30,102 @@ export function headerFields(init: Readonly<Record<string, string>>): HeaderFiel
   return { values, names: Object.keys(values).sort() };
 }
 
-/** Headers over shared HeaderFields: lookups read the record, anything else works on a Headers copied on first use. */
-export class LightHeaders {
-  #fields: HeaderFields;
+/**
+ * A Headers whose lookups read the request as its host received it: get(),
+ * has() and keys() are the subclass's, and anything else (iteration,
+ * changes) works on a Fetch Headers the subclass builds on first use; once
+ * built, every call reads it. The Node host's IncomingHeaders is the other
+ * subclass.
+ */
+export abstract class LazyHeaders {
   #native: Headers | undefined;
 
-  constructor(fields: HeaderFields) {
-    this.#fields = fields;
-  }
+  /** The Fetch Headers holding the same fields. */
+  protected abstract build(): Headers;
+  /** get() of a lower-case name, before any Fetch Headers exists. */
+  protected abstract lookup(name: string): string | null;
+  /** has() of a lower-case name, before any Fetch Headers exists. */
+  protected abstract present(name: string): boolean;
+  /** The lower-case names in the order Headers lists them, before any Fetch Headers exists. */
+  protected abstract names(): readonly string[];
 
-  #headers(): Headers {
-    if (!this.#native) {
-      const native = new NativeHeaders();
-      for (const name of this.#fields.names) native.append(name, this.#fields.values[name]!);
-      this.#native = native;
-    }
-    return this.#native;
+  protected headers(): Headers {
+    return (this.#native ??= this.build());
   }
 
   get(name: string): string | null {
-    if (this.#native) return this.#native.get(name);
-    return this.#fields.values[name.toLowerCase()] ?? null;
+    return this.#native ? this.#native.get(name) : this.lookup(name.toLowerCase());
   }
 
   has(name: string): boolean {
-    if (this.#native) return this.#native.has(name);
-    return this.#fields.values[name.toLowerCase()] !== undefined;
+    return this.#native ? this.#native.has(name) : this.present(name.toLowerCase());
   }
 
   keys(): HeadersIterator<string> {
-    if (this.#native) return this.#native.keys();
-    return this.#fields.names[Symbol.iterator]() as HeadersIterator<string>;
+    return this.#native ? this.#native.keys() : (this.names()[Symbol.iterator]() as HeadersIterator<string>);
   }
 
   values(): HeadersIterator<string> {
-    return this.#headers().values();
+    return this.headers().values();
   }
 
   entries(): HeadersIterator<[string, string]> {
-    return this.#headers().entries();
+    return this.headers().entries();
   }
 
   [Symbol.iterator](): HeadersIterator<[string, string]> {
-    return this.#headers()[Symbol.iterator]();
+    return this.headers()[Symbol.iterator]();
   }
 
   forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
-    this.#headers().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
+    this.headers().forEach((value, key) => callback.call(thisArg, value, key, this as unknown as Headers));
   }
 
   getSetCookie(): string[] {
-    return this.#headers().getSetCookie();
+    return this.headers().getSetCookie();
   }
 
   append(name: string, value: string): void {
-    this.#headers().append(name, value);
+    this.headers().append(name, value);
   }
 
   set(name: string, value: string): void {
-    this.#headers().set(name, value);
+    this.headers().set(name, value);
   }
 
   delete(name: string): void {
-    this.#headers().delete(name);
+    this.headers().delete(name);
   }
 }
-Object.setPrototypeOf(LightHeaders.prototype, NativeHeaders.prototype);
+Object.setPrototypeOf(LazyHeaders.prototype, NativeHeaders.prototype);
+
+/** Headers over shared HeaderFields (one record for every request a client makes, copied when changed). */
+export class LightHeaders extends LazyHeaders {
+  #fields: HeaderFields;
+
+  constructor(fields: HeaderFields) {
+    super();
+    this.#fields = fields;
+  }
+
+  protected build(): Headers {
+    const native = new NativeHeaders();
+    for (const name of this.#fields.names) native.append(name, this.#fields.values[name]!);
+    return native;
+  }
+
+  protected lookup(name: string): string | null {
+    return this.#fields.values[name] ?? null;
+  }
+
+  protected present(name: string): boolean {
+    return this.#fields.values[name] !== undefined;
+  }
+
+  protected names(): readonly string[] {
+    return this.#fields.names;
+  }
+}
 
 function bodyUnusable(): Promise<never> {
   return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
