@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { LazyHeaders } from '../../src/core/http/lightRequest';
+import { LazyHeaders, LazyRequest } from '../../src/core/http/lightRequest';
 
 const NativeHeaders = globalThis.Headers;
 const NativeRequest = globalThis.Request;
@@ -122,7 +122,7 @@ function bodyUnusable(): TypeError {
  * Request.prototype, so it is a Request to `instanceof`; properties the core
  * never reads on the hot path come from a full Request built on first use.
  */
-export class IncomingRequest {
+export class IncomingRequest extends LazyRequest {
   readonly method: string;
   readonly url: string;
   #incoming: IncomingMessage;
@@ -133,9 +133,9 @@ export class IncomingRequest {
   #onSignal: (() => void) | undefined;
   #bodyUsed = false;
   #bodyStream: ReadableStream<Uint8Array> | undefined;
-  #native: Request | undefined;
 
   constructor(incoming: IncomingMessage, url: string, onSignal?: () => void) {
+    super();
     this.method = incoming.method ?? 'GET';
     this.url = url;
     this.#incoming = incoming;
@@ -163,7 +163,7 @@ export class IncomingRequest {
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.#native) return this.#native.body;
+    if (this.native) return this.native.body;
     if (this.method === 'GET' || this.method === 'HEAD') return null;
     if (!this.#bodyStream) {
       this.#bodyStream = this.#bodyUsed ? new ReadableStream({ start: (c) => c.close() }) : (Readable.toWeb(this.#incoming) as ReadableStream<Uint8Array>);
@@ -172,7 +172,7 @@ export class IncomingRequest {
   }
 
   get bodyUsed(): boolean {
-    if (this.#native) return this.#native.bodyUsed;
+    if (this.native) return this.native.bodyUsed;
     return this.#bodyUsed || (this.#bodyStream?.locked ?? false);
   }
 
@@ -185,17 +185,17 @@ export class IncomingRequest {
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#native) return this.#native.arrayBuffer();
+    if (this.native) return this.native.arrayBuffer();
     return this.#bytes().then((b) => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer);
   }
 
   bytes(): Promise<Uint8Array> {
-    if (this.#native) return this.#native.arrayBuffer().then((b) => new Uint8Array(b));
+    if (this.native) return this.native.arrayBuffer().then((b) => new Uint8Array(b));
     return this.#bytes().then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
   }
 
   text(): Promise<string> {
-    if (this.#native) return this.#native.text();
+    if (this.native) return this.native.text();
     return this.#bytes().then((b) => new TextDecoder().decode(b));
   }
 
@@ -203,39 +203,12 @@ export class IncomingRequest {
     return this.text().then((t) => JSON.parse(t) as unknown);
   }
 
-  /** The full Fetch Request, for whatever the fast path does not cover. */
-  #request(): Request {
-    if (!this.#native) {
-      const hasBody = this.method !== 'GET' && this.method !== 'HEAD';
-      const body = hasBody ? this.body : null;
-      this.#native = new NativeRequest(this.url, { method: this.method, headers: this.headers, body, signal: this.signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
-    }
-    return this.#native;
-  }
-
-  blob(): Promise<Blob> {
-    return this.#request().blob();
-  }
-
-  formData(): Promise<FormData> {
-    return this.#request().formData();
-  }
-
-  clone(): Request {
-    return this.#request().clone();
-  }
-
-  static {
-    for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy'] as const) {
-      Object.defineProperty(IncomingRequest.prototype, name, {
-        get(this: IncomingRequest) {
-          return this.#request()[name as keyof Request];
-        },
-      });
-    }
+  protected build(): Request {
+    const hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+    const body = hasBody ? this.body : null;
+    return new NativeRequest(this.url, { method: this.method, headers: this.headers, body, signal: this.signal, ...(body ? { duplex: 'half' } : {}) } as RequestInit);
   }
 }
-Object.setPrototypeOf(IncomingRequest.prototype, NativeRequest.prototype);
 
 /** A request line or Host header the URL cannot be built from: answered 400 before the core sees it. */
 export class BadRequestTarget extends Error {}

@@ -499,6 +499,14 @@ describe('CEL evaluations virtual resource', () => {
 });
 
 describe('defaults a client sees after create', () => {
+  it('the pull policy follows the image reference: Always without a tag or with latest (a registry port is no tag), IfNotPresent with a tag or a digest', async () => {
+    const images = ['localhost:5000/app', 'registry.example:443/team/app:latest', 'nginx:1.27', 'nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', 'nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef'];
+    const containers = images.map((image, i) => ({ name: `c${i}`, image }));
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pull-policies' }, spec: { containers } } });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.containers.map((c: { imagePullPolicy: string }) => c.imagePullPolicy)).toEqual(['Always', 'Always', 'IfNotPresent', 'IfNotPresent', 'IfNotPresent']);
+  });
+
   it('pods get PodSpec and container defaults', async () => {
     const r = await t.json('POST', '/api/v1/namespaces/ns1/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } } });
     expect(r.body.spec).toMatchObject({ restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', schedulerName: 'default-scheduler', terminationGracePeriodSeconds: 30, securityContext: {}, enableServiceLinks: true, priority: 0 });

@@ -131,20 +131,62 @@ function bodyUnusable(): Promise<never> {
   return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
 }
 
+/**
+ * A Request whose hot parts (method, URL, headers, a complete body) are its
+ * subclass's own, with a Fetch Request built on first use for the rest
+ * (blob, formData, clone and the fetch-only properties); its prototype chain
+ * reaches Request.prototype, so it is a Request to `instanceof`. The Node
+ * host's IncomingRequest is the other subclass.
+ */
+export abstract class LazyRequest {
+  /** The Fetch Request, once something needed it. */
+  protected native: Request | undefined;
+
+  /** Builds the Fetch Request with the same method, URL, headers, body and signal. */
+  protected abstract build(): Request;
+
+  protected request(): Request {
+    return (this.native ??= this.build());
+  }
+
+  blob(): Promise<Blob> {
+    return this.request().blob();
+  }
+
+  formData(): Promise<FormData> {
+    return this.request().formData();
+  }
+
+  clone(): Request {
+    return this.request().clone();
+  }
+
+  static {
+    for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy'] as const) {
+      Object.defineProperty(LazyRequest.prototype, name, {
+        get(this: LazyRequest) {
+          return this.request()[name as keyof Request];
+        },
+      });
+    }
+  }
+}
+Object.setPrototypeOf(LazyRequest.prototype, NativeRequest.prototype);
+
 /** A signal for requests whose caller gave none: nothing aborts it. */
 let neverAborted: AbortSignal | undefined;
 
-export class LightRequest {
+export class LightRequest extends LazyRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
   #body: Uint8Array | null;
   #signal: AbortSignal | undefined;
   #used = false;
-  #native: Request | undefined;
 
   /** body: the complete body (its length should be in the headers' Content-Length, as an HTTP client sends it). */
   constructor(method: string, url: string, headers: HeaderFields, body: Uint8Array | null = null, signal?: AbortSignal) {
+    super();
     this.method = method;
     this.url = url;
     this.headers = new LightHeaders(headers) as unknown as Headers;
@@ -156,22 +198,18 @@ export class LightRequest {
     return this.#signal ?? (neverAborted ??= new AbortController().signal);
   }
 
-  /** The Fetch Request, for whatever the kept parts do not cover. */
-  #request(): Request {
-    if (!this.#native) {
-      const body = this.#used ? new Uint8Array(0) : this.#body;
-      this.#native = new NativeRequest(this.url, { method: this.method, headers: this.headers, body: body as BodyInit | null, signal: this.signal });
-    }
-    return this.#native;
+  protected build(): Request {
+    const body = this.#used ? new Uint8Array(0) : this.#body;
+    return new NativeRequest(this.url, { method: this.method, headers: this.headers, body: body as BodyInit | null, signal: this.signal });
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.#body === null && !this.#native) return null;
-    return this.#request().body;
+    if (this.#body === null && !this.native) return null;
+    return this.request().body;
   }
 
   get bodyUsed(): boolean {
-    return this.#native ? this.#native.bodyUsed : this.#used;
+    return this.native ? this.native.bodyUsed : this.#used;
   }
 
   #take(): Uint8Array | false {
@@ -181,7 +219,7 @@ export class LightRequest {
   }
 
   arrayBuffer(): Promise<ArrayBuffer> {
-    if (this.#native) return this.#native.arrayBuffer();
+    if (this.native) return this.native.arrayBuffer();
     const b = this.#take();
     if (!b) return bodyUnusable();
     // The body is this request's own: its buffer is handed over when it is exactly the body.
@@ -194,7 +232,7 @@ export class LightRequest {
   }
 
   text(): Promise<string> {
-    if (this.#native) return this.#native.text();
+    if (this.native) return this.native.text();
     const b = this.#take();
     return b ? Promise.resolve(utf8.decode(b)) : bodyUnusable();
   }
@@ -202,27 +240,4 @@ export class LightRequest {
   json(): Promise<unknown> {
     return this.text().then((t) => JSON.parse(t) as unknown);
   }
-
-  blob(): Promise<Blob> {
-    return this.#request().blob();
-  }
-
-  formData(): Promise<FormData> {
-    return this.#request().formData();
-  }
-
-  clone(): Request {
-    return this.#request().clone();
-  }
-
-  static {
-    for (const name of ['cache', 'credentials', 'destination', 'duplex', 'integrity', 'keepalive', 'mode', 'redirect', 'referrer', 'referrerPolicy'] as const) {
-      Object.defineProperty(LightRequest.prototype, name, {
-        get(this: LightRequest) {
-          return this.#request()[name as keyof Request];
-        },
-      });
-    }
-  }
 }
-Object.setPrototypeOf(LightRequest.prototype, NativeRequest.prototype);

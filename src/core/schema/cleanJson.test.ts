@@ -19,6 +19,14 @@ describe('scanJsonText', () => {
     expect(scanJsonText('[]').members).toBe(0);
   });
 
+  it('ends a string at a quote after an even run of backslashes, not an odd one', () => {
+    expect(scanJsonText('{"a\\\\":1,"b":"x\\\\\\":\\\\"}').members).toBe(2);
+    for (const key of ['\\', '"', '\\"', 'a\\\\"b', ':', '\\\\\\"::']) {
+      const text = JSON.stringify({ [key]: { [key + key]: [key, { k: key }] } });
+      expect(scanJsonText(text).members).toBe(jsonKeyCount(JSON.parse(text)));
+    }
+  });
+
   it('flags fractions, exponents and integers past 15 digits, not digits or letters in strings', () => {
     expect(scanJsonText('{"a":1.0}').plainNumbers).toBe(false);
     expect(scanJsonText('{"a":1e3}').plainNumbers).toBe(false);

@@ -32,12 +32,11 @@ export function scanJsonText(text: string): JsonTextScan {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // Skip the string: its end is the next quote not escaped.
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === 0x5c) i++;
-        else if (s === 0x22) break;
-      }
+      // Skip the string: its end is the next quote not escaped (after an even run of backslashes).
+      const start = i;
+      let end = text.indexOf('"', i + 1);
+      while (end > 0 && escaped(text, start, end)) end = text.indexOf('"', end + 1);
+      i = end < 0 ? text.length : end;
       digits = 0;
     } else if (c >= 0x30 && c <= 0x39) {
       if (++digits > maxPlainDigits) plainNumbers = false;
@@ -49,6 +48,13 @@ export function scanJsonText(text: string): JsonTextScan {
     }
   }
   return { members, plainNumbers };
+}
+
+/** Whether the quote at `at` is escaped: an odd run of backslashes before it, within the string opened at `open`. */
+function escaped(text: string, open: number, at: number): boolean {
+  let n = 0;
+  for (let k = at - 1; k > open && text.charCodeAt(k) === 0x5c; k--) n++;
+  return n % 2 === 1;
 }
 
 /** Whether a JSON text repeats no key, given the value JSON.parse made of it. */

@@ -131,9 +131,15 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
   /** The policy of a namespace without labels (most of them): the defaults, computed once. */
   const unlabelled = policyToEvaluate(undefined, defaults);
 
+  /** Policies by the labels object they were read from: the lister hands out the same namespace until it changes. */
+  const policies = new WeakMap<Record<string, string>, { policy: Policy; errors: LabelError[] }>();
+
   function namespacePolicy(ns: KubeObject): { policy: Policy; errors: LabelError[] } {
     const labels = ns.metadata.labels;
-    return labels ? policyToEvaluate(labels, defaults) : unlabelled;
+    if (!labels) return unlabelled;
+    let known = policies.get(labels);
+    if (!known) policies.set(labels, (known = policyToEvaluate(labels, defaults)));
+    return known;
   }
 
   /** Pods: one namespace read, then the verdict; exempt requests answer at once. */

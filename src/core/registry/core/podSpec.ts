@@ -5,12 +5,11 @@ import type { ResourceStrategy } from '../generic/strategy';
 
 /** The image's tag decides the default pull policy: Always for :latest or no tag (SetDefaults_Container). */
 function defaultPullPolicy(image: unknown): string {
-  if (typeof image !== 'string') return 'IfNotPresent';
-  const name = image.split('@')[0]!;
-  const lastSlash = name.lastIndexOf('/');
-  const colon = name.lastIndexOf(':');
-  const tag = colon > lastSlash ? name.slice(colon + 1) : '';
-  return image.includes('@') ? 'IfNotPresent' : !tag || tag === 'latest' ? 'Always' : 'IfNotPresent';
+  if (typeof image !== 'string' || image.includes('@')) return 'IfNotPresent';
+  const lastSlash = image.lastIndexOf('/');
+  const colon = image.lastIndexOf(':');
+  const tag = colon > lastSlash ? image.slice(colon + 1) : '';
+  return !tag || tag === 'latest' ? 'Always' : 'IfNotPresent';
 }
 
 function defaultContainers(list: unknown): void {

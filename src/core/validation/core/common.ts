@@ -25,6 +25,11 @@ export function objects(v: unknown): [Obj, number][] {
   return out;
 }
 
+/** Appends a check's errors (most checks find none: no spread call for an empty list). */
+export function append(errs: FieldError[], more: readonly FieldError[]): void {
+  for (let i = 0; i < more.length; i++) errs.push(more[i]!);
+}
+
 export const isNegativeErrorMsg = 'must be greater than or equal to 0';
 export const inclusiveRangeError = (lo: number, hi: number) => `must be between ${lo} and ${hi}, inclusive`;
 export const fieldImmutableErrorMsg = 'field is immutable';

@@ -6,7 +6,7 @@
  */
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
-import { isValidPortName, isValidPortNum, maxInt32, num, obj, objects, str, validateDNS1123Label, inclusiveRangeError, type Obj } from './common';
+import { isValidPortName, isValidPortNum, maxInt32, num, obj, objects, str, validateDNS1123Label, inclusiveRangeError, append, type Obj } from './common';
 import { validateEnv, validateEnvFrom } from './env';
 import { validateLifecycle, validateProbeOf, type ProbeKind } from './probe';
 import { validateContainerResourceRequirements } from './resources';
@@ -96,7 +96,7 @@ function validateSecurityContext(value: unknown, fld: Path): FieldError[] {
   if (typeof procMount === 'string' && procMount !== 'Default' && procMount !== 'Unmasked') {
     errs.push(notSupported(String(fld.child('procMount')), procMount, ['Default', 'Unmasked']));
   }
-  errs.push(...validateSeccompProfile(sc['seccompProfile'], fld.child('seccompProfile')));
+  append(errs, validateSeccompProfile(sc['seccompProfile'], fld.child('seccompProfile')));
   return errs;
 }
 
@@ -126,29 +126,29 @@ function validateContainerCommon(c: Obj, volumes: Set<string>, p: Path, podResta
   const errs: FieldError[] = [];
   const name = str(c['name']);
   if (!name) errs.push(required(String(p.child('name'))));
-  else errs.push(...validateDNS1123Label(name, p.child('name')));
+  else append(errs, validateDNS1123Label(name, p.child('name')));
   if (!str(c['image'])) errs.push(required(String(p.child('image'))));
   const tmp = str(c['terminationMessagePolicy']);
   if (!tmp) errs.push(required(String(p.child('terminationMessagePolicy'))));
   else if (!terminationMessagePolicies.includes(tmp)) errs.push(notSupported(String(p.child('terminationMessagePolicy')), tmp, terminationMessagePolicies));
   // Absent fields have nothing to check: skip them without building their paths (Pod creates are hot).
-  if (c['ports'] !== undefined) errs.push(...validateContainerPorts(c['ports'], p.child('ports')));
-  if (c['env'] !== undefined) errs.push(...validateEnv(c['env'], p.child('env')));
-  if (c['envFrom'] !== undefined) errs.push(...validateEnvFrom(c['envFrom'], p.child('envFrom')));
-  if (c['volumeMounts'] !== undefined) errs.push(...validateVolumeMounts(c['volumeMounts'], c['volumeDevices'], volumes, p.child('volumeMounts')));
-  if (c['volumeDevices'] !== undefined) errs.push(...validateVolumeDevices(c['volumeDevices'], c['volumeMounts'], volumes, p.child('volumeDevices')));
+  if (c['ports'] !== undefined) append(errs, validateContainerPorts(c['ports'], p.child('ports')));
+  if (c['env'] !== undefined) append(errs, validateEnv(c['env'], p.child('env')));
+  if (c['envFrom'] !== undefined) append(errs, validateEnvFrom(c['envFrom'], p.child('envFrom')));
+  if (c['volumeMounts'] !== undefined) append(errs, validateVolumeMounts(c['volumeMounts'], c['volumeDevices'], volumes, p.child('volumeMounts')));
+  if (c['volumeDevices'] !== undefined) append(errs, validateVolumeDevices(c['volumeDevices'], c['volumeMounts'], volumes, p.child('volumeDevices')));
   const pull = str(c['imagePullPolicy']);
   if (!pull) errs.push(required(String(p.child('imagePullPolicy'))));
   else if (!pullPolicies.includes(pull)) errs.push(notSupported(String(p.child('imagePullPolicy')), pull, pullPolicies));
-  if (c['resources'] !== undefined) errs.push(...validateContainerResourceRequirements(c['resources'], p.child('resources')));
-  if (c['resizePolicy'] !== undefined) errs.push(...validateResizePolicy(c['resizePolicy'], p.child('resizePolicy'), podRestartPolicy));
-  if (c['securityContext'] !== undefined) errs.push(...validateSecurityContext(c['securityContext'], p.child('securityContext')));
+  if (c['resources'] !== undefined) append(errs, validateContainerResourceRequirements(c['resources'], p.child('resources')));
+  if (c['resizePolicy'] !== undefined) append(errs, validateResizePolicy(c['resizePolicy'], p.child('resizePolicy'), podRestartPolicy));
+  if (c['securityContext'] !== undefined) append(errs, validateSecurityContext(c['securityContext'], p.child('securityContext')));
   return errs;
 }
 
 function validateProbesAndLifecycle(c: Obj, p: Path): FieldError[] {
   const errs = c['lifecycle'] !== undefined ? validateLifecycle(c['lifecycle'], p.child('lifecycle')) : [];
-  for (const k of probeKinds) if (c[k] !== undefined) errs.push(...validateProbeOf(k, c[k], p.child(k)));
+  for (const k of probeKinds) if (c[k] !== undefined) append(errs, validateProbeOf(k, c[k], p.child(k)));
   return errs;
 }
 
@@ -160,14 +160,14 @@ export function validateContainers(containers: unknown, volumes: Set<string>, fl
   const names = new Set<string>();
   for (const [c, i] of list) {
     const p = fld.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p, podRestartPolicy));
+    append(errs, validateContainerCommon(c, volumes, p, podRestartPolicy));
     const name = str(c['name']);
     if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
     else names.add(name);
-    errs.push(...validateProbesAndLifecycle(c, p));
+    append(errs, validateProbesAndLifecycle(c, p));
     if (c['restartPolicy'] !== undefined && c['restartPolicy'] !== null) errs.push(forbidden(String(p.child('restartPolicy')), 'may not be set for non-init containers'));
   }
-  errs.push(...checkHostPortConflicts(list, fld));
+  append(errs, checkHostPortConflicts(list, fld));
   return errs;
 }
 
@@ -179,15 +179,15 @@ export function validateInitContainers(containers: unknown, regular: unknown, vo
   const names = new Set(objects(regular).map(([c]) => str(c['name'])));
   for (const [c, i] of objects(containers)) {
     const p = fld.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p));
+    append(errs, validateContainerCommon(c, volumes, p));
     const policy = c['restartPolicy'];
     const sidecar = policy === 'Always';
     if (policy !== undefined && policy !== null && !sidecar) errs.push(notSupported(String(p.child('restartPolicy')), policy, ['Always']));
     const name = str(c['name']);
     if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
     else if (name) names.add(name);
-    errs.push(...checkHostPortConflicts([[c, i]], fld));
-    if (sidecar) errs.push(...validateProbesAndLifecycle(c, p));
+    append(errs, checkHostPortConflicts([[c, i]], fld));
+    if (sidecar) append(errs, validateProbesAndLifecycle(c, p));
     else {
       for (const k of ['lifecycle', ...probeKinds]) if (c[k] !== undefined && c[k] !== null) errs.push(forbidden(String(p.child(k)), initOnly));
     }
@@ -213,7 +213,7 @@ export function validateEphemeralContainers(containers: unknown, spec: Obj, volu
   const names = new Set(others);
   for (const [c, i] of objects(containers)) {
     const p = fld.index(i);
-    errs.push(...validateContainerCommon(c, volumes, p));
+    append(errs, validateContainerCommon(c, volumes, p));
     const name = str(c['name']);
     if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
     else names.add(name);

@@ -6,7 +6,7 @@
 import { invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
 import { isDNS1123Subdomain, isQualifiedName } from '../names';
-import { obj, objects, str, type Obj } from './common';
+import { obj, objects, str, append, type Obj } from './common';
 
 /** IsRelaxedEnvVarName: printable ASCII other than '='. */
 export function isRelaxedEnvVarName(value: string): string[] {
@@ -97,18 +97,18 @@ function validateEnvVarValueFrom(ev: Obj, fld: Path): FieldError[] {
   const fieldRef = obj(vf['fieldRef']);
   if (fieldRef) {
     n++;
-    errs.push(...validateObjectFieldSelector(fieldRef, fld.child('fieldRef')));
+    append(errs, validateObjectFieldSelector(fieldRef, fld.child('fieldRef')));
   }
   const resourceFieldRef = obj(vf['resourceFieldRef']);
   if (resourceFieldRef) {
     n++;
-    errs.push(...validateResourceFieldRef(resourceFieldRef, fld.child('resourceFieldRef')));
+    append(errs, validateResourceFieldRef(resourceFieldRef, fld.child('resourceFieldRef')));
   }
   for (const k of ['configMapKeyRef', 'secretKeyRef']) {
     const sel = obj(vf[k]);
     if (sel) {
       n++;
-      errs.push(...validateKeySelector(sel, fld.child(k)));
+      append(errs, validateKeySelector(sel, fld.child(k)));
     }
   }
   if (n === 0) errs.push(invalid(String(fld), '', 'must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`'));
@@ -124,7 +124,7 @@ export function validateEnv(vars: unknown, fld: Path): FieldError[] {
     const name = str(ev['name']);
     if (!name) errs.push(required(String(p.child('name'))));
     else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(String(p.child('name')), name, m));
-    errs.push(...validateEnvVarValueFrom(ev, p.child('valueFrom')));
+    append(errs, validateEnvVarValueFrom(ev, p.child('valueFrom')));
   }
   return errs;
 }

@@ -8,13 +8,14 @@ import type { KubeObject } from '../../api/types';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import { newPath, type Path } from '../field';
 import type { KindValidation } from '../kinds';
-import { arr, obj, objects, str, validateNonnegativeField, type Obj } from './common';
+import { append, arr, obj, objects, str, validateNonnegativeField, type Obj } from './common';
 import { goStringMap } from './goSyntax';
 import { validatePodSpec, validatePodTemplateSpec, validateTolerations } from './podSpec';
 import { validatePodStatusUpdate } from './podStatus';
 import { validatePodResize } from './podResize';
 
 const specPath = newPath('spec');
+const containersPath = specPath.child('containers');
 
 /** validateContainersOnlyForPod: a pod's images may not carry surrounding whitespace. */
 function validateImagesTrimmed(containers: unknown, fld: Path): FieldError[] {
@@ -29,11 +30,10 @@ function validateImagesTrimmed(containers: unknown, fld: Path): FieldError[] {
 /** validatePodMetadataAndSpec (object metadata is checked by the store). */
 export function validatePodMetadataAndSpec(pod: KubeObject): FieldError[] {
   const spec = obj(pod['spec']) ?? {};
-  return [
-    ...validatePodSpec(spec, specPath),
-    ...validateImagesTrimmed(spec['containers'], specPath.child('containers')),
-    ...validateImagesTrimmed(spec['initContainers'], specPath.child('initContainers')),
-  ];
+  const errs = validatePodSpec(spec, specPath);
+  append(errs, validateImagesTrimmed(spec['containers'], containersPath));
+  if (spec['initContainers'] !== undefined) append(errs, validateImagesTrimmed(spec['initContainers'], specPath.child('initContainers')));
+  return errs;
 }
 
 /** ValidatePodCreate */

@@ -10,8 +10,7 @@ import { validateLabelName, validateLabelSelector } from '../metav1';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../names';
 import { validateAnnotations } from '../objectMeta';
 import {
-  arr, inclusiveRangeError, isIP, maxInt32, num, obj, objects, str, validateDNS1123Label, validateDNS1123Subdomain, type Obj,
-} from './common';
+  arr, inclusiveRangeError, isIP, maxInt32, num, obj, objects, str, validateDNS1123Label, validateDNS1123Subdomain, append, type Obj } from './common';
 import { validateContainers, validateEphemeralContainers, validateInitContainers, validateSeccompProfile } from './container';
 import { goToleration } from './goSyntax';
 import { validateVolumes } from './volume';
@@ -35,7 +34,7 @@ export function validateTolerations(tolerations: unknown, fld: Path): FieldError
     const operator = str(t['operator']);
     const value = str(t['value']);
     const effect = str(t['effect']);
-    if (key) errs.push(...validateLabelName(key, p.child('key')));
+    if (key) append(errs, validateLabelName(key, p.child('key')));
     if (!key && operator !== 'Exists') {
       errs.push(invalid(String(p.child('operator')), operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     }
@@ -81,13 +80,13 @@ function validateNodeSelectorRequirement(rq: Obj, fld: Path): FieldError[] {
     default:
       errs.push(invalid(String(fld.child('operator')), operator, 'not a valid selector operator'));
   }
-  errs.push(...validateLabelName(str(rq['key']), fld.child('key')));
+  append(errs, validateLabelName(str(rq['key']), fld.child('key')));
   return errs;
 }
 
 export function validateNodeSelectorTerm(term: Obj, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [rq, j] of objects(term['matchExpressions'])) errs.push(...validateNodeSelectorRequirement(rq, fld.child('matchExpressions').index(j)));
+  for (const [rq, j] of objects(term['matchExpressions'])) append(errs, validateNodeSelectorRequirement(rq, fld.child('matchExpressions').index(j)));
   for (const [rq, j] of objects(term['matchFields'])) {
     const p = fld.child('matchFields').index(j);
     if (str(rq['key']) !== 'metadata.name') errs.push(invalid(String(p.child('key')), str(rq['key']), 'not a valid field selector key'));
@@ -100,13 +99,13 @@ export function validateNodeSelectorTerm(term: Obj, fld: Path): FieldError[] {
 
 function validatePodAffinityTerm(term: Obj, fld: Path): FieldError[] {
   const errs = validateLabelSelector(term['labelSelector'], {}, fld.child('labelSelector'));
-  errs.push(...validateLabelSelector(term['namespaceSelector'], {}, fld.child('namespaceSelector')));
+  append(errs, validateLabelSelector(term['namespaceSelector'], {}, fld.child('namespaceSelector')));
   for (const [ns, i] of arr(term['namespaces']).map((n, i) => [str(n), i] as const)) {
     for (const m of isDNS1123Subdomain(ns)) errs.push(invalid(String(fld.child('namespace').index(i)), ns, m));
   }
   const topologyKey = str(term['topologyKey']);
   if (!topologyKey) errs.push(required(String(fld.child('topologyKey')), 'can not be empty'));
-  else errs.push(...validateLabelName(topologyKey, fld.child('topologyKey')));
+  else append(errs, validateLabelName(topologyKey, fld.child('topologyKey')));
   return errs;
 }
 
@@ -128,12 +127,12 @@ function validateAffinity(value: unknown, fld: Path): FieldError[] {
       const rp = p.child('requiredDuringSchedulingIgnoredDuringExecution');
       const terms = objects(req['nodeSelectorTerms']);
       if (terms.length === 0) errs.push(required(String(rp.child('nodeSelectorTerms')), 'must have at least one node selector term'));
-      for (const [t, i] of terms) errs.push(...validateNodeSelectorTerm(t, rp.child('nodeSelectorTerms').index(i)));
+      for (const [t, i] of terms) append(errs, validateNodeSelectorTerm(t, rp.child('nodeSelectorTerms').index(i)));
     }
     for (const [t, i] of objects(na['preferredDuringSchedulingIgnoredDuringExecution'])) {
       const tp = p.child('preferredDuringSchedulingIgnoredDuringExecution').index(i);
-      errs.push(...validateWeight(t['weight'], tp.child('weight')));
-      errs.push(...validateNodeSelectorTerm(obj(t['preference']) ?? {}, tp.child('preference')));
+      append(errs, validateWeight(t['weight'], tp.child('weight')));
+      append(errs, validateNodeSelectorTerm(obj(t['preference']) ?? {}, tp.child('preference')));
     }
   }
   for (const kind of ['podAffinity', 'podAntiAffinity']) {
@@ -141,12 +140,12 @@ function validateAffinity(value: unknown, fld: Path): FieldError[] {
     if (!pa) continue;
     const p = fld.child(kind);
     for (const [t, i] of objects(pa['requiredDuringSchedulingIgnoredDuringExecution'])) {
-      errs.push(...validatePodAffinityTerm(t, p.child('requiredDuringSchedulingIgnoredDuringExecution').index(i)));
+      append(errs, validatePodAffinityTerm(t, p.child('requiredDuringSchedulingIgnoredDuringExecution').index(i)));
     }
     for (const [t, i] of objects(pa['preferredDuringSchedulingIgnoredDuringExecution'])) {
       const tp = p.child('preferredDuringSchedulingIgnoredDuringExecution').index(i);
-      errs.push(...validateWeight(t['weight'], tp.child('weight')));
-      errs.push(...validatePodAffinityTerm(obj(t['podAffinityTerm']) ?? {}, tp.child('podAffinityTerm')));
+      append(errs, validateWeight(t['weight'], tp.child('weight')));
+      append(errs, validatePodAffinityTerm(obj(t['podAffinityTerm']) ?? {}, tp.child('podAffinityTerm')));
     }
   }
   return errs;
@@ -182,14 +181,14 @@ function validatePodSecurityContext(value: unknown, fld: Path): FieldError[] {
   const sc = obj(value);
   if (!sc || Object.keys(sc).length === 0) return [];
   const errs: FieldError[] = [];
-  errs.push(...validateIDRange(sc['fsGroup'], fld.child('fsGroup')));
+  append(errs, validateIDRange(sc['fsGroup'], fld.child('fsGroup')));
   errs.push(...validateIDRange(sc['runAsUser'], fld.child('runAsUser')), ...validateIDRange(sc['runAsGroup'], fld.child('runAsGroup')));
   arr(sc['supplementalGroups']).forEach((g, i) => errs.push(...validateIDRange(g, fld.child('supplementalGroups').index(i))));
   const policy = sc['fsGroupChangePolicy'];
   if (typeof policy === 'string' && policy !== 'OnRootMismatch' && policy !== 'Always') {
     errs.push(notSupported(String(fld.child('fsGroupChangePolicy')), policy, ['OnRootMismatch', 'Always']));
   }
-  errs.push(...validateSeccompProfile(sc['seccompProfile'], fld.child('seccompProfile')));
+  append(errs, validateSeccompProfile(sc['seccompProfile'], fld.child('seccompProfile')));
   const seen = new Set<string>();
   for (const [s, i] of objects(sc['sysctls'])) {
     const p = fld.child('sysctls').index(i);
@@ -213,7 +212,7 @@ function validateTopologySpreadConstraints(value: unknown, fld: Path): FieldErro
     if (skew <= 0) errs.push(invalid(String(p.child('maxSkew')), skew, 'must be greater than zero'));
     const key = str(c['topologyKey']);
     if (!key) errs.push(required(String(p.child('topologyKey')), 'can not be empty'));
-    else errs.push(...validateLabelName(key, p.child('topologyKey')));
+    else append(errs, validateLabelName(key, p.child('topologyKey')));
     const action = str(c['whenUnsatisfiable']);
     if (!whenUnsatisfiable.includes(action)) errs.push(notSupported(String(p.child('whenUnsatisfiable')), action, whenUnsatisfiable));
     const pair = `${key}/${action}`;
@@ -224,7 +223,7 @@ function validateTopologySpreadConstraints(value: unknown, fld: Path): FieldErro
       if (minDomains <= 0) errs.push(invalid(String(p.child('minDomains')), minDomains, 'must be greater than 0'));
       else if (action !== 'DoNotSchedule') errs.push(invalid(String(p.child('minDomains')), minDomains, 'can only use minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway'));
     }
-    errs.push(...validateLabelSelector(c['labelSelector'], {}, p.child('labelSelector')));
+    append(errs, validateLabelSelector(c['labelSelector'], {}, p.child('labelSelector')));
   }
   return errs;
 }
@@ -250,49 +249,49 @@ const has = (spec: Obj, k: string) => spec[k] !== undefined && spec[k] !== null;
 export function validatePodSpec(spec: Obj, fld: Path): FieldError[] {
   // Optional fields that are absent have nothing to check; their paths are not even built (Pod creates are hot).
   const { names: volumes, errs } = has(spec, 'volumes') ? validateVolumes(spec['volumes'], fld.child('volumes')) : { names: new Set<string>(), errs: [] };
-  errs.push(...validateContainers(spec['containers'], volumes, fld.child('containers'), str(spec['restartPolicy'])));
-  if (has(spec, 'initContainers')) errs.push(...validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
-  if (has(spec, 'ephemeralContainers')) errs.push(...validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
+  append(errs, validateContainers(spec['containers'], volumes, fld.child('containers'), str(spec['restartPolicy'])));
+  if (has(spec, 'initContainers')) append(errs, validateInitContainers(spec['initContainers'], spec['containers'], volumes, fld.child('initContainers')));
+  if (has(spec, 'ephemeralContainers')) append(errs, validateEphemeralContainers(spec['ephemeralContainers'], spec, volumes, fld.child('ephemeralContainers')));
   const restartPolicy = spec['restartPolicy'];
-  if (restartPolicy !== 'Always') errs.push(...validateEnum(restartPolicy, restartPolicies, fld.child('restartPolicy')));
+  if (restartPolicy !== 'Always') append(errs, validateEnum(restartPolicy, restartPolicies, fld.child('restartPolicy')));
   const dnsPolicy = spec['dnsPolicy'];
-  if (dnsPolicy !== 'ClusterFirst') errs.push(...validateEnum(dnsPolicy, dnsPolicies, fld.child('dnsPolicy')));
-  if (has(spec, 'nodeSelector')) errs.push(...validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))));
-  if (has(spec, 'securityContext')) errs.push(...validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')));
-  if (has(spec, 'affinity')) errs.push(...validateAffinity(spec['affinity'], fld.child('affinity')));
-  if (has(spec, 'dnsConfig') || dnsPolicy === 'None') errs.push(...validatePodDNSConfig(spec['dnsConfig'], str(dnsPolicy), fld.child('dnsConfig')));
-  if (has(spec, 'topologySpreadConstraints')) errs.push(...validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')));
+  if (dnsPolicy !== 'ClusterFirst') append(errs, validateEnum(dnsPolicy, dnsPolicies, fld.child('dnsPolicy')));
+  if (has(spec, 'nodeSelector')) append(errs, validateLabels(spec['nodeSelector'], String(fld.child('nodeSelector'))));
+  if (has(spec, 'securityContext')) append(errs, validatePodSecurityContext(spec['securityContext'], fld.child('securityContext')));
+  if (has(spec, 'affinity')) append(errs, validateAffinity(spec['affinity'], fld.child('affinity')));
+  if (has(spec, 'dnsConfig') || dnsPolicy === 'None') append(errs, validatePodDNSConfig(spec['dnsConfig'], str(dnsPolicy), fld.child('dnsConfig')));
+  if (has(spec, 'topologySpreadConstraints')) append(errs, validateTopologySpreadConstraints(spec['topologySpreadConstraints'], fld.child('topologySpreadConstraints')));
   for (const k of dns1123SubdomainFields) {
     const v = str(spec[k]);
-    if (v) errs.push(...validateDNS1123Subdomain(v, fld.child(k)));
+    if (v) append(errs, validateDNS1123Subdomain(v, fld.child(k)));
   }
   const ads = num(spec['activeDeadlineSeconds']);
   if (ads !== undefined && (ads < 1 || ads > maxInt32)) errs.push(invalid(String(fld.child('activeDeadlineSeconds')), ads, inclusiveRangeError(1, maxInt32)));
   for (const k of dns1123LabelFields) {
     const v = str(spec[k]);
-    if (v) errs.push(...validateDNS1123Label(v, fld.child(k)));
+    if (v) append(errs, validateDNS1123Label(v, fld.child(k)));
   }
-  if (has(spec, 'tolerations')) errs.push(...validateTolerations(spec['tolerations'], fld.child('tolerations')));
+  if (has(spec, 'tolerations')) append(errs, validateTolerations(spec['tolerations'], fld.child('tolerations')));
   for (const [alias, i] of objects(spec['hostAliases'])) {
     const ip = str(alias['ip']);
     if (!isIP(ip)) errs.push(invalid(String(fld.child('hostAliases').index(i).child('ip')), ip, 'must be a valid IP address'));
     arr(alias['hostnames']).map(str).forEach((h, j) => errs.push(...validateDNS1123Subdomain(h, fld.child('hostAliases').index(i).child('hostnames').index(j))));
   }
   const priorityClassName = str(spec['priorityClassName']);
-  if (priorityClassName) errs.push(...validateDNS1123Subdomain(priorityClassName, fld.child('priorityClassName')));
+  if (priorityClassName) append(errs, validateDNS1123Subdomain(priorityClassName, fld.child('priorityClassName')));
   const schedulerName = str(spec['schedulerName']);
-  if (schedulerName && schedulerName !== 'default-scheduler') errs.push(...validateDNS1123Subdomain(schedulerName, fld.child('schedulerName')));
+  if (schedulerName && schedulerName !== 'default-scheduler') append(errs, validateDNS1123Subdomain(schedulerName, fld.child('schedulerName')));
   const preemption = spec['preemptionPolicy'];
   if (typeof preemption === 'string' && preemption !== 'PreemptLowerPriority' && preemption !== 'Never') {
     errs.push(notSupported(String(fld.child('preemptionPolicy')), preemption, ['Never', 'PreemptLowerPriority']));
   }
   const runtimeClassName = spec['runtimeClassName'];
-  if (typeof runtimeClassName === 'string') errs.push(...validateDNS1123Subdomain(runtimeClassName, fld.child('runtimeClassName')));
+  if (typeof runtimeClassName === 'string') append(errs, validateDNS1123Subdomain(runtimeClassName, fld.child('runtimeClassName')));
   for (const [gate, i] of objects(spec['readinessGates'])) {
     const type = str(gate['conditionType']);
     for (const m of isQualifiedName(type)) errs.push(invalid(String(fld.child('readinessGates').index(i).child('conditionType')), type, m));
   }
-  if (has(spec, 'schedulingGates')) errs.push(...validateSchedulingGates(spec['schedulingGates'], fld.child('schedulingGates')));
+  if (has(spec, 'schedulingGates')) append(errs, validateSchedulingGates(spec['schedulingGates'], fld.child('schedulingGates')));
   const os = obj(spec['os']);
   if (os) {
     const osName = str(os['name']);
@@ -307,8 +306,8 @@ export function validatePodTemplateSpec(template: Obj, fld: Path): FieldError[] 
   const meta = obj(template['metadata']) ?? {};
   const spec = obj(template['spec']) ?? {};
   const errs = validateLabels(meta['labels'], String(fld.child('labels')));
-  errs.push(...validateAnnotations(meta['annotations'], String(fld.child('annotations'))));
-  errs.push(...validatePodSpec(spec, fld.child('spec')));
+  append(errs, validateAnnotations(meta['annotations'], String(fld.child('annotations'))));
+  append(errs, validatePodSpec(spec, fld.child('spec')));
   if (arr(spec['ephemeralContainers']).length > 0) errs.push(forbidden(String(fld.child('spec', 'ephemeralContainers')), 'ephemeral containers not allowed in pod template'));
   return errs;
 }

@@ -5,7 +5,7 @@
  */
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
-import { arr, isValidPortNum, num, obj, objects, str, validateNonnegativeField, validatePortNumOrName, type Obj } from './common';
+import { arr, isValidPortNum, num, obj, objects, str, validateNonnegativeField, validatePortNumOrName, append, type Obj } from './common';
 
 const httpHeaderNameRe = /^[-A-Za-z0-9]+$/;
 const handlerKinds = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'] as const;
@@ -18,7 +18,7 @@ function validateHandlerKind(kind: (typeof handlerKinds)[number], h: Obj, fld: P
       break;
     case 'httpGet': {
       if (!str(h['path'])) errs.push(required(String(fld.child('path'))));
-      errs.push(...validatePortNumOrName(h['port'], fld.child('port')));
+      append(errs, validatePortNumOrName(h['port'], fld.child('port')));
       const scheme = str(h['scheme']);
       if (scheme !== 'HTTP' && scheme !== 'HTTPS') errs.push(notSupported(String(fld.child('scheme')), scheme, ['HTTP', 'HTTPS']));
       for (const [hdr] of objects(h['httpHeaders'])) {
@@ -30,7 +30,7 @@ function validateHandlerKind(kind: (typeof handlerKinds)[number], h: Obj, fld: P
       break;
     }
     case 'tcpSocket':
-      errs.push(...validatePortNumOrName(h['port'], fld.child('port')));
+      append(errs, validatePortNumOrName(h['port'], fld.child('port')));
       break;
     case 'grpc': {
       const port = num(h['port']) ?? 0;
@@ -57,7 +57,7 @@ export function validateHandler(handler: Obj, fld: Path, kinds: readonly string[
     if (n > 0) errs.push(forbidden(String(fld.child(kind)), 'may not specify more than 1 handler type'));
     else {
       n++;
-      errs.push(...validateHandlerKind(kind, h, fld.child(kind)));
+      append(errs, validateHandlerKind(kind, h, fld.child(kind)));
     }
   }
   if (n === 0) errs.push(required(String(fld), 'must specify a handler type'));
@@ -70,7 +70,7 @@ const hookHandlers = ['exec', 'httpGet', 'tcpSocket', 'sleep'];
 
 function validateProbe(probe: Obj, fld: Path): FieldError[] {
   const errs = validateHandler(probe, fld, probeHandlers);
-  for (const f of probeCounters) if ((num(probe[f]) ?? 0) < 0) errs.push(...validateNonnegativeField(probe[f], fld.child(f)));
+  for (const f of probeCounters) if ((num(probe[f]) ?? 0) < 0) append(errs, validateNonnegativeField(probe[f], fld.child(f)));
   const grace = num(probe['terminationGracePeriodSeconds']);
   if (grace !== undefined && grace <= 0) errs.push(invalid(String(fld.child('terminationGracePeriodSeconds')), grace, 'must be greater than 0'));
   return errs;
@@ -101,7 +101,7 @@ export function validateLifecycle(value: unknown, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
   for (const hook of ['postStart', 'preStop']) {
     const h = obj(lc[hook]);
-    if (h) errs.push(...validateHandler(h, fld.child(hook), hookHandlers));
+    if (h) append(errs, validateHandler(h, fld.child(hook), hookHandlers));
   }
   return errs;
 }

@@ -7,7 +7,7 @@ import { compareQuantities, formatQuantity, parseQuantity, quantityMilliValue, t
 import { forbidden, invalid, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
 import { isQualifiedName } from '../names';
-import { isNegativeErrorMsg, obj, type Obj } from './common';
+import { isNegativeErrorMsg, obj, append, type Obj } from './common';
 
 const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
 const standardResources = new Set([
@@ -83,12 +83,12 @@ export function validateContainerResourceRequirements(resources: unknown, fld: P
   let cpuOrMemory = false;
   let hugePages = false;
   for (const [name, q] of limits) {
-    errs.push(...validateNameAndValue(name, q, limPath));
+    append(errs, validateNameAndValue(name, q, limPath));
     if (isHugePages(name)) hugePages = true;
     if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
   }
   for (const [name, q] of quantities(obj(r['requests']))) {
-    errs.push(...validateNameAndValue(name, q, reqPath));
+    append(errs, validateNameAndValue(name, q, reqPath));
     const limit = limitsByName.get(name);
     if (limit) {
       const cmp = compareQuantities(q, limit);

@@ -9,8 +9,7 @@ import { forbidden, invalid, notSupported, required, type FieldError } from '../
 import type { Path } from '../field';
 import {
   notFound, num, obj, objects, str, validateDNS1123Label, validateLocalDescendingPath, validateLocalNonReservedPath,
-  validatePathNoBacksteps, type Obj,
-} from './common';
+  validatePathNoBacksteps, append, type Obj } from './common';
 import { validateObjectFieldSelector } from './env';
 
 /** The volume source fields, in the order kube's validateVolumeSource checks them. */
@@ -54,7 +53,7 @@ function validateDownwardAPIItems(items: unknown, fld: Path): FieldError[] {
     const fieldRef = obj(item['fieldRef']);
     const resourceFieldRef = obj(item['resourceFieldRef']);
     if (fieldRef) {
-      errs.push(...validateObjectFieldSelector(fieldRef, p.child('fieldRef'), downwardVolumePaths));
+      append(errs, validateObjectFieldSelector(fieldRef, p.child('fieldRef'), downwardVolumePaths));
       if (resourceFieldRef) errs.push(invalid(String(p), 'resource', 'fieldRef and resourceFieldRef can not be specified simultaneously'));
     } else if (!resourceFieldRef) {
       errs.push(required(String(p), 'one of fieldRef and resourceFieldRef is required'));
@@ -74,7 +73,7 @@ function validateSource(kind: (typeof sourceKinds)[number], s: Obj, fld: Path): 
     case 'hostPath': {
       const path = str(s['path']);
       if (!path) errs.push(required(String(fld.child('path'))));
-      else errs.push(...validatePathNoBacksteps(path, fld.child('path')));
+      else append(errs, validatePathNoBacksteps(path, fld.child('path')));
       const type = str(s['type']);
       if (!hostPathTypes.includes(type)) errs.push(notSupported(String(fld.child('type')), type, hostPathTypes));
       break;
@@ -106,11 +105,11 @@ function validateSource(kind: (typeof sourceKinds)[number], s: Obj, fld: Path): 
     case 'gitRepo': {
       if (!str(s['repository'])) errs.push(required(String(fld.child('repository'))));
       const dir = str(s['directory']);
-      if (dir) errs.push(...validateLocalDescendingPath(dir, fld.child('directory')));
+      if (dir) append(errs, validateLocalDescendingPath(dir, fld.child('directory')));
       break;
     }
     case 'projected':
-      errs.push(...validateMode(s['defaultMode'], fld.child('defaultMode')));
+      append(errs, validateMode(s['defaultMode'], fld.child('defaultMode')));
       break;
     default:
       break;
@@ -138,7 +137,7 @@ function validateVolumeSource(vol: Obj, fld: Path): FieldError[] {
     if (n > 0) errs.push(forbidden(String(fld.child(kind)), 'may not specify more than 1 volume type'));
     else {
       n++;
-      errs.push(...validateSource(kind, s, fld.child(kind)));
+      append(errs, validateSource(kind, s, fld.child(kind)));
     }
   }
   if (n === 0) errs.push(required(String(fld), 'must specify a volume type'));
@@ -158,7 +157,7 @@ export function validateVolumes(volumes: unknown, fld: Path): { names: Set<strin
     else el.push(...validateDNS1123Label(name, namePath));
     if (names.has(name)) el.push({ type: 'FieldValueDuplicate', field: String(namePath), value: name });
     if (el.length === 0) names.add(name);
-    else errs.push(...el);
+    else append(errs, el);
   }
   return { names, errs };
 }
@@ -185,11 +184,11 @@ export function validateVolumeMounts(mounts: unknown, devices: unknown, volumes:
     if (devicePaths.has(mountPath)) errs.push(invalid(String(p.child('mountPath')), mountPath, 'must not already exist as a path in volumeDevices'));
     const subPath = str(m['subPath']);
     // kube reports subPath errors at the list's path, not the item's.
-    if (subPath) errs.push(...validateLocalDescendingPath(subPath, fld.child('subPath')));
+    if (subPath) append(errs, validateLocalDescendingPath(subPath, fld.child('subPath')));
     const subPathExpr = str(m['subPathExpr']);
     if (subPathExpr) {
       if (subPath) errs.push(invalid(String(p.child('subPathExpr')), subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
-      errs.push(...validateLocalDescendingPath(subPathExpr, fld.child('subPathExpr')));
+      append(errs, validateLocalDescendingPath(subPathExpr, fld.child('subPathExpr')));
     }
     const propagation = m['mountPropagation'];
     if (typeof propagation === 'string' && !['None', 'HostToContainer', 'Bidirectional'].includes(propagation)) {
