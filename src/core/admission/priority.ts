@@ -15,7 +15,7 @@ import { StatusError, newForbidden } from '../errors';
 import type { Store } from '../registry/generic/store';
 import type { Storage } from '../storage/interface';
 import type { PluginAttributes } from './attributes';
-import { newNamespacedCache } from './namespacedCache';
+import { cachedOrRead, newNamespacedCache } from './namespacedCache';
 
 /** scheduling.SystemPriorityClasses: made by kube-apiserver's scheduling/bootstrap-system-priority-classes hook. */
 export const systemPriorityClasses = [
@@ -52,14 +52,11 @@ export interface PriorityPluginDeps {
 
 export function createPriorityPlugin(deps: PriorityPluginDeps) {
   const cache = deps.storage ? newNamespacedCache(deps.storage, deps.priorityClasses) : undefined;
-  let synced = false;
   const listClasses = async () => (await deps.priorityClasses.list('')).items;
 
   /** The class a pod names, from the cache; a class the cache has not seen yet (over etcd it trails a write) is read. */
   function namedClass(className: string): KubeObject | Promise<KubeObject | undefined> | undefined {
-    if (synced) {
-      for (const pc of cache!.list('')) if (pc.metadata.name === className) return pc;
-    }
+    if (cache) return cachedOrRead(cache, deps.priorityClasses, '', className);
     return deps.priorityClasses.getKv('', className).then((kv) => (kv ? deps.priorityClasses.decode(kv) : undefined));
   }
 
@@ -90,8 +87,8 @@ export function createPriorityPlugin(deps: PriorityPluginDeps) {
       applyClass(attrs, spec, className, pc);
       return undefined;
     }
-    if (synced) {
-      applyClass(attrs, spec, '', defaultClass(cache!.list('')));
+    if (cache?.synced) {
+      applyClass(attrs, spec, '', defaultClass(cache.list('')));
       return undefined;
     }
     return listClasses().then((classes) => applyClass(attrs, spec, '', defaultClass(classes)));
@@ -100,12 +97,9 @@ export function createPriorityPlugin(deps: PriorityPluginDeps) {
   return {
     /** Fills the cache (when the plugin has one). */
     async start(): Promise<void> {
-      if (!cache) return;
-      await cache.start();
-      synced = true;
+      await cache?.start();
     },
     stop(): void {
-      synced = false;
       cache?.stop();
     },
     admit(attrs: PluginAttributes): Promise<void> | undefined {
