@@ -106,10 +106,6 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
   };
 
   /** kube's names of the plugins, for the request trace. */
-  const pluginNames: Record<keyof DefaultPluginsOptions, string> = {
-    limitRanger: 'LimitRanger', serviceAccount: 'ServiceAccount', priority: 'Priority', defaultTolerationSeconds: 'DefaultTolerationSeconds',
-    defaultStorageClass: 'DefaultStorageClass', storageObjectInUseProtection: 'StorageObjectInUseProtection', defaultIngressClass: 'DefaultIngressClass', resourceQuota: 'ResourceQuota',
-  };
 
   /** The mutating phase of each kind for writes that name nothing and are not traced. */
   const plainMutating = new WeakMap<ResourceType, MutatingAdmission | null>();
@@ -143,12 +139,6 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
     priority: () => (options.priority === false ? undefined : priority()),
   };
 
-  /** A plugin's refusal, traced with the plugin's name. */
-  function refusedBy(plugin: keyof DefaultPluginsOptions, trace: WriteTrace | undefined, e: unknown): never {
-    trace?.({ stage: 'admission', message: `${pluginNames[plugin]} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
-    throw e;
-  }
-
   /** The plugins after LimitRanger, one after the other; undefined while none waits on a read. A refusal is traced with its plugin. */
   function runInOrder(plugins: (keyof DefaultPluginsOptions)[], attrs: PluginAttributes, trace: WriteTrace | undefined, from = 0): Promise<void> | undefined {
     for (let i = from; i < plugins.length; i++) {
@@ -163,8 +153,6 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
     }
     return undefined;
   }
-
-
 
   return {
     namespace,
@@ -195,6 +183,18 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
       return new DefaultValidation(validators, type, inner, name, trace);
     },
   };
+}
+
+/** Plugin names as kube-apiserver's --enable-admission-plugins spells them, for the trace. */
+const pluginNames: Record<keyof DefaultPluginsOptions, string> = {
+  limitRanger: 'LimitRanger', serviceAccount: 'ServiceAccount', priority: 'Priority', defaultTolerationSeconds: 'DefaultTolerationSeconds',
+  defaultStorageClass: 'DefaultStorageClass', storageObjectInUseProtection: 'StorageObjectInUseProtection', defaultIngressClass: 'DefaultIngressClass', resourceQuota: 'ResourceQuota',
+};
+
+/** A plugin's refusal, traced with the plugin's name. */
+function refusedBy(plugin: keyof DefaultPluginsOptions, trace: WriteTrace | undefined, e: unknown): never {
+  trace?.({ stage: 'admission', message: `${pluginNames[plugin]} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
+  throw e;
 }
 
 /** What the plugins read of one write. */
@@ -240,7 +240,7 @@ class DefaultValidation implements ValidatingAdmission {
     const quotas = this.plugins.resourceQuota();
     const charges = quotas?.applies(attrs) ? quotas : undefined;
     const checked = this.plugins.limitRanger()?.validate(attrs);
-    if (checked) return this.traced('LimitRanger', checked).then(() => this.classes(review, attrs, charges));
+    if (checked) return this.traced('limitRanger', checked).then(() => this.classes(review, attrs, charges));
     return this.classes(review, attrs, charges);
   }
 
@@ -258,16 +258,12 @@ class DefaultValidation implements ValidatingAdmission {
   private quota(attrs: PluginAttributes, charges: ResourceQuotaPlugin): Promise<void> {
     const trace = this.trace;
     const charged = trace && ((quota: string, used: string) => trace({ stage: 'admission', message: `ResourceQuota: ${quota} used ${used}` }));
-    return this.traced('ResourceQuota', charges.validate(attrs, charged) ?? done);
+    return this.traced('resourceQuota', charges.validate(attrs, charged) ?? done);
   }
 
   /** A refusal is traced with its plugin. */
-  private traced(plugin: string, checked: Promise<void>): Promise<void> {
+  private traced(plugin: keyof DefaultPluginsOptions, checked: Promise<void>): Promise<void> {
     const trace = this.trace;
-    if (!trace) return checked;
-    return checked.catch((e: unknown): never => {
-      trace({ stage: 'admission', message: `${plugin} refused the write`, details: { message: e instanceof Error ? e.message : String(e) } });
-      throw e;
-    });
+    return trace ? checked.catch((e: unknown) => refusedBy(plugin, trace, e)) : checked;
   }
 }
