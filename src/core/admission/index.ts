@@ -47,33 +47,68 @@ export function requestAttributes(request: Request, info: RequestInfo, type: Res
   };
 }
 
-/** The webhook phases around the built-in plugins, for writes whose attributes `attributes` gives. */
-function webhookPhases(plugin: () => WebhookAdmissionPlugin | undefined, attributes: (review: AdmissionReview) => AdmissionAttributes, done?: (outcome: AdmissionOutcome) => void) {
-  const run = (phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined => {
-    const webhooks = plugin();
+/**
+ * The webhook phases around the built-in plugins: MutatingAdmissionWebhook
+ * after the built-in mutating plugins, ValidatingAdmissionWebhook after
+ * `inner`. Subclasses say which plugin runs, as whom and what becomes of an
+ * outcome; the phases are objects with method steps, so a write makes no
+ * closures for them.
+ */
+abstract class WebhookPhases {
+  protected abstract plugin(): WebhookAdmissionPlugin | undefined;
+  protected abstract attributes(review: AdmissionReview): AdmissionAttributes;
+  /** What the webhooks' warnings and audit annotations become (nothing by default). */
+  protected done(_outcome: AdmissionOutcome): void {}
+
+  mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
+    return new MutatingWebhooks(this, builtIn);
+  }
+
+  validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
+    return new ValidatingWebhooks(this, inner);
+  }
+
+  /** One phase's webhooks; undefined at once when none of the phase is configured. */
+  run(phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined {
+    const webhooks = this.plugin();
     if (!webhooks || webhooks.idle(phase)) return undefined;
     const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    const ran = webhooks[phase](attributes(review), outcome);
-    return done ? ran?.finally(() => done(outcome)) : ran;
-  };
-  return {
-    mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
-      return {
-        admit(review) {
-          const first = builtIn?.admit(review);
-          return first ? first.then(() => run('admit', review)) : run('admit', review);
-        },
-      };
-    },
-    validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
-      return {
-        validate(review) {
-          const first = inner?.validate(review);
-          return first ? first.then(() => run('validate', review)) : (run('validate', review) ?? Promise.resolve());
-        },
-      };
-    },
-  };
+    return webhooks[phase](this.attributes(review), outcome)?.finally(() => this.done(outcome));
+  }
+}
+
+/** MutatingAdmissionWebhook after the built-in mutating plugins. */
+class MutatingWebhooks implements MutatingAdmission {
+  constructor(private readonly webhooks: WebhookPhases, private readonly builtIn: MutatingAdmission | undefined) {}
+
+  admit(review: AdmissionReview): Promise<void> | undefined {
+    const first = this.builtIn?.admit(review);
+    return first ? first.then(() => this.webhooks.run('admit', review)) : this.webhooks.run('admit', review);
+  }
+}
+
+/** ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy). */
+class ValidatingWebhooks implements ValidatingAdmission {
+  constructor(private readonly webhooks: WebhookPhases, private readonly inner: ValidatingAdmission | undefined) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    const first = this.inner?.validate(review);
+    return first ? first.then(() => this.webhooks.run('validate', review)) : (this.webhooks.run('validate', review) ?? settled);
+  }
+}
+
+/**
+ * An admission outcome's audit annotations into the request's trace (a
+ * refused write's too) and, for an admitted write, its warnings into the
+ * response's, each once (a retried write runs admission again).
+ */
+function recordOutcome(request: Request, outcome: AdmissionOutcome, warnings: string[] | undefined): void {
+  const annotations = outcome.auditAnnotations;
+  for (const _ in annotations) {
+    addTrace(request, { stage: 'admission', message: 'audit annotations', details: annotations });
+    break;
+  }
+  if (warnings) for (const w of outcome.warnings) if (!warnings.includes(w)) warnings.push(w);
 }
 
 /**
@@ -87,55 +122,28 @@ export function requestWebhooks(plugin: WebhookAdmissionPlugin | undefined, requ
   return new RequestWebhooks(plugin, request, info, type, warnings);
 }
 
-/** requestWebhooks' phases: objects with method steps, so a request makes no closures for them. */
-class RequestWebhooks {
+/** requestWebhooks' phases: as the request's user; warnings to the response, audit annotations to the trace. */
+class RequestWebhooks extends WebhookPhases {
   constructor(
-    private readonly plugin: WebhookAdmissionPlugin | undefined,
+    private readonly webhooks: WebhookAdmissionPlugin | undefined,
     private readonly request: Request,
     private readonly info: RequestInfo,
     private readonly type: ResourceType,
     private readonly warnings: string[],
-  ) {}
-
-  mutating(builtIn: MutatingAdmission | undefined): MutatingAdmission {
-    return new MutatingWebhooks(this, builtIn);
+  ) {
+    super();
   }
 
-  validating(inner: ValidatingAdmission | undefined): ValidatingAdmission {
-    return new ValidatingWebhooks(this, inner);
+  protected plugin(): WebhookAdmissionPlugin | undefined {
+    return this.webhooks;
   }
 
-  /** One phase's webhooks; undefined at once when none of the phase is configured. */
-  run(phase: 'admit' | 'validate', review: AdmissionReview): Promise<void> | undefined {
-    const webhooks = this.plugin;
-    if (!webhooks || webhooks.idle(phase)) return undefined;
-    const outcome: AdmissionOutcome = { warnings: [], auditAnnotations: {} };
-    return webhooks[phase](requestAttributes(this.request, this.info, this.type, review), outcome)?.finally(() => this.done(outcome));
+  protected attributes(review: AdmissionReview): AdmissionAttributes {
+    return requestAttributes(this.request, this.info, this.type, review);
   }
 
-  private done(outcome: AdmissionOutcome): void {
-    if (Object.keys(outcome.auditAnnotations).length) addTrace(this.request, { stage: 'admission', message: 'audit annotations', details: outcome.auditAnnotations });
-    for (const w of outcome.warnings) if (!this.warnings.includes(w)) this.warnings.push(w);
-  }
-}
-
-/** MutatingAdmissionWebhook after the built-in mutating plugins. */
-class MutatingWebhooks implements MutatingAdmission {
-  constructor(private readonly webhooks: RequestWebhooks, private readonly builtIn: MutatingAdmission | undefined) {}
-
-  admit(review: AdmissionReview): Promise<void> | undefined {
-    const first = this.builtIn?.admit(review);
-    return first ? first.then(() => this.webhooks.run('admit', review)) : this.webhooks.run('admit', review);
-  }
-}
-
-/** ValidatingAdmissionWebhook after `inner` (ValidatingAdmissionPolicy). */
-class ValidatingWebhooks implements ValidatingAdmission {
-  constructor(private readonly webhooks: RequestWebhooks, private readonly inner: ValidatingAdmission | undefined) {}
-
-  validate(review: AdmissionReview): Promise<void> {
-    const first = this.inner?.validate(review);
-    return first ? first.then(() => this.webhooks.run('validate', review)) : (this.webhooks.run('validate', review) ?? settled);
+  protected done(outcome: AdmissionOutcome): void {
+    recordOutcome(this.request, outcome, this.warnings);
   }
 }
 
@@ -147,8 +155,24 @@ const controllerUser = { username: 'system:kube-controller-manager', groups: ['s
  * ReplicaSet's pods reach a sidecar-injecting webhook as in a cluster). The
  * plugin is looked up at each write: stores exist before it is built.
  */
-export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefined, type: ResourceType) {
-  return webhookPhases(plugin, (review) => {
+export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefined, type: ResourceType): WebhookPhases {
+  return new ControllerWebhooks(plugin, type);
+}
+
+class ControllerWebhooks extends WebhookPhases {
+  constructor(
+    private readonly lookup: () => WebhookAdmissionPlugin | undefined,
+    private readonly type: ResourceType,
+  ) {
+    super();
+  }
+
+  protected plugin(): WebhookAdmissionPlugin | undefined {
+    return this.lookup();
+  }
+
+  protected attributes(review: AdmissionReview): AdmissionAttributes {
+    const { type } = this;
     const meta = (review.object ?? review.oldObject)?.metadata;
     return {
       operation: review.operation,
@@ -164,7 +188,7 @@ export function controllerWebhooks(plugin: () => WebhookAdmissionPlugin | undefi
       user: controllerUser,
       options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
     };
-  });
+  }
 }
 
 const settled = Promise.resolve();
@@ -244,10 +268,10 @@ class RequestAdmission implements ValidatingAdmission {
     const attrs = requestAttributes(request, this.info, this.type, review);
     // kube handles CREATE and UPDATE with PodSecurity; the validating step is counted once, with the policies.
     const first = podSecurity && (review.operation === 'CREATE' || review.operation === 'UPDATE') ? timedStep(run, 'PodSecurity', false, podSecurity, attrs) : undefined;
-    if (first) return first.then(() => timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs)).then(() => finishRun(run, true));
+    if (first) return first.then(() => timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs)).then(() => recordOutcome(run.request, run.outcome, run.warnings));
     const last = timedStep(run, 'ValidatingAdmissionPolicy', true, plugin, attrs);
-    if (last) return last.then(() => finishRun(run, true));
-    finishRun(run, true);
+    if (last) return last.then(() => recordOutcome(run.request, run.outcome, run.warnings));
+    recordOutcome(run.request, run.outcome, run.warnings);
     return undefined;
   }
 }
@@ -284,19 +308,10 @@ function timedStep(run: PluginRun, name: string, countStep: boolean, plugin: { v
 /** A refusal ends the validating step: counted, the annotations made so far kept. */
 function refusedStep(run: PluginRun, name: string, started: number, e: unknown): never {
   run.observe?.(name, run.operation, true, (performance.now() - started) / 1000, true);
-  finishRun(run, false);
+  recordOutcome(run.request, run.outcome, undefined);
   throw e;
 }
 
-/** Audit annotations into the trace (a refused write's too); an admitted write's warnings into the response, each once (a retried write runs admission again). */
-function finishRun(run: PluginRun, admitted: boolean): void {
-  const annotations = run.outcome.auditAnnotations;
-  for (const _ in annotations) {
-    addTrace(run.request, { stage: 'admission', message: 'audit annotations', details: annotations });
-    break;
-  }
-  if (admitted) for (const w of run.outcome.warnings) if (!run.warnings.includes(w)) run.warnings.push(w);
-}
 
 export { bootstrapSystemPriorityClasses } from './priority';
 
