@@ -11,6 +11,7 @@ import { writeJsonText, writeObject } from '../responseWriter';
 import { jsonSerializer } from '../serializers/json';
 import type { RequestScope } from './scope';
 import { transformObject } from './transform';
+import { RecentKeys } from '../../util/recentKeys';
 
 /** Whether the response is the object itself in compact JSON. */
 export function servesStoredJson(choice: OutputChoice): boolean {
@@ -28,7 +29,7 @@ export function servesStoredJson(choice: OutputChoice): boolean {
  */
 const readAnswers = new Map<KeyValue, { store: Store; text: string }>();
 const readWindow = 256;
-const readOnce = new Set<KeyValue>();
+const readOnce = new RecentKeys<KeyValue>(readWindow);
 
 /** The answer's text (kept a string: the response writer and hosts encode it, an in-process client parses it). */
 function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | undefined {
@@ -37,14 +38,9 @@ function servedJsonText(store: Store, kv: KeyValue, reuse: boolean): string | un
   const json = store.servedJson(kv);
   if (json === undefined) return undefined;
   const text = json + '\n';
-  if (reuse) {
-    if (!readOnce.has(kv)) {
-      if (readOnce.size >= readWindow) readOnce.clear();
-      readOnce.add(kv);
-    } else {
-      if (readAnswers.size >= readWindow) readAnswers.clear();
-      readAnswers.set(kv, { store, text });
-    }
+  if (reuse && readOnce.repeated(kv)) {
+    if (readAnswers.size >= readWindow) readAnswers.clear();
+    readAnswers.set(kv, { store, text });
   }
   return text;
 }

@@ -6,6 +6,7 @@
  */
 import type { UserInfo } from '../../auth/user';
 import type { RequestInfo } from '../requestInfo';
+import { RecentKeys } from '../../util/recentKeys';
 
 /** One step of a request's trace: which stage decided what (the workbench explains requests from these). */
 export interface TraceEntry {
@@ -59,9 +60,9 @@ function contextOf(request: Request): RequestContext {
  * Both tables start over when full. The URLs are shared between requests, so
  * nobody may change one.
  */
-const parsedUrls = new Map<string, URL>();
-const seenUrls = new Set<string>();
 const parsedUrlsLimit = 256;
+const parsedUrls = new Map<string, URL>();
+const seenUrls = new RecentKeys<string>(parsedUrlsLimit);
 
 /** The request's URL, parsed once however many stages read it. Callers must not change it. */
 export function requestUrl(request: Request): URL {
@@ -72,13 +73,10 @@ export function requestUrl(request: Request): URL {
   if (url) ctx.sharedUrl = true;
   else {
     url = new URL(text);
-    ctx.sharedUrl = seenUrls.has(text);
+    ctx.sharedUrl = seenUrls.repeated(text);
     if (ctx.sharedUrl) {
       if (parsedUrls.size >= parsedUrlsLimit) parsedUrls.clear();
       parsedUrls.set(text, url);
-    } else {
-      if (seenUrls.size >= parsedUrlsLimit) seenUrls.clear();
-      seenUrls.add(text);
     }
   }
   return (ctx.url = url);
