@@ -63,6 +63,12 @@ async function runningWorker(): Promise<Worker> {
   return context.serviceWorkers().at(-1)!;
 }
 
+/** The worker's performance marks since it started: each chunk's run (`kubesim:chunk <path>`) and `kubesim:first-answer`. */
+async function marks(): Promise<string[]> {
+  const worker = await runningWorker();
+  return worker.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('kubesim:')));
+}
+
 /** The chunks that ran in the running worker since it started. */
 async function loadedChunks(): Promise<string[]> {
   const worker = await runningWorker();
@@ -144,11 +150,11 @@ afterAll(async () => {
 describe('service worker code parts', () => {
   it('the build splits the worker into sw.js, core chunks and the parts', () => {
     expect(manifest.parts.map((p) => /^assets\/sw-(.+)-[\w-]{8}\.js$/.exec(p)?.[1]).sort()).toEqual(
-      ['cbor', 'cel', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
+      ['cbor', 'cel', 'controllers', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
     );
   });
 
-  it('installs with every chunk fetched once, and the first answers after a restart run only the core', async () => {
+  it('installs with every chunk fetched once, and the first answers after a restart run only the core; the controllers run after the first', async () => {
     await page.goto(baseUrl);
     await workbenchReady(page);
     await page.getByTestId('namespace-item').first().waitFor();
@@ -166,14 +172,33 @@ describe('service worker code parts', () => {
     expect((await pageFetch('/api/v1/namespaces/default/configmaps/kube-root-ca.crt')).status).toBe(200);
     const ran = await loadedChunks();
     expect(ran[0]).toBe('sw.js');
-    expect(ran.filter((c) => manifest.parts.includes(c))).toEqual([]);
+    // kube-controller-manager's controllers are a part, started once the first answer is out (src/sw/afterFirstAnswer.ts).
+    await expect.poll(async () => (await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual([part('controllers')]);
+    const timeline = await marks();
+    expect(timeline[0]).toBe('kubesim:chunk sw.js');
+    expect(timeline.filter((m) => !manifest.core.some((c) => m === `kubesim:chunk ${c}`))).toEqual(['kubesim:chunk sw.js', 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+  });
+
+  it('the controllers run from their part after a restart: a Deployment gets its ReplicaSet', async () => {
+    const created = await pageFetch('/apis/apps/v1/namespaces/default/deployments', {
+      method: 'POST',
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    expect(created.status).toBe(201);
+    await expect
+      .poll(async () => (JSON.parse((await pageFetch('/apis/apps/v1/namespaces/default/replicasets')).body) as { items: { metadata: { ownerReferences?: { name: string }[] } }[] }).items.map((rs) => rs.metadata.ownerReferences?.[0]?.name), { timeout: 10_000 })
+      .toEqual(['web']);
+    expect((await pageFetch('/apis/apps/v1/namespaces/default/deployments/web', { method: 'DELETE' })).status).toBe(200);
   });
 
   it('runs a part on the first request that needs it: a YAML answer runs the YAML part alone', async () => {
+    await stopServiceWorkers(context, page);
     const yaml = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/yaml' });
     expect(yaml.status).toBe(200);
     expect(yaml.body).toMatch(/^apiVersion: v1\nitems:\n/);
-    expect((await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual([part('yaml')]);
+    // The YAML part ran inside the first answer; the controllers' part after it.
+    const partsAndAnswer = (timeline: string[]) => timeline.filter((m) => m === 'kubesim:first-answer' || manifest.parts.some((p) => m === `kubesim:chunk ${p}`));
+    await expect.poll(async () => partsAndAnswer(await marks())).toEqual([`kubesim:chunk ${part('yaml')}`, 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
     // A write: validation, the field manager. The schemas it reads are cached for offline use (dataCache.ts).
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'online' }, data: { k: 'v' } } });
     expect(created.status).toBe(201);
