@@ -150,7 +150,7 @@ afterAll(async () => {
 describe('service worker code parts', () => {
   it('the build splits the worker into sw.js, core chunks and the parts', () => {
     expect(manifest.parts.map((p) => /^assets\/sw-(.+)-[\w-]{8}\.js$/.exec(p)?.[1]).sort()).toEqual(
-      ['cbor', 'cel', 'controllers', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
+      ['cbor', 'cel', 'controllers', 'fieldmanager', 'jose', 'node', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'reviews', 'subresources', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
     );
   });
 
@@ -179,7 +179,7 @@ describe('service worker code parts', () => {
     expect(timeline.filter((m) => !manifest.core.some((c) => m === `kubesim:chunk ${c}`))).toEqual(['kubesim:chunk sw.js', 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
   });
 
-  it('the controllers run from their part after a restart: a Deployment gets its ReplicaSet', async () => {
+  it('the controllers run from their part after a restart: a Deployment gets its ReplicaSet; scale and reviews run their parts', async () => {
     const created = await pageFetch('/apis/apps/v1/namespaces/default/deployments', {
       method: 'POST',
       body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
@@ -188,6 +188,20 @@ describe('service worker code parts', () => {
     await expect
       .poll(async () => (JSON.parse((await pageFetch('/apis/apps/v1/namespaces/default/replicasets')).body) as { items: { metadata: { ownerReferences?: { name: string }[] } }[] }).items.map((rs) => rs.metadata.ownerReferences?.[0]?.name), { timeout: 10_000 })
       .toEqual(['web']);
+    // The scale subresource and access reviews are parts of their own, run by the first request that reads them.
+    expect(await loadedChunks()).not.toContain(part('subresources'));
+    const scale = await pageFetch('/apis/apps/v1/namespaces/default/deployments/web/scale');
+    expect(scale.status).toBe(200);
+    expect(JSON.parse(scale.body)).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 } });
+    expect(await loadedChunks()).toContain(part('subresources'));
+    expect(await loadedChunks()).not.toContain(part('reviews'));
+    const review = await pageFetch('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      method: 'POST',
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'default', verb: 'list', resource: 'pods' } } },
+    });
+    expect(review.status).toBe(201);
+    expect(JSON.parse(review.body)).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
+    expect(await loadedChunks()).toContain(part('reviews'));
     expect((await pageFetch('/apis/apps/v1/namespaces/default/deployments/web', { method: 'DELETE' })).status).toBe(200);
   });
 

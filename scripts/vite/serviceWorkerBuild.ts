@@ -51,7 +51,13 @@ export const PARTS: Part[] = [
   { name: 'printers', test: under('src/core/printers') },
   { name: 'openapi', test: under('src/core/openapi') },
   { name: 'upgrade', test: under('src/core/upgrade') },
-  { name: 'jose', test: under('node_modules/jose') },
+  // JOSE, and the JWT authenticator of --authentication-config's issuers (service account tokens are verified with jose alone).
+  { name: 'jose', test: /[\\/](?:node_modules[\\/]jose[\\/]|src[\\/]core[\\/]auth[\\/]authenticator[\\/]jwt\.ts$)/ },
+  // The Node authorizer, NodeRestriction and node-bound token requests: built when --authorization-mode names Node.
+  { name: 'node', test: under('src/core/auth/node') },
+  // TokenReview, SubjectAccessReview and the self reviews; the scale, eviction and binding subresources.
+  { name: 'reviews', test: /[\\/]src[\\/]core[\\/]http[\\/]handlers[\\/](?:reviews|authorizationReviews|authenticationReviews)\.ts$/ },
+  { name: 'subresources', test: /[\\/]src[\\/]core[\\/](?:http[\\/]handlers[\\/](?:scale|eviction|binding)|registry[\\/]core[\\/]podBinding)\.ts$/ },
   // Pod Security Standards checks, evaluated on pod writes; quota arithmetic and evaluators, used where quotas or limit ranges exist.
   { name: 'podsecurity', test: under('src/core/admission/podSecurity/policy') },
   { name: 'quota', test: under('src/core/quota') },
