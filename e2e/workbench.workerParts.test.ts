@@ -321,4 +321,25 @@ describe('service worker code parts', () => {
       await rm(next, { recursive: true, force: true });
     }
   });
+  it('with --authorization-mode=Node,RBAC the worker runs the Node authorizer part as it starts', async () => {
+    await serve(outDir);
+    // Settings reach the worker in its script URL (settings.ts): a new URL installs a new worker.
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.register('/sw.js?authorizationMode=Node,RBAC', { scope: '/' });
+      const incoming = registration.installing ?? registration.waiting ?? registration.active!;
+      await new Promise<void>((resolve) => {
+        const check = () => incoming.state === 'activated' && resolve();
+        incoming.addEventListener('statechange', check);
+        check();
+      });
+      return incoming.scriptURL;
+    });
+    expect(state).toBe(`${baseUrl}/sw.js?authorizationMode=Node,RBAC`);
+    await stopServiceWorkers(context, page);
+    // Anonymous, under RBAC: forbidden, with kube's Status.
+    const list = await pageFetch('/api/v1/namespaces');
+    expect(list.status).toBe(403);
+    expect(JSON.parse(list.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, details: { kind: 'namespaces' } });
+    expect(await loadedChunks()).toContain(part('node'));
+  });
 });
