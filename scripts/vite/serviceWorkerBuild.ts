@@ -55,9 +55,10 @@ export const PARTS: Part[] = [
   { name: 'jose', test: /[\\/](?:node_modules[\\/]jose[\\/]|src[\\/]core[\\/]auth[\\/]authenticator[\\/]jwt\.ts$)/ },
   // The Node authorizer, NodeRestriction and node-bound token requests: built when --authorization-mode names Node.
   { name: 'node', test: under('src/core/auth/node') },
-  // TokenReview, SubjectAccessReview and the self reviews; the scale, eviction and binding subresources.
+  // TokenReview, SubjectAccessReview and the self reviews.
   { name: 'reviews', test: /[\\/]src[\\/]core[\\/]http[\\/]handlers[\\/](?:reviews|authorizationReviews|authenticationReviews)\.ts$/ },
-  { name: 'subresources', test: /[\\/]src[\\/]core[\\/](?:http[\\/]handlers[\\/](?:scale|eviction|binding)|registry[\\/]core[\\/]podBinding)\.ts$/ },
+  // The scale, eviction and binding subresources, and connect's (log, exec, attach, portforward, the proxies).
+  { name: 'subresources', test: /[\\/]src[\\/]core[\\/](?:http[\\/]handlers[\\/](?:scale|eviction|binding|connect)|registry[\\/]core[\\/](?:podBinding|podLocation))\.ts$/ },
   // Pod Security Standards checks, evaluated on pod writes; quota arithmetic and evaluators, used where quotas or limit ranges exist.
   { name: 'podsecurity', test: under('src/core/admission/podSecurity/policy') },
   { name: 'quota', test: under('src/core/quota') },
