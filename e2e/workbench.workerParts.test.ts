@@ -12,6 +12,7 @@
 import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +153,11 @@ describe('service worker code parts', () => {
     expect(manifest.parts.map((p) => /^assets\/sw-(.+)-[\w-]{8}\.js$/.exec(p)?.[1]).sort()).toEqual(
       ['cbor', 'cel', 'controllers', 'fieldmanager', 'jose', 'node', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'reviews', 'subresources', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
     );
+  });
+
+  it('the script every start evaluates before its first answer (sw.js and the core chunks) is within 150 KiB gzip', async () => {
+    const start = await Promise.all(['sw.js', ...manifest.core].map(async (path) => gzipSync(await readFile(join(outDir, path))).byteLength));
+    expect(start.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(150 * 1024);
   });
 
   it('installs with every chunk fetched once, and the first answers after a restart run only the core; the controllers run after the first', async () => {
