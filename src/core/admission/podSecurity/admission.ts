@@ -128,6 +128,8 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
 
   /** What a fully privileged namespace's pods are annotated with. */
   const privilegedLevel = levelVersionString(defaultPolicy.enforce);
+  /** The answer for every pod of a fully privileged namespace (most of them): one object, only ever read. */
+  const privilegedResponse: Response = Object.freeze({ auditAnnotations: Object.freeze({ [enforcedPolicyAnnotationKey]: privilegedLevel }) });
   /** The policy of a namespace without labels (most of them): the defaults, computed once. */
   const unlabelled = policyToEvaluate(undefined, defaults);
 
@@ -161,7 +163,7 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
     const { policy, errors } = namespacePolicy(ns);
     if (!errors.length && fullyPrivileged(policy)) {
       metrics.recordEvaluation('allow', policy.enforce, 'enforce', attrs);
-      return { auditAnnotations: { [enforcedPolicyAnnotationKey]: privilegedLevel } };
+      return privilegedResponse;
     }
     const pod = attrs.object;
     if (!pod) return {};
