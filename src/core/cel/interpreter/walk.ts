@@ -35,6 +35,14 @@ import {
 } from './planner';
 import { callTarget, chainRoot, qualifiedName, resolveCall } from './resolve';
 
+/** A member call's receiver and arguments as one list (without a spread's iterator). */
+function withReceiver(target: Expr, args: Expr[]): Expr[] {
+  const out = new Array<Expr>(args.length + 1);
+  out[0] = target;
+  for (let i = 0; i < args.length; i++) out[i + 1] = args[i]!;
+  return out;
+}
+
 /** Thrown when the walk meets a node it leaves to the planner. */
 export class NotInterpreted {}
 const NOT_INTERPRETED = new NotInterpreted();
@@ -53,8 +61,8 @@ class TreeWalk {
   private optimize: boolean;
   private readonly presenceCost: number;
   /** ids of empty accumulator literals, and of `_+_` calls appending to them in place (see Planner.markInPlace) */
-  private freshAccu: Set<number> | undefined;
-  private inPlace: Set<number> | undefined;
+  private readonly freshAccu: number[] = [];
+  private readonly inPlace: number[] = [];
   private scratch: Frame | undefined;
 
   constructor(
@@ -107,7 +115,7 @@ class TreeWalk {
 
   /** The value of a constant expression, computed off the books (the planner computes it when planning). */
   private foldValue(e: Expr): CelValue {
-    if (this.freshAccu?.has(e.id)) return e.kind === 'map' ? new CelMap() : [];
+    if (this.freshAccu.length !== 0 && this.freshAccu.includes(e.id)) return e.kind === 'map' ? new CelMap() : [];
     return this.unoptimized(e, (this.scratch ??= new Frame({}, Infinity, 0)));
   }
 
@@ -248,7 +256,7 @@ class TreeWalk {
         if (!target && args.length === 2 && args[0]!.kind === 'list') throw NOT_INTERPRETED;
         break;
     }
-    const argExprs = target ? [target, ...args] : args;
+    const argExprs = target ? withReceiver(target, args) : args;
     const cands = callCandidates(this.opts, e, fn, target !== undefined, argExprs.length);
     if (cands.length === 0) {
       for (const a of argExprs) {
@@ -257,7 +265,7 @@ class TreeWalk {
       }
       return new CelError(this.opts.functions.has(fn) ? NO_OVERLOAD : `no matching overload for '${fn}'`, id);
     }
-    if (fn === '_+_' && this.inPlace !== undefined && this.inPlace.has(id)) return this.append(argExprs[0]!, argExprs[1]!, id);
+    if (fn === '_+_' && this.inPlace.length !== 0 && this.inPlace.includes(id)) return this.append(argExprs[0]!, argExprs[1]!, id);
     const staticOk = staticallyTyped(this.opts.checked, cands, argExprs);
     if (argExprs.length === 1) return this.apply1(id, cands, this.eval(argExprs[0]!), staticOk);
     if (argExprs.length === 2) {
@@ -497,9 +505,9 @@ class TreeWalk {
     if (e.accuVar !== ACCU_VAR) return;
     const init = e.accuInit;
     if (!((init.kind === 'list' && init.elements.length === 0) || (init.kind === 'map' && init.entries.length === 0))) return;
-    (this.freshAccu ??= new Set()).add(init.id);
+    this.freshAccu.push(init.id);
     let s = e.loopStep;
     while (s.kind === 'call' && s.fn === '_?_:_') s = s.args[1]!;
-    if (s.kind === 'call' && (s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) (this.inPlace ??= new Set()).add(s.id);
+    if (s.kind === 'call' && (s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.push(s.id);
   }
 }
