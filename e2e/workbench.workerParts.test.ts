@@ -225,7 +225,7 @@ describe('service worker code parts', () => {
     expect((await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual(expect.arrayContaining([part('yaml'), part('validation'), part('fieldmanager')]));
   });
 
-  it('[API-CEL-001] after a restart with the server gone, writes run validation, CEL and RE2 from the installed scripts', async () => {
+  it('[API-CEL-001] after a restart with the server gone, writes run validation, CEL and RE2, and the controllers run, from the installed scripts', async () => {
     await server?.close();
     server = undefined;
     await stopServiceWorkers(context, page);
@@ -253,6 +253,8 @@ describe('service worker code parts', () => {
     });
     expect(await loadedChunks()).toContain(part('validation'));
     expect(await loadedChunks()).not.toContain(part('cel'));
+    // The controllers' part runs offline too, from the installed scripts.
+    await expect.poll(loadedChunks).toContain(part('controllers'));
 
     expect((await pageFetch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: widgetsCrd })).status).toBe(201);
     await expect
