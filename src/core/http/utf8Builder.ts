@@ -27,6 +27,11 @@ export class Utf8Builder {
     }
   }
 
+  /** Bytes written so far. */
+  get size(): number {
+    return this.length;
+  }
+
   /** The bytes written so far (a view of the buffer). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.length);
