@@ -8,11 +8,15 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
-import { BadRequestTarget, IncomingRequest, requestTargetUrl } from './request';
+import { BadRequestTarget, IncomingRequest, knownPlainTargetUrl, requestTargetUrl } from './request';
 import { lightParts } from './response';
 
-/** The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the socket knows (client certificates). */
-export type FetchHandler = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
+/**
+ * The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the
+ * socket knows (client certificates); `plainTarget` says the target is a plain path seen lately (no
+ * escapes, no dot segments), so checks of the raw target can be skipped.
+ */
+export type FetchHandler = (request: Request, incoming: IncomingMessage, plainTarget: boolean) => Response | Promise<Response>;
 
 const defaultContentType = 'text/plain; charset=UTF-8';
 
@@ -171,15 +175,16 @@ export interface ListenerOptions {
 export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
     let request: IncomingRequest;
+    const known = knownPlainTargetUrl(incoming, options.scheme, options.defaultHost);
     try {
-      request = new IncomingRequest(incoming, requestTargetUrl(incoming, options.scheme, options.defaultHost), () => watchConnection(incoming, outgoing, request));
+      request = new IncomingRequest(incoming, known ?? requestTargetUrl(incoming, options.scheme, options.defaultHost), () => watchConnection(incoming, outgoing, request));
     } catch (e) {
       if (!(e instanceof BadRequestTarget)) throw e;
       return writeEmpty(400, outgoing);
     }
     let response: Response | Promise<Response>;
     try {
-      response = fetch(request as unknown as Request, incoming);
+      response = fetch(request as unknown as Request, incoming, known !== undefined);
     } catch (e) {
       return writeEmpty(fetchFailureStatus(e), outgoing);
     }
