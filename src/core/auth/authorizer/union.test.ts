@@ -34,4 +34,16 @@ describe('unionAuthorizer', () => {
     const deny = await unionAuthorizer([fixed('Webhook', { decision: 'NoOpinion', reason: '' }, true), fixed('AlwaysDeny', { decision: 'Deny', reason: 'Everything is forbidden.', error: 'e' }), alwaysAllowAuthorizer]).authorize(attrs);
     expect(deny).toEqual({ decision: 'Deny', reason: 'Everything is forbidden.', error: 'e', explanation: { authorizer: 'AlwaysDeny' } });
   });
+
+  it('[AC-AUTHZ-031] answers a repeated constant decision the same way, and a changed decision anew', () => {
+    let rbac: AuthorizationResult = { decision: 'NoOpinion', reason: '' };
+    const union = unionAuthorizer([{ name: 'RBAC', authorize: () => rbac }, alwaysAllowAuthorizer]);
+    const first = union.authorize(attrs);
+    expect(union.authorize(attrs)).toBe(first);
+    expect(first).toEqual({ decision: 'Allow', reason: '', explanation: { authorizer: 'AlwaysAllow' } });
+    rbac = { decision: 'Allow', reason: 'RBAC: allowed by binding b', explanation: { binding: 'b' } };
+    expect(union.authorize(attrs)).toEqual({ decision: 'Allow', reason: 'RBAC: allowed by binding b', explanation: { authorizer: 'RBAC', binding: 'b' } });
+    rbac = Object.freeze({ decision: 'Deny', reason: 'no' });
+    expect(union.authorize(attrs)).toEqual({ decision: 'Deny', reason: 'no', explanation: { authorizer: 'RBAC' } });
+  });
 });

@@ -37,12 +37,19 @@ function aggregate(errors: string[]): string | undefined {
 }
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer & RuleResolver {
-  /** The union's answer to a frozen decision (AlwaysAllow's, the same object every time), made once per authorizer. */
-  const reused = authorizers.map(() => new WeakMap<AuthorizationResult, AuthorizationResult>());
+  /**
+   * The union's answer to the decision each authorizer gave last, when that was a frozen one (AlwaysAllow's,
+   * the same object every time): the next identical decision gets the same answer, with no lookup but a compare.
+   */
+  const lastDecision: (AuthorizationResult | undefined)[] = authorizers.map(() => undefined);
+  const lastAnswer: (AuthorizationResult | undefined)[] = authorizers.map(() => undefined);
   const answer = (i: number, r: AuthorizationResult, collected: Collected | undefined): AuthorizationResult | Collected | undefined => {
-    if (r.decision === 'NoOpinion' || !Object.isFrozen(r)) return decided(authorizers[i]!, r, collected);
-    let out = reused[i]!.get(r);
-    if (!out) reused[i]!.set(r, (out = Object.freeze(decided(authorizers[i]!, r, undefined) as AuthorizationResult)));
+    if (r === lastDecision[i]) return lastAnswer[i];
+    const out = decided(authorizers[i]!, r, collected);
+    if (r.decision !== 'NoOpinion' && Object.isFrozen(r)) {
+      lastDecision[i] = r;
+      lastAnswer[i] = Object.freeze(out as AuthorizationResult);
+    }
     return out;
   };
   const noOpinion = (collected: Collected | undefined): AuthorizationResult => ({ decision: 'NoOpinion', reason: collected?.reasons.join('\n') ?? '', error: aggregate(collected?.errors ?? []), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } });
