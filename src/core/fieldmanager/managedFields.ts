@@ -233,6 +233,19 @@ export function managedFieldsEntry(id: string, applied: boolean, apiVersion: str
   return e;
 }
 
+/** managedFieldsEntry(buildManagerIdentifier(...), false, ...) of an Update entry, without building and parsing the identifier. */
+export function updateEntry(manager: string, apiVersion: string, time: string | undefined, subresource: string, fieldsV1: FieldsV1): ManagedFieldsEntry {
+  const e: ManagedFieldsEntry = {};
+  if (manager) e.manager = manager;
+  e.operation = 'Update';
+  e.apiVersion = apiVersion;
+  if (time) e.time = time;
+  e.fieldsType = 'FieldsV1';
+  e.fieldsV1 = fieldsV1;
+  if (subresource) e.subresource = subresource;
+  return e;
+}
+
 /**
  * A write asks to reset managedFields when it sets the list to exactly one
  * empty entry. An empty list does not reset: clients unaware of the field

@@ -30,8 +30,8 @@ export interface StoreDeps {
   storage: Storage;
   clock: Clock;
   random: RandomSource;
-  /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
-  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void>;
+  /** Whether a namespace exists and may receive new objects (checked on namespaced create); undefined when it answered at once. */
+  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void> | void;
 }
 
 /** The kind's schema and the definitions its refs point into (absent for schemaless kinds). */
@@ -143,6 +143,9 @@ export interface UpdateResult {
 export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Scratch for the random bytes of a uid or name suffix, read at once: one array for every create, not one each. */
+const randomBytes = new Uint8Array(16);
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -532,7 +535,7 @@ export class Store {
   }
 
   private generateName(prefix: string): string {
-    const bytes = this.deps.random.fill(new Uint8Array(5));
+    const bytes = this.deps.random.fill(randomBytes.subarray(0, 5));
     let s = '';
     for (const b of bytes) s += nameSuffixAlphabet[b % nameSuffixAlphabet.length];
     // The apiserver truncates long prefixes so the name stays within 63 characters.
@@ -540,7 +543,7 @@ export class Store {
   }
 
   private newUid(): string {
-    const b = this.deps.random.fill(new Uint8Array(16));
+    const b = this.deps.random.fill(randomBytes);
     b[6] = (b[6]! & 0x0f) | 0x40;
     b[8] = (b[8]! & 0x3f) | 0x80;
     let uid = '';
@@ -645,7 +648,9 @@ export class Store {
         ...(this.strategy.validate?.(obj, ctx) ?? []),
       ];
       if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
-      if (this.namespaced) await this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' });
+      // A namespace in the lister's cache answers at once: no turn to wait.
+      const namespaceChecked = this.namespaced ? this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' }) : undefined;
+      if (namespaceChecked) await namespaceChecked;
       await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
 
       const key = this.key(namespace, meta.name!);
