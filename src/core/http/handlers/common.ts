@@ -140,7 +140,20 @@ export function fieldManagerName(scope: RequestScope, optionsKind: string): stri
     }
     if (errs.length) throw newInvalidOptions(optionsKind, errs);
   }
-  return managerOrUserAgent(name, scope.request.headers.get('user-agent'));
+  if (name) return name;
+  return userAgentManager(scope.request.headers.get('user-agent'));
+}
+
+/** The manager the last User-Agent seen names: a client sends the same one on every request. */
+let lastUserAgent: string | null | undefined;
+let lastUserAgentManager = '';
+
+function userAgentManager(userAgent: string | null): string {
+  if (userAgent !== lastUserAgent) {
+    lastUserAgentManager = managerOrUserAgent(undefined, userAgent);
+    lastUserAgent = userAgent;
+  }
+  return lastUserAgentManager;
 }
 
 /** Name and namespace in the body must agree with the URL. */
