@@ -47,6 +47,7 @@ export interface ApiServerMetrics {
   /** pod_security_evaluations_total, _exemptions_total and _errors_total, by their label values (`by` 0 makes the series). */
   podSecurity: {
     evaluation(labels: readonly string[], by?: number): void;
+    evaluationSeries(labels: readonly string[]): (by?: number) => void;
     exemption(labels: readonly string[], by?: number): void;
     error(labels: readonly string[], by?: number): void;
   };
@@ -324,6 +325,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     },
     podSecurity: {
       evaluation: (labels, by) => podSecurityEvaluations.inc(labels, by),
+      evaluationSeries: (labels) => podSecurityEvaluations.bind(labels),
       exemption: (labels, by) => podSecurityExemptions.inc(labels, by),
       error: (labels, by) => podSecurityErrors.inc(labels, by),
     },
