@@ -98,14 +98,19 @@ async function timedWrites(api: ApiServer, prefix: string, n: number, ownTask: b
  * one chunk, as kube-apiserver flushes a watch once its channel is empty.
  */
 async function fanOut(watchers: number, writes: number, ownTask: boolean, rounds = 3): Promise<void> {
-  // Warm the write path up first (JIT), so the baseline is not the first code to run.
+  // Warm both sides up first (JIT): the write path, and the watch path with its watchers, so neither side's first
+  // round compiles the code the other side's rounds run compiled.
   await timedWrites((await newServer()).api, 'warm', 500, ownTask);
+  await watchedWrites(watchers, writes, ownTask);
   // Each round runs the baseline (the same writes with nobody watching) and then the watched writes, each on a fresh
   // server; the round with the median ratio is reported, so a burst of load from other work on the shared machine
-  // falls on one round instead of deciding the figure.
+  // falls on one round instead of deciding the figure. Each side starts after a full collection, so neither pays for
+  // the garbage the servers before it left (a round's 1,000 closed watchers).
   const results: FanOutRound[] = [];
   for (let round = 0; round < rounds; round++) {
-    const bare = await timedWrites((await newServer()).api, 'bare', writes, ownTask);
+    const bareServer = (await newServer()).api;
+    heap();
+    const bare = await timedWrites(bareServer, 'bare', writes, ownTask);
     results.push({ bare, ...(await watchedWrites(watchers, writes, ownTask)) });
   }
   const rate = (run: WriteRun) => (writes / run.cpuMs) * 1000;
@@ -181,6 +186,7 @@ async function watchedWrites(watchers: number, writes: number, ownTask: boolean)
       })(),
     );
   }
+  heap();
   const cpuStart = cpuMs();
   const start = performance.now();
   const watched = await timedWrites(api, 'fan', writes, ownTask, () => writeTimes.push(performance.now()));

@@ -889,6 +889,35 @@ describe('watch', () => {
     for (const r of readers) await r.cancel();
   });
 
+  it('[API-WATCH-003] [API-WATCH-021] a JSON event is the compact JSON of the object a GET serves, whether a run of events is shared or a selector filters it', async () => {
+    const rv = await listRv();
+    const all = (await t.request('GET', `${NS}?watch=1&resourceVersion=${rv}`)).body!.getReader();
+    const selected = (await t.request('GET', `${NS}?watch=1&resourceVersion=${rv}&labelSelector=app%3Dweb`)).body!.getReader();
+    // Text a parse and a stringify would change if it were copied carelessly: non-ASCII, escapes, integer-like keys.
+    const data = { b: 'ünïcödé ✓', '10': 'ten', '2': 'two', q: 'a "quoted" \\ line\nbreak' };
+    const created = await t.json('POST', NS, { body: { ...cm('text', { app: 'web' }), data } });
+    const patched = await mergePatch('text', { data: { b: 'ß' } });
+    expect((await t.json('DELETE', `${NS}/text`)).status).toBe(200);
+    const readLines = async (reader: ReadableStreamDefaultReader<Uint8Array>, n: number) => {
+      const decoder = new TextDecoder();
+      let text = '';
+      while (text.split('\n').length <= n) text += decoder.decode((await reader.read()).value!, { stream: true });
+      return text.split('\n').slice(0, n);
+    };
+    for (const lines of [await readLines(all, 3), await readLines(selected, 3)]) {
+      const events = lines.map((l) => JSON.parse(l) as { type: string; object: any });
+      expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+      // Each line is exactly the compact encoding of the event: what JSON.stringify writes for the decoded object.
+      for (let i = 0; i < 3; i++) expect(lines[i]).toBe(JSON.stringify(events[i]));
+      expect(events[0]!.object).toEqual(created.body);
+      expect(events[1]!.object).toEqual(patched);
+      expect(events[2]!.object).toEqual({ ...patched, metadata: { ...patched.metadata, resourceVersion: events[2]!.object.metadata.resourceVersion } });
+      expect(Number(events[2]!.object.metadata.resourceVersion)).toBeGreaterThan(Number(patched.metadata.resourceVersion));
+    }
+    await all.cancel();
+    await selected.cancel();
+  });
+
   it('[API-WATCH-021] events a reader fell behind on arrive together, still one JSON document per line, in order', async () => {
     const w = await t.watch(`${NS}?watch=1&resourceVersion=${await listRv()}`);
     for (let i = 0; i < 5; i++) {

@@ -28,8 +28,11 @@ import { toTable } from '../../printers';
 import { isStorageError } from '../../storage/interface';
 import { openCacheWatcher, type CacheWatcher, type WatchItem } from '../../storage/cacher/cacheWatcher';
 import type { CachingEvent } from '../../storage/cacher/cachingEvent';
+import type { WatchFeed } from '../../storage/cacher/watchFeed';
 import { negotiateOutput, type Representation } from '../negotiation';
 import { CBOR_SEQ_MEDIA_TYPE } from '../serializers/cborSerializer';
+import { jsonSerializer } from '../serializers/json';
+import { Utf8Builder } from '../utf8Builder';
 import { protobufFor } from './common';
 import { parseResourceVersion, tooOldResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
@@ -47,6 +50,15 @@ export const bookmarkIntervalMs = 60_000;
 export const watcherCapacity = 1000;
 /** Queued events written together stop at about this many bytes, so one chunk stays small. */
 const maxChunkBytes = 64 * 1024;
+/** The JSON event envelope before the object, by event type. */
+const jsonEventHeads: Record<WatchEventType, string> = {
+  ADDED: '{"type":"ADDED","object":',
+  MODIFIED: '{"type":"MODIFIED","object":',
+  DELETED: '{"type":"DELETED","object":',
+  BOOKMARK: '{"type":"BOOKMARK","object":',
+  ERROR: '{"type":"ERROR","object":',
+};
+const utf8 = new TextEncoder();
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
@@ -123,7 +135,17 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     if (!plainObject) return objectLine(eventType, objectOf(e));
     // The same bytes for every watcher that wants this event in this encoding, version and type.
     const key = frameKeys[eventType];
-    return e.recall<Uint8Array>(key) ?? e.remember(key, line(eventType, objectOf(e)));
+    return e.recall<Uint8Array>(key) ?? e.remember(key, (jsonText && jsonTextLine(eventType, e)) || line(eventType, objectOf(e)));
+  };
+  /**
+   * JSON events of plain objects are written from the stored text
+   * (Store.servedJson, exactly the JSON of the decoded object): no event is
+   * decoded and encoded again only to be sent.
+   */
+  const jsonText = plainObject && serializer === jsonSerializer;
+  const jsonTextLine = (eventType: WatchEventType, e: CachingEvent): Uint8Array | undefined => {
+    const json = store.servedJson(e.kv);
+    return json === undefined ? undefined : utf8.encode(jsonEventHeads[eventType] + json + '}\n');
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
@@ -233,22 +255,48 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     const first = run.feed.at(run.from);
     let shared = first.recall<SharedRun>(runKey);
     if (!shared || shared.count > run.to - run.from) {
-      const parts: Uint8Array[] = [];
-      const sizes: number[] = [];
-      let size = 0;
-      for (let at = run.from; at < run.to && size < maxChunkBytes; at++) {
-        const bytes = eventLine(run.feed.at(at))!;
-        parts.push(bytes);
-        sizes.push(bytes.byteLength);
-        size += bytes.byteLength;
-      }
-      const fresh: SharedRun = { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes: countSizes(sizes) };
+      const fresh = (jsonText && jsonTextRun(run.feed, run.from, run.to)) || encodedRun(run.feed, run.from, run.to);
       if (!shared) first.remember(runKey, fresh);
       shared = fresh;
     }
     watcher!.skip(shared.count);
     if (scope.watchEventSent) for (let i = 0; i < shared.sizes.length; i += 2) scope.watchEventSent(shared.sizes[i]!, shared.sizes[i + 1]);
     return shared.bytes;
+  };
+  /** Events [from, to) of feed (up to about maxChunkBytes) as one chunk, each event encoded on its own. */
+  const encodedRun = (feed: WatchFeed, from: number, to: number): SharedRun => {
+    const parts: Uint8Array[] = [];
+    const sizes: number[] = [];
+    let size = 0;
+    for (let at = from; at < to && size < maxChunkBytes; at++) {
+      const bytes = eventLine(feed.at(at))!;
+      parts.push(bytes);
+      sizes.push(bytes.byteLength);
+      size += bytes.byteLength;
+    }
+    return { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes: countSizes(sizes) };
+  };
+  /**
+   * The same run in JSON, written from the events' stored texts into one
+   * buffer: no event decoded, encoded or copied on its own. Undefined when a
+   * stored value does not have the stored layout (the run is then encoded).
+   */
+  const jsonTextRun = (feed: WatchFeed, from: number, to: number): SharedRun | undefined => {
+    // Sized from the stored texts (envelope and resourceVersion aside), so the buffer rarely grows.
+    let capacity = 0;
+    for (let at = from; at < to && capacity < maxChunkBytes; at++) capacity += feed.at(at).kv.value.length + 64;
+    const out = new Utf8Builder(capacity);
+    const sizes: number[] = [];
+    let at = from;
+    for (let written = 0; at < to && written < maxChunkBytes; at++) {
+      const e = feed.at(at);
+      out.add(e.type === 'DELETE' ? jsonEventHeads.DELETED : e.prevKv ? jsonEventHeads.MODIFIED : jsonEventHeads.ADDED);
+      if (!store.appendServedJson(e.kv, false, out)) return undefined;
+      out.add('}\n');
+      sizes.push(out.size - written);
+      written = out.size;
+    }
+    return { count: at - from, bytes: out.bytes(), sizes: countSizes(sizes) };
   };
   /**
    * Moves queued events into the stream while it has room. It runs from pull
