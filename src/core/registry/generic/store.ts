@@ -475,10 +475,10 @@ export class Store {
   /**
    * servedJson pushed piece by piece onto out (the text before the
    * resourceVersion slot, the revision, the rest), for a caller joining many
-   * of them; false, with nothing pushed, when the value does not have the
-   * stored layout.
+   * of them (a string array) or writing them as bytes (a Utf8Builder); false,
+   * with nothing pushed, when the value does not have the stored layout.
    */
-  appendServedJson(kv: KeyValue, item: boolean, out: string[]): boolean {
+  appendServedJson(kv: KeyValue, item: boolean, out: { push(...texts: string[]): unknown }): boolean {
     if (this.strategy.fromStorage) return false;
     const v = kv.value;
     const layout = storedLayout(v);
