@@ -12,6 +12,7 @@
 import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -154,6 +155,11 @@ describe('service worker code parts', () => {
     );
   });
 
+  it('the script every start evaluates before its first answer (sw.js and the core chunks) is within 150 KiB gzip', async () => {
+    const start = await Promise.all(['sw.js', ...manifest.core].map(async (path) => gzipSync(await readFile(join(outDir, path))).byteLength));
+    expect(start.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(150 * 1024);
+  });
+
   it('installs with every chunk fetched once, and the first answers after a restart run only the core; the controllers run after the first', async () => {
     await page.goto(baseUrl);
     await workbenchReady(page);
@@ -219,7 +225,7 @@ describe('service worker code parts', () => {
     expect((await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual(expect.arrayContaining([part('yaml'), part('validation'), part('fieldmanager')]));
   });
 
-  it('[API-CEL-001] after a restart with the server gone, writes run validation, CEL and RE2 from the installed scripts', async () => {
+  it('[API-CEL-001] after a restart with the server gone, writes run validation, CEL and RE2, and the controllers run, from the installed scripts', async () => {
     await server?.close();
     server = undefined;
     await stopServiceWorkers(context, page);
@@ -247,6 +253,8 @@ describe('service worker code parts', () => {
     });
     expect(await loadedChunks()).toContain(part('validation'));
     expect(await loadedChunks()).not.toContain(part('cel'));
+    // The controllers' part runs offline too, from the installed scripts.
+    await expect.poll(loadedChunks).toContain(part('controllers'));
 
     expect((await pageFetch('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: widgetsCrd })).status).toBe(201);
     await expect

@@ -43,6 +43,9 @@ function withReceiver(target: Expr, args: Expr[]): Expr[] {
   return out;
 }
 
+const NO_NAMES: string[] = [];
+const NO_VALUES: CelValue[] = [];
+
 /** Thrown when the walk meets a node it leaves to the planner. */
 export class NotInterpreted {}
 const NOT_INTERPRETED = new NotInterpreted();
@@ -54,15 +57,15 @@ export function walk(expr: Expr, opts: PlanOptions, f: Frame): CelValue {
 
 class TreeWalk {
   /** local variables in scope (comprehension variables) and their values, innermost last */
-  private readonly names: string[] = [];
-  private readonly vals: CelValue[] = [];
+  private names: string[] = NO_NAMES;
+  private vals: CelValue[] = NO_VALUES;
   private count = 0;
   /** cleared while a constant is folded, as the planner plans folded expressions without it */
   private optimize: boolean;
   private readonly presenceCost: number;
   /** ids of empty accumulator literals, and of `_+_` calls appending to them in place (see Planner.markInPlace) */
-  private readonly freshAccu: number[] = [];
-  private readonly inPlace: number[] = [];
+  private freshAccu: number[] | undefined;
+  private inPlace: number[] | undefined;
   private scratch: Frame | undefined;
 
   constructor(
@@ -80,6 +83,11 @@ class TreeWalk {
   }
 
   private push(name: string, v: CelValue): number {
+    // most expressions declare no local: the stacks are made by the first comprehension
+    if (this.names === NO_NAMES) {
+      this.names = [];
+      this.vals = [];
+    }
     const i = this.count++;
     this.names[i] = name;
     this.vals[i] = v;
@@ -115,7 +123,7 @@ class TreeWalk {
 
   /** The value of a constant expression, computed off the books (the planner computes it when planning). */
   private foldValue(e: Expr): CelValue {
-    if (this.freshAccu.length !== 0 && this.freshAccu.includes(e.id)) return e.kind === 'map' ? new CelMap() : [];
+    if (this.freshAccu !== undefined && this.freshAccu.includes(e.id)) return e.kind === 'map' ? new CelMap() : [];
     return this.unoptimized(e, (this.scratch ??= new Frame({}, Infinity, 0)));
   }
 
@@ -265,7 +273,7 @@ class TreeWalk {
       }
       return new CelError(this.opts.functions.has(fn) ? NO_OVERLOAD : `no matching overload for '${fn}'`, id);
     }
-    if (fn === '_+_' && this.inPlace.length !== 0 && this.inPlace.includes(id)) return this.append(argExprs[0]!, argExprs[1]!, id);
+    if (fn === '_+_' && this.inPlace !== undefined && this.inPlace.includes(id)) return this.append(argExprs[0]!, argExprs[1]!, id);
     const staticOk = staticallyTyped(this.opts.checked, cands, argExprs);
     if (argExprs.length === 1) return this.apply1(id, cands, this.eval(argExprs[0]!), staticOk);
     if (argExprs.length === 2) {
@@ -505,9 +513,9 @@ class TreeWalk {
     if (e.accuVar !== ACCU_VAR) return;
     const init = e.accuInit;
     if (!((init.kind === 'list' && init.elements.length === 0) || (init.kind === 'map' && init.entries.length === 0))) return;
-    this.freshAccu.push(init.id);
+    (this.freshAccu ??= []).push(init.id);
     let s = e.loopStep;
     while (s.kind === 'call' && s.fn === '_?_:_') s = s.args[1]!;
-    if (s.kind === 'call' && (s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) this.inPlace.push(s.id);
+    if (s.kind === 'call' && (s.fn === '_+_' || s.fn === 'cel.@mapInsert') && s.args[0]?.kind === 'ident' && s.args[0].name === ACCU_VAR) (this.inPlace ??= []).push(s.id);
   }
 }
