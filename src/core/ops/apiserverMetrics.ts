@@ -98,6 +98,12 @@ function requestScope(info: RequestInfo): string {
   return 'cluster';
 }
 
+function sameLabels(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function dryRun(url: URL): string {
   if (url.search === '') return '';
   return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
@@ -260,11 +266,15 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     byCode: Map<number, () => void>;
   }
   const requestSeries = new Map<string, RequestSeries>();
+  // The series resolved last: requests in a row to one collection's objects (each URL seen once) share it.
+  let lastSeries: RequestSeries | undefined;
   function seriesFor(values: string[]): RequestSeries {
+    const last = lastSeries;
+    if (last !== undefined && sameLabels(last.values, values)) return last;
     const key = values.join('\u0000');
     let series = requestSeries.get(key);
     if (!series) requestSeries.set(key, (series = { values, latency: latencies.bind(values), byCode: new Map() }));
-    return series;
+    return (lastSeries = series);
   }
   function countRequest(series: RequestSeries, code: number, seconds: number): void {
     let count = series.byCode.get(code);

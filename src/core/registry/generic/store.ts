@@ -179,8 +179,8 @@ function decodeStored(kv: KeyValue): KubeObject {
   return obj;
 }
 
-/** Metadata fields canonicalMetadata writes before resourceVersion (all strings). */
-const fieldsBeforeResourceVersion = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid']);
+/** Metadata fields canonicalMetadata writes before resourceVersion (all strings), as their keys are written. */
+const keysBeforeResourceVersion = ['"name":', '"generateName":', '"namespace":', '"selfLink":', '"uid":'];
 
 /** Index of the quote closing a JSON string that opens at `at`, or -1. */
 function stringEnd(v: string, at: number, plain: boolean): number {
@@ -215,19 +215,25 @@ function storedLayout(v: string, head?: Record<string, string>): { metadataAt: n
   }
   const metadataAt = apiVersionEnd + 1;
   let i = metadataAt + 13;
+  // Keys are matched where they stand, not sliced out: every read of an object runs this.
   for (;;) {
-    const keyEnd = stringEnd(v, i, true);
-    if (keyEnd < 0 || v.charCodeAt(keyEnd + 1) !== 0x3a) return undefined;
-    const key = v.slice(i + 1, keyEnd);
-    i = keyEnd + 2;
-    if (key === 'resourceVersion') {
+    if (v.startsWith('"resourceVersion":', i)) {
+      i += 18;
       const after = v.charCodeAt(i + 2);
       return v.startsWith('""', i) && (after === 0x2c || after === 0x7d) ? { metadataAt, slotAt: i } : undefined;
     }
-    if (!fieldsBeforeResourceVersion.has(key)) return undefined;
+    let key: string | undefined;
+    for (let k = 0; k < keysBeforeResourceVersion.length; k++) {
+      if (v.startsWith(keysBeforeResourceVersion[k]!, i)) {
+        key = keysBeforeResourceVersion[k]!;
+        break;
+      }
+    }
+    if (key === undefined) return undefined;
+    i += key.length;
     const valueEnd = stringEnd(v, i, false);
     if (valueEnd < 0 || v.charCodeAt(valueEnd + 1) !== 0x2c) return undefined;
-    if (head) head[key] = JSON.parse(v.slice(i, valueEnd + 1)) as string;
+    if (head) head[key.slice(1, -2)] = JSON.parse(v.slice(i, valueEnd + 1)) as string;
     i = valueEnd + 2;
   }
 }
