@@ -235,7 +235,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
 
   const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item));
 
-  /** Set by pull: the stream has room for one more chunk. */
+  /** Set by pull: a read waits for the next chunk. */
   let wanted = false;
   let pumping = false;
   /** Watchers that see every event as plain objects write the same chunk for the same run of events. */
@@ -318,7 +318,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
             return fail(errorToStatus(e));
           }
           if (run) {
-            // Enqueueing calls pull again (setting wanted) while the reader has room.
+            // The stream asks again (pull sets wanted) once its reader waits for more.
             wanted = false;
             controllerRef!.enqueue(run);
             continue;
@@ -357,7 +357,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
           const key = chunkKey + (firstEvent!.revision - 1);
           chunk = lastEvent!.recall<Uint8Array>(key) ?? lastEvent!.remember(key, concat(parts, size));
         }
-        // Enqueueing calls pull again (setting wanted) while the reader has room.
+        // The stream asks again (pull sets wanted) once its reader waits for more.
         wanted = false;
         controllerRef!.enqueue(chunk);
       }
@@ -384,7 +384,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       },
       cancel: () => finish(),
     },
-    { highWaterMark: 1 },
+    // Nothing is buffered in the stream: pull means a read waits, so every chunk is handed straight to a waiting
+    // read (one pull per chunk, not a second to refill a buffer), and whatever came meanwhile goes out in the next.
+    { highWaterMark: 0 },
   );
 
   return new Response(stream, {
