@@ -63,6 +63,12 @@ async function runningWorker(): Promise<Worker> {
   return context.serviceWorkers().at(-1)!;
 }
 
+/** The worker's performance marks since it started: each chunk's run (`kubesim:chunk <path>`) and `kubesim:first-answer`. */
+async function marks(): Promise<string[]> {
+  const worker = await runningWorker();
+  return worker.evaluate(() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('kubesim:')));
+}
+
 /** The chunks that ran in the running worker since it started. */
 async function loadedChunks(): Promise<string[]> {
   const worker = await runningWorker();
@@ -144,11 +150,11 @@ afterAll(async () => {
 describe('service worker code parts', () => {
   it('the build splits the worker into sw.js, core chunks and the parts', () => {
     expect(manifest.parts.map((p) => /^assets\/sw-(.+)-[\w-]{8}\.js$/.exec(p)?.[1]).sort()).toEqual(
-      ['cbor', 'cel', 'fieldmanager', 'jose', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
+      ['cbor', 'cel', 'controllers', 'fieldmanager', 'jose', 'node', 'openapi', 'patch', 'podsecurity', 'printers', 'protobuf', 'quota', 're2', 'reviews', 'subresources', 'upgrade', 'validation', 'webhooks', 'x509', 'yaml'].sort(),
     );
   });
 
-  it('installs with every chunk fetched once, and the first answers after a restart run only the core', async () => {
+  it('installs with every chunk fetched once, and the first answers after a restart run only the core; the controllers run after the first', async () => {
     await page.goto(baseUrl);
     await workbenchReady(page);
     await page.getByTestId('namespace-item').first().waitFor();
@@ -166,14 +172,47 @@ describe('service worker code parts', () => {
     expect((await pageFetch('/api/v1/namespaces/default/configmaps/kube-root-ca.crt')).status).toBe(200);
     const ran = await loadedChunks();
     expect(ran[0]).toBe('sw.js');
-    expect(ran.filter((c) => manifest.parts.includes(c))).toEqual([]);
+    // kube-controller-manager's controllers are a part, started once the first answer is out (src/sw/afterFirstAnswer.ts).
+    await expect.poll(async () => (await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual([part('controllers')]);
+    const timeline = await marks();
+    expect(timeline[0]).toBe('kubesim:chunk sw.js');
+    expect(timeline.filter((m) => !manifest.core.some((c) => m === `kubesim:chunk ${c}`))).toEqual(['kubesim:chunk sw.js', 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+  });
+
+  it('the controllers run from their part after a restart: a Deployment gets its ReplicaSet; scale and reviews run their parts', async () => {
+    const created = await pageFetch('/apis/apps/v1/namespaces/default/deployments', {
+      method: 'POST',
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } },
+    });
+    expect(created.status).toBe(201);
+    await expect
+      .poll(async () => (JSON.parse((await pageFetch('/apis/apps/v1/namespaces/default/replicasets')).body) as { items: { metadata: { ownerReferences?: { name: string }[] } }[] }).items.map((rs) => rs.metadata.ownerReferences?.[0]?.name), { timeout: 10_000 })
+      .toEqual(['web']);
+    // The scale subresource and access reviews are parts of their own, run by the first request that reads them.
+    expect(await loadedChunks()).not.toContain(part('subresources'));
+    const scale = await pageFetch('/apis/apps/v1/namespaces/default/deployments/web/scale');
+    expect(scale.status).toBe(200);
+    expect(JSON.parse(scale.body)).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 } });
+    expect(await loadedChunks()).toContain(part('subresources'));
+    expect(await loadedChunks()).not.toContain(part('reviews'));
+    const review = await pageFetch('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', {
+      method: 'POST',
+      body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { namespace: 'default', verb: 'list', resource: 'pods' } } },
+    });
+    expect(review.status).toBe(201);
+    expect(JSON.parse(review.body)).toMatchObject({ kind: 'SelfSubjectAccessReview', status: { allowed: true } });
+    expect(await loadedChunks()).toContain(part('reviews'));
+    expect((await pageFetch('/apis/apps/v1/namespaces/default/deployments/web', { method: 'DELETE' })).status).toBe(200);
   });
 
   it('runs a part on the first request that needs it: a YAML answer runs the YAML part alone', async () => {
+    await stopServiceWorkers(context, page);
     const yaml = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/yaml' });
     expect(yaml.status).toBe(200);
     expect(yaml.body).toMatch(/^apiVersion: v1\nitems:\n/);
-    expect((await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual([part('yaml')]);
+    // The YAML part ran inside the first answer; the controllers' part after it.
+    const partsAndAnswer = (timeline: string[]) => timeline.filter((m) => m === 'kubesim:first-answer' || manifest.parts.some((p) => m === `kubesim:chunk ${p}`));
+    await expect.poll(async () => partsAndAnswer(await marks())).toEqual([`kubesim:chunk ${part('yaml')}`, 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
     // A write: validation, the field manager. The schemas it reads are cached for offline use (dataCache.ts).
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'online' }, data: { k: 'v' } } });
     expect(created.status).toBe(201);
@@ -281,5 +320,26 @@ describe('service worker code parts', () => {
     } finally {
       await rm(next, { recursive: true, force: true });
     }
+  });
+  it('with --authorization-mode=Node,RBAC the worker runs the Node authorizer part as it starts', async () => {
+    await serve(outDir);
+    // Settings reach the worker in its script URL (settings.ts): a new URL installs a new worker.
+    const state = await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.register('/sw.js?authorizationMode=Node,RBAC', { scope: '/' });
+      const incoming = registration.installing ?? registration.waiting ?? registration.active!;
+      await new Promise<void>((resolve) => {
+        const check = () => incoming.state === 'activated' && resolve();
+        incoming.addEventListener('statechange', check);
+        check();
+      });
+      return incoming.scriptURL;
+    });
+    expect(state).toBe(`${baseUrl}/sw.js?authorizationMode=Node,RBAC`);
+    await stopServiceWorkers(context, page);
+    // Anonymous, under RBAC: forbidden, with kube's Status.
+    const list = await pageFetch('/api/v1/namespaces');
+    expect(list.status).toBe(403);
+    expect(JSON.parse(list.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, details: { kind: 'namespaces' } });
+    expect(await loadedChunks()).toContain(part('node'));
   });
 });

@@ -51,12 +51,26 @@ export const PARTS: Part[] = [
   { name: 'printers', test: under('src/core/printers') },
   { name: 'openapi', test: under('src/core/openapi') },
   { name: 'upgrade', test: under('src/core/upgrade') },
-  { name: 'jose', test: under('node_modules/jose') },
+  // JOSE, and the JWT authenticator of --authentication-config's issuers (service account tokens are verified with jose alone).
+  { name: 'jose', test: /[\\/](?:node_modules[\\/]jose[\\/]|src[\\/]core[\\/]auth[\\/]authenticator[\\/]jwt\.ts$)/ },
+  // The Node authorizer, NodeRestriction and node-bound token requests: built when --authorization-mode names Node.
+  { name: 'node', test: under('src/core/auth/node') },
+  // TokenReview, SubjectAccessReview and the self reviews.
+  { name: 'reviews', test: /[\\/]src[\\/]core[\\/]http[\\/]handlers[\\/](?:reviews|authorizationReviews|authenticationReviews)\.ts$/ },
+  // The scale, eviction and binding subresources, and connect's (log, exec, attach, portforward, the proxies).
+  { name: 'subresources', test: /[\\/]src[\\/]core[\\/](?:http[\\/]handlers[\\/](?:scale|eviction|binding|connect)|registry[\\/]core[\\/](?:podBinding|podLocation))\.ts$/ },
   // Pod Security Standards checks, evaluated on pod writes; quota arithmetic and evaluators, used where quotas or limit ranges exist.
   { name: 'podsecurity', test: under('src/core/admission/podSecurity/policy') },
   { name: 'quota', test: under('src/core/quota') },
   // Admission webhook calls (AdmissionReview, the dispatcher and its client), run once a webhook configuration exists.
   { name: 'webhooks', test: /[\\/]src[\\/]core[\\/]admission[\\/]webhook[\\/](?:dispatcher|review|client|errors)\.ts$/ },
+  // kube-controller-manager's controllers, started after the worker's first answer (src/sw/afterFirstAnswer.ts). The CRD
+  // controller (stored CRDs are served before the first answer), the service account controller (default ServiceAccounts
+  // exist before it), the informer and work queue they share and the controller names stay in the core.
+  {
+    name: 'controllers',
+    test: /[\\/]src[\\/]core[\\/]controllers[\\/](?:bootstrapsigner|certificateAuthority|csrSigning|deployment|garbageCollector|namespace|podTermination|replicaset|resourceQuota|rootCACertPublisher|storageProtection|tokencleaner|tokens)\.ts$/,
+  },
   // X.509 and PKCS#10 (CSR validation, the signer, the cluster CA's first generation).
   { name: 'x509', test: under('node_modules/@peculiar', 'node_modules/tsyringe', 'node_modules/reflect-metadata', 'node_modules/asn1js', 'node_modules/pvtsutils', 'node_modules/pvutils') },
 ];

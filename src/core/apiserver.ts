@@ -145,6 +145,12 @@ export interface ApiServerOptions {
   leaderElection?: LeaderElectionConfig;
   /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
   clusterSigning?: CSRSigningOptions;
+  /**
+   * When kube-controller-manager's controllers start: the host calls `start` (at once, before `ready`, by default). The
+   * service worker calls it after its first answer, which then runs without their code (a part, src/sw/chunkLoader.ts).
+   * The service account controller is not deferred: the default ServiceAccounts exist before the first request.
+   */
+  scheduleControllers?: (start: () => void) => void;
 }
 
 export interface ApiServer {
@@ -328,6 +334,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   });
   // kube-controller-manager's controllers, started directly or by the leader elector.
   let managerControllers: { stop(): void }[] = [];
+  /** Bumped when the controller manager stops, so a start the host runs later starts nothing. */
+  let managerGeneration = 0;
   let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
@@ -351,9 +359,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];
-      for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
-      if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
-      if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+      const generation = ++managerGeneration;
+      (options.scheduleControllers ?? ((start) => start()))(() => {
+        // Stopped (lost the Lease, or closed) before the host started them.
+        if (generation !== managerGeneration) return;
+        for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
+        if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
+        if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+      });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(deps);
         managerControllers.push(serviceAccounts);
@@ -361,6 +374,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
     };
     const stopControllerManager = () => {
+      managerGeneration++;
       for (const c of managerControllers.splice(0)) c.stop();
     };
     if (options.leaderElection) {
@@ -620,6 +634,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     storage,
     async close() {
       await elector?.stop();
+      managerGeneration++;
       for (const c of [...managerControllers, ...controllers]) c.stop();
       authorization.close();
       await storage.close();

@@ -7,7 +7,9 @@ function worker(scripts: Record<string, (loader: ChunkLoader) => void>, manifest
   const urls: string[] = [];
   let install: ((event: { waitUntil(p: Promise<unknown>): void }) => void) | undefined;
   let offline = false;
+  const marks: string[] = [];
   const scope = {
+    performance: { mark: (name: string) => marks.push(name) },
     location: { href: 'https://kubesim.test/sw.js?watchHistoryWindow=5m' },
     importScripts(...requested: string[]) {
       for (const url of requested) {
@@ -27,6 +29,7 @@ function worker(scripts: Record<string, (loader: ChunkLoader) => void>, manifest
     loader,
     imported,
     urls,
+    marks,
     goOffline: () => (offline = true),
     install() {
       const waited: Promise<unknown>[] = [];
@@ -72,6 +75,8 @@ describe('createChunkLoader', () => {
     // cel.js required re2.js without reading it: re2.js has not run.
     expect(w.loader.loaded()).toEqual(['sw.js', 'assets/core.js', 'assets/cel.js']);
     expect(w.imported).toEqual(['assets/core.js', 'assets/cel.js']);
+    // Each run is marked on the worker's timeline, where the first answer is marked too (afterFirstAnswer.ts).
+    expect(w.marks).toEqual(['kubesim:chunk sw.js', 'kubesim:chunk assets/core.js', 'kubesim:chunk assets/cel.js']);
   });
 
   it('imports every part at install (run later, from the installed scripts) and fails the install when one cannot be fetched', async () => {

@@ -36,6 +36,8 @@ export interface ChunkLoaderScope {
   readonly location: { readonly href: string };
   importScripts(...urls: string[]): void;
   addEventListener(type: 'install', listener: (event: { waitUntil(promise: Promise<unknown>): void }) => void): void;
+  /** Where each chunk's run is marked (`kubesim:chunk <path>`), on the worker's timeline with its other marks. */
+  readonly performance?: { mark(name: string): unknown };
 }
 
 export interface ChunkLoader {
@@ -43,7 +45,7 @@ export interface ChunkLoader {
   define(path: string, factory: ChunkFactory): void;
   /** Runs the entry (sw.js) and returns its exports; reading a part while it runs throws. */
   require(path: string): unknown;
-  /** Paths of the chunks that have run in this start of the worker, in order. */
+  /** Paths of the chunks that have run in this start of the worker, in order (each also a performance mark). */
   loaded(): string[];
 }
 
@@ -64,6 +66,7 @@ export function createChunkLoader(scope: ChunkLoaderScope, manifest: ChunkManife
     const module = { exports: {} };
     modules.set(url, module);
     order.push(relative(url));
+    scope.performance?.mark(`kubesim:chunk ${relative(url)}`);
     factory(requireFrom(url), module, module.exports);
     return module.exports;
   };

@@ -144,6 +144,25 @@ describe('createFetchListener', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it("reports each of the core's answers (the controllers start after the first), not a failure to start", async () => {
+    let answers = 0;
+    let starting = true;
+    const l = createFetchListener({
+      origin: ORIGIN,
+      server: async () => {
+        if (starting) throw new Error('IndexedDB blocked');
+        return echoServer();
+      },
+      onAnswer: () => answers++,
+    });
+    expect((await dispatch(l, new Request(ORIGIN + '/api/v1/namespaces')).response!).status).toBe(503);
+    expect(answers).toBe(0);
+    starting = false;
+    expect((await dispatch(l, new Request(ORIGIN + '/api/v1/namespaces')).response!).status).toBe(200);
+    expect((await dispatch(l, new Request(ORIGIN + '/api/v1/namespaces')).response!).status).toBe(200);
+    expect(answers).toBe(2);
+  });
+
   it('answers 500 InternalError when the core throws', async () => {
     const l = createFetchListener({
       origin: ORIGIN,

@@ -24,6 +24,8 @@ export interface FetchListenerOptions {
   server: () => Promise<RequestHandler>;
   /** Reports a failure the core did not turn into a Status itself. */
   onError?: (error: unknown) => void;
+  /** Called with each answer of the core, before the browser has it (afterFirstAnswer.ts). */
+  onAnswer?: () => void;
 }
 
 export function createFetchListener(options: FetchListenerOptions): (event: FetchEvent) => void {
@@ -48,6 +50,7 @@ async function answer(request: Request, options: FetchListenerOptions): Promise<
   }
   try {
     const response = await server.handle(new Request(request, { signal: controller.signal }));
+    options.onAnswer?.();
     // respondWith takes only a platform Response; the core's light ones become one here.
     return abortOnCancel(nativeResponse(response), controller);
   } catch (error) {

@@ -12,6 +12,7 @@
  */
 import { createApiServer } from '../core';
 import { setDataFetcher } from '../core/util/deferredData';
+import { afterFirstAnswer } from './afterFirstAnswer';
 import { createAppCacheListener, type AppCacheStorage } from './appCache';
 import { createDataFetcher, type DataCacheStorage } from './dataCache';
 import { createFetchListener } from './fetchHandler';
@@ -29,10 +30,13 @@ const scope = self as unknown as ServiceWorkerScope;
 // The core's large tables are files of their own, fetched when a request first needs them and kept for offline use.
 setDataFetcher(createDataFetcher((self as unknown as { caches: DataCacheStorage }).caches));
 
+// The controllers' code is a part: each start of the worker answers first, then runs them.
+const controllers = afterFirstAnswer((error) => console.error('kubesim: the controllers could not start', error));
+
 const apiServer = lazily(async () => {
   const [storage, ca] = await Promise.all([createIndexedDbStorage(DATABASE_NAME), ensureClusterCA()]);
   // Approved CertificateSigningRequests are signed with the worker's own cluster CA, as kube-controller-manager's.
-  const server = createApiServer({ storage, clusterSigning: { ca }, ...serverOptionsFrom(settingsFromUrl(new URL(scope.location.href))) });
+  const server = createApiServer({ storage, clusterSigning: { ca }, scheduleControllers: controllers.schedule, ...serverOptionsFrom(settingsFromUrl(new URL(scope.location.href))) });
   await server.ready;
   return server;
 });
@@ -46,6 +50,7 @@ scope.addEventListener(
     origin: new URL(scope.registration.scope).origin,
     server: apiServer,
     onError: (error) => console.error('kubesim: API request failed', error),
+    onAnswer: controllers.answered,
   }),
 );
 // Everything else of the same origin (the workbench itself) is cached for offline use.

@@ -19,9 +19,22 @@ export function admitDefaultTolerationSeconds(attrs: PluginAttributes): void {
   const spec = attrs.object && isObject(attrs.object['spec']) ? attrs.object['spec'] : undefined;
   if (!spec) return;
   const tolerations = Array.isArray(spec['tolerations']) ? (spec['tolerations'] as unknown[]) : [];
-  const tolerates = (key: string) => tolerations.some((t) => isObject(t) && (!t['key'] || t['key'] === key) && (!t['effect'] || t['effect'] === 'NoExecute'));
-  const added = [notReady, unreachable]
-    .filter((key) => !tolerates(key))
-    .map((key) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds }));
-  if (added.length) spec['tolerations'] = [...tolerations, ...added];
+  // One pass over the tolerations, no closures: every pod create comes here.
+  let notReadyTolerated = false;
+  let unreachableTolerated = false;
+  for (const t of tolerations) {
+    if (!isObject(t) || (t['effect'] && t['effect'] !== 'NoExecute')) continue;
+    const key = t['key'];
+    if (!key || key === notReady) notReadyTolerated = true;
+    if (!key || key === unreachable) unreachableTolerated = true;
+  }
+  if (notReadyTolerated && unreachableTolerated) return;
+  const out = tolerations.slice();
+  if (!notReadyTolerated) out.push(defaultToleration(notReady));
+  if (!unreachableTolerated) out.push(defaultToleration(unreachable));
+  spec['tolerations'] = out;
+}
+
+function defaultToleration(key: string) {
+  return { key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds };
 }

@@ -54,6 +54,15 @@ export function tokenVolumeSource(): Obj {
   };
 }
 
+const volumeNamePrefix = `${serviceAccountVolumeName}-`;
+const containerLists = ['initContainers', 'containers'];
+
+/** Whether a container already mounts something at the token's path. */
+function mountsTokenPath(mounts: unknown[]): boolean {
+  for (const m of mounts) if (isObject(m) && m['mountPath'] === defaultAPITokenMountPath) return true;
+  return false;
+}
+
 const list = (spec: Obj, field: string): Obj[] => (Array.isArray(spec[field]) ? (spec[field] as unknown[]).filter(isObject) : []);
 
 export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
@@ -104,20 +113,35 @@ export function createServiceAccountPlugin(deps: ServiceAccountPluginDeps) {
     }
   }
 
+  /** Loops without closures or copies of the lists it only reads: every pod create comes here. */
   function mountServiceAccountToken(spec: Obj): void {
-    const volumes = list(spec, 'volumes');
-    const existing = volumes.find((v) => String(v['name'] ?? '').startsWith(`${serviceAccountVolumeName}-`));
-    const volumeName = existing ? String(existing['name']) : generateName(`${serviceAccountVolumeName}-`);
-    let needsVolume = false;
-    for (const field of ['initContainers', 'containers']) {
-      for (const c of list(spec, field)) {
-        const mounts = list(c, 'volumeMounts');
-        if (mounts.some((m) => m['mountPath'] === defaultAPITokenMountPath)) continue;
-        c['volumeMounts'] = [...mounts, { name: volumeName, readOnly: true, mountPath: defaultAPITokenMountPath }];
-        needsVolume = true;
+    const volumes = Array.isArray(spec['volumes']) ? (spec['volumes'] as unknown[]) : undefined;
+    let existing: string | undefined;
+    if (volumes) {
+      for (const v of volumes) {
+        if (!isObject(v)) continue;
+        const name = String(v['name'] ?? '');
+        if (name.startsWith(volumeNamePrefix)) {
+          existing = name;
+          break;
+        }
       }
     }
-    if (!existing && needsVolume) spec['volumes'] = [...volumes, { name: volumeName, projected: tokenVolumeSource() }];
+    const volumeName = existing ?? generateName(volumeNamePrefix);
+    let needsVolume = false;
+    for (const field of containerLists) {
+      const containers = spec[field];
+      if (!Array.isArray(containers)) continue;
+      for (const c of containers) {
+        if (!isObject(c)) continue;
+        const mounts = Array.isArray(c['volumeMounts']) ? (c['volumeMounts'] as unknown[]) : undefined;
+        if (mounts && mountsTokenPath(mounts)) continue;
+        needsVolume = true;
+        const mount = { name: volumeName, readOnly: true, mountPath: defaultAPITokenMountPath };
+        c['volumeMounts'] = mounts ? [...mounts.filter(isObject), mount] : [mount];
+      }
+    }
+    if (!existing && needsVolume) spec['volumes'] = [...(volumes ? volumes.filter(isObject) : []), { name: volumeName, projected: tokenVolumeSource() }];
   }
 
   return {

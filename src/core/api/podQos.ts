@@ -11,8 +11,13 @@ export function qosClass(pod: KubeObject): string {
     const res = isObject(c) && isObject(c['resources']) ? c['resources'] : {};
     const req = isObject(res['requests']) ? res['requests'] : {};
     const lim = isObject(res['limits']) ? res['limits'] : {};
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    if (!any && (hasKeys(req) || hasKeys(lim))) any = true;
     for (const r of ['cpu', 'memory']) if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
   }
   return !any ? 'BestEffort' : guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+function hasKeys(o: Record<string, unknown>): boolean {
+  for (const _ in o) return true;
+  return false;
 }

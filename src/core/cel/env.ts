@@ -8,7 +8,8 @@ import { check, type CheckedAst, type CheckerEnv } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
-import { CostLimitExceeded, Frame, plan, type Interpretable } from './interpreter/planner';
+import { CostLimitExceeded, Frame, plan, type Interpretable, type PlanOptions } from './interpreter/planner';
+import { walk } from './interpreter/walk';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
 import { parse } from './parser/parser';
 
@@ -26,6 +27,11 @@ export interface EnvOptions {
   disableCheck?: boolean;
   /** plan without fused attribute chains and literal comparisons (to cross-check them) */
   unspecialized?: boolean;
+  /**
+   * evaluate a program's first run by walking its AST and plan it on its second (default true);
+   * false plans when compiling
+   */
+  tiered?: boolean;
   /** how many compile results to keep by source text (default 256; 0 disables the cache) */
   compileCacheSize?: number;
   /** cel-go's OptOptimize, as the API server's programs run: constant literals and conversions built once, free at runtime */
@@ -218,7 +224,7 @@ export class CelEnv {
       if (!r.ast) return { issues: r.issues, message: formatIssues(r.issues, parsed.source), source: parsed.source, parsed: parsed.expr };
       checked = r.ast;
     }
-    const p = plan(parsed.expr, {
+    const planOptions: PlanOptions = {
       functions: this.functions,
       checked,
       variables: (this.variableNames ??= new Set(this.variables.keys())),
@@ -227,8 +233,9 @@ export class CelEnv {
       qualifiedRoots: this.qualifiedRoots(),
       libraryTypes: this.libraryTypes,
       optimize: this.options.optimize ?? false,
-    });
-    const program = new CelProgram(p.root, p.slotCount, parsed.source, parsed.expr);
+    };
+    const program = new CelProgram(planOptions, parsed.source, parsed.expr);
+    if (this.options.tiered === false) program.plan();
     return { program, issues: [], ast: checked, parsed: parsed.expr, source: parsed.source };
   }
 }
@@ -240,20 +247,52 @@ export interface EvalOptions {
 
 const NO_VARS: Record<string, CelValue | undefined> = {};
 
+function costLimitResult(e: CostLimitExceeded): CelResult {
+  return { ok: false, cost: e.cost, error: { message: COST_LIMIT_MESSAGE, exprId: 0, costLimitExceeded: true } };
+}
+
+/**
+ * A compiled expression. Its first evaluation walks the AST (walk.ts), so an
+ * expression evaluated once is never planned; the second plans it into
+ * closures that every later evaluation runs.
+ */
 export class CelProgram {
   constructor(
-    private readonly root: Interpretable,
-    private readonly slotCount: number,
+    private readonly planOptions: PlanOptions,
     readonly source: SourceInfo,
     readonly expr: Expr,
   ) {}
 
+  private root: Interpretable | undefined;
+  private slotCount = 0;
+  private walked = false;
   /** a frame kept between evaluations; a nested or concurrent evaluation gets its own */
   private spare: Frame | undefined;
+
+  /** whether the plan is built (evaluations after the first run it) */
+  get planned(): boolean {
+    return this.root !== undefined;
+  }
+
+  /** Plans the program now (its evaluations then all run the plan). */
+  plan(): void {
+    if (this.root !== undefined) return;
+    const p = plan(this.expr, this.planOptions);
+    this.slotCount = p.slotCount;
+    this.root = p.root;
+  }
 
   /** Evaluates with variables that are already CEL values. */
   eval(vars: Record<string, CelValue | undefined>, opts: EvalOptions = {}): CelResult {
     const limit = opts.costLimit ?? Infinity;
+    if (this.root === undefined) {
+      if (!this.walked) {
+        this.walked = true;
+        const r = this.walk(vars, limit);
+        if (r !== undefined) return r;
+      }
+      this.plan();
+    }
     let f = this.spare;
     if (f === undefined) f = new Frame(vars, limit, this.slotCount);
     else {
@@ -264,11 +303,9 @@ export class CelProgram {
     }
     let v: CelValue;
     try {
-      v = this.root(f);
+      v = this.root!(f);
     } catch (e) {
-      if (e instanceof CostLimitExceeded) {
-        return { ok: false, cost: e.cost, error: { message: COST_LIMIT_MESSAGE, exprId: 0, costLimitExceeded: true } };
-      }
+      if (e instanceof CostLimitExceeded) return costLimitResult(e);
       // a fault of the engine itself (deep recursion included) is still an evaluation error, never a crash of the caller
       return { ok: false, cost: f.cost, error: this.describe(new CelError(e instanceof RangeError ? 'max recursion depth exceeded' : `internal error: ${String(e)}`)) };
     }
@@ -277,6 +314,24 @@ export class CelProgram {
     f.alt = null;
     if (this.slotCount !== 0) f.slots.fill(null);
     this.spare = f;
+    return this.result(v, cost);
+  }
+
+  /** The first evaluation, over the AST; undefined when the walk leaves the expression (or a fault of its own) to the plan. */
+  private walk(vars: Record<string, CelValue | undefined>, limit: number): CelResult | undefined {
+    const f = new Frame(vars, limit, 0);
+    let v: CelValue;
+    try {
+      v = walk(this.expr, this.planOptions, f);
+    } catch (e) {
+      if (e instanceof CostLimitExceeded) return costLimitResult(e);
+      // NotInterpreted, or a fault (deep recursion): the plan evaluates afresh and answers as it always does
+      return undefined;
+    }
+    return this.result(v, f.cost);
+  }
+
+  private result(v: CelValue, cost: number): CelResult {
     if (v instanceof CelError) return { ok: false, cost, error: this.describe(v) };
     return { ok: true, value: v, cost };
   }

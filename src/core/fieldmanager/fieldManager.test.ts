@@ -279,6 +279,10 @@ describe('field manager (apiserver layers)', () => {
     expect(managerOrUserAgent('explicit', 'kubectl/v1')).toBe('explicit');
     expect(managerOrUserAgent(undefined, 'x'.repeat(200))).toHaveLength(128);
     expect(managerOrUserAgent(undefined, 'a\tb/1')).toBe('ab');
+    // Printable as Go's unicode.IsPrint says: U+00A0 is a space but not printable; é counts two bytes of the 128.
+    expect(managerOrUserAgent(undefined, 'a\u00a0b/1')).toBe('ab');
+    expect(managerOrUserAgent(undefined, 'é'.repeat(70))).toBe('é'.repeat(64));
+    expect(managerOrUserAgent(undefined, '\t' + 'x'.repeat(130))).toBe('x'.repeat(128));
   });
 
   it('[API-SSA-039][API-SSA-040][API-SSA-034] apply creates, then patches leaving other fields alone', () => {

@@ -1,19 +1,34 @@
 /** Longest field manager name the server accepts. */
 export const FIELD_MANAGER_MAX_LENGTH = 128;
 
+/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+
+/** Whether every character of s is printable ASCII (U+0020 to U+007E), each one byte and printable. */
+export function isPrintableAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
 /**
  * The default manager of a write without `fieldManager`: the User-Agent up
  * to its first `/`, printable characters only, at most 128 bytes
  * (`kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07` gives `kubectl`).
  */
 export function prefixFromUserAgent(userAgent: string): string {
-  const head = userAgent.split('/')[0];
+  const slash = userAgent.indexOf('/');
+  const head = slash < 0 ? userAgent : userAgent.slice(0, slash);
+  // Nearly every agent is printable ASCII: one byte per character, nothing to drop.
+  if (isPrintableAscii(head)) return head.length > FIELD_MANAGER_MAX_LENGTH ? head.slice(0, FIELD_MANAGER_MAX_LENGTH) : head;
   let out = '';
   let bytes = 0;
-  const enc = new TextEncoder();
   for (const ch of head) {
-    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]$/u.test(ch)) continue;
-    const n = enc.encode(ch).length;
+    if (!printable.test(ch)) continue;
+    const cp = ch.codePointAt(0)!;
+    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
     if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
     out += ch;
     bytes += n;

@@ -34,21 +34,6 @@ function isRecord(init: HeadersInit): init is Record<string, string> {
   return proto === Object.prototype || proto === null;
 }
 
-/** The UTF-8 length of a string, without encoding it. */
-function utf8Length(text: string): number {
-  let length = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) length += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      length += 2;
-      i++;
-    } else length += 2;
-  }
-  return length;
-}
-
 function bodyUnusable(): Promise<never> {
   return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
 }
@@ -64,8 +49,8 @@ export class LightResponse {
   #native: Response | undefined;
 
   /**
-   * A string body with a Content-Length header, as an HTTP answer has one: its UTF-8 length is
-   * counted only when someone reads the headers (an in-process client parsing the text never
+   * A string body with a Content-Length header, as an HTTP answer has one: it is encoded, and its
+   * length known, only when someone reads the headers (an in-process client parsing the text never
    * does; a host writing it sizes the bytes it writes).
    */
   static sized(body: string, init: { status: number; headers: Record<string, string> }): LightResponse {
@@ -120,7 +105,13 @@ export class LightResponse {
       this.#headers = new NativeHeaders(this.#init);
       // A string body is text/plain unless the headers say otherwise, as Response sets it.
       if (typeof this.#body === 'string' && !this.#headers.has('content-type')) this.#headers.set('content-type', 'text/plain;charset=UTF-8');
-      if (this.#sizeOnRead && !this.#headers.has('content-length')) this.#headers.set('content-length', String(utf8Length(this.#body as string)));
+      if (this.#sizeOnRead && !this.#headers.has('content-length')) {
+        // Whoever reads the headers (a host, a filter) writes the bytes next: encode once (natively, where
+        // counting in script costs more than encoding) and keep the bytes as the body.
+        const bytes = utf8Encoder.encode(this.#body as string);
+        this.#body = bytes;
+        this.#headers.set('content-length', String(bytes.byteLength));
+      }
     }
     return this.#headers;
   }

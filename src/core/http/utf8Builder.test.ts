@@ -7,5 +7,13 @@ describe('Utf8Builder', () => {
     const b = new Utf8Builder(8);
     for (const p of pieces) b.add(p);
     expect(b.bytes()).toEqual(new TextEncoder().encode(pieces.join('')));
+    expect(b.size).toBe(b.bytes().byteLength);
+  });
+
+  it('push writes its texts in order, as add does one by one', () => {
+    const b = new Utf8Builder(4);
+    b.push('{"k":', '"v"', '}');
+    b.push();
+    expect(new TextDecoder().decode(b.bytes())).toBe('{"k":"v"}');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * UTF-8 bytes written piece by piece into one buffer (TextEncoder.encodeInto),
- * for a large response assembled from many strings (a list of stored texts):
- * no joined string is built and flattened before the encode.
+ * for a large response assembled from many strings (a run of watch events
+ * written from stored texts): no joined string is built and flattened before
+ * the encode.
  */
 const encoder = new TextEncoder();
 
@@ -25,6 +26,11 @@ export class Utf8Builder {
       bigger.set(this.buf.subarray(0, this.length));
       this.buf = bigger;
     }
+  }
+
+  /** add() for each text: the shape of a string array's push, for writers that fill either. */
+  push(...texts: string[]): void {
+    for (const text of texts) this.add(text);
   }
 
   /** Bytes written so far. */

@@ -143,6 +143,17 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     name: 'apiserver_admission_controller_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: admissionBuckets,
     help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
   }));
+  /** The admission histograms' series by plugin, operation and outcome, their labels resolved once (every write observes them). */
+  const admissionSeriesByKey = new Map<string, { step: (seconds: number) => void; controller: (seconds: number) => void }>();
+  function admissionSeries(plugin: string, operation: string, rejected: boolean) {
+    const key = `${plugin}/${operation}/${rejected}`;
+    let series = admissionSeriesByKey.get(key);
+    if (!series) {
+      series = { step: admissionStep.bind(['validate', operation, String(rejected)]), controller: admissionController.bind([plugin, 'validate', operation, String(rejected)]) };
+      admissionSeriesByKey.set(key, series);
+    }
+    return series;
+  }
   const webhookDuration = registry.register(new Histogram({
     name: 'apiserver_admission_webhook_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: [...admissionBuckets, 10, 25],
     help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
@@ -307,8 +318,9 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
       observe(bytes, count);
     },
     observeAdmission(plugin, operation, rejected, seconds, step = true) {
-      if (step) admissionStep.observe(['validate', operation, String(rejected)], seconds);
-      admissionController.observe([plugin, 'validate', operation, String(rejected)], seconds);
+      const series = admissionSeries(plugin, operation, rejected);
+      if (step) series.step(seconds);
+      series.controller(seconds);
     },
     podSecurity: {
       evaluation: (labels, by) => podSecurityEvaluations.inc(labels, by),

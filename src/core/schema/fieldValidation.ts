@@ -47,7 +47,8 @@ export function fieldValidationDirective(
   url: URL,
   optionsKind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' = 'CreateOptions',
 ): FieldValidationDirective {
-  const value = url.searchParams.get('fieldValidation');
+  // URL.searchParams builds its object on first use: a URL without a query (most writes) needs none.
+  const value = url.search === '' ? null : url.searchParams.get('fieldValidation');
   const errs = fieldValidationErrors(value);
   if (errs.length) throw newInvalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errs);
   return value === 'Strict' || value === 'Ignore' ? value : 'Warn';

@@ -24,39 +24,64 @@ function regexError(msg: string, fmt: string, examples: string[]): string {
   return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
-/** Valid values each check remembers before it starts over. */
-const rememberedLimit = 4096;
-
-/**
- * A check that remembers the values it found valid: label keys and values,
- * container and port names repeat from one object to the next, and a valid
- * one then costs a lookup instead of a split and a pattern match.
+/*
+ * The checks below first run a character loop that proves a value valid
+ * without allocating: names, label keys and values are nearly always valid,
+ * and a fresh one (every Pod's name) then costs no pattern match. A value the
+ * loop does not vouch for goes through the patterns, which word the errors.
  */
-function remembering(check: (value: string) => string[]): (value: string) => string[] {
-  const valid = new Set<string>();
-  return (value) => {
-    if (valid.has(value)) return [];
-    const errs = check(value);
-    if (errs.length === 0) {
-      if (valid.size >= rememberedLimit) valid.clear();
-      valid.add(value);
-    }
-    return errs;
-  };
+
+const isLowerAlnum = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39);
+const isAlnum = (c: number) => isLowerAlnum(c) || (c >= 0x41 && c <= 0x5a);
+
+/** `[a-z0-9]([-a-z0-9]*[a-z0-9])?` (`[a-z]` first for DNS-1035) over value[from, to). */
+function dnsLabelAt(value: string, from: number, to: number, alphaFirst: boolean): boolean {
+  if (to <= from) return false;
+  const first = value.charCodeAt(from);
+  if (alphaFirst ? !(first >= 0x61 && first <= 0x7a) : !isLowerAlnum(first)) return false;
+  if (!isLowerAlnum(value.charCodeAt(to - 1))) return false;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = value.charCodeAt(i);
+    if (c !== 0x2d && !isLowerAlnum(c)) return false;
+  }
+  return true;
+}
+
+/** dns1123SubdomainFmt over value[from, to): labels joined by dots. */
+function dnsSubdomainAt(value: string, from: number, to: number): boolean {
+  let start = from;
+  for (let i = from; i <= to; i++) {
+    if (i < to && value.charCodeAt(i) !== 0x2e) continue;
+    if (!dnsLabelAt(value, start, i, false)) return false;
+    start = i + 1;
+  }
+  return true;
+}
+
+/** qualifiedNameFmt over value[from, to): `([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`. */
+function qualifiedNamePartAt(value: string, from: number, to: number): boolean {
+  if (to <= from || !isAlnum(value.charCodeAt(from)) || !isAlnum(value.charCodeAt(to - 1))) return false;
+  for (let i = from + 1; i < to - 1; i++) {
+    const c = value.charCodeAt(i);
+    if (c !== 0x2d && c !== 0x5f && c !== 0x2e && !isAlnum(c)) return false;
+  }
+  return true;
 }
 
 /** The shape of upstream's IsDNS1123Label and kin: a length limit, then a pattern. */
-function lengthAndPattern(max: number, re: RegExp, msg: string, fmt: string, examples: string[]): (value: string) => string[] {
-  return remembering((value) => {
+function lengthAndPattern(max: number, valid: (value: string) => boolean, re: RegExp, msg: string, fmt: string, examples: string[]): (value: string) => string[] {
+  return (value) => {
+    if (value.length <= max && valid(value)) return [];
     const errs: string[] = [];
     if (value.length > max) errs.push(maxLenMsg(max));
     if (!re.test(value)) errs.push(regexError(msg, fmt, examples));
     return errs;
-  });
+  };
 }
 
 export const isDNS1123Label = lengthAndPattern(
   63,
+  (v) => dnsLabelAt(v, 0, v.length, false),
   dns1123LabelRe,
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character",
   dns1123LabelFmt,
@@ -65,6 +90,7 @@ export const isDNS1123Label = lengthAndPattern(
 
 export const isDNS1123Subdomain = lengthAndPattern(
   253,
+  (v) => dnsSubdomainAt(v, 0, v.length),
   dns1123SubdomainRe,
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character",
   dns1123SubdomainFmt,
@@ -73,6 +99,7 @@ export const isDNS1123Subdomain = lengthAndPattern(
 
 export const isDNS1035Label = lengthAndPattern(
   63,
+  (v) => dnsLabelAt(v, 0, v.length, true),
   dns1035LabelRe,
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
   dns1035LabelFmt,
@@ -88,7 +115,14 @@ export function isValidPathSegmentName(value: string): string[] {
 }
 
 /** A label key or similar: optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
-export const isQualifiedName = remembering(qualifiedNameErrors);
+export function isQualifiedName(value: string): string[] {
+  const slash = value.indexOf('/');
+  const valid =
+    slash < 0
+      ? value.length <= 63 && qualifiedNamePartAt(value, 0, value.length)
+      : slash <= 253 && value.indexOf('/', slash + 1) < 0 && value.length - slash - 1 <= 63 && dnsSubdomainAt(value, 0, slash) && qualifiedNamePartAt(value, slash + 1, value.length);
+  return valid ? [] : qualifiedNameErrors(value);
+}
 
 function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
@@ -117,6 +151,7 @@ function qualifiedNameErrors(value: string): string[] {
 
 export const isValidLabelValue = lengthAndPattern(
   63,
+  (v) => v.length === 0 || qualifiedNamePartAt(v, 0, v.length),
   labelValueRe,
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
   labelValueFmt,

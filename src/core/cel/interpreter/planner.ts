@@ -62,7 +62,7 @@ export interface PlanOptions {
 const CONVERSIONS = new Set(['int', 'uint', 'double', 'string', 'bytes', 'bool', 'duration', 'timestamp', 'dyn', 'type']);
 
 /** Is the expression a constant once the program is optimized? */
-function foldable(e: Expr): boolean {
+export function foldable(e: Expr): boolean {
   switch (e.kind) {
     case 'const':
       return true;
@@ -77,24 +77,24 @@ function foldable(e: Expr): boolean {
   }
 }
 
-const isScalarValue = (v: CelValue): boolean => typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v instanceof CelUint;
+export const isScalarValue = (v: CelValue): boolean => typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || v instanceof CelUint;
 
 export interface Plan {
   root: Interpretable;
   slotCount: number;
 }
 
-function anyNonStrict(cands: readonly OverloadDecl[]): boolean {
+export function anyNonStrict(cands: readonly OverloadDecl[]): boolean {
   for (const o of cands) if (o.nonStrict) return true;
   return false;
 }
 
-function isErrUnk(v: CelValue): v is CelError | CelUnknown {
+export function isErrUnk(v: CelValue): v is CelError | CelUnknown {
   return v instanceof CelFault;
 }
 
 /** Own field of a JSON object without a hasOwnProperty call: JSON holds no functions, so inherited members are skipped by type. */
-function jsonField(v: JsonObject, field: string): unknown {
+export function jsonField(v: JsonObject, field: string): unknown {
   const raw = v[field];
   if (raw === undefined || typeof raw === 'function' || field === '__proto__') return undefined;
   return raw;
@@ -118,7 +118,7 @@ const UNSET = Object.freeze(Object.create(null)) as CelValue;
 type CostFn = NonNullable<OverloadDecl['cost']>;
 
 /** Calls a two-argument cost function with a reused argument array (cost functions keep no reference). */
-function cost2(cost: CostFn, pair: CelValue[], x: CelValue, y: CelValue, r: CelValue): number {
+export function cost2(cost: CostFn, pair: CelValue[], x: CelValue, y: CelValue, r: CelValue): number {
   pair[0] = x;
   pair[1] = y;
   const c = cost(pair, r);
@@ -127,14 +127,14 @@ function cost2(cost: CostFn, pair: CelValue[], x: CelValue, y: CelValue, r: CelV
 }
 
 /** Attribute chains (ident.select[index]) are charged once per step; other operands add one for the relative attribute. */
-function isAttribute(e: Expr): boolean {
+export function isAttribute(e: Expr): boolean {
   if (e.kind === 'ident') return true;
   if (e.kind === 'select') return !e.testOnly && isAttribute(e.operand);
   if (e.kind === 'call' && e.fn === '_[_]' && !e.target && e.args.length === 2) return isAttribute(e.args[0]!);
   return false;
 }
 
-function presence(v: CelValue, field: string): CelValue {
+export function presence(v: CelValue, field: string): CelValue {
   if (isPlainObject(v)) return Object.prototype.hasOwnProperty.call(v, field) && (v as JsonObject)[field] !== undefined;
   if (v instanceof CelMap) return v.has(field);
   if (v instanceof CelOptional) return v.value === undefined ? false : presence(v.value, field);
@@ -142,7 +142,7 @@ function presence(v: CelValue, field: string): CelValue {
 }
 
 /** The first overload whose parameter types fit the values. */
-function selectOverload(cands: readonly OverloadDecl[], vals: CelValue[]): OverloadDecl | undefined {
+export function selectOverload(cands: readonly OverloadDecl[], vals: CelValue[]): OverloadDecl | undefined {
   for (const o of cands) {
     let ok = true;
     for (let i = 0; i < vals.length; i++) {
@@ -161,13 +161,13 @@ function selectOverload(cands: readonly OverloadDecl[], vals: CelValue[]): Overl
  * cost tracker observes every call: one unit, what the library estimators
  * charge for an argument without a size.
  */
-function chargeFault<T extends CelValue>(f: Frame, v: T): T {
+export function chargeFault<T extends CelValue>(f: Frame, v: T): T {
   charge(f, 1);
   return v;
 }
 
 /** Charges a call's cost and tags its result with the call's id. */
-function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue, id: number): CelValue {
+export function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], r: CelValue, id: number): CelValue {
   charge(f, o?.cost ? o.cost(vals, r) : 1);
   return withId(r, id);
 }
@@ -191,6 +191,29 @@ function iteration(condKind: number, condAlwaysTrue: boolean, cond: Interpretabl
     slots[accuSlot] = step(f);
     return true;
   };
+}
+
+/** The overloads a call may run: the checker's matches for this call when it resolved it, else the function's table. */
+export function callCandidates(opts: PlanOptions, e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
+  const ref = opts.checked?.refMap.get(e.id);
+  const matched = ref?.decls;
+  // the checker resolved this same call: its table and matches are reused (the matches only when a proper subset)
+  if (matched !== undefined && ref!.name === fn && ref!.table !== undefined && matched.length > 0) {
+    const table = ref!.table;
+    if (table.length === 0 || table[0]!.sig.member !== member || table[0]!.sig.params.length !== arity) return opts.functions.overloads(fn, member, arity);
+    return matched.length < table.length ? matched : table;
+  }
+  return opts.functions.overloads(fn, member, arity);
+}
+
+/** One overload and fully typed arguments: no runtime overload check is needed. */
+export function staticallyTyped(checked: CheckedAst | undefined, cands: readonly OverloadDecl[], argExprs: readonly Expr[]): boolean {
+  if (cands.length !== 1 || checked === undefined) return false;
+  for (const a of argExprs) {
+    const t = checked.typeMap.get(a.id);
+    if (t === undefined || hasDyn(t) || t.kind === 'object' || t.kind === 'null') return false;
+  }
+  return true;
 }
 
 export function plan(expr: Expr, opts: PlanOptions): Plan {
@@ -426,15 +449,7 @@ class Planner {
   }
 
   private candidates(e: CallExpr, fn: string, member: boolean, arity: number): readonly OverloadDecl[] {
-    const ref = this.opts.checked?.refMap.get(e.id);
-    const matched = ref?.decls;
-    // the checker resolved this same call: its table and matches are reused (the matches only when a proper subset)
-    if (matched !== undefined && ref!.name === fn && ref!.table !== undefined && matched.length > 0) {
-      const table = ref!.table;
-      if (table.length === 0 || table[0]!.sig.member !== member || table[0]!.sig.params.length !== arity) return this.opts.functions.overloads(fn, member, arity);
-      return matched.length < table.length ? matched : table;
-    }
-    return this.opts.functions.overloads(fn, member, arity);
+    return callCandidates(this.opts, e, fn, member, arity);
   }
 
   private planCall(e: CallExpr): Interpretable {
@@ -563,15 +578,8 @@ class Planner {
     return this.dispatch(id, cands, args, staticOk);
   }
 
-  /** One overload and fully typed arguments: no runtime overload check is needed. */
   private staticOk(cands: readonly OverloadDecl[], argExprs: Expr[]): boolean {
-    const checked = this.opts.checked;
-    if (cands.length !== 1 || checked === undefined) return false;
-    for (const a of argExprs) {
-      const t = checked.typeMap.get(a.id);
-      if (t === undefined || hasDyn(t) || t.kind === 'object' || t.kind === 'null') return false;
-    }
-    return true;
+    return staticallyTyped(this.opts.checked, cands, argExprs);
   }
 
   /** `x OP literal` / `literal OP x`, specialized by the literal's type. */

@@ -8,7 +8,7 @@ import {
   goStringSlice,
   type FieldError,
 } from '../../errors';
-import { managerOrUserAgent } from '../../fieldmanager';
+import { isPrintableAscii, managerOrUserAgent } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
 import { jsonSerializer, jsonText, parseJson } from '../serializers/json';
 import type { Serializer } from '../serializers/types';
@@ -129,9 +129,9 @@ export function fieldManagerName(scope: RequestScope, optionsKind: string): stri
   if (name !== null) {
     const errs: FieldError[] = [];
     if (name.length > 128) errs.push({ type: 'FieldValueTooLong', field: 'fieldManager', value: name, detail: 'may not be more than 128 bytes', showValue: false });
-    // One error per character Go's unicode.IsPrint rejects, named as %#U prints it.
+    // One error per character Go's unicode.IsPrint rejects, named as %#U prints it (printable ASCII has none).
     let position = 0;
-    for (const ch of name) {
+    if (!isPrintableAscii(name)) for (const ch of name) {
       if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
         const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
         errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: name, detail: `invalid character ${code} (at position ${position})` });
@@ -140,7 +140,20 @@ export function fieldManagerName(scope: RequestScope, optionsKind: string): stri
     }
     if (errs.length) throw newInvalidOptions(optionsKind, errs);
   }
-  return managerOrUserAgent(name, scope.request.headers.get('user-agent'));
+  if (name) return name;
+  return userAgentManager(scope.request.headers.get('user-agent'));
+}
+
+/** The manager the last User-Agent seen names: a client sends the same one on every request. */
+let lastUserAgent: string | null | undefined;
+let lastUserAgentManager = '';
+
+function userAgentManager(userAgent: string | null): string {
+  if (userAgent !== lastUserAgent) {
+    lastUserAgentManager = managerOrUserAgent(undefined, userAgent);
+    lastUserAgent = userAgent;
+  }
+  return lastUserAgentManager;
 }
 
 /** Name and namespace in the body must agree with the URL. */

@@ -15,9 +15,8 @@ import { apiVersionOf, type KubeList, type KubeObject } from '../../api/types';
 import { newBadRequest } from '../../errors';
 import { isStorageError, type KeyValue } from '../../storage/interface';
 import { negotiateOutput } from '../negotiation';
-import { writeBytes, writeObject } from '../responseWriter';
+import { writeJsonText, writeObject } from '../responseWriter';
 import { jsonSerializer } from '../serializers/json';
-import { Utf8Builder } from '../utf8Builder';
 import { protobufFor } from './common';
 import { decodeContinue, encodeContinue, expiredContinue, expiredList, parseResourceVersion, validateListParams, waitForRevision } from './resourceVersion';
 import type { RequestScope } from './scope';
@@ -73,8 +72,8 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
   // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
   const typedItems = !type.custom;
-  const bytes = servesStoredJson(choice) ? storedListJson(store, list, result.kvs, typedItems) : undefined;
-  if (bytes !== undefined) return writeBytes(200, jsonSerializer.mediaType, bytes, options);
+  const text = servesStoredJson(choice) ? storedListJson(store, list, result.kvs, typedItems) : undefined;
+  if (text !== undefined) return writeJsonText(200, jsonSerializer.mediaType, text, options);
   // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
   const decoded = result.items ?? result.kvs.map((kv) => store.decode(kv));
   list.items = typedItems ? decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) : decoded;
@@ -83,19 +82,18 @@ export async function listResource(scope: RequestScope): Promise<Response> {
 
 /**
  * The list in compact JSON as jsonSerializer writes it (trailing newline
- * included), its items' stored texts written straight into the UTF-8 bytes;
- * undefined if any item is not in the stored layout.
+ * included), its items' stored texts joined into one string; undefined if
+ * any item is not in the stored layout. Kept a string, as a GET's answer
+ * is: an in-process client parses it with no encode and decode on the way,
+ * and a host encodes it as it writes it.
  */
-function storedListJson(store: RequestScope['store'], list: KubeList, kvs: KeyValue[], typed: boolean): Uint8Array | undefined {
-  let size = 64;
-  for (let i = 0; i < kvs.length; i++) size += kvs[i]!.value.length + 24;
-  const out = new Utf8Builder(size);
+function storedListJson(store: RequestScope['store'], list: KubeList, kvs: KeyValue[], typed: boolean): string | undefined {
   // `{"kind":…,"metadata":{…},"items":[` then the items, then `]}`.
-  out.add(`${JSON.stringify(list).slice(0, -3)}[`);
+  const parts: string[] = [`${JSON.stringify(list).slice(0, -3)}[`];
   for (let i = 0; i < kvs.length; i++) {
-    if (i > 0) out.add(',');
-    if (!store.appendServedJson(kvs[i]!, typed, out)) return undefined;
+    if (i > 0) parts.push(',');
+    if (!store.appendServedJson(kvs[i]!, typed, parts)) return undefined;
   }
-  out.add(']}\n');
-  return out.bytes();
+  parts.push(']}\n');
+  return parts.join('');
 }

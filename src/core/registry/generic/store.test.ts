@@ -73,16 +73,16 @@ describe('Store.servedJson', () => {
     expect(pods.servedJson(kv)).toContain(`"resourceVersion":"${kv.modRevision}"`);
   });
 
-  it('appendServedJson writes the same text in pieces, or nothing for a value not in the stored layout', async () => {
+  it('appendServedJson pushes the same text in pieces, or nothing for a value not in the stored layout', async () => {
     const kv = (await pods.createStored('default', pod('p1'))).kv!;
     for (const item of [false, true]) {
       const pieces: string[] = [];
-      expect(pods.appendServedJson(kv, item, { add: (t) => pieces.push(t) })).toBe(true);
+      expect(pods.appendServedJson(kv, item, pieces)).toBe(true);
       expect(pieces.join('')).toBe(pods.servedJson(kv, item));
     }
     const older: KeyValue = { ...kv, value: '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","resourceVersion":""}}' };
     const none: string[] = [];
-    expect(pods.appendServedJson(older, true, { add: (t) => none.push(t) })).toBe(false);
+    expect(pods.appendServedJson(older, true, none)).toBe(false);
     expect(none).toEqual([]);
   });
 

@@ -467,23 +467,19 @@ export class Store {
   }
 
   /**
-   * servedJson written piece by piece into out (the text before the
-   * resourceVersion slot, the revision, the rest), without joining the
-   * pieces into a string; false, with nothing written, when the value does
-   * not have the stored layout.
+   * servedJson pushed piece by piece onto out (the text before the
+   * resourceVersion slot, the revision, the rest), for a caller joining many
+   * of them (a string array) or writing them as bytes (a Utf8Builder); false,
+   * with nothing pushed, when the value does not have the stored layout.
    */
-  appendServedJson(kv: KeyValue, item: boolean, out: { add(text: string): void }): boolean {
+  appendServedJson(kv: KeyValue, item: boolean, out: { push(...texts: string[]): unknown }): boolean {
     if (this.strategy.fromStorage) return false;
     const v = kv.value;
     const layout = storedLayout(v);
     if (!layout) return false;
-    if (item) out.add('{' + v.slice(layout.metadataAt + 1, layout.slotAt));
-    else {
-      out.add(this.servedHead);
-      out.add(v.slice(layout.metadataAt, layout.slotAt));
-    }
-    out.add(`"${kv.modRevision}"`);
-    out.add(v.slice(layout.slotAt + 2));
+    if (item) out.push('{', v.slice(layout.metadataAt + 1, layout.slotAt));
+    else out.push(this.servedHead, v.slice(layout.metadataAt, layout.slotAt));
+    out.push('"', String(kv.modRevision), '"', v.slice(layout.slotAt + 2));
     return true;
   }
 

@@ -4,6 +4,7 @@
  * resources, probes, lifecycle and security context, with kube's rules for
  * which of those init containers may carry.
  */
+import { isObject } from '../../api/types';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
 import { isValidPortName, isValidPortNum, maxInt32, num, obj, objects, str, validateDNS1123Label, inclusiveRangeError, append, type Obj } from './common';
@@ -19,15 +20,18 @@ const probeKinds: ProbeKind[] = ['livenessProbe', 'readinessProbe', 'startupProb
 
 function validateContainerPorts(ports: unknown, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
-  const names = new Set<string>();
-  for (const [port, i] of objects(ports)) {
+  if (!Array.isArray(ports)) return errs;
+  let names: Set<string> | undefined;
+  for (let i = 0; i < ports.length; i++) {
+    const port: unknown = ports[i];
+    if (!isObject(port)) continue;
     const p = fld.index(i);
     const name = str(port['name']);
     if (name) {
       const msgs = isValidPortName(name);
       if (msgs.length) for (const m of msgs) errs.push(invalid(String(p.child('name')), name, m));
-      else if (names.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
-      else names.add(name);
+      else if (names?.has(name)) errs.push({ type: 'FieldValueDuplicate', field: String(p.child('name')), value: name });
+      else (names ??= new Set()).add(name);
     }
     const containerPort = num(port['containerPort']) ?? 0;
     if (containerPort === 0) errs.push(required(String(p.child('containerPort'))));
@@ -41,9 +45,20 @@ function validateContainerPorts(ports: unknown, fld: Path): FieldError[] {
   return errs;
 }
 
+/** Whether any container's port asks for a host port (most pods' do not). */
+function anyHostPort(containers: [Obj, number][]): boolean {
+  for (const [c] of containers) {
+    const ports = c['ports'];
+    if (!Array.isArray(ports)) continue;
+    for (const port of ports) if (isObject(port) && (num(port['hostPort']) ?? 0) !== 0) return true;
+  }
+  return false;
+}
+
 /** AccumulateUniqueHostPorts: one protocol/hostIP/hostPort per pod (per init container). */
 function checkHostPortConflicts(containers: [Obj, number][], fld: Path): FieldError[] {
   const errs: FieldError[] = [];
+  if (!anyHostPort(containers)) return errs;
   const seen = new Set<string>();
   for (const [c, ci] of containers) {
     for (const [port, pi] of objects(c['ports'])) {

@@ -3,6 +3,7 @@
  * (relaxed rules, on by default since 1.32), exactly one valueFrom source,
  * and the downward API paths an env var may read.
  */
+import { isObject } from '../../api/types';
 import { invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
 import { isDNS1123Subdomain, isQualifiedName } from '../names';
@@ -119,12 +120,15 @@ function validateEnvVarValueFrom(ev: Obj, fld: Path): FieldError[] {
 
 export function validateEnv(vars: unknown, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
-  for (const [ev, i] of objects(vars)) {
-    const p = fld.index(i);
+  if (!Array.isArray(vars)) return errs;
+  for (let i = 0; i < vars.length; i++) {
+    const ev: unknown = vars[i];
+    if (!isObject(ev)) continue;
     const name = str(ev['name']);
-    if (!name) errs.push(required(String(p.child('name'))));
-    else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(String(p.child('name')), name, m));
-    append(errs, validateEnvVarValueFrom(ev, p.child('valueFrom')));
+    if (!name) errs.push(required(String(fld.index(i).child('name'))));
+    else for (const m of isRelaxedEnvVarName(name)) errs.push(invalid(String(fld.index(i).child('name')), name, m));
+    // Most variables have a value, not a source: no path for valueFrom then.
+    if (ev['valueFrom'] !== undefined) append(errs, validateEnvVarValueFrom(ev, fld.index(i).child('valueFrom')));
   }
   return errs;
 }

@@ -65,11 +65,17 @@ function validateNameAndValue(name: string, q: Quantity, list: Path): FieldError
 
 function quantities(list: Obj | undefined): [string, Quantity][] {
   const out: [string, Quantity][] = [];
-  for (const [k, v] of Object.entries(list ?? {})) {
-    const q = parseQuantity(v);
+  for (const k in list) {
+    const q = parseQuantity(list[k]);
     if (q) out.push([k, q]);
   }
   return out;
+}
+
+/** A limit by resource name (a container lists a few). */
+function limitOf(limits: [string, Quantity][], name: string): Quantity | undefined {
+  for (const [n, q] of limits) if (n === name) return q;
+  return undefined;
 }
 
 export function validateContainerResourceRequirements(resources: unknown, fld: Path): FieldError[] {
@@ -79,7 +85,6 @@ export function validateContainerResourceRequirements(resources: unknown, fld: P
   const limPath = fld.child('limits');
   const reqPath = fld.child('requests');
   const limits = quantities(obj(r['limits']));
-  const limitsByName = new Map(limits);
   let cpuOrMemory = false;
   let hugePages = false;
   for (const [name, q] of limits) {
@@ -89,7 +94,7 @@ export function validateContainerResourceRequirements(resources: unknown, fld: P
   }
   for (const [name, q] of quantities(obj(r['requests']))) {
     append(errs, validateNameAndValue(name, q, reqPath));
-    const limit = limitsByName.get(name);
+    const limit = limitOf(limits, name);
     if (limit) {
       const cmp = compareQuantities(q, limit);
       if (cmp !== 0 && !isOvercommitAllowed(name)) {

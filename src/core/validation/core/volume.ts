@@ -4,6 +4,7 @@
  * exactly one source with its required fields, and mounts that name a
  * valid volume at a unique path.
  */
+import { isObject } from '../../api/types';
 import { parseQuantity } from '../../api/quantity';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
@@ -148,7 +149,10 @@ function validateVolumeSource(vol: Obj, fld: Path): FieldError[] {
 export function validateVolumes(volumes: unknown, fld: Path): { names: Set<string>; errs: FieldError[] } {
   const names = new Set<string>();
   const errs: FieldError[] = [];
-  for (const [vol, i] of objects(volumes)) {
+  if (!Array.isArray(volumes)) return { names, errs };
+  for (let i = 0; i < volumes.length; i++) {
+    const vol: unknown = volumes[i];
+    if (!isObject(vol)) continue;
     const p = fld.index(i);
     const namePath = p.child('name');
     const name = str(vol['name']);
@@ -165,13 +169,18 @@ export function validateVolumes(volumes: unknown, fld: Path): { names: Set<strin
 /** An empty set, never added to. */
 const noNames: ReadonlySet<string> = new Set<string>();
 
+const mountPropagationModes = ['None', 'HostToContainer', 'Bidirectional'];
+
 /** ValidateVolumeMounts */
 export function validateVolumeMounts(mounts: unknown, devices: unknown, volumes: Set<string>, fld: Path): FieldError[] {
   const errs: FieldError[] = [];
+  if (!Array.isArray(mounts)) return errs;
   const mountPoints = new Set<string>();
   const deviceNames = devices === undefined ? noNames : new Set(objects(devices).map(([d]) => str(d['name'])));
   const devicePaths = devices === undefined ? noNames : new Set(objects(devices).map(([d]) => str(d['devicePath'])));
-  for (const [m, i] of objects(mounts)) {
+  for (let i = 0; i < mounts.length; i++) {
+    const m: unknown = mounts[i];
+    if (!isObject(m)) continue;
     const p = fld.index(i);
     const name = str(m['name']);
     const mountPath = str(m['mountPath']);
@@ -191,7 +200,7 @@ export function validateVolumeMounts(mounts: unknown, devices: unknown, volumes:
       append(errs, validateLocalDescendingPath(subPathExpr, fld.child('subPathExpr')));
     }
     const propagation = m['mountPropagation'];
-    if (typeof propagation === 'string' && !['None', 'HostToContainer', 'Bidirectional'].includes(propagation)) {
+    if (typeof propagation === 'string' && !mountPropagationModes.includes(propagation)) {
       errs.push(notSupported(String(fld.child('mountPropagation')), propagation, ['Bidirectional', 'HostToContainer', 'None']));
     }
   }

@@ -1,0 +1,56 @@
+/** A compact JSON list through handle(): the stored texts joined, as JSON.stringify of the decoded list writes it. */
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../client/dynamic';
+import { LightResponse } from '../lightResponse';
+import { newTestServer } from '../../testing/client';
+
+const collection = '/api/v1/namespaces/default/configmaps';
+
+describe('list answered from stored texts', () => {
+  it('[API-LIST-003] [API-LIST-004] the text is the decoded list re-encoded, its Content-Length the UTF-8 length of non-ASCII items, and the body the same whichever way it is read', async () => {
+    const t = await newTestServer();
+    const data = [{ a: 'plain' }, { a: 'é ü ß', b: '日本語' }, { a: '😀 \u2028 "quoted" \\ slash' }];
+    for (let i = 0; i < data.length; i++) {
+      const created = await t.json('POST', collection, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}`, annotations: { note: `ünïcode ${i}` } }, data: data[i] } });
+      expect(created.status).toBe(201);
+    }
+
+    const res = await t.request('GET', collection, { headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    const text = await res.clone().text();
+    const list = JSON.parse(text) as { kind: string; apiVersion: string; metadata: { resourceVersion: string }; items: { metadata: { name: string; resourceVersion: string }; data: Record<string, string> }[] };
+    // Exactly what kube-apiserver's JSON serializer writes: compact, items without kind and apiVersion, a trailing newline.
+    expect(text).toBe(JSON.stringify(list) + '\n');
+    expect(list).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
+    expect(list.items.map((i) => i.data)).toEqual(data);
+    expect(list.items.every((i) => !('kind' in i) && !('apiVersion' in i))).toBe(true);
+    // Each item is the object its own GET answers (without kind and apiVersion).
+    for (const item of list.items) {
+      const got = await t.json('GET', `${collection}/${item.metadata.name}`);
+      const { kind: _k, apiVersion: _a, ...rest } = got.body as Record<string, unknown>;
+      expect(item).toEqual(rest);
+    }
+
+    const bytes = new TextEncoder().encode(text);
+    expect(bytes.byteLength).toBeGreaterThan(text.length);
+    expect(res.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(res.headers.get('content-type')).toBe('application/json');
+    // Read as bytes after the headers (as a host writes it): the same UTF-8.
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+  });
+
+  it('[API-LIST-004] the typed client reads the list as sent, and an answer whose headers were read keeps its body and length', async () => {
+    const t = await newTestServer();
+    const client = createClient(t.server).resource({ group: '', version: 'v1', resource: 'configmaps' }).namespace('default');
+    await client.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { k: 'ä' } });
+    const list = await client.list<{ metadata: { resourceVersion: string }; items: { data: Record<string, string> }[] }>();
+    expect(list.items.map((i) => i.data)).toEqual([{ k: 'ä' }]);
+    expect(Number(list.metadata.resourceVersion)).toBeGreaterThan(0);
+
+    const text = 'x\u00e4\n';
+    const sized = LightResponse.sized(text, { status: 200, headers: { 'content-type': 'application/json' } });
+    expect(sized.headers.get('content-length')).toBe('4');
+    expect(LightResponse.lightParts(sized as unknown as Response)?.body).toEqual(new TextEncoder().encode(text));
+    expect(await sized.text()).toBe(text);
+  });
+});
