@@ -132,8 +132,6 @@ async function fanOut(watchers: number, writes: number, ownTask: boolean, batche
   for (let b = 0; b < batches; b++) {
     for (let k = 0; k < 3; k++) {
       const side = (b + k) % 3;
-      // Each batch starts after a full collection: none pays for the garbage another side left.
-      gc?.();
       if (side === 2) bareRuns.push(await timedWrites(bare, `b${b}`, writes, ownTask));
       else runs[side]!.push(await sides[side]!.batch(`b${b}`, writes, ownTask));
     }

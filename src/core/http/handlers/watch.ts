@@ -120,6 +120,16 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     firstObject = false;
     return line(eventType, body);
   };
+  /**
+   * JSON events of plain objects are written from the stored text
+   * (Store.servedJson, exactly the JSON of the decoded object): no event is
+   * decoded and encoded again only to be sent.
+   */
+  const jsonText = plainObject && serializer === jsonSerializer;
+  const jsonTextLine = (eventType: WatchEventType, e: CachingEvent): Uint8Array | undefined => {
+    const json = store.servedJson(e.kv);
+    return json === undefined ? undefined : utf8.encode(jsonEventHeads[eventType] + json + '}\n');
+  };
   /** One storage event as this watcher sees it, or undefined when filtered out. */
   const eventLine = (e: CachingEvent): Uint8Array | undefined => {
     let eventType: WatchEventType;
@@ -136,16 +146,6 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     // The same bytes for every watcher that wants this event in this encoding, version and type.
     const key = frameKeys[eventType];
     return e.recall<Uint8Array>(key) ?? e.remember(key, (jsonText && jsonTextLine(eventType, e)) || line(eventType, objectOf(e)));
-  };
-  /**
-   * JSON events of plain objects are written from the stored text
-   * (Store.servedJson, exactly the JSON of the decoded object): no event is
-   * decoded and encoded again only to be sent.
-   */
-  const jsonText = plainObject && serializer === jsonSerializer;
-  const jsonTextLine = (eventType: WatchEventType, e: CachingEvent): Uint8Array | undefined => {
-    const json = store.servedJson(e.kv);
-    return json === undefined ? undefined : utf8.encode(jsonEventHeads[eventType] + json + '}\n');
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
