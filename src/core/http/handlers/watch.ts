@@ -49,7 +49,7 @@ export const bookmarkIntervalMs = 60_000;
 /** Events a client may fall behind by before its watch is closed (a full cacheWatcher channel). */
 export const watcherCapacity = 1000;
 /** Queued events written together stop at about this many bytes, so one chunk stays small. */
-const maxChunkBytes = 64 * 1024;
+const maxChunkBytes = 128 * 1024;
 /** The JSON event envelope before the object, by event type. */
 const jsonEventHeads: Record<WatchEventType, string> = {
   ADDED: '{"type":"ADDED","object":',
