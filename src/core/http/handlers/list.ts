@@ -81,7 +81,7 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     if (known && known.prefix === prefix && known.head === head && known.typed === typedItems) return writeJsonText(200, jsonSerializer.mediaType, known.text, options);
     const text = storedListJson(store, head, result.kvs, typedItems);
     if (text !== undefined) {
-      if (whole) rememberWholeList(store, { prefix, head, typed: typedItems, text });
+      if (whole) wholeLists.set(store, { prefix, head, typed: typedItems, text });
       return writeJsonText(200, jsonSerializer.mediaType, text, options);
     }
   }
@@ -96,7 +96,7 @@ export async function listResource(scope: RequestScope): Promise<Response> {
  * of the same collection whose head (kind, apiVersion, resourceVersion) is the same was read at the
  * same revision, with nothing written anywhere since, and its text is the same: a client listing an
  * unchanged collection again is answered without joining every item's text again. One entry per
- * store (its next list replaces it), for the few stores listed last.
+ * store (its next whole list replaces it), held no longer than the store (a closed server's go with it).
  */
 interface WholeList {
   prefix: string;
@@ -104,14 +104,7 @@ interface WholeList {
   typed: boolean;
   text: string;
 }
-const wholeLists = new Map<Store, WholeList>();
-const wholeListsLimit = 8;
-
-function rememberWholeList(store: Store, list: WholeList): void {
-  wholeLists.delete(store);
-  if (wholeLists.size >= wholeListsLimit) wholeLists.delete(wholeLists.keys().next().value!);
-  wholeLists.set(store, list);
-}
+const wholeLists = new WeakMap<Store, WholeList>();
 
 /**
  * The list in compact JSON as jsonSerializer writes it (trailing newline
