@@ -4,14 +4,21 @@
 // errors), with the runtime cost of each evaluation.
 
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
-import { check, type CheckedAst, type CheckerEnv } from './checker/checker';
+import * as checker from './checker/checker';
+import type { CheckedAst, CheckerEnv } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
 import { CostLimitExceeded, Frame, plan, type Interpretable, type PlanOptions } from './interpreter/planner';
-import { walk } from './interpreter/walk';
+import * as walker from './interpreter/walk';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
-import { parse } from './parser/parser';
+import * as parser from './parser/parser';
+
+// Imported values used on hot paths are read once into module constants: under a CommonJS loader
+// (tsx, which runs the Node host) every read of an imported binding is a getter call.
+const { check } = checker;
+const { walk } = walker;
+const { parse } = parser;
 
 export interface EnvOptions {
   variables?: Record<string, CelType>;
