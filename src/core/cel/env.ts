@@ -9,7 +9,8 @@ import type { CheckedAst, CheckerEnv } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
-import { CostLimitExceeded, Frame, plan, type Interpretable, type PlanOptions } from './interpreter/planner';
+import * as planner from './interpreter/planner';
+import type { Interpretable, PlanOptions } from './interpreter/planner';
 import * as walker from './interpreter/walk';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
 import * as parser from './parser/parser';
@@ -19,6 +20,9 @@ import * as parser from './parser/parser';
 const { check } = checker;
 const { walk } = walker;
 const { parse } = parser;
+const { CostLimitExceeded, Frame, plan } = planner;
+type Frame = planner.Frame;
+type CostLimitExceeded = planner.CostLimitExceeded;
 
 export interface EnvOptions {
   variables?: Record<string, CelType>;
