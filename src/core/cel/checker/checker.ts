@@ -15,7 +15,7 @@ import * as macros from '../parser/macros';
 // (tsx, which runs the Node host) every read of an imported binding is a getter call.
 const { IdMap } = ast;
 type IdMap<V> = ast.IdMap<V>;
-const { SmallBindings, TrialSubstitution, T, isAssignable, isDynOrError, mostGeneral, substitute, typeEquals, typeToString } = types;
+const { SmallBindings, TrialSubstitution, T, isAssignable, mentionsSignatureParam, isDynOrError, mostGeneral, substitute, typeEquals, typeToString } = types;
 type SmallBindings = types.SmallBindings;
 const { CelDuration, CelError, CelTimestamp, CelUint } = values;
 const { callTarget, chainRoot, qualifiedName, resolveCall } = resolve;
@@ -342,6 +342,17 @@ class Checker {
         if (!allAssignable(o.sig.params, resolvedArgs, local)) continue;
         rt = substitute(o.sig.result, local);
         if (hasParam(rt)) rt = undefined;
+      } else if (generic) {
+        // arguments with type parameters (a macro's accumulator): the signature's own names (one capital
+        // letter) cannot clash with the checker's (_var0, ...), so they are bound in the trial without
+        // instantiating the signature and only the checker's bindings are committed, unless a result or
+        // a binding keeps a signature name (then the signature is instantiated below)
+        pure = false;
+        const trial = new TrialSubstitution(this.subst);
+        if (!allAssignable(o.sig.params, argTypes, trial)) continue;
+        rt = substitute(o.sig.result, trial);
+        if (mentionsSignatureParam(rt) || trial.freshBoundToSignature()) rt = undefined;
+        else if (matched === 0 && overflow === undefined) trial.commitFresh();
       }
       if (rt === undefined) {
         // fresh type parameters or bindings may be made: the outcome is this call's own
