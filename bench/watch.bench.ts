@@ -68,6 +68,22 @@ function cpuMs(): number {
 /** The chunk's bytes as a Buffer (no copy), for its native newline search. */
 const asBuffer = (chunk: Uint8Array) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 
+/** Events (lines) in a chunk: one native newline search per event. */
+function linesIn(chunk: Uint8Array): number {
+  const bytes = asBuffer(chunk);
+  let n = 0;
+  for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) n++;
+  return n;
+}
+
+/**
+ * How the fan-out's readers count the events they were sent. The Node host's adaptor hands each chunk to its
+ * socket without looking into it, so counting is the bench's own bookkeeping: 'chunk' counts each distinct chunk
+ * once (watchers sent the same bytes share the count), 'every' searches every chunk every watcher reads, as the
+ * bench did before (one newline search per event and watcher, which no server does).
+ */
+type Counting = 'chunk' | 'every';
+
 /** Yields to the event loop, as a request arriving on a connection is a task of its own. */
 const nextTask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -96,106 +112,148 @@ async function timedWrites(api: ApiServer, prefix: string, n: number, ownTask: b
  * the next write; otherwise writes follow each other without yielding (an
  * in-process client), and each watcher gets the events written meanwhile as
  * one chunk, as kube-apiserver flushes a watch once its channel is empty.
+ *
+ * The sides take turns batch by batch (`batches` of `writes` writes each, the
+ * first side rotating), each on its own server kept for the whole run, so a
+ * burst of load from other work on the shared machine falls on every side
+ * alike. A watched batch is timed until every watcher has read every event of
+ * it: what the fan-out costs a write, wherever it runs.
  */
-async function fanOut(watchers: number, writes: number, ownTask: boolean, rounds = 3): Promise<void> {
-  // Warm both sides up first (JIT): the write path, and the watch path with its watchers, so neither side's first
-  // round compiles the code the other side's rounds run compiled.
+async function fanOut(watchers: number, writes: number, ownTask: boolean, batches = 8): Promise<void> {
+  // Warm both sides up first (JIT): the write path, and the watch path with its watchers.
   await timedWrites((await newServer()).api, 'warm', 500, ownTask);
-  await watchedWrites(watchers, writes, ownTask);
-  // Each round runs the baseline (the same writes with nobody watching) and then the watched writes, each on a fresh
-  // server; the round with the median ratio is reported, so a burst of load from other work on the shared machine
-  // falls on one round instead of deciding the figure. Each side starts after a full collection, so neither pays for
-  // the garbage the servers before it left (a round's 1,000 closed watchers).
-  const results: FanOutRound[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const bareServer = (await newServer()).api;
-    heap();
-    const bare = await timedWrites(bareServer, 'bare', writes, ownTask);
-    results.push({ bare, ...(await watchedWrites(watchers, writes, ownTask)) });
+  const warm = await openWatchers(watchers, 'chunk');
+  await warm.batch('warm', writes, ownTask);
+  warm.close();
+  const bare = (await newServer()).api;
+  const sides = [await openWatchers(watchers, 'chunk'), await openWatchers(watchers, 'every')];
+  const bareRuns: WriteRun[] = [];
+  const runs: WatchedBatch[][] = [[], []];
+  for (let b = 0; b < batches; b++) {
+    for (let k = 0; k < 3; k++) {
+      const side = (b + k) % 3;
+      if (side === 2) bareRuns.push(await timedWrites(bare, `b${b}`, writes, ownTask));
+      else runs[side]!.push(await sides[side]!.batch(`b${b}`, writes, ownTask));
+    }
   }
-  const rate = (run: WriteRun) => (writes / run.cpuMs) * 1000;
-  const ratioOf = (r: FanOutRound) => rate(r.watched) / rate(r.bare);
-  const ratios = results.map(ratioOf);
-  const median = [...results].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(results.length / 2)]!;
-  const { bare, watched, allDeliveredCpu, delivered, elapsedMs, delays } = median;
-  const ratio = ratioOf(median);
+  for (const side of sides) side.close();
+  const sum = (xs: number[]) => xs.reduce((a, x) => a + x, 0);
+  const n = writes * batches;
+  const bareCpu = sum(bareRuns.map((r) => r.cpuMs));
+  const rate = (cpu: number) => (n / cpu) * 1000;
+  const [counted, scanning] = runs.map((side) => ({
+    writesCpu: sum(side.map((r) => r.writes.cpuMs)),
+    deliveredCpu: sum(side.map((r) => r.deliveredCpu)),
+    wallMs: sum(side.map((r) => r.wallMs)),
+    ratios: side.map((r, i) => bareRuns[i]!.cpuMs / r.deliveredCpu).sort((a, c) => a - c),
+    delays: side.flatMap((r) => r.delays).sort((a, c) => a - c),
+  })) as [SideTotals, SideTotals];
+  const ratio = bareCpu / counted.deliveredCpu;
+  const scanningRatio = bareCpu / scanning.deliveredCpu;
+  const { delays } = counted;
   const p50 = delays[Math.floor(delays.length / 2)]!;
   const p99 = delays[Math.floor(delays.length * 0.99)]!;
+  const range = (xs: number[]) => `${fmt(xs[0]!, 2)}-${fmt(xs.at(-1)!, 2)}`;
   const style = ownTask ? 'each write a task of its own' : 'writes back to back';
-  console.log(`\n1. Watch fan-out: 1 writer (${style}), ${fmt(watchers, 0)} watchers, ${writes} writes; rates per CPU second, median of ${rounds} rounds (ratios ${ratios.map((r) => fmt(r, 2)).join(', ')})`);
-  console.log(`   bare write rate (no watchers):      ${fmt(rate(bare))} writes/s  (wall ${fmt((writes / bare.wallMs) * 1000)})`);
-  console.log(`   write rate with ${watchers} watchers:      ${fmt(rate(watched))} writes/s  (wall ${fmt((writes / watched.wallMs) * 1000)}; ratio ${fmt(ratio, 2)} of bare)`);
-  console.log(`   until every watcher read every event: ${fmt((writes / allDeliveredCpu) * 1000)} writes/s  (ratio ${fmt((writes / allDeliveredCpu) * 1000 / rate(bare), 2)} of bare)`);
-  console.log(`   events delivered:                   ${fmt(delivered, 0)} in ${fmt(elapsedMs)} ms = ${fmt((delivered / elapsedMs) * 1000, 0)} events/s`);
-  console.log(`   write -> last delivery delay:       p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(delays.at(-1)!, 2)} ms`);
+  console.log(`\n1. Watch fan-out: 1 writer (${style}), ${fmt(watchers, 0)} watchers, ${batches} batches of ${writes} writes per side taking turns; rates per CPU second`);
+  console.log(`   bare write rate (no watchers):        ${fmt(rate(bareCpu))} writes/s  (wall ${fmt((n / sum(bareRuns.map((r) => r.wallMs))) * 1000)})`);
+  console.log(`   with ${watchers} watchers, until every watcher read every event: ${fmt(rate(counted.deliveredCpu))} writes/s  (wall ${fmt((n / counted.wallMs) * 1000)}; ratio ${fmt(ratio, 2)} of bare; batches ${range(counted.ratios)})`);
+  console.log(`   the writes alone (deliveries still pending when the last write returned not counted): ratio ${fmt(bareCpu / counted.writesCpu, 2)} of bare`);
+  console.log(`   readers searching every chunk they read for its newlines: ratio ${fmt(scanningRatio, 2)} of bare (batches ${range(scanning.ratios)})`);
+  console.log(`   events delivered:                     ${fmt(n * watchers, 0)} in ${fmt(counted.wallMs)} ms = ${fmt(((n * watchers) / counted.wallMs) * 1000, 0)} events/s`);
+  console.log(`   write -> last delivery delay:         p50 ${fmt(p50, 2)} ms, p99 ${fmt(p99, 2)} ms, max ${fmt(delays.at(-1)!, 2)} ms`);
   const id = ownTask ? 'watch.fanout.tasks' : 'watch.fanout';
-  const baseline = `${fmt(rate(bare))} writes per CPU second with no watchers; ${fmt(rate(watched))} with them (readers in the same thread; median of ${rounds} rounds)`;
+  const baseline = `${fmt(rate(bareCpu))} writes per CPU second with no watchers; ${fmt(rate(counted.deliveredCpu))} with them until every watcher read every event (readers in the same thread; ${batches} batches of ${writes} per side, taking turns)`;
   if (ownTask) {
     reportFigure({ id: `${id}.writes`, label: `writes/s with ${fmt(watchers, 0)} watchers / writes/s with none, each write a task of its own`, value: ratio, unit: 'ratio', baseline });
   } else {
     reportFigure({ id: `${id}.writes`, label: `writes/s with ${fmt(watchers, 0)} watchers / writes/s with none`, value: ratio, unit: 'ratio', baseline });
-    reportFigure({ id: `${id}.events`, label: `events delivered per second to ${fmt(watchers, 0)} reading watchers`, value: (delivered / elapsedMs) * 1000, unit: 'events/s' });
+    reportFigure({ id: `${id}.scanning.writes`, label: `the same, with readers that search every chunk they read for its newlines`, value: scanningRatio, unit: 'ratio' });
+    reportFigure({ id: `${id}.events`, label: `events delivered per second to ${fmt(watchers, 0)} reading watchers`, value: ((n * watchers) / counted.wallMs) * 1000, unit: 'events/s' });
   }
   reportFigure({ id: `${id}.p99`, label: `write -> last watcher delivery, p99 (${style})`, value: p99, unit: 'ms', baseline: `p50 ${fmt(p50, 2)} ms` });
 }
 
-interface FanOutRound {
-  bare: WriteRun;
-  watched: WriteRun;
-  /** CPU from the first write until every watcher read every event. */
-  allDeliveredCpu: number;
-  delivered: number;
-  elapsedMs: number;
+interface SideTotals {
+  writesCpu: number;
+  deliveredCpu: number;
+  wallMs: number;
+  /** bare / watched per batch, sorted. */
+  ratios: number[];
   /** Write -> last delivery, sorted. */
   delays: number[];
 }
 
-/** The writes with `watchers` watchers on a fresh server, each watcher read the way the Node host's adaptor reads a watch body. */
-async function watchedWrites(watchers: number, writes: number, ownTask: boolean): Promise<Omit<FanOutRound, 'bare'>> {
+interface WatchedBatch {
+  /** The writes alone. */
+  writes: WriteRun;
+  /** CPU from the first write until every watcher read every event of the batch. */
+  deliveredCpu: number;
+  wallMs: number;
+  /** Write -> last delivery of each write. */
+  delays: number[];
+}
+
+/**
+ * A fresh server with `watchers` watchers of the collection, each read the way
+ * the Node host's adaptor reads a watch body; batch() makes writes and resolves
+ * once every watcher has read every event they made.
+ */
+async function openWatchers(watchers: number, counting: Counting) {
   const { api } = await newServer();
   const rv = await rvOf(api);
+  /** Per event (in write order): when its write started, and when the last watcher read it. */
   const writeTimes: number[] = [];
-  const lastDelivery = new Array<number>(writes).fill(0);
-  let delivered = 0;
-  const readers: Promise<void>[] = [];
+  const lastDelivery: number[] = [];
+  /** Events every watcher must have read before the batch is done, and the watchers that have. */
+  let target = 0;
+  let caughtUp = 0;
+  let batchDone: (() => void) | undefined;
   const aborts: AbortController[] = [];
+  /** Lines per chunk, for counting 'chunk': the chunks watchers share are searched once. */
+  const counted = new WeakMap<Uint8Array, number>();
+  const count = counting === 'every' ? linesIn : (chunk: Uint8Array) => counted.get(chunk) ?? (counted.set(chunk, linesIn(chunk)), counted.get(chunk)!);
   for (let w = 0; w < watchers; w++) {
     const abort = new AbortController();
     aborts.push(abort);
     const res = await api.handle(new Request(`${BASE}${NS}?watch=1&resourceVersion=${rv}`, { signal: abort.signal }));
     const reader = res.body!.getReader();
-    readers.push(
-      (async () => {
-        // What the Node host's adaptor does with a watch body: take each chunk as it comes and hand the bytes on.
-        // Events are counted by their newline with Buffer's memchr scan (TypedArray.indexOf walks element by
-        // element and cost the reader more than the server's whole fan-out); decoding and parsing them is the
-        // client's work, which kube's clients do in their own processes.
-        let seen = 0;
-        while (seen < writes) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          // The events of one chunk arrived together: one clock read per chunk.
-          const now = performance.now();
-          const bytes = asBuffer(value);
-          for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) {
-            lastDelivery[seen] = now;
-            seen++;
-            delivered++;
-          }
-        }
-      })(),
-    );
+    void (async () => {
+      // What the Node host's adaptor does with a watch body: take each chunk as it comes and hand the bytes on.
+      // Events are counted by their newline with Buffer's memchr scan (TypedArray.indexOf walks element by
+      // element); decoding and parsing them is the client's work, which kube's clients do in their own processes.
+      let seen = 0;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        // The events of one chunk arrived together: one clock read per chunk.
+        const now = performance.now();
+        const lines = count(value);
+        for (let n = 0; n < lines; n++) lastDelivery[seen++] = now;
+        if (seen >= target && seen - lines < target && ++caughtUp === watchers) batchDone?.();
+      }
+    })();
   }
-  heap();
-  const cpuStart = cpuMs();
-  const start = performance.now();
-  const watched = await timedWrites(api, 'fan', writes, ownTask, () => writeTimes.push(performance.now()));
-  await Promise.all(readers);
-  const elapsedMs = performance.now() - start;
-  const allDeliveredCpu = cpuMs() - cpuStart;
-  for (const a of aborts) a.abort();
-  const delays = writeTimes.map((t, i) => lastDelivery[i]! - t).sort((a, b) => a - b);
-  return { watched, allDeliveredCpu, delivered, elapsedMs, delays };
+  return {
+    async batch(prefix: string, writes: number, ownTask: boolean): Promise<WatchedBatch> {
+      const first = target;
+      target += writes;
+      caughtUp = 0;
+      const done = new Promise<void>((resolve) => (batchDone = resolve));
+      const cpu = cpuMs();
+      const wall = performance.now();
+      const run = await timedWrites(api, prefix, writes, ownTask, () => writeTimes.push(performance.now()));
+      await done;
+      const deliveredCpu = cpuMs() - cpu;
+      const wallMs = performance.now() - wall;
+      const delays: number[] = [];
+      for (let i = first; i < target; i++) delays.push(lastDelivery[i]! - writeTimes[i]!);
+      return { writes: run, deliveredCpu, wallMs, delays };
+    },
+    close(): void {
+      for (const a of aborts) a.abort();
+    },
+  };
 }
 
 /**
@@ -344,7 +402,7 @@ async function openContinueToken(objects: number, writes: number): Promise<void>
 const sections = process.argv[2]?.split(',');
 const wanted = (name: string) => !sections || sections.includes(name);
 if (wanted('fanout') || wanted('fanout.writes')) await fanOut(1000, 200, false);
-if (wanted('fanout') || wanted('fanout.tasks')) await fanOut(1000, 200, true);
+if (wanted('fanout') || wanted('fanout.tasks')) await fanOut(1000, 200, true, 5);
 if (wanted('slow')) await slowWatcher(100, 2500);
 if (wanted('list')) await chunkedList(10_000, 500);
 if (wanted('continue')) await openContinueToken(10_000, 20_000);

@@ -117,8 +117,8 @@ export async function startHost(flags: HostFlags): Promise<RunningHost> {
   // kube-apiserver labels the reload metrics with the hash of its identity (apiserver-<uuid>).
   const apiServerIdHash = `sha256:${createHash('sha256').update(`apiserver-${randomUUID()}`).digest('hex')}`;
   observeAuthnReload = (ok) => api.metrics.observeAuthenticationConfigReload(ok, apiServerIdHash, Date.now() / 1000);
-  const fetch = (request: Request, incoming: IncomingMessage) => {
-    const dotted = rejectDotSegment(incoming.url);
+  const fetch = (request: Request, incoming: IncomingMessage, plainTarget: boolean) => {
+    const dotted = plainTarget ? undefined : rejectDotSegment(incoming.url);
     if (dotted) return dotted;
     if (clientCas.length) attachClientCertificate(request, incoming, authn.caBundles);
     return api.handle(request);

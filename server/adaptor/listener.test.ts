@@ -203,6 +203,18 @@ describe('writing the Response', () => {
     expect(body).toBe('{"kind":"Status"}\n');
   });
 
+  it('sizes each response of a shared header record by its own body, leaving the record as it was', async () => {
+    const shared = { 'content-type': 'application/json' };
+    const bodies = ['{}\n', '{"a":"é"}\n'];
+    let n = 0;
+    const port = await serve(() => light(bodies[n++ % 2]!, { status: 200, headers: shared }));
+    const first = await send(port, '/');
+    const second = await send(port, '/');
+    expect([first.headers['content-length'], second.headers['content-length']]).toEqual(['3', '11']);
+    expect([first.body, second.body]).toEqual(bodies);
+    expect(shared).toEqual({ 'content-type': 'application/json' });
+  });
+
   it('writes headers changed after the response was made (a Warning appended)', async () => {
     const port = await serve(() => {
       const response = light(new TextEncoder().encode('é'), { status: 200, headers: { 'content-type': 'text/plain', 'content-length': '2' } });

@@ -8,11 +8,15 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
-import { BadRequestTarget, IncomingRequest, requestTargetUrl } from './request';
+import { BadRequestTarget, IncomingRequest, knownPlainTargetUrl, requestTargetUrl } from './request';
 import { lightParts } from './response';
 
-/** The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the socket knows (client certificates). */
-export type FetchHandler = (request: Request, incoming: IncomingMessage) => Response | Promise<Response>;
+/**
+ * The core's entry: one Request in, one Response out. The IncomingMessage is there for what only the
+ * socket knows (client certificates); `plainTarget` says the target is a plain path seen lately (no
+ * escapes, no dot segments), so checks of the raw target can be skipped.
+ */
+export type FetchHandler = (request: Request, incoming: IncomingMessage, plainTarget: boolean) => Response | Promise<Response>;
 
 const defaultContentType = 'text/plain; charset=UTF-8';
 
@@ -139,7 +143,12 @@ export function writeResponse(response: Response, outgoing: ServerResponse): Pro
     if (body !== null && !('content-length' in headers)) headers['content-length'] = String(byteLength(body));
   } else {
     headers = light.headers;
-    if (body !== null && (!headers || !hasContentLength(headers))) headers = { ...headers, 'Content-Length': String(byteLength(body)) };
+    if (body !== null && (!headers || !hasContentLength(headers))) {
+      // A copy, as the record may be shared; Object.assign keeps it a fast object, where a spread
+      // with a key added makes one ServerResponse iterates several times slower.
+      headers = Object.assign({}, headers);
+      headers['Content-Length'] = String(byteLength(body));
+    }
   }
   outgoing.writeHead(status, headers);
   if (body === null) outgoing.end();
@@ -166,15 +175,16 @@ export interface ListenerOptions {
 export function requestListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
     let request: IncomingRequest;
+    const known = knownPlainTargetUrl(incoming, options.scheme, options.defaultHost);
     try {
-      request = new IncomingRequest(incoming, requestTargetUrl(incoming, options.scheme, options.defaultHost), () => watchConnection(incoming, outgoing, request));
+      request = new IncomingRequest(incoming, known ?? requestTargetUrl(incoming, options.scheme, options.defaultHost), () => watchConnection(incoming, outgoing, request));
     } catch (e) {
       if (!(e instanceof BadRequestTarget)) throw e;
       return writeEmpty(400, outgoing);
     }
     let response: Response | Promise<Response>;
     try {
-      response = fetch(request as unknown as Request, incoming);
+      response = fetch(request as unknown as Request, incoming, known !== undefined);
     } catch (e) {
       return writeEmpty(fetchFailureStatus(e), outgoing);
     }

@@ -248,12 +248,20 @@ function rememberPlainUrl(scheme: 'http' | 'https', host: string, target: string
 }
 
 /**
+ * The URL of a plain target (origin-form, without escapes or dot segments) seen lately under the same
+ * scheme and Host, or undefined: most requests repeat one, and need no other check.
+ */
+export function knownPlainTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string | undefined {
+  return plainUrls[scheme].get(incoming.headers.host || defaultHost)?.get(incoming.url ?? '');
+}
+
+/**
  * The request's absolute URL: the target as sent when it is plain (the
  * common case, no parsing), otherwise as the URL parser normalises it.
  */
 export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string {
   const target = incoming.url ?? '';
-  const known = plainUrls[scheme].get(incoming.headers.host || defaultHost)?.get(target);
+  const known = knownPlainTargetUrl(incoming, scheme, defaultHost);
   if (known !== undefined) return known;
   if (target[0] !== '/' && (target.startsWith('http://') || target.startsWith('https://'))) {
     refuseBackslash(target);

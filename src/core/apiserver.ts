@@ -90,6 +90,7 @@ import { withDeclarativeValidation } from './validation/declarative';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
+import type { KubeObject } from './api/types';
 import { cryptoRandom, realClock, type Clock, type RandomSource } from './util/clock';
 
 export interface ApiServerOptions {
@@ -230,10 +231,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   health.done('start-apiserver-admission-initializer');
   health.done('generic-apiserver-start-informers');
 
-  async function checkNamespace(namespace: string, object?: { gr: { group: string; resource: string }; name: string }): Promise<void> {
+  // Not async: a namespace the lister holds is answered in the caller's turn.
+  function checkNamespace(namespace: string, object?: { gr: { group: string; resource: string }; name: string }): Promise<void> | undefined {
     // NamespaceLifecycle reads the admission plugins' namespace lister (a storage read when the cache lacks it).
     const found = defaultPlugins.namespace(namespace);
-    const obj = found instanceof Promise ? await found : found;
+    if (found instanceof Promise) return found.then((obj) => namespaceAdmits(namespace, obj, object));
+    namespaceAdmits(namespace, found, object);
+    return undefined;
+  }
+
+  function namespaceAdmits(namespace: string, obj: KubeObject | undefined, object?: { gr: { group: string; resource: string }; name: string }): void {
     if (!obj) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
     if (obj.metadata.deletionTimestamp) {
       // NamespaceLifecycle: admission.NewForbidden on the object, plus the NamespaceTerminating cause.

@@ -14,3 +14,6 @@ export const anonymousUser = 'system:anonymous';
 export const allAuthenticated = 'system:authenticated';
 export const allUnauthenticated = 'system:unauthenticated';
 export const systemMasters = 'system:masters';
+
+/** The user of a request without credentials (upstream's anonymous authenticator). One object for every such request: nobody may change it. */
+export const anonymousUserInfo: UserInfo = Object.freeze({ username: anonymousUser, groups: Object.freeze([allUnauthenticated]) as string[] });

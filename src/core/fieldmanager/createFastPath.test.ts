@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { setCreateShortcut } from './fieldManager';
+import { managedFieldsEntry, updateEntry } from './managedFields';
 import { buildManagerIdentifier, formatTime, newFieldManager, type FieldManagerConfig } from './index';
 import { CONFIGMAP, DEPLOYMENT, POD, SERVICE, definition, definitions } from './testing/schemas';
 import { setOneSidedWalks } from './typed/compare';
@@ -280,6 +281,17 @@ describe('memoized identifiers and times', () => {
     expect(b).toBe('{"manager":"a","operation":"Update","apiVersion":"v1"}');
     expect(buildManagerIdentifier({ manager: 5 as unknown as string })).toBe('{"manager":5}');
     expect(buildManagerIdentifier({ manager: '5' })).toBe('{"manager":"5"}');
+  });
+
+  it('an Update entry built directly is the one built from its identifier', () => {
+    const fields = { 'f:data': {} };
+    for (const manager of ['kubectl', '', 'a\0Update', 'lone \ud800 surrogate', '{"manager":"x"}']) {
+      for (const subresource of ['', 'status']) {
+        const id = buildManagerIdentifier({ manager, operation: 'Update', apiVersion: 'apps/v1', subresource });
+        const direct = updateEntry(manager, 'apps/v1', '2025-01-01T00:00:00Z', subresource, fields);
+        expect(JSON.stringify(direct)).toBe(JSON.stringify(managedFieldsEntry(id, false, 'apps/v1', '2025-01-01T00:00:00Z', fields)));
+      }
+    }
   });
 
   it('times are formatted per second', () => {

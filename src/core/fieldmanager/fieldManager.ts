@@ -7,13 +7,12 @@ import { LastAppliedManager } from './lastAppliedManager';
 import { LastAppliedUpdater } from './lastAppliedUpdater';
 import type { FieldManagerError, Manager } from './manager';
 import {
-  buildManagerIdentifier,
   decodeManagedFields,
   emptyManaged,
   encodeManagedFields,
   formatTime,
   isResetManagedFields,
-  managedFieldsEntry,
+  updateEntry,
   type Managed,
 } from './managedFields';
 import { ManagedFieldsUpdater } from './managedFieldsUpdater';
@@ -145,8 +144,7 @@ export class FieldManager {
     const fieldsV1 = createdFieldsV1(c.schema, c.root, this.zero, obj, c.resetFields, STRIP_SET);
     if (fieldsV1 === undefined) return undefined;
     if (isEmptyObject(fieldsV1)) return obj;
-    const id = buildManagerIdentifier({ manager, operation: 'Update', apiVersion: c.apiVersion, subresource: this.subresource });
-    const entry = managedFieldsEntry(id, false, c.apiVersion, formatTime(c.now()), fieldsV1);
+    const entry = updateEntry(manager, c.apiVersion, formatTime(c.now()), this.subresource, fieldsV1);
     const metadata = isObject(obj.metadata) ? obj.metadata : {};
     return { ...obj, metadata: { ...metadata, managedFields: [entry as unknown as JsonObject] } };
   }

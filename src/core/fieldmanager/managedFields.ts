@@ -222,14 +222,23 @@ export function encodeManagedFields(managed: Managed, uid?: string): ManagedFiel
 /** The entry of the manager with identifier `id`, its fields encoded, with the API's key order. */
 export function managedFieldsEntry(id: string, applied: boolean, apiVersion: string, time: string | undefined, fieldsV1: FieldsV1): ManagedFieldsEntry {
   const parsed = parsedIdentifier(id);
+  return entryOf(parsed.manager, applied ? 'Apply' : 'Update', apiVersion, time, parsed.subresource, fieldsV1);
+}
+
+/** managedFieldsEntry of an Update entry, without building and parsing its identifier. */
+export function updateEntry(manager: string, apiVersion: string, time: string | undefined, subresource: string, fieldsV1: FieldsV1): ManagedFieldsEntry {
+  return entryOf(manager, 'Update', apiVersion, time, subresource, fieldsV1);
+}
+
+function entryOf(manager: string | undefined, operation: string, apiVersion: string, time: string | undefined, subresource: string | undefined, fieldsV1: FieldsV1): ManagedFieldsEntry {
   const e: ManagedFieldsEntry = {};
-  if (parsed.manager) e.manager = parsed.manager;
-  e.operation = applied ? 'Apply' : 'Update';
+  if (manager) e.manager = manager;
+  e.operation = operation;
   e.apiVersion = apiVersion;
   if (time) e.time = time;
   e.fieldsType = 'FieldsV1';
   e.fieldsV1 = fieldsV1;
-  if (parsed.subresource) e.subresource = parsed.subresource;
+  if (subresource) e.subresource = subresource;
   return e;
 }
 

@@ -36,6 +36,51 @@ describe('requestInfo', () => {
   }
 });
 
+describe('requestInfo of paths under a collection resolved before', () => {
+  const full = (info: ReturnType<typeof newRequestInfo>) => ({ ...info });
+
+  it('a path naming another object of the collection has its own name and path, and everything else of the first', () => {
+    const first = newRequestInfo('GET', new URL('http://x/apis/apps/v1/namespaces/ns9/deployments/d1'));
+    const second = newRequestInfo('GET', new URL('http://x/apis/apps/v1/namespaces/ns9/deployments/d2'));
+    expect(full(first)).toEqual({ isResourceRequest: true, path: '/apis/apps/v1/namespaces/ns9/deployments/d1', verb: 'get', apiPrefix: 'apis', apiGroup: 'apps', apiVersion: 'v1', namespace: 'ns9', resource: 'deployments', subresource: '', name: 'd1', parts: [] });
+    expect(full(second)).toEqual({ ...full(first), path: '/apis/apps/v1/namespaces/ns9/deployments/d2', name: 'd2' });
+    // Another method on the same path resolves its own verb.
+    expect(newRequestInfo('DELETE', new URL('http://x/apis/apps/v1/namespaces/ns9/deployments/d3'))).toMatchObject({ verb: 'delete', name: 'd3' });
+    expect(newRequestInfo('PUT', new URL('http://x/apis/apps/v1/namespaces/ns9/deployments/d3'))).toMatchObject({ verb: 'update', name: 'd3' });
+  });
+
+  it('a query, an escaped name, a subresource or a namespace is resolved on its own after its collection was seen', () => {
+    newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/a'));
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/b?watch=1'))).toMatchObject({ verb: 'watch', name: 'b' });
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/system%3Anode'))).toMatchObject({ verb: 'get', name: 'system:node' });
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/a/status'))).toMatchObject({ name: 'a', subresource: 'status' });
+    newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/a/status'));
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/a/log'))).toMatchObject({ name: 'a', subresource: 'log' });
+    newRequestInfo('GET', new URL('http://x/api/v1/namespaces/one'));
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/two'))).toMatchObject({ resource: 'namespaces', name: 'two', namespace: 'two' });
+    newRequestInfo('GET', new URL('http://x/api/v1/watch/namespaces/ns8/pods/a'));
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/watch/namespaces/ns8/pods/b'))).toMatchObject({ verb: 'watch', name: 'b', namespace: 'ns8' });
+    expect(newRequestInfo('GET', new URL('http://x/api/v1/namespaces/ns8/pods/'))).toMatchObject({ verb: 'list', name: '' });
+  });
+
+  it('[API-PATH-002] GETs of many objects in turn each answer their own object, and a missing one its own NotFound', async () => {
+    const t = await newTestServer();
+    for (const name of ['m0', 'm1', 'm2']) {
+      expect((await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { v: name } } })).status).toBe(201);
+    }
+    for (const name of ['m0', 'm1', 'm2']) {
+      const got = await t.json('GET', `/api/v1/namespaces/default/configmaps/${name}`);
+      expect(got.status).toBe(200);
+      expect(got.body).toMatchObject({ kind: 'ConfigMap', metadata: { name, namespace: 'default' }, data: { v: name } });
+    }
+    const missing = await t.json('GET', '/api/v1/namespaces/default/configmaps/m3');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ kind: 'Status', reason: 'NotFound', message: 'configmaps "m3" not found', details: { name: 'm3', kind: 'configmaps' } });
+    const other = await t.json('GET', '/api/v1/namespaces/kube-system/configmaps/m0');
+    expect(other.status).toBe(404);
+  });
+});
+
 describe('a path with a malformed escape', () => {
   it('is a 400 BadRequest Status naming the escape, not a server error', async () => {
     const t = await newTestServer();

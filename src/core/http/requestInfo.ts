@@ -42,8 +42,37 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/**
+ * The attributes of an object path resolved lately, by method and the path of its collection: a
+ * path naming another object of that collection has the same attributes but its name and path, so
+ * a client reading many objects in turn (each path seen once) resolves one path per collection.
+ * Kept for the plain case only: no query, the name last and unescaped, no subresource, and not
+ * the namespaces resource (whose name is also the namespace). Starts over when full.
+ */
+const byCollection = new Map<string, RequestInfo>();
+const byCollectionLimit = 64;
+
 export function newRequestInfo(method: string, url: URL): RequestInfo {
   const path = url.pathname;
+  const slash = path.lastIndexOf('/');
+  const name = path.slice(slash + 1);
+  const plain = slash > 0 && name !== '' && url.search === '' && !name.includes('%');
+  // The method has no '/', the path starts with one: the two joined name one collection path.
+  const collection = plain ? method + path.slice(0, slash) : '';
+  const known = plain ? byCollection.get(collection) : undefined;
+  if (known) {
+    // Written out in the resolver's field order: every RequestInfo keeps the one shape its readers are compiled for.
+    return { isResourceRequest: true, path, verb: known.verb, apiPrefix: known.apiPrefix, apiGroup: known.apiGroup, apiVersion: known.apiVersion, namespace: known.namespace, resource: known.resource, subresource: '', name, parts: [] };
+  }
+  const info = resolveRequestInfo(method, url, path);
+  if (plain && info.isResourceRequest && info.name === name && info.subresource === '' && info.resource !== 'namespaces' && info.parts.length === 0) {
+    if (byCollection.size >= byCollectionLimit) byCollection.clear();
+    byCollection.set(collection, info);
+  }
+  return info;
+}
+
+function resolveRequestInfo(method: string, url: URL, path: string): RequestInfo {
   const info: RequestInfo = {
     isResourceRequest: false,
     path,

@@ -47,6 +47,7 @@ export interface ApiServerMetrics {
   /** pod_security_evaluations_total, _exemptions_total and _errors_total, by their label values (`by` 0 makes the series). */
   podSecurity: {
     evaluation(labels: readonly string[], by?: number): void;
+    evaluationSeries(labels: readonly string[]): (by?: number) => void;
     exemption(labels: readonly string[], by?: number): void;
     error(labels: readonly string[], by?: number): void;
   };
@@ -97,18 +98,27 @@ function requestScope(info: RequestInfo): string {
   return 'cluster';
 }
 
+function sameLabels(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function dryRun(url: URL): string {
   if (url.search === '') return '';
   return [...new Set(url.searchParams.getAll('dryRun'))].sort().join(',');
 }
 
 export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMetrics {
+  // Native buckets cost every observation a logarithm and a map update; without the gate no exposition shows them.
+  const native = deps.gates.NativeHistograms;
   const registry = new MetricsRegistry({ currentVersion: deps.registry.kubernetesVersion, showHiddenMetricsForVersion: deps.showHiddenMetricsForVersion });
   const requests = registry.register(new Counter({
     name: 'apiserver_request_total', stability: 'STABLE', labels: [...requestLabels, 'code'],
     help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
   }));
   const latencies = registry.register(new Histogram({
+    native,
     name: 'apiserver_request_duration_seconds', stability: 'STABLE', labels: requestLabels, buckets: durationBuckets,
     help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
   }));
@@ -131,15 +141,18 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
   const watchLabels = ['group', 'version', 'resource'];
   const watchEvents = registry.register(new Counter({ name: 'apiserver_watch_events_total', labels: watchLabels, help: 'Number of events sent in watch clients' }));
   const watchEventSizes = registry.register(new Histogram({
+    native,
     name: 'apiserver_watch_events_sizes', labels: watchLabels, buckets: [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
     help: 'Watch event size distribution in bytes',
   }));
   const admissionBuckets = [0.005, 0.025, 0.1, 0.5, 1, 2.5];
   const admissionStep = registry.register(new Histogram({
+    native,
     name: 'apiserver_admission_step_admission_duration_seconds', stability: 'STABLE', labels: ['type', 'operation', 'rejected'], buckets: admissionBuckets,
     help: 'Admission sub-step latency histogram in seconds, broken out for each operation and API resource and step type (validate or admit).',
   }));
   const admissionController = registry.register(new Histogram({
+    native,
     name: 'apiserver_admission_controller_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: admissionBuckets,
     help: 'Admission controller latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
   }));
@@ -155,6 +168,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     return series;
   }
   const webhookDuration = registry.register(new Histogram({
+    native,
     name: 'apiserver_admission_webhook_admission_duration_seconds', stability: 'STABLE', labels: ['name', 'type', 'operation', 'rejected'], buckets: [...admissionBuckets, 10, 25],
     help: 'Admission webhook latency histogram in seconds, identified by name and broken out for each operation and API resource and type (validate or admit).',
   }));
@@ -168,6 +182,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     help: 'Validation admission policy check total, labeled by policy and further identified by binding and enforcement action taken.',
   }));
   const policyCheckDuration = registry.register(new Histogram({
+    native,
     name: 'apiserver_validating_admission_policy_check_duration_seconds', stability: 'BETA', labels: policyLabels, buckets: [0.0000005, 0.001, 0.01, 0.1, 1],
     help: 'Validation admission latency for individual validation expressions in seconds, labeled by policy and further including binding and enforcement action taken.',
   }));
@@ -259,11 +274,15 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     byCode: Map<number, () => void>;
   }
   const requestSeries = new Map<string, RequestSeries>();
+  // The series resolved last: requests in a row to one collection's objects (each URL seen once) share it.
+  let lastSeries: RequestSeries | undefined;
   function seriesFor(values: string[]): RequestSeries {
+    const last = lastSeries;
+    if (last !== undefined && sameLabels(last.values, values)) return last;
     const key = values.join('\u0000');
     let series = requestSeries.get(key);
     if (!series) requestSeries.set(key, (series = { values, latency: latencies.bind(values), byCode: new Map() }));
-    return series;
+    return (lastSeries = series);
   }
   function countRequest(series: RequestSeries, code: number, seconds: number): void {
     let count = series.byCode.get(code);
@@ -324,6 +343,7 @@ export function createApiServerMetrics(deps: ApiServerMetricsDeps): ApiServerMet
     },
     podSecurity: {
       evaluation: (labels, by) => podSecurityEvaluations.inc(labels, by),
+      evaluationSeries: (labels) => podSecurityEvaluations.bind(labels),
       exemption: (labels, by) => podSecurityExemptions.inc(labels, by),
       error: (labels, by) => podSecurityErrors.inc(labels, by),
     },

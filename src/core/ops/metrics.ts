@@ -167,9 +167,12 @@ export function nativeBucketIndex(v: number, schema: number): number {
 export class Histogram extends Family<HistogramState> {
   readonly type = 'histogram';
   readonly buckets: readonly number[];
-  constructor(opts: MetricOpts & { buckets: readonly number[] }) {
+  /** Whether native buckets are kept: only a protobuf exposition with the NativeHistograms gate shows them. */
+  readonly native: boolean;
+  constructor(opts: MetricOpts & { buckets: readonly number[]; native?: boolean }) {
     super(opts);
     this.buckets = opts.buckets;
+    this.native = opts.native ?? true;
   }
   protected fresh(): HistogramState {
     return { counts: this.buckets.map(() => 0), sum: 0, count: 0, schema: nativeInitialSchema, native: new Map(), zeroCount: 0 };
@@ -195,6 +198,7 @@ export class Histogram extends Family<HistogramState> {
     }
     s.sum += v * times;
     s.count += times;
+    if (!this.native) return;
     if (Math.abs(v) <= nativeZeroThreshold) s.zeroCount += times;
     else if (v > 0) {
       // Observations often repeat a value (the same event to many watchers): the last index is reused.

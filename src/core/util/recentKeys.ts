@@ -11,9 +11,15 @@ export class RecentKeys<K> {
 
   /** Whether key was seen since the set last started over; a key not seen is remembered. */
   repeated(key: K): boolean {
-    if (this.#seen.has(key)) return true;
-    if (this.#seen.size >= this.limit) this.#seen.clear();
-    this.#seen.add(key);
+    // One add, not a lookup then an add: a key already there leaves the size as it was.
+    const seen = this.#seen;
+    const size = seen.size;
+    seen.add(key);
+    if (seen.size === size) return true;
+    if (size >= this.limit) {
+      seen.clear();
+      seen.add(key);
+    }
     return false;
   }
 }

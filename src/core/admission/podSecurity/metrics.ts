@@ -11,6 +11,8 @@ import type { LevelVersion } from './api';
 export interface PodSecuritySink {
   /** decision, policy_level, policy_version, mode, request_operation, resource, subresource */
   evaluation(labels: readonly string[], by?: number): void;
+  /** evaluation() on one series, its labels resolved once (every pod write counts one). */
+  evaluationSeries?(labels: readonly string[]): (by?: number) => void;
   /** request_operation, resource, subresource */
   exemption(labels: readonly string[], by?: number): void;
   /** fatal, request_operation, resource, subresource */
@@ -37,11 +39,16 @@ export function newPodSecurityRecorder(sink: PodSecuritySink, serverMinor: numbe
     sink.evaluation(['allow', 'privileged', 'latest', 'enforce', op, 'pod', ''], 0);
     for (const resource of ['pod', 'controller']) sink.exemption([op, resource, ''], 0);
   }
+  const evaluations = new Map<string, (by?: number) => void>();
   return {
     recordEvaluation(decision, policy, mode, attrs) {
       // Privileged is always effectively latest.
       const version = policy.version.latest || policy.level === 'privileged' ? 'latest' : policy.version.minor <= serverMinor ? `v1.${policy.version.minor}` : 'future';
-      sink.evaluation([decision, policy.level, version, mode, ...requestLabels(attrs)]);
+      if (!sink.evaluationSeries) return sink.evaluation([decision, policy.level, version, mode, ...requestLabels(attrs)]);
+      const key = `${decision}/${policy.level}/${version}/${mode}/${attrs.operation}/${attrs.resource.group}/${attrs.resource.resource}/${attrs.subresource}`;
+      let series = evaluations.get(key);
+      if (!series) evaluations.set(key, (series = sink.evaluationSeries([decision, policy.level, version, mode, ...requestLabels(attrs)])));
+      series();
     },
     recordExemption: (attrs) => sink.exemption(requestLabels(attrs)),
     recordError: (fatal, attrs) => sink.error([String(fatal), ...requestLabels(attrs)]),

@@ -3,7 +3,7 @@
  * a header of another scheme, or an empty token, is not this method's
  * credential; a bearer token no token method accepts is "invalid bearer token" (401).
  */
-import type { AuthenticationOutcome, RequestAuthenticator, TokenAuthenticator } from './types';
+import { noCredential, type AuthenticationOutcome, type RequestAuthenticator, type TokenAuthenticator } from './types';
 
 /** The bearer token of a request, or undefined when it carries none. */
 export function bearerToken(request: Request): string | undefined {
@@ -20,7 +20,7 @@ export function bearerToken(request: Request): string | undefined {
  */
 export function tokenUnion(methods: readonly TokenAuthenticator[]): TokenAuthenticator {
   const settle = (rejections: { authenticator: string; reason: string }[]): AuthenticationOutcome => {
-    if (!rejections.length) return { kind: 'none' };
+    if (!rejections.length) return noCredential;
     if (rejections.length === 1) return { kind: 'rejected', ...rejections[0]! };
     return { kind: 'rejected', authenticator: rejections.map((r) => r.authenticator).join(','), reason: `[${rejections.map((r) => r.reason).join(', ')}]` };
   };
@@ -55,7 +55,7 @@ export function bearerTokenAuthenticator(methods: TokenAuthenticator, apiAudienc
     name: 'bearer-token',
     authenticate(request): AuthenticationOutcome | Promise<AuthenticationOutcome> {
       const token = bearerToken(request);
-      if (token === undefined) return { kind: 'none' };
+      if (token === undefined) return noCredential;
       const outcome = methods.authenticateToken(token, apiAudiences);
       return outcome instanceof Promise ? outcome.then(invalidUnlessFound) : invalidUnlessFound(outcome);
     },

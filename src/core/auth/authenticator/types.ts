@@ -18,6 +18,9 @@ export type AuthenticationOutcome =
   | { kind: 'none' }
   | { kind: 'rejected'; authenticator: string; reason: string };
 
+/** The "not my kind of credential" outcome: one object, as most requests get it from some method. */
+export const noCredential: AuthenticationOutcome = Object.freeze({ kind: 'none' });
+
 export interface RequestAuthenticator {
   /** Shown in traces (`static-token`, `x509`, `oidc:<issuer>`). Never includes a credential. */
   readonly name: string;

@@ -4,11 +4,15 @@
  * `system:masters` through whatever the configured modes say.
  */
 import { systemMasters, type UserInfo } from '../user';
-import type { Authorizer, RuleResolver, RulesResult } from './types';
+import type { AuthorizationResult, Authorizer, RuleResolver, RulesResult } from './types';
+
+/** Decisions that never vary are one object each: no request may change them. */
+const allowed: AuthorizationResult = Object.freeze({ decision: 'Allow', reason: '' });
+const noOpinion: AuthorizationResult = Object.freeze({ decision: 'NoOpinion', reason: '' });
 
 export const alwaysAllowAuthorizer: Authorizer & RuleResolver = {
   name: 'AlwaysAllow',
-  authorize: () => ({ decision: 'Allow', reason: '' }),
+  authorize: () => allowed,
   rulesFor: (): RulesResult => ({
     resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
     nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
@@ -37,6 +41,6 @@ export function privilegedGroupsAuthorizer(groups: readonly string[] = [systemMa
     name: 'privileged-groups',
     authorize: (attrs) => (inGroups(attrs.user, groups)
       ? { decision: 'Allow', reason: '', explanation: { authorizer: 'privileged-groups', groups: attrs.user.groups.filter((g) => groups.includes(g)) } }
-      : { decision: 'NoOpinion', reason: '' }),
+      : noOpinion),
   };
 }

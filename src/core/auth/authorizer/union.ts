@@ -37,19 +37,26 @@ function aggregate(errors: string[]): string | undefined {
 }
 
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer & RuleResolver {
+  /** The union's answer to a frozen decision (AlwaysAllow's, the same object every time), made once per authorizer. */
+  const reused = authorizers.map(() => new WeakMap<AuthorizationResult, AuthorizationResult>());
+  const answer = (i: number, r: AuthorizationResult, collected: Collected | undefined): AuthorizationResult | Collected | undefined => {
+    if (r.decision === 'NoOpinion' || !Object.isFrozen(r)) return decided(authorizers[i]!, r, collected);
+    let out = reused[i]!.get(r);
+    if (!out) reused[i]!.set(r, (out = Object.freeze(decided(authorizers[i]!, r, undefined) as AuthorizationResult)));
+    return out;
+  };
   const noOpinion = (collected: Collected | undefined): AuthorizationResult => ({ decision: 'NoOpinion', reason: collected?.reasons.join('\n') ?? '', error: aggregate(collected?.errors ?? []), explanation: { authorizer: 'none', consulted: authorizers.map((a) => a.name) } });
   /** Asks from authorizers[from] on. Answers given at once are taken at once: only a pending one is awaited, so in-memory modes decide in the caller's turn. */
   const decide = (attrs: Attributes, from: number, collected: Collected | undefined): AuthorizationResult | Promise<AuthorizationResult> => {
     for (let i = from; i < authorizers.length; i++) {
-      const a = authorizers[i]!;
-      const out = a.authorize(attrs);
+      const out = authorizers[i]!.authorize(attrs);
       if (out instanceof Promise) {
         return out.then((r) => {
-          const next = decided(a, r, collected);
+          const next = answer(i, r, collected);
           return next && 'decision' in next ? next : decide(attrs, i + 1, next);
         });
       }
-      const next = decided(a, out, collected);
+      const next = answer(i, out, collected);
       if (next && 'decision' in next) return next;
       collected = next;
     }

@@ -6,7 +6,7 @@
  * Every authenticated user also gets `system:authenticated`.
  */
 import type { AuthenticationOutcome, RequestAuthenticator } from '../../auth/authenticator/types';
-import { allAuthenticated, allUnauthenticated, anonymousUser, type UserInfo } from '../../auth/user';
+import { allAuthenticated, anonymousUserInfo, type UserInfo } from '../../auth/user';
 import { newUnauthorized } from '../../errors';
 import type { Handler } from '../chain';
 import { addTrace, requestUrl, traceSink, withUser } from '../request/context';
@@ -20,8 +20,23 @@ export interface AuthenticationConfig {
   anonymousPaths?: string[];
 }
 
+/**
+ * The authenticated users made lately, by the user their method returned: a method that returns the
+ * same object for the same credential (a static token) gets the same user back, made once.
+ */
+const withGroup = new WeakMap<UserInfo, UserInfo>();
+
 function withAuthenticatedGroup(user: UserInfo): UserInfo {
-  return user.groups.includes(allAuthenticated) ? user : { ...user, groups: [...user.groups, allAuthenticated] };
+  if (user.groups.includes(allAuthenticated)) return user;
+  let out = withGroup.get(user);
+  if (out) return out;
+  // Field by field: a spread of an object with optional fields makes a slow copy.
+  out = { username: user.username, groups: [...user.groups, allAuthenticated] };
+  if (user.uid !== undefined) out.uid = user.uid;
+  if (user.extra !== undefined) out.extra = user.extra;
+  Object.freeze(out.groups);
+  withGroup.set(user, Object.freeze(out));
+  return out;
 }
 
 export function withAuthentication(handler: Handler, config: AuthenticationConfig): Handler {
@@ -40,8 +55,8 @@ export function withAuthentication(handler: Handler, config: AuthenticationConfi
       addTrace(request, { stage: 'authentication', message: 'no credential and anonymous access is off' });
       return Promise.resolve(writeError(newUnauthorized(), request));
     }
-    withUser(request, { username: anonymousUser, groups: [allUnauthenticated] });
-    addTrace(request, { stage: 'authentication', message: 'anonymous request (no credential)' });
+    withUser(request, anonymousUserInfo);
+    traceSink(request)?.({ stage: 'authentication', message: 'anonymous request (no credential)' });
     return handler(request);
   };
   /**

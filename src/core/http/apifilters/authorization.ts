@@ -7,7 +7,7 @@
  */
 import { attributesFor, newAuthorizationForbidden } from '../../auth/authorizer/attributes';
 import type { Attributes, AuthorizationResult, Authorizer } from '../../auth/authorizer/types';
-import { anonymousUser, allUnauthenticated } from '../../auth/user';
+import { anonymousUserInfo } from '../../auth/user';
 import { newInternalError } from '../../errors';
 import type { Handler } from '../chain';
 import { newRequestInfo } from '../requestInfo';
@@ -28,7 +28,7 @@ export function withAuthorization(handler: Handler, authorizer: Authorizer): Han
   return (request) => {
     const url = requestUrl(request);
     const info = requestInfoFrom(request) ?? newRequestInfo(request.method, url);
-    const user = userFrom(request) ?? { username: anonymousUser, groups: [allUnauthenticated] };
+    const user = userFrom(request) ?? anonymousUserInfo;
     const attrs = attributesFor(user, info, url);
     // An in-memory authorizer answers at once: the request goes on in the same turn.
     const result = authorizer.authorize(attrs);

@@ -8,12 +8,15 @@ import { requestInfoFrom } from '../request/context';
 import type { Handler } from '../chain';
 import type { ApiServerMetrics } from '../../ops/apiserverMetrics';
 
+/** Read once: `performance` is a lazy global in Node, a getter call on every lookup. */
+const clock = globalThis.performance;
+
 export function withMetrics(handler: Handler, metrics: ApiServerMetrics | undefined): Handler {
   if (!metrics) return handler;
   // Not async: one then() on the handler's promise, where an async wrapper would add turns of its own.
   return (request) => {
     const info = requestInfoFrom(request);
-    const started = performance.now();
+    const started = clock.now();
     const done = metrics.startRequest(request, info);
     let response: Promise<Response>;
     try {
@@ -25,7 +28,7 @@ export function withMetrics(handler: Handler, metrics: ApiServerMetrics | undefi
     return response.then(
       (r) => {
         done();
-        if (info?.isResourceRequest) metrics.observeRequest(request, info, r.status, (performance.now() - started) / 1000);
+        if (info?.isResourceRequest) metrics.observeRequest(request, info, r.status, (clock.now() - started) / 1000);
         return r;
       },
       (err: unknown) => {

@@ -104,6 +104,7 @@ export function decodeBody(serializer: Serializer, body: Uint8Array, expected: {
 
 /** `dryRun`: absent or bare means a normal request; `All` means dry run; anything else is 422. */
 export function parseDryRun(url: URL, optionsKind: string): boolean {
+  if (url.search === '') return false;
   const set = queryOf(url).getAll('dryRun').filter((v) => v !== '');
   const errs = validateDryRun(set);
   if (errs.length) throw newInvalidOptions(optionsKind, errs);

@@ -86,4 +86,25 @@ describe('GET of one object', () => {
     expect(count('GET', 'resource', 404)).toBe(3);
     expect(count('LIST', 'namespace', 200)).toBe(2);
   });
+
+  it('[AC-METRICS-010] GETs of two resources in turn, and of a collection and its objects, are each counted in their own series', async () => {
+    const t = await newTestServer();
+    for (const name of ['x0', 'x1']) {
+      expect((await t.json('POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } } })).status).toBe(201);
+      expect((await t.json('POST', '/api/v1/namespaces/default/secrets', { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name } } })).status).toBe(201);
+    }
+    for (let i = 0; i < 3; i++) {
+      for (const name of ['x0', 'x1']) {
+        expect((await t.json('GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(200);
+        expect((await t.json('GET', `/api/v1/namespaces/default/secrets/${name}`)).status).toBe(200);
+        expect((await t.json('GET', '/api/v1/namespaces/default/secrets')).status).toBe(200);
+      }
+    }
+    const metrics = await (await t.request('GET', '/metrics')).text();
+    const count = (verb: string, resource: string, scope: string) => {
+      const want = `verb="${verb}",dry_run="",group="",version="v1",resource="${resource}",subresource="",scope="${scope}",component="apiserver",code="200"`;
+      return Number(metrics.split('\n').find((l) => l.startsWith(`apiserver_request_total{${want}} `))?.split(' ')[1]);
+    };
+    expect([count('GET', 'configmaps', 'resource'), count('GET', 'secrets', 'resource'), count('LIST', 'secrets', 'namespace')]).toEqual([6, 6, 6]);
+  });
 });

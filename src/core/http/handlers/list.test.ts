@@ -53,4 +53,35 @@ describe('list answered from stored texts', () => {
     expect(LightResponse.lightParts(sized as unknown as Response)?.body).toEqual(new TextEncoder().encode(text));
     expect(await sized.text()).toBe(text);
   });
+
+  it('[API-LIST-001] [API-LIST-004] a collection listed again answers the same text until a write anywhere moves the revision; another namespace or a page is its own answer', async () => {
+    const t = await newTestServer();
+    const create = (ns: string, name: string) => t.json('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { n: name } } });
+    expect((await create('default', 'a')).status).toBe(201);
+    expect((await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } } })).status).toBe(201);
+    expect((await create('other', 'o')).status).toBe(201);
+    const text = async (path: string) => (await t.request('GET', path)).text();
+
+    const first = await text(collection);
+    expect(await text(collection)).toBe(first);
+    expect(await text(collection)).toBe(first);
+    const other = JSON.parse(await text('/api/v1/namespaces/other/configmaps')) as { items: { metadata: { name: string } }[] };
+    expect(other.items.map((i) => i.metadata.name)).toEqual(['o']);
+    const page = JSON.parse(await text(`${collection}?limit=1`)) as { items: unknown[]; metadata: { resourceVersion: string } };
+    expect(page.items).toHaveLength(1);
+    expect(await text(collection)).toBe(first);
+
+    // A write elsewhere: same items, a newer resourceVersion.
+    expect((await create('other', 'o2')).status).toBe(201);
+    const afterElsewhere = JSON.parse(await text(collection)) as { items: { metadata: { name: string } }[]; metadata: { resourceVersion: string } };
+    const before = JSON.parse(first) as typeof afterElsewhere;
+    expect(Number(afterElsewhere.metadata.resourceVersion)).toBeGreaterThan(Number(before.metadata.resourceVersion));
+    expect(afterElsewhere.items).toEqual(before.items);
+    // A write in the collection: the new object is listed.
+    expect((await create('default', 'b')).status).toBe(201);
+    const afterWrite = JSON.parse(await text(collection)) as typeof afterElsewhere;
+    expect(afterWrite.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+    expect((await t.json('DELETE', `${collection}/a`)).status).toBe(200);
+    expect((JSON.parse(await text(collection)) as typeof afterElsewhere).items.map((i) => i.metadata.name)).toEqual(['b']);
+  });
 });

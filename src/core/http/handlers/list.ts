@@ -23,6 +23,7 @@ import type { RequestScope } from './scope';
 import { selectionFrom } from './selection';
 import { servesStoredJson } from './storedObject';
 import { transformList } from './transform';
+import type { Store } from '../../registry/generic/store';
 
 export async function listResource(scope: RequestScope): Promise<Response> {
   const { request, url, info, store, type } = scope;
@@ -72,8 +73,18 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
   // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
   const typedItems = !type.custom;
-  const text = servesStoredJson(choice) ? storedListJson(store, list, result.kvs, typedItems) : undefined;
-  if (text !== undefined) return writeJsonText(200, jsonSerializer.mediaType, text, options);
+  if (servesStoredJson(choice)) {
+    // A whole collection (no page, no selector) at one revision is the same text every time it is read.
+    const whole = !params.limit && !params.continueToken && !selection.predicate;
+    const head = `${JSON.stringify(list).slice(0, -3)}[`;
+    const known = whole ? wholeLists.get(store) : undefined;
+    if (known && known.prefix === prefix && known.head === head && known.typed === typedItems) return writeJsonText(200, jsonSerializer.mediaType, known.text, options);
+    const text = storedListJson(store, head, result.kvs, typedItems);
+    if (text !== undefined) {
+      if (whole) wholeLists.set(store, { prefix, head, typed: typedItems, text });
+      return writeJsonText(200, jsonSerializer.mediaType, text, options);
+    }
+  }
   // Items of a typed list carry no apiVersion/kind, as kube-apiserver encodes them.
   const decoded = result.items ?? result.kvs.map((kv) => store.decode(kv));
   list.items = typedItems ? decoded.map(({ apiVersion: _a, kind: _k, ...rest }) => rest as KubeObject) : decoded;
@@ -81,15 +92,30 @@ export async function listResource(scope: RequestScope): Promise<Response> {
 }
 
 /**
- * The list in compact JSON as jsonSerializer writes it (trailing newline
- * included), its items' stored texts joined into one string; undefined if
- * any item is not in the stored layout. Kept a string, as a GET's answer
- * is: an in-process client parses it with no encode and decode on the way,
- * and a host encodes it as it writes it.
+ * The last whole-collection list answered in compact JSON, per store. Revisions are global, so a list
+ * of the same collection whose head (kind, apiVersion, resourceVersion) is the same was read at the
+ * same revision, with nothing written anywhere since, and its text is the same: a client listing an
+ * unchanged collection again is answered without joining every item's text again. One entry per
+ * store (its next whole list replaces it), held no longer than the store (a closed server's go with it).
  */
-function storedListJson(store: RequestScope['store'], list: KubeList, kvs: KeyValue[], typed: boolean): string | undefined {
-  // `{"kind":…,"metadata":{…},"items":[` then the items, then `]}`.
-  const parts: string[] = [`${JSON.stringify(list).slice(0, -3)}[`];
+interface WholeList {
+  prefix: string;
+  head: string;
+  typed: boolean;
+  text: string;
+}
+const wholeLists = new WeakMap<Store, WholeList>();
+
+/**
+ * The list in compact JSON as jsonSerializer writes it (trailing newline
+ * included): head (`{"kind":…,"metadata":{…},"items":[`), its items' stored
+ * texts, then `]}`, joined into one string; undefined if any item is not in
+ * the stored layout. Kept a string, as a GET's answer is: an in-process
+ * client parses it with no encode and decode on the way, and a host encodes
+ * it as it writes it.
+ */
+function storedListJson(store: Store, head: string, kvs: KeyValue[], typed: boolean): string | undefined {
+  const parts: string[] = [head];
   for (let i = 0; i < kvs.length; i++) {
     if (i > 0) parts.push(',');
     if (!store.appendServedJson(kvs[i]!, typed, parts)) return undefined;

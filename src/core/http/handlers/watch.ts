@@ -49,7 +49,7 @@ export const bookmarkIntervalMs = 60_000;
 /** Events a client may fall behind by before its watch is closed (a full cacheWatcher channel). */
 export const watcherCapacity = 1000;
 /** Queued events written together stop at about this many bytes, so one chunk stays small. */
-const maxChunkBytes = 64 * 1024;
+const maxChunkBytes = 128 * 1024;
 /** The JSON event envelope before the object, by event type. */
 const jsonEventHeads: Record<WatchEventType, string> = {
   ADDED: '{"type":"ADDED","object":',
@@ -120,6 +120,16 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     firstObject = false;
     return line(eventType, body);
   };
+  /**
+   * JSON events of plain objects are written from the stored text
+   * (Store.servedJson, exactly the JSON of the decoded object): no event is
+   * decoded and encoded again only to be sent.
+   */
+  const jsonText = plainObject && serializer === jsonSerializer;
+  const jsonTextLine = (eventType: WatchEventType, e: CachingEvent): Uint8Array | undefined => {
+    const json = store.servedJson(e.kv);
+    return json === undefined ? undefined : utf8.encode(jsonEventHeads[eventType] + json + '}\n');
+  };
   /** One storage event as this watcher sees it, or undefined when filtered out. */
   const eventLine = (e: CachingEvent): Uint8Array | undefined => {
     let eventType: WatchEventType;
@@ -136,16 +146,6 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     // The same bytes for every watcher that wants this event in this encoding, version and type.
     const key = frameKeys[eventType];
     return e.recall<Uint8Array>(key) ?? e.remember(key, (jsonText && jsonTextLine(eventType, e)) || line(eventType, objectOf(e)));
-  };
-  /**
-   * JSON events of plain objects are written from the stored text
-   * (Store.servedJson, exactly the JSON of the decoded object): no event is
-   * decoded and encoded again only to be sent.
-   */
-  const jsonText = plainObject && serializer === jsonSerializer;
-  const jsonTextLine = (eventType: WatchEventType, e: CachingEvent): Uint8Array | undefined => {
-    const json = store.servedJson(e.kv);
-    return json === undefined ? undefined : utf8.encode(jsonEventHeads[eventType] + json + '}\n');
   };
   const bookmark = (revision: number, initialEventsEnd = false): Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(revision) };
@@ -235,7 +235,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
 
   const toBytes = (item: WatchItem): Uint8Array | undefined => (item.kind === 'bookmark' ? bookmark(item.revision) : eventLine(item));
 
-  /** Set by pull: the stream has room for one more chunk. */
+  /** Set by pull: a read waits for the next chunk. */
   let wanted = false;
   let pumping = false;
   /** Watchers that see every event as plain objects write the same chunk for the same run of events. */
@@ -318,7 +318,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
             return fail(errorToStatus(e));
           }
           if (run) {
-            // Enqueueing calls pull again (setting wanted) while the reader has room.
+            // The stream asks again (pull sets wanted) once its reader waits for more.
             wanted = false;
             controllerRef!.enqueue(run);
             continue;
@@ -357,7 +357,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
           const key = chunkKey + (firstEvent!.revision - 1);
           chunk = lastEvent!.recall<Uint8Array>(key) ?? lastEvent!.remember(key, concat(parts, size));
         }
-        // Enqueueing calls pull again (setting wanted) while the reader has room.
+        // The stream asks again (pull sets wanted) once its reader waits for more.
         wanted = false;
         controllerRef!.enqueue(chunk);
       }
@@ -384,7 +384,9 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       },
       cancel: () => finish(),
     },
-    { highWaterMark: 1 },
+    // Nothing is buffered in the stream: pull means a read waits, so every chunk is handed straight to a waiting
+    // read (one pull per chunk, not a second to refill a buffer), and whatever came meanwhile goes out in the next.
+    { highWaterMark: 0 },
   );
 
   return new Response(stream, {

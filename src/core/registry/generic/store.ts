@@ -30,8 +30,8 @@ export interface StoreDeps {
   storage: Storage;
   clock: Clock;
   random: RandomSource;
-  /** Whether a namespace exists and may receive new objects (checked on namespaced create). */
-  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void>;
+  /** Whether a namespace exists and may receive new objects (checked on namespaced create); undefined when it answered at once. */
+  checkNamespace(namespace: string, object?: { gr: GroupResource; name: string }): Promise<void> | void;
 }
 
 /** The kind's schema and the definitions its refs point into (absent for schemaless kinds). */
@@ -144,6 +144,9 @@ export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject
 
 const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
+/** Scratch for the random bytes of a uid or name suffix, read at once: one array for every create, not one each. */
+const randomBytes = new Uint8Array(16);
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Keys whose last applied object a store keeps decoded (bounded: an object can be large, and a browser worker holds them all). */
@@ -176,8 +179,8 @@ function decodeStored(kv: KeyValue): KubeObject {
   return obj;
 }
 
-/** Metadata fields canonicalMetadata writes before resourceVersion (all strings). */
-const fieldsBeforeResourceVersion = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid']);
+/** Metadata fields canonicalMetadata writes before resourceVersion (all strings), as their keys are written. */
+const keysBeforeResourceVersion = ['"name":', '"generateName":', '"namespace":', '"selfLink":', '"uid":'];
 
 /** Index of the quote closing a JSON string that opens at `at`, or -1. */
 function stringEnd(v: string, at: number, plain: boolean): number {
@@ -212,19 +215,25 @@ function storedLayout(v: string, head?: Record<string, string>): { metadataAt: n
   }
   const metadataAt = apiVersionEnd + 1;
   let i = metadataAt + 13;
+  // Keys are matched where they stand, not sliced out: every read of an object runs this.
   for (;;) {
-    const keyEnd = stringEnd(v, i, true);
-    if (keyEnd < 0 || v.charCodeAt(keyEnd + 1) !== 0x3a) return undefined;
-    const key = v.slice(i + 1, keyEnd);
-    i = keyEnd + 2;
-    if (key === 'resourceVersion') {
+    if (v.startsWith('"resourceVersion":', i)) {
+      i += 18;
       const after = v.charCodeAt(i + 2);
       return v.startsWith('""', i) && (after === 0x2c || after === 0x7d) ? { metadataAt, slotAt: i } : undefined;
     }
-    if (!fieldsBeforeResourceVersion.has(key)) return undefined;
+    let key: string | undefined;
+    for (let k = 0; k < keysBeforeResourceVersion.length; k++) {
+      if (v.startsWith(keysBeforeResourceVersion[k]!, i)) {
+        key = keysBeforeResourceVersion[k]!;
+        break;
+      }
+    }
+    if (key === undefined) return undefined;
+    i += key.length;
     const valueEnd = stringEnd(v, i, false);
     if (valueEnd < 0 || v.charCodeAt(valueEnd + 1) !== 0x2c) return undefined;
-    if (head) head[key] = JSON.parse(v.slice(i, valueEnd + 1)) as string;
+    if (head) head[key.slice(1, -2)] = JSON.parse(v.slice(i, valueEnd + 1)) as string;
     i = valueEnd + 2;
   }
 }
@@ -528,7 +537,7 @@ export class Store {
   }
 
   private generateName(prefix: string): string {
-    const bytes = this.deps.random.fill(new Uint8Array(5));
+    const bytes = this.deps.random.fill(randomBytes.subarray(0, 5));
     let s = '';
     for (const b of bytes) s += nameSuffixAlphabet[b % nameSuffixAlphabet.length];
     // The apiserver truncates long prefixes so the name stays within 63 characters.
@@ -536,7 +545,7 @@ export class Store {
   }
 
   private newUid(): string {
-    const b = this.deps.random.fill(new Uint8Array(16));
+    const b = this.deps.random.fill(randomBytes);
     b[6] = (b[6]! & 0x0f) | 0x40;
     b[8] = (b[8]! & 0x3f) | 0x80;
     let uid = '';
@@ -641,7 +650,9 @@ export class Store {
         ...(this.strategy.validate?.(obj, ctx) ?? []),
       ];
       if (errs.length) throw newInvalid(this.kindRef(), meta.name ?? meta.generateName ?? '', errs);
-      if (this.namespaced) await this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' });
+      // A namespace in the lister's cache answers at once: no turn to wait.
+      const namespaceChecked = this.namespaced ? this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' }) : undefined;
+      if (namespaceChecked) await namespaceChecked;
       await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
 
       const key = this.key(namespace, meta.name!);

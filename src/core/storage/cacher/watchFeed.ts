@@ -16,7 +16,7 @@
 import type { CachingEvent } from './cachingEvent';
 
 /** Events a consumer may have waiting, untold, before it is told synchronously. */
-export const readyBatch = 64;
+export const readyBatch = 128;
 
 /** What the feed needs of a watcher reading it. */
 export interface FeedReader {
