@@ -4,25 +4,14 @@
 // errors), with the runtime cost of each evaluation.
 
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
-import * as checker from './checker/checker';
-import type { CheckedAst, CheckerEnv } from './checker/checker';
+import { check, type CheckedAst, type CheckerEnv } from './checker/checker';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
-import * as planner from './interpreter/planner';
-import type { Interpretable, PlanOptions } from './interpreter/planner';
-import * as walker from './interpreter/walk';
+import { CostLimitExceeded, Frame, plan, type Interpretable, type PlanOptions } from './interpreter/planner';
+import { walk } from './interpreter/walk';
 import { TYPE_IDENTS, optionalLibrary, standardLibrary } from './library/stdlib';
-import * as parser from './parser/parser';
-
-// Imported values used on hot paths are read once into module constants: under a CommonJS loader
-// (tsx, which runs the Node host) every read of an imported binding is a getter call.
-const { check } = checker;
-const { walk } = walker;
-const { parse } = parser;
-const { CostLimitExceeded, Frame, plan } = planner;
-type Frame = planner.Frame;
-type CostLimitExceeded = planner.CostLimitExceeded;
+import { parse } from './parser/parser';
 
 export interface EnvOptions {
   variables?: Record<string, CelType>;

@@ -2,24 +2,25 @@
 // overloads, recording results in side tables keyed by node id. Messages
 // follow cel-go's checker wording.
 
-import * as ast from '../ast';
-import type { CelIssue, ComprehensionExpr, Expr, SourceInfo } from '../ast';
-import * as types from '../common/types';
-import type { CelType, Substitution } from '../common/types';
-import * as values from '../common/values';
+import { IdMap, type CelIssue, type ComprehensionExpr, type Expr, type SourceInfo } from '../ast';
+import {
+  T,
+  isAssignable,
+  mentionsSignatureParam,
+  isDynOrError,
+  mostGeneral,
+  substitute,
+  typeEquals,
+  typeToString,
+  SmallBindings,
+  TrialSubstitution,
+  type CelType,
+  type Substitution,
+} from '../common/types';
+import { CelDuration, CelError, CelTimestamp, CelUint } from '../common/values';
 import type { FunctionRegistry, OverloadDecl } from '../interpreter/functions';
-import * as resolve from '../interpreter/resolve';
-import * as macros from '../parser/macros';
-
-// Imported values used on hot paths are read once into module constants: under a CommonJS loader
-// (tsx, which runs the Node host) every read of an imported binding is a getter call.
-const { IdMap } = ast;
-type IdMap<V> = ast.IdMap<V>;
-const { SmallBindings, TrialSubstitution, T, isAssignable, mentionsSignatureParam, isDynOrError, mostGeneral, substitute, typeEquals, typeToString } = types;
-type SmallBindings = types.SmallBindings;
-const { CelDuration, CelError, CelTimestamp, CelUint } = values;
-const { callTarget, chainRoot, qualifiedName, resolveCall } = resolve;
-const { BLOCK_FN, blockIndexName } = macros;
+import { callTarget, chainRoot, qualifiedName, resolveCall } from '../interpreter/resolve';
+import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export interface Reference {
   /** resolved variable or function name */

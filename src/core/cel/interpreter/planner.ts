@@ -4,46 +4,32 @@
 // constants 0, list/map/struct literals 10/30/40, calls their CallCost,
 // logical operators and conditionals nothing of their own.
 
-import * as ast from '../ast';
-import type { CallExpr, ComprehensionExpr, Expr } from '../ast';
+import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
 import type { CheckedAst } from '../checker/checker';
-import * as ops from '../common/ops';
-import * as types from '../common/types';
-import * as values from '../common/values';
-import type { CelValue, JsonObject } from '../common/values';
-import * as stdlib from '../library/stdlib';
-import * as attributes from './attributes';
-import type { AttributeChain } from './attributes';
-import * as compare from './compare';
-import type { Apply2 } from './compare';
-import * as matches from './matches';
-import * as frame from './frame';
-import type { Interpretable } from './frame';
-import * as functions from './functions';
-import type { FunctionRegistry, OverloadDecl } from './functions';
-import * as resolve from './resolve';
-import * as macros from '../parser/macros';
-
-// Imported values are read once into module constants: under a CommonJS loader (tsx, which runs
-// the Node host) every read of an imported binding is a getter call.
-const { ACCU_VAR } = ast;
-const { celEquals } = ops;
-const { hasDyn } = types;
-const { CelError, CelFault, CelMap, CelOptional, CelTypeValue, CelUint, CelUnknown, fromJson, isPlainObject, mergeUnknowns } = values;
-type CelError = values.CelError;
-type CelMap = values.CelMap;
-type CelOptional = values.CelOptional;
-type CelUnknown = values.CelUnknown;
-type CelTypeValue = values.CelTypeValue;
-const { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } = stdlib;
-const { NOT_RAW, chainReaders } = attributes;
-const { isComparison, planLiteralComparison } = compare;
-const { literalPattern, planLiteralMatches } = matches;
-const { Frame, charge, withId, selectField } = frame;
-type Frame = frame.Frame;
-const { valueMatches } = functions;
-const { callTarget, chainRoot, qualifiedName, resolveCall } = resolve;
-const { BLOCK_FN, blockIndexName } = macros;
+import { celEquals } from '../common/ops';
+import { hasDyn } from '../common/types';
+import {
+  CelError,
+  CelFault,
+  CelMap,
+  CelOptional,
+  CelTypeValue,
+  CelUint,
+  CelUnknown,
+  fromJson,
+  isPlainObject,
+  mergeUnknowns,
+  type CelValue,
+  type JsonObject,
+} from '../common/values';
+import { NO_OVERLOAD, TYPE_IDENTS, noOverload, optionalIndex } from '../library/stdlib';
+import { NOT_RAW, chainReaders, type AttributeChain } from './attributes';
+import { isComparison, planLiteralComparison, type Apply2 } from './compare';
+import { literalPattern, planLiteralMatches } from './matches';
+import { Frame, charge, withId, selectField, type Interpretable } from './frame';
+import { valueMatches, type FunctionRegistry, type OverloadDecl } from './functions';
+import { callTarget, chainRoot, qualifiedName, resolveCall } from './resolve';
+import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
 export { CostLimitExceeded, Frame, selectField, type Interpretable } from './frame';
 

@@ -8,32 +8,14 @@
 // Nodes it does not take (cel.@block, optional syntax, schema type values)
 // throw NOT_INTERPRETED before any effect, and the program is planned instead.
 
-import * as ast from '../ast';
-import type { CallExpr, ComprehensionExpr, Expr } from '../ast';
-import * as ops from '../common/ops';
-import * as values from '../common/values';
-import type { CelValue, JsonObject } from '../common/values';
-import * as stdlib from '../library/stdlib';
-import * as macros from '../parser/macros';
-import * as frame from './frame';
-import * as functions from './functions';
-import type { OverloadDecl } from './functions';
-import * as planner from './planner';
-import type { PlanOptions } from './planner';
-import * as resolve from './resolve';
-
-// Imported values are read once into module constants: under a CommonJS loader (tsx, which runs
-// the Node host) every read of an imported binding is a getter call.
-const { ACCU_VAR } = ast;
-const { celEquals } = ops;
-const { CelError, CelMap, CelUnknown, fromJson, isPlainObject, mergeUnknowns } = values;
-type CelUnknown = values.CelUnknown;
-const { NO_OVERLOAD, TYPE_IDENTS, noOverload } = stdlib;
-const { BLOCK_FN } = macros;
-const { Frame, charge, selectField, withId } = frame;
-type Frame = frame.Frame;
-const { valueMatches } = functions;
-const {
+import { ACCU_VAR, type CallExpr, type ComprehensionExpr, type Expr } from '../ast';
+import { celEquals } from '../common/ops';
+import { CelError, CelMap, CelUnknown, fromJson, isPlainObject, mergeUnknowns, type CelValue, type JsonObject } from '../common/values';
+import { NO_OVERLOAD, TYPE_IDENTS, noOverload } from '../library/stdlib';
+import { BLOCK_FN } from '../parser/macros';
+import { Frame, charge, selectField, withId } from './frame';
+import { valueMatches, type OverloadDecl } from './functions';
+import {
   LIST_CREATE_COST,
   MAP_CREATE_COST,
   STRUCT_CREATE_COST,
@@ -49,8 +31,9 @@ const {
   presence,
   selectOverload,
   staticallyTyped,
-} = planner;
-const { callTarget, chainRoot, qualifiedName, resolveCall } = resolve;
+  type PlanOptions,
+} from './planner';
+import { callTarget, chainRoot, qualifiedName, resolveCall } from './resolve';
 
 /** A member call's receiver and arguments as one list (without a spread's iterator). */
 function withReceiver(target: Expr, args: Expr[]): Expr[] {

@@ -2,12 +2,7 @@
 // CostTracker and Kubernetes' library.CostEstimator compute them, and static
 // call estimates as checker.EstimateCallCost does.
 
-import * as values from '../common/values';
-import type { CelValue } from '../common/values';
-
-// Imported values are read once into module constants: under a CommonJS loader (tsx, which runs
-// the Node host) every read of an imported binding is a getter call.
-const { CelOpaque, actualSize } = values;
+import { CelOpaque, actualSize, type CelValue } from '../common/values';
 import type { CallEstimate, EstimateNode, SizeRange } from '../interpreter/functions';
 
 export const STRING_TRAVERSAL_FACTOR = 0.1;

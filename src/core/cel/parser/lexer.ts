@@ -3,11 +3,7 @@
 // array). Literal tokens are decoded here (numbers, strings and bytes with all
 // of CEL's escapes) so the parser only builds nodes.
 
-import * as values from '../common/values';
-
-// read once: under a CommonJS loader (tsx, which runs the Node host) every read of an imported binding is a getter call
-const { CelUint, INT64_MAX, UINT64_MAX } = values;
-type CelUint = values.CelUint;
+import { CelUint, INT64_MAX, UINT64_MAX } from '../common/values';
 
 /** Token kinds, as small integers. */
 export const TK_EOF = 0;

@@ -1,12 +1,7 @@
 // Macro expansion into comprehensions, matching cel-go's expansions so that
 // runtime cost (which charges every evaluated node) matches the API server.
 
-import * as ast from '../ast';
-import type { ComprehensionExpr, Expr } from '../ast';
-
-// Imported values used on hot paths are read once into module constants: under a CommonJS loader
-// (tsx, which runs the Node host) every read of an imported binding is a getter call.
-const { ACCU_VAR, callExpr, comprehensionExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr } = ast;
+import { ACCU_VAR, callExpr, comprehensionExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, type ComprehensionExpr, type Expr } from '../ast';
 
 export interface MacroHelper {
   id(offset: number): number;

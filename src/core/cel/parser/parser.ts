@@ -2,20 +2,10 @@
 // Macros (has, all, exists, exists_one, map, filter, cel.bind, optMap,
 // optFlatMap and the two-variable comprehensions) expand here, as in cel-go.
 
-import * as ast from '../ast';
-import type { CelIssue, Expr, MapEntry, StructField } from '../ast';
+import { SourceInfo, callExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, structExpr, type CelIssue, type Expr, type MapEntry, type StructField } from '../ast';
 import { CelError } from '../common/values';
-import * as lexer from './lexer';
-import * as macros from './macros';
-import type { MacroHelper } from './macros';
-
-// Imported values used on hot paths are read once into module constants: under a CommonJS loader
-// (tsx, which runs the Node host) every read of an imported binding is a getter call.
-const { SourceInfo, callExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, structExpr } = ast;
-type SourceInfo = ast.SourceInfo;
-const { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } = lexer;
-type Scanner = lexer.Scanner;
-const { expandMacro } = macros;
+import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
+import { expandMacro, type MacroHelper } from './macros';
 
 export interface ParseResult {
   expr?: Expr;

@@ -5,19 +5,11 @@
 // CRD author sees, exactly as it would in the API server.
 
 import type { CelType } from '../../common/types';
-import * as values from '../../common/values';
-import type { CelValue } from '../../common/values';
+import { CelMap, CelOpaque, actualSize, isPlainObject, type CelValue } from '../../common/values';
 import type { CallEstimate, EstimateNode, OverloadDecl, SizeRange } from '../../interpreter/functions';
-import * as costs from '../costs';
-import * as format from './format';
-import * as net from './net';
-
-// Imported values are read once into module constants: under a CommonJS loader (tsx, which runs
-// the Node host) every read of an imported binding is a getter call.
-const { CelMap, CelOpaque, actualSize, isPlainObject } = values;
-const { REGEX_LENGTH_FACTOR, STRING_TRAVERSAL_FACTOR, addR, factorR, fixed, mulR, range, UNBOUNDED } = costs;
-const { CelFormat, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } = format;
-const { CelCIDR, CelIP } = net;
+import { REGEX_LENGTH_FACTOR, STRING_TRAVERSAL_FACTOR, addR, factorR, fixed, mulR, range, UNBOUNDED } from '../costs';
+import { CelFormat, MAX_FORMAT_SIZE, MAX_NAME_FORMAT_REGEX_SIZE } from './format';
+import { CelCIDR, CelIP } from './net';
 
 const F = STRING_TRAVERSAL_FACTOR;
 const utf8 = new TextEncoder();
