@@ -6,6 +6,7 @@ import { IdMap, type CelIssue, type ComprehensionExpr, type Expr, type SourceInf
 import {
   T,
   isAssignable,
+  mentionsSignatureParam,
   isDynOrError,
   mostGeneral,
   substitute,
@@ -342,6 +343,17 @@ class Checker {
         if (!allAssignable(o.sig.params, resolvedArgs, local)) continue;
         rt = substitute(o.sig.result, local);
         if (hasParam(rt)) rt = undefined;
+      } else if (generic) {
+        // arguments with type parameters (a macro's accumulator): the signature's own names (one capital
+        // letter) cannot clash with the checker's (_var0, ...), so they are bound in the trial without
+        // instantiating the signature and only the checker's bindings are committed, unless a result or
+        // a binding keeps a signature name (then the signature is instantiated below)
+        pure = false;
+        const trial = new TrialSubstitution(this.subst);
+        if (!allAssignable(o.sig.params, argTypes, trial)) continue;
+        rt = substitute(o.sig.result, trial);
+        if (mentionsSignatureParam(rt) || trial.freshBoundToSignature()) rt = undefined;
+        else if (matched === 0 && overflow === undefined) trial.commitFresh();
       }
       if (rt === undefined) {
         // fresh type parameters or bindings may be made: the outcome is this call's own

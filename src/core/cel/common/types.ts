@@ -256,6 +256,39 @@ export class SmallBindings implements Substitution {
   copyTo(s: Substitution): void {
     for (let i = 0; i < this.n; i++) s.set(this.names[i]!, this.types[i]!);
   }
+  /** Whether a binding of a name that is not a signature's parameter refers to a signature's parameter. */
+  freshBoundToSignature(): boolean {
+    for (let i = 0; i < this.n; i++) if (!isSignatureParam(this.names[i]!) && mentionsSignatureParam(this.types[i]!)) return true;
+    return false;
+  }
+  /** Writes the bindings of names that are not a signature's parameters into `s`. */
+  copyFreshTo(s: Substitution): void {
+    for (let i = 0; i < this.n; i++) if (!isSignatureParam(this.names[i]!)) s.set(this.names[i]!, this.types[i]!);
+  }
+}
+
+/** Declared signatures name their type parameters with one capital letter (A, K, V); the checker's fresh ones are _var0, _var1, ... */
+export function isSignatureParam(name: string): boolean {
+  return name.length === 1;
+}
+
+/** Whether a type mentions a signature's type parameter. */
+export function mentionsSignatureParam(t: CelType): boolean {
+  switch (t.kind) {
+    case 'param':
+      return isSignatureParam(t.name);
+    case 'list':
+      return mentionsSignatureParam(t.elem);
+    case 'map':
+      return mentionsSignatureParam(t.key) || mentionsSignatureParam(t.value);
+    case 'type':
+      return t.param ? mentionsSignatureParam(t.param) : false;
+    case 'opaque':
+      for (const p of t.params) if (mentionsSignatureParam(p)) return true;
+      return false;
+    default:
+      return false;
+  }
 }
 
 /**
@@ -279,6 +312,14 @@ export class TrialSubstitution implements Substitution {
   /** Writes the trial's bindings into the base. */
   commit(): void {
     this.own.copyTo(this.base);
+  }
+  /** Whether a binding of one of the checker's own parameters refers to a signature's parameter (see isSignatureParam). */
+  freshBoundToSignature(): boolean {
+    return this.own.freshBoundToSignature();
+  }
+  /** Writes the trial's bindings of the checker's own parameters into the base, leaving those of the signature's. */
+  commitFresh(): void {
+    this.own.copyFreshTo(this.base);
   }
 }
 
