@@ -173,6 +173,30 @@ export function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], 
 }
 
 /**
+ * A call on its evaluated arguments, none an error or unknown the call is strict about: the first
+ * overload the values match, charged and tagged with the call's id (no_matching_overload when none does).
+ */
+export function callOn(f: Frame, cands: readonly OverloadDecl[], vals: CelValue[], id: number): CelValue {
+  const o = selectOverload(cands, vals);
+  if (!o) return finish(f, o, vals, noOverload(), id);
+  return finish(f, o, vals, o.impl(...vals), id);
+}
+
+/**
+ * `&&` (stop = false) or `||` (stop = true) once neither side short-circuited: either side's stop value
+ * wins wherever it is, then unknowns merge, then an error, and a non-bool is no_matching_overload.
+ */
+export function logicOutcome(stop: boolean, a: CelValue, b: CelValue, id: number): CelValue {
+  if (b === stop) return stop;
+  if (a === !stop && b === !stop) return !stop;
+  if (a instanceof CelUnknown) return mergeUnknowns(a, b);
+  if (b instanceof CelUnknown) return b;
+  if (a instanceof CelError) return a;
+  if (b instanceof CelError) return b;
+  return new CelError(NO_OVERLOAD, id);
+}
+
+/**
  * One iteration of a comprehension after its loop variables are set: the loop condition (all() and
  * exists() read the accumulator inline, condKind 1 and 2, charged as the planned condition would be),
  * then the step. False stops the loop. Built once per comprehension, when it is planned.
@@ -659,9 +683,7 @@ class Planner {
         vals[i] = v;
       }
       if (unk) return chargeFault(f, unk);
-      const o = selectOverload(cands, vals);
-      if (!o) return finish(f, o, vals, noOverload(), id);
-      return finish(f, o, vals, o.impl(...vals), id);
+      return callOn(f, cands, vals, id);
     };
   }
 
@@ -740,14 +762,7 @@ class Planner {
     return (f) => {
       const a = l(f);
       if (a === stop) return stop;
-      const b = r(f);
-      if (b === stop) return stop;
-      if (a === !stop && b === !stop) return !stop;
-      if (a instanceof CelUnknown) return mergeUnknowns(a, b);
-      if (b instanceof CelUnknown) return b;
-      if (a instanceof CelError) return a;
-      if (b instanceof CelError) return b;
-      return new CelError(NO_OVERLOAD, id);
+      return logicOutcome(stop, a, r(f), id);
     };
   }
 

@@ -21,6 +21,7 @@ import {
   STRUCT_CREATE_COST,
   anyNonStrict,
   callCandidates,
+  callOn,
   chargeFault,
   finish,
   foldable,
@@ -28,6 +29,7 @@ import {
   isErrUnk,
   isScalarValue,
   jsonField,
+  logicOutcome,
   presence,
   selectOverload,
   staticallyTyped,
@@ -292,9 +294,7 @@ class TreeWalk {
       vals[i] = v;
     }
     if (unk) return chargeFault(f, unk);
-    const o = selectOverload(cands, vals);
-    if (!o) return finish(f, o, vals, noOverload(), id);
-    return finish(f, o, vals, o.impl(...vals), id);
+    return callOn(f, cands, vals, id);
   }
 
   private apply1(id: number, cands: readonly OverloadDecl[], v: CelValue, staticOk: boolean): CelValue {
@@ -374,14 +374,7 @@ class TreeWalk {
     const stop = !isAnd; // value that short-circuits
     const a = this.eval(l);
     if (a === stop) return stop;
-    const b = this.eval(r);
-    if (b === stop) return stop;
-    if (a === !stop && b === !stop) return !stop;
-    if (a instanceof CelUnknown) return mergeUnknowns(a, b);
-    if (b instanceof CelUnknown) return b;
-    if (a instanceof CelError) return a;
-    if (b instanceof CelError) return b;
-    return new CelError(NO_OVERLOAD, id);
+    return logicOutcome(stop, a, this.eval(r), id);
   }
 
   /** A conditional's branch: handing back the accumulator unchanged costs nothing in optimized programs. */
