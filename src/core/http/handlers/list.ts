@@ -109,7 +109,7 @@ const wholeLists = new WeakMap<Store, WholeList>();
 /**
  * The list in compact JSON as jsonSerializer writes it (trailing newline
  * included): head (`{"kind":…,"metadata":{…},"items":[`), its items' stored
- * texts, then `]}`, joined into one string; undefined if any item is not in
+ * texts, then `]}`, appended into one string; undefined if any item is not in
  * the stored layout. Kept a string, as a GET's answer is: an in-process
  * client parses it with no encode and decode on the way, and a host encodes
  * it as it writes it.
