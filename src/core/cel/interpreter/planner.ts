@@ -173,6 +173,22 @@ export function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], 
 }
 
 /**
+ * A strict two-argument call's answer when an argument is an error or unknown (the left one first,
+ * unknowns merged), charged as a fault; undefined when both are values.
+ */
+export function strictFault2(f: Frame, x: CelValue, y: CelValue): CelValue | undefined {
+  if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
+  if (isErrUnk(y)) return chargeFault(f, y);
+  return undefined;
+}
+
+/** The first of a two-argument call's overloads whose parameters the two values match. */
+export function overloadFor2(cands: readonly OverloadDecl[], x: CelValue, y: CelValue): OverloadDecl | undefined {
+  for (const c of cands) if (valueMatches(c.sig.params[0]!, x) && valueMatches(c.sig.params[1]!, y)) return c;
+  return undefined;
+}
+
+/**
  * A call on its evaluated arguments, none an error or unknown the call is strict about: the first
  * overload the values match, charged and tagged with the call's id (no_matching_overload when none does).
  */
@@ -695,8 +711,8 @@ class Planner {
       const impl = only.impl;
       const cost = only.cost;
       return (f, x, y) => {
-        if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
-        if (isErrUnk(y)) return chargeFault(f, y);
+        const fault = strictFault2(f, x, y);
+        if (fault !== undefined) return fault;
         const r = impl(x, y);
         charge(f, cost ? cost2(cost, pair, x, y, r) : 1);
         return r instanceof CelError ? withId(r, id) : r;
@@ -707,18 +723,12 @@ class Planner {
     let last: OverloadDecl = only;
     return (f, x, y) => {
       if (!nonStrict) {
-        if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
-        if (isErrUnk(y)) return chargeFault(f, y);
+        const fault = strictFault2(f, x, y);
+        if (fault !== undefined) return fault;
       }
       let o: OverloadDecl | undefined = last;
       if (!valueMatches(o.sig.params[0]!, x) || !valueMatches(o.sig.params[1]!, y)) {
-        o = undefined;
-        for (const c of cands) {
-          if (valueMatches(c.sig.params[0]!, x) && valueMatches(c.sig.params[1]!, y)) {
-            o = c;
-            break;
-          }
-        }
+        o = overloadFor2(cands, x, y);
         if (!o) {
           charge(f, 1);
           return withId(noOverload(), id);

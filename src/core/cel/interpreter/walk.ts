@@ -30,9 +30,11 @@ import {
   isScalarValue,
   jsonField,
   logicOutcome,
+  overloadFor2,
   presence,
   selectOverload,
   staticallyTyped,
+  strictFault2,
   type PlanOptions,
 } from './planner';
 import { callTarget, chainRoot, qualifiedName, resolveCall } from './resolve';
@@ -319,18 +321,12 @@ class TreeWalk {
     const only = cands[0]!;
     const strict = staticOk ? !only.nonStrict : !anyNonStrict(cands);
     if (strict) {
-      if (isErrUnk(x)) return chargeFault(f, x instanceof CelUnknown ? mergeUnknowns(x, y) : x);
-      if (isErrUnk(y)) return chargeFault(f, y);
+      const fault = strictFault2(f, x, y);
+      if (fault !== undefined) return fault;
     }
     let o: OverloadDecl | undefined = only;
     if (!(staticOk && !only.nonStrict)) {
-      o = undefined;
-      for (const c of cands) {
-        if (valueMatches(c.sig.params[0]!, x) && valueMatches(c.sig.params[1]!, y)) {
-          o = c;
-          break;
-        }
-      }
+      o = overloadFor2(cands, x, y);
       if (!o) {
         charge(f, 1);
         return withId(noOverload(), id);
