@@ -105,8 +105,6 @@ export function createDefaultAdmissionPlugins(deps: DefaultPluginsDeps, options:
     resourceQuota: () => undefined,
   };
 
-  /** kube's names of the plugins, for the request trace. */
-
   /** The mutating phase of each kind for writes that name nothing and are not traced. */
   const plainMutating = new WeakMap<ResourceType, MutatingAdmission | null>();
 
@@ -213,6 +211,7 @@ function attributes(type: ResourceType, review: AdmissionReview, name: string | 
     dryRun: review.dryRun,
   };
 }
+
 /** The validating plugins' instances (built on first use). */
 interface Validators {
   limitRanger(): LimitRangerPlugin | undefined;

@@ -129,7 +129,6 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
   /** What a fully privileged namespace's pods are annotated with. */
   const privilegedLevel = levelVersionString(defaultPolicy.enforce);
   /** The answer for every pod of a fully privileged namespace (most of them): one object, only ever read. */
-  const privilegedAnnotationKey = labelPrefix + enforcedPolicyAnnotationKey;
   const privilegedResponse: Response = Object.freeze({ auditAnnotations: Object.freeze({ [enforcedPolicyAnnotationKey]: privilegedLevel }) });
   /** The policy of a namespace without labels (most of them): the defaults, computed once. */
   const unlabelled = policyToEvaluate(undefined, defaults);
@@ -258,10 +257,6 @@ export function createPodSecurityPlugin(deps: PodSecurityDeps): PodSecurityPlugi
 
   /** The response on the request: warnings, audit annotations, then the refusal. */
   function answer(response: Response, outcome: AdmissionOutcome): void {
-    if (response === privilegedResponse) {
-      outcome.auditAnnotations[privilegedAnnotationKey] = privilegedLevel;
-      return;
-    }
     if (response.warnings) for (const w of response.warnings) outcome.warnings.push(w);
     if (response.auditAnnotations) for (const k in response.auditAnnotations) outcome.auditAnnotations[labelPrefix + k] = response.auditAnnotations[k]!;
     if (response.denied) throw response.denied;

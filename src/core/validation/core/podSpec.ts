@@ -10,7 +10,8 @@ import { validateLabelName, validateLabelSelector } from '../metav1';
 import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../names';
 import { validateAnnotations } from '../objectMeta';
 import {
-  arr, inclusiveRangeError, isIP, maxInt32, num, obj, objects, str, validateDNS1123Label, validateDNS1123Subdomain, append, type Obj } from './common';
+  append, arr, inclusiveRangeError, isIP, maxInt32, num, obj, objects, str, validateDNS1123Label, validateDNS1123Subdomain, type Obj,
+} from './common';
 import { validateContainers, validateEphemeralContainers, validateInitContainers, validateSeccompProfile } from './container';
 import { goToleration } from './goSyntax';
 import { validateVolumes } from './volume';

@@ -9,8 +9,9 @@ import { parseQuantity } from '../../api/quantity';
 import { forbidden, invalid, notSupported, required, type FieldError } from '../../errors';
 import type { Path } from '../field';
 import {
-  notFound, num, obj, objects, str, validateDNS1123Label, validateLocalDescendingPath, validateLocalNonReservedPath,
-  validatePathNoBacksteps, append, type Obj } from './common';
+  append, notFound, num, obj, objects, str, validateDNS1123Label, validateLocalDescendingPath, validateLocalNonReservedPath,
+  validatePathNoBacksteps, type Obj,
+} from './common';
 import { validateObjectFieldSelector } from './env';
 
 /** The volume source fields, in the order kube's validateVolumeSource checks them. */
