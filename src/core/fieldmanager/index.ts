@@ -30,7 +30,7 @@ export {
   ManagedFieldsError,
   type ManagedFieldsEntry,
 } from './managedFields';
-export { isPrintableAscii, managerOrUserAgent, prefixFromUserAgent, FIELD_MANAGER_MAX_LENGTH } from './userAgent';
+export { isPrintable, isPrintableAscii, managerOrUserAgent, utf8Width, prefixFromUserAgent, FIELD_MANAGER_MAX_LENGTH } from './userAgent';
 export { LAST_APPLIED_CONFIG_ANNOTATION } from './lastApplied';
 export { ownershipChanges, type OwnershipChange } from './ownershipChanges';
 export { fieldElement, keyElement, valueElement, pathToString, PathSet, type Path } from './fieldpath';

@@ -4,6 +4,17 @@ export const FIELD_MANAGER_MAX_LENGTH = 128;
 /** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Go's unicode.IsPrint for one character (one code point). */
+export function isPrintable(ch: string): boolean {
+  return printable.test(ch);
+}
+
+/** The UTF-8 length of one character (one code point). */
+export function utf8Width(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
 /** Whether every character of s is printable ASCII (U+0020 to U+007E), each one byte and printable. */
 export function isPrintableAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
@@ -27,8 +38,7 @@ export function prefixFromUserAgent(userAgent: string): string {
   let bytes = 0;
   for (const ch of head) {
     if (!printable.test(ch)) continue;
-    const cp = ch.codePointAt(0)!;
-    const n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    const n = utf8Width(ch);
     if (bytes + n > FIELD_MANAGER_MAX_LENGTH) break;
     out += ch;
     bytes += n;

@@ -8,7 +8,7 @@ import {
   goStringSlice,
   type FieldError,
 } from '../../errors';
-import { isPrintableAscii, managerOrUserAgent } from '../../fieldmanager';
+import { isPrintable, isPrintableAscii, managerOrUserAgent, utf8Width } from '../../fieldmanager';
 import { supportsProtobufKind } from '../serializers/protobufSerializer';
 import { jsonSerializer, jsonText, parseJson } from '../serializers/json';
 import type { Serializer } from '../serializers/types';
@@ -133,28 +133,15 @@ export function fieldManagerName(scope: RequestScope, optionsKind: string): stri
     // One error per character Go's unicode.IsPrint rejects, named as %#U prints it (printable ASCII has none).
     let position = 0;
     if (!isPrintableAscii(name)) for (const ch of name) {
-      if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) {
+      if (!isPrintable(ch)) {
         const code = `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
         errs.push({ type: 'FieldValueInvalid', field: 'fieldManager', value: name, detail: `invalid character ${code} (at position ${position})` });
       }
-      position += new TextEncoder().encode(ch).byteLength;
+      position += utf8Width(ch);
     }
     if (errs.length) throw newInvalidOptions(optionsKind, errs);
   }
-  if (name) return name;
-  return userAgentManager(scope.request.headers.get('user-agent'));
-}
-
-/** The manager the last User-Agent seen names: a client sends the same one on every request. */
-let lastUserAgent: string | null | undefined;
-let lastUserAgentManager = '';
-
-function userAgentManager(userAgent: string | null): string {
-  if (userAgent !== lastUserAgent) {
-    lastUserAgentManager = managerOrUserAgent(undefined, userAgent);
-    lastUserAgent = userAgent;
-  }
-  return lastUserAgentManager;
+  return managerOrUserAgent(name, scope.request.headers.get('user-agent'));
 }
 
 /** Name and namespace in the body must agree with the URL. */
