@@ -59,6 +59,11 @@ const jsonEventHeads: Record<WatchEventType, string> = {
   ERROR: '{"type":"ERROR","object":',
 };
 const utf8 = new TextEncoder();
+
+/** A storage event's watch event type for a watcher without a selector. */
+function unfilteredType(e: CachingEvent): WatchEventType {
+  return e.type === 'DELETE' ? 'DELETED' : e.prevKv ? 'MODIFIED' : 'ADDED';
+}
 /** The annotation on the bookmark that ends a streaming list's initial events. */
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
@@ -133,7 +138,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
   /** One storage event as this watcher sees it, or undefined when filtered out. */
   const eventLine = (e: CachingEvent): Uint8Array | undefined => {
     let eventType: WatchEventType;
-    if (!filtered) eventType = e.type === 'DELETE' ? 'DELETED' : e.prevKv ? 'MODIFIED' : 'ADDED';
+    if (!filtered) eventType = unfilteredType(e);
     else {
       const now = e.type === 'PUT' && matches(objectOf(e));
       const before = e.type === 'DELETE' ? matches(objectOf(e)) : !!e.prevKv && matches(prevObjectOf(e)!);
@@ -290,7 +295,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
     let at = from;
     for (let written = 0; at < to && written < maxChunkBytes; at++) {
       const e = feed.at(at);
-      out.add(e.type === 'DELETE' ? jsonEventHeads.DELETED : e.prevKv ? jsonEventHeads.MODIFIED : jsonEventHeads.ADDED);
+      out.add(jsonEventHeads[unfilteredType(e)]);
       if (!store.appendServedJson(e.kv, false, out)) return undefined;
       out.add('}\n');
       sizes.push(out.size - written);
