@@ -257,12 +257,11 @@ export function knownPlainTargetUrl(incoming: IncomingMessage, scheme: 'http' | 
 
 /**
  * The request's absolute URL: the target as sent when it is plain (the
- * common case, no parsing), otherwise as the URL parser normalises it.
+ * common case, no parsing, remembered for knownPlainTargetUrl), otherwise as
+ * the URL parser normalises it. The listener asks knownPlainTargetUrl first.
  */
 export function requestTargetUrl(incoming: IncomingMessage, scheme: 'http' | 'https', defaultHost: string): string {
   const target = incoming.url ?? '';
-  const known = knownPlainTargetUrl(incoming, scheme, defaultHost);
-  if (known !== undefined) return known;
   if (target[0] !== '/' && (target.startsWith('http://') || target.startsWith('https://'))) {
     refuseBackslash(target);
     try {
