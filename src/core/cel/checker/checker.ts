@@ -6,6 +6,7 @@ import { IdMap, type CelIssue, type ComprehensionExpr, type Expr, type SourceInf
 import {
   T,
   isAssignable,
+  mentionsParam,
   mentionsSignatureParam,
   isDynOrError,
   mostGeneral,
@@ -445,21 +446,11 @@ function allAssignable(params: readonly CelType[], args: readonly CelType[], s: 
   return true;
 }
 
+const anyParam = (): boolean => true;
+
+/** Whether a type mentions any type parameter. */
 function hasParam(t: CelType): boolean {
-  switch (t.kind) {
-    case 'param':
-      return true;
-    case 'list':
-      return hasParam(t.elem);
-    case 'map':
-      return hasParam(t.key) || hasParam(t.value);
-    case 'type':
-      return t.param ? hasParam(t.param) : false;
-    case 'opaque':
-      return t.params.some(hasParam);
-    default:
-      return false;
-  }
+  return mentionsParam(t, anyParam);
 }
 
 function sigHasParams(o: OverloadDecl): boolean {

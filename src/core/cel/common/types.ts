@@ -272,23 +272,28 @@ export function isSignatureParam(name: string): boolean {
   return name.length === 1;
 }
 
-/** Whether a type mentions a signature's type parameter. */
-export function mentionsSignatureParam(t: CelType): boolean {
+/** Whether a type mentions a type parameter whose name passes `test`. */
+export function mentionsParam(t: CelType, test: (name: string) => boolean): boolean {
   switch (t.kind) {
     case 'param':
-      return isSignatureParam(t.name);
+      return test(t.name);
     case 'list':
-      return mentionsSignatureParam(t.elem);
+      return mentionsParam(t.elem, test);
     case 'map':
-      return mentionsSignatureParam(t.key) || mentionsSignatureParam(t.value);
+      return mentionsParam(t.key, test) || mentionsParam(t.value, test);
     case 'type':
-      return t.param ? mentionsSignatureParam(t.param) : false;
+      return t.param ? mentionsParam(t.param, test) : false;
     case 'opaque':
-      for (const p of t.params) if (mentionsSignatureParam(p)) return true;
+      for (const p of t.params) if (mentionsParam(p, test)) return true;
       return false;
     default:
       return false;
   }
+}
+
+/** Whether a type mentions a signature's type parameter. */
+export function mentionsSignatureParam(t: CelType): boolean {
+  return mentionsParam(t, isSignatureParam);
 }
 
 /**

@@ -172,6 +172,13 @@ export function finish(f: Frame, o: OverloadDecl | undefined, vals: CelValue[], 
   return withId(r, id);
 }
 
+/** A one-argument call of overload o on v: its result tagged with the call's id, its cost charged. */
+export function call1(f: Frame, o: OverloadDecl, v: CelValue, id: number): CelValue {
+  const r = o.impl(v);
+  charge(f, o.cost ? o.cost([v], r) : 1);
+  return r instanceof CelError ? withId(r, id) : r;
+}
+
 /**
  * A strict two-argument call's answer when an argument is an error or unknown (the left one first,
  * unknowns merged), charged as a fault; undefined when both are values.
@@ -657,14 +664,9 @@ class Planner {
       const [a0] = args as [Interpretable];
       const only = cands[0]!;
       if (staticOk && !only.nonStrict) {
-        const impl = only.impl;
-        const cost = only.cost;
         return (f) => {
           const v = a0(f);
-          if (isErrUnk(v)) return chargeFault(f, v);
-          const r = impl(v);
-          charge(f, cost ? cost([v], r) : 1);
-          return r instanceof CelError ? withId(r, id) : r;
+          return isErrUnk(v) ? chargeFault(f, v) : call1(f, only, v, id);
         };
       }
       let last: OverloadDecl = cands[0]!;
@@ -677,9 +679,7 @@ class Planner {
           if (!o) return finish(f, o, [v], isErrUnk(v) ? v : noOverload(), id);
           last = o;
         }
-        const r = o.impl(v);
-        charge(f, o.cost ? o.cost([v], r) : 1);
-        return r instanceof CelError ? withId(r, id) : r;
+        return call1(f, o, v, id);
       };
     }
     if (args.length === 2) {

@@ -20,6 +20,7 @@ import {
   MAP_CREATE_COST,
   STRUCT_CREATE_COST,
   anyNonStrict,
+  call1,
   callCandidates,
   callOn,
   chargeFault,
@@ -302,18 +303,11 @@ class TreeWalk {
   private apply1(id: number, cands: readonly OverloadDecl[], v: CelValue, staticOk: boolean): CelValue {
     const f = this.f;
     const only = cands[0]!;
-    if (staticOk && !only.nonStrict) {
-      if (isErrUnk(v)) return chargeFault(f, v);
-      const r = only.impl(v);
-      charge(f, only.cost ? only.cost([v], r) : 1);
-      return r instanceof CelError ? withId(r, id) : r;
-    }
+    if (staticOk && !only.nonStrict) return isErrUnk(v) ? chargeFault(f, v) : call1(f, only, v, id);
     if (!anyNonStrict(cands) && isErrUnk(v)) return chargeFault(f, v);
     const o = valueMatches(only.sig.params[0]!, v) ? only : selectOverload(cands, [v]);
     if (!o) return finish(f, o, [v], isErrUnk(v) ? v : noOverload(), id);
-    const r = o.impl(v);
-    charge(f, o.cost ? o.cost([v], r) : 1);
-    return r instanceof CelError ? withId(r, id) : r;
+    return call1(f, o, v, id);
   }
 
   private apply2(id: number, cands: readonly OverloadDecl[], x: CelValue, y: CelValue, staticOk: boolean): CelValue {
