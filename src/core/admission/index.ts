@@ -312,7 +312,6 @@ function refusedStep(run: PluginRun, name: string, started: number, e: unknown):
   throw e;
 }
 
-
 export { bootstrapSystemPriorityClasses } from './priority';
 
 /**
