@@ -1,9 +1,12 @@
 /**
  * The custom resource strategy (apiextensions-apiserver's
- * pkg/registry/customresource): with a status subresource, a create drops
- * status, the main resource keeps the stored status and the status endpoint
- * keeps everything else; then the version's schema validates the object.
+ * pkg/registry/customresource): the structural schema's defaults are the
+ * defaulter (the custom resource codec's, run when a body is decoded); with a
+ * status subresource, a create drops status, the main resource keeps the
+ * stored status and the status endpoint keeps everything else; then the
+ * version's schema validates the object.
  */
+import type { KubeObject } from '../api/types';
 import type { ResourceStrategy } from '../registry/generic/strategy';
 import type { ResourceType } from '../registry/types';
 import { customResourceInfo } from './resources';
@@ -17,12 +20,14 @@ export function customResourceStrategy(type: ResourceType): ResourceStrategy {
   const defaults = schema && schemaHasDefaults(schema) ? schema : undefined;
   return {
     hasGeneration: true,
+    ...(defaults ? { defaulter: (obj: KubeObject) => applyDefaults(defaults, obj) } : {}),
     prepareForCreate(obj) {
-      if (hasStatus) delete obj['status'];
+      if (!hasStatus) return;
+      delete obj['status'];
+      // Reading the object back from storage defaults it again: a status with defaults comes back.
       if (defaults) applyDefaults(defaults, obj);
     },
     prepareForUpdate(obj, old, ctx) {
-      if (defaults) applyDefaults(defaults, obj);
       if (!hasStatus) return;
       if (ctx.subresource === 'status') {
         // Only status changes; managedFields keep what the status write tracked.

@@ -1,4 +1,8 @@
-/** POST to a collection: negotiate, decode, run the store's create pipeline, answer 201. */
+/**
+ * POST to a collection: negotiate, decode (with the kind's defaults, as the
+ * codec applies them), record the writer's ownership, run the store's create
+ * pipeline (mutating admission, strategy, validation, storage), answer 201.
+ */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
@@ -20,6 +24,8 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   const manager = fieldManagerName(scope, 'CreateOptions');
   const decoded = validateBodyFields(scope, directive, decoder, body, decodeBody(decoder, body, type));
   checkNameAndNamespace(decoded, scope, false);
+  // Decoding defaults the object, so the creator owns the defaulted fields.
+  store.strategy.defaulter?.(decoded);
   const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager, traceSink(request));
   const created = await store.createStored(info.namespace, obj, { dryRun });
   if (created.kv) return writeStoredObject(scope, choice, 201, created.kv);

@@ -4,6 +4,9 @@
  * CBORServingAndStorage). Each runs against the
  * current object inside the store's compare-and-swap update, followed by the
  * field manager (Update for patches, Apply for apply), as the apiserver's patcher does.
+ * A patched object is defaulted before the field manager records it (the
+ * patchers decode it, or call the defaulter); an apply's result after, so the
+ * applier owns only what it applied (structuredmerge.go's Apply).
  */
 import { isObject, type KubeObject } from '../../api/types';
 import type { FieldManager } from '../../fieldmanager';
@@ -126,6 +129,7 @@ export async function patchResource(scope: RequestScope): Promise<Response> {
       if (next.metadata.name !== undefined && next.metadata.name !== info.name) {
         throw newBadRequest(`the name of the object (${String(next.metadata.name)}) does not match the name on the URL (${info.name})`);
       }
+      store.strategy.defaulter?.(next);
       return trackUpdate(fm, current, next, manager, trace);
     },
     // Apply creates a missing object, but never through a subresource (StatusREST passes forceAllowCreate=false).
@@ -148,5 +152,6 @@ function applyWith(fm: FieldManager, current: KubeObject | undefined, applied: J
   const obj = trackApply(fm, current, applied, manager, force, trace);
   if (!isObject(obj.metadata)) obj.metadata = {};
   obj.metadata.name ??= info.name;
+  scope.store.strategy.defaulter?.(obj);
   return obj;
 }

@@ -1,4 +1,8 @@
-/** PUT of an object: optimistic concurrency on resourceVersion, create-on-update where the kind allows it. */
+/**
+ * PUT of an object: optimistic concurrency on resourceVersion, create-on-update
+ * where the kind allows it. The body is defaulted as decoding defaults it, so a
+ * defaulted field it leaves out comes back equal to the live one and keeps its owner.
+ */
 import { negotiateInput, negotiateOutput } from '../negotiation';
 import { writeObject } from '../responseWriter';
 import { fieldValidationDirective } from '../../schema';
@@ -21,6 +25,7 @@ export async function updateResource(scope: RequestScope): Promise<Response> {
   const obj = validateBodyFields(scope, directive, decoder, body, decodeBody(decoder, body, type));
   checkNameAndNamespace(obj, scope, true);
   if (!obj.metadata.name) obj.metadata.name = info.name;
+  store.strategy.defaulter?.(obj);
   const fm = store.fieldManager(info.subresource);
   const result = await store.update(info.namespace, info.name, (current) => trackUpdate(fm, current, structuredClone(obj), manager, traceSink(request)), {
     dryRun,

@@ -1,7 +1,7 @@
 /**
  * Validating and mutating webhook configurations: the v1 defaults
- * (k8s.io/api/admissionregistration/v1 SetDefaults_*) applied on every write,
- * as decoding does in kube-apiserver: failurePolicy Fail, matchPolicy
+ * (k8s.io/api/admissionregistration/v1 SetDefaults_*), the defaulter decoding
+ * runs on every write: failurePolicy Fail, matchPolicy
  * Equivalent, empty namespace and object selectors, timeoutSeconds 10, rule
  * scope "*", service port 443, and for mutating webhooks reinvocationPolicy
  * Never. (v1beta1 defaulted Ignore, Exact and 30s.)
@@ -28,7 +28,7 @@ function webhookDefaults(mutating: boolean): Partial<ResourceStrategy> {
   const apply = (obj: KubeObject) => {
     for (const w of Array.isArray(obj['webhooks']) ? obj['webhooks'] : []) if (isObj(w)) defaultWebhook(w, mutating);
   };
-  return { prepareForCreate: apply, prepareForUpdate: (obj) => apply(obj) };
+  return { defaulter: apply };
 }
 
 export const validatingWebhookConfigurationStrategy = webhookDefaults(false);

@@ -9,6 +9,7 @@ import { isObject, type KubeObject } from '../../api/types';
 import { CUSTOM_RESOURCE_CLEANUP_FINALIZER } from '../../apiextensions/types';
 import type { ResourceStrategy } from '../generic/strategy';
 
+/** SetDefaults_CustomResourceDefinition and its spec's: the defaulter decoding runs. */
 function setDefaults(obj: KubeObject): void {
   const spec = obj['spec'];
   if (!isObject(spec)) return;
@@ -33,13 +34,12 @@ function statusOf(obj: KubeObject): Record<string, unknown> {
 }
 
 export const customResourceDefinitionStrategy: Partial<ResourceStrategy> = {
+  defaulter: setDefaults,
   prepareForCreate(obj) {
-    setDefaults(obj);
     const stored = storageVersion(obj);
     obj['status'] = { acceptedNames: { plural: '', kind: '' }, storedVersions: stored ? [stored] : [] };
   },
-  prepareForUpdate(obj, _old, ctx) {
-    if (ctx.subresource !== 'status') setDefaults(obj);
+  prepareForUpdate(obj) {
     // The storage version is recorded as soon as objects may be written in it.
     const stored = storageVersion(obj);
     const status = statusOf(obj);

@@ -3,7 +3,7 @@ import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultTemplate } from '../core/podSpec';
 
-/** Deployment defaults (SetDefaults_Deployment), applied on every write as the apiserver's decoding does. */
+/** Deployment defaults (SetDefaults_Deployment), the defaulter decoding runs on every write. */
 function defaultDeployment(obj: KubeObject): void {
   defaultTemplate(obj, ['spec', 'template', 'spec']);
   const spec = isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {});
@@ -20,6 +20,5 @@ function defaultDeployment(obj: KubeObject): void {
 }
 
 export const deploymentStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: defaultDeployment,
-  prepareForUpdate: (obj) => defaultDeployment(obj),
+  defaulter: defaultDeployment,
 };

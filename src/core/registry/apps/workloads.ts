@@ -1,7 +1,7 @@
 /**
  * Defaults of the apps workloads other than Deployment (SetDefaults_ReplicaSet,
- * SetDefaults_StatefulSet, SetDefaults_DaemonSet of apps/v1), applied on every
- * write as decoding applies them, so validation sees what kube's sees.
+ * SetDefaults_StatefulSet, SetDefaults_DaemonSet of apps/v1): the defaulters
+ * decoding runs on every write, so validation sees what kube's sees.
  */
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
@@ -47,11 +47,6 @@ function defaultDaemonSet(obj: KubeObject): void {
   spec['revisionHistoryLimit'] ??= 10;
 }
 
-const onEveryWrite = (fn: (obj: KubeObject) => void): Partial<ResourceStrategy> => ({
-  prepareForCreate: fn,
-  prepareForUpdate: (obj) => fn(obj),
-});
-
-export const replicaSetStrategy = onEveryWrite(defaultReplicaSet);
-export const statefulSetStrategy = onEveryWrite(defaultStatefulSet);
-export const daemonSetStrategy = onEveryWrite(defaultDaemonSet);
+export const replicaSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultReplicaSet };
+export const statefulSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultStatefulSet };
+export const daemonSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultDaemonSet };

@@ -1,9 +1,11 @@
 /**
  * Job and CronJob strategies (pkg/registry/batch/job, .../cronjob):
- * SetDefaults_Job / SetDefaults_CronJob, pod template defaults (restartPolicy
- * defaults to Always as for any PodSpec, which Job validation then refuses),
- * and the Job selector generated from the uid unless manualSelector.
+ * SetDefaults_Job / SetDefaults_CronJob with pod template defaults
+ * (restartPolicy defaults to Always as for any PodSpec, which Job validation
+ * then refuses) as their defaulters, and the Job selector generated from the
+ * uid unless manualSelector, once the create has its uid.
  */
+import { jsonEqual } from '../../api/equality';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultTemplate } from '../core/podSpec';
@@ -20,6 +22,10 @@ function defaultJob(obj: KubeObject): void {
   spec['completionMode'] ??= 'NonIndexed';
   spec['suspend'] ??= false;
   spec['podReplacementPolicy'] ??= spec['podFailurePolicy'] !== undefined ? 'Failed' : 'TerminatingOrFailed';
+  // A Job without labels takes its template's (SetDefaults_Job).
+  const template = isObject(spec['template']) ? spec['template'] : undefined;
+  const labels = template && isObject(template['metadata']) ? template['metadata']['labels'] : undefined;
+  if (isObject(labels) && (!obj.metadata.labels || Object.keys(obj.metadata.labels).length === 0)) obj.metadata.labels = { ...(labels as Record<string, string>) };
 }
 
 /** generateSelector: job-name and controller-uid labels on the template, the selector on controller-uid. */
@@ -27,8 +33,8 @@ function generateSelector(obj: KubeObject): void {
   const spec = child(obj, 'spec');
   const template = child(spec, 'template');
   const meta = child(template, 'metadata');
-  // The Job's own labels default to the template's (SetDefaults_Job shares the map, so they get the generated ones too).
-  const shareLabels = isObject(meta['labels']) && (!obj.metadata.labels || Object.keys(obj.metadata.labels).length === 0);
+  // Labels the defaulter took from the template are the template's map in Go, so they get the generated ones too.
+  const shareLabels = isObject(meta['labels']) && (!obj.metadata.labels || Object.keys(obj.metadata.labels).length === 0 || jsonEqual(obj.metadata.labels, meta['labels']));
   const labels = child(meta, 'labels');
   const name = obj.metadata.name ?? '';
   const uid = obj.metadata.uid ?? '';
@@ -43,11 +49,10 @@ function generateSelector(obj: KubeObject): void {
 }
 
 export const jobStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultJob,
   prepareForCreate(obj) {
-    defaultJob(obj);
     if (isObject(obj['spec']) && obj['spec']['manualSelector'] !== true) generateSelector(obj);
   },
-  prepareForUpdate: (obj) => defaultJob(obj),
 };
 
 function defaultCronJob(obj: KubeObject): void {
@@ -60,6 +65,5 @@ function defaultCronJob(obj: KubeObject): void {
 }
 
 export const cronJobStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: defaultCronJob,
-  prepareForUpdate: (obj) => defaultCronJob(obj),
+  defaulter: defaultCronJob,
 };

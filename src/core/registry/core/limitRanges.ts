@@ -36,11 +36,9 @@ function defaultItems(lr: KubeObject): void {
 }
 
 export const limitRangeStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: (obj) => defaultItems(obj),
-  prepareForUpdate: (obj) => defaultItems(obj),
+  defaulter: defaultItems,
 };
 
 export const resourceQuotaStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: (obj) => canonicalList(isObject(obj['spec']) ? obj['spec']['hard'] : undefined),
-  prepareForUpdate: (obj) => canonicalList(isObject(obj['spec']) ? obj['spec']['hard'] : undefined),
+  defaulter: (obj) => canonicalList(isObject(obj['spec']) ? obj['spec']['hard'] : undefined),
 };

@@ -1,8 +1,17 @@
 /** Namespace strategy: finalizers, phase and the metadata.name label (pkg/registry/core/namespace). */
-import { isObject } from '../../api/types';
+import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 
+/**
+ * SetDefaults_Namespace: the kubernetes.io/metadata.name label, when the name is
+ * known (a generateName create gets it once named, from the strategy as Canonicalize does).
+ */
+function defaultNamespace(obj: KubeObject): void {
+  if (obj.metadata.name) obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
+}
+
 export const namespaceStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultNamespace,
   prepareForCreate(obj) {
     const spec = isObject(obj['spec']) ? obj['spec'] : {};
     spec['finalizers'] = ['kubernetes'];

@@ -133,8 +133,7 @@ export function defaultTemplate(obj: KubeObject, path: string[], restartPolicy?:
   defaultPodSpec(cur, restartPolicy);
 }
 
-/** Workloads whose pod templates get PodSpec defaults on create and update. */
+/** The defaulter of a kind whose only defaults are its pod template's (PodTemplate). */
 export const templateDefaults = (path: string[], restartPolicy?: string): Partial<ResourceStrategy> => ({
-  prepareForCreate: (obj) => defaultTemplate(obj, path, restartPolicy),
-  prepareForUpdate: (obj) => defaultTemplate(obj, path, restartPolicy),
+  defaulter: (obj) => defaultTemplate(obj, path, restartPolicy),
 });

@@ -1,4 +1,4 @@
-/** Pod strategy: defaults, tolerations, initial status and QoS class (pkg/registry/core/pod). */
+/** Pod strategy: defaults, the deprecated serviceAccount, initial status and QoS class (pkg/registry/core/pod). */
 import { isObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { qosClass } from '../../api/podQos';
@@ -6,11 +6,13 @@ import { defaultPodOnly, defaultPodSpec } from './podSpec';
 import { keepEphemeralContainerUpdates, keepResizeUpdates } from './podSubresources';
 
 export const podStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate(obj) {
+  // SetDefaults_Pod and SetDefaults_PodSpec, and the v1 conversion's round trip of the deprecated serviceAccount.
+  // Priority, tolerations and the service account come later, from admission (Priority, DefaultTolerationSeconds, ServiceAccount).
+  defaulter(obj) {
     defaultPodOnly(obj['spec']);
     defaultPodSpec(obj['spec']);
-    // Priority, tolerations and the service account come from admission (Priority, DefaultTolerationSeconds, ServiceAccount).
     readDeprecatedServiceAccount(obj['spec']);
+    writeDeprecatedServiceAccount(obj['spec']);
   },
   // The initial status once mutating admission ran: LimitRanger's defaults count toward the QoS class, as kube's
   // PrepareForCreate (which sets it) runs after admission.
@@ -27,14 +29,9 @@ export const podStrategy: Partial<ResourceStrategy> = {
     if (!spec['nodeName'] || phase === 'Succeeded' || phase === 'Failed') period = 0;
     return period < 0 ? 1 : period;
   },
-  // The new object is defaulted as decoding defaults it, so ValidatePodUpdate compares like with like.
   prepareForUpdate(obj, old, ctx) {
     if (ctx.subresource === 'ephemeralcontainers') keepEphemeralContainerUpdates(obj, old);
     else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
-    defaultPodOnly(obj['spec']);
-    defaultPodSpec(obj['spec']);
-    readDeprecatedServiceAccount(obj['spec']);
-    writeDeprecatedServiceAccount(obj['spec']);
   },
 };
 

@@ -17,6 +17,5 @@ function defaultReplicationController(obj: KubeObject): void {
 }
 
 export const replicationControllerStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: defaultReplicationController,
-  prepareForUpdate: (obj) => defaultReplicationController(obj),
+  defaulter: defaultReplicationController,
 };

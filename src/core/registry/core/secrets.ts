@@ -1,7 +1,9 @@
 /**
  * Secret strategy (pkg/registry/core/secret): `stringData` is a write-only
  * convenience; its entries are folded into `data` (base64 of their UTF-8
- * bytes, winning over `data` for the same key) and never stored.
+ * bytes, winning over `data` for the same key) and never stored. v1
+ * conversion folds them when a Secret is decoded, so an Update's writer owns
+ * the `data` keys, never `stringData` (an apply's own keys stay its own).
  */
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
@@ -23,6 +25,5 @@ export function foldStringData(obj: KubeObject): void {
 }
 
 export const secretStrategy: Partial<ResourceStrategy> = {
-  prepareForCreate: foldStringData,
-  prepareForUpdate: foldStringData,
+  defaulter: foldStringData,
 };

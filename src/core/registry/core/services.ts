@@ -9,7 +9,7 @@ import type { ResourceStrategy } from '../generic/strategy';
 import type { ServiceAllocator } from './serviceAllocator';
 import { clusterIPs, externallyAccessible, needsClusterIP, needsHealthCheck, needsNodePort, nodePortOf, servicePorts, serviceSpec } from './serviceSpec';
 
-/** SetDefaults_Service, as the decoder applies it to every Service written. */
+/** SetDefaults_Service: the defaulter decoding runs on every Service written. */
 function defaultService(obj: KubeObject): void {
   const spec = serviceSpec(obj);
   spec['type'] ??= 'ClusterIP';
@@ -59,14 +59,12 @@ function dropTypeDependentFields(obj: KubeObject, old: KubeObject): void {
 }
 
 export const serviceStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultService,
   prepareForCreate(obj) {
-    defaultService(obj);
     obj['status'] = { loadBalancer: {} };
   },
   prepareForUpdate(obj, old, ctx) {
-    if (ctx.subresource !== '') return;
-    defaultService(obj);
-    dropTypeDependentFields(obj, old);
+    if (ctx.subresource === '') dropTypeDependentFields(obj, old);
   },
 };
 

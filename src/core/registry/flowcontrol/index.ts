@@ -1,6 +1,6 @@
 /**
  * flowcontrol.apiserver.k8s.io v1 defaults (SetDefaults_PriorityLevelConfiguration
- * and friends), applied on every write as decoding does: a Limited level's
+ * and friends), the defaulter decoding runs on every write: a Limited level's
  * nominalConcurrencyShares is 30 only when unset (an explicit 0 stays 0, the
  * change v1 made over v1beta3's defaulting), lendablePercent 0, and a Queuing
  * limit response gets 64 queues, hand size 8 and queue length limit 50; an
@@ -35,5 +35,5 @@ function defaultPriorityLevel(obj: KubeObject): void {
 }
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
-  prioritylevelconfigurations: { prepareForCreate: defaultPriorityLevel, prepareForUpdate: (obj) => defaultPriorityLevel(obj) },
+  prioritylevelconfigurations: { defaulter: defaultPriorityLevel },
 };

@@ -61,8 +61,7 @@ export interface ValidatingAdmission {
 /**
  * Mutating admission for the writes of one request (admission.MutationInterface):
  * may change review.object; throws to deny. A create runs it after the
- * strategy's prepareForCreate (which also applies the defaults kube applies
- * when decoding, before its mutating phase) and before validation; an update
+ * strategy's defaulter and prepareForCreate and before validation; an update
  * runs it on the next object before the strategy prepares it; a delete runs
  * it before validating admission (it may only refuse).
  */
@@ -635,6 +634,8 @@ export class Store {
     delete meta.selfLink;
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
+    // A decoded request body is defaulted already; the server's own writes are not decoded.
+    this.strategy.defaulter?.(obj);
     this.strategy.prepareForCreate?.(obj, ctx);
     const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
     if (admitted) await admitted;
@@ -851,6 +852,8 @@ export class Store {
     if (this.strategy.hasGeneration) meta.generation = old.generation ?? 1;
     else delete meta.generation;
 
+    // Defaults again what mutating admission (or a write of the server's own) left out, as the webhook dispatcher does.
+    this.strategy.defaulter?.(next);
     this.strategy.prepareForUpdate?.(next, current, ctx);
 
     if (!meta.uid) meta.uid = old.uid;

@@ -33,7 +33,18 @@ export interface ResourceStrategy {
   defaultPropagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   /** Whether DELETE answers with the deleted object instead of a Success Status. */
   returnDeletedObject?: boolean;
-  /** Clears or defaults fields on create. May mutate obj. */
+  /**
+   * The scheme's defaulter (runtime.ObjectDefaulter: SetDefaults_<Kind>, and
+   * what v1 conversion normalises, such as a Secret's stringData folded into
+   * data): what decoding a written object does to it. The handlers run it
+   * where kube's codec does, before the field manager, so the writer owns
+   * the defaulted fields: on a create or PUT body, on a patched object, on
+   * an apply's result. The store runs it again before prepareForCreate and
+   * prepareForUpdate for the server's own writes, which are not decoded.
+   * Must only fill in what is missing (a second run changes nothing). May mutate obj.
+   */
+  defaulter?(obj: KubeObject): void;
+  /** Clears fields a create may not set (status, ...) after defaulting. May mutate obj. */
   prepareForCreate?(obj: KubeObject, ctx: StrategyContext): void;
   /** Carries over fields a write may not change (status on the main resource, ...). May mutate obj, never old. */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: StrategyContext): void;

@@ -8,8 +8,5 @@ function defaultPriorityClass(obj: KubeObject): void {
 }
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
-  priorityclasses: {
-    prepareForCreate: defaultPriorityClass,
-    prepareForUpdate: defaultPriorityClass,
-  },
+  priorityclasses: { defaulter: defaultPriorityClass },
 };
