@@ -24,6 +24,12 @@ export function foldStringData(obj: KubeObject): void {
   obj['data'] = data;
 }
 
+/** SetDefaults_Secret (type Opaque), and the stringData v1 conversion folds. */
+function defaultSecret(obj: KubeObject): void {
+  if (!obj['type']) obj['type'] = 'Opaque';
+  foldStringData(obj);
+}
+
 export const secretStrategy: Partial<ResourceStrategy> = {
-  defaulter: foldStringData,
+  defaulter: defaultSecret,
 };

@@ -423,6 +423,8 @@ export class Store {
         schema: this.schema.root,
         definitions: this.schema.definitions,
         subresource,
+        // A custom resource's create starts from an Unstructured with nothing set (its spec is added, and owned, whole).
+        ...(this.type.custom ? { zeroObject: { metadata: {} } } : {}),
         now: () => this.deps.clock.now(),
       });
       this.fieldManagers.set(subresource, fm);

@@ -1,0 +1,317 @@
+/**
+ * Decode-time defaulting and field ownership through handle(): the writer of
+ * a create, PUT or patch owns the fields the kind's defaults filled in (the
+ * codec defaults before the field manager runs), never what mutating
+ * admission or the strategy add afterwards; an applier owns only what it applied.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from './testing/client';
+
+let t: TestServer;
+beforeEach(async () => {
+  t = await newTestServer();
+  await t.json('POST', '/api/v1/namespaces?fieldManager=kubectl-create', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' } } });
+  // The ServiceAccount admission plugin needs the namespace's default ServiceAccount.
+  await t.json('POST', '/api/v1/namespaces/ns1/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+});
+
+const PODS = '/api/v1/namespaces/ns1/pods';
+const DEPLOY = '/apis/apps/v1/namespaces/ns1/deployments';
+const APPLY = 'application/apply-patch+yaml';
+const MERGE = 'application/merge-patch+json';
+const JSONPATCH = 'application/json-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+
+interface Entry {
+  manager: string;
+  operation: string;
+  fieldsV1: Record<string, any>;
+}
+
+const entries = (obj: { metadata: { managedFields?: Entry[] } }): Entry[] => obj.metadata.managedFields ?? [];
+const fieldsOf = (obj: { metadata: { managedFields?: Entry[] } }, manager: string): Record<string, any> | undefined => entries(obj).find((e) => e.manager === manager)?.fieldsV1;
+
+/** What `kubectl run nginx --image=nginx` sends. */
+const kubectlRunPod = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'nginx', labels: { run: 'nginx' } },
+  spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }], dnsPolicy: 'ClusterFirst', restartPolicy: 'Always' },
+  status: {},
+};
+
+/**
+ * The fields a set names, without its own '.' mark: kube's create starts from the Go zero object, which already
+ * holds non-pointer structs and non-omitempty lists (a Deployment's strategy and template, a PodSpec's containers),
+ * so it marks none of those; kubesim's zero object holds only spec and status (not pinned here).
+ */
+const fieldNames = (set: Record<string, unknown>) => Object.keys(set).filter((k) => k !== '.').sort();
+
+/** The spec fields of a Pod the creator owns once its spec is defaulted (the PodSpec defaults kubectl run leaves out). */
+const defaultedPodSpecFields = ['f:containers', 'f:dnsPolicy', 'f:enableServiceLinks', 'f:restartPolicy', 'f:schedulerName', 'f:securityContext', 'f:terminationGracePeriodSeconds'];
+
+/** A container's fields its creator owns once defaulted: the image's pull policy, termination message and resources. */
+const defaultedContainer = { '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {}, 'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {} };
+
+describe('create: the creator owns the defaulted fields', () => {
+  it('[API-SSA-004] [API-SSA-009] kubectl run: the Update entry owns the PodSpec and container defaults, not what admission and the strategy add', async () => {
+    const r = await t.json('POST', `${PODS}?fieldManager=kubectl-run`, { body: kubectlRunPod });
+    expect(r.status).toBe(201);
+    // Admission did add its fields (ServiceAccount, DefaultTolerationSeconds), and the strategy the status...
+    expect(r.body.spec.serviceAccountName).toBe('default');
+    expect(r.body.spec.serviceAccount).toBe('default');
+    expect(r.body.spec.tolerations.map((x: { key: string }) => x.key)).toEqual(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+    expect(r.body.spec.volumes[0].name).toMatch(/^kube-api-access-/);
+    expect(r.body.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+    // ...but the one entry is the creator's, and owns only the decoded (defaulted) object's fields.
+    expect(entries(r.body).map((e) => [e.manager, e.operation])).toEqual([['kubectl-run', 'Update']]);
+    const f = fieldsOf(r.body, 'kubectl-run')!;
+    expect(Object.keys(f)).toEqual(['f:metadata', 'f:spec']);
+    expect(f['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:run': {} } });
+    expect(fieldNames(f['f:spec'])).toEqual(defaultedPodSpecFields);
+    expect(Object.keys(f['f:spec']['f:containers']).filter((k) => k !== '.')).toEqual(['k:{"name":"nginx"}']);
+    expect(f['f:spec']['f:containers']['k:{"name":"nginx"}']).toEqual(defaultedContainer);
+  });
+
+  it('[API-SSA-004] probe, port and lifecycle defaults are owned with the fields that brought them', async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probed' },
+      spec: {
+        containers: [{
+          name: 'c',
+          image: 'nginx:1.27',
+          ports: [{ containerPort: 80 }],
+          readinessProbe: { httpGet: { port: 80 } },
+          lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } },
+        }],
+      },
+    };
+    const r = await t.json('POST', `${PODS}?fieldManager=kubectl-create`, { body: pod });
+    expect(r.status).toBe(201);
+    const c = fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:containers']['k:{"name":"c"}'];
+    expect(c['f:readinessProbe']).toEqual({
+      '.': {},
+      'f:failureThreshold': {},
+      'f:httpGet': { '.': {}, 'f:path': {}, 'f:port': {}, 'f:scheme': {} },
+      'f:periodSeconds': {},
+      'f:successThreshold': {},
+      'f:timeoutSeconds': {},
+    });
+    expect(c['f:ports']).toEqual({ '.': {}, 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } });
+    expect(c['f:lifecycle']).toEqual({ '.': {}, 'f:preStop': { '.': {}, 'f:httpGet': { '.': {}, 'f:path': {}, 'f:port': {}, 'f:scheme': {} } } });
+    // A tagged image that is not :latest is pulled IfNotPresent, and that default is the creator's too.
+    expect(r.body.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+    expect(c['f:imagePullPolicy']).toEqual({});
+  });
+
+  it('[API-SSA-004] a Deployment create owns the strategy, history and deadline defaults and its template defaults', async () => {
+    const body = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } },
+    };
+    const r = await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body });
+    expect(r.status).toBe(201);
+    const spec = fieldsOf(r.body, 'kubectl-create')!['f:spec'];
+    expect(fieldNames(spec)).toEqual(['f:progressDeadlineSeconds', 'f:replicas', 'f:revisionHistoryLimit', 'f:selector', 'f:strategy', 'f:template']);
+    expect(spec['f:strategy']['f:rollingUpdate']).toEqual({ '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} });
+    expect(spec['f:strategy']['f:type']).toEqual({});
+    const template = spec['f:template']['f:spec'];
+    expect(fieldNames(template)).toEqual(defaultedPodSpecFields);
+    expect(template['f:containers']['k:{"name":"nginx"}']).toEqual(defaultedContainer);
+    // Status is the strategy's, after the field manager: unowned.
+    expect(fieldsOf(r.body, 'kubectl-create')!['f:status']).toBeUndefined();
+  });
+
+  it('[API-SSA-004] a Service create owns type, session affinity, traffic policy and each port\'s protocol and targetPort, not its allocated cluster IPs', async () => {
+    const body = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } };
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/services?fieldManager=kubectl-create', { body });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.clusterIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    expect(fieldsOf(r.body, 'kubectl-create')).toEqual({
+      'f:spec': {
+        'f:internalTrafficPolicy': {},
+        'f:ports': { '.': {}, 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {}, 'f:protocol': {}, 'f:targetPort': {} } },
+        'f:selector': {},
+        'f:sessionAffinity': {},
+        'f:type': {},
+      },
+    });
+  });
+
+  it('[API-SSA-004] a Namespace create owns its kubernetes.io/metadata.name label; a Secret create owns the data keys its stringData became', async () => {
+    const ns = await t.json('GET', '/api/v1/namespaces/ns1');
+    expect(fieldsOf(ns.body, 'kubectl-create')).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } });
+    const secret = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { a: 'YQ==' }, stringData: { b: 'bee' } };
+    const s = await t.json('POST', '/api/v1/namespaces/ns1/secrets?fieldManager=kubectl-create', { body: secret });
+    expect(s.status).toBe(201);
+    expect(s.body.data).toEqual({ a: 'YQ==', b: 'YmVl' });
+    expect(s.body.stringData).toBeUndefined();
+    // SetDefaults_Secret: a Secret without a type is Opaque, and that is the creator's too.
+    expect(s.body.type).toBe('Opaque');
+    expect(fieldsOf(s.body, 'kubectl-create')).toEqual({ 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:type': {} });
+  });
+
+  it('[API-SSA-004] a Job takes its template\'s labels when it has none: the creator owns those, not the generated selector labels', async () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'pi' },
+      spec: { template: { metadata: { labels: { app: 'pi' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'pi', image: 'perl' }] } } },
+    };
+    const r = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs?fieldManager=kubectl-create', { body: job });
+    expect(r.status).toBe(201);
+    const uid = r.body.metadata.uid;
+    // The Job's labels are its template's map, so they carry the generated ones as well.
+    expect(r.body.metadata.labels).toEqual({ app: 'pi', 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': 'pi', 'controller-uid': uid, 'job-name': 'pi' });
+    expect(r.body.spec.template.metadata.labels).toEqual(r.body.metadata.labels);
+    const f = fieldsOf(r.body, 'kubectl-create')!;
+    expect(f['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:app': {} } });
+    expect(fieldNames(f['f:spec'])).toEqual(['f:backoffLimit', 'f:completionMode', 'f:completions', 'f:parallelism', 'f:podReplacementPolicy', 'f:suspend', 'f:template']);
+    expect(f['f:spec']['f:template']['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {} });
+  });
+
+  it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'widgets', kind: 'Widget' },
+        scope: 'Namespaced',
+        versions: [{
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' }, mode: { type: 'string', default: 'auto' } } } } } },
+        }],
+      },
+    };
+    expect((await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd })).status).toBe(201);
+    const r = await t.json('POST', '/apis/example.com/v1/namespaces/ns1/widgets?fieldManager=creator', { body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 1 } } });
+    expect(r.status).toBe(201);
+    expect(r.body.spec).toEqual({ size: 1, mode: 'auto' });
+    expect(fieldsOf(r.body, 'creator')).toEqual({ 'f:spec': { '.': {}, 'f:mode': {}, 'f:size': {} } });
+  });
+});
+
+describe('apply after create: defaulted fields are the creator\'s', () => {
+  const applyNginx = (imagePullPolicy: string, force = false) =>
+    t.json('PATCH', `${PODS}/nginx?fieldManager=kubectl${force ? '&force=true' : ''}`, {
+      body: `apiVersion: v1\nkind: Pod\nmetadata:\n  name: nginx\nspec:\n  containers:\n  - name: nginx\n    image: nginx\n    imagePullPolicy: ${imagePullPolicy}\n`,
+      headers: { 'content-type': APPLY },
+    });
+
+  it('[API-SSA-049] changing a defaulted field kubectl-create owns is 409 Conflict naming the manager and the field path', async () => {
+    expect((await t.json('POST', `${PODS}?fieldManager=kubectl-create`, { body: kubectlRunPod })).status).toBe(201);
+    const before = await t.json('GET', `${PODS}/nginx`);
+    const r = await applyNginx('Never');
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Apply failed with 1 conflict: conflict with "kubectl-create" using v1: .spec.containers[name="nginx"].imagePullPolicy',
+      reason: 'Conflict',
+      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "kubectl-create" using v1', field: '.spec.containers[name="nginx"].imagePullPolicy' }] },
+      code: 409,
+    });
+    expect((await t.json('GET', `${PODS}/nginx`)).body.metadata.resourceVersion).toBe(before.body.metadata.resourceVersion);
+  });
+
+  it('[API-SSA-053] [API-SSA-050] applying the defaulted value shares it; force takes it from the creator', async () => {
+    await t.json('POST', `${PODS}?fieldManager=kubectl-create`, { body: kubectlRunPod });
+    const same = await applyNginx('Always');
+    expect(same.status).toBe(200);
+    expect(fieldsOf(same.body, 'kubectl')!['f:spec']['f:containers']['k:{"name":"nginx"}']).toEqual({ '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {} });
+    expect(fieldsOf(same.body, 'kubectl-create')!['f:spec']['f:containers']['k:{"name":"nginx"}']).toEqual(defaultedContainer);
+    // Pods refuse a changed pull policy, so force is shown on a Deployment's template, whose pull policy may change.
+    const body = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } },
+    };
+    await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body });
+    const applied = { ...body, spec: { ...body.spec, template: { ...body.spec.template, spec: { containers: [{ name: 'nginx', image: 'nginx', imagePullPolicy: 'Never' }] } } } };
+    const refused = await t.json('PATCH', `${DEPLOY}/web?fieldManager=kubectl`, { body: applied, headers: { 'content-type': APPLY } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.details.causes).toEqual([
+      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-create" using apps/v1', field: '.spec.template.spec.containers[name="nginx"].imagePullPolicy' },
+    ]);
+    const forced = await t.json('PATCH', `${DEPLOY}/web?fieldManager=kubectl&force=true`, { body: applied, headers: { 'content-type': APPLY } });
+    expect(forced.status).toBe(200);
+    expect(forced.body.spec.template.spec.containers[0].imagePullPolicy).toBe('Never');
+    const creator = fieldsOf(forced.body, 'kubectl-create')!['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"nginx"}'];
+    expect(creator['f:imagePullPolicy']).toBeUndefined();
+    expect(creator['f:terminationMessagePolicy']).toEqual({});
+  });
+
+  it('[API-SSA-039] an apply that creates the object owns only what it applied: the defaults it did not apply are nobody\'s', async () => {
+    const r = await t.json('PATCH', `${PODS}/applied?fieldManager=kubectl`, {
+      body: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: applied\nspec:\n  containers:\n  - name: c\n    image: nginx\n',
+      headers: { 'content-type': APPLY },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.containers[0].imagePullPolicy).toBe('Always');
+    expect(r.body.spec.dnsPolicy).toBe('ClusterFirst');
+    expect(entries(r.body).map((e) => [e.manager, e.operation])).toEqual([['kubectl', 'Apply']]);
+    expect(fieldsOf(r.body, 'kubectl')).toEqual({ 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } });
+  });
+});
+
+describe('updates and patches: the object is defaulted before the field manager compares it', () => {
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx' }] } } },
+  };
+
+  it('[API-SSA-051] a PUT leaving out defaulted fields gets them back equal to live: ownership and resourceVersion stay', async () => {
+    const created = await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body: deployment });
+    const sent = { ...deployment, metadata: { name: 'web', resourceVersion: created.body.metadata.resourceVersion } };
+    const same = await t.json('PUT', `${DEPLOY}/web?fieldManager=editor`, { body: sent });
+    expect(same.status).toBe(200);
+    expect(same.body.metadata.resourceVersion).toBe(created.body.metadata.resourceVersion);
+    expect(same.body.metadata.managedFields).toEqual(created.body.metadata.managedFields);
+    // A PUT that changes one field leaves the creator every defaulted field it left out.
+    const labelled = await t.json('PUT', `${DEPLOY}/web?fieldManager=editor`, { body: { ...sent, metadata: { ...sent.metadata, labels: { tier: 'front' } } } });
+    expect(labelled.status).toBe(200);
+    expect(labelled.body.metadata.resourceVersion).not.toBe(created.body.metadata.resourceVersion);
+    expect(fieldsOf(labelled.body, 'editor')).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:tier': {} } } });
+    expect(fieldsOf(labelled.body, 'kubectl-create')).toEqual(fieldsOf(created.body, 'kubectl-create'));
+  });
+
+  it('[API-SSA-051] a patch removing a defaulted field defaults it back: ownership and resourceVersion stay (merge, JSON and strategic patches)', async () => {
+    const created = await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body: deployment });
+    const rv = created.body.metadata.resourceVersion;
+    const patches: [string, unknown][] = [
+      [MERGE, { spec: { revisionHistoryLimit: null, strategy: null } }],
+      [JSONPATCH, [{ op: 'remove', path: '/spec/template/spec/containers/0/terminationMessagePath' }, { op: 'remove', path: '/spec/progressDeadlineSeconds' }]],
+      [STRATEGIC, { spec: { template: { spec: { dnsPolicy: null, containers: [{ name: 'nginx', imagePullPolicy: null }] } } } }],
+    ];
+    for (const [type, patch] of patches) {
+      const r = await t.json('PATCH', `${DEPLOY}/web?fieldManager=patcher`, { body: patch, headers: { 'content-type': type } });
+      expect(r.status, type).toBe(200);
+      expect(r.body.metadata.resourceVersion, type).toBe(rv);
+      expect(r.body.metadata.managedFields, type).toEqual(created.body.metadata.managedFields);
+      expect(r.body.spec.revisionHistoryLimit).toBe(10);
+    }
+  });
+
+  it('[API-SSA-052] a patch adding a container owns the new container\'s defaults', async () => {
+    await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body: deployment });
+    const r = await t.json('PATCH', `${DEPLOY}/web?fieldManager=patcher`, {
+      body: { spec: { template: { spec: { containers: [{ name: 'sidecar', image: 'busybox:1.36' }] } } } },
+      headers: { 'content-type': STRATEGIC },
+    });
+    expect(r.status).toBe(200);
+    expect(fieldsOf(r.body, 'patcher')!['f:spec']['f:template']['f:spec']['f:containers']).toEqual({ 'k:{"name":"sidecar"}': defaultedContainer });
+  });
+});
