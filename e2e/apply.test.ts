@@ -119,6 +119,24 @@ describe('kubectl apply --server-side', () => {
     expect(s.code).toBe(1);
     expect(s.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl-label" using v1: .metadata.labels.team\n');
   });
+
+  it('[API-SSA-049] kubectl create owns the defaulted fields: an apply changing one conflicts with kubectl-create', async () => {
+    const c = await t.kubectl(['create', '-f', '-'], deployment('defaulted'));
+    expect(c.stderr).toBe('');
+    expect(c.stdout.trim()).toBe('deployment.apps/defaulted created');
+    const created = (await managedFields('deployment', 'defaulted')).find((e) => e.manager === 'kubectl-create')!;
+    const spec = created.fieldsV1['f:spec'] as Record<string, any>;
+    expect(spec['f:revisionHistoryLimit']).toEqual({});
+    expect(spec['f:template']['f:spec']['f:containers']['k:{"name":"c"}']['f:imagePullPolicy']).toEqual({});
+    const pulled = deployment('defaulted').replace('        image: nginx:1.27\n', '        image: nginx:1.27\n        imagePullPolicy: Always\n');
+    const s = await t.kubectl(['apply', '--server-side', '-f', '-'], pulled);
+    expect(s.code).toBe(1);
+    expect(s.stderr).toContain('error: Apply failed with 1 conflict: conflict with "kubectl-create" using apps/v1: .spec.template.spec.containers[name="c"].imagePullPolicy\n');
+    // Applying the defaulted value itself shares it, with no conflict.
+    const same = await t.kubectl(['apply', '--server-side', '-f', '-'], pulled.replace('imagePullPolicy: Always', 'imagePullPolicy: IfNotPresent'));
+    expect(same.stderr).toBe('');
+    expect(same.stdout.trim()).toBe('deployment.apps/defaulted serverside-applied');
+  });
 });
 
 describe('kubectl diff', () => {
