@@ -27,7 +27,7 @@ export async function createResource(scope: RequestScope): Promise<Response> {
   // Decoding defaults the object, so the creator owns the defaulted fields.
   store.strategy.defaulter?.(decoded);
   const obj = trackUpdate(store.fieldManager(), undefined, decoded, manager, traceSink(request));
-  const created = await store.createStored(info.namespace, obj, { dryRun });
+  const created = await store.createStored(info.namespace, obj, { dryRun, defaulted: true });
   if (created.kv) return writeStoredObject(scope, choice, 201, created.kv);
   return writeObject(choice.serializer, 201, created.object, { pretty: choice.pretty, warnings: scope.warnings });
 }

@@ -621,8 +621,11 @@ export class Store {
     return written.kv ? this.decode(written.kv) : written.object;
   }
 
-  /** create, answering with the stored key-value, so a response can be written from it without a decode. */
-  async createStored(namespace: string, obj: KubeObject, options: WriteOptions = {}): Promise<CreateResult> {
+  /**
+   * create, answering with the stored key-value, so a response can be written from it without a decode.
+   * `defaulted`: the object is a decoded request body, which the strategy's defaulter has seen.
+   */
+  async createStored(namespace: string, obj: KubeObject, options: WriteOptions & { defaulted?: boolean } = {}): Promise<CreateResult> {
     const ctx = this.ctx(options.subresource);
     const meta = obj.metadata;
     if (this.namespaced) meta.namespace = namespace;
@@ -636,8 +639,8 @@ export class Store {
     delete meta.selfLink;
     if (this.strategy.hasGeneration) meta.generation = 1;
     else delete meta.generation;
-    // A decoded request body is defaulted already; the server's own writes are not decoded.
-    this.strategy.defaulter?.(obj);
+    // The server's own writes are not decoded: the store defaults them.
+    if (!options.defaulted) this.strategy.defaulter?.(obj);
     this.strategy.prepareForCreate?.(obj, ctx);
     const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
     if (admitted) await admitted;
