@@ -77,7 +77,7 @@ const where = (f: CallFrame): string => {
   const path = f.url.startsWith('file://') ? fileURLToPath(f.url) : f.url;
   const short = path.replace(/^.*\/node_modules\//, '~/').replace(/^.*?\/(src|bench|server|e2e)\//, '$1/');
   const map = maps.get(path);
-  const line = map ? map.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber }).line : null;
+  const line = map && f.lineNumber >= 0 ? map.originalPositionFor({ line: f.lineNumber + 1, column: f.columnNumber }).line : null;
   return `${f.functionName || '(anonymous)'} ${short}:${line ?? f.lineNumber + 1}`;
 };
 const label = new Map<number, string>();

@@ -24,6 +24,7 @@ export function withMaxRequestBytes(storage: Storage, limit: number): Storage {
   return {
     currentRevision: () => storage.currentRevision(),
     compactedRevision: () => storage.compactedRevision(),
+    revisionNow: storage.revisionNow && (() => storage.revisionNow!()),
     get: (key, revision) => storage.get(key, revision),
     range: (prefix, options) => storage.range(prefix, options),
     create: async (key, value) => (check(value), storage.create(key, value)),

@@ -164,6 +164,10 @@ class SqliteStorage implements Storage {
     return this.revision;
   }
 
+  revisionNow(): number {
+    return this.revision;
+  }
+
   async compactedRevision(): Promise<number> {
     return this.compacted;
   }

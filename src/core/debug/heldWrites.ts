@@ -57,6 +57,7 @@ export function withHeldWrites(inner: Storage): HeldWrites {
   const storage: Storage = {
     currentRevision: () => inner.currentRevision(),
     compactedRevision: () => inner.compactedRevision(),
+    revisionNow: inner.revisionNow && (() => inner.revisionNow!()),
     get: (key, revision) => inner.get(key, revision),
     range: (...args) => inner.range(...args),
     create: (key, value) => write(key, () => inner.create(key, value)),

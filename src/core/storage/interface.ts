@@ -59,6 +59,13 @@ export interface Storage {
   /** The oldest revision still readable (reads/watches before it fail with 'Compacted'). */
   compactedRevision(): Promise<number>;
   /**
+   * currentRevision without a turn or a round trip, from a backend that makes every write itself
+   * (memory, SQLite, IndexedDB); absent where another writer may have moved it (etcd). A reader that
+   * kept an answer read at the latest revision knows, when this still equals that revision, that
+   * nothing was written anywhere since.
+   */
+  revisionNow?(): number;
+  /**
    * Current (or revision-pinned) value of one key; undefined when absent.
    * Revision errors as in RangeOptions.revision.
    */

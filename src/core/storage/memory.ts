@@ -62,6 +62,10 @@ class MemoryStorage implements Storage {
     return this.revision;
   }
 
+  revisionNow(): number {
+    return this.revision;
+  }
+
   async compactedRevision(): Promise<number> {
     return this.compacted;
   }

@@ -126,6 +126,10 @@ class IndexedDbStorage implements Storage {
     return this.revision;
   }
 
+  revisionNow(): number {
+    return this.revision;
+  }
+
   async compactedRevision(): Promise<number> {
     return this.compacted;
   }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../client/dynamic';
 import { LightResponse } from '../lightResponse';
 import { newTestServer } from '../../testing/client';
+import { createMemoryStorage } from '../../storage/memory';
+import type { Storage } from '../../storage/interface';
 
 const collection = '/api/v1/namespaces/default/configmaps';
 
@@ -83,5 +85,46 @@ describe('list answered from stored texts', () => {
     expect(afterWrite.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
     expect((await t.json('DELETE', `${collection}/a`)).status).toBe(200);
     expect((JSON.parse(await text(collection)) as typeof afterElsewhere).items.map((i) => i.metadata.name)).toEqual(['b']);
+  });
+
+  it('[API-LIST-001] [API-LIST-004] an unchanged collection listed again at the latest revision reads no key where the backend knows its revision now; a backend that cannot say (etcd) is read every time', async () => {
+    for (const knowsRevision of [true, false]) {
+      const backend = createMemoryStorage();
+      let ranges = 0;
+      const counted: Storage = {
+        currentRevision: () => backend.currentRevision(),
+        compactedRevision: () => backend.compactedRevision(),
+        ...(knowsRevision ? { revisionNow: () => backend.revisionNow!() } : {}),
+        get: (key, revision) => backend.get(key, revision),
+        range: (prefix, options) => {
+          if (prefix.includes('/configmaps/')) ranges++;
+          return backend.range(prefix, options);
+        },
+        create: (key, value) => backend.create(key, value),
+        update: (key, value, expected) => backend.update(key, value, expected),
+        delete: (key, expected) => backend.delete(key, expected),
+        watch: (...args) => backend.watch(...args),
+        compact: (revision) => backend.compact(revision),
+        close: () => backend.close(),
+      };
+      const t = await newTestServer({ storage: counted });
+      expect((await t.json('POST', collection, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } } })).status).toBe(201);
+      const text = async (path: string) => (await t.request('GET', path)).text();
+      const first = await text(collection);
+      const readsAfterFirst = ranges;
+      expect(await text(collection)).toBe(first);
+      expect(await text(collection)).toBe(first);
+      expect(ranges - readsAfterFirst).toBe(knowsRevision ? 0 : 2);
+      // Exact and not-older-than reads, YAML, and a write all go back to storage.
+      const rv = (JSON.parse(first) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      expect(await text(`${collection}?resourceVersion=${rv}&resourceVersionMatch=Exact`)).toBe(first);
+      expect((await t.request('GET', collection, { headers: { accept: 'application/yaml' } })).status).toBe(200);
+      const beforeWrite = ranges;
+      expect((await t.json('POST', collection, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' } } })).status).toBe(201);
+      const after = JSON.parse(await text(collection)) as { items: { metadata: { name: string } }[] };
+      expect(after.items.map((i) => i.metadata.name)).toEqual(['a', 'b']);
+      expect(ranges).toBeGreaterThan(beforeWrite);
+      await t.server.close();
+    }
   });
 });

@@ -51,6 +51,17 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     }
   }
 
+  // A whole collection (no page, no selector) at the latest revision, answered in compact JSON: when nothing
+  // was written anywhere since the kept answer was read, it is the answer, and no key needs reading.
+  const whole = !params.limit && !params.continueToken && !selection.predicate;
+  const stored = servesStoredJson(choice);
+  if (whole && stored && !revision) {
+    const known = wholeLists.get(store);
+    if (known && known.prefix === prefix && known.typed === !type.custom && known.revision === store.storage.revisionNow?.()) {
+      return writeJsonText(200, jsonSerializer.mediaType, known.text, { pretty: choice.pretty, warnings: scope.warnings });
+    }
+  }
+
   let result;
   try {
     result = await store.listKvs(info.namespace, { revision, limit: params.limit, startKey, predicate: selection.predicate });
@@ -73,15 +84,14 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
   // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
   const typedItems = !type.custom;
-  if (servesStoredJson(choice)) {
-    // A whole collection (no page, no selector) at one revision is the same text every time it is read.
-    const whole = !params.limit && !params.continueToken && !selection.predicate;
+  if (stored) {
+    // A whole collection at one revision is the same text every time it is read.
     const head = `${JSON.stringify(list).slice(0, -3)}[`;
     const known = whole ? wholeLists.get(store) : undefined;
     if (known && known.prefix === prefix && known.head === head && known.typed === typedItems) return writeJsonText(200, jsonSerializer.mediaType, known.text, options);
     const text = storedListJson(store, head, result.kvs, typedItems);
     if (text !== undefined) {
-      if (whole) wholeLists.set(store, { prefix, head, typed: typedItems, text });
+      if (whole) wholeLists.set(store, { prefix, head, typed: typedItems, revision: result.revision, text });
       return writeJsonText(200, jsonSerializer.mediaType, text, options);
     }
   }
@@ -102,6 +112,7 @@ interface WholeList {
   prefix: string;
   head: string;
   typed: boolean;
+  revision: number;
   text: string;
 }
 const wholeLists = new WeakMap<Store, WholeList>();

@@ -84,12 +84,16 @@ class Cacher implements WatchCacheStorage {
   private following!: Promise<void>;
   /** Whether `following` has settled, so reads need not wait a turn on it. */
   private followed = false;
+  /** Ranges read the backend itself, so its revision is theirs (-1 once closed: nothing kept answers then). */
+  readonly revisionNow?: () => number;
 
   constructor(
     private readonly backend: Storage,
     options: WatchCacheOptions,
   ) {
     this.clock = options.clock;
+    const revisionNow = backend.revisionNow?.bind(backend);
+    if (revisionNow) this.revisionNow = () => (this.closed ? -1 : revisionNow());
     this.historyWindowMs = options.historyWindowMs ?? defaultHistoryWindowMs;
     this.compactionIntervalMs = Math.min(options.compactionIntervalMs ?? defaultCompactionIntervalMs, this.historyWindowMs);
     this.watchers = new WatcherSet(options.onListenerError);
