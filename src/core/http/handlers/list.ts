@@ -55,11 +55,12 @@ export async function listResource(scope: RequestScope): Promise<Response> {
   // was written anywhere since the kept answer was read, it is the answer, and no key needs reading.
   const whole = !params.limit && !params.continueToken && !selection.predicate;
   const stored = servesStoredJson(choice);
+  // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
+  const typedItems = !type.custom;
+  const options = { pretty: choice.pretty, warnings: scope.warnings };
   if (whole && stored && !revision) {
-    const known = wholeLists.get(store);
-    if (known && known.prefix === prefix && known.typed === !type.custom && known.revision === store.storage.revisionNow?.()) {
-      return writeJsonText(200, jsonSerializer.mediaType, known.text, { pretty: choice.pretty, warnings: scope.warnings });
-    }
+    const known = keptList(store, prefix, store.storage.revisionNow?.());
+    if (known !== undefined) return writeJsonText(200, jsonSerializer.mediaType, known, options);
   }
 
   let result;
@@ -80,18 +81,14 @@ export async function listResource(scope: RequestScope): Promise<Response> {
     // An estimate of what is left, only when no selector makes it unknowable.
     if (result.remainingItemCount !== undefined && !selection.predicate) list.metadata.remainingItemCount = result.remainingItemCount;
   }
-  const options = { pretty: choice.pretty, warnings: scope.warnings };
   // Compact JSON of the list itself: the items' stored texts joined, as JSON.stringify(list) would write them.
-  // Custom resource lists are unstructured: every item keeps its apiVersion and kind.
-  const typedItems = !type.custom;
   if (stored) {
     // A whole collection at one revision is the same text every time it is read.
-    const head = `${JSON.stringify(list).slice(0, -3)}[`;
-    const known = whole ? wholeLists.get(store) : undefined;
-    if (known && known.prefix === prefix && known.head === head && known.typed === typedItems) return writeJsonText(200, jsonSerializer.mediaType, known.text, options);
-    const text = storedListJson(store, head, result.kvs, typedItems);
+    const known = whole ? keptList(store, prefix, result.revision) : undefined;
+    if (known !== undefined) return writeJsonText(200, jsonSerializer.mediaType, known, options);
+    const text = storedListJson(store, `${JSON.stringify(list).slice(0, -3)}[`, result.kvs, typedItems);
     if (text !== undefined) {
-      if (whole) wholeLists.set(store, { prefix, head, typed: typedItems, revision: result.revision, text });
+      if (whole) wholeLists.set(store, { prefix, revision: result.revision, text });
       return writeJsonText(200, jsonSerializer.mediaType, text, options);
     }
   }
@@ -103,19 +100,23 @@ export async function listResource(scope: RequestScope): Promise<Response> {
 
 /**
  * The last whole-collection list answered in compact JSON, per store. Revisions are global, so a list
- * of the same collection whose head (kind, apiVersion, resourceVersion) is the same was read at the
- * same revision, with nothing written anywhere since, and its text is the same: a client listing an
+ * of the same collection read at the same revision has had nothing written anywhere since, and its
+ * text is the same (a store's kind, and so its items' layout, never changes): a client listing an
  * unchanged collection again is answered without joining every item's text again. One entry per
  * store (its next whole list replaces it), held no longer than the store (a closed server's go with it).
  */
 interface WholeList {
   prefix: string;
-  head: string;
-  typed: boolean;
   revision: number;
   text: string;
 }
 const wholeLists = new WeakMap<Store, WholeList>();
+
+/** The kept text of this collection read at `revision`, if that is the one kept. */
+function keptList(store: Store, prefix: string, revision: number | undefined): string | undefined {
+  const known = wholeLists.get(store);
+  return known && known.prefix === prefix && known.revision === revision ? known.text : undefined;
+}
 
 /**
  * The list in compact JSON as jsonSerializer writes it (trailing newline

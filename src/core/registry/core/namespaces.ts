@@ -4,7 +4,8 @@ import type { ResourceStrategy } from '../generic/strategy';
 
 /**
  * SetDefaults_Namespace: the kubernetes.io/metadata.name label, when the name is
- * known (a generateName create gets it once named, from the strategy as Canonicalize does).
+ * known; the strategy's Canonicalize sets it again on create and update (a
+ * generateName create is named only then, and a write may have changed the label).
  */
 function defaultNamespace(obj: KubeObject): void {
   if (obj.metadata.name) obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name };
@@ -17,7 +18,7 @@ export const namespaceStrategy: Partial<ResourceStrategy> = {
     spec['finalizers'] = ['kubernetes'];
     obj['spec'] = spec;
     obj['status'] = { phase: 'Active' };
-    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+    defaultNamespace(obj);
   },
   prepareForUpdate(obj, old, ctx) {
     // spec.finalizers only change through the finalize sub-resource, which changes nothing else.
@@ -30,7 +31,7 @@ export const namespaceStrategy: Partial<ResourceStrategy> = {
       return;
     }
     obj['spec'] = structuredClone(old['spec']);
-    obj.metadata.labels = { ...obj.metadata.labels, 'kubernetes.io/metadata.name': obj.metadata.name ?? '' };
+    defaultNamespace(obj);
   },
   deletionFinalizers(obj) {
     const spec = isObject(obj['spec']) ? obj['spec'] : {};
