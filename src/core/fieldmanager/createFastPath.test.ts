@@ -115,7 +115,14 @@ interface Case {
   apiVersion: string;
   body: JsonObject;
   subresource?: string;
+  /** The kind's Go zero value, as the registry bundle gives it (default: the field manager's own). */
+  zero?: JsonObject;
 }
+
+/** Go zero values, as scripts/generate-registry.ts derives them. */
+const POD_ZERO: JsonObject = { metadata: {}, spec: { containers: null }, status: {} };
+const DEPLOYMENT_ZERO: JsonObject = { metadata: {}, spec: { selector: null, strategy: {}, template: { metadata: {}, spec: { containers: null } } }, status: {} };
+const deploymentSpec = deployment.spec as JsonObject;
 
 const CASES: Case[] = [
   { name: 'Pod', def: POD, apiVersion: 'v1', body: pod },
@@ -245,6 +252,24 @@ const CREATE_CASES: Case[] = [
     apiVersion: 'v1',
     body: { ...service, spec: { ports: [{ port: 90, protocol: 'UDP' }, { port: 80 }, { port: 80, protocol: 'UDP' }, { port: 10, protocol: 'TCP' }] } },
   },
+  { name: 'Pod from its Go zero value', def: POD, apiVersion: 'v1', body: pod, zero: POD_ZERO },
+  { name: 'Pod from its Go zero value, via status', def: POD, apiVersion: 'v1', body: pod, zero: POD_ZERO, subresource: 'status' },
+  { name: 'Pod from its Go zero value, with no containers', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [] } }, zero: POD_ZERO },
+  { name: 'Pod from its Go zero value, with null containers', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: null, restartPolicy: 'Never' } }, zero: POD_ZERO },
+  { name: 'Pod from its Go zero value, with a map for containers', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: { name: 'c' } } }, zero: POD_ZERO },
+  { name: 'Pod from its Go zero value, with an unkeyed container', def: POD, apiVersion: 'v1', body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ image: 'x' }] } }, zero: POD_ZERO },
+  { name: 'Deployment from its Go zero value', def: DEPLOYMENT, apiVersion: 'apps/v1', body: deployment, zero: DEPLOYMENT_ZERO },
+  { name: 'Deployment from its Go zero value, via status', def: DEPLOYMENT, apiVersion: 'apps/v1', body: deployment, zero: DEPLOYMENT_ZERO, subresource: 'status' },
+  {
+    name: 'Deployment from its Go zero value, with an empty template and strategy',
+    def: DEPLOYMENT,
+    apiVersion: 'apps/v1',
+    body: { ...deployment, spec: { ...deploymentSpec, template: {}, strategy: {} } },
+    zero: DEPLOYMENT_ZERO,
+  },
+  { name: 'Deployment from its Go zero value, with a null template', def: DEPLOYMENT, apiVersion: 'apps/v1', body: { ...deployment, spec: { ...deploymentSpec, template: null } }, zero: DEPLOYMENT_ZERO },
+  { name: 'Deployment from its Go zero value, with a string for strategy', def: DEPLOYMENT, apiVersion: 'apps/v1', body: { ...deployment, spec: { ...deploymentSpec, strategy: 'x' } }, zero: DEPLOYMENT_ZERO },
+  { name: 'Deployment from its Go zero value, with a template of only metadata', def: DEPLOYMENT, apiVersion: 'apps/v1', body: { ...deployment, spec: { ...deploymentSpec, template: { metadata: { labels: { a: 'b' } } } } }, zero: DEPLOYMENT_ZERO },
   { name: 'schemaless with nulls and lists', def: '', apiVersion: 'example.com/v1', body: { apiVersion: 'example.com/v1', kind: 'W', metadata: { name: 'w', labels: { a: 'b' } }, spec: null, status: { x: [1, 2] }, other: [{ a: 1 }] } },
 ];
 
@@ -253,7 +278,8 @@ describe('create shortcut', () => {
 
   function create(c: Case, manager: string, shortcut: boolean): string {
     setCreateShortcut(shortcut);
-    const m = c.def ? fm(c.def, c.apiVersion, { subresource: c.subresource }) : newFieldManager({ apiVersion: c.apiVersion, now, subresource: c.subresource });
+    const zero = c.zero ? { zeroObject: c.zero } : {};
+    const m = c.def ? fm(c.def, c.apiVersion, { subresource: c.subresource, ...zero }) : newFieldManager({ apiVersion: c.apiVersion, now, subresource: c.subresource, ...zero });
     return JSON.stringify(m.update(undefined, structuredClone(c.body), manager));
   }
 
@@ -263,6 +289,24 @@ describe('create shortcut', () => {
       expect(create(c, '', true)).toBe(create(c, '', false));
     });
   }
+
+  it('an Update that creates from the Go zero value owns the maps the zero value holds without "." (as kube-apiserver records kubectl create) [API-SSA-004]', () => {
+    setCreateShortcut(true);
+    const created = fm(DEPLOYMENT, 'apps/v1', { zeroObject: DEPLOYMENT_ZERO }).update(undefined, structuredClone(deployment), 'kubectl-create');
+    const [entry] = (created.metadata as JsonObject).managedFields as JsonObject[];
+    const spec = (entry.fieldsV1 as Record<string, Record<string, Record<string, unknown>>>)['f:spec'];
+    expect(Object.keys(spec).sort()).toEqual(['f:replicas', 'f:selector', 'f:strategy', 'f:template']);
+    expect(spec['f:selector']).toEqual({}); // atomic, null in the zero value: one leaf
+    expect(spec['f:strategy']).toEqual({ 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} });
+    const template = spec['f:template'] as Record<string, Record<string, Record<string, unknown>>>;
+    expect(Object.keys(template)).toEqual(['f:metadata', 'f:spec']);
+    expect(template['f:metadata']).toEqual({ 'f:annotations': { '.': {}, 'f:x/y': {} }, 'f:labels': { '.': {}, 'f:app': {} } });
+    expect(Object.keys(template['f:spec']['f:containers'] as object)).toEqual(['k:{"name":"app"}']);
+    // The same created object from the default zero value (top-level maps only) marks every map below them.
+    const plain = fm(DEPLOYMENT, 'apps/v1').update(undefined, structuredClone(deployment), 'kubectl-create');
+    const plainSpec = (((plain.metadata as JsonObject).managedFields as JsonObject[])[0].fieldsV1 as Record<string, Record<string, Record<string, unknown>>>)['f:spec'];
+    expect(Object.keys(plainSpec['f:template'])).toContain('.');
+  });
 
   it('a created object\'s FieldsV1 is frozen, as every encoding the field manager makes', () => {
     setCreateShortcut(true);

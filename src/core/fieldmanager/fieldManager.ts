@@ -41,8 +41,12 @@ export interface FieldManagerConfig {
   /** Injected clock for entry times. */
   now?: () => Date;
   /**
-   * The object a create starts from (the Go zero value of the kind upstream).
-   * Default: empty metadata, plus empty spec and status when the kind has them.
+   * The object a create starts from (the Go zero value of the kind upstream,
+   * as the registry bundle's `zero`): an Update that creates owns what it
+   * adds to it, and the maps and null fields it already holds carry no `"."`.
+   * An apply that creates merges into its top-level maps only (the JSON
+   * object keeps no Go zero values below them). Default: empty metadata,
+   * plus empty spec and status when the kind has them.
    */
   zeroObject?: JsonObject;
 }
@@ -75,6 +79,8 @@ export function setCreateShortcut(enabled: boolean): void {
  */
 export class FieldManager {
   private readonly subresource: string;
+  /** What an apply that creates merges into: the zero object's top-level maps, emptied. */
+  private readonly applyZero: JsonObject;
 
   constructor(
     private readonly inner: Manager,
@@ -83,6 +89,8 @@ export class FieldManager {
     private readonly shortcut?: CreateShortcut,
   ) {
     this.subresource = config.subresource ?? '';
+    this.applyZero = {};
+    for (const k in zero) if (isObject(zero[k])) this.applyZero[k] = {};
   }
 
   /**
@@ -114,7 +122,7 @@ export class FieldManager {
    * are never changed in place).
    */
   apply(liveObj: JsonObject | undefined, appliedObj: JsonObject, manager: string, force = false): FieldManagerResult {
-    const live = liveObj ?? this.zero;
+    const live = liveObj ?? this.applyZero;
     let managed: Managed;
     try {
       managed = decodeManagedFields(managedFieldsOf(live), uidOf(live));
@@ -259,7 +267,7 @@ export function newFieldManager(config: FieldManagerConfig): FieldManager {
       config.apiVersion,
     ),
   );
-  const zero = config.zeroObject ?? zeroObjectFor(config.schema, schema);
+  const zero = config.zeroObject ? (structuredClone(config.zeroObject) as JsonObject) : zeroObjectFor(config.schema, schema);
   // The shortcut stands for the layers above only while they leave a lone Update entry as it is.
   const shortcut = (config.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS) >= 1 && managedFieldsOf(zero) === undefined
     ? { schema, root, apiVersion: config.apiVersion, resetFields, now }

@@ -88,6 +88,13 @@ export interface ResourceType {
    * Absent means true (custom resources are served when their CRD says so).
    */
   enabledByDefault?: boolean;
+  /**
+   * The kind's Go zero value as kube's field manager sees it (value structs
+   * as empty objects, required slices, maps and pointers as null): what a
+   * create is compared with to record what its writer added. Absent for
+   * kinds that cannot be created and for custom resources.
+   */
+  zero?: Record<string, unknown>;
   /** Discovery's storageVersionHash (base64 of the first 8 bytes of sha256("group/version/Kind") of the storage version); absent for resources that are not persisted. */
   storageVersionHash?: string;
 }

@@ -6,15 +6,17 @@ import { listItemElement } from './listItems';
 /**
  * What an Update that creates an object gives its manager, as FieldsV1, in
  * one walk of the object. The updater compares the object with the kind's
- * zero object (`{metadata: {}, spec: {}, status: {}}`): everything the
- * object holds is added (each map, list and entry as a whole too, so they
- * carry `"."`), except the zero object's own maps, whose entries are added
- * but not the maps. The result is that set less `ignored` and everything
- * below it (the endpoint's reset fields) and less the exact paths of
- * `stripped` (metadata nobody owns), encoded as setToFieldsV1 encodes it:
- * keys in element order, `"."` first, frozen. Empty when nothing is owned.
+ * zero object (the Go zero value: `{metadata: {}, spec: {containers: null},
+ * status: {}}` for a Pod): everything the object holds is added (each map,
+ * list and entry as a whole too, so they carry `"."`), except what the zero
+ * object already holds: its maps and its null fields are modified, not
+ * added, so their entries are owned but they carry no `"."`. The result is
+ * that set less `ignored` and everything below it (the endpoint's reset
+ * fields) and less the exact paths of `stripped` (metadata nobody owns),
+ * encoded as setToFieldsV1 encodes it: keys in element order, `"."` first,
+ * frozen. Empty when nothing is owned.
  *
- * Undefined when the walk cannot tell the answer alone: a zero-object field
+ * Undefined when the walk cannot tell the answer alone: a zero-object map
  * set to something other than a map, or a value the comparison would refuse
  * (a keyed list item without its key). The caller then runs the updater,
  * which settles those cases.
@@ -30,40 +32,69 @@ export function createdFieldsV1(
   const atom = schema.resolve(root, obj);
   if (atom.kind !== 'map' || atom.relationship === 'atomic') return undefined;
   const w: Walk = { schema, pes: [], values: [], top: 0 };
-  const from = w.top;
   try {
-    for (const key in zero) {
-      if (!hasOwn.call(zero, key)) continue;
-      const v = hasOwn.call(obj, key) ? obj[key] : undefined;
-      // Absent from the object: removed, owned by nobody.
-      if (v === undefined) continue;
-      const z = zero[key];
-      if (!isMap(z) || !isEmpty(z)) return undefined;
-      const node = fieldNode(atom, key);
-      const pe = elementOfField(key);
-      const keep = ignored === undefined || !ignored.hasMember(pe);
-      // Anything but a granular map where the zero object has an empty one is a modified leaf.
-      const a = node === undefined ? undefined : schema.resolve(node, v !== null ? v : z);
-      if (a === undefined || a.kind !== 'map' || !isMap(v) || isEmpty(v)) {
-        if (!keep || (isMap(v) && isEmpty(v) && a !== undefined)) continue;
-        return undefined;
-      }
-      if (a.relationship === 'atomic') {
-        if (!keep) continue;
-        return undefined;
-      }
-      // Present on both sides: its entries are added, the map itself is not.
-      const f = fillMap(w, a, v, keep ? ignored?.child(pe) : ALL, stripped?.child(pe), false);
-      if (f !== undefined) push(w, pe, f);
-    }
-    for (const key in obj) {
-      if (!hasOwn.call(obj, key) || hasOwn.call(zero, key)) continue;
-      entry(w, atom, key, obj[key], ignored, stripped);
-    }
+    return fillHeld(w, atom, zero, obj, ignored, stripped) ?? {};
   } catch {
+    // UNSETTLED, or a value the comparison refuses (the updater words the error).
     return undefined;
   }
-  return emitNode(w, from, false) ?? {};
+}
+
+/** Thrown when the walk meets a case only the updater settles. */
+const UNSETTLED = Symbol('unsettled');
+
+/**
+ * The entries of `v`, a granular map the zero object also holds (as `zero`):
+ * those the zero object holds too are compared with it (heldEntry), the
+ * others are added. The map itself is not added: no `"."`.
+ */
+function fillHeld(w: Walk, atom: MapAtom, zero: JsonObject, v: JsonObject, ignored: Ignored, stripped: PathSet | undefined): FieldsV1 | undefined {
+  const from = w.top;
+  for (const key in v) {
+    if (!hasOwn.call(v, key)) continue;
+    if (hasOwn.call(zero, key)) heldEntry(w, atom, key, zero[key], v[key], ignored, stripped);
+    else entry(w, atom, key, v[key], ignored, stripped);
+  }
+  return ignored === ALL ? undefined : emitNode(w, from, false);
+}
+
+/**
+ * The map entry `key`, which the zero object holds as `z` (an empty-or-not
+ * map: a value struct; or null: a slice, map or pointer without omitempty)
+ * and the object as `v`.
+ */
+function heldEntry(w: Walk, atom: MapAtom, key: string, z: JsonValue, v: JsonValue, ignored: Ignored, stripped: PathSet | undefined): void {
+  // Absent from the object: removed, owned by nobody.
+  if (v === undefined) return;
+  const pe = elementOfField(key);
+  const node = fieldNode(atom, key);
+  const keep = ignored !== ALL && (ignored === undefined || !ignored.hasMember(pe));
+  const childIgnored: Ignored = keep ? ignored?.child(pe) : ALL;
+  const a = node === undefined ? undefined : w.schema.resolve(node, v !== null ? v : z === null ? undefined : z);
+  if (z === null) {
+    if (v === null) return;
+    // Present in both: a granular list or map has its entries added; anything else is one modified leaf.
+    if (a === undefined || isLeaf(a, v)) {
+      if (keep && (stripped === undefined || !stripped.hasMember(pe))) push(w, pe, LEAF);
+      return;
+    }
+    const f = a.kind === 'list' ? fillList(w, a, v as JsonValue[], childIgnored, stripped?.child(pe), false) : fillMap(w, a as MapAtom, v as JsonObject, childIgnored, stripped?.child(pe), false);
+    if (f !== undefined) push(w, pe, f);
+    return;
+  }
+  if (!isMap(z)) throw UNSETTLED;
+  // Anything but a granular map where the zero object has a map is for the updater, but for
+  // an empty map on both sides (equal) and a field this endpoint does not track.
+  if (a === undefined || a.kind !== 'map' || !isMap(v) || isEmpty(v)) {
+    if (!keep || (isMap(v) && isEmpty(v) && isEmpty(z) && a !== undefined)) return;
+    throw UNSETTLED;
+  }
+  if (a.relationship === 'atomic') {
+    if (!keep) return;
+    throw UNSETTLED;
+  }
+  const f = fillHeld(w, a, z, v, childIgnored, stripped?.child(pe));
+  if (f !== undefined) push(w, pe, f);
 }
 
 /** Marks a subtree that is walked only for the errors the comparison would raise in it. */

@@ -21,7 +21,7 @@ import {
 import { isStorageError, type KeyValue, type Storage } from '../../storage/interface';
 import type { Clock, RandomSource } from '../../util/clock';
 import { validateObjectMetaForCreate, validateObjectMetaUpdate } from '../../validation/objectMeta';
-import { newFieldManager, type FieldManager } from '../../fieldmanager';
+import { newFieldManager, type FieldManager, type FieldManagerConfig } from '../../fieldmanager';
 import type { ResourceType, SchemaObject } from '../types';
 import { namespacePrefix, objectKey, resourcePrefix } from './keys';
 import type { FinishFunc, ResourceStrategy, StrategyContext } from './strategy';
@@ -423,8 +423,9 @@ export class Store {
         schema: this.schema.root,
         definitions: this.schema.definitions,
         subresource,
-        // A custom resource's create starts from an Unstructured with nothing set (its spec is added, and owned, whole).
-        ...(this.type.custom ? { zeroObject: { metadata: {} } } : {}),
+        // A custom resource's create starts from an Unstructured with nothing set (its spec is added, and owned, whole);
+        // a built-in kind's from its Go zero value.
+        ...(this.type.custom ? { zeroObject: { metadata: {} } } : this.type.zero ? { zeroObject: this.type.zero as FieldManagerConfig['zeroObject'] } : {}),
         now: () => this.deps.clock.now(),
       });
       this.fieldManagers.set(subresource, fm);
