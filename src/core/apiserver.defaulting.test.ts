@@ -129,6 +129,32 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(fieldsOf(r.body, 'kubectl-create')!['f:status']).toBeUndefined();
   });
 
+  it('[API-SSA-004] a workload template\'s PodSpec round-trips the deprecated serviceAccount as a pod\'s does, and its creator owns both', async () => {
+    const deployment = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: { selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...spec } } },
+    });
+    const named = await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body: deployment('named', { serviceAccountName: 'builder' }) });
+    expect(named.status).toBe(201);
+    expect(named.body.spec.template.spec.serviceAccountName).toBe('builder');
+    expect(named.body.spec.template.spec.serviceAccount).toBe('builder');
+    const owned = fieldsOf(named.body, 'kubectl-create')!['f:spec']['f:template']['f:spec'];
+    expect(owned['f:serviceAccount']).toEqual({});
+    expect(owned['f:serviceAccountName']).toEqual({});
+    // Only the deprecated field: it names the account.
+    const old = await t.json('POST', `${DEPLOY}?fieldManager=kubectl-create`, { body: deployment('old', { serviceAccount: 'legacy' }) });
+    expect(old.status).toBe(201);
+    expect(old.body.spec.template.spec.serviceAccountName).toBe('legacy');
+    // Changing the name moves the copy with it; a patch of the deprecated field alone is overruled by the name.
+    const moved = await t.json('PATCH', `${DEPLOY}/named`, { body: { spec: { template: { spec: { serviceAccountName: 'deployer' } } } }, headers: { 'content-type': MERGE } });
+    expect(moved.body.spec.template.spec.serviceAccount).toBe('deployer');
+    const overruled = await t.json('PATCH', `${DEPLOY}/named`, { body: { spec: { template: { spec: { serviceAccount: 'other' } } } }, headers: { 'content-type': MERGE } });
+    expect(overruled.body.spec.template.spec.serviceAccount).toBe('deployer');
+    expect(overruled.body.metadata.resourceVersion).toBe(moved.body.metadata.resourceVersion);
+  });
+
   it('[API-SSA-004] a Service create owns type, session affinity, traffic policy and each port\'s protocol and targetPort, not its allocated cluster IPs', async () => {
     const body = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } };
     const r = await t.json('POST', '/api/v1/namespaces/ns1/services?fieldManager=kubectl-create', { body });

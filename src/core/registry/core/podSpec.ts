@@ -131,6 +131,21 @@ export function defaultTemplate(obj: KubeObject, path: string[], restartPolicy?:
     cur = cur[k];
   }
   defaultPodSpec(cur, restartPolicy);
+  // A template's PodSpec goes through the same v1 conversion as a pod's.
+  readDeprecatedServiceAccount(cur);
+  writeDeprecatedServiceAccount(cur);
+}
+
+/** v1 conversion: a PodSpec naming only the deprecated serviceAccount means serviceAccountName. */
+export function readDeprecatedServiceAccount(spec: unknown): void {
+  if (isObject(spec) && !spec['serviceAccountName'] && typeof spec['serviceAccount'] === 'string' && spec['serviceAccount']) spec['serviceAccountName'] = spec['serviceAccount'];
+}
+
+/** v1 conversion writes serviceAccount as a copy of serviceAccountName. */
+export function writeDeprecatedServiceAccount(spec: unknown): void {
+  if (!isObject(spec)) return;
+  if (spec['serviceAccountName']) spec['serviceAccount'] = spec['serviceAccountName'];
+  else delete spec['serviceAccount'];
 }
 
 /** The defaulter of a kind whose only defaults are its pod template's (PodTemplate). */

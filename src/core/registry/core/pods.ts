@@ -2,7 +2,7 @@
 import { isObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { qosClass } from '../../api/podQos';
-import { defaultPodOnly, defaultPodSpec } from './podSpec';
+import { defaultPodOnly, defaultPodSpec, readDeprecatedServiceAccount, writeDeprecatedServiceAccount } from './podSpec';
 import { keepEphemeralContainerUpdates, keepResizeUpdates } from './podSubresources';
 
 export const podStrategy: Partial<ResourceStrategy> = {
@@ -34,15 +34,3 @@ export const podStrategy: Partial<ResourceStrategy> = {
     else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
   },
 };
-
-/** v1 conversion: a pod naming only the deprecated spec.serviceAccount means spec.serviceAccountName. */
-function readDeprecatedServiceAccount(spec: unknown): void {
-  if (isObject(spec) && !spec['serviceAccountName'] && typeof spec['serviceAccount'] === 'string' && spec['serviceAccount']) spec['serviceAccountName'] = spec['serviceAccount'];
-}
-
-/** v1 conversion writes spec.serviceAccount as a copy of spec.serviceAccountName. */
-function writeDeprecatedServiceAccount(spec: unknown): void {
-  if (!isObject(spec)) return;
-  if (spec['serviceAccountName']) spec['serviceAccount'] = spec['serviceAccountName'];
-  else delete spec['serviceAccount'];
-}
