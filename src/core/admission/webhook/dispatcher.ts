@@ -30,6 +30,8 @@ export interface DispatchDeps {
   equivalentVersions(a: AdmissionAttributes): string[];
   /** One call made (apiserver_admission_webhook_* metrics): `code` the HTTP status, 0 without an answer. */
   observe?: WebhookObserver;
+  /** The request kind's defaulter (its strategy's), run on a patched object as the codec defaults what it decodes. */
+  defaulter?(a: AdmissionAttributes): ((obj: KubeObject) => void) | undefined;
 }
 
 export type WebhookObserver = (webhook: string, type: 'admit' | 'validating', operation: string, rejected: boolean, code: number, seconds: number) => void;
@@ -143,12 +145,19 @@ function failed(e: unknown, hook: Webhook, kind: 'mutating' | 'validating', roun
   throw newInternalError(e);
 }
 
-/** Applies a mutating webhook's JSON Patch to a.object in place; whether it changed. */
-function applyPatch(hook: Webhook, a: AdmissionAttributes, patch: unknown): boolean {
+/**
+ * Applies a mutating webhook's JSON Patch to a.object in place; whether it
+ * changed. The patched object is defaulted before the comparison, as kube's
+ * dispatcher decodes it into a new object of the kind and defaults that:
+ * a container a webhook adds gets its defaults before the next webhook, the
+ * field manager and validation see it.
+ */
+function applyPatch(hook: Webhook, a: AdmissionAttributes, patch: unknown, defaulter: ((obj: KubeObject) => void) | undefined): boolean {
   if (patch === undefined || (Array.isArray(patch) && patch.length === 0)) return false;
   if (!a.object) throw newInternalError(new Error(`admission webhook "${hook.spec.name}" attempted to modify the object, which is not supported for this operation`));
   const result = applyJSONPatch(a.object as unknown as JsonObject, patch);
   if (!result.ok) throw newInternalError(new Error(result.error.message));
+  defaulter?.(result.object as unknown as KubeObject);
   if (jsonEqual(result.object, a.object)) return false;
   const target = a.object as unknown as Record<string, unknown>;
   for (const k of Object.keys(target)) delete target[k];
@@ -165,6 +174,7 @@ export async function dispatchMutating(hooks: readonly Webhook[], a: AdmissionAt
     const namespace = await ns();
     if (!namespace || namespace.metadata.deletionTimestamp) return;
   }
+  const defaulter = deps.defaulter?.(a);
   /** IfNeeded webhooks called in the first round, with the object as they left it. */
   const reinvocable: { hook: Webhook; after: unknown }[] = [];
   for (const round of [0, 1]) {
@@ -183,7 +193,7 @@ export async function dispatchMutating(hooks: readonly Webhook[], a: AdmissionAt
       }
       record(hook, result, outcome);
       if (!result.allowed) throw toStatusErr(hook.spec.name, result.status);
-      const changed = applyPatch(hook, a, result.patch);
+      const changed = applyPatch(hook, a, result.patch, defaulter);
       if (changed) outcome.auditAnnotations[`mutation.webhook.admission.k8s.io/round_${round}_index_${hook.index}`] = JSON.stringify({ configuration: hook.configuration, webhook: hook.spec.name, mutated: true });
       if (round === 0 && hook.spec.reinvocationPolicy === 'IfNeeded') reinvocable.push({ hook, after: structuredClone(a.object) });
     }

@@ -52,6 +52,11 @@ export function createWebhookAdmissionPlugin(deps: WebhookPluginDeps): WebhookAd
       const kv = await store.getKv('', a.namespace);
       return kv ? (store.decode(kv) as KubeObject) : undefined;
     },
+    defaulter(a) {
+      const type = deps.registry.resourceFor(a.resource.group, a.resource.version, a.resource.resource);
+      const strategy = type ? deps.storeFor(type).strategy : undefined;
+      return strategy?.defaulter ? (obj) => strategy.defaulter!(obj) : undefined;
+    },
     equivalentVersions(a) {
       const versions = deps.registry.group(a.resource.group)?.versions ?? [];
       return versions.filter((v) => v !== a.resource.version && deps.registry.resourceFor(a.resource.group, v, a.resource.resource));

@@ -259,6 +259,23 @@ describe('MutatingAdmissionWebhook', () => {
     expect(t.calls.map((c) => c.path)).toEqual(['/first', '/second', '/first']);
   });
 
+  it('a patched object is defaulted as kube decodes it: a container a webhook adds has its defaults before the next webhook and in storage', async () => {
+    const podRules = { rules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] };
+    const sidecar = { name: 'proxy', image: 'envoy:1.30' };
+    const inject: Handler = (rv) => respond(rv, { allowed: true, patchType: 'JSONPatch', patch: patch([{ op: 'add', path: '/spec/containers/-', value: sidecar }]) });
+    const t = await server({ '/inject': inject, '/second': allow }, [], [hook('inject.example.com', '/inject', podRules), hook('second.example.com', '/second', podRules)]);
+    await t.json('POST', '/api/v1/namespaces/default/serviceaccounts', { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });
+    const r = await t.json('POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } });
+    expect(r.status).toBe(201);
+    const defaulted = { imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', resources: {} };
+    expect(r.body.spec.containers[1]).toMatchObject({ ...sidecar, ...defaulted });
+    // The next webhook was sent the defaulted sidecar.
+    expect(t.calls.map((c) => c.path)).toEqual(['/inject', '/second']);
+    expect(t.calls[1]!.review.request['object'].spec.containers[1]).toEqual({ ...sidecar, ...defaulted });
+    // The creator's managedFields were recorded before admission: the injected container is nobody's.
+    expect(Object.keys(r.body.metadata.managedFields[0].fieldsV1['f:spec']['f:containers'])).toEqual(['k:{"name":"app"}']);
+  });
+
   it('a delete reaches mutating webhooks with neither object (they may refuse it), then validating ones with oldObject', async () => {
     const deleteRules = [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
     let refuse = true;
