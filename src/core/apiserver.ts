@@ -19,6 +19,7 @@ import { startTokenCleaner } from './controllers/tokencleaner';
 import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
+import { startDisruptionController } from './controllers/disruption';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
@@ -360,6 +361,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
+      ['disruption-controller', () => startDisruptionController(deps)],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
@@ -475,7 +477,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (info.subresource === 'eviction') {
       if (info.verb !== 'create') throw newMethodNotSupported({ group: 'policy', resource: 'pods/eviction' }, info.verb);
-      return evictPod(scope);
+      const budgets = registry.resourceFor('policy', 'v1', 'poddisruptionbudgets');
+      return evictPod(scope, budgets ? storeFor(budgets) : undefined);
     }
     // A CSR's /approval is read and written like /status (its strategy keeps the write to the conditions); it has no other routes.
     if (info.subresource === 'approval' && !['get', 'update', 'patch'].includes(info.verb)) throw newRouteMethodNotAllowed();

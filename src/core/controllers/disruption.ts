@@ -1,0 +1,249 @@
+/**
+ * The disruption controller (pkg/controller/disruption): keeps each
+ * PodDisruptionBudget's status, which the eviction subresource reads before
+ * it deletes a pod. For a budget it counts the pods its selector matches in
+ * its namespace (policy/v1: `{}` matches all of them, no selector none), the
+ * pods expected (the matches for an integer minAvailable; else the scale of
+ * their controllers: ReplicationController, Deployment through its
+ * ReplicaSet, ReplicaSet, StatefulSet), the healthy ones (Ready, not being
+ * deleted, not evicted in the last two minutes) and the healthy ones it needs,
+ * and so how many disruptions it allows now, with the DisruptionAllowed
+ * condition. Evictions it has not seen deleted yet are kept in disruptedPods
+ * for two minutes, then dropped.
+ *
+ * kubesim has no kubelet: pods count as healthy only when someone writes a
+ * Ready condition into their status.
+ */
+import { formatTime, isObject, type KubeObject } from '../api/types';
+import { StatusError } from '../errors';
+import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
+import type { Store } from '../registry/generic/store';
+import type { StorageEvent } from '../storage/interface';
+import { controllerRefOf, isPodReady, scaledValue, specOf, statusOf } from './controllerUtils';
+import { watchInto, type RunningController } from './informer';
+import type { NamespaceControllerDeps } from './namespace';
+import { newWorkQueue } from './workqueue';
+
+/** How long an eviction the controller has not seen deleted keeps its pod out of the healthy count (DeletionTimeout). */
+export const deletionTimeoutMs = 2 * 60 * 1000;
+
+type Obj = Record<string, unknown>;
+
+/** The budget's status as the controller computes it, before the condition. */
+interface BudgetCounts {
+  currentHealthy: number;
+  desiredHealthy: number;
+  expectedPods: number;
+  disruptionsAllowed: number;
+  disruptedPods: Record<string, string>;
+}
+
+/** apimeta.SetStatusCondition: the condition replaces the one of its type; lastTransitionTime moves only when its status does. */
+export function setStatusCondition(conditions: Obj[], condition: Obj, now: string): Obj[] {
+  const old = conditions.find((c) => c['type'] === condition['type']);
+  const lastTransitionTime = old && old['status'] === condition['status'] && typeof old['lastTransitionTime'] === 'string' ? old['lastTransitionTime'] : now;
+  const next = { type: condition['type'], status: condition['status'], observedGeneration: condition['observedGeneration'], lastTransitionTime, reason: condition['reason'], message: condition['message'] ?? '' };
+  if (next.observedGeneration === undefined) delete (next as Obj)['observedGeneration'];
+  return old ? conditions.map((c) => (c === old ? next : c)) : [...conditions, next];
+}
+
+/** pdbhelper.UpdateDisruptionAllowedCondition. */
+export function disruptionAllowedCondition(disruptionsAllowed: number, observedGeneration: number | undefined): Obj {
+  return disruptionsAllowed > 0
+    ? { type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', observedGeneration }
+    : { type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', observedGeneration };
+}
+
+/** The budget's status with the condition kept current, its fields in PodDisruptionBudgetStatus's order. */
+export function budgetStatus(old: Obj, counts: BudgetCounts, observedGeneration: number | undefined, now: string): Obj {
+  const status: Obj = {};
+  if (observedGeneration) status['observedGeneration'] = observedGeneration;
+  if (Object.keys(counts.disruptedPods).length) status['disruptedPods'] = counts.disruptedPods;
+  status['disruptionsAllowed'] = counts.disruptionsAllowed;
+  status['currentHealthy'] = counts.currentHealthy;
+  status['desiredHealthy'] = counts.desiredHealthy;
+  status['expectedPods'] = counts.expectedPods;
+  status['conditions'] = setStatusCondition(conditionsOf(old), disruptionAllowedCondition(counts.disruptionsAllowed, observedGeneration), now);
+  return status;
+}
+
+const statusOrder = ['observedGeneration', 'disruptedPods', 'disruptionsAllowed', 'currentHealthy', 'desiredHealthy', 'expectedPods', 'conditions'];
+
+/** A budget status with its fields in PodDisruptionBudgetStatus's order (any others after them). */
+export function inStatusOrder(status: Obj): Obj {
+  const out: Obj = {};
+  for (const k of statusOrder) if (status[k] !== undefined) out[k] = status[k];
+  for (const k in status) if (!(k in out) && status[k] !== undefined) out[k] = status[k];
+  return out;
+}
+
+export function conditionsOf(status: Obj): Obj[] {
+  return Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]).filter(isObject) : [];
+}
+
+/** Why the expected count cannot be found (a pod without a controller it knows): the budget then allows nothing. */
+class SyncFailed extends Error {}
+
+export function startDisruptionController(deps: NamespaceControllerDeps): RunningController {
+  const storeOf = (group: string, resource: string): Store | undefined => {
+    const type = deps.registry.resourceFor(group, 'v1', resource);
+    return type ? deps.storeFor(type) : undefined;
+  };
+  const budgets = storeOf('policy', 'poddisruptionbudgets')!;
+  const pods = storeOf('', 'pods')!;
+
+  /** The scale of a pod's controller, by its uid (the finders of getExpectedScale); undefined when none is found. */
+  async function controllerScale(pod: KubeObject): Promise<{ uid: string; scale: number } | undefined> {
+    const ref = controllerRefOf(pod);
+    if (!ref) return undefined;
+    const namespace = pod.metadata.namespace!;
+    const read = async (group: string, resource: string, name: string): Promise<KubeObject | undefined> => {
+      const store = storeOf(group, resource);
+      const kv = store ? await store.getKv(namespace, name) : undefined;
+      return kv ? store!.decode(kv) : undefined;
+    };
+    const replicas = (obj: KubeObject) => (typeof specOf(obj)['replicas'] === 'number' ? (specOf(obj)['replicas'] as number) : 1);
+    const owned = (obj: KubeObject | undefined, uid: string) => (obj && obj.metadata.uid === uid ? obj : undefined);
+    switch (ref.kind) {
+      case 'ReplicationController': {
+        const rc = owned(await read('', 'replicationcontrollers', ref.name), ref.uid);
+        return rc ? { uid: rc.metadata.uid!, scale: replicas(rc) } : undefined;
+      }
+      case 'StatefulSet': {
+        const sts = owned(await read('apps', 'statefulsets', ref.name), ref.uid);
+        return sts ? { uid: sts.metadata.uid!, scale: replicas(sts) } : undefined;
+      }
+      case 'ReplicaSet': {
+        const rs = owned(await read('apps', 'replicasets', ref.name), ref.uid);
+        if (!rs) return undefined;
+        // A Deployment's ReplicaSet counts as its Deployment.
+        const rsRef = controllerRefOf(rs);
+        if (rsRef?.kind === 'Deployment') {
+          const d = owned(await read('apps', 'deployments', rsRef.name), rsRef.uid);
+          return d ? { uid: d.metadata.uid!, scale: replicas(d) } : undefined;
+        }
+        return { uid: rs.metadata.uid!, scale: replicas(rs) };
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** getExpectedScale: the sum of the scales of the matching pods' controllers, each counted once. */
+  async function expectedScale(matching: KubeObject[]): Promise<number> {
+    const scales = new Map<string, number>();
+    for (const pod of matching) {
+      // A pod nobody controls is left out (kube records an UnmanagedPods event).
+      if (!controllerRefOf(pod)) continue;
+      const found = await controllerScale(pod);
+      if (!found) throw new SyncFailed(`found no controllers for pod ${JSON.stringify(pod.metadata.name)}`);
+      scales.set(found.uid, found.scale);
+    }
+    let total = 0;
+    for (const scale of scales.values()) total += scale;
+    return total;
+  }
+
+  async function counts(pdb: KubeObject, matching: KubeObject[], nowMs: number): Promise<{ counts: BudgetCounts; recheckAt?: number }> {
+    const spec = specOf(pdb);
+    let expectedPods = 0;
+    let desiredHealthy = 0;
+    if (spec['maxUnavailable'] !== undefined && spec['maxUnavailable'] !== null) {
+      expectedPods = await expectedScale(matching);
+      desiredHealthy = Math.max(0, expectedPods - scaledValue(spec['maxUnavailable'], expectedPods, true));
+    } else if (typeof spec['minAvailable'] === 'number') {
+      desiredHealthy = spec['minAvailable'];
+      expectedPods = matching.length;
+    } else if (typeof spec['minAvailable'] === 'string') {
+      expectedPods = await expectedScale(matching);
+      desiredHealthy = scaledValue(spec['minAvailable'], expectedPods, true);
+    }
+    // buildDisruptedPodMap: evictions not yet seen deleted, for two minutes.
+    const recorded = isObject(statusOf(pdb)['disruptedPods']) ? (statusOf(pdb)['disruptedPods'] as Record<string, unknown>) : {};
+    const disruptedPods: Record<string, string> = {};
+    let recheckAt: number | undefined;
+    for (const pod of matching) {
+      const at = recorded[pod.metadata.name!];
+      if (pod.metadata.deletionTimestamp || typeof at !== 'string') continue;
+      const expectedDeletion = Date.parse(at) + deletionTimeoutMs;
+      if (expectedDeletion < nowMs) continue;
+      disruptedPods[pod.metadata.name!] = at;
+      recheckAt = Math.min(recheckAt ?? Infinity, expectedDeletion);
+    }
+    // countHealthyPods
+    let currentHealthy = 0;
+    for (const pod of matching) {
+      if (pod.metadata.deletionTimestamp || disruptedPods[pod.metadata.name!] !== undefined) continue;
+      if (isPodReady(pod)) currentHealthy++;
+    }
+    // A budget matching no pods yet allows nothing, so its first pods are safe before it is updated.
+    let disruptionsAllowed = currentHealthy - desiredHealthy;
+    if (expectedPods <= 0 || disruptionsAllowed <= 0) disruptionsAllowed = 0;
+    return { counts: { currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed, disruptedPods }, recheckAt };
+  }
+
+  async function sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    // A pod changed (`namespace/`): every budget of its namespace looks again.
+    if (!name) {
+      for (const pdb of (await budgets.list(namespace)).items) queue.add(`${namespace}/${pdb.metadata.name}`);
+      return;
+    }
+    const kv = await budgets.getKv(namespace, name);
+    if (!kv) return;
+    const pdb = budgets.decode(kv);
+    if (pdb.metadata.deletionTimestamp) return;
+    const now = deps.clock.now();
+    const generation = pdb.metadata.generation;
+    let status: Obj;
+    let recheckAt: number | undefined;
+    const selector = labelSelectorFromObject(specOf(pdb)['selector'] as LabelSelectorObject | null | undefined);
+    try {
+      if (isSelectorError(selector)) throw new SyncFailed(selector.message);
+      const matching = (await pods.list(namespace)).items.filter((p) => selector.matches(p.metadata.labels));
+      const computed = await counts(pdb, matching, now.getTime());
+      recheckAt = computed.recheckAt;
+      status = budgetStatus(statusOf(pdb), computed.counts, generation, formatTime(now));
+    } catch (e) {
+      if (!(e instanceof SyncFailed)) throw e;
+      // failSafe: nothing may be disrupted; the rest of the status stays as it was.
+      const old = statusOf(pdb);
+      const observed = typeof old['observedGeneration'] === 'number' ? old['observedGeneration'] : undefined;
+      const conditions = conditionsOf(old);
+      status = inStatusOrder({
+        ...old,
+        disruptionsAllowed: 0,
+        currentHealthy: old['currentHealthy'] ?? 0,
+        desiredHealthy: old['desiredHealthy'] ?? 0,
+        expectedPods: old['expectedPods'] ?? 0,
+        conditions: setStatusCondition(conditions, { type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message: e.message, observedGeneration: observed }, formatTime(now)),
+      });
+    }
+    if (JSON.stringify(status) !== JSON.stringify(statusOf(pdb))) {
+      try {
+        await budgets.update(namespace, name, (cur) => {
+          if (!cur || cur.metadata.uid !== pdb.metadata.uid || cur.metadata.resourceVersion !== pdb.metadata.resourceVersion) throw gone;
+          cur['status'] = status;
+          return cur;
+        }, { subresource: 'status' });
+      } catch (e) {
+        // Changed meanwhile: the change's event brings the budget back.
+        if (!(e instanceof StatusError && (e.code === 404 || e.code === 409))) throw e;
+      }
+    }
+    if (recheckAt !== undefined) void deps.clock.sleep(Math.max(0, recheckAt - now.getTime()) + 1000, stopped.signal).then(() => queue.add(key), () => {});
+  }
+
+  const gone = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'changed' });
+  const stopped = new AbortController();
+  const queue = newWorkQueue('disruption', sync);
+  const podNamespace = (e: StorageEvent): string => `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
+  const running = watchInto(deps, queue, budgets, [{ store: pods, keysFor: (e) => [podNamespace(e)] }]);
+  return {
+    idle: running.idle,
+    stop() {
+      stopped.abort();
+      running.stop();
+    },
+  };
+}
