@@ -4,6 +4,7 @@ import { authorizerFromModes } from './auth/authorizer/modes';
 import { asUser, headerAuthenticator } from './auth/authorizer/testing';
 import { newTestServer, type TestServer } from './testing/client';
 import { realClock } from './util/clock';
+import { eventually } from './testing/eventually';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -19,15 +20,6 @@ const pod = (name: string, extra: Record<string, unknown> = {}, meta: Record<str
   apiVersion: 'v1', kind: 'Pod', metadata: { name, ...meta }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra },
 });
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-}
 
 /** Lets controllers woken by the fake clock run. */
 const tick = () => new Promise((r) => setTimeout(r, 10));

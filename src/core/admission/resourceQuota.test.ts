@@ -1,6 +1,7 @@
 /** The ResourceQuota admission plugin through handle(): kube's 403s, the charge in the same request, dry runs. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -11,15 +12,6 @@ afterEach(async () => {
 const ns = '/api/v1/namespaces/default';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 500): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < tries; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-}
 
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
 const pod = (name: string, resources?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

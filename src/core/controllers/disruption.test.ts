@@ -1,6 +1,7 @@
 /** The disruption controller and the eviction subresource, driven through HTTP as kubectl get pdb and kubectl drain drive them. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -12,15 +13,6 @@ const ns = '/api/v1/namespaces/default';
 const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 const apps = '/apis/apps/v1/namespaces/default';
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-}
 
 async function server(controllers = ['*', '-deployment-controller', '-replicaset-controller']): Promise<TestServer> {
   t = await newTestServer({ controllers });

@@ -1,6 +1,7 @@
 /** The resourcequota controller, driven through HTTP: status.hard mirrors spec.hard, status.used is recounted. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -10,15 +11,6 @@ afterEach(async () => {
 
 const ns = '/api/v1/namespaces/default';
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-}
 
 const quota = (name: string, hard: Record<string, string>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name }, spec: { hard, ...extra } });
 const getQuota = async (s: TestServer, name: string) => (await s.json('GET', `${ns}/resourcequotas/${name}`)).body;

@@ -1,6 +1,7 @@
 /** Deployment -> ReplicaSet -> Pod reconciliation, driven through HTTP as kubectl drives it. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -12,15 +13,6 @@ const apps = '/apis/apps/v1/namespaces/default';
 const pods = '/api/v1/namespaces/default/pods';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-async function eventually<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 500; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 2));
-  }
-  throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-}
 
 function deployment(name: string, replicas: number, image = 'nginx') {
   return {
