@@ -20,7 +20,6 @@ const pod = (name: string, extra: Record<string, unknown> = {}, meta: Record<str
   apiVersion: 'v1', kind: 'Pod', metadata: { name, ...meta }, spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra },
 });
 
-
 /** Lets controllers woken by the fake clock run. */
 const tick = () => new Promise((r) => setTimeout(r, 10));
 

@@ -12,7 +12,6 @@ afterEach(async () => {
 const ns = '/api/v1/namespaces/default';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-
 const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: 'b' } });
 const pod = (name: string, resources?: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name },
@@ -230,7 +229,6 @@ describe('ResourceQuota admission: controllers', () => {
     });
     expect(d.status.replicas).toBe(1);
   });
-
 
   it('a ReplicaSet\'s pods stop at the quota: ReplicaFailure says why, and more room lets it finish', async () => {
     t = await newTestServer({ controllers: ['*', '-root-ca-certificate-publisher-controller'] });

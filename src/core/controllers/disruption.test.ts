@@ -13,7 +13,6 @@ const ns = '/api/v1/namespaces/default';
 const pdbs = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 const apps = '/apis/apps/v1/namespaces/default';
 
-
 async function server(controllers = ['*', '-deployment-controller', '-replicaset-controller']): Promise<TestServer> {
   t = await newTestServer({ controllers });
   await t.json('POST', `${ns}/serviceaccounts`, { body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } } });

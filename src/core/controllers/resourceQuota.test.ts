@@ -11,7 +11,6 @@ afterEach(async () => {
 
 const ns = '/api/v1/namespaces/default';
 
-
 const quota = (name: string, hard: Record<string, string>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name }, spec: { hard, ...extra } });
 const getQuota = async (s: TestServer, name: string) => (await s.json('GET', `${ns}/resourcequotas/${name}`)).body;
 

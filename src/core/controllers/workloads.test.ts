@@ -13,7 +13,6 @@ const apps = '/apis/apps/v1/namespaces/default';
 const pods = '/api/v1/namespaces/default/pods';
 const mergePatch = { 'content-type': 'application/merge-patch+json' };
 
-
 function deployment(name: string, replicas: number, image = 'nginx') {
   return {
     apiVersion: 'apps/v1',
