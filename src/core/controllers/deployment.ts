@@ -13,6 +13,7 @@ import { jsonEqual } from '../api/equality';
 import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import { controllerKeyOf, controllerRefOf, newControllerRef, scaledValue, specOf, statusOf } from './controllerUtils';
+import { newEventRecorder } from './events';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
@@ -92,6 +93,7 @@ function fenceposts(d: KubeObject): { surge: number; unavailable: number } {
 export function startDeploymentController(deps: NamespaceControllerDeps): RunningController {
   const deployments = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'deployments')!);
   const replicaSets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'replicasets')!);
+  const recorder = newEventRecorder(deps, 'deployment-controller');
   const stopped = new AbortController();
   /** Deadlines already scheduled, so each is slept on once. */
   const deadlines = new Set<string>();
@@ -109,13 +111,21 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
 
   async function scaleReplicaSet(rs: KubeObject, replicas: number, d: KubeObject): Promise<KubeObject> {
     const { surge } = fenceposts(d);
+    let from = replicasOf(rs);
     const { object } = await replicaSets.update(rs.metadata.namespace!, rs.metadata.name!, (cur) => {
       if (!cur || cur.metadata.uid !== rs.metadata.uid) throw gone();
+      from = replicasOf(cur);
       (cur['spec'] as Obj)['replicas'] = replicas;
       cur.metadata.annotations = { ...cur.metadata.annotations, [desiredReplicasAnnotation]: String(replicasOf(d)), [maxReplicasAnnotation]: String(replicasOf(d) + surge) };
       return cur;
     });
+    if (from !== replicas) scaledEvent(d, object, from, replicas);
     return object;
+  }
+
+  /** The ScalingReplicaSet event kubectl describe deployment lists. */
+  function scaledEvent(d: KubeObject, rs: KubeObject, from: number, to: number): void {
+    recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${to > from ? 'up' : 'down'} replica set ${rs.metadata.name} from ${from} to ${to}`);
   }
 
   async function ownedReplicaSets(d: KubeObject): Promise<KubeObject[]> {
@@ -163,6 +173,8 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
       },
     };
     const created = await replicaSets.create(d.metadata.namespace!, rs);
+    const scale = replicasOf(created);
+    if (scale > 0) scaledEvent(d, created, 0, scale);
     conditions = setCondition(conditions, newCondition('Progressing', 'True', 'NewReplicaSetCreated', `Created new replica set "${created.metadata.name}"`));
     return { rs: created, conditions };
   }

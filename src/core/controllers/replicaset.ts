@@ -26,6 +26,7 @@ import {
 import type { StorageEvent } from '../storage/interface';
 import type { NamespaceControllerDeps } from './namespace';
 import { watchInto, type RunningController } from './informer';
+import { newEventRecorder } from './events';
 import { newWorkQueue } from './workqueue';
 import { realClock } from '../util/clock';
 
@@ -65,6 +66,7 @@ function compareRanks(a: number[], b: number[]): number {
 export function startReplicaSetController(deps: NamespaceControllerDeps): RunningController {
   const replicaSets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'replicasets')!);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
+  const recorder = newEventRecorder(deps, 'replicaset-controller');
 
   async function podsOf(rs: KubeObject, selector: { matches(l: Record<string, string> | undefined): boolean }): Promise<KubeObject[]> {
     const namespace = rs.metadata.namespace!;
@@ -130,8 +132,10 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
           spec: structuredClone(template['spec'] ?? {}),
         };
         try {
-          await pods.create(namespace, pod);
+          const created = await pods.create(namespace, pod);
+          recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
         } catch (e) {
+          if (e instanceof StatusError) recorder.event(rs, 'Warning', 'FailedCreate', `Error creating: ${e.message}`);
           if (refusedByAdmission(e)) return e.message;
           ignoreGone(e);
           return undefined;
@@ -142,7 +146,9 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
       for (const pod of doomed) {
         try {
           await pods.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });
+          recorder.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         } catch (e) {
+          if (e instanceof StatusError && e.code !== 404) recorder.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${e.message}`);
           ignoreGone(e);
         }
       }

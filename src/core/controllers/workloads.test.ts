@@ -91,6 +91,70 @@ describe('deployment-controller and replicaset-controller', () => {
     expect(d.status.conditions[1].message).toBe(`ReplicaSet "${(await listRs(s))[0].metadata.name}" has successfully progressed.`);
   });
 
+  it('the controllers record Events kubectl describe lists: ScalingReplicaSet on the Deployment, SuccessfulCreate and SuccessfulDelete on the ReplicaSet; a repeat raises the count', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    const s = t;
+    const events = async (kind: string, name: string) =>
+      (await s.json('GET', `/api/v1/namespaces/default/events?fieldSelector=involvedObject.kind%3D${kind},involvedObject.name%3D${name}`)).body.items as any[];
+    const d = (await s.json('POST', `${apps}/deployments`, { body: deployment('web', 3) })).body;
+    await eventually(() => listPods(s), (l) => l.length === 3, 'three pods');
+    const rs = (await listRs(s))[0];
+    const scaling = await eventually(() => events('Deployment', 'web'), (l) => l.length === 1, 'the scaling event');
+    expect(scaling[0]).toMatchObject({
+      metadata: { namespace: 'default' },
+      involvedObject: { kind: 'Deployment', namespace: 'default', name: 'web', uid: d.metadata.uid, apiVersion: 'apps/v1' },
+      reason: 'ScalingReplicaSet',
+      message: `Scaled up replica set ${rs.metadata.name} from 0 to 3`,
+      source: { component: 'deployment-controller' },
+      firstTimestamp: '2026-01-01T00:00:00Z',
+      lastTimestamp: '2026-01-01T00:00:00Z',
+      count: 1,
+      type: 'Normal',
+      reportingComponent: 'deployment-controller',
+      reportingInstance: '',
+    });
+    expect(scaling[0].metadata.name).toMatch(/^web\.[0-9a-f]+$/);
+    const created = await eventually(() => events('ReplicaSet', rs.metadata.name), (l) => l.length === 3, 'three SuccessfulCreate events');
+    const podNames = (await listPods(s)).map((p) => p.metadata.name).sort();
+    expect(created.map((e) => [e.type, e.reason, e.source.component])).toEqual(Array(3).fill(['Normal', 'SuccessfulCreate', 'replicaset-controller']));
+    expect(created.map((e) => e.message).sort()).toEqual(podNames.map((n) => `Created pod: ${n}`));
+    // Down to 1: the Deployment scales its ReplicaSet down, which deletes two pods.
+    await s.json('PATCH', `${apps}/deployments/web/scale`, { body: { spec: { replicas: 1 } }, headers: mergePatch });
+    await eventually(() => events('ReplicaSet', rs.metadata.name), (l) => l.filter((e) => e.reason === 'SuccessfulDelete').length === 2, 'two SuccessfulDelete events');
+    // Up to 3 and down to 1 again: the same two scaling events once more raise their counts.
+    await eventually(() => events('Deployment', 'web'), (l) => l.length === 2, 'the scale-down event');
+    await s.json('PATCH', `${apps}/deployments/web/scale`, { body: { spec: { replicas: 3 } }, headers: mergePatch });
+    await eventually(() => listPods(s), (l) => l.length === 3, 'three pods again');
+    await s.json('PATCH', `${apps}/deployments/web/scale`, { body: { spec: { replicas: 1 } }, headers: mergePatch });
+    const twice = await eventually(() => events('Deployment', 'web'), (l) => l.length === 3 && l.some((e) => e.count === 2), 'a repeated scaling event');
+    expect(twice.map((e) => [e.message, e.count])).toEqual([
+      [`Scaled up replica set ${rs.metadata.name} from 0 to 3`, 1],
+      [`Scaled down replica set ${rs.metadata.name} from 3 to 1`, 2],
+      [`Scaled up replica set ${rs.metadata.name} from 1 to 3`, 1],
+    ]);
+  });
+
+  it('events are correlated as client-go does: the tenth distinct message of a reason is combined, and past 25 writes one per five minutes gets through', async () => {
+    t = await newTestServer({ controllers: ['*', '-deployment-controller'] });
+    const s = t;
+    const rs = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'big' }, spec: { replicas: 30, selector: { matchLabels: { app: 'big' } }, template: { metadata: { labels: { app: 'big' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } } };
+    expect((await s.json('POST', `${apps}/replicasets`, { body: rs })).status).toBe(201);
+    const events = async () => (await s.json('GET', '/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dbig')).body.items as any[];
+    await eventually(() => listPods(s), (l) => l.length === 30, 'thirty pods');
+    // Nine events of their own, then one combined Event; the 26th to 30th writes were filtered (the bucket holds 25).
+    const written = await eventually(events, (l) => l.length === 10 && l[9].count === 16, 'the correlated events');
+    expect(written.slice(0, 9).map((e) => [e.reason, e.count, e.reportingComponent])).toEqual(Array(9).fill(['SuccessfulCreate', 1, 'replicaset-controller']));
+    const combined = written[9];
+    expect(combined.message).toMatch(/^\(combined from similar events\): Created pod: big-[a-z0-9]{5}$/);
+    expect(combined.reportingComponent).toBeUndefined();
+    // Five minutes later the bucket has one token again: the next event (a delete) is written.
+    s.clock.advance(300_000);
+    await s.json('PATCH', `${apps}/replicasets/big`, { body: { spec: { replicas: 29 } }, headers: mergePatch });
+    const after = await eventually(events, (l) => l.some((e) => e.reason === 'SuccessfulDelete'), 'the delete event');
+    expect(after.filter((e) => e.reason === 'SuccessfulDelete')).toHaveLength(1);
+    expect(after.find((e) => e.reason === 'SuccessfulDelete').lastTimestamp).toBe('2026-01-01T00:05:00Z');
+  });
+
   it('a new template makes a second ReplicaSet (revision 2) and rolls within maxSurge', async () => {
     t = await newTestServer({ controllers: ['*'] });
     const s = t;
