@@ -35,6 +35,14 @@ describe('--etcd-compaction-interval', () => {
   });
 });
 
+describe('--event-ttl', () => {
+  it('takes a Go duration: how long an Event lasts after its last write', () => {
+    expect(parseFlags([]).eventTtlMs).toBeUndefined();
+    expect(parseFlags(['--event-ttl=30m']).eventTtlMs).toBe(1_800_000);
+    expect(() => parseFlags(['--event-ttl=forever'])).toThrow(FlagError);
+  });
+});
+
 describe('--feature-gates', () => {
   it('takes Name=bool pairs and rejects unknown gates', () => {
     expect(parseFlags(['--feature-gates=APIResponseCompression=false', '--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true']).featureGates).toEqual({ APIResponseCompression: false, AllowUnsafeMalformedObjectDeletion: true });

@@ -48,6 +48,8 @@ export interface HostFlags extends AuthorizationFlags {
   fakeClock?: Date;
   /** --livez-grace-period and --shutdown-delay-duration in ms (both default 0s). */
   livezGracePeriodMs?: number;
+  /** --event-ttl: how long an Event lasts after its last write. */
+  eventTtlMs?: number;
   shutdownDelayMs?: number;
   /** --max-request-bytes: the embedded store's largest write, as etcd's flag (default 1.5 MiB). */
   maxRequestBytes?: number;
@@ -64,6 +66,7 @@ Flags:
       --bind-address string            address to listen on (default "127.0.0.1")
       --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
+      --event-ttl duration             how long an Event lasts after its last write (default 1h0m0s)
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
       --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
@@ -124,7 +127,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes']);
@@ -258,6 +261,9 @@ export function parseFlags(argv: string[]): HostFlags {
       }
       case 'livez-grace-period':
         flags.livezGracePeriodMs = parseDuration(value, name);
+        break;
+      case 'event-ttl':
+        flags.eventTtlMs = parseDuration(value, name);
         break;
       case 'shutdown-delay-duration':
         flags.shutdownDelayMs = parseDuration(value, name);

@@ -20,6 +20,7 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startDisruptionController } from './controllers/disruption';
+import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
@@ -104,6 +105,8 @@ export interface ApiServerOptions {
   serverAddress?: string;
   /** How long the watch cache keeps history (and continue tokens stay valid); 5 minutes by default. */
   watchHistoryWindowMs?: number;
+  /** kube-apiserver's --event-ttl: how long an Event lasts after its last write (default 1h). */
+  eventTTLMs?: number;
   /** Feature gates (--feature-gates), over kube-apiserver's defaults. */
   featureGates?: Partial<FeatureGates>;
   /** Authentication methods, asked in order; none configured means every request is anonymous. */
@@ -399,6 +402,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     await webhooks.start();
     await defaultPlugins.start();
     controllers.push(crdController, policies, webhooks, defaultPlugins);
+    // --event-ttl: the leases Events are stored with.
+    const eventsType = registry.resourceFor('', 'v1', 'events');
+    if (eventsType) controllers.push({ stop: startEventTTL(storeFor(eventsType), clock, options.eventTTLMs ?? defaultEventTTLMs) });
     // RBAC's bootstrap reconciles roles with server-side apply, which reads their schema.
     if (options.rbacBootstrap ?? options.authorizer !== undefined) await loadDefinitions();
     const rbacControllers = await authorization.start();
