@@ -5,6 +5,7 @@
  * test binds the pods to a node and reports them Running and Ready itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../src/core/testing/eventually';
 import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
@@ -21,14 +22,6 @@ const manifests = (node: string, pods: string[]) =>
     ...pods.map((name) => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels: {app: web}\nspec:\n  nodeName: ${node}\n  containers:\n  - name: c\n    image: nginx:1.27\n`),
   ].join('---\n');
 
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('kubectl and PodDisruptionBudgets', () => {
   it('kubectl get pdb shows the allowed disruptions; kubectl drain evicts what the budget allows and reports the 429 for the rest', async () => {
     const created = await t.kubectl(['create', '-f', '-'], manifests('node-1', ['web-1', 'web-2']));
@@ -39,7 +32,8 @@ describe('kubectl and PodDisruptionBudgets', () => {
     }
     const pdb = await t.kubectl(['create', 'pdb', 'web', '--selector=app=web', '--min-available=1']);
     expect(pdb.stdout.trim()).toBe('poddisruptionbudget.policy/web created');
-    await eventually('the budget counted', async () => (await t.kubectl(['get', 'pdb', 'web', '-o', 'jsonpath={.status.currentHealthy}']).then((r) => r.stdout)) === '2');
+    const stdout = async (args: string[]) => (await t.kubectl(args)).stdout;
+    await eventually(() => stdout(['get', 'pdb', 'web', '-o', 'jsonpath={.status.currentHealthy}']), (out) => out === '2', 'the budget counted');
     const table = await t.kubectl(['get', 'pdb', 'web']);
     expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+MIN AVAILABLE\s+MAX UNAVAILABLE\s+ALLOWED DISRUPTIONS\s+AGE$/);
     expect(table.stdout.split('\n')[1]).toMatch(/^web\s+1\s+N\/A\s+1\s+\S+$/);
