@@ -56,10 +56,16 @@ describe('disruption-controller', () => {
     const none = await eventually(() => statusOf(s, 'none'), settled({ observedGeneration: 1 }), 'the none budget');
     expect(none).toMatchObject({ disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 1, expectedPods: 0 });
     expect(none.conditions[0]).toMatchObject({ status: 'False', reason: 'InsufficientPods' });
+    // kubectl describe pdb none: what the controller found.
+    const events = await eventually(async () => (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dnone`)).body.items as any[], (l) => l.length > 0, 'the NoPods event');
+    expect(events[0]).toMatchObject({ reason: 'NoPods', message: 'No matching pods found', type: 'Normal', source: { component: 'controllermanager' }, involvedObject: { kind: 'PodDisruptionBudget', name: 'none' } });
     expect(await eventually(() => statusOf(s, 'web'), settled({ observedGeneration: 1 }), 'the web budget')).toMatchObject({ disruptionsAllowed: 1, currentHealthy: 2, expectedPods: 2 });
     // A pod turning unready moves the budget.
     await s.json('PATCH', `${ns}/pods/a/status`, { body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } }, headers: { 'content-type': 'application/merge-patch+json' } });
     await eventually(() => statusOf(s, 'web'), settled({ currentHealthy: 1, disruptionsAllowed: 0 }), 'web after a pod turned unready');
+    // A new pod the budget selects brings it back too.
+    await runningPod(s, 'd', { app: 'web' }, true);
+    await eventually(() => statusOf(s, 'web'), settled({ currentHealthy: 2, expectedPods: 3, disruptionsAllowed: 1 }), 'web after a new pod');
   });
 
   it('a percentage or maxUnavailable counts the scale of the pods\' controllers; a pod whose controller cannot be found fails safe', async () => {

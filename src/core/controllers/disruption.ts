@@ -9,17 +9,20 @@
  * deleted, not evicted in the last two minutes) and the healthy ones it needs,
  * and so how many disruptions it allows now, with the DisruptionAllowed
  * condition. Evictions it has not seen deleted yet are kept in disruptedPods
- * for two minutes, then dropped.
+ * for two minutes, then dropped. A pod's change brings back the budgets that
+ * select it (before or after the change); a budget selecting no pod records
+ * a NoPods event.
  *
  * kubesim has no kubelet: pods count as healthy only when someone writes a
  * Ready condition into their status.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
-import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
+import { isSelectorError, labelSelectorFromObject, type LabelSelector, type LabelSelectorObject, type SelectorError } from '../selectors';
 import type { Store } from '../registry/generic/store';
 import type { StorageEvent } from '../storage/interface';
 import { controllerRefOf, isPodReady, scaledValue, specOf, statusOf } from './controllerUtils';
+import { newEventRecorder } from './events';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
@@ -91,6 +94,8 @@ export function startDisruptionController(deps: NamespaceControllerDeps): Runnin
   };
   const budgets = storeOf('policy', 'poddisruptionbudgets')!;
   const pods = storeOf('', 'pods')!;
+  // kube-controller-manager's disruption controller reports as "controllermanager".
+  const recorder = newEventRecorder(deps, 'controllermanager');
 
   /** The scale of a pod's controller, by its uid (the finders of getExpectedScale); undefined when none is found. */
   async function controllerScale(pod: KubeObject): Promise<{ uid: string; scale: number } | undefined> {
@@ -184,23 +189,26 @@ export function startDisruptionController(deps: NamespaceControllerDeps): Runnin
 
   async function sync(key: string): Promise<void> {
     const [namespace, name] = key.split('/') as [string, string];
-    // A pod changed (`namespace/`): every budget of its namespace looks again.
-    if (!name) {
-      for (const pdb of (await budgets.list(namespace)).items) queue.add(`${namespace}/${pdb.metadata.name}`);
+    const kv = await budgets.getKv(namespace, name);
+    const known = selectors.get(namespace);
+    if (!kv) {
+      known?.delete(name);
+      if (known?.size === 0) selectors.delete(namespace);
       return;
     }
-    const kv = await budgets.getKv(namespace, name);
-    if (!kv) return;
     const pdb = budgets.decode(kv);
+    const selector = labelSelectorFromObject(specOf(pdb)['selector'] as LabelSelectorObject | null | undefined);
+    if (known) known.set(name, selector);
+    else selectors.set(namespace, new Map([[name, selector]]));
     if (pdb.metadata.deletionTimestamp) return;
     const now = deps.clock.now();
     const generation = pdb.metadata.generation;
     let status: Obj;
     let recheckAt: number | undefined;
-    const selector = labelSelectorFromObject(specOf(pdb)['selector'] as LabelSelectorObject | null | undefined);
     try {
       if (isSelectorError(selector)) throw new SyncFailed(selector.message);
       const matching = (await pods.list(namespace)).items.filter((p) => selector.matches(p.metadata.labels));
+      if (!matching.length) recorder.event(pdb, 'Normal', 'NoPods', 'No matching pods found');
       const computed = await counts(pdb, matching, now.getTime());
       recheckAt = computed.recheckAt;
       status = budgetStatus(statusOf(pdb), computed.counts, generation, formatTime(now));
@@ -237,8 +245,27 @@ export function startDisruptionController(deps: NamespaceControllerDeps): Runnin
   const gone = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'changed' });
   const stopped = new AbortController();
   const queue = newWorkQueue('disruption', sync);
-  const podNamespace = (e: StorageEvent): string => `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
-  const running = watchInto(deps, queue, budgets, [{ store: pods, keysFor: (e) => [podNamespace(e)] }]);
+  /** The budgets of each namespace the controller has seen, with their selectors: a pod's change goes to those selecting it. */
+  const selectors = new Map<string, Map<string, LabelSelector | SelectorError>>();
+  /** getPdbForPod, for the pod before and after the change. */
+  const budgetsSelecting = (e: StorageEvent): string[] => {
+    const namespace = e.kv.key.slice(pods.prefix.length).split('/')[0]!;
+    const known = selectors.get(namespace);
+    if (!known) return [];
+    const keys = new Set<string>();
+    for (const kv of [e.kv, e.prevKv]) {
+      if (!kv?.value) continue;
+      let labels: Record<string, string> | undefined;
+      try {
+        labels = (JSON.parse(kv.value) as KubeObject).metadata?.labels;
+      } catch {
+        continue;
+      }
+      for (const [name, selector] of known) if (!isSelectorError(selector) && selector.matches(labels)) keys.add(`${namespace}/${name}`);
+    }
+    return [...keys];
+  };
+  const running = watchInto(deps, queue, budgets, [{ store: pods, keysFor: budgetsSelecting }]);
   return {
     idle: running.idle,
     stop() {
