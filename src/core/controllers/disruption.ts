@@ -16,7 +16,8 @@
  * kubesim has no kubelet: pods count as healthy only when someone writes a
  * Ready condition into their status.
  */
-import { formatTime, isObject, type KubeObject } from '../api/types';
+import { jsonEqual } from '../api/equality';
+import { formatTime, isObject, type KubeObject, type OwnerReference } from '../api/types';
 import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelector, type LabelSelectorObject, type SelectorError } from '../selectors';
 import type { Store } from '../registry/generic/store';
@@ -84,6 +85,14 @@ export function conditionsOf(status: Obj): Obj[] {
   return Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]).filter(isObject) : [];
 }
 
+/** Kinds whose scale counts for a budget (the finders of getExpectedScale): group and resource. */
+const scaledKinds: Record<string, [string, string]> = {
+  ReplicationController: ['', 'replicationcontrollers'],
+  ReplicaSet: ['apps', 'replicasets'],
+  Deployment: ['apps', 'deployments'],
+  StatefulSet: ['apps', 'statefulsets'],
+};
+
 /** Why the expected count cannot be found (a pod without a controller it knows): the budget then allows nothing. */
 class SyncFailed extends Error {}
 
@@ -97,41 +106,25 @@ export function startDisruptionController(deps: NamespaceControllerDeps): Runnin
   // kube-controller-manager's disruption controller reports as "controllermanager".
   const recorder = newEventRecorder(deps, 'controllermanager');
 
-  /** The scale of a pod's controller, by its uid (the finders of getExpectedScale); undefined when none is found. */
+  /** The controller ref names, if it is still that object (same uid), for the kinds the finders of getExpectedScale know. */
+  async function controllerOf(namespace: string, ref: OwnerReference): Promise<KubeObject | undefined> {
+    const at = scaledKinds[ref.kind];
+    const store = at && storeOf(at[0], at[1]);
+    const kv = store ? await store.getKv(namespace, ref.name) : undefined;
+    const obj = kv ? store!.decode(kv) : undefined;
+    return obj?.metadata.uid === ref.uid ? obj : undefined;
+  }
+
+  /** The scale of a pod's controller, a Deployment's ReplicaSet counting as its Deployment; undefined when none is found. */
   async function controllerScale(pod: KubeObject): Promise<{ uid: string; scale: number } | undefined> {
     const ref = controllerRefOf(pod);
-    if (!ref) return undefined;
-    const namespace = pod.metadata.namespace!;
-    const read = async (group: string, resource: string, name: string): Promise<KubeObject | undefined> => {
-      const store = storeOf(group, resource);
-      const kv = store ? await store.getKv(namespace, name) : undefined;
-      return kv ? store!.decode(kv) : undefined;
-    };
-    const replicas = (obj: KubeObject) => (typeof specOf(obj)['replicas'] === 'number' ? (specOf(obj)['replicas'] as number) : 1);
-    const owned = (obj: KubeObject | undefined, uid: string) => (obj && obj.metadata.uid === uid ? obj : undefined);
-    switch (ref.kind) {
-      case 'ReplicationController': {
-        const rc = owned(await read('', 'replicationcontrollers', ref.name), ref.uid);
-        return rc ? { uid: rc.metadata.uid!, scale: replicas(rc) } : undefined;
-      }
-      case 'StatefulSet': {
-        const sts = owned(await read('apps', 'statefulsets', ref.name), ref.uid);
-        return sts ? { uid: sts.metadata.uid!, scale: replicas(sts) } : undefined;
-      }
-      case 'ReplicaSet': {
-        const rs = owned(await read('apps', 'replicasets', ref.name), ref.uid);
-        if (!rs) return undefined;
-        // A Deployment's ReplicaSet counts as its Deployment.
-        const rsRef = controllerRefOf(rs);
-        if (rsRef?.kind === 'Deployment') {
-          const d = owned(await read('apps', 'deployments', rsRef.name), rsRef.uid);
-          return d ? { uid: d.metadata.uid!, scale: replicas(d) } : undefined;
-        }
-        return { uid: rs.metadata.uid!, scale: replicas(rs) };
-      }
-      default:
-        return undefined;
-    }
+    // A Deployment is reached through its ReplicaSet only.
+    let controller = ref && ref.kind !== 'Deployment' ? await controllerOf(pod.metadata.namespace!, ref) : undefined;
+    const above = controller?.kind === 'ReplicaSet' ? controllerRefOf(controller) : undefined;
+    if (above?.kind === 'Deployment') controller = await controllerOf(pod.metadata.namespace!, above);
+    if (!controller) return undefined;
+    const replicas = specOf(controller)['replicas'];
+    return { uid: controller.metadata.uid!, scale: typeof replicas === 'number' ? replicas : 1 };
   }
 
   /** getExpectedScale: the sum of the scales of the matching pods' controllers, each counted once. */
@@ -227,7 +220,7 @@ export function startDisruptionController(deps: NamespaceControllerDeps): Runnin
         conditions: setStatusCondition(conditions, { type: 'DisruptionAllowed', status: 'False', reason: 'SyncFailed', message: e.message, observedGeneration: observed }, formatTime(now)),
       });
     }
-    if (JSON.stringify(status) !== JSON.stringify(statusOf(pdb))) {
+    if (!jsonEqual(status, statusOf(pdb))) {
       try {
         await budgets.update(namespace, name, (cur) => {
           if (!cur || cur.metadata.uid !== pdb.metadata.uid || cur.metadata.resourceVersion !== pdb.metadata.resourceVersion) throw gone;
