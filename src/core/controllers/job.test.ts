@@ -308,4 +308,48 @@ describe('job-controller', () => {
     s.clock.advance(10_000);
     await until('patient replaced', () => getJob(s, 'patient'), (j) => j.status.failed === 1 && j.status.active === 1 && j.status.terminating === 0);
   });
+  it('backoffLimitPerIndex: a failed index waits for its own backoff, its replacement carries the failure count; a failed index fails the Job once the rest succeed', async () => {
+    const s = await server();
+    await create(s, job('per', { completionMode: 'Indexed', completions: 3, parallelism: 3, backoffLimitPerIndex: 1 }));
+    const ixOf = (p: any) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'];
+    const pods = await until('three pods', () => listPods(s), (l) => l.length === 3);
+    expect(pods.map((p) => p.metadata.annotations['batch.kubernetes.io/job-index-failure-count'])).toEqual(['0', '0', '0']);
+    const first0 = pods.find((p) => ixOf(p) === '0');
+    await setPhase(s, first0.metadata.name, { phase: 'Failed' });
+    // The failed pod keeps its finalizer, so is not counted yet, until its replacement exists 10s later.
+    // While pod creation backs off, manageJob reports no active pods, as kube's does.
+    const waiting = await until('backing off', () => getJob(s, 'per'), (j) => j.status.failedIndexes === '' && j.status.active === undefined);
+    expect(waiting.status.failed).toBeUndefined();
+    expect((await s.json('GET', `${ns}/pods/${first0.metadata.name}`)).body.metadata.finalizers).toEqual(['batch.kubernetes.io/job-tracking']);
+    s.clock.advance(10_000);
+    const second0 = (await until('index 0 again', () => livePods(s), (l) => l.length === 3)).find((p) => ixOf(p) === '0');
+    expect(second0.metadata.annotations['batch.kubernetes.io/job-index-failure-count']).toBe('1');
+    await until('the first pod released', async () => (await s.json('GET', `${ns}/pods/${first0.metadata.name}`)).body.metadata.finalizers, (f) => f === undefined);
+    await setPhase(s, second0.metadata.name, { phase: 'Failed' });
+    const st = await until('index 0 failed', () => getJob(s, 'per'), (j) => j.status.failedIndexes === '0');
+    expect(st.status).toMatchObject({ failed: 2, active: 2 });
+    for (const p of (await livePods(s))) await setPhase(s, p.metadata.name, { phase: 'Succeeded' });
+    const failed = await until('Failed', () => getJob(s, 'per'), (j) => j.status.conditions?.some((c: any) => c.type === 'Failed'));
+    expect(failed.status.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['FailureTarget', 'FailedIndexes', 'Job has failed indexes'],
+      ['Failed', 'FailedIndexes', 'Job has failed indexes'],
+    ]);
+    expect(failed.status).toMatchObject({ succeeded: 2, failed: 2, completedIndexes: '1,2', failedIndexes: '0', uncountedTerminatedPods: {} });
+    expect(failed.spec.backoffLimit).toBe(2147483647);
+  });
+
+  it('ttl-after-finished-controller deletes a finished Job ttlSecondsAfterFinished after it finished, its pods first', async () => {
+    const s = await server();
+    await create(s, job('short', { ttlSecondsAfterFinished: 60 }));
+    const [pod] = await until('a pod', () => listPods(s), (l) => l.length === 1);
+    s.clock.advance(5_000);
+    await setPhase(s, pod.metadata.name, { phase: 'Succeeded' });
+    await until('complete', () => getJob(s, 'short'), (j) => !!j.status.completionTime);
+    s.clock.advance(59_000);
+    await settle();
+    expect((await s.json('GET', `${jobsPath}/short`)).status).toBe(200);
+    s.clock.advance(1_000);
+    await until('the Job deleted', async () => (await s.json('GET', `${jobsPath}/short`)).status, (code) => code === 404);
+    expect(await listPods(s)).toEqual([]);
+  });
 });

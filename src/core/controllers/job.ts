@@ -428,6 +428,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
       const remaining = remainingBackoffMs(ctx.newBackoff.failuresAfterLastSuccess, ctx.newBackoff.lastFailureMs, nowMs());
       if (remaining > 0) {
         addAfter(key, Math.max(remaining, syncJobBatchPeriodMs));
+        // As kube's manageJob, a sync that backs off reports no active pods.
         return 0;
       }
     }
