@@ -353,3 +353,39 @@ describe('job-controller', () => {
     expect(await listPods(s)).toEqual([]);
   });
 });
+
+describe('job-controller on simulated nodes', () => {
+  async function cluster(): Promise<TestServer> {
+    t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
+    const s = t;
+    await until('the default service account', async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (code) => code === 200);
+    return s;
+  }
+
+  it('the kubelet runs a Job\'s pods to completion: three completions two at a time', async () => {
+    const s = await cluster();
+    await create(s, job('batch', { completions: 3, parallelism: 2 }));
+    const done = await until('complete', () => getJob(s, 'batch'), (j) => !!j.status?.completionTime);
+    expect(done.status).toMatchObject({ succeeded: 3, terminating: 0, uncountedTerminatedPods: {}, ready: 0 });
+    const pods = await listPods(s);
+    expect(pods.map((p) => [p.status.phase, p.spec.nodeName, p.metadata.finalizers])).toEqual(Array(3).fill(['Succeeded', 'node-1', undefined]));
+    const reasons = (await until('the events', () => events(s, 'batch'), (l) => l.length === 4)).map((e) => e[1]);
+    expect(reasons).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulCreate', 'Completed']);
+  });
+
+  it('pods exiting 1 fail; the replacement waits 10s from the container\'s finishedAt; backoffLimit 1 then fails the Job', async () => {
+    const s = await cluster();
+    await create(s, job('crash', { backoffLimit: 1 }, { metadata: { annotations: { 'kubesim.io/exit-code': '1' } } }));
+    const failedOnce = await until('failed 1', () => getJob(s, 'crash'), (j) => j.status?.failed === 1);
+    expect(failedOnce.status.active).toBeUndefined();
+    const [first] = await listPods(s);
+    expect(first.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 1 });
+    s.clock.advance(9_000);
+    await settle();
+    expect(await listPods(s)).toHaveLength(1);
+    s.clock.advance(1_000);
+    const failed = await until('Failed', () => getJob(s, 'crash'), (j) => j.status.conditions?.some((c: any) => c.type === 'Failed'));
+    expect(failed.status).toMatchObject({ failed: 2, terminating: 0, uncountedTerminatedPods: {} });
+    expect(failed.status.conditions.map((c: any) => c.reason)).toEqual(['BackoffLimitExceeded', 'BackoffLimitExceeded']);
+  });
+});
