@@ -338,6 +338,22 @@ describe('job-controller', () => {
     expect(failed.spec.backoffLimit).toBe(2147483647);
   });
 
+  it('successPolicy: an Indexed Job whose rule is met is SuccessCriteriaMet, its other pods are deleted uncounted, then Complete', async () => {
+    const s = await server();
+    await create(s, job('leader', { completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
+    const pods = await until('three pods', () => listPods(s), (l) => l.length === 3);
+    const leader = pods.find((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'] === '0');
+    await setPhase(s, leader.metadata.name, { phase: 'Succeeded' });
+    const done = await until('complete', () => getJob(s, 'leader'), (j) => !!j.status.completionTime);
+    expect(done.status.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['SuccessCriteriaMet', 'SuccessPolicy', 'Matched rules at index 0'],
+      ['Complete', 'SuccessPolicy', 'Matched rules at index 0'],
+    ]);
+    expect(done.status).toMatchObject({ succeeded: 1, completedIndexes: '0', terminating: 0, uncountedTerminatedPods: {} });
+    expect(done.status.failed).toBeUndefined();
+    expect((await listPods(s)).map((p) => p.metadata.name)).toEqual([leader.metadata.name]);
+  });
+
   it('ttl-after-finished-controller deletes a finished Job ttlSecondsAfterFinished after it finished, its pods first', async () => {
     const s = await server();
     await create(s, job('short', { ttlSecondsAfterFinished: 60 }));

@@ -14,7 +14,8 @@
  * - A failure past backoffLimit, a FailJob rule of podFailurePolicy, more
  *   failed indexes than allowed, or activeDeadlineSeconds passed mark the Job
  *   FailureTarget, delete its active pods, then Failed once none terminates;
- *   enough successes mark it SuccessCriteriaMet, then Complete.
+ *   enough successes (or an Indexed Job's successPolicy) mark it
+ *   SuccessCriteriaMet, then Complete.
  * - Failed pods are replaced after 10s, doubling per failure since the last
  *   success (at most 10 minutes), on the server clock; suspend deletes the
  *   active pods, resume restarts startTime.
@@ -41,6 +42,7 @@ import {
   generateNameWithIndex,
   intervalsHave,
   intervalsTotal,
+  matchSuccessPolicy,
   parseIntervals,
   unknownIndex,
   withIndexes,
@@ -765,6 +767,10 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
           }
         }
         ctx.podsWithDelayedDeletionPerIndex = podsWithDelayedDeletion(ctx);
+      }
+      if (!ctx.finishedCondition) {
+        const message = matchSuccessPolicy(spec['successPolicy'], completions ?? 0, ctx.succeededIndexes);
+        if (message) ctx.finishedCondition = newCondition('SuccessCriteriaMet', 'True', 'SuccessPolicy', message, now());
       }
     }
 
