@@ -6,7 +6,7 @@
  *
  *   name: a conflicting apply
  *   description: what the scenario shows and why (optional; the workbench shows it)
- *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true }
+ *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true, simulatedNodes: 2 }
  *   objects: [ ...manifests, applied before the first step... ]
  *   steps:
  *     - name: bob takes the field
