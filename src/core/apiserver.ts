@@ -20,6 +20,8 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startDisruptionController } from './controllers/disruption';
+import { startJobController } from './controllers/job';
+import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startNodeSimulation } from './simulation';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
@@ -372,6 +374,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
+      ['job-controller', () => startJobController(deps)],
+      ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
