@@ -247,6 +247,40 @@ describe('cronjob-controller', () => {
     await advanceTo(s, clock, minute, ['nyc-29891850', 'nyc-29891910', 'nyc-29893350']);
   });
 
+  it('a zone or a TZ= schedule validation refuses today, stored by an older server: UnknownTimeZone; UnsupportedSchedule, run in UTC-stamped zone time', async () => {
+    const { s, clock } = await server();
+    await createCronJob(s, 'mars', { schedule: '0 * * * *', timeZone: 'Europe/Paris' });
+    await createCronJob(s, 'tokyo', { schedule: '0 9 * * *' });
+    /** Rewrites the stored object as an older server could have written it. */
+    const rewrite = async (name: string, change: (spec: any) => void) => {
+      const raw = await s.request('GET', `/debug/kubesim/storage/registry/batch/cronjobs/default/${name}`);
+      expect(raw.status).toBe(200);
+      const obj = JSON.parse(await raw.text());
+      change(obj.spec);
+      expect((await s.request('PUT', `/debug/kubesim/storage/registry/batch/cronjobs/default/${name}`, { body: JSON.stringify(obj) })).status).toBe(200);
+    };
+    await rewrite('mars', (spec) => (spec.timeZone = 'Mars/Olympus'));
+    await rewrite('tokyo', (spec) => (spec.schedule = 'TZ=Asia/Tokyo 0 9 * * *'));
+    // A changed schedule or zone is looked at again at its next time, not at once: 01:00 for mars, 00:00 tomorrow for tokyo.
+    clock.advance(60 * minute);
+    expect(await eventually(() => reasons(s, 'mars'), (r) => r.length === 1, 'the mars event')).toEqual(['Warning UnknownTimeZone: invalid timeZone: "Mars/Olympus": unknown time zone Mars/Olympus']);
+    await advanceTo(s, clock, 23 * 60 * minute, ['tokyo-29455200']);
+    expect((await s.json('GET', `${batch}/jobs/tokyo-29455200`)).body.metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toBe('2026-01-02T00:00:00Z');
+    expect(await eventually(() => reasons(s, 'tokyo'), (r) => r.length === 2, 'the tokyo events')).toEqual([
+      'Warning UnsupportedSchedule: CRON_TZ or TZ used in schedule "TZ=Asia/Tokyo 0 9 * * *" is not officially supported, see https://kubernetes.io/docs/concepts/workloads/controllers/cron-jobs/ for more details',
+      'Normal SuccessfulCreate: Created job tokyo-29455200',
+    ]);
+  });
+
+  it('deleting a CronJob takes its Jobs with it (the garbage collector follows the controller reference)', async () => {
+    const { s, clock } = await server();
+    await createCronJob(s, 'gone', { schedule: '* * * * *' });
+    await advanceTo(s, clock, minute, ['gone-29453761']);
+    expect((await s.json('DELETE', `${batch}/cronjobs/gone`)).status).toBe(200);
+    await eventually(() => jobNames(s), (n) => n.length === 0, 'the jobs collected');
+    await advanceTo(s, clock, minute, []);
+  });
+
   it('is on by default as cronjob (alias) and off in raw-API test servers', async () => {
     const { controllerEnabled, parseControllers } = await import('./names');
     expect(controllerEnabled('cronjob-controller')).toBe(true);
