@@ -143,6 +143,9 @@ describe('cronjob-controller', () => {
     // 00:05 was missed: late runs it now; deadline's window (10s) is past, so it waits for 00:10.
     await eventually(() => jobNames(s), (n) => n.length === 1, 'the late run');
     expect(await jobNames(s)).toEqual(['late-29453765']);
+    // Made at 00:06 for 00:05: the name and the scheduled timestamp say when it was due.
+    const late = (await s.json('GET', `${batch}/jobs/late-29453765`)).body.metadata;
+    expect([late.creationTimestamp, late.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']]).toEqual(['2026-01-01T00:06:00Z', '2026-01-01T00:05:00Z']);
     expect((await cronJob(s, 'deadline')).status).toEqual({});
     await advanceTo(s, clock, 4 * minute, ['deadline-29453770', 'late-29453765', 'late-29453770']);
     expect(await reasons(s, 'deadline')).toEqual(['Normal SuccessfulCreate: Created job deadline-29453770']);
