@@ -29,6 +29,7 @@ import {
   mostRecentScheduleTime,
   nextScheduleDelayMs,
   parseSchedule,
+  timeMs,
 } from './cronjobUtils';
 import { newEventRecorder } from './events';
 import { watchInto, type RunningController } from './informer';
@@ -37,11 +38,6 @@ import { newWorkQueue } from './workqueue';
 
 /** A create refused by admission is tried again after 5ms doubling up to 1000s (the queue's rate limiter), on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
-
-const timeMs = (v: unknown): number | undefined => {
-  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isFinite(ms) ? ms : undefined;
-};
 
 /** What one sync decided: look again after requeueMs, write the status, or retry on an error. */
 interface SyncResult {

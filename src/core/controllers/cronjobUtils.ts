@@ -23,7 +23,8 @@ export interface JobRef {
   resourceVersion?: string;
 }
 
-const timeMs = (v: unknown): number | undefined => {
+/** A metav1.Time's instant, if it is one. */
+export const timeMs = (v: unknown): number | undefined => {
   const ms = typeof v === 'string' ? Date.parse(v) : NaN;
   return Number.isFinite(ms) ? ms : undefined;
 };
