@@ -22,6 +22,7 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startDisruptionController } from './controllers/disruption';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
+import { startCronJobController } from './controllers/cronjob';
 import { startNodeSimulation } from './simulation';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
@@ -376,6 +377,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['disruption-controller', () => startDisruptionController(deps)],
       ['job-controller', () => startJobController(deps)],
       ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
+      ['cronjob-controller', () => startCronJobController(deps)],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
