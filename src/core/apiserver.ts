@@ -19,6 +19,7 @@ import { startTokenCleaner } from './controllers/tokencleaner';
 import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
+import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
@@ -361,6 +362,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
       ['deployment-controller', () => startDeploymentController(deps)],
       ['replicaset-controller', () => startReplicaSetController(deps)],
+      ['statefulset-controller', () => startStatefulSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
