@@ -103,6 +103,14 @@ describe('kubectl and StatefulSets', () => {
     const revisions = await stdout(['rollout', 'history', 'statefulset/web']);
     expect(revisions.split('\n').map((l) => l.trim()).slice(1)).toEqual(['REVISION  CHANGE-CAUSE', '1         <none>', '2         <none>']);
 
+    // Undo patches the set with revision 1's template: that revision becomes revision 3.
+    const undone = await t.kubectl(['rollout', 'undo', 'statefulset/web', '--to-revision=1']);
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(undone.stdout.trim()).toBe('statefulset.apps/web rolled back');
+    expect(await stdout(['get', 'sts', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'])).toBe('registry.k8s.io/nginx-slim:0.24');
+    await eventually(() => stdout(['rollout', 'history', 'statefulset/web']), (out) => out.includes('3         <none>'), 'revision 3');
+    expect((await stdout(['rollout', 'history', 'statefulset/web'])).split('\n').map((l) => l.trim()).slice(2)).toEqual(['2         <none>', '3         <none>']);
+
     const scaled = await t.kubectl(['scale', 'statefulset', 'web', '--replicas=1']);
     expect(scaled.stdout.trim()).toBe('statefulset.apps/web scaled');
     await eventually(() => stdout(['get', 'pods', '-o', 'name']), (out) => out === 'pod/web-0', 'only web-0');
