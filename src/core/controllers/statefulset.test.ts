@@ -315,4 +315,33 @@ describe('statefulset-controller', () => {
     const owned = await eventually(async () => (await s.json('GET', `${apps}/controllerrevisions/web-orphan`)).body, (r) => r.metadata.ownerReferences?.length === 1, 'adopted revision');
     expect(owned.metadata.ownerReferences[0]).toMatchObject({ kind: 'StatefulSet', name: 'web', uid: set.metadata.uid, controller: true });
   });
+
+  it('a refused pod is a FailedCreate warning with the error, tried again with backoff once the quota has room', async () => {
+    const s = await start();
+    expect((await s.json('POST', `${core}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one' }, spec: { hard: { pods: '1' } } } })).status).toBe(201);
+    await eventually(async () => (await s.json('GET', `${core}/resourcequotas/one`)).body, (q) => q.status?.hard?.pods === '1', 'quota status');
+    await s.json('POST', `${apps}/statefulsets`, { body: statefulSet({ replicas: 2, podManagementPolicy: 'Parallel', volumeClaimTemplates: [] }) });
+    const failed = await eventually(() => events(s), (l) => l.some((e) => e.includes('FailedCreate')), 'FailedCreate');
+    expect(failed).toContain('Warning FailedCreate create Pod web-1 in StatefulSet web failed error: pods "web-1" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1');
+    expect(await podNames(s)).toEqual(['web-0']);
+    await s.json('PATCH', `${core}/resourcequotas/one`, { body: { spec: { hard: { pods: '2' } } }, headers: mergePatch });
+    await eventually(() => podNames(s), (l) => l.length === 2, 'web-1 once there is room');
+  });
+
+  it('a revision name taken by other data raises status.collisionCount and hashes again', async () => {
+    const s = await start();
+    await s.json('POST', `${apps}/statefulsets`, { body: statefulSet({ replicas: 0 }) });
+    const [first] = await eventually(() => revisions(s), (l) => l.length === 1, 'a revision');
+    expect((await s.json('DELETE', `${apps}/statefulsets/web`)).status).toBe(200);
+    await eventually(() => revisions(s), (l) => l.length === 0, 'collected');
+    const squatter = { apiVersion: 'apps/v1', kind: 'ControllerRevision', metadata: { name: first.metadata.name, labels: { app: 'other' } }, data: { other: true }, revision: 1 };
+    expect((await s.json('POST', `${apps}/controllerrevisions`, { body: squatter })).status).toBe(201);
+    await s.json('POST', `${apps}/statefulsets`, { body: statefulSet({ replicas: 0 }) });
+    const set = await eventually(() => getSet(s), (x) => x.status?.collisionCount === 1, 'a collision');
+    expect(set.status.updateRevision).not.toBe(first.metadata.name);
+    const mine = (await revisions(s)).find((r) => r.metadata.name === set.status.updateRevision);
+    // As in history.CreateControllerRevision, only the name is hashed again: the label keeps the first hash.
+    expect(mine.metadata.labels['controller.kubernetes.io/hash']).toBe(first.metadata.labels['controller.kubernetes.io/hash']);
+    expect(mine.data).toEqual(first.data);
+  });
 });
