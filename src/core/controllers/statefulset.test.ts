@@ -98,6 +98,9 @@ describe('statefulset-controller', () => {
     expect(rev.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid, controller: true, blockOwnerDeletion: true }]);
     expect(rev.revision).toBe(1);
     expect(rev.data.spec.template).toMatchObject({ $patch: 'replace', metadata: { creationTimestamp: null, labels: { app: 'nginx' } }, spec: { containers: [expect.objectContaining({ name: 'nginx', image: 'nginx:1.27' })] } });
+    // json.Marshal's order: `$patch` first, then the template's keys sorted.
+    expect(Object.keys(rev.data.spec.template)).toEqual(['$patch', 'metadata', 'spec']);
+    expect(Object.keys(rev.data.spec.template.spec)).toEqual([...Object.keys(rev.data.spec.template.spec)].sort());
     expect(Object.keys(rev.data)).toEqual(['spec']);
     expect(Object.keys(rev.data.spec)).toEqual(['template']);
 

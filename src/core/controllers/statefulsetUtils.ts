@@ -6,6 +6,7 @@
  */
 import { isObject, type KubeObject, type OwnerReference } from '../api/types';
 import { isPodAvailable, isPodReady, newControllerRef, specOf, statusOf } from './controllerUtils';
+import { goJson } from './history';
 
 type Obj = Record<string, unknown>;
 
@@ -149,7 +150,8 @@ export const podRevision = (pod: KubeObject): string => pod.metadata.labels?.[st
 export function revisionPatch(set: KubeObject): Obj {
   const template = structuredClone(templateOf(set));
   template['metadata'] = { creationTimestamp: null, ...(isObject(template['metadata']) ? template['metadata'] : {}) };
-  return { spec: { template: { ...template, $patch: 'replace' } } };
+  // Stored as json.Marshal writes the map: keys sorted at every level.
+  return JSON.parse(goJson({ spec: { template: { ...template, $patch: 'replace' } } })) as Obj;
 }
 
 /** ApplyRevision: the set with the revision's template in place of its own. */
