@@ -347,4 +347,18 @@ describe('statefulset-controller', () => {
     expect(mine.metadata.labels['controller.kubernetes.io/hash']).toBe(first.metadata.labels['controller.kubernetes.io/hash']);
     expect(mine.data).toEqual(first.data);
   });
+
+  it('a retention policy changed to whenDeleted: Delete puts the set\'s controller reference on existing claims (SuccessfulUpdate)', async () => {
+    const s = await start();
+    const set = (await s.json('POST', `${apps}/statefulsets`, { body: statefulSet({ replicas: 1 }) })).body;
+    await readyAll(s, 1);
+    expect((await s.json('GET', `${core}/persistentvolumeclaims/www-web-0`)).body.metadata.ownerReferences).toBeUndefined();
+    await s.json('PATCH', `${apps}/statefulsets/web`, { body: { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Delete' } } }, headers: mergePatch });
+    const claim = await eventually(async () => (await s.json('GET', `${core}/persistentvolumeclaims/www-web-0`)).body, (c) => c.metadata.ownerReferences !== undefined, 'owned claim');
+    expect(claim.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'web', uid: set.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(await eventually(() => events(s), (l) => l.some((e) => e.includes('SuccessfulUpdate')), 'update event')).toContain('Normal SuccessfulUpdate update Pod web-0 in StatefulSet web successful');
+    // Back to Retain: the reference goes again.
+    await s.json('PATCH', `${apps}/statefulsets/web`, { body: { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain' } } }, headers: mergePatch });
+    await eventually(async () => (await s.json('GET', `${core}/persistentvolumeclaims/www-web-0`)).body, (c) => c.metadata.ownerReferences === undefined, 'released claim');
+  });
 });
