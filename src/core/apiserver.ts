@@ -21,6 +21,7 @@ import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
+import { startNodeSimulation } from './simulation';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
@@ -143,6 +144,12 @@ export interface ApiServerOptions {
   flags?: Record<string, string>;
   /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
   controllers?: string[];
+  /**
+   * Simulated nodes `node-1` ... `node-N`, each with a kubelet that runs the
+   * pods bound to it, and a scheduler binding pods to them (simulation/); 0
+   * (the default): no nodes, and pods stay Pending.
+   */
+  simulatedNodes?: number;
   /**
    * kube-controller-manager's --leader-elect, for several servers over one
    * store: its controllers (namespace, garbage collector, service accounts,
@@ -380,6 +387,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+        // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
+        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
       });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(deps);
