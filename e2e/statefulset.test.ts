@@ -9,11 +9,12 @@ import { eventually } from '../src/core/testing/eventually';
 import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
+let nodes: TestHost;
 beforeAll(async () => {
-  t = await startTestHost();
+  [t, nodes] = await Promise.all([startTestHost(), startTestHost({ flags: { simulatedNodes: 2 } })]);
 });
 afterAll(async () => {
-  await t?.stop();
+  await Promise.all([t?.stop(), nodes?.stop()]);
 });
 
 const manifest = `apiVersion: v1
@@ -119,5 +120,35 @@ describe('kubectl and StatefulSets', () => {
     expect(described).toMatch(/Normal\s+SuccessfulDelete\s+.*statefulset-controller\s+delete Pod web-1 in StatefulSet web successful/);
     // The claims stay (whenScaled: Retain).
     expect(await stdout(['get', 'pvc', '-o', 'name'])).toBe('persistentvolumeclaim/www-web-0\npersistentvolumeclaim/www-web-1');
+  });
+
+  it('on simulated nodes: the pods start by themselves, a rolling update replaces every pod (each terminating gracefully), scale-down leaves web-0', async () => {
+    const applied = await nodes.kubectl(['apply', '-f', '-'], manifest.replace('replicas: 2', 'replicas: 3'));
+    expect(applied.code, applied.stderr).toBe(0);
+    const rollout = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=60s']);
+    expect(rollout.code, rollout.stderr).toBe(0);
+    expect(rollout.stdout.trim().split('\n').at(-1)).toBe('partitioned roll out complete: 3 new pods have been updated...');
+    const out = async (args: string[]) => (await nodes.kubectl(args)).stdout.trim();
+    const pods = (await out(['get', 'pods', '-o', 'wide', '--no-headers'])).split('\n');
+    expect(pods.map((l) => l.split(/\s+/)[0])).toEqual(['web-0', 'web-1', 'web-2']);
+    for (const line of pods) expect(line).toMatch(/^web-\d\s+1\/1\s+Running\s+0\s+\S+\s+10\.244\.\d\.\d+\s+node-\d\s/);
+
+    expect((await nodes.kubectl(['set', 'image', 'statefulset/web', 'nginx=registry.k8s.io/nginx-slim:0.25'])).code).toBe(0);
+    const updated = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=90s']);
+    expect(updated.code, updated.stderr).toBe(0);
+    expect(await out(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.containers[0].image} {end}'])).toBe(
+      'web-0=registry.k8s.io/nginx-slim:0.25 web-1=registry.k8s.io/nginx-slim:0.25 web-2=registry.k8s.io/nginx-slim:0.25',
+    );
+    const status = await out(['get', 'sts', 'web', '-o', 'jsonpath={.status.currentRevision} {.status.updateRevision} {.status.updatedReplicas} {.status.readyReplicas}']);
+    const [current, update, ...counts] = status.split(' ');
+    expect(current).toBe(update);
+    expect(counts).toEqual(['3', '3']);
+
+    expect((await nodes.kubectl(['scale', 'sts', 'web', '--replicas=1'])).code).toBe(0);
+    await eventually(() => out(['get', 'pods', '-o', 'name']), (o) => o === 'pod/web-0', 'only web-0');
+    const described = await out(['describe', 'sts', 'web']);
+    const deletes = [...described.matchAll(/delete Pod (web-\d) in StatefulSet web successful/g)].map((m) => m[1]);
+    // The rolling update replaced web-2, web-1, web-0; the scale-down then removed web-2 and web-1.
+    expect(deletes).toEqual(expect.arrayContaining(['web-0', 'web-1', 'web-2']));
   });
 });
