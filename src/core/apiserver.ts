@@ -19,9 +19,11 @@ import { startTokenCleaner } from './controllers/tokencleaner';
 import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
+import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
+import { startCronJobController } from './controllers/cronjob';
 import { startNodeSimulation } from './simulation';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
@@ -370,12 +372,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
       ['deployment-controller', () => startDeploymentController(deps)],
       ['replicaset-controller', () => startReplicaSetController(deps)],
+      ['statefulset-controller', () => startStatefulSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
       ['job-controller', () => startJobController(deps)],
       ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
+      ['cronjob-controller', () => startCronJobController(deps)],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
