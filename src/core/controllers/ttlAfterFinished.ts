@@ -9,7 +9,7 @@ import type { KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { specOf } from './controllerUtils';
 import { watchInto, type RunningController } from './informer';
-import { jobFinishedCondition } from './job';
+import { jobFinishedCondition } from './jobStatus';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
