@@ -354,6 +354,25 @@ describe('job-controller', () => {
     expect((await listPods(s)).map((p) => p.metadata.name)).toEqual([leader.metadata.name]);
   });
 
+  it('a create a quota refuses is a FailedCreate warning; a Job another controller manages (spec.managedBy) is left alone', async () => {
+    const s = await server();
+    expect((await s.json('POST', `${ns}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one' }, spec: { hard: { pods: '1' } } } })).status).toBe(201);
+    await until('the quota counted', async () => (await s.json('GET', `${ns}/resourcequotas/one`)).body.status?.used, (u) => u?.pods === '0');
+    await create(s, job('quota', { parallelism: 2, completions: 2 }));
+    const evs = await until('a FailedCreate', () => events(s, 'quota'), (l) => l.some((e) => e[1] === 'FailedCreate'));
+    expect(evs.find((e) => e[1] === 'FailedCreate')).toEqual([
+      'Warning', 'FailedCreate', expect.stringMatching(/^Error creating: pods "quota-[a-z0-9]{5}" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1$/),
+    ]);
+    expect(await listPods(s)).toHaveLength(1);
+    expect((await until('active 1', () => getJob(s, 'quota'), (j) => j.status?.active === 1)).status.active).toBe(1);
+
+    await create(s, job('elsewhere', { managedBy: 'example.com/batch' }));
+    await settle();
+    const other = await getJob(s, 'elsewhere');
+    expect(other.status ?? {}).toEqual({});
+    expect((await listPods(s)).filter((p) => p.metadata.ownerReferences?.[0]?.name === 'elsewhere')).toEqual([]);
+  });
+
   it('ttl-after-finished-controller deletes a finished Job ttlSecondsAfterFinished after it finished, its pods first', async () => {
     const s = await server();
     await create(s, job('short', { ttlSecondsAfterFinished: 60 }));
