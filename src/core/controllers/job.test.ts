@@ -215,13 +215,21 @@ describe('job-controller', () => {
     await until('Suspended x2', async () => (await s.json('GET', `${ns}/events?fieldSelector=reason%3DSuspended`)).body.items, (l: any[]) => l[0]?.count === 2);
   });
 
-  it('[API-DEL-016] [API-DEL-017] deleting a Job: its pods lose the finalizer and the garbage collector deletes them', async () => {
+  it('[API-DEL-016] [API-DEL-017] deleting a Job (background or foreground): its pods lose the finalizer and the garbage collector deletes them', async () => {
     const s = await server();
     await create(s, job('gone', { parallelism: 2, completions: 2 }));
     await until('two pods', () => listPods(s), (l) => l.length === 2);
     const r = await s.json('DELETE', `${jobsPath}/gone`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
     expect(r.status).toBe(200);
     await until('no pods', () => listPods(s), (l) => l.length === 0);
+    // Foreground: the garbage collector deletes the running pods first; the Job lets their finalizers go, then goes itself.
+    await create(s, job('fg', { parallelism: 2, completions: 2 }));
+    await until('two pods', () => listPods(s), (l) => l.length === 2);
+    const fg = await s.json('DELETE', `${jobsPath}/fg`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' } });
+    expect(fg.status).toBe(200);
+    expect(fg.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+    await until('the Job gone', async () => (await s.json('GET', `${jobsPath}/fg`)).status, (code) => code === 404);
+    expect(await listPods(s)).toEqual([]);
   });
 
   it('parallelism lowered: the excess pods are deleted, not counted as failed', async () => {
