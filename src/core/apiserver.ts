@@ -21,6 +21,7 @@ import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startDisruptionController } from './controllers/disruption';
 import { startEndpointsController } from './controllers/endpoints';
+import { startEndpointSliceController } from './controllers/endpointSlice';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
@@ -149,6 +150,8 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /** kube-controller-manager's --max-endpoints-per-slice (100 by default). */
+  maxEndpointsPerSlice?: number;
   /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
   clusterSigning?: CSRSigningOptions;
   /**
@@ -367,6 +370,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
       ['endpoints-controller', () => startEndpointsController(deps)],
+      ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
