@@ -71,4 +71,23 @@ describe('kubectl and a Service\'s endpoints', () => {
     expect((await t.kubectl(['get', 'endpoints', 'web'])).stderr.trim().split('\n').at(-1)).toBe('Error from server (NotFound): endpoints "web" not found');
     await eventually(() => stdout(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'name']), (out) => out === '', 'the slices collected');
   });
+
+  it('--max-endpoints-per-slice=1: each ready pod in a slice of its own', async () => {
+    const small = await startTestHost({ flags: { maxEndpointsPerSlice: 1 } });
+    try {
+      const run = async (args: string[]) => (await small.kubectl(args)).stdout.trim();
+      expect((await small.kubectl(['create', 'deployment', 'api', '--image=nginx:1.27', '--replicas=2', '--port=80'])).code).toBe(0);
+      expect((await small.kubectl(['expose', 'deployment', 'api', '--port=80'])).code).toBe(0);
+      const pods = (await eventually(() => run(['get', 'pods', '-l', 'app=api', '-o', 'jsonpath={.items[*].metadata.name}']), (out) => out.split(' ').filter(Boolean).length === 2, 'two pods')).split(' ');
+      for (const [i, name] of pods.entries()) {
+        const status = { phase: 'Running', podIP: `10.244.1.${i + 1}`, podIPs: [{ ip: `10.244.1.${i + 1}` }], conditions: [{ type: 'Ready', status: 'True' }] };
+        expect((await small.kubectl(['patch', 'pod', name, '--subresource=status', '--type=merge', '-p', JSON.stringify({ status })])).code).toBe(0);
+      }
+      const listed = await eventually(() => run(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=api']), (out) => out.includes('10.244.1.1') && out.includes('10.244.1.2'), 'two slices');
+      const rows = listed.split('\n').slice(1).map((row) => row.split(/\s+/).slice(1, 4).join(' ')).sort();
+      expect(rows).toEqual(['IPv4 80 10.244.1.1', 'IPv4 80 10.244.1.2']);
+    } finally {
+      await small.stop();
+    }
+  });
 });
