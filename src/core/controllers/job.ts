@@ -132,7 +132,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     });
   }
 
-  /** removeTrackingFinalizerPatch; false when the pod is gone (that counts as removed). */
+  /** removeTrackingFinalizerPatch; a pod already gone counts as done. */
   async function removeFinalizer(pod: KubeObject): Promise<void> {
     try {
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
