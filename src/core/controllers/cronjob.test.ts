@@ -297,5 +297,13 @@ describe('cronjob-controller', () => {
     } finally {
       await raw.server.close();
     }
+    // With batch/v1 switched off it has nothing to watch, and the server still starts.
+    const off = await newTestServer({ controllers: ['cronjob-controller'], runtimeConfig: 'batch/v1=false' });
+    try {
+      expect((await off.json('GET', '/apis/batch/v1')).status).toBe(404);
+      expect((await off.json('GET', '/readyz')).status).toBe(200);
+    } finally {
+      await off.server.close();
+    }
   });
 });
