@@ -47,8 +47,12 @@ interface SyncResult {
 }
 
 export function startCronJobController(deps: NamespaceControllerDeps): RunningController {
-  const cronJobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'cronjobs')!);
-  const jobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'jobs')!);
+  const cronJobType = deps.registry.resourceFor('batch', 'v1', 'cronjobs');
+  const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
+  // batch/v1 switched off (--runtime-config=batch/v1=false): nothing to watch.
+  if (!cronJobType || !jobType) return { stop() {}, idle: async () => {} };
+  const cronJobs = deps.storeFor(cronJobType);
+  const jobs = deps.storeFor(jobType);
   const recorder = newEventRecorder(deps, 'cronjob-controller');
   const stopped = new AbortController();
   /** Keys waiting for a scheduled time, with when (the delaying queue: an earlier time replaces a later one). */
