@@ -361,4 +361,16 @@ describe('statefulset-controller', () => {
     await s.json('PATCH', `${apps}/statefulsets/web`, { body: { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain' } } }, headers: mergePatch });
     await eventually(async () => (await s.json('GET', `${core}/persistentvolumeclaims/www-web-0`)).body, (c) => c.metadata.ownerReferences === undefined, 'released claim');
   });
+
+  it('names the revision as kube-controller-manager does: the set of Kubernetes\' compatibility test data gets test-c77f6d978', async () => {
+    const s = await start();
+    const body = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'test' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'foo' } }, template: { metadata: { labels: { app: 'foo' }, annotations: { test: 'value' } }, spec: { containers: [{ name: 'test', image: 'test', imagePullPolicy: 'Always' }] } } },
+    };
+    expect((await s.json('POST', `${apps}/statefulsets`, { body })).status).toBe(201);
+    const [rev] = await eventually(() => revisions(s), (l) => l.length === 1, 'a revision');
+    expect(rev.metadata.name).toBe('test-c77f6d978');
+    expect(rev.metadata.labels).toEqual({ app: 'foo', 'controller.kubernetes.io/hash': 'c77f6d978' });
+  });
 });
