@@ -122,7 +122,7 @@ describe('kubectl and StatefulSets', () => {
     expect(await stdout(['get', 'pvc', '-o', 'name'])).toBe('persistentvolumeclaim/www-web-0\npersistentvolumeclaim/www-web-1');
   });
 
-  it('on simulated nodes: the pods start by themselves, a rolling update replaces every pod (each terminating gracefully), scale-down leaves web-0', async () => {
+  it('on simulated nodes: the pods start by themselves, a rolling update replaces every pod, scale-down leaves web-0', async () => {
     const applied = await nodes.kubectl(['apply', '-f', '-'], manifest.replace('replicas: 2', 'replicas: 3'));
     expect(applied.code, applied.stderr).toBe(0);
     const rollout = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=60s']);
