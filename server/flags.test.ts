@@ -163,3 +163,13 @@ describe('--max-request-bytes', () => {
     expect(() => parseFlags(['--max-request-bytes=1.5MiB'])).toThrow(FlagError);
   });
 });
+
+describe('--max-endpoints-per-slice', () => {
+  it('takes 1 to 1000, as kube-controller-manager validates it', () => {
+    expect(parseFlags([]).maxEndpointsPerSlice).toBeUndefined();
+    expect(parseFlags(['--max-endpoints-per-slice=20']).maxEndpointsPerSlice).toBe(20);
+    expect(() => parseFlags(['--max-endpoints-per-slice=0'])).toThrow('max-endpoints-per-slice must be greater than or equal to 1, got 0');
+    expect(() => parseFlags(['--max-endpoints-per-slice=1001'])).toThrow('max-endpoints-per-slice must be less than or equal to 1000, got 1001');
+    expect(() => parseFlags(['--max-endpoints-per-slice=ten'])).toThrow(FlagError);
+  });
+});

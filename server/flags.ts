@@ -55,6 +55,8 @@ export interface HostFlags extends AuthorizationFlags {
   shutdownDelayMs?: number;
   /** --max-request-bytes: the embedded store's largest write, as etcd's flag (default 1.5 MiB). */
   maxRequestBytes?: number;
+  /** kube-controller-manager's --max-endpoints-per-slice (1 to 1000, default 100). */
+  maxEndpointsPerSlice?: number;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -75,6 +77,7 @@ Flags:
                                        so pods are bound, get IPs and run (default 0: no nodes, pods stay Pending)
       --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
       --max-request-bytes int          largest value the embedded store writes, as etcd's flag (default 1572864)
+      --max-endpoints-per-slice int    most endpoints the endpointslice controller puts in one EndpointSlice (default 100)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
                                        ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
@@ -134,7 +137,7 @@ export function parseFlags(argv: string[]): HostFlags {
   const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -165,6 +168,15 @@ export function parseFlags(argv: string[]): HostFlags {
         const n = Number(value);
         if (!Number.isInteger(n) || n <= 0) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--max-request-bytes" flag: must be a positive integer`);
         flags.maxRequestBytes = n;
+        break;
+      }
+      case 'max-endpoints-per-slice': {
+        // EndpointSliceControllerOptions.Validate's bounds.
+        const n = Number(value);
+        if (!/^-?\d+$/.test(value)) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--max-endpoints-per-slice" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+        if (n < 1) throw new FlagError(`max-endpoints-per-slice must be greater than or equal to 1, got ${n}`);
+        if (n > 1000) throw new FlagError(`max-endpoints-per-slice must be less than or equal to 1000, got ${n}`);
+        flags.maxEndpointsPerSlice = n;
         break;
       }
       case 'bind-address':

@@ -11,6 +11,7 @@ import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
+import { newEventRecorder } from '../controllers/events';
 
 export interface SimulatedNode {
   name: string;
@@ -171,9 +172,21 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
     });
   }
 
+  /** What a starting kubelet records about its node (the kubelet's node reference has the node's name as uid). */
+  function startingEvents(node: SimulatedNode): void {
+    const recorder = newEventRecorder(deps, 'kubelet', node.name);
+    const ref = { kind: 'Node', metadata: { name: node.name, uid: node.name } } as KubeObject;
+    recorder.event(ref, 'Normal', 'Starting', 'Starting kubelet.');
+    recorder.event(ref, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    for (const status of ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeReady']) {
+      recorder.event(ref, 'Normal', status, `Node ${node.name} status is now: ${status}`);
+    }
+  }
+
   async function run(node: SimulatedNode, registered: () => void): Promise<void> {
     let owner: KubeObject | undefined;
     let reportedAt = -Infinity;
+    startingEvents(node);
     while (!stopped.signal.aborted) {
       try {
         const nowMs = deps.clock.now().getTime();

@@ -59,6 +59,18 @@ describe('simulated nodes', () => {
     const lease = (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body;
     expect(lease.spec).toEqual({ holderIdentity: 'node-2', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
     expect(lease.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-2', uid: node.metadata.uid }]);
+    // kubectl describe node: what the kubelet recorded as it started.
+    const nodeEvents = await eventually(async () => (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dnode-2`)).body.items as any[], (l) => l.length === 6, 'the node events');
+    expect(nodeEvents.map((e) => [e.reason, e.message])).toEqual([
+      ['Starting', 'Starting kubelet.'],
+      ['NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods'],
+      ['NodeHasSufficientMemory', 'Node node-2 status is now: NodeHasSufficientMemory'],
+      ['NodeHasNoDiskPressure', 'Node node-2 status is now: NodeHasNoDiskPressure'],
+      ['NodeHasSufficientPID', 'Node node-2 status is now: NodeHasSufficientPID'],
+      ['NodeReady', 'Node node-2 status is now: NodeReady'],
+    ]);
+    expect(nodeEvents[0].involvedObject).toEqual({ kind: 'Node', name: 'node-2', uid: 'node-2' });
+    expect(nodeEvents[0].source).toEqual({ component: 'kubelet', host: 'node-2' });
     s.clock.advance(10_000);
     await eventually(async () => (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body.spec.renewTime, (r) => r === '2026-01-01T00:00:10.000000Z', 'the renewed lease');
     // A Node deleted by hand is registered again on the next heartbeat.
