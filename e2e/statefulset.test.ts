@@ -1,8 +1,9 @@
 /**
  * Real kubectl 1.32 against the Node host: a StatefulSet behind a headless
  * Service, as `kubectl get`, `kubectl rollout status`, `kubectl rollout
- * history` and `kubectl scale` show it. There is no kubelet: the test reports
- * each pod Running and Ready itself, as a node would.
+ * history` and `kubectl scale` show it. Without nodes the test reports each
+ * pod Running and Ready itself, as a kubelet would; on a host with
+ * --simulated-nodes the simulated kubelets do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
