@@ -76,6 +76,8 @@ export interface StatefulSetStatus {
   availableReplicas: number;
 }
 
+const resyncPeriodMs = 30_000;
+
 /** The rate limiter's backoff for a set whose sync keeps failing: 5ms doubling up to 1000s, on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
@@ -380,6 +382,17 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
     return `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
   };
   const running = watchInto(deps, queue, sets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'StatefulSet'), controllerKeyOf(e.prevKv, 'StatefulSet'), orphanKey(e)] }]);
+  // statefulSetResyncPeriod: every set is synced again each 30s, which picks up what no pod event announces
+  // (a stale claim collected, a claim deleted under a pending pod).
+  void (async () => {
+    while (!stopped.signal.aborted) {
+      await deps.clock.sleep(resyncPeriodMs, stopped.signal);
+      if (stopped.signal.aborted) return;
+      for (const set of (await sets.list('')).items) queue.add(`${set.metadata.namespace}/${set.metadata.name}`);
+    }
+  })().catch((e) => {
+    if (!stopped.signal.aborted) console.error('kubesim: statefulset-controller resync:', e);
+  });
   return {
     idle: running.idle,
     stop() {
