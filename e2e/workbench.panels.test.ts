@@ -602,6 +602,37 @@ describe('Access panel', () => {
   });
 });
 
+describe('simulated nodes', () => {
+  it('the Access panel switches the tab\'s server to two simulated nodes: they are listed and a pod is bound and runs', async () => {
+    const other = await wb.openProfile();
+    const p = other.page;
+    await p.goto(wb.baseUrl);
+    await workbenchReady(p);
+    await p.getByTestId('tab-access').click();
+    await p.getByTestId('access-nodes').selectOption('2');
+    await Promise.all([p.waitForEvent('load'), p.getByTestId('access-apply').click()]);
+    await workbenchReady(p);
+    await expect.poll(() => p.getByTestId('kind-select').getAttribute('data-discovered'), { timeout: 30_000 }).toBe('true');
+    await p.getByTestId('kind-select').selectOption('/v1/nodes');
+    await expect.poll(() => p.locator('[data-testid="resource-row"]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name'))), { timeout: 30_000 }).toEqual(['node-1', 'node-2']);
+    // A pod created through the API is scheduled and run by the worker's simulated kubelet.
+    const pod = await p.evaluate(async () => {
+      await fetch('/api/v1/namespaces/default/pods', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sim-web' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } }) });
+      for (let i = 0; i < 200; i++) {
+        const got = await (await fetch('/api/v1/namespaces/default/pods/sim-web')).json();
+        if (got.status?.phase === 'Running') return { node: got.spec.nodeName, ip: got.status.podIP };
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return undefined;
+    });
+    expect(pod?.node).toMatch(/^node-[12]$/);
+    expect(pod?.ip).toMatch(/^10\.244\.[12]\.\d+$/);
+    await p.getByTestId('tab-access').click();
+    expect(await p.getByTestId('access-nodes').inputValue()).toBe('2');
+    expect(other.errors, other.errors.join('\n')).toEqual([]);
+  });
+});
+
 describe('quality', () => {
   it('the panels are reachable by keyboard: arrow keys move between tabs', async () => {
     await page.getByTestId('tab-resources').click();

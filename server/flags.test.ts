@@ -43,6 +43,16 @@ describe('--event-ttl', () => {
   });
 });
 
+describe('--simulated-nodes', () => {
+  it('takes a count of simulated nodes, 0 to 100', () => {
+    expect(parseFlags([]).simulatedNodes).toBeUndefined();
+    expect(parseFlags(['--simulated-nodes=3']).simulatedNodes).toBe(3);
+    expect(parseFlags(['--simulated-nodes', '0']).simulatedNodes).toBe(0);
+    expect(() => parseFlags(['--simulated-nodes=two'])).toThrow('invalid argument "two" for "--simulated-nodes" flag');
+    expect(() => parseFlags(['--simulated-nodes=101'])).toThrow(FlagError);
+  });
+});
+
 describe('--feature-gates', () => {
   it('takes Name=bool pairs and rejects unknown gates', () => {
     expect(parseFlags(['--feature-gates=APIResponseCompression=false', '--feature-gates', 'AllowUnsafeMalformedObjectDeletion=true']).featureGates).toEqual({ APIResponseCompression: false, AllowUnsafeMalformedObjectDeletion: true });

@@ -50,6 +50,8 @@ export interface HostFlags extends AuthorizationFlags {
   livezGracePeriodMs?: number;
   /** --event-ttl: how long an Event lasts after its last write. */
   eventTtlMs?: number;
+  /** --simulated-nodes: how many simulated nodes (with kubelets and a scheduler) run pods; 0 by default. */
+  simulatedNodes?: number;
   shutdownDelayMs?: number;
   /** --max-request-bytes: the embedded store's largest write, as etcd's flag (default 1.5 MiB). */
   maxRequestBytes?: number;
@@ -71,6 +73,8 @@ Flags:
       --event-ttl duration             how long an Event lasts after its last write (default 1h0m0s)
       --livez-grace-period duration    time after start during which /livez excuses unfinished post-start hooks (default 0s)
       --shutdown-delay-duration duration  time to keep serving after SIGTERM while /readyz fails (default 0s)
+      --simulated-nodes int            run this many simulated nodes (node-1 ...), each with a kubelet, and a scheduler placing pods on them,
+                                       so pods are bound, get IPs and run (default 0: no nodes, pods stay Pending)
       --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
       --max-request-bytes int          largest value the embedded store writes, as etcd's flag (default 1572864)
       --max-endpoints-per-slice int    most endpoints the endpointslice controller puts in one EndpointSlice (default 100)
@@ -130,7 +134,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice']);
@@ -277,6 +281,12 @@ export function parseFlags(argv: string[]): HostFlags {
       case 'event-ttl':
         flags.eventTtlMs = parseDuration(value, name);
         break;
+      case 'simulated-nodes': {
+        const n = Number(value);
+        if (!/^\d+$/.test(value) || n > 100) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--simulated-nodes" flag: a whole number from 0 to 100`);
+        flags.simulatedNodes = n;
+        break;
+      }
       case 'shutdown-delay-duration':
         flags.shutdownDelayMs = parseDuration(value, name);
         break;

@@ -81,7 +81,7 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
       out.write(`error: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
     }
-    if (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.settings.controllers) {
+    if (scenario.settings.authorizationMode || scenario.settings.featureGates || scenario.settings.fakeClock || scenario.settings.controllers || scenario.settings.simulatedNodes) {
       out.write('note: settings are not applied to a cluster from a kubeconfig; it runs as configured');
     }
     return play(scenario, target, out);
@@ -108,6 +108,7 @@ export async function runScenarioCommand(args: readonly string[], out: RunOutput
     clock,
     featureGates: scenario.settings.featureGates as Partial<FeatureGates> | undefined,
     controllers,
+    simulatedNodes: scenario.settings.simulatedNodes,
     authorizer: authz.authorizer,
     rbacBootstrap: authz.rbacBootstrap,
     authentication: { tokenFile: parseTokenFile(`${adminToken},kubesim-scenario-admin,kubesim-scenario-admin,system:masters\n`) },

@@ -22,6 +22,10 @@ import { startReplicaSetController } from './controllers/replicaset';
 import { startDisruptionController } from './controllers/disruption';
 import { startEndpointsController } from './controllers/endpoints';
 import { startEndpointSliceController } from './controllers/endpointSlice';
+import { startJobController } from './controllers/job';
+import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
+import { startCronJobController } from './controllers/cronjob';
+import { startNodeSimulation } from './simulation';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
@@ -144,6 +148,12 @@ export interface ApiServerOptions {
   flags?: Record<string, string>;
   /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
   controllers?: string[];
+  /**
+   * Simulated nodes `node-1` ... `node-N`, each with a kubelet that runs the
+   * pods bound to it, and a scheduler binding pods to them (simulation/); 0
+   * (the default): no nodes, and pods stay Pending.
+   */
+  simulatedNodes?: number;
   /**
    * kube-controller-manager's --leader-elect, for several servers over one
    * store: its controllers (namespace, garbage collector, service accounts,
@@ -371,6 +381,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['disruption-controller', () => startDisruptionController(deps)],
       ['endpoints-controller', () => startEndpointsController(deps)],
       ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
+      ['job-controller', () => startJobController(deps)],
+      ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
+      ['cronjob-controller', () => startCronJobController(deps)],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
@@ -384,6 +397,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+        // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
+        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
       });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(deps);

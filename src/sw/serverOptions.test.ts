@@ -26,6 +26,25 @@ describe('worker settings as server options', () => {
   });
 });
 
+describe('simulated nodes in the worker', () => {
+  it('simulatedNodes acts as --simulated-nodes', async () => {
+    const url = new URL(workerUrlWith('/sw.js', { simulatedNodes: '2' }), 'http://127.0.0.1:5173');
+    expect(url.search).toBe('?simulatedNodes=2');
+    const options = serverOptionsFrom(settingsFromUrl(url));
+    expect(options.simulatedNodes).toBe(2);
+    const server = createApiServer({ storage: createMemoryStorage(), ...options });
+    await server.ready;
+    let names: string[] = [];
+    for (let i = 0; i < 500 && names.length < 2; i++) {
+      names = (await (await server.handle(new Request('http://127.0.0.1:5173/api/v1/nodes'))).json()).items.map((n: { metadata: { name: string } }) => n.metadata.name);
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(names).toEqual(['node-1', 'node-2']);
+    await server.close();
+    expect(() => serverOptionsFrom({ simulatedNodes: 'many' })).toThrow('invalid simulatedNodes "many"');
+  });
+});
+
 describe('deletion settings of the worker', () => {
   it('[API-DEL-022] featureGates, controllers and fakeClock act as --feature-gates, --controllers and --fake-clock', async () => {
     const url = new URL(workerUrlWith('/sw.js', { featureGates: 'AllowUnsafeMalformedObjectDeletion=true', controllers: '*,-namespace-controller', fakeClock: '2026-02-01T00:00:00Z' }), 'http://127.0.0.1:5173');

@@ -29,5 +29,10 @@ export function serverOptionsFrom(settings: WorkerSettings): Partial<ApiServerOp
     if (Number.isNaN(start.getTime())) throw new Error(`invalid fakeClock ${JSON.stringify(settings.fakeClock)}: not an RFC 3339 time`);
     options.clock = new FakeClock(start);
   }
+  if (settings.simulatedNodes) {
+    const n = Number(settings.simulatedNodes);
+    if (!/^\d+$/.test(settings.simulatedNodes) || n > 100) throw new Error(`invalid simulatedNodes ${JSON.stringify(settings.simulatedNodes)}: a whole number from 0 to 100`);
+    options.simulatedNodes = n;
+  }
   return options;
 }

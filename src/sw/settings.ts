@@ -17,6 +17,8 @@ export interface WorkerSettings {
   controllers?: string;
   /** As --fake-clock: `true` (from now) or an RFC 3339 start time. */
   fakeClock?: string;
+  /** As --simulated-nodes: how many simulated nodes run pods. */
+  simulatedNodes?: string;
 }
 
 /** What the page sets (the same names are the URL parameters). */
@@ -27,12 +29,13 @@ export interface PageSettings {
   featureGates?: string;
   controllers?: string;
   fakeClock?: string;
+  simulatedNodes?: string;
 }
 
 /** The settings' URL parameter names, shared by the page and the worker. */
 export const settingParams = {
   watchHistoryWindow: 'watchHistoryWindow', tokens: 'tokens', authorizationMode: 'authorizationMode',
-  featureGates: 'featureGates', controllers: 'controllers', fakeClock: 'fakeClock',
+  featureGates: 'featureGates', controllers: 'controllers', fakeClock: 'fakeClock', simulatedNodes: 'simulatedNodes',
 } as const;
 
 /** A Go-style duration (`90s`, `5m`, `1h30m`) in ms, or undefined when malformed. */
@@ -55,7 +58,7 @@ export function settingsFromUrl(url: URL): WorkerSettings {
   if (tokens) settings.tokens = tokens;
   const modes = url.searchParams.get(settingParams.authorizationMode);
   if (modes) settings.authorizationMode = modes;
-  for (const name of ['featureGates', 'controllers', 'fakeClock'] as const) {
+  for (const name of ['featureGates', 'controllers', 'fakeClock', 'simulatedNodes'] as const) {
     const value = url.searchParams.get(settingParams[name]);
     if (value) settings[name] = value;
   }

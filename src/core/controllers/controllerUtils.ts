@@ -57,6 +57,18 @@ export function isPodActive(pod: KubeObject): boolean {
   return !pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed';
 }
 
+/** controller.ActivePods order, first to delete first: unbound, pending, not ready, then the newest. */
+export function compareActivePods(a: KubeObject, b: KubeObject): number {
+  const rank = (pod: KubeObject): number[] => {
+    const phase = statusOf(pod)['phase'];
+    return [specOf(pod)['nodeName'] ? 1 : 0, phase === 'Pending' ? 0 : phase === 'Unknown' ? 1 : 2, isPodReady(pod) ? 1 : 0, -Date.parse(pod.metadata.creationTimestamp ?? '') || 0];
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! - rb[i]!;
+  return 0;
+}
+
 /** intstr.GetScaledValueFromIntOrPercent. */
 export function scaledValue(value: unknown, total: number, roundUp: boolean): number {
   if (typeof value === 'number') return value;

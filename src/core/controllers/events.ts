@@ -28,8 +28,8 @@ import type { NamespaceControllerDeps } from './namespace';
 export type EventType = 'Normal' | 'Warning';
 
 export interface EventRecorder {
-  /** Records an event about obj; returns at once. */
-  event(obj: KubeObject, type: EventType, reason: string, message: string): void;
+  /** Records an event about obj (a kubelet's about one of its containers: fieldPath `spec.containers{name}`); returns at once. */
+  event(obj: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void;
   /** Resolves once every event recorded so far is written. */
   flushed(): Promise<void>;
 }
@@ -57,7 +57,11 @@ interface Observation {
   firstTimestamp: string;
 }
 
-export function newEventRecorder(deps: NamespaceControllerDeps, component: string): EventRecorder {
+/** host: the node a kubelet's events come from (EventSource.Host, and the reporting instance). */
+/** The last event name's time per server (keyed by its storage). */
+const namesByStorage = new WeakMap<object, { lastNanos: bigint }>();
+
+export function newEventRecorder(deps: NamespaceControllerDeps, component: string, host?: string): EventRecorder {
   let store: Store | undefined;
   const events = (): Store | undefined => {
     const type = deps.registry.resourceFor('', 'v1', 'events');
@@ -66,14 +70,17 @@ export function newEventRecorder(deps: NamespaceControllerDeps, component: strin
   const aggregates = new Map<string, { messages: Set<string>; lastMs: number }>();
   const observations = new Map<string, Observation>();
   const buckets = new Map<string, { tokens: number; atMs: number }>();
-  let lastNanos = 0n;
+  // Shared by every recorder of the server: on the fake clock two components' events fall in one nanosecond.
+  let names = namesByStorage.get(deps.storage);
+  if (!names) namesByStorage.set(deps.storage, (names = { lastNanos: 0n }));
+  const shared = names;
   let queue: Promise<void> = Promise.resolve();
 
   /** A name no earlier event of this recorder had: the time in nanoseconds, moved on when two fall in one. */
   function eventName(object: string, now: Date): string {
     let nanos = BigInt(now.getTime()) * 1_000_000n;
-    if (nanos <= lastNanos) nanos = lastNanos + 1n;
-    lastNanos = nanos;
+    if (nanos <= shared.lastNanos) nanos = shared.lastNanos + 1n;
+    shared.lastNanos = nanos;
     return `${object}.${nanos.toString(16)}`;
   }
 
@@ -108,7 +115,7 @@ export function newEventRecorder(deps: NamespaceControllerDeps, component: strin
 
   const gone = new Error('gone');
   return {
-    event(obj, type, reason, message) {
+    event(obj, type, reason, message, fieldPath) {
       const target = events();
       if (!target) return;
       const now = deps.clock.now();
@@ -121,8 +128,9 @@ export function newEventRecorder(deps: NamespaceControllerDeps, component: strin
         uid: obj.metadata.uid,
         apiVersion: obj.apiVersion,
         resourceVersion: obj.metadata.resourceVersion,
+        ...(fieldPath ? { fieldPath } : {}),
       };
-      const objectKey = [component, '', ref.kind, ref.namespace ?? '', ref.name, ref.uid, ref.apiVersion];
+      const objectKey = [component, host ?? '', ref.kind, ref.namespace ?? '', ref.name, ref.uid, ref.apiVersion];
       // EventAggregate
       const aggregateKey = JSON.stringify([...objectKey, type, reason]);
       let similar = aggregates.get(aggregateKey);
@@ -132,7 +140,7 @@ export function newEventRecorder(deps: NamespaceControllerDeps, component: strin
       remember(aggregates, aggregateKey, similar);
       const aggregated = similar.messages.size >= maxSimilarEvents;
       if (aggregated) similar.messages.delete(similar.messages.values().next().value!);
-      const key = aggregated ? aggregateKey : JSON.stringify([...objectKey, type, reason, message]);
+      const key = aggregated ? aggregateKey : JSON.stringify([...objectKey, fieldPath ?? '', type, reason, message]);
       // eventObserve
       const previous = observations.get(key);
       const namespace = obj.metadata.namespace || 'default';
@@ -146,14 +154,14 @@ export function newEventRecorder(deps: NamespaceControllerDeps, component: strin
         involvedObject: ref,
         reason,
         message: aggregated ? `(combined from similar events): ${message}` : message,
-        source: { component },
+        source: host ? { component, host } : { component },
         firstTimestamp: observed.firstTimestamp,
         lastTimestamp: at,
         count: observed.count,
         type,
       };
       // An aggregate Event is made afresh by the aggregator, without the reporting fields.
-      if (!aggregated) Object.assign(body, { reportingComponent: component, reportingInstance: '' });
+      if (!aggregated) Object.assign(body, { reportingComponent: component, reportingInstance: host ?? '' });
       queue = queue.then(() => write(target, observed, previous !== undefined, body)).catch(() => {});
     },
     flushed: () => queue,

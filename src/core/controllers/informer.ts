@@ -20,6 +20,8 @@ export function watchInto(
   queue: WorkQueue,
   primary: Store,
   secondary: { store: Store; keysFor(kv: StorageEvent): (string | undefined)[] }[],
+  /** Whether a primary event queues its key at once (the controller may queue it for later itself); always, by default. */
+  queueNow: (e: StorageEvent, key: string) => boolean = () => true,
 ): RunningController {
   const stopped = new AbortController();
   const unsubscribes: (() => void)[] = [];
@@ -29,7 +31,8 @@ export function watchInto(
     unsubscribes.push(await deps.storage.watch(primary.prefix, listed.revision, (e) => {
       // Keys are namespace/name; a cluster-scoped object's is /name.
       const rest = e.kv.key.slice(primary.prefix.length);
-      queue.add(rest.includes('/') ? rest : `/${rest}`);
+      const key = rest.includes('/') ? rest : `/${rest}`;
+      if (queueNow(e, key)) queue.add(key);
     }));
     for (const s of secondary) {
       unsubscribes.push(await deps.storage.watch(s.store.prefix, listed.revision, (e) => {

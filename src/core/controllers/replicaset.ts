@@ -13,6 +13,7 @@ import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import {
+  compareActivePods,
   controllerKeyOf,
   controllerRefOf,
   isPodActive,
@@ -46,22 +47,6 @@ function refusedByAdmission(e: unknown): e is StatusError {
 
 /** The rate limiter's backoff for a ReplicaSet whose creates keep failing: 5ms doubling up to 1000s, on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
-
-/** Deletion order (controller.ActivePodsWithRanks): unbound, pending, not ready, then the newest first. */
-function deletionRank(pod: KubeObject): number[] {
-  const phase = statusOf(pod)['phase'];
-  return [
-    specOf(pod)['nodeName'] ? 1 : 0,
-    phase === 'Pending' ? 0 : phase === 'Unknown' ? 1 : 2,
-    isPodReady(pod) ? 1 : 0,
-    -Date.parse(pod.metadata.creationTimestamp ?? '') || 0,
-  ];
-}
-
-function compareRanks(a: number[], b: number[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
-}
 
 export function startReplicaSetController(deps: NamespaceControllerDeps): RunningController {
   const replicaSets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'replicasets')!);
@@ -142,7 +127,7 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
         }
       }
     } else if (diff < 0) {
-      const doomed = [...active].sort((a, b) => compareRanks(deletionRank(a), deletionRank(b))).slice(0, Math.min(-diff, burstReplicas));
+      const doomed = [...active].sort(compareActivePods).slice(0, Math.min(-diff, burstReplicas));
       for (const pod of doomed) {
         try {
           await pods.delete(namespace, pod.metadata.name!, { preconditions: { uid: pod.metadata.uid } });

@@ -14,11 +14,21 @@ export interface RandomSource {
   fill(bytes: Uint8Array): Uint8Array;
 }
 
+/** setTimeout's longest delay (a longer one fires at once). */
+const maxTimerMs = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => new Date(),
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      // A wait longer than one timer allows (a yearly schedule) is a chain of timers.
+      const until = Date.now() + ms;
+      let timer: ReturnType<typeof setTimeout>;
+      const arm = () => {
+        const left = until - Date.now();
+        timer = setTimeout(left > maxTimerMs ? arm : resolve, Math.min(Math.max(left, 0), maxTimerMs));
+      };
+      arm();
       signal?.addEventListener('abort', () => {
         clearTimeout(timer);
         resolve();

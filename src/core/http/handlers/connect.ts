@@ -6,6 +6,8 @@
  * written before any upgrade, as kube-apiserver writes a failed location.
  */
 import type { KubeObject } from '../../api/types';
+import { isObject } from '../../api/types';
+import { isSimulatedNode } from '../../simulation/nodes';
 import { allUnauthenticated, anonymousUser } from '../../auth/user';
 import { newBadRequest, newForbidden, newInvalid, newRouteMethodNotAllowed } from '../../errors';
 import { userFrom } from '../request/context';
@@ -145,6 +147,10 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
       const loc = await podLogLocation(get, ns, info.name, opts.container ?? '', opts);
       // LocationStreamer without a location: no stream, 204.
       if (!loc) return new Response(null, { status: 204 });
+      // A simulated kubelet's containers print nothing: their log is empty.
+      const pod = await get('pods', ns, info.name);
+      const nodeName = pod && isObject(pod['spec']) ? String(pod['spec']['nodeName'] ?? '') : '';
+      if (isSimulatedNode(await get('nodes', '', nodeName))) return new Response('', { status: 200, headers: { 'content-type': 'text/plain' } });
       throw unreachableBackend('log', loc);
     }
     case 'exec':

@@ -1,11 +1,11 @@
 /**
  * Access settings of this tab's API server: the static token table (as
  * --token-auth-file), the authorization modes (as --authorization-mode), and
- * which token the workbench itself sends. Applying reinstalls the service
+ * which token the workbench itself sends, and how many simulated nodes run pods. Applying reinstalls the service
  * worker with the new settings and reloads the page; stored objects stay.
  */
 import { useState } from 'react';
-import { FEATURE_GATES_KEY, readAccessSettings, tokenUsers, writeAccessSettings, type AccessSettings } from './settings';
+import { FEATURE_GATES_KEY, readAccessSettings, SIMULATED_NODES_KEY, tokenUsers, writeAccessSettings, type AccessSettings } from './settings';
 
 const MODES = ['', 'RBAC', 'RBAC,AlwaysAllow', 'AlwaysAllow', 'AlwaysDeny'];
 const EXAMPLE = 'admin-token,admin,1,system:masters\nalice-token,alice,2,"developers"\n';
@@ -13,13 +13,17 @@ const EXAMPLE = 'admin-token,admin,1,system:masters\nalice-token,alice,2,"develo
 export function AccessPanel({ reload = () => location.reload() }: { reload?: () => void }) {
   const saved = readAccessSettings();
   const [draft, setDraft] = useState<AccessSettings>(saved);
+  const savedNodes = localStorage.getItem(SIMULATED_NODES_KEY) ?? '';
+  const [nodes, setNodes] = useState(savedNodes);
   const users = tokenUsers(draft.tokens);
   // A scenario may have set a mode list this menu does not offer.
   const modes = MODES.includes(saved.authorizationMode) ? MODES : [...MODES, saved.authorizationMode];
   const gates = localStorage.getItem(FEATURE_GATES_KEY);
-  const changed = draft.tokens !== saved.tokens || draft.authorizationMode !== saved.authorizationMode || draft.token !== saved.token;
+  const changed = draft.tokens !== saved.tokens || draft.authorizationMode !== saved.authorizationMode || draft.token !== saved.token || nodes !== savedNodes;
   const apply = () => {
     writeAccessSettings(draft);
+    if (nodes) localStorage.setItem(SIMULATED_NODES_KEY, nodes);
+    else localStorage.removeItem(SIMULATED_NODES_KEY);
     reload();
   };
   return (
@@ -53,6 +57,16 @@ export function AccessPanel({ reload = () => location.reload() }: { reload?: () 
             </option>
           ))}
         </select>
+        <label htmlFor="access-nodes" title="As --simulated-nodes: nodes with kubelets and a scheduler, so pods are bound and run">
+          Simulated nodes
+        </label>
+        <select id="access-nodes" data-testid="access-nodes" value={nodes} onChange={(e) => setNodes(e.target.value)}>
+          {['', '1', '2', '3', '5'].concat(['', '1', '2', '3', '5'].includes(savedNodes) ? [] : [savedNodes]).map((n) => (
+            <option key={n} value={n}>
+              {n || 'none (pods stay Pending)'}
+            </option>
+          ))}
+        </select>
         <button type="button" data-testid="access-apply" disabled={!changed} onClick={apply}>
           Apply and reload
         </button>
@@ -63,7 +77,9 @@ export function AccessPanel({ reload = () => location.reload() }: { reload?: () 
         </p>
       )}
       <p className="muted">
-        Under RBAC the default roles exist from the start; act as a member of system:masters to write roles and bindings, then switch users to see
+        With simulated nodes a scheduler binds pods to <code>node-1</code>... and their kubelets run them: Deployments roll out, Job pods
+        complete, and the <code>kubesim.io/run-seconds</code> and <code>kubesim.io/exit-code</code> pod annotations script crashes. Under RBAC
+        the default roles exist from the start; act as a member of system:masters to write roles and bindings, then switch users to see
         their 403s. The RBAC lab and Trace panel explain each decision.
       </p>
     </section>

@@ -55,6 +55,8 @@ export const FEATURE_GATES_KEY = 'kubesim.featureGates';
 export const FAKE_CLOCK_KEY = 'kubesim.fakeClock';
 /** The controllers this tab's server runs (`*,-deployment-controller`, as --controllers); a scenario's settings set them. */
 export const CONTROLLERS_KEY = 'kubesim.controllers';
+/** How many simulated nodes this tab's server runs (as --simulated-nodes); the Access panel and a scenario's settings set it. */
+export const SIMULATED_NODES_KEY = 'kubesim.simulatedNodes';
 /** The token of the identity scenarios run as in this tab: a member of system:masters, as the headless runner's admin. */
 export const SCENARIO_TOKEN_KEY = 'kubesim.scenarioToken';
 export const SCENARIO_ADMIN = 'kubesim-scenario-admin';
@@ -62,9 +64,9 @@ export const SCENARIO_ADMIN = 'kubesim-scenario-admin';
 /**
  * What the tab's server is started with (the worker script's settings): the
  * Access panel's token table and modes, the feature gates, the controllers,
- * the fake clock and, once a scenario ran here, the line of the scenario identity's token.
+ * the fake clock, the simulated nodes and, once a scenario ran here, the line of the scenario identity's token.
  */
-export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): { tokens?: string; authorizationMode?: string; featureGates?: string; controllers?: string; fakeClock?: string } {
+export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): { tokens?: string; authorizationMode?: string; featureGates?: string; controllers?: string; fakeClock?: string; simulatedNodes?: string } {
   const access = readAccessSettings(storage);
   const scenarioToken = storage.getItem(SCENARIO_TOKEN_KEY);
   const scenarioLine = scenarioToken ? `${scenarioToken},${SCENARIO_ADMIN},${SCENARIO_ADMIN},system:masters\n` : '';
@@ -75,5 +77,6 @@ export function tabServerSettings(storage: Pick<Storage, 'getItem'> = localStora
     featureGates: storage.getItem(FEATURE_GATES_KEY) || undefined,
     controllers: storage.getItem(CONTROLLERS_KEY) || undefined,
     fakeClock: storage.getItem(FAKE_CLOCK_KEY) || undefined,
+    simulatedNodes: storage.getItem(SIMULATED_NODES_KEY) || undefined,
   };
 }

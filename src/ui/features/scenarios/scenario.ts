@@ -6,7 +6,7 @@
  *
  *   name: a conflicting apply
  *   description: what the scenario shows and why (optional; the workbench shows it)
- *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true }
+ *   settings: { authorizationMode: RBAC, featureGates: { Name: true }, fakeClock: true, simulatedNodes: 2 }
  *   objects: [ ...manifests, applied before the first step... ]
  *   steps:
  *     - name: bob takes the field
@@ -36,6 +36,8 @@ export interface ScenarioSettings {
   fakeClock?: boolean;
   /** kube-controller-manager's --controllers (headless, and the tab's server), e.g. `['*', '-deployment-controller']` to show the raw API. */
   controllers?: string[];
+  /** --simulated-nodes (headless, and the tab's server): nodes with kubelets and a scheduler, so pods run. */
+  simulatedNodes?: number;
 }
 
 export interface Identity {
@@ -164,7 +166,8 @@ export function parseScenario(text: string): ParsedScenario {
 /** The settings' problems, with kube-apiserver's flag messages. */
 function settingsErrors(settings: Record<string, unknown>): string[] {
   const errors: string[] = [];
-  const { authorizationMode: mode, featureGates: gates } = settings;
+  const { authorizationMode: mode, featureGates: gates, simulatedNodes: nodes } = settings;
+  if (nodes !== undefined && !(Number.isInteger(nodes) && (nodes as number) >= 0 && (nodes as number) <= 100)) errors.push('settings.simulatedNodes: a whole number from 0 to 100');
   if (mode !== undefined) {
     if (typeof mode !== 'string') errors.push('settings.authorizationMode: a comma list such as "RBAC" or "Node,RBAC"');
     else {

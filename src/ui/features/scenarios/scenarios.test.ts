@@ -102,12 +102,26 @@ describe("a scenario's settings as the tab's server settings", () => {
     });
   });
 
+  it('carries simulatedNodes to the tab\'s server as --simulated-nodes, and refuses a count that is not one', () => {
+    const storage = memory();
+    const parsed = parseScenario('settings: { simulatedNodes: 2 }\nsteps: []\n');
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const wanted = scenarioServerSettings(parsed.scenario.settings);
+    expect(wanted.simulatedNodes).toBe(2);
+    expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toContain('2 simulated nodes (was none)');
+    writeServerSettings(wanted, storage);
+    expect(tabServerSettings(storage).simulatedNodes).toBe('2');
+    expect(serverOptionsFrom(settingsFromUrl(new URL(workerUrlWith('/sw.js', tabServerSettings(storage)), 'http://127.0.0.1'))).simulatedNodes).toBe(2);
+    expect(serverSettingsChanges(readServerSettings(storage), scenarioServerSettings({}), storage)).toEqual(['no simulated nodes (was 2)']);
+    expect(parseScenario('settings: { simulatedNodes: -1 }\nsteps: []\n')).toEqual({ ok: false, errors: ['settings.simulatedNodes: a whole number from 0 to 100'] });
+  });
+
   it('lists what changes, switches the tab to the scenario settings and its identity, and then nothing is pending', () => {
     const storage = memory();
     const parsed = parseScenario('settings: { authorizationMode: RBAC, featureGates: { AllowUnsafeMalformedObjectDeletion: true, APIResponseCompression: false } }\nsteps: []\n');
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const wanted = scenarioServerSettings(parsed.scenario.settings);
-    expect(wanted).toEqual({ authorizationMode: 'RBAC', featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true', controllers: '', fakeClock: false });
+    expect(wanted).toEqual({ authorizationMode: 'RBAC', featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true', controllers: '', fakeClock: false, simulatedNodes: 0 });
     expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([
       'authorization mode RBAC (was AlwaysAllow (the default))',
       'feature gates APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true (was the defaults)',
@@ -125,6 +139,7 @@ describe("a scenario's settings as the tab's server settings", () => {
       featureGates: 'APIResponseCompression=false,AllowUnsafeMalformedObjectDeletion=true',
       controllers: undefined,
       fakeClock: undefined,
+      simulatedNodes: undefined,
     });
     // A scenario without settings goes back to the defaults, as the headless runner builds its server.
     expect(serverSettingsChanges(readServerSettings(storage), scenarioServerSettings({}), storage)).toEqual([
@@ -182,7 +197,7 @@ describe("a scenario's fake clock and controllers on the tab's server", () => {
     const parsed = parseScenario("settings: { fakeClock: true, controllers: ['*', '-deployment-controller'] }\nsteps: []\n");
     if (!parsed.ok) throw new Error(parsed.errors.join('; '));
     const wanted = scenarioServerSettings(parsed.scenario.settings);
-    expect(wanted).toEqual({ authorizationMode: '', featureGates: '', controllers: '*,-deployment-controller', fakeClock: true });
+    expect(wanted).toEqual({ authorizationMode: '', featureGates: '', controllers: '*,-deployment-controller', fakeClock: true, simulatedNodes: 0 });
     expect(serverSettingsChanges(readServerSettings(storage), wanted, storage)).toEqual([
       'controllers *,-deployment-controller (was the defaults)',
       'a fake clock, from the real time when the server starts (was the real clock)',

@@ -1,12 +1,12 @@
 /**
  * A scenario's settings as the tab's server settings, so a replay in the
  * workbench runs on the server the headless runner would build: the same
- * authorization modes, feature gates, controllers and fake clock (absent ones
+ * authorization modes, feature gates, controllers, fake clock and simulated nodes (absent ones
  * are the defaults), and
  * the same admin identity (a member of system:masters) that applies the
  * objects and impersonates each step's `as:` user.
  */
-import { ACCESS_KEYS, CONTROLLERS_KEY, FAKE_CLOCK_KEY, FEATURE_GATES_KEY, SCENARIO_TOKEN_KEY } from '../access/settings';
+import { ACCESS_KEYS, CONTROLLERS_KEY, FAKE_CLOCK_KEY, FEATURE_GATES_KEY, SCENARIO_TOKEN_KEY, SIMULATED_NODES_KEY } from '../access/settings';
 import type { ScenarioSettings } from './scenario';
 
 type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -20,6 +20,8 @@ export interface ServerSettings {
   controllers: string;
   /** A fake clock from the real time when the server starts, that `advanceClock` steps move (POST /debug/kubesim/clock). */
   fakeClock: boolean;
+  /** As --simulated-nodes; 0: none. */
+  simulatedNodes: number;
 }
 
 export function scenarioServerSettings(settings: ScenarioSettings): ServerSettings {
@@ -30,7 +32,7 @@ export function scenarioServerSettings(settings: ScenarioSettings): ServerSettin
   // AlwaysAllow is kube-apiserver's default mode: the tab's server without a mode.
   const mode = settings.authorizationMode?.trim() ?? '';
   const controllers = settings.controllers === undefined ? [] : Array.isArray(settings.controllers) ? settings.controllers : [settings.controllers];
-  return { authorizationMode: mode === 'AlwaysAllow' ? '' : mode, featureGates: gates, controllers: controllers.map(String).join(','), fakeClock: settings.fakeClock === true };
+  return { authorizationMode: mode === 'AlwaysAllow' ? '' : mode, featureGates: gates, controllers: controllers.map(String).join(','), fakeClock: settings.fakeClock === true, simulatedNodes: settings.simulatedNodes ?? 0 };
 }
 
 export function readServerSettings(storage: Pick<Storage, 'getItem'> = localStorage): ServerSettings {
@@ -39,6 +41,7 @@ export function readServerSettings(storage: Pick<Storage, 'getItem'> = localStor
     featureGates: storage.getItem(FEATURE_GATES_KEY) ?? '',
     controllers: storage.getItem(CONTROLLERS_KEY) ?? '',
     fakeClock: storage.getItem(FAKE_CLOCK_KEY) === 'true',
+    simulatedNodes: Number(storage.getItem(SIMULATED_NODES_KEY) ?? 0) || 0,
   };
 }
 
@@ -55,6 +58,7 @@ export function serverSettingsChanges(current: ServerSettings, wanted: ServerSet
   if (current.featureGates !== wanted.featureGates) changes.push(`feature gates ${gates(wanted.featureGates)} (was ${gates(current.featureGates)})`);
   if (current.controllers !== wanted.controllers) changes.push(`controllers ${wanted.controllers || 'the defaults'} (was ${current.controllers || 'the defaults'})`);
   if (current.fakeClock !== wanted.fakeClock) changes.push(wanted.fakeClock ? 'a fake clock, from the real time when the server starts (was the real clock)' : 'the real clock (was a fake clock)');
+  if (current.simulatedNodes !== wanted.simulatedNodes) changes.push(`${wanted.simulatedNodes || 'no'} simulated nodes (was ${current.simulatedNodes || 'none'})`);
   if (!storage.getItem(SCENARIO_TOKEN_KEY)) changes.push('the scenario identity kubesim-scenario-admin (system:masters) in the token table');
   return changes;
 }
@@ -69,6 +73,8 @@ export function writeServerSettings(wanted: ServerSettings, storage: Storage = l
   else storage.removeItem(CONTROLLERS_KEY);
   if (wanted.fakeClock) storage.setItem(FAKE_CLOCK_KEY, 'true');
   else storage.removeItem(FAKE_CLOCK_KEY);
+  if (wanted.simulatedNodes) storage.setItem(SIMULATED_NODES_KEY, String(wanted.simulatedNodes));
+  else storage.removeItem(SIMULATED_NODES_KEY);
   if (!storage.getItem(SCENARIO_TOKEN_KEY)) storage.setItem(SCENARIO_TOKEN_KEY, crypto.randomUUID());
 }
 

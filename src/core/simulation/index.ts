@@ -1,0 +1,26 @@
+/**
+ * Simulated nodes (ApiServerOptions.simulatedNodes, the Node host's
+ * --simulated-nodes): Nodes with their kubelets, and kube-scheduler to place
+ * pods on them, so workloads run as on a small cluster: pods are bound,
+ * get IPs, become Running and Ready, Job pods complete. Off by default:
+ * kubesim is then kube-apiserver and kube-controller-manager alone, and pods
+ * stay Pending as on a cluster without nodes.
+ */
+import type { NamespaceControllerDeps } from '../controllers/namespace';
+import type { RunningController } from '../controllers/informer';
+import { startKubelets } from './kubelet';
+import { simulatedNodes, startSimulatedNodes } from './nodes';
+import { startScheduler } from './scheduler';
+
+export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
+
+export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string): RunningController {
+  const nodes = simulatedNodes(count);
+  const parts = [startSimulatedNodes(deps, nodes, kubernetesVersion), startScheduler(deps), startKubelets(deps, nodes)];
+  return {
+    stop: () => parts.forEach((p) => p.stop()),
+    idle: async () => {
+      for (const p of parts) await p.idle();
+    },
+  };
+}

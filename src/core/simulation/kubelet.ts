@@ -1,0 +1,398 @@
+/**
+ * The kubelets of the simulated nodes: what each does for the pods bound to
+ * its node, with no container behind them. A pod is first reported
+ * `ContainerCreating` (hostIP, startTime, the pod's conditions), then
+ * `Running` with an IP from its node's pod CIDR, its init containers
+ * terminated `Completed` and its containers running; a container is ready
+ * at once, or after its readiness probe's initialDelaySeconds on the server
+ * clock. The kubelet records the events a real one does (`Pulled`,
+ * `Created`, `Started`, `Killing`, `BackOff`).
+ *
+ * Containers run forever unless their program says otherwise: pods a Job
+ * owns run to completion at once, and two pod annotations script any pod
+ * (`kubesim.io/run-seconds`: how long its containers run before they exit,
+ * `kubesim.io/exit-code`: the code they exit with, 0 by default). An exit
+ * then follows the pod's restartPolicy as the kubelet does: a pod whose
+ * containers are not restarted ends `Succeeded` (all exited 0) or `Failed`;
+ * a restarted container waits in `CrashLoopBackOff` (10s, doubling to 5
+ * minutes) with its last state and restartCount, then runs again.
+ *
+ * A pod being deleted has its containers stopped at once (they exit 0 on
+ * SIGTERM), its final phase written, and is then deleted with grace period
+ * 0, as the kubelet's status manager does.
+ */
+import { formatTime, isObject, type KubeObject } from '../api/types';
+import { StatusError } from '../errors';
+import { newEventRecorder, type EventRecorder } from '../controllers/events';
+import type { NamespaceControllerDeps } from '../controllers/namespace';
+import { watchInto, type RunningController } from '../controllers/informer';
+import { newWorkQueue } from '../controllers/workqueue';
+import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtils';
+import { hexOf, type SimulatedNode } from './nodes';
+
+type Obj = Record<string, unknown>;
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** Annotations that script a simulated pod's containers. */
+export const runSecondsAnnotation = 'kubesim.io/run-seconds';
+export const exitCodeAnnotation = 'kubesim.io/exit-code';
+
+/** The kubelet's crash-loop back-off: 10s doubling, at most 5 minutes. */
+const backOffMs = (restarts: number) => Math.min(10_000 * 2 ** Math.max(0, restarts - 1), 300_000);
+
+/** The image reference as containerd reports it: registry and tag made explicit. */
+export function normalizedImage(image: string): string {
+  let ref = image;
+  const slash = ref.indexOf('/');
+  const first = slash < 0 ? '' : ref.slice(0, slash);
+  if (slash < 0) ref = `docker.io/library/${ref}`;
+  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') ref = `docker.io/${ref}`;
+  const name = ref.slice(ref.lastIndexOf('/') + 1);
+  if (!name.includes(':') && !ref.includes('@')) ref += ':latest';
+  return ref;
+}
+
+/** A digest for the image, the same every time (there is no registry to ask). */
+function imageID(image: string): string {
+  const ref = normalizedImage(image);
+  const repo = ref.includes('@') ? ref.slice(0, ref.indexOf('@')) : ref.slice(0, ref.lastIndexOf(':') > ref.lastIndexOf('/') ? ref.lastIndexOf(':') : ref.length);
+  return `${repo}@sha256:${hexOf(ref, 64)}`;
+}
+
+/** What the pod's program does: how long its containers run and what they exit with; undefined: forever. */
+function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undefined {
+  const annotations = pod.metadata.annotations ?? {};
+  const seconds = Number(annotations[runSecondsAnnotation]);
+  const code = Number(annotations[exitCodeAnnotation]);
+  const exitCode = Number.isInteger(code) ? code : 0;
+  if (Number.isFinite(seconds) && seconds >= 0) return { runMs: seconds * 1000, exitCode };
+  if (annotations[exitCodeAnnotation] !== undefined) return { runMs: 0, exitCode };
+  return controllerRefOf(pod)?.kind === 'Job' ? { runMs: 0, exitCode } : undefined;
+}
+
+const readinessDelayMs = (container: Obj) => {
+  const probe = isObject(container['readinessProbe']) ? container['readinessProbe'] : undefined;
+  return probe ? Math.max(0, Number(probe['initialDelaySeconds'] ?? 0)) * 1000 : 0;
+};
+
+const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
+const containerField = (name: unknown) => `spec.containers{${String(name)}}`;
+
+/** One pod condition as the kubelet writes it; the transition time kept while the status holds. */
+function condition(old: Obj[], type: string, status: boolean, now: string, reason?: string, message?: string): Obj {
+  const was = old.find((c) => c['type'] === type);
+  const value = status ? 'True' : 'False';
+  return {
+    type,
+    status: value,
+    lastProbeTime: null,
+    lastTransitionTime: was?.['status'] === value && was['lastTransitionTime'] ? was['lastTransitionTime'] : now,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
+/** The pod's conditions in the kubelet's order, PodScheduled (the scheduler's) kept last. */
+function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; ready: string[]; unready: string[]; completed: boolean }, now: string): Obj[] {
+  const old = objects(statusOf(pod)['conditions']);
+  const unreadyMessage = `containers with unready status: [${state.unready.join(' ')}]`;
+  const conditions = [
+    condition(old, 'PodReadyToStartContainers', state.sandbox, now),
+    state.completed ? condition(old, 'Initialized', true, now, 'PodCompleted') : condition(old, 'Initialized', state.initialized, now, state.initialized ? undefined : 'ContainersNotInitialized', state.initialized ? undefined : `containers with incomplete status: [${objects(specOf(pod)['initContainers']).map((c) => c['name']).join(' ')}]`),
+    state.completed ? condition(old, 'Ready', false, now, 'PodCompleted') : condition(old, 'Ready', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
+    state.completed ? condition(old, 'ContainersReady', false, now, 'PodCompleted') : condition(old, 'ContainersReady', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
+  ];
+  const scheduled = old.find((c) => c['type'] === 'PodScheduled');
+  return scheduled ? [...conditions, scheduled] : conditions;
+}
+
+/** PodStatus in the API's field order, over what the status held (qosClass and the rest kept). */
+function podStatus(pod: KubeObject, fields: Obj): Obj {
+  const old = statusOf(pod);
+  const order = ['phase', 'conditions', 'message', 'reason', 'nominatedNodeName', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses', 'qosClass'];
+  const merged: Obj = { ...old, ...fields };
+  const out: Obj = {};
+  for (const k of order) if (merged[k] !== undefined) out[k] = merged[k];
+  for (const k of Object.keys(merged)) if (!(k in out) && merged[k] !== undefined) out[k] = merged[k];
+  return out;
+}
+
+/** ContainerStatus in the API's field order. */
+function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready: boolean; restartCount: number; containerID?: string; started: boolean; running: boolean }): Obj {
+  const image = String(container['image'] ?? '');
+  return {
+    name: container['name'],
+    state: s.state,
+    lastState: s.lastState ?? {},
+    ready: s.ready,
+    restartCount: s.restartCount,
+    image: normalizedImage(image),
+    imageID: s.containerID ? imageID(image) : '',
+    ...(s.containerID ? { containerID: s.containerID } : {}),
+    started: s.started,
+  };
+}
+
+export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[]): RunningController {
+  const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
+  const byName = new Map(nodes.map((n) => [n.name, n]));
+  const recorders = new Map<string, EventRecorder>(nodes.map((n) => [n.name, newEventRecorder(deps, 'kubelet', n.name)]));
+  /** Pod IPs in use per node: ip -> pod uid. */
+  const ips = new Map<string, Map<string, string>>(nodes.map((n) => [n.name, new Map()]));
+  const stopped = new AbortController();
+  /** Wake-ups already asked for, as `key@ms`. */
+  const timers = new Set<string>();
+  let ipsLoaded = false;
+
+  const queue = newWorkQueue('kubelet', sync);
+
+  /** Syncs the pod again at ms on the server clock (a probe's delay, a program's end, a back-off). */
+  function wakeAt(key: string, ms: number): void {
+    const mark = `${key}@${ms}`;
+    if (timers.has(mark)) return;
+    timers.add(mark);
+    void deps.clock.sleep(Math.max(0, ms - deps.clock.now().getTime()), stopped.signal).then(() => {
+      timers.delete(mark);
+      if (!stopped.signal.aborted) queue.add(key);
+    });
+  }
+
+  /** The pod IPs already handed out, from the pods the nodes run (after a restart of the server). */
+  async function loadIPs(): Promise<void> {
+    if (ipsLoaded) return;
+    ipsLoaded = true;
+    for (const pod of (await pods.list('')).items) {
+      const used = ips.get(String(specOf(pod)['nodeName'] ?? ''));
+      const ip = statusOf(pod)['podIP'];
+      if (used && typeof ip === 'string' && !isTerminal(pod)) used.set(ip, pod.metadata.uid!);
+    }
+  }
+
+  function allocateIP(node: SimulatedNode, uid: string): string | undefined {
+    const used = ips.get(node.name)!;
+    for (const [ip, owner] of used) if (owner === uid) return ip;
+    const base = node.podCIDR.slice(0, node.podCIDR.lastIndexOf('.'));
+    for (let host = 2; host < 255; host++) {
+      const ip = `${base}.${host}`;
+      if (!used.has(ip)) {
+        used.set(ip, uid);
+        return ip;
+      }
+    }
+    return undefined;
+  }
+
+  function releaseIP(nodeName: string, uid: string | undefined): void {
+    const used = ips.get(nodeName);
+    if (!used) return;
+    for (const [ip, owner] of used) if (owner === uid) used.delete(ip);
+  }
+
+  async function writeStatus(pod: KubeObject, status: Obj): Promise<void> {
+    await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
+      if (!cur || cur.metadata.uid !== pod.metadata.uid || cur.metadata.resourceVersion !== pod.metadata.resourceVersion) {
+        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'changed' });
+      }
+      cur['status'] = status;
+      return cur;
+    }, { subresource: 'status' });
+  }
+
+  async function sync(key: string): Promise<void> {
+    await loadIPs();
+    const [namespace, name] = key.split('/') as [string, string];
+    const kv = await pods.getKv(namespace, name);
+    if (!kv) return;
+    const pod = pods.decode(kv);
+    const node = byName.get(String(specOf(pod)['nodeName'] ?? ''));
+    if (!node) return;
+    const recorder = recorders.get(node.name)!;
+    try {
+      if (pod.metadata.deletionTimestamp) await terminate(pod, node, recorder);
+      else if (!isTerminal(pod)) await run(key, pod, node, recorder);
+    } catch (e) {
+      // Changed or gone meanwhile: the write's own event brings the pod back.
+      if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) throw e;
+    }
+  }
+
+  /** Moves a live pod one step: sandbox, containers started, readiness, exits and restarts. */
+  async function run(key: string, pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
+    const nowDate = deps.clock.now();
+    const now = formatTime(nowDate);
+    const nowMs = nowDate.getTime();
+    const spec = specOf(pod);
+    const containers = objects(spec['containers']);
+    const inits = objects(spec['initContainers']);
+    const status = statusOf(pod);
+    const previous = new Map(objects(status['containerStatuses']).map((c) => [c['name'], c]));
+    const hostIPs = [{ ip: node.internalIP }];
+
+    // First report: the sandbox is being made, nothing runs yet.
+    if (!status['startTime']) {
+      const unready = containers.map((c) => String(c['name']));
+      await writeStatus(pod, podStatus(pod, {
+        phase: 'Pending',
+        conditions: podConditions(pod, { sandbox: false, initialized: inits.length === 0, ready: [], unready, completed: false }, now),
+        hostIP: node.internalIP,
+        hostIPs,
+        startTime: now,
+        ...(inits.length ? { initContainerStatuses: inits.map((c) => containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false, running: false })) } : {}),
+        containerStatuses: containers.map((c) => containerStatus(c, { state: { waiting: { reason: inits.length ? 'PodInitializing' : 'ContainerCreating' } }, ready: false, restartCount: 0, started: false, running: false })),
+      }));
+      return;
+    }
+
+    const program = programOf(pod);
+    const restartPolicy = String(spec['restartPolicy'] ?? 'Always');
+    const podIP = status['podIP'] ?? allocateIP(node, pod.metadata.uid!);
+    if (podIP === undefined) return;
+    const events: [string, string, string, string][] = [];
+    const start = (c: Obj, restartCount: number): Obj => {
+      const image = String(c['image'] ?? '');
+      const policy = c['imagePullPolicy'] ?? 'IfNotPresent';
+      if (policy === 'Always') {
+        events.push([String(c['name']), 'Normal', 'Pulling', `Pulling image "${image}"`]);
+        events.push([String(c['name']), 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting)`]);
+      } else {
+        events.push([String(c['name']), 'Normal', 'Pulled', `Container image "${image}" already present on machine`]);
+      }
+      events.push([String(c['name']), 'Normal', 'Created', `Created container: ${c['name']}`]);
+      events.push([String(c['name']), 'Normal', 'Started', `Started container ${c['name']}`]);
+      const containerID = `containerd://${hexOf(`${pod.metadata.uid}/${c['name']}/${restartCount}`, 64)}`;
+      return { containerID, startedAt: now };
+    };
+
+    let wake = Infinity;
+    const next: Obj[] = [];
+    for (const c of containers) {
+      const cname = String(c['name']);
+      const was = previous.get(cname);
+      const state = isObject(was?.['state']) ? was['state'] : {};
+      const restartCount = Number(was?.['restartCount'] ?? 0);
+      let running = isObject(state['running']) ? state['running'] : undefined;
+      const terminated = isObject(state['terminated']) ? state['terminated'] : undefined;
+      const waiting = isObject(state['waiting']) ? state['waiting'] : undefined;
+      if (terminated) {
+        next.push(was!);
+        continue;
+      }
+      let restarts = restartCount;
+      let lastState = isObject(was?.['lastState']) ? was['lastState'] : {};
+      if (!running) {
+        // Waiting: created now, or again once the crash-loop back-off is over.
+        if (waiting?.['reason'] === 'CrashLoopBackOff') {
+          const finishedAt = isObject(lastState['terminated']) ? Date.parse(String(lastState['terminated']['finishedAt'])) : nowMs;
+          const due = finishedAt + backOffMs(restartCount);
+          if (nowMs < due) {
+            wake = Math.min(wake, due);
+            next.push(was!);
+            continue;
+          }
+        }
+        const started = start(c, restartCount);
+        running = { startedAt: started['startedAt'] };
+        next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true, running: true }));
+      } else {
+        next.push(was!);
+      }
+      const current = next[next.length - 1]!;
+      const startedMs = Date.parse(String(running['startedAt']));
+      // The program's end.
+      if (program && nowMs >= startedMs + program.runMs) {
+        const exitCode = program.exitCode;
+        const ended = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: now, containerID: current['containerID'] };
+        const restart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
+        if (restart) {
+          restarts = restartCount + 1;
+          lastState = { terminated: ended };
+          const message = `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${cname} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+          events.push([cname, 'Warning', 'BackOff', `Back-off restarting failed container ${cname} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
+          next[next.length - 1] = { ...containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false, running: false }) };
+          wake = Math.min(wake, nowMs + backOffMs(restarts));
+        } else {
+          next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false, running: false });
+        }
+        continue;
+      }
+      if (program) wake = Math.min(wake, startedMs + program.runMs);
+      // Readiness: after the probe's initial delay.
+      const readyAt = startedMs + readinessDelayMs(c);
+      const ready = nowMs >= readyAt;
+      if (!ready) wake = Math.min(wake, readyAt);
+      if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
+    }
+
+    const exited = next.filter((s) => isObject(s['state']) && isObject((s['state'] as Obj)['terminated']));
+    const completed = exited.length === containers.length && containers.length > 0;
+    const phase = completed ? (exited.every((s) => ((s['state'] as Obj)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
+    const unready = next.filter((s) => s['ready'] !== true).map((s) => String(s['name']));
+    const initStatuses = inits.map((c, i) => {
+      const was = objects(status['initContainerStatuses'])[i];
+      if (was && isObject(was['state']) && isObject(was['state']['terminated'])) return was;
+      const started = start(c, 0);
+      return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false, running: false });
+    });
+    const nextStatus = podStatus(pod, {
+      phase,
+      conditions: podConditions(pod, { sandbox: !completed, initialized: true, ready: [], unready, completed }, now),
+      hostIP: node.internalIP,
+      hostIPs,
+      podIP,
+      podIPs: [{ ip: podIP }],
+      ...(inits.length ? { initContainerStatuses: initStatuses } : {}),
+      containerStatuses: next,
+    });
+    await writeStatus(pod, nextStatus);
+    for (const [container, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, containerField(container));
+    if (completed) releaseIP(node.name, pod.metadata.uid);
+    else if (wake !== Infinity) wakeAt(key, wake);
+  }
+
+  /** killPod, the final status, then the status manager's delete with grace period 0. */
+  async function terminate(pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
+    const now = formatTime(deps.clock.now());
+    if (!isTerminal(pod) && statusOf(pod)['startTime']) {
+      const containers = objects(specOf(pod)['containers']);
+      const previous = new Map(objects(statusOf(pod)['containerStatuses']).map((c) => [c['name'], c]));
+      const next = containers.map((c) => {
+        const was = previous.get(c['name']);
+        const state = isObject(was?.['state']) ? was['state'] : {};
+        if (isObject(state['terminated'])) return was!;
+        const running = isObject(state['running']) ? state['running'] : undefined;
+        if (running) recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, containerField(c['name']));
+        const containerID = was?.['containerID'] === undefined ? undefined : String(was['containerID']);
+        return containerStatus(c, {
+          state: running ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: running['startedAt'], finishedAt: now, containerID } } : { terminated: { exitCode: 0, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
+          lastState: isObject(was?.['lastState']) ? was['lastState'] : {},
+          ready: false,
+          restartCount: Number(was?.['restartCount'] ?? 0),
+          ...(containerID ? { containerID } : {}),
+          started: false,
+          running: false,
+        });
+      });
+      const succeeded = next.every((s) => (((s['state'] as Obj)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
+      await writeStatus(pod, podStatus(pod, {
+        phase: succeeded ? 'Succeeded' : 'Failed',
+        conditions: podConditions(pod, { sandbox: false, initialized: true, ready: [], unready: [], completed: true }, now),
+        containerStatuses: next,
+      }));
+      return; // The write brings the pod back for its delete.
+    }
+    releaseIP(node.name, pod.metadata.uid);
+    // Sent once: a pod held by finalizers keeps its zero grace period until they go.
+    if (pod.metadata.deletionGracePeriodSeconds === 0) return;
+    // Finalizers (a Job's tracking one) may hold it: the delete then waits for them, as in kube.
+    await pods.delete(pod.metadata.namespace!, pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
+  }
+
+  const running = watchInto(deps, queue, pods, []);
+  return {
+    idle: () => running.idle(),
+    stop() {
+      stopped.abort();
+      running.stop();
+    },
+  };
+}

@@ -1,0 +1,305 @@
+/**
+ * kube-scheduler for simulated nodes: binds each pending pod whose
+ * schedulerName is `default-scheduler` to a node that passes the default
+ * filters (NodeUnschedulable, NodeAffinity with nodeSelector,
+ * TaintToleration, NodePorts, NodeResourcesFit), preferring the least
+ * requested one (NodeResourcesFit's LeastAllocated score over cpu and
+ * memory, counting a container without requests as 100m and 200Mi as the
+ * scheduler does), ties going to the first node by name. It binds through
+ * pods/binding and records `Scheduled`; a pod no node fits gets
+ * `PodScheduled=False` (Unschedulable) with the scheduler's FitError
+ * message and a `FailedScheduling` warning, and is tried again when a node
+ * or a bound pod changes. kubesim does not preempt: the message's
+ * preemption part says what the scheduler's post-filter would find when no
+ * pod of lower priority could make room.
+ */
+import { compareQuantities, quantityMilliValue, type Quantity } from '../api/quantity';
+import { formatTime, isObject, type KubeObject } from '../api/types';
+import { StatusError } from '../errors';
+import { assignPod } from '../registry/core/podBinding';
+import { newEventRecorder } from '../controllers/events';
+import type { NamespaceControllerDeps } from '../controllers/namespace';
+import { watchInto, type RunningController } from '../controllers/informer';
+import { newWorkQueue } from '../controllers/workqueue';
+import { podRequests } from '../quota/podResources';
+import { parseResourceList, type ResourceList } from '../quota/resources';
+import { specOf, statusOf } from '../controllers/controllerUtils';
+
+type Obj = Record<string, unknown>;
+const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
+/** Why a node does not fit; unresolvable reasons are ones preemption cannot help with. */
+interface Misfit {
+  reasons: string[];
+  unresolvable: boolean;
+}
+
+/** v1helper.ToleratesTaint. */
+function tolerates(toleration: Obj, taint: Obj): boolean {
+  if (toleration['effect'] && toleration['effect'] !== taint['effect']) return false;
+  if (toleration['key'] !== undefined && toleration['key'] !== '' && toleration['key'] !== taint['key']) return false;
+  const op = toleration['operator'] ?? 'Equal';
+  if (op === 'Exists') return true;
+  return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
+}
+
+/** nodeaffinity's NodeSelectorRequirement on labels (or on fields: only metadata.name). */
+function requirementMatches(req: Obj, values: Record<string, string>): boolean {
+  const key = String(req['key'] ?? '');
+  const have = values[key];
+  const list = Array.isArray(req['values']) ? req['values'].map(String) : [];
+  switch (req['operator']) {
+    case 'In':
+      return have !== undefined && list.includes(have);
+    case 'NotIn':
+      return have === undefined || !list.includes(have);
+    case 'Exists':
+      return have !== undefined;
+    case 'DoesNotExist':
+      return have === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (have === undefined || list.length !== 1 || !/^-?\d+$/.test(have) || !/^-?\d+$/.test(list[0]!)) return false;
+      const a = BigInt(have);
+      const b = BigInt(list[0]!);
+      return req['operator'] === 'Gt' ? a > b : a < b;
+    }
+    default:
+      return false;
+  }
+}
+
+/** NodeSelectorTerms are ORed, a term's requirements ANDed; a term with no requirement matches nothing. */
+function nodeSelectorMatches(terms: Obj[], node: KubeObject): boolean {
+  const labels = node.metadata.labels ?? {};
+  const fields = { 'metadata.name': node.metadata.name ?? '' };
+  return terms.some((term) => {
+    const exprs = objects(term['matchExpressions']);
+    const fieldExprs = objects(term['matchFields']);
+    if (!exprs.length && !fieldExprs.length) return false;
+    return exprs.every((r) => requirementMatches(r, labels)) && fieldExprs.every((r) => requirementMatches(r, fields));
+  });
+}
+
+/** The NodeAffinity filter: spec.nodeSelector and the required node affinity. */
+function affinityFits(pod: KubeObject, node: KubeObject): boolean {
+  const spec = specOf(pod);
+  const selector = isObject(spec['nodeSelector']) ? (spec['nodeSelector'] as Record<string, string>) : {};
+  const labels = node.metadata.labels ?? {};
+  for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
+  const affinity = isObject(spec['affinity']) && isObject(spec['affinity']['nodeAffinity']) ? spec['affinity']['nodeAffinity'] : undefined;
+  const required = affinity && isObject(affinity['requiredDuringSchedulingIgnoredDuringExecution']) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
+  return !required || nodeSelectorMatches(objects(required['nodeSelectorTerms']), node);
+}
+
+const hostPortsOf = (pod: KubeObject): string[] =>
+  [...objects(specOf(pod)['containers']), ...objects(specOf(pod)['initContainers'])].flatMap((c) =>
+    objects(c['ports'])
+      .filter((p) => typeof p['hostPort'] === 'number' && p['hostPort'] > 0)
+      .map((p) => `${p['protocol'] ?? 'TCP'}/${p['hostIP'] || '0.0.0.0'}/${p['hostPort']}`),
+  );
+
+/** Two host ports conflict on protocol and port when either listens on every address. */
+function portsConflict(a: string, b: string): boolean {
+  const [pa, ia, na] = a.split('/');
+  const [pb, ib, nb] = b.split('/');
+  return pa === pb && na === nb && (ia === ib || ia === '0.0.0.0' || ib === '0.0.0.0');
+}
+
+/** The scheduler's non-zero defaults for a container that requests no cpu or memory (scoring only). */
+const defaultMilliCPU = 100n;
+const defaultMemory = 200n * 1024n * 1024n;
+
+function scoringRequests(pod: KubeObject): { cpu: bigint; memory: bigint } {
+  let cpu = 0n;
+  let memory = 0n;
+  for (const c of objects(specOf(pod)['containers'])) {
+    const req = parseResourceList(isObject(c['resources']) ? c['resources']['requests'] : undefined);
+    cpu += req.has('cpu') ? quantityMilliValue(req.get('cpu')!) : defaultMilliCPU;
+    memory += req.has('memory') ? quantityMilliValue(req.get('memory')!) / 1000n : defaultMemory;
+  }
+  return { cpu, memory };
+}
+
+/** What is already placed on a node. */
+interface NodeUsage {
+  pods: number;
+  requests: ResourceList;
+  ports: string[];
+  scoring: { cpu: bigint; memory: bigint };
+}
+
+function addRequests(into: ResourceList, more: ResourceList): void {
+  for (const [k, v] of more) {
+    const have = into.get(k);
+    into.set(k, have ? sumQuantities(have, v) : v);
+  }
+}
+
+function sumQuantities(a: Quantity, b: Quantity): Quantity {
+  const scale = Math.min(a.scale, b.scale);
+  return { unscaled: a.unscaled * 10n ** BigInt(a.scale - scale) + b.unscaled * 10n ** BigInt(b.scale - scale), scale, format: a.format };
+}
+
+/** Runs the filters for one node: the reasons it does not fit, or undefined when it fits. */
+function filter(pod: KubeObject, node: KubeObject, usage: NodeUsage): Misfit | undefined {
+  const tolerations = objects(specOf(pod)['tolerations']);
+  const nodeSpec = specOf(node);
+  if (nodeSpec['unschedulable'] === true && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))) {
+    return { reasons: ["node(s) were unschedulable"], unresolvable: true };
+  }
+  if (!affinityFits(pod, node)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], unresolvable: true };
+  const taint = objects(nodeSpec['taints']).find((t) => (t['effect'] === 'NoSchedule' || t['effect'] === 'NoExecute') && !tolerations.some((tol) => tolerates(tol, t)));
+  if (taint) return { reasons: [`node(s) had untolerated taint {${taint['key']}: ${taint['value'] ?? ''}}`], unresolvable: true };
+  const wanted = hostPortsOf(pod);
+  if (wanted.some((p) => usage.ports.some((q) => portsConflict(p, q)))) return { reasons: ["node(s) didn't have free ports for the requested pod ports"], unresolvable: false };
+  // NodeResourcesFit: every requested resource within what the node has left.
+  const allocatable = parseResourceList(isObject(node['status']) ? node['status']['allocatable'] : undefined);
+  const reasons: string[] = [];
+  const maxPods = allocatable.get('pods');
+  if (maxPods && BigInt(usage.pods + 1) * 1000n > quantityMilliValue(maxPods)) reasons.push('Too many pods');
+  const requests = podRequests(pod, { overhead: true });
+  for (const [name, q] of requests) {
+    if (q.unscaled === 0n) continue;
+    const have = allocatable.get(name);
+    const used = usage.requests.get(name);
+    const total = used ? sumQuantities(used, q) : q;
+    if (!have || compareQuantities(total, have) > 0) reasons.push(`Insufficient ${name}`);
+  }
+  return reasons.length ? { reasons, unresolvable: false } : undefined;
+}
+
+/** LeastAllocated: the mean share of cpu and memory left free after placing the pod, 0-100. */
+function score(pod: KubeObject, node: KubeObject, usage: NodeUsage): number {
+  const allocatable = parseResourceList(isObject(node['status']) ? node['status']['allocatable'] : undefined);
+  const want = scoringRequests(pod);
+  const share = (requested: bigint, capacity: Quantity | undefined) => {
+    const cap = capacity ? Number(quantityMilliValue(capacity)) : 0;
+    return cap <= 0 || Number(requested) > cap ? 0 : ((cap - Number(requested)) * 100) / cap;
+  };
+  return (share(usage.scoring.cpu + want.cpu, allocatable.get('cpu')) + share((usage.scoring.memory + want.memory) * 1000n, allocatable.get('memory'))) / 2;
+}
+
+/** FitError.Error(): the reasons counted over the nodes, sorted, and the post-filter's answer. */
+export function fitErrorMessage(nodes: number, misfits: Misfit[]): string {
+  if (nodes === 0) return 'no nodes available to schedule pods';
+  const histogram = (list: Misfit[]) => {
+    const counts = new Map<string, number>();
+    for (const m of list) for (const r of m.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+    return [...counts].map(([r, n]) => `${n} ${r}`).sort();
+  };
+  const preemption = new Map<string, number>();
+  for (const m of misfits) {
+    const r = m.unresolvable ? 'Preemption is not helpful for scheduling' : 'No preemption victims found for incoming pod';
+    preemption.set(r, (preemption.get(r) ?? 0) + 1);
+  }
+  const post = [...preemption].map(([r, n]) => `${n} ${r}`).sort();
+  return `0/${nodes} nodes are available: ${histogram(misfits).join(', ')}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
+}
+
+const isBound = (pod: KubeObject) => !!specOf(pod)['nodeName'];
+const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
+
+/** Whether this scheduler places the pod: unbound, not finished or going, ungated, and ours. */
+function wantsScheduling(pod: KubeObject): boolean {
+  const spec = specOf(pod);
+  return !isBound(pod) && !isTerminal(pod) && !pod.metadata.deletionTimestamp && (spec['schedulerName'] ?? 'default-scheduler') === 'default-scheduler' && !(Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length);
+}
+
+export function startScheduler(deps: NamespaceControllerDeps): RunningController {
+  const podType = deps.registry.resourceFor('', 'v1', 'pods')!;
+  const pods = deps.storeFor(podType);
+  const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
+  const recorder = newEventRecorder(deps, 'default-scheduler');
+  /** Pods that did not fit: tried again when the cluster changes (the unschedulable queue's move on events). */
+  const unschedulable = new Set<string>();
+  /** One pod at a time, each placement seeing the bindings before it (the scheduler's assumed pods). */
+  let turn: Promise<void> = Promise.resolve();
+  const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
+
+  function retryUnschedulable(): string[] {
+    const keys = [...unschedulable];
+    unschedulable.clear();
+    return keys;
+  }
+
+  async function sync(key: string): Promise<void> {
+    const [namespace, name] = key.split('/') as [string, string];
+    // Parked until a node or a bound pod changes, as the scheduler's unschedulable queue holds it (its own condition write included).
+    if (unschedulable.has(key)) return;
+    const kv = await pods.getKv(namespace, name);
+    if (!kv) return;
+    const pod = pods.decode(kv);
+    if (!wantsScheduling(pod)) return;
+    const nodeList = (await nodes.list('')).items.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    const usage = new Map<string, NodeUsage>(nodeList.map((n) => [n.metadata.name!, { pods: 0, requests: new Map(), ports: [], scoring: { cpu: 0n, memory: 0n } }]));
+    for (const other of (await pods.list('')).items) {
+      const u = usage.get(String(specOf(other)['nodeName'] ?? ''));
+      if (!u || isTerminal(other)) continue;
+      u.pods++;
+      addRequests(u.requests, podRequests(other, { overhead: true }));
+      u.ports.push(...hostPortsOf(other));
+      const s = scoringRequests(other);
+      u.scoring.cpu += s.cpu;
+      u.scoring.memory += s.memory;
+    }
+    const misfits: Misfit[] = [];
+    let best: { node: KubeObject; score: number } | undefined;
+    for (const node of nodeList) {
+      const u = usage.get(node.metadata.name!)!;
+      const misfit = filter(pod, node, u);
+      if (misfit) {
+        misfits.push(misfit);
+        continue;
+      }
+      const s = score(pod, node, u);
+      if (!best || s > best.score) best = { node, score: s };
+    }
+    if (!best) {
+      const message = fitErrorMessage(nodeList.length, misfits);
+      unschedulable.add(key);
+      recorder.event(pod, 'Warning', 'FailedScheduling', message);
+      await markUnschedulable(pod, message);
+      return;
+    }
+    const target = best.node.metadata.name!;
+    try {
+      await assignPod(pods, namespace, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: target } }, deps.clock.now(), { dryRun: false, copyLabels: false });
+      recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${target}`);
+    } catch (e) {
+      // Bound, changed or deleted meanwhile: its next event brings it back if it still waits.
+      if (!(e instanceof StatusError)) throw e;
+    }
+  }
+
+  /** The PodScheduled condition an unschedulable pod shows (updatePod in the scheduler's failure handler). */
+  async function markUnschedulable(pod: KubeObject, message: string): Promise<void> {
+    try {
+      await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
+        if (!cur || cur.metadata.uid !== pod.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+        const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
+        const conditions = objects(status['conditions']);
+        const was = conditions.find((c) => c['type'] === 'PodScheduled');
+        if (was?.['status'] === 'False' && was['reason'] === 'Unschedulable' && was['message'] === message) return cur;
+        const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason: 'Unschedulable', message };
+        status['conditions'] = was ? conditions.map((c) => (c === was ? next : c)) : [...conditions, next];
+        return cur;
+      }, { subresource: 'status' });
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+    }
+  }
+
+  return watchInto(deps, queue, pods, [
+    {
+      store: nodes,
+      // A node added or changed may fit what did not fit before.
+      keysFor: () => retryUnschedulable(),
+    },
+    {
+      store: pods,
+      // A bound pod that finished or went frees its node's room.
+      keysFor: (e) => (unschedulable.size && (e.type === 'DELETE' || isTerminal(pods.decode(e.kv))) ? retryUnschedulable() : []),
+    },
+  ]);
+}

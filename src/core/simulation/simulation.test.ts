@@ -1,0 +1,240 @@
+/** Simulated nodes: their kubelets and the scheduler, driven through HTTP as kubectl drives a small cluster. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+import { fitErrorMessage } from './scheduler';
+import { normalizedImage } from './kubelet';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+
+async function cluster(nodes = 2, controllers = ['*']): Promise<TestServer> {
+  t = await newTestServer({ controllers, simulatedNodes: nodes });
+  await eventually(async () => (await t!.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases')).body.items?.length, (n) => n === nodes, 'the node leases');
+  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
+  return t;
+}
+
+const pod = (name: string, spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, ...metadata },
+  spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec },
+});
+
+const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
+const phaseIs = (phase: string) => (p: any) => p?.status?.phase === phase;
+const eventsOf = async (s: TestServer, name: string): Promise<any[]> => (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3D${name}`)).body.items;
+
+describe('simulated nodes', () => {
+  it('[API-PATH-009] registers each node as its kubelet does: labels, capacity, Ready, nodeInfo, and a Lease renewed every 10s', async () => {
+    const s = await cluster(2);
+    const nodes = (await s.json('GET', '/api/v1/nodes')).body.items;
+    expect(nodes.map((n: any) => n.metadata.name)).toEqual(['node-1', 'node-2']);
+    const node = nodes[1];
+    expect(node.metadata.labels).toEqual({
+      'beta.kubernetes.io/arch': 'amd64',
+      'beta.kubernetes.io/os': 'linux',
+      'kubernetes.io/arch': 'amd64',
+      'kubernetes.io/hostname': 'node-2',
+      'kubernetes.io/os': 'linux',
+    });
+    expect(node.metadata.annotations['kubesim.io/node']).toBe('simulated');
+    expect(node.spec).toEqual({ podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] });
+    expect(node.status.capacity).toEqual({ cpu: '4', 'ephemeral-storage': '104857600Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16777216Ki', pods: '110' });
+    expect(node.status.conditions.map((c: any) => [c.type, c.status, c.reason])).toEqual([
+      ['MemoryPressure', 'False', 'KubeletHasSufficientMemory'],
+      ['DiskPressure', 'False', 'KubeletHasNoDiskPressure'],
+      ['PIDPressure', 'False', 'KubeletHasSufficientPID'],
+      ['Ready', 'True', 'KubeletReady'],
+    ]);
+    expect(node.status.addresses).toEqual([{ type: 'InternalIP', address: '172.18.0.3' }, { type: 'Hostname', address: 'node-2' }]);
+    const version = (await s.json('GET', '/version')).body.gitVersion.replace(/\+.*$/, '');
+    expect(node.status.nodeInfo).toMatchObject({ kubeletVersion: version, operatingSystem: 'linux', architecture: 'amd64', containerRuntimeVersion: 'containerd://2.0.0' });
+    const lease = (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body;
+    expect(lease.spec).toEqual({ holderIdentity: 'node-2', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.000000Z' });
+    expect(lease.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: 'node-2', uid: node.metadata.uid }]);
+    // kubectl describe node: what the kubelet recorded as it started.
+    const nodeEvents = await eventually(async () => (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dnode-2`)).body.items as any[], (l) => l.length === 6, 'the node events');
+    expect(nodeEvents.map((e) => [e.reason, e.message])).toEqual([
+      ['Starting', 'Starting kubelet.'],
+      ['NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods'],
+      ['NodeHasSufficientMemory', 'Node node-2 status is now: NodeHasSufficientMemory'],
+      ['NodeHasNoDiskPressure', 'Node node-2 status is now: NodeHasNoDiskPressure'],
+      ['NodeHasSufficientPID', 'Node node-2 status is now: NodeHasSufficientPID'],
+      ['NodeReady', 'Node node-2 status is now: NodeReady'],
+    ]);
+    expect(nodeEvents[0].involvedObject).toEqual({ kind: 'Node', name: 'node-2', uid: 'node-2' });
+    expect(nodeEvents[0].source).toEqual({ component: 'kubelet', host: 'node-2' });
+    s.clock.advance(10_000);
+    await eventually(async () => (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body.spec.renewTime, (r) => r === '2026-01-01T00:00:10.000000Z', 'the renewed lease');
+    // A Node deleted by hand is registered again on the next heartbeat.
+    expect((await s.json('DELETE', '/api/v1/nodes/node-2')).status).toBe(200);
+    s.clock.advance(10_000);
+    const again = await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-2')).body, (n) => n.kind === 'Node', 'node-2 registered again');
+    expect(again.metadata.uid).not.toBe(node.metadata.uid);
+  });
+
+  it('runs a Deployment: pods bound across the nodes, given IPs from their node, Running and Ready, so the rollout completes', async () => {
+    const s = await cluster(2);
+    const created = await s.json('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      body: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 4, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } } } },
+    });
+    expect(created.status).toBe(201);
+    const status = await eventually(async () => (await s.json('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body.status, (st) => st?.availableReplicas === 4, 'the rollout');
+    expect(status).toMatchObject({ replicas: 4, readyReplicas: 4, availableReplicas: 4, updatedReplicas: 4 });
+    const pods = (await s.json('GET', `${ns}/pods`)).body.items;
+    // LeastAllocated spreads pods without requests evenly.
+    expect(pods.filter((p: any) => p.spec.nodeName === 'node-1')).toHaveLength(2);
+    expect(pods.filter((p: any) => p.spec.nodeName === 'node-2')).toHaveLength(2);
+    const ips = pods.map((p: any) => p.status.podIP);
+    expect(new Set(ips).size).toBe(4);
+    for (const p of pods) {
+      const n = p.spec.nodeName.slice(5);
+      expect(p.status.podIP).toMatch(new RegExp(`^10\\.244\\.${n}\\.\\d+$`));
+      expect(p.status.hostIP).toBe(`172.18.0.${Number(n) + 1}`);
+      expect(p.status.phase).toBe('Running');
+      expect(p.status.conditions.map((c: any) => `${c.type}=${c.status}`)).toEqual(['PodReadyToStartContainers=True', 'Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+      expect(p.status.containerStatuses).toEqual([{
+        name: 'nginx',
+        state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: 'docker.io/library/nginx:1.27',
+        imageID: expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/),
+        containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/),
+        started: true,
+      }]);
+    }
+    const name = pods[0].metadata.name;
+    const events = (await eventually(() => eventsOf(s, name), (l) => l.length >= 4, 'the pod events')).map((e: any) => [e.source, e.involvedObject.fieldPath ?? '', e.reason, e.message]);
+    expect(events).toEqual([
+      [{ component: 'default-scheduler' }, '', 'Scheduled', `Successfully assigned default/${name} to ${pods[0].spec.nodeName}`],
+      [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Pulled', 'Container image "nginx:1.27" already present on machine'],
+      [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Created', 'Created container: nginx'],
+      [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Started', 'Started container nginx'],
+    ]);
+    // kubectl logs: the simulated containers print nothing.
+    const log = await s.request('GET', `${ns}/pods/${name}/log`);
+    expect(log.status).toBe(200);
+    expect(await log.text()).toBe('');
+  });
+
+  it('leaves a pod no node fits Pending with the scheduler\'s reasons, and places it once room is made', async () => {
+    const s = await cluster(2);
+    const big = (name: string, cpu: string) => pod(name, { containers: [{ name: 'app', image: 'busybox', resources: { requests: { cpu } } }] });
+    expect((await s.json('POST', `${ns}/pods`, { body: big('a', '3') })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: big('b', '3') })).status).toBe(201);
+    await eventually(() => getPod(s, 'a'), phaseIs('Running'), 'a running');
+    await eventually(() => getPod(s, 'b'), phaseIs('Running'), 'b running');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('pinned', { nodeSelector: { 'kubernetes.io/hostname': 'node-3' } }) })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: big('c', '2') })).status).toBe(201);
+    const message = '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.';
+    const c = await eventually(() => getPod(s, 'c'), (p) => p.status?.conditions?.[0]?.reason === 'Unschedulable', 'c unschedulable');
+    expect(c.spec.nodeName).toBeUndefined();
+    expect(c.status).toEqual({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Unschedulable', message }], qosClass: 'Burstable' });
+    const warning = (await eventually(() => eventsOf(s, 'c'), (l) => l.length > 0, 'FailedScheduling'))[0];
+    expect(warning).toMatchObject({ type: 'Warning', reason: 'FailedScheduling', message, source: { component: 'default-scheduler' } });
+    const pinned = await eventually(() => getPod(s, 'pinned'), (p) => p.status?.conditions?.[0]?.reason === 'Unschedulable', 'pinned unschedulable');
+    expect(pinned.status.conditions[0].message).toBe("0/2 nodes are available: 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+    // Deleting a's pod frees its node: c is placed there.
+    const aNode = (await getPod(s, 'a')).spec.nodeName;
+    expect((await s.json('DELETE', `${ns}/pods/a`)).status).toBe(200);
+    const placed = await eventually(() => getPod(s, 'c'), phaseIs('Running'), 'c running');
+    expect(placed.spec.nodeName).toBe(aNode);
+  });
+
+  it('honours cordons and taints', async () => {
+    const s = await cluster(2);
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { spec: { unschedulable: true } }, headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect((await s.json('PATCH', '/api/v1/nodes/node-2', { body: { spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } }, headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('plain') })).status).toBe(201);
+    const plain = await eventually(() => getPod(s, 'plain'), (p) => p.status?.conditions?.[0]?.reason === 'Unschedulable', 'plain unschedulable');
+    expect(plain.status.conditions[0].message).toBe('0/2 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 1 node(s) were unschedulable. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('tolerant', { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule' }] }) })).status).toBe(201);
+    expect((await eventually(() => getPod(s, 'tolerant'), phaseIs('Running'), 'tolerant running')).spec.nodeName).toBe('node-2');
+    // Uncordoning node-1 is a node change: the waiting pod is tried again.
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { spec: { unschedulable: null } }, headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    expect((await eventually(() => getPod(s, 'plain'), phaseIs('Running'), 'plain running')).spec.nodeName).toBe('node-1');
+  });
+
+  it('runs scripted programs: exits per restartPolicy, CrashLoopBackOff with back-off on the server clock, readiness after the probe delay', async () => {
+    const s = await cluster(1);
+    const script = (code: number, seconds?: number) => ({ annotations: { 'kubesim.io/exit-code': String(code), ...(seconds !== undefined ? { 'kubesim.io/run-seconds': String(seconds) } : {}) } });
+    await s.json('POST', `${ns}/pods`, { body: pod('ok', { restartPolicy: 'Never' }, script(0, 30)) });
+    await s.json('POST', `${ns}/pods`, { body: pod('fails', { restartPolicy: 'Never' }, script(3)) });
+    await s.json('POST', `${ns}/pods`, { body: pod('crashes', {}, script(1)) });
+    await s.json('POST', `${ns}/pods`, { body: pod('slow', { containers: [{ name: 'app', image: 'nginx', readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 20 } }] }) });
+    const failed = await eventually(() => getPod(s, 'fails'), phaseIs('Failed'), 'fails failed');
+    expect(failed.status.containerStatuses[0].state).toEqual({ terminated: { exitCode: 3, reason: 'Error', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:00Z', containerID: failed.status.containerStatuses[0].containerID } });
+    expect(failed.status.conditions.slice(1, 4).map((c: any) => [c.type, c.status, c.reason])).toEqual([['Initialized', 'True', 'PodCompleted'], ['Ready', 'False', 'PodCompleted'], ['ContainersReady', 'False', 'PodCompleted']]);
+    const crashing = await eventually(() => getPod(s, 'crashes'), (p) => p.status?.containerStatuses?.[0]?.restartCount === 1, 'the first restart');
+    const cs = crashing.status.containerStatuses[0];
+    expect(cs.state).toEqual({ waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=app pod=crashes_default(${crashing.metadata.uid})` } });
+    expect(cs.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    expect(crashing.status.phase).toBe('Running');
+    expect((await eventsOf(s, 'crashes')).find((e) => e.reason === 'BackOff')).toMatchObject({ type: 'Warning', message: `Back-off restarting failed container app in pod crashes_default(${crashing.metadata.uid})` });
+    const slow = await eventually(() => getPod(s, 'slow'), phaseIs('Running'), 'slow running');
+    expect(slow.status.containerStatuses[0].ready).toBe(false);
+    expect(slow.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
+    expect((await getPod(s, 'ok')).status.phase).toBe('Running');
+    // 10s: the back-off is over, the container runs (and fails) again; 20s: the probe passes; 30s: ok's program ends.
+    s.clock.advance(10_000);
+    const again = await eventually(() => getPod(s, 'crashes'), (p) => p.status?.containerStatuses?.[0]?.restartCount === 2, 'the second restart');
+    expect(again.status.containerStatuses[0].state.waiting.message).toContain('back-off 20s');
+    s.clock.advance(10_000);
+    await eventually(() => getPod(s, 'slow'), (p) => p.status?.containerStatuses?.[0]?.ready === true, 'slow ready');
+    s.clock.advance(10_000);
+    const ok = await eventually(() => getPod(s, 'ok'), phaseIs('Succeeded'), 'ok succeeded');
+    expect(ok.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:30Z' });
+  });
+
+  it('stops a deleted pod\'s containers, writes its final phase and deletes it at once', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('web') });
+    const running = await eventually(() => getPod(s, 'web'), phaseIs('Running'), 'web running');
+    const deleted = await s.json('DELETE', `${ns}/pods/web`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.metadata.deletionGracePeriodSeconds).toBe(30);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).status, (st) => st === 404, 'web gone');
+    const events = await eventsOf(s, 'web');
+    expect(events.find((e) => e.reason === 'Killing')).toMatchObject({ type: 'Normal', message: 'Stopping container app', involvedObject: { uid: running.metadata.uid, fieldPath: 'spec.containers{app}' } });
+  });
+
+  it('has no nodes unless asked: pods stay Pending and unbound', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (st) => st === 200, 'the default service account');
+    expect((await t.json('GET', '/api/v1/nodes')).body.items).toEqual([]);
+    await t.json('POST', `${ns}/pods`, { body: pod('web') });
+    await new Promise((r) => setTimeout(r, 20));
+    const web = await getPod(t, 'web');
+    expect(web.spec.nodeName).toBeUndefined();
+    expect(web.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+});
+
+describe('scheduler and kubelet helpers', () => {
+  it('words FitError as kube-scheduler does: counts per reason, sorted, then the preemption verdicts', () => {
+    expect(fitErrorMessage(0, [])).toBe('no nodes available to schedule pods');
+    expect(fitErrorMessage(3, [
+      { reasons: ['Insufficient memory', 'Insufficient cpu'], unresolvable: false },
+      { reasons: ['Insufficient cpu'], unresolvable: false },
+      { reasons: ["node(s) didn't match Pod's node affinity/selector"], unresolvable: true },
+    ])).toBe("0/3 nodes are available: 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.");
+  });
+
+  it('reports images as containerd names them', () => {
+    expect(normalizedImage('nginx')).toBe('docker.io/library/nginx:latest');
+    expect(normalizedImage('nginx:1.27')).toBe('docker.io/library/nginx:1.27');
+    expect(normalizedImage('bitnami/redis:7')).toBe('docker.io/bitnami/redis:7');
+    expect(normalizedImage('registry.k8s.io/pause:3.10')).toBe('registry.k8s.io/pause:3.10');
+    expect(normalizedImage('localhost:5000/app')).toBe('localhost:5000/app:latest');
+    expect(normalizedImage('busybox@sha256:abc')).toBe('docker.io/library/busybox@sha256:abc');
+  });
+});
