@@ -19,6 +19,7 @@ import { startTokenCleaner } from './controllers/tokencleaner';
 import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
+import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
 import { startEndpointsController } from './controllers/endpoints';
 import { startEndpointSliceController } from './controllers/endpointSlice';
@@ -375,6 +376,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
       ['deployment-controller', () => startDeploymentController(deps)],
       ['replicaset-controller', () => startReplicaSetController(deps)],
+      ['statefulset-controller', () => startStatefulSetController(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],

@@ -34,7 +34,7 @@ interface Condition {
 }
 
 /** rand.SafeEncodeString: digits mapped onto letters that spell no words. */
-function safeEncode(s: string): string {
+export function safeEncode(s: string): string {
   const alphanums = 'bcdfghjklmnpqrstvwxz2456789';
   return [...s].map((c) => alphanums[c.charCodeAt(0) % alphanums.length]).join('');
 }
