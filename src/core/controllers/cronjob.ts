@@ -32,7 +32,7 @@ import {
   timeMs,
 } from './cronjobUtils';
 import { newEventRecorder } from './events';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -50,7 +50,7 @@ export function startCronJobController(deps: NamespaceControllerDeps): RunningCo
   const cronJobType = deps.registry.resourceFor('batch', 'v1', 'cronjobs');
   const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
   // batch/v1 switched off (--runtime-config=batch/v1=false): nothing to watch.
-  if (!cronJobType || !jobType) return { stop() {}, idle: async () => {} };
+  if (!cronJobType || !jobType) return skippedController;
   const cronJobs = deps.storeFor(cronJobType);
   const jobs = deps.storeFor(jobType);
   const recorder = newEventRecorder(deps, 'cronjob-controller');

@@ -32,7 +32,7 @@ import type { StorageEvent } from '../storage/interface';
 import { realClock } from '../util/clock';
 import { controllerKeyOf, controllerRefOf, isPodActive, isPodReady, newControllerRef, specOf, statusOf } from './controllerUtils';
 import { newEventRecorder } from './events';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { finishedTimeMs, nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './jobBackoff';
 import {
   completionIndexOf,
@@ -105,7 +105,10 @@ interface SyncCtx {
 const isGone = (e: unknown): boolean => e instanceof StatusError && (e.code === 404 || e.code === 409);
 
 export function startJobController(deps: NamespaceControllerDeps): RunningController {
-  const jobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'jobs')!);
+  const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
+  // batch/v1 switched off (--runtime-config=batch/v1=false): nothing to run.
+  if (!jobType) return skippedController;
+  const jobs = deps.storeFor(jobType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const recorder = newEventRecorder(deps, 'job-controller');
   const stopped = new AbortController();

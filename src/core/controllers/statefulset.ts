@@ -32,7 +32,7 @@ import {
   sortControllerRevisions,
   updateControllerRevision,
 } from './history';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { newWorkQueue } from './workqueue';
 import type { NamespaceControllerDeps } from './namespace';
 import { newStatefulPodControl, StatefulSetSyncError } from './statefulPodControl';
@@ -97,7 +97,9 @@ function encodeStatus(s: StatefulSetStatus): Record<string, unknown> {
 }
 
 export function startStatefulSetController(deps: NamespaceControllerDeps): RunningController {
-  const sets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'statefulsets')!);
+  const setType = deps.registry.resourceFor('apps', 'v1', 'statefulsets');
+  if (!setType) return skippedController;
+  const sets = deps.storeFor(setType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const claims = deps.storeFor(deps.registry.resourceFor('', 'v1', 'persistentvolumeclaims')!);
   const revisionStore = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'controllerrevisions')!);
