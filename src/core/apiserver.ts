@@ -21,6 +21,8 @@ import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
+import { startNodeLifecycleController } from './controllers/nodeLifecycle';
+import { startTaintEvictionController } from './controllers/taintEviction';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startCronJobController } from './controllers/cronjob';
@@ -365,7 +367,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers);
+    /** The node lifecycle pair runs by default when simulated nodes do. */
+    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller']);
+    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers, options.simulatedNodes && onWithNodes.has(name) ? true : undefined);
     const rootCA = () => {
       const ca = options.authentication?.serviceAccounts?.rootCA;
       return typeof ca === 'function' ? ca() : ca;
@@ -381,6 +385,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
+      ['node-lifecycle-controller', () => startNodeLifecycleController(deps)],
+      ['taint-eviction-controller', () => startTaintEvictionController(deps)],
       ['job-controller', () => startJobController(deps)],
       ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
       ['cronjob-controller', () => startCronJobController(deps)],

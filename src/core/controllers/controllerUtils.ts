@@ -12,6 +12,15 @@ type Obj = Record<string, unknown>;
 export const objectGone = (message = 'gone'): StatusError =>
   new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message });
 
+/** v1helper.ToleratesTaint: the toleration's effect (empty: any), key (empty with Exists: any) and value match the taint. */
+export function toleratesTaint(toleration: Obj, taint: Obj): boolean {
+  if (toleration['effect'] && toleration['effect'] !== taint['effect']) return false;
+  if (toleration['key'] !== undefined && toleration['key'] !== '' && toleration['key'] !== taint['key']) return false;
+  const op = toleration['operator'] ?? 'Equal';
+  if (op === 'Exists') return true;
+  return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
+}
+
 export const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 export const statusOf = (obj: KubeObject): Obj => (isObject(obj['status']) ? obj['status'] : {});
 

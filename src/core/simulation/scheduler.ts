@@ -23,7 +23,7 @@ import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
 import { podRequests } from '../quota/podResources';
 import { parseResourceList, type ResourceList } from '../quota/resources';
-import { specOf, statusOf } from '../controllers/controllerUtils';
+import { specOf, statusOf, toleratesTaint as tolerates } from '../controllers/controllerUtils';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -32,15 +32,6 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : 
 interface Misfit {
   reasons: string[];
   unresolvable: boolean;
-}
-
-/** v1helper.ToleratesTaint. */
-function tolerates(toleration: Obj, taint: Obj): boolean {
-  if (toleration['effect'] && toleration['effect'] !== taint['effect']) return false;
-  if (toleration['key'] !== undefined && toleration['key'] !== '' && toleration['key'] !== taint['key']) return false;
-  const op = toleration['operator'] ?? 'Equal';
-  if (op === 'Exists') return true;
-  return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
 }
 
 /** nodeaffinity's NodeSelectorRequirement on labels (or on fields: only metadata.name). */
@@ -217,7 +208,11 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   let turn: Promise<void> = Promise.resolve();
   const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
 
+  /** Counts the cluster changes that move parked pods (the queue's moveRequestCycle). */
+  let moves = 0;
+
   function retryUnschedulable(): string[] {
+    moves++;
     const keys = [...unschedulable];
     unschedulable.clear();
     return keys;
@@ -231,6 +226,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     if (!kv) return;
     const pod = pods.decode(kv);
     if (!wantsScheduling(pod)) return;
+    const movesAtStart = moves;
     const nodeList = (await nodes.list('')).items.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
     const usage = new Map<string, NodeUsage>(nodeList.map((n) => [n.metadata.name!, { pods: 0, requests: new Map(), ports: [], scoring: { cpu: 0n, memory: 0n } }]));
     for (const other of (await pods.list('')).items) {
@@ -257,7 +253,9 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     }
     if (!best) {
       const message = fitErrorMessage(nodeList.length, misfits);
-      unschedulable.add(key);
+      // A change during this attempt may have made room: try again rather than park (kube's backoff queue).
+      if (moves !== movesAtStart) queue.add(key);
+      else unschedulable.add(key);
       recorder.event(pod, 'Warning', 'FailedScheduling', message);
       await markUnschedulable(pod, message);
       return;
