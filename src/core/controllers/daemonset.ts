@@ -39,7 +39,7 @@ import {
 import { computeHash } from './deployment';
 import { newEventRecorder } from './events';
 import { revisionOf, sortControllerRevisions, updateControllerRevision } from './history';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -52,7 +52,10 @@ const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' |
 const byName = (a: KubeObject, b: KubeObject) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
 
 export function startDaemonSetController(deps: NamespaceControllerDeps): RunningController {
-  const daemonSets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'daemonsets')!);
+  const dsType = deps.registry.resourceFor('apps', 'v1', 'daemonsets');
+  // apps/v1 switched off (--runtime-config): kube-controller-manager skips the controller.
+  if (!dsType) return skippedController;
+  const daemonSets = deps.storeFor(dsType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const revisions = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'controllerrevisions')!);

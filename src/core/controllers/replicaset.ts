@@ -32,7 +32,7 @@ import {
 } from './controllerUtils';
 import type { StorageEvent } from '../storage/interface';
 import type { NamespaceControllerDeps } from './namespace';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { newEventRecorder } from './events';
 import { newWorkQueue } from './workqueue';
 import { realClock } from '../util/clock';
@@ -60,7 +60,8 @@ export interface ReplicaKind {
   /** The controller's name: its work queue and its events' component. */
   queueName: string;
   eventComponent: string;
-  store(deps: NamespaceControllerDeps): Store;
+  /** Its store; undefined when its API is switched off (--runtime-config), which skips the controller. */
+  store(deps: NamespaceControllerDeps): Store | undefined;
   /** The pods it selects: a LabelSelector, or a ReplicationController's label map (SelectorFromSet). */
   selectorOf(obj: KubeObject): LabelSelector | SelectorError;
 }
@@ -69,7 +70,10 @@ const replicaSetKind: ReplicaKind = {
   kind: 'ReplicaSet',
   queueName: 'replicaset-controller',
   eventComponent: 'replicaset-controller',
-  store: (deps) => deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'replicasets')!),
+  store: (deps) => {
+    const type = deps.registry.resourceFor('apps', 'v1', 'replicasets');
+    return type && deps.storeFor(type);
+  },
   selectorOf: (rs) => labelSelectorFromObject(specOf(rs)['selector'] as LabelSelectorObject | undefined),
 };
 
@@ -77,7 +81,9 @@ export const startReplicaSetController = (deps: NamespaceControllerDeps): Runnin
 
 /** NewBaseController: the ReplicaSet logic over the kind given. */
 export function startReplicaManager(deps: NamespaceControllerDeps, kind: ReplicaKind): RunningController {
-  const replicaSets = kind.store(deps);
+  const store = kind.store(deps);
+  if (!store) return skippedController;
+  const replicaSets: Store = store;
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const recorder = newEventRecorder(deps, kind.eventComponent);
 

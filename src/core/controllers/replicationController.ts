@@ -17,7 +17,10 @@ const replicationControllerKind: ReplicaKind = {
   kind: 'ReplicationController',
   queueName: 'replicationmanager',
   eventComponent: 'replication-controller',
-  store: (deps) => deps.storeFor(deps.registry.resourceFor('', 'v1', 'replicationcontrollers')!),
+  store: (deps) => {
+    const type = deps.registry.resourceFor('', 'v1', 'replicationcontrollers');
+    return type && deps.storeFor(type);
+  },
   selectorOf: (rc: KubeObject) => {
     const selector = specOf(rc)['selector'];
     return labelSelectorFromObject({ matchLabels: isObject(selector) ? (selector as Record<string, string>) : {} });

@@ -32,7 +32,7 @@ import {
   sortControllerRevisions,
   updateControllerRevision,
 } from './history';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { newWorkQueue } from './workqueue';
 import type { NamespaceControllerDeps } from './namespace';
 import { newStatefulPodControl, StatefulSetSyncError } from './statefulPodControl';
@@ -76,6 +76,8 @@ export interface StatefulSetStatus {
   availableReplicas: number;
 }
 
+const resyncPeriodMs = 30_000;
+
 /** The rate limiter's backoff for a set whose sync keeps failing: 5ms doubling up to 1000s, on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
@@ -95,7 +97,9 @@ function encodeStatus(s: StatefulSetStatus): Record<string, unknown> {
 }
 
 export function startStatefulSetController(deps: NamespaceControllerDeps): RunningController {
-  const sets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'statefulsets')!);
+  const setType = deps.registry.resourceFor('apps', 'v1', 'statefulsets');
+  if (!setType) return skippedController;
+  const sets = deps.storeFor(setType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const claims = deps.storeFor(deps.registry.resourceFor('', 'v1', 'persistentvolumeclaims')!);
   const revisionStore = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'controllerrevisions')!);
@@ -380,6 +384,17 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
     return `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
   };
   const running = watchInto(deps, queue, sets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'StatefulSet'), controllerKeyOf(e.prevKv, 'StatefulSet'), orphanKey(e)] }]);
+  // statefulSetResyncPeriod: every set is synced again each 30s, which picks up what no pod event announces
+  // (a stale claim collected, a claim deleted under a pending pod).
+  void (async () => {
+    while (!stopped.signal.aborted) {
+      await deps.clock.sleep(resyncPeriodMs, stopped.signal);
+      if (stopped.signal.aborted) return;
+      for (const set of (await sets.list('')).items) queue.add(`${set.metadata.namespace}/${set.metadata.name}`);
+    }
+  })().catch((e) => {
+    if (!stopped.signal.aborted) console.error('kubesim: statefulset-controller resync:', e);
+  });
   return {
     idle: running.idle,
     stop() {
