@@ -74,6 +74,11 @@ describe('daemonset-controller and replicationcontroller-controller under kubect
     expect(images.split('\n').filter((l) => !l.startsWith('fluentd:v1')).sort()).toEqual(['fluentd:v2 node-1', 'fluentd:v2 node-2', 'fluentd:v2 node-3']);
     const history = await stdout(['rollout', 'history', 'ds/logs']);
     expect(history).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>/);
+    // rollout undo patches the template back from revision 1, which becomes revision 3.
+    expect(await t.kubectl(['rollout', 'undo', 'ds/logs'])).toMatchObject({ code: 0, stdout: 'daemonset.apps/logs rolled back\n' });
+    expect((await t.kubectl(['rollout', 'status', 'ds/logs', '--timeout=60s'])).code).toBe(0);
+    expect(await stdout(['get', 'ds', 'logs', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'])).toBe('fluentd:v1');
+    expect(await stdout(['rollout', 'history', 'ds/logs'])).toMatch(/REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
   });
 
   it('a ReplicationController: kubectl get rc READY, kubectl scale rc', async () => {

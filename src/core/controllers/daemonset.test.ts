@@ -258,4 +258,16 @@ describe('daemonset-controller', () => {
     await eventually(() => listPods(s), (l) => l.filter((p) => !p.metadata.deletionTimestamp).map((p) => p.metadata.name).join() === 'orphan', 'the twin deleted');
     expect(await events(s)).toContain('Normal SuccessfulDelete Deleted pod: twin');
   });
+
+  it('is off with --controllers=*,-daemonset; with apps/v1 switched off it is skipped and the server still starts', async () => {
+    t = await newTestServer({ controllers: ['*', '-daemonset'] });
+    expect((await t.json('POST', '/api/v1/nodes', { body: node('a') })).status).toBe(201);
+    expect((await t.json('POST', `${apps}/daemonsets`, { body: daemonSet() })).status).toBe(201);
+    await settle();
+    expect(await listPods(t)).toEqual([]);
+    await t.server.close();
+    t = await newTestServer({ controllers: ['daemonset-controller', 'replicationcontroller-controller'], runtimeConfig: 'apps/v1=false' });
+    expect((await t.json('GET', '/apis/apps/v1')).status).toBe(404);
+    expect((await t.json('GET', '/readyz')).status).toBe(200);
+  });
 });
