@@ -259,6 +259,20 @@ describe('daemonset-controller', () => {
     expect(await events(s)).toContain('Normal SuccessfulDelete Deleted pod: twin');
   });
 
+  it('a create refused by a ResourceQuota is a FailedCreate event, tried again with backoff until the quota has room', async () => {
+    const s = await start();
+    for (const n of ['a', 'b']) expect((await s.json('POST', '/api/v1/nodes', { body: node(n) })).status).toBe(201);
+    expect((await s.json('POST', `${core}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'pods' }, spec: { hard: { pods: '1' } } } })).status).toBe(201);
+    await eventually(async () => (await s.json('GET', `${core}/resourcequotas/pods`)).body.status?.hard, (h) => h?.pods === '1', 'quota status');
+    expect((await s.json('POST', `${apps}/daemonsets`, { body: daemonSet() })).status).toBe(201);
+    const evs = await eventually(() => events(s), (l) => l.some((e) => e.startsWith('Warning FailedCreate')), 'FailedCreate');
+    expect(evs.find((e) => e.startsWith('Warning FailedCreate'))).toMatch(/^Warning FailedCreate Error creating: pods "logs-\w+" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=1, limited: pods=1$/);
+    expect((await listPods(s)).length).toBe(1);
+    expect((await eventually(() => getDs(s), (d) => d.status?.currentNumberScheduled === 1, 'status')).status).toMatchObject({ desiredNumberScheduled: 2, currentNumberScheduled: 1 });
+    expect((await s.json('PATCH', `${core}/resourcequotas/pods`, { body: { spec: { hard: { pods: '2' } } }, headers: mergePatch })).status).toBe(200);
+    await eventually(() => podNodes(s), (l) => l.join() === 'a,b', 'both pods', 3000);
+  });
+
   it('is off with --controllers=*,-daemonset; with apps/v1 switched off it is skipped and the server still starts', async () => {
     t = await newTestServer({ controllers: ['*', '-daemonset'] });
     expect((await t.json('POST', '/api/v1/nodes', { body: node('a') })).status).toBe(201);

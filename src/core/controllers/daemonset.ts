@@ -42,9 +42,13 @@ import { revisionOf, sortControllerRevisions, updateControllerRevision } from '.
 import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
+import { realClock } from '../util/clock';
 
 /** At most this many pods are created or deleted in one sync (the controller's burstReplicas). */
 const burstReplicas = 250;
+
+/** The rate limiter's backoff for a DaemonSet whose syncs keep failing: 5ms doubling up to 1000s, on the real clock. */
+const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
 type Selector = LabelSelector;
 
@@ -477,8 +481,19 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
       failure = e;
     }
     await updateStatus(ds, selector, nodeList, hash, key);
+    // A refused create or delete (a quota, an admission plugin) is tried again with the queue's rate-limited backoff.
+    if (failure instanceof StatusError) {
+      const n = failures.get(key) ?? 0;
+      failures.set(key, n + 1);
+      void realClock.sleep(failureBackoffMs(n), stopped.signal).then(() => queue.add(key), () => undefined);
+      return;
+    }
+    failures.delete(key);
     if (failure) throw failure;
   }
+
+  /** Syncs failed in a row, per DaemonSet key. */
+  const failures = new Map<string, number>();
 
   const queue = newWorkQueue('daemonset-controller', sync);
   /** The namespace key of an orphan pod with labels, which some DaemonSet may adopt. */
