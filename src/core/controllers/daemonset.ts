@@ -67,6 +67,16 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
   const failedPodsBackoff = new FailedPodsBackoff();
   const stopped = new AbortController();
 
+  /** NodeShouldRunDaemonPod, once per sync for each node (the DaemonSet and Node objects are read afresh each sync). */
+  const placements = new WeakMap<KubeObject, WeakMap<KubeObject, ReturnType<typeof nodeShouldRunDaemonPod>>>();
+  function placement(node: KubeObject, ds: KubeObject): ReturnType<typeof nodeShouldRunDaemonPod> {
+    let byNode = placements.get(ds);
+    if (!byNode) placements.set(ds, (byNode = new WeakMap()));
+    let result = byNode.get(node);
+    if (!result) byNode.set(node, (result = nodeShouldRunDaemonPod(node, ds)));
+    return result;
+  }
+
   const enqueueAfter = (key: string, ms: number) => void deps.clock.sleep(ms, stopped.signal).then(() => queue.add(key), () => undefined);
 
   /** getNodesToDaemonPods: the claimed pods by the node each is meant for (terminal and terminating ones left out unless asked). */
@@ -193,7 +203,7 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
 
   /** podsShouldBeOnNode: whether the node needs a pod, and which of its pods go. */
   function podsShouldBeOnNode(node: KubeObject, byNode: Map<string, KubeObject[]>, ds: KubeObject, hash: string, key: string): { create: boolean; remove: string[] } {
-    const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+    const { shouldRun, shouldContinueRunning } = placement(node, ds);
     const nodeName = node.metadata.name!;
     const daemonPods = byNode.get(nodeName);
     const remove: string[] = [];
@@ -325,7 +335,7 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
     // updatedDesiredNodeCounts: every node that should run a pod takes part, with or without one.
     let desired = 0;
     for (const node of nodeList) {
-      if (!nodeShouldRunDaemonPod(node, ds).shouldRun) continue;
+      if (!placement(node, ds).shouldRun) continue;
       desired++;
       if (!byNode.has(node.metadata.name!)) byNode.set(node.metadata.name!, []);
     }
@@ -376,7 +386,7 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
       if (!oldPod) continue;
       const node = nodeByName.get(nodeName);
       if (!newPod) {
-        const shouldRun = node ? nodeShouldRunDaemonPod(node, ds).shouldRun : false;
+        const shouldRun = node ? placement(node, ds).shouldRun : false;
         if (!available(oldPod)) {
           if (!shouldRun) oldToDelete.push(oldPod.metadata.name!);
           else allowedNew.push(nodeName);
@@ -409,7 +419,7 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
     let desired = 0, current = 0, misscheduled = 0, ready = 0, updated = 0, available = 0;
     for (const node of nodeList) {
       const list = byNode.get(node.metadata.name!) ?? [];
-      if (nodeShouldRunDaemonPod(node, ds).shouldRun) {
+      if (placement(node, ds).shouldRun) {
         desired++;
         if (!list.length) continue;
         current++;
