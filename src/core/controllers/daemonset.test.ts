@@ -83,7 +83,7 @@ describe('daemonset-controller', () => {
     expect(pods.map(targetOf).sort()).toEqual(['a', 'b']);
     const pod = pods.find((p) => targetOf(p) === 'a');
     expect(pod.metadata.generateName).toBe('logs-');
-    expect(pod.metadata.labels).toEqual({ app: 'logs', 'pod-template-generation': '1', 'controller-revision-hash': hash });
+    expect(Object.entries(pod.metadata.labels)).toEqual([['app', 'logs'], ['controller-revision-hash', hash], ['pod-template-generation', '1']]);
     expect(pod.metadata.annotations).toEqual({ note: 'x' });
     expect(pod.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'logs', uid: ds.metadata.uid, controller: true, blockOwnerDeletion: true }]);
     expect(pod.spec.affinity).toEqual({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['a'] }] }] } } });

@@ -67,7 +67,8 @@ export function daemonPodTemplate(ds: KubeObject, hash: string): Obj {
   const generation = templateGenerationOf(ds);
   if (generation !== undefined) labels[templateGenerationLabel] = String(generation);
   if (hash) labels[controllerRevisionHashLabel] = hash;
-  meta['labels'] = labels;
+  // A Go map: encoded with its keys sorted.
+  meta['labels'] = Object.fromEntries(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return template;
 }
 
