@@ -514,12 +514,12 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
   /** Whether a node event can change where daemon pods belong: added, deleted, or new labels, spec or condition statuses. */
   const nodeKey = (e: StorageEvent): string | undefined => {
     if (e.type === 'DELETE' || !e.prevKv) return '*';
-    const placement = (value: string) => {
+    const fields = (value: string) => {
       const n = JSON.parse(value) as KubeObject;
       const conditions = Array.isArray(statusOf(n)['conditions']) ? (statusOf(n)['conditions'] as Record<string, unknown>[]).map((c) => `${c['type']}=${c['status']}`) : [];
       return [n.metadata.labels ?? {}, specOf(n), conditions];
     };
-    return jsonEqual(placement(e.kv.value), placement(e.prevKv.value)) ? undefined : '*';
+    return jsonEqual(fields(e.kv.value), fields(e.prevKv.value)) ? undefined : '*';
   };
   const running = watchInto(deps, queue, daemonSets, [
     { store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'DaemonSet'), controllerKeyOf(e.prevKv, 'DaemonSet'), orphanKey(e)] },
