@@ -79,6 +79,9 @@ describe('daemonset-controller and replicationcontroller-controller under kubect
     expect((await t.kubectl(['rollout', 'status', 'ds/logs', '--timeout=60s'])).code).toBe(0);
     expect(await stdout(['get', 'ds', 'logs', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'])).toBe('fluentd:v1');
     expect(await stdout(['rollout', 'history', 'ds/logs'])).toMatch(/REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>/);
+    // Deleted, its pods and revisions go with it (the garbage collector, background propagation).
+    expect(await t.kubectl(['delete', 'ds', 'logs'])).toMatchObject({ code: 0, stdout: 'daemonset.apps "logs" deleted\n' });
+    await eventually(() => stdout(['get', 'pods,controllerrevisions', '-l', 'app=logs', '-o', 'name']), (out) => out === '', 'pods and revisions gone');
   });
 
   it('a ReplicationController: kubectl get rc READY, kubectl scale rc', async () => {

@@ -259,6 +259,20 @@ describe('daemonset-controller', () => {
     expect(await events(s)).toContain('Normal SuccessfulDelete Deleted pod: twin');
   });
 
+  it('revisionHistoryLimit: old revisions no pod uses are deleted, oldest first', async () => {
+    const s = await start();
+    expect((await s.json('POST', '/api/v1/nodes', { body: node('a') })).status).toBe(201);
+    expect((await s.json('POST', `${apps}/daemonsets`, { body: daemonSet({ revisionHistoryLimit: 1 }) })).status).toBe(201);
+    for (const image of ['fluentd:v2', 'fluentd:v3']) {
+      await eventually(() => listPods(s), (l) => l.length === 1, 'one pod');
+      expect((await s.json('PATCH', `${apps}/daemonsets/logs`, { body: { spec: { template: { spec: { containers: [{ name: 'fluentd', image }] } } } }, headers: mergePatch })).status).toBe(200);
+      // An unbound pod never becomes available: RollingUpdate replaces it at once.
+      await eventually(() => listPods(s), (l) => l.length === 1 && l[0].spec.containers[0].image === image, image);
+    }
+    const revs = await eventually(() => revisions(s), (l) => l.length === 2, 'two revisions');
+    expect(revs.map((r) => [r.revision, r.data.spec.template.spec.containers[0].image])).toEqual([[2, 'fluentd:v2'], [3, 'fluentd:v3']]);
+  });
+
   it('a create refused by a ResourceQuota is a FailedCreate event, tried again with backoff until the quota has room', async () => {
     const s = await start();
     for (const n of ['a', 'b']) expect((await s.json('POST', '/api/v1/nodes', { body: node(n) })).status).toBe(201);
