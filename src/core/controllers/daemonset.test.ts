@@ -70,6 +70,7 @@ describe('daemonset-controller', () => {
     // PrepareForCreate: templateGeneration 1, carried in apps/v1 by its annotation.
     expect(created.body.metadata.annotations).toEqual({ 'deprecated.daemonset.template.generation': '1' });
     expect(created.body.spec.templateGeneration).toBeUndefined();
+    expect(created.body.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
     const ds = created.body;
     const pods = await eventually(() => listPods(s), (l) => l.length === 2, 'two pods');
     const [rev] = await revisions(s);

@@ -37,6 +37,7 @@ describe('replicationcontroller-controller', () => {
     expect(created.status).toBe(201);
     // The selector defaults to the template's labels.
     expect(created.body.spec.selector).toEqual({ app: 'web' });
+    expect(created.body.status).toEqual({ replicas: 0 });
     const pods = await eventually(() => listPods(s), (l) => l.length === 2, 'two pods');
     for (const p of pods) {
       expect(p.metadata.generateName).toBe('web-');
@@ -86,6 +87,6 @@ describe('replicationcontroller-controller', () => {
     expect((await s.json('POST', `${core}/replicationcontrollers`, { body: rc(2) })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 30));
     expect(await listPods(s)).toEqual([]);
-    expect((await getRc(s)).status?.observedGeneration).toBeUndefined();
+    expect((await getRc(s)).status).toEqual({ replicas: 0 });
   });
 });

@@ -65,8 +65,9 @@ function setTemplateGeneration(obj: KubeObject, generation: number): void {
 
 export const daemonSetStrategy: Partial<ResourceStrategy> = {
   defaulter: defaultDaemonSet,
-  // PrepareForCreate: templateGeneration starts at 1 unless the writer gave a later one.
+  // PrepareForCreate: an empty status (its four counts are not omitempty); templateGeneration starts at 1 unless the writer gave a later one.
   prepareForCreate(obj) {
+    obj['status'] = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
     setTemplateGeneration(obj, Math.max(1, templateGenerationOf(obj)));
   },
   // PrepareForUpdate: a writer may not set templateGeneration; a changed template raises it by one.
