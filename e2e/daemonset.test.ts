@@ -1,7 +1,7 @@
 /** Real kubectl 1.32 against a Node host started with --simulated-nodes=3: a DaemonSet runs one pod per node; a ReplicationController scales. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
-import { startTestHost, type TestHost } from './support/host';
+import { run, startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
@@ -96,5 +96,30 @@ describe('daemonset-controller and replicationcontroller-controller under kubect
     expect((await t.kubectl(['scale', 'rc', 'web', '--replicas=1'])).code).toBe(0);
     await eventually(() => stdout(['get', 'rc', 'web', '--no-headers']), (out) => /^web\s+1\s+1\s+1\s/.test(out), 'one ready');
     await eventually(() => stdout(['get', 'pods', '-l', 'app=web', '--no-headers']), (out) => out.split('\n').length === 1, 'one pod left');
+  });
+
+  it('the Python client (python3-kubernetes) creates a DaemonSet and reads its status, every count decoded', async () => {
+    const script = `
+import json, sys, time
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+apps = client.AppsV1Api()
+body = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
+        "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                 "template": {"metadata": {"labels": {"app": "agent"}}, "spec": {"containers": [{"name": "a", "image": "busybox"}]}}}}
+created = apps.create_namespaced_daemon_set("default", body)
+first = created.status
+for _ in range(500):
+    ds = apps.read_namespaced_daemon_set_status("agent", "default")
+    if ds.status.number_available == 3 and ds.status.observed_generation == 1:
+        break
+    time.sleep(0.02)
+s = ds.status
+print(json.dumps({"created": [first.current_number_scheduled, first.desired_number_scheduled, first.number_misscheduled, first.number_ready],
+                  "status": [s.current_number_scheduled, s.desired_number_scheduled, s.number_misscheduled, s.number_ready, s.updated_number_scheduled, s.number_available, s.number_unavailable]}))
+`;
+    const r = await run('/usr/bin/python3', ['-c', script, t.host.kubeconfigPath], { HOME: t.home });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ created: [0, 0, 0, 0], status: [3, 3, 0, 3, 3, 3, null] });
   });
 });
