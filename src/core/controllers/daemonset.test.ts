@@ -226,6 +226,19 @@ describe('daemonset-controller', () => {
     expect((await listPods(s)).every((p) => p.spec.containers[0].image === 'fluentd:v2')).toBe(true);
   });
 
+  it('a cordoned simulated node still runs its daemon pod: the scheduler binds it through the unschedulable toleration and the node affinity', async () => {
+    const s = await start(2);
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { spec: { unschedulable: true } }, headers: mergePatch })).status).toBe(200);
+    expect((await s.json('POST', `${apps}/daemonsets`, { body: daemonSet() })).status).toBe(201);
+    await eventually(() => getDs(s), (d) => d.status?.numberAvailable === 2, 'two available');
+    const pods = await listPods(s);
+    expect(pods.map((p) => [p.spec.nodeName, targetOf({ spec: { affinity: p.spec.affinity } })]).sort()).toEqual([['node-1', 'node-1'], ['node-2', 'node-2']]);
+    // A plain pod is kept off the cordoned node.
+    expect((await s.json('POST', `${core}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'plain' }, spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, containers: [{ name: 'a', image: 'busybox' }] } } })).status).toBe(201);
+    const plain = await eventually(async () => (await s.json('GET', `${core}/pods/plain`)).body, (p) => p.status?.conditions?.some((c: any) => c.type === 'PodScheduled'), 'plain judged');
+    expect(plain.spec.nodeName).toBeUndefined();
+  });
+
   it('OnDelete: a new template replaces a pod only when it is deleted', async () => {
     const s = await start();
     for (const n of ['a', 'b']) expect((await s.json('POST', '/api/v1/nodes', { body: node(n) })).status).toBe(201);
