@@ -20,6 +20,8 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
+import { startDaemonSetController } from './controllers/daemonset';
+import { startReplicationManager } from './controllers/replicationController';
 import { startDisruptionController } from './controllers/disruption';
 import { startNodeLifecycleController } from './controllers/nodeLifecycle';
 import { startTaintEvictionController } from './controllers/taintEviction';
@@ -381,6 +383,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['deployment-controller', () => startDeploymentController(deps)],
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['statefulset-controller', () => startStatefulSetController(deps)],
+      ['daemonset-controller', () => startDaemonSetController(deps)],
+      ['replicationcontroller-controller', () => startReplicationManager(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],

@@ -12,15 +12,6 @@ type Obj = Record<string, unknown>;
 export const objectGone = (message = 'gone'): StatusError =>
   new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message });
 
-/** v1helper.ToleratesTaint: the toleration's effect (empty: any), key (empty with Exists: any) and value match the taint. */
-export function toleratesTaint(toleration: Obj, taint: Obj): boolean {
-  if (toleration['effect'] && toleration['effect'] !== taint['effect']) return false;
-  if (toleration['key'] !== undefined && toleration['key'] !== '' && toleration['key'] !== taint['key']) return false;
-  const op = toleration['operator'] ?? 'Equal';
-  if (op === 'Exists') return true;
-  return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
-}
-
 export const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 export const statusOf = (obj: KubeObject): Obj => (isObject(obj['status']) ? obj['status'] : {});
 
@@ -97,4 +88,21 @@ export function scaledValue(value: unknown, total: number, roundUp: boolean): nu
 /** Every key of want is in have with the same value (labels.SelectorFromSet(want).Matches(have)). */
 export function labelsInclude(have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean {
   return Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
+}
+
+/** controller.GetPodFromTemplate: the template's labels, annotations, finalizers and spec, generateName `<owner>-`, a controller reference. */
+export function podFromTemplate(template: Obj, owner: KubeObject): KubeObject {
+  const tmeta = isObject(template['metadata']) ? (template['metadata'] as KubeObject['metadata']) : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${owner.metadata.name}-`,
+      ...(tmeta.labels ? { labels: { ...tmeta.labels } } : {}),
+      ...(tmeta.annotations ? { annotations: { ...tmeta.annotations } } : {}),
+      ...(tmeta.finalizers ? { finalizers: [...tmeta.finalizers] } : {}),
+      ownerReferences: [newControllerRef(owner)],
+    },
+    spec: structuredClone(template['spec'] ?? {}),
+  };
 }

@@ -14,7 +14,8 @@ import { StatusError } from '../errors';
 import { newEventRecorder } from './events';
 import type { RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
-import { objectGone, specOf, statusOf, toleratesTaint } from './controllerUtils';
+import { objectGone, specOf, statusOf } from './controllerUtils';
+import { tolerates } from '../api/nodeAffinity';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -30,7 +31,7 @@ export function evictionTime(pod: KubeObject, node: KubeObject, nowMs: number): 
   let minSeconds = Infinity;
   let since = 0;
   for (const taint of taints) {
-    const matching = tolerations.filter((t) => toleratesTaint(t, taint));
+    const matching = tolerations.filter((t) => tolerates(t, taint));
     if (!matching.length) return nowMs;
     for (const t of matching) {
       if (typeof t['tolerationSeconds'] === 'number') minSeconds = Math.min(minSeconds, Math.max(0, t['tolerationSeconds']));

@@ -23,7 +23,8 @@ import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
 import { podRequests } from '../quota/podResources';
 import { parseResourceList, type ResourceList } from '../quota/resources';
-import { specOf, statusOf, toleratesTaint as tolerates } from '../controllers/controllerUtils';
+import { specOf, statusOf } from '../controllers/controllerUtils';
+import { affinityFits, tolerates } from '../api/nodeAffinity';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -32,55 +33,6 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : 
 interface Misfit {
   reasons: string[];
   unresolvable: boolean;
-}
-
-/** nodeaffinity's NodeSelectorRequirement on labels (or on fields: only metadata.name). */
-function requirementMatches(req: Obj, values: Record<string, string>): boolean {
-  const key = String(req['key'] ?? '');
-  const have = values[key];
-  const list = Array.isArray(req['values']) ? req['values'].map(String) : [];
-  switch (req['operator']) {
-    case 'In':
-      return have !== undefined && list.includes(have);
-    case 'NotIn':
-      return have === undefined || !list.includes(have);
-    case 'Exists':
-      return have !== undefined;
-    case 'DoesNotExist':
-      return have === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (have === undefined || list.length !== 1 || !/^-?\d+$/.test(have) || !/^-?\d+$/.test(list[0]!)) return false;
-      const a = BigInt(have);
-      const b = BigInt(list[0]!);
-      return req['operator'] === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
-}
-
-/** NodeSelectorTerms are ORed, a term's requirements ANDed; a term with no requirement matches nothing. */
-function nodeSelectorMatches(terms: Obj[], node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  const fields = { 'metadata.name': node.metadata.name ?? '' };
-  return terms.some((term) => {
-    const exprs = objects(term['matchExpressions']);
-    const fieldExprs = objects(term['matchFields']);
-    if (!exprs.length && !fieldExprs.length) return false;
-    return exprs.every((r) => requirementMatches(r, labels)) && fieldExprs.every((r) => requirementMatches(r, fields));
-  });
-}
-
-/** The NodeAffinity filter: spec.nodeSelector and the required node affinity. */
-function affinityFits(pod: KubeObject, node: KubeObject): boolean {
-  const spec = specOf(pod);
-  const selector = isObject(spec['nodeSelector']) ? (spec['nodeSelector'] as Record<string, string>) : {};
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
-  const affinity = isObject(spec['affinity']) && isObject(spec['affinity']['nodeAffinity']) ? spec['affinity']['nodeAffinity'] : undefined;
-  const required = affinity && isObject(affinity['requiredDuringSchedulingIgnoredDuringExecution']) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
-  return !required || nodeSelectorMatches(objects(required['nodeSelectorTerms']), node);
 }
 
 const hostPortsOf = (pod: KubeObject): string[] =>
