@@ -27,6 +27,7 @@ export const controllerNames = [
   'endpointslice-controller',
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
+  'persistentvolume-binder-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -56,6 +57,7 @@ const aliases: Record<string, ControllerName> = {
   endpointslice: 'endpointslice-controller',
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
+  'persistentvolume-binder': 'persistentvolume-binder-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };
