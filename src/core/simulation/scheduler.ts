@@ -24,6 +24,8 @@ import { newWorkQueue } from '../controllers/workqueue';
 import { podRequests } from '../quota/podResources';
 import { parseResourceList, type ResourceList } from '../quota/resources';
 import { specOf, statusOf } from '../controllers/controllerUtils';
+import { nodeSelectorMatches } from './nodeAffinity';
+import { newVolumeBinding, podClaimNames, type PodVolumes } from './volumeBinding';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -41,44 +43,6 @@ function tolerates(toleration: Obj, taint: Obj): boolean {
   const op = toleration['operator'] ?? 'Equal';
   if (op === 'Exists') return true;
   return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
-}
-
-/** nodeaffinity's NodeSelectorRequirement on labels (or on fields: only metadata.name). */
-function requirementMatches(req: Obj, values: Record<string, string>): boolean {
-  const key = String(req['key'] ?? '');
-  const have = values[key];
-  const list = Array.isArray(req['values']) ? req['values'].map(String) : [];
-  switch (req['operator']) {
-    case 'In':
-      return have !== undefined && list.includes(have);
-    case 'NotIn':
-      return have === undefined || !list.includes(have);
-    case 'Exists':
-      return have !== undefined;
-    case 'DoesNotExist':
-      return have === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (have === undefined || list.length !== 1 || !/^-?\d+$/.test(have) || !/^-?\d+$/.test(list[0]!)) return false;
-      const a = BigInt(have);
-      const b = BigInt(list[0]!);
-      return req['operator'] === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
-}
-
-/** NodeSelectorTerms are ORed, a term's requirements ANDed; a term with no requirement matches nothing. */
-function nodeSelectorMatches(terms: Obj[], node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  const fields = { 'metadata.name': node.metadata.name ?? '' };
-  return terms.some((term) => {
-    const exprs = objects(term['matchExpressions']);
-    const fieldExprs = objects(term['matchFields']);
-    if (!exprs.length && !fieldExprs.length) return false;
-    return exprs.every((r) => requirementMatches(r, labels)) && fieldExprs.every((r) => requirementMatches(r, fields));
-  });
 }
 
 /** The NodeAffinity filter: spec.nodeSelector and the required node affinity. */
@@ -180,8 +144,8 @@ function score(pod: KubeObject, node: KubeObject, usage: NodeUsage): number {
   return (share(usage.scoring.cpu + want.cpu, allocatable.get('cpu')) + share((usage.scoring.memory + want.memory) * 1000n, allocatable.get('memory'))) / 2;
 }
 
-/** FitError.Error(): the reasons counted over the nodes, sorted, and the post-filter's answer. */
-export function fitErrorMessage(nodes: number, misfits: Misfit[]): string {
+/** FitError.Error(): a PreFilter's message or the reasons counted over the nodes, sorted, and the post-filter's answer. */
+export function fitErrorMessage(nodes: number, misfits: Misfit[], preFilterMessage?: string): string {
   if (nodes === 0) return 'no nodes available to schedule pods';
   const histogram = (list: Misfit[]) => {
     const counts = new Map<string, number>();
@@ -194,7 +158,8 @@ export function fitErrorMessage(nodes: number, misfits: Misfit[]): string {
     preemption.set(r, (preemption.get(r) ?? 0) + 1);
   }
   const post = [...preemption].map(([r, n]) => `${n} ${r}`).sort();
-  return `0/${nodes} nodes are available: ${histogram(misfits).join(', ')}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
+  const reasons = preFilterMessage ?? histogram(misfits).join(', ');
+  return `0/${nodes} nodes are available: ${reasons}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
 }
 
 const isBound = (pod: KubeObject) => !!specOf(pod)['nodeName'];
@@ -211,6 +176,9 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   const pods = deps.storeFor(podType);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const recorder = newEventRecorder(deps, 'default-scheduler');
+  const volumeBinding = newVolumeBinding(deps);
+  /** Pods whose volumes are being bound for the node they were given (the binding cycle's wait): counted on that node meanwhile. */
+  const assumed = new Map<string, { uid: string; node: string; claims: string[] }>();
   /** Pods that did not fit: tried again when the cluster changes (the unschedulable queue's move on events). */
   const unschedulable = new Set<string>();
   /** One pod at a time, each placement seeing the bindings before it (the scheduler's assumed pods). */
@@ -230,11 +198,15 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     const kv = await pods.getKv(namespace, name);
     if (!kv) return;
     const pod = pods.decode(kv);
+    const waiting = assumed.get(key);
+    if (waiting && (waiting.uid !== pod.metadata.uid || !wantsScheduling(pod))) assumed.delete(key);
     if (!wantsScheduling(pod)) return;
     const nodeList = (await nodes.list('')).items.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    if (waiting && assumed.has(key)) return finishBinding(key, pod, nodeList.find((n) => n.metadata.name === waiting.node));
     const usage = new Map<string, NodeUsage>(nodeList.map((n) => [n.metadata.name!, { pods: 0, requests: new Map(), ports: [], scoring: { cpu: 0n, memory: 0n } }]));
     for (const other of (await pods.list('')).items) {
-      const u = usage.get(String(specOf(other)['nodeName'] ?? ''));
+      const assumedOn = assumed.get(`${other.metadata.namespace}/${other.metadata.name}`);
+      const u = usage.get(String(specOf(other)['nodeName'] || (assumedOn && assumedOn.uid === other.metadata.uid ? assumedOn.node : '')));
       if (!u || isTerminal(other)) continue;
       u.pods++;
       addRequests(u.requests, podRequests(other, { overhead: true }));
@@ -244,25 +216,66 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       u.scoring.memory += s.memory;
     }
     const misfits: Misfit[] = [];
-    let best: { node: KubeObject; score: number } | undefined;
-    for (const node of nodeList) {
+    let best: { node: KubeObject; score: number; volumes?: PodVolumes } | undefined;
+    // VolumeBinding's PreFilter: a claim missing or unbound (Immediate) rejects every node at once.
+    const claims = nodeList.length ? await volumeBinding.preFilter(pod) : undefined;
+    const preFilterMessage = typeof claims === 'string' ? claims : undefined;
+    for (const node of preFilterMessage ? [] : nodeList) {
       const u = usage.get(node.metadata.name!)!;
       const misfit = filter(pod, node, u);
       if (misfit) {
         misfits.push(misfit);
         continue;
       }
+      const volumes = claims && typeof claims === 'object' ? volumeBinding.filter(claims, node) : undefined;
+      if (volumes && 'reasons' in volumes) {
+        misfits.push({ reasons: volumes.reasons, unresolvable: true });
+        continue;
+      }
       const s = score(pod, node, u);
-      if (!best || s > best.score) best = { node, score: s };
+      if (!best || s > best.score) best = { node, score: s, ...(volumes ? { volumes } : {}) };
     }
+    if (preFilterMessage) for (const _ of nodeList) misfits.push({ reasons: [], unresolvable: true });
     if (!best) {
-      const message = fitErrorMessage(nodeList.length, misfits);
+      const message = fitErrorMessage(nodeList.length, misfits, preFilterMessage);
       unschedulable.add(key);
       recorder.event(pod, 'Warning', 'FailedScheduling', message);
       await markUnschedulable(pod, message);
       return;
     }
     const target = best.node.metadata.name!;
+    const toBind = best.volumes && best.volumes.staticBindings.length + best.volumes.provisions.length > 0;
+    if (!toBind) return bindPod(pod, target);
+    // Reserve and PreBind: the node is the pod's while its claims are bound; their changes bring it back.
+    assumed.set(key, { uid: pod.metadata.uid!, node: target, claims: podClaimNames(pod).map((c) => c.name) });
+    try {
+      await volumeBinding.preBind(best.volumes!, target);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      assumed.delete(key);
+      return failBinding(key, pod, `running PreBind plugin "VolumeBinding": binding volumes: ${e.message}`);
+    }
+    queue.add(key);
+  }
+
+  /** The end of the binding cycle for a pod whose volumes were being bound: bound, still waiting, or failed. */
+  async function finishBinding(key: string, pod: KubeObject, node: KubeObject | undefined): Promise<void> {
+    const done = await volumeBinding.allBound(pod, node);
+    if (done === false) return;
+    assumed.delete(key);
+    if (typeof done === 'string' || !node) return failBinding(key, pod, `running PreBind plugin "VolumeBinding": binding volumes: ${typeof done === 'string' ? done : 'node is gone'}`);
+    await bindPod(pod, node.metadata.name!);
+  }
+
+  /** A binding cycle that failed: the pod is reported as the scheduler's failure handler does and waits for a change. */
+  async function failBinding(key: string, pod: KubeObject, message: string): Promise<void> {
+    unschedulable.add(key);
+    recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    await markUnschedulable(pod, message);
+  }
+
+  async function bindPod(pod: KubeObject, target: string): Promise<void> {
+    const { namespace, name } = pod.metadata as { namespace: string; name: string };
     try {
       await assignPod(pods, namespace, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: target } }, deps.clock.now(), { dryRun: false, copyLabels: false });
       recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${target}`);
@@ -270,6 +283,12 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       // Bound, changed or deleted meanwhile: its next event brings it back if it still waits.
       if (!(e instanceof StatusError)) throw e;
     }
+  }
+
+  /** Pods waiting on a claim: those whose volumes are being bound, and (on any claim change) the unschedulable ones. */
+  function podsForClaim(namespace: string, claim: string): string[] {
+    const waiting = [...assumed].filter(([k, a]) => k.startsWith(`${namespace}/`) && a.claims.includes(claim)).map(([k]) => k);
+    return unschedulable.size ? [...waiting, ...retryUnschedulable()] : waiting;
   }
 
   /** The PodScheduled condition an unschedulable pod shows (updatePod in the scheduler's failure handler). */
@@ -296,6 +315,16 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       // A node added or changed may fit what did not fit before.
       keysFor: () => retryUnschedulable(),
     },
+    {
+      // VolumeBinding's events: a claim, volume or class added or changed may bind a waiting pod or fit an unschedulable one.
+      store: volumeBinding.claims,
+      keysFor: (e) => {
+        const claim = volumeBinding.claims.decode(e.kv);
+        return podsForClaim(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
+      },
+    },
+    { store: volumeBinding.volumes, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
+    { store: volumeBinding.classes, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
     {
       store: pods,
       // A bound pod that finished or went frees its node's room.
