@@ -37,13 +37,18 @@ const eventsOf = async (s: TestServer, name: string): Promise<any[]> => (await s
 describe('persistentvolume-binder-controller', () => {
   it('binds a claim to the smallest Available volume that satisfies it, writing both sides as kube-controller-manager does', async () => {
     const s = await server();
-    for (const [name, size] of [['big', '10Gi'], ['small', '2Gi'], ['tiny', '500Mi']] as const) expect((await s.json('POST', '/api/v1/persistentvolumes', { body: pv(name, size) })).status).toBe(201);
+    for (const [name, size] of [['big', '10Gi'], ['small', '2Gi'], ['tiny', '500Mi']] as const) {
+      const made = await s.json('POST', '/api/v1/persistentvolumes', { body: pv(name, size) });
+      expect(made.status).toBe(201);
+      expect(made.body.status).toEqual({ phase: 'Pending', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' });
+    }
     // Another class and another access mode are never taken.
     expect((await s.json('POST', '/api/v1/persistentvolumes', { body: pv('fast', '1Gi', { storageClassName: 'fast' }) })).status).toBe(201);
     expect((await s.json('POST', '/api/v1/persistentvolumes', { body: pv('shared', '1Gi', { accessModes: ['ReadWriteMany'] }) })).status).toBe(201);
     await eventually(() => getPV(s, 'small'), phaseIs('Available'), 'small Available');
     const created = await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('data', '1Gi') });
     expect(created.status).toBe(201);
+    expect(created.body.status).toEqual({ phase: 'Pending' });
     const claim = await eventually(() => getPVC(s, 'data'), phaseIs('Bound'), 'the claim bound');
     expect(claim.metadata.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
     expect(claim.spec.volumeName).toBe('small');
@@ -52,7 +57,10 @@ describe('persistentvolume-binder-controller', () => {
     expect(volume.metadata.annotations).toEqual({ 'pv.kubernetes.io/bound-by-controller': 'yes' });
     // The claimRef carries the claim's uid and the resourceVersion it was bound at.
     expect(volume.spec.claimRef).toEqual({ kind: 'PersistentVolumeClaim', namespace: 'default', name: 'data', uid: created.body.metadata.uid, apiVersion: 'v1', resourceVersion: created.body.metadata.resourceVersion });
-    expect(volume.status).toEqual({ phase: 'Bound' });
+    expect(volume.status).toEqual({ phase: 'Bound', lastPhaseTransitionTime: '2026-01-01T00:00:00Z' });
+    // Defaults as SetDefaults_PersistentVolume(Claim) apply them.
+    expect(volume.spec).toMatchObject({ persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', hostPath: { path: '/data/small', type: '' } });
+    expect(claim.spec.volumeMode).toBe('Filesystem');
     expect(Number(claim.metadata.resourceVersion)).toBeGreaterThan(Number(created.body.metadata.resourceVersion));
     for (const other of ['big', 'tiny', 'fast', 'shared']) expect((await getPV(s, other)).status.phase).toBe('Available');
   });
@@ -114,9 +122,11 @@ describe('persistentvolume-binder-controller', () => {
     await s.json('POST', '/api/v1/persistentvolumes', { body: pv('kept', '1Gi', { persistentVolumeReclaimPolicy: 'Retain' }) });
     await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('a', '1Gi', { volumeName: 'kept' }) });
     await eventually(() => getPVC(s, 'a'), phaseIs('Bound'), 'a bound');
+    s.clock.advance(60_000);
     expect((await s.json('DELETE', `${ns}/persistentvolumeclaims/a`)).status).toBe(200);
     const kept = await eventually(() => getPV(s, 'kept'), phaseIs('Released'), 'kept Released');
     expect(kept.spec.claimRef.name).toBe('a');
+    expect(kept.status).toEqual({ phase: 'Released', lastPhaseTransitionTime: '2026-01-01T00:01:00Z' });
     // A Released volume is not taken by another claim.
     await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('b', '1Gi') });
     await eventually(() => getPVC(s, 'b'), phaseIs('Pending'), 'b Pending');
@@ -134,7 +144,7 @@ describe('persistentvolume-binder-controller', () => {
     await s.json('DELETE', `${ns}/persistentvolumeclaims/d`);
     await eventually(async () => (await s.json('GET', '/api/v1/persistentvolumes/scratch')).status, (st) => st === 404, 'scratch deleted');
     const failed = await eventually(() => getPV(s, 'mounted'), phaseIs('Failed'), 'mounted Failed');
-    expect(failed.status).toEqual({ phase: 'Failed', message: 'host_path deleter only supports /tmp/.+ but received provided /mnt/data' });
+    expect(failed.status).toEqual({ phase: 'Failed', message: 'host_path deleter only supports /tmp/.+ but received provided /mnt/data', lastPhaseTransitionTime: '2026-01-01T00:01:00Z' });
     expect((await eventually(() => eventsOf(s, 'mounted'), (l) => l.length > 0, 'VolumeFailedDelete'))[0]).toMatchObject({ type: 'Warning', reason: 'VolumeFailedDelete', message: 'host_path deleter only supports /tmp/.+ but received provided /mnt/data' });
   });
 
