@@ -196,7 +196,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     // Parked until a node or a bound pod changes, as the scheduler's unschedulable queue holds it (its own condition write included).
     if (unschedulable.has(key)) return;
     const kv = await pods.getKv(namespace, name);
-    if (!kv) return;
+    if (!kv) return void assumed.delete(key);
     const pod = pods.decode(kv);
     const waiting = assumed.get(key);
     if (waiting && (waiting.uid !== pod.metadata.uid || !wantsScheduling(pod))) assumed.delete(key);
