@@ -90,4 +90,25 @@ describe('kubectl and a Service\'s endpoints', () => {
       await small.stop();
     }
   });
+
+  it('with simulated nodes the kubelets report the pods and the endpoints follow by themselves', async () => {
+    const sim = await startTestHost({ flags: { simulatedNodes: 2 } });
+    try {
+      const run = async (args: string[]) => (await sim.kubectl(args)).stdout.trim();
+      expect((await sim.kubectl(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=3', '--port=80'])).code).toBe(0);
+      expect((await sim.kubectl(['expose', 'deployment', 'web', '--port=8080', '--target-port=80'])).code).toBe(0);
+      const ips = (await eventually(() => run(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[?(@.status.podIP)].status.podIP}']), (out) => out.split(' ').filter(Boolean).length === 3, 'three pods with IPs')).split(' ');
+      const line = await eventually(() => run(['get', 'endpoints', 'web']), (out) => ips.every((ip) => out.includes(`${ip}:80`)), 'the three addresses');
+      expect(line.split('\n')[1]).toMatch(/^web\s+(10\.244\.\d+\.\d+:80,){2}10\.244\.\d+\.\d+:80\s+\S+$/);
+      expect((await sim.kubectl(['describe', 'svc', 'web'])).stdout).toMatch(/\nEndpoints:\s+(10\.244\.\d+\.\d+:80,){2}10\.244\.\d+\.\d+:80\n/);
+      // The slices name the nodes the scheduler chose.
+      const nodes = await eventually(() => run(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[*].endpoints[*].nodeName}']), (out) => out.split(' ').filter(Boolean).length === 3, 'three endpoints with nodes');
+      for (const n of nodes.split(' ')) expect(n).toMatch(/^node-[12]$/);
+      expect((await sim.kubectl(['scale', 'deployment', 'web', '--replicas=1'])).code).toBe(0);
+      await eventually(() => run(['get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[*].addresses[*].ip}']), (out) => out !== '' && !out.includes(' '), 'one address left');
+      await eventually(() => run(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=web', '-o', 'jsonpath={.items[*].endpoints[*].addresses[0]}']), (out) => out !== '' && !out.includes(' '), 'one endpoint left');
+    } finally {
+      await sim.stop();
+    }
+  });
 });

@@ -39,7 +39,7 @@ import {
   TriggerTimeTracker,
 } from './endpointAddresses';
 import { newEventRecorder } from './events';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -295,7 +295,9 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
   const services = deps.storeFor(deps.registry.resourceFor('', 'v1', 'services')!);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
-  const slices = deps.storeFor(deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices')!);
+  const sliceType = deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
+  if (!sliceType) return skippedController;
+  const slices = deps.storeFor(sliceType);
   const recorder = newEventRecorder(deps, 'endpoint-slice-controller');
   const selectors = new ServiceSelectors();
   const triggers = new TriggerTimeTracker();
