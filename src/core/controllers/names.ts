@@ -28,6 +28,7 @@ export const controllerNames = [
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
   'persistentvolume-binder-controller',
+  'ephemeral-volume-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -58,6 +59,7 @@ const aliases: Record<string, ControllerName> = {
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
   'persistentvolume-binder': 'persistentvolume-binder-controller',
+  'ephemeral-volume': 'ephemeral-volume-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };

@@ -76,6 +76,8 @@ export function newVolumeBinding(deps: NamespaceControllerDeps) {
       const claim = claims.decode(kv);
       if (isObject(claim['status']) && claim['status']['phase'] === 'Lost') return `persistentvolumeclaim "${name}" bound to non-existent persistentvolume "${String(specOf(claim)['volumeName'] ?? '')}"`;
       if (claim.metadata.deletionTimestamp) return `persistentvolumeclaim "${name}" is being deleted`;
+      // ephemeral.VolumeIsForPod
+      if (ephemeral && !claim.metadata.ownerReferences?.some((r) => r.uid === pod.metadata.uid && r.controller)) return `PVC ${namespace}/${name} was not created for pod ${namespace}/${pod.metadata.name} (pod is not owner)`;
       found.push(claim);
     }
     const classes = new Map((await classStore.list('')).items.map((c) => [c.metadata.name!, c]));

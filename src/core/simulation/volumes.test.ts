@@ -117,6 +117,29 @@ describe('volumes on simulated nodes', () => {
     expect(pvs.map((v: any) => [v.spec.claimRef.name, v.status.phase]).sort()).toEqual([['data-db-0', 'Bound'], ['data-db-1', 'Bound']]);
   });
 
+  it('gives a generic ephemeral volume its claim (ephemeral-volume-controller), provisioned for the pod and gone with it', async () => {
+    const s = await cluster(1);
+    const created = await s.json('POST', `${ns}/pods`, {
+      body: {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'scratch' },
+        spec: {
+          containers: [{ name: 'app', image: 'busybox', volumeMounts: [{ name: 'cache', mountPath: '/cache' }] }],
+          volumes: [{ name: 'cache', ephemeral: { volumeClaimTemplate: { metadata: { labels: { type: 'cache' } }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } }],
+        },
+      },
+    });
+    const pod = await eventually(() => getPod(s, 'scratch'), (p) => p.status?.phase === 'Running', 'scratch running');
+    const claim = await getPVC(s, 'scratch-cache');
+    expect(claim.metadata.labels).toEqual({ type: 'cache' });
+    expect(claim.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Pod', name: 'scratch', uid: created.body.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    expect(claim.status.phase).toBe('Bound');
+    expect(claim.metadata.annotations['volume.kubernetes.io/selected-node']).toBe(pod.spec.nodeName);
+    // The pod goes, the garbage collector takes its claim, the provisioner its volume.
+    await s.json('DELETE', `${ns}/pods/scratch`);
+    await eventually(async () => (await s.json('GET', `/api/v1/persistentvolumes/${claim.spec.volumeName}`)).status, (st) => st === 404, 'the volume deleted');
+    expect((await s.json('GET', `${ns}/persistentvolumeclaims/scratch-cache`)).status).toBe(404);
+  });
+
   it('words VolumeBinding\'s rejections as kube-scheduler does', async () => {
     const s = await cluster(2);
     await s.json('POST', `${ns}/pods`, { body: podWith('orphan', 'missing') });
