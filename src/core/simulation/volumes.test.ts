@@ -140,6 +140,32 @@ describe('volumes on simulated nodes', () => {
     expect((await s.json('GET', `${ns}/persistentvolumeclaims/scratch-cache`)).status).toBe(404);
   });
 
+  it('binds a WaitForFirstConsumer claim to a local volume the chosen node reaches (the scheduler\'s static binding)', async () => {
+    const s = await cluster(2);
+    await s.json('POST', '/apis/storage.k8s.io/v1/storageclasses', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local-storage' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' } });
+    await s.json('POST', '/api/v1/persistentvolumes', {
+      body: {
+        apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'disk-2' },
+        spec: { capacity: { storage: '10Gi' }, accessModes: ['ReadWriteOnce'], storageClassName: 'local-storage', local: { path: '/mnt/disks/ssd1' }, nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-2'] }] }] } } },
+      },
+    });
+    const claim = await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('local', { storageClassName: 'local-storage' }) });
+    await s.json('POST', `${ns}/pods`, { body: podWith('db', 'local') });
+    expect((await eventually(() => getPod(s, 'db'), (p) => p.status?.phase === 'Running', 'db running')).spec.nodeName).toBe('node-2');
+    const bound = await getPVC(s, 'local');
+    expect(bound.spec.volumeName).toBe('disk-2');
+    expect(bound.metadata.annotations).toEqual({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    expect(bound.status).toEqual({ phase: 'Bound', accessModes: ['ReadWriteOnce'], capacity: { storage: '10Gi' } });
+    const pv = (await s.json('GET', '/api/v1/persistentvolumes/disk-2')).body;
+    expect(pv.metadata.annotations).toEqual({ 'pv.kubernetes.io/bound-by-controller': 'yes' });
+    expect(pv.spec.claimRef).toMatchObject({ name: 'local', uid: claim.body.metadata.uid });
+    // A second pod on another claim of the class: no volume left, and the class cannot provision.
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('local-2', { storageClassName: 'local-storage' }) });
+    await s.json('POST', `${ns}/pods`, { body: podWith('db-2', 'local-2') });
+    const stuck = await eventually(() => getPod(s, 'db-2'), unschedulable, 'db-2 unschedulable');
+    expect(stuck.status.conditions[0].message).toBe("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  });
+
   it('words VolumeBinding\'s rejections as kube-scheduler does', async () => {
     const s = await cluster(2);
     await s.json('POST', `${ns}/pods`, { body: podWith('orphan', 'missing') });
