@@ -87,6 +87,10 @@ describe('volumes on --simulated-nodes', () => {
       expect.stringMatching(/^1Gi\s+RWO\s+Delete\s+Bound\s+default\/www-web-0\s+standard\s+<unset>$/),
       expect.stringMatching(/^1Gi\s+RWO\s+Delete\s+Bound\s+default\/www-web-1\s+standard\s+<unset>$/),
     ]);
+    // Both kinds at once, as kubectl names them.
+    const both = await stdout(['get', 'pvc,pv']);
+    expect(both).toMatch(/^persistentvolumeclaim\/www-web-0\s+Bound\s+pvc-/m);
+    expect(both).toMatch(/^persistentvolume\/pvc-\S+\s+1Gi\s+RWO\s+Delete\s+Bound\s+default\/www-web-1\s/m);
     const described = await eventually(async () => (await t.kubectl(['describe', 'pvc', 'www-web-0'])).stdout, (out) => out.includes('ProvisioningSucceeded'), 'the provisioning events');
     expect(described).toMatch(/Status:\s+Bound/);
     expect(described).toMatch(/volume\.kubernetes\.io\/selected-node: node-\d/);

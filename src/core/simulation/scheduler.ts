@@ -162,6 +162,9 @@ export function fitErrorMessage(nodes: number, misfits: Misfit[], preFilterMessa
   return `0/${nodes} nodes are available: ${reasons}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
 }
 
+/** How long PreBind waits for a pod's claims to be bound (VolumeBindingArgs.bindTimeoutSeconds). */
+const bindTimeoutMs = 600_000;
+
 const isBound = (pod: KubeObject) => !!specOf(pod)['nodeName'];
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 
@@ -178,7 +181,8 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   const recorder = newEventRecorder(deps, 'default-scheduler');
   const volumeBinding = newVolumeBinding(deps);
   /** Pods whose volumes are being bound for the node they were given (the binding cycle's wait): counted on that node meanwhile. */
-  const assumed = new Map<string, { uid: string; node: string; claims: string[] }>();
+  const assumed = new Map<string, { uid: string; node: string; claims: string[]; deadline: number }>();
+  const stopped = new AbortController();
   /** Pods that did not fit: tried again when the cluster changes (the unschedulable queue's move on events). */
   const unschedulable = new Set<string>();
   /** One pod at a time, each placement seeing the bindings before it (the scheduler's assumed pods). */
@@ -247,7 +251,8 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     const toBind = best.volumes && best.volumes.staticBindings.length + best.volumes.provisions.length > 0;
     if (!toBind) return bindPod(pod, target);
     // Reserve and PreBind: the node is the pod's while its claims are bound; their changes bring it back.
-    assumed.set(key, { uid: pod.metadata.uid!, node: target, claims: podClaimNames(pod).map((c) => c.name) });
+    assumed.set(key, { uid: pod.metadata.uid!, node: target, claims: podClaimNames(pod).map((c) => c.name), deadline: deps.clock.now().getTime() + bindTimeoutMs });
+    void deps.clock.sleep(bindTimeoutMs, stopped.signal).then(() => queue.add(key), () => {});
     try {
       await volumeBinding.preBind(best.volumes!, target);
     } catch (e) {
@@ -260,18 +265,20 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
 
   /** The end of the binding cycle for a pod whose volumes were being bound: bound, still waiting, or failed. */
   async function finishBinding(key: string, pod: KubeObject, node: KubeObject | undefined): Promise<void> {
-    const done = await volumeBinding.allBound(pod, node);
+    let done = await volumeBinding.allBound(pod, node);
+    // The binding cycle polls its claims for bindTimeout, then gives up.
+    if (done === false && deps.clock.now().getTime() >= (assumed.get(key)?.deadline ?? 0)) done = 'context deadline exceeded';
     if (done === false) return;
     assumed.delete(key);
     if (typeof done === 'string' || !node) return failBinding(key, pod, `running PreBind plugin "VolumeBinding": binding volumes: ${typeof done === 'string' ? done : 'node is gone'}`);
     await bindPod(pod, node.metadata.name!);
   }
 
-  /** A binding cycle that failed: the pod is reported as the scheduler's failure handler does and waits for a change. */
+  /** A binding cycle that failed: reported as the scheduler's failure handler reports an error (SchedulerError); tried again on a change. */
   async function failBinding(key: string, pod: KubeObject, message: string): Promise<void> {
     unschedulable.add(key);
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
-    await markUnschedulable(pod, message);
+    await markUnschedulable(pod, message, 'SchedulerError');
   }
 
   async function bindPod(pod: KubeObject, target: string): Promise<void> {
@@ -292,15 +299,15 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   }
 
   /** The PodScheduled condition an unschedulable pod shows (updatePod in the scheduler's failure handler). */
-  async function markUnschedulable(pod: KubeObject, message: string): Promise<void> {
+  async function markUnschedulable(pod: KubeObject, message: string, reason = 'Unschedulable'): Promise<void> {
     try {
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
         if (!cur || cur.metadata.uid !== pod.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
         const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
         const conditions = objects(status['conditions']);
         const was = conditions.find((c) => c['type'] === 'PodScheduled');
-        if (was?.['status'] === 'False' && was['reason'] === 'Unschedulable' && was['message'] === message) return cur;
-        const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason: 'Unschedulable', message };
+        if (was?.['status'] === 'False' && was['reason'] === reason && was['message'] === message) return cur;
+        const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason, message };
         status['conditions'] = was ? conditions.map((c) => (c === was ? next : c)) : [...conditions, next];
         return cur;
       }, { subresource: 'status' });
@@ -309,7 +316,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     }
   }
 
-  return watchInto(deps, queue, pods, [
+  const running = watchInto(deps, queue, pods, [
     {
       store: nodes,
       // A node added or changed may fit what did not fit before.
@@ -331,4 +338,11 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       keysFor: (e) => (unschedulable.size && (e.type === 'DELETE' || isTerminal(pods.decode(e.kv))) ? retryUnschedulable() : []),
     },
   ]);
+  return {
+    idle: () => running.idle(),
+    stop() {
+      stopped.abort();
+      running.stop();
+    },
+  };
 }

@@ -166,6 +166,23 @@ describe('volumes on simulated nodes', () => {
     expect(stuck.status.conditions[0].message).toBe("0/2 nodes are available: 2 node(s) didn't find available persistent volumes to bind. preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
   });
 
+  it('gives up binding a pod after bindTimeout (600s) when its claim never binds, as PreBind does', async () => {
+    t = await newTestServer({ controllers: ['*', '-persistentvolume-binder-controller'], simulatedNodes: 1 });
+    const s = t;
+    await eventually(async () => (await s.json('GET', '/apis/storage.k8s.io/v1/storageclasses/standard')).status, (st) => st === 200, 'the default StorageClass');
+    await eventually(async () => (await s.json('GET', '/api/v1/nodes')).body.items?.length, (n) => n === 1, 'the node');
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('never') });
+    await s.json('POST', `${ns}/pods`, { body: podWith('patient', 'never') });
+    // The scheduler chose the node and waits; with no PV controller nothing binds the claim.
+    await eventually(() => getPVC(s, 'never'), (c) => c.metadata.annotations?.['volume.kubernetes.io/selected-node'] === 'node-1', 'the selected node');
+    expect((await getPod(s, 'patient')).spec.nodeName).toBeUndefined();
+    s.clock.advance(600_000);
+    const failed = await eventually(() => getPod(s, 'patient'), (p) => p.status?.conditions?.[0]?.reason === 'SchedulerError', 'the binding timeout');
+    const message = 'running PreBind plugin "VolumeBinding": binding volumes: context deadline exceeded';
+    expect(failed.status.conditions[0]).toMatchObject({ type: 'PodScheduled', status: 'False', message });
+    expect((await eventsOf(s, 'patient')).find((e) => e.reason === 'FailedScheduling')).toMatchObject({ type: 'Warning', message });
+  });
+
   it('words VolumeBinding\'s rejections as kube-scheduler does', async () => {
     const s = await cluster(2);
     await s.json('POST', `${ns}/pods`, { body: podWith('orphan', 'missing') });
