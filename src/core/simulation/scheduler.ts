@@ -2,14 +2,17 @@
  * kube-scheduler for simulated nodes: binds each pending pod whose
  * schedulerName is `default-scheduler` to a node that passes the default
  * filters (NodeUnschedulable, NodeAffinity with nodeSelector,
- * TaintToleration, NodePorts, NodeResourcesFit), preferring the least
+ * TaintToleration, NodePorts, NodeResourcesFit, VolumeBinding from
+ * volumeBinding.ts), preferring the least
  * requested one (NodeResourcesFit's LeastAllocated score over cpu and
  * memory, counting a container without requests as 100m and 200Mi as the
  * scheduler does), ties going to the first node by name. It binds through
  * pods/binding and records `Scheduled`; a pod no node fits gets
  * `PodScheduled=False` (Unschedulable) with the scheduler's FitError
  * message and a `FailedScheduling` warning, and is tried again when a node
- * or a bound pod changes. kubesim does not preempt: the message's
+ * or a bound pod changes (or, for volumes, a claim, volume or class). A pod
+ * whose claims the chosen node must first get is held there until they are
+ * bound, then bound itself. kubesim does not preempt: the message's
  * preemption part says what the scheduler's post-filter would find when no
  * pod of lower priority could make room.
  */
@@ -239,7 +242,8 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       const s = score(pod, node, u);
       if (!best || s > best.score) best = { node, score: s, ...(volumes ? { volumes } : {}) };
     }
-    if (preFilterMessage) for (const _ of nodeList) misfits.push({ reasons: [], unresolvable: true });
+    // A PreFilter rejection stands for every node, none of which preemption could help.
+    if (preFilterMessage) misfits.push(...nodeList.map(() => ({ reasons: [], unresolvable: true })));
     if (!best) {
       const message = fitErrorMessage(nodeList.length, misfits, preFilterMessage);
       unschedulable.add(key);
