@@ -148,6 +148,18 @@ describe('persistentvolume-binder-controller', () => {
     expect((await eventually(() => eventsOf(s, 'mounted'), (l) => l.length > 0, 'VolumeFailedDelete'))[0]).toMatchObject({ type: 'Warning', reason: 'VolumeFailedDelete', message: 'host_path deleter only supports /tmp/.+ but received provided /mnt/data' });
   });
 
+  it('gives a claim that never chose a class the default class made after it (RetroactiveDefaultStorageClass)', async () => {
+    const s = await server();
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('early', '1Gi') });
+    await s.json('POST', `${ns}/persistentvolumeclaims`, { body: pvc('classless', '1Gi', { storageClassName: '' }) });
+    await eventually(() => getPVC(s, 'early'), (c) => c.status?.phase === 'Pending', 'early Pending');
+    await s.json('POST', '/apis/storage.k8s.io/v1/storageclasses', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'late', annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' } }, provisioner: 'example.com/late' } });
+    const early = await eventually(() => getPVC(s, 'early'), (c) => c.metadata.annotations?.['volume.kubernetes.io/storage-provisioner'], 'early handed to the provisioner');
+    expect(early.spec.storageClassName).toBe('late');
+    // "" is a choice: no class, ever.
+    expect((await getPVC(s, 'classless')).spec.storageClassName).toBe('');
+  });
+
   it('warns when the named volume does not fit or is another claim\'s', async () => {
     const s = await server();
     await s.json('POST', '/api/v1/persistentvolumes', { body: pv('small', '1Gi') });

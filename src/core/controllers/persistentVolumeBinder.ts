@@ -8,12 +8,14 @@
  * claim of a WaitForFirstConsumer class waits for the scheduler's
  * selected-node; a claim of a class with no volume to take goes to the
  * class's provisioner (external to kube-controller-manager: the annotations
- * tell it so). When a claim goes its volume is Released and reclaimed:
+ * tell it so); a claim that never chose a class takes the default class
+ * once there is one. When a claim goes its volume is Released and reclaimed:
  * Retain keeps it, Delete leaves a provisioned volume to its provisioner
  * and otherwise runs the in-tree deleter (hostPath only under /tmp).
  * Claim and volume syncs take one turn each, in order, as the controller's
  * cache makes its two workers agree.
  */
+import { defaultStorageClass } from '../admission';
 import { isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import type { Store } from '../registry/generic/store';
@@ -160,6 +162,14 @@ export function startPersistentVolumeBinder(deps: NamespaceControllerDeps): Runn
       const delayBinding = storageClass?.['volumeBindingMode'] === 'WaitForFirstConsumer';
       const volume = findMatchingVolume(claim, (await volumes.list('')).items, delayBinding);
       if (volume) return bind(volume, claim);
+      // RetroactiveDefaultStorageClass: a claim that never chose a class takes today's default; its update syncs it again.
+      if (specOf(claim)['storageClassName'] === undefined && claim.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] === undefined) {
+        const def = defaultStorageClass((await classes.list('')).items);
+        if (def) {
+          await updateRead(claims, claim, (cur) => void (specOf(cur)['storageClassName'] = def.metadata.name));
+          return;
+        }
+      }
       if (delayBinding && !claim.metadata.annotations?.[annSelectedNode]) await waitingForConsumer(claim);
       else if (claimClass(claim)) {
         claim = await provision(claim);
