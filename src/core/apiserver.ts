@@ -34,6 +34,8 @@ import { startEndpointSliceController } from './controllers/endpointSlice';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
+import { startPersistentVolumeBinder } from './controllers/persistentVolumeBinder';
+import { startEphemeralVolumeController } from './controllers/ephemeralVolume';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { startResourceQuotaController } from './controllers/resourceQuota';
@@ -398,6 +400,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
+      ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],
+      ['ephemeral-volume-controller', () => startEphemeralVolumeController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {

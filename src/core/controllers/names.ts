@@ -31,6 +31,8 @@ export const controllerNames = [
   'endpointslice-controller',
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
+  'persistentvolume-binder-controller',
+  'ephemeral-volume-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
@@ -67,6 +69,8 @@ const aliases: Record<string, ControllerName> = {
   endpointslice: 'endpointslice-controller',
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
+  'persistentvolume-binder': 'persistentvolume-binder-controller',
+  'ephemeral-volume': 'ephemeral-volume-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };
