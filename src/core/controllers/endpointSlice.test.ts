@@ -169,4 +169,15 @@ describe('endpointslice-controller', () => {
     expect((await s.json('DELETE', `${ns}/services/web`)).status).toBe(200);
     await eventually(() => slicesOf(s, 'web'), (l) => l.length === 0, 'the slices collected');
   });
+
+  it('100 endpoints a slice by default: the 101st pod makes a second slice', async () => {
+    const s = (t = await newTestServer({ controllers: ['serviceaccount-controller', 'endpointslice-controller'] }));
+    for (let i = 0; i < 101; i++) {
+      await pod(s, `p${i}`, { app: 'many' });
+      await report(s, `p${i}`, [`10.2.0.${i}`], true);
+    }
+    await service(s, 'many', { selector: { app: 'many' }, ports: [{ port: 80 }] });
+    const slices = await eventually(() => slicesOf(s, 'many'), (l) => endpointCount(l) === 101, 'all endpoints');
+    expect(slices.map((sl) => sl.endpoints.length).sort((a, b) => a - b)).toEqual([1, 100]);
+  }, 60_000);
 });
