@@ -37,6 +37,7 @@ import {
   TriggerTimeTracker,
 } from './endpointAddresses';
 import { newEventRecorder } from './events';
+import { PodLister } from './podLister';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
@@ -130,7 +131,7 @@ export function repackSubsets(subsets: EndpointSubset[]): EndpointSubset[] {
   }
   const groups = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
   for (const { port, ready } of readinessByPort.values()) {
-    const key = JSON.stringify([...ready].sort((a, b) => compareStrings(a[0], b[0])));
+    const key = [...ready].map(([k, r]) => (r ? `+${k}` : `-${k}`)).sort().join('\n');
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { ready, ports: [] }));
     if (port) group.ports.push(port);
@@ -214,20 +215,32 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
   return true;
 }
 
-/** The stored subsets with the targets' resourceVersions dropped (endpointSubsetsEqualIgnoreResourceVersion). */
-function withoutTargetVersions(subsets: unknown): unknown {
+/**
+ * The stored subsets as the controller compares them with its own
+ * (endpointSubsetsEqualIgnoreResourceVersion): empty lists as none, and the
+ * targets' resourceVersions (which older controllers wrote) dropped.
+ */
+function comparableSubsets(subsets: unknown): unknown {
   if (!Array.isArray(subsets)) return [];
   return subsets.map((ss) => {
     if (!isObject(ss)) return ss;
-    const out: Obj = { ...ss };
-    for (const field of ['addresses', 'notReadyAddresses']) {
+    let out: Obj | undefined;
+    for (const field of ['addresses', 'notReadyAddresses', 'ports']) {
       const list = ss[field];
       if (!Array.isArray(list)) continue;
-      if (!list.length) delete out[field];
-      else out[field] = list.map((a) => (isObject(a) && isObject(a['targetRef']) ? { ...a, targetRef: { ...a['targetRef'], resourceVersion: undefined } } : a));
+      if (!list.length) {
+        out ??= { ...ss };
+        delete out[field];
+      } else if (field !== 'ports' && list.some((a) => isObject(a) && isObject(a['targetRef']) && 'resourceVersion' in a['targetRef'])) {
+        out ??= { ...ss };
+        out[field] = list.map((a) => {
+          if (!isObject(a) || !isObject(a['targetRef'])) return a;
+          const { resourceVersion: _rv, ...ref } = a['targetRef'];
+          return { ...a, targetRef: ref };
+        });
+      }
     }
-    if (Array.isArray(ss['ports']) && !ss['ports'].length) delete out['ports'];
-    return JSON.parse(JSON.stringify(out)) as unknown;
+    return out ?? ss;
   });
 }
 
@@ -240,6 +253,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
   const endpoints = deps.storeFor(deps.registry.resourceFor('', 'v1', 'endpoints')!);
   const recorder = newEventRecorder(deps, 'endpoint-controller');
   const selectors = new ServiceSelectors();
+  const podLister = new PodLister(pods);
   const triggers = new TriggerTimeTracker();
 
   async function sync(key: string): Promise<void> {
@@ -261,7 +275,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
     selectors.set(namespace, name, selector);
     // ExternalName Services get no endpoints; selectorless ones get the user's.
     if (specOf(svc)['type'] === 'ExternalName' || !selector) return;
-    const selected = (await pods.list(namespace)).items.filter((p) => labelsInclude(p.metadata.labels, selector));
+    const selected = (await podLister.list(namespace)).filter((p) => labelsInclude(p.metadata.labels, selector));
     const triggerTime = triggers.compute(svc, selected);
     const subsets = subsetsFor(svc, selected);
 
@@ -272,7 +286,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
     const annotations = current.metadata.annotations ?? {};
     const currentCount = countAddresses((Array.isArray(current['subsets']) ? current['subsets'] : []) as EndpointSubset[]);
     const capacityAnnotationRight = currentCount <= maxEndpointsCapacity && annotations[overCapacityAnnotation] === undefined;
-    if (!create && jsonEqual(withoutTargetVersions(current['subsets']), withoutTargetVersions(subsets)) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return;
+    if (!create && jsonEqual(comparableSubsets(current['subsets']), subsets) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return;
 
     const next: KubeObject = structuredClone(current);
     next.metadata.namespace = namespace;
@@ -299,7 +313,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
         await endpoints.update(namespace, name, (cur) => {
           if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `endpoints "${name}" not found`, details: { name, kind: 'endpoints' } });
           return next;
-        });
+        }, { currentIntact: true });
       }
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
@@ -331,7 +345,13 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
   const queue = newWorkQueue('endpoint', sync);
   const keyOf = (key: string, prefix: string): string => key.slice(prefix.length);
   const running = watchInto(deps, queue, services, [
-    { store: pods, keysFor: (e) => selectors.keysFor(e, pods.prefix) },
+    {
+      store: pods,
+      keysFor: (e) => {
+        podLister.observe(e);
+        return selectors.keysFor(e, pods.prefix);
+      },
+    },
     // onEndpointsDelete: a deleted Endpoints is made again.
     { store: endpoints, keysFor: (e) => (e.type === 'DELETE' ? [keyOf(e.kv.key, endpoints.prefix)] : []) },
   ]);
