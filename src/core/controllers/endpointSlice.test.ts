@@ -42,7 +42,7 @@ const endpointCount = (slices: any[]): number => slices.reduce((n, sl) => n + (s
 const target = (p: any) => ({ kind: 'Pod', namespace: 'default', name: p.metadata.name, uid: p.metadata.uid });
 
 describe('endpointslice-controller', () => {
-  it('[API-VER-110] keeps a placeholder slice until pods have IPs, then lists them with their conditions in that same slice', async () => {
+  it('[API-VER-110] [API-META-011] [API-META-012] keeps a placeholder slice (named from generateName <service>-) until pods have IPs, then lists them with their conditions in that same slice', async () => {
     const s = await server();
     const a = await pod(s, 'a', { app: 'web' });
     const b = await pod(s, 'b', { app: 'web' });
@@ -180,4 +180,11 @@ describe('endpointslice-controller', () => {
     const slices = await eventually(() => slicesOf(s, 'many'), (l) => endpointCount(l) === 101, 'all endpoints');
     expect(slices.map((sl) => sl.endpoints.length).sort((a, b) => a - b)).toEqual([1, 100]);
   }, 60_000);
+
+  it('with discovery.k8s.io/v1 switched off (--runtime-config) there are no slices to keep; the Endpoints still are', async () => {
+    const s = (t = await newTestServer({ controllers: ['serviceaccount-controller', 'endpoints-controller', 'endpointslice-controller'], runtimeConfig: 'discovery.k8s.io/v1=false' }));
+    await service(s, 'web', { selector: { app: 'web' }, ports: [{ port: 80 }] });
+    await eventually(() => s.json('GET', `${ns}/endpoints/web`), (r) => r.status === 200, 'the Endpoints');
+    expect((await s.json('GET', slicesPath)).status).toBe(404);
+  });
 });

@@ -296,10 +296,13 @@ function reconcileByPortMapping(svc: KubeObject, existing: Slice[], desired: Map
 
 export function startEndpointSliceController(deps: NamespaceControllerDeps, options: EndpointSliceControllerOptions = {}): RunningController {
   const max = options.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice;
+  const slicesType = deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
+  // discovery.k8s.io/v1 switched off (--runtime-config): there are no slices to keep.
+  if (!slicesType) return { stop() {}, idle: async () => {} };
+  const slices = deps.storeFor(slicesType);
   const services = deps.storeFor(deps.registry.resourceFor('', 'v1', 'services')!);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
-  const slices = deps.storeFor(deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices')!);
   const recorder = newEventRecorder(deps, 'endpoint-slice-controller');
   const selectors = new ServiceSelectors();
   const podLister = new PodLister(pods);
