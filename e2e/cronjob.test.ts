@@ -6,6 +6,7 @@
  * no Job's pods run: the test reports one finished, as the Job controller would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually as poll } from '../src/core/testing/eventually';
 import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
@@ -16,25 +17,10 @@ afterAll(async () => {
   await t?.stop();
 });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await t.kubectl(args, input);
-  expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-async function eventually(args: string[], done: (stdout: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 100; i++) {
-    const r = await t.kubectl(args);
-    last = r.stdout + r.stderr;
-    if (done(r.stdout)) return r.stdout;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}: ${last}`);
-}
-
-/** Moves the host's fake clock, as an operator would. */
-const advance = (duration: string) => ok(['create', '--raw', `/debug/kubesim/clock?advance=${duration}`, '-f', '-'], '{}');
+const ok = (args: string[], input?: string) => t.kubectlOk(args, input);
+/** Polls kubectl until its stdout satisfies done. */
+const eventually = (args: string[], done: (stdout: string) => boolean, what: string) => poll(async () => (await t.kubectl(args)).stdout, done, what);
+const advance = (duration: string) => t.advanceClock(duration);
 
 const rows = (table: string) => table.trim().split('\n').map((line) => line.trim().split(/\s{2,}/));
 
@@ -102,5 +88,43 @@ spec:
     const name = await eventually(['get', 'cronjob', 'tokyo', '-o', 'jsonpath={.status.active[0].name}'], (out) => out !== '', 'the tokyo run');
     expect(name).toBe(`tokyo-${Date.UTC(2026, 0, 2) / 60_000}`);
     expect(await ok(['get', 'job', name, '-o', 'jsonpath={.metadata.annotations.batch\\.kubernetes\\.io/cronjob-scheduled-timestamp}'])).toBe('2026-01-02T09:00:00+09:00');
+  });
+});
+
+describe('kubectl and CronJobs on simulated nodes', () => {
+  let c: TestHost;
+  beforeAll(async () => {
+    c = await startTestHost({ flags: { fakeClock: new Date('2026-01-01T00:00:00Z'), simulatedNodes: 1 } });
+  });
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('a run completes: get jobs shows Complete 1/1, get cronjobs ACTIVE 0, and the history limit keeps one', async () => {
+    const run = async (args: string[]) => {
+      const r = await c.kubectl(args);
+      expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
+      return r.stdout;
+    };
+    const until = async (args: string[], done: (out: string) => boolean, what: string) => {
+      let last = '';
+      for (let i = 0; i < 100; i++) {
+        last = await run(args);
+        if (done(last)) return last;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`timed out waiting for ${what}: ${last}`);
+    };
+    const tick = (duration: string) => c.kubectl(['create', '--raw', `/debug/kubesim/clock?advance=${duration}`, '-f', '-'], '{}');
+    await until(['get', 'serviceaccount', 'default', '-o', 'name'], (out) => out.trim() === 'serviceaccount/default', 'the default service account');
+    expect(await run(['create', 'cronjob', 'tick', '--image=busybox:1.36', '--schedule=* * * * *', '--', 'true'])).toBe('cronjob.batch/tick created\n');
+    await run(['patch', 'cronjob', 'tick', '--type=merge', '-p', '{"spec":{"successfulJobsHistoryLimit":1}}']);
+    await tick('1m');
+    const job = rows(await until(['get', 'jobs'], (out) => /Complete/.test(out), 'the first run complete'))[1]!;
+    expect(job.slice(0, 3)).toEqual(['tick-29453761', 'Complete', '1/1']);
+    await until(['get', 'cronjob', 'tick', '-o', 'jsonpath={.status.lastSuccessfulTime}'], (out) => out !== '', 'the last success');
+    expect(rows(await run(['get', 'cronjobs']))[1]!.slice(0, 6)).toEqual(['tick', '* * * * *', '<none>', 'False', '0', '0s']);
+    await tick('1m');
+    await until(['get', 'jobs', '-o', 'name'], (out) => out === 'job.batch/tick-29453762\n', 'the history limit');
   });
 });

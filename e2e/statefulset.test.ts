@@ -1,8 +1,9 @@
 /**
  * Real kubectl 1.32 against the Node host: a StatefulSet behind a headless
  * Service, as `kubectl get`, `kubectl rollout status`, `kubectl rollout
- * history` and `kubectl scale` show it. There is no kubelet: the test reports
- * each pod Running and Ready itself, as a node would.
+ * history` and `kubectl scale` show it. Without nodes the test reports each
+ * pod Running and Ready itself, as a kubelet would; on a host with
+ * --simulated-nodes the simulated kubelets do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
@@ -122,7 +123,7 @@ describe('kubectl and StatefulSets', () => {
     expect(await stdout(['get', 'pvc', '-o', 'name'])).toBe('persistentvolumeclaim/www-web-0\npersistentvolumeclaim/www-web-1');
   });
 
-  it('on simulated nodes: the pods start by themselves, a rolling update replaces every pod (each terminating gracefully), scale-down leaves web-0', async () => {
+  it('on simulated nodes: the pods start by themselves, a rolling update and a rollout restart replace every pod, scale-down leaves web-0', async () => {
     const applied = await nodes.kubectl(['apply', '-f', '-'], manifest.replace('replicas: 2', 'replicas: 3'));
     expect(applied.code, applied.stderr).toBe(0);
     const rollout = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=60s']);
@@ -143,6 +144,19 @@ describe('kubectl and StatefulSets', () => {
     const [current, update, ...counts] = status.split(' ');
     expect(current).toBe(update);
     expect(counts).toEqual(['3', '3']);
+
+    // rollout restart stamps the template: a third revision, every pod replaced again.
+    const before = await out(['get', 'pods', '-o', 'jsonpath={.items[*].metadata.uid}']);
+    expect((await nodes.kubectl(['rollout', 'restart', 'statefulset/web'])).stdout.trim()).toBe('statefulset.apps/web restarted');
+    const restarted = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=90s']);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    await eventually(() => out(['get', 'sts', 'web', '-o', 'jsonpath={.status.updatedReplicas}/{.status.currentRevision}/{.status.updateRevision}']), (o) => {
+      const [n, cur, upd] = o.split('/');
+      return n === '3' && cur === upd;
+    }, 'restart complete');
+    const after = (await out(['get', 'pods', '-o', 'jsonpath={.items[*].metadata.uid}'])).split(' ');
+    expect(after.filter((uid) => before.split(' ').includes(uid))).toEqual([]);
+    expect((await out(['rollout', 'history', 'statefulset/web'])).split('\n').at(-1)!.trim()).toBe('3         <none>');
 
     expect((await nodes.kubectl(['scale', 'sts', 'web', '--replicas=1'])).code).toBe(0);
     await eventually(() => out(['get', 'pods', '-o', 'name']), (o) => o === 'pod/web-0', 'only web-0');

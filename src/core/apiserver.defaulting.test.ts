@@ -122,7 +122,8 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(Object.keys(spec['f:template'])).toEqual(['f:metadata', 'f:spec']);
     expect(spec['f:template']['f:metadata']).toEqual({ 'f:labels': { '.': {}, 'f:app': {} } });
     const template = spec['f:template']['f:spec'];
-    expect(Object.keys(template).sort()).toEqual(defaultedPodSpecFields);
+    // enableServiceLinks is SetDefaults_Pod's, so a template has no such default.
+    expect(Object.keys(template).sort()).toEqual(defaultedPodSpecFields.filter((f) => f !== 'f:enableServiceLinks'));
     expect(Object.keys(template['f:containers'])).toEqual(['k:{"name":"nginx"}']);
     expect(template['f:containers']['k:{"name":"nginx"}']).toEqual(defaultedContainer);
     // Status is the strategy's, after the field manager: unowned.

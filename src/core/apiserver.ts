@@ -21,12 +21,12 @@ import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
 import { startDisruptionController } from './controllers/disruption';
-import { startEndpointsController } from './controllers/endpoints';
-import { startEndpointSliceController } from './controllers/endpointSlice';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startCronJobController } from './controllers/cronjob';
 import { startNodeSimulation } from './simulation';
+import { startEndpointsController } from './controllers/endpoints';
+import { startEndpointSliceController } from './controllers/endpointSlice';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
@@ -381,11 +381,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
-      ['endpoints-controller', () => startEndpointsController(deps)],
-      ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
       ['job-controller', () => startJobController(deps)],
       ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
       ['cronjob-controller', () => startCronJobController(deps)],
+      ['endpoints-controller', () => startEndpointsController(deps)],
+      ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),

@@ -4,8 +4,13 @@
  */
 import { isObject, type KubeObject, type OwnerReference } from '../api/types';
 import type { KeyValue } from '../storage/interface';
+import { StatusError } from '../errors';
 
 type Obj = Record<string, unknown>;
+
+/** The 404 an update function throws when the object it was to change is gone or replaced: the write is dropped, the next event brings the work back. */
+export const objectGone = (message = 'gone'): StatusError =>
+  new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message });
 
 export const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 export const statusOf = (obj: KubeObject): Obj => (isObject(obj['status']) ? obj['status'] : {});

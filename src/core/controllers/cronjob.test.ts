@@ -284,6 +284,36 @@ describe('cronjob-controller', () => {
     await advanceTo(s, clock, minute, []);
   });
 
+  it('on a cluster (every default controller, simulated nodes) the runs complete: SawCompletedJob, lastSuccessfulTime, and the oldest past the history limit goes with its pods', async () => {
+    const clock = new FakeClock('2026-01-01T00:00:00Z');
+    const s = (t = await newTestServer({ clock, controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status, (st) => st === 200, 'the default service account');
+    // Each run's pod works for 30s of the server clock.
+    const template = { ...jobTemplate, spec: { template: { metadata: { annotations: { 'kubesim.io/run-seconds': '30' } }, spec: jobTemplate.spec.template.spec } } };
+    const r = await s.json('POST', `${batch}/cronjobs`, { body: { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'tick' }, spec: { schedule: '* * * * *', successfulJobsHistoryLimit: 1, jobTemplate: template } } });
+    expect(r.status).toBe(201);
+    const podsOf = async (job: string) => ((await s.json('GET', `/api/v1/namespaces/default/pods?labelSelector=batch.kubernetes.io%2Fjob-name%3D${job}`)).body.items as any[]).length;
+    await advanceTo(s, clock, minute, ['tick-29453761']);
+    await eventually(() => podsOf('tick-29453761'), (n) => n === 1, 'the first run\'s pod');
+    clock.advance(30_000);
+    const done = await eventually(() => cronJob(s, 'tick'), (c) => !!c.status?.lastSuccessfulTime, 'the first run complete');
+    expect(done.status.active).toBeUndefined();
+    expect(done.status.lastScheduleTime).toBe('2026-01-01T00:01:00Z');
+    await advanceTo(s, clock, 30_000, ['tick-29453761', 'tick-29453762']);
+    clock.advance(30_000);
+    // The second success leaves room for one: the first Job is deleted in the background, and the garbage collector takes its pod.
+    await eventually(() => jobNames(s), (n) => JSON.stringify(n) === '["tick-29453762"]', 'the history trimmed');
+    await eventually(() => podsOf('tick-29453761'), (n) => n === 0, 'the first run\'s pod collected');
+    expect(await eventually(() => reasons(s, 'tick'), (l) => l.length === 5, 'the events')).toEqual([
+      'Normal SuccessfulCreate: Created job tick-29453761',
+      'Normal SawCompletedJob: Saw completed job: tick-29453761, condition: Complete',
+      'Normal SuccessfulCreate: Created job tick-29453762',
+      // One sync cleans up the history before it looks at the active list.
+      'Normal SuccessfulDelete: Deleted job tick-29453761',
+      'Normal SawCompletedJob: Saw completed job: tick-29453762, condition: Complete',
+    ]);
+  });
+
   it('is on by default as cronjob (alias) and off in raw-API test servers', async () => {
     const { controllerEnabled, parseControllers } = await import('./names');
     expect(controllerEnabled('cronjob-controller')).toBe(true);
@@ -296,6 +326,14 @@ describe('cronjob-controller', () => {
       expect(await jobNames(raw)).toEqual([]);
     } finally {
       await raw.server.close();
+    }
+    // With batch/v1 switched off it has nothing to watch, and the server still starts.
+    const off = await newTestServer({ controllers: ['cronjob-controller'], runtimeConfig: 'batch/v1=false' });
+    try {
+      expect((await off.json('GET', '/apis/batch/v1')).status).toBe(404);
+      expect((await off.json('GET', '/readyz')).status).toBe(200);
+    } finally {
+      await off.server.close();
     }
   });
 });

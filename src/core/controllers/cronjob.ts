@@ -32,7 +32,7 @@ import {
   timeMs,
 } from './cronjobUtils';
 import { newEventRecorder } from './events';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -47,8 +47,12 @@ interface SyncResult {
 }
 
 export function startCronJobController(deps: NamespaceControllerDeps): RunningController {
-  const cronJobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'cronjobs')!);
-  const jobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'jobs')!);
+  const cronJobType = deps.registry.resourceFor('batch', 'v1', 'cronjobs');
+  const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
+  // batch/v1 switched off (--runtime-config=batch/v1=false): nothing to watch.
+  if (!cronJobType || !jobType) return skippedController;
+  const cronJobs = deps.storeFor(cronJobType);
+  const jobs = deps.storeFor(jobType);
   const recorder = newEventRecorder(deps, 'cronjob-controller');
   const stopped = new AbortController();
   /** Keys waiting for a scheduled time, with when (the delaying queue: an earlier time replaces a later one). */

@@ -40,7 +40,7 @@ import {
 } from './endpointAddresses';
 import { newEventRecorder } from './events';
 import { PodLister } from './podLister';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -296,13 +296,12 @@ function reconcileByPortMapping(svc: KubeObject, existing: Slice[], desired: Map
 
 export function startEndpointSliceController(deps: NamespaceControllerDeps, options: EndpointSliceControllerOptions = {}): RunningController {
   const max = options.maxEndpointsPerSlice ?? defaultMaxEndpointsPerSlice;
-  const slicesType = deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
-  // discovery.k8s.io/v1 switched off (--runtime-config): there are no slices to keep.
-  if (!slicesType) return { stop() {}, idle: async () => {} };
-  const slices = deps.storeFor(slicesType);
   const services = deps.storeFor(deps.registry.resourceFor('', 'v1', 'services')!);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
+  const sliceType = deps.registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
+  if (!sliceType) return skippedController;
+  const slices = deps.storeFor(sliceType);
   const recorder = newEventRecorder(deps, 'endpoint-slice-controller');
   const selectors = new ServiceSelectors();
   const podLister = new PodLister(pods);

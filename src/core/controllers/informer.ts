@@ -14,6 +14,9 @@ export interface RunningController {
   idle(): Promise<void>;
 }
 
+/** A controller whose API is switched off (--runtime-config): kube-controller-manager skips it. */
+export const skippedController: RunningController = { stop() {}, idle: async () => {} };
+
 /** Starts a controller fed by watches on the given stores' prefixes; events map to queue keys. */
 export function watchInto(
   deps: NamespaceControllerDeps,

@@ -215,13 +215,21 @@ describe('job-controller', () => {
     await until('Suspended x2', async () => (await s.json('GET', `${ns}/events?fieldSelector=reason%3DSuspended`)).body.items, (l: any[]) => l[0]?.count === 2);
   });
 
-  it('[API-DEL-016] [API-DEL-017] deleting a Job: its pods lose the finalizer and the garbage collector deletes them', async () => {
+  it('[API-DEL-016] [API-DEL-017] deleting a Job (background or foreground): its pods lose the finalizer and the garbage collector deletes them', async () => {
     const s = await server();
     await create(s, job('gone', { parallelism: 2, completions: 2 }));
     await until('two pods', () => listPods(s), (l) => l.length === 2);
     const r = await s.json('DELETE', `${jobsPath}/gone`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
     expect(r.status).toBe(200);
     await until('no pods', () => listPods(s), (l) => l.length === 0);
+    // Foreground: the garbage collector deletes the running pods first; the Job lets their finalizers go, then goes itself.
+    await create(s, job('fg', { parallelism: 2, completions: 2 }));
+    await until('two pods', () => listPods(s), (l) => l.length === 2);
+    const fg = await s.json('DELETE', `${jobsPath}/fg`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' } });
+    expect(fg.status).toBe(200);
+    expect(fg.body.metadata.finalizers).toEqual(['foregroundDeletion']);
+    await until('the Job gone', async () => (await s.json('GET', `${jobsPath}/fg`)).status, (code) => code === 404);
+    expect(await listPods(s)).toEqual([]);
   });
 
   it('parallelism lowered: the excess pods are deleted, not counted as failed', async () => {
@@ -338,6 +346,41 @@ describe('job-controller', () => {
     expect(failed.spec.backoffLimit).toBe(2147483647);
   });
 
+  it('successPolicy: an Indexed Job whose rule is met is SuccessCriteriaMet, its other pods are deleted uncounted, then Complete', async () => {
+    const s = await server();
+    await create(s, job('leader', { completionMode: 'Indexed', completions: 3, parallelism: 3, successPolicy: { rules: [{ succeededIndexes: '0' }] } }));
+    const pods = await until('three pods', () => listPods(s), (l) => l.length === 3);
+    const leader = pods.find((p) => p.metadata.annotations['batch.kubernetes.io/job-completion-index'] === '0');
+    await setPhase(s, leader.metadata.name, { phase: 'Succeeded' });
+    const done = await until('complete', () => getJob(s, 'leader'), (j) => !!j.status.completionTime);
+    expect(done.status.conditions.map((c: any) => [c.type, c.reason, c.message])).toEqual([
+      ['SuccessCriteriaMet', 'SuccessPolicy', 'Matched rules at index 0'],
+      ['Complete', 'SuccessPolicy', 'Matched rules at index 0'],
+    ]);
+    expect(done.status).toMatchObject({ succeeded: 1, completedIndexes: '0', terminating: 0, uncountedTerminatedPods: {} });
+    expect(done.status.failed).toBeUndefined();
+    expect((await listPods(s)).map((p) => p.metadata.name)).toEqual([leader.metadata.name]);
+  });
+
+  it('a create a quota refuses is a FailedCreate warning; a Job another controller manages (spec.managedBy) is left alone', async () => {
+    const s = await server();
+    expect((await s.json('POST', `${ns}/resourcequotas`, { body: { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'one' }, spec: { hard: { pods: '1' } } } })).status).toBe(201);
+    await until('the quota counted', async () => (await s.json('GET', `${ns}/resourcequotas/one`)).body.status?.used, (u) => u?.pods === '0');
+    await create(s, job('quota', { parallelism: 2, completions: 2 }));
+    const evs = await until('a FailedCreate', () => events(s, 'quota'), (l) => l.some((e) => e[1] === 'FailedCreate'));
+    expect(evs.find((e) => e[1] === 'FailedCreate')).toEqual([
+      'Warning', 'FailedCreate', expect.stringMatching(/^Error creating: pods "quota-[a-z0-9]{5}" is forbidden: exceeded quota: one, requested: pods=1, used: pods=1, limited: pods=1$/),
+    ]);
+    expect(await listPods(s)).toHaveLength(1);
+    expect((await until('active 1', () => getJob(s, 'quota'), (j) => j.status?.active === 1)).status.active).toBe(1);
+
+    await create(s, job('elsewhere', { managedBy: 'example.com/batch' }));
+    await settle();
+    const other = await getJob(s, 'elsewhere');
+    expect(other.status ?? {}).toEqual({});
+    expect((await listPods(s)).filter((p) => p.metadata.ownerReferences?.[0]?.name === 'elsewhere')).toEqual([]);
+  });
+
   it('ttl-after-finished-controller deletes a finished Job ttlSecondsAfterFinished after it finished, its pods first', async () => {
     const s = await server();
     await create(s, job('short', { ttlSecondsAfterFinished: 60 }));
@@ -351,5 +394,41 @@ describe('job-controller', () => {
     s.clock.advance(1_000);
     await until('the Job deleted', async () => (await s.json('GET', `${jobsPath}/short`)).status, (code) => code === 404);
     expect(await listPods(s)).toEqual([]);
+  });
+});
+
+describe('job-controller on simulated nodes', () => {
+  async function cluster(): Promise<TestServer> {
+    t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
+    const s = t;
+    await until('the default service account', async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (code) => code === 200);
+    return s;
+  }
+
+  it('the kubelet runs a Job\'s pods to completion: three completions two at a time', async () => {
+    const s = await cluster();
+    await create(s, job('batch', { completions: 3, parallelism: 2 }));
+    const done = await until('complete', () => getJob(s, 'batch'), (j) => !!j.status?.completionTime);
+    expect(done.status).toMatchObject({ succeeded: 3, terminating: 0, uncountedTerminatedPods: {}, ready: 0 });
+    const pods = await listPods(s);
+    expect(pods.map((p) => [p.status.phase, p.spec.nodeName, p.metadata.finalizers])).toEqual(Array(3).fill(['Succeeded', 'node-1', undefined]));
+    const reasons = (await until('the events', () => events(s, 'batch'), (l) => l.length === 4)).map((e) => e[1]);
+    expect(reasons).toEqual(['SuccessfulCreate', 'SuccessfulCreate', 'SuccessfulCreate', 'Completed']);
+  });
+
+  it('pods exiting 1 fail; the replacement waits 10s from the container\'s finishedAt; backoffLimit 1 then fails the Job', async () => {
+    const s = await cluster();
+    await create(s, job('crash', { backoffLimit: 1 }, { metadata: { annotations: { 'kubesim.io/exit-code': '1' } } }));
+    const failedOnce = await until('failed 1', () => getJob(s, 'crash'), (j) => j.status?.failed === 1);
+    expect(failedOnce.status.active).toBeUndefined();
+    const [first] = await listPods(s);
+    expect(first.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 1 });
+    s.clock.advance(9_000);
+    await settle();
+    expect(await listPods(s)).toHaveLength(1);
+    s.clock.advance(1_000);
+    const failed = await until('Failed', () => getJob(s, 'crash'), (j) => j.status.conditions?.some((c: any) => c.type === 'Failed'));
+    expect(failed.status).toMatchObject({ failed: 2, terminating: 0, uncountedTerminatedPods: {} });
+    expect(failed.status.conditions.map((c: any) => c.reason)).toEqual(['BackoffLimitExceeded', 'BackoffLimitExceeded']);
   });
 });

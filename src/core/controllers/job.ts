@@ -14,7 +14,8 @@
  * - A failure past backoffLimit, a FailJob rule of podFailurePolicy, more
  *   failed indexes than allowed, or activeDeadlineSeconds passed mark the Job
  *   FailureTarget, delete its active pods, then Failed once none terminates;
- *   enough successes mark it SuccessCriteriaMet, then Complete.
+ *   enough successes (or an Indexed Job's successPolicy) mark it
+ *   SuccessCriteriaMet, then Complete.
  * - Failed pods are replaced after 10s, doubling per failure since the last
  *   success (at most 10 minutes), on the server clock; suspend deletes the
  *   active pods, resume restarts startTime.
@@ -29,18 +30,17 @@ import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import type { StorageEvent } from '../storage/interface';
 import { realClock } from '../util/clock';
-import { compareActivePods, controllerKeyOf, controllerRefOf, isPodActive, isPodReady, newControllerRef, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, controllerRefOf, isPodActive, isPodReady, newControllerRef, specOf, statusOf, objectGone } from './controllerUtils';
 import { newEventRecorder } from './events';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { finishedTimeMs, nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './jobBackoff';
 import {
-  completionIndexAnnotation,
   completionIndexOf,
   firstPendingIndexes,
   formatIntervals,
-  generateNameWithIndex,
   intervalsHave,
   intervalsTotal,
+  matchSuccessPolicy,
   parseIntervals,
   unknownIndex,
   withIndexes,
@@ -48,14 +48,28 @@ import {
   type Intervals,
 } from './jobIndexes';
 import { matchPodFailurePolicy } from './jobPodFailurePolicy';
+import {
+  activePodsForRemoval,
+  hasBackoffLimitPerIndex,
+  hasFinalizer,
+  indexFailureCount,
+  isIndexFailed,
+  isPodFailed,
+  isPodTerminating,
+  jobIndexFailureCountAnnotation,
+  jobIndexIgnoredFailureCountAnnotation,
+  jobTrackingFinalizer,
+  onlyReplaceFailedPods,
+  pastBackoffLimitOnFailure,
+  phaseOf,
+  podFromTemplate,
+} from './jobPods';
+import { cleanUncounted, conditionsOf, ensureCondition, inStatusOrder, jobFinishedCondition, newCondition, type Condition } from './jobStatus';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
 type Obj = Record<string, unknown>;
 
-export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
-const jobIndexFailureCountAnnotation = 'batch.kubernetes.io/job-index-failure-count';
-const jobIndexIgnoredFailureCountAnnotation = 'batch.kubernetes.io/job-index-ignored-failure-count';
 /** spec.managedBy naming this controller (JobControllerName). */
 const jobControllerName = 'kubernetes.io/job-controller';
 /** MaxPodCreateDeletePerSync and MaxUncountedPods. */
@@ -63,67 +77,6 @@ const maxPodCreateDeletePerSync = 500;
 const maxUncountedPods = 500;
 /** enqueueSyncJobWithDelay waits at least syncJobBatchPeriod. */
 const syncJobBatchPeriodMs = 1000;
-
-/** The pod fields the controller reads, with a condition's parts. */
-interface Condition {
-  type: string;
-  status: string;
-  lastProbeTime?: string;
-  lastTransitionTime?: string;
-  reason?: string;
-  message?: string;
-}
-
-/** newCondition: both times now; an empty reason or message is left out (omitempty). */
-function newCondition(type: string, status: string, reason: string, message: string, now: string): Condition {
-  return { type, status, lastProbeTime: now, lastTransitionTime: now, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
-}
-
-/** ensureJobConditionStatus: replaces the condition of that type when it differs; a False one is never added. */
-function ensureCondition(list: Condition[], c: Condition, now: string): boolean {
-  const i = list.findIndex((x) => x.type === c.type);
-  if (i >= 0) {
-    const old = list[i]!;
-    if (old.status === c.status && (old.reason ?? '') === (c.reason ?? '') && (old.message ?? '') === (c.message ?? '')) return false;
-    list[i] = newCondition(c.type, c.status, c.reason ?? '', c.message ?? '', now);
-    return true;
-  }
-  if (c.status === 'False') return false;
-  list.push(newCondition(c.type, c.status, c.reason ?? '', c.message ?? '', now));
-  return true;
-}
-
-const conditionsOf = (status: Obj): Condition[] =>
-  Array.isArray(status['conditions']) ? (status['conditions'] as unknown[]).filter(isObject).map((c) => ({ ...c }) as unknown as Condition) : [];
-
-/** util.FinishedCondition: Complete or Failed is True. */
-export function jobFinishedCondition(job: KubeObject): Condition | undefined {
-  return conditionsOf(statusOf(job)).find((c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True');
-}
-
-const hasFinalizer = (pod: KubeObject): boolean => pod.metadata.finalizers?.includes(jobTrackingFinalizer) ?? false;
-const phaseOf = (pod: KubeObject): unknown => statusOf(pod)['phase'];
-/** controller.IsPodTerminating: being deleted and not finished. */
-const isPodTerminating = (pod: KubeObject): boolean => !!pod.metadata.deletionTimestamp && phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed';
-
-const statusFields = ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'uncountedTerminatedPods', 'ready'];
-
-/** JobStatus in its Go field order; pointers (terminating, ready, uncountedTerminatedPods, failedIndexes) stay when zero. */
-function inStatusOrder(s: Obj): Obj {
-  const out: Obj = {};
-  const nonEmpty = (k: string) => s[k] !== undefined && s[k] !== 0 && s[k] !== '' && !(Array.isArray(s[k]) && (s[k] as unknown[]).length === 0);
-  for (const k of ['conditions', 'startTime', 'completionTime', 'active', 'succeeded', 'failed']) if (nonEmpty(k)) out[k] = s[k];
-  if (s['terminating'] !== undefined) out['terminating'] = s['terminating'];
-  if (nonEmpty('completedIndexes')) out['completedIndexes'] = s['completedIndexes'];
-  if (s['failedIndexes'] !== undefined) out['failedIndexes'] = s['failedIndexes'];
-  const u = isObject(s['uncountedTerminatedPods']) ? s['uncountedTerminatedPods'] : {};
-  const uncounted: Obj = {};
-  for (const k of ['succeeded', 'failed']) if (Array.isArray(u[k]) && (u[k] as unknown[]).length) uncounted[k] = u[k];
-  out['uncountedTerminatedPods'] = uncounted;
-  if (s['ready'] !== undefined) out['ready'] = s['ready'];
-  for (const k in s) if (!statusFields.includes(k) && s[k] !== undefined) out[k] = s[k];
-  return out;
-}
 
 /** What one sync knows (syncJobCtx). */
 interface SyncCtx {
@@ -152,7 +105,10 @@ interface SyncCtx {
 const isGone = (e: unknown): boolean => e instanceof StatusError && (e.code === 404 || e.code === 409);
 
 export function startJobController(deps: NamespaceControllerDeps): RunningController {
-  const jobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'jobs')!);
+  const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
+  // batch/v1 switched off (--runtime-config=batch/v1=false): nothing to run.
+  if (!jobType) return skippedController;
+  const jobs = deps.storeFor(jobType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const recorder = newEventRecorder(deps, 'job-controller');
   const stopped = new AbortController();
@@ -179,7 +135,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     });
   }
 
-  /** removeTrackingFinalizerPatch; false when the pod is gone (that counts as removed). */
+  /** removeTrackingFinalizerPatch; a pod already gone counts as done. */
   async function removeFinalizer(pod: KubeObject): Promise<void> {
     try {
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
@@ -251,19 +207,6 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     return owned;
   }
 
-  /** isPodFailed: Failed, or (unless only failed pods are replaced) deleted before it succeeded. */
-  function isPodFailed(pod: KubeObject, job: KubeObject): boolean {
-    if (phaseOf(pod) === 'Failed') return true;
-    if (onlyReplaceFailedPods(job)) return false;
-    return !!pod.metadata.deletionTimestamp && phaseOf(pod) !== 'Succeeded';
-  }
-
-  function onlyReplaceFailedPods(job: KubeObject): boolean {
-    return specOf(job)['podReplacementPolicy'] === 'Failed' || isObject(specOf(job)['podFailurePolicy']);
-  }
-
-  const hasBackoffLimitPerIndex = (job: KubeObject): boolean => typeof specOf(job)['backoffLimitPerIndex'] === 'number';
-
   /** getValidPodsWithFilter: pods not counted yet (finalizer, not in `uncounted`), with a valid index when Indexed. */
   function validPods(ctx: SyncCtx, uncounted: Set<string> | undefined, filter: (p: KubeObject) => boolean): KubeObject[] {
     return ctx.pods.filter((p) => {
@@ -274,22 +217,6 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
       }
       return filter(p);
     });
-  }
-
-  const indexFailureCount = (pod: KubeObject, annotation: string): number => {
-    const v = Number(pod.metadata.annotations?.[annotation] ?? 0);
-    return Number.isInteger(v) && v >= 0 && v <= 2147483647 ? v : 0;
-  };
-
-  /** isIndexFailed: a FailIndex rule matched, or a counted failure with the index's failures at backoffLimitPerIndex. */
-  function isIndexFailed(job: KubeObject, pod: KubeObject): boolean {
-    let counted = false;
-    if (isPodFailed(pod, job)) {
-      const m = matchPodFailurePolicy(job, pod);
-      if (m.action === 'FailIndex') return true;
-      counted = m.countFailed;
-    }
-    return counted && indexFailureCount(pod, jobIndexFailureCountAnnotation) >= Number(specOf(job)['backoffLimitPerIndex']);
   }
 
   /** getPodsWithDelayedDeletionPerIndex: the last failed pod of each index still to run, kept until its replacement copies its counts. */
@@ -304,57 +231,6 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
       if (!last || absolute(last) <= absolute(p)) out.set(ix, p);
     }
     return out;
-  }
-
-  /** The pod manageJob creates: the template with the finalizer, Indexed pods with their index. */
-  function podFromTemplate(job: KubeObject, index: number, replacing: KubeObject | undefined): KubeObject {
-    const template = isObject(specOf(job)['template']) ? (specOf(job)['template'] as Obj) : {};
-    const tmeta = (isObject(template['metadata']) ? template['metadata'] : {}) as KubeObject['metadata'];
-    const podSpec = structuredClone(isObject(template['spec']) ? template['spec'] : {}) as Obj;
-    const labels = { ...(tmeta.labels ?? {}) };
-    const annotations = { ...(tmeta.annotations ?? {}) };
-    const finalizers = [...(tmeta.finalizers ?? [])];
-    if (!finalizers.includes(jobTrackingFinalizer)) finalizers.push(jobTrackingFinalizer);
-    let generateName = `${job.metadata.name}-`;
-    if (index !== unknownIndex) {
-      // addCompletionIndexEnvVariables reads the label (PodIndexLabel, GA in 1.32).
-      for (const key of ['initContainers', 'containers']) {
-        for (const c of Array.isArray(podSpec[key]) ? (podSpec[key] as unknown[]).filter(isObject) : []) {
-          const env = Array.isArray(c['env']) ? (c['env'] as unknown[]).filter(isObject) : [];
-          if (env.some((v) => v['name'] === 'JOB_COMPLETION_INDEX')) continue;
-          c['env'] = [...env, { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${completionIndexAnnotation}']` } } }];
-        }
-      }
-      annotations[completionIndexAnnotation] = String(index);
-      labels[completionIndexAnnotation] = String(index);
-      podSpec['hostname'] = `${job.metadata.name}-${index}`;
-      generateName = generateNameWithIndex(job.metadata.name!, index);
-      if (hasBackoffLimitPerIndex(job)) {
-        // addIndexFailureCountAnnotation: the replaced pod's counts, plus its own failure.
-        let failures = 0;
-        let ignored = 0;
-        if (replacing) {
-          failures = indexFailureCount(replacing, jobIndexFailureCountAnnotation);
-          ignored = indexFailureCount(replacing, jobIndexIgnoredFailureCountAnnotation);
-          if (matchPodFailurePolicy(job, replacing).countFailed) failures++;
-          else ignored++;
-        }
-        annotations[jobIndexFailureCountAnnotation] = String(failures);
-        if (ignored > 0) annotations[jobIndexIgnoredFailureCountAnnotation] = String(ignored);
-      }
-    }
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: {
-        generateName,
-        ...(Object.keys(labels).length ? { labels } : {}),
-        ...(Object.keys(annotations).length ? { annotations } : {}),
-        finalizers,
-        ownerReferences: [newControllerRef(job)],
-      },
-      spec: podSpec,
-    };
   }
 
   /** deleteJobPods (finalizer first, so the pod is not counted) or deleteActivePods (finalizer kept); returns [ready, deleted]. */
@@ -377,35 +253,13 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     return [ready, deleted];
   }
 
-  /** activePodsForRemoval: for Indexed Jobs first the pods without a valid index and repeats of one, then by controller.ActivePods. */
-  function activePodsForRemoval(ctx: SyncCtx, rmAtLeast: number): KubeObject[] {
-    const rm: KubeObject[] = [];
-    let left = ctx.activePods;
-    if (ctx.indexed) {
-      left = [];
-      const byIndex = new Map<number, KubeObject[]>();
-      for (const p of ctx.activePods) {
-        const ix = completionIndexOf(p);
-        if (ix === unknownIndex || ix >= (ctx.completions ?? 0)) rm.push(p);
-        else byIndex.set(ix, [...(byIndex.get(ix) ?? []), p]);
-      }
-      for (const [, same] of [...byIndex].sort((a, b) => a[0] - b[0])) {
-        const sorted = [...same].sort(compareActivePods);
-        rm.push(...sorted.slice(0, -1));
-        left.push(sorted[sorted.length - 1]!);
-      }
-    }
-    if (rm.length < rmAtLeast) rm.push(...[...left].sort(compareActivePods).slice(0, rmAtLeast - rm.length));
-    return rm;
-  }
-
   /** manageJob: deletes or creates pods toward the active count wanted; returns the active count. */
   async function manageJob(key: string, ctx: SyncCtx): Promise<number> {
     const { job, spec } = ctx;
     let active = ctx.activePods.length;
     const parallelism = Number(spec['parallelism'] ?? 1);
     if (spec['suspend'] === true) {
-      const [ready, removed] = await deletePods(job, activePodsForRemoval(ctx, active), true);
+      const [ready, removed] = await deletePods(job, activePodsForRemoval(ctx.activePods, ctx.indexed, ctx.completions, active), true);
       ctx.terminating += removed;
       ctx.ready -= ready;
       return active - removed;
@@ -413,7 +267,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     let wantActive: number;
     if (ctx.completions === undefined) wantActive = ctx.succeeded > 0 ? active : parallelism;
     else wantActive = Math.max(0, Math.min(ctx.completions - ctx.succeeded, parallelism));
-    const doomed = activePodsForRemoval(ctx, Math.max(0, active - wantActive)).slice(0, maxPodCreateDeletePerSync);
+    const doomed = activePodsForRemoval(ctx.activePods, ctx.indexed, ctx.completions, Math.max(0, active - wantActive)).slice(0, maxPodCreateDeletePerSync);
     if (doomed.length) {
       // Deleting and creating in one sync never mix; deleting goes first.
       const [ready, removed] = await deletePods(job, doomed, true);
@@ -482,22 +336,6 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     return active;
   }
 
-  /** pastBackoffLimitOnFailure: with restartPolicy OnFailure, the container restarts of running pods reach backoffLimit. */
-  function pastBackoffLimitOnFailure(job: KubeObject, all: KubeObject[]): boolean {
-    const template = specOf(job)['template'];
-    if (!isObject(template) || !isObject(template['spec']) || template['spec']['restartPolicy'] !== 'OnFailure') return false;
-    let restarts = 0;
-    for (const pod of all) {
-      if (phaseOf(pod) !== 'Running' && phaseOf(pod) !== 'Pending') continue;
-      for (const k of ['initContainerStatuses', 'containerStatuses']) {
-        const list = statusOf(pod)[k];
-        for (const cs of Array.isArray(list) ? list.filter(isObject) : []) restarts += Number(cs['restartCount'] ?? 0);
-      }
-    }
-    const limit = Number(specOf(job)['backoffLimit'] ?? 6);
-    return limit === 0 ? restarts > 0 : restarts >= limit;
-  }
-
   /** UpdateStatus: the status written over the object this sync read (a 409 when it changed meanwhile). */
   async function updateStatus(ctx: SyncCtx): Promise<void> {
     const { job } = ctx;
@@ -508,22 +346,6 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
       return cur;
     }, { subresource: 'status' });
     ctx.job = object;
-  }
-
-  /** cleanUncountedPodsWithoutFinalizers: uids whose finalizer is gone move into the counters. */
-  function cleanUncounted(status: Obj, withFinalizer: Set<string>): boolean {
-    const u = status['uncountedTerminatedPods'] as { succeeded?: string[]; failed?: string[] };
-    let updated = false;
-    for (const k of ['succeeded', 'failed'] as const) {
-      const list = u[k] ?? [];
-      const keep = list.filter((uid) => withFinalizer.has(uid));
-      if (keep.length !== list.length) {
-        updated = true;
-        status[k] = Number(status[k] ?? 0) + list.length - keep.length;
-        u[k] = keep;
-      }
-    }
-    return updated;
   }
 
   /** trackJobStatusAndRemoveFinalizers, with flushUncountedAndRemoveFinalizers and enactJobFinished. */
@@ -766,6 +588,10 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
         }
         ctx.podsWithDelayedDeletionPerIndex = podsWithDelayedDeletion(ctx);
       }
+      if (!ctx.finishedCondition) {
+        const message = matchSuccessPolicy(spec['successPolicy'], completions ?? 0, ctx.succeededIndexes);
+        if (message) ctx.finishedCondition = newCondition('SuccessCriteriaMet', 'True', 'SuccessPolicy', message, now());
+      }
     }
 
     let suspendChanged = false;
@@ -827,7 +653,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     }
   }
 
-  const notFound = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+  const notFound = objectGone();
   const conflict = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'claimed elsewhere' });
   const queue = newWorkQueue('job-controller', sync);
   /** A pod without a controller that some Job may adopt, or that keeps a finalizer of a Job no longer its owner. */

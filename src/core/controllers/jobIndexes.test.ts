@@ -1,6 +1,6 @@
 /** Completion index sets as status.completedIndexes and failedIndexes write them (orderedIntervals). */
 import { describe, expect, it } from 'vitest';
-import { firstPendingIndexes, formatIntervals, generateNameWithIndex, parseIntervals, withIndexes } from './jobIndexes';
+import { firstPendingIndexes, formatIntervals, generateNameWithIndex, matchSuccessPolicy, parseIntervals, withIndexes } from './jobIndexes';
 
 describe('completion index intervals', () => {
   it.each([
@@ -29,5 +29,14 @@ describe('completion index intervals', () => {
     expect(generateNameWithIndex('pi', 3)).toBe('pi-3-');
     const long = 'a'.repeat(63);
     expect(generateNameWithIndex(long, 12)).toBe(`${'a'.repeat(54)}-12-`);
+  });
+
+  it.each([
+    ['all the rule\'s indexes succeeded', [{ succeededIndexes: '0-2' }], '0-3', 'Matched rules at index 0'],
+    ['not all of them', [{ succeededIndexes: '0-2' }], '0,1,4', undefined],
+    ['succeededCount of the rule\'s indexes', [{ succeededIndexes: '0-4', succeededCount: 2 }], '1,3', 'Matched rules at index 0'],
+    ['succeededCount of any indexes, the second rule', [{ succeededIndexes: '9' }, { succeededCount: 3 }], '2,5,7', 'Matched rules at index 1'],
+  ])('successPolicy: %s', (_name, rules, succeeded, message) => {
+    expect(matchSuccessPolicy({ rules }, 10, parseIntervals(succeeded, 10))).toBe(message);
   });
 });

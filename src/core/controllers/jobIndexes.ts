@@ -88,3 +88,33 @@ export function generateNameWithIndex(jobName: string, index: number): string {
   const prefix = jobName + suffix;
   return prefix.length > 58 ? prefix.slice(0, 58 - suffix.length) + suffix : prefix;
 }
+
+/** How many indexes two interval lists share. */
+function sharedCount(a: Intervals, b: Intervals): number {
+  let n = 0;
+  for (const [f1, l1] of a) for (const [f2, l2] of b) n += Math.max(0, Math.min(l1, l2) - Math.max(f1, f2) + 1);
+  return n;
+}
+
+/**
+ * matchSuccessPolicy: the message of the first successPolicy rule the
+ * succeeded indexes meet (all its succeededIndexes, or succeededCount of
+ * them, or succeededCount indexes at all), undefined when none does.
+ */
+export function matchSuccessPolicy(policy: unknown, completions: number, succeeded: Intervals): string | undefined {
+  if (typeof policy !== 'object' || policy === null || !succeeded.length) return undefined;
+  const rules = (policy as { rules?: unknown }).rules;
+  for (const [index, rule] of (Array.isArray(rules) ? rules : []).entries()) {
+    const r = (typeof rule === 'object' && rule !== null ? rule : {}) as { succeededIndexes?: unknown; succeededCount?: unknown };
+    const count = typeof r.succeededCount === 'number' ? r.succeededCount : undefined;
+    if (typeof r.succeededIndexes === 'string') {
+      const required = parseIntervals(r.succeededIndexes, completions);
+      if (!required.length) continue;
+      const shared = sharedCount(required, succeeded);
+      if (shared === intervalsTotal(required) || (count !== undefined && shared >= count)) return `Matched rules at index ${index}`;
+    } else if (count !== undefined && intervalsTotal(succeeded) >= count) {
+      return `Matched rules at index ${index}`;
+    }
+  }
+  return undefined;
+}

@@ -361,4 +361,36 @@ describe('statefulset-controller', () => {
     await s.json('PATCH', `${apps}/statefulsets/web`, { body: { spec: { persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain' } } }, headers: mergePatch });
     await eventually(async () => (await s.json('GET', `${core}/persistentvolumeclaims/www-web-0`)).body, (c) => c.metadata.ownerReferences === undefined, 'released claim');
   });
+
+  it('names the revision as kube-controller-manager does: the set of Kubernetes\' compatibility test data gets test-c77f6d978', async () => {
+    const s = await start();
+    const body = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'test' },
+      spec: { replicas: 0, selector: { matchLabels: { app: 'foo' } }, template: { metadata: { labels: { app: 'foo' }, annotations: { test: 'value' } }, spec: { containers: [{ name: 'test', image: 'test', imagePullPolicy: 'Always' }] } } },
+    };
+    expect((await s.json('POST', `${apps}/statefulsets`, { body })).status).toBe(201);
+    const [rev] = await eventually(() => revisions(s), (l) => l.length === 1, 'a revision');
+    expect(rev.metadata.name).toBe('test-c77f6d978');
+    expect(rev.metadata.labels).toEqual({ app: 'foo', 'controller.kubernetes.io/hash': 'c77f6d978' });
+  });
+
+  it('a claim still owned by an earlier pod of the name holds the pod back (whenScaled: Delete) until the 30s resync finds it free', async () => {
+    // No garbage collector here, so the stale reference stays until the test removes it.
+    t = await newTestServer({ controllers: ['*', '-garbage-collector-controller'] });
+    const s = t;
+    await s.json('POST', `${apps}/statefulsets`, { body: statefulSet({ replicas: 1, podManagementPolicy: 'Parallel', persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' } }) });
+    await eventually(() => podNames(s), (l) => l.length === 1, 'web-0');
+    const stale = [{ apiVersion: 'v1', kind: 'Pod', name: 'web-0', uid: '00000000-0000-0000-0000-000000000000', controller: true, blockOwnerDeletion: true }];
+    expect((await s.json('PATCH', `${core}/persistentvolumeclaims/www-web-0`, { body: { metadata: { ownerReferences: stale } }, headers: mergePatch })).status).toBe(200);
+    expect((await s.json('DELETE', `${core}/pods/web-0`)).status).toBe(200);
+    await eventually(() => getSet(s), (x) => x.status?.replicas === 0, 'no pod');
+    await settle();
+    expect(await podNames(s)).toEqual([]);
+    // Freed without a pod event: only the periodic resync looks again.
+    await s.json('PATCH', `${core}/persistentvolumeclaims/www-web-0`, { body: { metadata: { ownerReferences: null } }, headers: mergePatch });
+    await settle();
+    expect(await podNames(s)).toEqual([]);
+    s.clock.advance(30_000);
+    await eventually(() => podNames(s), (l) => l.length === 1, 'web-0 again');
+  });
 });

@@ -21,7 +21,7 @@ import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } fr
 import type { StorageEvent } from '../storage/interface';
 import { realClock } from '../util/clock';
 import { claimObjects } from './controllerRefManager';
-import { controllerKeyOf, controllerRefOf, newControllerRef, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, controllerRefOf, newControllerRef, specOf, statusOf, objectGone } from './controllerUtils';
 import { newEventRecorder } from './events';
 import {
   createControllerRevision,
@@ -32,7 +32,7 @@ import {
   sortControllerRevisions,
   updateControllerRevision,
 } from './history';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { newWorkQueue } from './workqueue';
 import type { NamespaceControllerDeps } from './namespace';
 import { newStatefulPodControl, StatefulSetSyncError } from './statefulPodControl';
@@ -76,6 +76,8 @@ export interface StatefulSetStatus {
   availableReplicas: number;
 }
 
+const resyncPeriodMs = 30_000;
+
 /** The rate limiter's backoff for a set whose sync keeps failing: 5ms doubling up to 1000s, on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
@@ -95,7 +97,9 @@ function encodeStatus(s: StatefulSetStatus): Record<string, unknown> {
 }
 
 export function startStatefulSetController(deps: NamespaceControllerDeps): RunningController {
-  const sets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'statefulsets')!);
+  const setType = deps.registry.resourceFor('apps', 'v1', 'statefulsets');
+  if (!setType) return skippedController;
+  const sets = deps.storeFor(setType);
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const claims = deps.storeFor(deps.registry.resourceFor('', 'v1', 'persistentvolumeclaims')!);
   const revisionStore = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'controllerrevisions')!);
@@ -120,7 +124,7 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
     if (set.metadata.deletionTimestamp) throw new StatefulSetSyncError(`can't adopt ControllerRevisions for ${set.metadata.name}: ${set.metadata.namespace}/${set.metadata.name} has just been deleted`);
     for (const r of orphans) {
       await revisionStore.update(r.metadata.namespace!, r.metadata.name!, (cur) => {
-        if (!cur || cur.metadata.uid !== r.metadata.uid || controllerRefOf(cur)) throw gone();
+        if (!cur || cur.metadata.uid !== r.metadata.uid || controllerRefOf(cur)) throw objectGone();
         cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []), newControllerRef(set)];
         return cur;
       });
@@ -298,7 +302,7 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
       || status.availableReplicas !== n('availableReplicas') || status.updateRevision !== (old['updateRevision'] ?? '');
     if (!inconsistent) return;
     await sets.update(set.metadata.namespace!, set.metadata.name!, (cur) => {
-      if (!cur || cur.metadata.uid !== set.metadata.uid) throw gone();
+      if (!cur || cur.metadata.uid !== set.metadata.uid) throw objectGone();
       cur['status'] = encodeStatus(status);
       return cur;
     }, { subresource: 'status' });
@@ -380,6 +384,17 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
     return `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
   };
   const running = watchInto(deps, queue, sets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'StatefulSet'), controllerKeyOf(e.prevKv, 'StatefulSet'), orphanKey(e)] }]);
+  // statefulSetResyncPeriod: every set is synced again each 30s, which picks up what no pod event announces
+  // (a stale claim collected, a claim deleted under a pending pod).
+  void (async () => {
+    while (!stopped.signal.aborted) {
+      await deps.clock.sleep(resyncPeriodMs, stopped.signal);
+      if (stopped.signal.aborted) return;
+      for (const set of (await sets.list('')).items) queue.add(`${set.metadata.namespace}/${set.metadata.name}`);
+    }
+  })().catch((e) => {
+    if (!stopped.signal.aborted) console.error('kubesim: statefulset-controller resync:', e);
+  });
   return {
     idle: running.idle,
     stop() {
@@ -389,6 +404,3 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
   };
 }
 
-function gone(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'the object was replaced' });
-}

@@ -8,8 +8,8 @@
 import type { KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { specOf } from './controllerUtils';
-import { watchInto, type RunningController } from './informer';
-import { jobFinishedCondition } from './job';
+import { skippedController, watchInto, type RunningController } from './informer';
+import { jobFinishedCondition } from './jobStatus';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 
@@ -23,7 +23,9 @@ export function ttlLeftMs(job: KubeObject, nowMs: number): number | undefined {
 }
 
 export function startTTLAfterFinishedController(deps: NamespaceControllerDeps): RunningController {
-  const jobs = deps.storeFor(deps.registry.resourceFor('batch', 'v1', 'jobs')!);
+  const jobType = deps.registry.resourceFor('batch', 'v1', 'jobs');
+  if (!jobType) return skippedController;
+  const jobs = deps.storeFor(jobType);
   const stopped = new AbortController();
   /** The expiry each key's timer waits for (enqueueAfter keeps one per key). */
   const waiting = new Map<string, number>();

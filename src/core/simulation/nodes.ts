@@ -12,6 +12,7 @@ import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
 import { newEventRecorder } from '../controllers/events';
+import { objectGone } from '../controllers/controllerUtils';
 
 export interface SimulatedNode {
   name: string;
@@ -144,7 +145,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
 
   async function reportStatus(node: SimulatedNode): Promise<KubeObject> {
     const { object } = await nodeStore.update('', node.name, (cur) => {
-      if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `nodes "${node.name}" not found` });
+      if (!cur) throw objectGone(`nodes "${node.name}" not found`);
       cur['status'] = { ...(isObject(cur['status']) ? cur['status'] : {}), ...nodeStatus(node, kubernetesVersion, cur['status'], deps.clock.now()) };
       return cur;
     }, { subresource: 'status' });
@@ -166,7 +167,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
       return;
     }
     await leases.update('kube-node-lease', node.name, (cur) => {
-      if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+      if (!cur) throw objectGone();
       cur['spec'] = { ...(isObject(cur['spec']) ? cur['spec'] : {}), ...spec };
       return cur;
     });

@@ -47,14 +47,32 @@ function intlZone(name: string): Zone {
     minute: 'numeric',
     second: 'numeric',
   });
+  const read = (ms: number): number => {
+    const at = Math.floor(ms / 1000) * 1000;
+    const parts: Record<string, string> = {};
+    for (const p of format.formatToParts(new Date(at))) parts[p.type] = p.value;
+    const year = parts['era'] === 'BC' || parts['era'] === 'B' ? 1 - Number(parts['year']) : Number(parts['year']);
+    return utcMs(year, Number(parts['month']), Number(parts['day']), Number(parts['hour']), Number(parts['minute']), Number(parts['second'])) - at;
+  };
+  // Intl is slow, and a schedule walks seconds, hours and days: a UTC day (or
+  // failing that an hour) whose first and last second share an offset holds
+  // no transition, and is read once.
+  const days = new Map<number, number | null>();
+  const hours = new Map<number, number | null>();
+  const uniform = (spans: Map<number, number | null>, length: number, key: number): number | null => {
+    let offset = spans.get(key);
+    if (offset === undefined) {
+      const first = read(key * length);
+      offset = first === read((key + 1) * length - 1000) ? first : null;
+      if (spans.size >= 4096) spans.clear();
+      spans.set(key, offset);
+    }
+    return offset;
+  };
   return {
     name,
     offsetAt(ms) {
-      const at = Math.floor(ms / 1000) * 1000;
-      const parts: Record<string, string> = {};
-      for (const p of format.formatToParts(new Date(at))) parts[p.type] = p.value;
-      const year = parts['era'] === 'BC' || parts['era'] === 'B' ? 1 - Number(parts['year']) : Number(parts['year']);
-      return utcMs(year, Number(parts['month']), Number(parts['day']), Number(parts['hour']), Number(parts['minute']), Number(parts['second'])) - at;
+      return uniform(days, 86_400_000, Math.floor(ms / 86_400_000)) ?? uniform(hours, 3_600_000, Math.floor(ms / 3_600_000)) ?? read(ms);
     },
   };
 }

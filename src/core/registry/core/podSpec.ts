@@ -42,10 +42,12 @@ function canonicalResources(resources: unknown): void {
 
 /**
  * SetDefaults_Pod (Pods only, not templates): a container's requests default
- * to its limits, and with hostNetwork a port's hostPort to its containerPort.
+ * to its limits, with hostNetwork a port's hostPort to its containerPort, and
+ * enableServiceLinks to true (so a template's revision hash is kube's).
  */
 export function defaultPodOnly(spec: unknown): void {
   if (!isObject(spec)) return;
+  spec['enableServiceLinks'] ??= true;
   for (const list of ['containers', 'initContainers']) {
     const cs = spec[list];
     if (!Array.isArray(cs)) continue;
@@ -111,7 +113,6 @@ export function defaultPodSpec(spec: unknown, restartPolicy = 'Always'): void {
   spec['dnsPolicy'] ??= 'ClusterFirst';
   spec['securityContext'] ??= {};
   spec['schedulerName'] ??= 'default-scheduler';
-  spec['enableServiceLinks'] ??= true;
   defaultContainers(spec['containers']);
   defaultContainers(spec['initContainers']);
   defaultContainers(spec['ephemeralContainers']);
