@@ -20,7 +20,7 @@
  */
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
-import { isNotFound, StatusError } from '../errors';
+import { isNotFound, newNotFound, StatusError } from '../errors';
 import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
@@ -403,7 +403,7 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
       const next = triggerAnnotated(slice, triggerTime);
       try {
         await slices.update(namespace, slice.metadata.name!, (cur) => {
-          if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `endpointslices.discovery.k8s.io "${slice.metadata.name}" not found`, details: { name: slice.metadata.name!, group: 'discovery.k8s.io', kind: 'endpointslices' } });
+          if (!cur) throw newNotFound({ group: 'discovery.k8s.io', resource: 'endpointslices' }, slice.metadata.name!);
           // A slice made for a create takes the deleted one's place: the server keeps its identity.
           if (!next.metadata.resourceVersion) next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp };
           return next;

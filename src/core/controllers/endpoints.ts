@@ -17,7 +17,7 @@
  */
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
-import { isNotFound, StatusError } from '../errors';
+import { isNotFound, newNotFound, StatusError } from '../errors';
 import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
@@ -311,7 +311,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
       } else {
         // An Update carrying the resourceVersion read: a change meanwhile is a 409, and the sync runs again.
         await endpoints.update(namespace, name, (cur) => {
-          if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `endpoints "${name}" not found`, details: { name, kind: 'endpoints' } });
+          if (!cur) throw newNotFound({ group: '', resource: 'endpoints' }, name);
           return next;
         }, { currentIntact: true });
       }
