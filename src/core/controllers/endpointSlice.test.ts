@@ -159,10 +159,15 @@ describe('endpointslice-controller', () => {
     expect(after.map((sl) => sl.metadata.name).sort()).toEqual(slices.map((sl) => sl.metadata.name).sort());
   });
 
-  it('a slice deleted by hand is made again; the Service\'s deletion takes its slices (their owner)', async () => {
+  it('the Service\'s labels follow onto its slices; a slice deleted by hand is made again; the Service\'s deletion takes its slices (their owner)', async () => {
     const s = await server();
     await service(s, 'web', { selector: { app: 'web' }, ports: [{ port: 80 }] });
     const [first] = await eventually(() => slicesOf(s, 'web'), (l) => l.length === 1, 'the placeholder');
+    // The Service's labels follow onto its slices; the reserved ones stay the controller's.
+    await s.json('PATCH', `${ns}/services/web`, { body: { metadata: { labels: { tier: 'front', 'kubernetes.io/service-name': 'spoof' } } }, headers: mergePatch });
+    const [relabelled] = await eventually(() => slicesOf(s, 'web'), (l) => l[0]?.metadata.labels.tier === 'front', 'the label copied');
+    expect(relabelled.metadata.labels).toEqual({ tier: 'front', 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
+    expect(relabelled.metadata.name).toBe(first.metadata.name);
     expect((await s.json('DELETE', `${slicesPath}/${first.metadata.name}`)).status).toBe(200);
     const [again] = await eventually(() => slicesOf(s, 'web'), (l) => l.length === 1 && l[0].metadata.name !== first.metadata.name, 'a new placeholder');
     expect(again.metadata.generateName).toBe('web-');
