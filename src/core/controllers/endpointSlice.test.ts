@@ -56,6 +56,7 @@ describe('endpointslice-controller', () => {
       ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }],
     });
     expect(placeholder.metadata.name).toMatch(/^web-[a-z0-9]{5}$/);
+    expect(placeholder.metadata.generation).toBe(1);
     expect(placeholder.addressType).toBe('IPv4');
     expect(placeholder.endpoints).toBeNull();
     expect(placeholder.ports).toBeNull();
@@ -66,6 +67,8 @@ describe('endpointslice-controller', () => {
     // The placeholder's create-and-delete became an update: the same object.
     expect(slice.metadata.name).toBe(placeholder.metadata.name);
     expect(slice.metadata.uid).toBe(placeholder.metadata.uid);
+    // Each sync that changed its endpoints moved its generation (one or two, as the reports were coalesced).
+    expect(slice.metadata.generation).toBeGreaterThan(1);
     expect(slice.ports).toEqual([{ name: '', protocol: 'TCP', port: 8080 }]);
     const byName = Object.fromEntries(slice.endpoints.map((e: any) => [e.targetRef.name, e]));
     expect(byName['a']).toEqual({ addresses: ['10.244.0.5'], conditions: { ready: true, serving: true, terminating: false }, targetRef: target(a) });

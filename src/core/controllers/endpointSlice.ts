@@ -404,8 +404,6 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
       try {
         await slices.update(namespace, slice.metadata.name!, (cur) => {
           if (!cur) throw newNotFound({ group: 'discovery.k8s.io', resource: 'endpointslices' }, slice.metadata.name!);
-          // A slice made for a create takes the deleted one's place: the server keeps its identity.
-          if (!next.metadata.resourceVersion) next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp };
           return next;
         });
       } catch (e) {

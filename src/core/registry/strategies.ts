@@ -56,7 +56,7 @@ const withGeneration = new Set([
   'admissionregistration.k8s.io/mutatingadmissionpolicies', 'admissionregistration.k8s.io/mutatingadmissionpolicybindings',
   'admissionregistration.k8s.io/validatingwebhookconfigurations', 'admissionregistration.k8s.io/mutatingwebhookconfigurations',
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
-  'resource.k8s.io/resourceclaims', 'resource.k8s.io/deviceclasses', 'resource.k8s.io/resourceslices',
+  'discovery.k8s.io/endpointslices', 'resource.k8s.io/resourceclaims', 'resource.k8s.io/deviceclasses', 'resource.k8s.io/resourceslices',
 ]);
 
 /** Kinds whose PUT of a missing object creates it (AllowCreateOnUpdate). */
