@@ -173,7 +173,8 @@ describe('endpoints-controller', () => {
     expect((await s.json('POST', `${ns}/endpoints`, { body: manual })).status).toBe(201);
     await service(s, 'marker', { selector: { app: 'marker' }, ports: [{ port: 80 }] });
     await eventually(() => getEndpoints(s, 'marker'), (e) => !!e, 'a later Service\'s Endpoints');
-    expect((await getEndpoints(s, 'external')).subsets[0].addresses).toEqual([{ ip: '192.0.2.10' }]);
+    // As the user wrote them, with the scheme's default protocol.
+    expect((await getEndpoints(s, 'external')).subsets).toEqual([{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 443, protocol: 'TCP' }] }]);
     expect(await getEndpoints(s, 'named')).toBeUndefined();
     // Deleted by hand, a selector Service's Endpoints comes back.
     expect((await s.json('DELETE', `${ns}/endpoints/marker`)).status).toBe(200);
