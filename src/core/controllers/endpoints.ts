@@ -256,7 +256,8 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
   const podLister = new PodLister(pods);
   const triggers = new TriggerTimeTracker();
 
-  async function sync(key: string): Promise<void> {
+  /** syncService; false when a write failed and the Service is to be retried. */
+  async function syncService(key: string): Promise<boolean> {
     const [namespace, name] = key.split('/') as [string, string];
     const kv = await services.getKv(namespace, name);
     if (!kv) {
@@ -268,13 +269,13 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
         if (!isNotFound(e)) throw e;
       }
       triggers.delete(namespace, name);
-      return;
+      return true;
     }
     const svc = services.decode(kv);
     const selector = serviceSelector(svc);
     selectors.set(namespace, name, selector);
     // ExternalName Services get no endpoints; selectorless ones get the user's.
-    if (specOf(svc)['type'] === 'ExternalName' || !selector) return;
+    if (specOf(svc)['type'] === 'ExternalName' || !selector) return true;
     const selected = (await podLister.list(namespace)).filter((p) => labelsInclude(p.metadata.labels, selector));
     const triggerTime = triggers.compute(svc, selected);
     const subsets = subsetsFor(svc, selected);
@@ -286,7 +287,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
     const annotations = current.metadata.annotations ?? {};
     const currentCount = countAddresses((Array.isArray(current['subsets']) ? current['subsets'] : []) as EndpointSubset[]);
     const capacityAnnotationRight = currentCount <= maxEndpointsCapacity && annotations[overCapacityAnnotation] === undefined;
-    if (!create && jsonEqual(comparableSubsets(current['subsets']), subsets) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return;
+    if (!create && jsonEqual(comparableSubsets(current['subsets']), subsets) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return true;
 
     const next: KubeObject = structuredClone(current);
     next.metadata.namespace = namespace;
@@ -318,13 +319,18 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
       // A terminating namespace refuses every create: nothing to retry.
-      if (create && e.code === 403 && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+      if (create && e.code === 403 && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return true;
       if (create) recorder.event(next, 'Warning', 'FailedToCreateEndpoint', `Failed to create endpoint for service ${namespace}/${name}: ${e.message}`);
       else recorder.event(next, 'Warning', 'FailedToUpdateEndpoint', `Failed to update endpoint ${namespace}/${name}: ${e.message}`);
-      retry(key);
-      return;
+      return false;
     }
-    failures.delete(key);
+    return true;
+  }
+
+  async function sync(key: string): Promise<void> {
+    // handleErr: a success forgets the failures, a failure is retried.
+    if (await syncService(key)) failures.delete(key);
+    else retry(key);
   }
 
   /** handleErr: the queue's AddRateLimited, then the Service dropped after maxRetries. */
