@@ -128,6 +128,11 @@ describe('endpointslice-controller', () => {
     const [slice] = await eventually(() => slicesOf(s, 'peer'), (l) => endpointCount(l) === 1, 'the slice');
     expect(slice.endpoints[0].conditions).toEqual({ ready: true, serving: false, terminating: false });
     expect(await slicesOf(s, 'manual')).toEqual([]);
+    // A slice the user writes for it gets the scheme's port defaults: an empty name, TCP.
+    const manual = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'manual-1', labels: { 'kubernetes.io/service-name': 'manual' } }, addressType: 'IPv4', endpoints: [{ addresses: ['192.0.2.1'] }], ports: [{ port: 7000 }] };
+    const created = await s.json('POST', slicesPath, { body: manual });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.ports).toEqual([{ name: '', protocol: 'TCP', port: 7000 }]);
   });
 
   it('at most --max-endpoints-per-slice endpoints a slice; a change goes into the slice that changed, and nothing is written for no change', async () => {

@@ -15,6 +15,7 @@ import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 import { strategies as batch } from './batch';
 import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
+import { strategies as discovery } from './discovery';
 import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
@@ -32,6 +33,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   apps,
   batch,
   'certificates.k8s.io': certificates,
+  'discovery.k8s.io': discovery,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
   'scheduling.k8s.io': scheduling,
