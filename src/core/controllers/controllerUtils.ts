@@ -89,3 +89,20 @@ export function scaledValue(value: unknown, total: number, roundUp: boolean): nu
 export function labelsInclude(have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean {
   return Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
 }
+
+/** controller.GetPodFromTemplate: the template's labels, annotations, finalizers and spec, generateName `<owner>-`, a controller reference. */
+export function podFromTemplate(template: Obj, owner: KubeObject): KubeObject {
+  const tmeta = isObject(template['metadata']) ? (template['metadata'] as KubeObject['metadata']) : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${owner.metadata.name}-`,
+      ...(tmeta.labels ? { labels: { ...tmeta.labels } } : {}),
+      ...(tmeta.annotations ? { annotations: { ...tmeta.annotations } } : {}),
+      ...(tmeta.finalizers ? { finalizers: [...tmeta.finalizers] } : {}),
+      ownerReferences: [newControllerRef(owner)],
+    },
+    spec: structuredClone(template['spec'] ?? {}),
+  };
+}

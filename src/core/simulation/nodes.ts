@@ -33,6 +33,13 @@ export const simulatedNodeAnnotation = 'kubesim.io/node';
 /** Whether a Node is one of kubesim's simulated nodes. */
 export const isSimulatedNode = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[simulatedNodeAnnotation] === 'simulated';
 
+/**
+ * Stops a simulated node's kubelet while the Node carries it (`kubectl annotate node node-1 kubesim.io/kubelet=stopped`),
+ * as a machine that went down: no heartbeat, no status, its pods left as they are. Removing it starts the kubelet again.
+ */
+export const kubeletStoppedAnnotation = 'kubesim.io/kubelet';
+export const isKubeletStopped = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === 'stopped';
+
 /** What every simulated node has: 4 CPUs, 16 GiB, 100 GiB of disk, 110 pods (the kubelet's default maxPods). */
 export const nodeCapacity: Readonly<Record<string, string>> = Object.freeze({
   cpu: '4',
@@ -187,12 +194,26 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
   async function run(node: SimulatedNode, registered: () => void): Promise<void> {
     let owner: KubeObject | undefined;
     let reportedAt = -Infinity;
+    let wasStopped = false;
     startingEvents(node);
     while (!stopped.signal.aborted) {
       try {
         const nowMs = deps.clock.now().getTime();
         const kv = await nodeStore.getKv('', node.name);
-        if (!kv || !owner || owner.metadata.uid !== nodeStore.decode(kv).metadata.uid || nowMs - reportedAt >= statusReportMs) {
+        const current = kv ? nodeStore.decode(kv) : undefined;
+        if (isKubeletStopped(current)) {
+          // Down: nothing is posted until the annotation goes; then the kubelet starts again.
+          wasStopped = true;
+          registered();
+          await deps.clock.sleep(leaseRenewMs, stopped.signal);
+          continue;
+        }
+        if (wasStopped) {
+          wasStopped = false;
+          owner = undefined;
+          startingEvents(node);
+        }
+        if (!kv || !owner || owner.metadata.uid !== current!.metadata.uid || nowMs - reportedAt >= statusReportMs) {
           owner = kv ? await reportStatus(node) : await register(node);
           reportedAt = nowMs;
         }

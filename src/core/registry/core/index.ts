@@ -3,6 +3,7 @@ import type { ResourceStrategy } from '../generic/strategy';
 import { endpointsStrategy } from './endpoints';
 import { limitRangeStrategy, resourceQuotaStrategy } from './limitRanges';
 import { namespaceStrategy } from './namespaces';
+import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './persistentVolumes';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
 import { replicationControllerStrategy } from './replicationcontrollers';
@@ -13,6 +14,8 @@ export const strategies: Record<string, Partial<ResourceStrategy>> = {
   endpoints: endpointsStrategy,
   limitranges: limitRangeStrategy,
   namespaces: namespaceStrategy,
+  persistentvolumeclaims: persistentVolumeClaimStrategy,
+  persistentvolumes: persistentVolumeStrategy,
   pods: podStrategy,
   podtemplates: templateDefaults(['template', 'spec']),
   replicationcontrollers: replicationControllerStrategy,
