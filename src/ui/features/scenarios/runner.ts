@@ -206,6 +206,8 @@ export function subsetFailures(expected: unknown, actual: unknown, path: string)
     if (actual.length !== expected.length) return [`${path}: expected ${expected.length} items, got ${actual.length}`];
     return expected.flatMap((value, i) => subsetFailures(value, actual[i], `${path}[${i}]`));
   }
+  // null expects the field absent: Kubernetes omits empty fields (omitempty) and reads null as unset.
+  if (expected === null) return actual === null || actual === undefined ? [] : [`${path}: expected no value, got ${JSON.stringify(actual)}`];
   return expected === actual ? [] : [`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual ?? null)}`];
 }
 

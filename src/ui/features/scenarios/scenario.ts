@@ -15,6 +15,7 @@
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
  *       expect: { status: 409, reason: Conflict, message: "...", warnings: ["..."], body: { ...subset... } }
+ *                                        # in body, `field: null` expects the field absent (omitted or null)
  *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
  *     - request: GET /apis/apps/v1/namespaces/default/deployments/web
  *       expect: { body: { status: { availableReplicas: 2 } } }

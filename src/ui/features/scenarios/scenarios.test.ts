@@ -25,6 +25,9 @@ describe('scenario format', () => {
     expect(subsetFailures({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, 'body')).toEqual([]);
     expect(subsetFailures({ items: [{ n: 1 }] }, { items: [] }, 'body')).toEqual(['body.items: expected 1 items, got 0']);
     expect(checkExpectation({ warnings: ['would violate'] }, { warnings: [] })).toEqual(['warnings: expected 1 items, got 0']);
+    // null expects a field absent, as Kubernetes omits empty fields.
+    expect(subsetFailures({ status: { active: null } }, { status: {} }, 'body')).toEqual([]);
+    expect(subsetFailures({ status: { active: null } }, { status: { active: 0 } }, 'body')).toEqual(['body.status.active: expected no value, got 0']);
   });
 
   it('API-SSA-049: the example scenario passes against the core, and again on replay', async () => {
