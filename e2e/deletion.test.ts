@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually as poll } from '../src/core/testing/eventually';
 import { startTestHost, type TestHost } from './support/host';
 
 let t: TestHost;
@@ -16,25 +17,10 @@ afterAll(async () => {
   await t?.stop();
 });
 
-async function ok(args: string[], input?: string): Promise<string> {
-  const r = await t.kubectl(args, input);
-  expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
-  return r.stdout;
-}
-
-async function eventually(args: string[], ok: (stdout: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 100; i++) {
-    const r = await t.kubectl(args);
-    last = r.stdout + r.stderr;
-    if (ok(r.stdout)) return r.stdout;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}: ${last}`);
-}
-
-/** Moves the host's fake clock, as an operator would. */
-const advance = (duration: string) => ok(['create', '--raw', `/debug/kubesim/clock?advance=${duration}`, '-f', '-'], '{}');
+const ok = (args: string[], input?: string) => t.kubectlOk(args, input);
+/** Polls kubectl until its stdout satisfies done. */
+const eventually = (args: string[], done: (stdout: string) => boolean, what: string) => poll(async () => (await t.kubectl(args)).stdout, done, what);
+const advance = (duration: string) => t.advanceClock(duration);
 
 /** Starts `kubectl get -w`; waitFor resolves with its output once a pattern shows up in it. */
 function watchOutput(args: string[]): { waitFor(pattern: RegExp): Promise<string>; stop(): void } {

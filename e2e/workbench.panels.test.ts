@@ -627,6 +627,16 @@ describe('simulated nodes', () => {
     });
     expect(pod?.node).toMatch(/^node-[12]$/);
     expect(pod?.ip).toMatch(/^10\.244\.[12]\.\d+$/);
+    // The list shows the server's columns for pods, as kubectl get does; -o wide adds the node and IP.
+    await p.getByTestId('kind-select').selectOption('/v1/pods');
+    const simRow = p.locator('[data-testid="resource-row"][data-name="sim-web"]');
+    await expect.poll(() => simRow.locator('td[data-column="Status"]').textContent(), { timeout: 30_000 }).toBe('Running');
+    expect(await p.getByTestId('list-column').allTextContents()).toEqual(['Ready', 'Status', 'Restarts']);
+    expect(await simRow.locator('td[data-column="Ready"]').textContent()).toBe('1/1');
+    await p.getByTestId('list-wide').check();
+    expect(await p.getByTestId('list-column').allTextContents()).toEqual(['Ready', 'Status', 'Restarts', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    expect(await simRow.locator('td[data-column="Node"]').textContent()).toBe(pod?.node);
+    expect(await simRow.locator('td[data-column="IP"]').textContent()).toBe(pod?.ip);
     await p.getByTestId('tab-access').click();
     expect(await p.getByTestId('access-nodes').inputValue()).toBe('2');
     expect(other.errors, other.errors.join('\n')).toEqual([]);

@@ -31,6 +31,10 @@ export interface TestHost {
   host: RunningHost;
   home: string;
   kubectl(args: string[], input?: string): Promise<RunResult>;
+  /** kubectl that must succeed: its stdout (an error naming the command and its stderr otherwise). */
+  kubectlOk(args: string[], input?: string): Promise<string>;
+  /** Moves a `--fake-clock` host's clock, as an operator would (POST /debug/kubesim/clock?advance=). */
+  advanceClock(duration: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,10 +53,19 @@ export async function startTestHost(options: { store?: 'memory' | 'sqlite'; tls?
     ...options.flags,
   });
   const kubectl = (args: string[], input?: string) => run('kubectl', args, { HOME: home, KUBECONFIG: host.kubeconfigPath }, input);
+  const kubectlOk = async (args: string[], input?: string) => {
+    const r = await kubectl(args, input);
+    if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+    return r.stdout;
+  };
   return {
     host,
     home,
     kubectl,
+    kubectlOk,
+    async advanceClock(duration) {
+      await kubectlOk(['create', '--raw', `/debug/kubesim/clock?advance=${duration}`, '-f', '-'], '{}');
+    },
     async stop() {
       await host.close();
       rmSync(dir, { recursive: true, force: true });

@@ -64,12 +64,14 @@ export const PARTS: Part[] = [
   { name: 'quota', test: under('src/core/quota') },
   // Admission webhook calls (AdmissionReview, the dispatcher and its client), run once a webhook configuration exists.
   { name: 'webhooks', test: /[\\/]src[\\/]core[\\/]admission[\\/]webhook[\\/](?:dispatcher|review|client|errors)\.ts$/ },
-  // kube-controller-manager's controllers, started after the worker's first answer (src/sw/afterFirstAnswer.ts). The CRD
-  // controller (stored CRDs are served before the first answer), the service account controller (default ServiceAccounts
-  // exist before it), the informer and work queue they share and the controller names stay in the core.
+  // kube-controller-manager's controllers and the simulated nodes, started after the worker's first answer
+  // (src/sw/afterFirstAnswer.ts), with the schedule parsing only they and CronJob validation use. The CRD controller
+  // (stored CRDs are served before the first answer), the service account controller (default ServiceAccounts exist
+  // before it), ClusterRole aggregation (started with RBAC), the leader elector, the informer and work queue they share
+  // and the controller names stay in the core.
   {
     name: 'controllers',
-    test: /[\\/]src[\\/]core[\\/]controllers[\\/](?:bootstrapsigner|certificateAuthority|csrSigning|deployment|garbageCollector|namespace|podTermination|replicaset|resourceQuota|rootCACertPublisher|storageProtection|tokencleaner|tokens)\.ts$/,
+    test: /[\\/]src[\\/]core[\\/](?:controllers[\\/](?!(?:crd|serviceAccount|clusterRoleAggregation|leaderElection|informer|workqueue|names)\.ts$)\w+\.ts$|simulation[\\/]\w+\.ts$|util[\\/](?:cronSchedule|zonedTime)\.ts$)/,
   },
   // X.509 and PKCS#10 (CSR validation, the signer, the cluster CA's first generation).
   { name: 'x509', test: under('node_modules/@peculiar', 'node_modules/tsyringe', 'node_modules/reflect-metadata', 'node_modules/asn1js', 'node_modules/pvtsutils', 'node_modules/pvutils') },

@@ -20,7 +20,11 @@ import { controllerEnabled } from './controllers/names';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
+import { startDaemonSetController } from './controllers/daemonset';
+import { startReplicationManager } from './controllers/replicationController';
 import { startDisruptionController } from './controllers/disruption';
+import { startNodeLifecycleController } from './controllers/nodeLifecycle';
+import { startTaintEvictionController } from './controllers/taintEviction';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startCronJobController } from './controllers/cronjob';
@@ -30,6 +34,8 @@ import { startEndpointSliceController } from './controllers/endpointSlice';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
+import { startPersistentVolumeBinder } from './controllers/persistentVolumeBinder';
+import { startEphemeralVolumeController } from './controllers/ephemeralVolume';
 import { startCSRSigningController, type CSRSigningOptions } from './controllers/csrSigning';
 import { startPodTermination } from './controllers/podTermination';
 import { startResourceQuotaController } from './controllers/resourceQuota';
@@ -365,7 +371,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
     const deps = { storage, registry, clock, storeFor };
-    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers);
+    /** The node lifecycle pair runs by default when simulated nodes do. */
+    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller']);
+    const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers, options.simulatedNodes && onWithNodes.has(name) ? true : undefined);
     const rootCA = () => {
       const ca = options.authentication?.serviceAccounts?.rootCA;
       return typeof ca === 'function' ? ca() : ca;
@@ -377,10 +385,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['deployment-controller', () => startDeploymentController(deps)],
       ['replicaset-controller', () => startReplicaSetController(deps)],
       ['statefulset-controller', () => startStatefulSetController(deps)],
+      ['daemonset-controller', () => startDaemonSetController(deps)],
+      ['replicationcontroller-controller', () => startReplicationManager(deps)],
       ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
       ['pod-garbage-collector-controller', () => startPodTermination(deps)],
       ['resourcequota-controller', () => startResourceQuotaController(deps)],
       ['disruption-controller', () => startDisruptionController(deps)],
+      ['node-lifecycle-controller', () => startNodeLifecycleController(deps)],
+      ['taint-eviction-controller', () => startTaintEvictionController(deps)],
       ['job-controller', () => startJobController(deps)],
       ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
       ['cronjob-controller', () => startCronJobController(deps)],
@@ -388,6 +400,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
+      ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],
+      ['ephemeral-volume-controller', () => startEphemeralVolumeController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {

@@ -11,6 +11,10 @@ import type { PluginAttributes } from './attributes';
 const betaClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 const defaultClassAnnotations = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
 
+/** The default StorageClass (util.GetDefaultClass), shared with the PV controller's retroactive assignment. */
+export const defaultStorageClass = (classes: KubeObject[]): KubeObject | undefined =>
+  newestDefault(classes, (c) => defaultClassAnnotations.some((a) => c.metadata.annotations?.[a] === 'true'));
+
 /** util.GetDefaultClass's order: newest first, then by name; shared with DefaultIngressClass. */
 export function newestDefault(classes: KubeObject[], isDefault: (c: KubeObject) => boolean): KubeObject | undefined {
   const time = (c: KubeObject) => Date.parse(c.metadata.creationTimestamp ?? '') || 0;
@@ -26,7 +30,7 @@ export function createDefaultStorageClassPlugin(deps: { storageClasses: Store })
       const spec = isObject(pvc['spec']) ? pvc['spec'] : (pvc['spec'] = {});
       if (typeof spec['storageClassName'] === 'string') return undefined;
       return deps.storageClasses.list('').then(({ items }) => {
-        const def = newestDefault(items, (c) => defaultClassAnnotations.some((a) => c.metadata.annotations?.[a] === 'true'));
+        const def = defaultStorageClass(items);
         if (def) spec['storageClassName'] = def.metadata.name;
       });
     },

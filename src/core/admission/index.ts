@@ -21,6 +21,7 @@ import type { WebhookAdmissionPlugin } from './webhook';
 
 export { createValidatingAdmissionPolicyPlugin, type ValidatingAdmissionPolicyPlugin } from './validatingAdmissionPolicy';
 export type { AdmissionAttributes, AdmissionOutcome } from './attributes';
+export { defaultStorageClass } from './defaultStorageClass';
 export { createDefaultAdmissionPlugins, type DefaultAdmissionPlugins, type DefaultPluginsOptions } from './defaultPlugins';
 export { defaultPodSecurityPlugin, type PodSecurityPlugin } from './podSecurity';
 export { createWebhookAdmissionPlugin, type AdmissionWebhookTransport, type WebhookAdmissionPlugin } from './webhook';

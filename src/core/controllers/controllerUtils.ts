@@ -4,8 +4,13 @@
  */
 import { isObject, type KubeObject, type OwnerReference } from '../api/types';
 import type { KeyValue } from '../storage/interface';
+import { StatusError } from '../errors';
 
 type Obj = Record<string, unknown>;
+
+/** The 404 an update function throws when the object it was to change is gone or replaced: the write is dropped, the next event brings the work back. */
+export const objectGone = (message = 'gone'): StatusError =>
+  new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message });
 
 export const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 export const statusOf = (obj: KubeObject): Obj => (isObject(obj['status']) ? obj['status'] : {});
@@ -83,4 +88,21 @@ export function scaledValue(value: unknown, total: number, roundUp: boolean): nu
 /** Every key of want is in have with the same value (labels.SelectorFromSet(want).Matches(have)). */
 export function labelsInclude(have: Record<string, string> | undefined, want: Record<string, string> | undefined): boolean {
   return Object.entries(want ?? {}).every(([k, v]) => have?.[k] === v);
+}
+
+/** controller.GetPodFromTemplate: the template's labels, annotations, finalizers and spec, generateName `<owner>-`, a controller reference. */
+export function podFromTemplate(template: Obj, owner: KubeObject): KubeObject {
+  const tmeta = isObject(template['metadata']) ? (template['metadata'] as KubeObject['metadata']) : {};
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: `${owner.metadata.name}-`,
+      ...(tmeta.labels ? { labels: { ...tmeta.labels } } : {}),
+      ...(tmeta.annotations ? { annotations: { ...tmeta.annotations } } : {}),
+      ...(tmeta.finalizers ? { finalizers: [...tmeta.finalizers] } : {}),
+      ownerReferences: [newControllerRef(owner)],
+    },
+    spec: structuredClone(template['spec'] ?? {}),
+  };
 }

@@ -12,7 +12,7 @@ import { formatTime, isObject, type KubeObject } from '../api/types';
 import { jsonEqual } from '../api/equality';
 import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
-import { controllerKeyOf, controllerRefOf, newControllerRef, scaledValue, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, controllerRefOf, newControllerRef, scaledValue, specOf, statusOf, objectGone } from './controllerUtils';
 import { newEventRecorder } from './events';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
@@ -113,7 +113,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     const { surge } = fenceposts(d);
     let from = replicasOf(rs);
     const { object } = await replicaSets.update(rs.metadata.namespace!, rs.metadata.name!, (cur) => {
-      if (!cur || cur.metadata.uid !== rs.metadata.uid) throw gone();
+      if (!cur || cur.metadata.uid !== rs.metadata.uid) throw objectGone();
       from = replicasOf(cur);
       (cur['spec'] as Obj)['replicas'] = replicas;
       cur.metadata.annotations = { ...cur.metadata.annotations, [desiredReplicasAnnotation]: String(replicasOf(d)), [maxReplicasAnnotation]: String(replicasOf(d) + surge) };
@@ -142,7 +142,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
       let rs = existing;
       if (revisionOf(existing) < Number(revision)) {
         ({ object: rs } = await replicaSets.update(existing.metadata.namespace!, existing.metadata.name!, (cur) => {
-          if (!cur) throw gone();
+          if (!cur) throw objectGone();
           cur.metadata.annotations = { ...cur.metadata.annotations, [revisionAnnotation]: revision };
           return cur;
         }));
@@ -270,7 +270,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
       }
       if (d.metadata.annotations?.[revisionAnnotation] !== newRs.metadata.annotations?.[revisionAnnotation]) {
         await deployments.update(namespace, name, (cur) => {
-          if (!cur || cur.metadata.uid !== d.metadata.uid) throw gone();
+          if (!cur || cur.metadata.uid !== d.metadata.uid) throw objectGone();
           cur.metadata.annotations = { ...cur.metadata.annotations, [revisionAnnotation]: newRs!.metadata.annotations![revisionAnnotation]! };
           return cur;
         });
@@ -342,7 +342,7 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     if (conditions.length) status['conditions'] = conditions;
     if (jsonEqual(status, statusOf(d))) return;
     await deployments.update(d.metadata.namespace!, d.metadata.name!, (cur) => {
-      if (!cur || cur.metadata.uid !== d.metadata.uid) throw gone();
+      if (!cur || cur.metadata.uid !== d.metadata.uid) throw objectGone();
       cur['status'] = status;
       return cur;
     }, { subresource: 'status' });
@@ -366,6 +366,3 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
   };
 }
 
-function gone(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'the object was replaced' });
-}

@@ -30,7 +30,7 @@ import { StatusError } from '../errors';
 import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
 import type { StorageEvent } from '../storage/interface';
 import { realClock } from '../util/clock';
-import { controllerKeyOf, controllerRefOf, isPodActive, isPodReady, newControllerRef, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, controllerRefOf, isPodActive, isPodReady, newControllerRef, specOf, statusOf, objectGone } from './controllerUtils';
 import { newEventRecorder } from './events';
 import { skippedController, watchInto, type RunningController } from './informer';
 import { finishedTimeMs, nextBackoffRecord, remainingBackoffMs, type BackoffRecord } from './jobBackoff';
@@ -653,7 +653,7 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     }
   }
 
-  const notFound = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+  const notFound = objectGone();
   const conflict = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'claimed elsewhere' });
   const queue = newWorkQueue('job-controller', sync);
   /** A pod without a controller that some Job may adopt, or that keeps a finalizer of a Job no longer its owner. */

@@ -13,6 +13,8 @@ export const controllerNames = [
   'deployment-controller',
   'replicaset-controller',
   'statefulset-controller',
+  'daemonset-controller',
+  'replicationcontroller-controller',
   'serviceaccount-controller',
   'serviceaccount-token-controller',
   'root-ca-certificate-publisher-controller',
@@ -20,6 +22,8 @@ export const controllerNames = [
   'pod-garbage-collector-controller',
   'resourcequota-controller',
   'disruption-controller',
+  'node-lifecycle-controller',
+  'taint-eviction-controller',
   'job-controller',
   'ttl-after-finished-controller',
   'cronjob-controller',
@@ -27,14 +31,19 @@ export const controllerNames = [
   'endpointslice-controller',
   'persistentvolumeclaim-protection-controller',
   'persistentvolume-protection-controller',
+  'persistentvolume-binder-controller',
+  'ephemeral-volume-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
 
-/** Off unless named, as in kube-controller-manager. */
-const disabledByDefault = new Set<ControllerName>(['bootstrap-signer-controller', 'token-cleaner-controller']);
+/**
+ * Off unless named: the bootstrap token controllers, as in kube-controller-manager; and the node lifecycle pair
+ * unless simulated nodes run (on by default upstream, but a hand-made Node has no kubelet to keep it Ready).
+ */
+const disabledByDefault = new Set<ControllerName>(['bootstrap-signer-controller', 'token-cleaner-controller', 'node-lifecycle-controller', 'taint-eviction-controller']);
 
 const aliases: Record<string, ControllerName> = {
   garbagecollector: 'garbage-collector-controller',
@@ -42,6 +51,8 @@ const aliases: Record<string, ControllerName> = {
   deployment: 'deployment-controller',
   replicaset: 'replicaset-controller',
   statefulset: 'statefulset-controller',
+  daemonset: 'daemonset-controller',
+  replicationcontroller: 'replicationcontroller-controller',
   serviceaccount: 'serviceaccount-controller',
   'serviceaccount-token': 'serviceaccount-token-controller',
   'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
@@ -49,6 +60,8 @@ const aliases: Record<string, ControllerName> = {
   podgc: 'pod-garbage-collector-controller',
   resourcequota: 'resourcequota-controller',
   disruption: 'disruption-controller',
+  nodelifecycle: 'node-lifecycle-controller',
+  'taint-eviction': 'taint-eviction-controller',
   job: 'job-controller',
   'ttl-after-finished': 'ttl-after-finished-controller',
   cronjob: 'cronjob-controller',
@@ -56,6 +69,8 @@ const aliases: Record<string, ControllerName> = {
   endpointslice: 'endpointslice-controller',
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
+  'persistentvolume-binder': 'persistentvolume-binder-controller',
+  'ephemeral-volume': 'ephemeral-volume-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
 };
@@ -79,13 +94,13 @@ export function parseControllers(list: readonly string[]): string[] {
   });
 }
 
-/** Whether the controller runs under this `--controllers` list (default `*`). */
-export function controllerEnabled(name: ControllerName, list: readonly string[] = ['*']): boolean {
+/** Whether the controller runs under this `--controllers` list (default `*`); onByDefault: what `*` means for it. */
+export function controllerEnabled(name: ControllerName, list: readonly string[] = ['*'], onByDefault = !disabledByDefault.has(name)): boolean {
   let star = false;
   for (const entry of parseControllers(list)) {
     if (entry === name) return true;
     if (entry === `-${name}`) return false;
     if (entry === '*') star = true;
   }
-  return star && !disabledByDefault.has(name);
+  return star && onByDefault;
 }

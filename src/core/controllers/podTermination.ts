@@ -12,9 +12,11 @@ import { isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import type { RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
+import { isSimulatedNode } from '../simulation/nodes';
 
 export function startPodTermination(deps: NamespaceControllerDeps): RunningController {
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
+  const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const stopped = new AbortController();
   const unsubscribes: (() => void)[] = [];
   /** uid@deletionTimestamp already waited on. */
@@ -27,6 +29,9 @@ export function startPodTermination(deps: NamespaceControllerDeps): RunningContr
     if (waiting.has(mark)) return;
     waiting.add(mark);
     try {
+      // A simulated node's kubelet ends its own pods (and a stopped one leaves them Terminating, as a dead machine does).
+      const node = await nodes.getKv('', String(pod['spec']['nodeName']));
+      if (isSimulatedNode(node && nodes.decode(node))) return;
       const ms = Date.parse(meta.deletionTimestamp) - deps.clock.now().getTime();
       if (ms > 0) await deps.clock.sleep(ms, stopped.signal);
       if (stopped.signal.aborted) return;

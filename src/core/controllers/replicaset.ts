@@ -5,13 +5,18 @@
  * pods whose labels stop matching (ClaimPods), and reports
  * replicas, readyReplicas and availableReplicas in status.
  *
- * kubesim has no scheduler or kubelet: the pods it creates stay Pending and
- * unbound (so scaling down removes them at once) and count as ready only when
- * someone writes a Ready condition into their status.
+ * The same manager runs ReplicationControllers (pkg/controller/replication
+ * converts them to ReplicaSets): a ReplicaKind says what differs, the store,
+ * the kind, the selector (a label map there) and the event component.
+ *
+ * Without simulated nodes the pods it creates stay Pending and unbound (so
+ * scaling down removes them at once) and count as ready only when someone
+ * writes a Ready condition into their status.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
-import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } from '../selectors';
+import { isSelectorError, labelSelectorFromObject, type LabelSelector, type LabelSelectorObject, type SelectorError } from '../selectors';
+import type { Store } from '../registry/generic/store';
 import {
   compareActivePods,
   controllerKeyOf,
@@ -21,12 +26,13 @@ import {
   isPodReady,
   labelsInclude,
   newControllerRef,
+  podFromTemplate,
   specOf,
   statusOf,
 } from './controllerUtils';
 import type { StorageEvent } from '../storage/interface';
 import type { NamespaceControllerDeps } from './namespace';
-import { watchInto, type RunningController } from './informer';
+import { skippedController, watchInto, type RunningController } from './informer';
 import { newEventRecorder } from './events';
 import { newWorkQueue } from './workqueue';
 import { realClock } from '../util/clock';
@@ -48,10 +54,38 @@ function refusedByAdmission(e: unknown): e is StatusError {
 /** The rate limiter's backoff for a ReplicaSet whose creates keep failing: 5ms doubling up to 1000s, on the real clock. */
 const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 
-export function startReplicaSetController(deps: NamespaceControllerDeps): RunningController {
-  const replicaSets = deps.storeFor(deps.registry.resourceFor('apps', 'v1', 'replicasets')!);
+/** What tells a ReplicaSet and a ReplicationController apart for the manager that runs both. */
+export interface ReplicaKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  /** The controller's name: its work queue and its events' component. */
+  queueName: string;
+  eventComponent: string;
+  /** Its store; undefined when its API is switched off (--runtime-config), which skips the controller. */
+  store(deps: NamespaceControllerDeps): Store | undefined;
+  /** The pods it selects: a LabelSelector, or a ReplicationController's label map (SelectorFromSet). */
+  selectorOf(obj: KubeObject): LabelSelector | SelectorError;
+}
+
+const replicaSetKind: ReplicaKind = {
+  kind: 'ReplicaSet',
+  queueName: 'replicaset-controller',
+  eventComponent: 'replicaset-controller',
+  store: (deps) => {
+    const type = deps.registry.resourceFor('apps', 'v1', 'replicasets');
+    return type && deps.storeFor(type);
+  },
+  selectorOf: (rs) => labelSelectorFromObject(specOf(rs)['selector'] as LabelSelectorObject | undefined),
+};
+
+export const startReplicaSetController = (deps: NamespaceControllerDeps): RunningController => startReplicaManager(deps, replicaSetKind);
+
+/** NewBaseController: the ReplicaSet logic over the kind given. */
+export function startReplicaManager(deps: NamespaceControllerDeps, kind: ReplicaKind): RunningController {
+  const store = kind.store(deps);
+  if (!store) return skippedController;
+  const replicaSets: Store = store;
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
-  const recorder = newEventRecorder(deps, 'replicaset-controller');
+  const recorder = newEventRecorder(deps, kind.eventComponent);
 
   async function podsOf(rs: KubeObject, selector: { matches(l: Record<string, string> | undefined): boolean }): Promise<KubeObject[]> {
     const namespace = rs.metadata.namespace!;
@@ -101,21 +135,9 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     const want = Number(specOf(rs)['replicas'] ?? 1);
     const diff = want - active.length;
     const template = isObject(specOf(rs)['template']) ? (specOf(rs)['template'] as Record<string, unknown>) : {};
-    const tmeta = isObject(template['metadata']) ? (template['metadata'] as KubeObject['metadata']) : {};
     if (diff > 0) {
       for (let i = 0; i < Math.min(diff, burstReplicas); i++) {
-        const pod: KubeObject = {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            generateName: `${rs.metadata.name}-`,
-            ...(tmeta.labels ? { labels: { ...tmeta.labels } } : {}),
-            ...(tmeta.annotations ? { annotations: { ...tmeta.annotations } } : {}),
-            ...(tmeta.finalizers ? { finalizers: [...tmeta.finalizers] } : {}),
-            ownerReferences: [newControllerRef(rs)],
-          },
-          spec: structuredClone(template['spec'] ?? {}),
-        };
+        const pod = podFromTemplate(template, rs);
         try {
           const created = await pods.create(namespace, pod);
           recorder.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
@@ -150,7 +172,7 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
     const kv = await replicaSets.getKv(namespace, name);
     if (!kv) return;
     const rs = replicaSets.decode(kv);
-    const selector = labelSelectorFromObject(specOf(rs)['selector'] as LabelSelectorObject | undefined);
+    const selector = kind.selectorOf(rs);
     if (isSelectorError(selector)) return;
     let active = (await podsOf(rs, selector)).filter(isPodActive);
     let failure: string | undefined;
@@ -203,14 +225,14 @@ export function startReplicaSetController(deps: NamespaceControllerDeps): Runnin
   const stopped = new AbortController();
   /** Refused creates in a row, per ReplicaSet key. */
   const failures = new Map<string, number>();
-  const queue = newWorkQueue('replicaset-controller', sync);
+  const queue = newWorkQueue(kind.queueName, sync);
   /** The namespace key of an orphan pod with labels, which some ReplicaSet may adopt. */
   const orphanKey = (e: StorageEvent): string | undefined => {
     if (e.type !== 'PUT' || e.kv.value.includes('"ownerReferences"') || !e.kv.value.includes('"labels"')) return undefined;
     const namespace = e.kv.key.slice(pods.prefix.length).split('/')[0];
     return `${namespace}/`;
   };
-  const running = watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'ReplicaSet'), controllerKeyOf(e.prevKv, 'ReplicaSet'), orphanKey(e)] }]);
+  const running = watchInto(deps, queue, replicaSets, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, kind.kind), controllerKeyOf(e.prevKv, kind.kind), orphanKey(e)] }]);
   return {
     idle: running.idle,
     stop() {

@@ -9,6 +9,7 @@
  * after admission (AlreadyExists) left charged, as in kube.
  */
 import { isObject, type KubeObject } from '../api/types';
+import { objectGone } from './controllerUtils';
 import { StatusError } from '../errors';
 import { calculateUsage, equals, evaluatorFor, mask, parseResourceList, podChargesCompute, resourceListJson, type GroupResource } from '../quota';
 import type { Store } from '../registry/generic/store';
@@ -94,7 +95,7 @@ export function startResourceQuotaController(deps: NamespaceControllerDeps): Run
     if (equals(oldHard, hard) && equals(oldUsed, newUsed) && (isObject(status['hard']) || !hard.size) && (isObject(status['used']) || !newUsed.size)) return;
     try {
       await quotas.update(namespace, name, (cur) => {
-        if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+        if (!cur) throw objectGone();
         // UpdateStatus with the resourceVersion read: a quota changed since (admission charged it) is recounted.
         cur.metadata.resourceVersion = quota.metadata.resourceVersion;
         // Empty lists are left out, as Go's omitempty does.

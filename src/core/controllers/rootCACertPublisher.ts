@@ -6,6 +6,7 @@
  * publishes whatever CA data it was given.
  */
 import { jsonEqual } from '../api/equality';
+import { objectGone } from './controllerUtils';
 import type { KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { watchInto, type RunningController } from './informer';
@@ -34,7 +35,7 @@ export function startRootCACertPublisher(deps: NamespaceControllerDeps & { rootC
       const cm = configMaps.decode(kv);
       if (jsonEqual(cm['data'], data) && cm.metadata.annotations?.['kubernetes.io/description'] === description) return;
       await configMaps.update(namespace, rootCAConfigMapName, (cur) => {
-        if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+        if (!cur) throw objectGone();
         return { ...cur, data, metadata: { ...cur.metadata, annotations: { ...cur.metadata.annotations, ...annotations } } } as KubeObject;
       });
     } catch (e) {

@@ -21,7 +21,7 @@ import { isSelectorError, labelSelectorFromObject, type LabelSelectorObject } fr
 import type { StorageEvent } from '../storage/interface';
 import { realClock } from '../util/clock';
 import { claimObjects } from './controllerRefManager';
-import { controllerKeyOf, controllerRefOf, newControllerRef, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, controllerRefOf, newControllerRef, specOf, statusOf, objectGone } from './controllerUtils';
 import { newEventRecorder } from './events';
 import {
   createControllerRevision,
@@ -124,7 +124,7 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
     if (set.metadata.deletionTimestamp) throw new StatefulSetSyncError(`can't adopt ControllerRevisions for ${set.metadata.name}: ${set.metadata.namespace}/${set.metadata.name} has just been deleted`);
     for (const r of orphans) {
       await revisionStore.update(r.metadata.namespace!, r.metadata.name!, (cur) => {
-        if (!cur || cur.metadata.uid !== r.metadata.uid || controllerRefOf(cur)) throw gone();
+        if (!cur || cur.metadata.uid !== r.metadata.uid || controllerRefOf(cur)) throw objectGone();
         cur.metadata.ownerReferences = [...(cur.metadata.ownerReferences ?? []), newControllerRef(set)];
         return cur;
       });
@@ -302,7 +302,7 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
       || status.availableReplicas !== n('availableReplicas') || status.updateRevision !== (old['updateRevision'] ?? '');
     if (!inconsistent) return;
     await sets.update(set.metadata.namespace!, set.metadata.name!, (cur) => {
-      if (!cur || cur.metadata.uid !== set.metadata.uid) throw gone();
+      if (!cur || cur.metadata.uid !== set.metadata.uid) throw objectGone();
       cur['status'] = encodeStatus(status);
       return cur;
     }, { subresource: 'status' });
@@ -404,6 +404,3 @@ export function startStatefulSetController(deps: NamespaceControllerDeps): Runni
   };
 }
 
-function gone(): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'the object was replaced' });
-}

@@ -1,8 +1,9 @@
 /**
  * Simulated nodes (ApiServerOptions.simulatedNodes, the Node host's
- * --simulated-nodes): Nodes with their kubelets, and kube-scheduler to place
- * pods on them, so workloads run as on a small cluster: pods are bound,
- * get IPs, become Running and Ready, Job pods complete. Off by default:
+ * --simulated-nodes): Nodes with their kubelets, kube-scheduler to place
+ * pods on them and a volume provisioner with kind's default StorageClass,
+ * so workloads run as on a small cluster: pods are bound, get IPs, become
+ * Running and Ready, Job pods complete, claims get volumes. Off by default:
  * kubesim is then kube-apiserver and kube-controller-manager alone, and pods
  * stay Pending as on a cluster without nodes.
  */
@@ -11,12 +12,14 @@ import type { RunningController } from '../controllers/informer';
 import { startKubelets } from './kubelet';
 import { simulatedNodes, startSimulatedNodes } from './nodes';
 import { startScheduler } from './scheduler';
+import { startProvisioner } from './provisioner';
 
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
+export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
 
 export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string): RunningController {
   const nodes = simulatedNodes(count);
-  const parts = [startSimulatedNodes(deps, nodes, kubernetesVersion), startScheduler(deps), startKubelets(deps, nodes)];
+  const parts = [startSimulatedNodes(deps, nodes, kubernetesVersion), startScheduler(deps), startKubelets(deps, nodes), startProvisioner(deps)];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {

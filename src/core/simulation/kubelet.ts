@@ -28,7 +28,7 @@ import type { NamespaceControllerDeps } from '../controllers/namespace';
 import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
 import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtils';
-import { hexOf, type SimulatedNode } from './nodes';
+import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -135,7 +135,10 @@ function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready
 
 export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[]): RunningController {
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
+  const nodeStore = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const byName = new Map(nodes.map((n) => [n.name, n]));
+  /** The pods seen on each node, so a kubelet that starts again looks at all of them. */
+  const podsByNode = new Map<string, Set<string>>(nodes.map((n) => [n.name, new Set()]));
   const recorders = new Map<string, EventRecorder>(nodes.map((n) => [n.name, newEventRecorder(deps, 'kubelet', n.name)]));
   /** Pod IPs in use per node: ip -> pod uid. */
   const ips = new Map<string, Map<string, string>>(nodes.map((n) => [n.name, new Map()]));
@@ -202,10 +205,17 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     await loadIPs();
     const [namespace, name] = key.split('/') as [string, string];
     const kv = await pods.getKv(namespace, name);
-    if (!kv) return;
+    if (!kv) {
+      for (const keys of podsByNode.values()) keys.delete(key);
+      return;
+    }
     const pod = pods.decode(kv);
     const node = byName.get(String(specOf(pod)['nodeName'] ?? ''));
     if (!node) return;
+    podsByNode.get(node.name)!.add(key);
+    // A stopped kubelet does nothing: its pods stay as they were (Terminating ones too) until it starts again.
+    const nodeKv = await nodeStore.getKv('', node.name);
+    if (isKubeletStopped(nodeKv && nodeStore.decode(nodeKv))) return;
     const recorder = recorders.get(node.name)!;
     try {
       if (pod.metadata.deletionTimestamp) await terminate(pod, node, recorder);
@@ -387,7 +397,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     await pods.delete(pod.metadata.namespace!, pod.metadata.name!, { gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid } });
   }
 
-  const running = watchInto(deps, queue, pods, []);
+  const running = watchInto(deps, queue, pods, [
+    {
+      store: nodeStore,
+      // A node's change (its kubelet started again): its pods are looked at anew.
+      keysFor: (e) => [...(podsByNode.get(e.kv.key.slice(nodeStore.prefix.length)) ?? [])],
+    },
+  ]);
   return {
     idle: () => running.idle(),
     stop() {

@@ -12,6 +12,7 @@ import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
 import { newEventRecorder } from '../controllers/events';
+import { objectGone } from '../controllers/controllerUtils';
 
 export interface SimulatedNode {
   name: string;
@@ -31,6 +32,13 @@ export const simulatedNodeAnnotation = 'kubesim.io/node';
 
 /** Whether a Node is one of kubesim's simulated nodes. */
 export const isSimulatedNode = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[simulatedNodeAnnotation] === 'simulated';
+
+/**
+ * Stops a simulated node's kubelet while the Node carries it (`kubectl annotate node node-1 kubesim.io/kubelet=stopped`),
+ * as a machine that went down: no heartbeat, no status, its pods left as they are. Removing it starts the kubelet again.
+ */
+export const kubeletStoppedAnnotation = 'kubesim.io/kubelet';
+export const isKubeletStopped = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === 'stopped';
 
 /** What every simulated node has: 4 CPUs, 16 GiB, 100 GiB of disk, 110 pods (the kubelet's default maxPods). */
 export const nodeCapacity: Readonly<Record<string, string>> = Object.freeze({
@@ -144,7 +152,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
 
   async function reportStatus(node: SimulatedNode): Promise<KubeObject> {
     const { object } = await nodeStore.update('', node.name, (cur) => {
-      if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `nodes "${node.name}" not found` });
+      if (!cur) throw objectGone(`nodes "${node.name}" not found`);
       cur['status'] = { ...(isObject(cur['status']) ? cur['status'] : {}), ...nodeStatus(node, kubernetesVersion, cur['status'], deps.clock.now()) };
       return cur;
     }, { subresource: 'status' });
@@ -166,7 +174,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
       return;
     }
     await leases.update('kube-node-lease', node.name, (cur) => {
-      if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
+      if (!cur) throw objectGone();
       cur['spec'] = { ...(isObject(cur['spec']) ? cur['spec'] : {}), ...spec };
       return cur;
     });
@@ -186,12 +194,26 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
   async function run(node: SimulatedNode, registered: () => void): Promise<void> {
     let owner: KubeObject | undefined;
     let reportedAt = -Infinity;
+    let wasStopped = false;
     startingEvents(node);
     while (!stopped.signal.aborted) {
       try {
         const nowMs = deps.clock.now().getTime();
         const kv = await nodeStore.getKv('', node.name);
-        if (!kv || !owner || owner.metadata.uid !== nodeStore.decode(kv).metadata.uid || nowMs - reportedAt >= statusReportMs) {
+        const current = kv ? nodeStore.decode(kv) : undefined;
+        if (isKubeletStopped(current)) {
+          // Down: nothing is posted until the annotation goes; then the kubelet starts again.
+          wasStopped = true;
+          registered();
+          await deps.clock.sleep(leaseRenewMs, stopped.signal);
+          continue;
+        }
+        if (wasStopped) {
+          wasStopped = false;
+          owner = undefined;
+          startingEvents(node);
+        }
+        if (!kv || !owner || owner.metadata.uid !== current!.metadata.uid || nowMs - reportedAt >= statusReportMs) {
           owner = kv ? await reportStatus(node) : await register(node);
           reportedAt = nowMs;
         }

@@ -2,14 +2,17 @@
  * kube-scheduler for simulated nodes: binds each pending pod whose
  * schedulerName is `default-scheduler` to a node that passes the default
  * filters (NodeUnschedulable, NodeAffinity with nodeSelector,
- * TaintToleration, NodePorts, NodeResourcesFit), preferring the least
+ * TaintToleration, NodePorts, NodeResourcesFit, VolumeBinding from
+ * volumeBinding.ts), preferring the least
  * requested one (NodeResourcesFit's LeastAllocated score over cpu and
  * memory, counting a container without requests as 100m and 200Mi as the
  * scheduler does), ties going to the first node by name. It binds through
  * pods/binding and records `Scheduled`; a pod no node fits gets
  * `PodScheduled=False` (Unschedulable) with the scheduler's FitError
  * message and a `FailedScheduling` warning, and is tried again when a node
- * or a bound pod changes. kubesim does not preempt: the message's
+ * or a bound pod changes (or, for volumes, a claim, volume or class). A pod
+ * whose claims the chosen node must first get is held there until they are
+ * bound, then bound itself. kubesim does not preempt: the message's
  * preemption part says what the scheduler's post-filter would find when no
  * pod of lower priority could make room.
  */
@@ -24,6 +27,8 @@ import { newWorkQueue } from '../controllers/workqueue';
 import { podRequests } from '../quota/podResources';
 import { parseResourceList, type ResourceList } from '../quota/resources';
 import { specOf, statusOf } from '../controllers/controllerUtils';
+import { affinityFits, tolerates } from '../api/nodeAffinity';
+import { newVolumeBinding, podClaimNames, type PodVolumes } from './volumeBinding';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -32,64 +37,6 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : 
 interface Misfit {
   reasons: string[];
   unresolvable: boolean;
-}
-
-/** v1helper.ToleratesTaint. */
-function tolerates(toleration: Obj, taint: Obj): boolean {
-  if (toleration['effect'] && toleration['effect'] !== taint['effect']) return false;
-  if (toleration['key'] !== undefined && toleration['key'] !== '' && toleration['key'] !== taint['key']) return false;
-  const op = toleration['operator'] ?? 'Equal';
-  if (op === 'Exists') return true;
-  return op === 'Equal' && (toleration['value'] ?? '') === (taint['value'] ?? '');
-}
-
-/** nodeaffinity's NodeSelectorRequirement on labels (or on fields: only metadata.name). */
-function requirementMatches(req: Obj, values: Record<string, string>): boolean {
-  const key = String(req['key'] ?? '');
-  const have = values[key];
-  const list = Array.isArray(req['values']) ? req['values'].map(String) : [];
-  switch (req['operator']) {
-    case 'In':
-      return have !== undefined && list.includes(have);
-    case 'NotIn':
-      return have === undefined || !list.includes(have);
-    case 'Exists':
-      return have !== undefined;
-    case 'DoesNotExist':
-      return have === undefined;
-    case 'Gt':
-    case 'Lt': {
-      if (have === undefined || list.length !== 1 || !/^-?\d+$/.test(have) || !/^-?\d+$/.test(list[0]!)) return false;
-      const a = BigInt(have);
-      const b = BigInt(list[0]!);
-      return req['operator'] === 'Gt' ? a > b : a < b;
-    }
-    default:
-      return false;
-  }
-}
-
-/** NodeSelectorTerms are ORed, a term's requirements ANDed; a term with no requirement matches nothing. */
-function nodeSelectorMatches(terms: Obj[], node: KubeObject): boolean {
-  const labels = node.metadata.labels ?? {};
-  const fields = { 'metadata.name': node.metadata.name ?? '' };
-  return terms.some((term) => {
-    const exprs = objects(term['matchExpressions']);
-    const fieldExprs = objects(term['matchFields']);
-    if (!exprs.length && !fieldExprs.length) return false;
-    return exprs.every((r) => requirementMatches(r, labels)) && fieldExprs.every((r) => requirementMatches(r, fields));
-  });
-}
-
-/** The NodeAffinity filter: spec.nodeSelector and the required node affinity. */
-function affinityFits(pod: KubeObject, node: KubeObject): boolean {
-  const spec = specOf(pod);
-  const selector = isObject(spec['nodeSelector']) ? (spec['nodeSelector'] as Record<string, string>) : {};
-  const labels = node.metadata.labels ?? {};
-  for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
-  const affinity = isObject(spec['affinity']) && isObject(spec['affinity']['nodeAffinity']) ? spec['affinity']['nodeAffinity'] : undefined;
-  const required = affinity && isObject(affinity['requiredDuringSchedulingIgnoredDuringExecution']) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
-  return !required || nodeSelectorMatches(objects(required['nodeSelectorTerms']), node);
 }
 
 const hostPortsOf = (pod: KubeObject): string[] =>
@@ -180,8 +127,8 @@ function score(pod: KubeObject, node: KubeObject, usage: NodeUsage): number {
   return (share(usage.scoring.cpu + want.cpu, allocatable.get('cpu')) + share((usage.scoring.memory + want.memory) * 1000n, allocatable.get('memory'))) / 2;
 }
 
-/** FitError.Error(): the reasons counted over the nodes, sorted, and the post-filter's answer. */
-export function fitErrorMessage(nodes: number, misfits: Misfit[]): string {
+/** FitError.Error(): a PreFilter's message or the reasons counted over the nodes, sorted, and the post-filter's answer. */
+export function fitErrorMessage(nodes: number, misfits: Misfit[], preFilterMessage?: string): string {
   if (nodes === 0) return 'no nodes available to schedule pods';
   const histogram = (list: Misfit[]) => {
     const counts = new Map<string, number>();
@@ -194,8 +141,12 @@ export function fitErrorMessage(nodes: number, misfits: Misfit[]): string {
     preemption.set(r, (preemption.get(r) ?? 0) + 1);
   }
   const post = [...preemption].map(([r, n]) => `${n} ${r}`).sort();
-  return `0/${nodes} nodes are available: ${histogram(misfits).join(', ')}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
+  const reasons = preFilterMessage ?? histogram(misfits).join(', ');
+  return `0/${nodes} nodes are available: ${reasons}. preemption: 0/${nodes} nodes are available: ${post.join(', ')}.`;
 }
+
+/** How long PreBind waits for a pod's claims to be bound (VolumeBindingArgs.bindTimeoutSeconds). */
+const bindTimeoutMs = 600_000;
 
 const isBound = (pod: KubeObject) => !!specOf(pod)['nodeName'];
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
@@ -211,13 +162,21 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   const pods = deps.storeFor(podType);
   const nodes = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const recorder = newEventRecorder(deps, 'default-scheduler');
+  const volumeBinding = newVolumeBinding(deps);
+  /** Pods whose volumes are being bound for the node they were given (the binding cycle's wait): counted on that node meanwhile. */
+  const assumed = new Map<string, { uid: string; node: string; claims: string[]; deadline: number }>();
+  const stopped = new AbortController();
   /** Pods that did not fit: tried again when the cluster changes (the unschedulable queue's move on events). */
   const unschedulable = new Set<string>();
   /** One pod at a time, each placement seeing the bindings before it (the scheduler's assumed pods). */
   let turn: Promise<void> = Promise.resolve();
   const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
 
+  /** Counts the cluster changes that move parked pods (the queue's moveRequestCycle). */
+  let moves = 0;
+
   function retryUnschedulable(): string[] {
+    moves++;
     const keys = [...unschedulable];
     unschedulable.clear();
     return keys;
@@ -228,13 +187,18 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     // Parked until a node or a bound pod changes, as the scheduler's unschedulable queue holds it (its own condition write included).
     if (unschedulable.has(key)) return;
     const kv = await pods.getKv(namespace, name);
-    if (!kv) return;
+    if (!kv) return void assumed.delete(key);
     const pod = pods.decode(kv);
+    const waiting = assumed.get(key);
+    if (waiting && (waiting.uid !== pod.metadata.uid || !wantsScheduling(pod))) assumed.delete(key);
     if (!wantsScheduling(pod)) return;
+    const movesAtStart = moves;
     const nodeList = (await nodes.list('')).items.sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1));
+    if (waiting && assumed.has(key)) return finishBinding(key, pod, nodeList.find((n) => n.metadata.name === waiting.node));
     const usage = new Map<string, NodeUsage>(nodeList.map((n) => [n.metadata.name!, { pods: 0, requests: new Map(), ports: [], scoring: { cpu: 0n, memory: 0n } }]));
     for (const other of (await pods.list('')).items) {
-      const u = usage.get(String(specOf(other)['nodeName'] ?? ''));
+      const assumedOn = assumed.get(`${other.metadata.namespace}/${other.metadata.name}`);
+      const u = usage.get(String(specOf(other)['nodeName'] || (assumedOn && assumedOn.uid === other.metadata.uid ? assumedOn.node : '')));
       if (!u || isTerminal(other)) continue;
       u.pods++;
       addRequests(u.requests, podRequests(other, { overhead: true }));
@@ -244,25 +208,72 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       u.scoring.memory += s.memory;
     }
     const misfits: Misfit[] = [];
-    let best: { node: KubeObject; score: number } | undefined;
-    for (const node of nodeList) {
+    let best: { node: KubeObject; score: number; volumes?: PodVolumes } | undefined;
+    // VolumeBinding's PreFilter: a claim missing or unbound (Immediate) rejects every node at once.
+    const claims = nodeList.length ? await volumeBinding.preFilter(pod) : undefined;
+    const preFilterMessage = typeof claims === 'string' ? claims : undefined;
+    for (const node of preFilterMessage ? [] : nodeList) {
       const u = usage.get(node.metadata.name!)!;
       const misfit = filter(pod, node, u);
       if (misfit) {
         misfits.push(misfit);
         continue;
       }
+      const volumes = claims && typeof claims === 'object' ? volumeBinding.filter(claims, node) : undefined;
+      if (volumes && 'reasons' in volumes) {
+        misfits.push({ reasons: volumes.reasons, unresolvable: true });
+        continue;
+      }
       const s = score(pod, node, u);
-      if (!best || s > best.score) best = { node, score: s };
+      if (!best || s > best.score) best = { node, score: s, ...(volumes ? { volumes } : {}) };
     }
+    // A PreFilter rejection stands for every node, none of which preemption could help.
+    if (preFilterMessage) misfits.push(...nodeList.map(() => ({ reasons: [], unresolvable: true })));
     if (!best) {
-      const message = fitErrorMessage(nodeList.length, misfits);
-      unschedulable.add(key);
+      const message = fitErrorMessage(nodeList.length, misfits, preFilterMessage);
+      // A change during this attempt may have made room: try again rather than park (kube's backoff queue).
+      if (moves !== movesAtStart) queue.add(key);
+      else unschedulable.add(key);
       recorder.event(pod, 'Warning', 'FailedScheduling', message);
       await markUnschedulable(pod, message);
       return;
     }
     const target = best.node.metadata.name!;
+    const toBind = best.volumes && best.volumes.staticBindings.length + best.volumes.provisions.length > 0;
+    if (!toBind) return bindPod(pod, target);
+    // Reserve and PreBind: the node is the pod's while its claims are bound; their changes bring it back.
+    assumed.set(key, { uid: pod.metadata.uid!, node: target, claims: podClaimNames(pod).map((c) => c.name), deadline: deps.clock.now().getTime() + bindTimeoutMs });
+    void deps.clock.sleep(bindTimeoutMs, stopped.signal).then(() => queue.add(key), () => {});
+    try {
+      await volumeBinding.preBind(best.volumes!, target);
+    } catch (e) {
+      if (!(e instanceof StatusError)) throw e;
+      assumed.delete(key);
+      return failBinding(key, pod, `running PreBind plugin "VolumeBinding": binding volumes: ${e.message}`);
+    }
+    queue.add(key);
+  }
+
+  /** The end of the binding cycle for a pod whose volumes were being bound: bound, still waiting, or failed. */
+  async function finishBinding(key: string, pod: KubeObject, node: KubeObject | undefined): Promise<void> {
+    let done = await volumeBinding.allBound(pod, node);
+    // The binding cycle polls its claims for bindTimeout, then gives up.
+    if (done === false && deps.clock.now().getTime() >= (assumed.get(key)?.deadline ?? 0)) done = 'context deadline exceeded';
+    if (done === false) return;
+    assumed.delete(key);
+    if (typeof done === 'string' || !node) return failBinding(key, pod, `running PreBind plugin "VolumeBinding": binding volumes: ${typeof done === 'string' ? done : 'node is gone'}`);
+    await bindPod(pod, node.metadata.name!);
+  }
+
+  /** A binding cycle that failed: reported as the scheduler's failure handler reports an error (SchedulerError); tried again on a change. */
+  async function failBinding(key: string, pod: KubeObject, message: string): Promise<void> {
+    unschedulable.add(key);
+    recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    await markUnschedulable(pod, message, 'SchedulerError');
+  }
+
+  async function bindPod(pod: KubeObject, target: string): Promise<void> {
+    const { namespace, name } = pod.metadata as { namespace: string; name: string };
     try {
       await assignPod(pods, namespace, { metadata: { name, uid: pod.metadata.uid }, target: { kind: 'Node', name: target } }, deps.clock.now(), { dryRun: false, copyLabels: false });
       recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${namespace}/${name} to ${target}`);
@@ -272,16 +283,22 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     }
   }
 
+  /** Pods waiting on a claim: those whose volumes are being bound, and (on any claim change) the unschedulable ones. */
+  function podsForClaim(namespace: string, claim: string): string[] {
+    const waiting = [...assumed].filter(([k, a]) => k.startsWith(`${namespace}/`) && a.claims.includes(claim)).map(([k]) => k);
+    return unschedulable.size ? [...waiting, ...retryUnschedulable()] : waiting;
+  }
+
   /** The PodScheduled condition an unschedulable pod shows (updatePod in the scheduler's failure handler). */
-  async function markUnschedulable(pod: KubeObject, message: string): Promise<void> {
+  async function markUnschedulable(pod: KubeObject, message: string, reason = 'Unschedulable'): Promise<void> {
     try {
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
         if (!cur || cur.metadata.uid !== pod.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
         const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
         const conditions = objects(status['conditions']);
         const was = conditions.find((c) => c['type'] === 'PodScheduled');
-        if (was?.['status'] === 'False' && was['reason'] === 'Unschedulable' && was['message'] === message) return cur;
-        const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason: 'Unschedulable', message };
+        if (was?.['status'] === 'False' && was['reason'] === reason && was['message'] === message) return cur;
+        const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason, message };
         status['conditions'] = was ? conditions.map((c) => (c === was ? next : c)) : [...conditions, next];
         return cur;
       }, { subresource: 'status' });
@@ -290,16 +307,33 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     }
   }
 
-  return watchInto(deps, queue, pods, [
+  const running = watchInto(deps, queue, pods, [
     {
       store: nodes,
       // A node added or changed may fit what did not fit before.
       keysFor: () => retryUnschedulable(),
     },
     {
+      // VolumeBinding's events: a claim, volume or class added or changed may bind a waiting pod or fit an unschedulable one.
+      store: volumeBinding.claims,
+      keysFor: (e) => {
+        const claim = volumeBinding.claims.decode(e.kv);
+        return podsForClaim(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
+      },
+    },
+    { store: volumeBinding.volumes, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
+    { store: volumeBinding.classes, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
+    {
       store: pods,
       // A bound pod that finished or went frees its node's room.
       keysFor: (e) => (unschedulable.size && (e.type === 'DELETE' || isTerminal(pods.decode(e.kv))) ? retryUnschedulable() : []),
     },
   ]);
+  return {
+    idle: () => running.idle(),
+    stop() {
+      stopped.abort();
+      running.stop();
+    },
+  };
 }

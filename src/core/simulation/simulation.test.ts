@@ -207,6 +207,60 @@ describe('simulated nodes', () => {
     expect(events.find((e) => e.reason === 'Killing')).toMatchObject({ type: 'Normal', message: 'Stopping container app', involvedObject: { uid: running.metadata.uid, fieldPath: 'spec.containers{app}' } });
   });
 
+  it('a stopped kubelet: the node turns Unknown and tainted, its pods NotReady, evicted after their 300s toleration and replaced elsewhere; started again, it ends them', async () => {
+    const s = await cluster(2);
+    const merge = { 'content-type': 'application/merge-patch+json' };
+    await s.json('POST', `${ns}/pods`, { body: pod('pinned', { nodeSelector: { 'kubernetes.io/hostname': 'node-1' } }) });
+    const created = await s.json('POST', '/apis/apps/v1/namespaces/default/replicasets', {
+      body: { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { nodeSelector: { 'kubernetes.io/hostname': 'node-1' }, containers: [{ name: 'nginx', image: 'nginx' }] } } } },
+    });
+    expect(created.status).toBe(201);
+    await eventually(() => getPod(s, 'pinned'), phaseIs('Running'), 'pinned running');
+    const first = await eventually(async () => (await s.json('GET', `${ns}/pods?labelSelector=app%3Dweb`)).body.items as any[], (l) => l[0]?.status?.phase === 'Running', 'the replica running');
+    // Let the replacement go anywhere: the template no longer pins node-1 (the running pod keeps its place).
+    await s.json('PATCH', '/apis/apps/v1/namespaces/default/replicasets/web', { body: { spec: { template: { spec: { nodeSelector: null } } } }, headers: merge });
+
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { annotations: { 'kubesim.io/kubelet': 'stopped' } } }, headers: merge })).status).toBe(200);
+    s.clock.advance(40_000);
+    // Within the 50s grace period nothing happens.
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await s.json('GET', '/api/v1/nodes/node-1')).body.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
+    s.clock.advance(20_000);
+    const unknown = await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-1')).body, (n) => n.spec.taints?.length === 2, 'node-1 tainted');
+    expect(unknown.status.conditions.map((c: any) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ['MemoryPressure', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'],
+      ['DiskPressure', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'],
+      ['PIDPressure', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'],
+      ['Ready', 'Unknown', 'NodeStatusUnknown', 'Kubelet stopped posting node status.'],
+    ]);
+    expect(unknown.spec.taints).toEqual([
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', timeAdded: '2026-01-01T00:01:00Z' },
+    ]);
+    const notReady = await eventually(() => getPod(s, 'pinned'), (p) => p.status.conditions.find((c: any) => c.type === 'Ready').status === 'False', 'pinned NotReady');
+    expect(notReady.status.phase).toBe('Running');
+    expect((await eventsOf(s, 'pinned')).find((e) => e.reason === 'NodeNotReady')).toMatchObject({ type: 'Warning', message: 'Node is not ready', source: { component: 'node-controller' } });
+
+    // DefaultTolerationSeconds gave every pod 300s of unreachable: then the taint eviction controller deletes them.
+    s.clock.advance(300_000);
+    const evicted = await eventually(() => getPod(s, first[0].metadata.name), (p) => !!p.metadata.deletionTimestamp, 'the replica evicted');
+    expect(evicted.status.conditions.find((c: any) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' });
+    expect((await eventsOf(s, first[0].metadata.name)).find((e) => e.reason === 'TaintManagerEviction')).toMatchObject({ message: `Marking for deletion Pod default/${first[0].metadata.name}` });
+    // Its replacement runs on node-2; the evicted pod stays Terminating, as on a dead machine.
+    const replacement = await eventually(async () => (await s.json('GET', `${ns}/pods?labelSelector=app%3Dweb`)).body.items as any[], (l) => l.some((p) => p.status?.phase === 'Running' && p.spec.nodeName === 'node-2'), 'the replacement');
+    expect(replacement).toHaveLength(2);
+    s.clock.advance(60_000);
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await getPod(s, first[0].metadata.name)).metadata.deletionTimestamp).toBeDefined();
+
+    // The kubelet starts again: the node is Ready, untainted, and the evicted pods are ended.
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { annotations: { 'kubesim.io/kubelet': null } } }, headers: merge })).status).toBe(200);
+    s.clock.advance(10_000);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/${first[0].metadata.name}`)).status, (st) => st === 404, 'the evicted pod gone');
+    const back = await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-1')).body, (n) => !n.spec.taints, 'node-1 untainted');
+    expect(back.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+  });
+
   it('has no nodes unless asked: pods stay Pending and unbound', async () => {
     t = await newTestServer({ controllers: ['*'] });
     await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (st) => st === 200, 'the default service account');

@@ -69,8 +69,8 @@ export type WriteVerb = 'create' | 'replace' | 'apply' | 'delete';
 export interface ApiClient {
   /** Sends a request and returns the raw Response (for streams); only an unreachable server throws. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** GETs a path and parses the JSON body. */
-  get<T>(path: string, init?: { signal?: AbortSignal }): Promise<T>;
+  /** GETs a path and parses the JSON body; `accept` asks for another representation (a server-side Table). */
+  get<T>(path: string, init?: { signal?: AbortSignal; accept?: string }): Promise<T>;
   /** POSTs an object to a collection path and returns the created object. */
   create<T extends KubeObject = KubeObject>(collectionPath: string, object: KubeObject, options?: CreateOptions): Promise<T>;
   /**
@@ -163,7 +163,7 @@ export function createApiClient(
   return {
     fetch: raw,
     write,
-    get: (path, init) => send(path, { headers: { Accept: 'application/json' }, signal: init?.signal }),
+    get: (path, init) => send(path, { headers: { Accept: init?.accept ?? 'application/json' }, signal: init?.signal }),
     create: (collectionPath, object, options) => {
       const query = new URLSearchParams();
       if (options?.fieldManager) query.set('fieldManager', options.fieldManager);

@@ -13,6 +13,9 @@ export const queryKeys = {
   /** A collection: namespace undefined means all namespaces (or a cluster-scoped resource). */
   list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string, labelSelector?: string) =>
     [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector ?? ''] as const,
+  /** The server's Table of a collection (the columns `kubectl get` prints) at a list's resourceVersion. */
+  table: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace: string | undefined, labelSelector: string, resourceVersion: string) =>
+    [...root, 'table', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector, resourceVersion] as const,
   objects: () => [...root, 'object'] as const,
   object: (path: string) => [...root, 'object', path] as const,
   openapi: (groupVersionPath: string) => [...root, 'openapi', groupVersionPath] as const,

@@ -6,6 +6,7 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultTemplate } from '../core/podSpec';
+import { jsonEqual } from '../../api/equality';
 
 type Obj = Record<string, unknown>;
 const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {}));
@@ -49,4 +50,30 @@ function defaultDaemonSet(obj: KubeObject): void {
 
 export const replicaSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultReplicaSet };
 export const statefulSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultStatefulSet };
-export const daemonSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultDaemonSet };
+/** apps/v1 carries the internal spec.templateGeneration in this annotation (the DaemonSet controller's pod-template-generation). */
+export const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+const templateGenerationOf = (obj: KubeObject): number => {
+  const n = Number(obj.metadata.annotations?.[templateGenerationAnnotation] ?? 0);
+  return Number.isInteger(n) ? n : 0;
+};
+
+function setTemplateGeneration(obj: KubeObject, generation: number): void {
+  if (generation) obj.metadata.annotations = { ...obj.metadata.annotations, [templateGenerationAnnotation]: String(generation) };
+  else if (obj.metadata.annotations) delete obj.metadata.annotations[templateGenerationAnnotation];
+}
+
+export const daemonSetStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultDaemonSet,
+  // PrepareForCreate: an empty status (its four counts are not omitempty); templateGeneration starts at 1 unless the writer gave a later one.
+  prepareForCreate(obj) {
+    obj['status'] = { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 };
+    setTemplateGeneration(obj, Math.max(1, templateGenerationOf(obj)));
+  },
+  // PrepareForUpdate: a writer may not set templateGeneration; a changed template raises it by one.
+  prepareForUpdate(obj, old, ctx) {
+    if (ctx.subresource !== '') return;
+    const changed = !jsonEqual(specOf(obj)['template'], isObject(old['spec']) ? old['spec']['template'] : undefined);
+    setTemplateGeneration(obj, templateGenerationOf(old) + (changed ? 1 : 0));
+  },
+};

@@ -2,6 +2,7 @@
 import type { ResourceStrategy } from '../generic/strategy';
 import { limitRangeStrategy, resourceQuotaStrategy } from './limitRanges';
 import { namespaceStrategy } from './namespaces';
+import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './persistentVolumes';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
 import { replicationControllerStrategy } from './replicationcontrollers';
@@ -11,6 +12,8 @@ import { serviceStrategy } from './services';
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
   limitranges: limitRangeStrategy,
   namespaces: namespaceStrategy,
+  persistentvolumeclaims: persistentVolumeClaimStrategy,
+  persistentvolumes: persistentVolumeStrategy,
   pods: podStrategy,
   podtemplates: templateDefaults(['template', 'spec']),
   replicationcontrollers: replicationControllerStrategy,

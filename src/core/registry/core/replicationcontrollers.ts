@@ -18,4 +18,8 @@ function defaultReplicationController(obj: KubeObject): void {
 
 export const replicationControllerStrategy: Partial<ResourceStrategy> = {
   defaulter: defaultReplicationController,
+  // PrepareForCreate: an empty status, whose replicas is not omitempty.
+  prepareForCreate(obj) {
+    obj['status'] = { replicas: 0 };
+  },
 };
