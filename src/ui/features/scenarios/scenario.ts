@@ -20,7 +20,8 @@
  *     - request: GET /apis/apps/v1/namespaces/default/deployments/web
  *       expect: { body: { status: { availableReplicas: 2 } } }
  *       wait: 10s                        # as `kubectl wait --timeout`: repeat the request until the expectation
- *                                        # holds (controllers act asynchronously) or the time (real, not the fake clock) is up
+ *                                        # holds and save: finds its values (controllers act asynchronously), or
+ *                                        # the time (real, not the fake clock) is up; the last answer is reported
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
  *     - request: GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$(rv)&timeoutSeconds=1
  *       expect: { body: [{ type: MODIFIED }] }   # a watch reads as its events, once timeoutSeconds ends it
