@@ -69,3 +69,23 @@ describe('A lesson that reads a watch', () => {
     await expect.poll(() => page.getByTestId('scenario-summary').textContent(), { timeout: 60_000 }).toBe('7 passed, 0 failed, 0 to run');
   });
 });
+
+describe('A lesson on simulated nodes', () => {
+  it('jobs-and-cronjobs passes every step in the worker: its steps wait for the job-controller, and advanceClock moves the fake clock', async () => {
+    await page.getByTestId('tab-scenarios').click();
+    await page.getByTestId('scenario-lessons').selectOption('jobs-and-cronjobs');
+    await expect.poll(() => page.locator('#scenario-heading').textContent()).toBe('Scenario: jobs-and-cronjobs');
+    // Its settings (a fake clock, one simulated node) switch the tab's server over one reload.
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('scenario-replay').click()]);
+    await workbenchReady(page);
+    await expect.poll(() => page.getByTestId('scenario-summary').textContent(), { timeout: 90_000 }).toBe('20 passed, 0 failed, 0 to run');
+    expect(await page.getByTestId('scenario-result').nth(12).textContent()).toBe(
+      'PASS step 13: the second Pod failed too; two failures pass backoffLimit 1, so the Job is FailureTarget and then Failed: GET /apis/batch/v1/namespaces/lesson-jobs/jobs/fails (waiting up to 15000ms) -> 200',
+    );
+    expect(await page.getByTestId('scenario-result').nth(0).textContent()).toMatch(/ -> 404 NotFound$/);
+    // A replay on the same server passes again: the lesson deletes its last run's Jobs first (200, not 404 now).
+    await page.getByTestId('scenario-replay').click();
+    await expect.poll(() => page.getByTestId('scenario-result').nth(0).textContent(), { timeout: 30_000 }).toMatch(/ -> 200$/);
+    await expect.poll(() => page.getByTestId('scenario-summary').textContent(), { timeout: 90_000 }).toBe('20 passed, 0 failed, 0 to run');
+  });
+});

@@ -119,11 +119,29 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget,
     }
     return { index, passed: true, failures: [] };
   }
+  // `wait:` repeats the request, as `kubectl wait` polls, until the expectation holds or the time (real time: a
+  // controller acts on its own, not when the fake clock moves) is up; the step reports the last answer.
+  const deadline = step.waitMs !== undefined ? Date.now() + step.waitMs : 0;
+  for (;;) {
+    const { result, saved } = await answer(step, index, target, vars);
+    if (result.passed || Date.now() + WAIT_INTERVAL_MS > deadline) {
+      Object.assign(vars, saved);
+      return result;
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_INTERVAL_MS));
+  }
+}
+
+/** How often a waiting step asks again (kubectl wait watches; a scenario polls, like `kubectl get` in a loop). */
+const WAIT_INTERVAL_MS = 75;
+
+/** One request of a step, checked against its expectation, with the values it would save. */
+async function answer(step: RequestStep, index: number, target: ScenarioTarget, vars: ScenarioVariables): Promise<{ result: StepResult; saved: ScenarioVariables }> {
   const response = await target.fetch(buildRequest({ ...step, path: expand(step.path, vars), body: expand(step.body, vars) }, target));
   // The step asked for JSON: a protobuf body is no answer it can check (and without `k8s\0` no protobuf at all).
   if (isProtobufResponse(response)) {
     const problem = protobufBodyProblem(new Uint8Array(await response.arrayBuffer()));
-    return { index, passed: false, failures: [`response body: ${problem}`], status: response.status };
+    return { result: { index, passed: false, failures: [`response body: ${problem}`], status: response.status }, saved: {} };
   }
   const text = await response.text();
   let body: unknown = text;
@@ -146,13 +164,14 @@ export async function runStep(step: Step, index: number, target: ScenarioTarget,
     body,
   };
   result.failures = checkExpectation(expand(step.expect, vars), result);
+  const saved: ScenarioVariables = {};
   for (const [name, path] of Object.entries(step.save ?? {})) {
     const value = path.split('.').reduce<unknown>((at, key) => (isRecord(at) ? at[key] : Array.isArray(at) ? at[Number(key)] : undefined), body);
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') vars[name] = String(value);
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') saved[name] = String(value);
     else result.failures.push(`save.${name}: the answer has no value at ${path}`);
   }
   result.passed = result.failures.length === 0;
-  return result;
+  return { result, saved };
 }
 
 function buildRequest(step: RequestStep, target: ScenarioTarget): Request {
@@ -187,6 +206,8 @@ export function subsetFailures(expected: unknown, actual: unknown, path: string)
     if (actual.length !== expected.length) return [`${path}: expected ${expected.length} items, got ${actual.length}`];
     return expected.flatMap((value, i) => subsetFailures(value, actual[i], `${path}[${i}]`));
   }
+  // null expects the field absent: Kubernetes omits empty fields (omitempty) and reads null as unset.
+  if (expected === null) return actual === null || actual === undefined ? [] : [`${path}: expected no value, got ${JSON.stringify(actual)}`];
   return expected === actual ? [] : [`${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual ?? null)}`];
 }
 

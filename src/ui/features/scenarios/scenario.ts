@@ -15,7 +15,13 @@
  *       contentType: application/apply-patch+yaml
  *       body: { ... }                    # an object (sent as JSON) or text
  *       expect: { status: 409, reason: Conflict, message: "...", warnings: ["..."], body: { ...subset... } }
+ *                                        # in body, `field: null` expects the field absent (omitted or null)
  *       save: { rv: metadata.resourceVersion }   # a value of the answer, for $(rv) in later paths and bodies
+ *     - request: GET /apis/apps/v1/namespaces/default/deployments/web
+ *       expect: { body: { status: { availableReplicas: 2 } } }
+ *       wait: 10s                        # as `kubectl wait --timeout`: repeat the request until the expectation
+ *                                        # holds and save: finds its values (controllers act asynchronously), or
+ *                                        # the time (real, not the fake clock) is up; the last answer is reported
  *     - advanceClock: 6m                 # moves the fake clock (settings.fakeClock)
  *     - request: GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=$(rv)&timeoutSeconds=1
  *       expect: { body: [{ type: MODIFIED }] }   # a watch reads as its events, once timeoutSeconds ends it
@@ -66,6 +72,8 @@ export interface RequestStep {
   expect?: Expectation;
   /** Variables read from the answer's body by dotted path (`metadata.resourceVersion`), used as `$(name)` by later steps. */
   save?: Record<string, string>;
+  /** How long (real time, ms) to repeat the request until its expectation holds, as `kubectl wait --timeout`. */
+  waitMs?: number;
 }
 
 export interface ClockStep {
@@ -145,6 +153,12 @@ export function parseScenario(text: string): ParsedScenario {
       if (isRecord(raw.save) && Object.values(raw.save).every((v) => typeof v === 'string')) save = raw.save as Record<string, string>;
       else errors.push(`${where}.save: a mapping of variable names to paths in the answer, e.g. { rv: metadata.resourceVersion }`);
     }
+    let waitMs: number | undefined;
+    if (raw.wait !== undefined) {
+      waitMs = parseDuration(String(raw.wait));
+      if (waitMs === undefined) errors.push(`${where}.wait: not a duration like 500ms, 10s or 1m`);
+      else if (!expect) errors.push(`${where}.wait: waits for the expectation to hold, so the step needs an expect`);
+    }
     steps.push({
       kind: 'request',
       name,
@@ -155,6 +169,7 @@ export function parseScenario(text: string): ParsedScenario {
       body: raw.body,
       expect,
       ...(save ? { save } : {}),
+      ...(waitMs !== undefined ? { waitMs } : {}),
     });
   });
   if (doc.description !== undefined && typeof doc.description !== 'string') errors.push('description: must be text');
@@ -194,5 +209,6 @@ function settingsErrors(settings: Record<string, unknown>): string[] {
 export function describeStep(step: Step, index: number): string {
   const label = step.name ? ` ${step.name}:` : '';
   if (step.kind === 'clock') return `step ${index + 1}:${label} advance the clock ${step.advanceMs}ms`;
-  return `step ${index + 1}:${label} ${step.method} ${step.path}${step.as ? ` as ${step.as.user}` : ''}`;
+  const wait = step.waitMs !== undefined ? ` (waiting up to ${step.waitMs}ms)` : '';
+  return `step ${index + 1}:${label} ${step.method} ${step.path}${step.as ? ` as ${step.as.user}` : ''}${wait}`;
 }

@@ -6,7 +6,7 @@ import { tabServerSettings } from '../access/settings';
 import { checkExpectation, clockAdvancer, impersonationHeaders, runScenario, runStep, subsetFailures } from './runner';
 import { peekResume, saveResume, takeResume } from './resume';
 import { readServerSettings, scenarioServerSettings, scenarioToken, serverSettingsChanges, writeServerSettings } from './serverSettings';
-import { parseDuration, parseScenario } from './scenario';
+import { describeStep, parseDuration, parseScenario } from './scenario';
 import { EXAMPLE_SCENARIO } from './scenarioSlice';
 import { scenarioFragment, scenarioFromFragment } from './share';
 
@@ -25,6 +25,9 @@ describe('scenario format', () => {
     expect(subsetFailures({ a: { b: 1 } }, { a: { b: 1, c: 2 }, d: 3 }, 'body')).toEqual([]);
     expect(subsetFailures({ items: [{ n: 1 }] }, { items: [] }, 'body')).toEqual(['body.items: expected 1 items, got 0']);
     expect(checkExpectation({ warnings: ['would violate'] }, { warnings: [] })).toEqual(['warnings: expected 1 items, got 0']);
+    // null expects a field absent, as Kubernetes omits empty fields.
+    expect(subsetFailures({ status: { active: null } }, { status: {} }, 'body')).toEqual([]);
+    expect(subsetFailures({ status: { active: null } }, { status: { active: 0 } }, 'body')).toEqual(['body.status.active: expected no value, got 0']);
   });
 
   it('API-SSA-049: the example scenario passes against the core, and again on replay', async () => {
@@ -71,6 +74,71 @@ steps:
       [404, []],
       [200, ['save.missing: the answer has no value at metadata.nothing']],
     ]);
+    await server.close();
+  });
+});
+
+describe('waiting for an expectation (wait:)', () => {
+  it('refuses a wait that is not a duration, and one without an expectation to wait for', () => {
+    expect(parseScenario('steps:\n  - request: GET /api\n    expect: { status: 200 }\n    wait: soon\n')).toEqual({ ok: false, errors: ['steps[0].wait: not a duration like 500ms, 10s or 1m'] });
+    expect(parseScenario('steps:\n  - request: GET /api\n    wait: 5\n')).toEqual({ ok: false, errors: ['steps[0].wait: not a duration like 500ms, 10s or 1m'] });
+    expect(parseScenario('steps:\n  - request: GET /api\n    wait: 5s\n')).toEqual({ ok: false, errors: ['steps[0].wait: waits for the expectation to hold, so the step needs an expect'] });
+    const parsed = parseScenario('steps:\n  - request: GET /api\n    expect: { status: 200 }\n    wait: 1.5s\n');
+    expect(parsed.ok && parsed.scenario.steps[0]).toMatchObject({ kind: 'request', waitMs: 1500 });
+    expect(parsed.ok && describeStep(parsed.scenario.steps[0]!, 0)).toBe('step 1: GET /api (waiting up to 1500ms)');
+  });
+
+  it('repeats the request until a controller has acted: the Deployment\'s ReplicaSet, a value written later, saved once it holds', async () => {
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(5) });
+    await server.ready;
+    let requests = 0;
+    const target = { fetch: (r: Request) => (requests++, server.handle(r)), baseUrl: 'http://kubesim.test' };
+    const parsed = parseScenario(`
+steps:
+  - request: POST /apis/apps/v1/namespaces/default/deployments
+    body:
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: { name: web }
+      spec: { replicas: 2, selector: { matchLabels: { app: web } }, template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: web, image: nginx }] } } }
+    expect: { status: 201 }
+  - request: GET /apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dweb
+    expect: { body: { items: [{ spec: { replicas: 2 } }] } }
+    wait: 10s
+  - request: GET /api/v1/namespaces/default/configmaps/later
+    expect: { status: 200, body: { data: { ready: "yes" } } }
+    save: { rv: metadata.resourceVersion }
+    wait: 10s
+  - request: GET /api/v1/namespaces/default/configmaps/later
+    expect: { body: { metadata: { resourceVersion: $(rv) } } }
+`);
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    // Something other than the scenario writes the ConfigMap a little later, as a controller would.
+    setTimeout(() => void server.handle(new Request('http://kubesim.test/api/v1/namespaces/default/configmaps', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'later' }, data: { ready: 'yes' } }) })), 300);
+    const { results } = await runScenario(parsed.scenario, target);
+    expect(results.map((r) => [r.status, r.failures])).toEqual([
+      [201, []],
+      [200, []],
+      [200, []],
+      [200, []],
+    ]);
+    // The ConfigMap step asked more than once: the first answers were 404.
+    expect(requests).toBeGreaterThan(4);
+    await server.close();
+  });
+
+  it('gives up when the time is up and reports the last answer\'s failures', async () => {
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(6) });
+    await server.ready;
+    let requests = 0;
+    const target = { fetch: (r: Request) => (requests++, server.handle(r)), baseUrl: 'http://kubesim.test' };
+    const parsed = parseScenario('steps:\n  - request: GET /api/v1/namespaces/default/configmaps/never\n    expect: { status: 200 }\n    save: { rv: metadata.resourceVersion }\n    wait: 300ms\n');
+    if (!parsed.ok) throw new Error(parsed.errors.join('; '));
+    const vars: Record<string, string> = {};
+    const result = await runStep(parsed.scenario.steps[0]!, 0, target, vars);
+    expect(result).toMatchObject({ passed: false, status: 404, reason: 'NotFound', failures: ['status: expected 200, got 404', 'save.rv: the answer has no value at metadata.resourceVersion'] });
+    expect(requests).toBeGreaterThan(1);
+    expect(vars).toEqual({});
     await server.close();
   });
 });
