@@ -104,7 +104,7 @@ describe('service worker deferred data', () => {
     expect(descriptionsPath).toMatch(/^\/assets\/descriptions-[0-9a-f]+\.json$/);
   });
 
-  it('serves the first API answers before fetching any data file', async () => {
+  it('serves the first API answers before fetching any data file but the Resources list\'s column descriptions', async () => {
     await page.goto(baseUrl);
     await workbenchReady(page);
     await page.getByTestId('namespace-item').first().waitFor();
@@ -113,30 +113,33 @@ describe('service worker deferred data', () => {
     expect(JSON.parse(list.body)).toMatchObject({ kind: 'ConfigMapList', apiVersion: 'v1' });
     // The worker script itself was served: the recorder sees the worker's requests.
     expect(served).toContain('/sw.js');
-    expect(dataRequests()).toEqual([]);
-    expect(await cachedData()).toEqual([]);
+    // The Resources panel shows the kubectl columns of its list, a Table, whose column descriptions are
+    // the one data file a first visit fetches: no schema, no protobuf descriptor.
+    await page.getByTestId('resource-table').first().waitFor();
+    await expect.poll(() => dataRequests(), { timeout: 30_000 }).toEqual([descriptionsPath]);
+    expect(await cachedData()).toEqual([descriptionsPath]);
   });
 
-  it('fetches the schemas on the first write, the descriptors on the first protobuf request and the column descriptions on the first Table, once each, into Cache Storage', async () => {
+  it('fetches the schemas on the first write and the descriptors on the first protobuf request, once each, into Cache Storage; a Table reads the descriptions already cached', async () => {
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('first-write') });
     expect(created.status).toBe(201);
     expect(JSON.parse(created.body)).toMatchObject({ metadata: { name: 'first-write', managedFields: [{ fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } }] } });
-    expect(dataRequests()).toEqual(schemas());
-    expect(await cachedData()).toEqual(schemas().sort());
+    expect(dataRequests()).toEqual([descriptionsPath, ...schemas()]);
+    expect(await cachedData()).toEqual([descriptionsPath, ...schemas()].sort());
 
     const pb = await pageFetch('/api/v1/namespaces/default/configmaps/first-write', { accept: 'application/vnd.kubernetes.protobuf' });
     expect(pb.status).toBe(200);
     expect(pb.contentType).toBe('application/vnd.kubernetes.protobuf');
     expect(pb.body.slice(0, 4)).toBe('k8s\0');
     expect((await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: configMap('second-write') })).status).toBe(201);
-    expect(dataRequests()).toEqual([...schemas(), descriptorPath]);
-    expect(await cachedData()).toEqual([...schemas(), descriptorPath].sort());
+    expect(dataRequests()).toEqual([descriptionsPath, ...schemas(), descriptorPath]);
+    expect(await cachedData()).toEqual([descriptionsPath, ...schemas(), descriptorPath].sort());
 
-    // `kubectl get`'s Table: its column descriptions are the third file.
+    // `kubectl get`'s Table: its column descriptions were fetched once already, for the Resources list.
     const table = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
     expect(table.status).toBe(200);
     expect(JSON.parse(table.body)).toMatchObject({ kind: 'Table', columnDefinitions: [{ name: 'Name', description: expect.stringMatching(/^Name must be unique within a namespace/) }, { name: 'Data' }, { name: 'Age' }] });
-    expect(dataRequests()).toEqual([...schemas(), descriptorPath, descriptionsPath]);
+    expect(dataRequests()).toEqual([descriptionsPath, ...schemas(), descriptorPath]);
     expect(await cachedData()).toEqual([...schemas(), descriptorPath, descriptionsPath].sort());
   });
 
