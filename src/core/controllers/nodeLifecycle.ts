@@ -22,6 +22,7 @@ import { newEventRecorder } from './events';
 import type { RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { objectGone, specOf, statusOf } from './controllerUtils';
+import { realClock } from '../util/clock';
 
 type Obj = Record<string, unknown>;
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
@@ -29,6 +30,8 @@ const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : 
 export const nodeMonitorPeriodMs = 5_000;
 export const nodeMonitorGracePeriodMs = 50_000;
 export const nodeStartupGracePeriodMs = 60_000;
+/** Real time given to heartbeats that fell due in the same clock jump as a health check. */
+const heartbeatTurnMs = 50;
 
 /** The conditions the controller turns Unknown when the kubelet goes silent. */
 const watchedConditions = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure'];
@@ -100,11 +103,20 @@ export function startNodeLifecycleController(deps: NamespaceControllerDeps): Run
   }
 
   /** tryUpdateNodeHealth: the conditions set Unknown once the node has been silent too long; true when it went so now. */
-  async function checkHealth(node: KubeObject): Promise<boolean> {
+  async function checkHealth(seen: KubeObject): Promise<boolean> {
     const nowDate = deps.clock.now();
-    const { atMs, reported } = await lastHeartbeat(node);
-    const grace = reported ? nodeMonitorGracePeriodMs : nodeStartupGracePeriodMs;
-    if (nowDate.getTime() - atMs <= grace) return false;
+    const silent = async (n: KubeObject) => {
+      const { atMs, reported } = await lastHeartbeat(n);
+      return nowDate.getTime() - atMs > (reported ? nodeMonitorGracePeriodMs : nodeStartupGracePeriodMs);
+    };
+    if (!(await silent(seen))) return false;
+    // A fake clock's jump wakes the kubelets and this controller at once, where real time lets every heartbeat
+    // due in between land first: give them that turn before calling the node silent.
+    await realClock.sleep(heartbeatTurnMs, stopped.signal);
+    const kv = await nodes.getKv('', seen.metadata.name!);
+    if (!kv || stopped.signal.aborted) return false;
+    const node = nodes.decode(kv);
+    if (!(await silent(node))) return false;
     const ready = objects(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
     if (ready?.['status'] === 'Unknown') return false;
     const now = formatTime(nowDate);

@@ -261,6 +261,19 @@ describe('simulated nodes', () => {
     expect(back.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
   });
 
+  it('a jump of the fake clock past the grace period leaves running kubelets\' nodes Ready: their heartbeat due in the jump lands first', async () => {
+    const s = await cluster(2);
+    for (let i = 0; i < 3; i++) {
+      s.clock.advance(600_000);
+      await new Promise((r) => setTimeout(r, 120));
+    }
+    const nodes = (await s.json('GET', '/api/v1/nodes')).body.items;
+    for (const node of nodes) {
+      expect(node.spec.taints).toBeUndefined();
+      expect(node.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
+    }
+  });
+
   it('has no nodes unless asked: pods stay Pending and unbound', async () => {
     t = await newTestServer({ controllers: ['*'] });
     await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (st) => st === 200, 'the default service account');
