@@ -21,7 +21,6 @@
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
 import { isNotFound, newNotFound, StatusError } from '../errors';
-import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
   findPort,
@@ -42,7 +41,7 @@ import { newEventRecorder } from './events';
 import { PodLister } from './podLister';
 import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
-import { newWorkQueue } from './workqueue';
+import { newWorkQueue, rateLimitedRetries } from './workqueue';
 
 type Obj = Record<string, unknown>;
 
@@ -427,7 +426,7 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
       // The garbage collector deletes the slices the Service owned.
       selectors.set(namespace, name, undefined);
       triggers.delete(namespace, name);
-      failures.delete(key);
+      retries.forget(key);
       return;
     }
     const svc = services.decode(kv);
@@ -463,29 +462,17 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
         // utilerrors.NewAggregate's message: one error as it is, several in brackets.
         const message = errors.length === 1 ? errors[0]! : `[${errors.join(', ')}]`;
         recorder.event(svc, 'Warning', 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${message}`);
-        retry(key);
+        retries.retry(key);
       } else {
-        failures.delete(key);
+        retries.forget(key);
       }
     }
   }
 
-  /** The queue's AddRateLimited, then the Service dropped after maxRetries. */
-  function retry(key: string): void {
-    const n = failures.get(key) ?? 0;
-    if (n >= maxSyncRetries) {
-      failures.delete(key);
-      return;
-    }
-    failures.set(key, n + 1);
-    void realClock.sleep(sliceSyncBackoffMs(n), stopped.signal).then(() => {
-      if (!stopped.signal.aborted) queue.add(key);
-    });
-  }
-
   const stopped = new AbortController();
-  const failures = new Map<string, number>();
   const queue = newWorkQueue('endpoint_slice', sync);
+  /** The queue's AddRateLimited, then the Service dropped after maxRetries. */
+  const retries = rateLimitedRetries(queue, sliceSyncBackoffMs, maxSyncRetries, stopped.signal);
   /** The Service a managed slice belongs to, before and after the change: a slice changed or deleted by others is put right. */
   const sliceKeys = (e: { kv: { key: string; value: string }; prevKv?: { value: string } }): string[] => {
     const namespace = e.kv.key.slice(slices.prefix.length).split('/')[0]!;

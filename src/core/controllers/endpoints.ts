@@ -18,7 +18,6 @@
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
 import { isNotFound, newNotFound, StatusError } from '../errors';
-import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
   findPort,
@@ -40,7 +39,7 @@ import { newEventRecorder } from './events';
 import { PodLister } from './podLister';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
-import { newWorkQueue } from './workqueue';
+import { newWorkQueue, rateLimitedRetries } from './workqueue';
 
 type Obj = Record<string, unknown>;
 
@@ -329,26 +328,14 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
 
   async function sync(key: string): Promise<void> {
     // handleErr: a success forgets the failures, a failure is retried.
-    if (await syncService(key)) failures.delete(key);
-    else retry(key);
-  }
-
-  /** handleErr: the queue's AddRateLimited, then the Service dropped after maxRetries. */
-  function retry(key: string): void {
-    const n = failures.get(key) ?? 0;
-    if (n >= maxSyncRetries) {
-      failures.delete(key);
-      return;
-    }
-    failures.set(key, n + 1);
-    void realClock.sleep(syncBackoffMs(n), stopped.signal).then(() => {
-      if (!stopped.signal.aborted) queue.add(key);
-    });
+    if (await syncService(key)) retries.forget(key);
+    else retries.retry(key);
   }
 
   const stopped = new AbortController();
-  const failures = new Map<string, number>();
   const queue = newWorkQueue('endpoint', sync);
+  /** handleErr: the queue's AddRateLimited, then the Service dropped after maxRetries. */
+  const retries = rateLimitedRetries(queue, syncBackoffMs, maxSyncRetries, stopped.signal);
   const keyOf = (key: string, prefix: string): string => key.slice(prefix.length);
   const running = watchInto(deps, queue, services, [
     {

@@ -73,3 +73,28 @@ export function newWorkQueue(name: string, sync: (key: string) => Promise<void>,
     },
   };
 }
+
+/**
+ * The queue's AddRateLimited and Forget, for a controller that paces its own failures: `retry` adds the key again
+ * after backoffMs(failures so far) on the real clock, dropping it after maxRetries; `forget` clears a key's count
+ * after a success.
+ */
+export function rateLimitedRetries(queue: WorkQueue, backoffMs: (failures: number) => number, maxRetries: number, signal: AbortSignal) {
+  const failures = new Map<string, number>();
+  return {
+    retry(key: string): void {
+      const n = failures.get(key) ?? 0;
+      if (n >= maxRetries) {
+        failures.delete(key);
+        return;
+      }
+      failures.set(key, n + 1);
+      void realClock.sleep(backoffMs(n), signal).then(() => {
+        if (!signal.aborted) queue.add(key);
+      });
+    },
+    forget(key: string): void {
+      failures.delete(key);
+    },
+  };
+}
