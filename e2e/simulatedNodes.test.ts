@@ -52,3 +52,32 @@ describe('--simulated-nodes', () => {
     expect(await stdout(['get', 'pod', 'huge', '--no-headers'])).toMatch(/^huge\s+0\/1\s+Pending\s+0\s/);
   });
 });
+
+describe('--simulated-nodes with --fake-clock: a node going down', () => {
+  it('kubectl shows the node NotReady with its unreachable taints, then its pods evicted and replaced, and all well again once its kubelet is back', async () => {
+    const h = await startTestHost({ flags: { simulatedNodes: 2, fakeClock: new Date('2026-01-01T00:00:00Z') } });
+    try {
+      const out = async (args: string[]) => (await h.kubectl(args)).stdout.trim();
+      await eventually(() => out(['get', 'nodes', '--no-headers']), (o) => o.split('\n').length === 2, 'two nodes');
+      expect(await h.kubectlOk(['create', 'deployment', 'web', '--image=nginx', '--replicas=2'])).toContain('created');
+      expect((await h.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s'])).code).toBe(0);
+      expect(await h.kubectlOk(['annotate', 'node', 'node-1', 'kubesim.io/kubelet=stopped'])).toContain('annotated');
+      await h.advanceClock('60s');
+      const nodes = await eventually(() => out(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+NotReady/m.test(o), 'node-1 NotReady');
+      expect(nodes).toMatch(/^node-2\s+Ready\s/m);
+      const described = await eventually(() => out(['describe', 'node', 'node-1']), (o) => o.includes('node.kubernetes.io/unreachable:NoExecute'), 'the taints');
+      expect(described).toMatch(/Taints:\s+node\.kubernetes\.io\/unreachable:NoExecute\n\s+node\.kubernetes\.io\/unreachable:NoSchedule/);
+      expect(described).toMatch(/Ready\s+Unknown\s.*NodeStatusUnknown\s+Kubelet stopped posting node status\./);
+      // After the pods' 300s toleration of unreachable, the taint eviction controller deletes them; replacements run on node-2.
+      await h.advanceClock('300s');
+      const pods = await eventually(() => out(['get', 'pods', '-l', 'app=web', '-o', 'wide', '--no-headers']), (o) => o.split('\n').filter((l) => /Running\s.*node-2/.test(l)).length === 2, 'both replicas on node-2');
+      expect(pods).not.toMatch(/Running\s+\S+\s+\S+\s+\S+\s+node-1/);
+      expect(await h.kubectlOk(['annotate', 'node', 'node-1', 'kubesim.io/kubelet-'])).toContain('annotated');
+      await h.advanceClock('10s');
+      await eventually(() => out(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+Ready\s/m.test(o), 'node-1 Ready again');
+      await eventually(() => out(['get', 'pods', '-l', 'app=web', '--no-headers']), (o) => o.split('\n').length === 2 && !o.includes('Terminating'), 'the evicted pods gone');
+    } finally {
+      await h.stop();
+    }
+  });
+});

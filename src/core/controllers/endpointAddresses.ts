@@ -99,7 +99,8 @@ export function podEndpointsChanged(old: KubeObject, cur: KubeObject): { podChan
   const podChanged = old.metadata.deletionTimestamp !== cur.metadata.deletionTimestamp
     || isPodReady(old) !== isPodReady(cur)
     || differs(podIPsOf(old), podIPsOf(cur))
-    // kube reads these as immutable once the pod has an IP; kubesim lets a test write them in any order.
+    // kube counts on the node being set before the IP, and on a finished pod turning unready; a status
+    // written by hand may do either in any order, so a node or phase change counts too.
     || specOf(old)['nodeName'] !== specOf(cur)['nodeName']
     || statusOf(old)['phase'] !== statusOf(cur)['phase'];
   return { podChanged, labelsChanged };

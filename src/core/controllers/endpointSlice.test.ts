@@ -42,7 +42,7 @@ const endpointCount = (slices: any[]): number => slices.reduce((n, sl) => n + (s
 const target = (p: any) => ({ kind: 'Pod', namespace: 'default', name: p.metadata.name, uid: p.metadata.uid });
 
 describe('endpointslice-controller', () => {
-  it('[API-VER-110] keeps a placeholder slice until pods have IPs, then lists them with their conditions in that same slice', async () => {
+  it('[API-VER-110] [API-META-011] [API-META-012] keeps a placeholder slice (named from generateName <service>-) until pods have IPs, then lists them with their conditions in that same slice', async () => {
     const s = await server();
     const a = await pod(s, 'a', { app: 'web' });
     const b = await pod(s, 'b', { app: 'web' });
@@ -56,6 +56,7 @@ describe('endpointslice-controller', () => {
       ownerReferences: [{ apiVersion: 'v1', kind: 'Service', name: 'web', uid: svc.metadata.uid, controller: true, blockOwnerDeletion: true }],
     });
     expect(placeholder.metadata.name).toMatch(/^web-[a-z0-9]{5}$/);
+    expect(placeholder.metadata.generation).toBe(1);
     expect(placeholder.addressType).toBe('IPv4');
     expect(placeholder.endpoints).toBeNull();
     expect(placeholder.ports).toBeNull();
@@ -66,6 +67,8 @@ describe('endpointslice-controller', () => {
     // The placeholder's create-and-delete became an update: the same object.
     expect(slice.metadata.name).toBe(placeholder.metadata.name);
     expect(slice.metadata.uid).toBe(placeholder.metadata.uid);
+    // Each sync that changed its endpoints moved its generation (one or two, as the reports were coalesced).
+    expect(slice.metadata.generation).toBeGreaterThan(1);
     expect(slice.ports).toEqual([{ name: '', protocol: 'TCP', port: 8080 }]);
     const byName = Object.fromEntries(slice.endpoints.map((e: any) => [e.targetRef.name, e]));
     expect(byName['a']).toEqual({ addresses: ['10.244.0.5'], conditions: { ready: true, serving: true, terminating: false }, targetRef: target(a) });
@@ -125,6 +128,11 @@ describe('endpointslice-controller', () => {
     const [slice] = await eventually(() => slicesOf(s, 'peer'), (l) => endpointCount(l) === 1, 'the slice');
     expect(slice.endpoints[0].conditions).toEqual({ ready: true, serving: false, terminating: false });
     expect(await slicesOf(s, 'manual')).toEqual([]);
+    // A slice the user writes for it gets the scheme's port defaults: an empty name, TCP.
+    const manual = { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'manual-1', labels: { 'kubernetes.io/service-name': 'manual' } }, addressType: 'IPv4', endpoints: [{ addresses: ['192.0.2.1'] }], ports: [{ port: 7000 }] };
+    const created = await s.json('POST', slicesPath, { body: manual });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.ports).toEqual([{ name: '', protocol: 'TCP', port: 7000 }]);
   });
 
   it('at most --max-endpoints-per-slice endpoints a slice; a change goes into the slice that changed, and nothing is written for no change', async () => {
@@ -159,14 +167,37 @@ describe('endpointslice-controller', () => {
     expect(after.map((sl) => sl.metadata.name).sort()).toEqual(slices.map((sl) => sl.metadata.name).sort());
   });
 
-  it('a slice deleted by hand is made again; the Service\'s deletion takes its slices (their owner)', async () => {
+  it('the Service\'s labels follow onto its slices; a slice deleted by hand is made again; the Service\'s deletion takes its slices (their owner)', async () => {
     const s = await server();
     await service(s, 'web', { selector: { app: 'web' }, ports: [{ port: 80 }] });
     const [first] = await eventually(() => slicesOf(s, 'web'), (l) => l.length === 1, 'the placeholder');
+    // The Service's labels follow onto its slices; the reserved ones stay the controller's.
+    await s.json('PATCH', `${ns}/services/web`, { body: { metadata: { labels: { tier: 'front', 'kubernetes.io/service-name': 'spoof' } } }, headers: mergePatch });
+    const [relabelled] = await eventually(() => slicesOf(s, 'web'), (l) => l[0]?.metadata.labels.tier === 'front', 'the label copied');
+    expect(relabelled.metadata.labels).toEqual({ tier: 'front', 'kubernetes.io/service-name': 'web', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
+    expect(relabelled.metadata.name).toBe(first.metadata.name);
     expect((await s.json('DELETE', `${slicesPath}/${first.metadata.name}`)).status).toBe(200);
     const [again] = await eventually(() => slicesOf(s, 'web'), (l) => l.length === 1 && l[0].metadata.name !== first.metadata.name, 'a new placeholder');
     expect(again.metadata.generateName).toBe('web-');
     expect((await s.json('DELETE', `${ns}/services/web`)).status).toBe(200);
     await eventually(() => slicesOf(s, 'web'), (l) => l.length === 0, 'the slices collected');
+  });
+
+  it('100 endpoints a slice by default: the 101st pod makes a second slice', async () => {
+    const s = (t = await newTestServer({ controllers: ['serviceaccount-controller', 'endpointslice-controller'] }));
+    for (let i = 0; i < 101; i++) {
+      await pod(s, `p${i}`, { app: 'many' });
+      await report(s, `p${i}`, [`10.2.0.${i}`], true);
+    }
+    await service(s, 'many', { selector: { app: 'many' }, ports: [{ port: 80 }] });
+    const slices = await eventually(() => slicesOf(s, 'many'), (l) => endpointCount(l) === 101, 'all endpoints');
+    expect(slices.map((sl) => sl.endpoints.length).sort((a, b) => a - b)).toEqual([1, 100]);
+  }, 60_000);
+
+  it('with discovery.k8s.io/v1 switched off (--runtime-config) there are no slices to keep; the Endpoints still are', async () => {
+    const s = (t = await newTestServer({ controllers: ['serviceaccount-controller', 'endpoints-controller', 'endpointslice-controller'], runtimeConfig: 'discovery.k8s.io/v1=false' }));
+    await service(s, 'web', { selector: { app: 'web' }, ports: [{ port: 80 }] });
+    await eventually(() => s.json('GET', `${ns}/endpoints/web`), (r) => r.status === 200, 'the Endpoints');
+    expect((await s.json('GET', slicesPath)).status).toBe(404);
   });
 });

@@ -20,7 +20,7 @@
  */
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
-import { isNotFound, StatusError } from '../errors';
+import { isNotFound, newNotFound, StatusError } from '../errors';
 import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
@@ -39,6 +39,7 @@ import {
   TriggerTimeTracker,
 } from './endpointAddresses';
 import { newEventRecorder } from './events';
+import { PodLister } from './podLister';
 import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
@@ -152,11 +153,14 @@ function endpointHash(ep: Obj): string {
 
 /** EndpointsEqualBeyondHash: node, zone, conditions and target (its resourceVersion aside). */
 function endpointsEqualBeyondHash(a: Obj, b: Obj): boolean {
-  const cond = (e: Obj, k: string) => (isObject(e['conditions']) ? e['conditions'][k] : undefined);
-  const ref = (e: Obj) => (isObject(e['targetRef']) ? { ...e['targetRef'], resourceVersion: undefined } : undefined);
-  return a['nodeName'] === b['nodeName'] && a['zone'] === b['zone']
-    && ['ready', 'serving', 'terminating'].every((k) => cond(a, k) === cond(b, k))
-    && jsonEqual(JSON.parse(JSON.stringify(ref(a) ?? null)), JSON.parse(JSON.stringify(ref(b) ?? null)));
+  if (a['nodeName'] !== b['nodeName'] || a['zone'] !== b['zone']) return false;
+  const ca = isObject(a['conditions']) ? a['conditions'] : {};
+  const cb = isObject(b['conditions']) ? b['conditions'] : {};
+  if (ca['ready'] !== cb['ready'] || ca['serving'] !== cb['serving'] || ca['terminating'] !== cb['terminating']) return false;
+  const ra = isObject(a['targetRef']) ? a['targetRef'] : undefined;
+  const rb = isObject(b['targetRef']) ? b['targetRef'] : undefined;
+  if (!ra || !rb) return ra === rb;
+  return ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'fieldPath'].every((k) => (ra[k] ?? '') === (rb[k] ?? ''));
 }
 
 /** setEndpointSliceLabels: the Service's labels with the reserved ones set, and whether the slice's others differ from them. */
@@ -300,6 +304,7 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
   const slices = deps.storeFor(sliceType);
   const recorder = newEventRecorder(deps, 'endpoint-slice-controller');
   const selectors = new ServiceSelectors();
+  const podLister = new PodLister(pods);
   const triggers = new TriggerTimeTracker();
 
   /** reconcileByAddressType: the changes for one address type, and the errors met (pods on missing Nodes). */
@@ -398,9 +403,7 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
       const next = triggerAnnotated(slice, triggerTime);
       try {
         await slices.update(namespace, slice.metadata.name!, (cur) => {
-          if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `endpointslices.discovery.k8s.io "${slice.metadata.name}" not found`, details: { name: slice.metadata.name!, group: 'discovery.k8s.io', kind: 'endpointslices' } });
-          // A slice made for a create takes the deleted one's place: the server keeps its identity.
-          if (!next.metadata.resourceVersion) next.metadata = { ...next.metadata, uid: cur.metadata.uid, creationTimestamp: cur.metadata.creationTimestamp };
+          if (!cur) throw newNotFound({ group: 'discovery.k8s.io', resource: 'endpointslices' }, slice.metadata.name!);
           return next;
         });
       } catch (e) {
@@ -431,7 +434,7 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
     const selector = serviceSelector(svc);
     selectors.set(namespace, name, selector);
     if (specOf(svc)['type'] === 'ExternalName' || !selector) return;
-    const selected = (await pods.list(namespace)).items.filter((p) => labelsInclude(p.metadata.labels, selector));
+    const selected = (await podLister.list(namespace)).filter((p) => labelsInclude(p.metadata.labels, selector));
     const mine = (await slices.list(namespace)).items.filter((s) => s.metadata.labels?.[serviceNameLabel] === name && s.metadata.labels?.[managedByLabel] === controllerName && !s.metadata.deletionTimestamp) as Slice[];
     const triggerTime = triggers.compute(svc, selected);
     const errors: string[] = [];
@@ -499,7 +502,13 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
     return keys;
   };
   const running = watchInto(deps, queue, services, [
-    { store: pods, keysFor: (e) => selectors.keysFor(e, pods.prefix) },
+    {
+      store: pods,
+      keysFor: (e) => {
+        podLister.observe(e);
+        return selectors.keysFor(e, pods.prefix);
+      },
+    },
     { store: slices, keysFor: sliceKeys },
   ]);
   return {

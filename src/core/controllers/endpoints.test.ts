@@ -173,7 +173,8 @@ describe('endpoints-controller', () => {
     expect((await s.json('POST', `${ns}/endpoints`, { body: manual })).status).toBe(201);
     await service(s, 'marker', { selector: { app: 'marker' }, ports: [{ port: 80 }] });
     await eventually(() => getEndpoints(s, 'marker'), (e) => !!e, 'a later Service\'s Endpoints');
-    expect((await getEndpoints(s, 'external')).subsets[0].addresses).toEqual([{ ip: '192.0.2.10' }]);
+    // As the user wrote them, with the scheme's default protocol.
+    expect((await getEndpoints(s, 'external')).subsets).toEqual([{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 443, protocol: 'TCP' }] }]);
     expect(await getEndpoints(s, 'named')).toBeUndefined();
     // Deleted by hand, a selector Service's Endpoints comes back.
     expect((await s.json('DELETE', `${ns}/endpoints/marker`)).status).toBe(200);
@@ -194,4 +195,26 @@ describe('endpoints-controller', () => {
     });
     expect(events[0].message).toMatch(/^Failed to create endpoint for service default\/loop: Endpoints "loop" is invalid: subsets\[0\]\.addresses\[0\]\.ip: Invalid value: "127\.0\.0\.1": may not be in the loopback range/);
   });
+
+  it('past 1000 addresses keeps the ready ones first and says so in endpoints.kubernetes.io/over-capacity', async () => {
+    // Only what this needs: a thousand pods go faster past fewer controllers.
+    const s = (t = await newTestServer({ controllers: ['serviceaccount-controller', 'endpoints-controller'] }));
+    // 990 ready and 20 not ready, all reported before the Service exists.
+    for (let i = 0; i < 1010; i++) {
+      const name = `p${i}`;
+      await pod(s, name, { app: 'big' });
+      await report(s, name, `10.1.${Math.floor(i / 250)}.${i % 250}`, i < 990);
+    }
+    await service(s, 'big', { selector: { app: 'big' }, ports: [{ port: 80 }] });
+    const eps = await eventually(() => getEndpoints(s, 'big'), (e) => !!e?.subsets, 'the truncated Endpoints');
+    expect(eps.metadata.annotations['endpoints.kubernetes.io/over-capacity']).toBe('truncated');
+    expect(eps.subsets).toHaveLength(1);
+    expect(eps.subsets[0].addresses).toHaveLength(990);
+    // The not-ready ones share what is left: 10 of 20, in address order.
+    expect(eps.subsets[0].notReadyAddresses.map((a: any) => a.targetRef.name)).toEqual(['p990', 'p991', 'p992', 'p993', 'p994', 'p995', 'p996', 'p997', 'p998', 'p999']);
+    // Back under the cap, the annotation goes.
+    for (let i = 990; i < 1000; i++) expect((await s.json('DELETE', `${ns}/pods/p${i}`)).status).toBe(200);
+    const under = await eventually(() => getEndpoints(s, 'big'), (e) => e?.subsets?.[0]?.notReadyAddresses?.length === 10 && !e.metadata.annotations?.['endpoints.kubernetes.io/over-capacity'], 'back under capacity');
+    expect(under.subsets[0].addresses).toHaveLength(990);
+  }, 60_000);
 });

@@ -17,7 +17,7 @@
  */
 import { jsonEqual } from '../api/equality';
 import { isObject, type KubeObject } from '../api/types';
-import { isNotFound, StatusError } from '../errors';
+import { isNotFound, newNotFound, StatusError } from '../errors';
 import { realClock } from '../util/clock';
 import { isPodReady, labelsInclude, specOf } from './controllerUtils';
 import {
@@ -37,6 +37,7 @@ import {
   TriggerTimeTracker,
 } from './endpointAddresses';
 import { newEventRecorder } from './events';
+import { PodLister } from './podLister';
 import { watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
@@ -130,7 +131,7 @@ export function repackSubsets(subsets: EndpointSubset[]): EndpointSubset[] {
   }
   const groups = new Map<string, { ready: Map<string, boolean>; ports: EndpointPort[] }>();
   for (const { port, ready } of readinessByPort.values()) {
-    const key = JSON.stringify([...ready].sort((a, b) => compareStrings(a[0], b[0])));
+    const key = [...ready].map(([k, r]) => (r ? `+${k}` : `-${k}`)).sort().join('\n');
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { ready, ports: [] }));
     if (port) group.ports.push(port);
@@ -214,20 +215,32 @@ export function truncateSubsets(subsets: EndpointSubset[]): boolean {
   return true;
 }
 
-/** The stored subsets with the targets' resourceVersions dropped (endpointSubsetsEqualIgnoreResourceVersion). */
-function withoutTargetVersions(subsets: unknown): unknown {
+/**
+ * The stored subsets as the controller compares them with its own
+ * (endpointSubsetsEqualIgnoreResourceVersion): empty lists as none, and the
+ * targets' resourceVersions (which older controllers wrote) dropped.
+ */
+function comparableSubsets(subsets: unknown): unknown {
   if (!Array.isArray(subsets)) return [];
   return subsets.map((ss) => {
     if (!isObject(ss)) return ss;
-    const out: Obj = { ...ss };
-    for (const field of ['addresses', 'notReadyAddresses']) {
+    let out: Obj | undefined;
+    for (const field of ['addresses', 'notReadyAddresses', 'ports']) {
       const list = ss[field];
       if (!Array.isArray(list)) continue;
-      if (!list.length) delete out[field];
-      else out[field] = list.map((a) => (isObject(a) && isObject(a['targetRef']) ? { ...a, targetRef: { ...a['targetRef'], resourceVersion: undefined } } : a));
+      if (!list.length) {
+        out ??= { ...ss };
+        delete out[field];
+      } else if (field !== 'ports' && list.some((a) => isObject(a) && isObject(a['targetRef']) && 'resourceVersion' in a['targetRef'])) {
+        out ??= { ...ss };
+        out[field] = list.map((a) => {
+          if (!isObject(a) || !isObject(a['targetRef'])) return a;
+          const { resourceVersion: _rv, ...ref } = a['targetRef'];
+          return { ...a, targetRef: ref };
+        });
+      }
     }
-    if (Array.isArray(ss['ports']) && !ss['ports'].length) delete out['ports'];
-    return JSON.parse(JSON.stringify(out)) as unknown;
+    return out ?? ss;
   });
 }
 
@@ -240,9 +253,11 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
   const endpoints = deps.storeFor(deps.registry.resourceFor('', 'v1', 'endpoints')!);
   const recorder = newEventRecorder(deps, 'endpoint-controller');
   const selectors = new ServiceSelectors();
+  const podLister = new PodLister(pods);
   const triggers = new TriggerTimeTracker();
 
-  async function sync(key: string): Promise<void> {
+  /** syncService; false when a write failed and the Service is to be retried. */
+  async function syncService(key: string): Promise<boolean> {
     const [namespace, name] = key.split('/') as [string, string];
     const kv = await services.getKv(namespace, name);
     if (!kv) {
@@ -254,14 +269,14 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
         if (!isNotFound(e)) throw e;
       }
       triggers.delete(namespace, name);
-      return;
+      return true;
     }
     const svc = services.decode(kv);
     const selector = serviceSelector(svc);
     selectors.set(namespace, name, selector);
     // ExternalName Services get no endpoints; selectorless ones get the user's.
-    if (specOf(svc)['type'] === 'ExternalName' || !selector) return;
-    const selected = (await pods.list(namespace)).items.filter((p) => labelsInclude(p.metadata.labels, selector));
+    if (specOf(svc)['type'] === 'ExternalName' || !selector) return true;
+    const selected = (await podLister.list(namespace)).filter((p) => labelsInclude(p.metadata.labels, selector));
     const triggerTime = triggers.compute(svc, selected);
     const subsets = subsetsFor(svc, selected);
 
@@ -272,7 +287,7 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
     const annotations = current.metadata.annotations ?? {};
     const currentCount = countAddresses((Array.isArray(current['subsets']) ? current['subsets'] : []) as EndpointSubset[]);
     const capacityAnnotationRight = currentCount <= maxEndpointsCapacity && annotations[overCapacityAnnotation] === undefined;
-    if (!create && jsonEqual(withoutTargetVersions(current['subsets']), withoutTargetVersions(subsets)) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return;
+    if (!create && jsonEqual(comparableSubsets(current['subsets']), subsets) && labelsEqual(compareLabels, svc.metadata.labels) && capacityAnnotationRight) return true;
 
     const next: KubeObject = structuredClone(current);
     next.metadata.namespace = namespace;
@@ -297,20 +312,25 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
       } else {
         // An Update carrying the resourceVersion read: a change meanwhile is a 409, and the sync runs again.
         await endpoints.update(namespace, name, (cur) => {
-          if (!cur) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: `endpoints "${name}" not found`, details: { name, kind: 'endpoints' } });
+          if (!cur) throw newNotFound({ group: '', resource: 'endpoints' }, name);
           return next;
-        });
+        }, { currentIntact: true });
       }
     } catch (e) {
       if (!(e instanceof StatusError)) throw e;
       // A terminating namespace refuses every create: nothing to retry.
-      if (create && e.code === 403 && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return;
+      if (create && e.code === 403 && e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) return true;
       if (create) recorder.event(next, 'Warning', 'FailedToCreateEndpoint', `Failed to create endpoint for service ${namespace}/${name}: ${e.message}`);
       else recorder.event(next, 'Warning', 'FailedToUpdateEndpoint', `Failed to update endpoint ${namespace}/${name}: ${e.message}`);
-      retry(key);
-      return;
+      return false;
     }
-    failures.delete(key);
+    return true;
+  }
+
+  async function sync(key: string): Promise<void> {
+    // handleErr: a success forgets the failures, a failure is retried.
+    if (await syncService(key)) failures.delete(key);
+    else retry(key);
   }
 
   /** handleErr: the queue's AddRateLimited, then the Service dropped after maxRetries. */
@@ -331,7 +351,13 @@ export function startEndpointsController(deps: NamespaceControllerDeps): Running
   const queue = newWorkQueue('endpoint', sync);
   const keyOf = (key: string, prefix: string): string => key.slice(prefix.length);
   const running = watchInto(deps, queue, services, [
-    { store: pods, keysFor: (e) => selectors.keysFor(e, pods.prefix) },
+    {
+      store: pods,
+      keysFor: (e) => {
+        podLister.observe(e);
+        return selectors.keysFor(e, pods.prefix);
+      },
+    },
     // onEndpointsDelete: a deleted Endpoints is made again.
     { store: endpoints, keysFor: (e) => (e.type === 'DELETE' ? [keyOf(e.kv.key, endpoints.prefix)] : []) },
   ]);

@@ -639,9 +639,10 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     const slash = key.indexOf('/');
     const namespace = key.slice(0, slash);
     const name = key.slice(slash + 1);
-    if (!name) {
-      // An orphan pod changed: one with the finalizer loses it, and the namespace's Jobs look whether to adopt it.
-      await releaseFinalizers(await listPods(namespace), (p) => !controllerRefOf(p));
+    if (!name || name === adoptionKey) {
+      // An orphan pod changed: one with the finalizer loses it (only then are the namespace's pods read), and the
+      // namespace's Jobs look whether to adopt it.
+      if (!name) await releaseFinalizers(await listPods(namespace), (p) => !controllerRefOf(p));
       for (const job of (await jobs.list(namespace)).items) queue.add(`${namespace}/${job.metadata.name}`);
       return;
     }
@@ -653,14 +654,17 @@ export function startJobController(deps: NamespaceControllerDeps): RunningContro
     }
   }
 
+  /** The key of an orphan pod's namespace when only adoption is in question (`*` is no object name). */
+  const adoptionKey = '*';
   const notFound = objectGone();
   const conflict = new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 409, reason: 'Conflict', message: 'claimed elsewhere' });
   const queue = newWorkQueue('job-controller', sync);
   /** A pod without a controller that some Job may adopt, or that keeps a finalizer of a Job no longer its owner. */
   const orphanKey = (e: StorageEvent): string | undefined => {
     if (e.type !== 'PUT' || e.kv.value.includes('"ownerReferences"')) return undefined;
-    if (!e.kv.value.includes('"labels"') && !e.kv.value.includes(jobTrackingFinalizer)) return undefined;
-    return `${e.kv.key.slice(pods.prefix.length).split('/')[0]}/`;
+    const namespace = e.kv.key.slice(pods.prefix.length).split('/')[0];
+    if (e.kv.value.includes(jobTrackingFinalizer)) return `${namespace}/`;
+    return e.kv.value.includes('"labels"') ? `${namespace}/${adoptionKey}` : undefined;
   };
   const running = watchInto(deps, queue, jobs, [{ store: pods, keysFor: (e) => [controllerKeyOf(e.kv, 'Job'), controllerKeyOf(e.prevKv, 'Job'), orphanKey(e)] }]);
   // Pods a Job deleted while the controller was away still hold the finalizer: their Jobs' keys clean them up.

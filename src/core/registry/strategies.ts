@@ -15,6 +15,7 @@ import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStr
 import { strategies as batch } from './batch';
 import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
+import { strategies as discovery } from './discovery';
 import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
@@ -32,6 +33,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   apps,
   batch,
   'certificates.k8s.io': certificates,
+  'discovery.k8s.io': discovery,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
   'scheduling.k8s.io': scheduling,
@@ -56,7 +58,7 @@ const withGeneration = new Set([
   'admissionregistration.k8s.io/mutatingadmissionpolicies', 'admissionregistration.k8s.io/mutatingadmissionpolicybindings',
   'admissionregistration.k8s.io/validatingwebhookconfigurations', 'admissionregistration.k8s.io/mutatingwebhookconfigurations',
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
-  'resource.k8s.io/resourceclaims', 'resource.k8s.io/deviceclasses', 'resource.k8s.io/resourceslices',
+  'discovery.k8s.io/endpointslices', 'resource.k8s.io/resourceclaims', 'resource.k8s.io/deviceclasses', 'resource.k8s.io/resourceslices',
 ]);
 
 /** Kinds whose PUT of a missing object creates it (AllowCreateOnUpdate). */

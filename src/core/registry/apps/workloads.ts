@@ -48,8 +48,19 @@ function defaultDaemonSet(obj: KubeObject): void {
   spec['revisionHistoryLimit'] ??= 10;
 }
 
-export const replicaSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultReplicaSet };
-export const statefulSetStrategy: Partial<ResourceStrategy> = { defaulter: defaultStatefulSet };
+/** PrepareForCreate: an empty status; its counts that are not omitempty encode as 0 (ReplicaSet: replicas; StatefulSet: replicas and availableReplicas). */
+export const replicaSetStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultReplicaSet,
+  prepareForCreate(obj) {
+    obj['status'] = { replicas: 0 };
+  },
+};
+export const statefulSetStrategy: Partial<ResourceStrategy> = {
+  defaulter: defaultStatefulSet,
+  prepareForCreate(obj) {
+    obj['status'] = { replicas: 0, availableReplicas: 0 };
+  },
+};
 /** apps/v1 carries the internal spec.templateGeneration in this annotation (the DaemonSet controller's pod-template-generation). */
 export const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
 

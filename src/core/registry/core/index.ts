@@ -1,5 +1,6 @@
 /** Strategies of the core (legacy) group's resources, keyed by resource (kube's pkg/registry/core). */
 import type { ResourceStrategy } from '../generic/strategy';
+import { endpointsStrategy } from './endpoints';
 import { limitRangeStrategy, resourceQuotaStrategy } from './limitRanges';
 import { namespaceStrategy } from './namespaces';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './persistentVolumes';
@@ -10,6 +11,7 @@ import { secretStrategy } from './secrets';
 import { serviceStrategy } from './services';
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
+  endpoints: endpointsStrategy,
   limitranges: limitRangeStrategy,
   namespaces: namespaceStrategy,
   persistentvolumeclaims: persistentVolumeClaimStrategy,
