@@ -370,7 +370,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let managerGeneration = 0;
   let elector: LeaderElector | undefined;
   const ready = bootstrap().then(async () => {
-    const deps = { storage, registry, clock, storeFor };
+    // kube-controller-manager writes through the API: its creates and updates are recorded as its field manager's.
+    const deps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-controller-manager') };
     /** The node lifecycle pair runs by default when simulated nodes do. */
     const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller']);
     const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers, options.simulatedNodes && onWithNodes.has(name) ? true : undefined);

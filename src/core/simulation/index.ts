@@ -19,7 +19,9 @@ export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
 
 export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string): RunningController {
   const nodes = simulatedNodes(count);
-  const parts = [startSimulatedNodes(deps, nodes, kubernetesVersion), startScheduler(deps), startKubelets(deps, nodes), startProvisioner(deps)];
+  // Each writes as its component does: the kubelets, the scheduler and the provisioner are field managers of their own.
+  const as = (manager: string): NamespaceControllerDeps => ({ ...deps, storeFor: (type) => deps.storeFor(type).asManager(manager) });
+  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes), startProvisioner(as('kubesim-provisioner'))];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {

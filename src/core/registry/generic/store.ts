@@ -334,6 +334,8 @@ export class Store {
   private writeTrace: WriteTrace | undefined;
   /** Set on a request's view of the store (withUser): strategies read it (a CSR records its requestor). */
   private requestUser: UserInfo | undefined;
+  /** Set on a component's view (asManager): the field manager its creates and updates record, as an API client's. */
+  private updateManager: string | undefined;
   /** `{"kind":…,"apiVersion":…` as this store serves its objects. */
   private readonly servedHead: string;
   /**
@@ -377,6 +379,17 @@ export class Store {
     view.mutatingAdmission = this.mutatingAdmission;
     view.requestUser = this.requestUser;
     view.writeTrace = this.writeTrace;
+    view.updateManager = this.updateManager;
+    return view;
+  }
+
+  /**
+   * This store as a component writing through the API sees it (kube-controller-manager, a kubelet): its creates and
+   * updates are recorded in managedFields as Updates by `manager`, on the subresource they write.
+   */
+  asManager(manager: string): Store {
+    const view = this.view();
+    view.updateManager = manager;
     return view;
   }
 
@@ -642,6 +655,11 @@ export class Store {
     else delete meta.generation;
     // The server's own writes are not decoded: the store defaults them.
     if (!options.defaulted) this.strategy.defaulter?.(obj);
+    // A component's create is an Update by it, of the decoded (defaulted) object, before the strategy prepares it.
+    if (this.updateManager) {
+      const tracked = this.fieldManager(options.subresource ?? '').update(undefined, obj as never, this.updateManager) as unknown as KubeObject;
+      meta.managedFields = tracked.metadata.managedFields;
+    }
     this.strategy.prepareForCreate?.(obj, ctx);
     const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
     if (admitted) await admitted;
@@ -707,6 +725,8 @@ export class Store {
       }
       // The update function may mutate what it is given: hand it a second decode, cheaper than a deep clone.
       let next = await tryUpdate(kv ? (options.currentIntact ? current : this.decode(kv)) : undefined);
+      // A component's update is an Update by it, on the subresource it writes.
+      if (this.updateManager && current) next = this.fieldManager(options.subresource ?? '').update(current as never, next as never, this.updateManager) as unknown as KubeObject;
       if (!current) {
         if (!this.strategy.allowCreateOnUpdate && !options.forceAllowCreate) throw newNotFound(this.gr, name);
         next.metadata.name = name;
