@@ -112,6 +112,12 @@ describe('simulated nodes', () => {
         started: true,
       }]);
     }
+    // Who set what, as a cluster's managedFields show it: the ReplicaSet controller made the pod, the kubelet wrote its status.
+    expect(pods[0].metadata.managedFields.map((m: any) => [m.manager, m.operation, m.subresource])).toEqual([['kube-controller-manager', 'Update', undefined], ['kubelet', 'Update', 'status']]);
+    expect(Object.keys(pods[0].metadata.managedFields[0].fieldsV1)).toEqual(['f:metadata', 'f:spec']);
+    expect(Object.keys(pods[0].metadata.managedFields[1].fieldsV1)).toEqual(['f:status']);
+    const deployment = (await s.json('GET', '/apis/apps/v1/namespaces/default/deployments/web')).body;
+    expect(deployment.metadata.managedFields.filter((m: any) => m.manager === 'kube-controller-manager').map((m: any) => m.subresource ?? '')).toEqual(['', 'status']);
     const name = pods[0].metadata.name;
     const events = (await eventually(() => eventsOf(s, name), (l) => l.length >= 4, 'the pod events')).map((e: any) => [e.source, e.involvedObject.fieldPath ?? '', e.reason, e.message]);
     expect(events).toEqual([
