@@ -4,10 +4,9 @@
  * node affinity, and tolerations against a node's taints. The scheduler and
  * the DaemonSet controller both judge nodes by them.
  */
-import { isObject, type KubeObject } from './types';
+import { isObject, objectsOf, type KubeObject } from './types';
 
 type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 
 /** v1helper.ToleratesTaint. */
@@ -50,8 +49,8 @@ export function nodeSelectorMatches(terms: Obj[], node: KubeObject): boolean {
   const labels = node.metadata.labels ?? {};
   const fields = { 'metadata.name': node.metadata.name ?? '' };
   return terms.some((term) => {
-    const exprs = objects(term['matchExpressions']);
-    const fieldExprs = objects(term['matchFields']);
+    const exprs = objectsOf(term['matchExpressions']);
+    const fieldExprs = objectsOf(term['matchFields']);
     if (!exprs.length && !fieldExprs.length) return false;
     return exprs.every((r) => requirementMatches(r, labels)) && fieldExprs.every((r) => requirementMatches(r, fields));
   });
@@ -65,7 +64,7 @@ export function affinityFits(pod: KubeObject, node: KubeObject): boolean {
   for (const [k, v] of Object.entries(selector)) if (labels[k] !== v) return false;
   const affinity = isObject(spec['affinity']) && isObject(spec['affinity']['nodeAffinity']) ? spec['affinity']['nodeAffinity'] : undefined;
   const required = affinity && isObject(affinity['requiredDuringSchedulingIgnoredDuringExecution']) ? affinity['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
-  return !required || nodeSelectorMatches(objects(required['nodeSelectorTerms']), node);
+  return !required || nodeSelectorMatches(objectsOf(required['nodeSelectorTerms']), node);
 }
 
 /** FindMatchingUntoleratedTaint: the first taint passing the filter that no toleration tolerates. */

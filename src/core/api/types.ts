@@ -62,6 +62,9 @@ export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The objects of a JSON list (a spec's containers, a status's conditions); [] for anything but a list. */
+export const objectsOf = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
+
 export function apiVersionOf(group: string, version: string): string {
   return group ? `${group}/${version}` : version;
 }

@@ -5,13 +5,12 @@
  * (NodeShouldRunDaemonPod), which node a daemon pod is meant for, and
  * whether a pod is at the DaemonSet's current template.
  */
-import { isObject, type KubeObject } from '../api/types';
+import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { affinityFits, untoleratedTaint } from '../api/nodeAffinity';
 import { templateGenerationAnnotation } from '../registry/apps/workloads';
 import { scaledValue, specOf } from './controllerUtils';
 
 type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** apps.DefaultDaemonSetUniqueLabelKey: the ControllerRevision hash on a daemon pod and on its revision. */
 export const controllerRevisionHashLabel = 'controller-revision-hash';
@@ -43,7 +42,7 @@ export function addDaemonPodTolerations(spec: Obj): void {
   if (spec['hostNetwork'] === true) add.push({ key: 'node.kubernetes.io/network-unavailable', operator: 'Exists', effect: 'NoSchedule' });
   for (const t of add) {
     // AddOrUpdateTolerationInPodSpec: one matching on key, operator, value and effect is replaced in place.
-    const have = objects(spec['tolerations']);
+    const have = objectsOf(spec['tolerations']);
     const i = have.findIndex((h) => h['key'] === t['key'] && (h['operator'] ?? 'Equal') === t['operator'] && (h['value'] ?? '') === '' && (h['effect'] ?? '') === t['effect']);
     spec['tolerations'] = i < 0 ? [...have, t] : have.map((h, j) => (j === i ? t : h));
   }
@@ -86,8 +85,8 @@ export function nodeShouldRunDaemonPod(node: KubeObject, ds: KubeObject): { shou
   addDaemonPodTolerations(spec);
   const pod: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { ...(templateOf(ds)['metadata'] as KubeObject['metadata']) }, spec };
   if (!affinityFits(pod, node)) return { shouldRun: false, shouldContinueRunning: false };
-  const taints = objects(specOf(node)['taints']);
-  const tolerations = objects(spec['tolerations']);
+  const taints = objectsOf(specOf(node)['taints']);
+  const tolerations = objectsOf(spec['tolerations']);
   if (untoleratedTaint(taints, tolerations, (t) => t['effect'] === 'NoSchedule' || t['effect'] === 'NoExecute')) {
     return { shouldRun: false, shouldContinueRunning: !untoleratedTaint(taints, tolerations, (t) => t['effect'] === 'NoExecute') };
   }
@@ -100,8 +99,8 @@ export function targetNodeName(pod: KubeObject): string | undefined {
   if (typeof bound === 'string' && bound) return bound;
   const affinity = specOf(pod)['affinity'];
   const required = isObject(affinity) && isObject(affinity['nodeAffinity']) ? affinity['nodeAffinity']['requiredDuringSchedulingIgnoredDuringExecution'] : undefined;
-  for (const term of objects(isObject(required) ? required['nodeSelectorTerms'] : undefined)) {
-    for (const req of objects(term['matchFields'])) {
+  for (const term of objectsOf(isObject(required) ? required['nodeSelectorTerms'] : undefined)) {
+    for (const req of objectsOf(term['matchFields'])) {
       if (req['key'] !== 'metadata.name' || req['operator'] !== 'In') continue;
       const values = Array.isArray(req['values']) ? req['values'] : [];
       return values.length === 1 ? String(values[0]) : undefined;

@@ -4,7 +4,7 @@
  * finished; 10s for the first failure, doubling, at most 10 minutes, counted
  * on the server clock from that finish.
  */
-import { isObject, type KubeObject } from '../api/types';
+import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { statusOf } from './controllerUtils';
 
 export const defaultPodFailureBackoffMs = 10_000;
@@ -15,7 +15,6 @@ export interface BackoffRecord {
   lastFailureMs?: number;
 }
 
-const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /**
  * getFinishedTime: the last container's finishedAt when all terminated, else
@@ -23,7 +22,7 @@ const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v
  * grace period, else its creation.
  */
 export function finishedTimeMs(pod: KubeObject): number {
-  const statuses = objects(statusOf(pod)['containerStatuses']);
+  const statuses = objectsOf(statusOf(pod)['containerStatuses']);
   let latest: number | undefined;
   for (const cs of statuses) {
     const state = isObject(cs['state']) ? cs['state'] : {};
@@ -35,7 +34,7 @@ export function finishedTimeMs(pod: KubeObject): number {
     latest = Math.max(latest ?? at, at);
   }
   if (latest !== undefined) return latest;
-  const ready = objects(statusOf(pod)['conditions']).find((c) => c['type'] === 'Ready');
+  const ready = objectsOf(statusOf(pod)['conditions']).find((c) => c['type'] === 'Ready');
   const readyFalse = ready?.['status'] === 'False' ? Date.parse(String(ready['lastTransitionTime'] ?? '')) : NaN;
   if (!Number.isNaN(readyFalse)) return readyFalse;
   if (pod.metadata.deletionTimestamp) return Date.parse(pod.metadata.deletionTimestamp) - (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;

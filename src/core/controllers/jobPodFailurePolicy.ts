@@ -5,7 +5,7 @@
  * others, with a non-zero exit code In or NotIn the values) or
  * onPodConditions (a condition of that type and status) matches decides.
  */
-import { isObject, type KubeObject } from '../api/types';
+import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { specOf, statusOf } from './controllerUtils';
 
 type Obj = Record<string, unknown>;
@@ -19,7 +19,6 @@ export interface PolicyMatch {
   action?: PodFailurePolicyAction;
 }
 
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 function matchingContainer(statuses: Obj[], req: Obj): { name: string; exitCode: number } | undefined {
   const values = Array.isArray(req['values']) ? (req['values'] as unknown[]) : [];
@@ -42,15 +41,15 @@ export function matchPodFailurePolicy(job: KubeObject, pod: KubeObject): PolicyM
   if (!isObject(policy)) return { countFailed: true };
   const status = statusOf(pod);
   const where = `${pod.metadata.namespace}/${pod.metadata.name}`;
-  for (const [index, rule] of objects(policy['rules']).entries()) {
+  for (const [index, rule] of objectsOf(policy['rules']).entries()) {
     const action = rule['action'] as PodFailurePolicyAction;
     let matched: string | undefined;
     if (isObject(rule['onExitCodes'])) {
-      const c = matchingContainer(objects(status['containerStatuses']), rule['onExitCodes']) ?? matchingContainer(objects(status['initContainerStatuses']), rule['onExitCodes']);
+      const c = matchingContainer(objectsOf(status['containerStatuses']), rule['onExitCodes']) ?? matchingContainer(objectsOf(status['initContainerStatuses']), rule['onExitCodes']);
       if (c) matched = `Container ${c.name} for pod ${where} failed with exit code ${c.exitCode} matching ${action} rule at index ${index}`;
     } else if (Array.isArray(rule['onPodConditions'])) {
-      const patterns = objects(rule['onPodConditions']);
-      const condition = objects(status['conditions']).find((c) => patterns.some((p) => p['type'] === c['type'] && (p['status'] ?? 'True') === c['status']));
+      const patterns = objectsOf(rule['onPodConditions']);
+      const condition = objectsOf(status['conditions']).find((c) => patterns.some((p) => p['type'] === c['type'] && (p['status'] ?? 'True') === c['status']));
       if (condition) matched = `Pod ${where} has condition ${String(condition['type'])} matching ${action} rule at index ${index}`;
     }
     if (matched === undefined) continue;

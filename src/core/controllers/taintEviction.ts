@@ -9,7 +9,7 @@
  * eviction. This is how the pods of an unreachable node are evicted after
  * the 300s the DefaultTolerationSeconds admission plugin gives them.
  */
-import { formatTime, isObject, type KubeObject } from '../api/types';
+import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { newEventRecorder } from './events';
 import type { RunningController } from './informer';
@@ -17,17 +17,15 @@ import type { NamespaceControllerDeps } from './namespace';
 import { objectGone, specOf, statusOf } from './controllerUtils';
 import { tolerates } from '../api/nodeAffinity';
 
-type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /**
  * When the pod must go, in ms since the epoch: now for an untolerated NoExecute taint, the taints' time
  * plus the smallest tolerationSeconds, or undefined (tolerated forever, or no NoExecute taint).
  */
 export function evictionTime(pod: KubeObject, node: KubeObject, nowMs: number): number | undefined {
-  const taints = objects(specOf(node)['taints']).filter((t) => t['effect'] === 'NoExecute');
+  const taints = objectsOf(specOf(node)['taints']).filter((t) => t['effect'] === 'NoExecute');
   if (!taints.length) return undefined;
-  const tolerations = objects(specOf(pod)['tolerations']);
+  const tolerations = objectsOf(specOf(pod)['tolerations']);
   let minSeconds = Infinity;
   let since = 0;
   for (const taint of taints) {
@@ -57,7 +55,7 @@ export function startTaintEvictionController(deps: NamespaceControllerDeps): Run
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
         if (!cur || cur.metadata.uid !== pod.metadata.uid) throw objectGone();
         const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
-        const conditions = objects(status['conditions']).filter((c) => c['type'] !== 'DisruptionTarget');
+        const conditions = objectsOf(status['conditions']).filter((c) => c['type'] !== 'DisruptionTarget');
         conditions.push({ type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(deps.clock.now()), reason: 'DeletionByTaintManager', message: 'Taint manager: deleting due to NoExecute taint' });
         status['conditions'] = conditions;
         return cur;

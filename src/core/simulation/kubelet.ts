@@ -21,7 +21,7 @@
  * SIGTERM), its final phase written, and is then deleted with grace period
  * 0, as the kubelet's status manager does.
  */
-import { formatTime, isObject, type KubeObject } from '../api/types';
+import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { newEventRecorder, type EventRecorder } from '../controllers/events';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
@@ -31,7 +31,6 @@ import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtil
 import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 
 type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** Annotations that script a simulated pod's containers. */
 export const runSecondsAnnotation = 'kubesim.io/run-seconds';
@@ -94,11 +93,11 @@ function condition(old: Obj[], type: string, status: boolean, now: string, reaso
 
 /** The pod's conditions in the kubelet's order, PodScheduled (the scheduler's) kept last. */
 function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; ready: string[]; unready: string[]; completed: boolean }, now: string): Obj[] {
-  const old = objects(statusOf(pod)['conditions']);
+  const old = objectsOf(statusOf(pod)['conditions']);
   const unreadyMessage = `containers with unready status: [${state.unready.join(' ')}]`;
   const conditions = [
     condition(old, 'PodReadyToStartContainers', state.sandbox, now),
-    state.completed ? condition(old, 'Initialized', true, now, 'PodCompleted') : condition(old, 'Initialized', state.initialized, now, state.initialized ? undefined : 'ContainersNotInitialized', state.initialized ? undefined : `containers with incomplete status: [${objects(specOf(pod)['initContainers']).map((c) => c['name']).join(' ')}]`),
+    state.completed ? condition(old, 'Initialized', true, now, 'PodCompleted') : condition(old, 'Initialized', state.initialized, now, state.initialized ? undefined : 'ContainersNotInitialized', state.initialized ? undefined : `containers with incomplete status: [${objectsOf(specOf(pod)['initContainers']).map((c) => c['name']).join(' ')}]`),
     state.completed ? condition(old, 'Ready', false, now, 'PodCompleted') : condition(old, 'Ready', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
     state.completed ? condition(old, 'ContainersReady', false, now, 'PodCompleted') : condition(old, 'ContainersReady', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
   ];
@@ -232,10 +231,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const now = formatTime(nowDate);
     const nowMs = nowDate.getTime();
     const spec = specOf(pod);
-    const containers = objects(spec['containers']);
-    const inits = objects(spec['initContainers']);
+    const containers = objectsOf(spec['containers']);
+    const inits = objectsOf(spec['initContainers']);
     const status = statusOf(pod);
-    const previous = new Map(objects(status['containerStatuses']).map((c) => [c['name'], c]));
+    const previous = new Map(objectsOf(status['containerStatuses']).map((c) => [c['name'], c]));
     const hostIPs = [{ ip: node.internalIP }];
 
     // First report: the sandbox is being made, nothing runs yet.
@@ -338,7 +337,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const phase = completed ? (exited.every((s) => ((s['state'] as Obj)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
     const unready = next.filter((s) => s['ready'] !== true).map((s) => String(s['name']));
     const initStatuses = inits.map((c, i) => {
-      const was = objects(status['initContainerStatuses'])[i];
+      const was = objectsOf(status['initContainerStatuses'])[i];
       if (was && isObject(was['state']) && isObject(was['state']['terminated'])) return was;
       const started = start(c, 0);
       return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false, running: false });
@@ -363,8 +362,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   async function terminate(pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
     const now = formatTime(deps.clock.now());
     if (!isTerminal(pod) && statusOf(pod)['startTime']) {
-      const containers = objects(specOf(pod)['containers']);
-      const previous = new Map(objects(statusOf(pod)['containerStatuses']).map((c) => [c['name'], c]));
+      const containers = objectsOf(specOf(pod)['containers']);
+      const previous = new Map(objectsOf(statusOf(pod)['containerStatuses']).map((c) => [c['name'], c]));
       const next = containers.map((c) => {
         const was = previous.get(c['name']);
         const state = isObject(was?.['state']) ? was['state'] : {};

@@ -10,7 +10,7 @@
  * bound to the node only once every claim is bound (the scheduler's binding
  * cycle waits for that).
  */
-import { isObject, type KubeObject } from '../api/types';
+import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { specOf } from '../controllers/controllerUtils';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
@@ -26,8 +26,6 @@ import {
 } from '../controllers/volumeUtil';
 import { nodeSelectorMatches } from '../api/nodeAffinity';
 
-type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** The VolumeBinding filter's reasons (ConflictReasons). */
 export const errReasonBindConflict = "node(s) didn't find available persistent volumes to bind";
@@ -37,7 +35,7 @@ const notSupportedProvisioner = 'kubernetes.io/no-provisioner';
 
 /** The claims a pod's volumes name: persistentVolumeClaim volumes, and generic ephemeral ones (`<pod>-<volume>`). */
 export function podClaimNames(pod: KubeObject): { name: string; ephemeral: boolean }[] {
-  return objects(specOf(pod)['volumes']).flatMap((v): { name: string; ephemeral: boolean }[] => {
+  return objectsOf(specOf(pod)['volumes']).flatMap((v): { name: string; ephemeral: boolean }[] => {
     if (isObject(v['persistentVolumeClaim']) && typeof v['persistentVolumeClaim']['claimName'] === 'string') return [{ name: v['persistentVolumeClaim']['claimName'], ephemeral: false }];
     if (isObject(v['ephemeral'])) return [{ name: `${pod.metadata.name}-${String(v['name'])}`, ephemeral: true }];
     return [];
@@ -98,7 +96,7 @@ export function newVolumeBinding(deps: NamespaceControllerDeps) {
   const reachable = (volume: KubeObject, node: KubeObject): boolean => {
     const affinity = specOf(volume)['nodeAffinity'];
     const required = isObject(affinity) && isObject(affinity['required']) ? affinity['required'] : undefined;
-    return !required || nodeSelectorMatches(objects(required['nodeSelectorTerms']), node);
+    return !required || nodeSelectorMatches(objectsOf(required['nodeSelectorTerms']), node);
   };
 
   /** Filter (FindPodVolumes): the reasons the node cannot serve the pod's claims, or how it would. */
@@ -124,8 +122,8 @@ export function newVolumeBinding(deps: NamespaceControllerDeps) {
       // checkVolumeProvisions: the class can provision, on a node its allowedTopologies admit.
       const storageClass = state.classes.get(claimClass(claim));
       const provisioner = String(storageClass?.['provisioner'] ?? '');
-      const topologies = objects(storageClass?.['allowedTopologies']);
-      const topologyFits = !topologies.length || topologies.some((term) => objects(term['matchLabelExpressions']).every((e) => (Array.isArray(e['values']) ? e['values'] : []).includes(node.metadata.labels?.[String(e['key'])])));
+      const topologies = objectsOf(storageClass?.['allowedTopologies']);
+      const topologyFits = !topologies.length || topologies.some((term) => objectsOf(term['matchLabelExpressions']).every((e) => (Array.isArray(e['values']) ? e['values'] : []).includes(node.metadata.labels?.[String(e['key'])])));
       if (!provisioner || provisioner === notSupportedProvisioner || !topologyFits) reasons.add(errReasonBindConflict);
       else decision.provisions.push(claim);
     }
