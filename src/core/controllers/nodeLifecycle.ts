@@ -16,16 +16,16 @@
  * when `--controllers` names it; otherwise hand-made Nodes, which no kubelet
  * backs, would all turn Unknown.
  */
-import { formatTime, isObject, type KubeObject } from '../api/types';
+import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { newEventRecorder } from './events';
 import type { RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { objectGone, specOf, statusOf } from './controllerUtils';
 import { realClock } from '../util/clock';
+import { jsonEqual } from '../api/equality';
 
 type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 export const nodeMonitorPeriodMs = 5_000;
 export const nodeMonitorGracePeriodMs = 50_000;
@@ -39,7 +39,7 @@ const watchedConditions = ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressu
 /** The NoSchedule taint each condition status means (TaintNodesByCondition). */
 function noScheduleTaints(node: KubeObject): string[] {
   const keys: string[] = [];
-  for (const c of objects(statusOf(node)['conditions'])) {
+  for (const c of objectsOf(statusOf(node)['conditions'])) {
     if (c['type'] === 'Ready' && c['status'] === 'False') keys.push('node.kubernetes.io/not-ready');
     if (c['type'] === 'Ready' && c['status'] === 'Unknown') keys.push('node.kubernetes.io/unreachable');
     if (c['type'] === 'MemoryPressure' && c['status'] === 'True') keys.push('node.kubernetes.io/memory-pressure');
@@ -52,7 +52,7 @@ function noScheduleTaints(node: KubeObject): string[] {
 
 /** The NoExecute taint of a not-ready or unreachable node (TaintBasedEvictions). */
 function noExecuteTaint(node: KubeObject): string | undefined {
-  const ready = objects(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
+  const ready = objectsOf(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
   if (ready?.['status'] === 'False') return 'node.kubernetes.io/not-ready';
   if (ready?.['status'] === 'Unknown') return 'node.kubernetes.io/unreachable';
   return undefined;
@@ -70,7 +70,7 @@ const managedKeys = new Set([
 
 /** The node's taints with the controller's part brought in line with its conditions; existing ones kept as they are (timeAdded too). */
 export function reconciledTaints(node: KubeObject, now: Date): Obj[] {
-  const current = objects(specOf(node)['taints']);
+  const current = objectsOf(specOf(node)['taints']);
   const wanted = [
     ...noScheduleTaints(node).map((key) => ({ key, effect: 'NoSchedule' })),
     ...(noExecuteTaint(node) ? [{ key: noExecuteTaint(node)!, effect: 'NoExecute' }] : []),
@@ -93,7 +93,7 @@ export function startNodeLifecycleController(deps: NamespaceControllerDeps): Run
 
   /** When the node last showed it is alive, in ms; and whether it ever reported. */
   async function lastHeartbeat(node: KubeObject): Promise<{ atMs: number; reported: boolean }> {
-    const ready = objects(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
+    const ready = objectsOf(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
     let atMs = ready ? Date.parse(String(ready['lastHeartbeatTime'] ?? '')) : NaN;
     const lease = leases ? await leases.getKv('kube-node-lease', node.metadata.name!) : undefined;
     const renew = lease ? Date.parse(String(specOf(leases!.decode(lease))['renewTime'] ?? '')) : NaN;
@@ -117,13 +117,13 @@ export function startNodeLifecycleController(deps: NamespaceControllerDeps): Run
     if (!kv || stopped.signal.aborted) return false;
     const node = nodes.decode(kv);
     if (!(await silent(node))) return false;
-    const ready = objects(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
+    const ready = objectsOf(statusOf(node)['conditions']).find((c) => c['type'] === 'Ready');
     if (ready?.['status'] === 'Unknown') return false;
     const now = formatTime(nowDate);
     await nodes.update('', node.metadata.name!, (cur) => {
       if (!cur || cur.metadata.uid !== node.metadata.uid) throw objectGone();
       const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
-      const conditions = objects(status['conditions']);
+      const conditions = objectsOf(status['conditions']);
       for (const type of watchedConditions) {
         const c = conditions.find((x) => x['type'] === type);
         if (!c) {
@@ -144,12 +144,12 @@ export function startNodeLifecycleController(deps: NamespaceControllerDeps): Run
     const now = formatTime(deps.clock.now());
     for (const pod of (await pods.list('')).items) {
       if (specOf(pod)['nodeName'] !== node.metadata.name) continue;
-      const ready = objects(statusOf(pod)['conditions']).find((c) => c['type'] === 'Ready');
+      const ready = objectsOf(statusOf(pod)['conditions']).find((c) => c['type'] === 'Ready');
       if (ready?.['status'] !== 'True') continue;
       try {
         await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
           if (!cur || cur.metadata.uid !== pod.metadata.uid) throw objectGone();
-          const c = objects(statusOf(cur)['conditions']).find((x) => x['type'] === 'Ready');
+          const c = objectsOf(statusOf(cur)['conditions']).find((x) => x['type'] === 'Ready');
           if (c) Object.assign(c, { status: 'False', lastTransitionTime: now });
           return cur;
         }, { subresource: 'status' });
@@ -165,7 +165,7 @@ export function startNodeLifecycleController(deps: NamespaceControllerDeps): Run
     if (!kv) return;
     const node = nodes.decode(kv);
     const taints = reconciledTaints(node, deps.clock.now());
-    if (JSON.stringify(taints) === JSON.stringify(objects(specOf(node)['taints']))) return;
+    if (jsonEqual(taints, objectsOf(specOf(node)['taints']))) return;
     await nodes.update('', name, (cur) => {
       if (!cur || cur.metadata.uid !== node.metadata.uid) throw objectGone();
       const spec = isObject(cur['spec']) ? cur['spec'] : (cur['spec'] = {});

@@ -17,7 +17,7 @@
  * pod of lower priority could make room.
  */
 import { compareQuantities, quantityMilliValue, type Quantity } from '../api/quantity';
-import { formatTime, isObject, type KubeObject } from '../api/types';
+import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { assignPod } from '../registry/core/podBinding';
 import { newEventRecorder } from '../controllers/events';
@@ -25,13 +25,11 @@ import type { NamespaceControllerDeps } from '../controllers/namespace';
 import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
 import { podRequests } from '../quota/podResources';
-import { parseResourceList, type ResourceList } from '../quota/resources';
+import { add, addQuantity, parseResourceList, type ResourceList } from '../quota/resources';
 import { specOf, statusOf } from '../controllers/controllerUtils';
 import { affinityFits, tolerates } from '../api/nodeAffinity';
 import { newVolumeBinding, podClaimNames, type PodVolumes } from './volumeBinding';
 
-type Obj = Record<string, unknown>;
-const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** Why a node does not fit; unresolvable reasons are ones preemption cannot help with. */
 interface Misfit {
@@ -40,8 +38,8 @@ interface Misfit {
 }
 
 const hostPortsOf = (pod: KubeObject): string[] =>
-  [...objects(specOf(pod)['containers']), ...objects(specOf(pod)['initContainers'])].flatMap((c) =>
-    objects(c['ports'])
+  [...objectsOf(specOf(pod)['containers']), ...objectsOf(specOf(pod)['initContainers'])].flatMap((c) =>
+    objectsOf(c['ports'])
       .filter((p) => typeof p['hostPort'] === 'number' && p['hostPort'] > 0)
       .map((p) => `${p['protocol'] ?? 'TCP'}/${p['hostIP'] || '0.0.0.0'}/${p['hostPort']}`),
   );
@@ -60,7 +58,7 @@ const defaultMemory = 200n * 1024n * 1024n;
 function scoringRequests(pod: KubeObject): { cpu: bigint; memory: bigint } {
   let cpu = 0n;
   let memory = 0n;
-  for (const c of objects(specOf(pod)['containers'])) {
+  for (const c of objectsOf(specOf(pod)['containers'])) {
     const req = parseResourceList(isObject(c['resources']) ? c['resources']['requests'] : undefined);
     cpu += req.has('cpu') ? quantityMilliValue(req.get('cpu')!) : defaultMilliCPU;
     memory += req.has('memory') ? quantityMilliValue(req.get('memory')!) / 1000n : defaultMemory;
@@ -76,27 +74,15 @@ interface NodeUsage {
   scoring: { cpu: bigint; memory: bigint };
 }
 
-function addRequests(into: ResourceList, more: ResourceList): void {
-  for (const [k, v] of more) {
-    const have = into.get(k);
-    into.set(k, have ? sumQuantities(have, v) : v);
-  }
-}
-
-function sumQuantities(a: Quantity, b: Quantity): Quantity {
-  const scale = Math.min(a.scale, b.scale);
-  return { unscaled: a.unscaled * 10n ** BigInt(a.scale - scale) + b.unscaled * 10n ** BigInt(b.scale - scale), scale, format: a.format };
-}
-
 /** Runs the filters for one node: the reasons it does not fit, or undefined when it fits. */
 function filter(pod: KubeObject, node: KubeObject, usage: NodeUsage): Misfit | undefined {
-  const tolerations = objects(specOf(pod)['tolerations']);
+  const tolerations = objectsOf(specOf(pod)['tolerations']);
   const nodeSpec = specOf(node);
   if (nodeSpec['unschedulable'] === true && !tolerations.some((t) => tolerates(t, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }))) {
     return { reasons: ["node(s) were unschedulable"], unresolvable: true };
   }
   if (!affinityFits(pod, node)) return { reasons: ["node(s) didn't match Pod's node affinity/selector"], unresolvable: true };
-  const taint = objects(nodeSpec['taints']).find((t) => (t['effect'] === 'NoSchedule' || t['effect'] === 'NoExecute') && !tolerations.some((tol) => tolerates(tol, t)));
+  const taint = objectsOf(nodeSpec['taints']).find((t) => (t['effect'] === 'NoSchedule' || t['effect'] === 'NoExecute') && !tolerations.some((tol) => tolerates(tol, t)));
   if (taint) return { reasons: [`node(s) had untolerated taint {${taint['key']}: ${taint['value'] ?? ''}}`], unresolvable: true };
   const wanted = hostPortsOf(pod);
   if (wanted.some((p) => usage.ports.some((q) => portsConflict(p, q)))) return { reasons: ["node(s) didn't have free ports for the requested pod ports"], unresolvable: false };
@@ -110,7 +96,7 @@ function filter(pod: KubeObject, node: KubeObject, usage: NodeUsage): Misfit | u
     if (q.unscaled === 0n) continue;
     const have = allocatable.get(name);
     const used = usage.requests.get(name);
-    const total = used ? sumQuantities(used, q) : q;
+    const total = used ? addQuantity(used, q) : q;
     if (!have || compareQuantities(total, have) > 0) reasons.push(`Insufficient ${name}`);
   }
   return reasons.length ? { reasons, unresolvable: false } : undefined;
@@ -201,7 +187,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       const u = usage.get(String(specOf(other)['nodeName'] || (assumedOn && assumedOn.uid === other.metadata.uid ? assumedOn.node : '')));
       if (!u || isTerminal(other)) continue;
       u.pods++;
-      addRequests(u.requests, podRequests(other, { overhead: true }));
+      u.requests = add(u.requests, podRequests(other, { overhead: true }));
       u.ports.push(...hostPortsOf(other));
       const s = scoringRequests(other);
       u.scoring.cpu += s.cpu;
@@ -295,7 +281,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       await pods.update(pod.metadata.namespace!, pod.metadata.name!, (cur) => {
         if (!cur || cur.metadata.uid !== pod.metadata.uid) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404, reason: 'NotFound', message: 'gone' });
         const status = isObject(cur['status']) ? cur['status'] : (cur['status'] = {});
-        const conditions = objects(status['conditions']);
+        const conditions = objectsOf(status['conditions']);
         const was = conditions.find((c) => c['type'] === 'PodScheduled');
         if (was?.['status'] === 'False' && was['reason'] === reason && was['message'] === message) return cur;
         const next = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: was?.['status'] === 'False' ? was['lastTransitionTime'] : formatTime(deps.clock.now()), reason, message };
