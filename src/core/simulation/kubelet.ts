@@ -92,7 +92,7 @@ function condition(old: Obj[], type: string, status: boolean, now: string, reaso
 }
 
 /** The pod's conditions in the kubelet's order, PodScheduled (the scheduler's) kept last. */
-function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; ready: string[]; unready: string[]; completed: boolean }, now: string): Obj[] {
+function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; unready: string[]; completed: boolean }, now: string): Obj[] {
   const old = objectsOf(statusOf(pod)['conditions']);
   const unreadyMessage = `containers with unready status: [${state.unready.join(' ')}]`;
   const conditions = [
@@ -117,7 +117,7 @@ function podStatus(pod: KubeObject, fields: Obj): Obj {
 }
 
 /** ContainerStatus in the API's field order. */
-function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready: boolean; restartCount: number; containerID?: string; started: boolean; running: boolean }): Obj {
+function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready: boolean; restartCount: number; containerID?: string; started: boolean }): Obj {
   const image = String(container['image'] ?? '');
   return {
     name: container['name'],
@@ -242,12 +242,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const unready = containers.map((c) => String(c['name']));
       await writeStatus(pod, podStatus(pod, {
         phase: 'Pending',
-        conditions: podConditions(pod, { sandbox: false, initialized: inits.length === 0, ready: [], unready, completed: false }, now),
+        conditions: podConditions(pod, { sandbox: false, initialized: inits.length === 0, unready, completed: false }, now),
         hostIP: node.internalIP,
         hostIPs,
         startTime: now,
-        ...(inits.length ? { initContainerStatuses: inits.map((c) => containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false, running: false })) } : {}),
-        containerStatuses: containers.map((c) => containerStatus(c, { state: { waiting: { reason: inits.length ? 'PodInitializing' : 'ContainerCreating' } }, ready: false, restartCount: 0, started: false, running: false })),
+        ...(inits.length ? { initContainerStatuses: inits.map((c) => containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false })) } : {}),
+        containerStatuses: containers.map((c) => containerStatus(c, { state: { waiting: { reason: inits.length ? 'PodInitializing' : 'ContainerCreating' } }, ready: false, restartCount: 0, started: false })),
       }));
       return;
     }
@@ -301,7 +301,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         const started = start(c, restartCount);
         running = { startedAt: started['startedAt'] };
-        next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true, running: true }));
+        next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true }));
       } else {
         next.push(was!);
       }
@@ -317,10 +317,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           lastState = { terminated: ended };
           const message = `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${cname} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
           events.push([cname, 'Warning', 'BackOff', `Back-off restarting failed container ${cname} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
-          next[next.length - 1] = { ...containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false, running: false }) };
+          next[next.length - 1] = containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false });
           wake = Math.min(wake, nowMs + backOffMs(restarts));
         } else {
-          next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false, running: false });
+          next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false });
         }
         continue;
       }
@@ -340,11 +340,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const was = objectsOf(status['initContainerStatuses'])[i];
       if (was && isObject(was['state']) && isObject(was['state']['terminated'])) return was;
       const started = start(c, 0);
-      return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false, running: false });
+      return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false });
     });
     const nextStatus = podStatus(pod, {
       phase,
-      conditions: podConditions(pod, { sandbox: !completed, initialized: true, ready: [], unready, completed }, now),
+      conditions: podConditions(pod, { sandbox: !completed, initialized: true, unready, completed }, now),
       hostIP: node.internalIP,
       hostIPs,
       podIP,
@@ -378,13 +378,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           restartCount: Number(was?.['restartCount'] ?? 0),
           ...(containerID ? { containerID } : {}),
           started: false,
-          running: false,
         });
       });
       const succeeded = next.every((s) => (((s['state'] as Obj)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
       await writeStatus(pod, podStatus(pod, {
         phase: succeeded ? 'Succeeded' : 'Failed',
-        conditions: podConditions(pod, { sandbox: false, initialized: true, ready: [], unready: [], completed: true }, now),
+        conditions: podConditions(pod, { sandbox: false, initialized: true, unready: [], completed: true }, now),
         containerStatuses: next,
       }));
       return; // The write brings the pod back for its delete.
