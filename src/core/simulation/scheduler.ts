@@ -113,7 +113,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     if (c.old && (!pod || isTerminal(pod))) return retry();
     if (!pod || !isBound(pod) || isTerminal(pod)) return;
     // A pod bound, relabelled or terminating changes what affinity and spreading see.
-    if (!c.old || !jsonEqual(c.old.metadata.labels ?? {}, pod.metadata.labels ?? {}) || (!c.old.metadata.deletionTimestamp && pod.metadata.deletionTimestamp)) retry(true);
+    if (!c.old || !isBound(c.old) || !jsonEqual(c.old.metadata.labels ?? {}, pod.metadata.labels ?? {}) || (!c.old.metadata.deletionTimestamp && pod.metadata.deletionTimestamp)) retry(true);
   }
 
   const cache = newSchedulerCache(deps, pods, nodes, {
