@@ -109,11 +109,6 @@ export interface InterPodAffinityState {
   antiAffinity: Counts;
 }
 
-/** Whether the pod and the cluster give this plugin nothing to check (PreFilter's Skip). */
-export function interPodAffinitySkips(pod: PodInfo, snapshot: Snapshot): boolean {
-  return !pod.affinity.requiredAffinity.length && !pod.affinity.requiredAntiAffinity.length && !snapshot.nodes.some((n) => n.pods.some((p) => p.affinity.requiredAntiAffinity.length));
-}
-
 /** The counts one existing pod on its node contributes (updateWithPod, by a multiplier). */
 export function updateWithPod(state: InterPodAffinityState, existing: PodInfo, node: NodeInfo, by: 1 | -1, snapshot: Snapshot): void {
   const labels = node.labels;

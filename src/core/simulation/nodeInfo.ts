@@ -165,6 +165,4 @@ export interface Snapshot {
   byName: Map<string, NodeInfo>;
   /** Namespace labels by name, for namespaceSelector terms. */
   namespaceLabels(namespace: string): Record<string, string> | undefined;
-  /** Every namespace's name. */
-  namespaces(): string[];
 }

@@ -218,6 +218,45 @@ describe('DefaultPreemption', () => {
     expect((await getPod(s, 'peer')).spec.nodeName).toBeUndefined();
   });
 
+  it("while its victim terminates, the preemptor's nomination holds the room against lower pods, and it does not preempt again", async () => {
+    const s = await cluster(1);
+    await priorityClass('low', 100);
+    await priorityClass('high', 1000);
+    await create(s, pod('filler', { ...cpu('3'), priorityClassName: 'low' }));
+    await running(s, 'filler');
+    // The kubelet stopped: the victim stays Terminating, as on a node slow to stop it.
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { annotations: { 'kubesim.io/kubelet': 'stopped' } } }, headers: merge })).status).toBe(200);
+    await create(s, pod('high', { ...cpu('2'), priorityClassName: 'high' }));
+    const nominated = await eventually(() => getPod(s, 'high'), (p) => p.status?.nominatedNodeName === 'node-1', 'high nominated');
+    expect(nominated.status.conditions).toEqual([{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'Unschedulable', message: '0/1 nodes are available: 1 Insufficient cpu.' }]);
+    const victim = await getPod(s, 'filler');
+    expect(victim.metadata.deletionTimestamp).toBeDefined();
+    expect(victim.status.conditions.find((c: any) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'PreemptionByScheduler' });
+    // One CPU is free beside the terminating victim, but the nominated pod's two are counted in.
+    await create(s, pod('small', { ...cpu('1'), priorityClassName: 'low' }));
+    expect(await unschedulable(s, 'small')).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+    // A node change tries the preemptor again: its victim is still going, so it does not preempt more.
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { labels: { tier: 'a' } } }, headers: merge })).status).toBe(200);
+    await eventually(() => getPod(s, 'high'), (p) => p.status.conditions[0].message === '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to a terminating pod on the nominated node..', 'not eligible');
+    expect((await getPod(s, 'high')).status.nominatedNodeName).toBe('node-1');
+    // The kubelet back: it ends the victim, and the room goes to the preemptor (and the small pod fits beside it).
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { annotations: { 'kubesim.io/kubelet': null } } }, headers: merge })).status).toBe(200);
+    s.clock.advance(10_000);
+    expect((await running(s, 'high')).spec.nodeName).toBe('node-1');
+    await running(s, 'small');
+    expect((await s.json('GET', `${ns}/events?fieldSelector=reason%3DPreempted`)).body.items).toHaveLength(1);
+  });
+
+  it('a parked pod whose own spec changes is tried again at once: a toleration added', async () => {
+    const s = await cluster(1);
+    expect((await s.json('PATCH', '/api/v1/nodes/node-1', { body: { spec: { taints: [{ key: 'dedicated', value: 'ml', effect: 'NoSchedule' }] } }, headers: merge })).status).toBe(200);
+    await create(s, pod('trainer'));
+    expect(await unschedulable(s, 'trainer')).toBe('0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: ml}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+    const tolerations = [...(await getPod(s, 'trainer')).spec.tolerations, { key: 'dedicated', operator: 'Equal', value: 'ml', effect: 'NoSchedule' }];
+    expect((await s.json('PATCH', `${ns}/pods/trainer`, { body: { spec: { tolerations } }, headers: merge })).status).toBe(200);
+    expect((await running(s, 'trainer')).spec.nodeName).toBe('node-1');
+  });
+
   it('removing lower pods that would not make room is no preemption: the message counts what would still be missing', async () => {
     const s = await cluster(1);
     await priorityClass('low', 100);

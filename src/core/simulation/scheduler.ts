@@ -84,8 +84,12 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   /** Pods whose volumes are being bound for the node they were given (the binding cycle's wait); the cache counts them there meanwhile. */
   const waitingOnVolumes = new Map<string, { uid: string; node: string; claims: string[]; deadline: number }>();
   const stopped = new AbortController();
-  /** Pods that did not fit, parked until the cluster changes (the unschedulable queue); true when other pods' placement may fit them. */
-  const unschedulable = new Map<string, boolean>();
+  /**
+   * Pods that did not fit, parked until the cluster changes (the unschedulable queue): whether other pods' placement
+   * may fit them, and what of the pod was judged (its labels and spec), so that an update of the pod itself moves it.
+   */
+  const unschedulable = new Map<string, { podDependent: boolean; judged: string }>();
+  const judgedOf = (pod: KubeObject) => JSON.stringify([pod.metadata.labels ?? {}, pod['spec'] ?? {}]);
   /** One pod at a time, each placement seeing the bindings before it (the cache's assumed pods). */
   let turn: Promise<void> = Promise.resolve();
   const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
@@ -96,7 +100,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   /** Moves parked pods back to the queue: every one, or those other pods' placement may help. */
   function retryUnschedulable(onlyPodDependent = false): string[] {
     moves++;
-    const keys = [...unschedulable].filter(([, dependent]) => !onlyPodDependent || dependent).map(([k]) => k);
+    const keys = [...unschedulable].filter(([, parked]) => !onlyPodDependent || parked.podDependent).map(([k]) => k);
     for (const k of keys) unschedulable.delete(k);
     return keys;
   }
@@ -106,6 +110,9 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   };
 
   function onPodChange(c: PodChange): void {
+    // A parked pod that went, or whose labels or spec changed (a toleration added, say), is tried again now.
+    const parked = unschedulable.get(c.key);
+    if (parked && (!c.pod || judgedOf(c.pod) !== parked.judged)) unschedulable.delete(c.key);
     if ((c.pod && wantsScheduling(c.pod)) || !c.pod || waitingOnVolumes.has(c.key)) queue.add(c.key);
     if (!unschedulable.size) return;
     const pod = c.pod;
@@ -220,7 +227,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     const message = fitErrorMessage(nodeCount, [...misfits.values()], { ...(preFilterMessage !== undefined ? { preFilterMessage } : {}), ...(postFilterMessage ? { postFilterMessage } : {}) });
     // A change during this attempt may have made room: try again rather than park (kube's backoff queue).
     if (moves !== movesAtStart) queue.add(key);
-    else unschedulable.set(key, [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r))));
+    else unschedulable.set(key, { podDependent: [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r))), judged: judgedOf(pod) });
     if (nominate !== undefined) cache.nominate(pod, nominate || undefined);
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
     await markUnschedulable(pod, message, 'Unschedulable', nominate);
@@ -274,7 +281,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
 
   /** A binding cycle that failed: reported as the scheduler's failure handler reports an error (SchedulerError); tried again on a change. */
   async function failBinding(key: string, pod: KubeObject, message: string): Promise<void> {
-    unschedulable.set(key, false);
+    unschedulable.set(key, { podDependent: false, judged: judgedOf(pod) });
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
     await markUnschedulable(pod, message, 'SchedulerError');
   }

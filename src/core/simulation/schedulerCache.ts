@@ -112,8 +112,10 @@ export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, no
       return (sorted ??= [...nodeInfos.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
     },
     byName: nodeInfos,
-    namespaceLabels: (namespace) => listers.namespaces?.get('', namespace)?.metadata.labels ?? (listers.namespaces?.get('', namespace) ? {} : undefined),
-    namespaces: () => (listers.namespaces?.list('') ?? []).map((n) => n.metadata.name ?? ''),
+    namespaceLabels: (namespace) => {
+      const ns = listers.namespaces?.get('', namespace);
+      return ns ? (ns.metadata.labels ?? {}) : undefined;
+    },
   };
 
   return {
