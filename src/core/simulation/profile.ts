@@ -137,7 +137,7 @@ function leastAllocated(pod: PodInfo, node: NodeInfo): number {
   return weights ? Number(score / weights) : 0;
 }
 
-/** BalancedAllocation: how evenly cpu and memory would be requested (skipped for a pod that requests neither). */
+/** BalancedAllocation: how evenly cpu and memory would be requested, by the requests themselves (1.32 scores best-effort pods too). */
 function balancedAllocation(pod: PodInfo, node: NodeInfo): number {
   const fractions: number[] = [];
   for (const name of ['cpu', 'memory']) {
@@ -169,6 +169,6 @@ export function scoreNodes(cycle: Cycle, feasible: NodeInfo[]): Map<string, numb
   addAll(2, topologySpreadScores(pod, cycle.snapshot, feasible, cycle.spreadSelectors));
   addAll(2, interPodAffinityScores(pod, cycle.snapshot, feasible));
   addAll(1, feasible.map((n) => leastAllocated(pod, n)));
-  if (pod.requests.has('cpu') || pod.requests.has('memory')) addAll(1, feasible.map((n) => balancedAllocation(pod, n)));
+  addAll(1, feasible.map((n) => balancedAllocation(pod, n)));
   return total;
 }
