@@ -141,6 +141,18 @@ describe('PodTopologySpread', () => {
     expect(await unschedulable(s, 'm3')).toBe("0/2 nodes are available: 2 node(s) didn't match pod topology spread constraints. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
   });
 
+  it('a ScheduleAnyway constraint only scores: it outweighs the resource scores, sending the pod to the node with fewer matching pods', async () => {
+    const s = await cluster(2);
+    await create(s, pod('load', { ...onNode('node-2'), ...cpu('2') }));
+    for (const name of ['a1', 'a2']) await create(s, pod(name, onNode('node-1'), { app: 'sa' }));
+    await running(s, 'a2');
+    await create(s, pod('plain', {}, { app: 'sa' }));
+    // Without a constraint the emptier node-1 wins.
+    expect((await running(s, 'plain')).spec.nodeName).toBe('node-1');
+    await create(s, pod('spreading', { topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { app: 'sa' } } }] }, { app: 'sa' }));
+    expect((await running(s, 'spreading')).spec.nodeName).toBe('node-2');
+  });
+
   it('the system default constraints spread a ReplicaSet across zones a lesson labels', async () => {
     const s = await cluster(3);
     await label(s, 'node-1', { 'topology.kubernetes.io/zone': 'a' });
