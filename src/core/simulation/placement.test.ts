@@ -280,3 +280,34 @@ describe('DefaultPreemption', () => {
     expect((await getPod(s, 'small')).status.phase).toBe('Running');
   });
 });
+
+describe('the scheduling queue', () => {
+  it('moves parked pods higher priority first, so freed room goes to the more important waiting pod', async () => {
+    const s = await cluster(1);
+    await priorityClass('lo', 100, { preemptionPolicy: 'Never' });
+    await priorityClass('hi', 1000, { preemptionPolicy: 'Never' });
+    await create(s, pod('blocker', cpu('4')));
+    await running(s, 'blocker');
+    await create(s, pod('lo-pod', { ...cpu('3'), priorityClassName: 'lo' }));
+    await unschedulable(s, 'lo-pod');
+    await create(s, pod('hi-pod', { ...cpu('3'), priorityClassName: 'hi' }));
+    expect(await unschedulable(s, 'hi-pod')).toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..');
+    expect((await s.json('DELETE', `${ns}/pods/blocker`)).status).toBe(200);
+    expect((await running(s, 'hi-pod')).spec.nodeName).toBe('node-1');
+    expect((await getPod(s, 'lo-pod')).spec.nodeName).toBeUndefined();
+  });
+
+  it('tries a pod parked for more than five minutes again (flushUnschedulablePodsLeftover): the FailedScheduling event counts up', async () => {
+    const s = await cluster(1);
+    await create(s, pod('nowhere', { nodeSelector: { disktype: 'ssd' } }));
+    await unschedulable(s, 'nowhere');
+    const first = await eventually(() => eventsOf(s, 'nowhere'), (l) => l.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
+    expect(first.find((e) => e.reason === 'FailedScheduling').count).toBe(1);
+    s.clock.advance(240_000);
+    await new Promise((r) => setTimeout(r, 30));
+    expect((await eventsOf(s, 'nowhere')).find((e) => e.reason === 'FailedScheduling').count).toBe(1);
+    s.clock.advance(90_000);
+    const again = await eventually(() => eventsOf(s, 'nowhere'), (l) => l.find((e) => e.reason === 'FailedScheduling')?.count === 2, 'the second attempt');
+    expect(again.find((e) => e.reason === 'FailedScheduling')).toMatchObject({ lastTimestamp: '2026-01-01T00:05:30Z', message: "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling." });
+  });
+});

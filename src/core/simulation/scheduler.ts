@@ -12,10 +12,12 @@
  * DefaultPreemption (preemption.ts) may pick a node and victims of lower
  * priority: each gets the DisruptionTarget condition, is deleted and gets a
  * `Preempted` event, and the pod gets status.nominatedNodeName. A parked pod
- * is tried again when a node changes, a bound pod goes (or, for pods
- * rejected by InterPodAffinity or PodTopologySpread, is bound or relabelled),
- * or for volumes a claim, volume or class changes. A pod whose claims the
- * chosen node must first get is held there until they are bound.
+ * is tried again (higher priority first) when a node changes in what the
+ * filters read, a bound pod goes (or, for pods rejected by InterPodAffinity
+ * or PodTopologySpread, is bound or relabelled), the pod itself changes, for
+ * volumes a claim, volume or class changes, or after five minutes parked. A
+ * pod whose claims the chosen node must first get is held there until they
+ * are bound.
  */
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { jsonEqual } from '../api/equality';
@@ -72,6 +74,27 @@ function wantsScheduling(pod: KubeObject): boolean {
   return !isBound(pod) && !isTerminal(pod) && !pod.metadata.deletionTimestamp && (spec['schedulerName'] ?? 'default-scheduler') === 'default-scheduler' && !(Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length);
 }
 
+/** A pod in the unschedulable queue. */
+interface Parked {
+  /** Whether other pods' placement may fit it (InterPodAffinity or PodTopologySpread rejected it). */
+  podDependent: boolean;
+  /** Its labels and spec when judged: an update of the pod itself moves it. */
+  judged: string;
+  priority: number;
+  sinceMs: number;
+}
+
+/** podMaxInUnschedulablePodsDuration: a pod parked this long is tried again anyway (flushUnschedulablePodsLeftover, every 30s). */
+const maxUnschedulableMs = 300_000;
+const flushEveryMs = 30_000;
+
+/**
+ * What of a node the filters read (nodeSchedulingPropertiesChange): labels, unschedulable, taints, allocatable and
+ * the conditions' statuses; a status report that only renews heartbeats moves nothing.
+ */
+const schedulingProperties = (node: KubeObject): string =>
+  JSON.stringify([node.metadata.labels ?? {}, specOf(node)['unschedulable'] ?? false, specOf(node)['taints'] ?? [], statusOf(node)['allocatable'] ?? {}, objectsOf(statusOf(node)['conditions']).map((c) => [c['type'], c['status']])]);
+
 /** Reasons of the plugins whose verdict other pods' placement changes (InterPodAffinity, PodTopologySpread). */
 const podDependentReasons = new Set([errReasonAffinityRulesNotMatch, errReasonAntiAffinityRulesNotMatch, errReasonExistingAntiAffinityRulesNotMatch, errReasonConstraintsNotMatch, errReasonNodeLabelNotMatch]);
 
@@ -88,8 +111,10 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
    * Pods that did not fit, parked until the cluster changes (the unschedulable queue): whether other pods' placement
    * may fit them, and what of the pod was judged (its labels and spec), so that an update of the pod itself moves it.
    */
-  const unschedulable = new Map<string, { podDependent: boolean; judged: string }>();
+  const unschedulable = new Map<string, Parked>();
   const judgedOf = (pod: KubeObject) => JSON.stringify([pod.metadata.labels ?? {}, pod['spec'] ?? {}]);
+  const park = (key: string, pod: KubeObject, podDependent: boolean) =>
+    unschedulable.set(key, { podDependent, judged: judgedOf(pod), priority: typeof specOf(pod)['priority'] === 'number' ? (specOf(pod)['priority'] as number) : 0, sinceMs: deps.clock.now().getTime() });
   /** One pod at a time, each placement seeing the bindings before it (the cache's assumed pods). */
   let turn: Promise<void> = Promise.resolve();
   const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
@@ -97,12 +122,14 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   /** Counts the cluster changes that move parked pods (the queue's moveRequestCycle). */
   let moves = 0;
 
-  /** Moves parked pods back to the queue: every one, or those other pods' placement may help. */
-  function retryUnschedulable(onlyPodDependent = false): string[] {
-    moves++;
-    const keys = [...unschedulable].filter(([, parked]) => !onlyPodDependent || parked.podDependent).map(([k]) => k);
-    for (const k of keys) unschedulable.delete(k);
-    return keys;
+  /** Moves parked pods back to the queue (every one, or those other pods' placement may help), higher priority first as PrioritySort orders the active queue. */
+  function retryUnschedulable(onlyPodDependent = false, parkedBeforeMs = Infinity): string[] {
+    // The periodic flush is no cluster change.
+    if (parkedBeforeMs === Infinity) moves++;
+    const moved = [...unschedulable].filter(([, parked]) => (!onlyPodDependent || parked.podDependent) && parked.sinceMs < parkedBeforeMs);
+    moved.sort(([, a], [, b]) => b.priority - a.priority);
+    for (const [k] of moved) unschedulable.delete(k);
+    return moved.map(([k]) => k);
   }
 
   const retry = (onlyPodDependent = false) => {
@@ -125,8 +152,10 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
 
   const cache = newSchedulerCache(deps, pods, nodes, {
     pod: onPodChange,
-    // A node added or changed may fit what did not fit before.
-    node: () => retry(),
+    // A node added, or changed in what the filters read, may fit what did not fit before.
+    node: (old, node) => {
+      if (unschedulable.size && (!old || !node || schedulingProperties(old) !== schedulingProperties(node))) retry();
+    },
   });
 
   async function sync(key: string): Promise<void> {
@@ -227,7 +256,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     const message = fitErrorMessage(nodeCount, [...misfits.values()], { ...(preFilterMessage !== undefined ? { preFilterMessage } : {}), ...(postFilterMessage ? { postFilterMessage } : {}) });
     // A change during this attempt may have made room: try again rather than park (kube's backoff queue).
     if (moves !== movesAtStart) queue.add(key);
-    else unschedulable.set(key, { podDependent: [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r))), judged: judgedOf(pod) });
+    else park(key, pod, [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r))));
     if (nominate !== undefined) cache.nominate(pod, nominate || undefined);
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
     await markUnschedulable(pod, message, 'Unschedulable', nominate);
@@ -281,7 +310,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
 
   /** A binding cycle that failed: reported as the scheduler's failure handler reports an error (SchedulerError); tried again on a change. */
   async function failBinding(key: string, pod: KubeObject, message: string): Promise<void> {
-    unschedulable.set(key, { podDependent: false, judged: judgedOf(pod) });
+    park(key, pod, false);
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
     await markUnschedulable(pod, message, 'SchedulerError');
   }
@@ -336,6 +365,17 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     });
   }
 
+  async function flushLeftovers(): Promise<void> {
+    while (!stopped.signal.aborted) {
+      try {
+        await deps.clock.sleep(flushEveryMs, stopped.signal);
+      } catch {
+        return;
+      }
+      if (unschedulable.size) for (const key of retryUnschedulable(false, deps.clock.now().getTime() - maxUnschedulableMs)) queue.add(key);
+    }
+  }
+
   const unsubscribes: (() => void)[] = [];
   const started = (async () => {
     const revision = await cache.start();
@@ -358,6 +398,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       }));
     }
     if (stopped.signal.aborted) for (const u of unsubscribes) u();
+    void flushLeftovers();
   })().catch((e) => {
     if (!stopped.signal.aborted) console.error('kubesim: scheduler start:', e);
   });

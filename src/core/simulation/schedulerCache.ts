@@ -46,7 +46,7 @@ export interface SchedulerCache {
 
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 
-export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, nodes: Store, handlers: { pod(change: PodChange): void; node(e: StorageEvent): void }): SchedulerCache {
+export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, nodes: Store, handlers: { pod(change: PodChange): void; node(old: KubeObject | undefined, node: KubeObject | undefined): void }): SchedulerCache {
   const cacheOf = (group: string, resource: string): NamespacedCache | undefined => {
     const type = deps.registry.resourceFor(group, 'v1', resource);
     return type ? newNamespacedCache(deps.storage, deps.storeFor(type)) : undefined;
@@ -125,8 +125,11 @@ export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, no
       for (const n of nodeList.items) applyNode(n.metadata.name!, n);
       for (const p of podList.items) applyPod(`${p.metadata.namespace}/${p.metadata.name}`, p);
       const nodeWatch = await deps.storage.watch(nodes.prefix, nodeList.revision, (e) => {
-        applyNode(e.kv.key.slice(nodes.prefix.length), e.type === 'DELETE' ? undefined : nodes.decode(e.kv));
-        handlers.node(e);
+        const name = e.kv.key.slice(nodes.prefix.length);
+        const old = nodeInfos.get(name)?.node;
+        const node = e.type === 'DELETE' ? undefined : nodes.decode(e.kv);
+        applyNode(name, node);
+        handlers.node(old, node);
       });
       const podWatch = await deps.storage.watch(pods.prefix, podList.revision, (e) => {
         const key = e.kv.key.slice(pods.prefix.length);
