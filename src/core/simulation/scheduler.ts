@@ -119,13 +119,17 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   let turn: Promise<void> = Promise.resolve();
   const queue = newWorkQueue('scheduler', (key) => (turn = turn.then(() => sync(key), () => sync(key))));
 
-  /** Counts the cluster changes that move parked pods (the queue's moveRequestCycle). */
-  let moves = 0;
+  /**
+   * Counts the cluster changes that move parked pods (the queue's moveRequestCycle): any of them, and those that
+   * only move pods rejected by affinity or spreading. A pod that fails while one it would be moved by came is tried
+   * again rather than parked.
+   */
+  const moves = { all: 0, podDependent: 0 };
 
   /** Moves parked pods back to the queue (every one, or those other pods' placement may help), higher priority first as PrioritySort orders the active queue. */
   function retryUnschedulable(onlyPodDependent = false, parkedBeforeMs = Infinity): string[] {
     // The periodic flush is no cluster change.
-    if (parkedBeforeMs === Infinity) moves++;
+    if (parkedBeforeMs === Infinity) moves[onlyPodDependent ? 'podDependent' : 'all']++;
     const moved = [...unschedulable].filter(([, parked]) => (!onlyPodDependent || parked.podDependent) && parked.sinceMs < parkedBeforeMs);
     moved.sort(([, a], [, b]) => b.priority - a.priority);
     for (const [k] of moved) unschedulable.delete(k);
@@ -141,7 +145,6 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     const parked = unschedulable.get(c.key);
     if (parked && (!c.pod || judgedOf(c.pod) !== parked.judged)) unschedulable.delete(c.key);
     if ((c.pod && wantsScheduling(c.pod)) || !c.pod || waitingOnVolumes.has(c.key)) queue.add(c.key);
-    if (!unschedulable.size) return;
     const pod = c.pod;
     // A bound pod that finished or went frees its node's room.
     if (c.old && (!pod || isTerminal(pod))) return retry();
@@ -154,7 +157,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     pod: onPodChange,
     // A node added, or changed in what the filters read, may fit what did not fit before.
     node: (old, node) => {
-      if (unschedulable.size && (!old || !node || schedulingProperties(old) !== schedulingProperties(node))) retry();
+      if (!old || !node || schedulingProperties(old) !== schedulingProperties(node)) retry();
     },
   });
 
@@ -175,7 +178,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       if (!isBound(pod)) cache.forget(key);
     }
     if (!wantsScheduling(pod)) return;
-    const movesAtStart = moves;
+    const movesAtStart = { ...moves };
     if (waiting && waitingOnVolumes.has(key)) return finishBinding(key, pod, cache.snapshot().byName.get(waiting.node)?.node);
     // VolumeBinding's PreFilter: a claim missing or unbound (Immediate) rejects every node at once.
     const claims = cache.snapshot().nodes.length ? await volumeBinding.preFilter(pod) : undefined;
@@ -234,7 +237,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   }
 
   /** No node fits: DefaultPreemption, then the scheduler's failure handler (event, condition, nomination), and the pod parked. */
-  async function failScheduling(key: string, pod: KubeObject, nodeCount: number, misfits: Map<string, Misfit>, preFilterMessage: string | undefined, cycle: ReturnType<typeof newCycle>, movesAtStart: number): Promise<void> {
+  async function failScheduling(key: string, pod: KubeObject, nodeCount: number, misfits: Map<string, Misfit>, preFilterMessage: string | undefined, cycle: ReturnType<typeof newCycle>, movesAtStart: typeof moves): Promise<void> {
     let postFilterMessage: string | undefined;
     /** The nomination to write: a node, '' to clear it, undefined to leave it. */
     let nominate: string | undefined;
@@ -254,9 +257,10 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
       }
     }
     const message = fitErrorMessage(nodeCount, [...misfits.values()], { ...(preFilterMessage !== undefined ? { preFilterMessage } : {}), ...(postFilterMessage ? { postFilterMessage } : {}) });
-    // A change during this attempt may have made room: try again rather than park (kube's backoff queue).
-    if (moves !== movesAtStart) queue.add(key);
-    else park(key, pod, [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r))));
+    // A change during this attempt that would have moved the pod may have made room: try again rather than park (kube's backoff queue).
+    const podDependent = [...misfits.values()].some((m) => m.reasons.some((r) => podDependentReasons.has(r)));
+    if (moves.all !== movesAtStart.all || (podDependent && moves.podDependent !== movesAtStart.podDependent)) queue.add(key);
+    else park(key, pod, podDependent);
     if (nominate !== undefined) cache.nominate(pod, nominate || undefined);
     recorder.event(pod, 'Warning', 'FailedScheduling', message);
     await markUnschedulable(pod, message, 'Unschedulable', nominate);
@@ -330,7 +334,7 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
   /** Pods waiting on a claim: those whose volumes are being bound, and (on any claim change) the unschedulable ones. */
   function podsForClaim(namespace: string, claim: string): string[] {
     const waiting = [...waitingOnVolumes].filter(([k, a]) => k.startsWith(`${namespace}/`) && a.claims.includes(claim)).map(([k]) => k);
-    return unschedulable.size ? [...waiting, ...retryUnschedulable()] : waiting;
+    return [...waiting, ...retryUnschedulable()];
   }
 
   /** A status write to the pod (as it is now, same uid); change returns false to write nothing. */
@@ -389,8 +393,8 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
           return podsForClaim(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
         },
       },
-      { prefix: volumeBinding.volumes.prefix, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
-      { prefix: volumeBinding.classes.prefix, keysFor: () => (unschedulable.size ? retryUnschedulable() : []) },
+      { prefix: volumeBinding.volumes.prefix, keysFor: () => retryUnschedulable() },
+      { prefix: volumeBinding.classes.prefix, keysFor: () => retryUnschedulable() },
     ];
     for (const s of secondary) {
       unsubscribes.push(await deps.storage.watch(s.prefix, revision, (e) => {
