@@ -24,11 +24,13 @@ import { startDaemonSetController } from './controllers/daemonset';
 import { startReplicationManager } from './controllers/replicationController';
 import { startDisruptionController } from './controllers/disruption';
 import { startNodeLifecycleController } from './controllers/nodeLifecycle';
+import { startHorizontalPodAutoscalerController } from './controllers/podautoscaler';
 import { startTaintEvictionController } from './controllers/taintEviction';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startCronJobController } from './controllers/cronjob';
 import { startNodeSimulation } from './simulation';
+import { metricsDefinitions, metricsGroup, metricsGroupPriority, nodeMetricsResource, podMetricsResource, serveMetrics } from './simulation/metricsApi';
 import { startEndpointsController } from './controllers/endpoints';
 import { startEndpointSliceController } from './controllers/endpointSlice';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
@@ -237,6 +239,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
+  // metrics-server's API, whose usage the simulated kubelets make up.
+  if (options.simulatedNodes) for (const r of [nodeMetricsResource, podMetricsResource]) registry.addResource(r, metricsDefinitions, metricsGroupPriority);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
   // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
   let definitionsIndexed = bundledDefinitions.value !== undefined;
@@ -372,8 +376,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const ready = bootstrap().then(async () => {
     // kube-controller-manager writes through the API: its creates and updates are recorded as its field manager's.
     const deps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-controller-manager') };
-    /** The node lifecycle pair runs by default when simulated nodes do. */
-    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller']);
+    /** The node lifecycle pair and the autoscaler run by default when simulated nodes do. */
+    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller', 'horizontal-pod-autoscaler-controller']);
     const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers, options.simulatedNodes && onWithNodes.has(name) ? true : undefined);
     const rootCA = () => {
       const ca = options.authentication?.serviceAccounts?.rootCA;
@@ -403,6 +407,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],
       ['ephemeral-volume-controller', () => startEphemeralVolumeController(deps)],
+      ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
@@ -470,6 +475,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return authorization.guard(admitted, user, info);
   }
 
+  const listObjects = async (resource: string, namespace: string): Promise<KubeObject[]> => {
+    const store = coreStore(resource);
+    return store ? (await store.list(namespace)).items : [];
+  };
+
   /** A core-group resource's store, for the handlers of core subresources (made once, not per request). */
   const coreStore = (resource: string): Store | undefined => {
     const t = registry.resourceFor('', 'v1', resource);
@@ -497,6 +507,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     // A collection path has no PUT or PATCH route.
     if (!info.name && (info.verb === 'update' || info.verb === 'patch')) throw newRouteMethodNotAllowed();
+    if (type.group === metricsGroup) return serveMetrics(request, url, info, { clock, listNodes: () => listObjects('nodes', ''), listPods: (ns) => listObjects('pods', ns) });
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
