@@ -132,10 +132,15 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     }
   });
 
+  /** One abort per wait, so finished waits leave no listener behind on a shared signal. */
+  const waits = new Set<AbortController>();
   function schedule(key: string): void {
     if (waiting.has(key) || stopped.signal.aborted) return;
     waiting.add(key);
-    void deps.clock.sleep(hpaSyncPeriodMs, stopped.signal).then(() => {
+    const wait = new AbortController();
+    waits.add(wait);
+    void deps.clock.sleep(hpaSyncPeriodMs, wait.signal).then(() => {
+      waits.delete(wait);
       waiting.delete(key);
       if (!stopped.signal.aborted) queue.add(key);
     });
@@ -431,6 +436,7 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     },
     stop() {
       stopped.abort();
+      for (const w of waits) w.abort();
       queue.stop();
       for (const u of unsubscribes) u();
     },
