@@ -423,6 +423,12 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     unsubscribes.push(await deps.storage.watch(hpas.prefix, listed.revision, (e) => {
       const key = e.kv.key.slice(hpas.prefix.length);
       if (e.type === 'PUT') schedule(key);
+      else {
+        // deleteHPA: its recommendations and scale events go with it.
+        recommendations.delete(key);
+        upEvents.delete(key);
+        downEvents.delete(key);
+      }
     }));
     for (const h of listed.items) schedule(`${h.metadata.namespace}/${h.metadata.name}`);
   })().catch((e) => {
