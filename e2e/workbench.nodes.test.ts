@@ -91,7 +91,7 @@ describe('Nodes panel', () => {
     await card('node-1').getByTestId('node-cordon').click();
     await card('node-1').getByTestId('node-cordoned').waitFor({ timeout: 30_000 });
     expect(await card('node-1').getByTestId('node-cordoned').textContent()).toBe('SchedulingDisabled');
-    expect(await card('node-1').getByTestId('node-command').textContent()).toBe('kubectl cordon node-1');
+    expect(await card('node-1').getByTestId('node-command').textContent()).toBe('$ kubectl cordon node-1');
     expect(await card('node-1').getByTestId('node-cordon').textContent()).toBe('Uncordon');
     expect(await card('node-2').getByTestId('node-cordoned').count()).toBe(0);
   });
@@ -124,7 +124,7 @@ describe('Nodes panel', () => {
   it('stopping a kubelet annotates the node; once the clock passes the 50s grace the node is Unknown and tainted unreachable', async () => {
     await card('node-2').getByTestId('node-kubelet').click();
     await card('node-2').getByTestId('node-kubelet-stopped').waitFor({ timeout: 30_000 });
-    expect(await card('node-2').getByTestId('node-command').textContent()).toBe('kubectl annotate node node-2 kubesim.io/kubelet=stopped');
+    expect(await card('node-2').getByTestId('node-command').textContent()).toBe('$ kubectl annotate node node-2 kubesim.io/kubelet=stopped');
     expect(await card('node-2').getByTestId('node-ready').getAttribute('data-status')).toBe('Ready');
     expect(await pageRequest('POST', '/debug/kubesim/clock?advance=60s')).toBe(200);
     await expect.poll(() => card('node-2').getByTestId('node-ready').getAttribute('data-status'), { timeout: 30_000 }).toBe('Unknown');
@@ -133,6 +133,35 @@ describe('Nodes panel', () => {
     expect(await card('node-1').getByTestId('node-ready').getAttribute('data-status')).toBe('Ready');
     // Its pods stay bound to it (no kubelet is left to report on them).
     expect((await boundPods()).some((p) => p.startsWith('node-2 web-'))).toBe(true);
+  });
+
+  it('[AC-AUTHZ-002] under RBAC, a user who may watch nodes but not patch them sees the 403 Status of the refused cordon', async () => {
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    // Granted while the server still allows everything; RBAC reads the stored objects after the switch.
+    expect(await pageRequest('POST', `${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'node-viewer' }, rules: [{ apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['get', 'list', 'watch'] }] })).toBe(201);
+    expect(
+      await pageRequest('POST', `${rbac}/clusterrolebindings`, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: 'alice-node-viewer' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-viewer' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
+      }),
+    ).toBe(201);
+    await page.getByTestId('tab-access').click();
+    await page.getByTestId('access-tokens').fill('alice-token,alice,2,developers\n');
+    await page.getByTestId('access-mode').selectOption('RBAC');
+    await page.getByTestId('access-as').selectOption({ label: 'alice' });
+    await Promise.all([page.waitForEvent('load'), page.getByTestId('access-apply').click()]);
+    await workbenchReady(page);
+    await page.getByTestId('tab-nodes').click();
+    await card('node-1').waitFor({ timeout: 30_000 });
+    await card('node-1').getByTestId('node-cordon').click();
+    const error = card('node-1').getByTestId('node-action-error');
+    await error.waitFor({ timeout: 30_000 });
+    expect(await error.getAttribute('data-reason')).toBe('Forbidden');
+    expect(await error.locator('.status-message').textContent()).toBe('nodes "node-1" is forbidden: User "alice" cannot patch resource "nodes" in API group "" at the cluster scope');
+    expect(await card('node-1').getByTestId('node-cordoned').count()).toBe(0);
   });
 
   it('fits 1280 wide, and no console errors or page errors', async () => {

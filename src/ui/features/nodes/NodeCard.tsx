@@ -74,8 +74,8 @@ export function NodeCard({ node, pods, allPods, nodesKind, onOpenPod }: NodeCard
           {summary.kubeletStopped ? 'Start kubelet' : 'Stop kubelet'}
         </button>
         {action.variables && !action.isIdle && (
-          <code className="muted node-command" data-testid="node-command">
-            {nodePatch(action.variables, summary.name).command}
+          <code className="muted node-command" data-testid="node-command" title="What this button sent, as kubectl">
+            $ {nodePatch(action.variables, summary.name).command}
           </code>
         )}
       </div>
