@@ -192,7 +192,8 @@ export class SourceInfo {
     (this.pendingMacros ??= []).push(id, fn, target, args);
   }
   constructor(readonly text: string) {
-    this.positions = new IdMap<number>();
+    // ids come about one per two characters of text (macros add a few): most texts never grow the table
+    this.positions = new IdMap<number>(Math.min(text.length >> 1, 512) + 16);
   }
   /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */
   location(offset: number): { line: number; column: number } {

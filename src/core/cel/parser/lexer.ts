@@ -22,16 +22,20 @@ function isIdentStartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
-/** ASCII letters, digits and `_`: identifier characters after the first, looked up by code. */
-const IDENT_PART = new Uint8Array(128);
-for (let c = 0; c < 128; c++) if (isIdentStartCode(c) || (c >= 48 && c <= 57)) IDENT_PART[c] = 1;
+/**
+ * ASCII letters, digits and `_`: identifier characters after the first. By arithmetic on the code
+ * (a letter of either case lower-cased by bit 0x20), so NaN (charCodeAt past the end) is simply no.
+ */
+function isIdentPartCode(c: number): boolean {
+  return ((c | 0x20) - 97) >>> 0 < 26 || (c - 48) >>> 0 < 10 || c === 95;
+}
 /** Can the code start an identifier? */
 export function isIdentStart(c: number): boolean {
   return isIdentStartCode(c);
 }
 /** Can the code continue an identifier? */
 export function isIdentPart(c: number): boolean {
-  return IDENT_PART[c] === 1;
+  return isIdentPartCode(c);
 }
 /** Does a string or bytes literal's r/b prefix start at i? */
 export function isLiteralPrefix(src: string, i: number): boolean {
@@ -113,7 +117,20 @@ export class Scanner {
   /** where the next token starts scanning */
   pos = 0;
 
-  constructor(readonly src: string) {}
+  constructor(public src: string) {}
+
+  /** Starts over at the beginning of `src`. */
+  reset(src: string): void {
+    this.src = src;
+    this.pos = 0;
+    this.kind = TK_EOF;
+    this.text = '';
+    this.offset = 0;
+    this.value = undefined;
+    this.raw = '';
+    this.quoted = false;
+    this.error = '';
+  }
 
   /** Offset of the first character at or after i that is neither space nor inside a comment. */
   skipSpace(i: number): number {
@@ -153,8 +170,7 @@ export class Scanner {
     const start = i;
     if (isIdentStartCode(code) && !((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(src, i))) {
       i++;
-      // charCodeAt past the end is NaN, which indexes to undefined
-      while (IDENT_PART[src.charCodeAt(i)] === 1) i++;
+      while (i < n && isIdentPartCode(src.charCodeAt(i))) i++;
       this.pos = i;
       this.set(TK_IDENT, src.slice(start, i), start);
       this.quoted = false;
@@ -325,12 +341,16 @@ function isQuotePrefix(src: string, i: number): boolean {
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */
 export function intLiteral(raw: string, negative: boolean): bigint | undefined {
-  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, and converting it is cheaper than parsing text
-  let v = raw.length < 16 ? BigInt(+raw) : BigInt(raw);
+  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, converting it is cheaper
+  // than parsing text, and the value is within int64
+  if (raw.length < 16) return BigInt(negative ? -raw : +raw);
+  let v = BigInt(raw);
   if (negative) v = -v;
-  if (v > INT64_MAX || v < -INT64_MAX - 1n) return undefined;
+  if (v > INT64_MAX || v < INT64_MIN) return undefined;
   return v;
 }
+
+const INT64_MIN = -INT64_MAX - 1n;
 
 function decodeString(body: string, raw: boolean, bytes: boolean): string | Uint8Array | { error: string } {
   // Bytes literals hold UTF-8 of the text with escapes giving raw octets.

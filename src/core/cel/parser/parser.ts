@@ -27,7 +27,8 @@ export interface ParseOptions {
 /**
  * CEL's reserved words, by length then text: a fresh identifier is compared
  * with at most three words rather than hashed for a set lookup (field names
- * are never looked up by hash anywhere else while compiling).
+ * are never looked up by hash anywhere else while compiling), and only with
+ * those starting with its first letter.
  */
 const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
   const byLength: string[][] = [];
@@ -40,7 +41,8 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
 function isReserved(name: string): boolean {
   const words = RESERVED_BY_LENGTH[name.length];
   if (words === undefined) return false;
-  for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
+  const c = name.charCodeAt(0);
+  for (let i = 0; i < words.length; i++) if (words[i]!.charCodeAt(0) === c && words[i] === name) return true;
   return false;
 }
 
@@ -89,31 +91,56 @@ function binaryPrecedence(op: string): number {
 
 class ParseError extends Error {}
 
+const NO_SOURCE = new SourceInfo('');
+
 export function parse(text: string, opts: ParseOptions = {}): ParseResult {
-  const p = new Parser(text, opts);
-  return p.run();
+  // a parser is kept between parses (a parse within a parse, were there one, makes its own)
+  const p = spare ?? new Parser();
+  spare = undefined;
+  try {
+    p.start(text, opts);
+    return p.run();
+  } finally {
+    p.finish();
+    spare = p;
+  }
 }
 
+let spare: Parser | undefined;
+const NO_OPTIONS: ParseOptions = {};
+
 class Parser implements MacroHelper {
-  readonly source: SourceInfo;
-  readonly issues: CelIssue[] = [];
+  source = new SourceInfo('');
+  issues: CelIssue[] = [];
   /** the current token */
-  private readonly tok: Scanner;
+  private readonly tok = new Scanner('');
   /** the first token the scanner could not read: reported instead of any syntax error */
   private lexError: CelIssue | undefined;
   private nextId = 1;
   /** offset of the next `{` at or after the last struct look-ahead (0xffffffff: none) */
   private nextBrace = -1;
   private depth = 0;
-  private readonly maxDepth: number;
+  private maxDepth = 250;
+  opts = NO_OPTIONS;
 
-  constructor(
-    text: string,
-    readonly opts: ParseOptions,
-  ) {
+  /** Begins a parse of `text`. */
+  start(text: string, opts: ParseOptions): void {
     this.source = new SourceInfo(text);
-    this.tok = new Scanner(text);
+    this.tok.reset(text);
+    this.opts = opts;
     this.maxDepth = opts.maxRecursionDepth ?? 250;
+  }
+
+  /** Lets go of the text and its results. */
+  finish(): void {
+    this.source = NO_SOURCE;
+    this.tok.reset('');
+    this.issues = [];
+    this.lexError = undefined;
+    this.nextId = 1;
+    this.nextBrace = -1;
+    this.depth = 0;
+    this.opts = NO_OPTIONS;
   }
 
   run(): ParseResult {
@@ -525,7 +552,7 @@ class Parser implements MacroHelper {
         i = end + 1;
       } else if (isIdentStart(c) && !isLiteralPrefix(src, i)) {
         i++;
-        while (isIdentPart(src.charCodeAt(i))) i++;
+        while (i < src.length && isIdentPart(src.charCodeAt(i))) i++;
       } else break;
       names++;
       i = sc.skipSpace(i);
