@@ -101,7 +101,7 @@ class Checker {
   source = NO_SOURCE;
   readonly subst = new Map<string, CelType>();
   /** ids of the nodes whose type may mention a type parameter (set after the first one was made) */
-  readonly paramIds: number[] = [];
+  paramIds: number[] = [];
   /** bindings of one overload trial over arguments without type parameters */
   private scratch: SmallBindings | undefined;
   /** bindings of one overload trial layered over `subst` (reset for each) */
@@ -130,7 +130,7 @@ class Checker {
     this.source = NO_SOURCE;
     if (this.issues.length !== 0) this.issues = [];
     if (this.subst.size !== 0) this.subst.clear();
-    this.paramIds.length = 0;
+    if (this.paramIds.length !== 0) this.paramIds = [];
     this.localCount = 0;
     this.fresh = 0;
   }
@@ -358,9 +358,7 @@ class Checker {
       return ft.kind === 'error' ? ft : T.optional(ft);
     }
     if (fn === BLOCK_FN && !target && args.length === 2 && args[0]!.kind === 'list') return this.checkBlock(args[0]!, args[1]!);
-    const argTypes: CelType[] = [];
-    if (target) argTypes.push(this.check(target));
-    for (let i = 0; i < args.length; i++) argTypes.push(this.check(args[i]!));
+    const argTypes = this.checkArgs(target, args);
     const member = target !== undefined;
     const info = this.table(fn, member, argTypes.length);
     const decls = info.decls;
@@ -370,10 +368,10 @@ class Checker {
     let argsHaveParams = false;
     let resolvedArgs = argTypes;
     if (this.subst.size !== 0) {
-      resolvedArgs = [];
-      for (const t of argTypes) resolvedArgs.push(this.resolved(t));
+      resolvedArgs = argTypes.slice();
+      for (let i = 0; i < resolvedArgs.length; i++) resolvedArgs[i] = this.resolved(resolvedArgs[i]!);
     }
-    for (const t of resolvedArgs) if (hasParam(t)) argsHaveParams = true;
+    for (let i = 0; i < resolvedArgs.length; i++) if (hasParam(resolvedArgs[i]!)) argsHaveParams = true;
     // calls on the shared primitive types resolve the same way every time: answered from the table's memo
     const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
     if (memoKey >= 0) {
@@ -437,6 +435,35 @@ class Checker {
     if (memoKey >= 0 && pure && overflow === undefined) info.memo[memoKey] = { matched, result: result! };
     this.refs.set(e.id, overflow === undefined ? info.reference(matched) : matchedReference(fn, decls, matched, overflow));
     return result!;
+  }
+
+  /** The types of a call's receiver and arguments, in an array made at its length (up to three, most calls) rather than grown. */
+  private checkArgs(target: Expr | undefined, args: readonly Expr[]): CelType[] {
+    const n = args.length;
+    if (target === undefined) {
+      if (n === 1) return [this.check(args[0]!)];
+      if (n === 2) {
+        const a = this.check(args[0]!);
+        return [a, this.check(args[1]!)];
+      }
+      if (n === 3) {
+        const a = this.check(args[0]!);
+        const b = this.check(args[1]!);
+        return [a, b, this.check(args[2]!)];
+      }
+    } else {
+      const r = this.check(target);
+      if (n === 0) return [r];
+      if (n === 1) return [r, this.check(args[0]!)];
+      if (n === 2) {
+        const a = this.check(args[0]!);
+        return [r, a, this.check(args[1]!)];
+      }
+    }
+    const types: CelType[] = [];
+    if (target) types.push(this.check(target));
+    for (let i = 0; i < n; i++) types.push(this.check(args[i]!));
+    return types;
   }
 
   /** Slot i sees slots 0..i-1; the result sees them all. The slot list itself is not a value. */

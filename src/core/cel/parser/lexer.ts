@@ -18,13 +18,21 @@ export const TK_ERROR = 8;
 
 export type LiteralValue = bigint | CelUint | number | string | Uint8Array | undefined;
 
+/**
+ * The code at i, -1 past the end: every look ahead goes through here, since charCodeAt past the
+ * end (NaN) makes optimized code fall back to calling the builtin at that site from then on.
+ */
+export function codeAt(src: string, i: number): number {
+  return i < src.length ? src.charCodeAt(i) : -1;
+}
+
 function isIdentStartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
 /**
  * ASCII letters, digits and `_`: identifier characters after the first. By arithmetic on the code
- * (a letter of either case lower-cased by bit 0x20), so NaN (charCodeAt past the end) is simply no.
+ * (a letter of either case lower-cased by bit 0x20).
  */
 function isIdentPartCode(c: number): boolean {
   return ((c | 0x20) - 97) >>> 0 < 26 || (c - 48) >>> 0 < 10 || c === 95;
@@ -39,7 +47,7 @@ export function isIdentPart(c: number): boolean {
 }
 /** Does a string or bytes literal's r/b prefix start at i? */
 export function isLiteralPrefix(src: string, i: number): boolean {
-  const c = src.charCodeAt(i) | 0x20;
+  const c = codeAt(src, i) | 0x20;
   return (c === 114 || c === 98) && isQuotePrefix(src, i);
 }
 function isDigitCode(c: number): boolean {
@@ -51,7 +59,7 @@ function isHex(c: string): boolean {
 
 /** Length of the operator at i (0 when none): two-character operators first, decided by character codes. */
 function operatorLength(src: string, i: number, c: number): number {
-  const d = src.charCodeAt(i + 1);
+  const d = codeAt(src, i + 1);
   switch (c) {
     case 61: // =
       return d === 61 ? 2 : 0;
@@ -117,20 +125,7 @@ export class Scanner {
   /** where the next token starts scanning */
   pos = 0;
 
-  constructor(public src: string) {}
-
-  /** Starts over at the beginning of `src`. */
-  reset(src: string): void {
-    this.src = src;
-    this.pos = 0;
-    this.kind = TK_EOF;
-    this.text = '';
-    this.offset = 0;
-    this.value = undefined;
-    this.raw = '';
-    this.quoted = false;
-    this.error = '';
-  }
+  constructor(readonly src: string) {}
 
   /** Offset of the first character at or after i that is neither space nor inside a comment. */
   skipSpace(i: number): number {
@@ -139,7 +134,7 @@ export class Scanner {
     while (i < n) {
       const code = src.charCodeAt(i);
       if (isSpaceCode(code)) i++;
-      else if (code === 47 && src.charCodeAt(i + 1) === 47) {
+      else if (code === 47 && codeAt(src, i + 1) === 47) {
         while (i < n && src.charCodeAt(i) !== 10) i++;
       } else break;
     }
@@ -176,7 +171,7 @@ export class Scanner {
       this.quoted = false;
       return;
     }
-    if (isDigitCode(code) || (code === 46 && isDigitCode(src.charCodeAt(i + 1)))) {
+    if (isDigitCode(code) || (code === 46 && isDigitCode(codeAt(src, i + 1)))) {
       this.scanNumber(i);
       return;
     }
@@ -222,7 +217,7 @@ export class Scanner {
       else bytes = true;
     }
     const qc = src.charCodeAt(i);
-    const triple = src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc;
+    const triple = codeAt(src, i + 1) === qc && codeAt(src, i + 2) === qc;
     const delimLength = triple ? 3 : 1;
     i += delimLength;
     const bodyStart = i;
@@ -230,7 +225,7 @@ export class Scanner {
     let escaped = false;
     while (i < n) {
       const ch = src.charCodeAt(i);
-      if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
+      if (ch === qc && (!triple || (codeAt(src, i + 1) === qc && codeAt(src, i + 2) === qc))) {
         closed = true;
         break;
       }
@@ -264,33 +259,33 @@ export class Scanner {
   private scanNumber(i: number): void {
     const src = this.src;
     const start = i;
-    if (src.charCodeAt(i) === 48 && (src.charCodeAt(i + 1) | 0x20) === 120) {
+    if (codeAt(src, i) === 48 && (codeAt(src, i + 1) | 0x20) === 120) {
       // 0x / 0X
       i += 2;
       while (i < src.length && isHex(src[i]!)) i++;
       const digits = src.slice(start, i);
-      if ((src.charCodeAt(i) | 0x20) === 117) {
+      if ((codeAt(src, i) | 0x20) === 117) {
         this.uint(digits, start, i + 1);
         return;
       }
       this.int(digits, start, i);
       return;
     }
-    while (isDigitCode(src.charCodeAt(i))) i++;
+    while (isDigitCode(codeAt(src, i))) i++;
     let isDouble = false;
-    if (src.charCodeAt(i) === 46 && isDigitCode(src.charCodeAt(i + 1))) {
+    if (codeAt(src, i) === 46 && isDigitCode(codeAt(src, i + 1))) {
       isDouble = true;
       i++;
-      while (isDigitCode(src.charCodeAt(i))) i++;
+      while (isDigitCode(codeAt(src, i))) i++;
     }
-    if ((src.charCodeAt(i) | 0x20) === 101) {
+    if ((codeAt(src, i) | 0x20) === 101) {
       // e / E
       let j = i + 1;
-      if (src.charCodeAt(j) === 43 || src.charCodeAt(j) === 45) j++;
-      if (isDigitCode(src.charCodeAt(j))) {
+      if (codeAt(src, j) === 43 || codeAt(src, j) === 45) j++;
+      if (isDigitCode(codeAt(src, j))) {
         isDouble = true;
         i = j;
-        while (isDigitCode(src.charCodeAt(i))) i++;
+        while (isDigitCode(codeAt(src, i))) i++;
       }
     }
     const text = src.slice(start, i);
@@ -300,7 +295,7 @@ export class Scanner {
       this.value = Number(text);
       return;
     }
-    if ((src.charCodeAt(i) | 0x20) === 117) {
+    if ((codeAt(src, i) | 0x20) === 117) {
       this.uint(text, start, i + 1);
       return;
     }
@@ -331,12 +326,12 @@ function isQuoteCode(c: number): boolean {
 
 /** r, b, rb or br (any case) directly before a quote. By character codes: most identifiers starting with r or b are not literals. */
 function isQuotePrefix(src: string, i: number): boolean {
-  const b = src.charCodeAt(i + 1);
+  const b = codeAt(src, i + 1);
   if (isQuoteCode(b)) return true;
   // lower-cased by setting bit 0x20: r (114) and b (98) in either order
-  const a = src.charCodeAt(i) | 0x20;
+  const a = codeAt(src, i) | 0x20;
   const lb = b | 0x20;
-  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(src.charCodeAt(i + 2));
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(codeAt(src, i + 2));
 }
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */

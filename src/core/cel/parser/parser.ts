@@ -4,7 +4,7 @@
 
 import { SourceInfo, callExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, structExpr, type CelIssue, type Expr, type MapEntry, type StructField } from '../ast';
 import { CelError } from '../common/values';
-import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
+import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, codeAt, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
 import { expandMacro, type MacroHelper } from './macros';
 
 export interface ParseResult {
@@ -91,56 +91,33 @@ function binaryPrecedence(op: string): number {
 
 class ParseError extends Error {}
 
-const NO_SOURCE = new SourceInfo('');
-
 export function parse(text: string, opts: ParseOptions = {}): ParseResult {
-  // a parser is kept between parses (a parse within a parse, were there one, makes its own)
-  const p = spare ?? new Parser();
-  spare = undefined;
-  try {
-    p.start(text, opts);
-    return p.run();
-  } finally {
-    p.finish();
-    spare = p;
-  }
+  // a parser per parse: its scanner's fields take a new string per token, which in an object kept
+  // between parses (old, for the garbage collector) would cost a write barrier each time
+  const p = new Parser(text, opts);
+  return p.run();
 }
 
-let spare: Parser | undefined;
-const NO_OPTIONS: ParseOptions = {};
-
 class Parser implements MacroHelper {
-  source = new SourceInfo('');
-  issues: CelIssue[] = [];
+  readonly source: SourceInfo;
+  readonly issues: CelIssue[] = [];
   /** the current token */
-  private readonly tok = new Scanner('');
+  private readonly tok: Scanner;
   /** the first token the scanner could not read: reported instead of any syntax error */
   private lexError: CelIssue | undefined;
   private nextId = 1;
   /** offset of the next `{` at or after the last struct look-ahead (0xffffffff: none) */
   private nextBrace = -1;
   private depth = 0;
-  private maxDepth = 250;
-  opts = NO_OPTIONS;
+  private readonly maxDepth: number;
 
-  /** Begins a parse of `text`. */
-  start(text: string, opts: ParseOptions): void {
+  constructor(
+    text: string,
+    readonly opts: ParseOptions,
+  ) {
     this.source = new SourceInfo(text);
-    this.tok.reset(text);
-    this.opts = opts;
+    this.tok = new Scanner(text);
     this.maxDepth = opts.maxRecursionDepth ?? 250;
-  }
-
-  /** Lets go of the text and its results. */
-  finish(): void {
-    this.source = NO_SOURCE;
-    this.tok.reset('');
-    this.issues = [];
-    this.lexError = undefined;
-    this.nextId = 1;
-    this.nextBrace = -1;
-    this.depth = 0;
-    this.opts = NO_OPTIONS;
   }
 
   run(): ParseResult {
@@ -243,8 +220,13 @@ class Parser implements MacroHelper {
   private or(): Expr {
     const first = this.and();
     if (!this.isOp('||')) return first;
-    const terms = [first];
-    const ops: number[] = [];
+    const op = this.tok.offset;
+    this.advance();
+    const second = this.and();
+    // two terms (most chains) need no arrays
+    if (!this.isOp('||')) return this.call('_||_', op, [first, second]);
+    const terms = [first, second];
+    const ops = [op];
     while (this.isOp('||')) {
       ops.push(this.tok.offset);
       this.advance();
@@ -256,8 +238,12 @@ class Parser implements MacroHelper {
   private and(): Expr {
     const first = this.binary(PREC_RELATION);
     if (!this.isOp('&&')) return first;
-    const terms = [first];
-    const ops: number[] = [];
+    const op = this.tok.offset;
+    this.advance();
+    const second = this.binary(PREC_RELATION);
+    if (!this.isOp('&&')) return this.call('_&&_', op, [first, second]);
+    const terms = [first, second];
+    const ops = [op];
     while (this.isOp('&&')) {
       ops.push(this.tok.offset);
       this.advance();
@@ -345,9 +331,9 @@ class Parser implements MacroHelper {
   private memberFollows(): boolean {
     const src = this.source.text;
     const i = this.tok.skipSpace(this.tok.pos);
-    const c = src.charCodeAt(i);
+    const c = codeAt(src, i);
     // `.` (or `.?`) not starting a number, or `[`
-    return (c === 46 && !(src.charCodeAt(i + 1) >= 48 && src.charCodeAt(i + 1) <= 57)) || c === 91;
+    return (c === 46 && !(codeAt(src, i + 1) >= 48 && codeAt(src, i + 1) <= 57)) || c === 91;
   }
 
   private member(): Expr {
@@ -402,13 +388,23 @@ class Parser implements MacroHelper {
 
   /** Arguments up to the closing parenthesis (the opening one consumed). */
   private exprList(): Expr[] {
-    const args: Expr[] = [];
-    if (this.accept(')')) return args;
+    if (this.accept(')')) return [];
+    // up to two arguments (most calls) in an array made at its length rather than grown
+    const a = this.expr();
+    if (this.accept(')')) return [a];
+    this.argumentSeparator();
+    const b = this.expr();
+    if (this.accept(')')) return [a, b];
+    const args = [a, b];
     for (;;) {
+      this.argumentSeparator();
       args.push(this.expr());
       if (this.accept(')')) return args;
-      if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
     }
+  }
+
+  private argumentSeparator(): void {
+    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
   }
 
   private primary(): Expr {
@@ -542,10 +538,10 @@ class Parser implements MacroHelper {
     let names = 0;
     for (;;) {
       // at a `.` that is an operator of its own (not `.?`, not the start of a number)
-      const d = src.charCodeAt(i + 1);
-      if (src.charCodeAt(i) !== 46 || d === 63 || (d >= 48 && d <= 57)) break;
+      const d = codeAt(src, i + 1);
+      if (codeAt(src, i) !== 46 || d === 63 || (d >= 48 && d <= 57)) break;
       i = sc.skipSpace(i + 1);
-      const c = src.charCodeAt(i);
+      const c = codeAt(src, i);
       if (c === 96) {
         const end = src.indexOf('`', i + 1);
         if (end < 0) return false;
@@ -557,7 +553,7 @@ class Parser implements MacroHelper {
       names++;
       i = sc.skipSpace(i);
     }
-    return names > 0 && src.charCodeAt(i) === 123;
+    return names > 0 && codeAt(src, i) === 123;
   }
 
   private struct(typeName: string): Expr {
