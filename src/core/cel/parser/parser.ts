@@ -53,20 +53,35 @@ const PREC_RELATION = 1;
 const PREC_ADDITION = 2;
 const PREC_MULTIPLICATION = 3;
 
-/** Binary operators below the unary level: their functions and precedences. */
-const BINARY_FN = new Map([
-  ['<', '_<_'],
-  ['<=', '_<=_'],
-  ['>', '_>_'],
-  ['>=', '_>=_'],
-  ['==', '_==_'],
-  ['!=', '_!=_'],
-  ['+', '_+_'],
-  ['-', '_-_'],
-  ['*', '_*_'],
-  ['/', '_/_'],
-  ['%', '_%_'],
-]);
+/** The function of a binary operator below the unary level (see binaryPrecedence). */
+function binaryFunction(op: string): string | undefined {
+  switch (op) {
+    case '==':
+      return '_==_';
+    case '!=':
+      return '_!=_';
+    case '<':
+      return '_<_';
+    case '<=':
+      return '_<=_';
+    case '>':
+      return '_>_';
+    case '>=':
+      return '_>=_';
+    case '+':
+      return '_+_';
+    case '-':
+      return '_-_';
+    case '*':
+      return '_*_';
+    case '/':
+      return '_/_';
+    case '%':
+      return '_%_';
+    default:
+      return undefined;
+  }
+}
 /** Precedence of a binary operator below the unary level, 0 for other tokens (most tokens ending an operand). */
 function binaryPrecedence(op: string): number {
   switch (op) {
@@ -132,6 +147,8 @@ class Parser implements MacroHelper {
       // a token the scanner cannot read anywhere in the text is reported before any syntax error
       if (this.lexError === undefined) for (const t = this.tok; t.kind !== TK_EOF && t.kind !== TK_ERROR; ) t.scan();
       if (this.tok.kind === TK_ERROR) this.lexError ??= { message: this.tok.error, exprId: 0, offset: this.tok.offset };
+    } finally {
+      this.tok.release();
     }
     this.source.idCount = this.nextId;
     if (this.lexError !== undefined) return { expr: undefined, source: this.source, issues: [this.lexError], maxId: this.nextId - 1 };
@@ -274,7 +291,7 @@ class Parser implements MacroHelper {
       let prec = 0;
       if (t.kind === TK_OP) {
         prec = binaryPrecedence(t.text);
-        if (prec !== 0) fn = BINARY_FN.get(t.text);
+        if (prec !== 0) fn = binaryFunction(t.text);
       } else if (t.kind === TK_IDENT && t.text === 'in' && !t.quoted) {
         fn = '@in';
         prec = PREC_RELATION;
