@@ -87,6 +87,22 @@ describe('Nodes panel', () => {
     expect(await card('node-2').getByTestId('node-memory').textContent()).toContain('128Mi (0%) of 16Gi');
   });
 
+  it('a pod whose container keeps exiting shows the kubelet\'s CrashLoopBackOff on its node, coloured as trouble', async () => {
+    expect(
+      await pageRequest('POST', '/api/v1/namespaces/default/pods', {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'crashes', annotations: { 'kubesim.io/exit-code': '1' } },
+        spec: { containers: [{ name: 'app', image: 'busybox' }] },
+      }),
+    ).toBe(201);
+    const crashing = page.locator('[data-testid="node-pod"][data-name="crashes"]');
+    await expect.poll(() => crashing.getAttribute('data-status'), { timeout: 30_000 }).toBe('CrashLoopBackOff');
+    expect(await crashing.getAttribute('data-tone')).toBe('bad');
+    expect(await crashing.locator('.pod-status').textContent()).toBe('CrashLoopBackOff 0/1');
+    expect(await page.locator('[data-testid="node-pod"][data-name^="web-"]').first().getAttribute('data-tone')).toBe('ok');
+  });
+
   it('[API-PATCH-006] cordon patches spec.unschedulable: the card shows SchedulingDisabled; uncordon clears it', async () => {
     await card('node-1').getByTestId('node-cordon').click();
     await card('node-1').getByTestId('node-cordoned').waitFor({ timeout: 30_000 });

@@ -90,11 +90,13 @@ export function NodeCard({ node, pods, allPods, nodesKind, onOpenPod }: NodeCard
           {pods.map((pod) => {
             const p = summarizePod(pod, now);
             return (
-              <li key={`${p.namespace}/${p.name}`} data-testid="node-pod" data-name={p.name} data-namespace={p.namespace} data-status={p.status}>
+              <li key={`${p.namespace}/${p.name}`} data-testid="node-pod" data-name={p.name} data-namespace={p.namespace} data-status={p.status} data-tone={p.tone}>
                 <button type="button" className={`pod-chip ${p.tone}`} onClick={() => onOpenPod(pod)} data-testid="open-pod" title={`${p.status}, ${p.ready} ready: open this pod`}>
                   {p.namespace}/{p.name}
                 </button>{' '}
-                <span className="pod-status">{p.status}</span>
+                <span className="pod-status">
+                  {p.status} <span title="ready containers">{p.ready}</span>
+                </span>
               </li>
             );
           })}
