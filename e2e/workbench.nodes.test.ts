@@ -49,6 +49,8 @@ describe('Nodes panel', () => {
     expect(await empty.textContent()).toContain('Access panel');
     expect(await empty.textContent()).toContain('Simulated nodes');
     expect(await p.getByTestId('node-card').count()).toBe(0);
+    await p.getByTestId('nodes-open-access').click();
+    await p.getByTestId('access-nodes').waitFor();
     expect(wb.errors, wb.errors.join('\n')).toEqual([]);
   });
 

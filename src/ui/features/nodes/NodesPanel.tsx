@@ -24,6 +24,7 @@ export function NodesPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
   const placement = useMemo(() => placePods(pods.data?.items ?? []), [pods.data]);
   const sortedNodes = useMemo(() => [...(nodes.data?.items ?? [])].sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '')), [nodes.data]);
   const openPod = useOpenPod(podsKind);
+  const showPanel = useWorkbench((s) => s.showPanel);
 
   return (
     <section className="panel nodes-panel" aria-labelledby="nodes-heading" data-testid="nodes-panel">
@@ -40,8 +41,12 @@ export function NodesPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
               </p>
               <p className="muted">
                 To get simulated ones, open the <strong>Access</strong> panel, choose a number of <em>Simulated nodes</em> and apply: the server
-                then registers <code>node-1</code>… with kubelets and runs a scheduler (as <code>--simulated-nodes</code> on the Node host).
+                then registers <code>node-1</code>… with kubelets and runs a scheduler (as <code>--simulated-nodes</code> on the Node host; a
+                scenario sets it with <code>settings.simulatedNodes</code>).
               </p>
+              <button type="button" onClick={() => showPanel('access')} data-testid="nodes-open-access">
+                Open the Access panel
+              </button>
             </div>
           )}
           {sortedNodes.map((node) => (
