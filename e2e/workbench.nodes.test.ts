@@ -7,7 +7,11 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../src/core/testing/eventually';
+import type { KubeList, KubeObject } from '../src/ui/api';
+import { allocatedResources, summarizeNode } from '../src/ui/features/nodes';
 import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+import { startTestHost, type TestHost } from './support/host';
 
 let wb: Workbench;
 let sim: BrowserProfile;
@@ -185,5 +189,37 @@ describe('Nodes panel', () => {
   it('fits 1280 wide, and no console errors or page errors', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(sim.errors, sim.errors.join('\n')).toEqual([]);
+  });
+});
+
+describe('the node cards\' numbers, judged by kubectl', () => {
+  let t: TestHost;
+  beforeAll(async () => {
+    t = await startTestHost({ flags: { simulatedNodes: 1 } });
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  it('allocated cpu and memory match `kubectl describe node`\'s Allocated resources, and the ready reason its Conditions', async () => {
+    await eventually(async () => (await t.kubectl(['get', 'serviceaccount', 'default'])).code, (c) => c === 0, 'the default service account');
+    const pod = (name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } } }], ...spec } });
+    await t.kubectlOk(['create', '-f', '-'], pod('two', { containers: [{ name: 'a', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } } }, { name: 'b', image: 'nginx', resources: { requests: { cpu: '0.25', memory: '100M' } } }] }));
+    await t.kubectlOk(['create', '-f', '-'], pod('init', { initContainers: [{ name: 'init', image: 'busybox', resources: { requests: { cpu: '333m', memory: '1Gi' } } }], overhead: { cpu: '10m', memory: '5Mi' } }));
+    await t.kubectlOk(['create', '-f', '-'], pod('done', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox', resources: { requests: { cpu: '2' } } }] }, { 'kubesim.io/exit-code': '0' }));
+    await eventually(() => t.kubectlOk(['get', 'pods', '--no-headers']), (o) => /^done\s+0\/1\s+Completed/m.test(o) && (o.match(/Running/g) ?? []).length === 2, 'two running, one completed');
+    const nodeJson = JSON.parse(await t.kubectlOk(['get', 'node', 'node-1', '-o', 'json'])) as KubeObject;
+    const pods = (JSON.parse(await t.kubectlOk(['get', 'pods', '-A', '-o', 'json'])) as KubeList).items;
+    const described = await t.kubectlOk(['describe', 'node', 'node-1']);
+    const allocated = described.slice(described.indexOf('Allocated resources:'));
+    for (const a of allocatedResources(nodeJson, pods)) {
+      const row = new RegExp(`^\\s+${a.resource}\\s+(\\S+ \\(\\d+%\\))`, 'm').exec(allocated);
+      expect(row?.[1], a.resource).toBe(`${a.requests} (${a.percent}%)`);
+    }
+    // Mi and M summed print as plain bytes, and an init container and overhead count as PodRequests counts them, in both.
+    expect(allocatedResources(nodeJson, pods).map((a) => `${a.resource} ${a.requests} (${a.percent}%)`)).toEqual(['cpu 843m (21%)', 'memory 1246093568 (7%)']);
+    const ready = summarizeNode(nodeJson).ready;
+    expect(described).toMatch(new RegExp(`\\n\\s+Ready\\s+True\\s.*${ready.reason}\\s+${ready.message}`));
   });
 });
