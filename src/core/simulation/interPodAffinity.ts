@@ -9,9 +9,9 @@
  * sides (and existing pods' required affinity, at hardPodAffinityWeight 1)
  * add or take their weight per domain, normalised to 0-100 between the
  * lowest and highest node. A term's namespaces default to its pod's own,
- * namespaceSelector adds the namespaces it selects ({} every one), and
- * matchLabelKeys / mismatchLabelKeys add `key in (value)` / `key notin
- * (value)` of the pod's own labels to its selector.
+ * namespaceSelector adds the namespaces it selects ({} every one). A
+ * term's matchLabelKeys / mismatchLabelKeys are already in its selector: the
+ * pod strategy merged them when the pod was created, as kube-apiserver does.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { specOf } from '../controllers/controllerUtils';
@@ -45,25 +45,12 @@ export interface PodAffinityTerms {
 
 const asSelector = (s: LabelSelector | SelectorError): LabelSelector => (s instanceof SelectorError ? nothingLabelSelector() : s);
 
-/** The term's labelSelector with matchLabelKeys and mismatchLabelKeys applied to the pod's labels. */
-function termSelector(term: Record<string, unknown>, labels: Record<string, string>): LabelSelector {
-  const base = isObject(term['labelSelector']) ? (term['labelSelector'] as LabelSelectorObject) : undefined;
-  const keys = (field: string) => (Array.isArray(term[field]) ? (term[field] as unknown[]).filter((k): k is string => typeof k === 'string' && k in labels) : []);
-  const extra = [
-    ...keys('matchLabelKeys').map((key) => ({ key, operator: 'In', values: [labels[key]!] })),
-    ...keys('mismatchLabelKeys').map((key) => ({ key, operator: 'NotIn', values: [labels[key]!] })),
-  ];
-  if (!extra.length) return asSelector(labelSelectorFromObject(base));
-  if (!base) return nothingLabelSelector();
-  return asSelector(labelSelectorFromObject({ ...base, matchExpressions: [...(base.matchExpressions ?? []), ...extra] }));
-}
-
 function newAffinityTerm(pod: KubeObject, term: Record<string, unknown>): AffinityTerm {
   const namespaces = Array.isArray(term['namespaces']) ? (term['namespaces'] as unknown[]).filter((n): n is string => typeof n === 'string') : [];
   const nsSelector = isObject(term['namespaceSelector']) ? asSelector(labelSelectorFromObject(term['namespaceSelector'] as LabelSelectorObject)) : undefined;
   // GetNamespacesFromPodAffinityTerm: no namespaces and no namespaceSelector means the pod's own namespace.
   if (!namespaces.length && !nsSelector) namespaces.push(pod.metadata.namespace ?? '');
-  return { namespaces: new Set(namespaces), namespaceSelector: nsSelector, selector: termSelector(term, pod.metadata.labels ?? {}), topologyKey: String(term['topologyKey'] ?? '') };
+  return { namespaces: new Set(namespaces), namespaceSelector: nsSelector, selector: asSelector(labelSelectorFromObject(isObject(term['labelSelector']) ? (term['labelSelector'] as LabelSelectorObject) : undefined)), topologyKey: String(term['topologyKey'] ?? '') };
 }
 
 /** The pod's affinity terms, parsed once per version of the pod. */

@@ -314,6 +314,10 @@ export class TrialSubstitution implements Substitution {
     this.own.set(name, t);
     return this;
   }
+  /** Drops the trial's bindings. */
+  reset(): void {
+    this.own.clear();
+  }
   /** Writes the trial's bindings into the base. */
   commit(): void {
     this.own.copyTo(this.base);
