@@ -163,4 +163,20 @@ describe('horizontal-pod-autoscaler-controller', () => {
     await eventually(() => getHpa(s), (h) => h.status?.desiredReplicas === 3, 'the next step');
     expect((await events(s)).map((e) => e[2])).toEqual(['New size: 2; reason: cpu resource utilization (percentage of request) above target', 'New size: 3; reason: cpu resource utilization (percentage of request) above target']);
   });
+
+  it('scales on a memory AverageValue target, whose samples count at once (readiness only gates cpu)', async () => {
+    const s = await cluster();
+    const d = deployment(1, '10m');
+    (d.spec.template.metadata.annotations as Record<string, string>)['kubesim.io/memory-usage'] = '200Mi';
+    expect((await s.json('POST', `${apps}/deployments`, { body: d })).status).toBe(201);
+    await readyPods(s, 1);
+    await s.json('POST', hpaPath, { body: hpa({ metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '100Mi' } } }] }) });
+    s.clock.advance(15_000);
+    const scaled = await eventually(() => getHpa(s), (h) => h.status?.desiredReplicas === 2, 'the memory scale-up');
+    expect(scaled.status.currentMetrics).toEqual([{ type: 'Resource', resource: { name: 'memory', current: { averageValue: '209715200' } } }]);
+    expect(scaled.status.conditions[1].message).toBe('the HPA was able to successfully calculate a replica count from memory resource');
+    expect(await eventually(() => events(s), (e) => e.length === 1, 'the event')).toEqual([['Normal', 'SuccessfulRescale', 'New size: 2; reason: memory resource above target']]);
+    const table = await s.json('GET', `${hpaPath}/web`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(table.body.rows[0].cells[2]).toBe('memory: 209715200/100Mi');
+  });
 });
