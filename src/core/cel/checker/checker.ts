@@ -6,7 +6,6 @@ import { IdMap, SourceInfo, type CelIssue, type ComprehensionExpr, type Expr } f
 import {
   T,
   isAssignable,
-  mentionsParam,
   mentionsSignatureParam,
   isDynOrError,
   mostGeneral,
@@ -226,8 +225,8 @@ class Checker {
   }
 
   private resolved(t: CelType): CelType {
-    // nothing bound yet (most expressions): every type is already final
-    return this.subst.size === 0 ? t : substitute(t, this.subst);
+    // nothing bound yet (most expressions): every type is already final; so are the shared primitive types
+    return this.subst.size === 0 || primitiveCode(t) !== 0 ? t : substitute(t, this.subst);
   }
 
   check(e: Expr): CelType {
@@ -388,9 +387,12 @@ class Checker {
     let matched = 0;
     let overflow: OverloadDecl[] | undefined;
     let result: CelType | undefined;
-    for (let i = 0; i < decls.length; i++) {
+    // only the candidates' bits are visited, lowest first (tables such as _+_'s hold many overloads)
+    const n = decls.length;
+    const some = candidates >= 0;
+    for (let i = some ? nextCandidate(candidates, -1, n) : 0; i < n; i = some ? nextCandidate(candidates, i, n) : i + 1) {
       const o = decls[i]!;
-      if (candidates >= 0 ? (candidates & (1 << i)) === 0 : !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
+      if (!some && !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
       const generic = info.generic[i]!;
       let rt: CelType | undefined;
       if (generic && !argsHaveParams) {
@@ -532,11 +534,29 @@ function allAssignable(params: readonly CelType[], args: readonly CelType[], s: 
   return true;
 }
 
-const anyParam = (): boolean => true;
+/** The index of the lowest bit of `mask` above bit `i` (-1: the lowest of all), `end` when there is none. */
+function nextCandidate(mask: number, i: number, end: number): number {
+  const m = i < 0 ? mask : mask & ~((2 << i) - 1);
+  return m === 0 ? end : 31 - Math.clz32(m & -m);
+}
 
 /** Whether a type mentions any type parameter. */
 function hasParam(t: CelType): boolean {
-  return mentionsParam(t, anyParam);
+  switch (t.kind) {
+    case 'param':
+      return true;
+    case 'list':
+      return hasParam(t.elem);
+    case 'map':
+      return hasParam(t.key) || hasParam(t.value);
+    case 'type':
+      return t.param !== undefined && hasParam(t.param);
+    case 'opaque':
+      for (let i = 0; i < t.params.length; i++) if (hasParam(t.params[i]!)) return true;
+      return false;
+    default:
+      return false;
+  }
 }
 
 function sigHasParams(o: OverloadDecl): boolean {

@@ -38,11 +38,14 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
   return byLength;
 })();
 
+/** First letters of the reserved words by length, as bit sets (a = bit 0): most names are told apart without a comparison. */
+const RESERVED_INITIALS: readonly number[] = Array.from(RESERVED_BY_LENGTH, (words) => (words ?? []).reduce((bits, w) => bits | (1 << ((w.charCodeAt(0) - 97) & 31)), 0));
+
 function isReserved(name: string): boolean {
-  const words = RESERVED_BY_LENGTH[name.length];
-  if (words === undefined) return false;
-  const c = name.charCodeAt(0);
-  for (let i = 0; i < words.length; i++) if (words[i]!.charCodeAt(0) === c && words[i] === name) return true;
+  const n = name.length;
+  if (n >= RESERVED_INITIALS.length || (RESERVED_INITIALS[n]! & (1 << ((name.charCodeAt(0) - 97) & 31))) === 0) return false;
+  const words = RESERVED_BY_LENGTH[n]!;
+  for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
   return false;
 }
 
