@@ -143,7 +143,7 @@ class Parser implements MacroHelper {
     try {
       this.advance();
       expr = this.expr();
-      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.text}' expecting <EOF>`);
+      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.shown()}' expecting <EOF>`);
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       expr = undefined;
@@ -196,7 +196,7 @@ class Parser implements MacroHelper {
   /** Consumes the operator `text`, returning its offset. */
   private expect(text: string): number {
     const t = this.tok;
-    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.text}' expecting '${text}'`);
+    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting '${text}'`);
     const offset = t.offset;
     this.advance();
     return offset;
@@ -365,7 +365,7 @@ class Parser implements MacroHelper {
       if (t.text === '.' || t.text === '.?') {
         const opt = t.text === '.?';
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         const name = t.text;
         const nameOffset = t.offset;
         this.advance();
@@ -424,7 +424,7 @@ class Parser implements MacroHelper {
   }
 
   private argumentSeparator(): void {
-    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
+    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.shown()}' expecting {')', ','}`);
   }
 
   private primary(): Expr {
@@ -450,7 +450,7 @@ class Parser implements MacroHelper {
       case TK_OP:
         break;
       default:
-        this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+        this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
     }
     switch (t.text) {
       case '(': {
@@ -495,11 +495,11 @@ class Parser implements MacroHelper {
       case '.': {
         // leading dot: fully qualified name from the root scope
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         return this.identOrCall('.');
       }
     }
-    this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+    this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
   }
 
   private identOrCall(prefix: string): Expr {
@@ -583,7 +583,7 @@ class Parser implements MacroHelper {
     const fields: StructField[] = [];
     while (!this.isOp('}')) {
       const optional = this.accept('?');
-      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
       const name = t.text;
       this.advance();
       const colon = this.expect(':');
