@@ -103,6 +103,7 @@ import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinition
 import { strategyFor } from './registry/strategies';
 import { withDeclarativeValidation } from './validation/declarative';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
+import { reconcileKubernetesEndpoints, removeKubernetesEndpoints } from './registry/core/endpointReconciler';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
 import type { KubeObject } from './api/types';
@@ -167,6 +168,13 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /**
+   * --advertise-address: the address the `kubernetes` Service's Endpoints and EndpointSlice list
+   * (172.18.0.1 by default, on the simulated nodes' network).
+   */
+  advertiseAddress?: string;
+  /** --secure-port: the `kubernetes` Service's targetPort and its endpoints' port (6443 by default). */
+  securePort?: number;
   /** kube-controller-manager's --max-endpoints-per-slice (100 by default). */
   maxEndpointsPerSlice?: number;
   /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
@@ -304,6 +312,31 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return store;
   }
 
+  // The endpoint reconciler: this server in the `kubernetes` Endpoints and EndpointSlice, checked every 10s as kube's is.
+  const securePort = options.securePort ?? 6443;
+  const self = { address: options.advertiseAddress ?? '172.18.0.1', port: securePort };
+  const endpointStores = () => {
+    const endpoints = registry.resourceFor('', 'v1', 'endpoints');
+    const slices = registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
+    return endpoints ? { endpoints: storeFor(endpoints).asManager('kube-apiserver'), slices: slices ? storeFor(slices).asManager('kube-apiserver') : undefined } : undefined;
+  };
+  const reconcileEndpoints = async () => {
+    const s = endpointStores();
+    if (s) await reconcileKubernetesEndpoints(s.endpoints, s.slices, self);
+  };
+  const reconcilerStopped = new AbortController();
+  const reconcileEvery10s = async () => {
+    while (!reconcilerStopped.signal.aborted) {
+      try {
+        await clock.sleep(10_000, reconcilerStopped.signal);
+      } catch {
+        return;
+      }
+      // A failed round (storage closing, a conflict with another server) is tried again in the next one.
+      await reconcileEndpoints().catch(() => undefined);
+    }
+  };
+
   async function bootstrap(): Promise<void> {
     const store = storeFor(namespaceType);
     for (const name of bootstrapNamespaces) {
@@ -316,7 +349,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
-    if (services) await bootstrapServices(storeFor(services), serviceAllocator);
+    if (services) await bootstrapServices(storeFor(services).asManager('kube-apiserver'), serviceAllocator, securePort);
+    await reconcileEndpoints();
+    void reconcileEvery10s();
     const priorityClasses = registry.resourceFor('scheduling.k8s.io', 'v1', 'priorityclasses');
     if (priorityClasses) await bootstrapSystemPriorityClasses(storeFor(priorityClasses));
     health.done('bootstrap-controller');
@@ -687,6 +722,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
+      reconcilerStopped.abort();
+      const s = endpointStores();
+      if (s) await removeKubernetesEndpoints(s.endpoints, s.slices, self).catch(() => undefined);
       await elector?.stop();
       managerGeneration++;
       for (const c of [...managerControllers, ...controllers]) c.stop();

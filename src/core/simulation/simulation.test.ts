@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
-import { fitErrorMessage } from './scheduler';
+import { fitErrorMessage, preemptionMessage } from './scheduler';
 import { normalizedImage } from './kubelet';
 
 let t: TestServer | undefined;
@@ -185,7 +185,7 @@ describe('simulated nodes', () => {
     expect(cs.state).toEqual({ waiting: { reason: 'CrashLoopBackOff', message: `back-off 10s restarting failed container=app pod=crashes_default(${crashing.metadata.uid})` } });
     expect(cs.lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
     expect(crashing.status.phase).toBe('Running');
-    expect((await eventsOf(s, 'crashes')).find((e) => e.reason === 'BackOff')).toMatchObject({ type: 'Warning', message: `Back-off restarting failed container app in pod crashes_default(${crashing.metadata.uid})` });
+    expect((await eventually(() => eventsOf(s, 'crashes'), (l) => l.some((e) => e.reason === 'BackOff'), 'the BackOff event')).find((e) => e.reason === 'BackOff')).toMatchObject({ type: 'Warning', message: `Back-off restarting failed container app in pod crashes_default(${crashing.metadata.uid})` });
     const slow = await eventually(() => getPod(s, 'slow'), phaseIs('Running'), 'slow running');
     expect(slow.status.containerStatuses[0].ready).toBe(false);
     expect(slow.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
@@ -295,11 +295,15 @@ describe('simulated nodes', () => {
 describe('scheduler and kubelet helpers', () => {
   it('words FitError as kube-scheduler does: counts per reason, sorted, then the preemption verdicts', () => {
     expect(fitErrorMessage(0, [])).toBe('no nodes available to schedule pods');
-    expect(fitErrorMessage(3, [
+    const misfits = [
       { reasons: ['Insufficient memory', 'Insufficient cpu'], unresolvable: false },
       { reasons: ['Insufficient cpu'], unresolvable: false },
       { reasons: ["node(s) didn't match Pod's node affinity/selector"], unresolvable: true },
-    ])).toBe("0/3 nodes are available: 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.");
+    ];
+    expect(fitErrorMessage(3, misfits, { postFilterMessage: preemptionMessage(3, [{ reasons: ['No preemption victims found for incoming pod'], unresolvable: true }, { reasons: ['No preemption victims found for incoming pod'], unresolvable: true }]) }))
+      .toBe("0/3 nodes are available: 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.");
+    expect(fitErrorMessage(1, [{ reasons: ['Insufficient cpu'], unresolvable: false }], { postFilterMessage: 'preemption: not eligible due to preemptionPolicy=Never.' }))
+      .toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..');
   });
 
   it('reports images as containerd names them', () => {

@@ -1,5 +1,5 @@
 /** Pod strategy: defaults, the deprecated serviceAccount, initial status and QoS class (pkg/registry/core/pod). */
-import { isObject } from '../../api/types';
+import { isObject, objectsOf, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { qosClass } from '../../api/podQos';
 import { defaultPodOnly, defaultPodSpec, readDeprecatedServiceAccount, writeDeprecatedServiceAccount } from './podSpec';
@@ -18,6 +18,7 @@ export const podStrategy: Partial<ResourceStrategy> = {
   // PrepareForCreate (which sets it) runs after admission.
   beginCreate(obj) {
     writeDeprecatedServiceAccount(obj['spec']);
+    applyMatchLabelKeys(obj);
     obj['status'] = { phase: 'Pending', qosClass: qosClass(obj) };
     return undefined;
   },
@@ -34,3 +35,36 @@ export const podStrategy: Partial<ResourceStrategy> = {
     else if (ctx.subresource === 'resize') keepResizeUpdates(obj, old);
   },
 };
+
+/**
+ * applyMatchLabelKeysAndMismatchLabelKeys (MatchLabelKeysInPodAffinity, on by
+ * default since 1.31): each pod (anti-)affinity term's matchLabelKeys and
+ * mismatchLabelKeys become `key In (value)` / `key NotIn (value)` requirements
+ * of its labelSelector, with the values of the pod's own labels, stored with
+ * the pod; keys the pod has no label for are skipped, and a term without a
+ * labelSelector (it selects nothing) is left alone.
+ */
+function applyMatchLabelKeys(pod: KubeObject): void {
+  const labels = pod.metadata.labels ?? {};
+  const affinity = isObject(pod['spec']) && isObject(pod['spec']['affinity']) ? pod['spec']['affinity'] : undefined;
+  if (!affinity) return;
+  for (const kind of ['podAffinity', 'podAntiAffinity']) {
+    const rules = isObject(affinity[kind]) ? affinity[kind] : undefined;
+    if (!rules) continue;
+    const terms = [
+      ...objectsOf(rules['requiredDuringSchedulingIgnoredDuringExecution']),
+      ...objectsOf(rules['preferredDuringSchedulingIgnoredDuringExecution']).flatMap((w) => (isObject(w['podAffinityTerm']) ? [w['podAffinityTerm']] : [])),
+    ];
+    for (const term of terms) {
+      const selector = isObject(term['labelSelector']) ? term['labelSelector'] : undefined;
+      if (!selector) continue;
+      const added: Record<string, unknown>[] = [];
+      for (const [field, operator] of [['matchLabelKeys', 'In'], ['mismatchLabelKeys', 'NotIn']] as const) {
+        for (const key of Array.isArray(term[field]) ? term[field] : []) {
+          if (typeof key === 'string' && Object.hasOwn(labels, key)) added.push({ key, operator, values: [labels[key]] });
+        }
+      }
+      if (added.length) selector['matchExpressions'] = [...(Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : []), ...added];
+    }
+  }
+}

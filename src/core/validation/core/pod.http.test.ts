@@ -90,3 +90,60 @@ describe('PodTemplate and ReplicationController', () => {
     expect(ok.body.spec.replicas).toBe(1);
   });
 });
+
+describe('Pod affinity matchLabelKeys and mismatchLabelKeys', () => {
+  const versioned = (name: string, labels: Record<string, string>, affinity: Record<string, unknown>) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'c', image: 'nginx' }], affinity },
+  });
+
+  it('are merged into the stored labelSelector from the pod\'s labels on create, and the stored pod stays valid on update', async () => {
+    const affinity = {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'api' } }, matchLabelKeys: ['version', 'absent'], topologyKey: 'kubernetes.io/hostname' }],
+        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 10, podAffinityTerm: { labelSelector: { matchExpressions: [{ key: 'tier', operator: 'Exists' }] }, mismatchLabelKeys: ['app'], topologyKey: 'kubernetes.io/hostname' } }],
+      },
+      podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ matchLabelKeys: [], topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } }] },
+    };
+    const r = await t.json('POST', PODS, { body: versioned('merged', { app: 'api', version: 'v2' }, affinity) });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]).toEqual({
+      labelSelector: { matchLabels: { app: 'api' }, matchExpressions: [{ key: 'version', operator: 'In', values: ['v2'] }] },
+      matchLabelKeys: ['version', 'absent'],
+      topologyKey: 'kubernetes.io/hostname',
+    });
+    expect(r.body.spec.affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.labelSelector).toEqual({
+      matchExpressions: [{ key: 'tier', operator: 'Exists' }, { key: 'app', operator: 'NotIn', values: ['api'] }],
+    });
+    expect(r.body.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector).toEqual({ matchLabels: { app: 'db' } });
+    // A later write neither merges again nor finds the merged key a duplicate.
+    const relabel = await t.json('PATCH', `${PODS}/merged`, { headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { labels: { version: 'v3' } } } });
+    expect(relabel.status).toBe(200);
+    expect(relabel.body.spec.affinity).toEqual(r.body.spec.affinity);
+  });
+
+  it('refuse a key also in labelSelector, keys without a labelSelector, invalid names and a key in both lists, at kube\'s paths', async () => {
+    const dup = await t.json('POST', PODS, {
+      body: versioned('dup', { app: 'api', version: 'v2' }, {
+        podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { version: 'v1' } }, matchLabelKeys: ['version'], topologyKey: 'kubernetes.io/hostname' }] },
+      }),
+    });
+    expect(dup.status).toBe(422);
+    expect(dup.body.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "version": exists in both matchLabelKeys and labelSelector', field: 'spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0][0]' },
+    ]);
+    const others = await t.json('POST', PODS, {
+      body: versioned('others', { app: 'api' }, {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ matchLabelKeys: ['app'], topologyKey: 'kubernetes.io/hostname' }],
+          preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: { labelSelector: {}, matchLabelKeys: ['zone'], mismatchLabelKeys: ['/simple', 'zone'], topologyKey: 'kubernetes.io/hostname' } }],
+        },
+      }),
+    });
+    expect(others.status).toBe(422);
+    expect(others.body.details.causes).toEqual([
+      { reason: 'FieldValueForbidden', message: 'Forbidden: must not be specified when labelSelector is not set', field: 'spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].matchLabelKeys' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "/simple": prefix part must be non-empty', field: 'spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.mismatchLabelKeys[0]' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "zone": exists in both matchLabelKeys and mismatchLabelKeys', field: 'spec.affinity.podAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm.matchLabelKeys[0]' },
+    ]);
+  });
+});

@@ -104,9 +104,45 @@ function validatePodAffinityTerm(term: Obj, fld: Path): FieldError[] {
   for (const [ns, i] of arr(term['namespaces']).map((n, i) => [str(n), i] as const)) {
     for (const m of isDNS1123Subdomain(ns)) errs.push(invalid(String(fld.child('namespace').index(i)), ns, m));
   }
+  append(errs, validateMatchLabelKeysAndMismatchLabelKeys(term, fld));
   const topologyKey = str(term['topologyKey']);
   if (!topologyKey) errs.push(required(String(fld.child('topologyKey')), 'can not be empty'));
   else append(errs, validateLabelName(topologyKey, fld.child('topologyKey')));
+  return errs;
+}
+
+/**
+ * validateMatchLabelKeysAndMismatchLabelKeys. It runs after the pod strategy
+ * merged the keys into labelSelector (a `key In (value)` per key the pod's
+ * labels have), so a key is refused only when an expression repeats one seen
+ * before it; kube reports that error at the term's path indexed by the key's
+ * position, as here.
+ */
+function validateMatchLabelKeysAndMismatchLabelKeys(term: Obj, fld: Path): FieldError[] {
+  const selector = obj(term['labelSelector']);
+  const matchKeys = arr(term['matchLabelKeys']).map(str);
+  const mismatchKeys = arr(term['mismatchLabelKeys']).map(str);
+  const errs: FieldError[] = [];
+  for (const [keys, field] of [[matchKeys, 'matchLabelKeys'], [mismatchKeys, 'mismatchLabelKeys']] as const) {
+    if (!keys.length) continue;
+    if (!selector) {
+      errs.push(forbidden(String(fld.child(field)), 'must not be specified when labelSelector is not set'));
+      continue;
+    }
+    keys.forEach((key, i) => append(errs, validateLabelName(key, fld.child(field).index(i))));
+  }
+  if (selector) {
+    const seen = new Set(Object.keys(obj(selector['matchLabels']) ?? {}));
+    for (const expression of objects(selector['matchExpressions']).map(([e]) => e)) {
+      const key = str(expression['key']);
+      const i = matchKeys.lastIndexOf(key);
+      if (i >= 0 && seen.has(key)) errs.push(invalid(String(fld.index(i)), key, 'exists in both matchLabelKeys and labelSelector'));
+      seen.add(key);
+    }
+  }
+  matchKeys.forEach((key, i) => {
+    if (mismatchKeys.includes(key)) errs.push(invalid(String(fld.child('matchLabelKeys').index(i)), key, 'exists in both matchLabelKeys and mismatchLabelKeys'));
+  });
   return errs;
 }
 
