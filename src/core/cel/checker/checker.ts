@@ -4,6 +4,7 @@
 
 import { IdMap, SourceInfo, type CelIssue, type ComprehensionExpr, type Expr } from '../ast';
 import {
+  LIST_OF_DYN,
   T,
   isAssignable,
   mentionsSignatureParam,
@@ -252,7 +253,7 @@ class Checker {
           }
           elem = this.joinElem(el, elem, t);
         }
-        return this.set(e.id, T.list(elem ?? this.freshParam()));
+        return this.set(e.id, elem === T.dyn ? LIST_OF_DYN : T.list(elem ?? this.freshParam()));
       }
       case 'map': {
         let kt: CelType | undefined;
@@ -576,7 +577,7 @@ class TableInfo {
   /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets: by key up to two arguments (+1, 0 when not yet known), else in the map */
   private byKinds2: Int32Array | undefined;
   private readonly byKinds = new Map<number, number>();
-  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 132) */
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 156) */
   readonly memo: ({ matched: number; result: CelType } | undefined)[] = [];
   constructor(
     readonly fn: string,
@@ -652,7 +653,7 @@ function kindCode(kind: CelType['kind']): number {
 }
 
 /**
- * The code of a shared primitive type (by identity: types from schemas carry metadata and are never these), 0 for any other type.
+ * The code of a shared primitive type or list(dyn) (by identity: types from schemas carry metadata and are never these), 0 for any other type.
  * Compared by identity alone, the most common first: reading `kind` from types of many shapes is slower than ten comparisons.
  */
 function primitiveCode(t: CelType): number {
@@ -666,6 +667,7 @@ function primitiveCode(t: CelType): number {
   if (t === T.null) return 7;
   if (t === T.timestamp) return 8;
   if (t === T.duration) return 9;
+  if (t === LIST_OF_DYN) return 11;
   return 0;
 }
 
@@ -676,7 +678,7 @@ function primitivesKey(args: readonly CelType[]): number {
   for (let i = 0; i < args.length; i++) {
     const c = primitiveCode(args[i]!);
     if (c === 0) return -1;
-    key = key * 11 + c;
+    key = key * 12 + c;
   }
   return key;
 }
