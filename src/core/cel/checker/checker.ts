@@ -4,9 +4,9 @@
 
 import { IdMap, SourceInfo, type CelIssue, type ComprehensionExpr, type Expr } from '../ast';
 import {
+  LIST_OF_DYN,
   T,
   isAssignable,
-  mentionsParam,
   mentionsSignatureParam,
   isDynOrError,
   mostGeneral,
@@ -226,8 +226,8 @@ class Checker {
   }
 
   private resolved(t: CelType): CelType {
-    // nothing bound yet (most expressions): every type is already final
-    return this.subst.size === 0 ? t : substitute(t, this.subst);
+    // nothing bound yet (most expressions): every type is already final; so are the shared primitive types
+    return this.subst.size === 0 || primitiveCode(t) !== 0 ? t : substitute(t, this.subst);
   }
 
   check(e: Expr): CelType {
@@ -253,7 +253,7 @@ class Checker {
           }
           elem = this.joinElem(el, elem, t);
         }
-        return this.set(e.id, T.list(elem ?? this.freshParam()));
+        return this.set(e.id, elem === T.dyn ? LIST_OF_DYN : T.list(elem ?? this.freshParam()));
       }
       case 'map': {
         let kt: CelType | undefined;
@@ -388,9 +388,12 @@ class Checker {
     let matched = 0;
     let overflow: OverloadDecl[] | undefined;
     let result: CelType | undefined;
-    for (let i = 0; i < decls.length; i++) {
+    // only the candidates' bits are visited, lowest first (tables such as _+_'s hold many overloads)
+    const n = decls.length;
+    const some = candidates >= 0;
+    for (let i = some ? nextCandidate(candidates, -1, n) : 0; i < n; i = some ? nextCandidate(candidates, i, n) : i + 1) {
       const o = decls[i]!;
-      if (candidates >= 0 ? (candidates & (1 << i)) === 0 : !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
+      if (!some && !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
       const generic = info.generic[i]!;
       let rt: CelType | undefined;
       if (generic && !argsHaveParams) {
@@ -532,11 +535,29 @@ function allAssignable(params: readonly CelType[], args: readonly CelType[], s: 
   return true;
 }
 
-const anyParam = (): boolean => true;
+/** The index of the lowest bit of `mask` above bit `i` (-1: the lowest of all), `end` when there is none. */
+function nextCandidate(mask: number, i: number, end: number): number {
+  const m = i < 0 ? mask : mask & ~((2 << i) - 1);
+  return m === 0 ? end : 31 - Math.clz32(m & -m);
+}
 
 /** Whether a type mentions any type parameter. */
 function hasParam(t: CelType): boolean {
-  return mentionsParam(t, anyParam);
+  switch (t.kind) {
+    case 'param':
+      return true;
+    case 'list':
+      return hasParam(t.elem);
+    case 'map':
+      return hasParam(t.key) || hasParam(t.value);
+    case 'type':
+      return t.param !== undefined && hasParam(t.param);
+    case 'opaque':
+      for (let i = 0; i < t.params.length; i++) if (hasParam(t.params[i]!)) return true;
+      return false;
+    default:
+      return false;
+  }
 }
 
 function sigHasParams(o: OverloadDecl): boolean {
@@ -556,7 +577,7 @@ class TableInfo {
   /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets: by key up to two arguments (+1, 0 when not yet known), else in the map */
   private byKinds2: Int32Array | undefined;
   private readonly byKinds = new Map<number, number>();
-  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 132) */
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 156) */
   readonly memo: ({ matched: number; result: CelType } | undefined)[] = [];
   constructor(
     readonly fn: string,
@@ -632,7 +653,7 @@ function kindCode(kind: CelType['kind']): number {
 }
 
 /**
- * The code of a shared primitive type (by identity: types from schemas carry metadata and are never these), 0 for any other type.
+ * The code of a shared primitive type or list(dyn) (by identity: types from schemas carry metadata and are never these), 0 for any other type.
  * Compared by identity alone, the most common first: reading `kind` from types of many shapes is slower than ten comparisons.
  */
 function primitiveCode(t: CelType): number {
@@ -646,6 +667,7 @@ function primitiveCode(t: CelType): number {
   if (t === T.null) return 7;
   if (t === T.timestamp) return 8;
   if (t === T.duration) return 9;
+  if (t === LIST_OF_DYN) return 11;
   return 0;
 }
 
@@ -656,7 +678,7 @@ function primitivesKey(args: readonly CelType[]): number {
   for (let i = 0; i < args.length; i++) {
     const c = primitiveCode(args[i]!);
     if (c === 0) return -1;
-    key = key * 11 + c;
+    key = key * 12 + c;
   }
   return key;
 }

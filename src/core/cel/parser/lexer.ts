@@ -143,7 +143,7 @@ function codesOf(src: string): Uint8Array {
  */
 export class Scanner {
   kind = TK_EOF;
-  /** operator text, identifier name, or the token's source text */
+  /** operator text, identifier name, the source text of other tokens ('' for string and bytes literals: see shown()) */
   text = '';
   offset = 0;
   /** decoded value of uint, double, string and bytes tokens */
@@ -181,6 +181,11 @@ export class Scanner {
       } else break;
     }
     return i;
+  }
+
+  /** The token as syntax errors show it: its text, or for a string or bytes literal its source text. */
+  shown(): string {
+    return this.kind === TK_STRING || this.kind === TK_BYTES ? this.src.slice(this.offset, this.pos) : this.text;
   }
 
   private set(kind: number, text: string, offset: number): void {
@@ -297,7 +302,8 @@ export class Scanner {
       this.fail(src.slice(start, i), start, dec.error);
       return;
     }
-    this.set(bytes ? TK_BYTES : TK_STRING, src.slice(start, i), start);
+    // the literal's source text is only shown in syntax errors: shown() slices it then
+    this.set(bytes ? TK_BYTES : TK_STRING, '', start);
     this.value = dec;
   }
 

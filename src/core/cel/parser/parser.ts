@@ -38,11 +38,14 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
   return byLength;
 })();
 
+/** First letters of the reserved words by length, as bit sets (a = bit 0): most names are told apart without a comparison. */
+const RESERVED_INITIALS: readonly number[] = Array.from(RESERVED_BY_LENGTH, (words) => (words ?? []).reduce((bits, w) => bits | (1 << ((w.charCodeAt(0) - 97) & 31)), 0));
+
 function isReserved(name: string): boolean {
-  const words = RESERVED_BY_LENGTH[name.length];
-  if (words === undefined) return false;
-  const c = name.charCodeAt(0);
-  for (let i = 0; i < words.length; i++) if (words[i]!.charCodeAt(0) === c && words[i] === name) return true;
+  const n = name.length;
+  if (n >= RESERVED_INITIALS.length || (RESERVED_INITIALS[n]! & (1 << ((name.charCodeAt(0) - 97) & 31))) === 0) return false;
+  const words = RESERVED_BY_LENGTH[n]!;
+  for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
   return false;
 }
 
@@ -140,7 +143,7 @@ class Parser implements MacroHelper {
     try {
       this.advance();
       expr = this.expr();
-      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.text}' expecting <EOF>`);
+      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.shown()}' expecting <EOF>`);
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       expr = undefined;
@@ -193,7 +196,7 @@ class Parser implements MacroHelper {
   /** Consumes the operator `text`, returning its offset. */
   private expect(text: string): number {
     const t = this.tok;
-    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.text}' expecting '${text}'`);
+    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting '${text}'`);
     const offset = t.offset;
     this.advance();
     return offset;
@@ -362,7 +365,7 @@ class Parser implements MacroHelper {
       if (t.text === '.' || t.text === '.?') {
         const opt = t.text === '.?';
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         const name = t.text;
         const nameOffset = t.offset;
         this.advance();
@@ -421,7 +424,7 @@ class Parser implements MacroHelper {
   }
 
   private argumentSeparator(): void {
-    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
+    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.shown()}' expecting {')', ','}`);
   }
 
   private primary(): Expr {
@@ -447,7 +450,7 @@ class Parser implements MacroHelper {
       case TK_OP:
         break;
       default:
-        this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+        this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
     }
     switch (t.text) {
       case '(': {
@@ -492,11 +495,11 @@ class Parser implements MacroHelper {
       case '.': {
         // leading dot: fully qualified name from the root scope
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         return this.identOrCall('.');
       }
     }
-    this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+    this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
   }
 
   private identOrCall(prefix: string): Expr {
@@ -580,7 +583,7 @@ class Parser implements MacroHelper {
     const fields: StructField[] = [];
     while (!this.isOp('}')) {
       const optional = this.accept('?');
-      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
       const name = t.text;
       this.advance();
       const colon = this.expect(':');
