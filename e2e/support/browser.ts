@@ -160,6 +160,7 @@ export async function stopServiceWorkers(context: BrowserContext, page: Page): P
   });
   await cdp.send('ServiceWorker.enable');
   await cdp.send('ServiceWorker.stopAllWorkers');
-  await expect.poll(() => running).toBe(false);
+  // A loaded machine can take seconds to stop a worker: poll past expect.poll's 1s default.
+  await expect.poll(() => running, { timeout: 15_000 }).toBe(false);
   await cdp.detach();
 }
