@@ -13,6 +13,8 @@ import { startKubelets } from './kubelet';
 import { simulatedNodes, startSimulatedNodes } from './nodes';
 import { startScheduler } from './scheduler';
 import { startProvisioner } from './provisioner';
+import { aggregatedMetricsReader } from './metricsApi';
+import { StatusError } from '../errors';
 
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
 export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
@@ -21,6 +23,13 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
   const nodes = simulatedNodes(count);
   // Each writes as its component does: the kubelets, the scheduler and the provisioner are field managers of their own.
   const as = (manager: string): NamespaceControllerDeps => ({ ...deps, storeFor: (type) => deps.storeFor(type).asManager(manager) });
+  // metrics-server's reader role, created once (kept when a user changed it).
+  const clusterRoles = deps.registry.resourceFor('rbac.authorization.k8s.io', 'v1', 'clusterroles');
+  if (clusterRoles) {
+    void deps.storeFor(clusterRoles).asManager('metrics-server').create('', aggregatedMetricsReader()).catch((e) => {
+      if (!(e instanceof StatusError && e.code === 409)) console.error('kubesim: metrics reader role:', e);
+    });
+  }
   const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes), startProvisioner(as('kubesim-provisioner'))];
   return {
     stop: () => parts.forEach((p) => p.stop()),

@@ -45,6 +45,15 @@ describe('metrics.k8s.io on simulated nodes', () => {
     ]);
   });
 
+  it('installs metrics-server\'s aggregated reader ClusterRole, so the view role may read metrics (kubectl top under RBAC)', async () => {
+    t = await newTestServer({ simulatedNodes: 1, controllers: ['*'], rbacBootstrap: true });
+    const role = await eventually(async () => t!.json('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregated-metrics-reader'), (r) => r.status === 200, 'the reader role');
+    expect(role.body.rules).toEqual([{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }]);
+    expect(role.body.metadata.labels['rbac.authorization.k8s.io/aggregate-to-view']).toBe('true');
+    const view = await eventually(async () => (await t!.json('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/view')).body.rules as any[], (rules) => rules.some((r) => r.apiGroups?.includes('metrics.k8s.io')), 'view aggregating the metrics rule');
+    expect(view).toContainEqual({ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] });
+  });
+
   it('[API-PATH-001] serves PodMetrics split by requests or defaulted, and NodeMetrics summing the pods plus overhead', async () => {
     t = await newTestServer({ simulatedNodes: 1 });
     const s = t;

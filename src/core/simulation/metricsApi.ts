@@ -97,3 +97,22 @@ export async function serveMetrics(request: Request, url: URL, info: RequestInfo
   const items = pods.filter((p) => !selector || selector.matches(p.metadata.labels)).sort(byKey).flatMap((p) => podMetricsOf(p, now, byName) ?? []);
   return write({ kind: 'PodMetricsList', apiVersion: 'metrics.k8s.io/v1beta1', metadata: {}, items });
 }
+
+/**
+ * The ClusterRole metrics-server's manifest installs beside its APIService:
+ * reading metrics aggregated into the admin, edit and view roles, so
+ * `kubectl top` works for whoever may view a namespace.
+ */
+export const aggregatedMetricsReader = (): KubeObject => ({
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: {
+    name: 'system:aggregated-metrics-reader',
+    labels: {
+      'rbac.authorization.k8s.io/aggregate-to-admin': 'true',
+      'rbac.authorization.k8s.io/aggregate-to-edit': 'true',
+      'rbac.authorization.k8s.io/aggregate-to-view': 'true',
+    },
+  },
+  rules: [{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }],
+} as KubeObject);
