@@ -173,3 +173,13 @@ describe('--max-endpoints-per-slice', () => {
     expect(() => parseFlags(['--max-endpoints-per-slice=ten'])).toThrow(FlagError);
   });
 });
+
+describe('--mirroring-max-endpoints-per-subset', () => {
+  it('takes 1 to 1000, as kube-controller-manager validates it', () => {
+    expect(parseFlags([]).mirroringMaxEndpointsPerSubset).toBeUndefined();
+    expect(parseFlags(['--mirroring-max-endpoints-per-subset=5']).mirroringMaxEndpointsPerSubset).toBe(5);
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=0'])).toThrow('mirroring-max-endpoints-per-subset must be greater than or equal to 1, got 0');
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=1001'])).toThrow('mirroring-max-endpoints-per-subset must be less than or equal to 1000, got 1001');
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=x'])).toThrow('invalid argument "x" for "--mirroring-max-endpoints-per-subset" flag');
+  });
+});
