@@ -169,6 +169,21 @@ describe('endpointslice-mirroring-controller', () => {
     await eventually(() => slicesOf(s, 'selector'), (l) => l.length === 1, 'mirrored again');
   });
 
+  it('canonicalizes the subsets first, as RepackSubsets does: an address listed twice is one endpoint, not ready if it is not ready anywhere; subsets with the same ports share a slice', async () => {
+    const s = await server();
+    await service(s, 'twice');
+    await endpoints(s, 'twice', [
+      { addresses: [{ ip: '10.0.0.2' }, { ip: '10.0.0.1' }], ports: [{ name: 'web', port: 80 }] },
+      { notReadyAddresses: [{ ip: '10.0.0.1' }], addresses: [{ ip: '10.0.0.3' }], ports: [{ name: 'web', port: 80 }] },
+    ]);
+    const [slice] = await eventually(() => slicesOf(s, 'twice'), (l) => l.length === 1, 'one slice');
+    expect(slice.endpoints).toEqual([
+      { addresses: ['10.0.0.2'], conditions: { ready: true } },
+      { addresses: ['10.0.0.3'], conditions: { ready: true } },
+      { addresses: ['10.0.0.1'], conditions: { ready: false } },
+    ]);
+  });
+
   it('mirrors at most --mirroring-max-endpoints-per-subset addresses of a subset and says so in a Warning event on the Endpoints', async () => {
     const s = await server(2);
     await service(s, 'big');

@@ -22,6 +22,7 @@ import { ipString } from '../validation/networking/netip';
 import { specOf } from './controllerUtils';
 import { lastChangeTriggerTimeAnnotation, maxSyncRetries } from './endpointAddresses';
 import { endpointHash, endpointsEqualBeyondHash, managedByLabel, portMapKey, serviceNameLabel } from './endpointSlice';
+import { repackSubsets, type EndpointSubset } from './endpoints';
 import { newEventRecorder } from './events';
 import { skippedController, watchInto, type RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
@@ -98,10 +99,11 @@ interface Desired {
   skipped: number;
 }
 
-/** The desiredCalc of reconcile: each subset's addresses, then its not-ready ones, up to max per subset. */
+/** The desiredCalc of reconcile: each repacked subset's addresses, then its not-ready ones, up to max per subset. */
 function desiredState(ep: KubeObject, max: number): Desired {
   const d: Desired = { groups: new Map(), invalid: 0, skipped: 0 };
-  for (const subset of listOf(ep['subsets'])) {
+  // RepackSubsets canonicalizes them first: an address listed twice is one, not ready if it is not ready anywhere.
+  for (const subset of repackSubsets(listOf(ep['subsets']) as EndpointSubset[]) as unknown as Obj[]) {
     const ports = slicePorts(listOf(subset['ports']));
     // initPorts: both families get a group, so a family with no addresses left has its slices deleted.
     for (const type of ['IPv4', 'IPv6'] as const) {
@@ -228,7 +230,7 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
         if (!isNotFound(e)) errors.push(messageOf(e));
       }
     }
-    if (errors.length) throw new Error(`Error(s) deleting ${errors.length}/${doomed.length} EndpointSlices for ${namespace}/${name} Endpoints, including: ${errors[0]}`);
+    if (errors.length) throw new Error(`error(s) deleting ${errors.length}/${doomed.length} EndpointSlices for ${namespace}/${name} Endpoints, including: ${errors[0]}`);
   }
 
   /** An update writes the controller's slice over the stored one, keeping the system's metadata. */
@@ -246,7 +248,7 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
     const name = ep.metadata.name!;
     const desired = desiredState(ep, max);
     if (desired.invalid > 0) recorder.event(ep, 'Warning', 'InvalidIPAddress', `Skipped ${desired.invalid} invalid IP addresses when mirroring to EndpointSlices`);
-    if (desired.skipped > desired.invalid) recorder.event(ep, 'Warning', 'TooManyAddressesToMirror', `A max of ${max} addresses can be mirrored to EndpointSlices per Endpoints subset. ${desired.skipped - desired.invalid} addresses were skipped`);
+    if (desired.skipped > desired.invalid) recorder.event(ep, 'Warning', 'TooManyAddressesToMirror', `A max of ${max} addresses can be mirrored to EndpointSlices per Endpoints subset. ${desired.skipped} addresses were skipped`);
     const existingByKey = new Map<string, Slice[]>();
     for (const slice of existing) {
       const key = groupKey(slice.addressType, listOf(slice.ports));
