@@ -25,6 +25,21 @@ async function report(pod: string, ip: string, ready: boolean): Promise<void> {
 }
 
 describe('kubectl and a Service\'s endpoints', () => {
+  it('the kubernetes Service lists the API server: get endpoints, get endpointslices and describe svc show its advertise address', async () => {
+    const flags = { flags: { advertiseAddress: '192.168.49.2', securePort: 7443 } };
+    const host = await startTestHost(flags);
+    try {
+      const ep = await host.kubectl(['get', 'endpoints', 'kubernetes']);
+      expect(ep.stdout.split('\n')[1]).toMatch(/^kubernetes\s+192\.168\.49\.2:7443\s+\S+$/);
+      const slice = await host.kubectl(['get', 'endpointslices', 'kubernetes']);
+      expect(slice.stdout.split('\n')[1]).toMatch(/^kubernetes\s+IPv4\s+7443\s+192\.168\.49\.2\s+\S+$/);
+      const described = await host.kubectl(['describe', 'svc', 'kubernetes']);
+      expect(described.stdout).toMatch(/\nTargetPort:\s+7443\/TCP\nEndpoints:\s+192\.168\.49\.2:7443\n/);
+    } finally {
+      await host.stop();
+    }
+  });
+
   it('kubectl expose, then get endpoints, describe svc and get endpointslices follow the pods as they report IPs and readiness', async () => {
     expect((await t.kubectl(['create', 'deployment', 'web', '--image=nginx:1.27', '--replicas=2', '--port=80'])).code).toBe(0);
     const exposed = await t.kubectl(['expose', 'deployment', 'web', '--port=8080', '--target-port=80']);

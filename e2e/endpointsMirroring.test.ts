@@ -49,6 +49,9 @@ describe('kubectl and a Service without a selector', () => {
     expect(lines[0]).toMatch(/^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/);
     expect(lines[1]).toMatch(/^ext-[a-z0-9]{5}\s+IPv4\s+80\s+192\.0\.2\.10,192\.0\.2\.11,192\.0\.2\.20\s+\S+$/);
     const name = lines[1]!.split(/\s+/)[0]!;
+    // The apiserver's own \`kubernetes\` Endpoints is labelled skip-mirror: its slice is the apiserver's, and no mirror is made.
+    expect(await t.kubectlOk(['get', 'endpoints', 'kubernetes', '-o', 'jsonpath={.metadata.labels}'])).toBe('{"endpointslice.kubernetes.io/skip-mirror":"true"}');
+    expect((await t.kubectlOk(['get', 'endpointslices', '-l', 'endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io', '-o', 'name'])).trim()).toBe(`endpointslice.discovery.k8s.io/${name}`);
 
     const described = await t.kubectlOk(['describe', 'svc', 'ext']);
     expect(described).toMatch(/\nSelector:\s+<none>\n/);

@@ -1,5 +1,6 @@
+import { advertiseAddress } from './advertiseAddress';
 import { nodeRestrictionEnabled } from './admissionFlags';
-import { homedir } from 'node:os';
+import { homedir, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FlagError, parseDuration, parseFlags } from './flags';
@@ -181,5 +182,17 @@ describe('--mirroring-max-endpoints-per-subset', () => {
     expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=0'])).toThrow('mirroring-max-endpoints-per-subset must be greater than or equal to 1, got 0');
     expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=1001'])).toThrow('mirroring-max-endpoints-per-subset must be less than or equal to 1000, got 1001');
     expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=x'])).toThrow('invalid argument "x" for "--mirroring-max-endpoints-per-subset" flag');
+  });
+});
+
+describe('--advertise-address', () => {
+  it('takes an IP for the kubernetes Service\'s endpoints; its default is the bind address unless loopback, then a host interface', () => {
+    expect(parseFlags(['--advertise-address=192.168.49.2']).advertiseAddress).toBe('192.168.49.2');
+    expect(() => parseFlags(['--advertise-address=my-host'])).toThrow('invalid argument "my-host" for "--advertise-address" flag: invalid IP address');
+    expect(advertiseAddress({ bindAddress: '10.1.2.3' })).toBe('10.1.2.3');
+    expect(advertiseAddress({ bindAddress: '10.1.2.3', advertiseAddress: '10.9.9.9' })).toBe('10.9.9.9');
+    const chosen = advertiseAddress({ bindAddress: '127.0.0.1' });
+    const external = Object.values(networkInterfaces()).flat().find((a) => a?.family === 'IPv4' && !a.internal);
+    expect(chosen).toBe(external?.address ?? '127.0.0.1');
   });
 });

@@ -2,6 +2,7 @@
  * Command-line flags in kube-apiserver's style: `--name=value`, `--name value`,
  * and bare booleans (`--tls`). Unknown flags are an error, as in cobra.
  */
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultFeatureGates, parseFeatureGates, type FeatureGates } from '../src/core/features';
@@ -36,6 +37,8 @@ export interface HostFlags extends AuthorizationFlags {
   given?: Record<string, string>;
   /** Watch history window and continue-token lifetime in ms, as --etcd-compaction-interval sets it. */
   etcdCompactionIntervalMs?: number;
+  /** --advertise-address: the address the `kubernetes` Service's endpoints list; chosen from the host's interfaces when absent. */
+  advertiseAddress?: string;
   /** --service-cluster-ip-range and --service-node-port-range, checked at parse time. */
   serviceClusterIPRange?: string;
   serviceNodePortRange?: string;
@@ -69,6 +72,8 @@ export interface HostFlags extends AuthorizationFlags {
 export const flagHelp = `kubesim: a Kubernetes API server (Node host)
 
 Flags:
+      --advertise-address ip           address the kubernetes Service's Endpoints and EndpointSlice list (default: --bind-address
+                                       unless it is a loopback or unspecified address, then the host's first non-loopback IPv4)
       --bind-address string            address to listen on (default "127.0.0.1")
       --data-dir string                directory for the SQLite store, TLS files and kubeconfig (default "~/.kubesim")
       --etcd-compaction-interval dur   watch history window and continue token lifetime (default "5m")
@@ -138,7 +143,7 @@ export function parseFlags(argv: string[]): HostFlags {
     help: false,
   };
   const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
-  const known = new Set(['port', 'secure-port', 'bind-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
+  const known = new Set(['port', 'secure-port', 'bind-address', 'advertise-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
     'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice', 'mirroring-max-endpoints-per-subset']);
@@ -217,6 +222,10 @@ export function parseFlags(argv: string[]): HostFlags {
         } catch (e) {
           throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--feature-gates" flag: ${(e as Error).message}`);
         }
+        break;
+      case 'advertise-address':
+        if (!isIP(value)) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--advertise-address" flag: invalid IP address`);
+        flags.advertiseAddress = value;
         break;
       case 'service-cluster-ip-range':
         try {

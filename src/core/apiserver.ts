@@ -24,11 +24,14 @@ import { startDaemonSetController } from './controllers/daemonset';
 import { startReplicationManager } from './controllers/replicationController';
 import { startDisruptionController } from './controllers/disruption';
 import { startNodeLifecycleController } from './controllers/nodeLifecycle';
+import { startHorizontalPodAutoscalerController } from './controllers/podautoscaler';
 import { startTaintEvictionController } from './controllers/taintEviction';
 import { startJobController } from './controllers/job';
 import { startTTLAfterFinishedController } from './controllers/ttlAfterFinished';
 import { startCronJobController } from './controllers/cronjob';
 import { startNodeSimulation } from './simulation';
+import { serveMetrics } from './simulation/metricsApi';
+import { metricsDefinitions, metricsGroup, metricsGroupPriority, nodeMetricsResource, podMetricsResource } from './registry/metrics';
 import { startEndpointsController } from './controllers/endpoints';
 import { startEndpointSliceController } from './controllers/endpointSlice';
 import { startEndpointSliceMirroringController } from './controllers/endpointSliceMirroring';
@@ -104,6 +107,7 @@ import { evaluationsDefinitions, evaluationsResource, removedApiChecksDefinition
 import { strategyFor } from './registry/strategies';
 import { withDeclarativeValidation } from './validation/declarative';
 import { bootstrapServices, ServiceAllocator, serviceAllocationHooks } from './registry/core/services';
+import { reconcileKubernetesEndpoints, removeKubernetesEndpoints } from './registry/core/endpointReconciler';
 import type { ResourceType } from './registry/types';
 import type { Storage } from './storage/interface';
 import type { KubeObject } from './api/types';
@@ -168,6 +172,13 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /**
+   * --advertise-address: the address the `kubernetes` Service's Endpoints and EndpointSlice list
+   * (172.18.0.1 by default, on the simulated nodes' network).
+   */
+  advertiseAddress?: string;
+  /** --secure-port: the `kubernetes` Service's targetPort and its endpoints' port (6443 by default). */
+  securePort?: number;
   /** kube-controller-manager's --max-endpoints-per-slice (100 by default). */
   maxEndpointsPerSlice?: number;
   /** kube-controller-manager's --mirroring-max-endpoints-per-subset (1000 by default). */
@@ -240,6 +251,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const registry = new ResourceRegistry(registryBundle, { runtimeConfig: options.runtimeConfig });
   registry.addResource(evaluationsResource, evaluationsDefinitions);
   registry.addResource(removedApiChecksResource, removedApiChecksDefinitions);
+  // metrics-server's API, whose usage the simulated kubelets make up.
+  if (options.simulatedNodes) for (const r of [nodeMetricsResource, podMetricsResource]) registry.addResource(r, metricsDefinitions, metricsGroupPriority);
   const allDefinitions = { ...registryBundle.definitions, ...evaluationsDefinitions, ...removedApiChecksDefinitions };
   // Where the host ships the bundle's schemas apart (the service worker), they are indexed on first use.
   let definitionsIndexed = bundledDefinitions.value !== undefined;
@@ -307,6 +320,31 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return store;
   }
 
+  // The endpoint reconciler: this server in the `kubernetes` Endpoints and EndpointSlice, checked every 10s as kube's is.
+  const securePort = options.securePort ?? 6443;
+  const self = { address: options.advertiseAddress ?? '172.18.0.1', port: securePort };
+  const endpointStores = () => {
+    const endpoints = registry.resourceFor('', 'v1', 'endpoints');
+    const slices = registry.resourceFor('discovery.k8s.io', 'v1', 'endpointslices');
+    return endpoints ? { endpoints: storeFor(endpoints).asManager('kube-apiserver'), slices: slices ? storeFor(slices).asManager('kube-apiserver') : undefined } : undefined;
+  };
+  const reconcileEndpoints = async () => {
+    const s = endpointStores();
+    if (s) await reconcileKubernetesEndpoints(s.endpoints, s.slices, self);
+  };
+  const reconcilerStopped = new AbortController();
+  const reconcileEvery10s = async () => {
+    while (!reconcilerStopped.signal.aborted) {
+      try {
+        await clock.sleep(10_000, reconcilerStopped.signal);
+      } catch {
+        return;
+      }
+      // A failed round (storage closing, a conflict with another server) is tried again in the next one.
+      await reconcileEndpoints().catch(() => undefined);
+    }
+  };
+
   async function bootstrap(): Promise<void> {
     const store = storeFor(namespaceType);
     for (const name of bootstrapNamespaces) {
@@ -319,7 +357,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
-    if (services) await bootstrapServices(storeFor(services), serviceAllocator);
+    if (services) await bootstrapServices(storeFor(services).asManager('kube-apiserver'), serviceAllocator, securePort);
+    await reconcileEndpoints();
+    void reconcileEvery10s();
     const priorityClasses = registry.resourceFor('scheduling.k8s.io', 'v1', 'priorityclasses');
     if (priorityClasses) await bootstrapSystemPriorityClasses(storeFor(priorityClasses));
     health.done('bootstrap-controller');
@@ -375,8 +415,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const ready = bootstrap().then(async () => {
     // kube-controller-manager writes through the API: its creates and updates are recorded as its field manager's.
     const deps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-controller-manager') };
-    /** The node lifecycle pair runs by default when simulated nodes do. */
-    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller']);
+    /** The node lifecycle pair and the autoscaler run by default when simulated nodes do. */
+    const onWithNodes = new Set(['node-lifecycle-controller', 'taint-eviction-controller', 'horizontal-pod-autoscaler-controller']);
     const enabled = (name: Parameters<typeof controllerEnabled>[0]) => controllerEnabled(name, options.controllers, options.simulatedNodes && onWithNodes.has(name) ? true : undefined);
     const rootCA = () => {
       const ca = options.authentication?.serviceAccounts?.rootCA;
@@ -407,6 +447,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],
       ['ephemeral-volume-controller', () => startEphemeralVolumeController(deps)],
+      ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
@@ -474,6 +515,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return authorization.guard(admitted, user, info);
   }
 
+  const listObjects = async (resource: string, namespace: string): Promise<KubeObject[]> => {
+    const store = coreStore(resource);
+    return store ? (await store.list(namespace)).items : [];
+  };
+
   /** A core-group resource's store, for the handlers of core subresources (made once, not per request). */
   const coreStore = (resource: string): Store | undefined => {
     const t = registry.resourceFor('', 'v1', resource);
@@ -501,6 +547,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     // A collection path has no PUT or PATCH route.
     if (!info.name && (info.verb === 'update' || info.verb === 'patch')) throw newRouteMethodNotAllowed();
+    if (type.group === metricsGroup) return serveMetrics(request, url, info, { clock, listNodes: () => listObjects('nodes', ''), listPods: (ns) => listObjects('pods', ns) });
     if (custom?.terminating && info.verb === 'create') {
       throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'create not allowed while custom resource definition is terminating', reason: 'MethodNotAllowed', code: 405, details: { group: type.group, kind: type.resource } });
     }
@@ -691,6 +738,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
+      reconcilerStopped.abort();
+      const s = endpointStores();
+      if (s) await removeKubernetesEndpoints(s.endpoints, s.slices, self).catch(() => undefined);
       await elector?.stop();
       managerGeneration++;
       for (const c of [...managerControllers, ...controllers]) c.stop();

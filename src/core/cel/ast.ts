@@ -112,6 +112,9 @@ export function comprehensionExpr(id: number, iterVar: string, iterVar2: string 
 /** Accumulator variable name used by macro expansions (cel-go's). */
 export const ACCU_VAR = '@result';
 
+/** A packed array of undefined that side tables start as a copy of. */
+const UNSET: undefined[] = Array.from({ length: 512 }, () => undefined);
+
 /**
  * A side table keyed by node id. Ids are small integers handed out in order
  * by the parser, so an array indexed by id replaces a hash map: every compile
@@ -121,7 +124,9 @@ export class IdMap<V> {
   private readonly vals: (V | undefined)[];
   /** `capacity`: the highest id expected plus one (the array is made at that length rather than grown id by id) */
   constructor(capacity = 0) {
-    this.vals = capacity > 0 ? new Array<V | undefined>(capacity) : [];
+    // copied from a packed array of undefined: cheaper than new Array(n), and every table's array has
+    // the same elements kind from the start, so the stores all tables share see one array shape
+    this.vals = capacity <= UNSET.length ? UNSET.slice(0, capacity) : new Array<V | undefined>(capacity);
   }
   get(id: number): V | undefined {
     return id >= 0 && id < this.vals.length ? this.vals[id] : undefined;
@@ -192,7 +197,8 @@ export class SourceInfo {
     (this.pendingMacros ??= []).push(id, fn, target, args);
   }
   constructor(readonly text: string) {
-    this.positions = new IdMap<number>();
+    // ids come about one per two characters of text (macros add a few): most texts never grow the table
+    this.positions = new IdMap<number>(Math.min(text.length >> 1, 512) + 16);
   }
   /** 1-based line, 0-based column (cel-go's display adds 1 to the column). */
   location(offset: number): { line: number; column: number } {

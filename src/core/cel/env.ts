@@ -5,6 +5,7 @@
 
 import { formatIssues, type CelIssue, type Expr, type SourceInfo } from './ast';
 import { check, type CheckedAst, type CheckerEnv } from './checker/checker';
+import { NameSet } from './common/names';
 import { T, type CelType } from './common/types';
 import { CelError, CelTypeValue, fromJson, type CelValue } from './common/values';
 import { FunctionRegistry, type Library, type OverloadDecl } from './interpreter/functions';
@@ -143,7 +144,7 @@ export class CelEnv {
   /** derived once from the declarations, on first compile */
   private variableNames: Set<string> | undefined;
   private checkerEnv: CheckerEnv | undefined;
-  private roots: Set<string> | undefined;
+  private roots: NameSet | undefined;
 
   constructor(readonly options: EnvOptions = {}) {
     this.variables = new Map(Object.entries(options.variables ?? {}));
@@ -188,9 +189,9 @@ export class CelEnv {
   }
 
   /** First segments of dotted variable, type and function names: only chains rooted there may be qualified names. */
-  private qualifiedRoots(): Set<string> {
+  private qualifiedRoots(): NameSet {
     if (this.roots === undefined) {
-      const roots = new Set<string>(this.functions.qualifiedRoots());
+      const roots = NameSet.of(this.functions.qualifiedRoots());
       const add = (name: string): void => {
         const dot = name.indexOf('.');
         if (dot > 0) roots.add(name.slice(0, dot));

@@ -36,15 +36,17 @@ export const controllerNames = [
   'ephemeral-volume-controller',
   'bootstrap-signer-controller',
   'token-cleaner-controller',
+  'horizontal-pod-autoscaler-controller',
 ] as const;
 
 export type ControllerName = (typeof controllerNames)[number];
 
 /**
  * Off unless named: the bootstrap token controllers, as in kube-controller-manager; and the node lifecycle pair
- * unless simulated nodes run (on by default upstream, but a hand-made Node has no kubelet to keep it Ready).
+ * unless simulated nodes run (on by default upstream, but a hand-made Node has no kubelet to keep it Ready), and the
+ * horizontal pod autoscaler unless they run (no pod has metrics without them).
  */
-const disabledByDefault = new Set<ControllerName>(['bootstrap-signer-controller', 'token-cleaner-controller', 'node-lifecycle-controller', 'taint-eviction-controller']);
+const disabledByDefault = new Set<ControllerName>(['bootstrap-signer-controller', 'token-cleaner-controller', 'node-lifecycle-controller', 'taint-eviction-controller', 'horizontal-pod-autoscaler-controller']);
 
 const aliases: Record<string, ControllerName> = {
   garbagecollector: 'garbage-collector-controller',
@@ -75,6 +77,7 @@ const aliases: Record<string, ControllerName> = {
   'ephemeral-volume': 'ephemeral-volume-controller',
   bootstrapsigner: 'bootstrap-signer-controller',
   tokencleaner: 'token-cleaner-controller',
+  horizontalpodautoscaling: 'horizontal-pod-autoscaler-controller',
 };
 
 function canonical(name: string): ControllerName | undefined {

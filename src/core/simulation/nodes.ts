@@ -4,8 +4,10 @@
  * conditions a healthy kubelet reports), renews its Lease in
  * `kube-node-lease` every 10 seconds (the node heartbeat) and posts the
  * Node's status every 5 minutes (nodeStatusReportFrequency), all on the
- * server clock. A Node deleted by hand is registered again on the next
- * heartbeat, as a running kubelet does.
+ * server clock. A kubelet registers once (registerWithAPIServer): a Node
+ * deleted by hand stays gone while the kubelet runs, as on a cluster, its
+ * status no longer posted and its Lease renewed without an owner; the
+ * server's next start (a kubelet restart) registers it again.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
@@ -159,8 +161,8 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
     return object;
   }
 
-  /** The heartbeat: the Lease renewed (created, owned by the Node, when missing). */
-  async function renewLease(node: SimulatedNode, owner: KubeObject): Promise<void> {
+  /** The heartbeat: the Lease renewed (created, owned by the Node when there is one, when missing). */
+  async function renewLease(node: SimulatedNode, owner: KubeObject | undefined): Promise<void> {
     const renewTime = microTime(deps.clock.now());
     const spec = { holderIdentity: node.name, leaseDurationSeconds, renewTime };
     const kv = await leases.getKv('kube-node-lease', node.name);
@@ -168,7 +170,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
       await leases.create('kube-node-lease', {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { name: node.name, namespace: 'kube-node-lease', ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: owner.metadata.uid! }] },
+        metadata: { name: node.name, namespace: 'kube-node-lease', ...(owner ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: node.name, uid: owner.metadata.uid! }] } : {}) },
         spec,
       } as KubeObject);
       return;
@@ -195,6 +197,7 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
     let owner: KubeObject | undefined;
     let reportedAt = -Infinity;
     let wasStopped = false;
+    let registeredOnce = false;
     startingEvents(node);
     while (!stopped.signal.aborted) {
       try {
@@ -213,8 +216,10 @@ export function startSimulatedNodes(deps: NamespaceControllerDeps, nodes: readon
           owner = undefined;
           startingEvents(node);
         }
-        if (!kv || !owner || owner.metadata.uid !== current!.metadata.uid || nowMs - reportedAt >= statusReportMs) {
+        if (!kv && registeredOnce) owner = undefined;
+        else if (!kv || !owner || owner.metadata.uid !== current!.metadata.uid || nowMs - reportedAt >= statusReportMs) {
           owner = kv ? await reportStatus(node) : await register(node);
+          registeredOnce = true;
           reportedAt = nowMs;
         }
         await renewLease(node, owner);

@@ -73,11 +73,14 @@ describe('simulated nodes', () => {
     expect(nodeEvents[0].source).toEqual({ component: 'kubelet', host: 'node-2' });
     s.clock.advance(10_000);
     await eventually(async () => (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body.spec.renewTime, (r) => r === '2026-01-01T00:00:10.000000Z', 'the renewed lease');
-    // A Node deleted by hand is registered again on the next heartbeat.
+    // A Node deleted by hand stays gone while its kubelet runs (it registers once); its Lease goes on, without an owner.
     expect((await s.json('DELETE', '/api/v1/nodes/node-2')).status).toBe(200);
     s.clock.advance(10_000);
-    const again = await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-2')).body, (n) => n.kind === 'Node', 'node-2 registered again');
-    expect(again.metadata.uid).not.toBe(node.metadata.uid);
+    await eventually(async () => (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body.spec?.renewTime, (r) => r === '2026-01-01T00:00:20.000000Z', 'the lease renewed after the delete');
+    s.clock.advance(10_000);
+    await eventually(async () => (await s.json('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-2')).body.spec?.renewTime, (r) => r === '2026-01-01T00:00:30.000000Z', 'the next renewal');
+    expect((await s.json('GET', '/api/v1/nodes/node-2')).status).toBe(404);
+    expect(node.metadata.uid).toBeTruthy();
   });
 
   it('runs a Deployment: pods bound across the nodes, given IPs from their node, Running and Ready, so the rollout completes', async () => {
@@ -313,5 +316,26 @@ describe('scheduler and kubelet helpers', () => {
     expect(normalizedImage('registry.k8s.io/pause:3.10')).toBe('registry.k8s.io/pause:3.10');
     expect(normalizedImage('localhost:5000/app')).toBe('localhost:5000/app:latest');
     expect(normalizedImage('busybox@sha256:abc')).toBe('docker.io/library/busybox@sha256:abc');
+  });
+});
+
+describe('a deleted node', () => {
+  it('its pods are failed and deleted by podgc after the quarantine, and their ReplicaSet places them on the nodes left', async () => {
+    const s = await cluster(2);
+    const deployment = {
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
+      spec: { replicas: 4, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } } },
+    };
+    expect((await s.json('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment })).status).toBe(201);
+    const podsOn = async () => ((await s.json('GET', `${ns}/pods?labelSelector=app%3Dweb`)).body.items as any[]).map((p) => `${p.spec.nodeName}:${p.status.phase}`).sort();
+    await eventually(podsOn, (list) => list.join() === 'node-1:Running,node-1:Running,node-2:Running,node-2:Running', 'two running pods on each node');
+    expect((await s.json('DELETE', '/api/v1/nodes/node-2')).status).toBe(200);
+    // podgc misses the node in one round and deletes its pods 40s later; the kubelet of a deleted node does not register it again.
+    for (let i = 0; i < 4; i++) {
+      s.clock.advance(20_000);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    await eventually(podsOn, (list) => list.join() === 'node-1:Running,node-1:Running,node-1:Running,node-1:Running', 'four running pods on node-1');
+    expect((await s.json('GET', '/api/v1/nodes/node-2')).status).toBe(404);
   });
 });

@@ -18,6 +18,7 @@ const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({
 const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
 const AccessPanel = lazy(() => import('../features/access/AccessPanel').then((m) => ({ default: m.AccessPanel })));
 const UpgradePanel = lazy(() => import('../features/upgrade/UpgradePanel').then((m) => ({ default: m.UpgradePanel })));
+const NodesPanel = lazy(() => import('../features/nodes/NodesPanel').then((m) => ({ default: m.NodesPanel })));
 const OwnershipPanel = lazy(() => import('../features/ownership/OwnershipPanel').then((m) => ({ default: m.OwnershipPanel })));
 
 export function App() {
@@ -67,6 +68,7 @@ export function App() {
             {panel === 'trace' && <TracePanel />}
             {panel === 'access' && <AccessPanel />}
             {panel === 'upgrade' && <UpgradePanel />}
+            {panel === 'nodes' && <NodesPanel kinds={kinds} />}
           </Suspense>
         </div>
       </main>

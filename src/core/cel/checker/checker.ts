@@ -2,11 +2,11 @@
 // overloads, recording results in side tables keyed by node id. Messages
 // follow cel-go's checker wording.
 
-import { IdMap, type CelIssue, type ComprehensionExpr, type Expr, type SourceInfo } from '../ast';
+import { IdMap, SourceInfo, type CelIssue, type ComprehensionExpr, type Expr } from '../ast';
 import {
+  LIST_OF_DYN,
   T,
   isAssignable,
-  mentionsParam,
   mentionsSignatureParam,
   isDynOrError,
   mostGeneral,
@@ -19,7 +19,7 @@ import {
   type Substitution,
 } from '../common/types';
 import { CelDuration, CelError, CelTimestamp, CelUint } from '../common/values';
-import type { FunctionRegistry, OverloadDecl } from '../interpreter/functions';
+import { FunctionRegistry, type OverloadDecl } from '../interpreter/functions';
 import { callTarget, chainRoot, qualifiedName, resolveCall } from '../interpreter/resolve';
 import { BLOCK_FN, blockIndexName } from '../parser/macros';
 
@@ -56,42 +56,83 @@ export interface CheckerEnv {
   qualifiedRoots?: ReadonlySet<string>;
 }
 
+/**
+ * The checker between two checks, kept with its bindings table, scratch arrays and the overload
+ * tables of the registry it last used (a check within a check, were there one, makes its own).
+ */
+let spare: Checker | undefined;
+
 export function check(expr: Expr, source: SourceInfo, env: CheckerEnv): { ast?: CheckedAst; issues: CelIssue[] } {
-  const c = new Checker(env, source);
-  c.check(expr);
-  if (c.issues.length) return { issues: c.issues };
-  // final types in place: substitute() returns the same object when nothing is bound, so most entries stay
-  const typeMap = c.types;
-  if (c.usedParams) typeMap.update((t) => substitute(t, c.subst, true));
-  return {
-    ast: { expr, source, typeMap, refMap: c.refs, type: typeMap.get(expr.id) ?? T.dyn },
-    issues: [],
-  };
+  const c = spare ?? new Checker();
+  spare = undefined;
+  c.start(env, source);
+  try {
+    c.check(expr);
+    if (c.issues.length) return { issues: c.issues };
+    // final types in place: substitute() returns the same object when nothing is bound, so most entries stay
+    const typeMap = c.types;
+    if (c.usedParams) {
+      // only the types set once a type parameter existed can mention one
+      for (const id of c.paramIds) typeMap.set(id, substitute(typeMap.get(id)!, c.subst, true));
+    }
+    return {
+      ast: { expr, source, typeMap, refMap: c.refs, type: typeMap.get(expr.id) ?? T.dyn },
+      issues: [],
+    };
+  } finally {
+    c.finish();
+    spare = c;
+  }
 }
 
 /** The first fresh type parameter names, made once (cel-go names them _var0, _var1, ...). */
 const PARAM_NAMES = Array.from({ length: 64 }, (_, i) => `_var${i}`);
 
+const NO_SOURCE = new SourceInfo('');
+/** the environment of a checker between checks */
+const NO_ENV: CheckerEnv = { variables: new Map(), functions: new FunctionRegistry(), typeIdents: new Map() };
+
 class Checker {
   /** made at the parser's id count: every node gets a type, most idents and calls a reference */
-  readonly types: IdMap<CelType>;
-  readonly refs: IdMap<Reference>;
-  readonly issues: CelIssue[] = [];
+  types = new IdMap<CelType>();
+  refs = new IdMap<Reference>();
+  issues: CelIssue[] = [];
+  env = NO_ENV;
+  source = NO_SOURCE;
   readonly subst = new Map<string, CelType>();
+  /** ids of the nodes whose type may mention a type parameter (set after the first one was made) */
+  paramIds: number[] = [];
   /** bindings of one overload trial over arguments without type parameters */
   private scratch: SmallBindings | undefined;
+  /** bindings of one overload trial layered over `subst` (reset for each) */
+  private trialSubst: TrialSubstitution | undefined;
+  /** the overload tables, with their resolution info, of the registry of `env` */
+  private tables: TableCache = { registry: undefined, version: -1, byName: new Map() };
   /** local variables in scope (comprehension variables, block slots), innermost last */
   private readonly localNames: string[] = [];
   private readonly localTypes: CelType[] = [];
   private localCount = 0;
   private fresh = 0;
 
-  constructor(
-    readonly env: CheckerEnv,
-    readonly source: SourceInfo,
-  ) {
+  /** Begins a check of one expression in `env`. */
+  start(env: CheckerEnv, source: SourceInfo): void {
+    this.env = env;
+    this.source = source;
     this.types = new IdMap<CelType>(source.idCount);
     this.refs = new IdMap<Reference>(source.idCount);
+    const fns = env.functions;
+    if (this.tables.registry !== fns || this.tables.version !== fns.version) this.tables = tableCache(fns);
+  }
+
+  /** Lets go of the expression and empties the bindings, scopes and issues for the next check. */
+  finish(): void {
+    this.env = NO_ENV;
+    this.source = NO_SOURCE;
+    if (this.issues.length !== 0) this.issues = [];
+    if (this.subst.size !== 0) this.subst.clear();
+    if (this.paramIds.length !== 0) this.paramIds = [];
+    this.localCount = 0;
+    this.fresh = 0;
   }
 
   private error(e: Expr, message: string): CelType {
@@ -99,9 +140,27 @@ class Checker {
     return T.error;
   }
 
-  private set(e: Expr, t: CelType): CelType {
-    this.types.set(e.id, t);
+  /** Records the type of node `id`. Callers read the id where the node's kind is known: a read shared by every kind of node is slow. */
+  private set(id: number, t: CelType): CelType {
+    this.types.set(id, t);
+    if (this.fresh !== 0 && mayMentionParam(t)) this.paramIds.push(id);
     return t;
+  }
+
+  /** A trial over `subst` with no bindings of its own. */
+  private trial(): TrialSubstitution {
+    const t = (this.trialSubst ??= new TrialSubstitution(this.subst));
+    t.reset();
+    return t;
+  }
+
+  /** The overloads of `fn` of this arity and form, with what resolution derives from them. */
+  private table(fn: string, member: boolean, arity: number): TableInfo {
+    const cache = this.tables.byName;
+    let forms = cache.get(fn);
+    if (forms === undefined) cache.set(fn, (forms = []));
+    const k = arity * 2 + (member ? 1 : 0);
+    return (forms[k] ??= tableInfo(fn, this.env.functions.overloads(fn, member, arity)));
   }
 
   private lookupLocal(name: string): CelType | undefined {
@@ -167,20 +226,20 @@ class Checker {
   }
 
   private resolved(t: CelType): CelType {
-    // nothing bound yet (most expressions): every type is already final
-    return this.subst.size === 0 ? t : substitute(t, this.subst);
+    // nothing bound yet (most expressions): every type is already final; so are the shared primitive types
+    return this.subst.size === 0 || primitiveCode(t) !== 0 ? t : substitute(t, this.subst);
   }
 
   check(e: Expr): CelType {
     switch (e.kind) {
       case 'const':
-        return this.set(e, constType(e.value));
+        return this.set(e.id, constType(e.value));
       case 'ident':
-        return this.set(e, this.checkIdent(e, e.name));
+        return this.set(e.id, this.checkIdent(e, e.name));
       case 'select':
-        return this.set(e, this.checkSelect(e, false));
+        return this.set(e.id, this.checkSelect(e, false));
       case 'call':
-        return this.set(e, this.checkCall(e));
+        return this.set(e.id, this.checkCall(e));
       case 'list': {
         let elem: CelType | undefined;
         const els = e.elements;
@@ -194,7 +253,7 @@ class Checker {
           }
           elem = this.joinElem(el, elem, t);
         }
-        return this.set(e, T.list(elem ?? this.freshParam()));
+        return this.set(e.id, elem === T.dyn ? LIST_OF_DYN : T.list(elem ?? this.freshParam()));
       }
       case 'map': {
         let kt: CelType | undefined;
@@ -208,14 +267,14 @@ class Checker {
           }
           vt = this.joinElem(en.value, vt, t);
         }
-        return this.set(e, T.map(kt ?? this.freshParam(), vt ?? this.freshParam()));
+        return this.set(e.id, T.map(kt ?? this.freshParam(), vt ?? this.freshParam()));
       }
       case 'struct': {
         for (const f of e.fields) this.check(f.value);
-        return this.set(e, this.error(e, `undeclared reference to '${e.typeName}' (in container '')`));
+        return this.set(e.id, this.error(e, `undeclared reference to '${e.typeName}' (in container '')`));
       }
       case 'comprehension':
-        return this.set(e, this.checkComprehension(e));
+        return this.set(e.id, this.checkComprehension(e));
     }
   }
 
@@ -260,7 +319,7 @@ class Checker {
     const op = e.operand;
     // qualifiedName answered without a name: the operand's chain has the same root
     const plain = q === undefined && !e.testOnly && this.env.qualifiedRoots !== undefined;
-    const ot = this.resolved(plain && op.kind === 'select' && !op.testOnly ? this.set(op, this.checkSelect(op, true)) : this.check(op));
+    const ot = this.resolved(plain && op.kind === 'select' && !op.testOnly ? this.set(op.id, this.checkSelect(op, true)) : this.check(op));
     const ft = this.fieldType(e, ot, e.field);
     if (e.testOnly) return T.bool;
     return ft;
@@ -300,22 +359,20 @@ class Checker {
       return ft.kind === 'error' ? ft : T.optional(ft);
     }
     if (fn === BLOCK_FN && !target && args.length === 2 && args[0]!.kind === 'list') return this.checkBlock(args[0]!, args[1]!);
-    const argTypes: CelType[] = [];
-    if (target) argTypes.push(this.check(target));
-    for (let i = 0; i < args.length; i++) argTypes.push(this.check(args[i]!));
+    const argTypes = this.checkArgs(target, args);
     const member = target !== undefined;
-    const decls = this.env.functions.overloads(fn, member, argTypes.length);
+    const info = this.table(fn, member, argTypes.length);
+    const decls = info.decls;
     if (decls.length === 0 && !this.env.functions.has(fn)) {
       return this.error(e, `undeclared reference to '${fn}' (in container '')`);
     }
-    const info = tableInfo(fn, decls);
     let argsHaveParams = false;
     let resolvedArgs = argTypes;
     if (this.subst.size !== 0) {
-      resolvedArgs = [];
-      for (const t of argTypes) resolvedArgs.push(this.resolved(t));
+      resolvedArgs = argTypes.slice();
+      for (let i = 0; i < resolvedArgs.length; i++) resolvedArgs[i] = this.resolved(resolvedArgs[i]!);
     }
-    for (const t of resolvedArgs) if (hasParam(t)) argsHaveParams = true;
+    for (let i = 0; i < resolvedArgs.length; i++) if (hasParam(resolvedArgs[i]!)) argsHaveParams = true;
     // calls on the shared primitive types resolve the same way every time: answered from the table's memo
     const memoKey = argsHaveParams ? -1 : primitivesKey(resolvedArgs);
     if (memoKey >= 0) {
@@ -331,9 +388,12 @@ class Checker {
     let matched = 0;
     let overflow: OverloadDecl[] | undefined;
     let result: CelType | undefined;
-    for (let i = 0; i < decls.length; i++) {
+    // only the candidates' bits are visited, lowest first (tables such as _+_'s hold many overloads)
+    const n = decls.length;
+    const some = candidates >= 0;
+    for (let i = some ? nextCandidate(candidates, -1, n) : 0; i < n; i = some ? nextCandidate(candidates, i, n) : i + 1) {
       const o = decls[i]!;
-      if (candidates >= 0 ? (candidates & (1 << i)) === 0 : !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
+      if (!some && !kindsMayMatch(o.sig.params, resolvedArgs)) continue;
       const generic = info.generic[i]!;
       let rt: CelType | undefined;
       if (generic && !argsHaveParams) {
@@ -350,7 +410,7 @@ class Checker {
         // instantiating the signature and only the checker's bindings are committed, unless a result or
         // a binding keeps a signature name (then the signature is instantiated below)
         pure = false;
-        const trial = new TrialSubstitution(this.subst);
+        const trial = this.trial();
         if (!allAssignable(o.sig.params, argTypes, trial)) continue;
         rt = substitute(o.sig.result, trial);
         if (mentionsSignatureParam(rt) || trial.freshBoundToSignature()) rt = undefined;
@@ -361,7 +421,7 @@ class Checker {
         if (generic || argsHaveParams) pure = false;
         const inst = generic ? this.instantiate(o) : o.sig;
         // bindings are only made when a type parameter is involved; otherwise check in place
-        const trial = generic || argsHaveParams ? new TrialSubstitution(this.subst) : this.subst;
+        const trial = generic || argsHaveParams ? this.trial() : this.subst;
         if (!allAssignable(inst.params, argTypes, trial)) continue;
         // commit the bindings of the first match; later matches only widen the result
         if (matched === 0 && overflow === undefined && trial instanceof TrialSubstitution) trial.commit();
@@ -381,6 +441,35 @@ class Checker {
     return result!;
   }
 
+  /** The types of a call's receiver and arguments, in an array made at its length (up to three, most calls) rather than grown. */
+  private checkArgs(target: Expr | undefined, args: readonly Expr[]): CelType[] {
+    const n = args.length;
+    if (target === undefined) {
+      if (n === 1) return [this.check(args[0]!)];
+      if (n === 2) {
+        const a = this.check(args[0]!);
+        return [a, this.check(args[1]!)];
+      }
+      if (n === 3) {
+        const a = this.check(args[0]!);
+        const b = this.check(args[1]!);
+        return [a, b, this.check(args[2]!)];
+      }
+    } else {
+      const r = this.check(target);
+      if (n === 0) return [r];
+      if (n === 1) return [r, this.check(args[0]!)];
+      if (n === 2) {
+        const a = this.check(args[0]!);
+        return [r, a, this.check(args[1]!)];
+      }
+    }
+    const types: CelType[] = [];
+    if (target) types.push(this.check(target));
+    for (let i = 0; i < n; i++) types.push(this.check(args[i]!));
+    return types;
+  }
+
   /** Slot i sees slots 0..i-1; the result sees them all. The slot list itself is not a value. */
   private checkBlock(slots: Expr & { kind: 'list' }, result: Expr): CelType {
     const depth = this.localCount;
@@ -392,7 +481,7 @@ class Checker {
       }
       this.declareLocal(blockIndexName(i), t);
     });
-    this.set(slots, T.list(T.dyn));
+    this.set(slots.id, T.list(T.dyn));
     const t = this.check(result);
     this.dropLocals(depth);
     return t;
@@ -446,11 +535,29 @@ function allAssignable(params: readonly CelType[], args: readonly CelType[], s: 
   return true;
 }
 
-const anyParam = (): boolean => true;
+/** The index of the lowest bit of `mask` above bit `i` (-1: the lowest of all), `end` when there is none. */
+function nextCandidate(mask: number, i: number, end: number): number {
+  const m = i < 0 ? mask : mask & ~((2 << i) - 1);
+  return m === 0 ? end : 31 - Math.clz32(m & -m);
+}
 
 /** Whether a type mentions any type parameter. */
 function hasParam(t: CelType): boolean {
-  return mentionsParam(t, anyParam);
+  switch (t.kind) {
+    case 'param':
+      return true;
+    case 'list':
+      return hasParam(t.elem);
+    case 'map':
+      return hasParam(t.key) || hasParam(t.value);
+    case 'type':
+      return t.param !== undefined && hasParam(t.param);
+    case 'opaque':
+      for (let i = 0; i < t.params.length; i++) if (hasParam(t.params[i]!)) return true;
+      return false;
+    default:
+      return false;
+  }
 }
 
 function sigHasParams(o: OverloadDecl): boolean {
@@ -467,9 +574,10 @@ class TableInfo {
   /** the reference of each single match, by overload index */
   private readonly single: (Reference | undefined)[] = [];
   private readonly multiple = new Map<number, Reference>();
-  /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets */
+  /** overloads whose parameter kinds can take arguments of given kinds (see kindsKey), as bit sets: by key up to two arguments (+1, 0 when not yet known), else in the map */
+  private byKinds2: Int32Array | undefined;
   private readonly byKinds = new Map<number, number>();
-  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 132) */
+  /** matches and result type by argument types, for arguments of the shared primitive types (see primitivesKey: the keys of one and two arguments are below 156) */
   readonly memo: ({ matched: number; result: CelType } | undefined)[] = [];
   constructor(
     readonly fn: string,
@@ -482,12 +590,22 @@ class TableInfo {
     const decls = this.decls;
     const key = decls.length <= 31 ? kindsKey(args) : -1;
     if (key < 0) return -1;
-    let mask = this.byKinds.get(key);
-    if (mask === undefined) {
-      mask = 0;
-      for (let i = 0; i < decls.length; i++) if (kindsMayMatch(decls[i]!.sig.params, args)) mask |= 1 << i;
-      this.byKinds.set(key, mask);
+    if (key < KINDS_KEYS_2) {
+      const known = (this.byKinds2 ??= new Int32Array(KINDS_KEYS_2));
+      const m = known[key]!;
+      if (m !== 0) return m - 1;
+      const mask = this.kindsMask(args);
+      known[key] = mask + 1;
+      return mask;
     }
+    let mask = this.byKinds.get(key);
+    if (mask === undefined) this.byKinds.set(key, (mask = this.kindsMask(args)));
+    return mask;
+  }
+  private kindsMask(args: readonly CelType[]): number {
+    const decls = this.decls;
+    let mask = 0;
+    for (let i = 0; i < decls.length; i++) if (kindsMayMatch(decls[i]!.sig.params, args)) mask |= 1 << i;
     return mask;
   }
   /** The reference for the overloads whose bits are set in `matched` (shared: read-only). */
@@ -503,36 +621,54 @@ class TableInfo {
 }
 
 /** Codes of the argument kinds overload pre-selection tells apart; the other kinds (dyn, null, type, params, errors) are 0. */
-const KIND_CODES: Readonly<Record<string, number>> = Object.freeze({
-  int: 1, uint: 2, double: 3, string: 4, bytes: 5, bool: 6, timestamp: 7, duration: 8, list: 9, map: 10, object: 11, opaque: 12,
-});
-
-/** The code of a shared primitive type (by identity: types from schemas carry metadata and are never these), 0 for any other type. */
-function primitiveCode(t: CelType): number {
-  switch (t.kind) {
+function kindCode(kind: CelType['kind']): number {
+  switch (kind) {
     case 'int':
-      return t === T.int ? 1 : 0;
+      return 1;
     case 'uint':
-      return t === T.uint ? 2 : 0;
+      return 2;
     case 'double':
-      return t === T.double ? 3 : 0;
+      return 3;
     case 'string':
-      return t === T.string ? 4 : 0;
+      return 4;
     case 'bytes':
-      return t === T.bytes ? 5 : 0;
+      return 5;
     case 'bool':
-      return t === T.bool ? 6 : 0;
-    case 'null':
-      return t === T.null ? 7 : 0;
+      return 6;
     case 'timestamp':
-      return t === T.timestamp ? 8 : 0;
+      return 7;
     case 'duration':
-      return t === T.duration ? 9 : 0;
-    case 'dyn':
-      return t === T.dyn ? 10 : 0;
+      return 8;
+    case 'list':
+      return 9;
+    case 'map':
+      return 10;
+    case 'object':
+      return 11;
+    case 'opaque':
+      return 12;
     default:
       return 0;
   }
+}
+
+/**
+ * The code of a shared primitive type or list(dyn) (by identity: types from schemas carry metadata and are never these), 0 for any other type.
+ * Compared by identity alone, the most common first: reading `kind` from types of many shapes is slower than ten comparisons.
+ */
+function primitiveCode(t: CelType): number {
+  if (t === T.string) return 4;
+  if (t === T.int) return 1;
+  if (t === T.bool) return 6;
+  if (t === T.dyn) return 10;
+  if (t === T.double) return 3;
+  if (t === T.uint) return 2;
+  if (t === T.bytes) return 5;
+  if (t === T.null) return 7;
+  if (t === T.timestamp) return 8;
+  if (t === T.duration) return 9;
+  if (t === LIST_OF_DYN) return 11;
+  return 0;
 }
 
 /** The argument types as one number when each is a shared primitive type and there are at most four, else -1. */
@@ -542,16 +678,19 @@ function primitivesKey(args: readonly CelType[]): number {
   for (let i = 0; i < args.length; i++) {
     const c = primitiveCode(args[i]!);
     if (c === 0) return -1;
-    key = key * 11 + c;
+    key = key * 12 + c;
   }
   return key;
 }
+
+/** Keys of up to two arguments are below this (13 × 13). */
+const KINDS_KEYS_2 = 169;
 
 /** The argument kinds as one number, or -1 beyond four arguments. */
 function kindsKey(args: readonly CelType[]): number {
   if (args.length > 4) return -1;
   let key = 0;
-  for (let i = 0; i < args.length; i++) key = key * 13 + (KIND_CODES[args[i]!.kind] ?? 0);
+  for (let i = 0; i < args.length; i++) key = key * 13 + kindCode(args[i]!.kind);
   return key;
 }
 
@@ -561,6 +700,33 @@ function matchedReference(fn: string, decls: readonly OverloadDecl[], matched: n
   if (overflow) ds.push(...overflow);
   // shared by every call with these matches: read-only by contract (frozen arrays iterate more slowly)
   return { name: fn, overloads: ds.map((d) => d.id), decls: ds, table: decls };
+}
+
+/** Whether a type can mention a type parameter (primitives, objects and errors never do). */
+function mayMentionParam(t: CelType): boolean {
+  switch (t.kind) {
+    case 'param':
+    case 'list':
+    case 'map':
+    case 'opaque':
+    case 'type':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** A registry's overload tables by function name, then arity × 2 + member, with their info; dropped when the registry changes. */
+interface TableCache {
+  registry: FunctionRegistry | undefined;
+  version: number;
+  byName: Map<string, (TableInfo | undefined)[]>;
+}
+const tableCaches = new WeakMap<FunctionRegistry, TableCache>();
+function tableCache(fns: FunctionRegistry): TableCache {
+  let c = tableCaches.get(fns);
+  if (c === undefined || c.version !== fns.version) tableCaches.set(fns, (c = { registry: fns, version: fns.version, byName: new Map() }));
+  return c;
 }
 
 /** Overload tables are immutable once built (see FunctionRegistry.overloads): their info is kept beside them. */

@@ -42,6 +42,12 @@ export const T = {
   param: (name: string): CelType => ({ kind: 'param', name }),
 };
 
+/**
+ * list(dyn) as the checker makes it (a `map()` result, a literal of dynamic elements): shared, so that
+ * overload resolution can recognize it by identity (types from schemas are never this object).
+ */
+export const LIST_OF_DYN: CelType = T.list(T.dyn);
+
 export function typeToString(t: CelType): string {
   switch (t.kind) {
     case 'null':
@@ -314,6 +320,10 @@ export class TrialSubstitution implements Substitution {
     this.own.set(name, t);
     return this;
   }
+  /** Drops the trial's bindings. */
+  reset(): void {
+    this.own.clear();
+  }
   /** Writes the trial's bindings into the base. */
   commit(): void {
     this.own.copyTo(this.base);
@@ -338,7 +348,7 @@ export function substitute(t: CelType, s: Substitution, toDyn = false): CelType 
     }
     case 'list': {
       const e = substitute(t.elem, s, toDyn);
-      return e === t.elem ? t : T.list(e);
+      return e === t.elem ? t : e === T.dyn ? LIST_OF_DYN : T.list(e);
     }
     case 'map': {
       const k = substitute(t.key, s, toDyn);
@@ -383,6 +393,8 @@ function occurs(name: string, t: CelType, s: Substitution): boolean {
  * type parameters in `s` as a side effect. dyn is compatible with everything.
  */
 export function isAssignable(expected: CelType, actual: CelType, s: Substitution): boolean {
+  // every type is assignable to itself, binding nothing (a parameter to itself binds nothing either)
+  if (expected === actual) return true;
   if (expected.kind === 'param') {
     const b = s.get(expected.name);
     if (b) {

@@ -2,6 +2,7 @@
 // (implementations and runtime overload matching) and cost accounting.
 
 import type { Expr } from '../ast';
+import { NameSet } from '../common/names';
 import { parseSignature, type CelType, type Signature } from '../common/types';
 import {
   CelDuration,
@@ -75,7 +76,7 @@ export class FunctionRegistry {
   readonly byId = new Map<string, OverloadDecl>();
   /** overloads by name, then by arity × 2 + member: built on first use, dropped when a library is added */
   private tables = new Map<string, OverloadDecl[][]>();
-  private roots: Set<string> | undefined;
+  private roots: NameSet | undefined;
   /** reprices an overload (the API server's library cost estimator); applied per function name on first use */
   pricing: ((name: string, o: OverloadDecl) => OverloadDecl) | undefined;
   private pricedByName = new Map<string, OverloadDecl[]>();
@@ -90,8 +91,11 @@ export class FunctionRegistry {
     }
     this.invalidate();
   }
+  /** changes with every change of the declarations: tables derived elsewhere are rebuilt when it differs */
+  version = 0;
   /** Drops the derived tables (after byName or byId were changed directly). */
   invalidate(): void {
+    this.version++;
     this.tables.clear();
     this.pricedByName.clear();
     this.roots = undefined;
@@ -122,7 +126,7 @@ export class FunctionRegistry {
   /** First segments of dotted function names (`optional` of `optional.of`): only chains rooted there can name a function. */
   qualifiedRoots(): ReadonlySet<string> {
     if (this.roots === undefined) {
-      this.roots = new Set();
+      this.roots = new NameSet();
       for (const name of this.byName.keys()) {
         const dot = name.indexOf('.');
         if (dot > 0) this.roots.add(name.slice(0, dot));

@@ -18,36 +18,48 @@ export const TK_ERROR = 8;
 
 export type LiteralValue = bigint | CelUint | number | string | Uint8Array | undefined;
 
+/**
+ * The code at i, -1 past the end: every look ahead goes through here, since charCodeAt past the
+ * end (NaN) makes optimized code fall back to calling the builtin at that site from then on.
+ */
+export function codeAt(src: string, i: number): number {
+  return i < src.length ? src.charCodeAt(i) : -1;
+}
+
 function isIdentStartCode(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
-/** ASCII letters, digits and `_`: identifier characters after the first, looked up by code. */
-const IDENT_PART = new Uint8Array(128);
-for (let c = 0; c < 128; c++) if (isIdentStartCode(c) || (c >= 48 && c <= 57)) IDENT_PART[c] = 1;
+/**
+ * ASCII letters, digits and `_`: identifier characters after the first. By arithmetic on the code
+ * (a letter of either case lower-cased by bit 0x20).
+ */
+function isIdentPartCode(c: number): boolean {
+  return ((c | 0x20) - 97) >>> 0 < 26 || (c - 48) >>> 0 < 10 || c === 95;
+}
 /** Can the code start an identifier? */
 export function isIdentStart(c: number): boolean {
   return isIdentStartCode(c);
 }
 /** Can the code continue an identifier? */
 export function isIdentPart(c: number): boolean {
-  return IDENT_PART[c] === 1;
+  return isIdentPartCode(c);
 }
 /** Does a string or bytes literal's r/b prefix start at i? */
 export function isLiteralPrefix(src: string, i: number): boolean {
-  const c = src.charCodeAt(i) | 0x20;
-  return (c === 114 || c === 98) && isQuotePrefix(src, i);
+  const c = codeAt(src, i) | 0x20;
+  return (c === 114 || c === 98) && isQuotePrefixAt(src, i);
 }
 function isDigitCode(c: number): boolean {
   return c >= 48 && c <= 57;
 }
-function isHex(c: string): boolean {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+function isHexCode(c: number): boolean {
+  return isDigitCode(c) || ((c | 0x20) >= 97 && (c | 0x20) <= 102);
 }
 
 /** Length of the operator at i (0 when none): two-character operators first, decided by character codes. */
-function operatorLength(src: string, i: number, c: number): number {
-  const d = src.charCodeAt(i + 1);
+function operatorLength(codes: Uint8Array, i: number, c: number): number {
+  const d = codes[i + 1];
   switch (c) {
     case 61: // =
       return d === 61 ? 2 : 0;
@@ -93,14 +105,45 @@ function isSpaceCode(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
 }
 
+/** Zero codes after the text: look-aheads a few characters past the end read 0 and need no bounds check. */
+const PAD = 4;
+/** Code marking a character outside ASCII: CEL's syntax outside string literals is all ASCII. */
+const NON_ASCII = 0x80;
+const encoder = new TextEncoder();
+/** The code array the last scan used, handed to the next (texts rarely need a longer one) */
+let spareCodes: Uint8Array | undefined = new Uint8Array(256);
+
+/**
+ * The text's characters as codes, each outside ASCII as NON_ASCII, then PAD zeros. Reading a
+ * byte array is several times cheaper than charCodeAt (which, in optimized code, checks the
+ * string's representation on each call), and ASCII text is copied in by the encoder natively.
+ */
+function codesOf(src: string): Uint8Array {
+  const n = src.length;
+  let codes = spareCodes;
+  spareCodes = undefined;
+  if (codes === undefined || codes.length < n + PAD) codes = new Uint8Array(Math.max(256, n + PAD));
+  // UTF-8 of ASCII is the text itself: anything else wrote more bytes, or fewer characters than the text
+  const r = encoder.encodeInto(src, codes);
+  if (r.read !== n || r.written !== n) {
+    for (let i = 0; i < n; i++) {
+      const c = src.charCodeAt(i);
+      codes[i] = c < NON_ASCII ? c : NON_ASCII;
+    }
+  }
+  for (let i = n; i < n + PAD; i++) codes[i] = 0;
+  return codes;
+}
+
 /**
  * The current token of a scan over one source text. scan() reads the token at
  * `pos` into the fields and moves `pos` past it; an error token carries its
  * message in `error` (the parser reports the first one before any syntax error).
+ * Decisions read the text's codes (codesOf); token texts are sliced from the text.
  */
 export class Scanner {
   kind = TK_EOF;
-  /** operator text, identifier name, or the token's source text */
+  /** operator text, identifier name, the source text of other tokens ('' for string and bytes literals: see shown()) */
   text = '';
   offset = 0;
   /** decoded value of uint, double, string and bytes tokens */
@@ -112,21 +155,37 @@ export class Scanner {
   error = '';
   /** where the next token starts scanning */
   pos = 0;
+  /** see codesOf; handed on by release() */
+  private codes: Uint8Array;
 
-  constructor(readonly src: string) {}
+  constructor(readonly src: string) {
+    this.codes = codesOf(src);
+  }
+
+  /** Hands the code array to the next scanner (this one scans no more). */
+  release(): void {
+    spareCodes = this.codes;
+    this.codes = EMPTY_CODES;
+    this.pos = this.src.length;
+  }
 
   /** Offset of the first character at or after i that is neither space nor inside a comment. */
   skipSpace(i: number): number {
-    const src = this.src;
-    const n = src.length;
+    const codes = this.codes;
+    const n = this.src.length;
     while (i < n) {
-      const code = src.charCodeAt(i);
+      const code = codes[i]!;
       if (isSpaceCode(code)) i++;
-      else if (code === 47 && src.charCodeAt(i + 1) === 47) {
-        while (i < n && src.charCodeAt(i) !== 10) i++;
+      else if (code === 47 && codes[i + 1] === 47) {
+        while (i < n && codes[i] !== 10) i++;
       } else break;
     }
     return i;
+  }
+
+  /** The token as syntax errors show it: its text, or for a string or bytes literal its source text. */
+  shown(): string {
+    return this.kind === TK_STRING || this.kind === TK_BYTES ? this.src.slice(this.offset, this.pos) : this.text;
   }
 
   private set(kind: number, text: string, offset: number): void {
@@ -142,6 +201,7 @@ export class Scanner {
 
   scan(): void {
     const src = this.src;
+    const codes = this.codes;
     const n = src.length;
     let i = this.skipSpace(this.pos);
     if (i >= n) {
@@ -149,22 +209,22 @@ export class Scanner {
       this.set(TK_EOF, '<EOF>', n);
       return;
     }
-    const code = src.charCodeAt(i);
+    const code = codes[i]!;
     const start = i;
-    if (isIdentStartCode(code) && !((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(src, i))) {
+    if (isIdentStartCode(code) && !((code === 114 || code === 82 || code === 98 || code === 66) && isQuotePrefix(codes, i))) {
       i++;
-      // charCodeAt past the end is NaN, which indexes to undefined
-      while (IDENT_PART[src.charCodeAt(i)] === 1) i++;
+      // the padding's zeros end an identifier at the end of the text
+      while (isIdentPartCode(codes[i]!)) i++;
       this.pos = i;
       this.set(TK_IDENT, src.slice(start, i), start);
       this.quoted = false;
       return;
     }
-    if (isDigitCode(code) || (code === 46 && isDigitCode(src.charCodeAt(i + 1)))) {
+    if (isDigitCode(code) || (code === 46 && isDigitCode(codes[i + 1]!))) {
       this.scanNumber(i);
       return;
     }
-    const len = operatorLength(src, i, code);
+    const len = operatorLength(codes, i, code);
     if (len > 0) {
       // single characters are interned by the engine; two-character operators come from constants, so the parser compares them cheaply
       this.pos = i + len;
@@ -196,25 +256,26 @@ export class Scanner {
 
   private scanQuoted(i: number): void {
     const src = this.src;
+    const codes = this.codes;
     const n = src.length;
     const start = i;
     let raw = false;
     let bytes = false;
-    for (let p = src.charCodeAt(i); p !== 34 && p !== 39; p = src.charCodeAt(++i)) {
+    for (let p = codes[i]!; p !== 34 && p !== 39; p = codes[++i]!) {
       // lower-cased by setting bit 0x20
       if ((p | 0x20) === 114) raw = true;
       else bytes = true;
     }
-    const qc = src.charCodeAt(i);
-    const triple = src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc;
+    const qc = codes[i]!;
+    const triple = codes[i + 1] === qc && codes[i + 2] === qc;
     const delimLength = triple ? 3 : 1;
     i += delimLength;
     const bodyStart = i;
     let closed = false;
     let escaped = false;
     while (i < n) {
-      const ch = src.charCodeAt(i);
-      if (ch === qc && (!triple || (src.charCodeAt(i + 1) === qc && src.charCodeAt(i + 2) === qc))) {
+      const ch = codes[i]!;
+      if (ch === qc && (!triple || (codes[i + 1] === qc && codes[i + 2] === qc))) {
         closed = true;
         break;
       }
@@ -241,40 +302,42 @@ export class Scanner {
       this.fail(src.slice(start, i), start, dec.error);
       return;
     }
-    this.set(bytes ? TK_BYTES : TK_STRING, src.slice(start, i), start);
+    // the literal's source text is only shown in syntax errors: shown() slices it then
+    this.set(bytes ? TK_BYTES : TK_STRING, '', start);
     this.value = dec;
   }
 
   private scanNumber(i: number): void {
     const src = this.src;
+    const codes = this.codes;
     const start = i;
-    if (src.charCodeAt(i) === 48 && (src.charCodeAt(i + 1) | 0x20) === 120) {
+    if (codes[i] === 48 && (codes[i + 1]! | 0x20) === 120) {
       // 0x / 0X
       i += 2;
-      while (i < src.length && isHex(src[i]!)) i++;
+      while (isHexCode(codes[i]!)) i++;
       const digits = src.slice(start, i);
-      if ((src.charCodeAt(i) | 0x20) === 117) {
+      if ((codes[i]! | 0x20) === 117) {
         this.uint(digits, start, i + 1);
         return;
       }
       this.int(digits, start, i);
       return;
     }
-    while (isDigitCode(src.charCodeAt(i))) i++;
+    while (isDigitCode(codes[i]!)) i++;
     let isDouble = false;
-    if (src.charCodeAt(i) === 46 && isDigitCode(src.charCodeAt(i + 1))) {
+    if (codes[i] === 46 && isDigitCode(codes[i + 1]!)) {
       isDouble = true;
       i++;
-      while (isDigitCode(src.charCodeAt(i))) i++;
+      while (isDigitCode(codes[i]!)) i++;
     }
-    if ((src.charCodeAt(i) | 0x20) === 101) {
+    if ((codes[i]! | 0x20) === 101) {
       // e / E
       let j = i + 1;
-      if (src.charCodeAt(j) === 43 || src.charCodeAt(j) === 45) j++;
-      if (isDigitCode(src.charCodeAt(j))) {
+      if (codes[j] === 43 || codes[j] === 45) j++;
+      if (isDigitCode(codes[j]!)) {
         isDouble = true;
         i = j;
-        while (isDigitCode(src.charCodeAt(i))) i++;
+        while (isDigitCode(codes[i]!)) i++;
       }
     }
     const text = src.slice(start, i);
@@ -284,7 +347,7 @@ export class Scanner {
       this.value = Number(text);
       return;
     }
-    if ((src.charCodeAt(i) | 0x20) === 117) {
+    if ((codes[i]! | 0x20) === 117) {
       this.uint(text, start, i + 1);
       return;
     }
@@ -309,28 +372,43 @@ export class Scanner {
   }
 }
 
+const EMPTY_CODES = new Uint8Array(PAD);
+
 function isQuoteCode(c: number): boolean {
   return c === 34 || c === 39;
 }
 
 /** r, b, rb or br (any case) directly before a quote. By character codes: most identifiers starting with r or b are not literals. */
-function isQuotePrefix(src: string, i: number): boolean {
-  const b = src.charCodeAt(i + 1);
+function isQuotePrefix(codes: Uint8Array, i: number): boolean {
+  const b = codes[i + 1]!;
   if (isQuoteCode(b)) return true;
   // lower-cased by setting bit 0x20: r (114) and b (98) in either order
-  const a = src.charCodeAt(i) | 0x20;
+  const a = codes[i]! | 0x20;
   const lb = b | 0x20;
-  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(src.charCodeAt(i + 2));
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(codes[i + 2]!);
+}
+
+/** isQuotePrefix over a string (the parser's look-ahead). */
+function isQuotePrefixAt(src: string, i: number): boolean {
+  const b = codeAt(src, i + 1);
+  if (isQuoteCode(b)) return true;
+  const a = codeAt(src, i) | 0x20;
+  const lb = b | 0x20;
+  return ((a === 114 && lb === 98) || (a === 98 && lb === 114)) && isQuoteCode(codeAt(src, i + 2));
 }
 
 /** Parses an int literal with its sign; undefined when out of int64 range. */
 export function intLiteral(raw: string, negative: boolean): bigint | undefined {
-  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, and converting it is cheaper than parsing text
-  let v = raw.length < 16 ? BigInt(+raw) : BigInt(raw);
+  // up to 15 characters (decimal or 0x hex) a double holds the value exactly, converting it is cheaper
+  // than parsing text, and the value is within int64
+  if (raw.length < 16) return BigInt(negative ? -raw : +raw);
+  let v = BigInt(raw);
   if (negative) v = -v;
-  if (v > INT64_MAX || v < -INT64_MAX - 1n) return undefined;
+  if (v > INT64_MAX || v < INT64_MIN) return undefined;
   return v;
 }
+
+const INT64_MIN = -INT64_MAX - 1n;
 
 function decodeString(body: string, raw: boolean, bytes: boolean): string | Uint8Array | { error: string } {
   // Bytes literals hold UTF-8 of the text with escapes giving raw octets.

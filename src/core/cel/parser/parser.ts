@@ -4,7 +4,7 @@
 
 import { SourceInfo, callExpr, constExpr, identExpr, listExpr, mapExpr, selectExpr, structExpr, type CelIssue, type Expr, type MapEntry, type StructField } from '../ast';
 import { CelError } from '../common/values';
-import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
+import { Scanner, TK_BYTES, TK_DOUBLE, TK_EOF, TK_ERROR, TK_IDENT, TK_INT, TK_OP, TK_STRING, TK_UINT, codeAt, intLiteral, isIdentPart, isIdentStart, isLiteralPrefix } from './lexer';
 import { expandMacro, type MacroHelper } from './macros';
 
 export interface ParseResult {
@@ -27,7 +27,8 @@ export interface ParseOptions {
 /**
  * CEL's reserved words, by length then text: a fresh identifier is compared
  * with at most three words rather than hashed for a set lookup (field names
- * are never looked up by hash anywhere else while compiling).
+ * are never looked up by hash anywhere else while compiling), and only with
+ * those starting with its first letter.
  */
 const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
   const byLength: string[][] = [];
@@ -37,9 +38,13 @@ const RESERVED_BY_LENGTH: readonly (readonly string[] | undefined)[] = (() => {
   return byLength;
 })();
 
+/** First letters of the reserved words by length, as bit sets (a = bit 0): most names are told apart without a comparison. */
+const RESERVED_INITIALS: readonly number[] = Array.from(RESERVED_BY_LENGTH, (words) => (words ?? []).reduce((bits, w) => bits | (1 << ((w.charCodeAt(0) - 97) & 31)), 0));
+
 function isReserved(name: string): boolean {
-  const words = RESERVED_BY_LENGTH[name.length];
-  if (words === undefined) return false;
+  const n = name.length;
+  if (n >= RESERVED_INITIALS.length || (RESERVED_INITIALS[n]! & (1 << ((name.charCodeAt(0) - 97) & 31))) === 0) return false;
+  const words = RESERVED_BY_LENGTH[n]!;
   for (let i = 0; i < words.length; i++) if (words[i] === name) return true;
   return false;
 }
@@ -51,20 +56,35 @@ const PREC_RELATION = 1;
 const PREC_ADDITION = 2;
 const PREC_MULTIPLICATION = 3;
 
-/** Binary operators below the unary level: their functions and precedences. */
-const BINARY_FN = new Map([
-  ['<', '_<_'],
-  ['<=', '_<=_'],
-  ['>', '_>_'],
-  ['>=', '_>=_'],
-  ['==', '_==_'],
-  ['!=', '_!=_'],
-  ['+', '_+_'],
-  ['-', '_-_'],
-  ['*', '_*_'],
-  ['/', '_/_'],
-  ['%', '_%_'],
-]);
+/** The function of a binary operator below the unary level (see binaryPrecedence). */
+function binaryFunction(op: string): string | undefined {
+  switch (op) {
+    case '==':
+      return '_==_';
+    case '!=':
+      return '_!=_';
+    case '<':
+      return '_<_';
+    case '<=':
+      return '_<=_';
+    case '>':
+      return '_>_';
+    case '>=':
+      return '_>=_';
+    case '+':
+      return '_+_';
+    case '-':
+      return '_-_';
+    case '*':
+      return '_*_';
+    case '/':
+      return '_/_';
+    case '%':
+      return '_%_';
+    default:
+      return undefined;
+  }
+}
 /** Precedence of a binary operator below the unary level, 0 for other tokens (most tokens ending an operand). */
 function binaryPrecedence(op: string): number {
   switch (op) {
@@ -90,6 +110,8 @@ function binaryPrecedence(op: string): number {
 class ParseError extends Error {}
 
 export function parse(text: string, opts: ParseOptions = {}): ParseResult {
+  // a parser per parse: its scanner's fields take a new string per token, which in an object kept
+  // between parses (old, for the garbage collector) would cost a write barrier each time
   const p = new Parser(text, opts);
   return p.run();
 }
@@ -121,13 +143,15 @@ class Parser implements MacroHelper {
     try {
       this.advance();
       expr = this.expr();
-      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.text}' expecting <EOF>`);
+      if (this.tok.kind !== TK_EOF) this.fail(`Syntax error: extraneous input '${this.tok.shown()}' expecting <EOF>`);
     } catch (e) {
       if (!(e instanceof ParseError)) throw e;
       expr = undefined;
       // a token the scanner cannot read anywhere in the text is reported before any syntax error
       if (this.lexError === undefined) for (const t = this.tok; t.kind !== TK_EOF && t.kind !== TK_ERROR; ) t.scan();
       if (this.tok.kind === TK_ERROR) this.lexError ??= { message: this.tok.error, exprId: 0, offset: this.tok.offset };
+    } finally {
+      this.tok.release();
     }
     this.source.idCount = this.nextId;
     if (this.lexError !== undefined) return { expr: undefined, source: this.source, issues: [this.lexError], maxId: this.nextId - 1 };
@@ -172,7 +196,7 @@ class Parser implements MacroHelper {
   /** Consumes the operator `text`, returning its offset. */
   private expect(text: string): number {
     const t = this.tok;
-    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.text}' expecting '${text}'`);
+    if (t.kind !== TK_OP || t.text !== text) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting '${text}'`);
     const offset = t.offset;
     this.advance();
     return offset;
@@ -216,8 +240,13 @@ class Parser implements MacroHelper {
   private or(): Expr {
     const first = this.and();
     if (!this.isOp('||')) return first;
-    const terms = [first];
-    const ops: number[] = [];
+    const op = this.tok.offset;
+    this.advance();
+    const second = this.and();
+    // two terms (most chains) need no arrays
+    if (!this.isOp('||')) return this.call('_||_', op, [first, second]);
+    const terms = [first, second];
+    const ops = [op];
     while (this.isOp('||')) {
       ops.push(this.tok.offset);
       this.advance();
@@ -229,8 +258,12 @@ class Parser implements MacroHelper {
   private and(): Expr {
     const first = this.binary(PREC_RELATION);
     if (!this.isOp('&&')) return first;
-    const terms = [first];
-    const ops: number[] = [];
+    const op = this.tok.offset;
+    this.advance();
+    const second = this.binary(PREC_RELATION);
+    if (!this.isOp('&&')) return this.call('_&&_', op, [first, second]);
+    const terms = [first, second];
+    const ops = [op];
     while (this.isOp('&&')) {
       ops.push(this.tok.offset);
       this.advance();
@@ -261,7 +294,7 @@ class Parser implements MacroHelper {
       let prec = 0;
       if (t.kind === TK_OP) {
         prec = binaryPrecedence(t.text);
-        if (prec !== 0) fn = BINARY_FN.get(t.text);
+        if (prec !== 0) fn = binaryFunction(t.text);
       } else if (t.kind === TK_IDENT && t.text === 'in' && !t.quoted) {
         fn = '@in';
         prec = PREC_RELATION;
@@ -318,9 +351,9 @@ class Parser implements MacroHelper {
   private memberFollows(): boolean {
     const src = this.source.text;
     const i = this.tok.skipSpace(this.tok.pos);
-    const c = src.charCodeAt(i);
+    const c = codeAt(src, i);
     // `.` (or `.?`) not starting a number, or `[`
-    return (c === 46 && !(src.charCodeAt(i + 1) >= 48 && src.charCodeAt(i + 1) <= 57)) || c === 91;
+    return (c === 46 && !(codeAt(src, i + 1) >= 48 && codeAt(src, i + 1) <= 57)) || c === 91;
   }
 
   private member(): Expr {
@@ -332,7 +365,7 @@ class Parser implements MacroHelper {
       if (t.text === '.' || t.text === '.?') {
         const opt = t.text === '.?';
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         const name = t.text;
         const nameOffset = t.offset;
         this.advance();
@@ -375,13 +408,23 @@ class Parser implements MacroHelper {
 
   /** Arguments up to the closing parenthesis (the opening one consumed). */
   private exprList(): Expr[] {
-    const args: Expr[] = [];
-    if (this.accept(')')) return args;
+    if (this.accept(')')) return [];
+    // up to two arguments (most calls) in an array made at its length rather than grown
+    const a = this.expr();
+    if (this.accept(')')) return [a];
+    this.argumentSeparator();
+    const b = this.expr();
+    if (this.accept(')')) return [a, b];
+    const args = [a, b];
     for (;;) {
+      this.argumentSeparator();
       args.push(this.expr());
       if (this.accept(')')) return args;
-      if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.text}' expecting {')', ','}`);
     }
+  }
+
+  private argumentSeparator(): void {
+    if (!this.accept(',')) this.fail(`Syntax error: mismatched input '${this.tok.shown()}' expecting {')', ','}`);
   }
 
   private primary(): Expr {
@@ -407,7 +450,7 @@ class Parser implements MacroHelper {
       case TK_OP:
         break;
       default:
-        this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+        this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
     }
     switch (t.text) {
       case '(': {
@@ -452,11 +495,11 @@ class Parser implements MacroHelper {
       case '.': {
         // leading dot: fully qualified name from the root scope
         this.advance();
-        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+        if ((t.kind as number) !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
         return this.identOrCall('.');
       }
     }
-    this.fail(`Syntax error: mismatched input '${t.text}' expecting ${EXPECT_PRIMARY}`);
+    this.fail(`Syntax error: mismatched input '${t.shown()}' expecting ${EXPECT_PRIMARY}`);
   }
 
   private identOrCall(prefix: string): Expr {
@@ -515,22 +558,22 @@ class Parser implements MacroHelper {
     let names = 0;
     for (;;) {
       // at a `.` that is an operator of its own (not `.?`, not the start of a number)
-      const d = src.charCodeAt(i + 1);
-      if (src.charCodeAt(i) !== 46 || d === 63 || (d >= 48 && d <= 57)) break;
+      const d = codeAt(src, i + 1);
+      if (codeAt(src, i) !== 46 || d === 63 || (d >= 48 && d <= 57)) break;
       i = sc.skipSpace(i + 1);
-      const c = src.charCodeAt(i);
+      const c = codeAt(src, i);
       if (c === 96) {
         const end = src.indexOf('`', i + 1);
         if (end < 0) return false;
         i = end + 1;
       } else if (isIdentStart(c) && !isLiteralPrefix(src, i)) {
         i++;
-        while (isIdentPart(src.charCodeAt(i))) i++;
+        while (i < src.length && isIdentPart(src.charCodeAt(i))) i++;
       } else break;
       names++;
       i = sc.skipSpace(i);
     }
-    return names > 0 && src.charCodeAt(i) === 123;
+    return names > 0 && codeAt(src, i) === 123;
   }
 
   private struct(typeName: string): Expr {
@@ -540,7 +583,7 @@ class Parser implements MacroHelper {
     const fields: StructField[] = [];
     while (!this.isOp('}')) {
       const optional = this.accept('?');
-      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.text}' expecting IDENTIFIER`);
+      if (t.kind !== TK_IDENT) this.fail(`Syntax error: mismatched input '${t.shown()}' expecting IDENTIFIER`);
       const name = t.text;
       this.advance();
       const colon = this.expect(':');

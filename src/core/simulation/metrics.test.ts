@@ -1,0 +1,109 @@
+/** metrics.k8s.io/v1beta1 on simulated nodes, as kubectl top reads it through HTTP. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+const metricsPath = '/apis/metrics.k8s.io/v1beta1';
+
+const pod = (name: string, containers: Record<string, unknown>[], annotations?: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, labels: { app: name }, ...(annotations ? { annotations } : {}) },
+  spec: { containers },
+});
+const container = (name: string, cpu?: string, memory?: string) => ({
+  name,
+  image: 'nginx:1.27',
+  ...(cpu || memory ? { resources: { requests: { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) } } } : {}),
+});
+
+async function running(s: TestServer, name: string): Promise<void> {
+  await eventually(async () => (await s.json('GET', `${ns}/pods/${name}`)).body, (p) => p?.status?.phase === 'Running', `${name} running`);
+}
+
+describe('metrics.k8s.io on simulated nodes', () => {
+  it('[API-PATH-001] is discovered as metrics-server serves it, only with simulated nodes', async () => {
+    const plain = await newTestServer();
+    expect((await plain.json('GET', metricsPath)).status).toBe(404);
+    expect((await plain.json('GET', '/apis')).body.groups.map((g: any) => g.name)).not.toContain('metrics.k8s.io');
+    await plain.server.close();
+
+    t = await newTestServer({ simulatedNodes: 1 });
+    const groups = (await t.json('GET', '/apis')).body.groups;
+    expect(groups.find((g: any) => g.name === 'metrics.k8s.io')).toEqual({ name: 'metrics.k8s.io', versions: [{ groupVersion: 'metrics.k8s.io/v1beta1', version: 'v1beta1' }], preferredVersion: { groupVersion: 'metrics.k8s.io/v1beta1', version: 'v1beta1' } });
+    const resources = (await t.json('GET', metricsPath)).body.resources;
+    expect(resources.map((r: any) => [r.name, r.kind, r.namespaced, r.verbs])).toEqual([
+      ['nodes', 'NodeMetrics', false, ['get', 'list']],
+      ['pods', 'PodMetrics', true, ['get', 'list']],
+    ]);
+  });
+
+  it('[API-PATH-001] serves PodMetrics split by requests or defaulted, and NodeMetrics summing the pods plus overhead', async () => {
+    t = await newTestServer({ simulatedNodes: 1 });
+    const s = t;
+    await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-1')).status, (c) => c === 200, 'node-1');
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('web', [container('app', '300m', '64Mi'), container('sidecar', '100m', '64Mi')], { 'kubesim.io/cpu-usage': '800m', 'kubesim.io/memory-usage': '100Mi' }) })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('idle', [container('app', '200m', '100Mi'), container('bare')]) })).status).toBe(201);
+    // Before it runs, a pod has no metrics: metrics-server's NotFound names the pod metrics.
+    const early = await s.json('GET', `${metricsPath}/namespaces/default/pods/web`);
+    if (early.status === 404) expect(early.body).toMatchObject({ reason: 'NotFound', message: 'podmetrics.metrics.k8s.io "default/web" not found', details: { name: 'default/web', group: 'metrics.k8s.io', kind: 'podmetrics' } });
+    await running(s, 'web');
+    await running(s, 'idle');
+
+    const web = await s.json('GET', `${metricsPath}/namespaces/default/pods/web`);
+    expect(web.status).toBe(200);
+    expect(web.body).toEqual({
+      kind: 'PodMetrics',
+      apiVersion: 'metrics.k8s.io/v1beta1',
+      metadata: { name: 'web', namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z', labels: { app: 'web' } },
+      timestamp: '2026-01-01T00:00:00Z',
+      window: '20s',
+      containers: [
+        { name: 'app', usage: { cpu: '600m', memory: '50Mi' } },
+        { name: 'sidecar', usage: { cpu: '200m', memory: '50Mi' } },
+      ],
+    });
+    const list = await s.json('GET', `${metricsPath}/namespaces/default/pods`);
+    expect(list.body.kind).toBe('PodMetricsList');
+    expect(list.body.metadata).toEqual({});
+    // Without annotations: a tenth of each request, 1m and 4Mi for a container that requests nothing.
+    expect(list.body.items.map((p: any) => [p.metadata.name, p.containers])).toEqual([
+      ['idle', [{ name: 'app', usage: { cpu: '20m', memory: '10Mi' } }, { name: 'bare', usage: { cpu: '1m', memory: '4Mi' } }]],
+      ['web', web.body.containers],
+    ]);
+    const selected = await s.json('GET', `${metricsPath}/pods?labelSelector=app%3Didle`);
+    expect(selected.body.items.map((p: any) => p.metadata.name)).toEqual(['idle']);
+
+    const node = await s.json('GET', `${metricsPath}/nodes/node-1`);
+    expect(node.body).toEqual({
+      kind: 'NodeMetrics',
+      apiVersion: 'metrics.k8s.io/v1beta1',
+      metadata: { name: 'node-1', creationTimestamp: '2026-01-01T00:00:00Z', labels: expect.objectContaining({ 'kubernetes.io/hostname': 'node-1' }) },
+      timestamp: '2026-01-01T00:00:00Z',
+      window: '20s',
+      // 800m + 21m + 100m overhead; 100Mi + 14Mi + 512Mi.
+      usage: { cpu: '921m', memory: '626Mi' },
+    });
+    expect((await s.json('GET', `${metricsPath}/nodes`)).body.items.map((n: any) => n.metadata.name)).toEqual(['node-1']);
+  });
+
+  it('[API-PATH-001] answers get and list only, and NotFound for what has no metrics', async () => {
+    t = await newTestServer({ simulatedNodes: 1 });
+    const watch = await t.json('GET', `${metricsPath}/pods?watch=true`);
+    expect(watch.status).toBe(405);
+    expect(watch.body).toMatchObject({ reason: 'MethodNotAllowed', message: 'watch is not supported on resources of kind "pods.metrics.k8s.io"' });
+    expect((await t.json('DELETE', `${metricsPath}/nodes/node-1`)).status).toBe(405);
+    const missing = await t.json('GET', `${metricsPath}/namespaces/default/pods/none`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('pods "none" not found');
+    expect((await t.json('GET', `${metricsPath}/nodes/node-9`)).body.message).toBe('nodes "node-9" not found');
+    expect((await t.json('GET', `${metricsPath}/pods?labelSelector=a%3D%3D%3Db`)).status).toBe(400);
+  });
+});
