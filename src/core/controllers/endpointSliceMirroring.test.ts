@@ -139,6 +139,14 @@ describe('endpointslice-mirroring-controller', () => {
     expect(labelled!.object.metadata.labels.tier).toBe('db');
     expect(labelled!.object.metadata.generation).toBe(2);
 
+    // Someone edits the slice's endpoints: the controller writes them back.
+    await s.json('PATCH', `${slicesPath}/${first.metadata.name}`, { body: { endpoints: [{ addresses: ['203.0.113.9'], conditions: { ready: true } }] }, headers: mergePatch });
+    const [edited] = await w.take(1);
+    expect(ips(edited!.object)).toEqual(['203.0.113.9']);
+    const [restored] = await w.take(1);
+    expect(ips(restored!.object).sort()).toEqual(['192.0.2.10', '192.0.2.11', '192.0.2.12']);
+    expect(restored!.object.metadata.managedFields.find((f: any) => f.manager === 'kube-controller-manager')).toBeTruthy();
+
     // Someone deletes the slice: a new one (a new name) takes its place.
     expect((await s.json('DELETE', `${slicesPath}/${first.metadata.name}`)).status).toBe(200);
     const [again] = await eventually(() => slicesOf(s, 'ext'), (l) => l.length === 1 && l[0].metadata.name !== first.metadata.name, 'a new slice');

@@ -153,10 +153,6 @@ function newSlice(ep: KubeObject, type: AddressType, ports: Obj[], endpoints: Ob
   };
 }
 
-/** needRebuildExistingSlices: the slice names an earlier Endpoints of that name as its owner. */
-const ownedByOtherEndpoints = (slice: KubeObject, ep: KubeObject): boolean =>
-  !!slice.metadata.ownerReferences?.some((o) => o.kind === 'Endpoints' && o.name === ep.metadata.name && o.uid !== ep.metadata.uid);
-
 interface Changes {
   create: Slice[];
   update: Slice[];
@@ -165,8 +161,7 @@ interface Changes {
 
 /**
  * reconcileByPortMapping: one slice per group. The first existing slice is
- * kept as it is when its endpoints, labels, annotations and owner already
- * match, or rewritten under its name; the others go.
+ * kept as it is when its endpoints, labels and annotations already match, or rewritten under its name; the others go.
  */
 function reconcileGroup(ep: KubeObject, existing: Slice[], group: { type: AddressType; ports: Obj[]; endpoints: Map<string, Obj> }, max: number, changes: Changes): void {
   if (!group.endpoints.size) {
@@ -183,8 +178,7 @@ function reconcileGroup(ep: KubeObject, existing: Slice[], group: { type: Addres
     });
     if (same
       && jsonEqual(ep.metadata.labels ?? {}, without(first.metadata.labels, managedByLabel, serviceNameLabel))
-      && jsonEqual(without(ep.metadata.annotations, lastChangeTriggerTimeAnnotation, lastAppliedAnnotation), first.metadata.annotations ?? {})
-      && !ownedByOtherEndpoints(first, ep)) return;
+      && jsonEqual(without(ep.metadata.annotations, lastChangeTriggerTimeAnnotation, lastAppliedAnnotation), first.metadata.annotations ?? {})) return;
   }
   const slice = newSlice(ep, group.type, group.ports, [...group.endpoints.values()].slice(0, max), first?.metadata.name);
   (first ? changes.update : changes.create).push(slice);
@@ -215,9 +209,15 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
   const slices = deps.storeFor(sliceType);
   const recorder = newEventRecorder(deps, 'endpoint-slice-mirroring-controller');
 
-  /** endpointSlicesMirroredForService. */
+  /**
+   * endpointSlicesMirroredForService. Most syncs (every Endpoints the endpoints controller writes) find none: only
+   * slices whose stored text names this controller are decoded.
+   */
   const mirrored = async (namespace: string, name: string): Promise<Slice[]> =>
-    (await slices.list(namespace)).items.filter((s) => s.metadata.labels?.[serviceNameLabel] === name && s.metadata.labels?.[managedByLabel] === mirroringControllerName) as Slice[];
+    (await slices.listKvs(namespace)).kvs
+      .filter((kv) => kv.value.includes(mirroringControllerName))
+      .map((kv) => slices.decode(kv))
+      .filter((s) => s.metadata.labels?.[serviceNameLabel] === name && s.metadata.labels?.[managedByLabel] === mirroringControllerName) as Slice[];
 
   /** deleteMirroredSlices. */
   async function deleteMirrored(namespace: string, name: string): Promise<void> {
