@@ -161,7 +161,8 @@ interface Changes {
 
 /**
  * reconcileByPortMapping: one slice per group. The first existing slice is
- * kept as it is when its endpoints, labels and annotations already match, or rewritten under its name; the others go.
+ * kept as it is when its endpoints, labels and annotations already match, or
+ * rewritten under its name; the others go.
  */
 function reconcileGroup(ep: KubeObject, existing: Slice[], group: { type: AddressType; ports: Obj[]; endpoints: Map<string, Obj> }, max: number, changes: Changes): void {
   if (!group.endpoints.size) {
