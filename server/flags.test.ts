@@ -175,6 +175,16 @@ describe('--max-endpoints-per-slice', () => {
   });
 });
 
+describe('--mirroring-max-endpoints-per-subset', () => {
+  it('takes 1 to 1000, as kube-controller-manager validates it', () => {
+    expect(parseFlags([]).mirroringMaxEndpointsPerSubset).toBeUndefined();
+    expect(parseFlags(['--mirroring-max-endpoints-per-subset=5']).mirroringMaxEndpointsPerSubset).toBe(5);
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=0'])).toThrow('mirroring-max-endpoints-per-subset must be greater than or equal to 1, got 0');
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=1001'])).toThrow('mirroring-max-endpoints-per-subset must be less than or equal to 1000, got 1001');
+    expect(() => parseFlags(['--mirroring-max-endpoints-per-subset=x'])).toThrow('invalid argument "x" for "--mirroring-max-endpoints-per-subset" flag');
+  });
+});
+
 describe('--advertise-address', () => {
   it('takes an IP for the kubernetes Service\'s endpoints; its default is the bind address unless loopback, then a host interface', () => {
     expect(parseFlags(['--advertise-address=192.168.49.2']).advertiseAddress).toBe('192.168.49.2');

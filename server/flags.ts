@@ -60,6 +60,8 @@ export interface HostFlags extends AuthorizationFlags {
   maxRequestBytes?: number;
   /** kube-controller-manager's --max-endpoints-per-slice (1 to 1000, default 100). */
   maxEndpointsPerSlice?: number;
+  /** kube-controller-manager's --mirroring-max-endpoints-per-subset (1 to 1000, default 1000). */
+  mirroringMaxEndpointsPerSubset?: number;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -83,6 +85,8 @@ Flags:
       --fake-clock[=time]              a clock that moves only when POST /debug/kubesim/clock?advance=30s says so, from now or the RFC 3339 time given
       --max-request-bytes int          largest value the embedded store writes, as etcd's flag (default 1572864)
       --max-endpoints-per-slice int    most endpoints the endpointslice controller puts in one EndpointSlice (default 100)
+      --mirroring-max-endpoints-per-subset int
+                                       most addresses of one Endpoints subset the endpointslice mirroring controller mirrors (default 1000)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
                                        ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
@@ -142,7 +146,7 @@ export function parseFlags(argv: string[]): HostFlags {
   const known = new Set(['port', 'secure-port', 'bind-address', 'advertise-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice', 'mirroring-max-endpoints-per-subset']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -175,13 +179,15 @@ export function parseFlags(argv: string[]): HostFlags {
         flags.maxRequestBytes = n;
         break;
       }
-      case 'max-endpoints-per-slice': {
-        // EndpointSliceControllerOptions.Validate's bounds.
+      case 'max-endpoints-per-slice':
+      case 'mirroring-max-endpoints-per-subset': {
+        // EndpointSliceControllerOptions.Validate's and EndpointSliceMirroringControllerOptions.Validate's bounds.
         const n = Number(value);
-        if (!/^-?\d+$/.test(value)) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--max-endpoints-per-slice" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
-        if (n < 1) throw new FlagError(`max-endpoints-per-slice must be greater than or equal to 1, got ${n}`);
-        if (n > 1000) throw new FlagError(`max-endpoints-per-slice must be less than or equal to 1000, got ${n}`);
-        flags.maxEndpointsPerSlice = n;
+        if (!/^-?\d+$/.test(value)) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+        if (n < 1) throw new FlagError(`${name} must be greater than or equal to 1, got ${n}`);
+        if (n > 1000) throw new FlagError(`${name} must be less than or equal to 1000, got ${n}`);
+        if (name === 'max-endpoints-per-slice') flags.maxEndpointsPerSlice = n;
+        else flags.mirroringMaxEndpointsPerSubset = n;
         break;
       }
       case 'bind-address':

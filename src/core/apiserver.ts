@@ -34,6 +34,7 @@ import { serveMetrics } from './simulation/metricsApi';
 import { metricsDefinitions, metricsGroup, metricsGroupPriority, nodeMetricsResource, podMetricsResource } from './registry/metrics';
 import { startEndpointsController } from './controllers/endpoints';
 import { startEndpointSliceController } from './controllers/endpointSlice';
+import { startEndpointSliceMirroringController } from './controllers/endpointSliceMirroring';
 import { defaultEventTTLMs, startEventTTL } from './registry/events/ttl';
 import { startRootCACertPublisher } from './controllers/rootCACertPublisher';
 import { startPVCProtectionController, startPVProtectionController } from './controllers/storageProtection';
@@ -180,6 +181,8 @@ export interface ApiServerOptions {
   securePort?: number;
   /** kube-controller-manager's --max-endpoints-per-slice (100 by default). */
   maxEndpointsPerSlice?: number;
+  /** kube-controller-manager's --mirroring-max-endpoints-per-subset (1000 by default). */
+  mirroringMaxEndpointsPerSubset?: number;
   /** kube-controller-manager's cluster signing CA (--cluster-signing-cert-file, -key-file, -duration); no CSR is signed without one. */
   clusterSigning?: CSRSigningOptions;
   /**
@@ -439,6 +442,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['cronjob-controller', () => startCronJobController(deps)],
       ['endpoints-controller', () => startEndpointsController(deps)],
       ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
+      ['endpointslice-mirroring-controller', () => startEndpointSliceMirroringController(deps, { maxEndpointsPerSubset: options.mirroringMaxEndpointsPerSubset })],
       ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
       ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
       ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],

@@ -121,7 +121,7 @@ function endpointPortsFor(svc: KubeObject, pod: KubeObject): SlicePort[] {
 }
 
 /** NewPortMapKey: the group a set of ports makes. */
-const portMapKey = (ports: Obj[]): string => JSON.stringify(ports.map((p) => [p['name'] ?? '', p['protocol'] ?? 'TCP', p['port'] ?? null, p['appProtocol'] ?? null]).sort());
+export const portMapKey = (ports: Obj[]): string => JSON.stringify(ports.map((p) => [p['name'] ?? '', p['protocol'] ?? 'TCP', p['port'] ?? null, p['appProtocol'] ?? null]).sort());
 
 /** podToEndpoint. */
 function podToEndpoint(pod: KubeObject, node: KubeObject | undefined, svc: KubeObject, addressType: AddressType): SliceEndpoint {
@@ -144,14 +144,14 @@ function podToEndpoint(pod: KubeObject, node: KubeObject | undefined, svc: KubeO
 }
 
 /** hashEndpoint: an endpoint is the same one while its addresses, hostname and target's name are. */
-function endpointHash(ep: Obj): string {
+export function endpointHash(ep: Obj): string {
   const ref = isObject(ep['targetRef']) ? ep['targetRef'] : {};
   const addresses = Array.isArray(ep['addresses']) ? [...(ep['addresses'] as string[])].sort() : [];
   return JSON.stringify([addresses, ep['hostname'] ?? '', ref['namespace'] ?? '', ref['name'] ?? '']);
 }
 
 /** EndpointsEqualBeyondHash: node, zone, conditions and target (its resourceVersion aside). */
-function endpointsEqualBeyondHash(a: Obj, b: Obj): boolean {
+export function endpointsEqualBeyondHash(a: Obj, b: Obj): boolean {
   if (a['nodeName'] !== b['nodeName'] || a['zone'] !== b['zone']) return false;
   const ca = isObject(a['conditions']) ? a['conditions'] : {};
   const cb = isObject(b['conditions']) ? b['conditions'] : {};

@@ -54,7 +54,8 @@ export interface EndpointAddress {
   ip: string;
   hostname?: string;
   nodeName?: string;
-  targetRef: { kind: 'Pod'; namespace: string; name: string; uid: string; resourceVersion?: string };
+  /** Always set by the controller; a hand-written Endpoints (mirrored by endpointSliceMirroring.ts) may have none. */
+  targetRef?: { kind: 'Pod'; namespace: string; name: string; uid: string; resourceVersion?: string };
 }
 
 export interface EndpointPort {
@@ -98,7 +99,7 @@ const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1
 
 /** LessEndpointAddress: by IP, then by the target's uid. */
 function compareAddresses(a: EndpointAddress, b: EndpointAddress): number {
-  return compareStrings(a.ip, b.ip) || compareStrings(a.targetRef.uid, b.targetRef.uid);
+  return compareStrings(a.ip, b.ip) || compareStrings(a.targetRef?.uid ?? '', b.targetRef?.uid ?? '');
 }
 
 const portKey = (p: EndpointPort): string => JSON.stringify([p.name ?? '', p.port, p.protocol, p.appProtocol ?? null]);
@@ -114,7 +115,7 @@ export function repackSubsets(subsets: EndpointSubset[]): EndpointSubset[] {
   const addressesByKey = new Map<string, EndpointAddress>();
   const readinessByPort = new Map<string, { port?: EndpointPort; ready: Map<string, boolean> }>();
   const map = (addr: EndpointAddress, port: EndpointPort | undefined, ready: boolean) => {
-    const key = `${addr.ip}\u0000${addr.targetRef.uid}`;
+    const key = `${addr.ip}\u0000${addr.targetRef?.uid ?? ''}`;
     if (!addressesByKey.has(key)) addressesByKey.set(key, addr);
     const pk = port ? portKey(port) : '';
     let entry = readinessByPort.get(pk);

@@ -23,7 +23,7 @@ export interface TestServer {
  * write objects of their own (ReplicaSets and Pods, a ConfigMap in every
  * namespace), which tests of the raw API would see.
  */
-export const rawApiControllers = ['*', '-deployment-controller', '-replicaset-controller', '-statefulset-controller', '-daemonset-controller', '-replicationcontroller-controller', '-disruption-controller', '-job-controller', '-cronjob-controller', '-endpoints-controller', '-endpointslice-controller', '-root-ca-certificate-publisher-controller', '-persistentvolume-binder-controller', '-ephemeral-volume-controller'];
+export const rawApiControllers = ['*', '-deployment-controller', '-replicaset-controller', '-statefulset-controller', '-daemonset-controller', '-replicationcontroller-controller', '-disruption-controller', '-job-controller', '-cronjob-controller', '-endpoints-controller', '-endpointslice-controller', '-endpointslice-mirroring-controller', '-root-ca-certificate-publisher-controller', '-persistentvolume-binder-controller', '-ephemeral-volume-controller'];
 
 /**
  * A server on the memory backend, a FakeClock and seeded randomness. Options
