@@ -24,15 +24,21 @@ export const realClock: Clock = {
       // A wait longer than one timer allows (a yearly schedule) is a chain of timers.
       const until = Date.now() + ms;
       let timer: ReturnType<typeof setTimeout>;
-      const arm = () => {
-        const left = until - Date.now();
-        timer = setTimeout(left > maxTimerMs ? arm : resolve, Math.min(Math.max(left, 0), maxTimerMs));
-      };
-      arm();
-      signal?.addEventListener('abort', () => {
+      const aborted = () => {
         clearTimeout(timer);
         resolve();
-      }, { once: true });
+      };
+      // A loop sleeps on one long-lived signal: each wake takes its listener off, or they pile up.
+      const woke = () => {
+        signal?.removeEventListener('abort', aborted);
+        resolve();
+      };
+      const arm = () => {
+        const left = until - Date.now();
+        timer = setTimeout(left > maxTimerMs ? arm : woke, Math.min(Math.max(left, 0), maxTimerMs));
+      };
+      arm();
+      signal?.addEventListener('abort', aborted, { once: true });
     }),
 };
 
@@ -67,12 +73,19 @@ export class FakeClock implements Clock {
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
-      const sleeper = { until: this.current + ms, resolve };
-      this.sleepers.push(sleeper);
-      signal?.addEventListener('abort', () => {
+      const aborted = () => {
         this.sleepers = this.sleepers.filter((s) => s !== sleeper);
         resolve();
-      }, { once: true });
+      };
+      const sleeper = {
+        until: this.current + ms,
+        resolve: () => {
+          signal?.removeEventListener('abort', aborted);
+          resolve();
+        },
+      };
+      this.sleepers.push(sleeper);
+      signal?.addEventListener('abort', aborted, { once: true });
     });
   }
 
