@@ -17,6 +17,7 @@ import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
 import { strategies as discovery } from './discovery';
 import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
+import { strategies as autoscaling, withStoredDefaults } from './autoscaling';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as scheduling } from './scheduling';
@@ -31,6 +32,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   },
   'apiextensions.k8s.io': apiextensions,
   apps,
+  autoscaling,
   batch,
   'certificates.k8s.io': certificates,
   'discovery.k8s.io': discovery,
@@ -44,7 +46,8 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
  * another layout: conversion from and to it (group/version -> resource).
  */
 const byVersion: Record<string, Record<string, Partial<ResourceStrategy>>> = {
-  'autoscaling/v1': { horizontalpodautoscalers: { fromStorage: hpaToV1, toStorage: hpaFromV1 } },
+  'autoscaling/v1': { horizontalpodautoscalers: { fromStorage: (obj) => hpaToV1(withStoredDefaults(obj)), toStorage: hpaFromV1 } },
+  'autoscaling/v2': { horizontalpodautoscalers: { fromStorage: withStoredDefaults } },
 };
 
 /** Kinds whose strategies maintain metadata.generation. */

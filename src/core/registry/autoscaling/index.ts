@@ -1,0 +1,68 @@
+/**
+ * autoscaling strategies: HorizontalPodAutoscaler defaulting
+ * (pkg/apis/autoscaling/v1 and v2 SetDefaults_HorizontalPodAutoscaler).
+ * Both versions default minReplicas to 1; v2 also gives a spec without
+ * metrics the 80% cpu utilization target, and fills a behavior that is
+ * given (only then) with the default scaling rules: scale up by 4 pods or
+ * 100% every 15s with no stabilization, scale down by 100% every 15s, the
+ * larger change winning. The scale-down window is left unset: the
+ * controller's --horizontal-pod-autoscaler-downscale-stabilization (5m)
+ * then applies.
+ */
+import { isObject, type KubeObject } from '../../api/types';
+import type { ResourceStrategy } from '../generic/strategy';
+
+type Rules = Record<string, unknown>;
+
+/** copyHPAScalingRules over the defaults: what the rules give wins, field by field. */
+function scalingRules(given: unknown, defaults: Rules): Rules {
+  if (!isObject(given)) return defaults;
+  const out: Rules = { ...defaults };
+  for (const field of ['stabilizationWindowSeconds', 'selectPolicy', 'policies'] as const) {
+    if (given[field] !== undefined && given[field] !== null) out[field] = given[field];
+  }
+  return { ...given, ...out };
+}
+
+function defaultHorizontalPodAutoscaler(obj: KubeObject): void {
+  const spec = isObject(obj['spec']) ? obj['spec'] : undefined;
+  if (!spec) return;
+  spec['minReplicas'] ??= 1;
+  // The v1 layout (autoscaling/v1 requests) has no metrics or behavior.
+  if (obj.apiVersion === 'autoscaling/v2') defaultV2Spec(spec);
+}
+
+/**
+ * The v2 defaults, also applied to what storage holds when it is read, as
+ * kube-apiserver's codec defaults the storage version on decode: an HPA made
+ * through v1 without a CPU target then reads as the 80% target, in both
+ * versions (v1's targetCPUUtilizationPercentage: 80).
+ */
+export function withStoredDefaults(obj: KubeObject): KubeObject {
+  if (isObject(obj['spec'])) {
+    obj['spec']['minReplicas'] ??= 1;
+    defaultV2Spec(obj['spec']);
+  }
+  return obj;
+}
+
+function defaultV2Spec(spec: Record<string, unknown>): void {  if (!Array.isArray(spec['metrics']) || spec['metrics'].length === 0) {
+    spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
+  }
+  const behavior = spec['behavior'];
+  if (isObject(behavior)) {
+    behavior['scaleUp'] = scalingRules(behavior['scaleUp'], {
+      stabilizationWindowSeconds: 0,
+      selectPolicy: 'Max',
+      policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
+    behavior['scaleDown'] = scalingRules(behavior['scaleDown'], {
+      selectPolicy: 'Max',
+      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    });
+  }
+}
+
+export const strategies: Record<string, Partial<ResourceStrategy>> = {
+  horizontalpodautoscalers: { defaulter: defaultHorizontalPodAutoscaler },
+};
