@@ -334,12 +334,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
   const reconcilerStopped = new AbortController();
   const reconcileEvery10s = async () => {
-    while (!reconcilerStopped.signal.aborted) {
-      try {
-        await clock.sleep(10_000, reconcilerStopped.signal);
-      } catch {
-        return;
-      }
+    for (;;) {
+      await clock.sleep(10_000, reconcilerStopped.signal);
+      if (reconcilerStopped.signal.aborted) return;
       // A failed round (storage closing, a conflict with another server) is tried again in the next one.
       await reconcileEndpoints().catch(() => undefined);
     }

@@ -79,7 +79,8 @@ export function startPodTermination(deps: NamespaceControllerDeps): RunningContr
   async function gc(): Promise<void> {
     const [podList, nodeList] = await Promise.all([pods.list(''), nodes.list('')]);
     const existing = new Set(nodeList.items.map((n) => n.metadata.name));
-    const now = deps.clock.now().getTime();
+    const nowDate = deps.clock.now();
+    const now = nowDate.getTime();
     for (const name of missingSince.keys()) if (existing.has(name)) missingSince.delete(name);
     const deletedNodes = new Set<string>();
     for (const pod of podList.items) {
@@ -89,7 +90,7 @@ export function startPodTermination(deps: NamespaceControllerDeps): RunningContr
       if (since === undefined) missingSince.set(nodeName, now);
       else if (now - since >= quarantineMs) deletedNodes.add(nodeName);
     }
-    const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(deps.clock.now()), reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' };
+    const condition = { type: 'DisruptionTarget', status: 'True', lastProbeTime: null, lastTransitionTime: formatTime(nowDate), reason: 'DeletionByPodGC', message: 'PodGC: node no longer exists' };
     for (const pod of podList.items) {
       const nodeName = String(specOf(pod)['nodeName'] ?? '');
       if (deletedNodes.has(nodeName)) await markFailedAndDelete(pod, condition);
@@ -98,9 +99,10 @@ export function startPodTermination(deps: NamespaceControllerDeps): RunningContr
   }
 
   void (async () => {
-    while (!stopped.signal.aborted) {
+    for (;;) {
+      await deps.clock.sleep(gcCheckPeriodMs, stopped.signal);
+      if (stopped.signal.aborted) return;
       try {
-        await deps.clock.sleep(gcCheckPeriodMs, stopped.signal);
         await gc();
       } catch (e) {
         if (!stopped.signal.aborted) console.error('kubesim: pod garbage collection:', e);

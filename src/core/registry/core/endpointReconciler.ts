@@ -50,10 +50,16 @@ function sliceObject(endpoints: KubeObject): KubeObject {
   };
 }
 
+/** The stored object of that name in default, read once; undefined when there is none. */
+async function storedObject(store: Store, name: string): Promise<KubeObject | undefined> {
+  const kv = await store.getKv(namespace, name);
+  return kv ? store.decode(kv) : undefined;
+}
+
 /** Writes desired over what is stored when they differ in labels or content (the slice's address type: a new slice). */
 async function ensure(store: Store, desired: KubeObject, fields: string[]): Promise<KubeObject> {
   const name = desired.metadata.name!;
-  const current = (await store.getKv(namespace, name)) ? await store.get(namespace, name) : undefined;
+  const current = await storedObject(store, name);
   if (!current) return store.create(namespace, desired);
   const same = jsonEqual(current.metadata.labels ?? {}, desired.metadata.labels) && fields.every((f) => jsonEqual(current[f], desired[f]));
   if (same) return current;
@@ -80,8 +86,7 @@ async function write(endpointsStore: Store, slices: Store | undefined, addresses
 
 /** ReconcileEndpoints: this server's address listed (sorted among the others') on its port. */
 export async function reconcileKubernetesEndpoints(endpoints: Store, slices: Store | undefined, self: KubernetesEndpoint): Promise<void> {
-  const current = (await endpoints.getKv(namespace, serviceName)) ? await endpoints.get(namespace, serviceName) : undefined;
-  const listed = listedAddresses(current);
+  const listed = listedAddresses(await storedObject(endpoints, serviceName));
   // Another port on the stored object (a restart with a new --secure-port): this server's port wins.
   const addresses = [...new Set([...listed, self.address])].sort();
   await write(endpoints, slices, addresses, self.port);
@@ -89,8 +94,8 @@ export async function reconcileKubernetesEndpoints(endpoints: Store, slices: Sto
 
 /** RemoveEndpoints, on shutdown: this server's address taken out; the objects stay, empty when it was the last. */
 export async function removeKubernetesEndpoints(endpoints: Store, slices: Store | undefined, self: KubernetesEndpoint): Promise<void> {
-  if (!(await endpoints.getKv(namespace, serviceName))) return;
-  const current = await endpoints.get(namespace, serviceName);
+  const current = await storedObject(endpoints, serviceName);
+  if (!current) return;
   const listed = listedAddresses(current);
   if (!listed.includes(self.address)) return;
   const port = objectsOf(objectsOf(current['subsets'])[0]?.['ports']).map((p) => p['port']).find((p) => typeof p === 'number') ?? self.port;
