@@ -28,6 +28,7 @@ import type { RunningController } from './informer';
 import type { NamespaceControllerDeps } from './namespace';
 import { newWorkQueue } from './workqueue';
 import { ReplicaCalculationError, resourceReplicas, type PodMetricsInfo } from './podautoscalerReplicas';
+import { defaultScaleDownRules, defaultScaleUpRules } from '../registry/autoscaling';
 
 type Obj = Record<string, unknown>;
 
@@ -63,22 +64,25 @@ function setCondition(status: Obj, type: string, value: 'True' | 'False', reason
 
 const int = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
-/** One direction's scaling rules with the API defaults (GenerateHPAScaleUpRules / ...DownRules). */
+/**
+ * One direction's scaling rules. The v2 store already filled a given behavior with the API defaults
+ * (GenerateHPAScaleUpRules / ...DownRules) when it decoded the HPA; the same defaults stand in for a
+ * direction that is absent, and the scale-down window left unset is the controller's flag.
+ */
 interface ScalingRules {
   stabilizationWindowSeconds: number;
   selectPolicy: string;
   policies: { type: string; value: number; periodSeconds: number }[];
 }
 function rulesOf(behavior: Obj, direction: 'scaleUp' | 'scaleDown'): ScalingRules {
-  const rules = isObject(behavior[direction]) ? behavior[direction] : {};
   const up = direction === 'scaleUp';
+  const defaults: Obj = up ? defaultScaleUpRules() : defaultScaleDownRules();
+  const rules = isObject(behavior[direction]) ? behavior[direction] : defaults;
   const policies = objectsOf(rules['policies']);
   return {
-    stabilizationWindowSeconds: int(rules['stabilizationWindowSeconds'], up ? 0 : 300),
-    selectPolicy: typeof rules['selectPolicy'] === 'string' ? rules['selectPolicy'] : 'Max',
-    policies: policies.length
-      ? policies.map((p) => ({ type: String(p['type']), value: int(p['value'], 0), periodSeconds: int(p['periodSeconds'], 15) }))
-      : up ? [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] : [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+    stabilizationWindowSeconds: int(rules['stabilizationWindowSeconds'], up ? 0 : downscaleStabilizationMs / 1000),
+    selectPolicy: typeof rules['selectPolicy'] === 'string' ? rules['selectPolicy'] : String(defaults['selectPolicy']),
+    policies: (policies.length ? policies : objectsOf(defaults['policies'])).map((p) => ({ type: String(p['type']), value: int(p['value'], 0), periodSeconds: int(p['periodSeconds'], 15) })),
   };
 }
 

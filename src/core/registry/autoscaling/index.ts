@@ -17,19 +17,15 @@ type Rules = Record<string, unknown>;
 /** copyHPAScalingRules over the defaults: what the rules give wins, field by field. */
 function scalingRules(given: unknown, defaults: Rules): Rules {
   if (!isObject(given)) return defaults;
-  const out: Rules = { ...defaults };
-  for (const field of ['stabilizationWindowSeconds', 'selectPolicy', 'policies'] as const) {
-    if (given[field] !== undefined && given[field] !== null) out[field] = given[field];
-  }
-  return { ...given, ...out };
+  const out: Rules = { ...given };
+  for (const [field, value] of Object.entries(defaults)) if (out[field] === undefined || out[field] === null) out[field] = value;
+  return out;
 }
 
+/** Both versions default minReplicas; a v1 body (autoscaling/v1 requests) has no metrics or behavior to default. */
 function defaultHorizontalPodAutoscaler(obj: KubeObject): void {
-  const spec = isObject(obj['spec']) ? obj['spec'] : undefined;
-  if (!spec) return;
-  spec['minReplicas'] ??= 1;
-  // The v1 layout (autoscaling/v1 requests) has no metrics or behavior.
-  if (obj.apiVersion === 'autoscaling/v2') defaultV2Spec(spec);
+  if (obj.apiVersion === 'autoscaling/v2') withStoredDefaults(obj);
+  else if (isObject(obj['spec'])) obj['spec']['minReplicas'] ??= 1;
 }
 
 /**
@@ -39,29 +35,32 @@ function defaultHorizontalPodAutoscaler(obj: KubeObject): void {
  * versions (v1's targetCPUUtilizationPercentage: 80).
  */
 export function withStoredDefaults(obj: KubeObject): KubeObject {
-  if (isObject(obj['spec'])) {
-    obj['spec']['minReplicas'] ??= 1;
-    defaultV2Spec(obj['spec']);
-  }
-  return obj;
-}
-
-function defaultV2Spec(spec: Record<string, unknown>): void {  if (!Array.isArray(spec['metrics']) || spec['metrics'].length === 0) {
+  const spec = obj['spec'];
+  if (!isObject(spec)) return obj;
+  spec['minReplicas'] ??= 1;
+  if (!Array.isArray(spec['metrics']) || spec['metrics'].length === 0) {
     spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }];
   }
   const behavior = spec['behavior'];
   if (isObject(behavior)) {
-    behavior['scaleUp'] = scalingRules(behavior['scaleUp'], {
-      stabilizationWindowSeconds: 0,
-      selectPolicy: 'Max',
-      policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }],
-    });
-    behavior['scaleDown'] = scalingRules(behavior['scaleDown'], {
-      selectPolicy: 'Max',
-      policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
-    });
+    behavior['scaleUp'] = scalingRules(behavior['scaleUp'], defaultScaleUpRules());
+    behavior['scaleDown'] = scalingRules(behavior['scaleDown'], defaultScaleDownRules());
   }
+  return obj;
 }
+
+/** HPAScaleUpRules: 4 pods or 100% every 15s, whichever is more, with no stabilization. */
+export const defaultScaleUpRules = () => ({
+  stabilizationWindowSeconds: 0,
+  selectPolicy: 'Max',
+  policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }],
+});
+
+/** HPAScaleDownRules: 100% every 15s; the window is left to the controller's flag. */
+export const defaultScaleDownRules = () => ({
+  selectPolicy: 'Max',
+  policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }],
+});
 
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
   horizontalpodautoscalers: { defaulter: defaultHorizontalPodAutoscaler },
