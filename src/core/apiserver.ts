@@ -355,7 +355,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     health.done('start-system-namespaces-controller');
     const services = registry.resourceFor('', 'v1', 'services');
     if (services) await bootstrapServices(storeFor(services).asManager('kube-apiserver'), serviceAllocator, securePort);
-    await reconcileEndpoints();
+    // An address the Endpoints may not hold (a loopback --advertise-address) leaves them unwritten; the server still starts.
+    await reconcileEndpoints().catch((e) => console.error(`kubesim: the kubernetes Service's endpoints: ${e instanceof Error ? e.message : String(e)}`));
     void reconcileEvery10s();
     const priorityClasses = registry.resourceFor('scheduling.k8s.io', 'v1', 'priorityclasses');
     if (priorityClasses) await bootstrapSystemPriorityClasses(storeFor(priorityClasses));

@@ -80,3 +80,19 @@ describe('endpoint reconciler', () => {
     await a.close();
   });
 });
+
+describe('an advertise address the Endpoints may not hold', () => {
+  it('a loopback one leaves them unwritten and the server starts and serves', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.join(' '));
+    try {
+      t = await newTestServer({ advertiseAddress: '127.0.0.1' });
+    } finally {
+      console.error = original;
+    }
+    expect(errors).toEqual([`kubesim: the kubernetes Service's endpoints: Endpoints "kubernetes" is invalid: subsets[0].addresses[0].ip: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)`]);
+    expect((await t.json('GET', ENDPOINTS)).status).toBe(404);
+    expect((await t.json('GET', '/api/v1/namespaces/default/services/kubernetes')).status).toBe(200);
+  });
+});
