@@ -37,7 +37,8 @@ const idleMemoryBytes = 4n * 1024n * 1024n;
 const nanoOf = (q: Quantity): bigint => (q.scale >= -9 ? q.unscaled * 10n ** BigInt(q.scale + 9) : q.unscaled / 10n ** BigInt(-9 - q.scale));
 const bytesOf = (q: Quantity): bigint => (quantityMilliValue(q) + 999n) / 1000n;
 
-function requestOf(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint {
+/** A container's request of the resource, in its usage unit (nanocores, bytes); 0 when it requests none. */
+export function containerRequest(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint {
   const resources = isObject(container['resources']) ? container['resources'] : {};
   const requests = isObject(resources['requests']) ? resources['requests'] : {};
   const limits = isObject(resources['limits']) ? resources['limits'] : {};
@@ -73,7 +74,7 @@ export function podUsage(pod: KubeObject): ContainerUsage[] | undefined {
   const containers = objectsOf(specOf(pod)['containers']);
   const annotations = pod.metadata.annotations ?? {};
   const usage = (resource: 'cpu' | 'memory', annotation: string, idle: bigint): bigint[] => {
-    const requests = containers.map((c) => requestOf(c, resource));
+    const requests = containers.map((c) => containerRequest(c, resource));
     const q = parseQuantity(annotations[annotation]);
     if (q && q.unscaled >= 0n) return split(resource === 'cpu' ? nanoOf(q) : bytesOf(q), requests);
     return requests.map((r) => (r > 0n ? r / 10n : idle));
@@ -104,7 +105,3 @@ export function usageList(u: { cpuNano: bigint; memoryBytes: bigint }): { cpu: s
   };
 }
 
-/** A container's request of the resource, in its usage unit (nanocores, bytes); 0 when it requests none. */
-export function containerRequest(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint {
-  return requestOf(container, resource);
-}
