@@ -136,15 +136,10 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     }
   });
 
-  /** One abort per wait, so finished waits leave no listener behind on a shared signal. */
-  const waits = new Set<AbortController>();
   function schedule(key: string): void {
     if (waiting.has(key) || stopped.signal.aborted) return;
     waiting.add(key);
-    const wait = new AbortController();
-    waits.add(wait);
-    void deps.clock.sleep(hpaSyncPeriodMs, wait.signal).then(() => {
-      waits.delete(wait);
+    void deps.clock.sleep(hpaSyncPeriodMs, stopped.signal).then(() => {
       waiting.delete(key);
       if (!stopped.signal.aborted) queue.add(key);
     });
@@ -446,7 +441,6 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     },
     stop() {
       stopped.abort();
-      for (const w of waits) w.abort();
       queue.stop();
       for (const u of unsubscribes) u();
     },
