@@ -106,7 +106,8 @@ export function podEndpointsChanged(old: KubeObject, cur: KubeObject): { podChan
   return { podChanged, labelsChanged };
 }
 
-function decodePod(value: string | undefined): KubeObject | undefined {
+/** A stored value as the watch hands it (a pod, a Service, a slice); undefined when there is none or it is not JSON. */
+export function decodeObject(value: string | undefined): KubeObject | undefined {
   if (!value) return undefined;
   try {
     return JSON.parse(value) as KubeObject;
@@ -144,8 +145,8 @@ export class ServiceSelectors {
   keysFor(e: StorageEvent, podPrefix: string): string[] {
     const namespace = e.kv.key.slice(podPrefix.length).split('/')[0]!;
     if (!this.byNamespace.has(namespace)) return [];
-    const cur = e.type === 'DELETE' ? undefined : decodePod(e.kv.value);
-    const old = e.type === 'DELETE' ? decodePod(e.kv.value) ?? decodePod(e.prevKv?.value) : decodePod(e.prevKv?.value);
+    const cur = e.type === 'DELETE' ? undefined : decodeObject(e.kv.value);
+    const old = e.type === 'DELETE' ? decodeObject(e.kv.value) ?? decodeObject(e.prevKv?.value) : decodeObject(e.prevKv?.value);
     if (!cur || !old) return [...this.selecting(namespace, (cur ?? old)?.metadata?.labels)];
     const { podChanged, labelsChanged } = podEndpointsChanged(old, cur);
     if (!podChanged && !labelsChanged) return [];
@@ -201,6 +202,9 @@ export class TriggerTimeTracker {
 }
 
 /** kube's workqueue.DefaultControllerRateLimiter backoff: 5ms doubling per failure, up to 1000s. */
+/** An error's message, for the controllers' logs and events. */
+export const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 export const syncBackoffMs = (failures: number): number => Math.min(5 * 2 ** failures, 1_000_000);
 /** A Service whose sync keeps failing is dropped after this many retries (maxRetries). */
 export const maxSyncRetries = 15;

@@ -29,6 +29,7 @@ import {
   isServiceIPSet,
   lastChangeTriggerTimeAnnotation,
   maxSyncRetries,
+  messageOf,
   podIPsOf,
   serviceSelector,
   servicePortsOf,
@@ -510,4 +511,3 @@ export function startEndpointSliceController(deps: NamespaceControllerDeps, opti
 /** A write of the reconciler that failed, with the message kube gives it. */
 class SyncError extends Error {}
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));

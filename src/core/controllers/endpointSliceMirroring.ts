@@ -20,7 +20,7 @@ import { isNotFound, newNotFound, StatusError } from '../errors';
 import { parseIP } from '../validation/net';
 import { ipString } from '../validation/networking/netip';
 import { specOf } from './controllerUtils';
-import { lastChangeTriggerTimeAnnotation, maxSyncRetries } from './endpointAddresses';
+import { decodeObject, lastChangeTriggerTimeAnnotation, maxSyncRetries, messageOf } from './endpointAddresses';
 import { endpointHash, endpointsEqualBeyondHash, managedByLabel, portMapKey, serviceNameLabel } from './endpointSlice';
 import { repackSubsets, type EndpointSubset } from './endpoints';
 import { newEventRecorder } from './events';
@@ -310,14 +310,6 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
   const stopped = new AbortController();
   const queue = newWorkQueue('endpoint_slice_mirroring', sync);
   const retries = rateLimitedRetries(queue, mirrorSyncBackoffMs, maxSyncRetries, stopped.signal);
-  const decoded = (value: string | undefined): KubeObject | undefined => {
-    if (!value) return undefined;
-    try {
-      return JSON.parse(value) as KubeObject;
-    } catch {
-      return undefined;
-    }
-  };
   const running = watchInto(
     deps,
     queue,
@@ -327,8 +319,8 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
         // onService*: a Service without a selector, added or deleted, or one whose selector came or went.
         store: services,
         keysFor: (e) => {
-          const cur = decoded(e.kv.value);
-          const prev = decoded(e.prevKv?.value);
+          const cur = decodeObject(e.kv.value);
+          const prev = decodeObject(e.prevKv?.value);
           const key = e.kv.key.slice(services.prefix.length);
           if (e.type === 'DELETE' || !prev) return [(cur ?? prev) && !hasSelector((cur ?? prev)!) ? key : undefined];
           return [cur && hasSelector(cur) !== hasSelector(prev) ? key : undefined];
@@ -339,7 +331,7 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
         store: slices,
         keysFor: (e) => {
           const namespace = e.kv.key.slice(slices.prefix.length).split('/')[0]!;
-          return [decoded(e.kv.value), decoded(e.prevKv?.value)].map((s) => {
+          return [decodeObject(e.kv.value), decodeObject(e.prevKv?.value)].map((s) => {
             const labels = s?.metadata?.labels;
             return labels?.[managedByLabel] === mirroringControllerName && labels[serviceNameLabel] ? `${namespace}/${labels[serviceNameLabel]}` : undefined;
           });
@@ -347,7 +339,7 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
       },
     ],
     // onEndpoints*: only Endpoints that are (or were) to be mirrored.
-    (e) => [decoded(e.kv.value), decoded(e.prevKv?.value)].some((ep) => ep?.metadata && shouldMirror(ep)),
+    (e) => [decodeObject(e.kv.value), decodeObject(e.prevKv?.value)].some((ep) => ep?.metadata && shouldMirror(ep)),
   );
   return {
     idle: running.idle,
@@ -358,4 +350,3 @@ export function startEndpointSliceMirroringController(deps: NamespaceControllerD
   };
 }
 
-const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
