@@ -10,6 +10,7 @@
  * server's next start (a kubelet restart) registers it again.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
+import { kubeletStoppedAnnotation, kubeletStoppedValue } from './kubeletAnnotation';
 import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
@@ -35,12 +36,8 @@ export const simulatedNodeAnnotation = 'kubesim.io/node';
 /** Whether a Node is one of kubesim's simulated nodes. */
 export const isSimulatedNode = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[simulatedNodeAnnotation] === 'simulated';
 
-/**
- * Stops a simulated node's kubelet while the Node carries it (`kubectl annotate node node-1 kubesim.io/kubelet=stopped`),
- * as a machine that went down: no heartbeat, no status, its pods left as they are. Removing it starts the kubelet again.
- */
-export const kubeletStoppedAnnotation = 'kubesim.io/kubelet';
-export const isKubeletStopped = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === 'stopped';
+export { kubeletStoppedAnnotation } from './kubeletAnnotation';
+export const isKubeletStopped = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === kubeletStoppedValue;
 
 /** What every simulated node has: 4 CPUs, 16 GiB, 100 GiB of disk, 110 pods (the kubelet's default maxPods). */
 export const nodeCapacity: Readonly<Record<string, string>> = Object.freeze({

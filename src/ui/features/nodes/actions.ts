@@ -5,7 +5,7 @@
  * annotation (null removes it, as `kubesim.io/kubelet-` does).
  */
 import { ApiError, objectPath, statusFrom, type ApiClient, type KubeObject, type ResourceKind } from '../../api';
-import { KUBELET_ANNOTATION, KUBELET_STOPPED } from './summary';
+import { kubeletStoppedAnnotation, kubeletStoppedValue } from '../../../core/simulation/kubeletAnnotation';
 
 export type NodeAction = 'cordon' | 'uncordon' | 'stop-kubelet' | 'start-kubelet';
 
@@ -28,15 +28,15 @@ export function nodePatch(action: NodeAction, node: string): NodePatch {
     case 'stop-kubelet':
       return {
         contentType: 'application/merge-patch+json',
-        body: { metadata: { annotations: { [KUBELET_ANNOTATION]: KUBELET_STOPPED } } },
-        command: `kubectl annotate node ${node} ${KUBELET_ANNOTATION}=${KUBELET_STOPPED}`,
+        body: { metadata: { annotations: { [kubeletStoppedAnnotation]: kubeletStoppedValue } } },
+        command: `kubectl annotate node ${node} ${kubeletStoppedAnnotation}=${kubeletStoppedValue}`,
         fieldManager: 'kubectl-annotate',
       };
     case 'start-kubelet':
       return {
         contentType: 'application/merge-patch+json',
-        body: { metadata: { annotations: { [KUBELET_ANNOTATION]: null } } },
-        command: `kubectl annotate node ${node} ${KUBELET_ANNOTATION}-`,
+        body: { metadata: { annotations: { [kubeletStoppedAnnotation]: null } } },
+        command: `kubectl annotate node ${node} ${kubeletStoppedAnnotation}-`,
         fieldManager: 'kubectl-annotate',
       };
   }

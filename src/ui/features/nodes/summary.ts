@@ -9,11 +9,8 @@ import { formatQuantity, parseQuantity, quantityMilliValue } from '../../../core
 import type { KubeObject as CoreObject } from '../../../core/api/types';
 import { printPod } from '../../../core/printers/pods';
 import { add, podRequests, quantityValue, zeroQuantity, type ResourceList } from '../../../core/quota';
+import { kubeletStoppedAnnotation, kubeletStoppedValue } from '../../../core/simulation/kubeletAnnotation';
 import type { KubeObject } from '../../api';
-
-/** The annotation that stops a simulated node's kubelet (no heartbeat, no status updates). */
-export const KUBELET_ANNOTATION = 'kubesim.io/kubelet';
-export const KUBELET_STOPPED = 'stopped';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
@@ -59,7 +56,7 @@ export function summarizeNode(node: KubeObject): NodeSummary {
     ready: readyCondition(node),
     cordoned: spec['unschedulable'] === true,
     taints: objs(spec['taints']).map(formatTaint),
-    kubeletStopped: node.metadata?.annotations?.[KUBELET_ANNOTATION] === KUBELET_STOPPED,
+    kubeletStopped: node.metadata?.annotations?.[kubeletStoppedAnnotation] === kubeletStoppedValue,
   };
 }
 
