@@ -18,7 +18,7 @@ async function round(): Promise<void> {
 }
 
 describe('podgc', () => {
-  it('fails and deletes the pods of a node gone for the 40s quarantine, with the DisruptionTarget condition, as PodGC', async () => {
+  it('[API-WATCH-002] [API-SSA-002] fails and deletes the pods of a node gone for the 40s quarantine, with the DisruptionTarget condition, as PodGC', async () => {
     t = await newTestServer();
     expect((await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } } })).status).toBe(201);
     const created = await t.json('POST', PODS, { body: pod('orphan', { nodeName: 'n1' }) });

@@ -17,7 +17,7 @@ afterEach(async () => {
 const settle = () => new Promise((r) => setTimeout(r, 20));
 
 describe('endpoint reconciler', () => {
-  it('lists the advertise address on the secure port, labelled skip-mirror, with the EndpointSlice beside it, as kube-apiserver', async () => {
+  it('[API-META-020] [API-SSA-002] lists the advertise address on the secure port, labelled skip-mirror, with the EndpointSlice beside it, as kube-apiserver', async () => {
     t = await newTestServer({ advertiseAddress: '192.168.49.2', securePort: 8443 });
     const ep = await t.json('GET', ENDPOINTS);
     expect(ep.status).toBe(200);
