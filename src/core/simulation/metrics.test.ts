@@ -115,4 +115,18 @@ describe('metrics.k8s.io on simulated nodes', () => {
     expect((await t.json('GET', `${metricsPath}/nodes/node-9`)).body.message).toBe('nodes "node-9" not found');
     expect((await t.json('GET', `${metricsPath}/pods?labelSelector=a%3D%3D%3Db`)).status).toBe(400);
   });
+
+  it('[API-ENC-021] answers no protobuf: a client accepting only protobuf gets 406, one also accepting JSON gets JSON', async () => {
+    t = await newTestServer({ simulatedNodes: 1 });
+    const protobuf = 'application/vnd.kubernetes.protobuf';
+    const only = await t.request('GET', `${metricsPath}/nodes`, { headers: { accept: protobuf } });
+    expect(only.status).toBe(406);
+    const either = await t.request('GET', `${metricsPath}/nodes`, { headers: { accept: `${protobuf}, application/json` } });
+    expect(either.status).toBe(200);
+    expect(either.headers.get('content-type')).toBe('application/json');
+    expect((await either.json()).kind).toBe('NodeMetricsList');
+    // A built-in resource beside it is served in protobuf.
+    const pods = await t.request('GET', '/api/v1/namespaces/default/pods', { headers: { accept: protobuf } });
+    expect([pods.status, pods.headers.get('content-type')]).toEqual([200, protobuf]);
+  });
 });
