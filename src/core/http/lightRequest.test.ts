@@ -1,4 +1,5 @@
 /** The core's LightRequest: a Request in every member, over one shared header record and a complete body. */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { headerFields, LightRequest } from './lightRequest';
 
@@ -37,5 +38,23 @@ describe('LightRequest', () => {
     expect(watched.signal.aborted).toBe(true);
     expect([watched.mode, watched.cache]).toEqual(['cors', 'default']);
     expect(await new LightRequest('POST', 'http://localhost/x', fields, body()).clone().text()).toBe('{"a":1}');
+  });
+
+  it('builds its Fetch Requests without listening on a signal nobody can abort, so none is kept alive by it', async () => {
+    const shared = (new LightRequest('GET', 'http://localhost/x', fields) as unknown as Request).signal;
+    const before = getEventListeners(shared, 'abort').length;
+    for (let i = 0; i < 20; i++) {
+      const request = new LightRequest('PUT', 'http://localhost/x', headerFields({ 'content-type': 'application/json' }), new TextEncoder().encode('{}')) as unknown as Request;
+      expect(request.clone().signal.aborted).toBe(false);
+      // A body without Content-Length is read as a stream, from the Fetch Request built for it.
+      expect(await new Response(request.body).text()).toBe('{}');
+    }
+    expect(getEventListeners(shared, 'abort').length).toBe(before);
+    // A caller's signal still reaches the Fetch Request.
+    const abort = new AbortController();
+    const withSignal = new LightRequest('PUT', 'http://localhost/x', fields, new TextEncoder().encode('{}'), abort.signal) as unknown as Request;
+    const copy = withSignal.clone();
+    abort.abort();
+    expect(copy.signal.aborted).toBe(true);
   });
 });

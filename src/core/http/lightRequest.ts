@@ -200,7 +200,9 @@ export class LightRequest extends LazyRequest {
 
   protected build(): Request {
     const body = this.#used ? new Uint8Array(0) : this.#body;
-    return new NativeRequest(this.url, { method: this.method, headers: this.headers, body: body as BodyInit | null, signal: this.signal });
+    // The caller's signal only: a Fetch Request listens on the signal it is given for as long as that
+    // signal lives, so the shared never-aborted one would keep every Request built from it alive.
+    return new NativeRequest(this.url, { method: this.method, headers: this.headers, body: body as BodyInit | null, signal: this.#signal });
   }
 
   get body(): ReadableStream<Uint8Array> | null {
