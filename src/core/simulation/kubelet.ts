@@ -2,24 +2,30 @@
  * The kubelets of the simulated nodes: what each does for the pods bound to
  * its node, with no container behind them. A pod is first reported
  * `ContainerCreating` (hostIP, startTime, the pod's conditions), then
- * `Running` with an IP from its node's pod CIDR, its init containers
- * terminated `Completed` and its containers running; a container is ready
- * at once, or after its readiness probe's initialDelaySeconds on the server
- * clock. The kubelet records the events a real one does (`Pulled`,
- * `Created`, `Started`, `Killing`, `BackOff`).
+ * `Running` with an IP from its node's pod CIDR, its init containers run in
+ * order (a regular one terminated `Completed`, a sidecar, restartPolicy
+ * Always, started and left running) and its containers running; a container
+ * or sidecar is ready at once, or after its readiness probe's
+ * initialDelaySeconds on the server clock, and sidecars count for the pod's
+ * readiness. Ephemeral containers (`kubectl debug`) are started when they
+ * appear, never restarted, and count for neither readiness nor phase. The
+ * kubelet records the events a real one does (`Pulling`, `Pulled`,
+ * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
  *
- * Containers run forever unless their program says otherwise: pods a Job
- * owns run to completion at once, and two pod annotations script any pod
- * (`kubesim.io/run-seconds`: how long its containers run before they exit,
- * `kubesim.io/exit-code`: the code they exit with, 0 by default). An exit
- * then follows the pod's restartPolicy as the kubelet does: a pod whose
- * containers are not restarted ends `Succeeded` (all exited 0) or `Failed`;
- * a restarted container waits in `CrashLoopBackOff` (10s, doubling to 5
- * minutes) with its last state and restartCount, then runs again.
+ * Regular containers run forever unless their program says otherwise: pods a
+ * Job owns run to completion at once, and two pod annotations script any pod
+ * (`kubesim.io/run-seconds`: how long its regular containers run before they
+ * exit, `kubesim.io/exit-code`: the code they exit with, 0 by default; init,
+ * sidecar and ephemeral containers ignore them). An exit then follows the
+ * pod's restartPolicy as the kubelet does: a pod whose containers are not
+ * restarted ends `Succeeded` (all exited 0) or `Failed`, its sidecars and
+ * ephemeral containers stopped (exit 0 on SIGTERM); a restarted container
+ * waits in `CrashLoopBackOff` (10s, doubling to 5 minutes) with its last
+ * state and restartCount, then runs again.
  *
- * A pod being deleted has its containers stopped at once (they exit 0 on
- * SIGTERM), its final phase written, and is then deleted with grace period
- * 0, as the kubelet's status manager does.
+ * A pod being deleted has all its containers stopped at once (they exit 0
+ * on SIGTERM), its final phase written, and is then deleted with grace
+ * period 0, as the kubelet's status manager does.
  */
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
