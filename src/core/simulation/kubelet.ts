@@ -408,8 +408,9 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         events.push([field(s['name']), 'Normal', 'Killing', `Stopping container ${s['name']}`]);
         return stoppedStatus(specs[i]!, s, now, started);
       });
-    const finalInits = completed ? stop(initStatuses, inits, initContainerField, false) : initStatuses;
+    // As the kubelet's termination ordering: the ephemeral containers with the containers, then the sidecars last to first.
     const finalEphemeral = completed ? stop(ephemeral, objectsOf(spec['ephemeralContainers']), ephemeralContainerField, undefined) : ephemeral;
+    const finalInits = completed ? stop([...initStatuses].reverse(), [...inits].reverse(), initContainerField, false).reverse() : initStatuses;
     // GenerateContainersReadyCondition: sidecars first, then the containers.
     const unready = [
       ...inits.flatMap((c, i) => (isRestartableInitContainer(c) && finalInits[i]?.['ready'] !== true ? [String(c['name'])] : [])),
@@ -438,7 +439,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     if (!isTerminal(pod) && statusOf(pod)['startTime']) {
       const spec = specOf(pod);
       const status = statusOf(pod);
-      // Every container is stopped: the containers, then the sidecars, then the ephemeral containers.
+      // Every container is stopped: the containers and ephemeral containers, then the sidecars last to first.
       const kill = (specs: Obj[], statuses: unknown, field: (name: unknown) => string, started: boolean | undefined, only: (c: Obj) => boolean, all: boolean) => {
         const previous = statusesByName(statuses);
         return specs.flatMap((c) => {
@@ -451,8 +452,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         });
       };
       const next = kill(objectsOf(spec['containers']), status['containerStatuses'], containerField, false, () => true, true);
-      const initStatuses = kill(objectsOf(spec['initContainers']), status['initContainerStatuses'], initContainerField, false, isRestartableInitContainer, false);
       const ephemeral = kill(objectsOf(spec['ephemeralContainers']), status['ephemeralContainerStatuses'], ephemeralContainerField, undefined, () => true, false);
+      const initStatuses = kill([...objectsOf(spec['initContainers'])].reverse(), status['initContainerStatuses'], initContainerField, false, isRestartableInitContainer, false).reverse();
       const succeeded = next.every((s) => ((stateOf(s)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
       await writeStatus(pod, podStatus(pod, {
         phase: succeeded ? 'Succeeded' : 'Failed',

@@ -448,15 +448,15 @@ describe('ephemeral and sidecar containers', () => {
     expect([ready, status]).toEqual(['0/2', 'Completed']);
   });
 
-  it('a failed main container fails the pod though its sidecar exits 0', async () => {
+  it('a failed main container fails the pod though its sidecars exit 0; they are stopped last to first', async () => {
     const s = await cluster(1);
-    await s.json('POST', `${ns}/pods`, { body: pod('fails', { restartPolicy: 'Never', initContainers: [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always' }] }, { annotations: { 'kubesim.io/exit-code': '2' } }) });
+    const sidecars = [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always' }, { name: 'log', image: 'busybox', restartPolicy: 'Always' }];
+    await s.json('POST', `${ns}/pods`, { body: pod('fails', { restartPolicy: 'Never', initContainers: sidecars }, { annotations: { 'kubesim.io/exit-code': '2' } }) });
     const p = await eventually(() => getPod(s, 'fails'), phaseIs('Failed'), 'fails failed');
-    expect(p.status.initContainerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(p.status.initContainerStatuses.map((c: any) => [c.name, c.state.terminated?.exitCode, c.state.terminated?.reason, c.ready, c.started])).toEqual([['proxy', 0, 'Completed', false, false], ['log', 0, 'Completed', false, false]]);
     expect(p.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });
-    expect(p.status.initContainerStatuses[0]).toMatchObject({ ready: false, started: false });
-    const killing = (await eventually(() => eventsOf(s, 'fails'), (l) => l.some((e) => e.reason === 'Killing'), 'the sidecar stopped')).filter((e) => e.reason === 'Killing');
-    expect(killing.map((e) => [e.involvedObject.fieldPath, e.message])).toEqual([['spec.initContainers{proxy}', 'Stopping container proxy']]);
+    const killing = (await eventually(() => eventsOf(s, 'fails'), (l) => l.filter((e) => e.reason === 'Killing').length === 2, 'the sidecars stopped')).filter((e) => e.reason === 'Killing');
+    expect(killing.map((e) => [e.involvedObject.fieldPath, e.message])).toEqual([['spec.initContainers{log}', 'Stopping container log'], ['spec.initContainers{proxy}', 'Stopping container proxy']]);
   });
 });
 
