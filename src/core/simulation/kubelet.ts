@@ -2,24 +2,30 @@
  * The kubelets of the simulated nodes: what each does for the pods bound to
  * its node, with no container behind them. A pod is first reported
  * `ContainerCreating` (hostIP, startTime, the pod's conditions), then
- * `Running` with an IP from its node's pod CIDR, its init containers
- * terminated `Completed` and its containers running; a container is ready
- * at once, or after its readiness probe's initialDelaySeconds on the server
- * clock. The kubelet records the events a real one does (`Pulled`,
- * `Created`, `Started`, `Killing`, `BackOff`).
+ * `Running` with an IP from its node's pod CIDR, its init containers run in
+ * order (a regular one terminated `Completed`, a sidecar, restartPolicy
+ * Always, started and left running) and its containers running; a container
+ * or sidecar is ready at once, or after its readiness probe's
+ * initialDelaySeconds on the server clock, and sidecars count for the pod's
+ * readiness. Ephemeral containers (`kubectl debug`) are started when they
+ * appear, never restarted, and count for neither readiness nor phase. The
+ * kubelet records the events a real one does (`Pulling`, `Pulled`,
+ * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
  *
- * Containers run forever unless their program says otherwise: pods a Job
- * owns run to completion at once, and two pod annotations script any pod
- * (`kubesim.io/run-seconds`: how long its containers run before they exit,
- * `kubesim.io/exit-code`: the code they exit with, 0 by default). An exit
- * then follows the pod's restartPolicy as the kubelet does: a pod whose
- * containers are not restarted ends `Succeeded` (all exited 0) or `Failed`;
- * a restarted container waits in `CrashLoopBackOff` (10s, doubling to 5
- * minutes) with its last state and restartCount, then runs again.
+ * Regular containers run forever unless their program says otherwise: pods a
+ * Job owns run to completion at once, and two pod annotations script any pod
+ * (`kubesim.io/run-seconds`: how long its regular containers run before they
+ * exit, `kubesim.io/exit-code`: the code they exit with, 0 by default; init,
+ * sidecar and ephemeral containers ignore them). An exit then follows the
+ * pod's restartPolicy as the kubelet does: a pod whose containers are not
+ * restarted ends `Succeeded` (all exited 0) or `Failed`, its sidecars and
+ * ephemeral containers stopped (exit 0 on SIGTERM); a restarted container
+ * waits in `CrashLoopBackOff` (10s, doubling to 5 minutes) with its last
+ * state and restartCount, then runs again.
  *
- * A pod being deleted has its containers stopped at once (they exit 0 on
- * SIGTERM), its final phase written, and is then deleted with grace period
- * 0, as the kubelet's status manager does.
+ * A pod being deleted has all its containers stopped at once (they exit 0
+ * on SIGTERM), its final phase written, and is then deleted with grace
+ * period 0, as the kubelet's status manager does.
  */
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
@@ -76,6 +82,16 @@ const readinessDelayMs = (container: Obj) => {
 
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 const containerField = (name: unknown) => `spec.containers{${String(name)}}`;
+const initContainerField = (name: unknown) => `spec.initContainers{${String(name)}}`;
+const ephemeralContainerField = (name: unknown) => `spec.ephemeralContainers{${String(name)}}`;
+
+/** A sidecar: an init container with restartPolicy Always (kubetypes.IsRestartableInitContainer). */
+export const isRestartableInitContainer = (c: Obj) => c['restartPolicy'] === 'Always';
+
+const stateOf = (s: Obj | undefined): Obj => (isObject(s?.['state']) ? s['state'] : {});
+const runningOf = (s: Obj | undefined): Obj | undefined => (isObject(stateOf(s)['running']) ? (stateOf(s)['running'] as Obj) : undefined);
+const isTerminatedStatus = (s: Obj | undefined) => isObject(stateOf(s)['terminated']);
+const statusesByName = (v: unknown) => new Map(objectsOf(v).map((c) => [String(c['name']), c]));
 
 /** One pod condition as the kubelet writes it; the transition time kept while the status holds. */
 function condition(old: Obj[], type: string, status: boolean, now: string, reason?: string, message?: string): Obj {
@@ -108,7 +124,7 @@ function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: 
 /** PodStatus in the API's field order, over what the status held (qosClass and the rest kept). */
 function podStatus(pod: KubeObject, fields: Obj): Obj {
   const old = statusOf(pod);
-  const order = ['phase', 'conditions', 'message', 'reason', 'nominatedNodeName', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses', 'qosClass'];
+  const order = ['phase', 'conditions', 'message', 'reason', 'nominatedNodeName', 'hostIP', 'hostIPs', 'podIP', 'podIPs', 'startTime', 'initContainerStatuses', 'containerStatuses', 'qosClass', 'ephemeralContainerStatuses'];
   const merged: Obj = { ...old, ...fields };
   const out: Obj = {};
   for (const k of order) if (merged[k] !== undefined) out[k] = merged[k];
@@ -117,7 +133,7 @@ function podStatus(pod: KubeObject, fields: Obj): Obj {
 }
 
 /** ContainerStatus in the API's field order. */
-function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready: boolean; restartCount: number; containerID?: string; started: boolean }): Obj {
+function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready: boolean; restartCount: number; containerID?: string; started?: boolean }): Obj {
   const image = String(container['image'] ?? '');
   return {
     name: container['name'],
@@ -128,8 +144,25 @@ function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready
     image: normalizedImage(image),
     imageID: s.containerID ? imageID(image) : '',
     ...(s.containerID ? { containerID: s.containerID } : {}),
-    started: s.started,
+    // The prober manager sets started for containers and init containers only, never for ephemeral ones.
+    ...(s.started !== undefined ? { started: s.started } : {}),
   };
+}
+
+/** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found. */
+function stoppedStatus(container: Obj, was: Obj | undefined, now: string, started: boolean | undefined): Obj {
+  const running = runningOf(was);
+  const containerID = was?.['containerID'] === undefined ? undefined : String(was['containerID']);
+  return containerStatus(container, {
+    state: running
+      ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: running['startedAt'], finishedAt: now, containerID } }
+      : { terminated: { exitCode: 0, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
+    lastState: isObject(was?.['lastState']) ? was['lastState'] : {},
+    ready: false,
+    restartCount: Number(was?.['restartCount'] ?? 0),
+    ...(containerID ? { containerID } : {}),
+    started,
+  });
 }
 
 export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[]): RunningController {
@@ -239,7 +272,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
 
     // First report: the sandbox is being made, nothing runs yet.
     if (!status['startTime']) {
-      const unready = containers.map((c) => String(c['name']));
+      const unready = [...inits.filter(isRestartableInitContainer), ...containers].map((c) => String(c['name']));
       await writeStatus(pod, podStatus(pod, {
         phase: 'Pending',
         conditions: podConditions(pod, { sandbox: false, initialized: inits.length === 0, unready, completed: false }, now),
@@ -256,23 +289,49 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const restartPolicy = String(spec['restartPolicy'] ?? 'Always');
     const podIP = status['podIP'] ?? allocateIP(node, pod.metadata.uid!);
     if (podIP === undefined) return;
+    /** Events as [fieldPath, type, reason, message], recorded once the status is written. */
     const events: [string, string, string, string][] = [];
-    const start = (c: Obj, restartCount: number): Obj => {
+    const start = (c: Obj, restartCount: number, field: string): Obj => {
       const image = String(c['image'] ?? '');
       const policy = c['imagePullPolicy'] ?? 'IfNotPresent';
       if (policy === 'Always') {
-        events.push([String(c['name']), 'Normal', 'Pulling', `Pulling image "${image}"`]);
-        events.push([String(c['name']), 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting)`]);
+        events.push([field, 'Normal', 'Pulling', `Pulling image "${image}"`]);
+        events.push([field, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting)`]);
       } else {
-        events.push([String(c['name']), 'Normal', 'Pulled', `Container image "${image}" already present on machine`]);
+        events.push([field, 'Normal', 'Pulled', `Container image "${image}" already present on machine`]);
       }
-      events.push([String(c['name']), 'Normal', 'Created', `Created container: ${c['name']}`]);
-      events.push([String(c['name']), 'Normal', 'Started', `Started container ${c['name']}`]);
+      events.push([field, 'Normal', 'Created', `Created container: ${c['name']}`]);
+      events.push([field, 'Normal', 'Started', `Started container ${c['name']}`]);
       const containerID = `containerd://${hexOf(`${pod.metadata.uid}/${c['name']}/${restartCount}`, 64)}`;
       return { containerID, startedAt: now };
     };
 
     let wake = Infinity;
+    /** Ready after the readiness probe's initial delay from the container's start. */
+    const readiness = (c: Obj, running: Obj): boolean => {
+      const readyAt = Date.parse(String(running['startedAt'])) + readinessDelayMs(c);
+      if (nowMs < readyAt) wake = Math.min(wake, readyAt);
+      return nowMs >= readyAt;
+    };
+
+    // Init containers in order: a regular one runs to completion, a sidecar starts and keeps running;
+    // each has started before the next one (and the containers) start.
+    const previousInits = statusesByName(status['initContainerStatuses']);
+    const initStatuses = inits.map((c) => {
+      const was = previousInits.get(String(c['name']));
+      if (isTerminatedStatus(was)) return was!;
+      const field = initContainerField(c['name']);
+      if (!isRestartableInitContainer(c)) {
+        const started = start(c, 0, field);
+        return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false });
+      }
+      const running = runningOf(was);
+      if (running) return { ...was!, ready: readiness(c, running) };
+      const started = start(c, 0, field);
+      const state = { running: { startedAt: started['startedAt'] } };
+      return containerStatus(c, { state, ready: readiness(c, state.running), restartCount: 0, containerID: String(started['containerID']), started: true });
+    });
+
     const next: Obj[] = [];
     for (const c of containers) {
       const cname = String(c['name']);
@@ -299,7 +358,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
             continue;
           }
         }
-        const started = start(c, restartCount);
+        const started = start(c, restartCount, containerField(cname));
         running = { startedAt: started['startedAt'] };
         next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true }));
       } else {
@@ -316,7 +375,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           restarts = restartCount + 1;
           lastState = { terminated: ended };
           const message = `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${cname} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
-          events.push([cname, 'Warning', 'BackOff', `Back-off restarting failed container ${cname} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
+          events.push([containerField(cname), 'Warning', 'BackOff', `Back-off restarting failed container ${cname} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
           next[next.length - 1] = containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false });
           wake = Math.min(wake, nowMs + backOffMs(restarts));
         } else {
@@ -325,23 +384,38 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         continue;
       }
       if (program) wake = Math.min(wake, startedMs + program.runMs);
-      // Readiness: after the probe's initial delay.
-      const readyAt = startedMs + readinessDelayMs(c);
-      const ready = nowMs >= readyAt;
-      if (!ready) wake = Math.min(wake, readyAt);
+      const ready = readiness(c, running);
       if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
     }
 
-    const exited = next.filter((s) => isObject(s['state']) && isObject((s['state'] as Obj)['terminated']));
-    const completed = exited.length === containers.length && containers.length > 0;
-    const phase = completed ? (exited.every((s) => ((s['state'] as Obj)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
-    const unready = next.filter((s) => s['ready'] !== true).map((s) => String(s['name']));
-    const initStatuses = inits.map((c, i) => {
-      const was = objectsOf(status['initContainerStatuses'])[i];
-      if (was && isObject(was['state']) && isObject(was['state']['terminated'])) return was;
-      const started = start(c, 0);
-      return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false });
+    // Ephemeral containers: started once each, never restarted, not counted for readiness or phase.
+    const previousEphemeral = statusesByName(status['ephemeralContainerStatuses']);
+    const ephemeral = objectsOf(spec['ephemeralContainers']).map((c) => {
+      const was = previousEphemeral.get(String(c['name']));
+      if (was) return was;
+      const started = start(c, 0, ephemeralContainerField(c['name']));
+      return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, ready: false, restartCount: 0, containerID: String(started['containerID']) });
     });
+
+    // The phase comes from the regular containers: once they have all exited for good, the pod is done.
+    const exited = next.filter(isTerminatedStatus);
+    const completed = exited.length === containers.length && containers.length > 0;
+    const phase = completed ? (exited.every((s) => (stateOf(s)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
+    // A finished pod is killed: its sidecars and ephemeral containers are stopped.
+    const stop = (list: Obj[], specs: Obj[], field: (name: unknown) => string, started: boolean | undefined) =>
+      list.map((s, i) => {
+        if (!runningOf(s)) return s;
+        events.push([field(s['name']), 'Normal', 'Killing', `Stopping container ${s['name']}`]);
+        return stoppedStatus(specs[i]!, s, now, started);
+      });
+    // As the kubelet's termination ordering: the ephemeral containers with the containers, then the sidecars last to first.
+    const finalEphemeral = completed ? stop(ephemeral, objectsOf(spec['ephemeralContainers']), ephemeralContainerField, undefined) : ephemeral;
+    const finalInits = completed ? stop([...initStatuses].reverse(), [...inits].reverse(), initContainerField, false).reverse() : initStatuses;
+    // GenerateContainersReadyCondition: sidecars first, then the containers.
+    const unready = [
+      ...inits.flatMap((c, i) => (isRestartableInitContainer(c) && finalInits[i]?.['ready'] !== true ? [String(c['name'])] : [])),
+      ...next.filter((s) => s['ready'] !== true).map((s) => String(s['name'])),
+    ];
     const nextStatus = podStatus(pod, {
       phase,
       conditions: podConditions(pod, { sandbox: !completed, initialized: true, unready, completed }, now),
@@ -349,11 +423,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       hostIPs,
       podIP,
       podIPs: [{ ip: podIP }],
-      ...(inits.length ? { initContainerStatuses: initStatuses } : {}),
+      ...(inits.length ? { initContainerStatuses: finalInits } : {}),
       containerStatuses: next,
+      ...(finalEphemeral.length ? { ephemeralContainerStatuses: finalEphemeral } : {}),
     });
     await writeStatus(pod, nextStatus);
-    for (const [container, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, containerField(container));
+    for (const [field, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, field);
     if (completed) releaseIP(node.name, pod.metadata.uid);
     else if (wake !== Infinity) wakeAt(key, wake);
   }
@@ -362,29 +437,30 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   async function terminate(pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
     const now = formatTime(deps.clock.now());
     if (!isTerminal(pod) && statusOf(pod)['startTime']) {
-      const containers = objectsOf(specOf(pod)['containers']);
-      const previous = new Map(objectsOf(statusOf(pod)['containerStatuses']).map((c) => [c['name'], c]));
-      const next = containers.map((c) => {
-        const was = previous.get(c['name']);
-        const state = isObject(was?.['state']) ? was['state'] : {};
-        if (isObject(state['terminated'])) return was!;
-        const running = isObject(state['running']) ? state['running'] : undefined;
-        if (running) recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, containerField(c['name']));
-        const containerID = was?.['containerID'] === undefined ? undefined : String(was['containerID']);
-        return containerStatus(c, {
-          state: running ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: running['startedAt'], finishedAt: now, containerID } } : { terminated: { exitCode: 0, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
-          lastState: isObject(was?.['lastState']) ? was['lastState'] : {},
-          ready: false,
-          restartCount: Number(was?.['restartCount'] ?? 0),
-          ...(containerID ? { containerID } : {}),
-          started: false,
+      const spec = specOf(pod);
+      const status = statusOf(pod);
+      // Every container is stopped: the containers and ephemeral containers, then the sidecars last to first.
+      const kill = (specs: Obj[], statuses: unknown, field: (name: unknown) => string, started: boolean | undefined, only: (c: Obj) => boolean, all: boolean) => {
+        const previous = statusesByName(statuses);
+        return specs.flatMap((c) => {
+          const was = previous.get(String(c['name']));
+          if (!only(c)) return was ? [was] : [];
+          if (!was && !all) return [];
+          if (isTerminatedStatus(was)) return [was!];
+          if (runningOf(was)) recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, field(c['name']));
+          return [stoppedStatus(c, was, now, started)];
         });
-      });
-      const succeeded = next.every((s) => (((s['state'] as Obj)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
+      };
+      const next = kill(objectsOf(spec['containers']), status['containerStatuses'], containerField, false, () => true, true);
+      const ephemeral = kill(objectsOf(spec['ephemeralContainers']), status['ephemeralContainerStatuses'], ephemeralContainerField, undefined, () => true, false);
+      const initStatuses = kill([...objectsOf(spec['initContainers'])].reverse(), status['initContainerStatuses'], initContainerField, false, isRestartableInitContainer, false).reverse();
+      const succeeded = next.every((s) => ((stateOf(s)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
       await writeStatus(pod, podStatus(pod, {
         phase: succeeded ? 'Succeeded' : 'Failed',
         conditions: podConditions(pod, { sandbox: false, initialized: true, unready: [], completed: true }, now),
+        ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
         containerStatuses: next,
+        ...(ephemeral.length ? { ephemeralContainerStatuses: ephemeral } : {}),
       }));
       return; // The write brings the pod back for its delete.
     }

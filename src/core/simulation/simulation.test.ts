@@ -295,6 +295,171 @@ describe('simulated nodes', () => {
   });
 });
 
+describe('ephemeral and sidecar containers', () => {
+  const debug = async (s: TestServer, name: string, container: string) =>
+    s.json('PATCH', `${ns}/pods/${name}/ephemeralcontainers`, {
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { ephemeralContainers: [{ name: container, image: 'busybox', targetContainerName: 'app', stdin: true, tty: true }] } },
+    });
+  const readyColumn = async (s: TestServer, name: string) => {
+    const table = (await s.json('GET', `${ns}/pods/${name}`, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } })).body;
+    return [table.rows[0].cells[1], table.rows[0].cells[2]];
+  };
+
+  it('starts an ephemeral container as the kubelet does: image events on its field, a status without started, outside readiness; never restarted, stopped when the pod finishes', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('web', { restartPolicy: 'Never' }, { annotations: { 'kubesim.io/run-seconds': '30' } }) });
+    await eventually(() => getPod(s, 'web'), (p) => p?.status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True', 'web ready');
+    expect((await debug(s, 'web', 'debugger-abc')).status).toBe(200);
+    const running = await eventually(() => getPod(s, 'web'), (p) => p.status?.ephemeralContainerStatuses?.length === 1, 'the ephemeral container status');
+    const containerID = running.status.ephemeralContainerStatuses[0].containerID;
+    expect(running.status.ephemeralContainerStatuses).toEqual([{
+      name: 'debugger-abc',
+      state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+      lastState: {},
+      ready: false,
+      restartCount: 0,
+      image: 'docker.io/library/busybox:latest',
+      imageID: expect.stringMatching(/^docker\.io\/library\/busybox@sha256:[0-9a-f]{64}$/),
+      containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/),
+    }]);
+    // PodStatus field order: ephemeralContainerStatuses after qosClass.
+    expect(Object.keys(running.status).slice(-2)).toEqual(['qosClass', 'ephemeralContainerStatuses']);
+    // It counts for neither readiness nor phase.
+    expect(running.status.phase).toBe('Running');
+    expect(running.status.conditions.find((c: any) => c.type === 'Ready').status).toBe('True');
+    expect(await readyColumn(s, 'web')).toEqual(['1/1', 'Running']);
+    const events = await eventually(() => eventsOf(s, 'web'), (l) => l.filter((e) => e.involvedObject.fieldPath === 'spec.ephemeralContainers{debugger-abc}').length === 4, 'the ephemeral container events');
+    expect(events.filter((e) => e.involvedObject.fieldPath === 'spec.ephemeralContainers{debugger-abc}').map((e) => [e.reason, e.message])).toEqual([
+      ['Pulling', 'Pulling image "busybox"'],
+      ['Pulled', 'Successfully pulled image "busybox" in 0s (0s including waiting)'],
+      ['Created', 'Created container: debugger-abc'],
+      ['Started', 'Started container debugger-abc'],
+    ]);
+    // The program scripts the regular container only: at 30s it exits, the pod is done, the debugger stopped.
+    s.clock.advance(30_000);
+    const done = await eventually(() => getPod(s, 'web'), phaseIs('Succeeded'), 'web succeeded');
+    expect(done.status.ephemeralContainerStatuses[0]).toMatchObject({
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:30Z', containerID } },
+      ready: false,
+      restartCount: 0,
+    });
+    expect(done.status.ephemeralContainerStatuses[0].started).toBeUndefined();
+    const killing = (await eventually(() => eventsOf(s, 'web'), (l) => l.some((e) => e.reason === 'Killing'), 'the Killing event')).filter((e) => e.reason === 'Killing');
+    expect(killing.map((e) => [e.involvedObject.fieldPath, e.message])).toEqual([['spec.ephemeralContainers{debugger-abc}', 'Stopping container debugger-abc']]);
+  });
+
+  it('stops a deleted pod\'s ephemeral containers with its containers', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('web') });
+    await eventually(() => getPod(s, 'web'), phaseIs('Running'), 'web running');
+    await debug(s, 'web', 'debugger-abc');
+    await eventually(() => getPod(s, 'web'), (p) => p.status?.ephemeralContainerStatuses?.[0]?.state?.running, 'the debugger running');
+    expect((await s.json('DELETE', `${ns}/pods/web`)).status).toBe(200);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).status, (st) => st === 404, 'web gone');
+    const killing = (await eventsOf(s, 'web')).filter((e) => e.reason === 'Killing');
+    expect(killing.map((e) => e.involvedObject.fieldPath)).toEqual(['spec.containers{app}', 'spec.ephemeralContainers{debugger-abc}']);
+  });
+
+  it('runs init containers in order and keeps a sidecar running: started, ready after its probe delay, counted for the pod\'s readiness', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, {
+      body: pod('side', {
+        initContainers: [
+          { name: 'init', image: 'busybox' },
+          { name: 'proxy', image: 'envoyproxy/envoy:v1.31.0', restartPolicy: 'Always', readinessProbe: { tcpSocket: { port: 9901 }, initialDelaySeconds: 10 } },
+        ],
+      }),
+    });
+    const p = await eventually(() => getPod(s, 'side'), phaseIs('Running'), 'side running');
+    const proxyID = p.status.initContainerStatuses[1].containerID;
+    expect(p.status.initContainerStatuses).toEqual([
+      {
+        name: 'init',
+        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:00Z', containerID: p.status.initContainerStatuses[0].containerID } },
+        lastState: {},
+        ready: true,
+        restartCount: 0,
+        image: 'docker.io/library/busybox:latest',
+        imageID: expect.stringMatching(/^docker\.io\/library\/busybox@sha256:/),
+        containerID: expect.stringMatching(/^containerd:\/\//),
+        started: false,
+      },
+      {
+        name: 'proxy',
+        state: { running: { startedAt: '2026-01-01T00:00:00Z' } },
+        lastState: {},
+        ready: false,
+        restartCount: 0,
+        image: 'docker.io/envoyproxy/envoy:v1.31.0',
+        imageID: expect.stringMatching(/^docker\.io\/envoyproxy\/envoy@sha256:/),
+        containerID: expect.stringMatching(/^containerd:\/\//),
+        started: true,
+      },
+    ]);
+    expect(p.status.containerStatuses[0]).toMatchObject({ name: 'app', state: { running: {} }, ready: true, started: true });
+    // The sidecar has started, so the pod is initialized; it is not ready yet, so neither is the pod.
+    expect(p.status.conditions.slice(1, 4).map((c: any) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ['Initialized', 'True', undefined, undefined],
+      ['Ready', 'False', 'ContainersNotReady', 'containers with unready status: [proxy]'],
+      ['ContainersReady', 'False', 'ContainersNotReady', 'containers with unready status: [proxy]'],
+    ]);
+    expect(await readyColumn(s, 'side')).toEqual(['1/2', 'Running']);
+    const events = await eventually(() => eventsOf(s, 'side'), (l) => l.length >= 10, 'the kubelet events');
+    expect(events.filter((e) => e.reason === 'Started').map((e) => e.involvedObject.fieldPath)).toEqual(['spec.initContainers{init}', 'spec.initContainers{proxy}', 'spec.containers{app}']);
+    s.clock.advance(10_000);
+    const ready = await eventually(() => getPod(s, 'side'), (q) => q.status?.conditions?.find((c: any) => c.type === 'Ready')?.status === 'True', 'side ready');
+    expect(ready.status.initContainerStatuses[1]).toMatchObject({ state: { running: { startedAt: '2026-01-01T00:00:00Z' } }, ready: true, started: true, restartCount: 0, containerID: proxyID });
+    expect(await readyColumn(s, 'side')).toEqual(['2/2', 'Running']);
+    // Deleted: the sidecar is stopped with the container.
+    expect((await s.json('DELETE', `${ns}/pods/side`)).status).toBe(200);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/side`)).status, (st) => st === 404, 'side gone');
+    expect((await eventsOf(s, 'side')).filter((e) => e.reason === 'Killing').map((e) => e.involvedObject.fieldPath)).toEqual(['spec.containers{app}', 'spec.initContainers{proxy}']);
+  });
+
+  it('a Job pod with a sidecar: the main container completes, the sidecar is stopped (exit 0, Completed), the phase comes from the main container, the Job completes', async () => {
+    const s = await cluster(1);
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'work' },
+      spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } },
+    };
+    expect((await s.json('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job })).status).toBe(201);
+    await eventually(async () => (await s.json('GET', '/apis/batch/v1/namespaces/default/jobs/work')).body.status?.succeeded, (n) => n === 1, 'the Job succeeded');
+    const p = (await s.json('GET', `${ns}/pods?labelSelector=job-name%3Dwork`)).body.items[0];
+    expect(p.status.phase).toBe('Succeeded');
+    expect(p.status.initContainerStatuses).toEqual([expect.objectContaining({
+      name: 'log',
+      state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: p.status.startTime, finishedAt: p.status.startTime, containerID: p.status.initContainerStatuses[0].containerID } },
+      ready: false,
+      restartCount: 0,
+      started: false,
+    })]);
+    expect(p.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    expect(p.status.conditions.slice(1, 4).map((c: any) => [c.type, c.status, c.reason])).toEqual([['Initialized', 'True', 'PodCompleted'], ['Ready', 'False', 'PodCompleted'], ['ContainersReady', 'False', 'PodCompleted']]);
+    const events = await eventsOf(s, p.metadata.name);
+    expect(events.filter((e) => e.source.component === 'kubelet').map((e) => [e.involvedObject.fieldPath, e.reason])).toEqual([
+      ['spec.initContainers{log}', 'Pulling'], ['spec.initContainers{log}', 'Pulled'], ['spec.initContainers{log}', 'Created'], ['spec.initContainers{log}', 'Started'],
+      ['spec.containers{main}', 'Pulling'], ['spec.containers{main}', 'Pulled'], ['spec.containers{main}', 'Created'], ['spec.containers{main}', 'Started'],
+      ['spec.initContainers{log}', 'Killing'],
+    ]);
+    const [ready, status] = await readyColumn(s, p.metadata.name);
+    expect([ready, status]).toEqual(['0/2', 'Completed']);
+  });
+
+  it('a failed main container fails the pod though its sidecars exit 0; they are stopped last to first', async () => {
+    const s = await cluster(1);
+    const sidecars = [{ name: 'proxy', image: 'busybox', restartPolicy: 'Always' }, { name: 'log', image: 'busybox', restartPolicy: 'Always' }];
+    await s.json('POST', `${ns}/pods`, { body: pod('fails', { restartPolicy: 'Never', initContainers: sidecars }, { annotations: { 'kubesim.io/exit-code': '2' } }) });
+    const p = await eventually(() => getPod(s, 'fails'), phaseIs('Failed'), 'fails failed');
+    expect(p.status.initContainerStatuses.map((c: any) => [c.name, c.state.terminated?.exitCode, c.state.terminated?.reason, c.ready, c.started])).toEqual([['proxy', 0, 'Completed', false, false], ['log', 0, 'Completed', false, false]]);
+    expect(p.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });
+    const killing = (await eventually(() => eventsOf(s, 'fails'), (l) => l.filter((e) => e.reason === 'Killing').length === 2, 'the sidecars stopped')).filter((e) => e.reason === 'Killing');
+    expect(killing.map((e) => [e.involvedObject.fieldPath, e.message])).toEqual([['spec.initContainers{log}', 'Stopping container log'], ['spec.initContainers{proxy}', 'Stopping container proxy']]);
+  });
+});
+
 describe('scheduler and kubelet helpers', () => {
   it('words FitError as kube-scheduler does: counts per reason, sorted, then the preemption verdicts', () => {
     expect(fitErrorMessage(0, [])).toBe('no nodes available to schedule pods');

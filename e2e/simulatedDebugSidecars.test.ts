@@ -1,0 +1,56 @@
+/** Real kubectl 1.32 against simulated nodes: `kubectl debug` gets its ephemeral container running, a sidecar counts in READY. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../src/core/testing/eventually';
+import { run, startTestHost, type TestHost } from './support/host';
+
+let t: TestHost;
+beforeAll(async () => {
+  t = await startTestHost({ flags: { simulatedNodes: 1 } });
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const stdout = async (args: string[]) => (await t.kubectl(args)).stdout.trim();
+
+describe('simulated kubelet: ephemeral and sidecar containers', () => {
+  it('kubectl debug: the ephemeral container runs (status, describe); -it reaches attach and ends with the dial error instead of waiting', async () => {
+    await eventually(() => stdout(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+Ready\s/.test(o), 'the node');
+    expect(await t.kubectlOk(['run', 'web', '--image=nginx:1.27'])).toContain('created');
+    await eventually(() => stdout(['get', 'pod', 'web', '--no-headers']), (o) => /^web\s+1\/1\s+Running\s/.test(o), 'web running');
+
+    const debug = await t.kubectlOk(['debug', 'web', '--image=busybox', '--container=debugger']);
+    expect(debug).toBe('');
+    const statuses = await eventually(async () => JSON.parse((await stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses}'])) || '[]'), (l) => l.length === 1, 'the ephemeral container status');
+    expect(statuses[0]).toMatchObject({ name: 'debugger', ready: false, restartCount: 0, image: 'docker.io/library/busybox:latest', lastState: {} });
+    expect(Object.keys(statuses[0].state)).toEqual(['running']);
+    const described = await eventually(() => stdout(['describe', 'pod', 'web']), (o) => o.includes('Started container debugger'), 'the debugger events');
+    expect(described).toMatch(/Ephemeral Containers:\n\s+debugger:\n\s+Container ID:\s+containerd:\/\/[0-9a-f]{64}\n\s+Image:\s+busybox\n[\s\S]*?State:\s+Running\n\s+Started:/);
+    expect(described).toMatch(/Normal\s+Pulling\s+\S+\s+kubelet\s+Pulling image "busybox"/);
+    // READY still counts the pod's own container only.
+    expect(await stdout(['get', 'pod', 'web', '--no-headers'])).toMatch(/^web\s+1\/1\s+Running\s/);
+
+    // -it with stdin closed: kubectl waits for the container to run, then attach fails as it does for a node nobody can reach.
+    const it = await run('timeout', ['60', 'kubectl', 'debug', 'web', '-it', '--image=busybox', '--container=debugger-it'], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath });
+    expect(it.code).not.toBe(124);
+    expect(it.stderr).toMatch(/couldn't attach to pod\/web, falling back to streaming logs: error dialing backend: dial tcp/);
+    expect(await stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[1].name}'])).toBe('debugger-it');
+  });
+
+  it('a pod with a sidecar shows 2/2 Running; a Job pod with one completes', async () => {
+    const manifest = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'side' }, spec: { initContainers: [{ name: 'proxy', image: 'envoyproxy/envoy:v1.31.0', restartPolicy: 'Always' }], containers: [{ name: 'app', image: 'nginx:1.27' }] } },
+        { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'work' }, spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } } },
+      ],
+    });
+    expect(await t.kubectlOk(['apply', '-f', '-'], manifest)).toContain('pod/side created');
+    const side = await eventually(() => stdout(['get', 'pod', 'side', '--no-headers']), (o) => /Running/.test(o), 'side running');
+    expect(side).toMatch(/^side\s+2\/2\s+Running\s+0\s/);
+    expect(await stdout(['get', 'pod', 'side', '-o', 'jsonpath={.status.initContainerStatuses[0].started} {.status.initContainerStatuses[0].ready} {.status.initContainerStatuses[0].state.running.startedAt}'])).toMatch(/^true true \d{4}-/);
+    expect((await t.kubectl(['wait', '--for=condition=complete', 'job/work', '--timeout=60s'])).code).toBe(0);
+    expect(await stdout(['get', 'pods', '-l', 'job-name=work', '--no-headers'])).toMatch(/^work-\S+\s+0\/2\s+Completed\s+0\s/);
+  });
+});
