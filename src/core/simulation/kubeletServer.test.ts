@@ -5,6 +5,7 @@ import { eventually } from '../testing/eventually';
 import { FakeClock } from '../util/clock';
 import { metricsProvider, runtimeReportsStats, serveKubelet } from './kubeletServer';
 import type { KubeObject } from '../api/types';
+import { sampleNode, statsSummary } from './kubeletStats';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -205,5 +206,21 @@ describe('the simulated kubelet through nodes/proxy', () => {
     await s.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'real' }, status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } } });
     const real = await s.json('GET', '/api/v1/nodes/real/proxy/stats/summary');
     expect([real.status, real.body.message]).toEqual([503, 'error trying to reach service: dial tcp 10.0.0.7:10250: connect: connection refused']);
+  });
+
+  it('[AC-METRICS-034] a container using more cpu than its limit shows cpu pressure (some), up to its pod and in cAdvisor\'s waiting seconds', () => {
+    const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n', creationTimestamp: started }, status: { capacity: { cpu: '4', memory: '16Gi', 'ephemeral-storage': '100Gi' } } } as KubeObject;
+    const running = { running: { startedAt: started } };
+    const pod = {
+      apiVersion: 'v1', kind: 'Pod',
+      metadata: { name: 'hot', namespace: 'default', uid: 'u-1', annotations: { 'kubesim.io/cpu-usage': '200m' } },
+      spec: { nodeName: 'n', containers: [{ name: 'c', image: 'busybox', resources: { limits: { cpu: '100m' } } }] },
+      status: { phase: 'Running', startTime: started, containerStatuses: [{ name: 'c', state: running, containerID: 'containerd://abc' }] },
+    } as KubeObject;
+    const summary = statsSummary(sampleNode(node, [pod], new Date(at))) as any;
+    const some = { total: 30_000_000, avg10: 50, avg60: 50, avg300: 50 };
+    expect(summary.pods[0].containers[0].cpu.psi).toEqual({ full: noPressure, some });
+    expect(summary.pods[0].cpu.psi.some.avg10).toBe(50);
+    expect(summary.node.cpu.psi).toEqual(psi);
   });
 });

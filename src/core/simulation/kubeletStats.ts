@@ -303,11 +303,14 @@ function volumeStats(sample: NodeSample, pod: KubeObject, disk: FsFigures, now: 
   return out;
 }
 
+/** The pod's emptyDir volumes on the node's disk (not in memory): part of its ephemeral storage. */
+const diskEmptyDirs = (pod: KubeObject) => objectsOf(specOf(pod)['volumes']).filter((v) => isObject(v['emptyDir']) && v['emptyDir']['medium'] !== 'Memory').length;
+
 /** Usage of the node's disk: the system, the images, the containers' layers and logs, the emptyDirs. */
 function diskOf(sample: NodeSample): FsFigures & { images: bigint } {
   const containers = BigInt(sample.pods.reduce((a, p) => a + p.containers.length, 0));
   const images = imageBytes(sample);
-  const emptyDirs = BigInt(sample.pods.reduce((a, p) => a + objectsOf(specOf(p.pod)['volumes']).filter((v) => isObject(v['emptyDir']) && v['emptyDir']['medium'] !== 'Memory').length, 0));
+  const emptyDirs = BigInt(sample.pods.reduce((a, p) => a + diskEmptyDirs(p.pod), 0));
   return {
     capacity: sample.fsCapacity,
     images,
@@ -356,9 +359,9 @@ export function statsSummary(sample: NodeSample, onlyCpuAndMemory = false): Obj 
     );
     if (onlyCpuAndMemory) return { podRef, startTime: time(p.startTime), containers, cpu: cpuStats(p, now), memory: memoryStats(p, now), swap: swapStats(now) };
     const volumes = volumeStats(sample, p.pod, disk, now);
-    const diskVolumes = volumes.filter((v) => v['capacityBytes'] === num(disk.capacity) && !v['pvcRef']);
-    const ephemeralUsed = BigInt(p.containers.length * (rootfsBytes + logsBytes)) + BigInt(diskVolumes.length * emptyDirBytes);
-    const ephemeralInodes = BigInt(p.containers.length * (rootfsInodes + 1) + diskVolumes.length);
+    const emptyDirs = diskEmptyDirs(p.pod);
+    const ephemeralUsed = BigInt(p.containers.length * (rootfsBytes + logsBytes) + emptyDirs * emptyDirBytes);
+    const ephemeralInodes = BigInt(p.containers.length * (rootfsInodes + 1) + emptyDirs);
     return {
       podRef,
       startTime: time(p.startTime),
