@@ -6,6 +6,8 @@ import { FakeClock } from '../util/clock';
 import { metricsProvider, runtimeReportsStats, serveKubelet } from './kubeletServer';
 import type { KubeObject } from '../api/types';
 import { sampleNode, statsSummary } from './kubeletStats';
+import { authorizerFromModes } from '../auth/authorizer/modes';
+import { asUser, headerAuthenticator } from '../auth/authorizer/testing';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -222,5 +224,22 @@ describe('the simulated kubelet through nodes/proxy', () => {
     expect(summary.pods[0].containers[0].cpu.psi).toEqual({ full: noPressure, some });
     expect(summary.pods[0].cpu.psi.some.avg10).toBe(50);
     expect(summary.node.cpu.psi).toEqual(psi);
+  });
+
+  it('[AC-METRICS-013] authorized as get on nodes/proxy, as any nodes/proxy request', async () => {
+    t = await newTestServer({ simulatedNodes: 1, authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['RBAC']) });
+    const s = t;
+    const admin = asUser('root', 'system:masters');
+    const dev = asUser('dev');
+    await eventually(async () => (await s.json('GET', '/api/v1/nodes/node-1', { headers: admin })).status, (c) => c === 200, 'node-1');
+    const denied = await s.json('GET', `${proxy}/stats/summary`, { headers: dev });
+    expect([denied.status, denied.body.message]).toEqual([403, 'nodes "node-1" is forbidden: User "dev" cannot get resource "nodes/proxy" in API group "" at the cluster scope']);
+    const rbac = '/apis/rbac.authorization.k8s.io/v1';
+    const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'node-stats' }, rules: [{ apiGroups: [''], resources: ['nodes/proxy'], verbs: ['get'] }] };
+    expect((await s.json('POST', `${rbac}/clusterroles`, { body: role, headers: admin })).status).toBe(201);
+    const binding = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'node-stats' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'node-stats' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'dev' }] };
+    expect((await s.json('POST', `${rbac}/clusterrolebindings`, { body: binding, headers: admin })).status).toBe(201);
+    const allowed = await eventually(async () => s.json('GET', `${proxy}/stats/summary`, { headers: dev }), (r) => r.status === 200, 'allowed');
+    expect(allowed.body.node.nodeName).toBe('node-1');
   });
 });
