@@ -2,7 +2,8 @@
  * The connect-style pod, service and node subresources (log, exec, attach,
  * portforward, proxy): the options decoded from the query, the backend
  * location resolved as kube-apiserver resolves it (registry/core/podLocation),
- * and kube's answer when that backend cannot be reached. Every error is
+ * and kube's answer when that backend cannot be reached; a simulated node's
+ * running kubelet answers nodes/proxy itself (simulation/kubeletServer). Every error is
  * written before any upgrade, as kube-apiserver writes a failed location.
  */
 import type { KubeObject } from '../../api/types';
