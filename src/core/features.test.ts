@@ -18,10 +18,12 @@ describe('feature gates', () => {
       const { stage } = featureSpec(name);
       expect(gates.get(name)?.stage, name).toBe(stage);
       if (stage === 'ALPHA') expect(gates.get(name)?.value, name).toBe('0');
-      if (stage === 'BETA' && name !== 'DeclarativeValidationTakeover') expect(gates.get(name)?.value, name).toBe('1');
+      if (stage === 'BETA') expect(gates.get(name)?.value, name).toBe(defaultFeatureGates[name] ? '1' : '0');
     }
     expect(gates.get('AllowUnsafeMalformedObjectDeletion')).toEqual({ stage: 'ALPHA', value: '0' });
     expect(gates.get('APIResponseCompression')).toEqual({ stage: 'BETA', value: '1' });
+    // [AC-METRICS-025] a beta gate that defaults off.
+    expect(gates.get('PodAndContainerStatsFromCRI')).toEqual({ stage: 'BETA', value: '0' });
   });
 
   it('[API-VER-047] a beta gate can be disabled; [AC-METRICS-024] NativeHistograms reports 1 when turned on', async () => {

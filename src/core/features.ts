@@ -27,6 +27,8 @@ export const defaultFeatureGates = {
   InPlacePodVerticalScaling: true,
   /** Beta since 1.35, on: the PodTopologyLabels admission plugin puts the Node's zone and region labels on a pods/binding, which writes them onto the pod. */
   PodTopologyLabelsAdmission: true,
+  /** Beta, off: the simulated kubelets take pod and container stats from the runtime (when it reports them) instead of cAdvisor. */
+  PodAndContainerStatsFromCRI: false,
   /** Alpha in 1.36: /metrics in the protobuf exposition carries native histograms. */
   NativeHistograms: false,
   /** Beta, on: declarative validation runs beside the hand-written one and mismatches are counted. */
@@ -55,6 +57,7 @@ const gateLifecycle: Partial<Record<FeatureGate, Omit<FeatureSpec, 'default'>>> 
   ComponentSLIs: { stage: '', lockToDefault: true },
   InPlacePodVerticalScaling: { stage: '', lockToDefault: true },
   DeclarativeValidationTakeover: { stage: 'BETA' },
+  PodAndContainerStatsFromCRI: { stage: 'BETA' },
 };
 
 export function featureSpec(name: FeatureGate): FeatureSpec {

@@ -2,7 +2,7 @@
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
-import { Counter, formatValue, Histogram, MetricsRegistry } from './metrics';
+import { Counter, formatValue, Gauge, Histogram, MetricsRegistry } from './metrics';
 
 async function scrape(t: TestServer, path = '/metrics'): Promise<ParsedFamily[]> {
   const r = await t.request('GET', path);
@@ -157,6 +157,13 @@ describe('text exposition', () => {
       + '# HELP x_total [ALPHA] a\\\\b\\nc\n# TYPE x_total counter\nx_total{l="q\\"\\\\\\n"} 1\n');
     expect(parsePrometheusTextFormat(await r.exposition()).find((f) => f.name === 'x_total')!.metrics[0]!.labels).toEqual({ l: 'q"\\\n' });
     expect([1e-5, 0.0001, 123456, 1e6, 1234567, 0.5, 60].map(formatValue)).toEqual(['1e-05', '0.0001', '123456', '1e+06', '1.234567e+06', '0.5', '60']);
+  });
+
+  it('a const metric carries its sample time in ms; a raw metric (cAdvisor\'s) has its HELP as written', async () => {
+    const r = new MetricsRegistry();
+    r.register(new Counter({ name: 'c_total', help: 'c', stability: 'STABLE' })).set([], 1.5, 1767225660000);
+    r.register(new Gauge({ name: 'g', help: 'Raw help.', labels: ['a'], raw: true })).set(['x'], 3);
+    expect(await r.exposition()).toBe('# HELP c_total [STABLE] c\n# TYPE c_total counter\nc_total 1.5 1767225660000\n# HELP g Raw help.\n# TYPE g gauge\ng{a="x"} 3\n');
   });
 });
 

@@ -14,6 +14,8 @@ export interface MetricOpts {
   stability?: StabilityLevel;
   /** The release that deprecated the metric ("1.34.0"): HELP says so, and three minors later it is hidden. */
   deprecatedVersion?: string;
+  /** Registered raw (RawMustRegister, cAdvisor's collectors): HELP as written, no stability class. */
+  raw?: boolean;
 }
 
 export const textContentType = 'text/plain; version=0.0.4; charset=utf-8';
@@ -25,6 +27,7 @@ abstract class Family<S> {
   readonly labels: readonly string[];
   readonly stability: StabilityLevel;
   readonly deprecatedVersion: string | undefined;
+  readonly raw: boolean;
   protected readonly series = new Map<string, { values: string[]; state: S }>();
 
   constructor(opts: MetricOpts) {
@@ -33,6 +36,7 @@ abstract class Family<S> {
     this.labels = opts.labels ?? [];
     this.stability = opts.stability ?? 'ALPHA';
     this.deprecatedVersion = opts.deprecatedVersion;
+    this.raw = opts.raw ?? false;
   }
 
   protected abstract fresh(): S;
@@ -81,10 +85,22 @@ abstract class Family<S> {
   }
 }
 
-export class Counter extends Family<{ value: number }> {
+/** A sample's value and, for a const metric with a timestamp (NewLazyMetricWithTimestamp), its time in ms. */
+export interface SampleState {
+  value: number;
+  timestampMs?: number;
+}
+
+const timestampText = (s: SampleState) => (s.timestampMs === undefined ? '' : ` ${s.timestampMs}`);
+
+export class Counter extends Family<SampleState> {
   readonly type = 'counter';
-  protected fresh() {
+  protected fresh(): SampleState {
     return { value: 0 };
+  }
+  /** A const counter's value as a collector reports it, optionally stamped. */
+  set(values: readonly string[], value: number, timestampMs?: number): void {
+    Object.assign(this.state(values), { value, timestampMs });
   }
   inc(values: readonly string[] = [], by = 1): void {
     this.state(values).value += by;
@@ -99,21 +115,21 @@ export class Counter extends Family<{ value: number }> {
   get(values: readonly string[] = []): number {
     return this.series.get(values.join('\u0000'))?.state.value ?? 0;
   }
-  states(): { values: string[]; state: { value: number } }[] {
+  states(): { values: string[]; state: SampleState }[] {
     return this.sorted();
   }
   samples(): string[] {
-    return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
+    return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}${timestampText(s.state)}`);
   }
 }
 
-export class Gauge extends Family<{ value: number }> {
+export class Gauge extends Family<SampleState> {
   readonly type = 'gauge';
-  protected fresh() {
+  protected fresh(): SampleState {
     return { value: 0 };
   }
-  set(values: readonly string[], value: number): void {
-    this.state(values).value = value;
+  set(values: readonly string[], value: number, timestampMs?: number): void {
+    Object.assign(this.state(values), { value, timestampMs });
   }
   add(values: readonly string[], by: number): void {
     this.state(values).value += by;
@@ -125,11 +141,11 @@ export class Gauge extends Family<{ value: number }> {
       state().value += by;
     };
   }
-  states(): { values: string[]; state: { value: number } }[] {
+  states(): { values: string[]; state: SampleState }[] {
     return this.sorted();
   }
   samples(): string[] {
-    return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}`);
+    return this.sorted().map((s) => `${this.name}${this.labelText(s.values)} ${formatValue(s.state.value)}${timestampText(s.state)}`);
   }
 }
 
@@ -309,6 +325,7 @@ export class MetricsRegistry {
 
   /** HELP as component-base annotates it: stability class, then the deprecation notice. */
   helpText(m: Metric): string {
+    if (m.raw) return m.help;
     return `[${m.stability}] ${this.isDeprecated(m) ? `(Deprecated since ${m.deprecatedVersion}) ` : ''}${m.help}`;
   }
 

@@ -2,22 +2,26 @@
  * The connect-style pod, service and node subresources (log, exec, attach,
  * portforward, proxy): the options decoded from the query, the backend
  * location resolved as kube-apiserver resolves it (registry/core/podLocation),
- * and kube's answer when that backend cannot be reached. Every error is
+ * and kube's answer when that backend cannot be reached; a simulated node's
+ * running kubelet answers nodes/proxy itself (simulation/kubeletServer). Every error is
  * written before any upgrade, as kube-apiserver writes a failed location.
  */
 import type { KubeObject } from '../../api/types';
 import { isObject } from '../../api/types';
-import { isSimulatedNode } from '../../simulation/nodes';
+import { isKubeletStopped, isSimulatedNode } from '../../simulation/nodes';
+import { serveKubelet } from '../../simulation/kubeletServer';
 import { allUnauthenticated, anonymousUser } from '../../auth/user';
 import { newBadRequest, newForbidden, newInvalid, newRouteMethodNotAllowed } from '../../errors';
 import { userFrom } from '../request/context';
 import {
+  nodeConnectionInfo,
   nodeProxyLocation,
   podLogLocation,
   podPortForwardLocation,
   podProxyLocation,
   podStreamLocation,
   serviceProxyLocation,
+  splitSchemeNamePort,
   unreachableBackend,
   type CoreObjectGetter,
 } from '../../registry/core/podLocation';
@@ -125,7 +129,24 @@ function proxyPath(parts: string[], requestPath: string): string {
 /** Drops unset options, as their omitempty JSON does. */
 const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
 
-export async function connect(scope: RequestScope, get: CoreObjectGetter): Promise<Response> {
+/** Lists every pod the server stores (a simulated kubelet's pod source). */
+export type PodLister = () => Promise<KubeObject[]>;
+
+/**
+ * nodes/proxy to a simulated node's kubelet port: the kubelet answers in
+ * process (its node name resolves to the node, as a cluster's DNS resolves
+ * it). Undefined for any other node or port, and for a stopped kubelet,
+ * whose node is then looked up and dialed as before.
+ */
+async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGetter, listPods: PodLister, path: string): Promise<Response | undefined> {
+  const parsed = splitSchemeNamePort(scope.info.name);
+  const node = parsed && (await get('nodes', '', parsed.name));
+  if (!parsed || !node || !isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
+  if (parsed.port && parsed.port !== (await nodeConnectionInfo(get, parsed.name)).port) return undefined;
+  return serveKubelet({ node, listPods, clock: scope.clock, gates: scope.gates }, scope.request.method, path || '/', queryOf(scope.url));
+}
+
+export async function connect(scope: RequestScope, get: CoreObjectGetter, listPods: PodLister = async () => []): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
   const q = queryOf(url);
@@ -137,6 +158,8 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
   }
   if (type.resource === 'nodes') {
     await admitConnect(scope, 'NodeProxyOptions', present({ path }));
+    const simulated = await proxyToSimulatedKubelet(scope, get, listPods, path);
+    if (simulated) return simulated;
     throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
   }
   switch (info.subresource) {

@@ -33,7 +33,7 @@ export function serveCoreSubresource(scope: RequestScope, stores: CoreStores): P
   if (type.group !== '' || type.custom) return undefined;
   if (type.resource === 'bindings') return info.verb === 'create' && !info.name ? createBinding(scope, stores('pods')!, stores('nodes')) : undefined;
   if (!info.subresource || !info.name) return undefined;
-  if (connectSubresources[type.resource]?.has(info.subresource)) return connect(scope, objectGetter(stores));
+  if (connectSubresources[type.resource]?.has(info.subresource)) return connect(scope, objectGetter(stores), async () => (await stores('pods')?.list(''))?.items ?? []);
   if (type.resource !== 'pods') return undefined;
   switch (info.subresource) {
     case 'binding':
