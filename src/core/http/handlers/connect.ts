@@ -19,11 +19,14 @@ import {
   podStreamLocation,
   serviceProxyLocation,
   unreachableBackend,
+  validateContainer,
   type CoreObjectGetter,
 } from '../../registry/core/podLocation';
 import { validatePodLogOptions, type PodLogOptions } from '../../validation/core/binding';
 import { optionalBoolParam, queryOf } from '../queryParams';
 import type { RequestScope } from './scope';
+import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
+import { simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -125,7 +128,8 @@ function proxyPath(parts: string[], requestPath: string): string {
 /** Drops unset options, as their omitempty JSON does. */
 const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
 
-export async function connect(scope: RequestScope, get: CoreObjectGetter): Promise<Response> {
+/** kubesim's own kubelets answer exec for the pods of simulated nodes (simulation/podExec.ts). */
+export async function connect(scope: RequestScope, get: CoreObjectGetter, kubelets?: SimulatedKubeletSource): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
   const q = queryOf(url);
@@ -167,13 +171,25 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter): Promi
       const kind = info.subresource === 'exec' ? 'PodExecOptions' : 'PodAttachOptions';
       await admitConnect(scope, kind, { ...present({ stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr, tty: opts.tty, container }), ...(opts.command ? { command: opts.command } : {}) });
       await ensureAuthorizedForCreate(scope);
-      throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, container, info.subresource, opts));
+      const location = await podStreamLocation(get, ns, info.name, container, info.subresource, opts);
+      // UpgradeAwareHandler with UpgradeRequired: a plain request is refused before any dial.
+      if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      if (info.subresource === 'exec' && kubelets) {
+        const pod = (await get('pods', ns, info.name))!;
+        const { stdin, stdout, stderr, tty } = opts;
+        const answer = await simulatedExec(get, kubelets, pod, validateContainer(pod, container), { stdin, stdout, stderr, tty }, opts.command ?? []);
+        if (answer instanceof Response) return answer;
+        if (answer) return acceptUpgrade(request, answer);
+      }
+      throw unreachableBackend('upgrade', location);
     }
     case 'portforward': {
       const ports = portsParam(q);
       await admitConnect(scope, 'PodPortForwardOptions', ports.length ? { ports } : {});
       await ensureAuthorizedForCreate(scope);
-      throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports }));
+      const location = await podPortForwardLocation(get, ns, info.name, { ports });
+      if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      throw unreachableBackend('upgrade', location);
     }
     default:
       await admitConnect(scope, 'PodProxyOptions', present({ path }));
