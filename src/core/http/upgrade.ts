@@ -21,12 +21,25 @@ export interface StreamResult {
   status: Record<string, unknown>;
 }
 
+/** A shell reading its standard input a line at a time. */
+export interface LineSession {
+  prompt(): string;
+  /** One line's output; `exit` when the line ended the shell. */
+  line(text: string): { stdout: string; stderr: string; exit?: number };
+  /** The code the shell ends with when its input closes. */
+  lastStatus(): number;
+}
+
 export interface ExecStreamSession {
   options: StreamOptions;
   /** Whether the command reads its standard input (the host then waits for it to close). */
   readsStdin: boolean;
   /** Runs the command over the whole standard input. */
   run(stdin: string): Promise<StreamResult>;
+  /** Set when the command is a shell reading stdin: the host feeds it lines (with a terminal: echo and a prompt). */
+  shell?: LineSession;
+  /** The error channel's Status for an exit code. */
+  statusFor(code: number): Record<string, unknown>;
 }
 
 const sessions = new WeakMap<Request, ExecStreamSession>();

@@ -225,7 +225,7 @@ interface Simple {
 }
 
 /** Splits a script into simple commands, quoting and `$NAME`/`${NAME}` expansion as sh does; undefined with what it cannot run. */
-function parseScript(script: string, env: Map<string, string>): Simple[] | { unsupported: string } {
+function parseScript(script: string, env: ReadonlyMap<string, string>): Simple[] | { unsupported: string } {
   const out: Simple[] = [];
   let words: string[] = [];
   let word: string | undefined;
@@ -294,49 +294,99 @@ function parseScript(script: string, env: Map<string, string>): Simple[] | { uns
   return out;
 }
 
-/** sh -c SCRIPT / bash -c SCRIPT (commands from stdin without -c), the programs above and `exit`. */
+/** A shell's variables, last status and working directory, kept from line to line. */
+interface ShellState {
+  name: string;
+  view: ContainerView;
+  env: Map<string, string>;
+  status: number;
+  lineNo: number;
+}
+
+/** Runs one line of a shell; `exit` ends the shell with its code. */
+function shellLine(state: ShellState, line: string, io: Io, now: Date): { exit?: number } {
+  const { name } = state;
+  state.lineNo++;
+  const lookup = new Map(state.env);
+  lookup.set('?', String(state.status));
+  const parsed = parseScript(line, lookup);
+  if ('unsupported' in parsed) {
+    io.err.push(`${name}: ${parsed.unsupported}: not supported by this simulated container (no pipes, redirections or subshells)\n`);
+    state.status = 2;
+    return {};
+  }
+  // a && b || c: each command runs or not by the status before it and the operator between.
+  let op: Simple['then'] = '';
+  for (const cmd of parsed) {
+    const runs = op === '' || op === ';' || (op === '&&' ? state.status === 0 : state.status !== 0);
+    op = cmd.then;
+    if (!runs || !cmd.words.length) continue;
+    const [prog, ...rest] = cmd.words as [string, ...string[]];
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(prog);
+    if (assignment && !rest.length) {
+      state.env.set(assignment[1]!, assignment[2]!);
+      state.status = 0;
+    } else if (prog === 'exit') return { exit: rest.length ? Number(rest[0]) & 255 : state.status };
+    else if (prog === 'cd') {
+      const target = rest[0] ?? state.env.get('HOME') ?? '/';
+      const path = resolvePath(state.view, target);
+      if (state.view.files.get(path)?.type === 'dir') {
+        state.view = { ...state.view, workingDir: path };
+        state.status = 0;
+      } else {
+        io.err.push(`${name}: cd: can't cd to ${target}: No such file or directory\n`);
+        state.status = 2;
+      }
+    } else {
+      const found = lookUp(state.view, prog, state.env);
+      if ('error' in found) {
+        io.err.push(name === 'bash' ? `bash: line ${state.lineNo}: ${prog}: command not found\n` : `${name}: ${prog}: not found\n`);
+        state.status = 127;
+      } else state.status = runProgram(state.view, found.program, rest, { ...io, env: state.env, stdin: '' }, now);
+    }
+  }
+  return {};
+}
+
+/** sh -c SCRIPT / bash -c SCRIPT (commands from stdin without -c), the programs above and the `cd`, `exit` and assignment builtins. */
 function shell(view: ContainerView, name: string, args: string[], io: Io, now: Date): number {
-  const script = args[0] === '-c' ? args[1] ?? '' : io.stdin;
   if (args[0] === '-c' && args.length < 2) {
     io.err.push(`${name}: -c requires an argument\n`);
     return 2;
   }
-  let status = 0;
-  const env = new Map(io.env);
-  const lines = script.split('\n');
-  for (let n = 0; n < lines.length; n++) {
-    env.set('?', String(status));
-    const parsed = parseScript(lines[n]!, env);
-    if ('unsupported' in parsed) {
-      io.err.push(`${name}: ${parsed.unsupported}: not supported by this simulated container (no pipes, redirections or subshells)\n`);
-      return 2;
-    }
-    // a && b || c: each command runs or not by the status before it and the operator between.
-    let op: Simple['then'] = '';
-    for (const cmd of parsed) {
-      const runs = op === '' || op === ';' || (op === '&&' ? status === 0 : status !== 0);
-      op = cmd.then;
-      if (runs && cmd.words.length) {
-        const [prog, ...rest] = cmd.words as [string, ...string[]];
-        const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(prog);
-        if (assignment && !rest.length) {
-          env.set(assignment[1]!, assignment[2]!);
-          status = 0;
-        } else if (prog === 'exit') return rest.length ? Number(rest[0]) & 255 : status;
-        else if (prog === 'cd') {
-          status = 0;
-        } else {
-          const found = lookUp(view, prog, env);
-          if ('error' in found) {
-            io.err.push(name === 'bash' ? `bash: line ${n + 1}: ${prog}: command not found\n` : `${name}: ${prog}: not found\n`);
-            status = 127;
-          } else status = runProgram(view, found.program, rest, { ...io, env, stdin: '' }, now);
-        }
-        env.set('?', String(status));
-      }
-    }
+  const script = args[0] === '-c' ? args[1]! : io.stdin;
+  const state: ShellState = { name, view, env: new Map(io.env), status: 0, lineNo: 0 };
+  for (const line of script.split('\n')) {
+    const { exit } = shellLine(state, line, io, now);
+    if (exit !== undefined) return exit;
   }
-  return status;
+  return state.status;
+}
+
+/** A shell reading its input line by line (`kubectl exec -i[t] pod -- sh`). */
+export interface LineShell {
+  /** busybox's default prompt: the directory, then `#` for root or `$`. */
+  prompt(): string;
+  line(text: string): ProcessResult & { exit?: number };
+  /** The code the shell ends with at the end of its input. */
+  lastStatus(): number;
+}
+
+/** The shell named by argv when it reads commands from its input (no -c), else undefined. */
+export function lineShell(view: ContainerView, argv: string[], now: () => Date): LineShell | undefined {
+  const [cmd = '', ...args] = argv;
+  const found = lookUp(view, cmd, new Map(view.env));
+  if ('error' in found || (found.program !== 'sh' && found.program !== 'bash') || args.includes('-c')) return undefined;
+  const state: ShellState = { name: found.program, view, env: new Map(view.env), status: 0, lineNo: 0 };
+  return {
+    prompt: () => `${state.view.workingDir} ${view.uid === 0 ? '#' : '$'} `,
+    line(text) {
+      const io: Io = { out: [], err: [], stdin: '', env: state.env };
+      const { exit } = shellLine(state, text, io, now());
+      return { stdout: io.out.join(''), stderr: io.err.join(''), exitCode: exit ?? state.status, ...(exit !== undefined ? { exit } : {}) };
+    },
+    lastStatus: () => state.status,
+  };
 }
 
 /**

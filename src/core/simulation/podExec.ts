@@ -11,7 +11,7 @@ import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ExecStreamSession, StreamOptions } from '../http/upgrade';
 import { containerView, runningContainer, type ContainerViewSource } from './containerView';
-import { execInContainer } from './containerExec';
+import { execInContainer, lineShell } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
@@ -62,13 +62,19 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   // streaming.WriteError of GetExec's error: 500, the error's text.
   if (!running) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   const view = await containerView({ ...source, get }, pod, container, { tty: options.tty, startedAt: running.startedAt });
+  const shell = options.stdin ? lineShell(view, command, () => source.now()) : undefined;
   return {
     options,
     readsStdin: options.stdin && readsStdin(command),
+    ...(shell ? { shell } : {}),
+    statusFor: (code) => (code === 0 ? success : nonZeroExit(command, code)),
     async run(stdin) {
       const outcome = execInContainer(view, command, stdin, source.now());
       if (!outcome.started) return { stdout: '', stderr: '', status: internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${outcome.error}`) };
-      return { stdout: outcome.stdout, stderr: outcome.stderr, status: outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode) };
+      const status = outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode);
+      // A terminal has one output stream, and its line discipline ends lines with CR LF.
+      if (options.tty) return { stdout: (outcome.stdout + outcome.stderr).replace(/\r?\n/g, '\r\n'), stderr: '', status };
+      return { stdout: outcome.stdout, stderr: outcome.stderr, status };
     },
   };
 }
