@@ -101,7 +101,7 @@ export function serveExecStream(session: ExecStreamSession, incoming: IncomingMe
  * part too: the prompt, echo, backspace, ^C (drops the line) and ^D on an
  * empty line (end of input); escape sequences (arrow keys) are ignored.
  */
-function lineDiscipline(shell: LineSession, tty: boolean, write: (stdout: string, stderr: string) => void, exit: (code: number) => void) {
+export function lineDiscipline(shell: LineSession, tty: boolean, write: (stdout: string, stderr: string) => void, exit: (code: number) => void) {
   let buffer = '';
   let escape = 0;
   let done = false;
