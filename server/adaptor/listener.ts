@@ -235,8 +235,11 @@ export interface HostServerOptions {
  * hands over a stream session (exec), the connection is upgraded to it, else
  * its answer is written and the connection closed.
  */
-export function upgradeListener(fetch: FetchHandler, options: ListenerOptions): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+export function upgradeListener(fetch: FetchHandler, options: ListenerOptions, server?: Server): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (incoming, socket, head) => {
+    // Only the streaming protocols are taken up; any other (h2c) is served as the plain request it also is.
+    const protocol = (incoming.headers.upgrade ?? '').toLowerCase();
+    if (server && protocol !== 'websocket' && protocol !== 'spdy/3.1') return reparseWithoutUpgrade(server, options.scheme, incoming, socket, head);
     socket.on('error', () => socket.destroy());
     let request: IncomingRequest;
     try {
@@ -267,10 +270,33 @@ export function upgradeListener(fetch: FetchHandler, options: ListenerOptions): 
   };
 }
 
+/**
+ * Hands the connection back to the HTTP server with the request's head
+ * written again without its Upgrade, so Node parses it (and its body) as a
+ * plain request, as it did with no `upgrade` listener.
+ */
+function reparseWithoutUpgrade(server: Server, scheme: 'http' | 'https', incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${incoming.method ?? 'GET'} ${incoming.url ?? '/'} HTTP/${incoming.httpVersion}`];
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade' || lower === 'http2-settings') continue;
+    if (lower === 'connection') {
+      const tokens = raw[i + 1]!.split(',').map((t) => t.trim()).filter((t) => t && !/^(upgrade|http2-settings)$/i.test(t));
+      if (tokens.length) lines.push(`${name}: ${tokens.join(', ')}`);
+      continue;
+    }
+    lines.push(`${name}: ${raw[i + 1]!}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), head]));
+  server.emit(scheme === 'https' ? 'secureConnection' : 'connection', socket);
+}
+
 export function createHostServer(options: HostServerOptions): Server {
   const defaultHost = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
   const scheme = options.tls ? 'https' : 'http';
   const server = options.tls ? createHttpsServer(options.tls, requestListener(options.fetch, { scheme, defaultHost })) : createHttpServer(requestListener(options.fetch, { scheme, defaultHost }));
-  server.on('upgrade', upgradeListener(options.fetch, { scheme, defaultHost }));
+  server.on('upgrade', upgradeListener(options.fetch, { scheme, defaultHost }, server));
   return server;
 }
