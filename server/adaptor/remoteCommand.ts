@@ -79,7 +79,12 @@ export function serveExecStream(session: ExecStreamSession, incoming: IncomingMe
       const channel = data[0]!;
       if (channel === stdinChannel) {
         if (lines) lines.input(data.subarray(1).toString('utf8'));
-        else stdin.push(data.subarray(1));
+        else if (options.tty && data.includes(0x03, 1)) finish(session.statusFor(130));
+        // A terminal's ^D is the end of input.
+        else if (options.tty && data.includes(0x04, 1)) {
+          stdin.push(data.subarray(1, data.indexOf(0x04, 1)));
+          start();
+        } else stdin.push(data.subarray(1));
       } else if (channel === closeChannel && protocol === 'v5.channel.k8s.io' && data[1] === stdinChannel) {
         if (lines) lines.end();
         else start();

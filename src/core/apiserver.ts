@@ -552,6 +552,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           const out = (await response.json()) as { status?: { token?: string }; message?: string };
           if (response.status !== 201 || !out.status?.token) throw new Error(`failed to fetch token: ${out.message ?? response.statusText}`);
           const granted = (out as { spec?: { expirationSeconds?: number } }).spec?.expirationSeconds ?? expirationSeconds;
+          for (const [k, v] of kubeletTokens) if (v.refreshAt <= now) kubeletTokens.delete(k);
           kubeletTokens.set(key, { token: out.status.token, refreshAt: now + granted * 800 });
           return out.status.token;
         },

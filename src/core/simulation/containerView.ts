@@ -271,7 +271,7 @@ function downwardFiles(pod: KubeObject, items: Obj[], mode: number, containers: 
   });
 }
 
-/** The files a volume holds (an emptyDir, a hostPath or a claim is empty), or undefined when the kubelet could not mount it. */
+/** The files a volume holds (an emptyDir, a hostPath or a claim is empty; a missing ConfigMap or Secret too). */
 async function volumeFiles(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<MountedFile[]> {
   const ns = pod.metadata.namespace ?? '';
   const containers = [...objectsOf(field(pod, 'spec', 'initContainers')), ...objectsOf(field(pod, 'spec', 'containers'))];
