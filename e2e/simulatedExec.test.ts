@@ -1,5 +1,7 @@
 /** Real kubectl 1.32 exec into the pods of a Node host started with --simulated-nodes=1 --tls: what the container sees, over WebSockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { eventually } from '../src/core/testing/eventually';
 import { run, startTestHost, type RunResult, type TestHost } from './support/host';
 
@@ -81,5 +83,17 @@ describe('kubectl exec into a simulated pod', () => {
     expect(spdy.stderr).toContain('the simulated kubelet streams exec over WebSockets only');
     const plain = await kubectl(['create', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls', '-f', '-'], '{}');
     expect(plain.stderr).toContain('Upgrade request required');
+  });
+
+  it('@kubernetes/client-node Exec gets the output and the Status', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(t.host.kubeconfigPath);
+    let out = '';
+    const stdout = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    const status = await new Promise<V1Status>((resolve, reject) => {
+      new Exec(kc).exec('default', 'web', 'app', ['printenv', 'HOSTNAME', 'GREETING'], stdout, null, null, false, resolve).catch(reject);
+    });
+    expect(status).toMatchObject({ status: 'Success' });
+    expect(out).toBe('web\nhello\n');
   });
 });
