@@ -279,3 +279,37 @@ describe('the core\'s LightResponse in the host', () => {
     expect(await send(port, '/')).toMatchObject({ status: 200, body: 'native body' });
   });
 });
+
+describe('upgrade requests', () => {
+  it('an h2c upgrade is served as the plain request it also is, body included, on a connection kept open', async () => {
+    const seen: string[] = [];
+    const port = await serve(async (request) => {
+      seen.push(`${request.method} ${await request.text()} ${request.headers.get('upgrade')}`);
+      return new Response('ok', { status: 201 });
+    });
+    const body = '{"a":1}';
+    const head = (method: string, extra = '') => `${method} /x HTTP/1.1\r\nHost: h\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n${extra}\r\n`;
+    // One request, its answer, then the next on the same connection.
+    const out = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(head('POST', `Content-Length: ${body.length}\r\n`) + body));
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (c: string) => {
+        text += c;
+        if (text.endsWith('ok') && !text.includes('\r\n\r\nokHTTP')) socket.end(head('GET'));
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(out.match(/HTTP\/1\.1 201 Created/g)).toHaveLength(2);
+    expect(seen).toEqual(['POST {"a":1} null', 'GET  null']);
+  });
+
+  it('a WebSocket upgrade the core does not take is answered with its Response and the connection closed', async () => {
+    const port = await serve(() => new Response('{"message":"Upgrade refused"}', { status: 400, headers: { 'content-type': 'application/json' } }));
+    const out = await rawExchange(port, 'GET /api/v1/namespaces/default/pods/p/exec HTTP/1.1\r\nHost: h\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n');
+    expect(out).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(out).toMatch(/\r\nConnection: close\r\n/i);
+    expect(out.endsWith('{"message":"Upgrade refused"}')).toBe(true);
+  });
+});

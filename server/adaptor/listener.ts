@@ -6,7 +6,11 @@
  * a socket close cancels its stream. A close before the response finished
  * aborts the Request's signal, so long-running requests stop.
  */
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { upgradeSessionOf } from '../../src/core/http/upgrade';
+import { serveExecStream } from './remoteCommand';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import { BadRequestTarget, IncomingRequest, knownPlainTargetUrl, requestTargetUrl } from './request';
 import { lightParts } from './response';
@@ -226,8 +230,73 @@ export interface HostServerOptions {
   tls?: HttpsServerOptions;
 }
 
+/**
+ * The `upgrade` listener: the core answers the request as any other; when it
+ * hands over a stream session (exec), the connection is upgraded to it, else
+ * its answer is written and the connection closed.
+ */
+export function upgradeListener(fetch: FetchHandler, options: ListenerOptions, server?: Server): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (incoming, socket, head) => {
+    // Only the streaming protocols are taken up; any other (h2c) is served as the plain request it also is.
+    const protocol = (incoming.headers.upgrade ?? '').toLowerCase();
+    if (server && protocol !== 'websocket' && protocol !== 'spdy/3.1') return reparseWithoutUpgrade(server, options.scheme, incoming, socket, head);
+    socket.on('error', () => socket.destroy());
+    let request: IncomingRequest;
+    try {
+      request = new IncomingRequest(incoming, requestTargetUrl(incoming, options.scheme, options.defaultHost), () => socket.once('close', () => request.abort('Client connection prematurely closed.')));
+    } catch (e) {
+      if (!(e instanceof BadRequestTarget)) throw e;
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    void Promise.resolve()
+      .then(() => fetch(request as unknown as Request, incoming, false))
+      .then(
+        (response) => {
+          const session = upgradeSessionOf(request as unknown as Request);
+          if (session) return serveExecStream(session, incoming, socket, head);
+          // Written as a ServerResponse over the socket, then closed: the connection is not reused.
+          const outgoing = new ServerResponse(incoming);
+          outgoing.shouldKeepAlive = false;
+          outgoing.assignSocket(socket as Socket);
+          outgoing.once('finish', () => {
+            outgoing.detachSocket(socket as Socket);
+            socket.end();
+          });
+          writeSafely(response, outgoing);
+        },
+        () => socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 0\r\n\r\n'),
+      );
+  };
+}
+
+/**
+ * Hands the connection back to the HTTP server with the request's head
+ * written again without its Upgrade, so Node parses it (and its body) as a
+ * plain request, as it did with no `upgrade` listener.
+ */
+function reparseWithoutUpgrade(server: Server, scheme: 'http' | 'https', incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${incoming.method ?? 'GET'} ${incoming.url ?? '/'} HTTP/${incoming.httpVersion}`];
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade' || lower === 'http2-settings') continue;
+    if (lower === 'connection') {
+      const tokens = raw[i + 1]!.split(',').map((t) => t.trim()).filter((t) => t && !/^(upgrade|http2-settings)$/i.test(t));
+      if (tokens.length) lines.push(`${name}: ${tokens.join(', ')}`);
+      continue;
+    }
+    lines.push(`${name}: ${raw[i + 1]!}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(lines.join('\r\n') + '\r\n\r\n', 'latin1'), head]));
+  server.emit(scheme === 'https' ? 'secureConnection' : 'connection', socket);
+}
+
 export function createHostServer(options: HostServerOptions): Server {
   const defaultHost = options.hostname.includes(':') ? `[${options.hostname}]` : options.hostname;
-  if (options.tls) return createHttpsServer(options.tls, requestListener(options.fetch, { scheme: 'https', defaultHost }));
-  return createHttpServer(requestListener(options.fetch, { scheme: 'http', defaultHost }));
+  const scheme = options.tls ? 'https' : 'http';
+  const server = options.tls ? createHttpsServer(options.tls, requestListener(options.fetch, { scheme, defaultHost })) : createHttpServer(requestListener(options.fetch, { scheme, defaultHost }));
+  server.on('upgrade', upgradeListener(options.fetch, { scheme, defaultHost }, server));
+  return server;
 }

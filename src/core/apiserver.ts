@@ -62,7 +62,8 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi, withUser } from './http/request/context';
+import type { SimulatedKubeletSource } from './simulation/podExec';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
@@ -525,6 +526,41 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   };
 
   /**
+   * What the simulated kubelets ask the API server for when a container is
+   * exec'd into: the namespace's Services, and the pod's service account
+   * tokens, requested as the kubelet's token manager does (a TokenRequest as
+   * system:node:<node>, bound to the pod) and kept until 80% of their life.
+   */
+  const kubeletTokens = new Map<string, { token: string; refreshAt: number }>();
+  const kubelets: SimulatedKubeletSource | undefined = options.simulatedNodes
+    ? {
+        now: () => clock.now(),
+        randomHex: (length) => [...random.fill(new Uint8Array(Math.ceil(length / 2)))].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, length),
+        listPods: () => listObjects('pods', ''),
+        listServices: (namespace) => listObjects('services', namespace),
+        async serviceAccountToken(pod, audience, expirationSeconds) {
+          const ns = pod.metadata.namespace ?? '';
+          const spec = (pod['spec'] ?? {}) as Record<string, unknown>;
+          const account = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
+          const key = `${pod.metadata.uid ?? ''}/${account}/${audience ?? ''}/${expirationSeconds}`;
+          const now = clock.now().getTime();
+          const cached = kubeletTokens.get(key);
+          if (cached && now < cached.refreshAt) return cached.token;
+          const body = { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { audiences: audience ? [audience] : null, expirationSeconds, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.metadata.name, uid: pod.metadata.uid } } };
+          const request = new Request(`https://kubernetes.default.svc/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(account)}/token`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+          withUser(request, { username: `system:node:${String(spec['nodeName'] ?? '')}`, groups: ['system:nodes', 'system:authenticated'] });
+          const response = await handle(request);
+          const out = (await response.json()) as { status?: { token?: string }; message?: string };
+          if (response.status !== 201 || !out.status?.token) throw new Error(`failed to fetch token: ${out.message ?? response.statusText}`);
+          const granted = (out as { spec?: { expirationSeconds?: number } }).spec?.expirationSeconds ?? expirationSeconds;
+          for (const [k, v] of kubeletTokens) if (v.refreshAt <= now) kubeletTokens.delete(k);
+          kubeletTokens.set(key, { token: out.status.token, refreshAt: now + granted * 800 });
+          return out.status.token;
+        },
+      }
+    : undefined;
+
+  /**
    * One resource request; `type` is the registry's answer for the request's group, version and resource.
    * Not async: the verb handler's promise is the answer, without a wrapper's turns; callers await it
    * inside their try, so what it throws is an error response all the same.
@@ -554,7 +590,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
-    const coreSubresource = serveCoreSubresource(scope, coreStore);
+    const coreSubresource = serveCoreSubresource(scope, coreStore, kubelets);
     if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
       if (info.verb !== 'create') throw newMethodNotSupported(gr, info.verb);

@@ -23,11 +23,14 @@ import {
   serviceProxyLocation,
   splitSchemeNamePort,
   unreachableBackend,
+  validateContainer,
   type CoreObjectGetter,
 } from '../../registry/core/podLocation';
 import { validatePodLogOptions, type PodLogOptions } from '../../validation/core/binding';
 import { optionalBoolParam, queryOf } from '../queryParams';
 import type { RequestScope } from './scope';
+import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
+import { simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -129,16 +132,13 @@ function proxyPath(parts: string[], requestPath: string): string {
 /** Drops unset options, as their omitempty JSON does. */
 const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== false && v !== ''));
 
-/** Lists every pod the server stores (a simulated kubelet's pod source). */
-export type PodLister = () => Promise<KubeObject[]>;
-
 /**
  * nodes/proxy to a simulated node's kubelet port: the kubelet answers in
  * process (its node name resolves to the node, as a cluster's DNS resolves
  * it). Undefined for any other node or port, and for a stopped kubelet,
  * whose node is then looked up and dialed as before.
  */
-async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGetter, listPods: PodLister, path: string): Promise<Response | undefined> {
+async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGetter, listPods: () => Promise<KubeObject[]>, path: string): Promise<Response | undefined> {
   const parsed = splitSchemeNamePort(scope.info.name);
   const node = parsed && (await get('nodes', '', parsed.name));
   if (!parsed || !node || !isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
@@ -146,7 +146,8 @@ async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGette
   return serveKubelet({ node, listPods, clock: scope.clock, gates: scope.gates }, scope.request.method, path || '/', queryOf(scope.url));
 }
 
-export async function connect(scope: RequestScope, get: CoreObjectGetter, listPods: PodLister = async () => []): Promise<Response> {
+/** kubesim's own kubelets answer nodes/proxy and exec for simulated nodes (simulation/kubeletServer.ts, podExec.ts). */
+export async function connect(scope: RequestScope, get: CoreObjectGetter, kubelets?: SimulatedKubeletSource): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
   const q = queryOf(url);
@@ -158,7 +159,7 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, listPo
   }
   if (type.resource === 'nodes') {
     await admitConnect(scope, 'NodeProxyOptions', present({ path }));
-    const simulated = await proxyToSimulatedKubelet(scope, get, listPods, path);
+    const simulated = kubelets && (await proxyToSimulatedKubelet(scope, get, kubelets.listPods, path));
     if (simulated) return simulated;
     throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
   }
@@ -190,13 +191,25 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, listPo
       const kind = info.subresource === 'exec' ? 'PodExecOptions' : 'PodAttachOptions';
       await admitConnect(scope, kind, { ...present({ stdin: opts.stdin, stdout: opts.stdout, stderr: opts.stderr, tty: opts.tty, container }), ...(opts.command ? { command: opts.command } : {}) });
       await ensureAuthorizedForCreate(scope);
-      throw unreachableBackend('upgrade', await podStreamLocation(get, ns, info.name, container, info.subresource, opts));
+      const location = await podStreamLocation(get, ns, info.name, container, info.subresource, opts);
+      // UpgradeAwareHandler with UpgradeRequired: a plain request is refused before any dial.
+      if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      if (info.subresource === 'exec' && kubelets) {
+        const pod = (await get('pods', ns, info.name))!;
+        const { stdin, stdout, stderr, tty } = opts;
+        const answer = await simulatedExec(get, kubelets, pod, validateContainer(pod, container), { stdin, stdout, stderr, tty }, opts.command ?? []);
+        if (answer instanceof Response) return answer;
+        if (answer) return acceptUpgrade(request, answer);
+      }
+      throw unreachableBackend('upgrade', location);
     }
     case 'portforward': {
       const ports = portsParam(q);
       await admitConnect(scope, 'PodPortForwardOptions', ports.length ? { ports } : {});
       await ensureAuthorizedForCreate(scope);
-      throw unreachableBackend('upgrade', await podPortForwardLocation(get, ns, info.name, { ports }));
+      const location = await podPortForwardLocation(get, ns, info.name, { ports });
+      if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      throw unreachableBackend('upgrade', location);
     }
     default:
       await admitConnect(scope, 'PodProxyOptions', present({ path }));

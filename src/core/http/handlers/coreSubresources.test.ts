@@ -189,12 +189,18 @@ describe('pods/exec, attach, portforward', () => {
     await createPod('web');
     await addNode('node-1', { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }, { type: 'Hostname', address: 'node-1' }], daemonEndpoints: { kubeletEndpoint: { Port: 10255 } } });
     await t.json('POST', `${NS}/pods/web/binding`, { body: binding('web', 'node-1') });
-    const r = await t.json('POST', `${NS}/pods/web/exec?command=ls`);
+    // A plain request is refused before any dial (UpgradeAwareHandler with UpgradeRequired).
+    const plain = await t.json('POST', `${NS}/pods/web/exec?command=ls`);
+    expect(plain.status).toBe(400);
+    expect(plain.body).toMatchObject({ reason: 'BadRequest', message: 'Upgrade request required' });
+    const spdy = { connection: 'Upgrade', upgrade: 'SPDY/3.1', 'x-stream-protocol-version': 'v4.channel.k8s.io' };
+    const r = await t.json('POST', `${NS}/pods/web/exec?command=ls`, { headers: spdy });
     expect(r.status).toBe(500);
     // Hostname comes first among --kubelet-preferred-address-types, and a node name does not resolve.
     expect(r.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 500, message: 'error dialing backend: dial tcp: lookup node-1: no such host' });
     await t.json('PATCH', '/api/v1/nodes/node-1/status', { headers: { 'content-type': 'application/merge-patch+json' }, body: { status: { addresses: [{ type: 'InternalIP', address: '10.0.0.7' }] } } });
-    expect((await t.json('POST', `${NS}/pods/web/attach`)).body.message).toBe('error dialing backend: dial tcp 10.0.0.7:10255: connect: connection refused');
+    expect((await t.json('POST', `${NS}/pods/web/attach`, { headers: spdy })).body.message).toBe('error dialing backend: dial tcp 10.0.0.7:10255: connect: connection refused');
+    expect((await t.json('POST', `${NS}/pods/web/portforward`)).body.message).toBe('Upgrade request required');
   });
 });
 

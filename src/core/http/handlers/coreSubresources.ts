@@ -14,6 +14,7 @@ import { connect, connectSubresources } from './connect';
 import { getResource } from './get';
 import { patchResource } from './patch';
 import type { RequestScope } from './scope';
+import type { SimulatedKubeletSource } from '../../simulation/podExec';
 import { updateResource } from './update';
 
 /** The server's store of a core/v1 resource (pods, nodes, services, endpoints). */
@@ -28,12 +29,12 @@ function objectGetter(stores: CoreStores): CoreObjectGetter {
 }
 
 /** The answer for the request, or undefined when it is not one of these subresources. */
-export function serveCoreSubresource(scope: RequestScope, stores: CoreStores): Promise<Response> | undefined {
+export function serveCoreSubresource(scope: RequestScope, stores: CoreStores, kubelets?: SimulatedKubeletSource): Promise<Response> | undefined {
   const { info, type } = scope;
   if (type.group !== '' || type.custom) return undefined;
   if (type.resource === 'bindings') return info.verb === 'create' && !info.name ? createBinding(scope, stores('pods')!, stores('nodes')) : undefined;
   if (!info.subresource || !info.name) return undefined;
-  if (connectSubresources[type.resource]?.has(info.subresource)) return connect(scope, objectGetter(stores), async () => (await stores('pods')?.list(''))?.items ?? []);
+  if (connectSubresources[type.resource]?.has(info.subresource)) return connect(scope, objectGetter(stores), kubelets);
   if (type.resource !== 'pods') return undefined;
   switch (info.subresource) {
     case 'binding':

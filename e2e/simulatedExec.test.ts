@@ -1,0 +1,99 @@
+/** Real kubectl 1.32 exec into the pods of a Node host started with --simulated-nodes=1 --tls: what the container sees, over WebSockets. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
+import { eventually } from '../src/core/testing/eventually';
+import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+
+let t: TestHost;
+beforeAll(async () => {
+  t = await startTestHost({ tls: true, flags: { simulatedNodes: 1 } });
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+/** kubectl under a timeout, so a stream that never ends fails the test instead of hanging it. */
+const kubectl = (args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<RunResult> =>
+  run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath, ...env }, input);
+
+const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: web, annotations: {kubectl.kubernetes.io/default-container: app}}
+spec:
+  initContainers: [{name: init, image: busybox}]
+  containers:
+  - name: app
+    image: busybox
+    envFrom: [{configMapRef: {name: settings}}]
+    volumeMounts: [{name: config, mountPath: /etc/config}]
+  volumes: [{name: config, configMap: {name: settings}}]
+`;
+
+describe('kubectl exec into a simulated pod', () => {
+  beforeAll(async () => {
+    expect((await kubectl(['create', 'configmap', 'settings', '--from-literal=GREETING=hello', '--from-literal=app.conf=port=80'])).code).toBe(0);
+    await eventually(async () => (await kubectl(['get', 'serviceaccount', 'default'])).code, (c) => c === 0, 'the default service account');
+    expect((await kubectl(['create', '-f', '-'], pod)).code).toBe(0);
+    await eventually(async () => (await kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.phase}'])).stdout, (p) => p === 'Running', 'the pod running');
+  });
+
+  it('prints the mounted service account namespace, the environment and a configMap file', async () => {
+    expect(await kubectl(['exec', 'web', '--', 'cat', `${dir}/namespace`])).toMatchObject({ code: 0, stdout: 'default' });
+    const env = await kubectl(['exec', 'web', '--', 'env']);
+    expect(env.code).toBe(0);
+    expect(env.stdout).toMatch(/^PATH=\/usr\/local\/sbin:\/usr\/local\/bin:\/usr\/sbin:\/usr\/bin:\/sbin:\/bin\nHOSTNAME=web\n/);
+    expect(env.stdout).toContain('\nGREETING=hello\n');
+    expect(env.stdout).toContain('\nKUBERNETES_SERVICE_HOST=10.96.0.1\n');
+    expect(env.stdout).toContain('\nKUBERNETES_SERVICE_PORT=443\n');
+    expect(await kubectl(['exec', 'web', '--', 'cat', '/etc/config/app.conf'])).toMatchObject({ code: 0, stdout: 'port=80' });
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'echo $GREETING from $(hostname)'])).toMatchObject({ code: 2 });
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "$GREETING" from $HOSTNAME'])).toMatchObject({ code: 0, stdout: 'hello from web\n' });
+    // Standard input, closed by kubectl when its own input ends (v5.channel.k8s.io).
+    expect(await kubectl(['exec', '-i', 'web', '--', 'cat'], 'typed\n')).toMatchObject({ code: 0, stdout: 'typed\n' });
+    expect(await kubectl(['exec', '-i', 'web', '--', 'sh'], 'cd /etc/config\nls\nexit 3\n')).toMatchObject({ code: 3, stdout: 'GREETING\napp.conf\n' });
+  });
+
+  it('exit codes and failures as kubectl shows them from a cluster', async () => {
+    expect(await kubectl(['exec', 'web', '--', 'false'])).toMatchObject({ code: 1, stderr: 'command terminated with exit code 1\n' });
+    const missing = await kubectl(['exec', 'web', '--', 'cat', '/nope']);
+    expect(missing).toMatchObject({ code: 1, stderr: "cat: can't open '/nope': No such file or directory\ncommand terminated with exit code 1\n" });
+    const unknown = await kubectl(['exec', 'web', '--', 'curl', 'localhost']);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown\n$/);
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'curl localhost'])).toMatchObject({ code: 127, stderr: 'sh: curl: not found\ncommand terminated with exit code 127\n' });
+    expect(await kubectl(['exec', 'web', '-c', 'nope', '--', 'ls'])).toMatchObject({ code: 1, stderr: 'Error from server (BadRequest): container nope is not valid for pod web\n' });
+    // The init container has completed: the kubelet finds no running container of that name.
+    expect(await kubectl(['exec', 'web', '-c', 'init', '--', 'ls'])).toMatchObject({ code: 1, stderr: 'error: unable to upgrade connection: container not found ("init")\n' });
+  });
+
+  it('[AC-AUTHN-042] the mounted token authenticates as the pod\'s service account', async () => {
+    const token = await kubectl(['exec', 'web', '--', 'cat', `${dir}/token`]);
+    expect(token.code).toBe(0);
+    expect(token.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const whoami = await kubectl(['--token', token.stdout, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.extra.authentication\\.kubernetes\\.io/pod-name}']);
+    expect(whoami).toMatchObject({ code: 0, stdout: 'system:serviceaccount:default:default ["web"]' });
+  });
+
+  it('SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) is refused with a message; a plain request is kube\'s 400', async () => {
+    const spdy = await kubectl(['exec', 'web', '--', 'true'], '', { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' });
+    expect(spdy.code).toBe(1);
+    expect(spdy.stderr).toContain('the simulated kubelet streams exec over WebSockets only');
+    const plain = await kubectl(['create', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls', '-f', '-'], '{}');
+    expect(plain.stderr).toContain('Upgrade request required');
+  });
+
+  it('@kubernetes/client-node Exec gets the output and the Status', async () => {
+    const kc = new KubeConfig();
+    kc.loadFromFile(t.host.kubeconfigPath);
+    let out = '';
+    const stdout = new Writable({ write: (chunk, _enc, done) => ((out += String(chunk)), done()) });
+    const status = await new Promise<V1Status>((resolve, reject) => {
+      new Exec(kc).exec('default', 'web', 'app', ['printenv', 'HOSTNAME', 'GREETING'], stdout, null, null, false, resolve).catch(reject);
+    });
+    expect(status).toMatchObject({ status: 'Success' });
+    expect(out).toBe('web\nhello\n');
+  });
+});

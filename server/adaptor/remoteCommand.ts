@@ -1,0 +1,178 @@
+/**
+ * The streaming side of exec on the Node host: remotecommand's WebSocket
+ * channel protocols (v5.channel.k8s.io, v4.channel.k8s.io) over the session
+ * the core handed over. Each message is one channel byte then data: 0 stdin,
+ * 1 stdout, 2 stderr, 3 the error channel (the command's end as a Status),
+ * 4 resize; v5 adds 255, the client closing a channel (its stdin).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ExecStreamSession, LineSession } from '../../src/core/http/upgrade';
+import { acceptWebSocket, isWebSocketRequest, offeredProtocols } from './websocket';
+
+/** What the kubelet's streaming server negotiates, newest first. */
+export const channelProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
+
+const stdinChannel = 0;
+const stdoutChannel = 1;
+const stderrChannel = 2;
+const errorChannel = 3;
+const closeChannel = 255;
+
+const encoder = new TextEncoder();
+
+/** A 400 Status written on the socket before any upgrade (clients print its message). */
+function badRequest(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Upgrades the connection and runs the session over its channels. */
+export function serveExecStream(session: ExecStreamSession, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  if (!isWebSocketRequest(incoming)) {
+    // SPDY/3.1 is not spoken here: kubectl's default WebSocket executor is.
+    badRequest(socket, 'unable to upgrade: the simulated kubelet streams exec over WebSockets only (v5.channel.k8s.io, v4.channel.k8s.io); unset KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false');
+    return;
+  }
+  const offered = offeredProtocols(incoming);
+  const protocol = offered.find((p) => channelProtocols.includes(p));
+  if (!protocol) {
+    badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${channelProtocols.join(' ')}]`);
+    return;
+  }
+  const { options } = session;
+  const stdin: Buffer[] = [];
+  let started = false;
+  let finished = false;
+  const send = (channel: number, data: Uint8Array) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
+  const finish = (status: Record<string, unknown>) => {
+    if (finished) return;
+    finished = started = true;
+    send(errorChannel, encoder.encode(JSON.stringify(status)));
+    ws.close(1000);
+  };
+  const start = () => {
+    if (started) return;
+    started = true;
+    void session.run(Buffer.concat(stdin).toString('utf8')).then(
+      (result) => {
+        if (options.stdout && result.stdout) send(stdoutChannel, encoder.encode(result.stdout));
+        if (options.stderr && result.stderr) send(stderrChannel, encoder.encode(result.stderr));
+        finish(result.status);
+      },
+      (err: unknown) => finish({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 }),
+    );
+  };
+  const write = (stdout: string, stderr: string) => {
+    if (options.tty) {
+      const merged = (stdout + stderr).replace(/\r?\n/g, '\r\n');
+      if (merged) send(stdoutChannel, encoder.encode(merged));
+      return;
+    }
+    if (options.stdout && stdout) send(stdoutChannel, encoder.encode(stdout));
+    if (options.stderr && stderr) send(stderrChannel, encoder.encode(stderr));
+  };
+  const lines = session.shell ? lineDiscipline(session.shell, options.tty, write, (code) => finish(session.statusFor(code))) : undefined;
+  const ws = acceptWebSocket(incoming, socket, head, protocol, {
+    message(data) {
+      if (!data.length || finished) return;
+      const channel = data[0]!;
+      if (channel === stdinChannel) {
+        if (lines) lines.input(data.subarray(1).toString('utf8'));
+        else if (options.tty && data.includes(0x03, 1)) finish(session.statusFor(130));
+        // A terminal's ^D is the end of input.
+        else if (options.tty && data.includes(0x04, 1)) {
+          stdin.push(data.subarray(1, data.indexOf(0x04, 1)));
+          start();
+        } else stdin.push(data.subarray(1));
+      } else if (channel === closeChannel && protocol === 'v5.channel.k8s.io' && data[1] === stdinChannel) {
+        if (lines) lines.end();
+        else start();
+      }
+    },
+    // The client went: a command still waiting for its input ends here.
+    closed: () => {
+      finished = started = true;
+    },
+  });
+  // The kubelet's first message, empty, on the lowest writable channel: the streams are ready.
+  send(options.stdout ? stdoutChannel : options.stderr ? stderrChannel : errorChannel, new Uint8Array());
+  if (lines) lines.begin();
+  else if (!session.readsStdin) start();
+}
+
+/**
+ * Feeds a shell its input a line at a time. With a terminal, the terminal's
+ * part too: the prompt, echo, backspace, ^C (drops the line) and ^D on an
+ * empty line (end of input); escape sequences (arrow keys) are ignored.
+ */
+export function lineDiscipline(shell: LineSession, tty: boolean, write: (stdout: string, stderr: string) => void, exit: (code: number) => void) {
+  let buffer = '';
+  let escape = 0;
+  let done = false;
+  const run = (line: string) => {
+    const result = shell.line(line);
+    write(result.stdout, result.stderr);
+    if (result.exit !== undefined) {
+      done = true;
+      exit(result.exit);
+    } else if (tty) write(shell.prompt(), '');
+  };
+  return {
+    begin() {
+      if (tty) write(shell.prompt(), '');
+    },
+    input(text: string) {
+      for (const c of text) {
+        if (done) return;
+        if (!tty) {
+          if (c === '\n') {
+            const line = buffer;
+            buffer = '';
+            run(line);
+          } else buffer += c;
+          continue;
+        }
+        if (escape) {
+          // ESC [ ... final letter
+          if (escape === 1 && c !== '[') escape = 0;
+          else if (escape === 1) escape = 2;
+          else if (/[A-Za-z~]/.test(c)) escape = 0;
+          continue;
+        }
+        if (c === '\x1b') escape = 1;
+        else if (c === '\r' || c === '\n') {
+          write('\n', '');
+          const line = buffer;
+          buffer = '';
+          run(line);
+        } else if (c === '\x7f' || c === '\b') {
+          if (buffer) {
+            buffer = [...buffer].slice(0, -1).join('');
+            write('\b \b', '');
+          }
+        } else if (c === '\x03') {
+          buffer = '';
+          write('^C\n' + shell.prompt(), '');
+        } else if (c === '\x04') {
+          if (!buffer) {
+            write('\n', '');
+            done = true;
+            exit(shell.lastStatus());
+          }
+        } else if (c >= ' ') {
+          buffer += c;
+          write(c, '');
+        }
+      }
+    },
+    end() {
+      if (done) return;
+      if (buffer) run(buffer);
+      if (!done) {
+        done = true;
+        exit(shell.lastStatus());
+      }
+    },
+  };
+}

@@ -1,0 +1,257 @@
+/** `kubectl exec` into simulated pods: what the container sees, through the pods/exec subresource. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
+import { expandEnv, serviceEnvVars } from './containerView';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+const whoami = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' };
+
+async function cluster(options: Parameters<typeof newTestServer>[0] = {}): Promise<TestServer> {
+  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1, ...options });
+  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
+  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
+  await eventually(async () => (await t!.json('GET', `${ns}/configmaps/kube-root-ca.crt`)).status, (s) => s === 200, 'the root CA ConfigMap');
+  return t;
+}
+
+async function runningPod(s: TestServer, body: Record<string, unknown>): Promise<any> {
+  expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+  const name = (body['metadata'] as { name: string }).name;
+  return eventually(async () => (await s.json('GET', `${ns}/pods/${name}`)).body, (p: any) => p?.status?.phase === 'Running', `pod ${name} running`);
+}
+
+/** POSTs pods/exec as an upgrade, as kubectl does, and runs the session the server hands the host. */
+async function exec(s: TestServer, pod: string, command: string[], opts: { container?: string; stdin?: string; upgrade?: boolean } = {}): Promise<StreamResult | Response> {
+  const q = new URLSearchParams();
+  for (const c of command) q.append('command', c);
+  if (opts.container) q.set('container', opts.container);
+  if (opts.stdin !== undefined) q.set('stdin', 'true');
+  const headers: Record<string, string> = opts.upgrade === false ? {} : { connection: 'Upgrade', upgrade: 'websocket' };
+  const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers });
+  const response = await s.server.handle(request);
+  const session = upgradeSessionOf(request);
+  return session ? session.run(opts.stdin ?? '') : response;
+}
+
+async function ran(s: TestServer, pod: string, command: string[], opts: { container?: string; stdin?: string } = {}): Promise<StreamResult> {
+  const r = await exec(s, pod, command, opts);
+  if (r instanceof Response) throw new Error(`exec answered ${r.status}: ${await r.text()}`);
+  return r;
+}
+
+const envOf = (r: StreamResult) => Object.fromEntries(r.stdout.trimEnd().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+
+describe('exec into a simulated container', () => {
+  it('[AC-AUTHN-042] cat of the mounted token file gives a token bound to the pod that authenticates as its service account', async () => {
+    const s = await cluster();
+    const pod = await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
+    const ls = await ran(s, 'web', ['ls', dir]);
+    expect(ls.stdout).toBe('ca.crt\nnamespace\ntoken\n');
+    expect((await ran(s, 'web', ['cat', `${dir}/namespace`])).stdout).toBe('default');
+    const ca = (await s.json('GET', `${ns}/configmaps/kube-root-ca.crt`)).body.data['ca.crt'];
+    expect((await ran(s, 'web', ['cat', `${dir}/ca.crt`])).stdout).toBe(ca);
+    const cat = await ran(s, 'web', ['cat', `${dir}/token`]);
+    expect(cat.status).toEqual({ metadata: {}, status: 'Success' });
+    const token = cat.stdout;
+    const review = await s.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: { authorization: `Bearer ${token}` } });
+    expect(review.status).toBe(201);
+    expect(review.body.status.userInfo.username).toBe('system:serviceaccount:default:default');
+    expect(review.body.status.userInfo.extra['authentication.kubernetes.io/pod-name']).toEqual(['web']);
+    expect(review.body.status.userInfo.extra['authentication.kubernetes.io/pod-uid']).toEqual([pod.metadata.uid]);
+    // The projected source's expirationSeconds (3607, the ServiceAccount admission's) is the token's life.
+    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+    expect(claims.exp - claims.iat).toBe(3607);
+    // The kubelet keeps the token it has: a second read is the same token.
+    expect((await ran(s, 'web', ['cat', `${dir}/token`])).stdout).toBe(token);
+    // Bound to the pod: gone with it.
+    await s.json('DELETE', `${ns}/pods/web?gracePeriodSeconds=0`);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).status, (st) => st === 404, 'the pod gone');
+    expect((await s.json('POST', '/apis/authentication.k8s.io/v1/selfsubjectreviews', { body: whoami, headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+  });
+
+  it('a projected token with an audience carries that audience', async () => {
+    const s = await cluster();
+    await runningPod(s, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'vault' },
+      spec: { containers: [{ name: 'app', image: 'busybox', volumeMounts: [{ name: 't', mountPath: '/t' }] }], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { audience: 'vault', expirationSeconds: 600, path: 'vault-token' } }] } }] },
+    });
+    const token = (await ran(s, 'vault', ['cat', '/t/vault-token'])).stdout;
+    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+    expect(claims.aud).toEqual(['vault']);
+    expect(claims.exp - claims.iat).toBe(600);
+  });
+
+  it('builds the environment as the kubelet does: service variables, envFrom with its prefix, env with $(VAR) expansion over them, valueFrom', async () => {
+    const s = await cluster();
+    await s.json('POST', `${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { MODE: 'fast', LEVEL: '3' } } });
+    await s.json('POST', `${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, data: { password: btoa('s3cret') } } });
+    await s.json('POST', `${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'my-db' }, spec: { clusterIP: '10.96.0.50', ports: [{ name: 'sql', port: 5432 }, { name: 'metrics', port: 9187, protocol: 'TCP' }] } } });
+    await s.json('POST', `${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'headless' }, spec: { clusterIP: 'None', ports: [{ port: 80 }] } } });
+    await runningPod(s, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'envy', labels: { app: 'envy' } },
+      spec: {
+        containers: [{
+          name: 'app', image: 'busybox', resources: { limits: { cpu: '500m', memory: '128Mi' } },
+          envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }, { configMapRef: { name: 'cfg' } }],
+          env: [
+            { name: 'MODE', value: 'slow' },
+            { name: 'URL', value: 'postgres://$(MY_DB_SERVICE_HOST):$(MY_DB_SERVICE_PORT)/$(MODE) $(NOPE) $$(MODE)' },
+            { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'sec', key: 'password' } } },
+            { name: 'LEVEL_AGAIN', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'LEVEL' } } },
+            { name: 'MISSING', valueFrom: { configMapKeyRef: { name: 'nope', key: 'x', optional: true } } },
+            { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+            { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+            { name: 'APP', valueFrom: { fieldRef: { fieldPath: "metadata.labels['app']" } } },
+            { name: 'CPU_LIMIT', valueFrom: { resourceFieldRef: { resource: 'limits.cpu' } } },
+            { name: 'MEM_MI', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } },
+            { name: 'CPU_M', valueFrom: { resourceFieldRef: { resource: 'requests.cpu', divisor: '1m' } } },
+          ],
+        }],
+      },
+    });
+    const r = await ran(s, 'envy', ['env']);
+    const env = envOf(r);
+    const pod = (await s.json('GET', `${ns}/pods/envy`)).body;
+    expect(r.stdout.split('\n')[0]).toBe('PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
+    expect(r.stdout.split('\n')[1]).toBe('HOSTNAME=envy');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('HOME=/root');
+    expect(env).toMatchObject({
+      CFG_MODE: 'fast', CFG_LEVEL: '3', LEVEL: '3', MODE: 'slow',
+      URL: 'postgres://10.96.0.50:5432/slow $(NOPE) $(MODE)',
+      PASSWORD: 's3cret', LEVEL_AGAIN: '3', POD_NAME: 'envy', POD_IP: pod.status.podIP, APP: 'envy',
+      CPU_LIMIT: '1', MEM_MI: '128', CPU_M: '500',
+      MY_DB_SERVICE_HOST: '10.96.0.50', MY_DB_SERVICE_PORT: '5432', MY_DB_SERVICE_PORT_SQL: '5432', MY_DB_SERVICE_PORT_METRICS: '9187',
+      MY_DB_PORT: 'tcp://10.96.0.50:5432', MY_DB_PORT_9187_TCP_ADDR: '10.96.0.50', MY_DB_PORT_9187_TCP_PROTO: 'tcp',
+      KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443', KUBERNETES_SERVICE_PORT_HTTPS: '443', KUBERNETES_PORT_443_TCP: 'tcp://10.96.0.1:443',
+    });
+    expect(env).not.toHaveProperty('MISSING');
+    expect(Object.keys(env).some((k) => k.startsWith('HEADLESS_'))).toBe(false);
+    expect((await ran(s, 'envy', ['printenv', 'MODE', 'POD_NAME'])).stdout).toBe('slow\nenvy\n');
+    expect((await ran(s, 'envy', ['sh', '-c', 'echo "$MODE at ${MY_DB_SERVICE_HOST}"; hostname'])).stdout).toBe('slow at 10.96.0.50\nenvy\n');
+  });
+
+  it('enableServiceLinks: false leaves only the kubernetes Service variables; services made after the start are not there', async () => {
+    const s = await cluster();
+    await s.json('POST', `${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'before' }, spec: { ports: [{ port: 80 }] } } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nolinks' }, spec: { enableServiceLinks: false, containers: [{ name: 'app', image: 'busybox' }] } });
+    const env = envOf(await ran(s, 'nolinks', ['env']));
+    expect(env['KUBERNETES_SERVICE_HOST']).toBe('10.96.0.1');
+    expect(env).not.toHaveProperty('BEFORE_SERVICE_HOST');
+  });
+
+  it('mounts configMap, secret (items, subPath), downwardAPI and emptyDir volumes as the kubelet writes them', async () => {
+    const s = await cluster();
+    await s.json('POST', `${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg' }, data: { 'app.conf': 'port=80\n', other: 'x' } } });
+    await s.json('POST', `${ns}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'sec' }, data: { 'tls.key': btoa('KEY'), 'tls.crt': btoa('CRT') } } });
+    await runningPod(s, {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'files', labels: { b: '2', a: '1' }, annotations: { note: 'say "hi"' } },
+      spec: {
+        containers: [{
+          name: 'app', image: 'busybox', workingDir: '/work',
+          volumeMounts: [
+            { name: 'cfg', mountPath: '/etc/config' },
+            { name: 'sec', mountPath: '/etc/tls', readOnly: true },
+            { name: 'cfg', mountPath: '/etc/app.conf', subPath: 'app.conf' },
+            { name: 'info', mountPath: '/etc/podinfo' },
+            { name: 'scratch', mountPath: '/work' },
+          ],
+        }],
+        volumes: [
+          { name: 'cfg', configMap: { name: 'cfg' } },
+          { name: 'sec', secret: { secretName: 'sec', items: [{ key: 'tls.key', path: 'private/key.pem' }] } },
+          { name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'annotations', fieldRef: { fieldPath: 'metadata.annotations' } }, { path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } },
+          { name: 'scratch', emptyDir: {} },
+        ],
+      },
+    });
+    expect((await ran(s, 'files', ['ls', '/etc/config'])).stdout).toBe('app.conf\nother\n');
+    expect((await ran(s, 'files', ['cat', '/etc/config/app.conf'])).stdout).toBe('port=80\n');
+    expect((await ran(s, 'files', ['cat', '/etc/app.conf'])).stdout).toBe('port=80\n');
+    expect((await ran(s, 'files', ['ls', '/etc/tls'])).stdout).toBe('private\n');
+    expect((await ran(s, 'files', ['cat', '/etc/tls/private/key.pem'])).stdout).toBe('KEY');
+    expect((await ran(s, 'files', ['cat', '/etc/podinfo/labels'])).stdout).toBe('a="1"\nb="2"');
+    expect((await ran(s, 'files', ['cat', '/etc/podinfo/annotations'])).stdout).toContain('note="say \\"hi\\""');
+    expect((await ran(s, 'files', ['cat', '/etc/podinfo/name'])).stdout).toBe('files');
+    expect((await ran(s, 'files', ['pwd'])).stdout).toBe('/work\n');
+    expect((await ran(s, 'files', ['ls'])).stdout).toBe('');
+    expect((await ran(s, 'files', ['cat', '/etc/hostname'])).stdout).toBe('files\n');
+    expect((await ran(s, 'files', ['cat', '/etc/resolv.conf'])).stdout).toBe('search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n');
+    const missing = await ran(s, 'files', ['cat', 'nope', '/etc/hostname']);
+    expect(missing.stderr).toBe("cat: can't open 'nope': No such file or directory\n");
+    expect(missing.stdout).toBe('files\n');
+    expect(missing.status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
+    const long = (await ran(s, 'files', ['ls', '-l', '/etc/config'])).stdout.split('\n')[0]!;
+    expect(long).toMatch(/^-rw-r--r-- +1 root +root +8 \w{3} +\d+ \d\d:\d\d app\.conf$/);
+  });
+
+  it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'prog' }, spec: { securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000 }, containers: [{ name: 'app', image: 'busybox' }] } });
+    expect((await ran(s, 'prog', ['id'])).stdout).toBe('uid=1000 gid=3000 groups=3000,2000\n');
+    expect((await ran(s, 'prog', ['true'])).status).toEqual({ metadata: {}, status: 'Success' });
+    expect((await ran(s, 'prog', ['false'])).status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
+    expect((await ran(s, 'prog', ['sh', '-c', 'false || echo recovered && exit 3'])).status).toMatchObject({ details: { causes: [{ message: '3' }] } });
+    const sh = await ran(s, 'prog', ['sh', '-c', 'wget localhost']);
+    expect(sh.stderr).toBe('sh: wget: not found\n');
+    expect(sh.status).toMatchObject({ details: { causes: [{ message: '127' }] } });
+    const missing = await ran(s, 'prog', ['curl', 'localhost']);
+    expect(missing.status).toMatchObject({ status: 'Failure', reason: 'InternalError', code: 500 });
+    expect(String(missing.status['message'])).toMatch(/^Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown$/);
+    expect(String((await ran(s, 'prog', ['/opt/app'])).status['message'])).toContain('exec: "/opt/app": stat /opt/app: no such file or directory: unknown');
+    expect((await ran(s, 'prog', ['cat'], { stdin: 'typed\n' })).stdout).toBe('typed\n');
+  });
+
+  it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }] } });
+    const plain = await exec(s, 'two', ['ls'], { upgrade: false });
+    expect(plain).toBeInstanceOf(Response);
+    expect((plain as Response).status).toBe(400);
+    expect(((await (plain as Response).json()) as { message: string }).message).toBe('Upgrade request required');
+    const wrong = (await exec(s, 'two', ['ls'], { container: 'nope' })) as Response;
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { message: string }).message).toBe('container nope is not valid for pod two');
+    const done = (await exec(s, 'two', ['ls'], { container: 'init' })) as Response;
+    expect(done.status).toBe(500);
+    expect(await done.text()).toBe('container not found ("init")');
+    await s.json('PATCH', '/api/v1/nodes/node-1', { body: { metadata: { annotations: { 'kubesim.io/kubelet': 'stopped' } } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    const stopped = (await exec(s, 'two', ['ls'])) as Response;
+    expect(stopped.status).toBe(500);
+    expect(((await stopped.json()) as { message: string }).message).toBe('error dialing backend: dial tcp: lookup node-1: no such host');
+  });
+});
+
+describe('environment rules', () => {
+  it('expands $(VAR), keeps unknown references and unescapes $$', () => {
+    const vars: Record<string, string> = { A: 'x' };
+    expect(expandEnv('$(A)-$(B)-$$(A)-$A-$', (n) => vars[n])).toBe('x-$(B)-$(A)-$A-$');
+  });
+
+  it('gives a service the docker link variables of each port, the first also as _PORT', () => {
+    const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'dns-svc' }, spec: { clusterIP: '10.0.0.10', ports: [{ name: 'dns', port: 53, protocol: 'UDP' }, { name: 'dns-tcp', port: 53, protocol: 'TCP' }] } };
+    expect(serviceEnvVars([svc])).toEqual([
+      ['DNS_SVC_SERVICE_HOST', '10.0.0.10'],
+      ['DNS_SVC_SERVICE_PORT', '53'],
+      ['DNS_SVC_SERVICE_PORT_DNS', '53'],
+      ['DNS_SVC_SERVICE_PORT_DNS_TCP', '53'],
+      ['DNS_SVC_PORT', 'udp://10.0.0.10:53'],
+      ['DNS_SVC_PORT_53_UDP', 'udp://10.0.0.10:53'],
+      ['DNS_SVC_PORT_53_UDP_PROTO', 'udp'],
+      ['DNS_SVC_PORT_53_UDP_PORT', '53'],
+      ['DNS_SVC_PORT_53_UDP_ADDR', '10.0.0.10'],
+      ['DNS_SVC_PORT_53_TCP', 'tcp://10.0.0.10:53'],
+      ['DNS_SVC_PORT_53_TCP_PROTO', 'tcp'],
+      ['DNS_SVC_PORT_53_TCP_PORT', '53'],
+      ['DNS_SVC_PORT_53_TCP_ADDR', '10.0.0.10'],
+    ]);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The simulated kubelet's exec endpoint (/exec/<ns>/<pod>/<container>): a
+ * running container of a pod on a simulated node runs the command against
+ * what it sees (containerView.ts, containerExec.ts); the answers of a real
+ * kubelet otherwise: a container that is not running is `container not
+ * found`, and the command's end is the Status the kubelet writes on the
+ * error channel (remotecommand ServeExec).
+ */
+import type { KubeObject } from '../api/types';
+import { isObject } from '../api/types';
+import type { CoreObjectGetter } from '../registry/core/podLocation';
+import type { ExecStreamSession, StreamOptions } from '../http/upgrade';
+import { containerView, runningContainer, type ContainerViewSource } from './containerView';
+import { execInContainer, lineShell } from './containerExec';
+import { isKubeletStopped, isSimulatedNode } from './nodes';
+
+/** What the simulated kubelets read besides single objects, and how they get tokens. */
+export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
+  /** Every pod the server stores (a kubelet's /pods and stats keep its node's). */
+  listPods(): Promise<KubeObject[]>;
+  now(): Date;
+  /** Random hex for the runtime's exec ids. */
+  randomHex(length: number): string;
+};
+
+const success = { metadata: {}, status: 'Success' };
+
+/** The kubelet's NonZeroExitCode Status: kubectl prints `command terminated with exit code N` and exits with it. */
+function nonZeroExit(command: string[], code: number): Record<string, unknown> {
+  return {
+    metadata: {},
+    status: 'Failure',
+    message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${code}`,
+    reason: 'NonZeroExitCode',
+    details: { causes: [{ reason: 'ExitCode', message: String(code) }] },
+  };
+}
+
+/** apierrors.NewInternalError of the runtime's error, as the kubelet writes a command that did not start. */
+function internalError(message: string): Record<string, unknown> {
+  const text = `error executing command in container: ${message}`;
+  return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
+}
+
+/** Commands that read their standard input: cat of nothing or `-`, a shell without -c. */
+function readsStdin(command: string[]): boolean {
+  const [name = '', ...args] = command;
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  if (base === 'cat') return !args.length || args.includes('-');
+  if (base === 'sh' || base === 'bash') return args[0] !== '-c';
+  return false;
+}
+
+/**
+ * The pod's node's kubelet answering exec: undefined when no simulated
+ * kubelet serves the node (it is not simulated, or its kubelet is stopped),
+ * a Response when it refuses, else the session to run.
+ */
+export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKubeletSource, pod: KubeObject, container: string, options: StreamOptions, command: string[]): Promise<ExecStreamSession | Response | undefined> {
+  const spec = isObject(pod['spec']) ? pod['spec'] : {};
+  const node = await get('nodes', '', String(spec['nodeName'] ?? ''));
+  if (!isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
+  const running = runningContainer(pod, container);
+  // streaming.WriteError of GetExec's error: 500, the error's text.
+  if (!running) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  const view = await containerView({ ...source, get }, pod, container, { tty: options.tty, startedAt: running.startedAt });
+  const shell = options.stdin ? lineShell(view, command, () => source.now()) : undefined;
+  return {
+    options,
+    readsStdin: options.stdin && readsStdin(command),
+    ...(shell ? { shell } : {}),
+    statusFor: (code) => (code === 0 ? success : nonZeroExit(command, code)),
+    async run(stdin) {
+      const outcome = execInContainer(view, command, stdin, source.now());
+      if (!outcome.started) return { stdout: '', stderr: '', status: internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${outcome.error}`) };
+      const status = outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode);
+      // A terminal has one output stream, and its line discipline ends lines with CR LF.
+      if (options.tty) return { stdout: (outcome.stdout + outcome.stderr).replace(/\r?\n/g, '\r\n'), stderr: '', status };
+      return { stdout: outcome.stdout, stderr: outcome.stderr, status };
+    },
+  };
+}
