@@ -35,7 +35,7 @@ spec:
 const rows = (out: string): string[][] => out.trim().split('\n').map((l) => l.trim().split(/\s+/).slice(0, 3));
 
 describe('kubectl get apiservices', () => {
-  it('[AGG-APISERVICE-011] lists the built-in group versions as Local and available', async () => {
+  it('lists the built-in group versions as Local and available', async () => {
     const out = await t.kubectlOk(['get', 'apiservices']);
     const table = rows(out);
     expect(table[0]).toEqual(['NAME', 'SERVICE', 'AVAILABLE']);
@@ -47,7 +47,7 @@ describe('kubectl get apiservices', () => {
     expect(JSON.parse(labels)).toEqual({ 'kube-aggregator.kubernetes.io/automanaged': 'onstart' });
   });
 
-  it('[AGG-APISERVICE-012] a CRD applied gets its v1.<group>, gone with the CRD', async () => {
+  it('a CRD applied gets its v1.<group>, gone with the CRD', async () => {
     await t.kubectlOk(['apply', '-f', '-'], crd);
     const listed = await eventually(() => t.kubectlOk(['get', 'apiservices']), (out) => /^v1\.example\.com\s+Local\s+True\s/m.test(out), 'v1.example.com listed');
     expect(rows(listed)).toContainEqual(['v1.example.com', 'Local', 'True']);

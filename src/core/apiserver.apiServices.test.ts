@@ -29,7 +29,7 @@ function crd(versions: string[]) {
 }
 
 describe('autoregistered APIServices', () => {
-  it('[AGG-APISERVICE-001] every served built-in group version has a Local APIService with kube-apiserver\'s priorities', async () => {
+  it('every served built-in group version has a Local APIService with kube-apiserver\'s priorities', async () => {
     const t = await newTestServer();
     const list = await names(t);
     expect(list).toEqual([
@@ -49,7 +49,7 @@ describe('autoregistered APIServices', () => {
     expect((await get(t, 'v1.apiregistration.k8s.io')).status).toBe(404);
   });
 
-  it('[AGG-APISERVICE-002] kube-apiserver writes them: its managedFields for the object and the status', async () => {
+  it('kube-apiserver writes them: its managedFields for the object and the status', async () => {
     const t = await newTestServer();
     const { body } = await get(t, 'v1.batch');
     expect(body.metadata.managedFields.map((m: Record<string, unknown>) => [m['manager'], m['operation'], m['subresource']])).toEqual([
@@ -58,14 +58,14 @@ describe('autoregistered APIServices', () => {
     ]);
   });
 
-  it('[AGG-APISERVICE-003] --runtime-config: a disabled version has none, an enabled beta one has its own', async () => {
+  it('--runtime-config: a disabled version has none, an enabled beta one has its own', async () => {
     const t = await newTestServer({ runtimeConfig: 'batch/v1=false,networking.k8s.io/v1beta1=true' });
     const list = await names(t);
     expect(list).not.toContain('v1.batch');
     expect((await get(t, 'v1beta1.networking.k8s.io')).body.spec).toEqual({ group: 'networking.k8s.io', version: 'v1beta1', groupPriorityMinimum: 17200, versionPriority: 9 });
   });
 
-  it('[AGG-APISERVICE-004] onstart ones come back on the next start only, and one for a version now disabled goes then', async () => {
+  it('onstart ones come back on the next start only, and one for a version now disabled goes then', async () => {
     const storage = createMemoryStorage();
     const start = async (runtimeConfig?: string) => {
       const server = createApiServer({ storage, clock: new FakeClock(started), random: seededRandom(1), controllers: rawApiControllers, runtimeConfig });
@@ -84,7 +84,7 @@ describe('autoregistered APIServices', () => {
     await first.close().catch(() => undefined);
   });
 
-  it('[AGG-APISERVICE-005] a user\'s APIService of the same name is left alone; a Local one of its own is made Available', async () => {
+  it('a user\'s APIService of the same name is left alone; a Local one of its own is made Available', async () => {
     const t = await newTestServer();
     const mine = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.example.org' }, spec: { group: 'example.org', version: 'v1', groupPriorityMinimum: 2000, versionPriority: 10 } };
     expect((await t.json('POST', path, { body: mine })).status).toBe(201);
@@ -95,7 +95,7 @@ describe('autoregistered APIServices', () => {
 });
 
 describe('CRD APIServices', () => {
-  it('[AGG-APISERVICE-006] a CRD\'s served versions get automanaged APIServices that follow its versions and go with it', async () => {
+  it('a CRD\'s served versions get automanaged APIServices that follow its versions and go with it', async () => {
     const t = await newTestServer();
     expect((await t.json('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd(['v1']) })).status).toBe(201);
     const created = await eventually(() => get(t, 'v1.example.com'), (r) => r.status === 200 && r.body.status !== undefined, 'v1.example.com');
@@ -120,7 +120,7 @@ describe('CRD APIServices', () => {
 });
 
 describe('metrics-server\'s APIService', () => {
-  it('[AGG-APISERVICE-007] with simulated nodes v1beta1.metrics.k8s.io is registered as its manifest does, and Available', async () => {
+  it('with simulated nodes v1beta1.metrics.k8s.io is registered as its manifest does, and Available', async () => {
     const t = await newTestServer({ simulatedNodes: 1 });
     const { body } = await eventually(() => get(t, 'v1beta1.metrics.k8s.io'), (r) => r.status === 200 && r.body.status !== undefined, 'v1beta1.metrics.k8s.io');
     expect(body.metadata.labels).toEqual({ 'k8s-app': 'metrics-server' });
@@ -134,17 +134,17 @@ describe('metrics-server\'s APIService', () => {
 });
 
 describe('autoregistration hooks', () => {
-  it('[AGG-APISERVICE-008] /readyz lists the aggregator hooks and autoregister-completion', async () => {
+  it('/readyz lists the aggregator hooks and autoregister-completion', async () => {
     const t = await newTestServer();
     const text = await (await t.request('GET', '/readyz?verbose')).text();
     expect(text).toContain('[+]poststarthook/apiservice-registration-controller ok\n[+]poststarthook/kube-apiserver-autoregistration ok\n[+]autoregister-completion ok\n');
     expect((await t.request('GET', '/livez/autoregister-completion')).status).toBe(200);
   });
 
-  it('[AGG-APISERVICE-009] Table: NAME SERVICE AVAILABLE AGE, Local and True', async () => {
+  it('[API-TABLE-004] Table: NAME SERVICE AVAILABLE AGE, Local and True', async () => {
     const t = await newTestServer();
     const table = await t.json('GET', path, { headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
-    expect(table.body.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(['Name', 'Service', 'Available', 'Age']);
+    expect(table.body.columnDefinitions.map((c: { name: string; type: string }) => [c.name, c.type])).toEqual([['Name', 'string'], ['Service', 'string'], ['Available', 'string'], ['Age', 'string']]);
     expect(table.body.rows[0].cells).toEqual(['v1.', 'Local', 'True', '0s']);
   });
 });

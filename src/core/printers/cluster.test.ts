@@ -187,7 +187,7 @@ describe('cluster and policy printers', () => {
       obj('APIService', 'apiregistration.k8s.io/v1', name, { spec, ...(conditions ? { status: { conditions } } : {}) });
     const available = (status: string, reason?: string) => ({ type: 'Available', status, ...(reason ? { reason } : {}) });
 
-    it('[API-TABLE-APISERVICE] describes the columns as kube-aggregator does', () => {
+    it('describes the columns as kube-aggregator does', () => {
       const columns = tableColumnsFor('apiregistration.k8s.io', 'apiservices');
       expect(columns.map((c) => [c.name, c.type, c.format])).toEqual([['Name', 'string', 'name'], ['Service', 'string', ''], ['Available', 'string', ''], ['Age', 'string', '']]);
       expect(columns[1].description).toBe('The reference to the service that hosts this API endpoint.');

@@ -3,7 +3,7 @@ import { registryBundle } from './generated';
 import { apiServiceName, apiServicePriority } from './apiServicePriorities';
 
 describe('apiVersionPriorities', () => {
-  it('[AGG-APISERVICE-010] has every bundled group version but the aggregator\'s own, at the group priority discovery orders by', () => {
+  it('has every bundled group version but the aggregator\'s own, at the group priority discovery orders by', () => {
     const missing: string[] = [];
     for (const g of registryBundle.groups) {
       for (const v of g.versions) {
