@@ -10,6 +10,8 @@ import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdm
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
+import { builtinAPIServices, startAutoregistration } from './controllers/autoregister';
+import { startAPIServiceAvailability } from './controllers/apiServiceAvailable';
 import { startGarbageCollector } from './controllers/garbageCollector';
 import { startNamespaceController } from './controllers/namespace';
 import { startServiceAccountController } from './controllers/serviceAccount';
@@ -480,6 +482,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
+    // kube-aggregator's availability controllers and kube-apiserver's autoregistration: an APIService for every
+    // served built-in group version (as served at start) and CRD version, written by kube-apiserver.
+    const asApiServer = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
+    const availability = startAPIServiceAvailability(asApiServer);
+    for (const h of ['start-kube-aggregator-informers', 'apiservice-status-local-available-controller', 'apiservice-status-remote-available-controller', 'apiservice-registration-controller'] as const) health.done(h);
+    const autoregistration = startAutoregistration(asApiServer, builtinAPIServices(registry.groups().filter((g) => registry.isBuiltinGroup(g.name))));
+    health.done('kube-apiserver-autoregistration');
+    controllers.push(availability, autoregistration);
+    await autoregistration.idle();
+    await availability.idle();
+    health.autoregisterPending(() => autoregistration.onStart.filter((name) => !availability.seenAvailable.has(name)));
     await policies.start();
     await webhooks.start();
     await defaultPlugins.start();

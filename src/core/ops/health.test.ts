@@ -46,6 +46,12 @@ const livezChecks = [
   'poststarthook/crd-informer-synced',
   'poststarthook/start-system-namespaces-controller',
   'poststarthook/bootstrap-controller',
+  'poststarthook/start-kube-aggregator-informers',
+  'poststarthook/apiservice-status-local-available-controller',
+  'poststarthook/apiservice-status-remote-available-controller',
+  'poststarthook/apiservice-registration-controller',
+  'poststarthook/kube-apiserver-autoregistration',
+  'autoregister-completion',
 ];
 
 describe('health endpoints', () => {

@@ -61,6 +61,12 @@ export class HealthChecks {
     return () => this.hooks.set(name, true);
   }
 
+  /** A boot-sequence check (AddBootSequenceHealthChecks): on all three endpoints, excused on /livez during the grace period. */
+  addBootSequenceCheck(name: string, check: CheckFn): void {
+    this.add(name, check, ['healthz', 'readyz']);
+    this.add(name, () => (this.inLivezGracePeriod() ? undefined : check()), ['livez']);
+  }
+
   /** Shutdown has begun: /readyz fails its `shutdown` check from now on (--shutdown-delay-duration drains here). */
   startShutdown(): void {
     this.shuttingDown = true;
@@ -153,6 +159,12 @@ export const postStartHooks = [
   'crd-informer-synced',
   'start-system-namespaces-controller',
   'bootstrap-controller',
+  // kube-aggregator's, then kube-apiserver's autoregistration.
+  'start-kube-aggregator-informers',
+  'apiservice-status-local-available-controller',
+  'apiservice-status-remote-available-controller',
+  'apiservice-registration-controller',
+  'kube-apiserver-autoregistration',
 ] as const;
 export type PostStartHook = (typeof postStartHooks)[number] | 'rbac/bootstrap-roles';
 
@@ -164,6 +176,8 @@ export interface ServerHealth {
   ran(hook: PostStartHook): void;
   /** The informers (watch cache, controllers) have synced: readyz `informer-sync` passes. */
   informersSynced(): void;
+  /** What `autoregister-completion` checks: the onstart APIServices not yet seen Available (failing until set). */
+  autoregisterPending(pending: () => string[]): void;
 }
 
 /** The checks of kube-apiserver: ping, log, etcd, etcd-readiness, informer-sync, the post-start hooks and shutdown. */
@@ -184,6 +198,12 @@ export function serverHealth(deps: ServerHealthDeps): ServerHealth {
   checks.add('etcd-readiness', etcd, ['readyz']);
   checks.add('informer-sync', () => (synced ? undefined : 'informers not started yet'), ['readyz']);
   const hooks = new Map<string, () => void>(postStartHooks.map((h) => [h, checks.addPostStartHook(h)]));
+  let pending: (() => string[]) | undefined;
+  checks.addBootSequenceCheck('autoregister-completion', () => {
+    if (!pending) return 'not started';
+    const missing = pending();
+    return missing.length ? `missing APIService: [${missing.sort().join(' ')}]` : undefined;
+  });
   checks.addShutdownCheck();
   return {
     checks,
@@ -191,6 +211,9 @@ export function serverHealth(deps: ServerHealthDeps): ServerHealth {
     ran: (hook) => checks.addPostStartHook(hook)(),
     informersSynced: () => {
       synced = true;
+    },
+    autoregisterPending: (fn) => {
+      pending = fn;
     },
   };
 }

@@ -26,6 +26,7 @@ describe('cluster and policy printers', () => {
     ['flowcontrol.apiserver.k8s.io', 'flowschemas', ['Name', 'PriorityLevel', 'MatchingPrecedence', 'DistinguisherMethod', 'Age', 'MissingPL']],
     ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', ['Name', 'Type', 'NominalConcurrencyShares', 'Queues', 'HandSize', 'QueueLengthLimit', 'Age']],
     ['node.k8s.io', 'runtimeclasses', ['Name', 'Handler', 'Age']],
+    ['apiregistration.k8s.io', 'apiservices', ['Name', 'Service', 'Available', 'Age']],
   ])('%s/%s columns', (group, resource, names) => {
     expect(tableColumnsFor(group, resource).map((c) => c.name)).toEqual(names);
   });
@@ -179,5 +180,28 @@ describe('cluster and policy printers', () => {
       ['b-system', 'workload-high', 500, 'ByUser', '60m', '?'],
       ['service-accounts', 'workload-high', 9000, 'ByUser', '60m', 'False'],
     ]);
+  });
+
+  describe('apiservices', () => {
+    const apiService = (name: string, spec: Record<string, unknown>, conditions?: unknown[]) =>
+      obj('APIService', 'apiregistration.k8s.io/v1', name, { spec, ...(conditions ? { status: { conditions } } : {}) });
+    const available = (status: string, reason?: string) => ({ type: 'Available', status, ...(reason ? { reason } : {}) });
+
+    it('describes the columns as kube-aggregator does', () => {
+      const columns = tableColumnsFor('apiregistration.k8s.io', 'apiservices');
+      expect(columns.map((c) => [c.name, c.type, c.format])).toEqual([['Name', 'string', 'name'], ['Service', 'string', ''], ['Available', 'string', ''], ['Age', 'string', '']]);
+      expect(columns[1].description).toBe('The reference to the service that hosts this API endpoint.');
+      expect(columns[2].description).toBe('Whether this service is available.');
+    });
+
+    it.each<[string, KubeObject, unknown[]]>([
+      ['a local APIService', apiService('v1.apps', { group: 'apps', version: 'v1' }, [available('True', 'Local')]), ['v1.apps', 'Local', 'True', '60m']],
+      ['a remote one, available', apiService('v1beta1.metrics.k8s.io', { service: { namespace: 'kube-system', name: 'metrics-server' } }, [available('True', 'Passed')]), ['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'True', '60m']],
+      ['a remote one, failing', apiService('v1.x.io', { service: { namespace: 'ns', name: 'svc' } }, [available('False', 'ServiceNotFound')]), ['v1.x.io', 'ns/svc', 'False (ServiceNotFound)', '60m']],
+      ['a false condition without a reason', apiService('v1.y.io', {}, [available('False')]), ['v1.y.io', 'Local', 'False', '60m']],
+      ['no Available condition yet', apiService('v1.z.io', {}), ['v1.z.io', 'Local', 'Unknown', '60m']],
+    ])('%s', (_what, o, want) => {
+      expect(cells('apiregistration.k8s.io', 'apiservices', o)).toEqual(want);
+    });
   });
 });

@@ -427,3 +427,28 @@ export const resourceSlicePrinter: Printer = {
     };
   },
 };
+
+/**
+ * kube-aggregator's APIService TableConvertor: SERVICE is `Local` or namespace/name; AVAILABLE is the Available
+ * condition's status, `False (reason)` when not True and it has a reason, `Unknown` without the condition.
+ */
+export const apiServicePrinter: Printer = {
+  columns: [
+    nameColumn(),
+    column('Service', 'string', 'The reference to the service that hosts this API endpoint.'),
+    column('Available', 'string', 'Whether this service is available.'),
+    ageColumn(),
+  ],
+  row(obj, { now }) {
+    const service = field(obj, 'spec', 'service');
+    const reference = present(service) ? `${str(field(service, 'namespace'))}/${str(field(service, 'name'))}` : 'Local';
+    const condition = arr(field(obj, 'status', 'conditions')).find((c) => field(c, 'type') === 'Available');
+    let available = 'Unknown';
+    if (condition !== undefined) {
+      const status = str(field(condition, 'status'));
+      const reason = str(field(condition, 'reason'));
+      available = status !== 'True' && reason ? `${status} (${reason})` : status;
+    }
+    return { cells: [name(obj), reference, available, age(obj, now)] };
+  },
+};

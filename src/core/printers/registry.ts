@@ -7,6 +7,7 @@
 
 import {
   admissionPolicyBindingPrinter,
+  apiServicePrinter,
   certificateSigningRequestPrinter,
   clusterTrustBundlePrinter,
   flowSchemaPrinter,
@@ -123,6 +124,7 @@ const PRINTERS: Record<string, Record<string, Printer>> = {
     csistoragecapacities: csiStorageCapacityPrinter,
     volumeattributesclasses: volumeAttributesClassPrinter,
   },
+  'apiregistration.k8s.io': { apiservices: apiServicePrinter },
   'scheduling.k8s.io': { priorityclasses: priorityClassPrinter },
   'node.k8s.io': { runtimeclasses: runtimeClassPrinter },
   'admissionregistration.k8s.io': {

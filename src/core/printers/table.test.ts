@@ -109,7 +109,6 @@ describe('default table', () => {
     ['clusterroles', 'rbac.authorization.k8s.io'],
     ['limitranges', ''],
     ['customresourcedefinitions', 'apiextensions.k8s.io'],
-    ['apiservices', 'apiregistration.k8s.io'],
   ])('serves %s with the default columns', (resource, group) => {
     expect(tableColumnsFor(group, resource).map((c) => c.name)).toEqual(['Name', 'Created At']);
   });

@@ -13,7 +13,7 @@ import { startKubelets } from './kubelet';
 import { simulatedNodes, startSimulatedNodes } from './nodes';
 import { startScheduler } from './scheduler';
 import { startProvisioner } from './provisioner';
-import { aggregatedMetricsReader } from './metricsApi';
+import { aggregatedMetricsReader, metricsAPIService } from './metricsApi';
 import { StatusError } from '../errors';
 
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
@@ -23,11 +23,12 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
   const nodes = simulatedNodes(count);
   // Each writes as its component does: the kubelets, the scheduler and the provisioner are field managers of their own.
   const as = (manager: string): NamespaceControllerDeps => ({ ...deps, storeFor: (type) => deps.storeFor(type).asManager(manager) });
-  // metrics-server's reader role, created once (kept when a user changed it).
-  const clusterRoles = deps.registry.resourceFor('rbac.authorization.k8s.io', 'v1', 'clusterroles');
-  if (clusterRoles) {
-    void deps.storeFor(clusterRoles).asManager('metrics-server').create('', aggregatedMetricsReader()).catch((e) => {
-      if (!(e instanceof StatusError && e.code === 409)) console.error('kubesim: metrics reader role:', e);
+  // metrics-server's reader role and APIService, created once (kept when a user changed them).
+  for (const [group, resource, obj] of [['rbac.authorization.k8s.io', 'clusterroles', aggregatedMetricsReader()], ['apiregistration.k8s.io', 'apiservices', metricsAPIService()]] as const) {
+    const type = deps.registry.resourceFor(group, 'v1', resource);
+    if (!type) continue;
+    void deps.storeFor(type).asManager('metrics-server').create('', obj).catch((e) => {
+      if (!(e instanceof StatusError && e.code === 409)) console.error(`kubesim: metrics-server's ${obj.kind}:`, e);
     });
   }
   const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes), startProvisioner(as('kubesim-provisioner'))];

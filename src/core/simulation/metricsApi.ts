@@ -116,3 +116,18 @@ export const aggregatedMetricsReader = (): KubeObject => ({
   },
   rules: [{ apiGroups: ['metrics.k8s.io'], resources: ['pods', 'nodes'], verbs: ['get', 'list', 'watch'] }],
 } as KubeObject);
+
+/** metrics-server's APIService, as its components.yaml registers it (kube-apiserver then proxies metrics.k8s.io to it). */
+export const metricsAPIService = (): KubeObject => ({
+  apiVersion: 'apiregistration.k8s.io/v1',
+  kind: 'APIService',
+  metadata: { name: 'v1beta1.metrics.k8s.io', labels: { 'k8s-app': 'metrics-server' } },
+  spec: {
+    service: { namespace: 'kube-system', name: 'metrics-server', port: 443 },
+    group: 'metrics.k8s.io',
+    version: 'v1beta1',
+    insecureSkipTLSVerify: true,
+    groupPriorityMinimum: 100,
+    versionPriority: 100,
+  },
+} as KubeObject);
