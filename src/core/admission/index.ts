@@ -186,7 +186,8 @@ class ControllerWebhooks extends WebhookPhases {
       object: review.object,
       oldObject: review.oldObject,
       dryRun: review.dryRun,
-      user: controllerUser,
+      // A controller with a ServiceAccount of its own (--use-service-account-credentials) writes as it.
+      user: review.user ?? controllerUser,
       options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
     };
   }
@@ -337,7 +338,7 @@ export function controllerPodSecurity(plugin: () => PodSecurityPlugin | undefine
           object: review.object,
           oldObject: review.oldObject,
           dryRun: review.dryRun,
-          user: { username: '', groups: [] },
+          user: review.user ?? { username: '', groups: [] },
         },
         { warnings: [], auditAnnotations: {} },
       ),
