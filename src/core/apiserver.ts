@@ -6,7 +6,7 @@
  * then dispatch (discovery | openapi | version/health | resource);
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
-import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
+import { bootstrapSystemPriorityClasses, controllerPodSecurity, controllerPolicies, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type ValidatingAdmissionPolicyPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -307,6 +307,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
   let podSecurity: PodSecurityPlugin | undefined;
   let webhooks: WebhookAdmissionPlugin | undefined;
+  /** ValidatingAdmissionPolicy, for the stores' own writes too; set once it is built. */
+  let controllerPolicyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -321,7 +323,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
       const hooks = controllerWebhooks(() => webhooks, type);
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, hooks.validating(controllerPodSecurity(() => podSecurity, type))), hooks.mutating(defaultPlugins.mutating(type)));
+      const validating = hooks.validating(controllerPolicies(() => controllerPolicyPlugin, type, controllerPodSecurity(() => podSecurity, type)));
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, validating), hooks.mutating(defaultPlugins.mutating(type)));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -403,6 +406,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  controllerPolicyPlugin = policies;
   webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport, observe: metrics.observeWebhook });
   const podType = registry.resourceFor('', 'v1', 'pods');
   // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.

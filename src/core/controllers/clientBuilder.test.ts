@@ -81,6 +81,27 @@ describe('--use-service-account-credentials', () => {
     });
   });
 
+  it("[AC-RBAC-116] a ValidatingAdmissionPolicy sees request.userInfo.username of replicaset-controller creating a Deployment's pods", async () => {
+    const t = await newTestServer({ useServiceAccountCredentials: true, controllers: workloads });
+    const vap = '/apis/admissionregistration.k8s.io/v1';
+    const policy = {
+      apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'no-rs-pods' },
+      spec: {
+        matchConstraints: { resourceRules: [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods'] }] },
+        validations: [{ expression: "request.userInfo.username != 'system:serviceaccount:kube-system:replicaset-controller'", messageExpression: "'created by ' + request.userInfo.username" }],
+      },
+    };
+    expect((await t.json('POST', `${vap}/validatingadmissionpolicies`, { body: policy })).status).toBe(201);
+    const binding = { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'no-rs-pods' }, spec: { policyName: 'no-rs-pods', validationActions: ['Deny'] } };
+    expect((await t.json('POST', `${vap}/validatingadmissionpolicybindings`, { body: binding })).status).toBe(201);
+    expect((await t.json('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('web') })).status).toBe(201);
+    const events = await until('a FailedCreate event', () => t.json('GET', '/api/v1/namespaces/default/events').then((r) => r.body.items as { reason: string; message: string }[]), (l) => l.some((e) => e.reason === 'FailedCreate'));
+    expect(events.find((e) => e.reason === 'FailedCreate')!.message).toMatch(
+      /^Error creating: pods "web-\w+-\w+" is forbidden: ValidatingAdmissionPolicy 'no-rs-pods' with binding 'no-rs-pods' denied request: created by system:serviceaccount:kube-system:replicaset-controller$/,
+    );
+    expect(await podNames(t)).toEqual([]);
+  });
+
   it('[AC-RBAC-116] without it, the controllers write as system:kube-controller-manager and create no accounts', async () => {
     const hook = recordingWebhook();
     const t = await newTestServer({ controllers: workloads, admissionWebhookTransport: hook.transport });
