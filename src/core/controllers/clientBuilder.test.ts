@@ -156,4 +156,15 @@ describe('--use-service-account-credentials', () => {
     expect(await podNames(t, admin)).toEqual([]);
     expect(((await t.json('GET', '/api/v1/namespaces/default/events', { headers: admin })).body.items as { reason: string }[]).map((e) => e.reason)).toEqual(['ScalingReplicaSet']);
   });
+
+  it('[AC-RBAC-116] under RBAC, service-account-controller without its binding makes no default ServiceAccount, and makes it once the binding is back', async () => {
+    const t = await newTestServer({ useServiceAccountCredentials: true, controllers: workloads, authenticators: [headerAuthenticator], authorizer: authorizerFromModes(['Node', 'RBAC']) });
+    const binding = (await t.json('GET', `${crbs}/system:controller:service-account-controller`, { headers: admin })).body;
+    expect((await t.json('DELETE', `${crbs}/system:controller:service-account-controller`, { headers: admin })).status).toBe(200);
+    expect((await t.json('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'late' } }, headers: admin })).status).toBe(201);
+    expect((await t.json('GET', '/api/v1/namespaces/late/serviceaccounts/default', { headers: admin })).status).toBe(404);
+    const { metadata, ...rest } = binding;
+    expect((await t.json('POST', crbs, { body: { ...rest, metadata: { name: metadata.name, labels: metadata.labels, annotations: metadata.annotations } }, headers: admin })).status).toBe(201);
+    await until('the default ServiceAccount', () => t.json('GET', '/api/v1/namespaces/late/serviceaccounts/default', { headers: admin }).then((r) => r.status), (s) => s === 200);
+  });
 });
