@@ -165,6 +165,15 @@ describe('--max-request-bytes', () => {
   });
 });
 
+describe('--use-service-account-credentials', () => {
+  it('[AC-RBAC-116] is off by default; a bare flag or a ParseBool value sets it', () => {
+    expect(parseFlags([]).useServiceAccountCredentials).toBeUndefined();
+    expect(parseFlags(['--use-service-account-credentials']).useServiceAccountCredentials).toBe(true);
+    expect(parseFlags(['--use-service-account-credentials=false']).useServiceAccountCredentials).toBe(false);
+    expect(() => parseFlags(['--use-service-account-credentials=yes'])).toThrow('invalid argument "yes" for "--use-service-account-credentials" flag: strconv.ParseBool: parsing "yes": invalid syntax');
+  });
+});
+
 describe('--max-endpoints-per-slice', () => {
   it('takes 1 to 1000, as kube-controller-manager validates it', () => {
     expect(parseFlags([]).maxEndpointsPerSlice).toBeUndefined();

@@ -62,6 +62,8 @@ export interface HostFlags extends AuthorizationFlags {
   maxEndpointsPerSlice?: number;
   /** kube-controller-manager's --mirroring-max-endpoints-per-subset (1 to 1000, default 1000). */
   mirroringMaxEndpointsPerSubset?: number;
+  /** kube-controller-manager's --use-service-account-credentials (default false). */
+  useServiceAccountCredentials?: boolean;
   help: boolean;
   /** Authentication flags (--token-auth-file, --service-account-*, ...); absent when none was given. */
   authn?: AuthnFlags;
@@ -87,6 +89,9 @@ Flags:
       --max-endpoints-per-slice int    most endpoints the endpointslice controller puts in one EndpointSlice (default 100)
       --mirroring-max-endpoints-per-subset int
                                        most addresses of one Endpoints subset the endpointslice mirroring controller mirrors (default 1000)
+      --use-service-account-credentials
+                                       each controller acts as its own ServiceAccount in kube-system (deployment-controller, ...),
+                                       with only the system:controller:<name> role's permissions (default false)
       --feature-gates mapStringBool    gates to turn on or off, e.g. "APIResponseCompression=false,NativeHistograms=true"; known gates:
                                        ${Object.keys(defaultFeatureGates).sort().join(', ')}
       --port int                       HTTP port (default 8080; 0 picks a free port)
@@ -142,11 +147,11 @@ export function parseFlags(argv: string[]): HostFlags {
     securePort: 6443,
     help: false,
   };
-  const booleans = new Set(['tls', 'help', 'fake-clock', ...authnBooleanFlags, ...etcdBooleanFlags]);
+  const booleans = new Set(['tls', 'help', 'fake-clock', 'use-service-account-credentials', ...authnBooleanFlags, ...etcdBooleanFlags]);
   const known = new Set(['port', 'secure-port', 'bind-address', 'advertise-address', 'data-dir', 'store', 'tls', 'tls-cert-file', 'tls-private-key-file', 'help', 'runtime-config', 'etcd-compaction-interval', 'feature-gates', 'livez-grace-period', 'event-ttl', 'simulated-nodes', 'shutdown-delay-duration', 'show-hidden-metrics-for-version',
     'service-cluster-ip-range', 'service-node-port-range', 'authorization-mode', 'authorization-config', 'authorization-policy-file',
     'authorization-webhook-config-file', 'authorization-webhook-version', 'authorization-webhook-cache-authorized-ttl', 'authorization-webhook-cache-unauthorized-ttl',
-    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice', 'mirroring-max-endpoints-per-subset']);
+    'enable-admission-plugins', 'disable-admission-plugins', 'admission-control-config-file', 'fake-clock', 'max-request-bytes', 'max-endpoints-per-slice', 'mirroring-max-endpoints-per-subset', 'use-service-account-credentials']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '-h') {
@@ -200,6 +205,13 @@ export function parseFlags(argv: string[]): HostFlags {
         if (value !== 'sqlite' && value !== 'memory' && value !== 'etcd') throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--store" flag: must be sqlite, memory or etcd`);
         flags.store = value;
         break;
+      case 'use-service-account-credentials': {
+        // strconv.ParseBool's spellings.
+        const parsed = ({ '1': true, t: true, T: true, TRUE: true, true: true, True: true, '0': false, f: false, F: false, FALSE: false, false: false, False: false } as Record<string, boolean>)[value];
+        if (parsed === undefined) throw new FlagError(`invalid argument ${JSON.stringify(value)} for "--${name}" flag: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`);
+        flags.useServiceAccountCredentials = parsed;
+        break;
+      }
       case 'tls':
       case 'help':
         flags[name] = value !== 'false';

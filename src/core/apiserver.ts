@@ -6,7 +6,7 @@
  * then dispatch (discovery | openapi | version/health | resource);
  * resource: lookup the resource type -> verb handler -> store -> encode.
  */
-import { bootstrapSystemPriorityClasses, controllerPodSecurity, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
+import { bootstrapSystemPriorityClasses, controllerPodSecurity, controllerPolicies, createDefaultAdmissionPlugins, createValidatingAdmissionPolicyPlugin, controllerWebhooks, createWebhookAdmissionPlugin, defaultPodSecurityPlugin, requestAdmission, requestWebhooks, type AdmissionWebhookTransport, type WebhookAdmissionPlugin, type ValidatingAdmissionPolicyPlugin, type DefaultPluginsOptions, type PodSecurityPlugin } from './admission';
 import { customResourceInfo } from './apiextensions/resources';
 import { CRD_GROUP, CRD_RESOURCE } from './apiextensions/types';
 import { createCrdController } from './controllers/crd';
@@ -18,7 +18,8 @@ import { startServiceAccountController } from './controllers/serviceAccount';
 import { startTokensController } from './controllers/tokens';
 import { startBootstrapSigner } from './controllers/bootstrapsigner';
 import { startTokenCleaner } from './controllers/tokencleaner';
-import { controllerEnabled } from './controllers/names';
+import { controllerEnabled, type ControllerName } from './controllers/names';
+import { controllerServiceAccounts, controllerStoreFor, ensureControllerServiceAccount } from './controllers/clientBuilder';
 import { startDeploymentController } from './controllers/deployment';
 import { startReplicaSetController } from './controllers/replicaset';
 import { startStatefulSetController } from './controllers/statefulset';
@@ -50,6 +51,7 @@ import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
+import type { UserInfo } from './auth/user';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
 import { serveDiscoveryDocument } from './http/handlers/discovery';
 import { discoveryDocument } from './discovery';
@@ -161,6 +163,12 @@ export interface ApiServerOptions {
   showHiddenMetricsForVersion?: string;
   /** The host's command-line flags by name, as /flagz lists them. */
   flags?: Record<string, string>;
+  /**
+   * kube-controller-manager's --use-service-account-credentials: each controller acts as its own
+   * ServiceAccount in kube-system (created at start), its writes admitted and authorized as that user.
+   * Off (the default): they act as system:kube-controller-manager, their writes not authorized.
+   */
+  useServiceAccountCredentials?: boolean;
   /** kube-controller-manager's --controllers (`*`, `name`, `-name`); `*` by default. */
   controllers?: string[];
   /**
@@ -302,6 +310,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   // PodSecurity guards the stores' pod writes too (the controllers'); it is built once the metrics exist.
   let podSecurity: PodSecurityPlugin | undefined;
   let webhooks: WebhookAdmissionPlugin | undefined;
+  /** ValidatingAdmissionPolicy, for the stores' own writes too; set once it is built. */
+  let controllerPolicyPlugin: ValidatingAdmissionPolicyPlugin | undefined;
 
   function storeFor(type: ResourceType): Store {
     const known = storeByType.get(type);
@@ -316,7 +326,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       let root: SchemaObject | undefined;
       const schema = { get root() { return (root ??= registry.schemaFor({ group: type.group, version: type.version, kind: type.kind })); }, definitions: allDefinitions };
       const hooks = controllerWebhooks(() => webhooks, type);
-      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, hooks.validating(controllerPodSecurity(() => podSecurity, type))), hooks.mutating(defaultPlugins.mutating(type)));
+      const validating = hooks.validating(controllerPolicies(() => controllerPolicyPlugin, type, controllerPodSecurity(() => podSecurity, type)));
+      store = new Store(type, strategy, { storage, clock, random, checkNamespace }, schema).withAdmission(defaultPlugins.validating(type, validating), hooks.mutating(defaultPlugins.mutating(type)));
       stores.set(key, store);
     }
     storeByType.set(type, store);
@@ -398,6 +409,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     },
   };
   const policies = createValidatingAdmissionPolicyPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, observeCheck: metrics.observePolicyCheck });
+  controllerPolicyPlugin = policies;
   webhooks = createWebhookAdmissionPlugin({ storage, registry, storeFor, authorizer: () => authorization.authorizer, transport: options.admissionWebhookTransport, observe: metrics.observeWebhook });
   const podType = registry.resourceFor('', 'v1', 'pods');
   // PodSecurity (unless --disable-admission-plugins names it): requests' writes, and the controllers' pods.
@@ -423,48 +435,71 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       const ca = options.authentication?.serviceAccounts?.rootCA;
       return typeof ca === 'function' ? ca() : ca;
     };
+    /** --use-service-account-credentials: each controller's identity, set when the manager starts (ensureControllerAccounts). */
+    const controllerUsers = new Map<string, UserInfo>();
+    const as = (name: ControllerName): typeof deps => {
+      const account = controllerServiceAccounts[name];
+      const user = account && controllerUsers.get(account);
+      return user ? { ...deps, storeFor: controllerStoreFor(deps.storeFor, user, () => authorization.authorizer) } : deps;
+    };
+    /** The client builder's getOrCreateServiceAccount, with the manager's own credentials, for each controller that starts. */
+    const ensureControllerAccounts = async () => {
+      if (!options.useServiceAccountCredentials) return;
+      const accounts = deps.storeFor(registry.resourceFor('', 'v1', 'serviceaccounts')!);
+      const names = new Set<string>();
+      for (const [name, account] of Object.entries(controllerServiceAccounts) as [ControllerName, string][]) {
+        const on = name === 'bootstrap-signer-controller' ? options.authentication?.controllers?.bootstrapSigner || enabled(name)
+          : name === 'token-cleaner-controller' ? options.authentication?.controllers?.tokenCleaner || enabled(name)
+          : name === 'certificatesigningrequest-signing-controller' ? options.clusterSigning && enabled(name)
+          : enabled(name);
+        if (on) names.add(account);
+      }
+      for (const account of names) controllerUsers.set(account, await ensureControllerServiceAccount(accounts, account));
+    };
     const starters = [
-      ['namespace-controller', () => startNamespaceController(deps)],
-      ['garbage-collector-controller', () => startGarbageCollector(deps)],
+      ['namespace-controller', () => startNamespaceController(as('namespace-controller'))],
+      ['garbage-collector-controller', () => startGarbageCollector(as('garbage-collector-controller'))],
       ['serviceaccount-token-controller', () => startTokensController({ ...deps, tokens: authn.serviceAccounts })],
-      ['deployment-controller', () => startDeploymentController(deps)],
-      ['replicaset-controller', () => startReplicaSetController(deps)],
-      ['statefulset-controller', () => startStatefulSetController(deps)],
-      ['daemonset-controller', () => startDaemonSetController(deps)],
-      ['replicationcontroller-controller', () => startReplicationManager(deps)],
-      ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...deps, rootCA })],
-      ['pod-garbage-collector-controller', () => startPodTermination(deps)],
-      ['resourcequota-controller', () => startResourceQuotaController(deps)],
-      ['disruption-controller', () => startDisruptionController(deps)],
-      ['node-lifecycle-controller', () => startNodeLifecycleController(deps)],
-      ['taint-eviction-controller', () => startTaintEvictionController(deps)],
-      ['job-controller', () => startJobController(deps)],
-      ['ttl-after-finished-controller', () => startTTLAfterFinishedController(deps)],
-      ['cronjob-controller', () => startCronJobController(deps)],
-      ['endpoints-controller', () => startEndpointsController(deps)],
-      ['endpointslice-controller', () => startEndpointSliceController(deps, { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
-      ['endpointslice-mirroring-controller', () => startEndpointSliceMirroringController(deps, { maxEndpointsPerSubset: options.mirroringMaxEndpointsPerSubset })],
-      ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(deps)],
-      ['persistentvolume-protection-controller', () => startPVProtectionController(deps)],
-      ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(deps)],
-      ['ephemeral-volume-controller', () => startEphemeralVolumeController(deps)],
-      ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(deps)],
-      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
+      ['deployment-controller', () => startDeploymentController(as('deployment-controller'))],
+      ['replicaset-controller', () => startReplicaSetController(as('replicaset-controller'))],
+      ['statefulset-controller', () => startStatefulSetController(as('statefulset-controller'))],
+      ['daemonset-controller', () => startDaemonSetController(as('daemonset-controller'))],
+      ['replicationcontroller-controller', () => startReplicationManager(as('replicationcontroller-controller'))],
+      ['root-ca-certificate-publisher-controller', () => startRootCACertPublisher({ ...as('root-ca-certificate-publisher-controller'), rootCA })],
+      ['pod-garbage-collector-controller', () => startPodTermination(as('pod-garbage-collector-controller'))],
+      ['resourcequota-controller', () => startResourceQuotaController(as('resourcequota-controller'))],
+      ['disruption-controller', () => startDisruptionController(as('disruption-controller'))],
+      ['node-lifecycle-controller', () => startNodeLifecycleController(as('node-lifecycle-controller'))],
+      ['taint-eviction-controller', () => startTaintEvictionController(as('taint-eviction-controller'))],
+      ['job-controller', () => startJobController(as('job-controller'))],
+      ['ttl-after-finished-controller', () => startTTLAfterFinishedController(as('ttl-after-finished-controller'))],
+      ['cronjob-controller', () => startCronJobController(as('cronjob-controller'))],
+      ['endpoints-controller', () => startEndpointsController(as('endpoints-controller'))],
+      ['endpointslice-controller', () => startEndpointSliceController(as('endpointslice-controller'), { maxEndpointsPerSlice: options.maxEndpointsPerSlice })],
+      ['endpointslice-mirroring-controller', () => startEndpointSliceMirroringController(as('endpointslice-mirroring-controller'), { maxEndpointsPerSubset: options.mirroringMaxEndpointsPerSubset })],
+      ['persistentvolumeclaim-protection-controller', () => startPVCProtectionController(as('persistentvolumeclaim-protection-controller'))],
+      ['persistentvolume-protection-controller', () => startPVProtectionController(as('persistentvolume-protection-controller'))],
+      ['persistentvolume-binder-controller', () => startPersistentVolumeBinder(as('persistentvolume-binder-controller'))],
+      ['ephemeral-volume-controller', () => startEphemeralVolumeController(as('ephemeral-volume-controller'))],
+      ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(as('horizontal-pod-autoscaler-controller'))],
+      ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(as('certificatesigningrequest-signing-controller'), options.clusterSigning!)] as const] : []),
     ] as const;
     const startControllerManager = async () => {
       managerControllers = [];
       const generation = ++managerGeneration;
+      await ensureControllerAccounts();
+      if (generation !== managerGeneration) return;
       (options.scheduleControllers ?? ((start) => start()))(() => {
         // Stopped (lost the Lease, or closed) before the host started them.
         if (generation !== managerGeneration) return;
         for (const [name, start] of starters) if (enabled(name)) managerControllers.push(start());
-        if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
-        if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
+        if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(as('bootstrap-signer-controller')));
+        if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(as('token-cleaner-controller')));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
         if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
       });
       if (enabled('serviceaccount-controller')) {
-        const serviceAccounts = startServiceAccountController(deps);
+        const serviceAccounts = startServiceAccountController(as('serviceaccount-controller'));
         managerControllers.push(serviceAccounts);
         await serviceAccounts.synced;
       }
@@ -473,12 +508,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       managerGeneration++;
       for (const c of managerControllers.splice(0)) c.stop();
     };
-    if (options.leaderElection) {
-      elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
-    } else {
-      // The bootstrap namespaces' default ServiceAccounts exist before the first request.
-      await startControllerManager();
-    }
+    const runControllerManager = async () => {
+      if (options.leaderElection) {
+        elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
+      } else {
+        // The bootstrap namespaces' default ServiceAccounts exist before the first request.
+        await startControllerManager();
+      }
+    };
+    // Controllers with their own credentials start once the default roles are in place, as
+    // kube-controller-manager waits for a healthy API server (poststarthook/rbac/bootstrap-roles).
+    if (!options.useServiceAccountCredentials) await runControllerManager();
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
@@ -505,6 +545,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const rbacControllers = await authorization.start();
     if (rbacControllers.length) health.ran('rbac/bootstrap-roles');
     controllers.push(...rbacControllers);
+    if (options.useServiceAccountCredentials) await runControllerManager();
     health.informersSynced();
   });
 

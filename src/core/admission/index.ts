@@ -173,22 +173,60 @@ class ControllerWebhooks extends WebhookPhases {
   }
 
   protected attributes(review: AdmissionReview): AdmissionAttributes {
-    const { type } = this;
-    const meta = (review.object ?? review.oldObject)?.metadata;
-    return {
-      operation: review.operation,
-      resource: { group: type.group, version: type.version, resource: type.resource },
-      kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
-      subresource: review.subresource,
-      name: meta?.name ?? '',
-      namespace: type.scope === 'Namespaced' ? (meta?.namespace ?? '') : '',
-      namespaced: type.scope === 'Namespaced',
-      object: review.object,
-      oldObject: review.oldObject,
-      dryRun: review.dryRun,
-      user: controllerUser,
-      options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
-    };
+    return controllerAttributes(this.type, review);
+  }
+}
+
+/** The admission attributes of a write no request makes: as its writer (a controller's own account) or kube-controller-manager. */
+function controllerAttributes(type: ResourceType, review: AdmissionReview): AdmissionAttributes {
+  const meta = (review.object ?? review.oldObject)?.metadata;
+  return {
+    operation: review.operation,
+    resource: { group: type.group, version: type.version, resource: type.resource },
+    kind: { group: type.group, version: type.version, kind: review.kind ?? type.kind },
+    subresource: review.subresource,
+    name: meta?.name ?? '',
+    namespace: type.scope === 'Namespaced' ? (meta?.namespace ?? '') : '',
+    namespaced: type.scope === 'Namespaced',
+    object: review.object,
+    oldObject: review.oldObject,
+    dryRun: review.dryRun,
+    // A controller with a ServiceAccount of its own (--use-service-account-credentials) writes as it.
+    user: review.user ?? controllerUser,
+    options: optionsKinds[review.operation] ? { kind: optionsKinds[review.operation], apiVersion: 'meta.k8s.io/v1' } : undefined,
+  };
+}
+
+/**
+ * ValidatingAdmissionPolicy on the writes no request makes (a ReplicaSet's
+ * pods), after `inner` (PodSecurity); warnings and audit annotations have no
+ * response or audit event to go to. The plugin is looked up at each write:
+ * stores exist before it is built.
+ */
+export function controllerPolicies(plugin: () => ValidatingAdmissionPolicyPlugin | undefined, type: ResourceType, inner: ValidatingAdmission | undefined): ValidatingAdmission {
+  return new ControllerPolicies(plugin, type, inner);
+}
+
+class ControllerPolicies implements ValidatingAdmission {
+  constructor(
+    private readonly lookup: () => ValidatingAdmissionPolicyPlugin | undefined,
+    private readonly type: ResourceType,
+    private readonly inner: ValidatingAdmission | undefined,
+  ) {}
+
+  validate(review: AdmissionReview): Promise<void> {
+    const first = this.inner?.validate(review);
+    return first ? first.then(() => this.policies(review)) : (this.policies(review) ?? settled);
+  }
+
+  private policies(review: AdmissionReview): Promise<void> | undefined {
+    const plugin = this.lookup();
+    if (!plugin) return undefined;
+    try {
+      return plugin.validate(controllerAttributes(this.type, review), { warnings: [], auditAnnotations: {} });
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 }
 
@@ -337,7 +375,7 @@ export function controllerPodSecurity(plugin: () => PodSecurityPlugin | undefine
           object: review.object,
           oldObject: review.oldObject,
           dryRun: review.dryRun,
-          user: { username: '', groups: [] },
+          user: review.user ?? { username: '', groups: [] },
         },
         { warnings: [], auditAnnotations: {} },
       ),

@@ -6,8 +6,12 @@
  */
 import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from './namespace';
+import { realClock } from '../util/clock';
 
 export const defaultServiceAccountName = 'default';
+
+/** How long a namespace whose ServiceAccount create was Forbidden waits before the next try (real time). */
+const forbiddenRetryMs = 1000;
 
 export function startServiceAccountController(deps: NamespaceControllerDeps): { stop(): void; synced: Promise<void> } {
   const namespaces = deps.storeFor(deps.registry.resourceFor('', 'v1', 'namespaces')!);
@@ -23,6 +27,11 @@ export function startServiceAccountController(deps: NamespaceControllerDeps): { 
       if (await accounts.getKv(namespace, defaultServiceAccountName)) return;
       await accounts.create(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: defaultServiceAccountName } });
     } catch (e) {
+      // Refused by the authorizer (its own account without its binding): tried again, as the queue's AddRateLimited.
+      if (e instanceof StatusError && e.code === 403 && !e.status.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) {
+        void realClock.sleep(forbiddenRetryMs, stopped.signal).then(() => ensure(namespace));
+        return;
+      }
       // Created meanwhile, or the namespace is terminating or gone: nothing to do.
       if (e instanceof StatusError && (e.code === 409 || e.code === 403 || e.code === 404)) return;
       if (!stopped.signal.aborted) console.error(`kubesim: service account controller: ${namespace}:`, e);

@@ -51,6 +51,8 @@ export interface AdmissionReview {
   oldObject?: KubeObject;
   dryRun: boolean;
   subresource: string;
+  /** Who writes, on a component's view with an identity of its own (withUser): a controller with --use-service-account-credentials. */
+  user?: UserInfo;
 }
 
 /** Validating admission for the writes of one request; throws to deny. */
@@ -661,7 +663,7 @@ export class Store {
       meta.managedFields = tracked.metadata.managedFields;
     }
     this.strategy.prepareForCreate?.(obj, ctx);
-    const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+    const admitted = this.mutatingAdmission?.admit({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
     if (admitted) await admitted;
     // Only kinds with an asynchronous check (a CSR's signature) take the extra await.
     const checking = this.strategy.checkAsync?.(obj, undefined, ctx);
@@ -678,7 +680,7 @@ export class Store {
       // A namespace in the lister's cache answers at once: no turn to wait.
       const namespaceChecked = this.namespaced ? this.deps.checkNamespace(namespace, { gr: this.gr, name: meta.name ?? '' }) : undefined;
       if (namespaceChecked) await namespaceChecked;
-      await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+      await this.admission?.validate({ operation: 'CREATE', object: obj, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
 
       const key = this.key(namespace, meta.name!);
       if (options.dryRun) {
@@ -744,10 +746,10 @@ export class Store {
       let finish: FinishFunc | undefined;
       let stored = false;
       try {
-        const admitted = this.mutatingAdmission?.admit({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+        const admitted = this.mutatingAdmission?.admit({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
         if (admitted) await admitted;
         ({ next, finish } = this.prepareUpdate(next, current, ctx));
-        await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+        await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
         if (this.shouldDeleteDuringUpdate(next)) {
           if (options.dryRun) {
             this.traceWrite('delete', key, kv!.modRevision, undefined, `dry run: ${key} not deleted`);
@@ -971,9 +973,9 @@ export class Store {
         throw newConflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${current.metadata.resourceVersion ?? ''}`);
       }
       // The mutating phase of a delete may only refuse it (a webhook's patch has nothing to apply to).
-      const admitted = this.mutatingAdmission?.admit({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+      const admitted = this.mutatingAdmission?.admit({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
       if (admitted) await admitted;
-      await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '' });
+      await this.admission?.validate({ operation: 'DELETE', oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
       const grace = this.beforeDelete(current, options.gracePeriodSeconds);
       if (grace === 'pending') return { object: current, deleted: false };
       // The propagation policy decides which garbage-collector finalizer the object carries (deletionFinalizersForGarbageCollection).
