@@ -2,7 +2,8 @@
  * The Nodes panel in real Chromium: with no nodes it says how to get
  * simulated ones; switched to two simulated nodes (and a fake clock) over the
  * Access panel, it shows where a Deployment's pods landed, a cordon, a pod
- * that fits nowhere under Pending with the scheduler's message, and a node
+ * that fits nowhere under Pending with the scheduler's message (and its
+ * FailedScheduling event in the pod's Describe view), and a node
  * whose kubelet stopped turning Unknown once the clock passes the grace period.
  */
 import type { Page } from 'playwright-core';
@@ -137,6 +138,10 @@ describe('Nodes panel', () => {
     expect(await pending.textContent()).toContain('Unschedulable');
     await pending.getByTestId('open-pod').click();
     expect(await page.getByTestId('tab-resources').getAttribute('aria-selected')).toBe('true');
+    // A Pod opens described, with the scheduler's FailedScheduling warning among its events.
+    await expect.poll(() => page.locator('[data-testid="object-detail"][data-name="huge"] [data-testid="event-row"][data-reason="FailedScheduling"]').getAttribute('data-type'), { timeout: 30_000 }).toBe('Warning');
+    expect(await page.getByTestId('pod-node').textContent()).toBe('<none>');
+    await page.getByTestId('view-yaml').click();
     await expect.poll(() => page.getByTestId('object-yaml').textContent(), { timeout: 30_000 }).toContain('name: huge');
     await page.getByTestId('tab-nodes').click();
     await card('node-1').getByTestId('node-cordon').click();

@@ -11,8 +11,8 @@ export const queryKeys = {
   discovery: () => [...root, 'discovery'] as const,
   lists: () => [...root, 'list'] as const,
   /** A collection: namespace undefined means all namespaces (or a cluster-scoped resource). */
-  list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string, labelSelector?: string) =>
-    [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector ?? ''] as const,
+  list: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace?: string, labelSelector?: string, fieldSelector?: string) =>
+    [...root, 'list', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector ?? '', fieldSelector ?? ''] as const,
   /** The server's Table of a collection (the columns `kubectl get` prints) at a list's resourceVersion. */
   table: (kind: Pick<ResourceKind, 'group' | 'version' | 'resource'>, namespace: string | undefined, labelSelector: string, resourceVersion: string) =>
     [...root, 'table', kind.group, kind.version, kind.resource, namespace ?? '', labelSelector, resourceVersion] as const,

@@ -3,7 +3,9 @@
  * from the list's resourceVersion folds events into the cached list with
  * setQueryData. While the list refetches the watch stops, and it restarts
  * from the fresh list, so events from an older stream never land on a newer
- * list. A 410 Expired watch relists.
+ * list. A 410 Expired watch relists. A field selector narrows it as
+ * kubectl does (`metadata.name=web` for one object, `involvedObject.uid=...`
+ * for an object's events).
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
@@ -15,13 +17,17 @@ import { applyWatchEvent, watchCollection, WatchError } from './watch';
 
 const RETRY_DELAY_MS = 2_000;
 
-export function useWatchedList<T extends KubeObject = KubeObject>(kind: ResourceKind | undefined, namespace: string | undefined, labelSelector = '') {
+export function useWatchedList<T extends KubeObject = KubeObject>(kind: ResourceKind | undefined, namespace: string | undefined, labelSelector = '', fieldSelector = '') {
   const client = useApiClient();
   const queryClient = useQueryClient();
   const selector = labelSelector.trim();
-  const key = kind ? queryKeys.list(kind, namespace, selector) : queryKeys.lists();
+  const fields = fieldSelector.trim();
+  const key = kind ? queryKeys.list(kind, namespace, selector, fields) : queryKeys.lists();
   const path = kind ? collectionPath(kind, namespace) : '';
-  const listQuery = selector ? `?${new URLSearchParams({ labelSelector: selector })}` : '';
+  const params = new URLSearchParams();
+  if (selector) params.set('labelSelector', selector);
+  if (fields) params.set('fieldSelector', fields);
+  const listQuery = params.toString() ? `?${params}` : '';
   const query = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => client.get<KubeList<T>>(path + listQuery, { signal }),
@@ -47,6 +53,7 @@ export function useWatchedList<T extends KubeObject = KubeObject>(kind: Resource
             selector,
             (event) => queryClient.setQueryData<KubeList<T>>(listKey, (list) => list && applyWatchEvent(list, event)),
             stop.signal,
+            fields,
           );
           // The server closed the stream (its watch timeout): watch again from the newest resourceVersion.
         } catch (error) {
@@ -61,7 +68,7 @@ export function useWatchedList<T extends KubeObject = KubeObject>(kind: Resource
       }
     })();
     return () => stop.abort();
-  }, [watchable, keyString, path, selector, client, queryClient]);
+  }, [watchable, keyString, path, selector, fields, client, queryClient]);
 
   return query;
 }

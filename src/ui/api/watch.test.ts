@@ -89,4 +89,33 @@ describe('watchCollection against the core', () => {
     expect(current.metadata.resourceVersion).toBe(created.metadata?.resourceVersion);
     await server.close();
   });
+
+  it('with a field selector, delivers only the objects it selects (one object, as the Describe view watches it)', async () => {
+    const server = createApiServer({ storage: createMemoryStorage(), clock: new FakeClock(), random: seededRandom(9), controllers: rawApiControllers });
+    await server.ready;
+    const client = createApiClient((request) => server.handle(request), 'http://kubesim.test');
+    const path = '/api/v1/namespaces/default/configmaps';
+    let current = await client.get<KubeList>(`${path}?fieldSelector=metadata.name%3Dwanted`);
+    const stop = new AbortController();
+    const seen = new Promise<void>((resolve) => {
+      void watchCollection(
+        client,
+        path,
+        current.metadata.resourceVersion!,
+        '',
+        (event) => {
+          current = applyWatchEvent(current, event);
+          if (event.type === 'ADDED') resolve();
+        },
+        stop.signal,
+        'metadata.name=wanted',
+      ).catch(() => undefined);
+    });
+    await client.create(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'other' } });
+    await client.create(path, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'wanted' } });
+    await seen;
+    stop.abort();
+    expect(names(current)).toEqual(['default/wanted']);
+    await server.close();
+  });
 });

@@ -65,7 +65,8 @@ export class WatchError extends ApiError {}
 
 /**
  * Watches a collection from a resourceVersion, calling onEvent for each
- * event, until the server ends the stream (resolves) or signal aborts.
+ * event, until the server ends the stream (resolves) or signal aborts. The
+ * selectors must be the list's, so the watch continues the same collection.
  */
 export async function watchCollection(
   client: ApiClient,
@@ -74,9 +75,11 @@ export async function watchCollection(
   labelSelector: string,
   onEvent: (event: WatchEvent) => void,
   signal: AbortSignal,
+  fieldSelector = '',
 ): Promise<void> {
   const query = new URLSearchParams({ watch: '1', resourceVersion, allowWatchBookmarks: 'true' });
   if (labelSelector) query.set('labelSelector', labelSelector);
+  if (fieldSelector) query.set('fieldSelector', fieldSelector);
   const response = await client.fetch(`${collectionPath}?${query}`, { headers: { Accept: 'application/json' }, signal });
   if (!response.ok) throw new WatchError(await statusFrom(response));
   if (isProtobufResponse(response)) {

@@ -1,11 +1,12 @@
 /**
- * One object as `kubectl get -o yaml` shows it (managedFields hidden unless
+ * One object, described as `kubectl describe` does (the first view for a
+ * Pod) or as `kubectl get -o yaml` shows it (managedFields hidden unless
  * asked, as kubectl does), with edit and delete. Edit copies it into the
  * editor: whole (with resourceVersion) for a replace, or as an apply
  * manifest without the fields the server sets.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { stringify } from 'yaml';
 import { objectPath, queryKeys, useApiClient, type KubeObject, type ResourceKind } from '../../api';
 import { StatusError } from '../../common';
@@ -13,12 +14,22 @@ import { useWorkbench } from '../../store';
 import { describeWritten } from '../editor/manifest';
 import { applyManifestOf, withoutManagedFields } from './objectYaml';
 
+const ObjectDescription = lazy(() => import('./describe/ObjectDescription'));
+
+type View = 'describe' | 'yaml';
+const VIEWS: readonly [View, string][] = [
+  ['describe', 'Describe'],
+  ['yaml', 'YAML'],
+];
+
 export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; namespace: string | undefined; name: string }) {
   const client = useApiClient();
   const queryClient = useQueryClient();
   const path = objectPath(kind, kind.namespaced ? namespace : undefined, name);
   const object = useQuery({ queryKey: queryKeys.object(path), queryFn: ({ signal }) => client.get<KubeObject>(path, { signal }) });
   const [showManaged, setShowManaged] = useState(false);
+  // A learner debugging a Pod runs `kubectl describe pod` first; other kinds open as YAML.
+  const [view, setView] = useState<View>(kind.group === '' && kind.kind === 'Pod' ? 'describe' : 'yaml');
   const [confirming, setConfirming] = useState(false);
   const setDraft = useWorkbench((s) => s.setManifestDraft);
   const showPanel = useWorkbench((s) => s.showPanel);
@@ -79,13 +90,28 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
                     Delete…
                   </button>
                 )}
-                <label>
-                  <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} /> managedFields
-                </label>
               </div>
-              <pre className="yaml" tabIndex={0} aria-label="Object YAML" data-testid="object-yaml">
-                {stringify(showManaged ? object.data : withoutManagedFields(object.data))}
-              </pre>
+              <div className="view-switch" role="group" aria-label="View">
+                {VIEWS.map(([v, label]) => (
+                  <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} data-testid={`view-${v}`}>
+                    {label}
+                  </button>
+                ))}
+                {view === 'yaml' && (
+                  <label>
+                    <input type="checkbox" checked={showManaged} onChange={(e) => setShowManaged(e.target.checked)} /> managedFields
+                  </label>
+                )}
+              </div>
+              {view === 'describe' ? (
+                <Suspense fallback={<p className="muted">Loading…</p>}>
+                  <ObjectDescription kind={kind} namespace={namespace} name={name} />
+                </Suspense>
+              ) : (
+                <pre className="yaml" tabIndex={0} aria-label="Object YAML" data-testid="object-yaml">
+                  {stringify(showManaged ? object.data : withoutManagedFields(object.data))}
+                </pre>
+              )}
             </>
           )}
         </>
