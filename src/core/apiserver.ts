@@ -46,6 +46,9 @@ import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
+import { apiServerId, startApiServerIdentityLease, startApiServerLeaseGC } from './controllers/apiserverIdentity';
+import { controllerManagerPort, localHealthzProbe, schedulerPort, serveComponentStatuses, storageProbe, type ComponentProbe } from './registry/core/componentStatuses';
+import { newUUID } from './util/uuid';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import { buildAuthentication, storeGetter, type AuthenticationOptions } from './auth/authentication';
@@ -172,6 +175,18 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /**
+   * The control-plane host's name: kube-apiserver's identity Lease
+   * (apiserver-<hash of it>, labelled with it) and the leader election
+   * identities (`<hostname>_<uuid>`) of kube-controller-manager and
+   * kube-scheduler; `kubesim-control-plane` by default.
+   */
+  hostname?: string;
+  /**
+   * --leader-elect=false: without leaderElection, kube-controller-manager and
+   * kube-scheduler hold no Lease (true by default: each elects itself alone).
+   */
+  leaderElect?: boolean;
   /**
    * --advertise-address: the address the `kubernetes` Service's Endpoints and EndpointSlice list
    * (172.18.0.1 by default, on the simulated nodes' network).
@@ -410,6 +425,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** Bumped when the controller manager stops, so a start the host runs later starts nothing. */
   let managerGeneration = 0;
   let elector: LeaderElector | undefined;
+  const hostname = options.hostname ?? 'kubesim-control-plane';
+  /** kube-controller-manager runs unless --controllers names none. */
+  const controllerManagerRuns = (options.controllers ?? ['*']).length > 0;
+  /** What `componentstatuses` probes: the controller manager, the scheduler (with simulated nodes) and the store. */
+  const componentProbes: ComponentProbe[] = [
+    localHealthzProbe('controller-manager', controllerManagerPort, () => controllerManagerRuns),
+    localHealthzProbe('scheduler', schedulerPort, () => !!options.simulatedNodes),
+    storageProbe('etcd-0', options.storage),
+  ];
   const ready = bootstrap().then(async () => {
     // kube-controller-manager writes through the API: its creates and updates are recorded as its field manager's.
     const deps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-controller-manager') };
@@ -458,7 +482,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
-        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
+        if (options.simulatedNodes) {
+          managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
+        }
+        if (options.simulatedNodes && options.leaderElect !== false) {
+          // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
+          const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };
+          const scheduler = startLeaderElection(schedulerDeps, { identity: `${hostname}_${newUUID(random)}`, leaseName: 'kube-scheduler', eventComponent: 'default-scheduler' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
+          managerControllers.push({ stop: () => void scheduler.stop() });
+        }
       });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(deps);
@@ -471,11 +503,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       for (const c of managerControllers.splice(0)) c.stop();
     };
     if (options.leaderElection) {
-      elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
+      elector = startLeaderElection(deps, { eventComponent: 'kube-controller-manager', ...options.leaderElection }, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
     } else {
       // The bootstrap namespaces' default ServiceAccounts exist before the first request.
       await startControllerManager();
+      // kube-controller-manager elects itself even alone (--leader-elect defaults to true): it holds the Lease; nothing else competes for the store.
+      if (controllerManagerRuns && options.leaderElect !== false) elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
     }
+    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks).
+    const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
+    const id = await apiServerId(hostname);
+    const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
+    controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+    await identityLease.synced;
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
@@ -554,6 +594,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    if (type.group === '' && type.resource === 'componentstatuses' && !info.subresource && (info.verb === 'get' || info.verb === 'list')) return serveComponentStatuses(scope, componentProbes);
     const coreSubresource = serveCoreSubresource(scope, coreStore);
     if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
