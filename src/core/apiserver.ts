@@ -425,6 +425,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** Bumped when the controller manager stops, so a start the host runs later starts nothing. */
   let managerGeneration = 0;
   let elector: LeaderElector | undefined;
+  /** kube-scheduler's, while it runs: closing releases its Lease before the store closes. */
+  const schedulerElectors = new Set<LeaderElector>();
   const hostname = options.hostname ?? 'kubesim-control-plane';
   /** kube-controller-manager runs unless --controllers names none. */
   const controllerManagerRuns = (options.controllers ?? ['*']).length > 0;
@@ -489,7 +491,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
           const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };
           const scheduler = startLeaderElection(schedulerDeps, { identity: `${hostname}_${newUUID(random)}`, leaseName: 'kube-scheduler', eventComponent: 'default-scheduler' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
-          managerControllers.push({ stop: () => void scheduler.stop() });
+          schedulerElectors.add(scheduler);
+          managerControllers.push({
+            stop: () => {
+              schedulerElectors.delete(scheduler);
+              void scheduler.stop();
+            },
+          });
         }
       });
       if (enabled('serviceaccount-controller')) {
@@ -780,7 +788,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       reconcilerStopped.abort();
       const s = endpointStores();
       if (s) await removeKubernetesEndpoints(s.endpoints, s.slices, self).catch(() => undefined);
-      await elector?.stop();
+      await Promise.all([elector, ...schedulerElectors].map((e) => e?.stop()));
       managerGeneration++;
       for (const c of [...managerControllers, ...controllers]) c.stop();
       authorization.close();
