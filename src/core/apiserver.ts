@@ -425,6 +425,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** Bumped when the controller manager stops, so a start the host runs later starts nothing. */
   let managerGeneration = 0;
   let elector: LeaderElector | undefined;
+  let closed = false;
   /** kube-scheduler's, while it runs: closing releases its Lease before the store closes. */
   const schedulerElectors = new Set<LeaderElector>();
   const hostname = options.hostname ?? 'kubesim-control-plane';
@@ -515,15 +516,24 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     } else {
       // The bootstrap namespaces' default ServiceAccounts exist before the first request.
       await startControllerManager();
-      // kube-controller-manager elects itself even alone (--leader-elect defaults to true): it holds the Lease; nothing else competes for the store.
-      if (controllerManagerRuns && options.leaderElect !== false) elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
     }
-    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks).
+    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks), and,
+    // on a server alone, kube-controller-manager's Lease: it elects itself even alone (--leader-elect defaults to
+    // true) with nothing competing. Their writes wait, like the controllers, for the host's start (the worker's first answer).
     const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
     const id = await apiServerId(hostname);
-    const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
-    controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
-    await identityLease.synced;
+    let identitySynced: Promise<void> | undefined;
+    (options.scheduleControllers ?? ((start) => start()))(() => {
+      if (closed) return;
+      const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
+      identitySynced = identityLease.synced;
+      controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+      if (!options.leaderElection && controllerManagerRuns && options.leaderElect !== false) {
+        elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
+      }
+    });
+    // Started at once (the Node host, tests): the Lease exists before the first request.
+    await identitySynced;
     // Stored CRDs are served again before the first request.
     await crdController.start();
     for (const h of ['start-apiextensions-informers', 'start-apiextensions-controllers', 'crd-informer-synced'] as const) health.done(h);
@@ -785,6 +795,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
+      closed = true;
       reconcilerStopped.abort();
       const s = endpointStores();
       if (s) await removeKubernetesEndpoints(s.endpoints, s.slices, self).catch(() => undefined);
