@@ -521,13 +521,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     // on a server alone, kube-controller-manager's Lease: it elects itself even alone (--leader-elect defaults to
     // true) with nothing competing. Their writes wait, like the controllers, for the host's start (the worker's first answer).
     const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
-    const id = await apiServerId(hostname);
     let identitySynced: Promise<void> | undefined;
     (options.scheduleControllers ?? ((start) => start()))(() => {
       if (closed) return;
-      const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
-      identitySynced = identityLease.synced;
-      controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+      identitySynced = (async () => {
+        const id = await apiServerId(hostname);
+        if (closed) return;
+        const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
+        controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+        await identityLease.synced;
+      })();
       if (!options.leaderElection && controllerManagerRuns && options.leaderElect !== false) {
         elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
       }
