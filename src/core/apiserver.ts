@@ -475,6 +475,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(deps)],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(deps, options.clusterSigning!)] as const] : []),
     ] as const;
+    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks), and,
+    // on a server alone, kube-controller-manager's Lease: it elects itself even alone (--leader-elect defaults to
+    // true) with nothing competing. Their writes wait, like the controllers, for the host's start (the worker's first answer).
+    const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
+    let identitySynced: Promise<void> | undefined;
+    let leasesStarted = false;
+    const startControlPlaneLeases = () => {
+      if (leasesStarted || closed) return;
+      leasesStarted = true;
+      identitySynced = (async () => {
+        const id = await apiServerId(hostname);
+        if (closed) return;
+        const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
+        controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+        await identityLease.synced;
+      })();
+      if (!options.leaderElection && controllerManagerRuns && options.leaderElect !== false) {
+        elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
+      }
+    };
     const startControllerManager = async () => {
       managerControllers = [];
       const generation = ++managerGeneration;
@@ -485,9 +505,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(deps));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(deps));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
-        if (options.simulatedNodes) {
-          managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
-        }
+        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
         if (options.simulatedNodes && options.leaderElect !== false) {
           // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
           const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };
@@ -500,6 +518,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
             },
           });
         }
+        if (!options.leaderElection) startControlPlaneLeases();
       });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(deps);
@@ -517,24 +536,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       // The bootstrap namespaces' default ServiceAccounts exist before the first request.
       await startControllerManager();
     }
-    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks), and,
-    // on a server alone, kube-controller-manager's Lease: it elects itself even alone (--leader-elect defaults to
-    // true) with nothing competing. Their writes wait, like the controllers, for the host's start (the worker's first answer).
-    const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
-    let identitySynced: Promise<void> | undefined;
-    (options.scheduleControllers ?? ((start) => start()))(() => {
-      if (closed) return;
-      identitySynced = (async () => {
-        const id = await apiServerId(hostname);
-        if (closed) return;
-        const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
-        controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
-        await identityLease.synced;
-      })();
-      if (!options.leaderElection && controllerManagerRuns && options.leaderElect !== false) {
-        elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
-      }
-    });
+    // Over a shared store every server holds its identity Lease, whichever leads.
+    if (options.leaderElection) (options.scheduleControllers ?? ((start) => start()))(startControlPlaneLeases);
     // Started at once (the Node host, tests): the Lease exists before the first request.
     await identitySynced;
     // Stored CRDs are served again before the first request.
