@@ -55,6 +55,8 @@ async function readManifest(dir: string): Promise<{ core: string[]; parts: strin
 }
 
 const part = (name: string) => manifest.parts.find((p) => p.startsWith(`assets/sw-${name}-`))!;
+/** What a write runs beyond the core, as the control plane's Lease renewals do after the first answer: the field manager, validation and quota admission. */
+const leaseWriteParts = () => ['fieldmanager', 'validation', 'quota'].map(part);
 /** Chunk files the worker fetched (the workbench's own files are assets/ too, but never assets/sw-*). */
 const chunkRequests = () => served.filter((p) => p === '/sw.js' || p.startsWith('/assets/sw-'));
 
@@ -178,11 +180,14 @@ describe('service worker code parts', () => {
     expect((await pageFetch('/api/v1/namespaces/default/configmaps/kube-root-ca.crt')).status).toBe(200);
     const ran = await loadedChunks();
     expect(ran[0]).toBe('sw.js');
-    // kube-controller-manager's controllers are a part, started once the first answer is out (src/sw/afterFirstAnswer.ts).
-    await expect.poll(async () => (await loadedChunks()).filter((c) => manifest.parts.includes(c))).toEqual([part('controllers')]);
+    // kube-controller-manager's controllers are a part, started once the first answer is out (src/sw/afterFirstAnswer.ts);
+    // with them the control plane renews its Leases, writes that run the write path's parts.
+    await expect.poll(async () => (await loadedChunks()).filter((c) => manifest.parts.includes(c)).sort()).toEqual([part('controllers'), ...leaseWriteParts()].sort());
     const timeline = await marks();
     expect(timeline[0]).toBe('kubesim:chunk sw.js');
-    expect(timeline.filter((m) => !manifest.core.some((c) => m === `kubesim:chunk ${c}`))).toEqual(['kubesim:chunk sw.js', 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+    const afterCore = timeline.filter((m) => !manifest.core.some((c) => m === `kubesim:chunk ${c}`));
+    expect(afterCore.slice(0, 3)).toEqual(['kubesim:chunk sw.js', 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+    expect(afterCore.slice(3).sort()).toEqual(leaseWriteParts().map((p) => `kubesim:chunk ${p}`).sort());
   });
 
   it('the controllers run from their part after a restart: a Deployment gets its ReplicaSet; scale and reviews run their parts', async () => {
@@ -216,9 +221,12 @@ describe('service worker code parts', () => {
     const yaml = await pageFetch('/api/v1/namespaces/default/configmaps', { accept: 'application/yaml' });
     expect(yaml.status).toBe(200);
     expect(yaml.body).toMatch(/^apiVersion: v1\nitems:\n/);
-    // The YAML part ran inside the first answer; the controllers' part after it.
+    // The YAML part ran inside the first answer; the controllers' part after it, then the parts of the Lease renewals' writes.
     const partsAndAnswer = (timeline: string[]) => timeline.filter((m) => m === 'kubesim:first-answer' || manifest.parts.some((p) => m === `kubesim:chunk ${p}`));
-    await expect.poll(async () => partsAndAnswer(await marks())).toEqual([`kubesim:chunk ${part('yaml')}`, 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+    const leaseParts = leaseWriteParts().map((p) => `kubesim:chunk ${p}`);
+    const timeline = await expect.poll(async () => partsAndAnswer(await marks())).toHaveLength(3 + leaseParts.length).then(async () => partsAndAnswer(await marks()));
+    expect(timeline.slice(0, 3)).toEqual([`kubesim:chunk ${part('yaml')}`, 'kubesim:first-answer', `kubesim:chunk ${part('controllers')}`]);
+    expect(timeline.slice(3).sort()).toEqual([...leaseParts].sort());
     // A write: validation, the field manager. The schemas it reads are cached for offline use (dataCache.ts).
     const created = await pageFetch('/api/v1/namespaces/default/configmaps', { method: 'POST', body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'online' }, data: { k: 'v' } } });
     expect(created.status).toBe(201);

@@ -49,6 +49,9 @@ import { startResourceQuotaController } from './controllers/resourceQuota';
 import { serveKubesimDebug } from './debug/kubesimDebug';
 import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
+import { apiServerId, startApiServerIdentityLease, startApiServerLeaseGC } from './controllers/apiserverIdentity';
+import { controllerManagerPort, localHealthzProbe, schedulerPort, serveComponentStatuses, storageProbe, type ComponentProbe } from './registry/core/componentStatuses';
+import { newUUID } from './util/uuid';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import type { UserInfo } from './auth/user';
@@ -183,6 +186,18 @@ export interface ApiServerOptions {
    * tokens, ...) run only while this server holds the Lease.
    */
   leaderElection?: LeaderElectionConfig;
+  /**
+   * The control-plane host's name: kube-apiserver's identity Lease
+   * (apiserver-<hash of it>, labelled with it) and the leader election
+   * identities (`<hostname>_<uuid>`) of kube-controller-manager and
+   * kube-scheduler; `kubesim-control-plane` by default.
+   */
+  hostname?: string;
+  /**
+   * --leader-elect=false: without leaderElection, kube-controller-manager and
+   * kube-scheduler hold no Lease (true by default: each elects itself alone).
+   */
+  leaderElect?: boolean;
   /**
    * --advertise-address: the address the `kubernetes` Service's Endpoints and EndpointSlice list
    * (172.18.0.1 by default, on the simulated nodes' network).
@@ -425,6 +440,18 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   /** Bumped when the controller manager stops, so a start the host runs later starts nothing. */
   let managerGeneration = 0;
   let elector: LeaderElector | undefined;
+  let closed = false;
+  /** kube-scheduler's, while it runs: closing releases its Lease before the store closes. */
+  const schedulerElectors = new Set<LeaderElector>();
+  const hostname = options.hostname ?? 'kubesim-control-plane';
+  /** kube-controller-manager runs unless --controllers names none. */
+  const controllerManagerRuns = (options.controllers ?? ['*']).length > 0;
+  /** What `componentstatuses` probes: the controller manager, the scheduler (with simulated nodes) and the store. */
+  const componentProbes: ComponentProbe[] = [
+    localHealthzProbe('controller-manager', controllerManagerPort, () => controllerManagerRuns),
+    localHealthzProbe('scheduler', schedulerPort, () => !!options.simulatedNodes),
+    storageProbe('etcd-0', options.storage),
+  ];
   const ready = bootstrap().then(async () => {
     // kube-controller-manager writes through the API: its creates and updates are recorded as its field manager's.
     const deps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-controller-manager') };
@@ -484,6 +511,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       ['horizontal-pod-autoscaler-controller', () => startHorizontalPodAutoscalerController(as('horizontal-pod-autoscaler-controller'))],
       ...(options.clusterSigning ? [['certificatesigningrequest-signing-controller', () => startCSRSigningController(as('certificatesigningrequest-signing-controller'), options.clusterSigning!)] as const] : []),
     ] as const;
+    // kube-apiserver's identity Lease and the collection of other servers' expired ones (post-start hooks), and,
+    // on a server alone, kube-controller-manager's Lease: it elects itself even alone (--leader-elect defaults to
+    // true) with nothing competing. Their writes wait, like the controllers, for the host's start (the worker's first answer).
+    const apiServerDeps = { storage, registry, clock, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-apiserver') };
+    let identitySynced: Promise<void> | undefined;
+    let leasesStarted = false;
+    const startControlPlaneLeases = () => {
+      if (leasesStarted || closed) return;
+      leasesStarted = true;
+      identitySynced = (async () => {
+        const id = await apiServerId(hostname);
+        if (closed) return;
+        const identityLease = startApiServerIdentityLease(apiServerDeps, { id, holderIdentity: `${id}_${newUUID(random)}`, hostname });
+        controllers.push(identityLease, startApiServerLeaseGC(apiServerDeps));
+        await identityLease.synced;
+      })();
+      if (!options.leaderElection && controllerManagerRuns && options.leaderElect !== false) {
+        elector = startLeaderElection(deps, { identity: `${hostname}_${newUUID(random)}`, eventComponent: 'kube-controller-manager' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
+      }
+    };
     const startControllerManager = async () => {
       managerControllers = [];
       const generation = ++managerGeneration;
@@ -497,6 +544,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(as('token-cleaner-controller')));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
         if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
+        if (options.simulatedNodes && options.leaderElect !== false) {
+          // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
+          const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };
+          const scheduler = startLeaderElection(schedulerDeps, { identity: `${hostname}_${newUUID(random)}`, leaseName: 'kube-scheduler', eventComponent: 'default-scheduler' }, { onStartedLeading: () => {}, onStoppedLeading: () => {} });
+          schedulerElectors.add(scheduler);
+          managerControllers.push({
+            stop: () => {
+              schedulerElectors.delete(scheduler);
+              void scheduler.stop();
+            },
+          });
+        }
+        if (!options.leaderElection) startControlPlaneLeases();
       });
       if (enabled('serviceaccount-controller')) {
         const serviceAccounts = startServiceAccountController(as('serviceaccount-controller'));
@@ -510,11 +570,15 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     };
     const runControllerManager = async () => {
       if (options.leaderElection) {
-        elector = startLeaderElection(deps, options.leaderElection, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
+        elector = startLeaderElection(deps, { eventComponent: 'kube-controller-manager', ...options.leaderElection }, { onStartedLeading: () => void startControllerManager(), onStoppedLeading: stopControllerManager });
       } else {
         // The bootstrap namespaces' default ServiceAccounts exist before the first request.
         await startControllerManager();
       }
+      // Over a shared store every server holds its identity Lease, whichever leads.
+      if (options.leaderElection) (options.scheduleControllers ?? ((start) => start()))(startControlPlaneLeases);
+      // Started at once (the Node host, tests): the Lease exists before the first request.
+      await identitySynced;
     };
     // Controllers with their own credentials start once the default roles are in place, as
     // kube-controller-manager waits for a healthy API server (poststarthook/rbac/bootstrap-roles).
@@ -644,6 +708,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const gr = { group: type.group, resource: type.resource };
     const terminating = custom?.terminating === true;
 
+    if (type.group === '' && type.resource === 'componentstatuses' && !info.subresource && (info.verb === 'get' || info.verb === 'list')) return serveComponentStatuses(scope, componentProbes);
     const coreSubresource = serveCoreSubresource(scope, coreStore, kubelets);
     if (coreSubresource) return coreSubresource;
     if (type.createOnly || (!type.verbs.length && info.verb === 'create')) {
@@ -826,10 +891,11 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     registry,
     storage,
     async close() {
+      closed = true;
       reconcilerStopped.abort();
       const s = endpointStores();
       if (s) await removeKubernetesEndpoints(s.endpoints, s.slices, self).catch(() => undefined);
-      await elector?.stop();
+      await Promise.all([elector, ...schedulerElectors].map((e) => e?.stop()));
       managerGeneration++;
       for (const c of [...managerControllers, ...controllers]) c.stop();
       authorization.close();

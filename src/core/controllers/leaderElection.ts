@@ -15,6 +15,7 @@
  */
 import type { KubeObject } from '../api/types';
 import type { NamespaceControllerDeps } from './namespace';
+import { newEventRecorder } from './events';
 
 export interface LeaderElectionConfig {
   /** This candidate's identity (kube: hostname_uuid). */
@@ -26,6 +27,12 @@ export interface LeaderElectionConfig {
   leaseDurationMs?: number;
   renewDeadlineMs?: number;
   retryPeriodMs?: number;
+  /**
+   * The component whose event recorder reports `<identity> became leader` and
+   * `<identity> stopped leading` (reason LeaderElection) on the Lease, as
+   * client-go's LeaseLock.RecordEvent does; none when absent.
+   */
+  eventComponent?: string;
   /** Told when this candidate starts (true) or stops (false) leading, after the controllers started or stopped. */
   onLeadingChange?: (leading: boolean) => void;
 }
@@ -66,6 +73,12 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
   let leading = false;
   let observed: string | undefined;
   let observedAt = 0;
+  /** The Lease as last written by this candidate: the object its events are about. */
+  let held: KubeObject | undefined;
+  const recorder = config.eventComponent ? newEventRecorder(deps, config.eventComponent) : undefined;
+  const recordEvent = (what: string) => {
+    if (recorder && held) recorder.event(held, 'Normal', 'LeaderElection', `${config.identity} ${what}`);
+  };
 
   const now = () => deps.clock.now();
 
@@ -75,7 +88,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
     const kv = await leases.getKv(namespace, name);
     if (!kv) {
       const spec: LeaseSpec = { holderIdentity: config.identity, leaseDurationSeconds, acquireTime: microTime(at), renewTime: microTime(at), leaseTransitions: 0 };
-      await leases.create(namespace, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec } as KubeObject);
+      held = await leases.create(namespace, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec } as KubeObject);
       observed = JSON.stringify(spec);
       observedAt = at.getTime();
       return true;
@@ -99,7 +112,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       leaseTransitions: mine ? (record.leaseTransitions ?? 0) : (record.leaseTransitions ?? 0) + 1,
     };
     // Compare-and-swap on the resourceVersion read: two candidates cannot both take it.
-    await leases.update(namespace, name, () => ({ ...lease, spec } as KubeObject));
+    held = (await leases.update(namespace, name, () => ({ ...lease, spec } as KubeObject))).object;
     observed = JSON.stringify(spec);
     observedAt = at.getTime();
     return true;
@@ -123,6 +136,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       while (!stopped.signal.aborted && !(await attempt())) await sleep(retryPeriodMs);
       if (stopped.signal.aborted) break;
       leading = true;
+      recordEvent('became leader');
       callbacks.onStartedLeading();
       config.onLeadingChange?.(true);
       let renewedAt = now().getTime();
@@ -134,6 +148,7 @@ export function startLeaderElection(deps: NamespaceControllerDeps, config: Leade
       }
       if (stopped.signal.aborted) break;
       leading = false;
+      recordEvent('stopped leading');
       callbacks.onStoppedLeading();
       config.onLeadingChange?.(false);
     }

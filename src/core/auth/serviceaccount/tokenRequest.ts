@@ -11,21 +11,13 @@ import { decodeObject, protobufFor, readBody } from '../../http/handlers/common'
 import type { RequestScope } from '../../http/handlers/scope';
 import { negotiateInput, negotiateOutput } from '../../http/negotiation';
 import { writeObject } from '../../http/responseWriter';
-import type { RandomSource } from '../../util/clock';
+import { newUUID } from '../../util/uuid';
 import { boundClaims, type ObjectRef } from './claims';
 import type { ServiceAccountTokens } from './tokens';
 
 const tokenRequestKind = { group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest' };
 const minExpirationSeconds = 10 * 60;
 const maxExpirationSeconds = 2 ** 32;
-
-function uuid(random: RandomSource): string {
-  const b = random.fill(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 function validateTokenRequest(expirationSeconds: number): FieldError[] {
   const field = 'spec.expirationSeconds';
@@ -99,7 +91,7 @@ export async function createToken(
   const now = clock.now();
   const claims = boundClaims({
     issuer: tokens.issuer, namespace, serviceAccount: { name, uid: account.metadata.uid ?? '' },
-    audiences, expirationSeconds: granted, now, jti: uuid(random), pod, secret, node,
+    audiences, expirationSeconds: granted, now, jti: newUUID(random), pod, secret, node,
   });
   const token = await tokens.sign(claims);
   const out = {
