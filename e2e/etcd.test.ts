@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostFlags } from '../server/flags';
 import { defaultEtcdFlags } from '../server/etcdFlags';
 import { etcdAvailable, etcdMissing, startTestEtcd, type TestEtcd } from '../server/storage/testing/etcdServer';
-import { run, startTestHost, type TestHost } from './support/host';
+import { startTestHost, type TestHost } from './support/host';
 
 const available = etcdAvailable();
 
@@ -285,24 +286,26 @@ describe.skipIf(!available)(available ? 'what etcd holds' : `what etcd holds: ${
     const etcd = await startTestEtcd();
     const proto = await startTestHost({ flags: etcdFlags(etcd) });
     const json = await startTestHost({ flags: etcdFlags(etcd, { prefix: '/json', storageMediaType: 'application/json' }) });
-    const etcdctl = async (...args: string[]) => (await run('etcdctl', ['--endpoints', etcd.endpoint, ...args], {})).stdout;
+    // Read etcd with a client of its own, as etcdctl would (Debian's etcd-server has no etcdctl).
+    const client = new Etcd3({ hosts: etcd.endpoint });
     try {
       for (const h of [proto, json]) {
         const applied = await h.kubectl(['apply', '-f', '-'], 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n');
         expect(applied.stdout.trim()).toBe('deployment.apps/web created');
       }
-      const protoValue = await etcdctl('get', '/registry/deployments/default/web', '--print-value-only');
-      expect(protoValue.startsWith('k8s\u0000')).toBe(true);
-      const jsonValue = JSON.parse(await etcdctl('get', '/json/deployments/default/web', '--print-value-only')) as Json;
+      const protoValue = await client.get('/registry/deployments/default/web').buffer();
+      expect(protoValue?.subarray(0, 4).toString('latin1')).toBe('k8s\u0000');
+      const jsonValue = JSON.parse((await client.get('/json/deployments/default/web').string()) ?? 'null') as Json;
       expect(jsonValue).toMatchObject({ kind: 'Deployment', apiVersion: 'apps/v1', metadata: { name: 'web', namespace: 'default' } });
-      expect((await etcdctl('get', '--prefix', '/registry/services/specs/', '--keys-only')).trim()).toBe('/registry/services/specs/default/kubernetes');
-      expect((await etcdctl('get', '--prefix', '/registry/minions/', '--keys-only', '--limit=1')).trim()).toBe('');
+      expect(await client.getAll().prefix('/registry/services/specs/').keys()).toEqual(['/registry/services/specs/default/kubernetes']);
+      expect(await client.getAll().prefix('/registry/minions/').limit(1).keys()).toEqual([]);
       // Both hosts read their own objects back whole.
       for (const h of [proto, json]) {
         const got = await h.kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']);
         expect(got.stdout).toBe('nginx');
       }
     } finally {
+      client.close();
       await proto.stop();
       await json.stop();
       await etcd.stop();
@@ -314,6 +317,9 @@ describe.skipIf(!available)(available ? 'compaction over etcd' : `compaction ove
   it('[API-ERR-011] [API-RV-042] [API-WATCH-029] answers a read at a compacted revision with 410 Gone and kube\'s message', async () => {
     const etcd = await startTestEtcd();
     const host = await startTestHost({ flags: { ...etcdFlags(etcd), etcdCompactionIntervalMs: 1000 } });
+    const client = new Etcd3({ hosts: etcd.endpoint });
+    /** Whether etcd has compacted away the given revision (its read there fails as etcdctl's would). */
+    const compactedAt = (rv: string) => client.get('/registry/configmaps/default/old').revision(rv).string().then(() => false, (e: unknown) => String(e).includes('required revision has been compacted'));
     try {
       const created = await api(host.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap('old'));
       const rv = created.body.metadata.resourceVersion as string;
@@ -321,8 +327,7 @@ describe.skipIf(!available)(available ? 'compaction over etcd' : `compaction ove
       for (let i = 0; ; i++) {
         await new Promise((r) => setTimeout(r, 300));
         await api(host.host.url, 'POST', '/api/v1/namespaces/default/configmaps', configMap(`new-${i}`));
-        const raw = await run('etcdctl', ['--endpoints', etcd.endpoint, 'get', '/registry/configmaps/default/old', `--rev=${rv}`], {});
-        if (raw.stderr.includes('required revision has been compacted')) break;
+        if (await compactedAt(rv)) break;
       }
       const { status, body } = await api(host.host.url, 'GET', `/api/v1/namespaces/default/configmaps?resourceVersion=${rv}&resourceVersionMatch=Exact`);
       expect(status).toBe(410);
@@ -334,6 +339,7 @@ describe.skipIf(!available)(available ? 'compaction over etcd' : `compaction ove
       expect(event!.object).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410 });
       expect(event!.object.message).toMatch(new RegExp(`^too old resource version: ${rv} \\(\\d+\\)$`));
     } finally {
+      client.close();
       await host.stop();
       await etcd.stop();
     }
