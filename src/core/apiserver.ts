@@ -465,6 +465,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     /** --use-service-account-credentials: each controller's identity, set when the manager starts (ensureControllerAccounts). */
     const controllerUsers = new Map<string, UserInfo>();
     const as = (name: ControllerName): typeof deps => {
+      // Without the option the client builder (a code part of the worker) is not read: the service account
+      // controller starts before the worker's first answer.
+      if (!options.useServiceAccountCredentials) return deps;
       const account = controllerServiceAccounts[name];
       const user = account && controllerUsers.get(account);
       return user ? { ...deps, storeFor: controllerStoreFor(deps.storeFor, user, () => authorization.authorizer) } : deps;
