@@ -51,7 +51,7 @@ import { withHeldWrites } from './debug/heldWrites';
 import { startLeaderElection, type LeaderElectionConfig, type LeaderElector } from './controllers/leaderElection';
 import { apiServerId, startApiServerIdentityLease, startApiServerLeaseGC } from './controllers/apiserverIdentity';
 import { controllerManagerPort, localHealthzProbe, schedulerPort, serveComponentStatuses, storageProbe, type ComponentProbe } from './registry/core/componentStatuses';
-import { newUUID } from './util/uuid';
+import { newUUID, randomHex } from './util/uuid';
 import { featureGates, type FeatureGates } from './features';
 import type { RequestAuthenticator } from './auth/authenticator/types';
 import type { UserInfo } from './auth/user';
@@ -656,7 +656,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const kubelets: SimulatedKubeletSource | undefined = options.simulatedNodes
     ? {
         now: () => clock.now(),
-        randomHex: (length) => [...random.fill(new Uint8Array(Math.ceil(length / 2)))].map((b) => b.toString(16).padStart(2, '0')).join('').slice(0, length),
+        randomHex: (length) => randomHex(random, length),
         listPods: () => listObjects('pods', ''),
         listServices: (namespace) => listObjects('services', namespace),
         async serviceAccountToken(pod, audience, expirationSeconds) {

@@ -1,10 +1,27 @@
 /** A random (version 4) UUID drawn from a RandomSource, so seeded tests get the same ones. */
 import type { RandomSource } from './clock';
 
+const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** Scratch for the random bytes, read at once: one array for every uid (each object a create stores gets one), not one each. */
+const scratch = new Uint8Array(16);
+
 export function newUUID(random: RandomSource): string {
-  const b = random.fill(new Uint8Array(16));
+  const b = random.fill(scratch);
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  let uid = '';
+  for (let i = 0; i < 16; i++) {
+    if (i === 4 || i === 6 || i === 8 || i === 10) uid += '-';
+    uid += hexByte[b[i]!]!;
+  }
+  return uid;
+}
+
+/** `length` random hex digits. */
+export function randomHex(random: RandomSource, length: number): string {
+  const b = random.fill(new Uint8Array(Math.ceil(length / 2)));
+  let out = '';
+  for (const x of b) out += hexByte[x]!;
+  return out.slice(0, length);
 }

@@ -3,6 +3,7 @@
  * runs a resource's strategy in fixed order around the revisioned storage and
  * turns storage errors into API Status errors. One Store per resource type.
  */
+import { newUUID } from '../../util/uuid';
 import { canonicalMetadata, jsonEqual } from '../../api/equality';
 import { formatTime, isObject, type KubeObject, type ObjectMeta } from '../../api/types';
 import type { UserInfo } from '../../auth/user';
@@ -143,10 +144,8 @@ export interface UpdateResult {
  */
 export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
 
-const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-/** Scratch for the random bytes of a uid or name suffix, read at once: one array for every create, not one each. */
-const randomBytes = new Uint8Array(16);
+/** Scratch for the random bytes of a name suffix, read at once: one array for every create, not one each. */
+const randomBytes = new Uint8Array(5);
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -554,7 +553,7 @@ export class Store {
   }
 
   private generateName(prefix: string): string {
-    const bytes = this.deps.random.fill(randomBytes.subarray(0, 5));
+    const bytes = this.deps.random.fill(randomBytes);
     let s = '';
     for (const b of bytes) s += nameSuffixAlphabet[b % nameSuffixAlphabet.length];
     // The apiserver truncates long prefixes so the name stays within 63 characters.
@@ -562,15 +561,7 @@ export class Store {
   }
 
   private newUid(): string {
-    const b = this.deps.random.fill(randomBytes);
-    b[6] = (b[6]! & 0x0f) | 0x40;
-    b[8] = (b[8]! & 0x3f) | 0x80;
-    let uid = '';
-    for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) uid += '-';
-      uid += hexByte[b[i]!]!;
-    }
-    return uid;
+    return newUUID(this.deps.random);
   }
 
   /** Not async: the storage's promise itself, without a wrapper's extra turns. */
