@@ -1,0 +1,44 @@
+/**
+ * What a simulated container's image gives it: the image config's
+ * Entrypoint, Cmd, WorkingDir, Env and User (what the runtime combines with
+ * the container's command and args), the shell tools on its PATH, and the
+ * image's own programs (a server, a script) with what they do. An image
+ * kubesim does not know has every shell tool, no entrypoint and no programs
+ * of its own: its process runs until it is stopped.
+ */
+
+/** What one of the image's programs does when it runs: what it writes, then whether it exits. */
+export interface ImageProgramRun {
+  /** Written at the program's start, in order; stream 1 is stdout, 2 stderr. */
+  output: { stream: 1 | 2; text: string }[];
+  /** The code it exits with once written; undefined: it runs until it is stopped (a server). */
+  exitCode?: number;
+}
+
+/** One of the image's own programs, at its path in the image. */
+export interface ImageProgram {
+  run(args: readonly string[], env: ReadonlyMap<string, string>): ImageProgramRun;
+}
+
+export interface SimulatedImage {
+  entrypoint: readonly string[];
+  cmd: readonly string[];
+  /** The image's WorkingDir; '' for its default, `/`. */
+  workingDir: string;
+  /** Env the image sets, under the container's. */
+  env: readonly [string, string][];
+  /** The image's USER as a uid, when it sets one. */
+  user?: number;
+  /** The shell tools (containerExec.ts's programs) it has on its PATH; undefined: all of them. */
+  tools?: readonly string[];
+  /** Its own programs by absolute path (a bare name is looked up on PATH among them). */
+  programs: ReadonlyMap<string, ImageProgram>;
+}
+
+/** An image kubesim knows nothing of: every tool, no entrypoint, nothing of its own. */
+export const unknownImage: SimulatedImage = { entrypoint: [], cmd: [], workingDir: '', env: [], programs: new Map() };
+
+/** The simulated image for a container's image reference. */
+export function imageFor(_image: string): SimulatedImage {
+  return unknownImage;
+}
