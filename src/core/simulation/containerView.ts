@@ -10,6 +10,7 @@ import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { parseQuantity, type Quantity } from '../api/quantity';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { nodeCapacity } from './nodes';
+import { imageFor, type SimulatedImage } from './image';
 
 type Obj = Record<string, unknown>;
 
@@ -27,6 +28,8 @@ export interface ContainerView {
   gid: number;
   groups: number[];
   workingDir: string;
+  /** The container's image: its tools and its own programs. */
+  image: SimulatedImage;
 }
 
 /** What the kubelet reads from the API server to build the view. */
@@ -389,14 +392,16 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   const podSC = isObject(field(pod, 'spec', 'securityContext')) ? (field(pod, 'spec', 'securityContext') as Obj) : {};
   const sc = isObject(container['securityContext']) ? container['securityContext'] : {};
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  const uid = num(sc['runAsUser']) ?? num(podSC['runAsUser']) ?? 0;
+  const image = imageFor(str(container['image']));
+  const uid = num(sc['runAsUser']) ?? num(podSC['runAsUser']) ?? image.user ?? 0;
   const gid = num(sc['runAsGroup']) ?? num(podSC['runAsGroup']) ?? 0;
   const supplemental = Array.isArray(podSC['supplementalGroups']) ? podSC['supplementalGroups'].filter((g): g is number => typeof g === 'number') : [];
   const groups = [...new Set([gid, ...(num(podSC['fsGroup']) !== undefined ? [num(podSC['fsGroup'])!] : []), ...supplemental])];
 
   const files = new Map<string, FsEntry>();
   for (const d of ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
-  for (const p of imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
+  for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
+  for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
   addFile(files, '/etc/hosts', text(hostsFile(pod, hostname)));
   addFile(files, '/etc/hostname', text(hostname + '\n'));
   addFile(files, '/etc/resolv.conf', text(resolvConf(pod)));
@@ -428,13 +433,15 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     for (const f of mounted) addFile(files, `${mountPath}/${f.path}`, f.content, f.mode);
   }
 
-  const env: [string, string][] = [['PATH', imagePath], ['HOSTNAME', hostname]];
+  // The image's Env first (its PATH replacing the default), then the runtime's, then the container's.
+  const env: [string, string][] = [['PATH', image.env.find(([k]) => k === 'PATH')?.[1] ?? imagePath], ['HOSTNAME', hostname]];
   if (opts.tty) env.push(['TERM', 'xterm']);
+  for (const [k, v] of image.env) if (k !== 'PATH') env.push([k, v]);
   for (const [k, v] of await containerEnv(src, pod, container, opts.startedAt ?? '')) {
     const at = env.findIndex(([n]) => n === k);
     if (at >= 0) env[at] = [k, v];
     else env.push([k, v]);
   }
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', uid === 0 ? '/root' : '/']);
-  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || '/') };
+  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image };
 }
