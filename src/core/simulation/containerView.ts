@@ -46,8 +46,8 @@ export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 /** The cluster DNS service the simulated kubelets are configured with (kind's --cluster-dns). */
 const clusterDNS = '10.96.0.10';
 const clusterDomain = 'cluster.local';
-/** The programs the simulated image has (containerExec.ts runs them). */
-export const imagePrograms = ['bash', 'cat', 'echo', 'env', 'false', 'hostname', 'id', 'ls', 'printenv', 'pwd', 'sh', 'true'];
+/** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'seq', 'sh', 'sleep', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'wc', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);

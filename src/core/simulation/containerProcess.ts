@@ -1,0 +1,293 @@
+/**
+ * A simulated container's process on a virtual clock: the container's main
+ * process (its command and args over the image's Entrypoint and Cmd) or an
+ * exec'd one, run by the shell interpreter and the tools as a generator and
+ * stepped to a time. Each command it runs costs a millisecond (so a loop
+ * without `sleep` still moves), `sleep` moves its clock, and what it writes
+ * is stamped with the time it wrote it. Given the same view, argv, start,
+ * seed and input, it writes the same things at the same times: a kubelet
+ * can replay it from its start after a restart.
+ */
+import { expandEnv, type ContainerView } from './containerView';
+import type { SimulatedImage } from './image';
+import { lookUp, runProgram, type Found, type ProcessHost, type Source } from './shellInterpreter';
+import type { Effect, Run } from './containerTools';
+
+export interface ProcessOutput {
+  /** Virtual ms since the epoch. */
+  at: number;
+  stream: 1 | 2;
+  text: string;
+}
+
+export interface ProcessAdvance {
+  /** What it wrote since the last call, in order. */
+  output: ProcessOutput[];
+  /** Its exit, once it happened (then in every later answer too). */
+  exit?: { code: number; at: number };
+  /** The time it has run to: `until`, or earlier when the step budget stopped it. */
+  reached: number;
+}
+
+export interface ContainerProcess {
+  /**
+   * Runs until its virtual clock reaches `until` (ms since epoch), it exits,
+   * or `maxSteps` commands ran (a loop with no sleep must not hang the
+   * server); returns what it wrote since the last call (each write with its
+   * time), its exit once it happened, and the time it has run to (`reached`
+   * = until, unless the step budget stopped it earlier; a process blocked
+   * reading input or running forever reaches `until`). `until` never
+   * decreases between calls.
+   */
+  advance(until: number, maxSteps?: number): ProcessAdvance;
+  /** Input on its stdin at a time (attach, later); a read blocked before `at` resumes at `at`. */
+  input(text: string, at: number): void;
+  /** End of its stdin. */
+  closeInput(at: number): void;
+  /** When it next has something to do without input (the end of its sleep, or now when busy); undefined when it waits for input, runs until stopped, or has exited. */
+  wakeAt(): number | undefined;
+}
+
+export type ProcessStart = { started: true; process: ContainerProcess } | { started: false; error: string };
+
+export interface ProcessOptions {
+  /** false: stdin is /dev/null (EOF at once). */
+  stdin: boolean;
+  /** A terminal: one output stream, lines ending in CR LF, and an interactive shell. */
+  tty: boolean;
+  /** Seeds $RANDOM (default: from the start time). */
+  seed?: number;
+  /** $$ (1 for a container's main process). */
+  pid?: number;
+  /** What one command costs on the virtual clock (exec: 0, its commands run at once and only sleeps take time). */
+  commandMs?: number;
+  /** An exec'd process: a command that cannot start fails with runc's exec wording. */
+  exec?: boolean;
+}
+
+/** What one command costs on the virtual clock. */
+export const commandMs = 1;
+/** The commands one advance runs at most by default. */
+export const defaultMaxSteps = 10_000;
+
+type FailedLookUp = Extract<Found, { error: string }>['error'];
+
+/** runc's words for why it could not exec the command. */
+function execError(name: string, error: FailedLookUp): string {
+  const why = error === 'not found' ? 'executable file not found in $PATH' : error === 'no such file' ? `stat ${name}: no such file or directory` : error;
+  return `exec: ${JSON.stringify(name)}: ${why}`;
+}
+
+/**
+ * A container whose command cannot start, as containerd 2.0 with runc 1.2
+ * reports it (the CRI plugin's task create over the shim's runc create;
+ * runc 1.2 added "error during container init"): the container's
+ * StartError message.
+ */
+export function createError(name: string, error: FailedLookUp): string {
+  return `failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: ${execError(name, error)}: unknown`;
+}
+
+/** An exec whose command cannot start, as runc reports it through containerd's exec. */
+export function execStartError(name: string, error: FailedLookUp): string {
+  return `OCI runtime exec failed: exec failed: unable to start container process: ${execError(name, error)}: unknown`;
+}
+
+/** xorshift32: $RANDOM from a seed, the same sequence each run. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0 || 0x9e3779b9;
+  return () => {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state % 32768;
+  };
+}
+
+class VirtualProcess implements ContainerProcess {
+  private clock: number;
+  private waiting: Effect | undefined;
+  private wake = 0;
+  private begun = false;
+  private exited: { code: number; at: number } | undefined;
+  private out: ProcessOutput[] = [];
+  private pending: { text: string; at: number }[] = [];
+  private buffered = '';
+  private bufferedAt = 0;
+  private closedAt: number | undefined;
+  readonly host: ProcessHost;
+  readonly pid: number;
+  gen: Run<number> | undefined;
+
+  constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {
+    this.clock = startMs;
+    if (!opts.stdin) this.closedAt = startMs;
+    const random = seeded(opts.seed ?? startMs % 2 ** 32);
+    let pid = opts.pid ?? 1;
+    this.pid = pid;
+    this.host = {
+      view,
+      files: new Map(view.files),
+      now: () => this.clock,
+      emit: (stream, text) => this.emit(stream, text),
+      random,
+      nextPid: () => ++pid,
+    };
+  }
+
+  private emit(stream: 1 | 2, text: string): void {
+    if (this.opts.tty) {
+      // A terminal has one output stream, and its line discipline ends lines with CR LF.
+      stream = 1;
+      text = text.replace(/\r?\n/g, '\r\n');
+    }
+    const last = this.out[this.out.length - 1];
+    if (last && last.at === this.clock && last.stream === stream) last.text += text;
+    else this.out.push({ at: this.clock, stream, text });
+  }
+
+  input(text: string, at: number): void {
+    if (this.closedAt === undefined) this.pending.push({ text, at });
+  }
+
+  closeInput(at: number): void {
+    this.closedAt ??= at;
+  }
+
+  /** The next line of input there by `until` (or what is left at its end; undefined text: EOF), else undefined. */
+  private takeLine(until: number): { text: string | undefined; at: number } | undefined {
+    for (;;) {
+      const nl = this.buffered.indexOf('\n');
+      if (nl >= 0) {
+        const text = this.buffered.slice(0, nl + 1);
+        this.buffered = this.buffered.slice(nl + 1);
+        return { text, at: this.bufferedAt };
+      }
+      const next = this.pending[0];
+      if (next && next.at <= until) {
+        this.pending.shift();
+        this.buffered += next.text;
+        this.bufferedAt = next.at;
+        continue;
+      }
+      if (!next && this.closedAt !== undefined && this.closedAt <= until) {
+        const at = Math.max(this.bufferedAt, this.closedAt);
+        if (this.buffered) {
+          const text = this.buffered;
+          this.buffered = '';
+          return { text, at };
+        }
+        return { text: undefined, at };
+      }
+      return undefined;
+    }
+  }
+
+  advance(until: number, maxSteps = defaultMaxSteps): ProcessAdvance {
+    let steps = 0;
+    let budget = false;
+    while (!this.exited && this.gen) {
+      let resume: string | undefined;
+      const w = this.waiting;
+      if (!this.begun) {
+        if (this.clock > until) break;
+        this.begun = true;
+      } else if (w?.kind === 'sleep') {
+        if (this.wake > until) break;
+        this.clock = this.wake;
+      } else if (w?.kind === 'read') {
+        const line = this.takeLine(until);
+        if (!line) break;
+        this.clock = Math.max(this.clock, line.at);
+        resume = line.text;
+      } else if (w?.kind === 'tick') {
+        if (steps >= maxSteps) {
+          budget = true;
+          break;
+        }
+        const cost = this.opts.commandMs ?? commandMs;
+        if (this.clock + cost > until) break;
+        this.clock += cost;
+        steps++;
+      }
+      const r = this.gen.next(resume);
+      if (r.done) {
+        this.exited = { code: r.value & 255, at: this.clock };
+        this.waiting = undefined;
+        break;
+      }
+      this.waiting = r.value;
+      if (r.value.kind === 'sleep') this.wake = this.clock + r.value.ms;
+    }
+    const output = this.out;
+    this.out = [];
+    return { output, ...(this.exited ? { exit: this.exited } : {}), reached: budget ? this.clock : until };
+  }
+
+  wakeAt(): number | undefined {
+    if (this.exited || !this.gen) return undefined;
+    if (!this.begun) return this.clock;
+    const w = this.waiting;
+    if (w?.kind === 'sleep') return Number.isFinite(this.wake) ? this.wake : undefined;
+    if (w?.kind === 'tick') return this.clock + (this.opts.commandMs ?? commandMs);
+    if (w?.kind === 'read') {
+      const next = this.pending[0];
+      if (this.buffered.includes('\n')) return this.clock;
+      if (next) return Math.max(this.clock, next.at);
+      return this.closedAt !== undefined ? Math.max(this.clock, this.closedAt) : undefined;
+    }
+    return undefined;
+  }
+}
+
+/** Whether argv is a shell that reads its commands from stdin (no -c, no script file). */
+function readsCommands(argv: readonly string[]): boolean {
+  const operands = argv.slice(1).filter((a) => !/^[-+][a-z]+$/.test(a));
+  return !argv.slice(1).some((a) => /^-[a-z]*c[a-z]*$/.test(a)) && !operands.length;
+}
+
+/**
+ * The container's main process (or an exec'd one): argv[0] looked up as the
+ * runtime does (a path as it is, a name on the container's PATH); `stdin:
+ * false` means /dev/null (EOF at once). Empty argv: a process that runs
+ * until it is stopped, writing nothing (an image kubesim does not know).
+ */
+export function startProcess(view: ContainerView, argv: readonly string[], startMs: number, opts: ProcessOptions): ProcessStart {
+  const p = new VirtualProcess(view, startMs, opts);
+  if (!argv.length) {
+    p.gen = (function* (): Run<number> {
+      yield { kind: 'sleep', ms: Infinity };
+      return 0;
+    })();
+    return { started: true, process: p };
+  }
+  const env = new Map(view.env);
+  const found = lookUp(p.host, argv[0]!, env.get('PATH') ?? '', view.workingDir);
+  if ('error' in found) return { started: false, error: (opts.exec ? execStartError : createError)(argv[0]!, found.error) };
+  const stdin: Source = { kind: 'stdin' };
+  const interactive = opts.tty && opts.stdin && found.program.kind === 'shell' && !found.program.script && readsCommands(argv);
+  p.gen = runProgram(p.host, found, [...argv], { in: stdin, out: { kind: 'stream', stream: 1 }, err: { kind: 'stream', stream: 2 } }, env, view.workingDir, { interactive, pid: p.pid });
+  return { started: true, process: p };
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(String) : undefined);
+
+/**
+ * What the runtime runs: container command/args over the image's
+ * Entrypoint/Cmd (command set: command + args, Cmd ignored; command unset:
+ * Entrypoint + (args ?? Cmd)), with `$(VAR)` in the container's command and
+ * args expanded from its environment as the kubelet does
+ * (kubecontainer.ExpandContainerCommandAndArgs; `$$` escapes a `$`). Empty:
+ * the unknown image's process, which runs until stopped.
+ */
+export function containerArgv(container: Record<string, unknown>, image: SimulatedImage, env: ReadonlyMap<string, string>): string[] {
+  const expand = (s: string) => expandEnv(s, (name) => env.get(name));
+  const command = (strings(container['command']) ?? []).map(expand);
+  const args = (strings(container['args']) ?? []).map(expand);
+  if (command.length) return [...command, ...args];
+  // containerd's WithProcessArgs: the image's Cmd only when no args are given; an Entrypoint of [""] is none.
+  const entrypoint = image.entrypoint.length === 1 && image.entrypoint[0] === '' ? [] : [...image.entrypoint];
+  return [...entrypoint, ...(args.length ? args : image.cmd)];
+}

@@ -1,0 +1,1016 @@
+/**
+ * The shell tools a simulated image has on its PATH (busybox's applets):
+ * each answers only from what its process sees (its own copy of the
+ * container's files, its environment, the virtual clock) with busybox's
+ * output and messages. A tool is a plain function, or a generator when it
+ * waits: for its input (`read`), for time (`sleep`), or between the lines
+ * of a long output (`tick`, so a process's step budget stops `yes`).
+ */
+import type { ContainerView, FsEntry } from './containerView';
+
+/** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
+export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' };
+/** A step of a program: it yields effects and returns its result. */
+export type Run<T> = Generator<Effect, T, string | undefined>;
+
+/** A program's standard input. */
+export interface InputReader {
+  /** The next piece of input (a line where lines are known), undefined at its end. */
+  read(): Run<string | undefined>;
+}
+
+/** What a running tool sees and where it writes. */
+export interface ToolContext {
+  /** The name its messages start with (the applet, or the shell for a builtin). */
+  name: string;
+  view: ContainerView;
+  /** The process's files: writes land here. */
+  files: Map<string, FsEntry>;
+  cwd: string;
+  env: ReadonlyMap<string, string>;
+  /** The process's clock (ms since the epoch). */
+  now(): number;
+  stdin: InputReader;
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stdout is a pipe or a capture (whose reader stops reading, unlike a log). */
+  outIsPipe: boolean;
+  /** Runs a program found on PATH as the process does (env COMMAND, xargs). */
+  exec(argv: string[], env: ReadonlyMap<string, string>): Run<number>;
+}
+
+export type Tool = (args: string[], ctx: ToolContext) => number | Run<number>;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** An absolute, normalized path from one relative to cwd. */
+export function resolvePath(cwd: string, p: string): string {
+  const abs = p.startsWith('/') ? p : `${cwd}/${p}`;
+  const parts: string[] = [];
+  for (const seg of abs.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  return '/' + parts.join('/');
+}
+
+const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
+
+/** Writes (or appends to) a file; an error text when its directory is missing or it is a directory. */
+export function writeFile(files: Map<string, FsEntry>, path: string, text: string, append: boolean): string | undefined {
+  const e = files.get(path);
+  if (e?.type === 'dir') return 'Is a directory';
+  if (files.get(parentOf(path))?.type !== 'dir') return 'nonexistent directory';
+  const bytes = encoder.encode(text);
+  if (append && e?.type === 'file') {
+    const joined = new Uint8Array(e.content.length + bytes.length);
+    joined.set(e.content);
+    joined.set(bytes, e.content.length);
+    files.set(path, { type: 'file', content: joined, mode: e.mode });
+  } else files.set(path, { type: 'file', content: bytes, mode: e?.type === 'file' ? e.mode : 0o644 });
+  return undefined;
+}
+
+/** A file's text, or undefined when it is not a file. */
+export function readFile(files: ReadonlyMap<string, FsEntry>, path: string): string | undefined {
+  const e = files.get(path);
+  return e?.type === 'file' ? decoder.decode(e.content) : undefined;
+}
+
+/** All of a tool's standard input. */
+export function* readAll(ctx: ToolContext): Run<string> {
+  let text = '';
+  for (let chunk = yield* ctx.stdin.read(); chunk !== undefined; chunk = yield* ctx.stdin.read()) text += chunk;
+  return text;
+}
+
+/** Each operand's text (`-` or none: stdin); a missing one is reported as busybox's `can't open`. */
+function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => string = (f) => `${ctx.name}: can't open '${f}': No such file or directory\n`): Run<{ texts: { name: string; text: string }[]; failed: boolean }> {
+  const texts: { name: string; text: string }[] = [];
+  let failed = false;
+  for (const f of operands.length ? operands : ['-']) {
+    if (f === '-') {
+      texts.push({ name: f, text: yield* readAll(ctx) });
+      continue;
+    }
+    const path = resolvePath(ctx.cwd, f);
+    const e = ctx.files.get(path);
+    if (!e) {
+      ctx.err(report(f));
+      failed = true;
+    } else if (e.type === 'dir') {
+      ctx.err(`${ctx.name}: read error: Is a directory\n`);
+      failed = true;
+    } else texts.push({ name: f, text: decoder.decode(e.content) });
+  }
+  return { texts, failed };
+}
+
+/** Splits leading options (`-abc`, `-n 5`) from operands; `--` ends them. */
+function options(args: string[], withValue = ''): { flags: Set<string>; values: Map<string, string>; rest: string[]; bad?: string } {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (!a.startsWith('-') || a === '-') break;
+    for (let j = 1; j < a.length; j++) {
+      const f = a[j]!;
+      if (withValue.includes(f)) {
+        const v = a.slice(j + 1) || args[++i];
+        if (v === undefined) return { flags, values, rest: [], bad: f };
+        values.set(f, v);
+        break;
+      }
+      flags.add(f);
+    }
+  }
+  return { flags, values, rest: args.slice(i) };
+}
+
+// ---- files and identity
+
+function children(files: ReadonlyMap<string, FsEntry>, dir: string): string[] {
+  const prefix = dir === '/' ? '/' : dir + '/';
+  const out: string[] = [];
+  for (const p of files.keys()) if (p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) out.push(p.slice(prefix.length));
+  return out.sort();
+}
+
+function modeString(e: FsEntry): string {
+  const bits = 'rwxrwxrwx';
+  let s = e.type === 'dir' ? 'd' : '-';
+  for (let i = 0; i < 9; i++) s += e.mode & (1 << (8 - i)) ? bits[i] : '-';
+  if (e.mode & 0o1000) s = s.slice(0, 9) + (e.mode & 1 ? 't' : 'T');
+  return s;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const userName = (id: number) => (id === 0 ? 'root' : String(id));
+
+/** busybox `ls -l`'s line for one entry. */
+function longLine(e: FsEntry, name: string, mtime: Date): string {
+  const size = e.type === 'file' ? e.content.byteLength : 4096;
+  const links = e.type === 'dir' ? 2 : 1;
+  const date = `${months[mtime.getUTCMonth()]} ${String(mtime.getUTCDate()).padStart(2)} ${String(mtime.getUTCHours()).padStart(2, '0')}:${String(mtime.getUTCMinutes()).padStart(2, '0')}`;
+  return `${modeString(e)} ${String(links).padStart(4)} ${userName(0).padEnd(8)} ${userName(0).padEnd(8)} ${String(size).padStart(9)} ${date} ${name}`;
+}
+
+const ls: Tool = (args, ctx) => {
+  let long = false;
+  let all = false;
+  const paths: string[] = [];
+  for (const a of args) {
+    if (a.startsWith('-') && a.length > 1) {
+      for (const f of a.slice(1)) {
+        if (f === 'l') long = true;
+        else if (f === 'a') all = true;
+        else if (f !== '1') {
+          ctx.err(`ls: unrecognized option: ${f}\n`);
+          return 1;
+        }
+      }
+    } else paths.push(a);
+  }
+  if (!paths.length) paths.push('.');
+  let code = 0;
+  const fileArgs: string[] = [];
+  const dirArgs: string[] = [];
+  for (const p of paths) {
+    const e = ctx.files.get(resolvePath(ctx.cwd, p));
+    if (!e) {
+      ctx.err(`ls: ${p}: No such file or directory\n`);
+      code = 1;
+    } else if (e.type === 'dir') dirArgs.push(p);
+    else fileArgs.push(p);
+  }
+  const now = new Date(ctx.now());
+  const line = (path: string, name: string) => (long ? longLine(ctx.files.get(path)!, name, now) : name);
+  for (const f of fileArgs) ctx.out(line(resolvePath(ctx.cwd, f), f) + '\n');
+  dirArgs.forEach((d, i) => {
+    const dir = resolvePath(ctx.cwd, d);
+    if (paths.length > 1) ctx.out(`${fileArgs.length || i ? '\n' : ''}${d}:\n`);
+    if (all) {
+      ctx.out(line(dir, '.') + '\n');
+      ctx.out(line(parentOf(dir), '..') + '\n');
+    }
+    for (const n of children(ctx.files, dir)) ctx.out(line(dir === '/' ? `/${n}` : `${dir}/${n}`, n) + '\n');
+  });
+  return code;
+};
+
+function* cat(args: string[], ctx: ToolContext): Run<number> {
+  let code = 0;
+  for (const a of args.length ? args : ['-']) {
+    if (a === '-') {
+      // Streamed: each piece of input is written as it comes.
+      for (let chunk = yield* ctx.stdin.read(); chunk !== undefined; chunk = yield* ctx.stdin.read()) ctx.out(chunk);
+      continue;
+    }
+    const e = ctx.files.get(resolvePath(ctx.cwd, a));
+    if (!e) {
+      ctx.err(`cat: can't open '${a}': No such file or directory\n`);
+      code = 1;
+    } else if (e.type === 'dir') {
+      ctx.err('cat: read error: Is a directory\n');
+      code = 1;
+    } else ctx.out(decoder.decode(e.content));
+  }
+  return code;
+}
+
+function* env(args: string[], ctx: ToolContext): Run<number> {
+  // env [-i] [NAME=VALUE]... [COMMAND [ARG]...]
+  let i = 0;
+  let vars = new Map(ctx.env);
+  if (args[0] === '-i' || args[0] === '-') {
+    vars = new Map();
+    i++;
+  }
+  for (; i < args.length && args[i]!.includes('=') && !args[i]!.startsWith('='); i++) vars.set(args[i]!.slice(0, args[i]!.indexOf('=')), args[i]!.slice(args[i]!.indexOf('=') + 1));
+  if (i < args.length) return yield* ctx.exec(args.slice(i), vars);
+  for (const [k, v] of vars) ctx.out(`${k}=${v}\n`);
+  return 0;
+}
+
+const printenv: Tool = (args, ctx) => {
+  if (!args.length) {
+    for (const [k, v] of ctx.env) ctx.out(`${k}=${v}\n`);
+    return 0;
+  }
+  let code = 0;
+  for (const a of args) {
+    const v = ctx.env.get(a);
+    if (v === undefined) code = 1;
+    else ctx.out(v + '\n');
+  }
+  return code;
+};
+
+const id: Tool = (_args, ctx) => {
+  const named = (n: number) => (n === 0 ? '0(root)' : String(n));
+  ctx.out(`uid=${named(ctx.view.uid)} gid=${named(ctx.view.gid)} groups=${ctx.view.groups.map(named).join(',')}\n`);
+  return 0;
+};
+
+const whoami: Tool = (_args, ctx) => {
+  if (ctx.view.uid === 0) {
+    ctx.out('root\n');
+    return 0;
+  }
+  ctx.err(`whoami: unknown uid ${ctx.view.uid}\n`);
+  return 1;
+};
+
+const uname: Tool = (args, ctx) => {
+  const o = options(args);
+  const flags = o.flags.has('a') ? new Set(['s', 'n', 'r', 'v', 'm', 'o']) : o.flags.size ? o.flags : new Set(['s']);
+  const fields: [string, string][] = [
+    ['s', 'Linux'],
+    ['n', ctx.view.hostname],
+    ['r', '6.8.0-kubesim'],
+    ['v', '#1 SMP PREEMPT_DYNAMIC Mon Jan  1 00:00:00 UTC 2024'],
+    ['m', 'x86_64'],
+    ['o', 'GNU/Linux'],
+  ];
+  ctx.out(fields.filter(([f]) => flags.has(f)).map(([, v]) => v).join(' ') + '\n');
+  return 0;
+};
+
+const basename: Tool = (args, ctx) => {
+  if (!args.length) {
+    ctx.err('basename: missing operand\n');
+    return 1;
+  }
+  const p = args[0]!.replace(/\/+$/, '');
+  let base = p === '' ? '/' : p.slice(p.lastIndexOf('/') + 1);
+  if (args[1] && base !== args[1] && base.endsWith(args[1])) base = base.slice(0, -args[1].length);
+  ctx.out(base + '\n');
+  return 0;
+};
+
+const dirname: Tool = (args, ctx) => {
+  if (!args.length) {
+    ctx.err('dirname: missing operand\n');
+    return 1;
+  }
+  const p = args[0]!.replace(/\/+$/, '');
+  const at = p.lastIndexOf('/');
+  ctx.out((at < 0 ? '.' : at === 0 ? '/' : p.slice(0, at).replace(/\/+$/, '') || '/') + '\n');
+  return 0;
+};
+
+const touch: Tool = (args, ctx) => {
+  let code = 0;
+  for (const f of options(args).rest) {
+    const path = resolvePath(ctx.cwd, f);
+    if (ctx.files.has(path)) continue;
+    if (writeFile(ctx.files, path, '', false)) {
+      ctx.err(`touch: ${f}: No such file or directory\n`);
+      code = 1;
+    }
+  }
+  return code;
+};
+
+const mkdir: Tool = (args, ctx) => {
+  const o = options(args, 'm');
+  let code = 0;
+  for (const d of o.rest) {
+    const path = resolvePath(ctx.cwd, d);
+    const segments = path.split('/').slice(1);
+    if (o.flags.has('p')) {
+      let p = '';
+      for (const s of segments) {
+        p += '/' + s;
+        const e = ctx.files.get(p);
+        if (!e) ctx.files.set(p, { type: 'dir', mode: 0o755 });
+        else if (e.type !== 'dir') {
+          ctx.err(`mkdir: can't create directory '${d}': Not a directory\n`);
+          code = 1;
+          break;
+        }
+      }
+      continue;
+    }
+    if (ctx.files.has(path)) {
+      ctx.err(`mkdir: can't create directory '${d}': File exists\n`);
+      code = 1;
+    } else if (ctx.files.get(parentOf(path))?.type !== 'dir') {
+      ctx.err(`mkdir: can't create directory '${d}': No such file or directory\n`);
+      code = 1;
+    } else ctx.files.set(path, { type: 'dir', mode: 0o755 });
+  }
+  return code;
+};
+
+const rm: Tool = (args, ctx) => {
+  const o = options(args);
+  const recursive = o.flags.has('r') || o.flags.has('R');
+  let code = 0;
+  for (const f of o.rest) {
+    const path = resolvePath(ctx.cwd, f);
+    const e = ctx.files.get(path);
+    if (!e) {
+      if (!o.flags.has('f')) {
+        ctx.err(`rm: can't remove '${f}': No such file or directory\n`);
+        code = 1;
+      }
+    } else if (e.type === 'dir' && !recursive) {
+      ctx.err(`rm: '${f}' is a directory\n`);
+      code = 1;
+    } else {
+      for (const p of [...ctx.files.keys()]) if (p === path || p.startsWith(path + '/')) ctx.files.delete(p);
+    }
+  }
+  return code;
+};
+
+// ---- text
+
+const echo: Tool = (args, ctx) => {
+  let newline = true;
+  let escapes = false;
+  let i = 0;
+  for (; i < args.length && /^-[neE]+$/.test(args[i]!); i++) {
+    for (const f of args[i]!.slice(1)) {
+      if (f === 'n') newline = false;
+      else if (f === 'e') escapes = true;
+      else escapes = false;
+    }
+  }
+  let text = args.slice(i).join(' ');
+  if (escapes) {
+    const cut = text.indexOf('\\c');
+    if (cut >= 0) {
+      text = text.slice(0, cut);
+      newline = false;
+    }
+    text = unescape(text);
+  }
+  ctx.out(text + (newline ? '\n' : ''));
+  return 0;
+};
+
+/** Backslash escapes as echo -e and printf read them. */
+function unescape(s: string): string {
+  return s.replace(/\\(0[0-7]{0,3}|[0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)/g, (m, e: string) => {
+    const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', f: '\f', v: '\v', e: '\x1b', '\\': '\\' };
+    if (e in simple) return simple[e]!;
+    if (e[0] === 'x') return String.fromCharCode(parseInt(e.slice(1), 16));
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return m;
+  });
+}
+
+const printf: Tool = (args, ctx) => {
+  if (!args.length) {
+    ctx.err('printf: usage: printf FORMAT [ARGUMENT...]\n');
+    return 1;
+  }
+  const [format, ...values] = args as [string, ...string[]];
+  let code = 0;
+  let at = 0;
+  const num = (v: string | undefined): number => {
+    if (v === undefined || v === '') return 0;
+    if (/^['"]/.test(v)) return v.charCodeAt(1) || 0;
+    const n = Number(v.trim());
+    if (Number.isNaN(n)) {
+      ctx.err(`printf: invalid number '${v}'\n`);
+      code = 1;
+      return parseFloat(v) || 0;
+    }
+    return n;
+  };
+  do {
+    const out = format.replace(/%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?([diouxXeEfgGcsb%])|\\(0[0-7]{0,3}|[0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)/g, (m, flags: string | undefined, width: string | undefined, prec: string | undefined, conv: string | undefined) => {
+      if (!conv) return unescape(m);
+      if (conv === '%') return '%';
+      const w = width === '*' ? num(values[at++]) : width ? Number(width) : 0;
+      const p = prec === '*' ? num(values[at++]) : prec !== undefined ? Number(prec) : undefined;
+      const v = values[at++];
+      let s: string;
+      switch (conv) {
+        case 's':
+          s = v ?? '';
+          if (p !== undefined) s = s.slice(0, p);
+          break;
+        case 'b':
+          s = unescape(v ?? '');
+          break;
+        case 'c':
+          s = (v ?? '').slice(0, 1);
+          break;
+        case 'd':
+        case 'i':
+        case 'u':
+          s = String(Math.trunc(num(v)));
+          if (flags?.includes('+') && !s.startsWith('-')) s = '+' + s;
+          break;
+        case 'x':
+        case 'X':
+        case 'o': {
+          const n = Math.trunc(num(v));
+          s = (n >>> 0).toString(conv === 'o' ? 8 : 16);
+          if (conv === 'X') s = s.toUpperCase();
+          break;
+        }
+        case 'e':
+        case 'E':
+          s = num(v).toExponential(p ?? 6);
+          s = s.replace(/e([+-])(\d)$/, 'e$10$2');
+          if (conv === 'E') s = s.toUpperCase();
+          break;
+        case 'g':
+        case 'G':
+          s = String(Number(num(v).toPrecision(p || 6)));
+          break;
+        default:
+          s = num(v).toFixed(p ?? 6);
+      }
+      if (s.length < w) {
+        if (flags?.includes('-')) s = s.padEnd(w);
+        else if (flags?.includes('0') && /[diouxXeEfgG]/.test(conv)) s = s.startsWith('-') ? '-' + s.slice(1).padStart(w - 1, '0') : s.padStart(w, '0');
+        else s = s.padStart(w);
+      }
+      return s;
+    });
+    ctx.out(out);
+  } while (at > 0 && at < values.length);
+  return code;
+};
+
+function* head(args: string[], ctx: ToolContext): Run<number> {
+  const legacy = args[0] && /^-\d+$/.test(args[0]) ? Number(args[0].slice(1)) : undefined;
+  const o = options(legacy !== undefined ? args.slice(1) : args, 'nc');
+  const n = legacy ?? Number(o.values.get('n') ?? 10);
+  const { texts, failed } = yield* inputs(ctx, o.rest);
+  texts.forEach((t, i) => {
+    if (texts.length > 1) ctx.out(`${i ? '\n' : ''}==> ${t.name === '-' ? 'standard input' : t.name} <==\n`);
+    if (o.values.has('c')) ctx.out(t.text.slice(0, Number(o.values.get('c'))));
+    else ctx.out(t.text.split(/(?<=\n)/).slice(0, n).join(''));
+  });
+  return failed ? 1 : 0;
+}
+
+function* tail(args: string[], ctx: ToolContext): Run<number> {
+  const legacy = args[0] && /^-\d+$/.test(args[0]) ? Number(args[0].slice(1)) : undefined;
+  const o = options(legacy !== undefined ? args.slice(1) : args, 'nc');
+  const spec = o.values.get('n') ?? String(legacy ?? 10);
+  const { texts, failed } = yield* inputs(ctx, o.rest);
+  texts.forEach((t, i) => {
+    if (texts.length > 1) ctx.out(`${i ? '\n' : ''}==> ${t.name === '-' ? 'standard input' : t.name} <==\n`);
+    const lines = t.text.split(/(?<=\n)/).filter((l) => l !== '');
+    // -n +K: from line K on.
+    ctx.out((spec.startsWith('+') ? lines.slice(Math.max(Number(spec.slice(1)) - 1, 0)) : lines.slice(Math.max(lines.length - Number(spec), 0))).join(''));
+  });
+  return failed ? 1 : 0;
+}
+
+function* wc(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args);
+  const chosen = ['l', 'w', 'c'].filter((f) => o.flags.has(f) || (f === 'c' && o.flags.has('m')));
+  const cols = chosen.length ? chosen : ['l', 'w', 'c'];
+  const { texts, failed } = yield* inputs(ctx, o.rest);
+  const totals = { l: 0, w: 0, c: 0 };
+  const line = (counts: Record<string, number>, name: string) => {
+    // busybox pads each column to 7 unless one count of stdin alone is printed.
+    const nums = cols.map((c) => (cols.length === 1 && !name ? String(counts[c]) : String(counts[c]).padStart(7)));
+    ctx.out(nums.join(' ') + (name ? ` ${name}` : '') + '\n');
+  };
+  for (const t of texts) {
+    const counts = { l: (t.text.match(/\n/g) ?? []).length, w: t.text.split(/\s+/).filter(Boolean).length, c: encoder.encode(t.text).length };
+    totals.l += counts.l;
+    totals.w += counts.w;
+    totals.c += counts.c;
+    line(counts, t.name === '-' ? '' : t.name);
+  }
+  if (texts.length > 1) line(totals, 'total');
+  return failed ? 1 : 0;
+}
+
+/** A basic regular expression (or an extended one) as a JavaScript RegExp. */
+function regexOf(pattern: string, extended: boolean, fixed: boolean, flags: string): RegExp {
+  if (fixed) return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
+  if (extended) return new RegExp(pattern, flags);
+  // BRE: \( \) \{ \} \| \+ \? are the operators; bare ( ) { } | + ? are characters.
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const n = pattern[++i]!;
+      out += '(){}|+?'.includes(n) ? n : '\\' + n;
+    } else out += '(){}|+?'.includes(c) ? '\\' + c : c;
+  }
+  return new RegExp(out, flags);
+}
+
+function* grep(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args, 'emA');
+  if (o.bad) {
+    ctx.err(`grep: option requires an argument -- '${o.bad}'\n`);
+    return 2;
+  }
+  const patterns = o.values.has('e') ? [o.values.get('e')!] : o.rest.splice(0, 1);
+  if (!patterns.length) {
+    ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: grep [-HhnlLoqvsrRiwFE] [-m N] [-A|B|C N] { PATTERN | -e PATTERN... | -f FILE... } [FILE]...\n');
+    return 2;
+  }
+  let re: RegExp;
+  try {
+    re = regexOf(patterns[0]!, o.flags.has('E'), o.flags.has('F'), o.flags.has('i') ? 'i' : '');
+  } catch {
+    ctx.err(`grep: bad regex '${patterns[0]}'\n`);
+    return 2;
+  }
+  const { texts, failed } = yield* inputs(ctx, o.rest, (f) => `grep: ${f}: No such file or directory\n`);
+  const names = texts.length > 1 || o.flags.has('H');
+  let matched = 0;
+  for (const t of texts) {
+    let count = 0;
+    const lines = t.text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (let n = 0; n < lines.length; n++) {
+      const line = lines[n]!;
+      const hit = o.flags.has('w') ? new RegExp(`(^|\\W)(${re.source})($|\\W)`, re.flags).test(line) : o.flags.has('x') ? new RegExp(`^(?:${re.source})$`, re.flags).test(line) : re.test(line);
+      if (hit === o.flags.has('v')) continue;
+      count++;
+      if (o.flags.has('q') || o.flags.has('c') || o.flags.has('l')) continue;
+      const label = t.name === '-' ? '(standard input)' : t.name;
+      ctx.out(`${names ? label + ':' : ''}${o.flags.has('n') ? `${n + 1}:` : ''}${line}\n`);
+    }
+    matched += count;
+    if (o.flags.has('c')) ctx.out(`${names ? (t.name === '-' ? '(standard input)' : t.name) + ':' : ''}${count}\n`);
+    if (o.flags.has('l') && count) ctx.out((t.name === '-' ? '(standard input)' : t.name) + '\n');
+    if (o.flags.has('q') && matched) return 0;
+  }
+  if (failed && !o.flags.has('s')) return 2;
+  return matched ? 0 : 1;
+}
+
+/** tr's SET: characters with a-z ranges and backslash escapes. */
+function trSet(s: string): string[] {
+  const chars = [...unescape(s)];
+  const out: string[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i + 1] === '-' && i + 2 < chars.length) {
+      for (let c = chars[i]!.charCodeAt(0); c <= chars[i + 2]!.charCodeAt(0); c++) out.push(String.fromCharCode(c));
+      i += 2;
+    } else out.push(chars[i]!);
+  }
+  return out;
+}
+
+function* tr(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args);
+  const [from = '', to = ''] = o.rest;
+  const set1 = trSet(from.replace(/\[:upper:\]/g, 'A-Z').replace(/\[:lower:\]/g, 'a-z').replace(/\[:digit:\]/g, '0-9').replace(/\[:space:\]/g, ' \\t\\n\\r\\f\\v'));
+  const set2 = trSet(to.replace(/\[:upper:\]/g, 'A-Z').replace(/\[:lower:\]/g, 'a-z'));
+  const text = yield* readAll(ctx);
+  let out = '';
+  let last = '';
+  for (const c of text) {
+    const at = set1.indexOf(c);
+    let r = c;
+    if (o.flags.has('d')) {
+      if (at >= 0) continue;
+    } else if (at >= 0 && set2.length) r = set2[Math.min(at, set2.length - 1)]!;
+    if (o.flags.has('s') && r === last && (set2.length ? set2 : set1).includes(r)) continue;
+    out += r;
+    last = r;
+  }
+  ctx.out(out);
+  return 0;
+}
+
+function* tee(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args);
+  const targets = o.rest.map((f) => resolvePath(ctx.cwd, f));
+  let code = 0;
+  for (const [i, p] of targets.entries()) {
+    if (o.flags.has('a') && ctx.files.get(p)?.type === 'file') continue;
+    if (writeFile(ctx.files, p, '', false)) {
+      ctx.err(`tee: can't open '${o.rest[i]}': No such file or directory\n`);
+      code = 1;
+    }
+  }
+  for (let chunk = yield* ctx.stdin.read(); chunk !== undefined; chunk = yield* ctx.stdin.read()) {
+    ctx.out(chunk);
+    for (const p of targets) if (ctx.files.get(p)?.type === 'file') writeFile(ctx.files, p, chunk, true);
+  }
+  return code;
+}
+
+function* yes(args: string[], ctx: ToolContext): Run<number> {
+  const line = (args.length ? args.join(' ') : 'y') + '\n';
+  // Into a pipe, what a pipe's buffer holds: the reader has stopped by then (SIGPIPE), as with `yes | head`.
+  let written = 0;
+  for (;;) {
+    ctx.out(line);
+    written += line.length;
+    if (ctx.outIsPipe && written >= 65536) return 141;
+    yield { kind: 'tick' };
+  }
+}
+
+// ---- numbers and time
+
+const seq: Tool = (args, ctx) => {
+  let sep = '\n';
+  let equalWidth = false;
+  const nums: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-w') equalWidth = true;
+    else if (a === '-s') sep = args[++i] ?? '';
+    else if (a.startsWith('-s')) sep = a.slice(2);
+    else nums.push(a);
+  }
+  const parsed = nums.map(Number);
+  if (!nums.length || parsed.some((n) => Number.isNaN(n))) {
+    const bad = nums.find((n) => Number.isNaN(Number(n)));
+    ctx.err(bad !== undefined ? `seq: invalid number '${bad}'\n` : 'seq: missing operand\n');
+    return 1;
+  }
+  const [first, step, last] = parsed.length === 1 ? [1, 1, parsed[0]!] : parsed.length === 2 ? [parsed[0]!, 1, parsed[1]!] : [parsed[0]!, parsed[1]!, parsed[2]!];
+  const decimals = Math.max(...nums.map((n) => (n.includes('.') ? n.length - n.indexOf('.') - 1 : 0)));
+  const out: string[] = [];
+  const width = equalWidth ? Math.max(first.toFixed(decimals).length, last.toFixed(decimals).length) : 0;
+  if (step !== 0) for (let i = 0, v = first; step > 0 ? v <= last : v >= last; i++, v = first + i * step) out.push(v.toFixed(decimals).padStart(width, '0'));
+  if (out.length) ctx.out(out.join(sep) + '\n');
+  return 0;
+};
+
+/** busybox sleep's duration: seconds with an optional s/m/h/d suffix, fractions allowed; `inf`/`infinity` forever. */
+export function sleepMs(arg: string): number | undefined {
+  if (/^inf(inity)?$/i.test(arg)) return Infinity;
+  const m = /^(\d+(?:\.\d*)?|\.\d+)([smhd]?)$/.exec(arg);
+  if (!m) return undefined;
+  const unit = { '': 1000, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Math.round(Number(m[1]) * unit);
+}
+
+function* sleep(args: string[], ctx: ToolContext): Run<number> {
+  if (!args.length) {
+    ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: sleep [N]...\n\nPause for a time equal to the total of the args given, where each arg can\nhave an optional suffix of (s)econds, (m)inutes, (h)ours, or (d)ays\n');
+    return 1;
+  }
+  let ms = 0;
+  for (const a of args) {
+    const v = sleepMs(a);
+    if (v === undefined) {
+      ctx.err(`sleep: invalid number '${a}'\n`);
+      return 1;
+    }
+    ms += v;
+  }
+  yield { kind: 'sleep', ms };
+  return 0;
+}
+
+const pad = (n: number, w = 2, c = '0') => String(n).padStart(w, c);
+
+/** strftime over a UTC time (containers have no TZ: UTC). */
+export function strftime(format: string, ms: number): string {
+  const d = new Date(ms);
+  const h12 = d.getUTCHours() % 12 || 12;
+  const yday = Math.floor((ms - Date.UTC(d.getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
+  return format.replace(/%([a-zA-Z%])/g, (m, c: string) => {
+    switch (c) {
+      case 'Y': return String(d.getUTCFullYear());
+      case 'y': return pad(d.getUTCFullYear() % 100);
+      case 'm': return pad(d.getUTCMonth() + 1);
+      case 'd': return pad(d.getUTCDate());
+      case 'e': return pad(d.getUTCDate(), 2, ' ');
+      case 'H': return pad(d.getUTCHours());
+      case 'I': return pad(h12);
+      case 'M': return pad(d.getUTCMinutes());
+      case 'S': return pad(d.getUTCSeconds());
+      case 'N': return pad((ms % 1000) * 1_000_000, 9);
+      case 'p': return d.getUTCHours() < 12 ? 'AM' : 'PM';
+      case 'a': return days[d.getUTCDay()]!;
+      case 'A': return dayNames[d.getUTCDay()]!;
+      case 'b':
+      case 'h': return months[d.getUTCMonth()]!;
+      case 'B': return monthNames[d.getUTCMonth()]!;
+      case 'j': return pad(yday, 3);
+      case 'u': return String(d.getUTCDay() || 7);
+      case 'w': return String(d.getUTCDay());
+      case 's': return String(Math.floor(ms / 1000));
+      case 'Z': return 'UTC';
+      case 'z': return '+0000';
+      case 'T': return strftime('%H:%M:%S', ms);
+      case 'D': return strftime('%m/%d/%y', ms);
+      case 'F': return strftime('%Y-%m-%d', ms);
+      case 'R': return strftime('%H:%M', ms);
+      case 'c': return strftime('%a %b %e %H:%M:%S %Y', ms);
+      case 'n': return '\n';
+      case 't': return '\t';
+      case '%': return '%';
+      default: return m;
+    }
+  });
+}
+
+const date: Tool = (args, ctx) => {
+  let format = '%a %b %e %H:%M:%S %Z %Y';
+  let at = ctx.now();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('+')) format = a.slice(1);
+    else if (a === '-u' || a === '--utc') continue;
+    else if (a === '-R') format = '%a, %d %b %Y %H:%M:%S %z';
+    else if (/^-I/.test(a) || /^--iso-8601/.test(a)) {
+      const spec = a.replace(/^-I|^--iso-8601=?/, '') || 'date';
+      format = { date: '%Y-%m-%d', hours: '%Y-%m-%dT%H+00:00', minutes: '%Y-%m-%dT%H:%M+00:00', seconds: '%Y-%m-%dT%H:%M:%S+00:00', ns: '%Y-%m-%dT%H:%M:%S,%N+00:00' }[spec] ?? '%Y-%m-%d';
+    } else if (a === '-d' || a.startsWith('-d') || a.startsWith('--date=')) {
+      const v = a === '-d' ? args[++i] ?? '' : a.replace(/^-d|^--date=/, '');
+      const parsed = v.startsWith('@') ? Number(v.slice(1)) * 1000 : Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : v + 'Z');
+      if (Number.isNaN(parsed)) {
+        ctx.err(`date: invalid date '${v}'\n`);
+        return 1;
+      }
+      at = parsed;
+    } else {
+      ctx.err(`date: invalid date '${a}'\n`);
+      return 1;
+    }
+  }
+  ctx.out(strftime(format, at) + '\n');
+  return 0;
+};
+
+// ---- test and expr
+
+/** test / [ : the expression's truth (0), falsehood (1) or an error (2, reported). */
+export function testExpression(args: string[], ctx: ToolContext, bracket: boolean): number {
+  if (bracket) {
+    if (args[args.length - 1] !== ']') {
+      ctx.err(`${ctx.name}: missing ]\n`);
+      return 2;
+    }
+    args = args.slice(0, -1);
+  }
+  let i = 0;
+  const fail = (msg: string): never => {
+    throw new TestError(msg);
+  };
+  const int = (s: string): number => {
+    if (!/^\s*[+-]?\d+\s*$/.test(s)) fail(`invalid number '${s}'`);
+    return Number(s);
+  };
+  const file = (p: string) => ctx.files.get(resolvePath(ctx.cwd, p));
+  const unary: Record<string, (v: string) => boolean> = {
+    '-n': (v) => v !== '',
+    '-z': (v) => v === '',
+    '-e': (v) => !!file(v),
+    '-f': (v) => file(v)?.type === 'file',
+    '-d': (v) => file(v)?.type === 'dir',
+    '-s': (v) => {
+      const e = file(v);
+      return e?.type === 'file' ? e.content.length > 0 : e?.type === 'dir';
+    },
+    '-r': (v) => !!file(v),
+    '-w': (v) => !!file(v),
+    '-x': (v) => {
+      const e = file(v);
+      return !!e && (e.type === 'dir' || (e.mode & 0o111) !== 0);
+    },
+    '-h': () => false,
+    '-L': () => false,
+    '-t': () => false,
+  };
+  const binary: Record<string, (a: string, b: string) => boolean> = {
+    '=': (a, b) => a === b,
+    '==': (a, b) => a === b,
+    '!=': (a, b) => a !== b,
+    '<': (a, b) => a < b,
+    '>': (a, b) => a > b,
+    '-eq': (a, b) => int(a) === int(b),
+    '-ne': (a, b) => int(a) !== int(b),
+    '-lt': (a, b) => int(a) < int(b),
+    '-le': (a, b) => int(a) <= int(b),
+    '-gt': (a, b) => int(a) > int(b),
+    '-ge': (a, b) => int(a) >= int(b),
+  };
+  const primary = (): boolean => {
+    const a = args[i];
+    if (a === undefined) return fail('argument expected');
+    if (a === '!') {
+      i++;
+      return !primary();
+    }
+    if (a === '(' && args.length - i > 2) {
+      i++;
+      const v = or();
+      if (args[i] !== ')') fail('closing paren expected');
+      i++;
+      return v;
+    }
+    if (args[i + 1] !== undefined && args[i + 1]! in binary && args.length - i >= 3) {
+      i += 3;
+      return binary[args[i - 2]!]!(a, args[i - 1]!);
+    }
+    if (a in unary && args[i + 1] !== undefined) {
+      i += 2;
+      return unary[a]!(args[i - 1]!);
+    }
+    i++;
+    return a !== '';
+  };
+  const and = (): boolean => {
+    let v = primary();
+    while (args[i] === '-a') {
+      i++;
+      v = primary() && v;
+    }
+    return v;
+  };
+  const or = (): boolean => {
+    let v = and();
+    while (args[i] === '-o') {
+      i++;
+      v = and() || v;
+    }
+    return v;
+  };
+  try {
+    if (!args.length) return 1;
+    const v = or();
+    if (i < args.length) fail(`${args[i]}: unknown operand`);
+    return v ? 0 : 1;
+  } catch (e) {
+    if (!(e instanceof TestError)) throw e;
+    ctx.err(`${ctx.name}: ${e.message}\n`);
+    return 2;
+  }
+}
+
+class TestError extends Error {}
+
+const expr: Tool = (args, ctx) => {
+  let i = 0;
+  const isInt = (s: string) => /^[+-]?\d+$/.test(s);
+  const syntax = (): never => {
+    throw new TestError('syntax error');
+  };
+  const atom = (): string => {
+    const a = args[i++];
+    if (a === undefined) return syntax();
+    if (a === '(') {
+      const v = orExpr();
+      if (args[i++] !== ')') syntax();
+      return v;
+    }
+    if (a === 'length') return String(atom().length);
+    return a;
+  };
+  const match = (): string => {
+    let v = atom();
+    while (args[i] === ':') {
+      i++;
+      const re = regexOf(atom(), false, false, '');
+      const m = new RegExp('^(?:' + re.source + ')').exec(v);
+      v = m ? (m[1] ?? String(m[0].length)) : re.source.includes('(') ? '' : '0';
+    }
+    return v;
+  };
+  const arith = (ops: string[], next: () => string) => (): string => {
+    let v = next();
+    while (ops.includes(args[i] ?? '')) {
+      const op = args[i++]!;
+      const r = next();
+      if (!isInt(v) || !isInt(r)) throw new TestError('non-numeric argument');
+      const a = BigInt(v);
+      const b = BigInt(r);
+      if ((op === '/' || op === '%') && b === 0n) throw new TestError('division by zero');
+      v = String(op === '*' ? a * b : op === '/' ? a / b : op === '%' ? a % b : op === '+' ? a + b : a - b);
+    }
+    return v;
+  };
+  const mul = arith(['*', '/', '%'], match);
+  const add = arith(['+', '-'], mul);
+  const cmp = (): string => {
+    let v = add();
+    while (['=', '==', '!=', '<', '<=', '>', '>='].includes(args[i] ?? '')) {
+      const op = args[i++]!;
+      const r = add();
+      const c = isInt(v) && isInt(r) ? Number(BigInt(v) - BigInt(r)) : v < r ? -1 : v > r ? 1 : 0;
+      v = { '=': c === 0, '==': c === 0, '!=': c !== 0, '<': c < 0, '<=': c <= 0, '>': c > 0, '>=': c >= 0 }[op] ? '1' : '0';
+    }
+    return v;
+  };
+  const andExpr = (): string => {
+    let v = cmp();
+    while (args[i] === '&') {
+      i++;
+      const r = cmp();
+      v = v !== '' && v !== '0' && r !== '' && r !== '0' ? v : '0';
+    }
+    return v;
+  };
+  const orExpr = (): string => {
+    let v = andExpr();
+    while (args[i] === '|') {
+      i++;
+      const r = andExpr();
+      v = v !== '' && v !== '0' ? v : r !== '' && r !== '0' ? r : '0';
+    }
+    return v;
+  };
+  try {
+    if (!args.length) syntax();
+    const v = orExpr();
+    if (i < args.length) syntax();
+    ctx.out(v + '\n');
+    return v === '' || v === '0' ? 1 : 0;
+  } catch (e) {
+    if (!(e instanceof TestError)) throw e;
+    ctx.err(`expr: ${e.message}\n`);
+    return 2;
+  }
+};
+
+/** Every tool by its name in /bin. */
+export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
+  ['basename', basename],
+  ['cat', cat],
+  ['date', date],
+  ['dirname', dirname],
+  ['echo', echo],
+  ['env', env],
+  ['expr', expr],
+  ['false', () => 1],
+  ['grep', grep],
+  ['head', head],
+  ['hostname', (_a, ctx) => (ctx.out(ctx.view.hostname + '\n'), 0)],
+  ['id', id],
+  ['ls', ls],
+  ['mkdir', mkdir],
+  ['printenv', printenv],
+  ['printf', printf],
+  ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
+  ['rm', rm],
+  ['seq', seq],
+  ['sleep', sleep],
+  ['tail', tail],
+  ['tee', tee],
+  ['test', (a, ctx) => testExpression(a, ctx, false)],
+  ['[', (a, ctx) => testExpression(a, ctx, true)],
+  ['touch', touch],
+  ['tr', tr],
+  ['true', () => 0],
+  ['uname', uname],
+  ['wc', wc],
+  ['whoami', whoami],
+  ['yes', yes],
+]);

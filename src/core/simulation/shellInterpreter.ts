@@ -1,0 +1,1339 @@
+/**
+ * busybox ash (and, where the program is bash, bash's messages) walking the
+ * tree shellParser.ts builds, as a generator of effects: it yields when it
+ * waits (for input, for time) and after each command it runs (`tick`, the
+ * virtual time a command costs), so containerProcess.ts can step it on a
+ * virtual clock. Output goes through file descriptors 0-2: the process's
+ * own streams, a pipe or `$( )` capture, a file in the process's copy of
+ * the container's files, or /dev/null.
+ *
+ * A pipeline runs its commands one after another, each to its end, the
+ * output of one the input of the next; a background `&` runs in turn too.
+ * Programs are found on PATH as the container's image has them: the tools
+ * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
+ */
+import type { ContainerView, FsEntry } from './containerView';
+import { readFile, resolvePath, sleepMs, testExpression, tools, writeFile, type Effect, type Run, type ToolContext } from './containerTools';
+import { evaluateArith, ArithError } from './shellArith';
+import { parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word, type WordPart } from './shellParser';
+
+/** What a process's programs share: the container, its files, the clock and the process's own output. */
+export interface ProcessHost {
+  view: ContainerView;
+  files: Map<string, FsEntry>;
+  now(): number;
+  /** Writes to the process's stdout (1) or stderr (2), stamped at the current time. */
+  emit(stream: 1 | 2, text: string): void;
+  /** $RANDOM's next value (0-32767). */
+  random(): number;
+  nextPid(): number;
+}
+
+/** Where a descriptor writes. */
+export type Sink = { kind: 'stream'; stream: 1 | 2 } | { kind: 'buffer'; chunks: string[] } | { kind: 'file'; path: string } | { kind: 'null' };
+/** Where standard input reads from: the process's stdin, a text (a pipe, a file, a here-document) or nothing. */
+export type Source = { kind: 'stdin' } | { kind: 'text'; text: string; pos: number } | { kind: 'null' };
+export interface Io {
+  in: Source;
+  out: Sink;
+  err: Sink;
+}
+
+/** The shell's dialect: which messages it prints. */
+export type ShellName = 'sh' | 'bash';
+
+class ExitSignal {
+  constructor(readonly code: number) {}
+}
+class LoopSignal {
+  constructor(
+    readonly levels: number,
+    readonly next: boolean,
+  ) {}
+}
+class ReturnSignal {
+  constructor(readonly code: number) {}
+}
+/** An error that ends a non-interactive shell (ash's EXERROR): its message is printed, the status is 2. */
+class ShellError {
+  constructor(readonly message: string) {}
+}
+
+export function write(host: ProcessHost, sink: Sink, text: string): void {
+  if (!text) return;
+  switch (sink.kind) {
+    case 'stream':
+      host.emit(sink.stream, text);
+      return;
+    case 'buffer':
+      sink.chunks.push(text);
+      return;
+    case 'file':
+      writeFile(host.files, sink.path, text, true);
+      return;
+    case 'null':
+      return;
+  }
+}
+
+/** The next piece of input: a line from the process's stdin, the rest of a text. */
+export function* readChunk(source: Source): Run<string | undefined> {
+  if (source.kind === 'null') return undefined;
+  if (source.kind === 'stdin') return yield { kind: 'read' };
+  if (source.pos >= source.text.length) return undefined;
+  const rest = source.text.slice(source.pos);
+  source.pos = source.text.length;
+  return rest;
+}
+
+/** One line (with its newline when it has one), undefined at the end. */
+function* readLine(source: Source): Run<string | undefined> {
+  if (source.kind !== 'text') return yield* readChunk(source);
+  if (source.pos >= source.text.length) return undefined;
+  const nl = source.text.indexOf('\n', source.pos);
+  const end = nl < 0 ? source.text.length : nl + 1;
+  const line = source.text.slice(source.pos, end);
+  source.pos = end;
+  return line;
+}
+
+// ---- finding programs
+
+/** What a path runs. */
+export type Program = { kind: 'tool'; name: string } | { kind: 'shell'; name: ShellName; script?: string } | { kind: 'image'; path: string };
+
+export type Found = { path: string; program: Program } | { error: 'not found' | 'no such file' | 'permission denied' | 'exec format error' };
+
+/** What an executable file at path runs: a tool in its place on PATH, the image's program, a `#!` script; undefined: nothing kubesim can run. */
+function programAt(host: ProcessHost, path: string): Program | undefined {
+  if (host.view.image.programs.has(path)) return { kind: 'image', path };
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const text = readFile(host.files, path) ?? '';
+  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
+  if (shebang) {
+    const interp = shebang[1]!.endsWith('/env') ? (shebang[2] ?? '') : shebang[1]!;
+    const name = interp.slice(interp.lastIndexOf('/') + 1);
+    if (name === 'sh' || name === 'ash' || name === 'bash') return { kind: 'shell', name: name === 'bash' ? 'bash' : 'sh', script: path };
+    return undefined;
+  }
+  if (text) return undefined;
+  if (base === 'sh' || base === 'ash') return { kind: 'shell', name: 'sh' };
+  if (base === 'bash') return { kind: 'shell', name: 'bash' };
+  return tools.has(base) ? { kind: 'tool', name: base } : undefined;
+}
+
+/** Finds a command as execvp and Go's exec.LookPath do: a path as it is, a bare name on PATH. */
+export function lookUp(host: ProcessHost, name: string, path: string, cwd: string): Found {
+  const executable = (p: string) => {
+    const e = host.files.get(p);
+    return e?.type === 'file' && (e.mode & 0o111) !== 0;
+  };
+  if (name.includes('/')) {
+    const p = resolvePath(cwd, name);
+    const e = host.files.get(p);
+    if (!e) return { error: 'no such file' };
+    if (!executable(p)) return { error: 'permission denied' };
+    const program = programAt(host, p);
+    return program ? { path: p, program } : { error: 'exec format error' };
+  }
+  if (!name) return { error: 'not found' };
+  for (const dir of path.split(':')) {
+    const p = resolvePath(cwd, `${dir || '.'}/${name}`);
+    if (!executable(p)) continue;
+    const program = programAt(host, p);
+    return program ? { path: p, program } : { error: 'exec format error' };
+  }
+  return { error: 'not found' };
+}
+
+/** Runs what lookUp found with its arguments. */
+export function* runProgram(host: ProcessHost, found: { path: string; program: Program }, argv: string[], io: Io, env: ReadonlyMap<string, string>, cwd: string, opts: ShellOptions = {}): Run<number> {
+  const { program } = found;
+  const args = argv.slice(1);
+  if (program.kind === 'image') {
+    const run = host.view.image.programs.get(program.path)!.run(args, env);
+    for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
+    if (run.exitCode === undefined) {
+      yield { kind: 'sleep', ms: Infinity };
+      return 0;
+    }
+    return run.exitCode;
+  }
+  if (program.kind === 'shell') {
+    const shell = new Shell(host, program.name, env, cwd, opts.pid ?? host.nextPid());
+    shell.interactive = opts.interactive ?? false;
+    return yield* shell.main(program.script ? [program.script, ...args] : args, io, argv[0]!);
+  }
+  const tool = tools.get(program.name)!;
+  const result = tool(args, toolContext(host, program.name, io, env, cwd));
+  return typeof result === 'number' ? result : yield* result;
+}
+
+function toolContext(host: ProcessHost, name: string, io: Io, env: ReadonlyMap<string, string>, cwd: string): ToolContext {
+  return {
+    name,
+    view: host.view,
+    files: host.files,
+    cwd,
+    env,
+    now: () => host.now(),
+    stdin: { read: () => readChunk(io.in) },
+    out: (t) => write(host, io.out, t),
+    err: (t) => write(host, io.err, t),
+    outIsPipe: io.out.kind === 'buffer',
+    exec: function* (argv, vars) {
+      const found = lookUp(host, argv[0]!, vars.get('PATH') ?? '', cwd);
+      if ('error' in found) {
+        write(host, io.err, `${name}: can't execute '${argv[0]}': No such file or directory\n`);
+        return 127;
+      }
+      return yield* runProgram(host, found, argv, io, vars, cwd);
+    },
+  };
+}
+
+// ---- expansion helpers
+
+/** A piece of an expanded word: its text, and whether it is open to field splitting and globbing. */
+interface Piece {
+  text: string;
+  quoted: boolean;
+  /** A field boundary before this piece ("$@"). */
+  breakBefore?: boolean;
+  /** Written in the word itself (not an expansion's result): never split. */
+  literal?: boolean;
+}
+
+const globChars = /[*?[]/;
+
+/** A glob (case pattern, file name) as a regular expression source; `quoted` text matches itself. */
+function globSource(text: string, quoted: boolean, star = '.*'): string {
+  if (quoted) return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '*') out += star;
+    else if (c === '?') out += star === '.*' ? '.' : '[^/]';
+    else if (c === '[') {
+      const close = text.indexOf(']', i + 2);
+      if (close < 0) out += '\\[';
+      else {
+        let cls = text.slice(i + 1, close);
+        if (cls.startsWith('!')) cls = '^' + cls.slice(1);
+        out += `[${cls.replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else if (c === '\\' && i + 1 < text.length) out += '\\' + text[++i];
+    else out += /[.+^${}()|\]\\/]/.test(c) ? '\\' + c : c;
+  }
+  return out;
+}
+
+/** Pathname expansion of one field's pattern over the files (sorted), or undefined when nothing matches. */
+function glob(files: ReadonlyMap<string, FsEntry>, cwd: string, segments: { source: string; dot: boolean }[], absolute: boolean): string[] | undefined {
+  let found: string[] = [absolute ? '/' : cwd];
+  for (const seg of segments) {
+    const re = new RegExp(`^${seg.source}$`);
+    const next: string[] = [];
+    for (const dir of found) {
+      const prefix = dir === '/' ? '/' : dir + '/';
+      for (const [p, e] of files) {
+        if (!p.startsWith(prefix) || p === '/' || p.slice(prefix.length).includes('/')) continue;
+        const name = p.slice(prefix.length);
+        if (name.startsWith('.') && !seg.dot) continue;
+        if (re.test(name) && (seg === segments[segments.length - 1] || e.type === 'dir')) next.push(p);
+      }
+    }
+    found = next.sort();
+    if (!found.length) return undefined;
+  }
+  const rel = absolute ? found : found.map((p) => p.slice(cwd === '/' ? 1 : cwd.length + 1));
+  return rel;
+}
+
+// ---- the shell
+
+const specialBuiltins = new Set([':', '.', 'break', 'continue', 'eval', 'exec', 'exit', 'export', 'readonly', 'return', 'set', 'shift', 'trap', 'unset', 'source']);
+const builtinNames = new Set([...specialBuiltins, 'cd', 'read', 'wait', 'local', 'pwd', 'echo', 'printf', 'test', '[', 'true', 'false', 'type', 'command', 'umask', 'kill', 'let']);
+
+export interface ShellOptions {
+  /** Reads commands from a terminal: it prompts, and errors do not end it. */
+  interactive?: boolean;
+  /** Its $$ (a new process id when unset). */
+  pid?: number;
+}
+
+export class Shell {
+  readonly vars = new Map<string, string>();
+  readonly exported = new Set<string>();
+  positional: string[] = [];
+  arg0: string;
+  status = 0;
+  cwd: string;
+  functions = new Map<string, Command>();
+  errexit = false;
+  xtrace = false;
+  nounset = false;
+  pipefail = false;
+  interactive = false;
+  /** Inside a condition (if, while, `&&`'s left side, `!`): set -e does not end the shell. */
+  private conditions = 0;
+  private loops = 0;
+  private calls = 0;
+  private line = 1;
+  /** The status of the last command substitution (an assignment-only command's status). */
+  private substStatus: number | undefined;
+  private exitTrap: string | undefined;
+  /** The io of the command being expanded: a command substitution reads its input and writes its errors there. */
+  private io: Io | undefined;
+  /** Running a script file (its name and line numbers go into messages). */
+  private scriptFile = false;
+
+  constructor(
+    readonly host: ProcessHost,
+    readonly name: ShellName,
+    env: ReadonlyMap<string, string>,
+    cwd: string,
+    readonly pid: number,
+  ) {
+    for (const [k, v] of env) {
+      this.vars.set(k, v);
+      this.exported.add(k);
+    }
+    this.cwd = cwd;
+    this.arg0 = name;
+  }
+
+  /** A subshell: a copy of the variables, functions and options; the same files and process. */
+  private fork(): Shell {
+    const s = new Shell(this.host, this.name, new Map(), this.cwd, this.pid);
+    for (const [k, v] of this.vars) s.vars.set(k, v);
+    for (const k of this.exported) s.exported.add(k);
+    s.positional = [...this.positional];
+    s.arg0 = this.arg0;
+    s.status = this.status;
+    s.functions = new Map(this.functions);
+    s.errexit = this.errexit;
+    s.xtrace = this.xtrace;
+    s.nounset = this.nounset;
+    s.pipefail = this.pipefail;
+    s.line = this.line;
+    s.scriptFile = this.scriptFile;
+    return s;
+  }
+
+  /** The variables a program started now sees. */
+  environment(extra: [string, string][] = []): Map<string, string> {
+    const env = new Map<string, string>();
+    for (const [k, v] of this.vars) if (this.exported.has(k)) env.set(k, v);
+    for (const [k, v] of extra) env.set(k, v);
+    return env;
+  }
+
+  /** The prefix of the shell's messages: `sh: `, bash's `bash: line N: `. */
+  private prefix(withLine = this.name === 'bash' && !this.interactive): string {
+    return withLine || this.scriptFile ? `${this.arg0}: line ${this.line}: ` : `${this.arg0}: `;
+  }
+
+  private error(io: Io, text: string): void {
+    write(this.host, io.err, `${this.prefix()}${text}\n`);
+  }
+
+  /** The syntax error as this shell prints it. */
+  syntaxMessage(e: ShellSyntaxError, source: string, where: string): string {
+    if (this.name !== 'bash') return `${this.arg0}: ${this.scriptFile ? `line ${e.line}: ` : ''}syntax error: ${e.message}\n`;
+    const at = `${this.arg0}: ${where}line ${e.line}: `;
+    if (e.token === undefined) return `${at}syntax error: unexpected end of file\n`;
+    const text = source.split('\n')[e.line - 1] ?? '';
+    return `${at}syntax error near unexpected token \`${e.token}'\n${at}\`${text}'\n`;
+  }
+
+  /**
+   * sh [-eux] [-c SCRIPT [NAME [ARG]...] | FILE [ARG]...]: without -c or a
+   * file it reads its commands from its standard input, a line at a time.
+   */
+  *main(args: string[], io: Io, invokedAs: string): Run<number> {
+    this.arg0 = invokedAs || this.name;
+    let command = false;
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--' || a === '-') {
+        i++;
+        break;
+      }
+      if (!/^[-+][a-z]+$/.test(a)) break;
+      for (const f of a.slice(1)) {
+        if (f === 'c') command = true;
+        else this.setOption(f, a[0] === '-');
+      }
+    }
+    const operands = args.slice(i);
+    let script: string;
+    if (command) {
+      if (!operands.length) {
+        write(this.host, io.err, `${this.arg0}: -c requires an argument\n`);
+        return 2;
+      }
+      script = operands[0]!;
+      if (operands.length > 1) this.arg0 = operands[1]!;
+      this.positional = operands.slice(2);
+      return yield* this.runScript(script, io, '-c: ');
+    }
+    if (operands.length) {
+      const file = operands[0]!;
+      const text = readFile(this.host.files, resolvePath(this.cwd, file));
+      if (text === undefined) {
+        write(this.host, io.err, this.name === 'bash' ? `bash: ${file}: No such file or directory\n` : `${this.arg0}: can't open '${file}': No such file or directory\n`);
+        return this.name === 'bash' ? 127 : 2;
+      }
+      this.arg0 = file;
+      this.positional = operands.slice(1);
+      this.scriptFile = true;
+      return yield* this.runScript(text, io, '');
+    }
+    return yield* this.readCommands(io);
+  }
+
+  private setOption(f: string, on: boolean): boolean {
+    if (f === 'e') this.errexit = on;
+    else if (f === 'x') this.xtrace = on;
+    else if (f === 'u') this.nounset = on;
+    else if (f === 'i') this.interactive = on;
+    else if (!'sflmnvCabE'.includes(f)) return false;
+    return true;
+  }
+
+  /** Runs a whole script: each top-level command as it is reached (a syntax error further on ends the shell there). */
+  *runScript(script: string, io: Io, where: string): Run<number> {
+    try {
+      let list: List;
+      try {
+        list = parseScript(script);
+      } catch (e) {
+        if (!(e instanceof ShellSyntaxError)) throw e;
+        // What comes before the error's line still runs, as ash parses a command at a time.
+        const before = script.split('\n').slice(0, e.line - 1).join('\n');
+        let ran: List | undefined;
+        try {
+          ran = e.line > 1 ? parseScript(before) : undefined;
+        } catch {
+          ran = undefined;
+        }
+        if (ran) yield* this.runList(ran, io);
+        write(this.host, io.err, this.syntaxMessage(e, script, where));
+        this.status = 2;
+        return yield* this.finish(io, 2);
+      }
+      yield* this.runList(list, io);
+      return yield* this.finish(io, this.status);
+    } catch (e) {
+      return yield* this.finish(io, this.caught(e, io));
+    }
+  }
+
+  /** The status an escaping signal or error ends the shell with. */
+  private caught(e: unknown, io: Io): number {
+    if (e instanceof ExitSignal) return e.code;
+    if (e instanceof ShellError) {
+      write(this.host, io.err, `${this.prefix()}${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof LoopSignal) return 0;
+    if (e instanceof ReturnSignal) return e.code;
+    throw e;
+  }
+
+  private *finish(io: Io, code: number): Run<number> {
+    const trap = this.exitTrap;
+    if (trap === undefined) return code;
+    this.exitTrap = undefined;
+    this.status = code;
+    try {
+      yield* this.runList(parseScript(trap), io);
+    } catch (e) {
+      if (e instanceof ExitSignal) return e.code;
+      if (!(e instanceof ShellError || e instanceof ShellSyntaxError)) throw e;
+    }
+    return code;
+  }
+
+  /** Reads commands from stdin a line at a time, running each once it is complete. */
+  private *readCommands(io: Io): Run<number> {
+    let pending = '';
+    let lineNo = 0;
+    for (;;) {
+      // An interactive shell prompts on stderr: PS1, or PS2 while a construct is open.
+      if (this.interactive) write(this.host, io.err, pending ? '> ' : this.prompt());
+      const line = yield* readLine(io.in);
+      if (line === undefined) {
+        if (pending) {
+          const code = yield* this.runPiece(pending, io, lineNo, true);
+          if (code !== undefined && code !== 'more') return code;
+        }
+        return yield* this.finish(io, this.status);
+      }
+      pending += line.endsWith('\n') ? line : line + '\n';
+      lineNo++;
+      const code = yield* this.runPiece(pending, io, lineNo, false);
+      if (code === 'more') continue;
+      pending = '';
+      if (code !== undefined) return code;
+    }
+  }
+
+  /**
+   * Runs text read from input once it is complete: 'more' when a construct
+   * is still open, the shell's exit code when it ended, else undefined.
+   */
+  *runPiece(text: string, io: Io, lastLine: number, atEnd: boolean): Run<number | 'more' | undefined> {
+    let list: List;
+    try {
+      list = parseScript(text);
+    } catch (e) {
+      if (!(e instanceof ShellSyntaxError)) throw e;
+      if (e.incomplete && !atEnd) return 'more';
+      const firstLine = lastLine - text.split('\n').length + 2;
+      this.line = firstLine + e.line - 1;
+      write(this.host, io.err, this.syntaxMessage(new ShellSyntaxError(e.message, e.incomplete, e.line, e.token), text, ''));
+      this.status = 2;
+      return this.interactive ? undefined : yield* this.finish(io, 2);
+    }
+    try {
+      yield* this.runList(list, io);
+      return undefined;
+    } catch (e) {
+      const code = this.caught(e, io);
+      if (e instanceof ShellError && this.interactive) {
+        this.status = code;
+        return undefined;
+      }
+      return yield* this.finish(io, code);
+    }
+  }
+
+  /** An interactive shell's prompt: busybox's default PS1 (`/dir # `). */
+  prompt(): string {
+    return `${this.cwd} ${this.host.view.uid === 0 ? '#' : '$'} `;
+  }
+
+  // ---- running
+
+  *runList(list: List, io: Io): Run<number> {
+    for (const c of list.commands) yield* this.run(c, io);
+    return this.status;
+  }
+
+  private checkErrexit(code: number): void {
+    if (this.errexit && code !== 0 && this.conditions === 0) throw new ExitSignal(code);
+  }
+
+  private *condition(list: List, io: Io): Run<number> {
+    this.conditions++;
+    try {
+      return yield* this.runList(list, io);
+    } finally {
+      this.conditions--;
+    }
+  }
+
+  *run(cmd: Command, io: Io): Run<number> {
+    this.io = io;
+    switch (cmd.type) {
+      case 'simple':
+        this.status = yield* this.simple(cmd, io);
+        this.checkErrexit(this.status);
+        return this.status;
+      case 'andor': {
+        this.conditions++;
+        let code: number;
+        try {
+          code = yield* this.run(cmd.first, io);
+        } finally {
+          this.conditions--;
+        }
+        for (const [k, { op, command }] of cmd.rest.entries()) {
+          if ((op === '&&') !== (code === 0)) continue;
+          const last = k === cmd.rest.length - 1;
+          if (!last) this.conditions++;
+          try {
+            code = yield* this.run(command, io);
+          } finally {
+            if (!last) this.conditions--;
+          }
+        }
+        this.status = code;
+        return code;
+      }
+      case 'pipeline':
+        return yield* this.pipeline(cmd, io);
+      case 'if': {
+        const rio = yield* this.redirect(cmd.redirects, io);
+        if (!rio) return this.status;
+        for (const clause of cmd.clauses) {
+          if ((yield* this.condition(clause.cond, rio)) === 0) return yield* this.runList(clause.body, rio);
+        }
+        if (cmd.otherwise) return yield* this.runList(cmd.otherwise, rio);
+        this.status = 0;
+        return 0;
+      }
+      case 'loop': {
+        const rio = yield* this.redirect(cmd.redirects, io);
+        if (!rio) return this.status;
+        let last = 0;
+        this.loops++;
+        try {
+          for (;;) {
+            const c = yield* this.condition(cmd.cond, rio);
+            if ((c === 0) === cmd.until) break;
+            const r = yield* this.loopBody(cmd.body, rio);
+            last = this.status;
+            if (r === 'break') break;
+          }
+        } finally {
+          this.loops--;
+        }
+        this.status = last;
+        return last;
+      }
+      case 'for': {
+        const rio = yield* this.redirect(cmd.redirects, io);
+        if (!rio) return this.status;
+        const items: string[] = [];
+        if (cmd.items) for (const w of cmd.items) items.push(...(yield* this.fields(w)));
+        else items.push(...this.positional);
+        let last = 0;
+        this.loops++;
+        try {
+          for (const item of items) {
+            this.vars.set(cmd.name, item);
+            const r = yield* this.loopBody(cmd.body, rio);
+            last = this.status;
+            if (r === 'break') break;
+          }
+        } finally {
+          this.loops--;
+        }
+        this.status = last;
+        return last;
+      }
+      case 'case': {
+        const rio = yield* this.redirect(cmd.redirects, io);
+        if (!rio) return this.status;
+        const subject = yield* this.string(cmd.word);
+        this.status = 0;
+        for (const item of cmd.items) {
+          for (const p of item.patterns) {
+            const re = new RegExp(`^(?:${yield* this.pattern(p)})$`, 's');
+            if (re.test(subject)) return yield* this.runList(item.body, rio);
+          }
+        }
+        return 0;
+      }
+      case 'group': {
+        const rio = yield* this.redirect(cmd.redirects, io);
+        if (!rio) return this.status;
+        if (!cmd.subshell) return yield* this.runList(cmd.body, rio);
+        const sub = this.fork();
+        try {
+          this.status = yield* sub.runList(cmd.body, rio);
+        } catch (e) {
+          this.status = sub.caught(e, rio);
+        }
+        this.checkErrexit(this.status);
+        return this.status;
+      }
+      case 'function':
+        this.functions.set(cmd.name, cmd.body);
+        this.status = 0;
+        return 0;
+    }
+  }
+
+  /** One pass of a loop's body: 'break' when the loop ends here. */
+  private *loopBody(body: List, io: Io): Run<'break' | undefined> {
+    try {
+      yield* this.runList(body, io);
+      return undefined;
+    } catch (e) {
+      if (!(e instanceof LoopSignal)) throw e;
+      if (e.levels > 1) throw new LoopSignal(e.levels - 1, e.next);
+      return e.next ? undefined : 'break';
+    }
+  }
+
+  private *pipeline(cmd: Extract<Command, { type: 'pipeline' }>, io: Io): Run<number> {
+    if (cmd.bang) this.conditions++;
+    let code = 0;
+    let failed = 0;
+    try {
+      if (cmd.commands.length === 1) code = yield* this.run(cmd.commands[0]!, io);
+      else {
+        // Each command of a pipeline is a subshell; it runs to its end before the next reads its output.
+        let input: Source = io.in;
+        for (const [i, c] of cmd.commands.entries()) {
+          const last = i === cmd.commands.length - 1;
+          const out: Sink = last ? io.out : { kind: 'buffer', chunks: [] };
+          const sub = this.fork();
+          try {
+            code = yield* sub.run(c, { in: input, out, err: io.err });
+          } catch (e) {
+            code = sub.caught(e, io);
+          }
+          if (code !== 0) failed = code;
+          if (out.kind === 'buffer') input = { kind: 'text', text: out.chunks.join(''), pos: 0 };
+        }
+        if (this.pipefail && code === 0) code = failed;
+      }
+    } finally {
+      if (cmd.bang) this.conditions--;
+    }
+    this.status = cmd.bang ? (code === 0 ? 1 : 0) : code;
+    if (!cmd.bang) this.checkErrexit(this.status);
+    return this.status;
+  }
+
+  // ---- simple commands
+
+  private *simple(cmd: Extract<Command, { type: 'simple' }>, io: Io): Run<number> {
+    this.line = cmd.line;
+    this.substStatus = undefined;
+    this.io = io;
+    const argv: string[] = [];
+    for (const w of cmd.words) argv.push(...(yield* this.fields(w)));
+    const assigns: [string, string][] = [];
+    for (const a of cmd.assigns) assigns.push([a.name, yield* this.string(a.value)]);
+    if (this.xtrace) {
+      const shown = [...assigns.map(([k, v]) => `${k}=${v}`), ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'"'"'`)}'`));
+      if (shown.length) write(this.host, io.err, `+ ${shown.join(' ')}\n`);
+    }
+    if (!argv.length) {
+      for (const [k, v] of assigns) this.vars.set(k, v);
+      const rio = yield* this.redirect(cmd.redirects, io);
+      const code = rio ? (this.substStatus ?? 0) : this.status;
+      yield { kind: 'tick' };
+      return code;
+    }
+    const rio = yield* this.redirect(cmd.redirects, io);
+    if (!rio) {
+      yield { kind: 'tick' };
+      return this.status;
+    }
+    const code = yield* this.command(argv, assigns, rio);
+    yield { kind: 'tick' };
+    return code;
+  }
+
+  /** Runs a command's words: a function, a builtin, else a program on PATH. */
+  private *command(argv: string[], assigns: [string, string][], io: Io): Run<number> {
+    const [name, ...args] = argv as [string, ...string[]];
+    const fn = this.functions.get(name);
+    if (fn) return yield* this.call(fn, args, io);
+    if (builtinNames.has(name) && (name !== 'let' || this.name === 'bash')) {
+      // A special builtin's assignments stay; another's last for the command.
+      const saved = specialBuiltins.has(name) ? [] : assigns.map(([k]) => [k, this.vars.get(k)] as const);
+      for (const [k, v] of assigns) this.vars.set(k, v);
+      try {
+        return yield* this.builtin(name, args, io);
+      } finally {
+        for (const [k, v] of saved) {
+          if (v === undefined) this.vars.delete(k);
+          else this.vars.set(k, v);
+        }
+      }
+    }
+    const env = this.environment(assigns);
+    const found = lookUp(this.host, name, env.get('PATH') ?? '', this.cwd);
+    if ('error' in found) return this.notRunnable(name, found.error, io);
+    return yield* runProgram(this.host, found, argv, io, env, this.cwd);
+  }
+
+  private notRunnable(name: string, error: Extract<Found, { error: string }>['error'], io: Io): number {
+    if (error === 'not found') {
+      write(this.host, io.err, this.name === 'bash' ? `${this.prefix(!this.interactive)}${name}: command not found\n` : `${this.prefix()}${name}: not found\n`);
+      return 127;
+    }
+    const text = { 'no such file': 'No such file or directory', 'permission denied': 'Permission denied', 'exec format error': 'Exec format error' }[error];
+    this.error(io, `${name}: ${text}`);
+    return error === 'no such file' ? 127 : 126;
+  }
+
+  private *call(fn: Command, args: string[], io: Io): Run<number> {
+    if (this.calls >= 1000) throw new ShellError('function nesting too deep');
+    const saved = this.positional;
+    this.positional = args;
+    this.calls++;
+    yield { kind: 'tick' };
+    try {
+      return yield* this.run(fn, io);
+    } catch (e) {
+      if (e instanceof ReturnSignal) {
+        this.status = e.code;
+        return e.code;
+      }
+      throw e;
+    } finally {
+      this.calls--;
+      this.positional = saved;
+    }
+  }
+
+  private number(io: Io, cmd: string, arg: string | undefined, fallback: number): number | undefined {
+    if (arg === undefined) return fallback;
+    if (!/^\d+$/.test(arg)) {
+      if (this.name === 'bash') this.error(io, `${cmd}: ${arg}: numeric argument required`);
+      else this.error(io, `${cmd}: Illegal number: ${arg}`);
+      return undefined;
+    }
+    return Number(arg);
+  }
+
+  private *builtin(name: string, args: string[], io: Io): Run<number> {
+    const ctx = toolContext(this.host, this.arg0, io, this.environment(), this.cwd);
+    switch (name) {
+      case ':':
+      case 'true':
+        return 0;
+      case 'false':
+        return 1;
+      case 'echo':
+      case 'printf':
+        return tools.get(name)!(args, ctx) as number;
+      case 'test':
+      case '[':
+        return testExpression(args, ctx, name === '[');
+      case 'pwd':
+        write(this.host, io.out, this.cwd + '\n');
+        return 0;
+      case 'exit': {
+        const n = this.number(io, 'exit', args[0], this.status);
+        throw new ExitSignal(n === undefined ? 2 : n & 255);
+      }
+      case 'return': {
+        const n = this.number(io, 'return', args[0], this.status);
+        throw new ReturnSignal(n === undefined ? 2 : n & 255);
+      }
+      case 'break':
+      case 'continue': {
+        const n = this.number(io, name, args[0], 1);
+        if (n === undefined) return 2;
+        if (!this.loops) return 0;
+        throw new LoopSignal(Math.min(Math.max(n, 1), this.loops), name === 'continue');
+      }
+      case 'cd': {
+        const target = args[0] === '-' ? (this.vars.get('OLDPWD') ?? this.cwd) : (args[0] ?? this.vars.get('HOME') ?? '/');
+        const path = resolvePath(this.cwd, target);
+        if (this.host.files.get(path)?.type !== 'dir') {
+          this.error(io, `cd: can't cd to ${target}: No such file or directory`);
+          return 2;
+        }
+        this.vars.set('OLDPWD', this.cwd);
+        this.cwd = path;
+        this.vars.set('PWD', path);
+        if (args[0] === '-') write(this.host, io.out, path + '\n');
+        return 0;
+      }
+      case 'export':
+      case 'readonly':
+      case 'local': {
+        const names = args.filter((a) => a !== '-p' && a !== '-n');
+        if (!names.length) {
+          for (const k of [...this.exported].sort()) if (this.vars.has(k)) write(this.host, io.out, `export ${k}='${this.vars.get(k)!.replace(/'/g, `'"'"'`)}'\n`);
+          return 0;
+        }
+        for (const a of names) {
+          const eq = a.indexOf('=');
+          const k = eq < 0 ? a : a.slice(0, eq);
+          if (eq >= 0) this.vars.set(k, a.slice(eq + 1));
+          if (name === 'export') this.exported.add(k);
+        }
+        return 0;
+      }
+      case 'unset':
+        for (const a of args) {
+          if (a === '-v' || a === '-f') continue;
+          this.vars.delete(a);
+          this.exported.delete(a);
+          this.functions.delete(a);
+        }
+        return 0;
+      case 'set':
+        return this.set(args, io);
+      case 'shift': {
+        const n = this.number(io, 'shift', args[0], 1);
+        if (n === undefined) return 2;
+        if (n > this.positional.length) {
+          if (this.name !== 'bash') this.error(io, "shift: can't shift that many");
+          return 1;
+        }
+        this.positional = this.positional.slice(n);
+        return 0;
+      }
+      case 'read':
+        return yield* this.read(args, io);
+      case 'eval':
+        if (!args.length) return 0;
+        return yield* this.evalText(args.join(' '), io);
+      case '.':
+      case 'source': {
+        const file = args[0];
+        if (file === undefined) {
+          this.error(io, `${name}: filename argument required`);
+          return 2;
+        }
+        const path = file.includes('/') ? resolvePath(this.cwd, file) : (this.vars.get('PATH') ?? '').split(':').map((d) => resolvePath(this.cwd, `${d}/${file}`)).find((p) => this.host.files.get(p)?.type === 'file');
+        const text = path ? readFile(this.host.files, path) : undefined;
+        if (text === undefined) throw new ShellError(`${name}: can't open '${file}': No such file or directory`);
+        const saved = this.positional;
+        if (args.length > 1) this.positional = args.slice(1);
+        try {
+          return yield* this.evalText(text, io);
+        } catch (e) {
+          if (e instanceof ReturnSignal) return e.code;
+          throw e;
+        } finally {
+          this.positional = saved;
+        }
+      }
+      case 'exec': {
+        if (!args.length) return 0;
+        const env = this.environment();
+        const found = lookUp(this.host, args[0]!, env.get('PATH') ?? '', this.cwd);
+        if ('error' in found) {
+          const code = this.notRunnable(args[0]!, found.error, io);
+          throw new ExitSignal(code);
+        }
+        // The program replaces the shell: its end is the shell's.
+        throw new ExitSignal(yield* runProgram(this.host, found, args, io, env, this.cwd));
+      }
+      case 'trap': {
+        if (args.length >= 2 && args.slice(1).some((s) => s === 'EXIT' || s === '0')) this.exitTrap = args[0] === '-' ? undefined : args[0];
+        return 0;
+      }
+      case 'wait':
+      case 'umask':
+      case 'kill':
+        return 0;
+      case 'let': {
+        let v = 0n;
+        for (const a of args) v = this.arith(a);
+        return v === 0n ? 1 : 0;
+      }
+      case 'type':
+      case 'command': {
+        const verbose = name === 'type' || args[0] === '-V';
+        const names = name === 'command' ? args.filter((a) => !a.startsWith('-')) : args;
+        if (name === 'command' && !args[0]?.startsWith('-')) {
+          if (!names.length) return 0;
+          return yield* this.command(names, [], io);
+        }
+        let code = 0;
+        for (const n of names) {
+          const found = lookUp(this.host, n, this.vars.get('PATH') ?? '', this.cwd);
+          if (this.functions.has(n)) write(this.host, io.out, verbose ? `${n} is a function\n` : `${n}\n`);
+          else if (builtinNames.has(n)) write(this.host, io.out, verbose ? `${n} is a ${specialBuiltins.has(n) ? 'special ' : ''}shell builtin\n` : `${n}\n`);
+          else if (!('error' in found)) write(this.host, io.out, verbose ? `${n} is ${found.path}\n` : `${found.path}\n`);
+          else {
+            if (verbose) write(this.host, io.out, `${n}: not found\n`);
+            code = 127;
+          }
+        }
+        return code;
+      }
+      default:
+        return 0;
+    }
+  }
+
+  private set(args: string[], io: Io): number {
+    if (!args.length) {
+      for (const [k, v] of [...this.vars].sort(([a], [b]) => (a < b ? -1 : 1))) write(this.host, io.out, `${k}='${v.replace(/'/g, `'"'"'`)}'\n`);
+      return 0;
+    }
+    let i = 0;
+    for (; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '--') {
+        i++;
+        this.positional = args.slice(i);
+        return 0;
+      }
+      if (a === '-o' || a === '+o') {
+        const opt = args[++i];
+        const on = a === '-o';
+        if (opt === 'errexit') this.errexit = on;
+        else if (opt === 'xtrace') this.xtrace = on;
+        else if (opt === 'nounset') this.nounset = on;
+        else if (opt === 'pipefail') this.pipefail = on;
+        else if (opt !== undefined) {
+          this.error(io, `set: illegal option -o ${opt}`);
+          return 2;
+        }
+        continue;
+      }
+      if (!/^[-+][a-zA-Z]+$/.test(a)) break;
+      for (const f of a.slice(1)) {
+        if (!this.setOption(f, a[0] === '-')) {
+          this.error(io, `set: illegal option -${f}`);
+          return 2;
+        }
+      }
+    }
+    if (i < args.length) this.positional = args.slice(i);
+    return 0;
+  }
+
+  private *evalText(text: string, io: Io): Run<number> {
+    let list: List;
+    try {
+      list = parseScript(text);
+    } catch (e) {
+      if (!(e instanceof ShellSyntaxError)) throw e;
+      throw new ShellError(`syntax error: ${e.message}`);
+    }
+    return yield* this.runList(list, io);
+  }
+
+  private *read(args: string[], io: Io): Run<number> {
+    let raw = false;
+    const names: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a === '-r') raw = true;
+      else if (a === '-p') write(this.host, io.err, args[++i] ?? '');
+      else if (a === '-s') continue;
+      else if (a === '-t' || a === '-n' || a === '-u' || a === '-d') i++;
+      else names.push(a);
+    }
+    if (!names.length) names.push('REPLY');
+    let line = '';
+    let ended = false;
+    for (;;) {
+      const chunk = yield* readLine(io.in);
+      if (chunk === undefined) {
+        ended = true;
+        break;
+      }
+      line += chunk;
+      if (!line.endsWith('\n')) {
+        ended = true;
+        break;
+      }
+      // A backslash before the newline continues the line (without -r).
+      if (!raw && line.endsWith('\\\n')) {
+        line = line.slice(0, -2);
+        continue;
+      }
+      line = line.slice(0, -1);
+      break;
+    }
+    if (!raw) line = line.replace(/\\(.)/g, '$1');
+    const ifs = this.vars.get('IFS') ?? ' \t\n';
+    const ws = `[${ifs.replace(/[\]\\^-]/g, '\\$&')}]`;
+    let rest = ifs ? line.replace(new RegExp(`^${ws}+`), '') : line;
+    names.forEach((n, k) => {
+      if (k === names.length - 1) {
+        this.vars.set(n, ifs ? rest.replace(new RegExp(`${ws}+$`), '') : rest);
+        return;
+      }
+      const m = ifs ? new RegExp(`${ws}+`).exec(rest) : null;
+      if (!m) {
+        this.vars.set(n, rest);
+        rest = '';
+      } else {
+        this.vars.set(n, rest.slice(0, m.index));
+        rest = rest.slice(m.index + m[0].length);
+      }
+    });
+    return ended ? 1 : 0;
+  }
+
+  // ---- redirections
+
+  /** The io a command's redirections make, or undefined (reported, status set) when one failed. */
+  private *redirect(redirects: Redirect[], io: Io): Run<Io | undefined> {
+    if (!redirects.length) return io;
+    const next: Io = { ...io };
+    for (const r of redirects) {
+      if (r.op === '<<' || r.op === '<<-') {
+        if (r.fd === 0) next.in = { kind: 'text', text: yield* this.string(r.here ?? []), pos: 0 };
+        continue;
+      }
+      const target = yield* this.string(r.target);
+      if (r.op === '>&' || r.op === '<&') {
+        if (target === '-') {
+          if (r.fd === 0) next.in = { kind: 'null' };
+          else if (r.fd === 1) next.out = { kind: 'null' };
+          else if (r.fd === 2) next.err = { kind: 'null' };
+          continue;
+        }
+        if (!/^\d+$/.test(target)) {
+          if (r.op === '<&') {
+            this.error(io, `${target}: bad file descriptor`);
+            this.status = 1;
+            return undefined;
+          }
+          // bash's >&file: both streams to the file.
+          const sink = this.openSink(target, false, io);
+          if (!sink) return undefined;
+          next.out = sink;
+          next.err = sink;
+          continue;
+        }
+        const n = Number(target);
+        if (r.fd === 0 || n === 0) continue;
+        const sink = n === 1 ? next.out : n === 2 ? next.err : undefined;
+        if (!sink) {
+          this.error(io, `${target}: bad file descriptor`);
+          this.status = 1;
+          return undefined;
+        }
+        if (r.fd === 1) next.out = sink;
+        else if (r.fd === 2) next.err = sink;
+        continue;
+      }
+      if (r.op === '<' || r.op === '<>') {
+        if (target === '/dev/null') {
+          if (r.fd === 0) next.in = { kind: 'null' };
+          continue;
+        }
+        const path = resolvePath(this.cwd, target);
+        const text = readFile(this.host.files, path);
+        if (text === undefined && r.op === '<') {
+          this.error(io, `can't open ${target}: no such file`);
+          this.status = 2;
+          return undefined;
+        }
+        if (r.fd === 0) next.in = { kind: 'text', text: text ?? '', pos: 0 };
+        continue;
+      }
+      const sink = this.openSink(target, r.op === '>>', io);
+      if (!sink) return undefined;
+      if (r.fd === 1) next.out = sink;
+      else if (r.fd === 2) next.err = sink;
+    }
+    return next;
+  }
+
+  private openSink(target: string, append: boolean, io: Io): Sink | undefined {
+    if (target === '/dev/null') return { kind: 'null' };
+    if (target === '/dev/stdout') return io.out;
+    if (target === '/dev/stderr') return io.err;
+    if (target === '/dev/termination-log' || target.startsWith('/proc/1/fd/')) {
+      if (target === '/proc/1/fd/1') return { kind: 'stream', stream: 1 };
+      if (target === '/proc/1/fd/2') return { kind: 'stream', stream: 2 };
+    }
+    const path = resolvePath(this.cwd, target);
+    const exists = this.host.files.get(path)?.type === 'file';
+    const failure = append && exists ? undefined : writeFile(this.host.files, path, '', false);
+    if (failure) {
+      this.error(io, `can't create ${target}: ${failure === 'Is a directory' ? 'Is a directory' : 'nonexistent directory'}`);
+      this.status = 2;
+      return undefined;
+    }
+    return { kind: 'file', path };
+  }
+
+  // ---- expansions
+
+  private arith(text: string): bigint {
+    try {
+      return evaluateArith(text, { get: (n) => this.param(n), set: (n, v) => this.vars.set(n, v) });
+    } catch (e) {
+      if (e instanceof ArithError) throw new ShellError(this.name === 'bash' ? `${text.trim()}: ${e.message === 'divide by zero' ? 'division by 0' : 'syntax error in expression'}` : e.message);
+      throw e;
+    }
+  }
+
+  /** A parameter's value; undefined when unset. */
+  private param(name: string): string | undefined {
+    if (/^\d+$/.test(name)) return name === '0' ? this.arg0 : this.positional[Number(name) - 1];
+    switch (name) {
+      case '#':
+        return String(this.positional.length);
+      case '?':
+        return String(this.status);
+      case '$':
+        return String(this.pid);
+      case '!':
+        return undefined;
+      case '-':
+        return (this.errexit ? 'e' : '') + (this.xtrace ? 'x' : '') + (this.nounset ? 'u' : '');
+      case '@':
+      case '*':
+        return this.positional.join(' ');
+      case 'RANDOM':
+        return String(this.host.random());
+      case 'LINENO':
+        return String(this.line);
+      case 'PWD':
+        return this.vars.get('PWD') ?? this.cwd;
+      default:
+        return this.vars.get(name);
+    }
+  }
+
+  /** The pieces a word expands to, before field splitting. */
+  private *pieces(word: Word): Run<Piece[]> {
+    const out: Piece[] = [];
+    for (const part of word) out.push(...(yield* this.expandPart(part)));
+    return out;
+  }
+
+  private *expandPart(part: WordPart): Run<Piece[]> {
+    switch (part.type) {
+      case 'lit':
+        return [{ text: part.text, quoted: part.quoted, literal: true }];
+      case 'cmd': {
+        const sub = this.fork();
+        const out: Sink = { kind: 'buffer', chunks: [] };
+        const io: Io = { in: this.io?.in ?? { kind: 'null' }, out, err: this.io?.err ?? { kind: 'stream', stream: 2 } };
+        let code: number;
+        try {
+          code = yield* sub.runList(part.body, io);
+        } catch (e) {
+          code = sub.caught(e, io);
+        }
+        this.substStatus = code;
+        this.status = code;
+        return [{ text: out.chunks.join('').replace(/\n+$/, ''), quoted: part.quoted }];
+      }
+      case 'arith': {
+        const text = yield* this.string(part.expr);
+        return [{ text: String(this.arith(text)), quoted: part.quoted }];
+      }
+      case 'param':
+        return yield* this.expandParam(part);
+    }
+  }
+
+  private *expandParam(part: Extract<WordPart, { type: 'param' }>): Run<Piece[]> {
+    const { name, op, quoted } = part;
+    if ((name === '@' || name === '*') && !op && !part.length) {
+      if (name === '@' && quoted) return this.positional.map((p, i) => ({ text: p, quoted: true, ...(i ? { breakBefore: true } : {}) }));
+      return [{ text: this.positional.join(' '), quoted }];
+    }
+    let value = this.param(name);
+    if (part.length) return [{ text: String((value ?? '').length), quoted }];
+    const unset = value === undefined || (op !== undefined && op.startsWith(':') && value === '');
+    switch (op) {
+      case ':-':
+      case '-':
+        if (unset) return (yield* this.pieces(part.arg ?? [])).map((p) => ({ ...p, literal: false, quoted: p.quoted || quoted }));
+        break;
+      case ':=':
+      case '=':
+        if (unset) {
+          value = yield* this.string(part.arg ?? []);
+          this.vars.set(name, value);
+        }
+        break;
+      case ':+':
+      case '+':
+        return unset ? [] : (yield* this.pieces(part.arg ?? [])).map((p) => ({ ...p, literal: false, quoted: p.quoted || quoted }));
+      case ':?':
+      case '?':
+        if (unset) {
+          const msg = yield* this.string(part.arg ?? []);
+          throw new ShellError(`${name}: ${msg || (value === undefined ? 'parameter not set' : 'parameter null or not set')}`);
+        }
+        break;
+      case '#':
+      case '##':
+      case '%':
+      case '%%': {
+        const pattern = yield* this.pattern(part.arg ?? []);
+        value = removePattern(value ?? '', pattern, op);
+        break;
+      }
+    }
+    if (value === undefined && this.nounset && !/^[@*#?$!-]$/.test(name)) throw new ShellError(`${name}: parameter not set`);
+    return [{ text: value ?? '', quoted }];
+  }
+
+  /** A word as one string (assignments, redirection targets, case subjects). */
+  *string(word: Word): Run<string> {
+    return (yield* this.pieces(word)).map((p) => p.text).join('');
+  }
+
+  /** A word as a pattern's regular expression source (case, ${VAR#pattern}). */
+  private *pattern(word: Word): Run<string> {
+    return (yield* this.pieces(word)).map((p) => globSource(p.text, p.quoted)).join('');
+  }
+
+  /** A word's fields: unquoted expansions split on IFS, then pathname expansion. */
+  *fields(word: Word): Run<string[]> {
+    const pieces = yield* this.pieces(word);
+    const ifs = this.vars.get('IFS') ?? ' \t\n';
+    const fields: { text: string; pattern: string; glob: boolean }[] = [];
+    let cur = { text: '', pattern: '', glob: false };
+    let has = false;
+    const flush = () => {
+      if (has) fields.push(cur);
+      cur = { text: '', pattern: '', glob: false };
+      has = false;
+    };
+    const add = (text: string, quoted: boolean) => {
+      cur.text += text;
+      cur.pattern += globSource(text, quoted, '[^/]*');
+      if (!quoted && globChars.test(text)) cur.glob = true;
+    };
+    for (const p of pieces) {
+      if (p.breakBefore) flush();
+      if (p.quoted || p.literal) {
+        add(p.text, p.quoted);
+        if (p.quoted || p.text) has = true;
+        continue;
+      }
+      // An unquoted expansion: split on IFS.
+      if (!ifs) {
+        add(p.text, false);
+        if (p.text) has = true;
+        continue;
+      }
+      const ws = `[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`;
+      const parts = p.text.split(new RegExp(ws));
+      parts.forEach((s, k) => {
+        if (k > 0) flush();
+        add(s, false);
+        if (s) has = true;
+      });
+    }
+    flush();
+    const out: string[] = [];
+    for (const f of fields) {
+      if (!f.glob) {
+        out.push(f.text);
+        continue;
+      }
+      const absolute = f.text.startsWith('/');
+      const segments = splitPattern(f.text, f.pattern);
+      const matches = segments ? glob(this.host.files, this.cwd, segments, absolute) : undefined;
+      out.push(...(matches ?? [f.text]));
+    }
+    return out;
+  }
+}
+
+/** A field's pattern cut at its slashes into one regular expression per path segment. */
+function splitPattern(text: string, pattern: string): { source: string; dot: boolean }[] | undefined {
+  const segs = pattern.split('\\/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
+  const texts = text.split('/').filter(Boolean);
+  if (segs.length !== texts.length) return undefined;
+  return segs.map((source, i) => ({ source, dot: texts[i]!.startsWith('.') }));
+}
+
+/** ${VAR#p} ${VAR##p} ${VAR%p} ${VAR%%p}: the shortest or longest matching prefix or suffix removed. */
+function removePattern(value: string, pattern: string, op: '#' | '##' | '%' | '%%'): string {
+  const re = new RegExp(`^(?:${pattern})$`, 's');
+  const shortest = op === '#' || op === '%';
+  for (let k = 0; k <= value.length; k++) {
+    const n = shortest ? k : value.length - k;
+    if (op.startsWith('#')) {
+      if (re.test(value.slice(0, n))) return value.slice(n);
+    } else if (re.test(value.slice(value.length - n))) return value.slice(0, value.length - n);
+  }
+  return value;
+}
+
+export { sleepMs, ShellSyntaxError, type Effect, type Run };
