@@ -56,7 +56,11 @@ class ReturnSignal {
 }
 /** An error that ends a non-interactive shell (ash's EXERROR): its message is printed, the status is 2. */
 class ShellError {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    /** The builtin that raised it (its name goes into the message). */
+    readonly builtin?: string,
+  ) {}
 }
 
 export function write(host: ProcessHost, sink: Sink, text: string): void {
@@ -288,6 +292,8 @@ export class Shell {
   private io: Io | undefined;
   /** Running a script file (its name and line numbers go into messages). */
   private scriptFile = false;
+  /** $0 was given (a script file, or -c with a name): messages carry it and line numbers. */
+  private named = false;
 
   constructor(
     readonly host: ProcessHost,
@@ -319,6 +325,7 @@ export class Shell {
     s.pipefail = this.pipefail;
     s.line = this.line;
     s.scriptFile = this.scriptFile;
+    s.named = this.named;
     return s;
   }
 
@@ -330,18 +337,32 @@ export class Shell {
     return env;
   }
 
-  /** The prefix of the shell's messages: `sh: `, bash's `bash: line N: `. */
-  private prefix(withLine = this.name === 'bash' && !this.interactive): string {
-    return withLine || this.scriptFile ? `${this.arg0}: line ${this.line}: ` : `${this.arg0}: `;
+  /**
+   * A message as ash_vmsg prints it: `$0: `, then, when a command name is
+   * set (a builtin's, or $0 for a script file or a named -c), that name
+   * unless it is $0 and `line N: ` unless interactive; bash: `$0: line N: `.
+   */
+  private message(text: string, builtin?: string): string {
+    if (this.name === 'bash') return `${this.arg0}: ${this.interactive ? '' : `line ${this.line}: `}${builtin ? `${builtin}: ` : ''}${text}\n`;
+    const commandName = builtin ?? (this.named ? this.arg0 : undefined);
+    let s = `${this.arg0}: `;
+    if (commandName !== undefined) {
+      if (commandName !== this.arg0) s += `${commandName}: `;
+      if (!this.interactive) s += `line ${this.line}: `;
+    }
+    return s + text + '\n';
   }
 
-  private error(io: Io, text: string): void {
-    write(this.host, io.err, `${this.prefix()}${text}\n`);
+  private error(io: Io, text: string, builtin?: string): void {
+    write(this.host, io.err, this.message(text, builtin));
   }
 
   /** The syntax error as this shell prints it. */
   syntaxMessage(e: ShellSyntaxError, source: string, where: string): string {
-    if (this.name !== 'bash') return `${this.arg0}: ${this.scriptFile ? `line ${e.line}: ` : ''}syntax error: ${e.message}\n`;
+    if (this.name !== 'bash') {
+      this.line = e.line;
+      return this.message(`syntax error: ${e.message}`);
+    }
     const at = `${this.arg0}: ${where}line ${e.line}: `;
     if (e.token === undefined) return `${at}syntax error: unexpected end of file\n`;
     const text = source.split('\n')[e.line - 1] ?? '';
@@ -376,7 +397,10 @@ export class Shell {
         return 2;
       }
       script = operands[0]!;
-      if (operands.length > 1) this.arg0 = operands[1]!;
+      if (operands.length > 1) {
+        this.arg0 = operands[1]!;
+        this.named = true;
+      }
       this.positional = operands.slice(2);
       return yield* this.runScript(script, io, '-c: ');
     }
@@ -390,6 +414,7 @@ export class Shell {
       this.arg0 = file;
       this.positional = operands.slice(1);
       this.scriptFile = true;
+      this.named = true;
       return yield* this.runScript(text, io, '');
     }
     return yield* this.readCommands(io);
@@ -436,7 +461,7 @@ export class Shell {
   private caught(e: unknown, io: Io): number {
     if (e instanceof ExitSignal) return e.code;
     if (e instanceof ShellError) {
-      write(this.host, io.err, `${this.prefix()}${e.message}\n`);
+      write(this.host, io.err, this.message(e.message, e.builtin));
       return 2;
     }
     if (e instanceof LoopSignal) return 0;
@@ -636,7 +661,7 @@ export class Shell {
         if (!cmd.subshell) return yield* this.runList(cmd.body, rio);
         const sub = this.fork();
         try {
-          this.status = yield* sub.runList(cmd.body, rio);
+          this.status = yield* sub.runList(cmd.body, { ...rio });
         } catch (e) {
           this.status = sub.caught(e, rio);
         }
@@ -707,6 +732,13 @@ export class Shell {
       const shown = [...assigns.map(([k, v]) => `${k}=${v}`), ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'"'"'`)}'`));
       if (shown.length) write(this.host, io.err, `+ ${shown.join(' ')}\n`);
     }
+    if (argv.length === 1 && argv[0] === 'exec' && !this.functions.has('exec')) {
+      // exec with only redirections: they stay for the rest of this shell's commands.
+      const rio = yield* this.redirect(cmd.redirects, io);
+      if (rio) Object.assign(io, rio);
+      yield { kind: 'tick' };
+      return rio ? 0 : this.status;
+    }
     if (!argv.length) {
       for (const [k, v] of assigns) this.vars.set(k, v);
       const rio = yield* this.redirect(cmd.redirects, io);
@@ -750,7 +782,7 @@ export class Shell {
 
   private notRunnable(name: string, error: Extract<Found, { error: string }>['error'], io: Io): number {
     if (error === 'not found') {
-      write(this.host, io.err, this.name === 'bash' ? `${this.prefix(!this.interactive)}${name}: command not found\n` : `${this.prefix()}${name}: not found\n`);
+      this.error(io, this.name === 'bash' ? `${name}: command not found` : `${name}: not found`);
       return 127;
     }
     const text = { 'no such file': 'No such file or directory', 'permission denied': 'Permission denied', 'exec format error': 'Exec format error' }[error];
@@ -781,8 +813,8 @@ export class Shell {
   private number(io: Io, cmd: string, arg: string | undefined, fallback: number): number | undefined {
     if (arg === undefined) return fallback;
     if (!/^\d+$/.test(arg)) {
-      if (this.name === 'bash') this.error(io, `${cmd}: ${arg}: numeric argument required`);
-      else this.error(io, `${cmd}: Illegal number: ${arg}`);
+      if (this.name === 'bash') this.error(io, `${arg}: numeric argument required`, cmd);
+      else this.error(io, `Illegal number: ${arg}`, cmd);
       return undefined;
     }
     return Number(arg);
@@ -824,8 +856,9 @@ export class Shell {
         const target = args[0] === '-' ? (this.vars.get('OLDPWD') ?? this.cwd) : (args[0] ?? this.vars.get('HOME') ?? '/');
         const path = resolvePath(this.cwd, target);
         if (this.host.files.get(path)?.type !== 'dir') {
-          this.error(io, `cd: can't cd to ${target}: No such file or directory`);
-          return 2;
+          if (this.name === 'bash') this.error(io, `${target}: No such file or directory`, 'cd');
+          else this.error(io, `can't cd to ${target}: No such file or directory`, 'cd');
+          return this.name === 'bash' ? 1 : 2;
         }
         this.vars.set('OLDPWD', this.cwd);
         this.cwd = path;
@@ -863,7 +896,7 @@ export class Shell {
         const n = this.number(io, 'shift', args[0], 1);
         if (n === undefined) return 2;
         if (n > this.positional.length) {
-          if (this.name !== 'bash') this.error(io, "shift: can't shift that many");
+          if (this.name !== 'bash') this.error(io, "can't shift that many", 'shift');
           return 1;
         }
         this.positional = this.positional.slice(n);
@@ -878,12 +911,12 @@ export class Shell {
       case 'source': {
         const file = args[0];
         if (file === undefined) {
-          this.error(io, `${name}: filename argument required`);
+          this.error(io, 'filename argument required', name);
           return 2;
         }
         const path = file.includes('/') ? resolvePath(this.cwd, file) : (this.vars.get('PATH') ?? '').split(':').map((d) => resolvePath(this.cwd, `${d}/${file}`)).find((p) => this.host.files.get(p)?.type === 'file');
         const text = path ? readFile(this.host.files, path) : undefined;
-        if (text === undefined) throw new ShellError(`${name}: can't open '${file}': No such file or directory`);
+        if (text === undefined) throw new ShellError(`can't open '${file}': No such file or directory`, name);
         const saved = this.positional;
         if (args.length > 1) this.positional = args.slice(1);
         try {
@@ -966,7 +999,7 @@ export class Shell {
         else if (opt === 'nounset') this.nounset = on;
         else if (opt === 'pipefail') this.pipefail = on;
         else if (opt !== undefined) {
-          this.error(io, `set: illegal option -o ${opt}`);
+          this.error(io, `illegal option -o ${opt}`, 'set');
           return 2;
         }
         continue;
@@ -974,7 +1007,7 @@ export class Shell {
       if (!/^[-+][a-zA-Z]+$/.test(a)) break;
       for (const f of a.slice(1)) {
         if (!this.setOption(f, a[0] === '-')) {
-          this.error(io, `set: illegal option -${f}`);
+          this.error(io, `illegal option -${f}`, 'set');
           return 2;
         }
       }

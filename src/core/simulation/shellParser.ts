@@ -66,6 +66,7 @@ type Token =
 
 const keywords = new Set(['!', 'case', 'do', 'done', 'elif', 'else', 'esac', 'fi', 'for', 'if', 'in', 'then', 'until', 'while', '{', '}']);
 const nameRe = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const closers = new Set(['then', 'elif', 'else', 'fi', 'do', 'done', 'esac', '}']);
 
 /** ash's tokname: the structural tokens unquoted, operators and keywords in quotes. */
 function tokenName(tok: Token): string {
@@ -394,7 +395,8 @@ class Parser {
       if (tok.t === 'eof') break;
       if (tok.t === 'op' && (tok.v === ')' || tok.v === ';;')) break;
       const kw = keywordOf(tok);
-      if (kw && stops.has(kw)) break;
+      // A keyword that closes a construct ends the list; the construct's parser says what it expected.
+      if (kw && (stops.has(kw) || closers.has(kw))) break;
       commands.push(this.parseAndOr());
       const sep = this.peek();
       if (sep.t === 'op' && (sep.v === ';' || sep.v === '&')) this.next();
