@@ -523,8 +523,8 @@ function* wc(args: string[], ctx: ToolContext): Run<number> {
   const { texts, failed } = yield* inputs(ctx, o.rest);
   const totals = { l: 0, w: 0, c: 0 };
   const line = (counts: Record<string, number>, name: string) => {
-    // busybox pads each column to 7 unless one count of stdin alone is printed.
-    const nums = cols.map((c) => (cols.length === 1 && !name ? String(counts[c]) : String(counts[c]).padStart(7)));
+    // busybox pads each column to 7 unless one count of one input is printed.
+    const nums = cols.map((c) => (cols.length === 1 && texts.length === 1 ? String(counts[c]) : String(counts[c]).padStart(7)));
     ctx.out(nums.join(' ') + (name ? ` ${name}` : '') + '\n');
   };
   for (const t of texts) {

@@ -103,6 +103,9 @@ function* readLine(source: Source): Run<string | undefined> {
 
 // ---- finding programs
 
+/** execvp's PATH when the environment has none (musl's). */
+const defaultPath = '/usr/local/bin:/bin:/usr/bin';
+
 /** What a path runs. */
 export type Program = { kind: 'tool'; name: string } | { kind: 'shell'; name: ShellName; script?: string } | { kind: 'image'; path: string };
 
@@ -186,7 +189,7 @@ function toolContext(host: ProcessHost, name: string, io: Io, env: ReadonlyMap<s
     err: (t) => write(host, io.err, t),
     outIsPipe: io.out.kind === 'buffer',
     exec: function* (argv, vars) {
-      const found = lookUp(host, argv[0]!, vars.get('PATH') ?? '', cwd);
+      const found = lookUp(host, argv[0]!, vars.get('PATH') ?? defaultPath, cwd);
       if ('error' in found) {
         write(host, io.err, `${name}: can't execute '${argv[0]}': No such file or directory\n`);
         return 127;
@@ -775,7 +778,7 @@ export class Shell {
       }
     }
     const env = this.environment(assigns);
-    const found = lookUp(this.host, name, env.get('PATH') ?? '', this.cwd);
+    const found = lookUp(this.host, name, env.get('PATH') ?? defaultPath, this.cwd);
     if ('error' in found) return this.notRunnable(name, found.error, io);
     return yield* runProgram(this.host, found, argv, io, env, this.cwd);
   }
