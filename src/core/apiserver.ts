@@ -656,6 +656,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const kubelets: SimulatedKubeletSource | undefined = options.simulatedNodes
     ? {
         now: () => clock.now(),
+        sleep: (ms, signal) => clock.sleep(ms, signal),
         randomHex: (length) => randomHex(random, length),
         listPods: () => listObjects('pods', ''),
         listServices: (namespace) => listObjects('services', namespace),

@@ -210,6 +210,37 @@ describe('exec into a simulated container', () => {
     expect((await ran(s, 'prog', ['cat'], { stdin: 'typed\n' })).stdout).toBe('typed\n');
   });
 
+  it('sh -c runs loops, pipes, redirections into its own files and command substitution; a syntax error is busybox\'s, exit 2', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' }, spec: { containers: [{ name: 'app', image: 'busybox', env: [{ name: 'GREETING', value: 'hello' }] }] } });
+    const script = 'for i in 1 2 3; do echo "line $i"; done | grep -c line; echo "$GREETING from $(hostname)" > /tmp/f; cat /tmp/f; case $GREETING in h*) echo matched;; esac';
+    expect((await ran(s, 'shell', ['sh', '-c', script])).stdout).toBe('3\nhello from shell\nmatched\n');
+    // Each exec is a process of its own: the file written by the last one is not there.
+    expect((await ran(s, 'shell', ['cat', '/tmp/f'])).stderr).toBe("cat: can't open '/tmp/f': No such file or directory\n");
+    const bad = await ran(s, 'shell', ['sh', '-c', 'for i in 1 2; do done']);
+    expect(bad.stderr).toBe('sh: syntax error: unexpected "done"\n');
+    expect(bad.status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '2' }] } });
+    expect((await ran(s, 'shell', ['wc', '-l'], { stdin: 'a\nb\n' })).stdout).toBe('2\n');
+  });
+
+  it("an exec'd sleep takes the server clock's time, and date reads that clock", async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sleeper' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const before = s.clock.now().getTime();
+    // The process's sleep is the clock's 2000 ms sleeper (the controllers sleep on it too).
+    let sleeping = false;
+    const sleep = s.clock.sleep.bind(s.clock);
+    s.clock.sleep = (ms, signal) => ((sleeping ||= ms === 2_000), sleep(ms, signal));
+    let done = false;
+    const pending = ran(s, 'sleeper', ['sh', '-c', 'date +%s; sleep 2; date +%s']).then((r) => ((done = true), r));
+    await eventually(async () => sleeping, (v) => v, 'the exec sleeping');
+    expect(done).toBe(false);
+    s.clock.advance(2_000);
+    const r = await pending;
+    expect(r.stdout).toBe(`${Math.floor(before / 1000)}\n${Math.floor(before / 1000) + 2}\n`);
+    expect(r.status).toEqual({ metadata: {}, status: 'Success' });
+  });
+
   it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }] } });

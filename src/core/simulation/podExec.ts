@@ -1,7 +1,8 @@
 /**
  * The simulated kubelet's exec endpoint (/exec/<ns>/<pod>/<container>): a
  * running container of a pod on a simulated node runs the command against
- * what it sees (containerView.ts, containerExec.ts); the answers of a real
+ * what it sees (containerView.ts, containerExec.ts), its sleeps on the server
+ * clock; the answers of a real
  * kubelet otherwise: a container that is not running is `container not
  * found`, and the command's end is the Status the kubelet writes on the
  * error channel (remotecommand ServeExec).
@@ -11,7 +12,7 @@ import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ExecStreamSession, StreamOptions } from '../http/upgrade';
 import { containerView, runningContainer, type ContainerViewSource } from './containerView';
-import { execInContainer, lineShell } from './containerExec';
+import { execInContainerOn, lineShell } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
@@ -19,6 +20,8 @@ export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
   /** Every pod the server stores (a kubelet's /pods and stats keep its node's). */
   listPods(): Promise<KubeObject[]>;
   now(): Date;
+  /** Sleeps on the server clock (an exec'd `sleep 2` takes 2 s of it). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Random hex for the runtime's exec ids. */
   randomHex(length: number): string;
 };
@@ -42,11 +45,14 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
-/** Commands that read their standard input: cat of nothing or `-`, a shell without -c. */
+/** Commands that read their standard input: a filter given no file (cat, wc, head, tail, tee, tr, grep with only its pattern), a shell without -c. */
 function readsStdin(command: string[]): boolean {
   const [name = '', ...args] = command;
   const base = name.slice(name.lastIndexOf('/') + 1);
-  if (base === 'cat') return !args.length || args.includes('-');
+  const operands = args.filter((a) => a === '-' || !a.startsWith('-'));
+  if (base === 'cat' || base === 'wc' || base === 'head' || base === 'tail') return !operands.length || operands.includes('-');
+  if (base === 'tee' || base === 'tr') return true;
+  if (base === 'grep') return operands.length <= 1 || operands.includes('-');
   if (base === 'sh' || base === 'bash') return args[0] !== '-c';
   return false;
 }
@@ -64,14 +70,14 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   // streaming.WriteError of GetExec's error: 500, the error's text.
   if (!running) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   const view = await containerView({ ...source, get }, pod, container, { tty: options.tty, startedAt: running.startedAt });
-  const shell = options.stdin ? lineShell(view, command, () => source.now()) : undefined;
+  const shell = options.stdin ? lineShell(view, command, () => source.now(), { tty: options.tty }) : undefined;
   return {
     options,
     readsStdin: options.stdin && readsStdin(command),
     ...(shell ? { shell } : {}),
     statusFor: (code) => (code === 0 ? success : nonZeroExit(command, code)),
     async run(stdin) {
-      const outcome = execInContainer(view, command, stdin, source.now());
+      const outcome = await execInContainerOn(view, command, stdin, source);
       if (!outcome.started) return { stdout: '', stderr: '', status: internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${outcome.error}`) };
       const status = outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode);
       // A terminal has one output stream, and its line discipline ends lines with CR LF.
