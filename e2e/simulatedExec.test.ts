@@ -49,11 +49,18 @@ describe('kubectl exec into a simulated pod', () => {
     expect(env.stdout).toContain('\nKUBERNETES_SERVICE_HOST=10.96.0.1\n');
     expect(env.stdout).toContain('\nKUBERNETES_SERVICE_PORT=443\n');
     expect(await kubectl(['exec', 'web', '--', 'cat', '/etc/config/app.conf'])).toMatchObject({ code: 0, stdout: 'port=80' });
-    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'echo $GREETING from $(hostname)'])).toMatchObject({ code: 2 });
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'echo $GREETING from $(hostname)'])).toMatchObject({ code: 0, stdout: 'hello from web\n' });
     expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'echo "$GREETING" from $HOSTNAME'])).toMatchObject({ code: 0, stdout: 'hello from web\n' });
     // Standard input, closed by kubectl when its own input ends (v5.channel.k8s.io).
     expect(await kubectl(['exec', '-i', 'web', '--', 'cat'], 'typed\n')).toMatchObject({ code: 0, stdout: 'typed\n' });
     expect(await kubectl(['exec', '-i', 'web', '--', 'sh'], 'cd /etc/config\nls\nexit 3\n')).toMatchObject({ code: 3, stdout: 'GREETING\napp.conf\n' });
+  });
+
+  it('a shell script: loops, pipes, files of its own, sleep, and a construct over several input lines', async () => {
+    const script = 'for i in 1 2 3; do echo "n$i"; done | tail -n 2; echo "$GREETING" > /tmp/g; sleep 1; cat /tmp/g; [ -f /etc/config/app.conf ] && echo config';
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', script])).toMatchObject({ code: 0, stdout: 'n2\nn3\nhello\nconfig\n' });
+    expect(await kubectl(['exec', '-i', 'web', '--', 'sh'], 'for f in a b\ndo\n  echo "[$f]"\ndone\nexit 5\n')).toMatchObject({ code: 5, stdout: '[a]\n[b]\n' });
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'if true; then echo'])).toMatchObject({ code: 2, stderr: 'sh: syntax error: unexpected end of file (expecting "fi")\ncommand terminated with exit code 2\n' });
   });
 
   it('exit codes and failures as kubectl shows them from a cluster', async () => {
