@@ -10,7 +10,7 @@
 import type { Clock } from '../util/clock';
 import type { ContainerView } from './containerView';
 import { startProcess, type ContainerProcess } from './containerProcess';
-import { Shell, lookUp, type Io, type ProcessHost, type Sink } from './shellInterpreter';
+import { Shell, StackOverflow, lookUp, type Io, type ProcessHost, type Sink } from './shellInterpreter';
 
 /** What a process did: its output and exit code. */
 export interface ProcessResult {
@@ -149,22 +149,29 @@ export function lineShell(view: ContainerView, argv: string[], now: () => Date, 
       // Each line runs to its end at once: sleeps pass, a read meets the end of input.
       const gen = shell.runPiece(pending, io, lineNo, false);
       let steps = 0;
-      let next = gen.next();
-      while (!next.done) {
-        const e = next.value;
-        if (e.kind === 'sleep') {
-          if (!Number.isFinite(e.ms) || ++steps > syncBudget) {
+      let result: number | 'more' | undefined;
+      try {
+        let next = gen.next();
+        while (!next.done) {
+          const e = next.value;
+          if (e.kind === 'sleep') {
+            if (!Number.isFinite(e.ms) || ++steps > syncBudget) {
+              ended = killed;
+              break;
+            }
+            clock += e.ms;
+          } else if (e.kind === 'tick' && ++steps > syncBudget) {
             ended = killed;
             break;
           }
-          clock += e.ms;
-        } else if (e.kind === 'tick' && ++steps > syncBudget) {
-          ended = killed;
-          break;
+          next = gen.next(undefined);
         }
-        next = gen.next(undefined);
+        result = next.done ? next.value : ended;
+      } catch (e) {
+        // Out of stack: the shell dies of SIGSEGV.
+        if (!(e instanceof StackOverflow || e instanceof RangeError)) throw e;
+        result = 139;
       }
-      const result = next.done ? next.value : ended;
       if (result !== 'more') pending = '';
       const exit = typeof result === 'number' ? result : undefined;
       return { stdout: out.join(''), stderr: err.join(''), exitCode: exit ?? shell.status, ...(exit !== undefined ? { exit } : {}) };

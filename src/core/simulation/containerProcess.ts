@@ -10,7 +10,7 @@
  */
 import { expandEnv, type ContainerView } from './containerView';
 import type { SimulatedImage } from './image';
-import { lookUp, runProgram, type Found, type ProcessHost, type Source } from './shellInterpreter';
+import { lookUp, runProgram, StackOverflow, type Found, type ProcessHost, type Source } from './shellInterpreter';
 import type { Effect, Run } from './containerTools';
 
 export interface ProcessOutput {
@@ -212,7 +212,16 @@ class VirtualProcess implements ContainerProcess {
         this.clock += cost;
         steps++;
       }
-      const r = this.gen.next(resume);
+      let r: IteratorResult<Effect, number>;
+      try {
+        r = this.gen.next(resume);
+      } catch (e) {
+        // A process that ran out of stack dies of SIGSEGV (128 + 11); anything else is a fault of the simulation, shown on stderr.
+        if (!(e instanceof StackOverflow || e instanceof RangeError)) this.emit(2, `kubesim: the simulated process failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        this.exited = { code: e instanceof StackOverflow || e instanceof RangeError ? 139 : 255, at: this.clock };
+        this.waiting = undefined;
+        break;
+      }
       if (r.done) {
         this.exited = { code: r.value & 255, at: this.clock };
         this.waiting = undefined;

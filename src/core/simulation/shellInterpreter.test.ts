@@ -134,3 +134,10 @@ describe('programs', () => {
     expect(run('echo hi; ls', { view })).toMatchObject({ stdout: 'hi\n', stderr: 'sh: ls: not found\n', code: 127 });
   });
 });
+
+describe('limits', () => {
+  it('endless recursion ends the process as SIGSEGV (139); a pattern that cannot match does not match', () => {
+    expect(run('f() { f; }; f')).toMatchObject({ code: 139 });
+    expect(run('case x in [z-a]) echo m;; *) echo no;; esac')).toMatchObject({ stdout: 'no\n', code: 0 });
+  });
+});

@@ -42,6 +42,9 @@ export interface Io {
 /** The shell's dialect: which messages it prints. */
 export type ShellName = 'sh' | 'bash';
 
+/** The process ran out of stack: it dies of SIGSEGV. */
+export class StackOverflow extends Error {}
+
 class ExitSignal {
   constructor(readonly code: number) {}
 }
@@ -145,7 +148,8 @@ export function lookUp(host: ProcessHost, name: string, path: string, cwd: strin
   }
   if (!name) return { error: 'not found' };
   for (const dir of path.split(':')) {
-    const p = resolvePath(cwd, `${dir || '.'}/${name}`);
+    // Most PATH entries are plain absolute directories: no need to normalize them.
+    const p = /^\/[^.]*$/.test(dir) && !dir.includes('//') ? `${dir === '/' ? '' : dir.replace(/\/$/, '')}/${name}` : resolvePath(cwd, `${dir || '.'}/${name}`);
     if (!executable(p)) continue;
     const program = programAt(host, p);
     return program ? { path: p, program } : { error: 'exec format error' };
@@ -213,6 +217,15 @@ interface Piece {
 
 const globChars = /[*?[]/;
 
+/** A pattern's regular expression; undefined for one that cannot match (a range out of order). */
+function patternRe(source: string, flags = ''): RegExp | undefined {
+  try {
+    return new RegExp(source, flags);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A glob (case pattern, file name) as a regular expression source; `quoted` text matches itself. */
 function globSource(text: string, quoted: boolean, star = '.*'): string {
   if (quoted) return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -240,7 +253,8 @@ function globSource(text: string, quoted: boolean, star = '.*'): string {
 function glob(files: ReadonlyMap<string, FsEntry>, cwd: string, segments: { source: string; dot: boolean }[], absolute: boolean): string[] | undefined {
   let found: string[] = [absolute ? '/' : cwd];
   for (const seg of segments) {
-    const re = new RegExp(`^${seg.source}$`);
+    const re = patternRe(`^${seg.source}$`);
+    if (!re) return undefined;
     const next: string[] = [];
     for (const dir of found) {
       const prefix = dir === '/' ? '/' : dir + '/';
@@ -652,8 +666,8 @@ export class Shell {
         this.status = 0;
         for (const item of cmd.items) {
           for (const p of item.patterns) {
-            const re = new RegExp(`^(?:${yield* this.pattern(p)})$`, 's');
-            if (re.test(subject)) return yield* this.runList(item.body, rio);
+            const re = patternRe(`^(?:${yield* this.pattern(p)})$`, 's');
+            if (re?.test(subject)) return yield* this.runList(item.body, rio);
           }
         }
         return 0;
@@ -794,7 +808,8 @@ export class Shell {
   }
 
   private *call(fn: Command, args: string[], io: Io): Run<number> {
-    if (this.calls >= 1000) throw new ShellError('function nesting too deep');
+    // ash recurses until its stack runs out and the kernel kills it (SIGSEGV); kubesim's stack is shorter.
+    if (this.calls >= 300) throw new StackOverflow();
     const saved = this.positional;
     this.positional = args;
     this.calls++;
@@ -824,7 +839,7 @@ export class Shell {
   }
 
   private *builtin(name: string, args: string[], io: Io): Run<number> {
-    const ctx = toolContext(this.host, this.arg0, io, this.environment(), this.cwd);
+    const ctx = () => toolContext(this.host, this.arg0, io, this.environment(), this.cwd);
     switch (name) {
       case ':':
       case 'true':
@@ -833,10 +848,10 @@ export class Shell {
         return 1;
       case 'echo':
       case 'printf':
-        return tools.get(name)!(args, ctx) as number;
+        return tools.get(name)!(args, ctx()) as number;
       case 'test':
       case '[':
-        return testExpression(args, ctx, name === '[');
+        return testExpression(args, ctx(), name === '[');
       case 'pwd':
         write(this.host, io.out, this.cwd + '\n');
         return 0;
@@ -1299,37 +1314,32 @@ export class Shell {
 
   /** A word's fields: unquoted expansions split on IFS, then pathname expansion. */
   *fields(word: Word): Run<string[]> {
+    // A plain word is its own field.
+    if (word.length === 1 && word[0]!.type === 'lit' && (word[0]!.quoted || !globChars.test(word[0]!.text))) return [word[0]!.text];
     const pieces = yield* this.pieces(word);
     const ifs = this.vars.get('IFS') ?? ' \t\n';
-    const fields: { text: string; pattern: string; glob: boolean }[] = [];
-    let cur = { text: '', pattern: '', glob: false };
+    const fields: { pieces: Piece[]; glob: boolean }[] = [];
+    let cur: { pieces: Piece[]; glob: boolean } = { pieces: [], glob: false };
     let has = false;
     const flush = () => {
       if (has) fields.push(cur);
-      cur = { text: '', pattern: '', glob: false };
+      cur = { pieces: [], glob: false };
       has = false;
     };
     const add = (text: string, quoted: boolean) => {
-      cur.text += text;
-      cur.pattern += globSource(text, quoted, '[^/]*');
+      cur.pieces.push({ text, quoted });
       if (!quoted && globChars.test(text)) cur.glob = true;
     };
+    const split = ifs ? splitter(ifs) : undefined;
     for (const p of pieces) {
       if (p.breakBefore) flush();
-      if (p.quoted || p.literal) {
+      if (p.quoted || p.literal || !split) {
         add(p.text, p.quoted);
         if (p.quoted || p.text) has = true;
         continue;
       }
       // An unquoted expansion: split on IFS.
-      if (!ifs) {
-        add(p.text, false);
-        if (p.text) has = true;
-        continue;
-      }
-      const ws = `[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`;
-      const parts = p.text.split(new RegExp(ws));
-      parts.forEach((s, k) => {
+      p.text.split(split).forEach((s, k) => {
         if (k > 0) flush();
         add(s, false);
         if (s) has = true;
@@ -1338,17 +1348,26 @@ export class Shell {
     flush();
     const out: string[] = [];
     for (const f of fields) {
+      const text = f.pieces.map((p) => p.text).join('');
       if (!f.glob) {
-        out.push(f.text);
+        out.push(text);
         continue;
       }
-      const absolute = f.text.startsWith('/');
-      const segments = splitPattern(f.text, f.pattern);
-      const matches = segments ? glob(this.host.files, this.cwd, segments, absolute) : undefined;
-      out.push(...(matches ?? [f.text]));
+      const pattern = f.pieces.map((p) => globSource(p.text, p.quoted, '[^/]*')).join('');
+      const segments = splitPattern(text, pattern);
+      const matches = segments ? glob(this.host.files, this.cwd, segments, text.startsWith('/')) : undefined;
+      out.push(...(matches ?? [text]));
     }
     return out;
   }
+}
+
+const splitters = new Map<string, RegExp>();
+/** IFS's characters as a field separator. */
+function splitter(ifs: string): RegExp {
+  let re = splitters.get(ifs);
+  if (!re) splitters.set(ifs, (re = new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)));
+  return re;
 }
 
 /** A field's pattern cut at its slashes into one regular expression per path segment. */
@@ -1361,7 +1380,8 @@ function splitPattern(text: string, pattern: string): { source: string; dot: boo
 
 /** ${VAR#p} ${VAR##p} ${VAR%p} ${VAR%%p}: the shortest or longest matching prefix or suffix removed. */
 function removePattern(value: string, pattern: string, op: '#' | '##' | '%' | '%%'): string {
-  const re = new RegExp(`^(?:${pattern})$`, 's');
+  const re = patternRe(`^(?:${pattern})$`, 's');
+  if (!re) return value;
   const shortest = op === '#' || op === '%';
   for (let k = 0; k <= value.length; k++) {
     const n = shortest ? k : value.length - k;
