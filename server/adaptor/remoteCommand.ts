@@ -44,17 +44,20 @@ export function serveExecStream(session: ExecStreamSession, incoming: IncomingMe
   const stdin: Buffer[] = [];
   let started = false;
   let finished = false;
+  // The client gone or the command ended from the terminal (^C): a process still running stops.
+  const gone = new AbortController();
   const send = (channel: number, data: Uint8Array) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
   const finish = (status: Record<string, unknown>) => {
     if (finished) return;
     finished = started = true;
+    gone.abort();
     send(errorChannel, encoder.encode(JSON.stringify(status)));
     ws.close(1000);
   };
   const start = () => {
     if (started) return;
     started = true;
-    void session.run(Buffer.concat(stdin).toString('utf8')).then(
+    void session.run(Buffer.concat(stdin).toString('utf8'), gone.signal).then(
       (result) => {
         if (options.stdout && result.stdout) send(stdoutChannel, encoder.encode(result.stdout));
         if (options.stderr && result.stderr) send(stderrChannel, encoder.encode(result.stderr));
@@ -93,6 +96,7 @@ export function serveExecStream(session: ExecStreamSession, incoming: IncomingMe
     // The client went: a command still waiting for its input ends here.
     closed: () => {
       finished = started = true;
+      gone.abort();
     },
   });
   // The kubelet's first message, empty, on the lowest writable channel: the streams are ready.

@@ -34,8 +34,8 @@ export interface ExecStreamSession {
   options: StreamOptions;
   /** Whether the command reads its standard input (the host then waits for it to close). */
   readsStdin: boolean;
-  /** Runs the command over the whole standard input. */
-  run(stdin: string): Promise<StreamResult>;
+  /** Runs the command over the whole standard input; `signal` aborts when the client has gone (the process is stopped). */
+  run(stdin: string, signal?: AbortSignal): Promise<StreamResult>;
   /** Set when the command is a shell reading stdin: the host feeds it lines (with a terminal: echo and a prompt). */
   shell?: LineSession;
   /** The error channel's Status for an exit code. */

@@ -1,6 +1,6 @@
 /** Exec's two shapes: a command run at once, and a shell fed a line at a time (busybox's prompts). */
 import { describe, expect, it } from 'vitest';
-import { execInContainer, lineShell } from './containerExec';
+import { execInContainer, execInContainerOn, lineShell } from './containerExec';
 import { t0, testView } from './container.test-data';
 
 describe('execInContainer', () => {
@@ -39,5 +39,26 @@ describe('lineShell', () => {
     expect(lineShell(testView(), ['sh', '-c', 'echo'], () => new Date(t0))).toBeUndefined();
     expect(lineShell(testView(), ['cat'], () => new Date(t0))).toBeUndefined();
     expect(lineShell(testView(), ['bash', '-i'], () => new Date(t0))).toBeDefined();
+  });
+});
+
+describe('execInContainerOn', () => {
+  it('sleeps on the clock, stops a process that never sleeps when the client goes, and one that sleeps forever too', async () => {
+    const { FakeClock } = await import('../util/clock');
+    const clock = new FakeClock(new Date(t0));
+    const view = testView();
+    const sleeping = execInContainerOn(view, ['sh', '-c', 'echo a; sleep 5; echo b'], '', clock);
+    await new Promise((r) => setTimeout(r, 5));
+    clock.advance(5_000);
+    expect(await sleeping).toEqual({ started: true, stdout: 'a\nb\n', stderr: '', exitCode: 0 });
+    const gone = new AbortController();
+    const spinning = execInContainerOn(view, ['sh', '-c', 'echo spin; while :; do :; done'], '', clock, gone.signal);
+    await new Promise((r) => setTimeout(r, 20));
+    gone.abort();
+    expect(await spinning).toEqual({ started: true, stdout: 'spin\n', stderr: '', exitCode: 137 });
+    const forever = new AbortController();
+    const waiting = execInContainerOn(view, ['sleep', 'infinity'], '', clock, forever.signal);
+    forever.abort();
+    expect(await waiting).toMatchObject({ exitCode: 137 });
   });
 });

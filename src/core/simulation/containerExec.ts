@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../util/clock';
 import type { ContainerView } from './containerView';
-import { startProcess, type ContainerProcess } from './containerProcess';
+import { defaultMaxSteps, startProcess, type ContainerProcess } from './containerProcess';
 import { Shell, StackOverflow, lookUp, type Io, type ProcessHost, type Sink } from './shellInterpreter';
 
 /** What a process did: its output and exit code. */
@@ -28,6 +28,8 @@ const execPid = 7;
 const syncBudget = 200_000;
 /** A process stopped by the runtime (SIGKILL). */
 const killed = 137;
+/** The commands an exec on a clock runs at most when nothing stops it (no client to abort it): a loop that never sleeps ends there. */
+const execStepCap = 20_000_000;
 
 function collect(p: ContainerProcess, until: number, maxSteps: number | undefined, result: ProcessResult): { exit?: number; reached: number } {
   const r = p.advance(until, maxSteps);
@@ -76,25 +78,28 @@ export async function execInContainerOn(view: ContainerView, argv: string[], std
   if ('error' in started) return { started: false, error: started.error };
   const p = started.process;
   const result: ProcessResult = { stdout: '', stderr: '', exitCode: killed };
+  let steps = 0;
   for (;;) {
     const now = clock.now().getTime();
-    const { exit, reached } = collect(p, now, undefined, result);
+    const { exit } = collect(p, now, undefined, result);
     if (exit !== undefined) {
       result.exitCode = exit;
       return { started: true, ...result };
     }
-    if (signal?.aborted) return { started: true, ...result };
-    if (reached < now) {
+    if (signal?.aborted || steps > execStepCap) return { started: true, ...result };
+    const wake = p.wakeAt();
+    if (wake !== undefined && wake <= now) {
+      // Still busy when the step budget stopped it: a command that never sleeps.
+      steps += defaultMaxSteps;
       await pause();
       continue;
     }
-    const wake = p.wakeAt();
     if (wake === undefined) {
       if (!signal) await new Promise<void>(() => {});
       await new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }));
       continue;
     }
-    await clock.sleep(Math.max(wake - now, 0), signal);
+    await clock.sleep(wake - now, signal);
   }
 }
 

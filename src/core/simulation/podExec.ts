@@ -76,8 +76,8 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
     readsStdin: options.stdin && readsStdin(command),
     ...(shell ? { shell } : {}),
     statusFor: (code) => (code === 0 ? success : nonZeroExit(command, code)),
-    async run(stdin) {
-      const outcome = await execInContainerOn(view, command, stdin, source);
+    async run(stdin, signal) {
+      const outcome = await execInContainerOn(view, command, stdin, source, signal);
       if (!outcome.started) return { stdout: '', stderr: '', status: internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${outcome.error}`) };
       const status = outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode);
       // A terminal has one output stream, and its line discipline ends lines with CR LF.
