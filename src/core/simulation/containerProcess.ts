@@ -272,6 +272,8 @@ export function startProcess(view: ContainerView, argv: readonly string[], start
     })();
     return { started: true, process: p };
   }
+  // runc makes the working directory when the image does not have it.
+  for (let d = view.workingDir; !p.host.files.has(d); d = d.slice(0, d.lastIndexOf('/')) || '/') p.host.files.set(d, { type: 'dir', mode: 0o755 });
   const env = new Map(view.env);
   const found = lookUp(p.host, argv[0]!, env.get('PATH') ?? '', view.workingDir);
   if ('error' in found) return { started: false, error: (opts.exec ? execStartError : createError)(argv[0]!, found.error) };

@@ -61,6 +61,8 @@ describe('expansions', () => {
     ['an empty quoted word is a field', 'set -- "" x; echo $#', { stdout: '2\n' }],
     ['globs match files', 'touch /tmp/b.log /tmp/a.log /tmp/c.txt; echo /tmp/*.log; echo /tmp/*.none', { stdout: '/tmp/a.log /tmp/b.log\n/tmp/*.none\n' }],
     ['$RANDOM is in 0-32767', 'r=$RANDOM; [ $r -ge 0 ] && [ $r -le 32767 ] && echo ok', { stdout: 'ok\n' }],
+    ['${VAR:OFFSET:LENGTH}', 'x=abcdef; echo ${x:1:3} ${x:2} ${x: -2} ${x:0:-1}', { stdout: 'bcd cdef ef abcde\n' }],
+    ['the shell exports SHLVL and PWD', 'env | grep -E "^(SHLVL|PWD)="; cd /tmp; sh -c \'echo $SHLVL $PWD\'', { stdout: 'SHLVL=1\nPWD=/\n2 /tmp\n' }],
     ['here-document', 'cat <<EOF\nhello $HOSTNAME\n  $((1+1))\nEOF\ncat <<\'RAW\'\n$HOME\nRAW', { stdout: 'hello web\n  2\n$HOME\n' }],
   ]);
 });

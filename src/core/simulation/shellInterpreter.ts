@@ -324,6 +324,12 @@ export class Shell {
       this.exported.add(k);
     }
     this.cwd = cwd;
+    // ash exports its level and its directory.
+    if (env.size) {
+      this.vars.set('SHLVL', String((Number(env.get('SHLVL')) || 0) + 1));
+      this.vars.set('PWD', cwd);
+      this.exported.add('SHLVL').add('PWD');
+    }
     this.arg0 = name;
   }
 
@@ -1289,6 +1295,17 @@ export class Shell {
           throw new ShellError(`${name}: ${msg || (value === undefined ? 'parameter not set' : 'parameter null or not set')}`);
         }
         break;
+      case ':': {
+        // ${VAR:OFFSET[:LENGTH]}: arithmetic offset (from the end when negative) and length.
+        const spec = yield* this.string(part.arg ?? []);
+        const [off = '0', len] = splitSubstring(spec);
+        const v = value ?? '';
+        let start = Number(this.arith(off));
+        if (start < 0) start = Math.max(v.length + start, 0);
+        const count = len === undefined ? v.length : Number(this.arith(len));
+        value = v.slice(start, count < 0 ? v.length + count : start + count);
+        break;
+      }
       case '#':
       case '##':
       case '%':
@@ -1360,6 +1377,17 @@ export class Shell {
     }
     return out;
   }
+}
+
+/** OFFSET:LENGTH at the colon outside parentheses (an offset may hold `? :`... rarely). */
+function splitSubstring(spec: string): [string, string | undefined] {
+  let depth = 0;
+  for (let i = 0; i < spec.length; i++) {
+    if (spec[i] === '(') depth++;
+    else if (spec[i] === ')') depth--;
+    else if (spec[i] === ':' && depth === 0) return [spec.slice(0, i), spec.slice(i + 1)];
+  }
+  return [spec, undefined];
 }
 
 const splitters = new Map<string, RegExp>();

@@ -17,8 +17,8 @@ export type WordPart =
   | { type: 'arith'; expr: Word; quoted: boolean };
 export type Word = WordPart[];
 
-/** ${NAME<op>WORD}: the defaults, alternatives, errors and pattern removals ash supports. */
-export type ParamOp = ':-' | '-' | ':=' | '=' | ':+' | '+' | ':?' | '?' | '#' | '##' | '%' | '%%';
+/** ${NAME<op>WORD}: the defaults, alternatives, errors and pattern removals ash supports; `:` is bash's ${NAME:OFFSET:LENGTH}. */
+export type ParamOp = ':-' | '-' | ':=' | '=' | ':+' | '+' | ':?' | '?' | '#' | '##' | '%' | '%%' | ':';
 
 export interface Redirect {
   fd: number;
@@ -310,7 +310,7 @@ class Parser {
       if (!m) throw new ShellSyntaxError(`bad substitution`, false, this.line);
       const name = m[1]!;
       i += name.length;
-      const opm = /^(:-|:=|:\+|:\?|##|%%|[-=+?#%])/.exec(s.slice(i));
+      const opm = /^(:-|:=|:\+|:\?|##|%%|[-=+?#%:])/.exec(s.slice(i));
       this.pos = i;
       if (!opm) {
         if (s[i] !== '}') throw new ShellSyntaxError('bad substitution', s[i] === undefined, this.line);
