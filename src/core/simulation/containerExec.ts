@@ -10,7 +10,9 @@
 import type { Clock } from '../util/clock';
 import type { ContainerView } from './containerView';
 import { defaultMaxSteps, startProcess, type ContainerProcess } from './containerProcess';
-import { Shell, StackOverflow, lookUp, type Io, type ProcessHost, type Sink } from './shellInterpreter';
+import type { Io, ProcessHost, Sink } from './processIo';
+import { lookUp } from './programLookup';
+import { Shell, StackOverflow } from './shellInterpreter';
 
 /** What a process did: its output and exit code. */
 export interface ProcessResult {

@@ -10,7 +10,9 @@
  */
 import { expandEnv, type ContainerView } from './containerView';
 import type { SimulatedImage } from './image';
-import { lookUp, runProgram, StackOverflow, type Found, type ProcessHost, type Source } from './shellInterpreter';
+import type { ProcessHost, Source } from './processIo';
+import { lookUp, type Found } from './programLookup';
+import { runProgram, StackOverflow } from './shellInterpreter';
 import type { Effect, Run } from './containerTools';
 
 export interface ProcessOutput {

@@ -12,35 +12,12 @@
  * Programs are found on PATH as the container's image has them: the tools
  * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
  */
-import type { ContainerView, FsEntry } from './containerView';
-import { readFile, resolvePath, sleepMs, testExpression, tools, writeFile, type Effect, type Run, type ToolContext } from './containerTools';
+import { readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
+import { defaultPath, lookUp, type Found, type Program, type ShellName } from './programLookup';
+import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
 import { evaluateArith, ArithError } from './shellArith';
 import { parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word, type WordPart } from './shellParser';
-
-/** What a process's programs share: the container, its files, the clock and the process's own output. */
-export interface ProcessHost {
-  view: ContainerView;
-  files: Map<string, FsEntry>;
-  now(): number;
-  /** Writes to the process's stdout (1) or stderr (2), stamped at the current time. */
-  emit(stream: 1 | 2, text: string): void;
-  /** $RANDOM's next value (0-32767). */
-  random(): number;
-  nextPid(): number;
-}
-
-/** Where a descriptor writes. */
-export type Sink = { kind: 'stream'; stream: 1 | 2 } | { kind: 'buffer'; chunks: string[] } | { kind: 'file'; path: string } | { kind: 'null' };
-/** Where standard input reads from: the process's stdin, a text (a pipe, a file, a here-document) or nothing. */
-export type Source = { kind: 'stdin' } | { kind: 'text'; text: string; pos: number } | { kind: 'null' };
-export interface Io {
-  in: Source;
-  out: Sink;
-  err: Sink;
-}
-
-/** The shell's dialect: which messages it prints. */
-export type ShellName = 'sh' | 'bash';
 
 /** The process ran out of stack: it dies of SIGSEGV. */
 export class StackOverflow extends Error {}
@@ -64,97 +41,6 @@ class ShellError {
     /** The builtin that raised it (its name goes into the message). */
     readonly builtin?: string,
   ) {}
-}
-
-export function write(host: ProcessHost, sink: Sink, text: string): void {
-  if (!text) return;
-  switch (sink.kind) {
-    case 'stream':
-      host.emit(sink.stream, text);
-      return;
-    case 'buffer':
-      sink.chunks.push(text);
-      return;
-    case 'file':
-      writeFile(host.files, sink.path, text, true);
-      return;
-    case 'null':
-      return;
-  }
-}
-
-/** The next piece of input: a line from the process's stdin, the rest of a text. */
-export function* readChunk(source: Source): Run<string | undefined> {
-  if (source.kind === 'null') return undefined;
-  if (source.kind === 'stdin') return yield { kind: 'read' };
-  if (source.pos >= source.text.length) return undefined;
-  const rest = source.text.slice(source.pos);
-  source.pos = source.text.length;
-  return rest;
-}
-
-/** One line (with its newline when it has one), undefined at the end. */
-function* readLine(source: Source): Run<string | undefined> {
-  if (source.kind !== 'text') return yield* readChunk(source);
-  if (source.pos >= source.text.length) return undefined;
-  const nl = source.text.indexOf('\n', source.pos);
-  const end = nl < 0 ? source.text.length : nl + 1;
-  const line = source.text.slice(source.pos, end);
-  source.pos = end;
-  return line;
-}
-
-// ---- finding programs
-
-/** execvp's PATH when the environment has none (musl's). */
-const defaultPath = '/usr/local/bin:/bin:/usr/bin';
-
-/** What a path runs. */
-export type Program = { kind: 'tool'; name: string } | { kind: 'shell'; name: ShellName; script?: string } | { kind: 'image'; path: string };
-
-export type Found = { path: string; program: Program } | { error: 'not found' | 'no such file' | 'permission denied' | 'exec format error' };
-
-/** What an executable file at path runs: a tool in its place on PATH, the image's program, a `#!` script; undefined: nothing kubesim can run. */
-function programAt(host: ProcessHost, path: string): Program | undefined {
-  if (host.view.image.programs.has(path)) return { kind: 'image', path };
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const text = readFile(host.files, path) ?? '';
-  const shebang = /^#!\s*(\S+)(?:\s+(\S+))?/.exec(text);
-  if (shebang) {
-    const interp = shebang[1]!.endsWith('/env') ? (shebang[2] ?? '') : shebang[1]!;
-    const name = interp.slice(interp.lastIndexOf('/') + 1);
-    if (name === 'sh' || name === 'ash' || name === 'bash') return { kind: 'shell', name: name === 'bash' ? 'bash' : 'sh', script: path };
-    return undefined;
-  }
-  if (text) return undefined;
-  if (base === 'sh' || base === 'ash') return { kind: 'shell', name: 'sh' };
-  if (base === 'bash') return { kind: 'shell', name: 'bash' };
-  return tools.has(base) ? { kind: 'tool', name: base } : undefined;
-}
-
-/** Finds a command as execvp and Go's exec.LookPath do: a path as it is, a bare name on PATH. */
-export function lookUp(host: ProcessHost, name: string, path: string, cwd: string): Found {
-  const executable = (p: string) => {
-    const e = host.files.get(p);
-    return e?.type === 'file' && (e.mode & 0o111) !== 0;
-  };
-  if (name.includes('/')) {
-    const p = resolvePath(cwd, name);
-    const e = host.files.get(p);
-    if (!e) return { error: 'no such file' };
-    if (!executable(p)) return { error: 'permission denied' };
-    const program = programAt(host, p);
-    return program ? { path: p, program } : { error: 'exec format error' };
-  }
-  if (!name) return { error: 'not found' };
-  for (const dir of path.split(':')) {
-    // Most PATH entries are plain absolute directories: no need to normalize them.
-    const p = /^\/[^.]*$/.test(dir) && !dir.includes('//') ? `${dir === '/' ? '' : dir.replace(/\/$/, '')}/${name}` : resolvePath(cwd, `${dir || '.'}/${name}`);
-    if (!executable(p)) continue;
-    const program = programAt(host, p);
-    return program ? { path: p, program } : { error: 'exec format error' };
-  }
-  return { error: 'not found' };
 }
 
 /** Runs what lookUp found with its arguments. */
@@ -213,63 +99,6 @@ interface Piece {
   breakBefore?: boolean;
   /** Written in the word itself (not an expansion's result): never split. */
   literal?: boolean;
-}
-
-const globChars = /[*?[]/;
-
-/** A pattern's regular expression; undefined for one that cannot match (a range out of order). */
-function patternRe(source: string, flags = ''): RegExp | undefined {
-  try {
-    return new RegExp(source, flags);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A glob (case pattern, file name) as a regular expression source; `quoted` text matches itself. */
-function globSource(text: string, quoted: boolean, star = '.*'): string {
-  if (quoted) return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '*') out += star;
-    else if (c === '?') out += star === '.*' ? '.' : '[^/]';
-    else if (c === '[') {
-      const close = text.indexOf(']', i + 2);
-      if (close < 0) out += '\\[';
-      else {
-        let cls = text.slice(i + 1, close);
-        if (cls.startsWith('!')) cls = '^' + cls.slice(1);
-        out += `[${cls.replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else if (c === '\\' && i + 1 < text.length) out += '\\' + text[++i];
-    else out += /[.+^${}()|\]\\/]/.test(c) ? '\\' + c : c;
-  }
-  return out;
-}
-
-/** Pathname expansion of one field's pattern over the files (sorted), or undefined when nothing matches. */
-function glob(files: ReadonlyMap<string, FsEntry>, cwd: string, segments: { source: string; dot: boolean }[], absolute: boolean): string[] | undefined {
-  let found: string[] = [absolute ? '/' : cwd];
-  for (const seg of segments) {
-    const re = patternRe(`^${seg.source}$`);
-    if (!re) return undefined;
-    const next: string[] = [];
-    for (const dir of found) {
-      const prefix = dir === '/' ? '/' : dir + '/';
-      for (const [p, e] of files) {
-        if (!p.startsWith(prefix) || p === '/' || p.slice(prefix.length).includes('/')) continue;
-        const name = p.slice(prefix.length);
-        if (name.startsWith('.') && !seg.dot) continue;
-        if (re.test(name) && (seg === segments[segments.length - 1] || e.type === 'dir')) next.push(p);
-      }
-    }
-    found = next.sort();
-    if (!found.length) return undefined;
-  }
-  const rel = absolute ? found : found.map((p) => p.slice(cwd === '/' ? 1 : cwd.length + 1));
-  return rel;
 }
 
 // ---- the shell
@@ -1379,45 +1208,3 @@ export class Shell {
   }
 }
 
-/** OFFSET:LENGTH at the colon outside parentheses (an offset may hold `? :`... rarely). */
-function splitSubstring(spec: string): [string, string | undefined] {
-  let depth = 0;
-  for (let i = 0; i < spec.length; i++) {
-    if (spec[i] === '(') depth++;
-    else if (spec[i] === ')') depth--;
-    else if (spec[i] === ':' && depth === 0) return [spec.slice(0, i), spec.slice(i + 1)];
-  }
-  return [spec, undefined];
-}
-
-const splitters = new Map<string, RegExp>();
-/** IFS's characters as a field separator. */
-function splitter(ifs: string): RegExp {
-  let re = splitters.get(ifs);
-  if (!re) splitters.set(ifs, (re = new RegExp(`[${ifs.replace(/[\]\\^-]/g, '\\$&')}]+`)));
-  return re;
-}
-
-/** A field's pattern cut at its slashes into one regular expression per path segment. */
-function splitPattern(text: string, pattern: string): { source: string; dot: boolean }[] | undefined {
-  const segs = pattern.split('\\/').filter((s, i, all) => s !== '' || (i > 0 && i < all.length - 1));
-  const texts = text.split('/').filter(Boolean);
-  if (segs.length !== texts.length) return undefined;
-  return segs.map((source, i) => ({ source, dot: texts[i]!.startsWith('.') }));
-}
-
-/** ${VAR#p} ${VAR##p} ${VAR%p} ${VAR%%p}: the shortest or longest matching prefix or suffix removed. */
-function removePattern(value: string, pattern: string, op: '#' | '##' | '%' | '%%'): string {
-  const re = patternRe(`^(?:${pattern})$`, 's');
-  if (!re) return value;
-  const shortest = op === '#' || op === '%';
-  for (let k = 0; k <= value.length; k++) {
-    const n = shortest ? k : value.length - k;
-    if (op.startsWith('#')) {
-      if (re.test(value.slice(0, n))) return value.slice(n);
-    } else if (re.test(value.slice(value.length - n))) return value.slice(0, value.length - n);
-  }
-  return value;
-}
-
-export { sleepMs, ShellSyntaxError, type Effect, type Run };

@@ -1,0 +1,69 @@
+/**
+ * A simulated process's file descriptors 0-2: where its programs write (the
+ * process's own stdout and stderr, stamped by containerProcess.ts; a pipe or
+ * `$( )` capture; a file of the process's copy of the container's files;
+ * /dev/null) and where they read (the process's stdin, a text, nothing), and
+ * what its programs share (the container, its files, its clock).
+ */
+import type { ContainerView, FsEntry } from './containerView';
+import { writeFile, type Run } from './containerTools';
+
+/** What a process's programs share: the container, its files, the clock and the process's own output. */
+export interface ProcessHost {
+  view: ContainerView;
+  files: Map<string, FsEntry>;
+  now(): number;
+  /** Writes to the process's stdout (1) or stderr (2), stamped at the current time. */
+  emit(stream: 1 | 2, text: string): void;
+  /** $RANDOM's next value (0-32767). */
+  random(): number;
+  nextPid(): number;
+}
+
+/** Where a descriptor writes. */
+export type Sink = { kind: 'stream'; stream: 1 | 2 } | { kind: 'buffer'; chunks: string[] } | { kind: 'file'; path: string } | { kind: 'null' };
+/** Where standard input reads from: the process's stdin, a text (a pipe, a file, a here-document) or nothing. */
+export type Source = { kind: 'stdin' } | { kind: 'text'; text: string; pos: number } | { kind: 'null' };
+export interface Io {
+  in: Source;
+  out: Sink;
+  err: Sink;
+}
+
+export function write(host: ProcessHost, sink: Sink, text: string): void {
+  if (!text) return;
+  switch (sink.kind) {
+    case 'stream':
+      host.emit(sink.stream, text);
+      return;
+    case 'buffer':
+      sink.chunks.push(text);
+      return;
+    case 'file':
+      writeFile(host.files, sink.path, text, true);
+      return;
+    case 'null':
+      return;
+  }
+}
+
+/** The next piece of input: a line from the process's stdin, the rest of a text. */
+export function* readChunk(source: Source): Run<string | undefined> {
+  if (source.kind === 'null') return undefined;
+  if (source.kind === 'stdin') return yield { kind: 'read' };
+  if (source.pos >= source.text.length) return undefined;
+  const rest = source.text.slice(source.pos);
+  source.pos = source.text.length;
+  return rest;
+}
+
+/** One line (with its newline when it has one), undefined at the end. */
+export function* readLine(source: Source): Run<string | undefined> {
+  if (source.kind !== 'text') return yield* readChunk(source);
+  if (source.pos >= source.text.length) return undefined;
+  const nl = source.text.indexOf('\n', source.pos);
+  const end = nl < 0 ? source.text.length : nl + 1;
+  const line = source.text.slice(source.pos, end);
+  source.pos = end;
+  return line;
+}
