@@ -97,6 +97,11 @@ describe('errors and messages', () => {
     ['a test missing its ]', '[ 1 = 1', { stderr: 'sh: missing ]\n', code: 2 }],
   ]);
 
+  it('takes options before -c: -e, -x, -o pipefail', () => {
+    expect(run(['bash', '-euo', 'pipefail', '-c', 'false | true; echo never'])).toMatchObject({ stdout: '', code: 1 });
+    expect(run(['sh', '-xc', 'echo "a b"'])).toMatchObject({ stdout: 'a b\n', stderr: "+ echo 'a b'\n" });
+  });
+
   it('names messages after $0 with line numbers when sh -c is given a name', () => {
     expect(run(['sh', '-c', 'echo ok\nnope', 'myscript']).stderr).toBe('myscript: line 2: nope: not found\n');
   });

@@ -238,6 +238,7 @@ export class Shell {
       if (!/^[-+][a-z]+$/.test(a)) break;
       for (const f of a.slice(1)) {
         if (f === 'c') command = true;
+        else if (f === 'o') this.setLongOption(args[++i] ?? '', a[0] === '-');
         else this.setOption(f, a[0] === '-');
       }
     }
@@ -270,6 +271,16 @@ export class Shell {
       return yield* this.runScript(text, io, '');
     }
     return yield* this.readCommands(io);
+  }
+
+  /** set -o NAME: the options kubesim's shell keeps; others are accepted and ignored. */
+  private setLongOption(name: string, on: boolean): boolean {
+    if (name === 'errexit') this.errexit = on;
+    else if (name === 'xtrace') this.xtrace = on;
+    else if (name === 'nounset') this.nounset = on;
+    else if (name === 'pipefail') this.pipefail = on;
+    else return ['noglob', 'ignoreeof', 'monitor', 'noexec', 'verbose', 'noclobber', 'allexport', 'notify', 'vi', 'emacs', 'posix'].includes(name);
+    return true;
   }
 
   private setOption(f: string, on: boolean): boolean {
@@ -846,12 +857,7 @@ export class Shell {
       }
       if (a === '-o' || a === '+o') {
         const opt = args[++i];
-        const on = a === '-o';
-        if (opt === 'errexit') this.errexit = on;
-        else if (opt === 'xtrace') this.xtrace = on;
-        else if (opt === 'nounset') this.nounset = on;
-        else if (opt === 'pipefail') this.pipefail = on;
-        else if (opt !== undefined) {
+        if (opt !== undefined && !this.setLongOption(opt, a === '-o')) {
           this.error(io, `illegal option -o ${opt}`, 'set');
           return 2;
         }
