@@ -13,6 +13,7 @@ import type { ExecStreamSession, StreamOptions } from '../http/upgrade';
 import { containerView, runningContainer, type ContainerViewSource } from './containerView';
 import { execInContainer, lineShell } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
+import type { ContainerRuntime } from './containerRuntime';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
 export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
@@ -21,6 +22,8 @@ export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
   now(): Date;
   /** Random hex for the runtime's exec ids. */
   randomHex(length: number): string;
+  /** The nodes' container runtime: the containers' processes and their logs. */
+  runtime: ContainerRuntime;
 };
 
 const success = { metadata: {}, status: 'Success' };

@@ -31,6 +31,7 @@ import { optionalBoolParam, queryOf } from '../queryParams';
 import type { RequestScope } from './scope';
 import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
 import { simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
+import { serveContainerLog } from '../../simulation/containerLogs';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -171,10 +172,14 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       const loc = await podLogLocation(get, ns, info.name, opts.container ?? '', opts);
       // LocationStreamer without a location: no stream, 204.
       if (!loc) return new Response(null, { status: 204 });
-      // A simulated kubelet's containers print nothing: their log is empty.
+      // A simulated kubelet answers with what the container's process wrote.
       const pod = await get('pods', ns, info.name);
       const nodeName = pod && isObject(pod['spec']) ? String(pod['spec']['nodeName'] ?? '') : '';
-      if (isSimulatedNode(await get('nodes', '', nodeName))) return new Response('', { status: 200, headers: { 'content-type': 'text/plain' } });
+      const node = await get('nodes', '', nodeName);
+      if (pod && kubelets && isSimulatedNode(node) && !isKubeletStopped(node)) {
+        const container = validateContainer(pod, opts.container ?? '');
+        return serveContainerLog({ runtime: kubelets.runtime, clock: scope.clock, get, pod, container, opts, signal: request.signal });
+      }
       throw unreachableBackend('log', loc);
     }
     case 'exec':
