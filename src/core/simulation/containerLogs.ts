@@ -7,12 +7,13 @@
  * at most N bytes, and `follow` streaming what the process writes as the
  * server clock reaches it, until the container ends.
  */
-import { isObject, objectsOf, type KubeObject } from '../api/types';
+import { isObject, type KubeObject } from '../api/types';
 import { newBadRequest } from '../errors';
 import type { Clock } from '../util/clock';
 import type { PodLogOptions } from '../validation/core/binding';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ContainerRuntime, LogEntry } from './containerRuntime';
+import { podContainerStatus } from './containerView';
 
 type Obj = Record<string, unknown>;
 
@@ -25,14 +26,6 @@ interface ContainerRun {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-function containerStatusOf(pod: KubeObject, name: string): Obj | undefined {
-  const status = isObject(pod['status']) ? pod['status'] : {};
-  for (const k of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
-    const s = objectsOf(status[k]).find((c) => c['name'] === name);
-    if (s) return s;
-  }
-  return undefined;
-}
 
 const runOf = (terminated: Obj): ContainerRun => ({ containerID: str(terminated['containerID']), startedAt: str(terminated['startedAt']), finishedAt: str(terminated['finishedAt']) });
 
@@ -40,7 +33,7 @@ const runOf = (terminated: Obj): ContainerRun => ({ containerID: str(terminated[
 export function containerRunForLog(pod: KubeObject, container: string, previous: boolean): ContainerRun {
   const podName = pod.metadata.name ?? '';
   const q = JSON.stringify;
-  const status = containerStatusOf(pod, container);
+  const status = podContainerStatus(pod, container);
   if (!status) throw newBadRequest(`container ${q(container)} in pod ${q(podName)} is not available`);
   const obj = (v: unknown): Obj | undefined => (isObject(v) ? v : undefined);
   const state = obj(status['state']) ?? {};
@@ -130,7 +123,7 @@ export async function serveContainerLog({ runtime, clock, get, pod, container, o
   signal?.addEventListener('abort', () => stopped.abort(), { once: true });
   const stillRunning = async (): Promise<boolean> => {
     const current = await get('pods', pod.metadata.namespace ?? '', pod.metadata.name ?? '');
-    const status = current && current.metadata.uid === pod.metadata.uid ? containerStatusOf(current, container) : undefined;
+    const status = current && current.metadata.uid === pod.metadata.uid ? podContainerStatus(current, container) : undefined;
     return !!status && str(status['containerID']) === run.containerID && isObject(isObject(status['state']) ? status['state']['running'] : undefined);
   };
   return new Response(

@@ -58,17 +58,6 @@ const stepsPerCall = 200_000;
 /** A container's log is kept to its last MiB, as the kubelet rotates it (containerLogMaxSize, smaller here). */
 const maxLogBytes = 1 << 20;
 
-interface Instance {
-  start: RuntimeStart;
-  seq: number;
-  log: LogEntry[];
-  logBytes: number;
-  exit?: { code: number; at: number };
-  reached: number;
-  /** When the kubelet stopped it (a killed container exits then). */
-  stoppedAt?: number;
-}
-
 export interface ContainerStatusView {
   /** runc could not start the process. */
   error?: string;
@@ -92,43 +81,129 @@ export interface ContainerRuntime {
   status(containerID: string, pod: KubeObject, container: string, startedAt: string, now: number): Promise<ContainerStatusView>;
   /** The log written by `until` (or by its exit or stop, if earlier); undefined when it never started. */
   log(containerID: string, pod: KubeObject, container: string, startedAt: string, until: number): Promise<ContainerLog | undefined>;
+  /** The container's process itself (attach feeds its stdin and follows its log). */
+  process(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess>;
+  /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
+  onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
   stop(containerID: string, at: number): void;
   /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them when the pod is gone. */
   forgetPod(podUID: string, keep?: (containerID: string) => boolean): void;
 }
 
-/** Appends what was written to the log, line by line: a write's lines each get its time, a partial line joins the next write. */
-function append(instance: Instance, output: ProcessOutput[]): void {
-  for (const o of output) {
-    let text = o.text;
-    const last = instance.log[instance.log.length - 1];
-    if (last && !last.line.endsWith('\n') && last.stream === o.stream) {
-      const nl = text.indexOf('\n');
-      const head = nl < 0 ? text : text.slice(0, nl + 1);
-      last.line += head;
-      instance.logBytes += head.length;
-      text = text.slice(head.length);
-    }
-    for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
-      instance.log.push({ seq: instance.seq++, at: o.at, stream: o.stream, line });
-      instance.logBytes += line.length;
-    }
+/**
+ * A process and its log: run ahead of the clock within a step budget, what
+ * it wrote kept line by line (a write's lines each get its time, a partial
+ * line joins the next write), read as of a time. Input reaches a read the
+ * process is blocked on; it has not run past such a read, so what it wrote
+ * after stays true.
+ */
+export class RecordedProcess {
+  readonly log: LogEntry[] = [];
+  exit?: { code: number; at: number };
+  /** When it was stopped (killed): it writes nothing after. */
+  stoppedAt?: number;
+  private seq = 0;
+  private bytes = 0;
+  private reached: number;
+  /** The furthest time asked of the process (it must never be asked for less). */
+  private asked: number;
+  /** Input arrived since it last ran: it may go on from a read it waited at. */
+  private fed = false;
+  /** Told when input arrives (the kubelet looks at the container again: it may now exit). */
+  onInput?: () => void;
+
+  constructor(readonly start: RuntimeStart, startMs: number) {
+    this.reached = this.asked = startMs;
   }
-  let drop = 0;
-  while (instance.logBytes > maxLogBytes && drop < instance.log.length) instance.logBytes -= instance.log[drop++]!.line.length;
-  if (drop) instance.log.splice(0, drop);
+
+  /** Runs it up to `until` (or its stop), within the step budget. */
+  run(until: number): void {
+    if (!this.start.started || this.exit) return;
+    const end = Math.min(until, this.stoppedAt ?? Infinity);
+    if (this.reached >= end && !this.fed) return;
+    this.fed = false;
+    this.asked = Math.max(this.asked, end);
+    const step = this.start.process.advance(this.asked, stepsPerCall);
+    this.append(step.output);
+    this.reached = step.reached;
+    if (step.exit) this.exit = step.exit;
+  }
+
+  /** Until when it has run (its exit, if it has exited): beyond this, a look again is due. */
+  get runTo(): number {
+    return this.exit ? this.exit.at : this.reached;
+  }
+
+  /** Its log as of `until`, run ahead first. */
+  read(until: number): ContainerLog {
+    this.run(until + lookaheadMs);
+    const stop = Math.min(this.stoppedAt ?? Infinity, this.exit?.at ?? Infinity);
+    const end = Math.min(until, stop);
+    // Entries are in time order: the ones written by `end` are a prefix.
+    let n = this.log.length;
+    while (n > 0 && this.log[n - 1]!.at > end) n--;
+    const next = n < this.log.length ? this.log[n]!.at : undefined;
+    return { entries: this.log.slice(0, n), ended: until >= stop, ...(next !== undefined && next <= stop ? { next } : stop !== Infinity ? { next: stop } : {}) };
+  }
+
+  input(text: string, at: number): void {
+    if (!this.start.started) return;
+    this.start.process.input(text, at);
+    this.fed = true;
+    this.onInput?.();
+  }
+
+  closeInput(at: number): void {
+    if (!this.start.started) return;
+    this.start.process.closeInput(at);
+    this.fed = true;
+    this.onInput?.();
+  }
+
+  stop(at: number): void {
+    if (this.stoppedAt !== undefined || (this.exit && this.exit.at <= at)) return;
+    this.stoppedAt = at;
+    if (this.exit && this.exit.at > at) this.exit = undefined;
+  }
+
+  private append(output: ProcessOutput[]): void {
+    for (const o of output) {
+      let text = o.text;
+      const last = this.log[this.log.length - 1];
+      if (last && !last.line.endsWith('\n') && last.stream === o.stream) {
+        const nl = text.indexOf('\n');
+        const head = nl < 0 ? text : text.slice(0, nl + 1);
+        last.line += head;
+        this.bytes += head.length;
+        text = text.slice(head.length);
+      }
+      for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+        this.log.push({ seq: this.seq++, at: o.at, stream: o.stream, line });
+        this.bytes += line.length;
+      }
+    }
+    let drop = 0;
+    while (this.bytes > maxLogBytes && drop < this.log.length) this.bytes -= this.log[drop++]!.line.length;
+    if (drop) this.log.splice(0, drop);
+  }
 }
 
 export function newContainerRuntime(startProcess: ProcessStarter): ContainerRuntime {
-  const instances = new Map<string, Promise<Instance>>();
+  const instances = new Map<string, Promise<RecordedProcess>>();
   /** Each container's pod, by uid. */
   const owners = new Map<string, string>();
+  const listeners = new Set<(namespace: string, name: string) => void>();
 
-  function instanceOf(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<Instance> {
+  function instanceOf(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess> {
     let found = instances.get(containerID);
     if (!found) {
-      found = startProcess(pod, container, startedAt).then((start) => ({ start, seq: 0, log: [], logBytes: 0, reached: Date.parse(startedAt) }));
+      const key = { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' };
+      found = startProcess(pod, container, startedAt).then((start) => {
+        const recorded = new RecordedProcess(start, Date.parse(startedAt));
+        recorded.onInput = () => listeners.forEach((l) => l(key.namespace, key.name));
+        return recorded;
+      });
       instances.set(containerID, found);
       owners.set(containerID, pod.metadata.uid ?? '');
       found.catch(() => {
@@ -139,44 +214,25 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     return found;
   }
 
-  /** Runs the process up to `until` (or its stop), within the step budget. */
-  function run(instance: Instance, until: number): void {
-    if (!instance.start.started || instance.exit) return;
-    const end = Math.min(until, instance.stoppedAt ?? Infinity);
-    if (instance.reached >= end) return;
-    const step = instance.start.process.advance(end, stepsPerCall);
-    append(instance, step.output);
-    instance.reached = step.reached;
-    if (step.exit) instance.exit = step.exit;
-  }
-
   return {
     async status(containerID, pod, container, startedAt, now) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
       if (!instance.start.started) return { error: instance.start.error };
-      run(instance, now + lookaheadMs);
+      instance.run(now + lookaheadMs);
       if (instance.exit) return { exit: instance.exit };
-      return instance.reached < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.reached } : {};
+      return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
     },
     async log(containerID, pod, container, startedAt, until) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
-      if (!instance.start.started) return undefined;
-      run(instance, until + lookaheadMs);
-      const stop = Math.min(instance.stoppedAt ?? Infinity, instance.exit?.at ?? Infinity);
-      const end = Math.min(until, stop);
-      // Entries are in time order: the ones written by `end` are a prefix.
-      let n = instance.log.length;
-      while (n > 0 && instance.log[n - 1]!.at > end) n--;
-      const next = n < instance.log.length ? instance.log[n]!.at : undefined;
-      return { entries: instance.log.slice(0, n), ended: until >= stop, ...(next !== undefined && next <= stop ? { next } : stop !== Infinity ? { next: stop } : {}) };
+      return instance.start.started ? instance.read(until) : undefined;
+    },
+    process: instanceOf,
+    onInput(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     stop(containerID, at) {
-      void instances.get(containerID)?.then((instance) => {
-        if (instance.stoppedAt === undefined && !(instance.exit && instance.exit.at <= at)) {
-          instance.stoppedAt = at;
-          if (instance.exit && instance.exit.at > at) instance.exit = undefined;
-        }
-      });
+      void instances.get(containerID)?.then((instance) => instance.stop(at));
     },
     forgetPod(podUID, keep = () => false) {
       for (const [id, owner] of owners) {

@@ -512,10 +512,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       keysFor: (e) => [...(podsByNode.get(e.kv.key.slice(nodeStore.prefix.length)) ?? [])],
     },
   ]);
+  // Input to a process (attach) may end it: its pod is looked at again.
+  const unsubscribe = runtime?.onInput((namespace, name) => queue.add(`${namespace}/${name}`));
   return {
     idle: () => running.idle(),
     stop() {
       stopped.abort();
+      unsubscribe?.();
       running.stop();
     },
   };

@@ -30,7 +30,7 @@ import { validatePodLogOptions, type PodLogOptions } from '../../validation/core
 import { optionalBoolParam, queryOf } from '../queryParams';
 import type { RequestScope } from './scope';
 import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
-import { simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
+import { simulatedAttach, simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
 import { serveContainerLog } from '../../simulation/containerLogs';
 
 const minInt64 = -(2n ** 63n);
@@ -199,6 +199,13 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       const location = await podStreamLocation(get, ns, info.name, container, info.subresource, opts);
       // UpgradeAwareHandler with UpgradeRequired: a plain request is refused before any dial.
       if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      if (info.subresource === 'attach' && kubelets) {
+        const pod = (await get('pods', ns, info.name))!;
+        const { stdin, stdout, stderr, tty } = opts;
+        const answer = await simulatedAttach(get, kubelets, scope.clock, pod, validateContainer(pod, container), { stdin, stdout, stderr, tty });
+        if (answer instanceof Response) return answer;
+        if (answer) return acceptUpgrade(request, answer);
+      }
       if (info.subresource === 'exec' && kubelets) {
         const pod = (await get('pods', ns, info.name))!;
         const { stdin, stdout, stderr, tty } = opts;
