@@ -103,5 +103,5 @@ export async function simulatedAttach(get: CoreObjectGetter, source: SimulatedKu
   const c = podContainers(pod).find((x) => x['name'] === container) ?? {};
   const recorded = await source.runtime.process(String(status['containerID']), pod, container, running.startedAt);
   const streams = { ...options, stdin: options.stdin && c['stdin'] === true, tty: options.tty && c['tty'] === true };
-  return processStreamSession(clock, streams, recorded, { from: clock.now().getTime(), statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true });
+  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true });
 }

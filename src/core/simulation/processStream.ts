@@ -11,8 +11,8 @@ import type { AttachedProcess, ProcessStreamSession, StreamOptions } from '../ht
 import type { RecordedProcess } from './containerRuntime';
 
 export interface ProcessStreamOptions {
-  /** Output written at or before this time is history, not streamed (attach starts from now). */
-  from?: number;
+  /** What the process wrote before the client came is not sent (attach starts from now). */
+  fromNow?: boolean;
   /** The error channel's Status for the process's exit code. */
   statusFor(code: number): Record<string, unknown>;
   /** The client leaving closes the process's stdin (a container's stdinOnce). */
@@ -59,9 +59,9 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
     attach(write): AttachedProcess {
       const gone = new AbortController();
       let wake = new AbortController();
-      let lastSeq = -1;
-      const from = opts.from ?? -Infinity;
       const now = () => clock.now().getTime();
+      const history = opts.fromNow ? recorded.read(now()).entries : [];
+      let lastSeq = history.length ? history[history.length - 1]!.seq : -1;
       const send = (stream: 1 | 2, text: string) => {
         if (options.tty) write(1, text);
         else if (stream === 1 ? options.stdout : options.stderr) write(stream, text);
@@ -74,7 +74,7 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
           for (const e of log.entries) {
             if (e.seq <= lastSeq) continue;
             lastSeq = e.seq;
-            if (e.at > from) send(e.stream, e.line);
+            send(e.stream, e.line);
           }
           if (log.ended) return opts.statusFor(recorded.exit?.code ?? 0);
           if (gone.signal.aborted) return opts.statusFor(0);
