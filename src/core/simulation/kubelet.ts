@@ -147,7 +147,16 @@ function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready
     ...(s.containerID ? { containerID: s.containerID } : {}),
     // The prober manager sets started for containers and init containers only, never for ephemeral ones.
     ...(s.started !== undefined ? { started: s.started } : {}),
+    // RecursiveReadOnlyMounts (beta, on in 1.32): the mounts of a container the runtime has.
+    ...(s.containerID && objectsOf(container['volumeMounts']).length ? { volumeMounts: objectsOf(container['volumeMounts']).map(volumeMountStatus) } : {}),
   };
+}
+
+/** VolumeMountStatus: a read-only mount is not made recursively read-only unless asked (and the runtime cannot). */
+function volumeMountStatus(m: Obj): Obj {
+  const readOnly = m['readOnly'] === true;
+  const recursive = m['recursiveReadOnly'] === 'Enabled' || m['recursiveReadOnly'] === 'IfPossible';
+  return { name: m['name'], mountPath: m['mountPath'], ...(readOnly ? { readOnly, recursiveReadOnly: recursive ? 'Enabled' : 'Disabled' } : {}) };
 }
 
 /** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found. */
