@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ExecStreamSession, LineSession } from '../../src/core/http/upgrade';
+import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession, type StreamSession } from '../../src/core/http/upgrade';
 import { acceptWebSocket, isWebSocketRequest, offeredProtocols } from './websocket';
 
 /** What the kubelet's streaming server negotiates, newest first. */
@@ -27,19 +27,57 @@ function badRequest(socket: Duplex, message: string): void {
   socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-/** Upgrades the connection and runs the session over its channels. */
-export function serveExecStream(session: ExecStreamSession, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+/** The channel protocol both sides speak, or undefined once the client has been told why there is none. */
+function negotiate(incoming: IncomingMessage, socket: Duplex): string | undefined {
   if (!isWebSocketRequest(incoming)) {
     // SPDY/3.1 is not spoken here: kubectl's default WebSocket executor is.
-    badRequest(socket, 'unable to upgrade: the simulated kubelet streams exec over WebSockets only (v5.channel.k8s.io, v4.channel.k8s.io); unset KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false');
-    return;
+    badRequest(socket, 'unable to upgrade: the simulated kubelet streams exec and attach over WebSockets only (v5.channel.k8s.io, v4.channel.k8s.io); unset KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false');
+    return undefined;
   }
   const offered = offeredProtocols(incoming);
   const protocol = offered.find((p) => channelProtocols.includes(p));
-  if (!protocol) {
-    badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${channelProtocols.join(' ')}]`);
-    return;
-  }
+  if (!protocol) badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${channelProtocols.join(' ')}]`);
+  return protocol;
+}
+
+/** Upgrades the connection and runs the session over its channels. */
+export function serveExecStream(session: StreamSession, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const protocol = negotiate(incoming, socket);
+  if (!protocol) return;
+  if (isProcessStream(session)) serveProcessStream(session, protocol, incoming, socket, head);
+  else serveCommand(session, protocol, incoming, socket, head);
+}
+
+/** A process streamed as it runs: output as it is written, stdin as it comes, the Status when it ends. */
+function serveProcessStream(session: ProcessStreamSession, protocol: string, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const { options } = session;
+  let finished = false;
+  const send = (channel: number, data: Uint8Array) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
+  const ws = acceptWebSocket(incoming, socket, head, protocol, {
+    message(data) {
+      if (!data.length || finished) return;
+      if (data[0] === stdinChannel) attached.input(data.subarray(1).toString('utf8'));
+      else if (data[0] === closeChannel && protocol === 'v5.channel.k8s.io' && data[1] === stdinChannel) attached.closeInput();
+    },
+    closed: () => {
+      finished = true;
+      attached.detach();
+    },
+  });
+  send(options.stdout ? stdoutChannel : options.stderr ? stderrChannel : errorChannel, new Uint8Array());
+  const attached = session.attach((stream, text) => {
+    if (!finished) send(stream === 1 ? stdoutChannel : stderrChannel, encoder.encode(text));
+  });
+  void attached.done.then((status) => {
+    if (finished) return;
+    finished = true;
+    send(errorChannel, encoder.encode(JSON.stringify(status)));
+    ws.close(1000);
+  });
+}
+
+/** A command run over its whole input at once (or a line at a time, for a shell). */
+function serveCommand(session: ExecStreamSession, protocol: string, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
   const { options } = session;
   const stdin: Buffer[] = [];
   let started = false;

@@ -69,8 +69,9 @@ import type { Authorizer } from './auth/authorizer/types';
 import { createAuthorization } from './auth/authorizer/wiring';
 import { allUnauthenticated, anonymousUser } from './auth/user';
 import { buildHandlerChain } from './http/chain';
-import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi, withUser } from './http/request/context';
+import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi } from './http/request/context';
 import type { SimulatedKubeletSource } from './simulation/podExec';
+import { newSimulatedKubeletSource } from './simulation/kubeletSource';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
@@ -89,7 +90,7 @@ import { patchResource } from './http/handlers/patch';
 import { createReview } from './http/handlers/reviews';
 import { createAccessReview, isAccessReview } from './http/handlers/authorizationReviews';
 import { evictPod } from './http/handlers/eviction';
-import { serveCoreSubresource } from './http/handlers/coreSubresources';
+import { objectGetter, serveCoreSubresource } from './http/handlers/coreSubresources';
 import type { RequestScope } from './http/handlers/scope';
 import { scaleHandler } from './http/handlers/scale';
 import { updateResource } from './http/handlers/update';
@@ -546,7 +547,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(as('bootstrap-signer-controller')));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(as('token-cleaner-controller')));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
-        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion));
+        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion, kubelets?.runtime));
         if (options.simulatedNodes && options.leaderElect !== false) {
           // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
           const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };
@@ -646,40 +647,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return t && storeFor(t);
   };
 
-  /**
-   * What the simulated kubelets ask the API server for when a container is
-   * exec'd into: the namespace's Services, and the pod's service account
-   * tokens, requested as the kubelet's token manager does (a TokenRequest as
-   * system:node:<node>, bound to the pod) and kept until 80% of their life.
-   */
-  const kubeletTokens = new Map<string, { token: string; refreshAt: number }>();
+  /** What the simulated kubelets ask the API server for (simulation/kubeletSource.ts). */
   const kubelets: SimulatedKubeletSource | undefined = options.simulatedNodes
-    ? {
-        now: () => clock.now(),
-        sleep: (ms, signal) => clock.sleep(ms, signal),
-        randomHex: (length) => randomHex(random, length),
-        listPods: () => listObjects('pods', ''),
-        listServices: (namespace) => listObjects('services', namespace),
-        async serviceAccountToken(pod, audience, expirationSeconds) {
-          const ns = pod.metadata.namespace ?? '';
-          const spec = (pod['spec'] ?? {}) as Record<string, unknown>;
-          const account = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
-          const key = `${pod.metadata.uid ?? ''}/${account}/${audience ?? ''}/${expirationSeconds}`;
-          const now = clock.now().getTime();
-          const cached = kubeletTokens.get(key);
-          if (cached && now < cached.refreshAt) return cached.token;
-          const body = { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { audiences: audience ? [audience] : null, expirationSeconds, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.metadata.name, uid: pod.metadata.uid } } };
-          const request = new Request(`https://kubernetes.default.svc/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(account)}/token`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-          withUser(request, { username: `system:node:${String(spec['nodeName'] ?? '')}`, groups: ['system:nodes', 'system:authenticated'] });
-          const response = await handle(request);
-          const out = (await response.json()) as { status?: { token?: string }; message?: string };
-          if (response.status !== 201 || !out.status?.token) throw new Error(`failed to fetch token: ${out.message ?? response.statusText}`);
-          const granted = (out as { spec?: { expirationSeconds?: number } }).spec?.expirationSeconds ?? expirationSeconds;
-          for (const [k, v] of kubeletTokens) if (v.refreshAt <= now) kubeletTokens.delete(k);
-          kubeletTokens.set(key, { token: out.status.token, refreshAt: now + granted * 800 });
-          return out.status.token;
-        },
-      }
+    ? newSimulatedKubeletSource({ now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms, signal), randomHex: (length) => randomHex(random, length), get: objectGetter(coreStore), list: listObjects, handle })
     : undefined;
 
   /**

@@ -42,7 +42,29 @@ export interface ExecStreamSession {
   statusFor(code: number): Record<string, unknown>;
 }
 
-const sessions = new WeakMap<Request, ExecStreamSession>();
+/** A process streamed as it runs (attach, exec of a process that takes time): its output as written, its input as it comes. */
+export interface ProcessStreamSession {
+  options: StreamOptions;
+  /** Starts streaming: `write` gets what the process writes (with a terminal, stdout only). */
+  attach(write: (stream: 1 | 2, text: string) => void): AttachedProcess;
+}
+
+export interface AttachedProcess {
+  /** What the client sends on stdin (with a terminal, keystrokes). */
+  input(text: string): void;
+  /** The client closed its stdin. */
+  closeInput(): void;
+  /** The error channel's Status, once the process ends. */
+  done: Promise<Record<string, unknown>>;
+  /** The client went: streaming stops (an attached container's process runs on). */
+  detach(): void;
+}
+
+export type StreamSession = ExecStreamSession | ProcessStreamSession;
+
+export const isProcessStream = (s: StreamSession): s is ProcessStreamSession => 'attach' in s;
+
+const sessions = new WeakMap<Request, StreamSession>();
 
 /** httpstream.IsUpgradeRequest: a Connection header naming upgrade. */
 export function isUpgradeRequest(request: Request): boolean {
@@ -50,12 +72,12 @@ export function isUpgradeRequest(request: Request): boolean {
 }
 
 /** Hands the request's connection to the session; the answer is a placeholder the host replaces with the upgrade. */
-export function acceptUpgrade(request: Request, session: ExecStreamSession): Response {
+export function acceptUpgrade(request: Request, session: StreamSession): Response {
   sessions.set(request, session);
   return new Response(null, { status: 200 });
 }
 
 /** The session a request was upgraded to, if any. */
-export function upgradeSessionOf(request: Request): ExecStreamSession | undefined {
+export function upgradeSessionOf(request: Request): StreamSession | undefined {
   return sessions.get(request);
 }

@@ -375,14 +375,19 @@ export function podContainers(pod: KubeObject): Obj[] {
   return ['initContainers', 'containers', 'ephemeralContainers'].flatMap((k) => objectsOf(field(pod, 'spec', k)));
 }
 
-/** The named container's status when it is running (its state.running.startedAt), else undefined. */
-export function runningContainer(pod: KubeObject, name: string): { startedAt: string } | undefined {
-  for (const k of ['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses']) {
+/** The named container's status, whichever of the pod's lists it is in. */
+export function podContainerStatus(pod: KubeObject, name: string): Obj | undefined {
+  for (const k of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
     const s = objectsOf(field(pod, 'status', k)).find((c) => c['name'] === name);
-    const running = s && field(s, 'state', 'running');
-    if (isObject(running)) return { startedAt: str(running['startedAt']) };
+    if (s) return s;
   }
   return undefined;
+}
+
+/** The named container's status when it is running (its state.running.startedAt), else undefined. */
+export function runningContainer(pod: KubeObject, name: string): { startedAt: string } | undefined {
+  const running = field(podContainerStatus(pod, name), 'state', 'running');
+  return isObject(running) ? { startedAt: str(running['startedAt']) } : undefined;
 }
 
 /** The running container's view; `tty` adds the TERM the runtime sets for a terminal. */

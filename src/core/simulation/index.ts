@@ -10,6 +10,7 @@
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
 import { startKubelets } from './kubelet';
+import type { ContainerRuntime } from './containerRuntime';
 import { simulatedNodes, startSimulatedNodes } from './nodes';
 import { startScheduler } from './scheduler';
 import { startProvisioner } from './provisioner';
@@ -19,7 +20,7 @@ import { StatusError } from '../errors';
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
 export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
 
-export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string): RunningController {
+export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string, runtime?: ContainerRuntime): RunningController {
   const nodes = simulatedNodes(count);
   // Each writes as its component does: the kubelets, the scheduler and the provisioner are field managers of their own.
   const as = (manager: string): NamespaceControllerDeps => ({ ...deps, storeFor: (type) => deps.storeFor(type).asManager(manager) });
@@ -31,7 +32,7 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
       if (!(e instanceof StatusError && e.code === 409)) console.error(`kubesim: metrics-server's ${obj.kind}:`, e);
     });
   }
-  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes), startProvisioner(as('kubesim-provisioner'))];
+  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime), startProvisioner(as('kubesim-provisioner'))];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {

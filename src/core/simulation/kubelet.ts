@@ -35,6 +35,7 @@ import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
 import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtils';
 import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
+import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 
 type Obj = Record<string, unknown>;
 
@@ -146,7 +147,16 @@ function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready
     ...(s.containerID ? { containerID: s.containerID } : {}),
     // The prober manager sets started for containers and init containers only, never for ephemeral ones.
     ...(s.started !== undefined ? { started: s.started } : {}),
+    // RecursiveReadOnlyMounts (beta, on in 1.32): the mounts of a container the runtime has.
+    ...(s.containerID && objectsOf(container['volumeMounts']).length ? { volumeMounts: objectsOf(container['volumeMounts']).map(volumeMountStatus) } : {}),
   };
+}
+
+/** VolumeMountStatus: a read-only mount is not made recursively read-only unless asked (and the runtime cannot). */
+function volumeMountStatus(m: Obj): Obj {
+  const readOnly = m['readOnly'] === true;
+  const recursive = m['recursiveReadOnly'] === 'Enabled' || m['recursiveReadOnly'] === 'IfPossible';
+  return { name: m['name'], mountPath: m['mountPath'], ...(readOnly ? { readOnly, recursiveReadOnly: recursive ? 'Enabled' : 'Disabled' } : {}) };
 }
 
 /** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found. */
@@ -165,7 +175,7 @@ function stoppedStatus(container: Obj, was: Obj | undefined, now: string, starte
   });
 }
 
-export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[]): RunningController {
+export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[], runtime?: ContainerRuntime): RunningController {
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodeStore = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const byName = new Map(nodes.map((n) => [n.name, n]));
@@ -175,6 +185,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   /** Pod IPs in use per node: ip -> pod uid. */
   const ips = new Map<string, Map<string, string>>(nodes.map((n) => [n.name, new Map()]));
   const stopped = new AbortController();
+  /** Each pod's uid, to let its containers go when it is deleted. */
+  const uids = new Map<string, string>();
   /** Wake-ups already asked for, as `key@ms`. */
   const timers = new Set<string>();
   let ipsLoaded = false;
@@ -239,9 +251,14 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const kv = await pods.getKv(namespace, name);
     if (!kv) {
       for (const keys of podsByNode.values()) keys.delete(key);
+      // The pod is gone: so are its containers and their logs.
+      const uid = uids.get(key);
+      if (uid !== undefined) runtime?.forgetPod(uid);
+      uids.delete(key);
       return;
     }
     const pod = pods.decode(kv);
+    uids.set(key, pod.metadata.uid ?? '');
     const node = byName.get(String(specOf(pod)['nodeName'] ?? ''));
     if (!node) return;
     podsByNode.get(node.name)!.add(key);
@@ -256,6 +273,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       // Changed or gone meanwhile: the write's own event brings the pod back.
       if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) throw e;
     }
+  }
+
+  /** How a running container's process ends: as the pod's annotations script it, else as the runtime runs it. */
+  async function containerEnd(pod: KubeObject, c: Obj, status: Obj, startedAt: string, program: { runMs: number; exitCode: number } | undefined, nowMs: number): Promise<ContainerStatusView> {
+    if (program) return { exit: { code: program.exitCode, at: Date.parse(startedAt) + program.runMs } };
+    if (!runtime) return {};
+    return runtime.status(String(status['containerID']), pod, String(c['name']), startedAt, nowMs);
   }
 
   /** Moves a live pod one step: sandbox, containers started, readiness, exits and restarts. */
@@ -365,11 +389,20 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         next.push(was!);
       }
       const current = next[next.length - 1]!;
-      const startedMs = Date.parse(String(running['startedAt']));
-      // The program's end.
-      if (program && nowMs >= startedMs + program.runMs) {
-        const exitCode = program.exitCode;
-        const ended = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: now, containerID: current['containerID'] };
+      const end = await containerEnd(pod, c, current, String(running['startedAt']), program, nowMs);
+      // The process's end: it exited by now, or runc could not start it.
+      if (end.error !== undefined || (end.exit && nowMs >= end.exit.at)) {
+        const exitCode = end.error !== undefined ? 128 : end.exit!.code;
+        const ended = end.error !== undefined
+          ? { exitCode, reason: 'StartError', message: end.error, startedAt: '1970-01-01T00:00:00Z', finishedAt: now, containerID: current['containerID'] }
+          : { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(end.exit!.at)), containerID: current['containerID'] };
+        if (end.error !== undefined) {
+          // The container was created but never started: `Failed` in place of `Started`.
+          const started = events.findIndex(([f, , reason]) => f === containerField(cname) && reason === 'Started');
+          const failed: [string, string, string, string] = [containerField(cname), 'Warning', 'Failed', `Error: ${end.error}`];
+          if (started >= 0) events[started] = failed;
+          else events.push(failed);
+        }
         const restart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
         if (restart) {
           restarts = restartCount + 1;
@@ -383,7 +416,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         continue;
       }
-      if (program) wake = Math.min(wake, startedMs + program.runMs);
+      if (end.exit) wake = Math.min(wake, end.exit.at);
+      else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
       const ready = readiness(c, running);
       if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
     }
@@ -405,6 +439,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const stop = (list: Obj[], specs: Obj[], field: (name: unknown) => string, started: boolean | undefined) =>
       list.map((s, i) => {
         if (!runningOf(s)) return s;
+        runtime?.stop(String(s['containerID']), nowMs);
         events.push([field(s['name']), 'Normal', 'Killing', `Stopping container ${s['name']}`]);
         return stoppedStatus(specs[i]!, s, now, started);
       });
@@ -427,7 +462,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       containerStatuses: next,
       ...(finalEphemeral.length ? { ephemeralContainerStatuses: finalEphemeral } : {}),
     });
-    await writeStatus(pod, nextStatus);
+    // As the status manager: an unchanged status is not written again.
+    if (JSON.stringify(nextStatus) !== JSON.stringify(statusOf(pod))) await writeStatus(pod, nextStatus);
+    // The runtime keeps each container's current and previous run (`kubectl logs --previous`).
+    const kept = new Set([...(['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const)].flatMap((k) =>
+      objectsOf(nextStatus[k]).flatMap((c) => [c['containerID'], isObject(c['lastState']) && isObject(c['lastState']['terminated']) ? c['lastState']['terminated']['containerID'] : undefined])));
+    runtime?.forgetPod(pod.metadata.uid ?? '', (id) => kept.has(id));
     for (const [field, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, field);
     if (completed) releaseIP(node.name, pod.metadata.uid);
     else if (wake !== Infinity) wakeAt(key, wake);
@@ -447,7 +487,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           if (!only(c)) return was ? [was] : [];
           if (!was && !all) return [];
           if (isTerminatedStatus(was)) return [was!];
-          if (runningOf(was)) recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, field(c['name']));
+          if (runningOf(was)) {
+            runtime?.stop(String(was!['containerID']), Date.parse(now));
+            recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, field(c['name']));
+          }
           return [stoppedStatus(c, was, now, started)];
         });
       };
@@ -478,10 +521,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       keysFor: (e) => [...(podsByNode.get(e.kv.key.slice(nodeStore.prefix.length)) ?? [])],
     },
   ]);
+  // Input to a process (attach) may end it: its pod is looked at again.
+  const unsubscribe = runtime?.onInput((namespace, name) => queue.add(`${namespace}/${name}`));
   return {
     idle: () => running.idle(),
     stop() {
       stopped.abort();
+      unsubscribe?.();
       running.stop();
     },
   };

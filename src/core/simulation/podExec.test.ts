@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
 import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
+import { runStreamSession } from '../testing/streamSession';
 import { expandEnv, serviceEnvVars } from './containerView';
 
 let t: TestServer | undefined;
@@ -38,7 +39,7 @@ async function exec(s: TestServer, pod: string, command: string[], opts: { conta
   const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers });
   const response = await s.server.handle(request);
   const session = upgradeSessionOf(request);
-  return session ? session.run(opts.stdin ?? '') : response;
+  return session ? runStreamSession(session, opts.stdin ?? '') : response;
 }
 
 async function ran(s: TestServer, pod: string, command: string[], opts: { container?: string; stdin?: string } = {}): Promise<StreamResult> {

@@ -10,10 +10,13 @@
 import type { KubeObject } from '../api/types';
 import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
-import type { ExecStreamSession, StreamOptions } from '../http/upgrade';
-import { containerView, runningContainer, type ContainerViewSource } from './containerView';
+import type { ExecStreamSession, ProcessStreamSession, StreamOptions } from '../http/upgrade';
+import type { Clock } from '../util/clock';
+import { processStreamSession } from './processStream';
+import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerViewSource } from './containerView';
 import { execInContainerOn, lineShell } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
+import type { ContainerRuntime } from './containerRuntime';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
 export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
@@ -24,9 +27,12 @@ export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Random hex for the runtime's exec ids. */
   randomHex(length: number): string;
+  /** The nodes' container runtime: the containers' processes and their logs. */
+  runtime: ContainerRuntime;
 };
 
 const success = { metadata: {}, status: 'Success' };
+
 
 /** The kubelet's NonZeroExitCode Status: kubectl prints `command terminated with exit code N` and exits with it. */
 function nonZeroExit(command: string[], code: number): Record<string, unknown> {
@@ -85,4 +91,23 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
       return { stdout: outcome.stdout, stderr: outcome.stderr, status };
     },
   };
+}
+
+/**
+ * The kubelet's attach: the running container's own process, its output
+ * from now on and the client's input to its stdin (when the container has
+ * one; its terminal when it has one). A client leaving a `stdinOnce`
+ * container closes its stdin, as the runtime does after the first attach.
+ */
+export async function simulatedAttach(get: CoreObjectGetter, source: SimulatedKubeletSource, clock: Clock, pod: KubeObject, container: string, options: StreamOptions): Promise<ProcessStreamSession | Response | undefined> {
+  const spec = isObject(pod['spec']) ? pod['spec'] : {};
+  const node = await get('nodes', '', String(spec['nodeName'] ?? ''));
+  if (!isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
+  const running = runningContainer(pod, container);
+  const status = podContainerStatus(pod, container);
+  if (!running || !status) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  const c = podContainers(pod).find((x) => x['name'] === container) ?? {};
+  const recorded = await source.runtime.process(String(status['containerID']), pod, container, running.startedAt);
+  const streams = { ...options, stdin: options.stdin && c['stdin'] === true, tty: options.tty && c['tty'] === true };
+  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true });
 }

@@ -113,6 +113,8 @@ describe('simulated nodes', () => {
         imageID: expect.stringMatching(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/),
         containerID: expect.stringMatching(/^containerd:\/\/[0-9a-f]{64}$/),
         started: true,
+        // RecursiveReadOnlyMounts: the service account token's read-only mount.
+        volumeMounts: [{ name: expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/), mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true, recursiveReadOnly: 'Disabled' }],
       }]);
     }
     // Who set what, as a cluster's managedFields show it: the ReplicaSet controller made the pod, the kubelet wrote its status.
@@ -384,6 +386,7 @@ describe('ephemeral and sidecar containers', () => {
         imageID: expect.stringMatching(/^docker\.io\/library\/busybox@sha256:/),
         containerID: expect.stringMatching(/^containerd:\/\//),
         started: false,
+        volumeMounts: [{ name: expect.stringMatching(/^kube-api-access-/), mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true, recursiveReadOnly: 'Disabled' }],
       },
       {
         name: 'proxy',
@@ -395,6 +398,7 @@ describe('ephemeral and sidecar containers', () => {
         imageID: expect.stringMatching(/^docker\.io\/envoyproxy\/envoy@sha256:/),
         containerID: expect.stringMatching(/^containerd:\/\//),
         started: true,
+        volumeMounts: [{ name: expect.stringMatching(/^kube-api-access-/), mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true, recursiveReadOnly: 'Disabled' }],
       },
     ]);
     expect(p.status.containerStatuses[0]).toMatchObject({ name: 'app', state: { running: {} }, ready: true, started: true });

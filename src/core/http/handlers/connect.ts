@@ -30,7 +30,8 @@ import { validatePodLogOptions, type PodLogOptions } from '../../validation/core
 import { optionalBoolParam, queryOf } from '../queryParams';
 import type { RequestScope } from './scope';
 import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
-import { simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
+import { simulatedAttach, simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
+import { serveContainerLog } from '../../simulation/containerLogs';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -171,10 +172,14 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       const loc = await podLogLocation(get, ns, info.name, opts.container ?? '', opts);
       // LocationStreamer without a location: no stream, 204.
       if (!loc) return new Response(null, { status: 204 });
-      // A simulated kubelet's containers print nothing: their log is empty.
+      // A simulated kubelet answers with what the container's process wrote.
       const pod = await get('pods', ns, info.name);
       const nodeName = pod && isObject(pod['spec']) ? String(pod['spec']['nodeName'] ?? '') : '';
-      if (isSimulatedNode(await get('nodes', '', nodeName))) return new Response('', { status: 200, headers: { 'content-type': 'text/plain' } });
+      const node = await get('nodes', '', nodeName);
+      if (pod && kubelets && isSimulatedNode(node) && !isKubeletStopped(node)) {
+        const container = validateContainer(pod, opts.container ?? '');
+        return serveContainerLog({ runtime: kubelets.runtime, clock: scope.clock, get, pod, container, opts, signal: request.signal });
+      }
       throw unreachableBackend('log', loc);
     }
     case 'exec':
@@ -194,6 +199,13 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       const location = await podStreamLocation(get, ns, info.name, container, info.subresource, opts);
       // UpgradeAwareHandler with UpgradeRequired: a plain request is refused before any dial.
       if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      if (info.subresource === 'attach' && kubelets) {
+        const pod = (await get('pods', ns, info.name))!;
+        const { stdin, stdout, stderr, tty } = opts;
+        const answer = await simulatedAttach(get, kubelets, scope.clock, pod, validateContainer(pod, container), { stdin, stdout, stderr, tty });
+        if (answer instanceof Response) return answer;
+        if (answer) return acceptUpgrade(request, answer);
+      }
       if (info.subresource === 'exec' && kubelets) {
         const pod = (await get('pods', ns, info.name))!;
         const { stdin, stdout, stderr, tty } = opts;

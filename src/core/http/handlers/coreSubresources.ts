@@ -20,7 +20,7 @@ import { updateResource } from './update';
 /** The server's store of a core/v1 resource (pods, nodes, services, endpoints). */
 export type CoreStores = (resource: string) => Store | undefined;
 
-function objectGetter(stores: CoreStores): CoreObjectGetter {
+export function objectGetter(stores: CoreStores): CoreObjectGetter {
   return async (resource, namespace, name) => {
     const store = stores(resource);
     const kv = store && (await store.getKv(namespace, name));

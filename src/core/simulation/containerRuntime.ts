@@ -1,0 +1,245 @@
+/**
+ * The simulated nodes' container runtime (containerd's part of a kubelet):
+ * each container the kubelet starts runs its process (containerProcess.ts)
+ * on the server clock, and the runtime keeps what it wrote as the CRI's log
+ * file does, one entry per line with its time and stream, for `kubectl
+ * logs`. A process is deterministic from its container, its view and its
+ * start time, so a runtime that has not seen a container (the server
+ * restarted) starts it again from its recorded `startedAt` and replays it to
+ * where it is now.
+ *
+ * The runtime runs a process ahead of the clock (up to an hour, within a
+ * step budget), so the kubelet knows when it will exit and sleeps until
+ * then; what it wrote is revealed only once the clock passes its time.
+ */
+import type { KubeObject } from '../api/types';
+
+/** What a process wrote, at a time on the server clock (ms since the epoch); stream 1 is stdout, 2 stderr. */
+export interface ProcessOutput {
+  at: number;
+  stream: 1 | 2;
+  text: string;
+}
+
+export interface ProcessAdvance {
+  output: ProcessOutput[];
+  exit?: { code: number; at: number };
+  /** The time the process has run to: the time asked for, unless its step budget ran out first. */
+  reached: number;
+}
+
+/** A running process, driven by its virtual clock (containerProcess.ts). */
+export interface RuntimeProcess {
+  advance(until: number, maxSteps?: number): ProcessAdvance;
+  input(text: string, at: number): void;
+  closeInput(at: number): void;
+}
+
+/** The process, or why the runtime could not start it (runc's create error). */
+export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
+
+/** One line of a container's log, as the CRI log file keeps it. */
+export interface LogEntry {
+  /** Its place in the container's log (a follower resumes after the last it sent). */
+  seq: number;
+  at: number;
+  stream: 1 | 2;
+  /** The line with its newline; the last may lack one (a partial line). */
+  line: string;
+}
+
+/** How the runtime makes a container's process: the kubelet's view of the container, and its argv over the image. */
+export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string) => Promise<RuntimeStart>;
+
+/** How far ahead of the clock a process is run (an exit within it is known in advance). */
+const lookaheadMs = 3_600_000;
+/** Commands run per call, so a loop with no sleep cannot hold the server; it catches up on the next call. */
+const stepsPerCall = 200_000;
+/** A container's log is kept to its last MiB, as the kubelet rotates it (containerLogMaxSize, smaller here). */
+const maxLogBytes = 1 << 20;
+
+export interface ContainerStatusView {
+  /** runc could not start the process. */
+  error?: string;
+  /** Its exit, when it exits (at may be after now: it is known in advance). */
+  exit?: { code: number; at: number };
+  /** When to look again: the process has run only to there. */
+  checkAt?: number;
+}
+
+/** A container's log as of a time. */
+export interface ContainerLog {
+  entries: LogEntry[];
+  /** The process has exited or was stopped by then: nothing more will come. */
+  ended: boolean;
+  /** When it writes next, when known. */
+  next?: number;
+}
+
+export interface ContainerRuntime {
+  /** Starts the container's process, or finds it; runs it ahead of `now`; says how and when it ends. */
+  status(containerID: string, pod: KubeObject, container: string, startedAt: string, now: number): Promise<ContainerStatusView>;
+  /** The log written by `until` (or by its exit or stop, if earlier); undefined when it never started. */
+  log(containerID: string, pod: KubeObject, container: string, startedAt: string, until: number): Promise<ContainerLog | undefined>;
+  /** The container's process itself (attach feeds its stdin and follows its log). */
+  process(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess>;
+  /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
+  onInput(listener: (namespace: string, name: string) => void): () => void;
+  /** The kubelet stopped the container at `at`: it writes nothing after. */
+  stop(containerID: string, at: number): void;
+  /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them when the pod is gone. */
+  forgetPod(podUID: string, keep?: (containerID: string) => boolean): void;
+}
+
+/**
+ * A process and its log: run ahead of the clock within a step budget, what
+ * it wrote kept line by line (a write's lines each get its time, a partial
+ * line joins the next write), read as of a time. Input reaches a read the
+ * process is blocked on; it has not run past such a read, so what it wrote
+ * after stays true.
+ */
+export class RecordedProcess {
+  readonly log: LogEntry[] = [];
+  exit?: { code: number; at: number };
+  /** When it was stopped (killed): it writes nothing after. */
+  stoppedAt?: number;
+  private seq = 0;
+  private bytes = 0;
+  private reached: number;
+  /** The furthest time asked of the process (it must never be asked for less). */
+  private asked: number;
+  /** Input arrived since it last ran: it may go on from a read it waited at. */
+  private fed = false;
+  /** Told when input arrives (the kubelet looks at the container again: it may now exit). */
+  onInput?: () => void;
+
+  constructor(readonly start: RuntimeStart, startMs: number) {
+    this.reached = this.asked = startMs;
+  }
+
+  /** Runs it up to `until` (or its stop), within the step budget. */
+  run(until: number): void {
+    if (!this.start.started || this.exit) return;
+    const end = Math.min(until, this.stoppedAt ?? Infinity);
+    if (this.reached >= end && !this.fed) return;
+    this.fed = false;
+    this.asked = Math.max(this.asked, end);
+    const step = this.start.process.advance(this.asked, stepsPerCall);
+    this.append(step.output);
+    this.reached = step.reached;
+    if (step.exit) this.exit = step.exit;
+  }
+
+  /** Until when it has run (its exit, if it has exited): beyond this, a look again is due. */
+  get runTo(): number {
+    return this.exit ? this.exit.at : this.reached;
+  }
+
+  /** Its log as of `until`, run ahead first. */
+  read(until: number): ContainerLog {
+    this.run(until + lookaheadMs);
+    const stop = Math.min(this.stoppedAt ?? Infinity, this.exit?.at ?? Infinity);
+    const end = Math.min(until, stop);
+    // Entries are in time order: the ones written by `end` are a prefix.
+    let n = this.log.length;
+    while (n > 0 && this.log[n - 1]!.at > end) n--;
+    const next = n < this.log.length ? this.log[n]!.at : undefined;
+    return { entries: this.log.slice(0, n), ended: until >= stop, ...(next !== undefined && next <= stop ? { next } : stop !== Infinity ? { next: stop } : {}) };
+  }
+
+  input(text: string, at: number): void {
+    if (!this.start.started) return;
+    this.start.process.input(text, at);
+    this.fed = true;
+    this.onInput?.();
+  }
+
+  closeInput(at: number): void {
+    if (!this.start.started) return;
+    this.start.process.closeInput(at);
+    this.fed = true;
+    this.onInput?.();
+  }
+
+  stop(at: number): void {
+    if (this.stoppedAt !== undefined || (this.exit && this.exit.at <= at)) return;
+    this.stoppedAt = at;
+    if (this.exit && this.exit.at > at) this.exit = undefined;
+  }
+
+  private append(output: ProcessOutput[]): void {
+    for (const o of output) {
+      let text = o.text;
+      const last = this.log[this.log.length - 1];
+      if (last && !last.line.endsWith('\n') && last.stream === o.stream) {
+        const nl = text.indexOf('\n');
+        const head = nl < 0 ? text : text.slice(0, nl + 1);
+        last.line += head;
+        this.bytes += head.length;
+        text = text.slice(head.length);
+      }
+      for (const line of text.match(/[^\n]*\n|[^\n]+$/g) ?? []) {
+        this.log.push({ seq: this.seq++, at: o.at, stream: o.stream, line });
+        this.bytes += line.length;
+      }
+    }
+    let drop = 0;
+    while (this.bytes > maxLogBytes && drop < this.log.length) this.bytes -= this.log[drop++]!.line.length;
+    if (drop) this.log.splice(0, drop);
+  }
+}
+
+export function newContainerRuntime(startProcess: ProcessStarter): ContainerRuntime {
+  const instances = new Map<string, Promise<RecordedProcess>>();
+  /** Each container's pod, by uid. */
+  const owners = new Map<string, string>();
+  const listeners = new Set<(namespace: string, name: string) => void>();
+
+  function instanceOf(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess> {
+    let found = instances.get(containerID);
+    if (!found) {
+      const key = { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' };
+      found = startProcess(pod, container, startedAt).then((start) => {
+        const recorded = new RecordedProcess(start, Date.parse(startedAt));
+        recorded.onInput = () => listeners.forEach((l) => l(key.namespace, key.name));
+        return recorded;
+      });
+      instances.set(containerID, found);
+      owners.set(containerID, pod.metadata.uid ?? '');
+      found.catch(() => {
+        instances.delete(containerID);
+        owners.delete(containerID);
+      });
+    }
+    return found;
+  }
+
+  return {
+    async status(containerID, pod, container, startedAt, now) {
+      const instance = await instanceOf(containerID, pod, container, startedAt);
+      if (!instance.start.started) return { error: instance.start.error };
+      instance.run(now + lookaheadMs);
+      if (instance.exit) return { exit: instance.exit };
+      return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
+    },
+    async log(containerID, pod, container, startedAt, until) {
+      const instance = await instanceOf(containerID, pod, container, startedAt);
+      return instance.start.started ? instance.read(until) : undefined;
+    },
+    process: instanceOf,
+    onInput(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    stop(containerID, at) {
+      void instances.get(containerID)?.then((instance) => instance.stop(at));
+    },
+    forgetPod(podUID, keep = () => false) {
+      for (const [id, owner] of owners) {
+        if (owner !== podUID || keep(id)) continue;
+        owners.delete(id);
+        instances.delete(id);
+      }
+    },
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What the simulated kubelets ask the API server for, beside the objects
+ * they read: the namespace's Services (for a container's environment), the
+ * pod's service account tokens, requested as the kubelet's token manager
+ * does (a TokenRequest as system:node:<node>, bound to the pod) and kept
+ * until 80% of their life; and the nodes' container runtime, whose
+ * processes see what containerView.ts builds from those.
+ */
+import type { KubeObject } from '../api/types';
+import { withUser } from '../http/request/context';
+import type { CoreObjectGetter } from '../registry/core/podLocation';
+import { newContainerRuntime, type RuntimeStart } from './containerRuntime';
+import type { SimulatedKubeletSource } from './podExec';
+
+export interface KubeletSourceDeps {
+  now(): Date;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  randomHex(length: number): string;
+  get: CoreObjectGetter;
+  /** Every object of a core resource in a namespace ('' for all). */
+  list(resource: string, namespace: string): Promise<KubeObject[]>;
+  /** The API server itself, for the kubelet's TokenRequests. */
+  handle(request: Request): Promise<Response>;
+}
+
+export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKubeletSource {
+  const tokens = new Map<string, { token: string; refreshAt: number }>();
+  async function serviceAccountToken(pod: KubeObject, audience: string | undefined, expirationSeconds: number): Promise<string> {
+    const ns = pod.metadata.namespace ?? '';
+    const spec = (pod['spec'] ?? {}) as Record<string, unknown>;
+    const account = typeof spec['serviceAccountName'] === 'string' && spec['serviceAccountName'] ? spec['serviceAccountName'] : 'default';
+    const key = `${pod.metadata.uid ?? ''}/${account}/${audience ?? ''}/${expirationSeconds}`;
+    const now = deps.now().getTime();
+    const cached = tokens.get(key);
+    if (cached && now < cached.refreshAt) return cached.token;
+    const body = { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec: { audiences: audience ? [audience] : null, expirationSeconds, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: pod.metadata.name, uid: pod.metadata.uid } } };
+    const request = new Request(`https://kubernetes.default.svc/api/v1/namespaces/${encodeURIComponent(ns)}/serviceaccounts/${encodeURIComponent(account)}/token`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    withUser(request, { username: `system:node:${String(spec['nodeName'] ?? '')}`, groups: ['system:nodes', 'system:authenticated'] });
+    const response = await deps.handle(request);
+    const out = (await response.json()) as { status?: { token?: string }; spec?: { expirationSeconds?: number }; message?: string };
+    if (response.status !== 201 || !out.status?.token) throw new Error(`failed to fetch token: ${out.message ?? response.statusText}`);
+    const granted = out.spec?.expirationSeconds ?? expirationSeconds;
+    for (const [k, v] of tokens) if (v.refreshAt <= now) tokens.delete(k);
+    tokens.set(key, { token: out.status.token, refreshAt: now + granted * 800 });
+    return out.status.token;
+  }
+
+  const source: Omit<SimulatedKubeletSource, 'runtime'> = {
+    now: deps.now,
+    sleep: deps.sleep,
+    randomHex: deps.randomHex,
+    listPods: () => deps.list('pods', ''),
+    listServices: (namespace) => deps.list('services', namespace),
+    serviceAccountToken,
+  };
+  // Until containers run their commands, every process runs until stopped and writes nothing.
+  const forever = async (): Promise<RuntimeStart> => ({ started: true, process: { advance: (until) => ({ output: [], reached: until }), input() {}, closeInput() {} } });
+  return { ...source, runtime: newContainerRuntime(forever) };
+}
