@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { containerArgv, startProcess, type ContainerProcess } from './containerProcess';
 import { run, t0, testView } from './container.test-data';
 import type { SimulatedImage } from './image';
+import type { KubeObject } from '../api/types';
+import { newContainerRuntime } from './containerRuntime';
 
 const loggingExample = ['sh', '-c', 'i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done'];
 
@@ -146,6 +148,19 @@ describe('a process on a virtual clock', () => {
 
   it('echo hello && exit 1 writes at the start and exits 1', () => {
     expect(run('echo hello && exit 1')).toMatchObject({ stdout: 'hello\n', code: 1, exitAt: 1 });
+  });
+});
+
+describe('under the container runtime', () => {
+  it('is what the runtime runs: its exit known ahead of the clock, its log revealed as the clock passes', async () => {
+    const argv = ['sh', '-c', 'echo start; sleep 2; echo done >&2; exit 3'];
+    const runtime = newContainerRuntime(async (_pod, _c, startedAt) => startProcess(testView(), argv, Date.parse(startedAt), { stdin: false, tty: false }));
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'default', name: 'p', uid: 'u1' } } as KubeObject;
+    const startedAt = new Date(t0).toISOString();
+    expect(await runtime.status('c1', pod, 'app', startedAt, t0)).toEqual({ exit: { code: 3, at: t0 + 2_003 } });
+    const lines = async (until: number) => (await runtime.log('c1', pod, 'app', startedAt, until))!.entries.map((e) => [e.at - t0, e.stream, e.line]);
+    expect(await lines(t0 + 1_000)).toEqual([[0, 1, 'start\n']]);
+    expect(await lines(t0 + 5_000)).toEqual([[0, 1, 'start\n'], [2_002, 2, 'done\n']]);
   });
 });
 
