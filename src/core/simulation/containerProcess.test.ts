@@ -146,6 +146,21 @@ describe('a process on a virtual clock', () => {
     expect(startProcess(view, ['curl'], t0, { stdin: false, tty: false, exec: true })).toEqual({ started: false, error: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in $PATH: unknown' });
   });
 
+  it("shares the container's files with its other processes when given them (a liveness probe reads what the main process wrote)", () => {
+    const view = testView();
+    const files = new Map(view.files);
+    const main = startProcess(view, ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'], t0, { stdin: false, tty: false, files });
+    const probe = (at: number) => {
+      if (!main.started) throw new Error(main.error);
+      main.process.advance(at);
+      const p = startProcess(view, ['cat', '/tmp/healthy'], at, { stdin: false, tty: false, files, exec: true, commandMs: 0 });
+      return p.started ? p.process.advance(at).exit?.code : undefined;
+    };
+    expect([probe(t0 + 10_000), probe(t0 + 40_000)]).toEqual([0, 1]);
+    // Without them, each process has its own copy.
+    expect(run('cat /tmp/healthy').code).toBe(1);
+  });
+
   it('echo hello && exit 1 writes at the start and exits 1', () => {
     expect(run('echo hello && exit 1')).toMatchObject({ stdout: 'hello\n', code: 1, exitAt: 1 });
   });

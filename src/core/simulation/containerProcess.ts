@@ -8,7 +8,7 @@
  * seed and input, it writes the same things at the same times: a kubelet
  * can replay it from its start after a restart.
  */
-import { expandEnv, type ContainerView } from './containerView';
+import { expandEnv, type ContainerView, type FsEntry } from './containerView';
 import type { SimulatedImage } from './image';
 import type { ProcessHost, Source } from './processIo';
 import { lookUp, type Found } from './programLookup';
@@ -65,6 +65,13 @@ export interface ProcessOptions {
   commandMs?: number;
   /** An exec'd process: a command that cannot start fails with runc's exec wording. */
   exec?: boolean;
+  /**
+   * The container's writable files, shared with its other processes (what the
+   * main process writes, an exec'd probe reads); default: the process's own
+   * copy of the view's. A process reading what another wrote is no longer
+   * replayed from its inputs alone.
+   */
+  files?: Map<string, FsEntry>;
 }
 
 /** What one command costs on the virtual clock. */
@@ -131,7 +138,7 @@ class VirtualProcess implements ContainerProcess {
     this.pid = pid;
     this.host = {
       view,
-      files: new Map(view.files),
+      files: opts.files ?? new Map(view.files),
       now: () => this.clock,
       emit: (stream, text) => this.emit(stream, text),
       random,
