@@ -7,7 +7,7 @@ type Case = [name: string, script: string, want: { stdout?: string; stderr?: str
 
 const check = (cases: Case[]) =>
   it.each(cases)('%s', (_name, script, want) => {
-    const r = run(['sh', '-c', script], { view: testView({ files: { '/data/words': 'apple\nBanana\ncherry\napple pie\n' } }) });
+    const r = run(['sh', '-c', script], { view: testView({ files: { '/data/words': 'apple\nBanana\ncherry\napple pie\n', '/data/csv': 'a,1,x\nb,22,y\nc,3,z\n' } }) });
     expect({ stdout: r.stdout, stderr: r.stderr, code: r.code }).toEqual({ stdout: want.stdout ?? '', stderr: want.stderr ?? '', code: want.code ?? 0 });
   });
 
@@ -41,6 +41,11 @@ describe('text tools', () => {
     ['tr', "echo hello | tr a-z A-Z; echo 'a-b-c' | tr -d -; echo aabbcc | tr -s ab", { stdout: 'HELLO\nabc\nabcc\n' }],
     ['tee writes to stdout and the files', 'echo x | tee /tmp/t1 /tmp/t2; cat /tmp/t2', { stdout: 'x\nx\n' }],
     ['cat streams stdin and reports missing files', 'echo in | cat - /nope', { stdout: 'in\n', stderr: "cat: can't open '/nope': No such file or directory\n", code: 1 }],
+    ['sort: plain, -r, -n, -t -k, -u', "sort /data/words; sort -r /data/words | head -1; printf '3\\n10\\n2\\n' | sort -n; sort -t, -k2 -n /data/csv | cut -d, -f1; printf 'b\\na\\nb\\n' | sort -u", { stdout: 'Banana\napple\napple pie\ncherry\ncherry\n2\n3\n10\na\nc\nb\na\nb\n' }],
+    ['uniq: -c, -d', "printf 'a\\na\\nb\\na\\n' | uniq -c; printf 'a\\na\\nb\\n' | uniq -d", { stdout: '      2 a\n      1 b\n      1 a\na\n' }],
+    ['cut: fields and characters', 'cut -d, -f1,3 /data/csv; echo hello | cut -c2-4; echo a:b:c | cut -d: -f2-', { stdout: 'a,x\nb,y\nc,z\nell\nb:c\n' }],
+    ['sed: s with g, & and groups, addresses, -n p, d, -i', `sed s/apple/pear/ /data/words | head -1; sed -n '/an/p' /data/words; sed '2d;$d' /data/words; echo aaa | sed 's/a/b/g'; echo x=1 | sed -e 's/\\(x\\)=\\(.*\\)/\\2=\\1 [&]/'; sed -i 's/pie/tart/' /data/words; tail -1 /data/words`, { stdout: 'pear\nBanana\napple\ncherry\nbbb\n1=x [x=1]\napple tart\n' }],
+    ['sed: a bad script', "sed 's/a' /data/words", { stderr: "sed: unmatched '/'\n", code: 1 }],
     ['head on a missing file', 'head /nope', { stderr: "head: can't open '/nope': No such file or directory\n", code: 1 }],
   ]);
 });

@@ -662,6 +662,209 @@ function* yes(args: string[], ctx: ToolContext): Run<number> {
   }
 }
 
+/** A cut LIST (N, N-M, N-, -M, comma-separated) as a test of 1-based positions. */
+function cutList(list: string): ((n: number) => boolean) | undefined {
+  const ranges: [number, number][] = [];
+  for (const r of list.split(',')) {
+    const m = /^(\d*)(-?)(\d*)$/.exec(r);
+    if (!m || (!m[1] && !m[3])) return undefined;
+    const from = m[1] ? Number(m[1]) : 1;
+    ranges.push([from, m[2] ? (m[3] ? Number(m[3]) : Infinity) : from]);
+  }
+  return (n) => ranges.some(([a, b]) => n >= a && n <= b);
+}
+
+function* cut(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args, 'dfc');
+  const list = o.values.get('f') ?? o.values.get('c');
+  const pick = list === undefined ? undefined : cutList(list);
+  if (!pick) {
+    ctx.err(list === undefined ? 'cut: expected a list of bytes, characters, or fields\n' : `cut: invalid byte or field list\n`);
+    return 1;
+  }
+  const delim = o.values.get('d') ?? '\t';
+  const { texts, failed } = yield* inputs(ctx, o.rest);
+  for (const t of texts) {
+    for (const line of t.text.split('\n').slice(0, t.text.endsWith('\n') ? -1 : undefined)) {
+      if (o.values.has('c')) ctx.out([...line].filter((_, i) => pick(i + 1)).join('') + '\n');
+      else if (!line.includes(delim)) {
+        if (!o.flags.has('s')) ctx.out(line + '\n');
+      } else ctx.out(line.split(delim).filter((_, i) => pick(i + 1)).join(delim) + '\n');
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+function* sort(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args, 'kt');
+  const { texts, failed } = yield* inputs(ctx, o.rest);
+  const lines = texts.flatMap((t) => t.text.split('\n').slice(0, t.text.endsWith('\n') ? -1 : undefined));
+  const field = o.values.has('k') ? Number.parseInt(o.values.get('k')!, 10) : 0;
+  const sep = o.values.get('t');
+  const key = (l: string) => (field ? ((sep !== undefined ? l.split(sep) : l.trim().split(/\s+/))[field - 1] ?? '') : l);
+  const numeric = o.flags.has('n');
+  const cmp = (a: string, b: string) => {
+    if (numeric) {
+      const d = (parseFloat(key(a)) || 0) - (parseFloat(key(b)) || 0);
+      if (d) return d;
+    } else if (key(a) !== key(b)) return key(a) < key(b) ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  };
+  let sorted = lines.sort(cmp);
+  if (o.flags.has('r')) sorted.reverse();
+  if (o.flags.has('u')) sorted = sorted.filter((l, i) => i === 0 || cmp(l, sorted[i - 1]!) !== 0);
+  for (const l of sorted) ctx.out(l + '\n');
+  return failed ? 2 : 0;
+}
+
+function* uniq(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args);
+  const { texts, failed } = yield* inputs(ctx, o.rest.slice(0, 1));
+  const text = texts[0]?.text ?? '';
+  const lines = text.split('\n').slice(0, text.endsWith('\n') ? -1 : undefined);
+  for (let i = 0; i < lines.length; ) {
+    let n = 1;
+    while (i + n < lines.length && lines[i + n] === lines[i]) n++;
+    if (!(o.flags.has('d') && n === 1) && !(o.flags.has('u') && n > 1)) ctx.out((o.flags.has('c') ? `${String(n).padStart(7)} ` : '') + lines[i] + '\n');
+    i += n;
+  }
+  return failed ? 1 : 0;
+}
+
+/** One sed command with its address. */
+interface SedCommand {
+  address?: { line?: number; last?: boolean; re?: RegExp };
+  cmd: 's' | 'd' | 'p' | 'q';
+  re?: RegExp;
+  replacement?: string;
+  print?: boolean;
+}
+
+/** sed's script: `s/RE/REPLACEMENT/[gpi]`, `d`, `p`, `q`, each after an optional line, `$` or /RE/ address; `;` or newlines between. */
+function sedScript(script: string): SedCommand[] | string {
+  const out: SedCommand[] = [];
+  let i = 0;
+  const delimited = (d: string): string | undefined => {
+    let text = '';
+    for (i++; i < script.length && script[i] !== d; i++) {
+      if (script[i] === '\\' && script[i + 1] === d) text += script[++i];
+      else if (script[i] === '\\' && script[i + 1] === 'n') {
+        text += '\n';
+        i++;
+      } else text += script[i];
+    }
+    return i < script.length ? text : undefined;
+  };
+  while (i < script.length) {
+    while (/[\s;]/.test(script[i] ?? '')) i++;
+    if (i >= script.length) break;
+    const c: SedCommand = { cmd: 'p' };
+    const num = /^\d+/.exec(script.slice(i));
+    if (num) {
+      c.address = { line: Number(num[0]) };
+      i += num[0].length;
+    } else if (script[i] === '$') {
+      c.address = { last: true };
+      i++;
+    } else if (script[i] === '/') {
+      const re = delimited('/');
+      if (re === undefined) return "unmatched '/'";
+      c.address = { re: regexOf(re, false, false, '') };
+      i++;
+    }
+    const cmd = script[i];
+    if (cmd === 's') {
+      const d = script[++i] ?? '';
+      const re = delimited(d);
+      const rep = re === undefined ? undefined : delimited(d);
+      if (re === undefined || rep === undefined) return `unmatched '${d}'`;
+      i++;
+      let flags = '';
+      while (/[gpi]/.test(script[i] ?? '')) flags += script[i++];
+      c.cmd = 's';
+      c.re = regexOf(re, false, false, (flags.includes('g') ? 'g' : '') + (flags.includes('i') ? 'i' : ''));
+      // sed's & and \N as JavaScript's $& and $N.
+      c.replacement = rep.replace(/\$/g, '$$$$').replace(/\\(\d)|\\&|&/g, (m, n: string | undefined) => (n ? `$${n}` : m === '&' ? '$&' : '&'));
+      c.print = flags.includes('p');
+    } else if (cmd === 'd' || cmd === 'p' || cmd === 'q') {
+      c.cmd = cmd;
+      i++;
+    } else return `unsupported command ${cmd ?? ''}`;
+    out.push(c);
+  }
+  return out;
+}
+
+function* sed(args: string[], ctx: ToolContext): Run<number> {
+  const o = options(args, 'e');
+  const rest = [...o.rest];
+  const source = o.values.get('e') ?? rest.shift();
+  if (source === undefined) {
+    ctx.err('sed: no script specified\n');
+    return 1;
+  }
+  let script: SedCommand[] | string;
+  try {
+    script = sedScript(source);
+  } catch {
+    script = 'bad regex';
+  }
+  if (typeof script === 'string') {
+    ctx.err(`sed: ${script}\n`);
+    return 1;
+  }
+  const quiet = o.flags.has('n');
+  const run = (text: string): string => {
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    let out = '';
+    for (let n = 0; n < lines.length; n++) {
+      let line = lines[n]!;
+      let deleted = false;
+      let quit = false;
+      for (const c of script as SedCommand[]) {
+        const a = c.address;
+        if (a && !(a.line === n + 1 || (a.last && n === lines.length - 1) || a.re?.test(line))) continue;
+        if (c.cmd === 'd') {
+          deleted = true;
+          break;
+        }
+        if (c.cmd === 'p') out += line + '\n';
+        if (c.cmd === 'q') {
+          quit = true;
+          break;
+        }
+        if (c.cmd === 's' && c.re) {
+          c.re.lastIndex = 0;
+          const replaced = line.replace(c.re, c.replacement ?? '');
+          if (replaced !== line || c.re.test(line)) {
+            line = replaced;
+            if (c.print) out += line + '\n';
+          }
+        }
+      }
+      if (!deleted && !quiet) out += line + '\n';
+      if (quit) break;
+    }
+    return out;
+  };
+  if (o.flags.has('i')) {
+    let code = 0;
+    for (const f of rest) {
+      const path = resolvePath(ctx.cwd, f);
+      const text = readFile(ctx.files, path);
+      if (text === undefined) {
+        ctx.err(`sed: ${f}: No such file or directory\n`);
+        code = 1;
+      } else writeFile(ctx.files, path, run(text), false);
+    }
+    return code;
+  }
+  const { texts, failed } = yield* inputs(ctx, rest, (f) => `sed: ${f}: No such file or directory\n`);
+  ctx.out(run(texts.map((t) => t.text).join('')));
+  return failed ? 2 : 0;
+}
+
 // ---- numbers and time
 
 const seq: Tool = (args, ctx) => {
@@ -984,6 +1187,7 @@ const expr: Tool = (args, ctx) => {
 export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['basename', basename],
   ['cat', cat],
+  ['cut', cut],
   ['date', date],
   ['dirname', dirname],
   ['echo', echo],
@@ -1000,8 +1204,10 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['printf', printf],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
   ['rm', rm],
+  ['sed', sed],
   ['seq', seq],
   ['sleep', sleep],
+  ['sort', sort],
   ['tail', tail],
   ['tee', tee],
   ['test', (a, ctx) => testExpression(a, ctx, false)],
@@ -1010,6 +1216,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['tr', tr],
   ['true', () => 0],
   ['uname', uname],
+  ['uniq', uniq],
   ['wc', wc],
   ['whoami', whoami],
   ['yes', yes],

@@ -47,7 +47,7 @@ export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbi
 const clusterDNS = '10.96.0.10';
 const clusterDomain = 'cluster.local';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'seq', 'sh', 'sleep', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'wc', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
