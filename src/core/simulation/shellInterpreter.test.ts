@@ -63,6 +63,7 @@ describe('expansions', () => {
     ['$RANDOM is in 0-32767', 'r=$RANDOM; [ $r -ge 0 ] && [ $r -le 32767 ] && echo ok', { stdout: 'ok\n' }],
     ['${VAR:OFFSET:LENGTH}', 'x=abcdef; echo ${x:1:3} ${x:2} ${x: -2} ${x:0:-1}', { stdout: 'bcd cdef ef abcde\n' }],
     ['the shell exports SHLVL and PWD', 'env | grep -E "^(SHLVL|PWD)="; cd /tmp; sh -c \'echo $SHLVL $PWD\'', { stdout: 'SHLVL=1\nPWD=/\n2 /tmp\n' }],
+    ['[[ ]]: unsplit words, globs, regex, && || !', 'x="a b"; [[ $x == "a b" ]] && echo eq; [[ $x == a* && ! -z $x ]] && echo glob; [[ $x == "a*" ]] || echo literal; [[ abc123 =~ ^[a-z]+[0-9]+$ ]] && echo re; [[ 3 -lt 10 ]] && echo num; [[ -d /tmp || -f /nope ]] && echo file', { stdout: 'eq\nglob\nliteral\nre\nnum\nfile\n' }],
     ['here-document', 'cat <<EOF\nhello $HOSTNAME\n  $((1+1))\nEOF\ncat <<\'RAW\'\n$HOME\nRAW', { stdout: 'hello web\n  2\n$HOME\n' }],
   ]);
 });

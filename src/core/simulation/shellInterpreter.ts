@@ -587,6 +587,11 @@ export class Shell {
     this.line = cmd.line;
     this.substStatus = undefined;
     this.io = io;
+    if (cmd.conditional) {
+      const code = yield* this.conditional(cmd.words.slice(1, -1), io);
+      yield { kind: 'tick' };
+      return code;
+    }
     const argv: string[] = [];
     for (const w of cmd.words) argv.push(...(yield* this.fields(w)));
     const assigns: [string, string][] = [];
@@ -938,6 +943,87 @@ export class Shell {
       }
     });
     return ended ? 1 : 0;
+  }
+
+  /**
+   * `[[ EXPR ]]`: test's operators and `&&`, `||`, `!`, `( )` over words that
+   * are not split; `==`/`!=` match a glob (its quoted parts literally), `=~`
+   * an extended regular expression. 0 true, 1 false, 2 an error.
+   */
+  private *conditional(words: Word[], io: Io): Run<number> {
+    const texts: string[] = [];
+    const patterns: string[] = [];
+    for (const w of words) {
+      texts.push(yield* this.string(w));
+      patterns.push(yield* this.pattern(w));
+    }
+    const ctx = toolContext(this.host, this.arg0, io, this.environment(), this.cwd);
+    let i = 0;
+    let failed = false;
+    const test = (args: string[]) => {
+      const code = testExpression(args, ctx, false);
+      if (code === 2) failed = true;
+      return code === 0;
+    };
+    const primary = (): boolean => {
+      const a = texts[i];
+      if (a === '!') {
+        i++;
+        return !primary();
+      }
+      if (a === '(') {
+        i++;
+        const v = or();
+        i++;
+        return v;
+      }
+      const op = texts[i + 1];
+      if (op === '==' || op === '=' || op === '!=') {
+        const re = patternRe(`^(?:${patterns[i + 2] ?? ''})$`, 's');
+        const hit = !!re?.test(a ?? '');
+        i += 3;
+        return op === '!=' ? !hit : hit;
+      }
+      if (op === '=~') {
+        const re = patternRe(texts[i + 2] ?? '');
+        i += 3;
+        if (!re) {
+          failed = true;
+          return false;
+        }
+        return re.test(a ?? '');
+      }
+      if (op !== undefined && ['<', '>', '-eq', '-ne', '-lt', '-le', '-gt', '-ge', '-nt', '-ot'].includes(op)) {
+        i += 3;
+        return test([a ?? '', op, texts[i - 1] ?? '']);
+      }
+      if (a !== undefined && /^-[a-zA-Z]$/.test(a) && texts[i + 1] !== undefined) {
+        i += 2;
+        return test([a, texts[i - 1]!]);
+      }
+      i++;
+      return (a ?? '') !== '';
+    };
+    const and = (): boolean => {
+      let v = primary();
+      while (texts[i] === '&&') {
+        i++;
+        const r = primary();
+        v = v && r;
+      }
+      return v;
+    };
+    const or = (): boolean => {
+      let v = and();
+      while (texts[i] === '||') {
+        i++;
+        const r = and();
+        v = v || r;
+      }
+      return v;
+    };
+    const v = or();
+    return failed ? 2 : v ? 0 : 1;
   }
 
   // ---- redirections

@@ -29,7 +29,7 @@ export interface Redirect {
 }
 
 export type Command =
-  | { type: 'simple'; assigns: { name: string; value: Word }[]; words: Word[]; redirects: Redirect[]; line: number }
+  | { type: 'simple'; assigns: { name: string; value: Word }[]; words: Word[]; redirects: Redirect[]; line: number; conditional?: boolean }
   | { type: 'pipeline'; commands: Command[]; bang: boolean }
   | { type: 'andor'; first: Command; rest: { op: '&&' | '||'; command: Command }[] }
   | { type: 'if'; clauses: { cond: List; body: List }[]; otherwise?: List; redirects: Redirect[] }
@@ -603,9 +603,26 @@ class Parser {
       }
       this.next();
       words.push(tok.word);
+      if (words.length === 1 && !assigns.length && plainWord(tok.word) === '[[') return this.parseConditional(words, line);
     }
     if (!words.length && !assigns.length && !redirects.length) this.error(this.next());
     return { type: 'simple', assigns, words, redirects, line };
+  }
+
+  /** `[[ ... ]]` (ash's bash compatibility): its operators are words up to `]]`, and its words are not split. */
+  private parseConditional(words: Word[], line: number): Command {
+    for (;;) {
+      const t = this.next();
+      if (t.t === 'word') {
+        words.push(t.word);
+        if (plainWord(t.word) === ']]') break;
+      } else if (t.t === 'op' && t.v !== ';' && t.v !== '&' && t.v !== ';;') words.push([{ type: 'lit', text: t.v, quoted: false }]);
+      else if (t.t === 'redir' && (t.op === '<' || t.op === '>')) words.push([{ type: 'lit', text: t.op, quoted: false }]);
+      else this.error(t, '"]]"');
+    }
+    const redirects: Redirect[] = [];
+    this.parseRedirects(redirects);
+    return { type: 'simple', assigns: [], words, redirects, line, conditional: true };
   }
 
   /** The input as the inside of double quotes: expansions, and backslash escaping only `$`, backquote and itself. */
