@@ -87,7 +87,7 @@ describe('kubectl exec into a simulated pod', () => {
   it('SPDY (KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false) is refused with a message; a plain request is kube\'s 400', async () => {
     const spdy = await kubectl(['exec', 'web', '--', 'true'], '', { KUBECTL_REMOTE_COMMAND_WEBSOCKETS: 'false' });
     expect(spdy.code).toBe(1);
-    expect(spdy.stderr).toContain('the simulated kubelet streams exec over WebSockets only');
+    expect(spdy.stderr).toContain('the simulated kubelet streams exec and attach over WebSockets only');
     const plain = await kubectl(['create', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls', '-f', '-'], '{}');
     expect(plain.stderr).toContain('Upgrade request required');
   });
