@@ -222,6 +222,7 @@ describe('exec into a simulated container', () => {
     expect(bad.stderr).toBe('sh: syntax error: unexpected "done"\n');
     expect(bad.status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '2' }] } });
     expect((await ran(s, 'shell', ['wc', '-l'], { stdin: 'a\nb\n' })).stdout).toBe('2\n');
+    expect((await ran(s, 'shell', ['sh', '-c', 'while read l; do echo "<$l>"; done'], { stdin: 'a\nb\n' })).stdout).toBe('<a>\n<b>\n');
   });
 
   it("an exec'd sleep takes the server clock's time, and date reads that clock", async () => {

@@ -51,7 +51,7 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
-/** Commands that read their standard input: a filter given no file (cat, wc, head, tail, tee, tr, grep with only its pattern), a shell without -c. */
+/** Commands that read their standard input: a filter given no file (cat, wc, head, tail, tee, tr, grep with only its pattern), a shell without -c, a script running a filter or read. */
 function readsStdin(command: string[]): boolean {
   const [name = '', ...args] = command;
   const base = name.slice(name.lastIndexOf('/') + 1);
@@ -59,7 +59,8 @@ function readsStdin(command: string[]): boolean {
   if (base === 'cat' || base === 'wc' || base === 'head' || base === 'tail') return !operands.length || operands.includes('-');
   if (base === 'tee' || base === 'tr') return true;
   if (base === 'grep') return operands.length <= 1 || operands.includes('-');
-  if (base === 'sh' || base === 'bash') return args[0] !== '-c';
+  // A script: whether it runs something that reads its input.
+  if (base === 'sh' || base === 'bash') return args[0] !== '-c' || /(^|[\s;&|(`$])(cat|read|grep|wc|head|tail|sed|sort|uniq|cut|tr|tee)(\s|;|$|\|)/.test(args[1] ?? '');
   return false;
 }
 
