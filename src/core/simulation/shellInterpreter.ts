@@ -101,6 +101,64 @@ interface Piece {
   literal?: boolean;
 }
 
+/**
+ * Variables (or the exported names) of a shell: its own, over its parent
+ * shell's for a subshell, so a `$( )` or a pipeline's command does not copy
+ * them all. Iteration keeps the parent's order, then the names set here.
+ */
+export class Scope<V> {
+  private readonly own = new Map<string, V | undefined>();
+  /** Bumped on each change (the environment built from it is kept until then). */
+  version = 0;
+
+  constructor(private readonly parent?: Scope<V>) {}
+
+  get(k: string): V | undefined {
+    return this.own.has(k) ? this.own.get(k) : this.parent?.get(k);
+  }
+
+  has(k: string): boolean {
+    return this.get(k) !== undefined;
+  }
+
+  set(k: string, v: V): this {
+    this.own.set(k, v);
+    this.version++;
+    return this;
+  }
+
+  add(this: Scope<true>, k: string): Scope<true> {
+    return this.set(k, true);
+  }
+
+  delete(k: string): void {
+    // Unset here, whatever the parent has.
+    this.own.set(k, undefined);
+    this.version++;
+  }
+
+  /** Whether anything was set or unset here. */
+  get changed(): boolean {
+    return this.own.size > 0;
+  }
+
+  child(): Scope<V> {
+    return new Scope(this);
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, V]> {
+    if (this.parent) {
+      for (const [k, v] of this.parent) {
+        const mine = this.own.has(k) ? this.own.get(k) : v;
+        if (mine !== undefined) yield [k, mine];
+      }
+      for (const [k, v] of this.own) if (v !== undefined && !this.parent.has(k)) yield [k, v];
+      return;
+    }
+    for (const [k, v] of this.own) if (v !== undefined) yield [k, v];
+  }
+}
+
 // ---- the shell
 
 const specialBuiltins = new Set([':', '.', 'break', 'continue', 'eval', 'exec', 'exit', 'export', 'readonly', 'return', 'set', 'shift', 'trap', 'unset', 'source']);
@@ -114,8 +172,11 @@ export interface ShellOptions {
 }
 
 export class Shell {
-  readonly vars = new Map<string, string>();
-  readonly exported = new Set<string>();
+  vars = new Scope<string>();
+  exported = new Scope<true>();
+  /** The shell this is a subshell of: its environment, while this one changed nothing. */
+  private parent: Shell | undefined;
+  private envCache: { vars: number; exported: number; env: Map<string, string> } | undefined;
   positional: string[] = [];
   arg0: string;
   status = 0;
@@ -165,8 +226,10 @@ export class Shell {
   /** A subshell: a copy of the variables, functions and options; the same files and process. */
   private fork(): Shell {
     const s = new Shell(this.host, this.name, new Map(), this.cwd, this.pid);
-    for (const [k, v] of this.vars) s.vars.set(k, v);
-    for (const k of this.exported) s.exported.add(k);
+    // The subshell reads through to this shell's variables and writes its own: this shell waits while it runs.
+    s.vars = this.vars.child();
+    s.exported = this.exported.child();
+    s.parent = this;
     s.positional = [...this.positional];
     s.arg0 = this.arg0;
     s.status = this.status;
@@ -182,11 +245,27 @@ export class Shell {
   }
 
   /** The variables a program started now sees. */
-  environment(extra: [string, string][] = []): Map<string, string> {
-    const env = new Map<string, string>();
-    for (const [k, v] of this.vars) if (this.exported.has(k)) env.set(k, v);
+  environment(extra: [string, string][] = []): ReadonlyMap<string, string> {
+    let base: Map<string, string>;
+    if (this.parent && !this.vars.changed && !this.exported.changed) base = this.parent.environment() as Map<string, string>;
+    else if (this.envCache && this.envCache.exported === this.exported.version && (this.envCache.vars === this.vars.version || this.sameExported(this.envCache.env))) {
+      this.envCache.vars = this.vars.version;
+      base = this.envCache.env;
+    } else {
+      base = new Map<string, string>();
+      for (const [k, v] of this.vars) if (this.exported.has(k)) base.set(k, v);
+      this.envCache = { vars: this.vars.version, exported: this.exported.version, env: base };
+    }
+    if (!extra.length) return base;
+    const env = new Map(base);
     for (const [k, v] of extra) env.set(k, v);
     return env;
+  }
+
+  /** Whether the exported variables still have the values of an environment built before (a loop's counter changed, not them). */
+  private sameExported(env: ReadonlyMap<string, string>): boolean {
+    for (const [k] of this.exported) if (this.vars.get(k) !== env.get(k)) return false;
+    return true;
   }
 
   /**
@@ -740,7 +819,7 @@ export class Shell {
       case 'local': {
         const names = args.filter((a) => a !== '-p' && a !== '-n');
         if (!names.length) {
-          for (const k of [...this.exported].sort()) if (this.vars.has(k)) write(this.host, io.out, `export ${k}='${this.vars.get(k)!.replace(/'/g, `'"'"'`)}'\n`);
+          for (const k of [...this.exported].map(([k]) => k).sort()) if (this.vars.has(k)) write(this.host, io.out, `export ${k}='${this.vars.get(k)!.replace(/'/g, `'"'"'`)}'\n`);
           return 0;
         }
         for (const a of names) {
