@@ -26,6 +26,7 @@ describe('shell constructs', () => {
     ['break 2 leaves both loops', 'for a in 1 2; do for b in x y; do echo $a$b; break 2; done; done; echo out', { stdout: '1x\nout\n' }],
     ['functions with arguments and return', 'f() { echo "f:$1:$#"; return 3; }; f a b; echo $?', { stdout: 'f:a:2\n3\n' }],
     ['groups and subshells', '{ echo a; echo b; } > /tmp/g; cat /tmp/g; (x=1; exit 4); echo "$? ${x:-unset}"', { stdout: 'a\nb\n4 unset\n' }],
+    ['a subshell changes, unsets and exports only its own variables', 'A=1; B=2; (A=9; unset B; export C=3; echo "in $A ${B:-none} $C"; env | grep -c "^C="); echo "out $A $B ${C:-none}"; env | grep -c "^C="', { stdout: 'in 9 none 3\n1\nout 1 2 none\n0\n', code: 1 }],
     ['a multi-line script', 'echo one\nfor i in 1 2\ndo\n  echo $i\ndone\n# a comment\necho done', { stdout: 'one\n1\n2\ndone\n' }],
     ['! negates', '! false && echo negated', { stdout: 'negated\n' }],
     ['exit ends the script with its code', 'echo hello && exit 1; echo never', { stdout: 'hello\n', code: 1 }],
