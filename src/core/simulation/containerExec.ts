@@ -1,15 +1,16 @@
 /**
  * `kubectl exec` against a simulated container: the command runs as a
- * process of the container (containerProcess.ts) over the container's view,
- * with the given input. Its commands take no time; its sleeps take the
- * server clock's time in the asynchronous form, none in the synchronous one.
+ * process of the container (containerProcess.ts) over the container's view.
+ * Its commands take no time; its sleeps take the server clock's time when it
+ * is streamed (startExec) or run on a clock (execInContainerOn), none when it
+ * is run at once with all its input (execInContainer).
  * A shell reading its input a line at a time (`kubectl exec -i[t] pod --
  * sh`) is a LineShell: each line runs as it comes, and a line leaving a
  * construct open waits for the rest behind busybox's `> ` prompt.
  */
 import type { Clock } from '../util/clock';
 import type { ContainerView } from './containerView';
-import { defaultMaxSteps, startProcess, type ContainerProcess } from './containerProcess';
+import { defaultMaxSteps, startProcess, type ContainerProcess, type ProcessStart } from './containerProcess';
 import type { Io, ProcessHost, Sink } from './processIo';
 import { lookUp } from './programLookup';
 import { Shell, StackOverflow } from './shellInterpreter';
@@ -42,8 +43,17 @@ function collect(p: ContainerProcess, until: number, maxSteps: number | undefine
   return { ...(r.exit ? { exit: r.exit.code } : {}), reached: r.reached };
 }
 
+/**
+ * An exec'd process, started at `at`: runc's exec wording when it cannot
+ * start; its commands take no time, only its sleeps do (kubelet's exec
+ * streams it as it runs: processStream.ts).
+ */
+export function startExec(view: ContainerView, argv: readonly string[], at: number, opts: { stdin: boolean; tty: boolean }): ProcessStart {
+  return startProcess(view, argv, at, { ...opts, pid: execPid, commandMs: 0, exec: true, seed: at });
+}
+
 function begin(view: ContainerView, argv: string[], stdin: string, at: number): { process: ContainerProcess } | { error: string } {
-  const start = startProcess(view, argv, at, { stdin: true, tty: false, pid: execPid, commandMs: 0, exec: true, seed: at });
+  const start = startExec(view, argv, at, { stdin: true, tty: false });
   if (!start.started) return { error: start.error };
   start.process.input(stdin, at);
   start.process.closeInput(at);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
-import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
+import { isProcessStream, upgradeSessionOf, type StreamResult } from '../http/upgrade';
 import { runStreamSession } from '../testing/streamSession';
 import { expandEnv, serviceEnvVars } from './containerView';
 
@@ -241,6 +241,37 @@ describe('exec into a simulated container', () => {
     const r = await pending;
     expect(r.stdout).toBe(`${Math.floor(before / 1000)}\n${Math.floor(before / 1000) + 2}\n`);
     expect(r.status).toEqual({ metadata: {}, status: 'Success' });
+  });
+
+  it('streams a command as it runs: output as the clock reaches it, and an interactive shell on a terminal with its prompts', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'live' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const attach = async (command: string[], query: Record<string, string>) => {
+      const q = new URLSearchParams(query);
+      for (const c of command) q.append('command', c);
+      const request = new Request(`http://127.0.0.1:8080${ns}/pods/live/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+      await s.server.handle(request);
+      const session = upgradeSessionOf(request);
+      if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
+      let out = '';
+      const attached = session.attach((_stream, text) => (out += text));
+      return { attached, out: () => out };
+    };
+    const ticking = await attach(['sh', '-c', 'echo first; sleep 5; echo second'], { stdout: 'true' });
+    await eventually(async () => ticking.out(), (o) => o === 'first\n', 'the first line before the sleep ends');
+    s.clock.advance(5_000);
+    expect(await ticking.attached.done).toEqual({ metadata: {}, status: 'Success' });
+    expect(ticking.out()).toBe('first\nsecond\n');
+
+    const shell = await attach(['sh'], { stdin: 'true', stdout: 'true', tty: 'true' });
+    await eventually(async () => shell.out(), (o) => o === '/ # ', 'the prompt');
+    shell.attached.input('for i in 1 2; do\r');
+    await eventually(async () => shell.out(), (o) => o.endsWith('> '), 'the continuation prompt');
+    shell.attached.input('echo n$i; done\r');
+    await eventually(async () => shell.out(), (o) => o.endsWith('n2\r\n/ # '), 'the loop run');
+    shell.attached.input('exit 3\r');
+    expect(await shell.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ message: '3' }] } });
+    expect(shell.out()).toBe('/ # for i in 1 2; do\r\n> echo n$i; done\r\nn1\r\nn2\r\n/ # exit 3\r\n');
   });
 
   it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {

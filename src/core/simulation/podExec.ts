@@ -1,22 +1,24 @@
 /**
  * The simulated kubelet's exec endpoint (/exec/<ns>/<pod>/<container>): a
- * running container of a pod on a simulated node runs the command against
- * what it sees (containerView.ts, containerExec.ts), its sleeps on the server
- * clock; the answers of a real
+ * running container of a pod on a simulated node runs the command as a
+ * process of its own (containerProcess.ts) over what the container sees
+ * (containerView.ts), streamed as it runs (processStream.ts): its output as
+ * the server clock reaches it, its input as it comes. The answers of a real
  * kubelet otherwise: a container that is not running is `container not
- * found`, and the command's end is the Status the kubelet writes on the
- * error channel (remotecommand ServeExec).
+ * found`, a command that cannot start runc's error in an InternalError, and
+ * the command's end is the Status the kubelet writes on the error channel
+ * (remotecommand ServeExec).
  */
 import type { KubeObject } from '../api/types';
 import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
-import type { ExecStreamSession, ProcessStreamSession, StreamOptions } from '../http/upgrade';
+import type { ProcessStreamSession, StreamOptions, StreamSession } from '../http/upgrade';
 import type { Clock } from '../util/clock';
 import { processStreamSession } from './processStream';
 import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerViewSource } from './containerView';
-import { execInContainerOn, lineShell } from './containerExec';
+import { startExec } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
-import type { ContainerRuntime } from './containerRuntime';
+import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
 export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
@@ -51,25 +53,12 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
-/** Commands that read their standard input: a filter given no file (cat, wc, head, tail, tee, tr, grep with only its pattern), a shell without -c, a script running a filter or read. */
-function readsStdin(command: string[]): boolean {
-  const [name = '', ...args] = command;
-  const base = name.slice(name.lastIndexOf('/') + 1);
-  const operands = args.filter((a) => a === '-' || !a.startsWith('-'));
-  if (base === 'cat' || base === 'wc' || base === 'head' || base === 'tail') return !operands.length || operands.includes('-');
-  if (base === 'tee' || base === 'tr') return true;
-  if (base === 'grep') return operands.length <= 1 || operands.includes('-');
-  // A script: whether it runs something that reads its input.
-  if (base === 'sh' || base === 'bash') return args[0] !== '-c' || /(^|[\s;&|(`$])(cat|read|grep|wc|head|tail|sed|sort|uniq|cut|tr|tee)(\s|;|$|\|)/.test(args[1] ?? '');
-  return false;
-}
-
 /**
  * The pod's node's kubelet answering exec: undefined when no simulated
  * kubelet serves the node (it is not simulated, or its kubelet is stopped),
  * a Response when it refuses, else the session to run.
  */
-export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKubeletSource, pod: KubeObject, container: string, options: StreamOptions, command: string[]): Promise<ExecStreamSession | Response | undefined> {
+export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKubeletSource, pod: KubeObject, container: string, options: StreamOptions, command: string[]): Promise<StreamSession | Response | undefined> {
   const spec = isObject(pod['spec']) ? pod['spec'] : {};
   const node = await get('nodes', '', String(spec['nodeName'] ?? ''));
   if (!isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
@@ -77,21 +66,13 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   // streaming.WriteError of GetExec's error: 500, the error's text.
   if (!running) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   const view = await containerView({ ...source, get }, pod, container, { tty: options.tty, startedAt: running.startedAt });
-  const shell = options.stdin ? lineShell(view, command, () => source.now(), { tty: options.tty }) : undefined;
-  return {
-    options,
-    readsStdin: options.stdin && readsStdin(command),
-    ...(shell ? { shell } : {}),
-    statusFor: (code) => (code === 0 ? success : nonZeroExit(command, code)),
-    async run(stdin, signal) {
-      const outcome = await execInContainerOn(view, command, stdin, source, signal);
-      if (!outcome.started) return { stdout: '', stderr: '', status: internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${outcome.error}`) };
-      const status = outcome.exitCode === 0 ? success : nonZeroExit(command, outcome.exitCode);
-      // A terminal has one output stream, and its line discipline ends lines with CR LF.
-      if (options.tty) return { stdout: (outcome.stdout + outcome.stderr).replace(/\r?\n/g, '\r\n'), stderr: '', status };
-      return { stdout: outcome.stdout, stderr: outcome.stderr, status };
-    },
-  };
+  const statusFor = (code: number) => (code === 0 ? success : nonZeroExit(command, code));
+  const now = source.now().getTime();
+  // The exec'd process streams as it runs: its output as the clock reaches it, its input as it comes (a shell's prompts included).
+  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty });
+  if (start.started) return processStreamSession({ now: () => source.now(), sleep: (ms, signal) => source.sleep(ms, signal) }, options, new RecordedProcess(start, now), { statusFor });
+  const error = internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${start.error}`);
+  return { options, readsStdin: false, statusFor, run: async () => ({ stdout: '', stderr: '', status: error }) };
 }
 
 /**

@@ -62,6 +62,8 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
       const now = () => clock.now().getTime();
       const history = opts.fromNow ? recorded.read(now()).entries : [];
       let lastSeq = history.length ? history[history.length - 1]!.seq : -1;
+      // How much of the last entry went out: a partial line (a prompt) grows with the next write.
+      let lastSent = history.length ? history[history.length - 1]!.line.length : 0;
       const send = (stream: 1 | 2, text: string) => {
         if (options.tty) write(1, text);
         else if (stream === 1 ? options.stdout : options.stderr) write(stream, text);
@@ -72,9 +74,12 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         for (;;) {
           const log = recorded.read(now());
           for (const e of log.entries) {
-            if (e.seq <= lastSeq) continue;
+            if (e.seq < lastSeq) continue;
+            if (e.seq === lastSeq) {
+              if (e.line.length > lastSent) send(e.stream, e.line.slice(lastSent));
+            } else send(e.stream, e.line);
             lastSeq = e.seq;
-            send(e.stream, e.line);
+            lastSent = e.line.length;
           }
           if (log.ended) return opts.statusFor(recorded.exit?.code ?? 0);
           if (gone.signal.aborted) return opts.statusFor(0);
