@@ -137,7 +137,7 @@ export async function serveContainerLog({ runtime, clock, get, pod, container, o
           // Wake for the next line, or within a second to notice the container stopping.
           const at = clock.now().getTime();
           const wait = Math.max(0, Math.min(next ?? Infinity, at + 1000) - at);
-          await clock.sleep(wait, stopped.signal).catch(() => undefined);
+          if (wait > 0) await clock.sleep(wait, stopped.signal).catch(() => undefined);
           if (stopped.signal.aborted) return controller.close();
           const nowMs = clock.now().getTime();
           const current = await runtime.log(run.containerID, pod, container, run.startedAt, nowMs);

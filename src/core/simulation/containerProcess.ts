@@ -63,6 +63,8 @@ export interface ProcessOptions {
   pid?: number;
   /** What one command costs on the virtual clock (exec: 0, its commands run at once and only sleeps take time). */
   commandMs?: number;
+  /** Commands free of cost after the start, a sleep or a read (containerFreeCommands for a container's process; default none). */
+  freeCommands?: number;
   /** An exec'd process: a command that cannot start fails with runc's exec wording. */
   exec?: boolean;
   /**
@@ -74,8 +76,16 @@ export interface ProcessOptions {
   files?: Map<string, FsEntry>;
 }
 
-/** What one command costs on the virtual clock. */
+/** What one command costs on the virtual clock, once a burst has used its free commands. */
 export const commandMs = 1;
+/**
+ * What a container's main process runs for free after its start, a sleep or
+ * a read before its commands cost time: a short script ends the instant it
+ * starts (as a real one does, in microseconds), so a kubelet on a fake clock
+ * sees `sh -c 'exit 1'` exit at its start; a loop that never sleeps still
+ * moves the clock.
+ */
+export const containerFreeCommands = 1_000;
 /** The commands one advance runs at most by default. */
 export const defaultMaxSteps = 10_000;
 
@@ -126,6 +136,8 @@ class VirtualProcess implements ContainerProcess {
   private buffered = '';
   private bufferedAt = 0;
   private closedAt: number | undefined;
+  /** Commands run since the last start, sleep or read. */
+  private burst = 0;
   readonly host: ProcessHost;
   readonly pid: number;
   gen: Run<number> | undefined;
@@ -206,19 +218,22 @@ class VirtualProcess implements ContainerProcess {
       } else if (w?.kind === 'sleep') {
         if (this.wake > until) break;
         this.clock = this.wake;
+        this.burst = 0;
       } else if (w?.kind === 'read') {
         const line = this.takeLine(until);
         if (!line) break;
         this.clock = Math.max(this.clock, line.at);
+        this.burst = 0;
         resume = line.text;
       } else if (w?.kind === 'tick') {
         if (steps >= maxSteps) {
           budget = true;
           break;
         }
-        const cost = this.opts.commandMs ?? commandMs;
+        const cost = this.cost();
         if (this.clock + cost > until) break;
         this.clock += cost;
+        this.burst++;
         steps++;
       }
       let r: IteratorResult<Effect, number>;
@@ -244,12 +259,17 @@ class VirtualProcess implements ContainerProcess {
     return { output, ...(this.exited ? { exit: this.exited } : {}), reached: budget ? this.clock : until };
   }
 
+  /** The next command's cost: nothing within the burst's free commands. */
+  private cost(): number {
+    return this.burst < (this.opts.freeCommands ?? 0) ? 0 : (this.opts.commandMs ?? commandMs);
+  }
+
   wakeAt(): number | undefined {
     if (this.exited || !this.gen) return undefined;
     if (!this.begun) return this.clock;
     const w = this.waiting;
     if (w?.kind === 'sleep') return Number.isFinite(this.wake) ? this.wake : undefined;
-    if (w?.kind === 'tick') return this.clock + (this.opts.commandMs ?? commandMs);
+    if (w?.kind === 'tick') return this.clock + this.cost();
     if (w?.kind === 'read') {
       const next = this.pending[0];
       if (this.buffered.includes('\n')) return this.clock;

@@ -38,6 +38,9 @@ export interface SimulatedImage {
 /** An image kubesim knows nothing of: every tool, no entrypoint, nothing of its own. */
 export const unknownImage: SimulatedImage = { entrypoint: [], cmd: [], workingDir: '', env: [], programs: new Map() };
 
+/** Whether kubesim knows nothing of the image (its programs may be anything). */
+export const isUnknownImage = (image: SimulatedImage): boolean => image === unknownImage;
+
 /** The simulated image for a container's image reference. */
 export function imageFor(_image: string): SimulatedImage {
   return unknownImage;

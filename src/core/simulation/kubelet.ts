@@ -65,7 +65,7 @@ function imageID(image: string): string {
   return `${repo}@sha256:${hexOf(ref, 64)}`;
 }
 
-/** What the pod's program does: how long its containers run and what they exit with; undefined: forever. */
+/** What the pod's annotations script: how long its containers run and what they exit with; undefined: their processes decide. */
 function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undefined {
   const annotations = pod.metadata.annotations ?? {};
   const seconds = Number(annotations[runSecondsAnnotation]);
@@ -73,7 +73,7 @@ function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undef
   const exitCode = Number.isInteger(code) ? code : 0;
   if (Number.isFinite(seconds) && seconds >= 0) return { runMs: seconds * 1000, exitCode };
   if (annotations[exitCodeAnnotation] !== undefined) return { runMs: 0, exitCode };
-  return controllerRefOf(pod)?.kind === 'Job' ? { runMs: 0, exitCode } : undefined;
+  return undefined;
 }
 
 const readinessDelayMs = (container: Obj) => {
@@ -278,7 +278,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   /** How a running container's process ends: as the pod's annotations script it, else as the runtime runs it. */
   async function containerEnd(pod: KubeObject, c: Obj, status: Obj, startedAt: string, program: { runMs: number; exitCode: number } | undefined, nowMs: number): Promise<ContainerStatusView> {
     if (program) return { exit: { code: program.exitCode, at: Date.parse(startedAt) + program.runMs } };
-    if (!runtime) return {};
+    // With no runtime, a Job's pod completes at once.
+    if (!runtime) return controllerRefOf(pod)?.kind === 'Job' ? { exit: { code: 0, at: Date.parse(startedAt) } } : {};
     return runtime.status(String(status['containerID']), pod, String(c['name']), startedAt, nowMs);
   }
 

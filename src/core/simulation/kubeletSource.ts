@@ -11,6 +11,10 @@ import { withUser } from '../http/request/context';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { newContainerRuntime, type RuntimeStart } from './containerRuntime';
 import type { SimulatedKubeletSource } from './podExec';
+import { containerArgv, containerFreeCommands, startProcess } from './containerProcess';
+import { containerView, imagePath, podContainers, type ContainerView } from './containerView';
+import { imageFor, isUnknownImage, unknownImage } from './image';
+import { controllerRefOf } from '../controllers/controllerUtils';
 
 export interface KubeletSourceDeps {
   now(): Date;
@@ -53,7 +57,24 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     listServices: (namespace) => deps.list('services', namespace),
     serviceAccountToken,
   };
-  // Until containers run their commands, every process runs until stopped and writes nothing.
-  const forever = async (): Promise<RuntimeStart> => ({ started: true, process: { advance: (until) => ({ output: [], reached: until }), input() {}, closeInput() {} } });
-  return { ...source, runtime: newContainerRuntime(forever) };
+  /** What a process sees that never looks (the unknown image's own, run with no command). */
+  const emptyView: ContainerView = { container: '', env: [['PATH', imagePath]], files: new Map([['/bin/true', { type: 'file', content: new Uint8Array(), mode: 0o755 }]]), hostname: '', uid: 0, gid: 0, groups: [0], workingDir: '/', image: unknownImage };
+
+  /** The container's process as the runtime starts it: its command over its image, seeing what the kubelet gives it. */
+  async function startContainer(pod: KubeObject, name: string, startedAt: string): Promise<RuntimeStart> {
+    const container = podContainers(pod).find((c) => c['name'] === name) ?? {};
+    const tty = container['tty'] === true;
+    const opts = { stdin: container['stdin'] === true, tty, pid: 1, freeCommands: containerFreeCommands };
+    const startMs = Date.parse(startedAt);
+    // An image kubesim does not know may hold any program: with no command (or one it cannot run), its
+    // process runs until stopped, as a server would, and completes at once in a Job's pod.
+    const opaque = (view: ContainerView) => startProcess(view, controllerRefOf(pod)?.kind === 'Job' ? ['true'] : [], startMs, opts);
+    if (isUnknownImage(imageFor(String(container['image'] ?? ''))) && container['command'] === undefined && container['args'] === undefined) return opaque(emptyView);
+    const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
+    const argv = containerArgv(container, view.image, new Map(view.env));
+    const started = startProcess(view, argv, startMs, opts);
+    if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view);
+    return started;
+  }
+  return { ...source, runtime: newContainerRuntime(startContainer) };
 }

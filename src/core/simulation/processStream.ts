@@ -85,7 +85,8 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
           const signal = AbortSignal.any([wake.signal, gone.signal]);
-          await clock.sleep(log.next === undefined ? 3_600_000 : Math.max(0, log.next - now()), signal).catch(() => undefined);
+          const wait = log.next === undefined ? 3_600_000 : log.next - now();
+          if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
         }
       })();
 

@@ -1,0 +1,116 @@
+/**
+ * Containers on simulated nodes run their commands on the server clock:
+ * pods/log answers as the kubelet's /containerLogs (the run it reads, since,
+ * tail, timestamps, limitBytes, previous, follow), a process's exit ends its
+ * container, and attach feeds a shell's stdin.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+import { upgradeSessionOf } from '../http/upgrade';
+import { runStreamSession } from '../testing/streamSession';
+import { rfc3339Nano } from './containerLogs';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+
+async function cluster(): Promise<TestServer> {
+  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
+  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
+  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
+  return t;
+}
+
+const pod = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec });
+const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
+const logOf = async (s: TestServer, name: string, query = ''): Promise<{ status: number; text: string }> => {
+  const r = await s.server.handle(new Request(`http://127.0.0.1:8080${ns}/pods/${name}/log${query}`));
+  return { status: r.status, text: await r.text() };
+};
+const counting = 'i=0; while [ $i -lt 3 ]; do echo "line $i"; i=$((i+1)); sleep 1; done';
+
+describe('container logs', () => {
+  it('a counting loop writes a line a second: the log grows with the clock, with timestamps, tail, since and a byte limit; its exit ends the pod', async () => {
+    const s = await cluster();
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('counter', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sh', '-c', counting] }] }) })).status).toBe(201);
+    const p = await eventually(() => getPod(s, 'counter'), (x) => x?.status?.phase === 'Running', 'running');
+    const started = Date.parse(p.status.containerStatuses[0].state.running.startedAt);
+    expect(await logOf(s, 'counter')).toEqual({ status: 200, text: 'line 0\n' });
+    s.clock.advance(1000);
+    expect((await logOf(s, 'counter')).text).toBe('line 0\nline 1\n');
+    expect((await logOf(s, 'counter', '?timestamps=true')).text).toBe(`${rfc3339Nano(started)} line 0\n${rfc3339Nano(started + 1000)} line 1\n`);
+    s.clock.advance(2000);
+    const done = await eventually(() => getPod(s, 'counter'), (x) => x?.status?.phase === 'Succeeded', 'succeeded');
+    expect(done.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: rfc3339Nano(started + 3000) });
+    expect((await logOf(s, 'counter')).text).toBe('line 0\nline 1\nline 2\n');
+    expect((await logOf(s, 'counter', '?tailLines=1')).text).toBe('line 2\n');
+    expect((await logOf(s, 'counter', '?tailLines=0')).text).toBe('');
+    expect((await logOf(s, 'counter', '?limitBytes=9')).text).toBe('line 0\nli');
+    expect((await logOf(s, 'counter', '?sinceSeconds=2')).text).toBe('line 1\nline 2\n');
+    expect((await logOf(s, 'counter', `?sinceTime=${rfc3339Nano(started + 2000)}`)).text).toBe('line 2\n');
+  });
+
+  it('follow streams each line as the clock reaches it and ends with the container', async () => {
+    const s = await cluster();
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('follow', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sh', '-c', counting] }] }) })).status).toBe(201);
+    await eventually(() => getPod(s, 'follow'), (x) => x?.status?.phase === 'Running', 'running');
+    const r = await s.server.handle(new Request(`http://127.0.0.1:8080${ns}/pods/follow/log?follow=true`));
+    expect(r.status).toBe(200);
+    const reader = r.body!.getReader();
+    const decoder = new TextDecoder();
+    const next = async () => {
+      const { value, done } = await reader.read();
+      return done ? undefined : decoder.decode(value);
+    };
+    expect(await next()).toBe('line 0\n');
+    s.clock.advance(1000);
+    expect(await next()).toBe('line 1\n');
+    s.clock.advance(1000);
+    expect(await next()).toBe('line 2\n');
+    s.clock.advance(1000);
+    expect(await next()).toBeUndefined();
+  });
+
+  it('a crashing container: its last run\'s log while it backs off, --previous, and the kubelet\'s 400s', async () => {
+    const s = await cluster();
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('crash', { containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sh', '-c', 'echo boom >&2; exit 3'] }] }) })).status).toBe(201);
+    const p = await eventually(() => getPod(s, 'crash'), (x) => x?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'backing off');
+    expect(p.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    expect(await logOf(s, 'crash')).toEqual({ status: 200, text: 'boom\n' });
+    expect(await logOf(s, 'crash', '?previous=true')).toEqual({ status: 200, text: 'boom\n' });
+    const other = await s.json('GET', `${ns}/pods/crash/log?container=nope`);
+    expect(other).toMatchObject({ status: 400, body: { reason: 'BadRequest', message: 'container nope is not valid for pod crash' } });
+
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('steady', { containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sleep', '3600'] }] }) })).status).toBe(201);
+    await eventually(() => getPod(s, 'steady'), (x) => x?.status?.phase === 'Running', 'running');
+    const previous = await s.json('GET', `${ns}/pods/steady/log?previous=true`);
+    expect(previous).toMatchObject({ status: 400, body: { kind: 'Status', reason: 'BadRequest', code: 400, message: 'previous terminated container "app" in pod "steady" not found' } });
+  });
+
+  it('a Job\'s pod runs its command and completes; with an image kubesim does not know and no command it completes at once', async () => {
+    const s = await cluster();
+    const job = (name: string, container: Record<string, unknown>) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'work', ...container }] } } } });
+    expect((await s.json('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job('hello', { image: 'example.com/tools:1', command: ['sh', '-c', 'date; echo Hello from the Kubernetes cluster'] }) })).status).toBe(201);
+    expect((await s.json('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job('opaque', { image: 'example.com/batch:1' }) })).status).toBe(201);
+    for (const name of ['hello', 'opaque']) await eventually(async () => (await s.json('GET', `/apis/batch/v1/namespaces/default/jobs/${name}`)).body, (j: any) => j?.status?.succeeded === 1, `${name} succeeded`);
+    const pods = (await s.json('GET', `${ns}/pods?labelSelector=job-name%3Dhello`)).body.items;
+    expect((await logOf(s, pods[0].metadata.name)).text).toBe('Thu Jan  1 00:00:00 UTC 2026\nHello from the Kubernetes cluster\n');
+  });
+
+  it('attach feeds a shell its stdin: what it runs comes back, and the end of input ends the container', async () => {
+    const s = await cluster();
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('talk', { restartPolicy: 'Never', containers: [{ name: 'sh', image: 'example.com/tools:1', command: ['sh'], stdin: true, stdinOnce: true }] }) })).status).toBe(201);
+    await eventually(() => getPod(s, 'talk'), (x) => x?.status?.phase === 'Running', 'running');
+    const request = new Request(`http://127.0.0.1:8080${ns}/pods/talk/attach?stdin=true&stdout=true&stderr=true`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+    expect((await s.server.handle(request)).status).toBe(200);
+    const result = await runStreamSession(upgradeSessionOf(request)!, 'echo hi from $HOSTNAME\nexit 4\n');
+    expect(result).toMatchObject({ stdout: 'hi from talk\n', stderr: '', status: { status: 'Success' } });
+    const done = await eventually(() => getPod(s, 'talk'), (x) => x?.status?.phase === 'Failed', 'failed');
+    expect(done.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 4, reason: 'Error' });
+  });
+});
