@@ -152,6 +152,18 @@ function containerStatus(container: Obj, s: { state: Obj; lastState?: Obj; ready
   };
 }
 
+/**
+ * How a running container ended by now, as its terminated state: runc could
+ * not start it (StartError, 128, never started: the zero time), or its
+ * process exited; undefined while it runs.
+ */
+function terminatedState(end: ContainerStatusView, running: Obj, containerID: unknown, nowMs: number): { exitCode: number } & Obj | undefined {
+  if (end.error !== undefined) return { exitCode: 128, reason: 'StartError', message: end.error, startedAt: '1970-01-01T00:00:00Z', finishedAt: formatTime(new Date(nowMs)), containerID };
+  if (!end.exit || nowMs < end.exit.at) return undefined;
+  const exitCode = end.exit.code;
+  return { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(end.exit.at)), containerID };
+}
+
 /** VolumeMountStatus: a read-only mount is not made recursively read-only unless asked (and the runtime cannot). */
 function volumeMountStatus(m: Obj): Obj {
   const readOnly = m['readOnly'] === true;
@@ -392,11 +404,9 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const current = next[next.length - 1]!;
       const end = await containerEnd(pod, c, current, String(running['startedAt']), program, nowMs);
       // The process's end: it exited by now, or runc could not start it.
-      if (end.error !== undefined || (end.exit && nowMs >= end.exit.at)) {
-        const exitCode = end.error !== undefined ? 128 : end.exit!.code;
-        const ended = end.error !== undefined
-          ? { exitCode, reason: 'StartError', message: end.error, startedAt: '1970-01-01T00:00:00Z', finishedAt: now, containerID: current['containerID'] }
-          : { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(end.exit!.at)), containerID: current['containerID'] };
+      const ended = terminatedState(end, running, current['containerID'], nowMs);
+      if (ended) {
+        const exitCode = ended.exitCode;
         if (end.error !== undefined) {
           // The container was created but never started: `Failed` in place of `Started`.
           const started = events.findIndex(([f, , reason]) => f === containerField(cname) && reason === 'Started');
@@ -423,14 +433,28 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
     }
 
-    // Ephemeral containers: started once each, never restarted, not counted for readiness or phase.
+    // Ephemeral containers: started once each, never restarted, not counted for readiness or phase; one whose process exits stays terminated.
     const previousEphemeral = statusesByName(status['ephemeralContainerStatuses']);
-    const ephemeral = objectsOf(spec['ephemeralContainers']).map((c) => {
+    const ephemeral: Obj[] = [];
+    for (const c of objectsOf(spec['ephemeralContainers'])) {
       const was = previousEphemeral.get(String(c['name']));
-      if (was) return was;
-      const started = start(c, 0, ephemeralContainerField(c['name']));
-      return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, ready: false, restartCount: 0, containerID: String(started['containerID']) });
-    });
+      const current = was ?? (() => {
+        const started = start(c, 0, ephemeralContainerField(c['name']));
+        return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, ready: false, restartCount: 0, containerID: String(started['containerID']) });
+      })();
+      const running = runningOf(current);
+      if (running && runtime) {
+        const end = await runtime.status(String(current['containerID']), pod, String(c['name']), String(running['startedAt']), nowMs);
+        const terminated = terminatedState(end, running, current['containerID'], nowMs);
+        if (terminated) {
+          ephemeral.push(containerStatus(c, { state: { terminated }, ready: false, restartCount: 0, containerID: String(current['containerID']) }));
+          continue;
+        }
+        if (end.exit) wake = Math.min(wake, end.exit.at);
+        else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
+      }
+      ephemeral.push(current);
+    }
 
     // The phase comes from the regular containers: once they have all exited for good, the pod is done.
     const exited = next.filter(isTerminatedStatus);
