@@ -114,3 +114,39 @@ describe('container logs', () => {
     expect(done.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 4, reason: 'Error' });
   });
 });
+
+describe('init containers run their commands', () => {
+  it('one at a time: the containers wait (PodInitializing) until the last has succeeded', async () => {
+    const s = await cluster();
+    const body = pod('staged', { initContainers: [{ name: 'setup', image: 'example.com/tools:1', command: ['sh', '-c', 'echo setting up; sleep 5'] }, { name: 'check', image: 'example.com/tools:1', command: ['echo', 'checked'] }], containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sleep', '3600'] }] });
+    expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+    const p = await eventually(() => getPod(s, 'staged'), (x) => x?.status?.initContainerStatuses?.[0]?.state?.running, 'setup running');
+    expect(p.status.phase).toBe('Pending');
+    expect(p.status.conditions.find((c: any) => c.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup check]' });
+    expect(p.status.initContainerStatuses[1].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect(p.status.containerStatuses[0].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect((await logOf(s, 'staged', '?container=setup')).text).toBe('setting up\n');
+    s.clock.advance(5000);
+    const done = await eventually(() => getPod(s, 'staged'), (x) => x?.status?.phase === 'Running', 'running');
+    expect(done.status.initContainerStatuses.map((c: any) => [c.name, c.state.terminated?.reason, c.state.terminated?.exitCode])).toEqual([['setup', 'Completed', 0], ['check', 'Completed', 0]]);
+    expect(done.status.conditions.find((c: any) => c.type === 'Initialized').status).toBe('True');
+    expect((await logOf(s, 'staged', '?container=check')).text).toBe('checked\n');
+  });
+
+  it('one that fails: restarted after the back-off (Init:CrashLoopBackOff), or under restartPolicy Never the pod fails', async () => {
+    const s = await cluster();
+    const failing = (name: string, restartPolicy: string) => pod(name, { restartPolicy, initContainers: [{ name: 'migrate', image: 'example.com/tools:1', command: ['sh', '-c', 'echo no database >&2; exit 2'] }], containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sleep', '3600'] }] });
+    expect((await s.json('POST', `${ns}/pods`, { body: failing('retry', 'Always') })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: failing('once', 'Never') })).status).toBe(201);
+    const retry = await eventually(() => getPod(s, 'retry'), (x) => x?.status?.initContainerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'backing off');
+    expect(retry.status.phase).toBe('Pending');
+    expect(retry.status.initContainerStatuses[0]).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 2, reason: 'Error' } } });
+    expect(retry.status.containerStatuses[0].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect((await logOf(s, 'retry', '?container=migrate')).text).toBe('no database\n');
+    const once = await eventually(() => getPod(s, 'once'), (x) => x?.status?.phase === 'Failed', 'failed');
+    expect(once.status.initContainerStatuses[0].state.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });
+    expect(once.status.containerStatuses[0].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    s.clock.advance(10_000);
+    await eventually(() => getPod(s, 'retry'), (x) => x?.status?.initContainerStatuses?.[0]?.restartCount === 2, 'restarted');
+  });
+});

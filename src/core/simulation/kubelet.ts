@@ -109,17 +109,26 @@ function condition(old: Obj[], type: string, status: boolean, now: string, reaso
 }
 
 /** The pod's conditions in the kubelet's order, PodScheduled (the scheduler's) kept last. */
-function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; unready: string[]; completed: boolean }, now: string): Obj[] {
+function podConditions(pod: KubeObject, state: { sandbox: boolean; initialized: boolean; unready: string[]; completed: boolean }, now: string, incomplete = objectsOf(specOf(pod)['initContainers']).map((c) => String(c['name']))): Obj[] {
   const old = objectsOf(statusOf(pod)['conditions']);
   const unreadyMessage = `containers with unready status: [${state.unready.join(' ')}]`;
   const conditions = [
     condition(old, 'PodReadyToStartContainers', state.sandbox, now),
-    state.completed ? condition(old, 'Initialized', true, now, 'PodCompleted') : condition(old, 'Initialized', state.initialized, now, state.initialized ? undefined : 'ContainersNotInitialized', state.initialized ? undefined : `containers with incomplete status: [${objectsOf(specOf(pod)['initContainers']).map((c) => c['name']).join(' ')}]`),
+    state.completed ? condition(old, 'Initialized', true, now, 'PodCompleted') : condition(old, 'Initialized', state.initialized, now, state.initialized ? undefined : 'ContainersNotInitialized', state.initialized ? undefined : `containers with incomplete status: [${incomplete.join(' ')}]`),
     state.completed ? condition(old, 'Ready', false, now, 'PodCompleted') : condition(old, 'Ready', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
     state.completed ? condition(old, 'ContainersReady', false, now, 'PodCompleted') : condition(old, 'ContainersReady', !state.unready.length, now, state.unready.length ? 'ContainersNotReady' : undefined, state.unready.length ? unreadyMessage : undefined),
   ];
   const scheduled = old.find((c) => c['type'] === 'PodScheduled');
   return scheduled ? [...conditions, scheduled] : conditions;
+}
+
+/** The init containers not done: a regular one that has not succeeded, a sidecar not running (the Initialized condition's list). */
+function incompleteInits(inits: Obj[], statuses: Obj[]): string[] {
+  return inits.flatMap((c, i) => {
+    const s = statuses[i];
+    const done = isRestartableInitContainer(c) ? !!runningOf(s) : isTerminatedStatus(s) && (stateOf(s)['terminated'] as Obj)['exitCode'] === 0;
+    return done ? [] : [String(c['name'])];
+  });
 }
 
 /** PodStatus in the API's field order, over what the status held (qosClass and the rest kept). */
@@ -351,33 +360,114 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       return nowMs >= readyAt;
     };
 
-    // Init containers in order: a regular one runs to completion, a sidecar starts and keeps running;
-    // each has started before the next one (and the containers) start.
+    /** The container was created but runc could not start it: `Failed` in place of `Started`. */
+    const failedStart = (field: string, error: string) => {
+      const started = events.findIndex(([f, , reason]) => f === field && reason === 'Started');
+      const failed: [string, string, string, string] = [field, 'Warning', 'Failed', `Error: ${error}`];
+      if (started >= 0) events[started] = failed;
+      else events.push(failed);
+    };
+    const backOffMessage = (name: string, restarts: number) => `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+    const backOffEvent = (field: string, name: string) => events.push([field, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
+    /** Whether a container waiting out its crash-loop back-off must wait on (then the kubelet looks again when it ends). */
+    const backingOff = (was: Obj | undefined): boolean => {
+      const waiting = stateOf(was)['waiting'];
+      if (!isObject(waiting) || waiting['reason'] !== 'CrashLoopBackOff') return false;
+      const last = isObject(was?.['lastState']) && isObject(was['lastState']['terminated']) ? was['lastState']['terminated'] : undefined;
+      const due = (last ? Date.parse(String(last['finishedAt'])) : nowMs) + backOffMs(Number(was?.['restartCount'] ?? 0));
+      if (nowMs < due) wake = Math.min(wake, due);
+      return nowMs < due;
+    };
+
+    // Init containers in order (computeInitContainerActions): a regular one runs its process to completion
+    // before the next starts, a sidecar (restartPolicy Always) starts and keeps running; the containers start
+    // once every regular one has succeeded. One that fails is restarted after the back-off, or, under
+    // restartPolicy Never, fails the pod.
     const previousInits = statusesByName(status['initContainerStatuses']);
-    const initStatuses = inits.map((c) => {
-      const was = previousInits.get(String(c['name']));
-      if (isTerminatedStatus(was)) return was!;
-      const field = initContainerField(c['name']);
-      if (!isRestartableInitContainer(c)) {
-        const started = start(c, 0, field);
-        return containerStatus(c, { state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt: now, containerID: started['containerID'] } }, ready: true, restartCount: 0, containerID: String(started['containerID']), started: false });
+    const initStatuses: Obj[] = [];
+    let initialized = true;
+    let initFailed = false;
+    for (const c of inits) {
+      const name = String(c['name']);
+      const was = previousInits.get(name);
+      const field = initContainerField(name);
+      if (!initialized) {
+        initStatuses.push(was ?? containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false }));
+        continue;
       }
-      const running = runningOf(was);
-      if (running) return { ...was!, ready: readiness(c, running) };
-      const started = start(c, 0, field);
-      const state = { running: { startedAt: started['startedAt'] } };
-      return containerStatus(c, { state, ready: readiness(c, state.running), restartCount: 0, containerID: String(started['containerID']), started: true });
-    });
+      if (isRestartableInitContainer(c)) {
+        const running = runningOf(was);
+        if (running) {
+          initStatuses.push({ ...was!, ready: readiness(c, running) });
+          continue;
+        }
+        const started = start(c, 0, field);
+        const state = { running: { startedAt: started['startedAt'] } };
+        initStatuses.push(containerStatus(c, { state, ready: readiness(c, state.running), restartCount: 0, containerID: String(started['containerID']), started: true }));
+        continue;
+      }
+      if (isTerminatedStatus(was)) {
+        initStatuses.push(was!);
+        if ((stateOf(was)['terminated'] as Obj)['exitCode'] !== 0) {
+          initialized = false;
+          initFailed = true;
+        }
+        continue;
+      }
+      const restartCount = Number(was?.['restartCount'] ?? 0);
+      const lastState = isObject(was?.['lastState']) ? was['lastState'] : {};
+      let current = was;
+      let running = runningOf(was);
+      if (!running) {
+        if (backingOff(was)) {
+          initialized = false;
+          initStatuses.push(was!);
+          continue;
+        }
+        const started = start(c, restartCount, field);
+        running = { startedAt: started['startedAt'] };
+        current = containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true });
+      }
+      const containerID = current!['containerID'];
+      const end: ContainerStatusView = runtime ? await runtime.status(String(containerID), pod, name, String(running['startedAt']), nowMs) : { exit: { code: 0, at: Date.parse(String(running['startedAt'])) } };
+      const ended = terminatedState(end, running, containerID, nowMs);
+      if (!ended) {
+        initialized = false;
+        initStatuses.push(current!);
+        if (end.exit) wake = Math.min(wake, end.exit.at);
+        else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
+        continue;
+      }
+      if (end.error !== undefined) failedStart(field, end.error);
+      if (ended.exitCode === 0) {
+        initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState, ready: true, restartCount, containerID: String(containerID), started: false }));
+        continue;
+      }
+      initialized = false;
+      if (restartPolicy === 'Never') {
+        initFailed = true;
+        initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(containerID), started: false }));
+        continue;
+      }
+      const restarts = restartCount + 1;
+      backOffEvent(field, name);
+      initStatuses.push(containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message: backOffMessage(name, restarts) } }, lastState: { terminated: ended }, ready: false, restartCount: restarts, containerID: String(containerID), started: false }));
+      wake = Math.min(wake, Date.parse(String(ended['finishedAt'])) + backOffMs(restarts));
+    }
 
     const next: Obj[] = [];
     for (const c of containers) {
       const cname = String(c['name']);
       const was = previous.get(cname);
+      // Until the init containers are done, the containers wait.
+      if (!initialized) {
+        next.push(was ?? containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false }));
+        continue;
+      }
       const state = isObject(was?.['state']) ? was['state'] : {};
       const restartCount = Number(was?.['restartCount'] ?? 0);
       let running = isObject(state['running']) ? state['running'] : undefined;
       const terminated = isObject(state['terminated']) ? state['terminated'] : undefined;
-      const waiting = isObject(state['waiting']) ? state['waiting'] : undefined;
       if (terminated) {
         next.push(was!);
         continue;
@@ -386,14 +476,9 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       let lastState = isObject(was?.['lastState']) ? was['lastState'] : {};
       if (!running) {
         // Waiting: created now, or again once the crash-loop back-off is over.
-        if (waiting?.['reason'] === 'CrashLoopBackOff') {
-          const finishedAt = isObject(lastState['terminated']) ? Date.parse(String(lastState['terminated']['finishedAt'])) : nowMs;
-          const due = finishedAt + backOffMs(restartCount);
-          if (nowMs < due) {
-            wake = Math.min(wake, due);
-            next.push(was!);
-            continue;
-          }
+        if (backingOff(was)) {
+          next.push(was!);
+          continue;
         }
         const started = start(c, restartCount, containerField(cname));
         running = { startedAt: started['startedAt'] };
@@ -407,20 +492,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const ended = terminatedState(end, running, current['containerID'], nowMs);
       if (ended) {
         const exitCode = ended.exitCode;
-        if (end.error !== undefined) {
-          // The container was created but never started: `Failed` in place of `Started`.
-          const started = events.findIndex(([f, , reason]) => f === containerField(cname) && reason === 'Started');
-          const failed: [string, string, string, string] = [containerField(cname), 'Warning', 'Failed', `Error: ${end.error}`];
-          if (started >= 0) events[started] = failed;
-          else events.push(failed);
-        }
+        if (end.error !== undefined) failedStart(containerField(cname), end.error);
         const restart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
         if (restart) {
           restarts = restartCount + 1;
           lastState = { terminated: ended };
-          const message = `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${cname} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
-          events.push([containerField(cname), 'Warning', 'BackOff', `Back-off restarting failed container ${cname} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
-          next[next.length - 1] = containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false });
+          backOffEvent(containerField(cname), cname);
+          next[next.length - 1] = containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message: backOffMessage(cname, restarts) } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false });
           wake = Math.min(wake, nowMs + backOffMs(restarts));
         } else {
           next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false });
@@ -457,9 +535,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     }
 
     // The phase comes from the regular containers: once they have all exited for good, the pod is done.
+    // An init container failed under restartPolicy Never: the pod has failed; one still initializing is Pending.
     const exited = next.filter(isTerminatedStatus);
-    const completed = exited.length === containers.length && containers.length > 0;
-    const phase = completed ? (exited.every((s) => (stateOf(s)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
+    const completed = initFailed || (exited.length === containers.length && containers.length > 0);
+    const phase = initFailed ? 'Failed' : !initialized ? 'Pending' : completed ? (exited.every((s) => (stateOf(s)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
     // A finished pod is killed: its sidecars and ephemeral containers are stopped.
     const stop = (list: Obj[], specs: Obj[], field: (name: unknown) => string, started: boolean | undefined) =>
       list.map((s, i) => {
@@ -478,7 +557,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     ];
     const nextStatus = podStatus(pod, {
       phase,
-      conditions: podConditions(pod, { sandbox: !completed, initialized: true, unready, completed }, now),
+      conditions: podConditions(pod, { sandbox: !completed, initialized, unready, completed }, now, incompleteInits(inits, finalInits)),
       hostIP: node.internalIP,
       hostIPs,
       podIP,

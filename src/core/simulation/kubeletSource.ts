@@ -6,7 +6,7 @@
  * until 80% of their life; and the nodes' container runtime, whose
  * processes see what containerView.ts builds from those.
  */
-import type { KubeObject } from '../api/types';
+import { objectsOf, type KubeObject } from '../api/types';
 import { withUser } from '../http/request/context';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { newContainerRuntime, type RuntimeStart } from './containerRuntime';
@@ -67,8 +67,10 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     const opts = { stdin: container['stdin'] === true, tty, pid: 1, freeCommands: containerFreeCommands };
     const startMs = Date.parse(startedAt);
     // An image kubesim does not know may hold any program: with no command (or one it cannot run), its
-    // process runs until stopped, as a server would, and completes at once in a Job's pod.
-    const opaque = (view: ContainerView) => startProcess(view, controllerRefOf(pod)?.kind === 'Job' ? ['true'] : [], startMs, opts);
+    // process runs until stopped, as a server would, and completes at once where one is meant to end (an
+    // init container, a Job's pod).
+    const isInit = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).some((c) => c['name'] === name && c['restartPolicy'] !== 'Always');
+    const opaque = (view: ContainerView) => startProcess(view, isInit || controllerRefOf(pod)?.kind === 'Job' ? ['true'] : [], startMs, opts);
     if (isUnknownImage(imageFor(String(container['image'] ?? ''))) && container['command'] === undefined && container['args'] === undefined) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));
