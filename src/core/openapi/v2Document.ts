@@ -14,6 +14,7 @@ import { definitionClosure } from './schemas';
 import { encodeGnosticDocument } from './gnostic';
 import { discoveryPaths, toV2PathItem, type SwaggerPathItem } from './v2Paths';
 import { toV2CustomResourceSchema } from './v2Schemas';
+import { digestHex } from '../util/hex';
 
 export interface SwaggerDocument {
   swagger: '2.0';
@@ -72,8 +73,7 @@ export function buildSwaggerDocument(registry: ResourceRegistry): SwaggerDocumen
 }
 
 async function sha512Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', bytes as BufferSource));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('').toUpperCase();
+  return (await digestHex('SHA-512', bytes)).toUpperCase();
 }
 
 async function build(registry: ResourceRegistry): Promise<OpenAPIV2Spec> {

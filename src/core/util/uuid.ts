@@ -1,7 +1,7 @@
 /** A random (version 4) UUID drawn from a RandomSource, so seeded tests get the same ones. */
 import type { RandomSource } from './clock';
+import { hexOfByte, hexOfBytes } from './hex';
 
-const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** Scratch for the random bytes, read at once: one array for every uid (each object a create stores gets one), not one each. */
 const scratch = new Uint8Array(16);
@@ -13,7 +13,7 @@ export function newUUID(random: RandomSource): string {
   let uid = '';
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) uid += '-';
-    uid += hexByte[b[i]!]!;
+    uid += hexOfByte(b[i]!);
   }
   return uid;
 }
@@ -21,7 +21,5 @@ export function newUUID(random: RandomSource): string {
 /** `length` random hex digits. */
 export function randomHex(random: RandomSource, length: number): string {
   const b = random.fill(new Uint8Array(Math.ceil(length / 2)));
-  let out = '';
-  for (const x of b) out += hexByte[x]!;
-  return out.slice(0, length);
+  return hexOfBytes(b).slice(0, length);
 }

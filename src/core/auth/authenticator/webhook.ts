@@ -10,6 +10,7 @@ import type { Clock } from '../../util/clock';
 import { intersectAudiences } from './audiences';
 import type { AuthenticationOutcome, TokenAuthenticator } from './types';
 import type { UserInfo } from '../user';
+import { digestHex } from '../../util/hex';
 
 export interface WebhookTokenOptions {
   /** `v1beta1` (default) or `v1`. */
@@ -24,8 +25,7 @@ export const defaultWebhookCacheTtlMs = 2 * 60_000;
 
 async function cacheKey(token: string, audiences: readonly string[]): Promise<string> {
   const bytes = new TextEncoder().encode(`${JSON.stringify(audiences)}\u0000${token}`);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return digestHex('SHA-256', bytes);
 }
 
 function asStrings(v: unknown): string[] {

@@ -20,6 +20,7 @@ import {
 import { def, type Library, type OverloadDecl } from '../interpreter/functions';
 import { addR, fixed, factorR, mulR, range, stringTraversal, STRING_TRAVERSAL_FACTOR } from './costs';
 import { i64 } from './stdlib';
+import { hexOfBytes } from '../../util/hex';
 
 const cps = (s: string): string[] => Array.from(s);
 const idxErr = (i: bigint | number): CelError => new CelError(`index out of range: ${i}`);
@@ -279,8 +280,8 @@ function format(fmt: CelValue, args: CelValue): CelValue {
         let h: string;
         if (typeof v === 'bigint') h = v < 0n ? '-' + (-v).toString(16) : v.toString(16);
         else if (v instanceof CelUint) h = v.v.toString(16);
-        else if (typeof v === 'string') h = [...utf8Encode(v)].map((b) => b.toString(16).padStart(2, '0')).join('');
-        else if (v instanceof Uint8Array) h = [...v].map((b) => b.toString(16).padStart(2, '0')).join('');
+        else if (typeof v === 'string') h = hexOfBytes(utf8Encode(v));
+        else if (v instanceof Uint8Array) h = hexOfBytes(v);
         else return new CelError(`error during formatting: only integers, byte buffers, and strings can be formatted as hex, was given ${typeOfValue(v).name}`);
         out += verb === 'X' ? h.toUpperCase() : h;
         break;

@@ -11,6 +11,7 @@ import { errorToStatus } from '../../errors';
 import { aggregatedContentType, negotiateDiscoveryOutput, type DiscoveryOutputChoice } from '../negotiationDiscovery';
 import { protobufSerializer } from '../serializers/protobufSerializer';
 import { writeBytes } from '../responseWriter';
+import { digestHex } from '../../util/hex';
 
 export interface DiscoveryServeOptions extends DiscoveryOptions {
   /** CBORServingAndStorage: the group version documents are offered in CBOR. */
@@ -19,8 +20,7 @@ export interface DiscoveryServeOptions extends DiscoveryOptions {
 
 /** Hex SHA-512 of the document's JSON, quoted (ETag values are quoted strings). */
 async function etagOf(doc: unknown): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-512', new TextEncoder().encode(JSON.stringify(doc))));
-  return `"${Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()}"`;
+  return `"${(await digestHex('SHA-512', new TextEncoder().encode(JSON.stringify(doc)))).toUpperCase()}"`;
 }
 
 /** The response for a discovery path, or undefined when the path names no served document (the caller's 404). */

@@ -9,6 +9,7 @@
  * JSON.parse; this one builds the JSON values directly.
  */
 import { maxNestingDepth } from '../json';
+import { hexOfBytes } from '../../../util/hex';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
@@ -22,10 +23,6 @@ function base64(bytes: Uint8Array, url: boolean): string {
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   const b = btoa(s);
   return url ? b.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '') : b;
-}
-
-function hex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** float16 bits to a number (RFC 8949 Appendix D). */
@@ -195,7 +192,7 @@ class In {
           // Expected later encodings (RFC 8949 3.4.5.2): kube decodes such bytes into a string as that text.
           if (n === 21) return base64(content.bytes, true);
           if (n === 22) return base64(content.bytes, false);
-          if (n === 23) return hex(content.bytes);
+          if (n === 23) return hexOfBytes(content.bytes);
           return this.text(MAJOR_BYTES, content.bytes);
         }
         // Epoch time: the RFC 3339 text JSON would carry.
