@@ -1,7 +1,8 @@
 /**
  * One object, described as `kubectl describe` does (the first view for a
  * Pod) or as `kubectl get -o yaml` shows it (managedFields hidden unless
- * asked, as kubectl does), with edit and delete. Edit copies it into the
+ * asked, as kubectl does), a Pod's containers' logs as `kubectl logs`
+ * reads them (also opened from a container in Describe), with edit and delete. Edit copies it into the
  * editor: whole (with resourceVersion) for a replace, or as an apply
  * manifest without the fields the server sets.
  */
@@ -15,10 +16,12 @@ import { describeWritten } from '../editor/manifest';
 import { applyManifestOf, withoutManagedFields } from './objectYaml';
 
 const ObjectDescription = lazy(() => import('./describe/ObjectDescription'));
+const PodLogs = lazy(() => import('./logs/PodLogs'));
 
-type View = 'describe' | 'yaml';
+type View = 'describe' | 'logs' | 'yaml';
 const VIEWS: readonly [View, string][] = [
   ['describe', 'Describe'],
+  ['logs', 'Logs'],
   ['yaml', 'YAML'],
 ];
 
@@ -29,7 +32,10 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
   const object = useQuery({ queryKey: queryKeys.object(path), queryFn: ({ signal }) => client.get<KubeObject>(path, { signal }) });
   const [showManaged, setShowManaged] = useState(false);
   // A learner debugging a Pod runs `kubectl describe pod` first; other kinds open as YAML.
-  const [view, setView] = useState<View>(kind.group === '' && kind.kind === 'Pod' ? 'describe' : 'yaml');
+  const isPod = kind.group === '' && kind.kind === 'Pod';
+  const [view, setView] = useState<View>(isPod ? 'describe' : 'yaml');
+  // The container the Logs view reads; undefined until one is picked, for kubectl's default.
+  const [logsContainer, setLogsContainer] = useState<string>();
   const [confirming, setConfirming] = useState(false);
   const setDraft = useWorkbench((s) => s.setManifestDraft);
   const showPanel = useWorkbench((s) => s.showPanel);
@@ -41,6 +47,11 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
       void queryClient.removeQueries({ queryKey: queryKeys.object(path) });
     },
   });
+
+  const showLogs = (container: string) => {
+    setLogsContainer(container);
+    setView('logs');
+  };
 
   const edit = (text: string) => {
     setDraft(text);
@@ -92,7 +103,7 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
                 )}
               </div>
               <div className="view-switch" role="group" aria-label="View">
-                {VIEWS.map(([v, label]) => (
+                {VIEWS.filter(([v]) => v !== 'logs' || isPod).map(([v, label]) => (
                   <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} data-testid={`view-${v}`}>
                     {label}
                   </button>
@@ -105,7 +116,11 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
               </div>
               {view === 'describe' ? (
                 <Suspense fallback={<p className="muted">Loading…</p>}>
-                  <ObjectDescription kind={kind} namespace={namespace} name={name} />
+                  <ObjectDescription kind={kind} namespace={namespace} name={name} onShowLogs={isPod ? showLogs : undefined} />
+                </Suspense>
+              ) : view === 'logs' && isPod ? (
+                <Suspense fallback={<p className="muted">Loading…</p>}>
+                  <PodLogs kind={kind} namespace={namespace ?? 'default'} name={name} container={logsContainer} onContainerChange={setLogsContainer} />
                 </Suspense>
               ) : (
                 <pre className="yaml" tabIndex={0} aria-label="Object YAML" data-testid="object-yaml">

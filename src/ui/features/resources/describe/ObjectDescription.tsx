@@ -17,9 +17,11 @@ interface ObjectDescriptionProps {
   kind: ResourceKind;
   namespace: string | undefined;
   name: string;
+  /** Opens a Pod container's log (the Logs view). */
+  onShowLogs?: (container: string) => void;
 }
 
-export default function ObjectDescription({ kind, namespace, name }: ObjectDescriptionProps) {
+export default function ObjectDescription({ kind, namespace, name, onShowLogs }: ObjectDescriptionProps) {
   const ns = kind.namespaced ? namespace : undefined;
   const watched = useWatchedList(kind, ns, '', `metadata.name=${name}`);
   const object = watched.data?.items.find((item) => item.metadata?.name === name);
@@ -32,7 +34,7 @@ export default function ObjectDescription({ kind, namespace, name }: ObjectDescr
       {object && (
         <>
           <MetadataFacts object={object} now={now} />
-          {kind.group === '' && kind.kind === 'Pod' && <PodDescription pod={object} now={now} />}
+          {kind.group === '' && kind.kind === 'Pod' && <PodDescription pod={object} now={now} onShowLogs={onShowLogs} />}
           {object.metadata?.uid && <EventsTable uid={object.metadata.uid} namespace={ns} now={now} />}
         </>
       )}

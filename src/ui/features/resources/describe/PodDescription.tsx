@@ -2,7 +2,8 @@
 import type { KubeObject } from '../../../api';
 import { describePod, type ContainerDescription, type ContainerGroup, type StateDescription } from './podDescription';
 
-export function PodDescription({ pod, now }: { pod: KubeObject; now: Date }) {
+/** onShowLogs, when given, puts a "logs" action on each container. */
+export function PodDescription({ pod, now, onShowLogs }: { pod: KubeObject; now: Date; onShowLogs?: (container: string) => void }) {
   const d = describePod(pod, now);
   return (
     <div className="pod-description" data-testid="pod-description">
@@ -47,7 +48,7 @@ export function PodDescription({ pod, now }: { pod: KubeObject; now: Date }) {
         </dd>
       </dl>
       {d.groups.map((group) => (
-        <ContainerGroupSection key={group.title} group={group} />
+        <ContainerGroupSection key={group.title} group={group} onShowLogs={onShowLogs} />
       ))}
       <h3>Conditions</h3>
       {d.conditions.length === 0 ? (
@@ -74,7 +75,7 @@ export function PodDescription({ pod, now }: { pod: KubeObject; now: Date }) {
   );
 }
 
-function ContainerGroupSection({ group }: { group: ContainerGroup }) {
+function ContainerGroupSection({ group, onShowLogs }: { group: ContainerGroup; onShowLogs: ((container: string) => void) | undefined }) {
   const id = `containers-${group.title.replace(/\s+/g, '-').toLowerCase()}`;
   return (
     <section className="container-group" aria-labelledby={id} data-testid="container-group" data-title={group.title}>
@@ -83,13 +84,13 @@ function ContainerGroupSection({ group }: { group: ContainerGroup }) {
         {group.containers.length === 0 && <span className="muted"> &lt;none&gt;</span>}
       </h3>
       {group.containers.map((c) => (
-        <ContainerCard key={c.name} container={c} group={group.title} />
+        <ContainerCard key={c.name} container={c} group={group.title} onShowLogs={onShowLogs} />
       ))}
     </section>
   );
 }
 
-function ContainerCard({ container: c, group }: { container: ContainerDescription; group: string }) {
+function ContainerCard({ container: c, group, onShowLogs }: { container: ContainerDescription; group: string; onShowLogs: ((container: string) => void) | undefined }) {
   const s = c.status;
   return (
     <article className="container-card" aria-label={`${group}: ${c.name}`} data-testid="container" data-name={c.name} data-group={group} data-state={s?.state.state ?? ''}>
@@ -99,6 +100,11 @@ function ContainerCard({ container: c, group }: { container: ContainerDescriptio
           <span className="sidecar-badge" data-testid="sidecar" title="An init container with restartPolicy: Always keeps running beside the containers">
             sidecar (restartPolicy: Always)
           </span>
+        )}
+        {onShowLogs && (
+          <button type="button" className="link container-logs" onClick={() => onShowLogs(c.name)} title={`kubectl logs -c ${c.name}`} data-testid="container-logs">
+            logs
+          </button>
         )}
       </h4>
       <dl className="describe-facts">
