@@ -14,7 +14,7 @@ afterAll(async () => {
 const stdout = async (args: string[]) => (await t.kubectl(args)).stdout.trim();
 
 describe('simulated kubelet: ephemeral and sidecar containers', () => {
-  it('kubectl debug: the ephemeral container runs (status, describe); -it reaches attach and ends with the dial error instead of waiting', async () => {
+  it('kubectl debug: the ephemeral container runs (status, describe); -i attaches to its shell, which runs what it reads and ends with its input', async () => {
     await eventually(() => stdout(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+Ready\s/.test(o), 'the node');
     expect(await t.kubectlOk(['run', 'web', '--image=nginx:1.27'])).toContain('created');
     await eventually(() => stdout(['get', 'pod', 'web', '--no-headers']), (o) => /^web\s+1\/1\s+Running\s/.test(o), 'web running');
@@ -30,11 +30,12 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
     // READY still counts the pod's own container only.
     expect(await stdout(['get', 'pod', 'web', '--no-headers'])).toMatch(/^web\s+1\/1\s+Running\s/);
 
-    // -it with stdin closed: kubectl waits for the container to run, then attach fails as it does for a node nobody can reach.
-    const it = await run('timeout', ['60', 'kubectl', 'debug', 'web', '-it', '--image=busybox', '--container=debugger-it'], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath });
-    expect(it.code).not.toBe(124);
-    expect(it.stderr).toMatch(/couldn't attach to pod\/web, falling back to streaming logs: error dialing backend: dial tcp/);
+    // -i with a shell: kubectl waits for the container to run, attaches to its stdin; the shell runs what it reads and ends with it.
+    const it = await run('timeout', ['60', 'kubectl', 'debug', 'web', '-i', '--image=busybox', '--container=debugger-it', '--', 'sh'], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, 'echo debugging $HOSTNAME\n');
+    expect(it.code).toBe(0);
+    expect(it.stdout).toContain('debugging web\n');
     expect(await stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[1].name}'])).toBe('debugger-it');
+    await eventually(() => stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[1].state.terminated.exitCode}']), (c) => c === '0', 'the debug shell ended');
   });
 
   it('a pod with a sidecar shows 2/2 Running; a Job pod with one completes', async () => {
