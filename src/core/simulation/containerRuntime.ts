@@ -13,27 +13,12 @@
  * then; what it wrote is revealed only once the clock passes its time.
  */
 import type { KubeObject } from '../api/types';
+import type { ContainerProcess, ProcessOutput } from './containerProcess';
 
-/** What a process wrote, at a time on the server clock (ms since the epoch); stream 1 is stdout, 2 stderr. */
-export interface ProcessOutput {
-  at: number;
-  stream: 1 | 2;
-  text: string;
-}
+export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
-export interface ProcessAdvance {
-  output: ProcessOutput[];
-  exit?: { code: number; at: number };
-  /** The time the process has run to: the time asked for, unless its step budget ran out first. */
-  reached: number;
-}
-
-/** A running process, driven by its virtual clock (containerProcess.ts). */
-export interface RuntimeProcess {
-  advance(until: number, maxSteps?: number): ProcessAdvance;
-  input(text: string, at: number): void;
-  closeInput(at: number): void;
-}
+/** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt'>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
