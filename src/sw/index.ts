@@ -8,7 +8,8 @@ export {
   DATABASE_NAME,
   sendToWorker,
   parseWorkerMessage,
+  parseStreamMessage,
   WorkerReplyTimeoutError,
 } from './protocol';
-export type { PageMessage, WorkerMessage, MessageTarget } from './protocol';
+export type { PageMessage, WorkerMessage, MessageTarget, StreamMessage } from './protocol';
 export { settingsFromUrl, workerUrlWith, type WorkerSettings } from './settings';

@@ -9,7 +9,7 @@
  */
 
 /** Bumped whenever a message shape changes. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 interface BuildEnv {
   env?: { KUBESIM_BUILD_ID?: string };
@@ -29,7 +29,28 @@ export type PageMessage =
   /** Asks for the worker's protocol version and build id. */
   | { type: 'kubesim/hello' }
   /** Asks the worker to control every in-scope page (recovers a page loaded with Shift-reload). */
-  | { type: 'kubesim/claim' };
+  | { type: 'kubesim/claim' }
+  /** Asks for the stream a GET of path with `Connection: Upgrade` would open (exec, attach); the worker answers on the port (StreamMessage). */
+  | { type: 'kubesim/stream-open'; id: string; path: string }
+  /** What the page's user typed or pasted: the stream's stdin. */
+  | { type: 'kubesim/stream-input'; id: string; data: string }
+  /** The page closed the stream's stdin (v5.channel.k8s.io's close of channel 0). */
+  | { type: 'kubesim/stream-close-input'; id: string }
+  /** The page left the stream (the connection closed). */
+  | { type: 'kubesim/stream-detach'; id: string }
+  /** Sent while a stream is open: a worker with no event for 30 seconds is stopped by the browser. */
+  | { type: 'kubesim/stream-ping'; id: string };
+
+/** What the worker posts on a stream's port: the remotecommand channels as messages. */
+export type StreamMessage =
+  /** The API server answered without upgrading (a Status, or the kubelet's plain-text error). */
+  | { type: 'refused'; code: number; contentType: string; body: string }
+  /** The streams are ready (the kubelet's first, empty message). */
+  | { type: 'opened' }
+  /** Output: stream 1 is stdout (with a terminal, everything), 2 stderr. */
+  | { type: 'output'; stream: 1 | 2; text: string }
+  /** The error channel: the command's end as a metav1.Status. */
+  | { type: 'done'; status: Record<string, unknown> };
 
 export type WorkerMessage =
   | { type: 'kubesim/hello'; protocolVersion: number; buildId: string }
@@ -37,6 +58,7 @@ export type WorkerMessage =
   | { type: 'kubesim/error'; message: string };
 
 const PAGE_TYPES: ReadonlySet<string> = new Set(['kubesim/hello', 'kubesim/claim']);
+const STREAM_TYPES: ReadonlySet<string> = new Set(['kubesim/stream-open', 'kubesim/stream-input', 'kubesim/stream-close-input', 'kubesim/stream-detach', 'kubesim/stream-ping']);
 
 function typeOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
@@ -47,7 +69,37 @@ function typeOf(data: unknown): string | undefined {
 /** Unpacks a message received by the worker; undefined when it is not one of ours. */
 export function parsePageMessage(data: unknown): PageMessage | undefined {
   const type = typeOf(data);
-  return type !== undefined && PAGE_TYPES.has(type) ? ({ type } as PageMessage) : undefined;
+  if (type === undefined) return undefined;
+  if (PAGE_TYPES.has(type)) return { type } as PageMessage;
+  if (!STREAM_TYPES.has(type)) return undefined;
+  const { id, path, data: input } = data as Record<string, unknown>;
+  if (typeof id !== 'string') return undefined;
+  switch (type) {
+    case 'kubesim/stream-open':
+      return typeof path === 'string' && path.startsWith('/') ? { type, id, path } : undefined;
+    case 'kubesim/stream-input':
+      return typeof input === 'string' ? { type, id, data: input } : undefined;
+    default:
+      return { type, id } as PageMessage;
+  }
+}
+
+/** Unpacks a message received by the page on a stream's port; undefined when malformed. */
+export function parseStreamMessage(data: unknown): StreamMessage | undefined {
+  const type = typeOf(data);
+  const record = data as Record<string, unknown>;
+  switch (type) {
+    case 'refused':
+      return typeof record.code === 'number' && typeof record.body === 'string' ? { type, code: record.code, contentType: typeof record.contentType === 'string' ? record.contentType : '', body: record.body } : undefined;
+    case 'opened':
+      return { type };
+    case 'output':
+      return (record.stream === 1 || record.stream === 2) && typeof record.text === 'string' ? { type, stream: record.stream, text: record.text } : undefined;
+    case 'done':
+      return typeof record.status === 'object' && record.status !== null ? { type, status: record.status as Record<string, unknown> } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** Unpacks a reply received by the page; undefined when malformed. */
@@ -81,7 +133,7 @@ export class WorkerReplyTimeoutError extends Error {
 }
 
 /** Page side: sends one message on a fresh channel and resolves with the worker's reply. */
-export function sendToWorker(target: MessageTarget, message: PageMessage, timeoutMs = 5_000): Promise<WorkerMessage> {
+export function sendToWorker(target: MessageTarget, message: Extract<PageMessage, { type: 'kubesim/hello' | 'kubesim/claim' }>, timeoutMs = 5_000): Promise<WorkerMessage> {
   return new Promise((resolve, reject) => {
     const channel = new MessageChannel();
     const timer = setTimeout(() => {

@@ -18,6 +18,7 @@ import { createDataFetcher, type DataCacheStorage } from './dataCache';
 import { createFetchListener } from './fetchHandler';
 import { lazily } from './lazyServer';
 import { createMessageListener } from './messages';
+import { createStreamHost } from './streams';
 import { DATABASE_NAME } from './protocol';
 import { serverOptionsFrom } from './serverOptions';
 import { settingsFromUrl } from './settings';
@@ -43,7 +44,7 @@ const apiServer = lazily(async () => {
 
 scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
 scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
-scope.addEventListener('message', createMessageListener(scope.clients));
+scope.addEventListener('message', createMessageListener(scope.clients, createStreamHost(new URL(scope.registration.scope).origin, apiServer)));
 scope.addEventListener(
   'fetch',
   createFetchListener({

@@ -17,13 +17,18 @@ import { applyManifestOf, withoutManagedFields } from './objectYaml';
 
 const ObjectDescription = lazy(() => import('./describe/ObjectDescription'));
 const PodLogs = lazy(() => import('./logs/PodLogs'));
+// The terminal (xterm.js) loads with the view that needs it.
+const PodExec = lazy(() => import('./exec/PodExec'));
 
-type View = 'describe' | 'logs' | 'yaml';
+type View = 'describe' | 'logs' | 'exec' | 'yaml';
 const VIEWS: readonly [View, string][] = [
   ['describe', 'Describe'],
   ['logs', 'Logs'],
+  ['exec', 'Exec'],
   ['yaml', 'YAML'],
 ];
+/** Views only a Pod has. */
+const POD_VIEWS: ReadonlySet<View> = new Set(['logs', 'exec']);
 
 export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; namespace: string | undefined; name: string }) {
   const client = useApiClient();
@@ -103,7 +108,7 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
                 )}
               </div>
               <div className="view-switch" role="group" aria-label="View">
-                {VIEWS.filter(([v]) => v !== 'logs' || isPod).map(([v, label]) => (
+                {VIEWS.filter(([v]) => !POD_VIEWS.has(v) || isPod).map(([v, label]) => (
                   <button key={v} type="button" aria-pressed={view === v} onClick={() => setView(v)} data-testid={`view-${v}`}>
                     {label}
                   </button>
@@ -121,6 +126,10 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
               ) : view === 'logs' && isPod ? (
                 <Suspense fallback={<p className="muted">Loading…</p>}>
                   <PodLogs kind={kind} namespace={namespace ?? 'default'} name={name} container={logsContainer} onContainerChange={setLogsContainer} />
+                </Suspense>
+              ) : view === 'exec' && isPod ? (
+                <Suspense fallback={<p className="muted">Loading…</p>}>
+                  <PodExec kind={kind} namespace={namespace ?? 'default'} name={name} container={logsContainer} onContainerChange={setLogsContainer} />
                 </Suspense>
               ) : (
                 <pre className="yaml" tabIndex={0} aria-label="Object YAML" data-testid="object-yaml">

@@ -1,0 +1,124 @@
+/**
+ * The Exec view in real Chromium, on a tab whose server runs a simulated
+ * node: `kubectl exec` into a Pod's container through the service worker,
+ * which cannot take a WebSocket upgrade and streams over messages instead.
+ * A shell with a terminal (prompt, echo, editing by the container's line
+ * discipline), the exit code printed as kubectl prints it, a command run with
+ * -i alone (the line edited in the page, ^D ending the input), a refusal,
+ * and the stream left when the view closes.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+
+let wb: Workbench;
+let sim: BrowserProfile;
+let page: Page;
+
+beforeAll(async () => {
+  wb = await openWorkbench();
+  sim = await wb.openProfile({ 'kubesim.simulatedNodes': '1' });
+  page = sim.page;
+  await page.goto(wb.baseUrl);
+  await workbenchReady(page);
+});
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+/** A request made by the page itself (through the worker), as the workbench's user. */
+function pageRequest(method: string, path: string, body?: unknown): Promise<number> {
+  return page.evaluate(async ({ method, path, body }) => (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status, { method, path, body });
+}
+
+const pods = '/api/v1/namespaces/default/pods';
+/** The terminal's screen as xterm.js renders it, rows joined by newlines, trailing blanks dropped. */
+const screen = () => page.locator('[data-testid="exec-terminal"] .xterm-rows').evaluate((rows) => [...rows.children].map((r) => (r.textContent ?? '').replace(/\s+$/, '')).join('\n').replace(/\n+$/, ''));
+const phase = () => page.getByTestId('exec-state').getAttribute('data-phase');
+const stateText = () => page.getByTestId('exec-state').textContent();
+
+async function openExec(name: string): Promise<void> {
+  await page.getByTestId('tab-resources').click();
+  await page.getByTestId('kind-select').selectOption('/v1/pods');
+  const row = page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
+  await row.waitFor({ timeout: 30_000 });
+  await row.getByTestId('open-object').click();
+  await page.locator(`[data-testid="object-detail"][data-name="${name}"]`).waitFor();
+  await page.getByTestId('view-exec').click();
+}
+
+/** Types into the terminal as a user does (xterm.js reads its hidden textarea). */
+async function typeLine(text: string): Promise<void> {
+  await page.locator('[data-testid="exec-terminal"] .xterm-helper-textarea').focus();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+describe('Exec view of a Pod', () => {
+  it('runs sh with -it in kubectl\'s default container: the prompt, echo, output and the exit code as kubectl prints it', async () => {
+    await expect.poll(() => pageRequest('GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', annotations: { 'kubectl.kubernetes.io/default-container': 'tools' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', command: ['sleep', '3600'] }, { name: 'tools', image: 'busybox:1.36', command: ['sleep', '3600'], env: [{ name: 'GREETING', value: 'hello from tools' }] }] } };
+    expect(await pageRequest('POST', pods, body)).toBe(201);
+    await expect.poll(async () => page.evaluate(async (p) => ((await (await fetch(p)).json()) as { status?: { phase?: string } }).status?.phase, `${pods}/shell`), { timeout: 30_000 }).toBe('Running');
+    await openExec('shell');
+    await expect.poll(() => page.getByTestId('exec-container').locator('option').allTextContents(), { timeout: 30_000 }).toEqual(['tools', 'web']);
+    expect(await page.getByTestId('exec-command').textContent()).toBe('kubectl exec -it shell -n default -c tools -- sh');
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('/ #');
+    await typeLine('echo "$GREETING" $((6*7))');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('/ # echo "$GREETING" $((6*7))\nhello from tools 42\n/ #');
+    // The container's terminal edits the line: a backspace takes back the typed character.
+    await page.keyboard.type('hostnamx');
+    await page.keyboard.press('Backspace');
+    await typeLine('e');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('/ # echo "$GREETING" $((6*7))\nhello from tools 42\n/ # hostname\nshell\n/ #');
+    await typeLine('exit 3');
+    await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
+    expect(await stateText()).toBe('command terminated with exit code 3');
+    expect(await page.getByTestId('exec-connect').isVisible()).toBe(true);
+  });
+
+  it('-i without -t: the page edits the line, the command reads it, ^D ends its input; stderr is shown too', async () => {
+    await page.getByTestId('exec-container').selectOption('web');
+    await page.getByTestId('exec-tty').uncheck();
+    await page.getByTestId('exec-command-input').fill(`sh -c 'while read l; do echo "got $l"; done; echo bye >&2'`);
+    expect(await page.getByTestId('exec-command').textContent()).toBe(`kubectl exec -i shell -n default -c web -- sh -c 'while read l; do echo "got $l"; done; echo bye >&2'`);
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    await typeLine('one');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('one\ngot one');
+    await page.keyboard.press('Control+d');
+    await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
+    expect(await screen()).toBe('one\ngot one\nbye');
+    expect(await stateText()).toBe('The command ended.');
+  });
+
+  it('a command the container does not have is refused as the runtime refuses it', async () => {
+    await page.getByTestId('exec-command-input').fill('no-such-tool --help');
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
+    expect(await stateText()).toMatch(/^Error from server \(InternalError\): Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "no-such-tool": executable file not found in \$PATH: unknown$/);
+  });
+
+  it('leaving the view leaves the stream; coming back runs a new shell in a new terminal', async () => {
+    await page.getByTestId('exec-tty').check();
+    await page.getByTestId('exec-command-input').fill('sh');
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(screen, { timeout: 30_000 }).toBe('/ #');
+    await typeLine('sleep 1000');
+    await page.getByTestId('view-yaml').click();
+    await page.getByTestId('view-exec').click();
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(screen, { timeout: 30_000 }).toBe('/ #');
+    // Not the shell left sleeping: a new one, which answers at once.
+    await typeLine('echo $$ is new');
+    await expect.poll(screen, { timeout: 30_000 }).toMatch(/^\/ # echo \$\$ is new\n\d+ is new\n\/ #$/);
+  });
+
+  it('fits 1280 wide, and no console errors or page errors', async () => {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    expect(sim.errors, sim.errors.join('\n')).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { execEndText, kubectlExecCommand, podExecPath, splitCommand } from './podExec';
+
+describe('the Exec view as kubectl exec', () => {
+  it('asks for pods/exec with kubectl -it parameters (no stderr with a terminal)', () => {
+    expect(podExecPath('default', 'web', { container: 'app', command: ['sh'], stdin: true, tty: true })).toBe('/api/v1/namespaces/default/pods/web/exec?command=sh&container=app&stdin=true&stdout=true&tty=true');
+    expect(podExecPath('my ns', 'web', { container: 'app', command: ['sh', '-c', 'echo a b'], stdin: false, tty: false })).toBe('/api/v1/namespaces/my%20ns/pods/web/exec?command=sh&command=-c&command=echo+a+b&container=app&stdout=true&stderr=true');
+  });
+
+  it('shows the kubectl command with the words quoted as a shell needs them', () => {
+    expect(kubectlExecCommand('web', 'default', { container: 'app', command: ['sh'], stdin: true, tty: true })).toBe('kubectl exec -it web -n default -c app -- sh');
+    expect(kubectlExecCommand('web', 'default', { container: 'app', command: ['sh', '-c', "echo it's"], stdin: true, tty: false })).toBe(`kubectl exec -i web -n default -c app -- sh -c 'echo it'\\''s'`);
+    expect(kubectlExecCommand('web', 'dev', { container: 'app', command: ['ls', '/tmp'], stdin: false, tty: false })).toBe('kubectl exec web -n dev -c app -- ls /tmp');
+  });
+
+  it('splits a command line into words as a shell would', () => {
+    expect(splitCommand('sh')).toEqual(['sh']);
+    expect(splitCommand('  sh  -c   "echo \\"hi\\" $HOME"  ')).toEqual(['sh', '-c', 'echo "hi" $HOME']);
+    expect(splitCommand("sh -c 'a  b'c")).toEqual(['sh', '-c', 'a  bc']);
+    expect(splitCommand('echo a\\ b ""')).toEqual(['echo', 'a b', '']);
+    expect(splitCommand("sh -c 'open")).toBeUndefined();
+    expect(splitCommand('   ')).toEqual([]);
+  });
+
+  it('prints the end as kubectl does', () => {
+    expect(execEndText({ kind: 'done', status: { kind: 'Status', apiVersion: 'v1', status: 'Success' } })).toBe('');
+    expect(execEndText({ kind: 'done', status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NonZeroExitCode', message: 'command terminated with non-zero exit code: error executing command [sh], exit code 3', details: { causes: [{ reason: 'ExitCode', message: '3' }] } } })).toBe('command terminated with exit code 3');
+    expect(execEndText({ kind: 'refused', status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 400, reason: 'BadRequest', message: 'container nope is not valid for pod web' } })).toBe('Error from server (BadRequest): container nope is not valid for pod web');
+    expect(execEndText({ kind: 'done', status: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'Internal error occurred: x' } })).toBe('Error from server (InternalError): Internal error occurred: x');
+    expect(execEndText({ kind: 'closed' })).toBe('');
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * What the Exec view asks for, as `kubectl exec` asks it: the pods/exec path
+ * with kubectl's parameters for -i/-t, the command line as kubectl would be
+ * typed for it, and how the end is printed (kubectl's `command terminated
+ * with exit code N`, or the server's error).
+ */
+import type { Status } from '../../../api';
+import { serverErrorText } from '../logs/podLogs';
+import type { ExecEnd } from './execStream';
+
+export interface PodExecOptions {
+  container: string;
+  command: readonly string[];
+  /** -i: the process reads what is typed. */
+  stdin: boolean;
+  /** -t: a terminal (stdout and stderr merged, keystrokes sent as typed). */
+  tty: boolean;
+}
+
+/** The pods/exec path kubectl asks for: stderr only without a terminal (a terminal merges it into stdout). */
+export function podExecPath(namespace: string, name: string, o: PodExecOptions): string {
+  const query = new URLSearchParams();
+  for (const c of o.command) query.append('command', c);
+  query.set('container', o.container);
+  if (o.stdin) query.set('stdin', 'true');
+  query.set('stdout', 'true');
+  if (o.tty) query.set('tty', 'true');
+  else query.set('stderr', 'true');
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/exec?${query}`;
+}
+
+/** A word as a POSIX shell needs it written to stay one word. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The kubectl command that opens the same stream. */
+export function kubectlExecCommand(name: string, namespace: string, o: PodExecOptions): string {
+  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
+  return ['kubectl exec', flags, name, `-n ${namespace}`, `-c ${o.container}`, '--', ...o.command.map(shellWord)].filter(Boolean).join(' ');
+}
+
+/**
+ * Splits a command line into words as a POSIX shell would for simple input:
+ * blanks separate words, single quotes keep everything, double quotes keep
+ * all but `\"` and `\\`, a backslash outside quotes keeps the next
+ * character. undefined for an unclosed quote.
+ */
+export function splitCommand(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === ' ' || c === '\t' || c === '\n') {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if (c === "'") {
+      const close = line.indexOf("'", i + 1);
+      if (close < 0) return undefined;
+      word += line.slice(i + 1, close);
+      inWord = true;
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) {
+        if (line[j] === '\\' && (line[j + 1] === '"' || line[j + 1] === '\\')) j++;
+        word += line[j];
+      }
+      if (j >= line.length) return undefined;
+      inWord = true;
+      i = j;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i];
+      inWord = true;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** What kubectl prints when the stream ends: nothing for success, the exit code, or the server's error. */
+export function execEndText(end: ExecEnd): string {
+  if (end.kind === 'closed') return '';
+  const status: Status = end.status;
+  if (end.kind === 'done' && status.status === 'Success') return '';
+  if (end.kind === 'done' && status.reason === 'NonZeroExitCode') {
+    const code = status.details?.causes?.find((c) => c.reason === 'ExitCode')?.message ?? '';
+    return `command terminated with exit code ${code}`;
+  }
+  return serverErrorText(status);
+}
