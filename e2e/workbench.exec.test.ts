@@ -117,6 +117,31 @@ describe('Exec view of a Pod', () => {
     await expect.poll(screen, { timeout: 30_000 }).toMatch(/^\/ # echo \$\$ is new\n\d+ is new\n\/ #$/);
   });
 
+  it('attach -it joins the container\'s own shell: kubectl\'s hint, the same process on a second attach, and how to resume', async () => {
+    const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'console' }, spec: { containers: [{ name: 'console', image: 'busybox:1.36', command: ['sh'], stdin: true, tty: true }] } };
+    expect(await pageRequest('POST', pods, body)).toBe(201);
+    await expect.poll(async () => page.evaluate(async (p) => ((await (await fetch(p)).json()) as { status?: { phase?: string } }).status?.phase, `${pods}/console`), { timeout: 30_000 }).toBe('Running');
+    await openExec('console');
+    await page.getByTestId('exec-mode').selectOption('attach');
+    expect(await page.getByTestId('exec-command-input').count()).toBe(0);
+    expect(await page.getByTestId('exec-command').textContent()).toBe('kubectl attach -it console -n default -c console');
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    expect(await stateText()).toBe("If you don't see a command prompt, try pressing enter.");
+    // The prompt was written before anyone attached: attach shows what comes from now on.
+    expect(await screen()).toBe('');
+    await typeLine('X=kept; echo set');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('X=kept; echo set\nset\n/ #');
+    await page.getByTestId('exec-disconnect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
+    expect(await stateText()).toBe("Session ended, resume using 'kubectl attach console -c console -i -t' command when the pod is running");
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    await typeLine('echo $X');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('echo $X\nkept\n/ #');
+    await page.getByTestId('exec-disconnect').click();
+  });
+
   it('fits 1280 wide, and no console errors or page errors', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(sim.errors, sim.errors.join('\n')).toEqual([]);

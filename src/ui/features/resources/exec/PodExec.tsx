@@ -1,7 +1,8 @@
 /**
  * The Exec view of a Pod, as `kubectl exec` runs a command in one of its
- * containers: a container (kubectl's default first), the command, -i and -t,
- * and a terminal (xterm.js) wired to the stream the service worker opens
+ * containers, or `kubectl attach` joins the container's own process: a
+ * container (kubectl's default first), the command, -i and -t, and a
+ * terminal (xterm.js) wired to the stream the service worker opens
  * (execStream.ts). With -t the container's terminal does the echo and line
  * editing; with -i alone the view edits the line locally and sends it on
  * Enter, as a terminal in cooked mode does, and ^D closes the input. The end
@@ -10,11 +11,12 @@
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useId, useRef, useState } from 'react';
+import { record, str } from '../../../../core/printers/format';
 import { useWatchedList, type ResourceKind } from '../../../api';
 import { StatusError } from '../../../common';
 import { containerLabel, logContainers } from '../logs/podLogs';
 import { openExecStream, type ExecEnd, type ExecStream } from './execStream';
-import { execEndText, kubectlExecCommand, podExecPath, splitCommand, type PodExecOptions } from './podExec';
+import { attachEndedText, execEndText, kubectlAttachCommand, kubectlExecCommand, podAttachPath, podExecPath, splitCommand, type PodExecOptions } from './podExec';
 
 interface PodExecProps {
   kind: ResourceKind;
@@ -26,6 +28,7 @@ interface PodExecProps {
 }
 
 type Phase = 'idle' | 'connecting' | 'open' | 'ended';
+type Mode = 'exec' | 'attach';
 
 /** The worker that answers this page's API requests (it runs the cluster). */
 function worker(): ServiceWorker | null {
@@ -37,17 +40,21 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
   const pod = watched.data?.items.find((item) => item.metadata?.name === name);
   const containers = pod ? logContainers(pod) : [];
   const chosen = containers.find((c) => c.name === container) ?? containers[0];
+  const [mode, setMode] = useState<Mode>('exec');
   const [commandText, setCommandText] = useState('sh');
   const [stdin, setStdin] = useState(true);
   const [tty, setTty] = useState(true);
   const [phase, setPhase] = useState<Phase>('idle');
-  const [endText, setEndText] = useState('');
+  /** What the view says once the stream ended: kubectl's message, or ours; failed when it is an error. */
+  const [ending, setEnding] = useState({ text: '', failed: false });
   const screen = useRef<HTMLDivElement>(null);
   const session = useRef<{ terminal: Terminal; stream: ExecStream } | null>(null);
   const ids = useId();
 
   const command = splitCommand(commandText);
-  const options: PodExecOptions | undefined = chosen && command?.length ? { container: chosen.name, command, stdin, tty } : undefined;
+  // attach runs no command of its own: the container's process is joined.
+  const options: PodExecOptions | undefined = chosen && (mode === 'attach' || command?.length) ? { container: chosen.name, command: mode === 'attach' ? [] : (command ?? []), stdin, tty } : undefined;
+  const restartsAlways = str(record(pod?.['spec'])['restartPolicy']) !== 'Never' && str(record(pod?.['spec'])['restartPolicy']) !== 'OnFailure';
 
   const disconnect = () => {
     session.current?.stream.close();
@@ -69,14 +76,18 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
     const terminal = new Terminal({ convertEol: !options.tty, cursorBlink: options.tty, fontSize: 13, rows: 20, cols: 100, scrollback: 5000 });
     terminal.open(screen.current);
     setPhase('connecting');
-    setEndText('');
-    const stream = openExecStream(target, podExecPath(namespace, name, options), {
+    setEnding({ text: '', failed: false });
+    const attaching = mode === 'attach';
+    const path = attaching ? podAttachPath(namespace, name, options) : podExecPath(namespace, name, options);
+    const stream = openExecStream(target, path, {
       onOpen: () => setPhase('open'),
       onOutput: (_stream, text) => terminal.write(text),
       onEnd: (end: ExecEnd) => {
-        if (end.kind === 'closed') return setPhase('ended');
         setPhase('ended');
-        setEndText(execEndText(end));
+        const failure = end.kind === 'closed' ? '' : execEndText(end);
+        // kubectl attach -it says how to come back to a container that runs on.
+        const resume = attaching && options.stdin && options.tty && restartsAlways ? attachEndedText(name, options.container) : '';
+        setEnding(failure ? { text: failure, failed: true } : { text: resume || (end.kind === 'closed' ? 'Disconnected.' : 'The command ended.'), failed: false });
         if (session.current?.stream === stream) session.current = null;
       },
     });
@@ -121,8 +132,16 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
               </option>
             ))}
           </select>
-          <label htmlFor={`${ids}-command`}>Command</label>
-          <input id={`${ids}-command`} className="exec-command-input" value={commandText} onChange={(e) => setCommandText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && connect()} spellCheck={false} data-testid="exec-command-input" />
+          <select aria-label="Verb" value={mode} onChange={(e) => setMode(e.target.value as Mode)} disabled={phase === 'open' || phase === 'connecting'} data-testid="exec-mode">
+            <option value="exec">exec: run a command</option>
+            <option value="attach">attach: join the container's process</option>
+          </select>
+          {mode === 'exec' && (
+            <>
+              <label htmlFor={`${ids}-command`}>Command</label>
+              <input id={`${ids}-command`} className="exec-command-input" value={commandText} onChange={(e) => setCommandText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && connect()} spellCheck={false} data-testid="exec-command-input" />
+            </>
+          )}
           <label title="-i, --stdin: pass what you type to the command's standard input">
             <input type="checkbox" checked={stdin} onChange={(e) => setStdin(e.target.checked)} data-testid="exec-stdin" /> -i
           </label>
@@ -140,26 +159,27 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
           )}
         </div>
       )}
-      {commandText.trim() !== '' && !command && <p className="muted">The command has an unclosed quote.</p>}
+      {mode === 'exec' && commandText.trim() !== '' && !command && <p className="muted">The command has an unclosed quote.</p>}
       {options && (
         <p className="muted logs-command" data-testid="exec-command">
-          <code>{kubectlExecCommand(name, namespace, options)}</code>
+          <code>{mode === 'attach' ? kubectlAttachCommand(name, namespace, options) : kubectlExecCommand(name, namespace, options)}</code>
         </p>
       )}
       <div className="exec-terminal" ref={screen} data-testid="exec-terminal" hidden={phase === 'idle'} />
-      <ExecState phase={phase} endText={endText} />
+      <ExecState phase={phase} ending={ending} hint={mode === 'attach' && stdin && tty ? "If you don't see a command prompt, try pressing enter." : ''} />
     </div>
   );
 }
 
-function ExecState({ phase, endText }: { phase: Phase; endText: string }) {
+function ExecState({ phase, ending, hint }: { phase: Phase; ending: { text: string; failed: boolean }; hint: string }) {
   let text = '';
-  if (phase === 'connecting') text = 'Asking the kubelet to run the command…';
-  else if (phase === 'open') text = 'Connected: what you type goes to the command.';
-  else if (phase === 'ended') text = endText || 'The command ended.';
+  if (phase === 'connecting') text = 'Asking the kubelet for the stream…';
+  // attach -it: kubectl's own hint, since the process printed its prompt before anyone joined.
+  else if (phase === 'open') text = hint || 'Connected: what you type goes to the command.';
+  else if (phase === 'ended') text = ending.text;
   if (text === '') return null;
   return (
-    <p className={phase === 'ended' && endText ? 'exec-state exec-failed' : 'muted exec-state'} role="status" data-testid="exec-state" data-phase={phase}>
+    <p className={phase === 'ended' && ending.failed ? 'exec-state exec-failed' : 'muted exec-state'} role="status" data-testid="exec-state" data-phase={phase}>
       {text}
     </p>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execEndText, kubectlExecCommand, podExecPath, splitCommand } from './podExec';
+import { attachEndedText, execEndText, kubectlAttachCommand, kubectlExecCommand, podAttachPath, podExecPath, splitCommand } from './podExec';
 
 describe('the Exec view as kubectl exec', () => {
   it('asks for pods/exec with kubectl -it parameters (no stderr with a terminal)', () => {
@@ -11,6 +11,14 @@ describe('the Exec view as kubectl exec', () => {
     expect(kubectlExecCommand('web', 'default', { container: 'app', command: ['sh'], stdin: true, tty: true })).toBe('kubectl exec -it web -n default -c app -- sh');
     expect(kubectlExecCommand('web', 'default', { container: 'app', command: ['sh', '-c', "echo it's"], stdin: true, tty: false })).toBe(`kubectl exec -i web -n default -c app -- sh -c 'echo it'\\''s'`);
     expect(kubectlExecCommand('web', 'dev', { container: 'app', command: ['ls', '/tmp'], stdin: false, tty: false })).toBe('kubectl exec web -n dev -c app -- ls /tmp');
+  });
+
+  it('asks for pods/attach as kubectl attach does, and says how to resume', () => {
+    expect(podAttachPath('default', 'web', { container: 'app', stdin: true, tty: true })).toBe('/api/v1/namespaces/default/pods/web/attach?container=app&stdin=true&stdout=true&tty=true');
+    expect(podAttachPath('default', 'web', { container: 'app', stdin: false, tty: false })).toBe('/api/v1/namespaces/default/pods/web/attach?container=app&stdout=true&stderr=true');
+    expect(kubectlAttachCommand('web', 'default', { container: 'app', stdin: true, tty: true })).toBe('kubectl attach -it web -n default -c app');
+    expect(kubectlAttachCommand('web', 'default', { container: 'app', stdin: false, tty: false })).toBe('kubectl attach web -n default -c app');
+    expect(attachEndedText('web', 'app')).toBe("Session ended, resume using 'kubectl attach web -c app -i -t' command when the pod is running");
   });
 
   it('splits a command line into words as a shell would', () => {

@@ -29,6 +29,27 @@ export function podExecPath(namespace: string, name: string, o: PodExecOptions):
   return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/exec?${query}`;
 }
 
+/** The pods/attach path kubectl attach asks for (the container's own process; stderr only without a terminal). */
+export function podAttachPath(namespace: string, name: string, o: Omit<PodExecOptions, 'command'>): string {
+  const query = new URLSearchParams({ container: o.container });
+  if (o.stdin) query.set('stdin', 'true');
+  query.set('stdout', 'true');
+  if (o.tty) query.set('tty', 'true');
+  else query.set('stderr', 'true');
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/attach?${query}`;
+}
+
+/** The kubectl attach command for the same stream. */
+export function kubectlAttachCommand(name: string, namespace: string, o: Omit<PodExecOptions, 'command'>): string {
+  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
+  return ['kubectl attach', flags, name, `-n ${namespace}`, `-c ${o.container}`].filter(Boolean).join(' ');
+}
+
+/** What kubectl attach -it prints when the session ends while the pod runs on (a pod that restarts its containers). */
+export function attachEndedText(pod: string, container: string): string {
+  return `Session ended, resume using 'kubectl attach ${pod} -c ${container} -i -t' command when the pod is running`;
+}
+
 /** A word as a POSIX shell needs it written to stay one word. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
