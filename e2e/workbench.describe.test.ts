@@ -12,7 +12,7 @@ import { eventually } from '../src/core/testing/eventually';
 import type { KubeList, KubeObject } from '../src/ui/api';
 import { eventRow, sortEvents } from '../src/ui/features/resources/describe/events';
 import { containerGroups } from '../src/ui/features/resources/describe/podDescription';
-import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+import { openWorkbench, pageRequest, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
 import { startTestHost, type TestHost } from './support/host';
 
 let wb: Workbench;
@@ -30,14 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await wb?.close();
 });
-
-/** A request made by the page itself (through the worker), as the workbench's user. */
-function pageRequest(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
-  return page.evaluate(
-    async ({ method, path, body, contentType }) => (await fetch(path, { method, headers: { 'Content-Type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) })).status,
-    { method, path, body, contentType },
-  );
-}
 
 const pod = (name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec });
 const SIDECAR_POD = pod('side', { initContainers: [{ name: 'setup', image: 'busybox' }, { name: 'proxy', image: 'envoyproxy/envoy:v1.31.0', restartPolicy: 'Always' }], containers: [{ name: 'app', image: 'nginx:1.27' }] }, { 'example.com/owner': 'team-web' });
@@ -57,8 +49,8 @@ async function openPod(name: string): Promise<void> {
 
 describe('Describe view of a Pod', () => {
   it('opens first for a Pod: the sidecar is marked among the Init Containers, states, READY 2/2 and the kubelet\'s Started events, live', async () => {
-    await expect.poll(() => pageRequest('GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
-    expect(await pageRequest('POST', '/api/v1/namespaces/default/pods', SIDECAR_POD)).toBe(201);
+    await expect.poll(() => pageRequest(page, 'GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/pods', SIDECAR_POD)).toBe(201);
     await openPod('side');
     expect(await page.getByTestId('view-describe').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('object-yaml').count()).toBe(0);
@@ -89,7 +81,7 @@ describe('Describe view of a Pod', () => {
 
   it('an ephemeral container patched in as kubectl debug does appears under Ephemeral Containers, Running', async () => {
     const patch = { spec: { ephemeralContainers: [{ name: 'debugger', image: 'busybox', targetContainerName: 'app', stdin: true, tty: true }] } };
-    expect(await pageRequest('PATCH', '/api/v1/namespaces/default/pods/side/ephemeralcontainers', patch, 'application/strategic-merge-patch+json')).toBe(200);
+    expect(await pageRequest(page, 'PATCH', '/api/v1/namespaces/default/pods/side/ephemeralcontainers', patch, 'application/strategic-merge-patch+json')).toBe(200);
     await expect.poll(() => page.getByTestId('container-group').evaluateAll((groups) => groups.map((g) => g.getAttribute('data-title'))), { timeout: 30_000 }).toEqual(['Init Containers', 'Containers', 'Ephemeral Containers']);
     const debuggerCard = page.locator('[data-testid="container"][data-group="Ephemeral Containers"][data-name="debugger"]');
     await expect.poll(() => debuggerCard.getAttribute('data-state'), { timeout: 30_000 }).toBe('Running');
@@ -99,7 +91,7 @@ describe('Describe view of a Pod', () => {
   });
 
   it('a crashing container shows its restart count, Last State Terminated Error with exit code 1, and the kubelet\'s BackOff warning', async () => {
-    expect(await pageRequest('POST', '/api/v1/namespaces/default/pods', CRASHING_POD)).toBe(201);
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/pods', CRASHING_POD)).toBe(201);
     await openPod('crashes');
     await expect.poll(async () => Number(await container('app').getByTestId('container-restarts').textContent()), { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
     const last = container('app').getByTestId('container-last-state');
@@ -115,7 +107,7 @@ describe('Describe view of a Pod', () => {
   it('the YAML switch shows the object as before; a ConfigMap opens as YAML, its Describe says Events <none>', async () => {
     await page.getByTestId('view-yaml').click();
     expect(await page.getByTestId('object-yaml').textContent()).toContain('name: crashes');
-    expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', labels: { tier: 'web', app: 'shop' } } })).toBe(201);
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', labels: { tier: 'web', app: 'shop' } } })).toBe(201);
     await page.getByTestId('kind-select').selectOption('/v1/configmaps');
     const row = page.locator('[data-testid="resource-row"][data-name="settings"]');
     await row.waitFor({ timeout: 30_000 });

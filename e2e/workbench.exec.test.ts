@@ -9,7 +9,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+import { openWorkbench, pageRequest, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
 
 let wb: Workbench;
 let sim: BrowserProfile;
@@ -26,11 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await wb?.close();
 });
-
-/** A request made by the page itself (through the worker), as the workbench's user. */
-function pageRequest(method: string, path: string, body?: unknown): Promise<number> {
-  return page.evaluate(async ({ method, path, body }) => (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status, { method, path, body });
-}
 
 const pods = '/api/v1/namespaces/default/pods';
 /** The terminal's screen as xterm.js renders it, rows joined by newlines, trailing blanks dropped. */
@@ -57,9 +52,9 @@ async function typeLine(text: string): Promise<void> {
 
 describe('Exec view of a Pod', () => {
   it('runs sh with -it in kubectl\'s default container: the prompt, echo, output and the exit code as kubectl prints it', async () => {
-    await expect.poll(() => pageRequest('GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
+    await expect.poll(() => pageRequest(page, 'GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
     const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell', annotations: { 'kubectl.kubernetes.io/default-container': 'tools' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', command: ['sleep', '3600'] }, { name: 'tools', image: 'busybox:1.36', command: ['sleep', '3600'], env: [{ name: 'GREETING', value: 'hello from tools' }] }] } };
-    expect(await pageRequest('POST', pods, body)).toBe(201);
+    expect(await pageRequest(page, 'POST', pods, body)).toBe(201);
     await expect.poll(async () => page.evaluate(async (p) => ((await (await fetch(p)).json()) as { status?: { phase?: string } }).status?.phase, `${pods}/shell`), { timeout: 30_000 }).toBe('Running');
     await openExec('shell');
     await expect.poll(() => page.getByTestId('exec-container').locator('option').allTextContents(), { timeout: 30_000 }).toEqual(['tools', 'web']);
@@ -119,7 +114,7 @@ describe('Exec view of a Pod', () => {
 
   it('attach -it joins the container\'s own shell: kubectl\'s hint, the same process on a second attach, and how to resume', async () => {
     const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'console' }, spec: { containers: [{ name: 'console', image: 'busybox:1.36', command: ['sh'], stdin: true, tty: true }] } };
-    expect(await pageRequest('POST', pods, body)).toBe(201);
+    expect(await pageRequest(page, 'POST', pods, body)).toBe(201);
     await expect.poll(async () => page.evaluate(async (p) => ((await (await fetch(p)).json()) as { status?: { phase?: string } }).status?.phase, `${pods}/console`), { timeout: 30_000 }).toBe('Running');
     await openExec('console');
     await page.getByTestId('exec-mode').selectOption('attach');

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
 import type { KubeList, KubeObject } from '../src/ui/api';
 import { allocatedResources, summarizeNode } from '../src/ui/features/nodes';
-import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+import { openWorkbench, pageRequest, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
 import { startTestHost, type TestHost } from './support/host';
 
 let wb: Workbench;
@@ -32,14 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await wb?.close();
 });
-
-/** A request made by the page itself (through the worker), as the workbench's user. */
-function pageRequest(method: string, path: string, body?: unknown): Promise<number> {
-  return page.evaluate(
-    async ({ method, path, body }) => (await fetch(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })).status,
-    { method, path, body },
-  );
-}
 
 const card = (name: string) => page.locator(`[data-testid="node-card"][data-name="${name}"]`);
 const boundPods = () => page.locator('[data-testid="node-pod"]').evaluateAll((items) => items.map((i) => `${i.closest('[data-testid="node-card"]')?.getAttribute('data-name')} ${i.getAttribute('data-name')} ${i.getAttribute('data-status')}`));
@@ -75,7 +67,7 @@ describe('Nodes panel', () => {
 
   it('[API-OTHER-001] a Deployment\'s pods appear on the node cards as the scheduler binds them and the kubelets run them, their requests counted', async () => {
     expect(
-      await pageRequest('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      await pageRequest(page, 'POST', '/apis/apps/v1/namespaces/default/deployments', {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'web' },
@@ -96,7 +88,7 @@ describe('Nodes panel', () => {
 
   it('a pod whose container keeps exiting shows the kubelet\'s CrashLoopBackOff on its node, coloured as trouble', async () => {
     expect(
-      await pageRequest('POST', '/api/v1/namespaces/default/pods', {
+      await pageRequest(page, 'POST', '/api/v1/namespaces/default/pods', {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: { name: 'crashes', annotations: { 'kubesim.io/exit-code': '1' } },
@@ -121,7 +113,7 @@ describe('Nodes panel', () => {
 
   it('a pod that fits on no node waits under Pending with the scheduler\'s message, and opens in the Resources panel', async () => {
     expect(
-      await pageRequest('POST', '/api/v1/namespaces/default/pods', {
+      await pageRequest(page, 'POST', '/api/v1/namespaces/default/pods', {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: { name: 'huge' },
@@ -153,7 +145,7 @@ describe('Nodes panel', () => {
     await card('node-2').getByTestId('node-kubelet-stopped').waitFor({ timeout: 30_000 });
     expect(await card('node-2').getByTestId('node-command').textContent()).toBe('$ kubectl annotate node node-2 kubesim.io/kubelet=stopped');
     expect(await card('node-2').getByTestId('node-ready').getAttribute('data-status')).toBe('Ready');
-    expect(await pageRequest('POST', '/debug/kubesim/clock?advance=60s')).toBe(200);
+    expect(await pageRequest(page, 'POST', '/debug/kubesim/clock?advance=60s')).toBe(200);
     await expect.poll(() => card('node-2').getByTestId('node-ready').getAttribute('data-status'), { timeout: 30_000 }).toBe('Unknown');
     expect(await card('node-2').getByTestId('node-ready-reason').textContent()).toBe('NodeStatusUnknown');
     await expect.poll(() => card('node-2').getByTestId('node-taint').allTextContents(), { timeout: 30_000 }).toEqual(expect.arrayContaining(['node.kubernetes.io/unreachable:NoSchedule', 'node.kubernetes.io/unreachable:NoExecute']));
@@ -165,9 +157,9 @@ describe('Nodes panel', () => {
   it('[AC-AUTHZ-002] under RBAC, a user who may watch nodes but not patch them sees the 403 Status of the refused cordon', async () => {
     const rbac = '/apis/rbac.authorization.k8s.io/v1';
     // Granted while the server still allows everything; RBAC reads the stored objects after the switch.
-    expect(await pageRequest('POST', `${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'node-viewer' }, rules: [{ apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['get', 'list', 'watch'] }] })).toBe(201);
+    expect(await pageRequest(page, 'POST', `${rbac}/clusterroles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'node-viewer' }, rules: [{ apiGroups: [''], resources: ['nodes', 'pods'], verbs: ['get', 'list', 'watch'] }] })).toBe(201);
     expect(
-      await pageRequest('POST', `${rbac}/clusterrolebindings`, {
+      await pageRequest(page, 'POST', `${rbac}/clusterrolebindings`, {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRoleBinding',
         metadata: { name: 'alice-node-viewer' },

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editorText, openWorkbench, pasteInEditor, workbenchReady, type Workbench } from './support/browser';
+import { editorText, openWorkbench, pageRequest, pasteInEditor, workbenchReady, type Workbench } from './support/browser';
 
 let wb: Workbench;
 let page: Page;
@@ -21,17 +21,6 @@ afterAll(async () => {
   await wb?.close();
 });
 
-/** A request made by the page itself (through the worker), for setting the scene. */
-function pageRequest(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
-  return page.evaluate(
-    async ({ method, path, body, contentType }) => {
-      const response = await fetch(path, { method, headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) });
-      return response.status;
-    },
-    { method, path, body, contentType },
-  );
-}
-
 const row = (name: string) => page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
 
 describe('Resources panel', () => {
@@ -44,7 +33,7 @@ describe('Resources panel', () => {
   it('[API-PATH-001] [API-LIST-018] lists kinds from discovery, and filters the list by a label selector', async () => {
     await expect.poll(() => page.getByTestId('kind-select').getAttribute('data-discovered')).toBe('true');
     for (const [name, tier] of [['web-a', 'web'], ['db-a', 'db']]) {
-      expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { tier } } })).toBe(201);
+      expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { tier } } })).toBe(201);
     }
     await page.getByTestId('kind-select').selectOption('/v1/configmaps');
     await row('web-a').waitFor();
@@ -167,6 +156,7 @@ describe('Ownership panel', () => {
   const field = (path: string) => page.locator(`[data-testid="field"][data-path="${path}"]`);
   const bobApplies = (mode: string) =>
     pageRequest(
+      page,
       'PATCH',
       '/api/v1/namespaces/default/configmaps/e2e-app?fieldManager=bob&force=true',
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: e2e-app\ndata:\n  mode: ${mode}\n`,
@@ -236,8 +226,8 @@ describe('Watch panel', () => {
     await page.getByTestId('watch-open').click();
     await expect.poll(() => page.getByTestId('watch-state').textContent()).toBe('open');
     expect(await page.getByTestId('watch-request').textContent()).toBe(`GET /api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${listed}&allowWatchBookmarks=true`);
-    expect(await pageRequest('POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '1' } })).toBe(201);
-    expect(await pageRequest('PUT', '/api/v1/namespaces/default/configmaps/stepped', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '2' } })).toBe(200);
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '1' } })).toBe(201);
+    expect(await pageRequest(page, 'PUT', '/api/v1/namespaces/default/configmaps/stepped', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'stepped' }, data: { v: '2' } })).toBe(200);
     await expect.poll(counts).toBe('0 applied, 2 queued');
     await page.getByTestId('watch-step').click();
     expect(await counts()).toBe('1 applied, 1 queued');
@@ -327,9 +317,9 @@ describe('CEL lab', () => {
 describe('RBAC lab', () => {
   it('[AC-RBAC-006] [AC-REV-023] a matrix for the subject, the binding, role and rule behind a cell, and who can', async () => {
     const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
-    expect(await pageRequest('POST', `${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] })).toBe(201);
+    expect(await pageRequest(page, 'POST', `${rbac}/roles`, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] })).toBe(201);
     expect(
-      await pageRequest('POST', `${rbac}/rolebindings`, {
+      await pageRequest(page, 'POST', `${rbac}/rolebindings`, {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'RoleBinding',
         metadata: { name: 'readers' },

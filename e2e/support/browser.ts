@@ -121,6 +121,20 @@ export async function openWorkbench(options: { viewport?: { width: number; heigh
 }
 
 /** Waits until the service worker controls the page and the first screen is up. */
+/**
+ * A request made by the page itself (through its service worker, as the workbench's user): the answer's status.
+ * A string body is sent as it is, anything else as JSON.
+ */
+export function pageRequest(page: Page, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
+  return page.evaluate(
+    async ({ method, path, body, contentType }) => {
+      const response = await fetch(path, { method, headers: { 'Content-Type': contentType }, body: typeof body === 'string' ? body : body === undefined ? undefined : JSON.stringify(body) });
+      return response.status;
+    },
+    { method, path, body, contentType },
+  );
+}
+
 export async function workbenchReady(page: Page): Promise<void> {
   await page.getByTestId('workbench').waitFor({ timeout: 30_000 });
 }
