@@ -221,7 +221,13 @@ describe('What the Logs view shows of a container writing a line a second (fake 
   });
 
   it('timestamps: each line after the RFC 3339 time it was written, as kubectl logs --timestamps prints it, and off again', async () => {
-    await page.getByTestId('logs-timestamps').check();
+    // Clicked, the view shows nothing of the log it read without timestamps (the output is read in the same task as the click).
+    const shownAtClick = await page.evaluate(() => {
+      document.querySelector<HTMLInputElement>('[data-testid="logs-timestamps"]')!.click();
+      return document.querySelector('[data-testid="logs-output"]')?.textContent;
+    });
+    expect(shownAtClick).toBe('');
+    expect(await page.getByTestId('logs-timestamps').isChecked()).toBe(true);
     expect(await logsCommand()).toBe('kubectl logs counter -n default -c count -f --timestamps');
     const expected = (await serverLog('/api/v1/namespaces/default/pods/counter/log?container=count&timestamps=true')).trimEnd();
     await expect.poll(outputText).toBe(expected);
