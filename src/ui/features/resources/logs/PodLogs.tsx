@@ -9,10 +9,14 @@
 import { useId, useRef, useState } from 'react';
 import { isApiError, useWatchedList, type ResourceKind } from '../../../api';
 import { StatusError } from '../../../common';
+import { useDebouncer } from '../../../common/debounce';
 import { LogOutput } from './LogOutput';
 import { MAX_LOG_LINES } from './logText';
 import { containerLabel, containerRun, followByDefault, logContainers, parseTailLines, podLogPath, serverErrorText } from './podLogs';
 import { useLogStream } from './useLogStream';
+
+/** How long typing in the tail field pauses before the view asks for that tail. */
+const TAIL_SETTLE_MS = 400;
 
 interface PodLogsProps {
   kind: ResourceKind;
@@ -30,8 +34,11 @@ export default function PodLogs({ kind, namespace, name, container, onContainerC
   const chosen = containers.find((c) => c.name === container) ?? containers[0];
   const [previous, setPrevious] = useState(false);
   const [timestamps, setTimestamps] = useState(false);
+  // The tail typed is asked for once typing pauses (or on Enter, or leaving the field): typing 100 is not three requests.
   const [tailText, setTailText] = useState('');
-  const tailLines = parseTailLines(tailText);
+  const [tailApplied, setTailApplied] = useState('');
+  const tailInput = useDebouncer(setTailApplied, TAIL_SETTLE_MS);
+  const tailLines = parseTailLines(tailApplied);
   // Follow's default is taken when a container is first shown, so the container ending does not turn it off and ask again.
   const [followChoice, setFollowChoice] = useState<Record<string, boolean>>({});
   const followDefaults = useRef(new Map<string, boolean>());
@@ -40,7 +47,8 @@ export default function PodLogs({ kind, namespace, name, container, onContainerC
 
   const path = chosen ? podLogPath(namespace, name, { container: chosen.name, previous, timestamps, follow, tailLines }) : undefined;
   const run = pod && chosen ? containerRun(pod, chosen) : '';
-  const stream = useLogStream(path, `${pod?.metadata?.uid ?? ''} ${run} ${path ?? ''}`);
+  const requestKey = `${pod?.metadata?.uid ?? ''} ${run} ${path ?? ''}`;
+  const stream = useLogStream(path, requestKey);
   const ids = useId();
 
   return (
@@ -68,7 +76,21 @@ export default function PodLogs({ kind, namespace, name, container, onContainerC
           </label>
           <label title="--tail: only the last lines (empty for all)">
             Tail{' '}
-            <input type="number" min={0} inputMode="numeric" value={tailText} placeholder="all" onChange={(e) => setTailText(e.target.value)} data-testid="logs-tail" className="logs-tail" />
+            <input
+              type="number"
+              min={0}
+              inputMode="numeric"
+              value={tailText}
+              placeholder="all"
+              onChange={(e) => {
+                setTailText(e.target.value);
+                tailInput.schedule(e.target.value);
+              }}
+              onKeyDown={(e) => e.key === 'Enter' && tailInput.flush()}
+              onBlur={() => tailInput.flush()}
+              data-testid="logs-tail"
+              className="logs-tail"
+            />
           </label>
         </div>
       )}
@@ -82,7 +104,7 @@ export default function PodLogs({ kind, namespace, name, container, onContainerC
           <p className="status-message">{isApiError(stream.error) ? serverErrorText(stream.error.status) : stream.error instanceof Error ? stream.error.message : String(stream.error)}</p>
         </div>
       )}
-      {stream.phase !== 'idle' && stream.phase !== 'failed' && <LogOutput log={stream.log} />}
+      {stream.phase !== 'idle' && stream.phase !== 'failed' && <LogOutput key={requestKey} log={stream.log} />}
       <LogState phase={stream.phase} follow={follow} previous={previous} dropped={stream.log.dropped} empty={stream.log.lines.length === 0 && stream.log.partial === ''} />
     </div>
   );

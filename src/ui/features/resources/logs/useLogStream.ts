@@ -20,29 +20,31 @@ export interface LogStream {
 /** Reads path's log; `key` names the request (path and anything else that should ask again, such as the container's run). */
 export function useLogStream(path: string | undefined, key: string): LogStream {
   const client = useApiClient();
-  const [stream, setStream] = useState<LogStream>({ phase: 'idle', log: EMPTY_LOG });
+  const [stream, setStream] = useState<LogStream & { key?: string }>({ phase: 'idle', log: EMPTY_LOG });
 
   useEffect(() => {
     if (path === undefined) {
-      setStream({ phase: 'idle', log: EMPTY_LOG });
+      setStream({ phase: 'idle', log: EMPTY_LOG, key });
       return;
     }
     const controller = new AbortController();
-    setStream({ phase: 'connecting', log: EMPTY_LOG });
+    setStream({ phase: 'connecting', log: EMPTY_LOG, key });
     readPodLog(client, path, controller.signal, {
       onOpen: () => setStream((s) => ({ ...s, phase: 'open' })),
-      onText: (text) => setStream((s) => ({ phase: 'open', log: appendLogText(s.log, text) })),
+      onText: (text) => setStream((s) => ({ ...s, phase: 'open', log: appendLogText(s.log, text) })),
     })
       .then(() => {
-        if (!controller.signal.aborted) setStream((s) => ({ phase: 'ended', log: endLogText(s.log) }));
+        if (!controller.signal.aborted) setStream((s) => ({ ...s, phase: 'ended', log: endLogText(s.log) }));
       })
       .catch((error: unknown) => {
-        if (!controller.signal.aborted) setStream((s) => ({ phase: 'failed', log: s.log, error }));
+        if (!controller.signal.aborted) setStream((s) => ({ ...s, phase: 'failed', error }));
       });
     return () => controller.abort();
     // key stands for path and the reasons to ask again.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key]);
 
+  // Until the effect asks afresh, the last request's log is not shown under options it was not read with.
+  if (stream.key !== key) return { phase: path === undefined ? 'idle' : 'connecting', log: EMPTY_LOG };
   return stream;
 }
