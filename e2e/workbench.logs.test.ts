@@ -14,7 +14,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbench, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
+import { openWorkbench, pageRequest, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
 
 let wb: Workbench;
 let sim: BrowserProfile;
@@ -32,14 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await wb?.close();
 });
-
-/** A request made by the page itself (through the worker), as the workbench's user. */
-function pageRequest(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<number> {
-  return page.evaluate(
-    async ({ method, path, body, contentType }) => (await fetch(path, { method, headers: { 'Content-Type': contentType }, body: body === undefined ? undefined : JSON.stringify(body) })).status,
-    { method, path, body, contentType },
-  );
-}
 
 const pod = (name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec });
 const PAIR_POD = pod('pair', { containers: [{ name: 'web', image: 'nginx:1.27' }, { name: 'tail', image: 'busybox' }], initContainers: [{ name: 'setup', image: 'busybox' }] }, { 'kubectl.kubernetes.io/default-container': 'tail' });
@@ -62,13 +54,13 @@ async function openPod(name: string): Promise<void> {
 
 async function setKubelet(stopped: boolean): Promise<void> {
   const body = { metadata: { annotations: { 'kubesim.io/kubelet': stopped ? 'stopped' : null } } };
-  expect(await pageRequest('PATCH', '/api/v1/nodes/node-1', body, 'application/merge-patch+json')).toBe(200);
+  expect(await pageRequest(page, 'PATCH', '/api/v1/nodes/node-1', body, 'application/merge-patch+json')).toBe(200);
 }
 
 describe('Logs view of a Pod', () => {
   it('picks kubectl\'s default container (the default-container annotation\'s) and lists the rest as kubectl does; follow is on and the stream opens', async () => {
-    await expect.poll(() => pageRequest('GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
-    expect(await pageRequest('POST', pods, PAIR_POD)).toBe(201);
+    await expect.poll(() => pageRequest(page, 'GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
+    expect(await pageRequest(page, 'POST', pods, PAIR_POD)).toBe(201);
     await openPod('pair');
     await page.getByTestId('view-logs').click();
     expect(await page.getByTestId('view-logs').getAttribute('aria-pressed')).toBe('true');
@@ -112,7 +104,7 @@ describe('Logs view of a Pod', () => {
   it('a pod on a node whose kubelet is down shows the API server\'s error; once the kubelet runs the container, the log is read again', async () => {
     await setKubelet(true);
     try {
-      expect(await pageRequest('POST', pods, pod('late', { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox' }] }))).toBe(201);
+      expect(await pageRequest(page, 'POST', pods, pod('late', { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox' }] }))).toBe(201);
       await openPod('late');
       await page.getByTestId('view-logs').click();
       await expect.poll(logsError, { timeout: 30_000 }).toMatch(/^Error from server: Get "https:\/\/node-1:10250\/containerLogs\/default\/late\/app\?follow=true": dial tcp/);
@@ -139,7 +131,7 @@ const counted = (from: number, to: number) => Array.from({ length: to - from }, 
 
 /** Moves the tab's server clock (the containers' time) forward. */
 async function advance(duration: string): Promise<void> {
-  expect(await pageRequest('POST', `/debug/kubesim/clock?advance=${duration}`)).toBe(200);
+  expect(await pageRequest(page, 'POST', `/debug/kubesim/clock?advance=${duration}`)).toBe(200);
 }
 
 /** A GET's body as the server answers it to the page (a log as `kubectl logs` would print it). */
@@ -178,8 +170,8 @@ describe('What the Logs view shows of a container writing a line a second (fake 
   });
 
   it('following, each line shows as the container writes it, over the one request', async () => {
-    await expect.poll(() => pageRequest('GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
-    expect(await pageRequest('POST', pods, COUNTER)).toBe(201);
+    await expect.poll(() => pageRequest(page, 'GET', '/api/v1/namespaces/default/serviceaccounts/default'), { timeout: 30_000 }).toBe(200);
+    expect(await pageRequest(page, 'POST', pods, COUNTER)).toBe(201);
     await openPod('counter');
     await page.getByTestId('view-logs').click();
     await expect.poll(logsPhase, { timeout: 30_000 }).toBe('open');
@@ -313,7 +305,7 @@ describe('What the Logs view shows of a container writing a line a second (fake 
   });
 
   it('previous: a crashed container\'s last run, read again after each restart (its time tells the runs apart); without previous, the log of the run that ended', async () => {
-    expect(await pageRequest('POST', pods, CRASHER)).toBe(201);
+    expect(await pageRequest(page, 'POST', pods, CRASHER)).toBe(201);
     await openPod('crasher');
     await page.getByTestId('view-logs').click();
     await page.getByTestId('logs-timestamps').check();
