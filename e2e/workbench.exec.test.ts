@@ -137,6 +137,39 @@ describe('Exec view of a Pod', () => {
     await page.getByTestId('exec-disconnect').click();
   });
 
+  it('debug -it adds an ephemeral container as kubectl debug does, waits for it to run and attaches to its shell', async () => {
+    await openExec('shell');
+    await page.getByTestId('exec-mode').selectOption('debug');
+    expect(await page.getByTestId('exec-container').count()).toBe(0);
+    await page.getByTestId('exec-target').selectOption('web');
+    await page.getByTestId('exec-command-input').fill('sh');
+    expect(await page.getByTestId('exec-command').textContent()).toBe('kubectl debug -it shell -n default --image=busybox:1.36 --target=web -- sh');
+    const patch = page.waitForRequest((r) => r.url().endsWith('/api/v1/namespaces/default/pods/shell/ephemeralcontainers') && r.method() === 'PATCH');
+    await page.getByTestId('exec-connect').click();
+    const sent = await patch;
+    expect(sent.headers()['content-type']).toBe('application/strategic-merge-patch+json');
+    const name = (JSON.parse(sent.postData() ?? '{}') as { spec: { ephemeralContainers: { name: string }[] } }).spec.ephemeralContainers[0]!.name;
+    expect(name).toMatch(/^debugger-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(JSON.parse(sent.postData() ?? '{}')).toEqual({ spec: { ephemeralContainers: [{ command: ['sh'], image: 'busybox:1.36', name, resources: {}, stdin: true, targetContainerName: 'web', terminationMessagePolicy: 'File', tty: true }] } });
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    // The terminal is 100 columns wide: the long notice wraps.
+    const notices = [
+      'Targeting container "web". If you don\'t see processes from this container it may be because the container runtime doesn\'t support this feature.',
+      `Defaulting debug container name to ${name}.`,
+      "If you don't see a command prompt, try pressing enter.",
+    ]
+      .map((line) => line.match(/.{1,100}/g)!.join('\n'))
+      .join('\n');
+    expect(await screen()).toBe(notices);
+    await typeLine('echo debugging $HOSTNAME');
+    await expect.poll(screen, { timeout: 30_000 }).toBe(`${notices}\necho debugging $HOSTNAME\ndebugging shell\n/ #`);
+    // The view now offers the ephemeral container, as kubectl lists it.
+    await page.getByTestId('exec-disconnect').click();
+    await page.getByTestId('exec-mode').selectOption('attach');
+    await expect.poll(() => page.getByTestId('exec-container').locator('option').allTextContents()).toEqual(['tools', 'web', `${name} (ephem)`]);
+    expect(await page.getByTestId('exec-container').inputValue()).toBe(name);
+  });
+
   it('fits 1280 wide, and no console errors or page errors', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
     expect(sim.errors, sim.errors.join('\n')).toEqual([]);

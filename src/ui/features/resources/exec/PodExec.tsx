@@ -1,22 +1,38 @@
 /**
- * The Exec view of a Pod, as `kubectl exec` runs a command in one of its
- * containers, or `kubectl attach` joins the container's own process: a
- * container (kubectl's default first), the command, -i and -t, and a
- * terminal (xterm.js) wired to the stream the service worker opens
- * (execStream.ts). With -t the container's terminal does the echo and line
- * editing; with -i alone the view edits the line locally and sends it on
- * Enter, as a terminal in cooked mode does, and ^D closes the input. The end
- * is printed as kubectl prints it.
+ * The Exec view of a Pod, as kubectl reaches into its containers: `kubectl
+ * exec` runs a command in one, `kubectl attach` joins the container's own
+ * process, and `kubectl debug` adds an ephemeral container (from an image
+ * of the user's choice, optionally sharing a container's process namespace)
+ * and attaches to it once it runs. A container (kubectl's default first),
+ * the command, -i and -t, and a terminal (xterm.js) wired to the stream the
+ * service worker opens (execStream.ts). With -t the container's terminal
+ * does the echo and line editing; with -i alone the view edits the line
+ * locally and sends it on Enter, as a terminal in cooked mode does, and ^D
+ * closes the input. What kubectl prints (its notices, the end) is printed
+ * as kubectl prints it.
  */
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
 import { useEffect, useId, useRef, useState } from 'react';
-import { record, str } from '../../../../core/printers/format';
-import { useWatchedList, type ResourceKind } from '../../../api';
+import { arr, field, record, str } from '../../../../core/printers/format';
+import { objectPath, statusFrom, useApiClient, useWatchedList, type KubeObject, type ResourceKind } from '../../../api';
 import { StatusError } from '../../../common';
-import { containerLabel, logContainers } from '../logs/podLogs';
+import { containerLabel, logContainers, serverErrorText } from '../logs/podLogs';
 import { openExecStream, type ExecEnd, type ExecStream } from './execStream';
-import { attachEndedText, execEndText, kubectlAttachCommand, kubectlExecCommand, podAttachPath, podExecPath, splitCommand, type PodExecOptions } from './podExec';
+import {
+  attachEndedText,
+  debugContainerName,
+  debugPatch,
+  debugPreamble,
+  execEndText,
+  kubectlAttachCommand,
+  kubectlDebugCommand,
+  kubectlExecCommand,
+  podAttachPath,
+  podExecPath,
+  splitCommand,
+  type PodDebugOptions,
+} from './podExec';
 
 interface PodExecProps {
   kind: ResourceKind;
@@ -28,118 +44,202 @@ interface PodExecProps {
 }
 
 type Phase = 'idle' | 'connecting' | 'open' | 'ended';
-type Mode = 'exec' | 'attach';
+type Mode = 'exec' | 'attach' | 'debug';
+type Ending = { text: string; failed: boolean };
+
+/** How long kubectl debug waits for its container to run before giving up (its --pod-running-timeout's 1m). */
+const DEBUG_RUNNING_TIMEOUT_MS = 60_000;
 
 /** The worker that answers this page's API requests (it runs the cluster). */
 function worker(): ServiceWorker | null {
-  return typeof navigator !== 'undefined' ? navigator.serviceWorker?.controller ?? null : null;
+  return typeof navigator !== 'undefined' ? (navigator.serviceWorker?.controller ?? null) : null;
+}
+
+/** The ephemeral container's state as the kubelet reports it. */
+function ephemeralState(pod: KubeObject, name: string): Record<string, unknown> {
+  return record(field(arr(record(pod['status'])['ephemeralContainerStatuses']).find((s) => str(record(s)['name']) === name), 'state'));
 }
 
 export default function PodExec({ kind, namespace, name, container, onContainerChange }: PodExecProps) {
+  const client = useApiClient();
   const watched = useWatchedList(kind, namespace, '', `metadata.name=${name}`);
   const pod = watched.data?.items.find((item) => item.metadata?.name === name);
   const containers = pod ? logContainers(pod) : [];
   const chosen = containers.find((c) => c.name === container) ?? containers[0];
   const [mode, setMode] = useState<Mode>('exec');
   const [commandText, setCommandText] = useState('sh');
+  const [image, setImage] = useState('busybox:1.36');
+  const [target, setTarget] = useState('');
   const [stdin, setStdin] = useState(true);
   const [tty, setTty] = useState(true);
   const [phase, setPhase] = useState<Phase>('idle');
   /** What the view says once the stream ended: kubectl's message, or ours; failed when it is an error. */
-  const [ending, setEnding] = useState({ text: '', failed: false });
+  const [ending, setEnding] = useState<Ending>({ text: '', failed: false });
   const screen = useRef<HTMLDivElement>(null);
-  const session = useRef<{ terminal: Terminal; stream: ExecStream } | null>(null);
+  const session = useRef<{ terminal: Terminal; stream?: ExecStream; cancelled?: boolean } | null>(null);
   const ids = useId();
 
   const command = splitCommand(commandText);
-  // attach runs no command of its own: the container's process is joined.
-  const options: PodExecOptions | undefined = chosen && (mode === 'attach' || command?.length) ? { container: chosen.name, command: mode === 'attach' ? [] : (command ?? []), stdin, tty } : undefined;
-  const restartsAlways = str(record(pod?.['spec'])['restartPolicy']) !== 'Never' && str(record(pod?.['spec'])['restartPolicy']) !== 'OnFailure';
+  const restartsAlways = !['Never', 'OnFailure'].includes(str(record(pod?.['spec'])['restartPolicy']));
+  // exec needs a command; attach runs none (the container's process is joined); debug's is optional (the image's own).
+  const ready = mode === 'debug' ? image.trim() !== '' && command !== undefined : chosen !== undefined && (mode === 'attach' || (command?.length ?? 0) > 0);
+  const debugOptions = { image: image.trim(), target, command: command ?? [], stdin, tty };
+  const commandLine = !ready
+    ? ''
+    : mode === 'debug'
+      ? kubectlDebugCommand(name, namespace, debugOptions)
+      : mode === 'attach'
+        ? kubectlAttachCommand(name, namespace, { container: chosen!.name, stdin, tty })
+        : kubectlExecCommand(name, namespace, { container: chosen!.name, command: command ?? [], stdin, tty });
 
-  const disconnect = () => {
-    session.current?.stream.close();
-    session.current = null;
+  const leave = () => {
+    const s = session.current;
+    if (!s) return;
+    s.cancelled = true;
+    s.stream?.close();
   };
   // Leaving the view (or the object) leaves the stream: the exec'd process is stopped.
-  useEffect(() => () => {
-    session.current?.stream.close();
-    session.current?.terminal.dispose();
-  }, []);
+  useEffect(
+    () => () => {
+      leave();
+      session.current?.terminal.dispose();
+    },
+    [],
+  );
 
-  const connect = () => {
-    const target = worker();
-    if (!options || !screen.current || !target) return;
-    session.current?.stream.close();
-    session.current?.terminal.dispose();
-    screen.current.replaceChildren();
-    // Without a terminal the process writes bare newlines.
-    const terminal = new Terminal({ convertEol: !options.tty, cursorBlink: options.tty, fontSize: 13, rows: 20, cols: 100, scrollback: 5000 });
-    terminal.open(screen.current);
-    setPhase('connecting');
-    setEnding({ text: '', failed: false });
-    const attaching = mode === 'attach';
-    const path = attaching ? podAttachPath(namespace, name, options) : podExecPath(namespace, name, options);
-    const stream = openExecStream(target, path, {
+  const end = (e: Ending) => {
+    setPhase('ended');
+    setEnding(e);
+    session.current = null;
+  };
+
+  /** Opens the stream at path in the terminal; attaching: kubectl attach's resume notice at the end. */
+  const stream = (terminal: Terminal, path: string, container: string, attaching: boolean, s: NonNullable<typeof session.current>) => {
+    const opened = openExecStream(worker()!, path, {
       onOpen: () => setPhase('open'),
       onOutput: (_stream, text) => terminal.write(text),
-      onEnd: (end: ExecEnd) => {
-        setPhase('ended');
-        const failure = end.kind === 'closed' ? '' : execEndText(end);
+      onEnd: (result: ExecEnd) => {
+        const failure = result.kind === 'closed' ? '' : execEndText(result);
         // kubectl attach -it says how to come back to a container that runs on.
-        const resume = attaching && options.stdin && options.tty && restartsAlways ? attachEndedText(name, options.container) : '';
-        setEnding(failure ? { text: failure, failed: true } : { text: resume || (end.kind === 'closed' ? 'Disconnected.' : 'The command ended.'), failed: false });
-        if (session.current?.stream === stream) session.current = null;
+        const resume = attaching && stdin && tty && restartsAlways ? attachEndedText(name, container) : '';
+        if (session.current === s) end(failure ? { text: failure, failed: true } : { text: resume || (result.kind === 'closed' ? 'Disconnected.' : 'The command ended.'), failed: false });
       },
     });
+    s.stream = opened;
     let line = '';
     terminal.onData((data) => {
-      if (!options.stdin) return;
-      if (options.tty) return stream.input(data);
+      if (!stdin) return;
+      if (tty) return opened.input(data);
       // Cooked mode, as the local terminal kubectl runs in: echo, backspace, the line on Enter, ^D ends the input.
       for (const c of data) {
         if (c === '\r') {
           terminal.write('\r\n');
-          stream.input(line + '\n');
+          opened.input(line + '\n');
           line = '';
         } else if (c === '\x7f') {
           if (line) terminal.write('\b \b');
           line = line.slice(0, -1);
         } else if (c === '\x04') {
-          if (line) stream.input(line);
+          if (line) opened.input(line);
           line = '';
-          stream.closeInput();
+          opened.closeInput();
         } else if (c >= ' ') {
           line += c;
           terminal.write(c);
         }
       }
     });
-    terminal.focus();
-    session.current = { terminal, stream };
   };
 
+  /** kubectl debug: the ephemeral container added, then (with -i) attached to once it runs. */
+  const debug = async (terminal: Terminal, s: NonNullable<typeof session.current>) => {
+    const o: PodDebugOptions = { ...debugOptions, name: debugContainerName() };
+    for (const notice of debugPreamble(o)) terminal.write(`${notice}\r\n`);
+    const podPath = objectPath(kind, namespace, name);
+    const patched = await client.fetch(`${podPath}/ephemeralcontainers`, { method: 'PATCH', headers: { Accept: 'application/json', 'Content-Type': 'application/strategic-merge-patch+json' }, body: JSON.stringify(debugPatch(o)) });
+    if (s.cancelled) return;
+    if (!patched.ok) return end({ text: serverErrorText(await statusFrom(patched)), failed: true });
+    onContainerChange(o.name);
+    if (!o.stdin && !o.tty) return end({ text: `Added the ephemeral container ${o.name}.`, failed: false });
+    // As kubectl, wait for the container to run (or to have ended) before attaching.
+    const deadline = Date.now() + DEBUG_RUNNING_TIMEOUT_MS;
+    for (;;) {
+      const state = ephemeralState(await client.get<KubeObject>(podPath), o.name);
+      if (s.cancelled) return;
+      if (state['running'] || state['terminated']) break;
+      if (Date.now() > deadline) return end({ text: `error: timed out waiting for the condition`, failed: true });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    if (o.stdin && o.tty) terminal.write("If you don't see a command prompt, try pressing enter.\r\n");
+    stream(terminal, podAttachPath(namespace, name, { container: o.name, stdin: o.stdin, tty: o.tty }), o.name, true, s);
+  };
+
+  const connect = () => {
+    if (!ready || !screen.current || !worker()) return;
+    leave();
+    session.current?.terminal.dispose();
+    screen.current.replaceChildren();
+    // Without a terminal the process writes bare newlines.
+    const terminal = new Terminal({ convertEol: !tty, cursorBlink: tty, fontSize: 13, rows: 20, cols: 100, scrollback: 5000 });
+    terminal.open(screen.current);
+    terminal.focus();
+    const s: NonNullable<typeof session.current> = { terminal };
+    session.current = s;
+    setPhase('connecting');
+    setEnding({ text: '', failed: false });
+    if (mode === 'debug') {
+      debug(terminal, s).catch((e: unknown) => session.current === s && end({ text: `error: ${e instanceof Error ? e.message : String(e)}`, failed: true }));
+      return;
+    }
+    const container = chosen!.name;
+    const path = mode === 'attach' ? podAttachPath(namespace, name, { container, stdin, tty }) : podExecPath(namespace, name, { container, command: command ?? [], stdin, tty });
+    stream(terminal, path, container, mode === 'attach', s);
+  };
+
+  const busy = phase === 'open' || phase === 'connecting';
   return (
     <div className="pod-exec" data-testid="pod-exec">
       {watched.error && <StatusError error={watched.error} testId="exec-pod-error" />}
       {watched.data && !pod && <p className="muted">{`pods "${name}" not found`}</p>}
       {pod && (
         <div className="logs-options" role="group" aria-label="kubectl exec options">
-          <label htmlFor={`${ids}-container`}>Container</label>
-          <select id={`${ids}-container`} value={chosen?.name ?? ''} onChange={(e) => onContainerChange(e.target.value)} data-testid="exec-container">
-            {containers.map((c) => (
-              <option key={c.name} value={c.name}>
-                {containerLabel(c)}
-              </option>
-            ))}
-          </select>
-          <select aria-label="Verb" value={mode} onChange={(e) => setMode(e.target.value as Mode)} disabled={phase === 'open' || phase === 'connecting'} data-testid="exec-mode">
+          <select aria-label="Verb" value={mode} onChange={(e) => setMode(e.target.value as Mode)} disabled={busy} data-testid="exec-mode">
             <option value="exec">exec: run a command</option>
-            <option value="attach">attach: join the container's process</option>
+            <option value="attach">attach: join the container&apos;s process</option>
+            <option value="debug">debug: add an ephemeral container</option>
           </select>
-          {mode === 'exec' && (
+          {mode === 'debug' ? (
+            <>
+              <label htmlFor={`${ids}-image`}>Image</label>
+              <input id={`${ids}-image`} className="exec-command-input" value={image} onChange={(e) => setImage(e.target.value)} spellCheck={false} data-testid="exec-image" />
+              <label htmlFor={`${ids}-target`} title="--target: share this container's process namespace">
+                Target
+              </label>
+              <select id={`${ids}-target`} value={target} onChange={(e) => setTarget(e.target.value)} data-testid="exec-target">
+                <option value="">(none)</option>
+                {arr(record(pod['spec'])['containers']).map((c) => (
+                  <option key={str(record(c)['name'])} value={str(record(c)['name'])}>
+                    {str(record(c)['name'])}
+                  </option>
+                ))}
+              </select>
+            </>
+          ) : (
+            <>
+              <label htmlFor={`${ids}-container`}>Container</label>
+              <select id={`${ids}-container`} value={chosen?.name ?? ''} onChange={(e) => onContainerChange(e.target.value)} data-testid="exec-container">
+                {containers.map((c) => (
+                  <option key={c.name} value={c.name}>
+                    {containerLabel(c)}
+                  </option>
+                ))}
+              </select>
+            </>
+          )}
+          {mode !== 'attach' && (
             <>
               <label htmlFor={`${ids}-command`}>Command</label>
-              <input id={`${ids}-command`} className="exec-command-input" value={commandText} onChange={(e) => setCommandText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && connect()} spellCheck={false} data-testid="exec-command-input" />
+              <input id={`${ids}-command`} className="exec-command-input" value={commandText} placeholder={mode === 'debug' ? "the image's own" : ''} onChange={(e) => setCommandText(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && connect()} spellCheck={false} data-testid="exec-command-input" />
             </>
           )}
           <label title="-i, --stdin: pass what you type to the command's standard input">
@@ -148,21 +248,21 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
           <label title="-t, --tty: a terminal (the container's shell echoes and edits what you type)">
             <input type="checkbox" checked={tty} onChange={(e) => setTty(e.target.checked)} data-testid="exec-tty" /> -t
           </label>
-          {phase === 'open' || phase === 'connecting' ? (
-            <button type="button" onClick={disconnect} data-testid="exec-disconnect">
+          {busy ? (
+            <button type="button" onClick={leave} data-testid="exec-disconnect">
               Disconnect
             </button>
           ) : (
-            <button type="button" onClick={connect} disabled={!options || !worker()} data-testid="exec-connect">
+            <button type="button" onClick={connect} disabled={!ready || !worker()} data-testid="exec-connect">
               Run
             </button>
           )}
         </div>
       )}
-      {mode === 'exec' && commandText.trim() !== '' && !command && <p className="muted">The command has an unclosed quote.</p>}
-      {options && (
+      {mode !== 'attach' && commandText.trim() !== '' && !command && <p className="muted">The command has an unclosed quote.</p>}
+      {commandLine && (
         <p className="muted logs-command" data-testid="exec-command">
-          <code>{mode === 'attach' ? kubectlAttachCommand(name, namespace, options) : kubectlExecCommand(name, namespace, options)}</code>
+          <code>{commandLine}</code>
         </p>
       )}
       <div className="exec-terminal" ref={screen} data-testid="exec-terminal" hidden={phase === 'idle'} />
@@ -171,7 +271,7 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
   );
 }
 
-function ExecState({ phase, ending, hint }: { phase: Phase; ending: { text: string; failed: boolean }; hint: string }) {
+function ExecState({ phase, ending, hint }: { phase: Phase; ending: Ending; hint: string }) {
   let text = '';
   if (phase === 'connecting') text = 'Asking the kubelet for the stream…';
   // attach -it: kubectl's own hint, since the process printed its prompt before anyone joined.

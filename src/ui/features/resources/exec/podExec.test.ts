@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachEndedText, execEndText, kubectlAttachCommand, kubectlExecCommand, podAttachPath, podExecPath, splitCommand } from './podExec';
+import { debugContainerName, debugPatch, debugPreamble, kubectlDebugCommand, attachEndedText, execEndText, kubectlAttachCommand, kubectlExecCommand, podAttachPath, podExecPath, splitCommand } from './podExec';
 
 describe('the Exec view as kubectl exec', () => {
   it('asks for pods/exec with kubectl -it parameters (no stderr with a terminal)', () => {
@@ -19,6 +19,23 @@ describe('the Exec view as kubectl exec', () => {
     expect(kubectlAttachCommand('web', 'default', { container: 'app', stdin: true, tty: true })).toBe('kubectl attach -it web -n default -c app');
     expect(kubectlAttachCommand('web', 'default', { container: 'app', stdin: false, tty: false })).toBe('kubectl attach web -n default -c app');
     expect(attachEndedText('web', 'app')).toBe("Session ended, resume using 'kubectl attach web -c app -i -t' command when the pod is running");
+  });
+
+  it('adds a debug container as kubectl debug does: its name, its patch, its command line and what it prints', () => {
+    let i = 0;
+    const seq = [0, 0.04, 0.5, 0.99, 0.2];
+    expect(debugContainerName(() => seq[i++]!)).toBe('debugger-bcr9h');
+    expect(debugContainerName()).toMatch(/^debugger-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    // kubectl 1.32's patch for `kubectl debug dbg --image=busybox:1.36 --target=dbg`, field for field.
+    expect(JSON.stringify(debugPatch({ name: 'debugger-mzhqc', image: 'busybox:1.36', target: 'dbg', command: [], stdin: false, tty: false }))).toBe('{"spec":{"ephemeralContainers":[{"image":"busybox:1.36","name":"debugger-mzhqc","resources":{},"targetContainerName":"dbg","terminationMessagePolicy":"File"}]}}');
+    expect(JSON.stringify(debugPatch({ name: 'debugger-x', image: 'busybox', target: '', command: ['sh'], stdin: true, tty: true }))).toBe('{"spec":{"ephemeralContainers":[{"command":["sh"],"image":"busybox","name":"debugger-x","resources":{},"stdin":true,"terminationMessagePolicy":"File","tty":true}]}}');
+    expect(kubectlDebugCommand('web', 'default', { image: 'busybox:1.36', target: 'app', command: [], stdin: true, tty: true })).toBe('kubectl debug -it web -n default --image=busybox:1.36 --target=app');
+    expect(kubectlDebugCommand('web', 'default', { image: 'busybox', target: '', command: ['sh', '-c', 'ls /'], stdin: false, tty: false })).toBe("kubectl debug web -n default --image=busybox -- sh -c 'ls /'");
+    expect(debugPreamble({ name: 'debugger-mzhqc', target: 'dbg' })).toEqual([
+      'Targeting container "dbg". If you don\'t see processes from this container it may be because the container runtime doesn\'t support this feature.',
+      'Defaulting debug container name to debugger-mzhqc.',
+    ]);
+    expect(debugPreamble({ name: 'debugger-x', target: '' })).toEqual(['Defaulting debug container name to debugger-x.']);
   });
 
   it('splits a command line into words as a shell would', () => {

@@ -50,6 +50,62 @@ export function attachEndedText(pod: string, container: string): string {
   return `Session ended, resume using 'kubectl attach ${pod} -c ${container} -i -t' command when the pod is running`;
 }
 
+export interface PodDebugOptions {
+  /** The ephemeral container's name (kubectl's debugger-xxxxx). */
+  name: string;
+  image: string;
+  /** --target: the container whose process namespace it joins; '' for none. */
+  target: string;
+  /** Its command; empty for the image's own. */
+  command: readonly string[];
+  stdin: boolean;
+  tty: boolean;
+}
+
+/** utilrand's alphabet: no vowels, no look-alikes. */
+const randAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** kubectl debug's container name when none is given: debugger- and five random characters. */
+export function debugContainerName(random: () => number = Math.random): string {
+  let suffix = '';
+  for (let i = 0; i < 5; i++) suffix += randAlphabet[Math.floor(random() * randAlphabet.length)];
+  return `debugger-${suffix}`;
+}
+
+/**
+ * The strategic merge patch kubectl debug sends to pods/ephemeralcontainers:
+ * the new container with what kubectl sets on it (its fields in kubectl's
+ * order, as its JSON encoding sorts map keys).
+ */
+export function debugPatch(o: PodDebugOptions): { spec: { ephemeralContainers: Record<string, unknown>[] } } {
+  const c: Record<string, unknown> = {};
+  if (o.command.length) c['command'] = [...o.command];
+  c['image'] = o.image;
+  c['name'] = o.name;
+  c['resources'] = {};
+  if (o.stdin) c['stdin'] = true;
+  if (o.target) c['targetContainerName'] = o.target;
+  c['terminationMessagePolicy'] = 'File';
+  if (o.tty) c['tty'] = true;
+  return { spec: { ephemeralContainers: [c] } };
+}
+
+/** The kubectl debug command that adds the same container (its name left to kubectl). */
+export function kubectlDebugCommand(pod: string, namespace: string, o: Omit<PodDebugOptions, 'name'>): string {
+  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
+  const words = ['kubectl debug', flags, pod, `-n ${namespace}`, `--image=${shellWord(o.image)}`, o.target && `--target=${o.target}`];
+  if (o.command.length) words.push('--', ...o.command.map(shellWord));
+  return words.filter(Boolean).join(' ');
+}
+
+/** What kubectl debug prints before attaching (stderr): the target's caveat and the name it chose. */
+export function debugPreamble(o: Pick<PodDebugOptions, 'name' | 'target'>): string[] {
+  const lines: string[] = [];
+  if (o.target) lines.push(`Targeting container "${o.target}". If you don't see processes from this container it may be because the container runtime doesn't support this feature.`);
+  lines.push(`Defaulting debug container name to ${o.name}.`);
+  return lines;
+}
+
 /** A word as a POSIX shell needs it written to stay one word. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
