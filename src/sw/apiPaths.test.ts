@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isApiPath } from './apiPaths';
+import { isApiPath, isProxyPath } from './apiPaths';
 
 describe('isApiPath', () => {
   const cases: [string, boolean][] = [
@@ -24,5 +24,19 @@ describe('isApiPath', () => {
   ];
   it.each(cases)('%s -> %s', (path, expected) => {
     expect(isApiPath(path)).toBe(expected);
+  });
+});
+
+describe('isProxyPath', () => {
+  it.each([
+    ['/api/v1/namespaces/default/services/web:http/proxy/', true],
+    ['/api/v1/namespaces/default/services/web/proxy', true],
+    ['/api/v1/namespaces/dev/pods/web-1:8080/proxy/docs/a.html', true],
+    ['/api/v1/namespaces/default/pods/web', false],
+    ['/api/v1/namespaces/default/pods/web/proxyx', false],
+    ['/api/v1/namespaces/default/configmaps/web/proxy/', false],
+    ['/api/v1/nodes/node-1/proxy/', false],
+  ])('%s -> %s', (path, expected) => {
+    expect(isProxyPath(path)).toBe(expected);
   });
 });

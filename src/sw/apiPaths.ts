@@ -23,3 +23,11 @@ export function isApiPath(pathname: string): boolean {
   const first = pathname.split('/')[1] ?? '';
   return API_ROOTS.includes(first);
 }
+
+/**
+ * A pod's or a service's proxy (`/api/v1/namespaces/{ns}/pods|services/{name}/proxy/...`): the one API
+ * path a browser tab may open, to see what a server in a simulated pod answers, as `kubectl proxy` shows it.
+ */
+export function isProxyPath(pathname: string): boolean {
+  return /^\/api\/v1\/namespaces\/[^/]+\/(pods|services)\/[^/]+\/proxy(\/|$)/.test(pathname);
+}

@@ -53,6 +53,12 @@ describe('createFetchListener', () => {
     expect(dispatch(listener, new Request(ORIGIN + '/api/v1'), 'navigate').answered).toBe(false);
   });
 
+  it('answers a tab opened on a pod or service proxy (what the pod serves)', () => {
+    expect(dispatch(listener, new Request(ORIGIN + '/api/v1/namespaces/default/services/web:http/proxy/'), 'navigate').answered).toBe(true);
+    expect(dispatch(listener, new Request(ORIGIN + '/api/v1/namespaces/default/pods/web/proxy/a.html'), 'navigate').answered).toBe(true);
+    expect(dispatch(listener, new Request(ORIGIN + '/api/v1/namespaces/default/pods/web'), 'navigate').answered).toBe(false);
+  });
+
   it('hands the core the same method, URL, headers and body', async () => {
     const seen: Request[] = [];
     const l = createFetchListener({ origin: ORIGIN, server: async () => echoServer(seen) });

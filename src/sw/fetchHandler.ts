@@ -2,14 +2,15 @@
  * Turns a FetchEvent for an API path into a call of the core's handler, as a
  * Node host turns a socket into a Request: translation only.
  *
- * Navigations and paths outside the API are left to the network. Response
+ * Navigations (but to a pod's or service's proxy) and paths outside the API
+ * are left to the network. Response
  * bodies (watch streams included) pass through unbuffered; when the page
  * stops reading (a cancelled watch) or aborts its fetch, the Request handed
  * to the core is aborted, so core watch handlers stop the same way as under
  * the Node host.
  */
 import { nativeResponse } from '../core/http/lightResponse';
-import { isApiPath } from './apiPaths';
+import { isApiPath, isProxyPath } from './apiPaths';
 import type { FetchEvent } from './types';
 
 /** The part of the core's ApiServer the host calls. */
@@ -31,8 +32,9 @@ export interface FetchListenerOptions {
 export function createFetchListener(options: FetchListenerOptions): (event: FetchEvent) => void {
   return (event) => {
     const request = event.request;
-    if (request.mode === 'navigate') return;
     const url = new URL(request.url);
+    // A tab opened on a pod's or service's proxy shows what the pod serves; every other navigation is the workbench's.
+    if (request.mode === 'navigate' && !isProxyPath(url.pathname)) return;
     if (url.origin !== options.origin || !isApiPath(url.pathname)) return;
     event.respondWith(answer(request, options));
   };

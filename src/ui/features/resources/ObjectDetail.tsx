@@ -14,6 +14,7 @@ import { StatusError } from '../../common';
 import { useWorkbench } from '../../store';
 import { describeWritten } from '../editor/manifest';
 import { applyManifestOf, withoutManagedFields } from './objectYaml';
+import { proxyPathOf } from './proxyLink';
 
 const ObjectDescription = lazy(() => import('./describe/ObjectDescription'));
 const PodLogs = lazy(() => import('./logs/PodLogs'));
@@ -38,6 +39,7 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
   const [showManaged, setShowManaged] = useState(false);
   // A learner debugging a Pod runs `kubectl describe pod` first; other kinds open as YAML.
   const isPod = kind.group === '' && kind.kind === 'Pod';
+  const proxyPath = object.data ? proxyPathOf(kind, object.data) : undefined;
   const [view, setView] = useState<View>(isPod ? 'describe' : 'yaml');
   // The container the Logs view reads; undefined until one is picked, for kubectl's default.
   const [logsContainer, setLogsContainer] = useState<string>();
@@ -92,6 +94,11 @@ export function ObjectDetail({ kind, namespace, name }: { kind: ResourceKind; na
                 <button type="button" onClick={() => showPanel('ownership')} data-testid="show-ownership">
                   Ownership
                 </button>
+                {proxyPath && (
+                  <a href={proxyPath} target="_blank" rel="noopener" title="What the server in the pod answers, through the API server's proxy (as kubectl proxy serves it)" data-testid="open-proxy">
+                    Open in a tab ↗
+                  </a>
+                )}
                 {confirming ? (
                   <>
                     <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending} data-testid="delete-confirm" autoFocus>
