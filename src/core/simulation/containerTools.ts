@@ -7,6 +7,8 @@
  * of a long output (`tick`, so a process's step budget stops `yes`).
  */
 import type { ContainerView, FsEntry } from './containerView';
+import type { PodNetwork } from './clusterNetwork';
+import { curl, httpd, nc, nslookup, wget } from './networkTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' };
@@ -37,6 +39,8 @@ export interface ToolContext {
   outIsPipe: boolean;
   /** Runs a program found on PATH as the process does (env COMMAND, xargs). */
   exec(argv: string[], env: ReadonlyMap<string, string>): Run<number>;
+  /** The pod's network (the container's view's), when the cluster network is simulated. */
+  network?: PodNetwork;
 }
 
 export type Tool = (args: string[], ctx: ToolContext) => number | Run<number>;
@@ -1187,6 +1191,7 @@ const expr: Tool = (args, ctx) => {
 export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['basename', basename],
   ['cat', cat],
+  ['curl', curl],
   ['cut', cut],
   ['date', date],
   ['dirname', dirname],
@@ -1196,10 +1201,13 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['false', () => 1],
   ['grep', grep],
   ['head', head],
+  ['httpd', httpd],
   ['hostname', (_a, ctx) => (ctx.out(ctx.view.hostname + '\n'), 0)],
   ['id', id],
   ['ls', ls],
   ['mkdir', mkdir],
+  ['nc', nc],
+  ['nslookup', nslookup],
   ['printenv', printenv],
   ['printf', printf],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
@@ -1218,6 +1226,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['uname', uname],
   ['uniq', uniq],
   ['wc', wc],
+  ['wget', wget],
   ['whoami', whoami],
   ['yes', yes],
 ]);

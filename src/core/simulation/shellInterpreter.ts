@@ -78,6 +78,7 @@ function toolContext(host: ProcessHost, name: string, io: Io, env: ReadonlyMap<s
     out: (t) => write(host, io.out, t),
     err: (t) => write(host, io.err, t),
     outIsPipe: io.out.kind === 'buffer',
+    ...(host.view.network ? { network: host.view.network } : {}),
     exec: function* (argv, vars) {
       const found = lookUp(host, argv[0]!, vars.get('PATH') ?? defaultPath, cwd);
       if ('error' in found) {
