@@ -138,16 +138,20 @@ describe('network tools', () => {
       stdout:
         'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n' +
         "** server can't find web.svc.cluster.local: NXDOMAIN\n\n** server can't find web.cluster.local: NXDOMAIN\n\n" +
-        "** server can't find web.svc.cluster.local: NXDOMAIN\n\n** server can't find web.cluster.local: NXDOMAIN\n\n",
+        "*** Can't find web.default.svc.cluster.local: No answer\n\n** server can't find web.svc.cluster.local: NXDOMAIN\n\n** server can't find web.cluster.local: NXDOMAIN\n\n",
       stderr: '',
-      code: 0,
+      // An NXDOMAIN for any question, though another was answered.
+      code: 1,
       exitAt: 0,
     });
-    expect(runIn('client', 'nslookup web.default.svc.cluster.local')).toMatchObject({ stdout: 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n', code: 0 });
+    expect(runIn('client', 'nslookup web.default.svc.cluster.local')).toMatchObject({ stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n*** Can't find web.default.svc.cluster.local: No answer\n\n", code: 0 });
+    expect(runIn('client', 'nslookup ext.default.svc.cluster.local')).toMatchObject({ stdout: 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\next.default.svc.cluster.local\tcanonical name = db.example.com\n\next.default.svc.cluster.local\tcanonical name = db.example.com\n\n', code: 0 });
+    // A server that does not answer: busybox waits out its 5 s.
+    expect(runIn('client', 'nslookup web 172.18.0.1')).toEqual({ stdout: ';; connection timed out; no servers could be reached\n\n', stderr: '', code: 1, exitAt: 5000 });
     // A name with a dot is asked as it is.
     expect(runIn('client', 'nslookup web.default')).toMatchObject({ stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n** server can't find web.default: NXDOMAIN\n\n** server can't find web.default: NXDOMAIN\n\n", code: 1 });
-    expect(runIn('client', 'nslookup db.default.svc.cluster.local; nslookup 10.96.100.10').stdout).toBe(
-      'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tdb.default.svc.cluster.local\nAddress: 10.244.1.20\n\n' + 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n10.100.96.10.in-addr.arpa\tname = web.default.svc.cluster.local\n\n',
+    expect(runIn('client', 'nslookup -type=a db.default.svc.cluster.local; nslookup 10.96.100.10').stdout).toBe(
+      "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tdb.default.svc.cluster.local\nAddress: 10.244.1.20\n\n*** Can't find db.default.svc.cluster.local: No answer\n\n" + 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n10.100.96.10.in-addr.arpa\tname = web.default.svc.cluster.local\n\n',
     );
   });
 
@@ -187,9 +191,11 @@ describe('network tools', () => {
   it('nc: -zv port checks, a -l server sending its input, -w timeouts', () => {
     serveHello('web-1');
     runIn('web-2', 'echo pong | nc -l -p 7000');
-    expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\n' });
+    // One -v leaves a refusal unsaid; -vv reports it.
+    expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?; nc -z -vv 10.244.2.7 7001', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\n', code: 1 });
     expect(runIn('client', 'echo ping | nc 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\n', code: 0 });
-    expect(runIn('client', 'nc -z -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: 'nc: web (10.96.100.10:81): Connection timed out\n', code: 1, exitAt: 2000 });
+    expect(runIn('client', 'nc -z -v -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: 'nc: web (10.96.100.10:81): Connection timed out\n', code: 1, exitAt: 2000 });
+    expect(runIn('client', 'nc -z -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 2000 });
     expect(runIn('client', 'nc -z nowhere 80', { at: 1000 })).toMatchObject({ stderr: "nc: bad address 'nowhere'\n", code: 1 });
   });
 

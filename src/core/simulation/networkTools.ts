@@ -131,11 +131,14 @@ function parseOptions(args: string[], shortValues: string, longValues: Set<strin
 
 /**
  * busybox nslookup: A and AAAA questions to the first nameserver, a name
- * with no dot asked in each search domain (not as it is); each answer
- * printed as it comes (here: the A answers, then the AAAA ones), an
- * NXDOMAIN as `** server can't find`.
+ * with no dot asked in each search domain (not as it is: no ndots); each
+ * reply printed as it comes (here in the order asked), an NXDOMAIN as `**
+ * server can't find` (which makes the exit code 1, even when another
+ * question was answered), an empty answer as `*** Can't find ...: No
+ * answer`; cluster answers are authoritative (no `Non-authoritative
+ * answer:`).
  */
-export function nslookup(args: string[], ctx: ToolContext): number {
+export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   const operands = args.filter((a) => !a.startsWith('-'));
   const name = operands[0];
   if (!name) {
@@ -144,47 +147,41 @@ export function nslookup(args: string[], ctx: ToolContext): number {
   }
   const net = networkOf(ctx).cluster;
   const conf = resolvConfOf(ctx.files);
-  const server = operands[1] ?? conf.nameservers[0] ?? '127.0.0.1';
-  const reachable = server === clusterDnsIP;
-  let out = `Server:\t\t${server}\nAddress:\t${server}:53\n\n`;
-  if (!reachable) {
-    ctx.out(out);
-    ctx.err(`;; connection timed out; no servers could be reached\n\n`);
+  const servers = operands[1] !== undefined ? [operands[1]] : conf.nameservers.length ? conf.nameservers : ['127.0.0.1'];
+  // Only the cluster DNS answers; each other server is waited on for the 5 s timeout.
+  const server = servers.find((s) => s === clusterDnsIP);
+  if (!server) {
+    yield { kind: 'sleep', ms: 5000 * servers.length };
+    ctx.out(';; connection timed out; no servers could be reached\n\n');
     return 1;
   }
-  let answered = false;
-  if (isIPv4(name)) {
-    const ptrName = `${name.split('.').reverse().join('.')}.in-addr.arpa`;
-    const a = dnsReverse(net, name);
-    if (a.rcode === 'NOERROR' && a.ptr) {
-      out += `${ptrName}\tname = ${a.ptr}\n\n`;
-      answered = true;
-    } else out += `** server can't find ${ptrName}: NXDOMAIN\n\n`;
-    ctx.out(out);
-    return answered ? 0 : 1;
-  }
-  const bare = name.replace(/\.$/, '');
-  const names = !name.includes('.') && conf.search.length ? conf.search.map((d) => `${name}.${d}`) : [bare];
-  const show = (qname: string, a: DnsAnswer, type: 'A' | 'AAAA') => {
+  let out = `Server:\t\t${server}\nAddress:\t${server}:53\n\n`;
+  let failed = false;
+  const show = (qname: string, a: DnsAnswer, type: 'A' | 'AAAA' | 'PTR') => {
     if (a.rcode === 'NXDOMAIN') {
       out += `** server can't find ${qname}: NXDOMAIN\n\n`;
+      failed = true;
       return;
     }
-    answered = true;
+    let records = '';
+    if (a.ptr) records += `${qname}\tname = ${a.ptr}\n`;
     if (a.cname) {
-      out += `${qname}\tcanonical name = ${a.cname}\n`;
-      const target = dnsQuery(net, a.cname, type);
-      if (target.rcode === 'NOERROR') for (const ip of target.addresses) out += `Name:\t${a.cname}\nAddress: ${ip}\n`;
-      out += '\n';
-      return;
+      records += `${qname}\tcanonical name = ${a.cname}\n`;
+      if (type !== 'PTR') {
+        const target = dnsQuery(net, a.cname, type);
+        if (target.rcode === 'NOERROR') for (const ip of target.addresses) records += `Name:\t${a.cname}\nAddress: ${ip}\n`;
+      }
     }
-    if (!a.addresses.length) return;
-    for (const ip of a.addresses) out += `Name:\t${qname}\nAddress: ${ip}\n`;
-    out += '\n';
+    for (const ip of a.addresses) records += `Name:\t${qname}\nAddress: ${ip}\n`;
+    out += (records || `*** Can't find ${qname}: No answer\n`) + '\n';
   };
-  for (const type of ['A', 'AAAA'] as const) for (const q of names) show(q, dnsQuery(net, q, type), type);
+  if (isIPv4(name)) show(`${name.split('.').reverse().join('.')}.in-addr.arpa`, dnsReverse(net, name), 'PTR');
+  else {
+    const names = !name.includes('.') && conf.search.length ? conf.search.map((d) => `${name}.${d}`) : [name];
+    for (const type of ['A', 'AAAA'] as const) for (const q of names) show(q, dnsQuery(net, q, type), type);
+  }
   ctx.out(out);
-  return answered ? 0 : 1;
+  return failed ? 1 : 0;
 }
 
 // ---- wget
@@ -370,7 +367,9 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
     ctx.err(`nc: option requires an argument -- '${o.missing}'\n`);
     return 1;
   }
-  const verbose = o.flags.has('v');
+  // -v once reports an open port and errors other than a refusal; -vv refusals too.
+  const verbosity = args.filter((a) => /^-[a-z]+$/.test(a)).reduce((n, a) => n + (a.match(/v/g)?.length ?? 0), 0);
+  const verbose = verbosity > 0;
   if (o.flags.has('l')) {
     const portText = o.values.get('p') ?? o.operands[0];
     const port = Number(portText);
@@ -406,7 +405,7 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
     return 1;
   }
   if (d.kind !== 'connected') {
-    ctx.err(`nc: ${host} (${d.ip}:${port}): ${d.kind === 'refused' ? 'Connection refused' : 'Connection timed out'}\n`);
+    if (verbosity > 1 || (verbose && d.kind === 'timeout')) ctx.err(`nc: ${host} (${d.ip}:${port}): ${d.kind === 'refused' ? 'Connection refused' : 'Connection timed out'}\n`);
     return 1;
   }
   if (verbose) ctx.err(`${host} (${d.ip}:${port}) open\n`);
