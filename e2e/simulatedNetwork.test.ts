@@ -89,4 +89,30 @@ describe('debugging a Service from inside the cluster', () => {
     const podIP = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout;
     expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${podIP}:8080`])).toMatchObject({ code: 0, stdout: 'hello\n' });
   });
+
+  it('a pod that is not Ready is no endpoint of its Service: refused through the Service, answering on its own address', async () => {
+    const slow = `apiVersion: v1
+kind: Pod
+metadata: {name: slow, labels: {app: slow}}
+spec:
+  containers:
+  - name: httpd
+    image: busybox
+    command: [sh, -c, 'mkdir -p /www; echo slow > /www/index.html; httpd -f -p 8080 -h /www']
+    readinessProbe: {tcpSocket: {port: 8080}, initialDelaySeconds: 3600}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: slow}
+spec:
+  selector: {app: slow}
+  ports: [{port: 80, targetPort: 8080}]
+`;
+    expect((await kubectl(['apply', '-f', '-'], slow)).code).toBe(0);
+    await eventually(async () => (await kubectl(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=slow', '-o', 'jsonpath={.items[0].endpoints[0].conditions.ready}'])).stdout, (r) => r === 'false', 'the pod published not ready');
+    const ip = (await kubectl(['get', 'service', 'slow', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'slow'])).toMatchObject({ code: 1, stderr: `wget: can't connect to remote host (${ip}): Connection refused\ncommand terminated with exit code 1\n` });
+    const podIP = (await kubectl(['get', 'pod', 'slow', '-o', 'jsonpath={.status.podIP}'])).stdout;
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${podIP}:8080`])).toMatchObject({ code: 0, stdout: 'slow\n' });
+  });
 });

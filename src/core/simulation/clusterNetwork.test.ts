@@ -124,6 +124,17 @@ describe('kube-proxy routing', () => {
     expect(connect(from, '10.244.1.5', 8080, t0 + 1000).kind).toBe('refused');
   });
 
+  it('a Service whose pods are not ready has no endpoint to go to: refused', () => {
+    serveHello('db-1', 5432);
+    net.apply('services', service('db-vip', { clusterIP: '10.96.100.30', clusterIPs: ['10.96.100.30'], ports: [{ port: 5432, protocol: 'TCP' }] }));
+    net.apply('endpointslices', slice('db-vip', [{ name: '', port: 5432 }], [{ ip: '10.244.2.21', ready: false }]));
+    expect(connect(podNetwork('client'), '10.96.100.30', 5432, t0 + 1000).kind).toBe('refused');
+    // The pod itself still answers on its address.
+    expect(connect(podNetwork('client'), '10.244.2.21', 5432, t0 + 1000).kind).toBe('connected');
+    net.apply('endpointslices', slice('db-vip', [{ name: '', port: 5432 }], [{ ip: '10.244.2.21', ready: true }]));
+    expect(connect(podNetwork('client'), '10.96.100.30', 5432, t0 + 1000).kind).toBe('connected');
+  });
+
   it('an endpoint whose port nothing listens on refuses; loopback reaches the pod itself', () => {
     serveHello('web-1', 9090);
     expect(connect(podNetwork('client'), '10.96.100.10', 80, t0 + 1000).kind).toBe('refused');

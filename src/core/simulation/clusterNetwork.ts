@@ -104,7 +104,8 @@ export class ClusterNetwork {
   listen(listener: Listener): boolean {
     const held = this.listenerAt(listener.podUID, listener.port, Infinity);
     if (held && !(held.owner !== listener.owner && held.container === listener.container && held.startedAt === listener.startedAt && held.since === listener.since)) return false;
-    for (const l of this.listeners) if (l.podUID === listener.podUID && l.port === listener.port) this.listeners.delete(l);
+    // A new run of the container closed every socket of the runs before it.
+    for (const l of this.listeners) if (l.podUID === listener.podUID && ((l.container === listener.container && l.startedAt !== listener.startedAt) || l.port === listener.port)) this.listeners.delete(l);
     this.listeners.add(listener);
     return true;
   }
