@@ -124,6 +124,12 @@ describe('kube-proxy routing', () => {
     expect(connect(from, '10.244.1.5', 8080, t0 + 1000).kind).toBe('refused');
   });
 
+  it("the kubernetes Service reaches kube-apiserver's TLS port, which answers plain HTTP with Go's 400", () => {
+    net.apply('endpointslices', slice('kubernetes', [{ name: 'https', port: 6443 }], [{ ip: '172.18.0.1', ready: true }]));
+    expect(runIn('client', 'wget -qO- kubernetes.default:443; curl -s http://172.18.0.1:6443/api')).toMatchObject({ stdout: 'Client sent an HTTP request to an HTTPS server.\n', stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\n' });
+    expect(connect(podNetwork('client'), '172.18.0.1', 80, t0).kind).toBe('timeout');
+  });
+
   it('a Service whose pods are not ready has no endpoint to go to: refused', () => {
     serveHello('db-1', 5432);
     net.apply('services', service('db-vip', { clusterIP: '10.96.100.30', clusterIPs: ['10.96.100.30'], ports: [{ port: 5432, protocol: 'TCP' }] }));
