@@ -202,6 +202,7 @@ describe('network tools', () => {
     expect(runIn('client', 'curl -s empty', { at: 1000 })).toMatchObject({ stderr: '', code: 7 });
     expect(runIn('client', 'curl nothing', { at: 1000 })).toMatchObject({ stderr: 'curl: (6) Could not resolve host: nothing\n', code: 6 });
     expect(runIn('client', 'curl -sS -m 3 web:8080', { at: 1000 })).toMatchObject({ stderr: 'curl: (28) Connection timed out after 3000 milliseconds\n', code: 28, exitAt: 3000 });
+    expect(runIn('client', 'curl -s -o /dev/null -w "%{http_code}\\n" 10.244.1.5:8080; curl -so /dev/null -w "%{http_code} %{size_download}" 10.244.1.5:8080/nope', { at: 1000 })).toMatchObject({ stdout: '200\n404 124', code: 0 });
     expect(runIn('client', 'curl -sSf 10.244.1.5:8080/nope', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'curl: (22) The requested URL returned error: 404\n', code: 22 });
   });
 

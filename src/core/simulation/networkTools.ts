@@ -258,6 +258,10 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
   }
   const name = target ?? baseName(u.path);
   const path = resolvePath(ctx.cwd, name);
+  if (path === '/dev/null') {
+    if (!quiet) ctx.err(`saving to '${name}'\n` + progressLine(name, size) + `'${name}' saved\n`);
+    return 0;
+  }
   // Without -O, busybox will not overwrite a file.
   if (target === undefined && ctx.files.has(path)) {
     ctx.err(`wget: can't open '${name}': File exists\n`);
@@ -338,12 +342,25 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   }
   const text = (include || headOnly ? r.head : '') + (headOnly ? '' : r.body);
   const target = o.values.get('o') ?? o.values.get('output') ?? (has('O', 'remote-name') ? baseName(u.path) : undefined);
-  if (target !== undefined && target !== '-') {
-    const failed = writeFile(ctx.files, resolvePath(ctx.cwd, target), text, false);
+  const path = target !== undefined && target !== '-' ? resolvePath(ctx.cwd, target) : undefined;
+  if (path === undefined) ctx.out(text);
+  else if (path !== '/dev/null') {
+    const failed = writeFile(ctx.files, path, text, false);
     if (failed) return fail2(23, `Failure writing output to destination, passed ${text.length} returned 0`);
-  } else ctx.out(text);
+  }
+  const writeOut = o.values.get('w') ?? o.values.get('write-out');
+  if (writeOut !== undefined) ctx.out(curlWriteOut(writeOut, { http_code: String(r.status).padStart(3, '0'), response_code: String(r.status), size_download: String(new TextEncoder().encode(r.body).length), remote_ip: d.ip, remote_port: String(u.port), url_effective: url }));
   if (verbose) ctx.err(`* shutting down connection #0\n`);
   return 0;
+}
+
+/** curl's --write-out: `%{variable}` from the transfer (an unknown one is empty), `\n` and `\t` escapes, `%%`. */
+function curlWriteOut(format: string, vars: Record<string, string>): string {
+  return format.replace(/%\{([a-z_]+)\}|%%|\\([nrt\\])/g, (m, name: string | undefined, esc: string | undefined) => {
+    if (name !== undefined) return vars[name] ?? '';
+    if (m === '%%') return '%';
+    return esc === 'n' ? '\n' : esc === 'r' ? '\r' : esc === 't' ? '\t' : '\\';
+  });
 }
 
 const podAddress = (net: PodNetwork): string => {
