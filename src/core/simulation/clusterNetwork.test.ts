@@ -217,6 +217,26 @@ describe('network tools', () => {
     expect(runIn('client', 'nc -z nowhere 80', { at: 1000 })).toMatchObject({ stderr: "nc: bad address 'nowhere'\n", code: 1 });
   });
 
+  it('a process run ahead of the server clock waits for it before it looks at the cluster', () => {
+    serveHello('web-1');
+    serveHello('web-2');
+    const start = startProcess(viewOf('client'), ['sh', '-c', 'while true; do wget -qO- web 2>&1; sleep 5; done'], t0 + 1000, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+    if (!start.started) throw new Error(start.error);
+    const p = start.process;
+    // Asked to run an hour ahead while the server clock is at its start: one fetch, then it waits at the next.
+    const first = p.advance(t0 + 3_600_000, 10_000, t0 + 1000);
+    expect({ text: first.output.map((o) => o.text).join(''), reached: first.reached - t0 }).toEqual({ text: 'hello from web-1\n', reached: 6000 });
+    expect(p.wakeAt()).toBe(t0 + 6000);
+    // The Service loses its endpoints before the clock gets there: the later fetches see it.
+    net.apply('endpointslices', slice('web', [{ name: 'http', port: 8080 }], []));
+    const later = p.advance(t0 + 3_600_000, 10_000, t0 + 11_000);
+    expect(later.output.map((o) => [o.at - t0, o.text])).toEqual([
+      [6000, 'wget: can\'t connect to remote host (10.96.100.10): Connection refused\n'],
+      [11_000, 'wget: can\'t connect to remote host (10.96.100.10): Connection refused\n'],
+    ]);
+    expect(later.reached).toBe(t0 + 16_000);
+  });
+
   it('httpd: serves the files its own process sees; a second bind of the port fails; a missing home', () => {
     expect(runIn('web-1', 'mkdir -p /srv; echo one > /srv/a.txt; httpd -p 8080 -h /srv; echo $?; httpd -p 8080 -h /srv; echo $?')).toMatchObject({ stdout: '0\n1\n', stderr: 'httpd: bind: Address already in use\n' });
     expect(runIn('client', 'wget -qO- 10.244.1.5:8080/a.txt; wget -qO- 10.244.1.5:8080/', { at: 1000 })).toMatchObject({ stdout: 'one\n', stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\n' });

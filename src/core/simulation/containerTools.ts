@@ -4,14 +4,17 @@
  * container's files, its environment, the virtual clock) with busybox's
  * output and messages. A tool is a plain function, or a generator when it
  * waits: for its input (`read`), for time (`sleep`), or between the lines
- * of a long output (`tick`, so a process's step budget stops `yes`).
+ * of a long output (`tick`, so a process's step budget stops `yes`), or
+ * for the server clock to reach its own before it looks at the cluster
+ * (`observe`: a process run ahead of the clock must not see the cluster's
+ * present as its future).
  */
 import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
-export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' };
+export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
 /** A step of a program: it yields effects and returns its result. */
 export type Run<T> = Generator<Effect, T, string | undefined>;
 

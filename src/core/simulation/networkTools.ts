@@ -28,6 +28,7 @@ type Dial = { kind: 'connected'; ip: string; respond(request: string): string } 
 
 /** Resolves and connects as a client does; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
+  yield { kind: 'observe' };
   const net = networkOf(ctx);
   const ip = resolveHost(net.cluster, ctx.files, host);
   if (!ip) return { kind: 'unresolved' };
@@ -145,6 +146,7 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
     ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]\n\nQuery DNS about HOST\n\nQUERY_TYPE: soa,ns,a,aaaa,cname,mx,txt,any,ptr,srv\n');
     return 1;
   }
+  yield { kind: 'observe' };
   const net = networkOf(ctx).cluster;
   const conf = resolvConfOf(ctx.files);
   const servers = operands[1] !== undefined ? [operands[1]] : conf.nameservers.length ? conf.nameservers : ['127.0.0.1'];
@@ -308,6 +310,7 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   const connectTimeout = o.values.get('connect-timeout');
   const limits = [maxTime, connectTimeout].filter((v): v is string => v !== undefined).map((v) => Number(v) * 1000);
   const timeoutMs = limits.length ? Math.min(...limits) : undefined;
+  yield { kind: 'observe' };
   const net = networkOf(ctx);
   const ip = resolveHost(net.cluster, ctx.files, u.host);
   if (verbose && ip) ctx.err(`* Host ${u.host}:${u.port} was resolved.\n* IPv6: (none)\n* IPv4: ${ip}\n*   Trying ${ip}:${u.port}...\n`);
