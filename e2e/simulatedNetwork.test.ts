@@ -115,4 +115,19 @@ spec:
     const podIP = (await kubectl(['get', 'pod', 'slow', '-o', 'jsonpath={.status.podIP}'])).stdout;
     expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${podIP}:8080`])).toMatchObject({ code: 0, stdout: 'slow\n' });
   });
+
+  it("a client pod's loop sees the Service as it is at each fetch: its log turns from refused to served once the Service is fixed", async () => {
+    // The Service still targets a port nothing listens on (above).
+    const poller = `apiVersion: v1
+kind: Pod
+metadata: {name: poller}
+spec:
+  containers: [{name: poller, image: busybox, command: [sh, -c, 'while true; do wget -qO- web 2>&1; sleep 1; done']}]
+`;
+    expect((await kubectl(['apply', '-f', '-'], poller)).code).toBe(0);
+    const ip = (await kubectl(['get', 'service', 'web', '-o', 'jsonpath={.spec.clusterIP}'])).stdout;
+    await eventually(async () => (await kubectl(['logs', 'poller', '--tail=1'])).stdout, (l) => l === `wget: can't connect to remote host (${ip}): Connection refused\n`, 'the poller refused');
+    expect((await kubectl(['patch', 'service', 'web', '-p', '{"spec":{"ports":[{"port":80,"targetPort":"http"}]}}'])).code).toBe(0);
+    await eventually(async () => (await kubectl(['logs', 'poller', '--tail=1'])).stdout, (l) => l === 'hello\n', 'the poller served');
+  });
 });
