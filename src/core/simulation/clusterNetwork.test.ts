@@ -178,7 +178,7 @@ describe('network tools', () => {
     expect(runIn('client', 'wget -qO- web:80; wget -q -O - http://web.default.svc.cluster.local/', { at: 1000 })).toEqual({ stdout: 'hello from web-1\nhello from web-2\n', stderr: '', code: 0, exitAt: 0 });
     expect(runIn('client', 'cd /tmp && wget web && cat index.html', { at: 1000 })).toEqual({
       stdout: 'hello from web-1\n',
-      stderr: "Connecting to web (10.96.100.10:80)\nsaving to 'index.html'\nindex.html          100% |********************************|    17  0:00:00 ETA\n'index.html' saved\n",
+      stderr: "Connecting to web (10.96.100.10:80)\nsaving to 'index.html'\nindex.html          100% |*******************************|    17   0:00:00 ETA\n'index.html' saved\n",
       code: 0,
       exitAt: 0,
     });

@@ -188,9 +188,19 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
 
 // ---- wget
 
-/** busybox's progress bar line once a transfer is complete (the bar of a 32-column meter). */
+/**
+ * busybox's progress line for a finished transfer on a stderr that is no
+ * terminal (bb_progress_update: no carriage return, an 80-column width's
+ * 31-star bar, the size scaled by 1024 past 99999, a line end).
+ */
 function progressLine(name: string, size: number): string {
-  return `${name.slice(0, 20).padEnd(20)}100% |${'*'.repeat(32)}| ${String(size).padStart(5)}  0:00:00 ETA\n`;
+  let n = size;
+  let scale = 0;
+  while (n >= 100000) {
+    n = Math.floor(n / 1024);
+    scale++;
+  }
+  return `${name.slice(0, 20).padEnd(20)}100% |${'*'.repeat(31)}|${String(n).padStart(6)}${' kMGTPEZY'[scale]}  0:00:00 ETA\n`;
 }
 
 const baseName = (path: string) => {
