@@ -182,6 +182,7 @@ describe('network tools', () => {
       code: 0,
       exitAt: 0,
     });
+    expect(runIn('client', 'wget --spider web; echo $?; wget -q --spider web/nope', { at: 1000 })).toMatchObject({ stdout: '0\n', stderr: 'Connecting to web (10.96.100.10:80)\nremote file exists\nwget: server returned error: HTTP/1.1 404 Not Found\n', code: 1 });
     expect(runIn('client', 'wget -q -O- web/missing.html', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\n', code: 1 });
     expect(runIn('client', 'wget -O- empty', { at: 1000 })).toMatchObject({ stderr: "Connecting to empty (10.96.100.20:80)\nwget: can't connect to remote host (10.96.100.20): Connection refused\n", code: 1 });
     expect(runIn('client', 'wget -qO- nothing:80', { at: 1000 })).toMatchObject({ stderr: "wget: bad address 'nothing:80'\n", code: 1 });

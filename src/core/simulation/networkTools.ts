@@ -245,14 +245,16 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
     return 1;
   }
   const agent = o.values.get('U') ?? o.values.get('user-agent') ?? 'Wget';
-  const response = d.respond(`${spider ? 'HEAD' : 'GET'} ${u.path} HTTP/1.1\r\nHost: ${u.hostPort}\r\nUser-Agent: ${agent}\r\nConnection: close\r\n\r\n`);
+  // --spider asks with GET too, and reads no body.
+  const response = d.respond(`GET ${u.path} HTTP/1.1\r\nHost: ${u.hostPort}\r\nUser-Agent: ${agent}\r\nConnection: close\r\n\r\n`);
   const r = parseResponse(response);
   if (!r) {
     ctx.err(response ? `wget: server returned error: ${response.split(/\r?\n/)[0]}\n` : 'wget: error getting response: Connection reset by peer\n');
     return 1;
   }
   if (serverResponse) ctx.err([r.statusLine, ...r.headerLines].map((l) => `  ${l}\n`).join(''));
-  if (r.status >= 300) {
+  // 200-204 are success (and 300-303 redirects, which busybox httpd never sends).
+  if (r.status > 204) {
     ctx.err(`wget: server returned error: ${r.statusLine}\n`);
     return 1;
   }
