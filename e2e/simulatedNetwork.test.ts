@@ -68,7 +68,7 @@ describe('debugging a Service from inside the cluster', () => {
     await eventually(async () => await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'web:80']), (r) => r.code === 0, 'wget through the Service');
     expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'web:80'])).toMatchObject({ code: 0, stdout: 'hello\n', stderr: '' });
     expect(await kubectl(['exec', 'client', '--', 'wget', '-O-', 'web'])).toMatchObject({ code: 0, stdout: 'hello\n', stderr: `Connecting to web (${clusterIP}:80)\nwriting to stdout\n${'-'.padEnd(20)}100% |*******************************|     6   0:00:00 ETA\nwritten to stdout\n` });
-    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'web/missing'])).toMatchObject({ code: 1, stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\ncommand terminated with exit code 1\n' });
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'web/missing'])).toMatchObject({ code: 1, stderr: 'wget: server returned error: HTTP/1.0 404 Not Found\ncommand terminated with exit code 1\n' });
     expect(await kubectl(['exec', 'client', '--', 'nc', '-zv', 'web', '80'])).toMatchObject({ code: 0, stderr: `web (${clusterIP}:80) open\n` });
   });
 

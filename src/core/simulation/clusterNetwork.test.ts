@@ -182,14 +182,14 @@ describe('network tools', () => {
       code: 0,
       exitAt: 0,
     });
-    expect(runIn('client', 'wget --spider web; echo $?; wget -q --spider web/nope', { at: 1000 })).toMatchObject({ stdout: '0\n', stderr: 'Connecting to web (10.96.100.10:80)\nremote file exists\nwget: server returned error: HTTP/1.1 404 Not Found\n', code: 1 });
-    expect(runIn('client', 'wget -q -O- web/missing.html', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\n', code: 1 });
+    expect(runIn('client', 'wget --spider web; echo $?; wget -q --spider web/nope', { at: 1000 })).toMatchObject({ stdout: '0\n', stderr: 'Connecting to web (10.96.100.10:80)\nremote file exists\nwget: server returned error: HTTP/1.0 404 Not Found\n', code: 1 });
+    expect(runIn('client', 'wget -q -O- web/missing.html', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'wget: server returned error: HTTP/1.0 404 Not Found\n', code: 1 });
     expect(runIn('client', 'wget -O- empty', { at: 1000 })).toMatchObject({ stderr: "Connecting to empty (10.96.100.20:80)\nwget: can't connect to remote host (10.96.100.20): Connection refused\n", code: 1 });
     expect(runIn('client', 'wget -qO- nothing:80', { at: 1000 })).toMatchObject({ stderr: "wget: bad address 'nothing:80'\n", code: 1 });
     expect(runIn('client', 'wget -qO- -T 5 web:8080', { at: 1000 })).toEqual({ stdout: '', stderr: 'wget: download timed out\n', code: 1, exitAt: 5000 });
     expect(runIn('client', 'wget -qO- web:8080', { at: 1000 })).toMatchObject({ stderr: "wget: can't connect to remote host (10.96.100.10): Connection timed out\n", code: 1, exitAt: 127_000 });
     expect(runIn('client', 'wget -S -qO- 10.244.1.5:8080', { at: 1000 }).stderr).toBe(
-      '  HTTP/1.1 200 OK\n  Content-type: text/html\n  Date: Sat, 28 Nov 2026 17:18:11 GMT\n  Connection: close\n  Last-Modified: Sat, 28 Nov 2026 17:18:10 GMT\n  ETag: "6b0b0cd2-11"\n  Content-Length: 17\n',
+      '  HTTP/1.0 200 OK\n  Date: Sat, 28 Nov 2026 17:18:11 GMT\n  Connection: close\n  Content-type: text/html\n  Accept-Ranges: bytes\n  Last-Modified: Sat, 28 Nov 2026 17:18:10 GMT\n  Content-Length: 17\n',
     );
   });
 
@@ -197,7 +197,7 @@ describe('network tools', () => {
     serveHello('web-1');
     expect(runIn('client', 'curl -s 10.244.1.5:8080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
     expect(runIn('client', 'curl -si http://10.244.1.5:8080/nope', { at: 1000 }).stdout).toBe(
-      'HTTP/1.1 404 Not Found\r\nContent-type: text/html\r\nDate: Sat, 28 Nov 2026 17:18:11 GMT\r\nConnection: close\r\n\r\n<HTML><HEAD><TITLE>404 Not Found</TITLE></HEAD>\n<BODY><H1>404 Not Found</H1>\nThe requested URL was not found\n</BODY></HTML>\n',
+      'HTTP/1.0 404 Not Found\r\nDate: Sat, 28 Nov 2026 17:18:11 GMT\r\nConnection: close\r\nContent-type: text/html\r\n\r\n<HTML><HEAD><TITLE>404 Not Found</TITLE></HEAD>\n<BODY><H1>404 Not Found</H1>\nThe requested URL was not found\n</BODY></HTML>\n',
     );
     expect(runIn('client', 'curl -sS empty', { at: 1000 })).toMatchObject({ stdout: '', stderr: "curl: (7) Failed to connect to empty port 80 after 0 ms: Couldn't connect to server\n", code: 7 });
     expect(runIn('client', 'curl -s empty', { at: 1000 })).toMatchObject({ stderr: '', code: 7 });
@@ -240,7 +240,7 @@ describe('network tools', () => {
 
   it('httpd: serves the files its own process sees; a second bind of the port fails; a missing home', () => {
     expect(runIn('web-1', 'mkdir -p /srv; echo one > /srv/a.txt; httpd -p 8080 -h /srv; echo $?; httpd -p 8080 -h /srv; echo $?')).toMatchObject({ stdout: '0\n1\n', stderr: 'httpd: bind: Address already in use\n' });
-    expect(runIn('client', 'wget -qO- 10.244.1.5:8080/a.txt; wget -qO- 10.244.1.5:8080/', { at: 1000 })).toMatchObject({ stdout: 'one\n', stderr: 'wget: server returned error: HTTP/1.1 404 Not Found\n' });
+    expect(runIn('client', 'wget -qO- 10.244.1.5:8080/a.txt; wget -qO- 10.244.1.5:8080/', { at: 1000 })).toMatchObject({ stdout: 'one\n', stderr: 'wget: server returned error: HTTP/1.0 404 Not Found\n' });
     // The client's own files are not the server's.
     expect(runIn('client', 'httpd -f -h /nope')).toMatchObject({ stderr: "httpd: can't change directory to '/nope': No such file or directory\n", code: 1 });
     expect(runIn('web-1', 'httpd -p 8080 -h /', { at: 1000 })).toMatchObject({ stderr: 'httpd: bind: Address already in use\n', code: 1 });

@@ -452,12 +452,17 @@ const mimeTypes: Record<string, string> = { html: 'text/html', htm: 'text/html',
 
 const httpDate = (ms: number) => new Date(ms).toUTCString();
 
-function errorPage(status: number, reason: string, text: string, at: number): string {
-  const body = `<HTML><HEAD><TITLE>${status} ${reason}</TITLE></HEAD>\n<BODY><H1>${status} ${reason}</H1>\n${text}\n</BODY></HTML>\n`;
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-type: text/html\r\nDate: ${httpDate(at)}\r\nConnection: close\r\n\r\n${body}`;
+/** busybox httpd's send_headers: an HTTP/1.0 status line, then Date and Connection, the type, a file's headers. */
+function headers(status: number, reason: string, at: number, extra: string[]): string {
+  return [`HTTP/1.0 ${status} ${reason}`, `Date: ${httpDate(at)}`, 'Connection: close', ...extra].map((l) => l + '\r\n').join('') + '\r\n';
 }
 
-/** busybox httpd's answer to a request, from the serving process's files under its home. */
+function errorPage(status: number, reason: string, text: string, at: number): string {
+  const body = `<HTML><HEAD><TITLE>${status} ${reason}</TITLE></HEAD>\n<BODY><H1>${status} ${reason}</H1>\n${text}\n</BODY></HTML>\n`;
+  return headers(status, reason, at, ['Content-type: text/html']) + body;
+}
+
+/** busybox httpd's answer to a request, from the serving process's files under its home (their time: the server's start). */
 export function httpdRespond(files: ReadonlyMap<string, FsEntry>, home: string, request: string, at: number, startedAt: number): string {
   const line = request.split(/\r?\n/)[0] ?? '';
   const m = /^([A-Z]+) (\S+)(?: HTTP\/\d\.\d)?$/.exec(line);
@@ -475,9 +480,7 @@ export function httpdRespond(files: ReadonlyMap<string, FsEntry>, home: string, 
   const e = files.get(file);
   if (e?.type !== 'file') return errorPage(404, 'Not Found', 'The requested URL was not found', at);
   const ext = file.slice(file.lastIndexOf('/') + 1).includes('.') ? file.slice(file.lastIndexOf('.') + 1).toLowerCase() : '';
-  const size = e.content.byteLength;
-  const mtime = Math.floor(startedAt / 1000);
-  const head = `HTTP/1.1 200 OK\r\nContent-type: ${mimeTypes[ext] ?? 'application/octet-stream'}\r\nDate: ${httpDate(at)}\r\nConnection: close\r\nLast-Modified: ${httpDate(mtime * 1000)}\r\nETag: "${mtime.toString(16)}-${size.toString(16)}"\r\nContent-Length: ${size}\r\n\r\n`;
+  const head = headers(200, 'OK', at, [`Content-type: ${mimeTypes[ext] ?? 'application/octet-stream'}`, 'Accept-Ranges: bytes', `Last-Modified: ${httpDate(Math.floor(startedAt / 1000) * 1000)}`, `Content-Length: ${e.content.byteLength}`]);
   return head + (method === 'HEAD' ? '' : decoder.decode(e.content));
 }
 
