@@ -211,8 +211,8 @@ describe('network tools', () => {
     serveHello('web-1');
     runIn('web-2', 'echo pong | nc -l -p 7000');
     // One -v leaves a refusal unsaid; -vv reports it.
-    expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?; nc -z -vv 10.244.2.7 7001', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\n', code: 1 });
-    expect(runIn('client', 'echo ping | nc 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\n', code: 0 });
+    expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?; nc -z -vv 10.244.2.7 7001', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\nsent 0, rcvd 0\n', code: 1 });
+    expect(runIn('client', 'echo ping | nc 10.244.2.7 7000; echo ping | nc -vv 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\npong\n', stderr: '10.244.2.7 (10.244.2.7:7000) open\nsent 5, rcvd 5\n', code: 0 });
     expect(runIn('client', 'nc -z -v -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: 'nc: web (10.96.100.10:81): Connection timed out\n', code: 1, exitAt: 2000 });
     expect(runIn('client', 'nc -z -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 2000 });
     expect(runIn('client', 'nc -z nowhere 80', { at: 1000 })).toMatchObject({ stderr: "nc: bad address 'nowhere'\n", code: 1 });

@@ -402,13 +402,14 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
   // -v once reports an open port and errors other than a refusal; -vv refusals too.
   const verbosity = args.filter((a) => /^-[a-z]+$/.test(a)).reduce((n, a) => n + (a.match(/v/g)?.length ?? 0), 0);
   const verbose = verbosity > 0;
+  const localPort = o.values.get('p');
+  if (localPort !== undefined && !(Number.isInteger(Number(localPort)) && Number(localPort) >= 1 && Number(localPort) <= 65535)) {
+    ctx.err(`nc: bad local port '${localPort}'\n`);
+    return 1;
+  }
   if (o.flags.has('l')) {
-    const portText = o.values.get('p') ?? o.operands[0];
-    const port = Number(portText);
-    if (!portText || !Number.isInteger(port) || port < 1 || port > 65535) {
-      ctx.err(portText ? `nc: invalid number '${portText}'\n` : 'nc: bad port\n');
-      return 1;
-    }
+    // The port is -p's; without it the kernel picks one (an operand is the peer to accept, not the port).
+    const port = localPort !== undefined ? Number(localPort) : ephemeralPort(ctx);
     const net = networkOf(ctx);
     const reply = yield* readAll(ctx);
     const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since: ctx.now(), owner: ctx.files, respond: () => reply });
@@ -436,13 +437,24 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
     ctx.err(`nc: bad address '${host}'\n`);
     return 1;
   }
+  // -vv ends with what went each way.
+  const summary = (sent: string, received: string) => {
+    if (verbosity > 1) ctx.err(`sent ${new TextEncoder().encode(sent).length}, rcvd ${new TextEncoder().encode(received).length}\n`);
+  };
   if (d.kind !== 'connected') {
     if (verbosity > 1 || (verbose && d.kind === 'timeout')) ctx.err(`nc: ${host} (${d.ip}:${port}): ${d.kind === 'refused' ? 'Connection refused' : 'Connection timed out'}\n`);
+    summary('', '');
     return 1;
   }
   if (verbose) ctx.err(`${host} (${d.ip}:${port}) open\n`);
-  if (o.flags.has('z')) return 0;
-  ctx.out(d.respond(yield* readAll(ctx)));
+  if (o.flags.has('z')) {
+    summary('', '');
+    return 0;
+  }
+  const sent = yield* readAll(ctx);
+  const received = d.respond(sent);
+  ctx.out(received);
+  summary(sent, received);
   return 0;
 }
 
