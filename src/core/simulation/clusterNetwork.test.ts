@@ -7,6 +7,7 @@ import { dnsQuery, resolveHost, searchNames, parseResolvConf } from './clusterDn
 import { connect } from './kubeProxy';
 import { startProcess } from './containerProcess';
 import type { ContainerView } from './containerView';
+import { unknownImage, type SimulatedImage } from './image';
 
 const startedAt = '2026-11-28T17:18:10Z';
 const resolvConf = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
@@ -236,6 +237,16 @@ describe('network tools', () => {
       [11_000, 'wget: can\'t connect to remote host (10.96.100.10): Connection refused\n'],
     ]);
     expect(later.reached).toBe(t0 + 16_000);
+  });
+
+  it("an image's own server program listens on its ports while it runs", () => {
+    const image: SimulatedImage = { ...unknownImage, entrypoint: ['/hostname-server'], programs: new Map([['/hostname-server', { run: () => ({ output: [{ stream: 2 as const, text: 'Serving on port 9376\n' }], listens: [{ port: 9376, respond: () => 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nweb-1' }] }) }]]) };
+    const view = { ...viewOf('web-1'), image };
+    view.files.set('/hostname-server', { type: 'file', content: new Uint8Array(), mode: 0o755 });
+    const start = startProcess(view, ['/hostname-server'], t0, { stdin: false, tty: false });
+    if (!start.started) throw new Error(start.error);
+    expect(start.process.advance(t0 + 1000).output.map((o) => o.text)).toEqual(['Serving on port 9376\n']);
+    expect(runIn('client', 'wget -qO- 10.244.1.5:9376', { at: 1000 })).toMatchObject({ stdout: 'web-1', code: 0 });
   });
 
   it('httpd: serves the files its own process sees; a second bind of the port fails; a missing home', () => {
