@@ -11,7 +11,7 @@ import type { FsEntry } from './containerView';
 type Obj = Record<string, unknown>;
 
 export const clusterDomain = 'cluster.local';
-/** The kube-dns Service's ClusterIP, the nameserver the kubelets write into resolv.conf (--cluster-dns). */
+/** The kube-dns Service's ClusterIP, the nameserver the kubelets write into resolv.conf (kind's --cluster-dns). */
 export const clusterDnsIP = '10.96.0.10';
 
 /** A DNS answer: NXDOMAIN, or NOERROR with addresses (none: NODATA) or a CNAME. */

@@ -12,6 +12,7 @@ import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { nodeCapacity } from './nodes';
 import { imageFor, type SimulatedImage } from './image';
 import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
+import { clusterDnsIP, clusterDomain } from './clusterDns';
 
 type Obj = Record<string, unknown>;
 
@@ -48,9 +49,6 @@ export interface ContainerViewSource {
 
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-/** The cluster DNS service the simulated kubelets are configured with (kind's --cluster-dns). */
-const clusterDNS = '10.96.0.10';
-const clusterDomain = 'cluster.local';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
 export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'httpd', 'id', 'ls', 'mkdir', 'nc', 'nslookup', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
 
@@ -359,7 +357,7 @@ function resolvConf(pod: KubeObject): string {
   const policy = str(field(pod, 'spec', 'dnsPolicy')) || 'ClusterFirst';
   const ns = pod.metadata.namespace ?? '';
   if (policy === 'ClusterFirst' || (policy === 'ClusterFirstWithHostNet' && field(pod, 'spec', 'hostNetwork') === true)) {
-    return `search ${ns}.svc.${clusterDomain} svc.${clusterDomain} ${clusterDomain}\nnameserver ${clusterDNS}\noptions ndots:5\n`;
+    return `search ${ns}.svc.${clusterDomain} svc.${clusterDomain} ${clusterDomain}\nnameserver ${clusterDnsIP}\noptions ndots:5\n`;
   }
   if (policy === 'None') {
     const cfg = field(pod, 'spec', 'dnsConfig');
