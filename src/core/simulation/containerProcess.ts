@@ -40,8 +40,8 @@ export interface ContainerProcess {
    * = until, unless the step budget stopped it earlier; a process blocked
    * reading input or running forever reaches `until`). `until` never
    * decreases between calls. `present` is the server clock: a process about
-   * to look at the cluster (`observe`) later than it waits there, and has
-   * reached only its own clock.
+   * to look at the cluster (`observe`) later than that (and observeAheadMs)
+   * waits there, and has reached only its own clock.
    */
   advance(until: number, maxSteps?: number, present?: number): ProcessAdvance;
   /** Input on its stdin at a time (attach, later); a read blocked before `at` resumes at `at`. */
@@ -88,6 +88,12 @@ export const commandMs = 1;
  * moves the clock.
  */
 export const containerFreeCommands = 1_000;
+/**
+ * How far past the server clock a process may look at the cluster: a loop
+ * that never sleeps is then run a second at a time, not a millisecond, at
+ * the cost of seeing a change up to a second late.
+ */
+export const observeAheadMs = 1000;
 /** The commands one advance runs at most by default. */
 export const defaultMaxSteps = 10_000;
 
@@ -239,7 +245,7 @@ class VirtualProcess implements ContainerProcess {
         steps++;
       } else if (w?.kind === 'observe') {
         // What the cluster will be then is not known yet.
-        if (this.clock > present || this.clock > until) {
+        if (this.clock > present + observeAheadMs || this.clock > until) {
           budget = true;
           break;
         }
