@@ -67,10 +67,10 @@ describe('kubectl exec into a simulated pod', () => {
     expect(await kubectl(['exec', 'web', '--', 'false'])).toMatchObject({ code: 1, stderr: 'command terminated with exit code 1\n' });
     const missing = await kubectl(['exec', 'web', '--', 'cat', '/nope']);
     expect(missing).toMatchObject({ code: 1, stderr: "cat: can't open '/nope': No such file or directory\ncommand terminated with exit code 1\n" });
-    const unknown = await kubectl(['exec', 'web', '--', 'curl', 'localhost']);
+    const unknown = await kubectl(['exec', 'web', '--', 'python3', '-V']);
     expect(unknown.code).not.toBe(0);
-    expect(unknown.stderr).toMatch(/^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown\n$/);
-    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'curl localhost'])).toMatchObject({ code: 127, stderr: 'sh: curl: not found\ncommand terminated with exit code 127\n' });
+    expect(unknown.stderr).toMatch(/^error: Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "python3": executable file not found in \$PATH: unknown\n$/);
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'python3 -V'])).toMatchObject({ code: 127, stderr: 'sh: python3: not found\ncommand terminated with exit code 127\n' });
     expect(await kubectl(['exec', 'web', '-c', 'nope', '--', 'ls'])).toMatchObject({ code: 1, stderr: 'Error from server (BadRequest): container nope is not valid for pod web\n' });
     // The init container has completed: the kubelet finds no running container of that name.
     expect(await kubectl(['exec', 'web', '-c', 'init', '--', 'ls'])).toMatchObject({ code: 1, stderr: 'error: unable to upgrade connection: container not found ("init")\n' });

@@ -143,7 +143,7 @@ describe('a process on a virtual clock', () => {
     expect(error(['foo'])).toBe(`${prefix}exec: "foo": executable file not found in $PATH: unknown`);
     expect(error(['/app/server'])).toBe(`${prefix}exec: "/app/server": stat /app/server: no such file or directory: unknown`);
     expect(error(['/app/data'])).toBe(`${prefix}exec: "/app/data": permission denied: unknown`);
-    expect(startProcess(view, ['curl'], t0, { stdin: false, tty: false, exec: true })).toEqual({ started: false, error: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in $PATH: unknown' });
+    expect(startProcess(view, ['python3'], t0, { stdin: false, tty: false, exec: true })).toEqual({ started: false, error: 'OCI runtime exec failed: exec failed: unable to start container process: exec: "python3": executable file not found in $PATH: unknown' });
   });
 
   it("shares the container's files with its other processes when given them (a liveness probe reads what the main process wrote)", () => {

@@ -39,9 +39,11 @@ export interface ContainerProcess {
    * time), its exit once it happened, and the time it has run to (`reached`
    * = until, unless the step budget stopped it earlier; a process blocked
    * reading input or running forever reaches `until`). `until` never
-   * decreases between calls.
+   * decreases between calls. `present` is the server clock: a process about
+   * to look at the cluster (`observe`) later than that (and observeAheadMs)
+   * waits there, and has reached only its own clock.
    */
-  advance(until: number, maxSteps?: number): ProcessAdvance;
+  advance(until: number, maxSteps?: number, present?: number): ProcessAdvance;
   /** Input on its stdin at a time (attach, later); a read blocked before `at` resumes at `at`. */
   input(text: string, at: number): void;
   /** End of its stdin. */
@@ -86,6 +88,12 @@ export const commandMs = 1;
  * moves the clock.
  */
 export const containerFreeCommands = 1_000;
+/**
+ * How far past the server clock a process may look at the cluster: a loop
+ * that never sleeps is then run a second at a time, not a millisecond, at
+ * the cost of seeing a change up to a second late.
+ */
+export const observeAheadMs = 1000;
 /** The commands one advance runs at most by default. */
 export const defaultMaxSteps = 10_000;
 
@@ -206,7 +214,7 @@ class VirtualProcess implements ContainerProcess {
     }
   }
 
-  advance(until: number, maxSteps = defaultMaxSteps): ProcessAdvance {
+  advance(until: number, maxSteps = defaultMaxSteps, present = Infinity): ProcessAdvance {
     let steps = 0;
     let budget = false;
     while (!this.exited && this.gen) {
@@ -235,6 +243,12 @@ class VirtualProcess implements ContainerProcess {
         this.clock += cost;
         this.burst++;
         steps++;
+      } else if (w?.kind === 'observe') {
+        // What the cluster will be then is not known yet.
+        if (this.clock > present + observeAheadMs || this.clock > until) {
+          budget = true;
+          break;
+        }
       }
       let r: IteratorResult<Effect, number>;
       try {
@@ -270,6 +284,7 @@ class VirtualProcess implements ContainerProcess {
     const w = this.waiting;
     if (w?.kind === 'sleep') return Number.isFinite(this.wake) ? this.wake : undefined;
     if (w?.kind === 'tick') return this.clock + this.cost();
+    if (w?.kind === 'observe') return this.clock;
     if (w?.kind === 'read') {
       const next = this.pending[0];
       if (this.buffered.includes('\n')) return this.clock;

@@ -102,14 +102,14 @@ export class RecordedProcess {
     this.reached = this.asked = startMs;
   }
 
-  /** Runs it up to `until` (or its stop), within the step budget. */
-  run(until: number): void {
+  /** Runs it up to `until` (or its stop), within the step budget; it looks at the cluster only up to `present`, the server clock. */
+  run(until: number, present = until): void {
     if (!this.start.started || this.exit) return;
     const end = Math.min(until, this.stoppedAt ?? Infinity);
     if (this.reached >= end && !this.fed) return;
     this.fed = false;
     this.asked = Math.max(this.asked, end);
-    const step = this.start.process.advance(this.asked, stepsPerCall);
+    const step = this.start.process.advance(this.asked, stepsPerCall, present);
     this.append(step.output);
     this.reached = step.reached;
     if (step.exit) this.exit = step.exit;
@@ -122,7 +122,7 @@ export class RecordedProcess {
 
   /** Its log as of `until`, run ahead first. */
   read(until: number): ContainerLog {
-    this.run(until + lookaheadMs);
+    this.run(until + lookaheadMs, until);
     const stop = Math.min(this.stoppedAt ?? Infinity, this.exit?.at ?? Infinity);
     const end = Math.min(until, stop);
     // Entries are in time order: the ones written by `end` are a prefix.
@@ -203,7 +203,7 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     async status(containerID, pod, container, startedAt, now) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
       if (!instance.start.started) return { error: instance.start.error };
-      instance.run(now + lookaheadMs);
+      instance.run(now + lookaheadMs, now);
       if (instance.exit) return { exit: instance.exit };
       return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
     },

@@ -4,12 +4,17 @@
  * container's files, its environment, the virtual clock) with busybox's
  * output and messages. A tool is a plain function, or a generator when it
  * waits: for its input (`read`), for time (`sleep`), or between the lines
- * of a long output (`tick`, so a process's step budget stops `yes`).
+ * of a long output (`tick`, so a process's step budget stops `yes`), or
+ * for the server clock to reach its own before it looks at the cluster
+ * (`observe`: a process run ahead of the clock must not see the cluster's
+ * present as its future).
  */
 import type { ContainerView, FsEntry } from './containerView';
+import type { PodNetwork } from './clusterNetwork';
+import { curl, httpd, nc, nslookup, wget } from './networkTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
-export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' };
+export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
 /** A step of a program: it yields effects and returns its result. */
 export type Run<T> = Generator<Effect, T, string | undefined>;
 
@@ -37,6 +42,8 @@ export interface ToolContext {
   outIsPipe: boolean;
   /** Runs a program found on PATH as the process does (env COMMAND, xargs). */
   exec(argv: string[], env: ReadonlyMap<string, string>): Run<number>;
+  /** The pod's network (the container's view's), when the cluster network is simulated. */
+  network?: PodNetwork;
 }
 
 export type Tool = (args: string[], ctx: ToolContext) => number | Run<number>;
@@ -1187,6 +1194,7 @@ const expr: Tool = (args, ctx) => {
 export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['basename', basename],
   ['cat', cat],
+  ['curl', curl],
   ['cut', cut],
   ['date', date],
   ['dirname', dirname],
@@ -1196,10 +1204,13 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['false', () => 1],
   ['grep', grep],
   ['head', head],
+  ['httpd', httpd],
   ['hostname', (_a, ctx) => (ctx.out(ctx.view.hostname + '\n'), 0)],
   ['id', id],
   ['ls', ls],
   ['mkdir', mkdir],
+  ['nc', nc],
+  ['nslookup', nslookup],
   ['printenv', printenv],
   ['printf', printf],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
@@ -1218,6 +1229,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['uname', uname],
   ['uniq', uniq],
   ['wc', wc],
+  ['wget', wget],
   ['whoami', whoami],
   ['yes', yes],
 ]);

@@ -11,6 +11,8 @@ import { parseQuantity, type Quantity } from '../api/quantity';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { nodeCapacity } from './nodes';
 import { imageFor, type SimulatedImage } from './image';
+import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
+import { clusterDnsIP, clusterDomain } from './clusterDns';
 
 type Obj = Record<string, unknown>;
 
@@ -30,6 +32,8 @@ export interface ContainerView {
   workingDir: string;
   /** The container's image: its tools and its own programs. */
   image: SimulatedImage;
+  /** Its place in the cluster network (absent where no network is simulated). */
+  network?: PodNetwork;
 }
 
 /** What the kubelet reads from the API server to build the view. */
@@ -39,15 +43,14 @@ export interface ContainerViewSource {
   listServices(namespace: string): Promise<KubeObject[]>;
   /** A TokenRequest for the pod's service account bound to the pod, as the kubelet's token manager makes it. */
   serviceAccountToken(pod: KubeObject, audience: string | undefined, expirationSeconds: number): Promise<string>;
+  /** The cluster network the container's processes connect through. */
+  network?: ClusterNetwork;
 }
 
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-/** The cluster DNS service the simulated kubelets are configured with (kind's --cluster-dns). */
-const clusterDNS = '10.96.0.10';
-const clusterDomain = 'cluster.local';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'httpd', 'id', 'ls', 'mkdir', 'nc', 'nslookup', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
@@ -354,7 +357,7 @@ function resolvConf(pod: KubeObject): string {
   const policy = str(field(pod, 'spec', 'dnsPolicy')) || 'ClusterFirst';
   const ns = pod.metadata.namespace ?? '';
   if (policy === 'ClusterFirst' || (policy === 'ClusterFirstWithHostNet' && field(pod, 'spec', 'hostNetwork') === true)) {
-    return `search ${ns}.svc.${clusterDomain} svc.${clusterDomain} ${clusterDomain}\nnameserver ${clusterDNS}\noptions ndots:5\n`;
+    return `search ${ns}.svc.${clusterDomain} svc.${clusterDomain} ${clusterDomain}\nnameserver ${clusterDnsIP}\noptions ndots:5\n`;
   }
   if (policy === 'None') {
     const cfg = field(pod, 'spec', 'dnsConfig');
@@ -448,5 +451,6 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     else env.push([k, v]);
   }
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', uid === 0 ? '/root' : '/']);
-  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image };
+  const network: PodNetwork | undefined = src.network && { cluster: src.network, namespace: pod.metadata.namespace ?? '', podName: pod.metadata.name ?? '', podUID: pod.metadata.uid ?? '', container: name, startedAt: opts.startedAt ?? '' };
+  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}) };
 }

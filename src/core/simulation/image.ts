@@ -13,6 +13,8 @@ export interface ImageProgramRun {
   output: { stream: 1 | 2; text: string }[];
   /** The code it exits with once written; undefined: it runs until it is stopped (a server). */
   exitCode?: number;
+  /** The ports a server listens on while it runs, each with its answer to what a client sends at a time. */
+  listens?: { port: number; respond(request: string, at: number): string }[];
 }
 
 /** One of the image's own programs, at its path in the image. */

@@ -15,6 +15,7 @@ import { containerArgv, containerFreeCommands, startProcess } from './containerP
 import { containerView, imagePath, podContainers, type ContainerView } from './containerView';
 import { imageFor, isUnknownImage, unknownImage } from './image';
 import { controllerRefOf } from '../controllers/controllerUtils';
+import { ClusterNetwork } from './clusterNetwork';
 
 export interface KubeletSourceDeps {
   now(): Date;
@@ -56,6 +57,7 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     listPods: () => deps.list('pods', ''),
     listServices: (namespace) => deps.list('services', namespace),
     serviceAccountToken,
+    network: new ClusterNetwork(),
   };
   /** What a process sees that never looks (the unknown image's own, run with no command). */
   const emptyView: ContainerView = { container: '', env: [['PATH', imagePath]], files: new Map([['/bin/true', { type: 'file', content: new Uint8Array(), mode: 0o755 }]]), hostname: '', uid: 0, gid: 0, groups: [0], workingDir: '/', image: unknownImage };

@@ -201,12 +201,12 @@ describe('exec into a simulated container', () => {
     expect((await ran(s, 'prog', ['true'])).status).toEqual({ metadata: {}, status: 'Success' });
     expect((await ran(s, 'prog', ['false'])).status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
     expect((await ran(s, 'prog', ['sh', '-c', 'false || echo recovered && exit 3'])).status).toMatchObject({ details: { causes: [{ message: '3' }] } });
-    const sh = await ran(s, 'prog', ['sh', '-c', 'wget localhost']);
-    expect(sh.stderr).toBe('sh: wget: not found\n');
+    const sh = await ran(s, 'prog', ['sh', '-c', 'python3 -V']);
+    expect(sh.stderr).toBe('sh: python3: not found\n');
     expect(sh.status).toMatchObject({ details: { causes: [{ message: '127' }] } });
-    const missing = await ran(s, 'prog', ['curl', 'localhost']);
+    const missing = await ran(s, 'prog', ['python3', '-V']);
     expect(missing.status).toMatchObject({ status: 'Failure', reason: 'InternalError', code: 500 });
-    expect(String(missing.status['message'])).toMatch(/^Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "curl": executable file not found in \$PATH: unknown$/);
+    expect(String(missing.status['message'])).toMatch(/^Internal error occurred: error executing command in container: failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "python3": executable file not found in \$PATH: unknown$/);
     expect(String((await ran(s, 'prog', ['/opt/app'])).status['message'])).toContain('exec: "/opt/app": stat /opt/app: no such file or directory: unknown');
     expect((await ran(s, 'prog', ['cat'], { stdin: 'typed\n' })).stdout).toBe('typed\n');
   });

@@ -19,6 +19,7 @@ import { containerView, podContainers, podContainerStatus, runningContainer, typ
 import { startExec } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
+import type { ClusterNetwork } from './clusterNetwork';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
 export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
@@ -31,6 +32,8 @@ export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
   randomHex(length: number): string;
   /** The nodes' container runtime: the containers' processes and their logs. */
   runtime: ContainerRuntime;
+  /** What the containers' network sees (kept current by startNodeSimulation's informers). */
+  network: ClusterNetwork;
 };
 
 const success = { metadata: {}, status: 'Success' };

@@ -87,7 +87,7 @@ describe('pipes and redirections', () => {
 
 describe('errors and messages', () => {
   check([
-    ['a command not found', 'wget localhost', { stderr: 'sh: wget: not found\n', code: 127 }],
+    ['a command not found', 'python3 -V', { stderr: 'sh: python3: not found\n', code: 127 }],
     ['unexpected done', 'done', { stderr: 'sh: syntax error: unexpected "done"\n', code: 2 }],
     ['an empty loop body', 'for i in 1 2; do done', { stderr: 'sh: syntax error: unexpected "done"\n', code: 2 }],
     ['an unfinished if', 'if true; then echo', { stderr: 'sh: syntax error: unexpected end of file (expecting "fi")\n', code: 2 }],

@@ -51,6 +51,9 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     const run = host.view.image.programs.get(program.path)!.run(args, env);
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.exitCode === undefined) {
+      // A server listens on its ports until it is stopped.
+      const net = host.view.network;
+      if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond });
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
@@ -78,6 +81,7 @@ function toolContext(host: ProcessHost, name: string, io: Io, env: ReadonlyMap<s
     out: (t) => write(host, io.out, t),
     err: (t) => write(host, io.err, t),
     outIsPipe: io.out.kind === 'buffer',
+    ...(host.view.network ? { network: host.view.network } : {}),
     exec: function* (argv, vars) {
       const found = lookUp(host, argv[0]!, vars.get('PATH') ?? defaultPath, cwd);
       if ('error' in found) {

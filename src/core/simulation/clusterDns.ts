@@ -1,0 +1,153 @@
+/**
+ * The cluster's DNS (CoreDNS's kubernetes plugin for `cluster.local`, with
+ * kubeadm's `pods insecure`) and the resolver a container's libc runs over
+ * it: /etc/hosts first, then the name through /etc/resolv.conf's search list
+ * (tried first when the name has fewer dots than ndots, after it otherwise).
+ */
+import { isObject, objectsOf, type KubeObject } from '../api/types';
+import type { ClusterNetwork } from './clusterNetwork';
+import type { FsEntry } from './containerView';
+
+type Obj = Record<string, unknown>;
+
+export const clusterDomain = 'cluster.local';
+/** The kube-dns Service's ClusterIP, the nameserver the kubelets write into resolv.conf (kind's --cluster-dns). */
+export const clusterDnsIP = '10.96.0.10';
+
+/** A DNS answer: NXDOMAIN, or NOERROR with addresses (none: NODATA) or a CNAME. */
+export type DnsAnswer = { rcode: 'NXDOMAIN' } | { rcode: 'NOERROR'; addresses: string[]; cname?: string; ptr?: string };
+
+const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const nx: DnsAnswer = { rcode: 'NXDOMAIN' };
+const found = (addresses: string[]): DnsAnswer => ({ rcode: 'NOERROR', addresses });
+
+export const isIPv4 = (s: string): boolean => /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(s) && s.split('.').every((p) => Number(p) <= 255);
+
+/** The ready endpoints of a Service (conditions.ready unset counts as ready), with their hostnames. */
+export function readyEndpoints(net: ClusterNetwork, svc: KubeObject): { ip: string; hostname: string; slice: KubeObject; endpoint: Obj }[] {
+  const out: { ip: string; hostname: string; slice: KubeObject; endpoint: Obj }[] = [];
+  for (const slice of net.endpointSlices(svc.metadata.namespace ?? '', svc.metadata.name ?? '')) {
+    if (str(slice['addressType']) !== 'IPv4') continue;
+    for (const ep of objectsOf(slice['endpoints'])) {
+      if (field(ep, 'conditions', 'ready') === false) continue;
+      const ip = Array.isArray(ep['addresses']) ? String(ep['addresses'][0]) : '';
+      if (ip) out.push({ ip, hostname: str(ep['hostname']), slice, endpoint: ep });
+    }
+  }
+  return out;
+}
+
+const isHeadless = (svc: KubeObject) => field(svc, 'spec', 'clusterIP') === 'None';
+const clusterIPv4s = (svc: KubeObject): string[] => {
+  const ips = Array.isArray(field(svc, 'spec', 'clusterIPs')) ? (field(svc, 'spec', 'clusterIPs') as unknown[]).map(String) : [str(field(svc, 'spec', 'clusterIP'))];
+  return ips.filter(isIPv4);
+};
+
+/** CoreDNS's answer to an A (or AAAA: every cluster address is IPv4 here) question. */
+export function dnsQuery(net: ClusterNetwork, qname: string, type: 'A' | 'AAAA'): DnsAnswer {
+  const name = qname.toLowerCase().replace(/\.$/, '');
+  const zone = `.${clusterDomain}`;
+  if (!name.endsWith(zone)) return nx;
+  const labels = name.slice(0, -zone.length).split('.');
+  const answer = (ips: string[]): DnsAnswer => found(type === 'A' ? ips : []);
+  // <a-b-c-d>.<namespace>.pod: the address in the name, unchecked (pods insecure).
+  if (labels.length === 3 && labels[2] === 'pod') {
+    const ip = labels[0]!.replace(/-/g, '.');
+    return isIPv4(ip) ? answer([ip]) : nx;
+  }
+  if (labels[labels.length - 1] !== 'svc') return nx;
+  if (labels.length === 3) {
+    const svc = net.service(labels[1]!, labels[0]!);
+    if (!svc) return nx;
+    if (field(svc, 'spec', 'type') === 'ExternalName') return { rcode: 'NOERROR', addresses: [], cname: str(field(svc, 'spec', 'externalName')).replace(/\.$/, '') };
+    if (isHeadless(svc)) {
+      const ips = readyEndpoints(net, svc).map((e) => e.ip);
+      return ips.length ? answer(ips) : nx;
+    }
+    return answer(clusterIPv4s(svc));
+  }
+  if (labels.length === 4) {
+    // <hostname>.<service>.<namespace>.svc: an endpoint named by its pod's hostname, or its address with dashes.
+    const svc = net.service(labels[2]!, labels[1]!);
+    if (!svc) return nx;
+    const ips = readyEndpoints(net, svc).filter((e) => e.hostname === labels[0] || e.ip.replace(/\./g, '-') === labels[0]).map((e) => e.ip);
+    return ips.length ? answer(ips) : nx;
+  }
+  return nx;
+}
+
+/** A PTR question for an address: a Service's ClusterIP or an endpoint's address. */
+export function dnsReverse(net: ClusterNetwork, ip: string): DnsAnswer {
+  const svc = net.serviceByClusterIP(ip);
+  if (svc) return { rcode: 'NOERROR', addresses: [], ptr: `${svc.metadata.name}.${svc.metadata.namespace}.svc.${clusterDomain}` };
+  const pod = net.podByIP(ip);
+  if (pod) {
+    const ns = pod.metadata.namespace ?? '';
+    const subdomain = str(field(pod, 'spec', 'subdomain'));
+    const hostname = str(field(pod, 'spec', 'hostname'));
+    if (subdomain && hostname && net.service(ns, subdomain)) return { rcode: 'NOERROR', addresses: [], ptr: `${hostname}.${subdomain}.${ns}.svc.${clusterDomain}` };
+  }
+  return nx;
+}
+
+/** What /etc/resolv.conf says: its nameservers, search list and ndots (the resolver's default 1). */
+export interface ResolvConf {
+  nameservers: string[];
+  search: string[];
+  ndots: number;
+}
+
+export function parseResolvConf(text: string): ResolvConf {
+  const conf: ResolvConf = { nameservers: [], search: [], ndots: 1 };
+  for (const line of text.split('\n')) {
+    const [key, ...rest] = line.trim().split(/\s+/);
+    if (key === 'nameserver' && rest[0]) conf.nameservers.push(rest[0]);
+    else if (key === 'search' || key === 'domain') conf.search = rest;
+    else if (key === 'options') for (const o of rest) if (o.startsWith('ndots:')) conf.ndots = Math.min(15, Number(o.slice(6)) || 0);
+  }
+  return conf;
+}
+
+const decoder = new TextDecoder();
+const fileText = (files: ReadonlyMap<string, FsEntry>, path: string): string => {
+  const e = files.get(path);
+  return e?.type === 'file' ? decoder.decode(e.content) : '';
+};
+
+export function resolvConfOf(files: ReadonlyMap<string, FsEntry>): ResolvConf {
+  return parseResolvConf(fileText(files, '/etc/resolv.conf'));
+}
+
+/** The names a libc resolver asks the server, in order, for a name (res_search). */
+export function searchNames(name: string, conf: ResolvConf): string[] {
+  if (name.endsWith('.')) return [name.slice(0, -1)];
+  const dots = name.split('.').length - 1;
+  const searched = conf.search.map((d) => `${name}.${d}`);
+  return dots >= conf.ndots ? [name, ...searched] : [...searched, name];
+}
+
+/** The address of a host in /etc/hosts. */
+function hostsLookup(files: ReadonlyMap<string, FsEntry>, name: string): string | undefined {
+  for (const line of fileText(files, '/etc/hosts').split('\n')) {
+    const [ip, ...names] = line.replace(/#.*/, '').trim().split(/\s+/);
+    if (ip && isIPv4(ip) && names.some((n) => n.toLowerCase() === name.toLowerCase())) return ip;
+  }
+  return undefined;
+}
+
+/** getaddrinfo for an IPv4 address: a literal, /etc/hosts, then the cluster DNS through the search list (a CNAME followed); undefined when nothing answers. */
+export function resolveHost(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string): string | undefined {
+  if (isIPv4(name)) return name;
+  const local = hostsLookup(files, name);
+  if (local) return local;
+  const conf = resolvConfOf(files);
+  // Only the cluster's DNS answers here: a node's resolver (dnsPolicy Default) reaches no cluster names.
+  if (!conf.nameservers.includes(clusterDnsIP)) return undefined;
+  for (const candidate of searchNames(name, conf)) {
+    let answer = dnsQuery(net, candidate, 'A');
+    for (let hops = 0; answer.rcode === 'NOERROR' && answer.cname && hops < 8; hops++) answer = dnsQuery(net, answer.cname, 'A');
+    if (answer.rcode === 'NOERROR' && answer.addresses.length) return answer.addresses[0];
+  }
+  return undefined;
+}

@@ -1,0 +1,259 @@
+/** The cluster network as containers see it: CoreDNS's answers, kube-proxy's routing, and the busybox tools over them. */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/types';
+import { t0, testView } from './container.test-data';
+import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
+import { dnsQuery, resolveHost, searchNames, parseResolvConf } from './clusterDns';
+import { connect } from './kubeProxy';
+import { startProcess } from './containerProcess';
+import type { ContainerView } from './containerView';
+import { unknownImage, type SimulatedImage } from './image';
+
+const startedAt = '2026-11-28T17:18:10Z';
+const resolvConf = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
+
+function pod(name: string, ip: string, opts: { ready?: boolean; hostname?: string; subdomain?: string; ns?: string } = {}): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: opts.ns ?? 'default', uid: `uid-${name}` },
+    spec: { containers: [{ name: 'app', image: 'busybox' }], ...(opts.hostname ? { hostname: opts.hostname } : {}), ...(opts.subdomain ? { subdomain: opts.subdomain } : {}) },
+    status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], containerStatuses: [{ name: 'app', ready: opts.ready ?? true, state: { running: { startedAt } } }] },
+  };
+}
+
+function service(name: string, spec: Record<string, unknown>, ns = 'default'): KubeObject {
+  return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, uid: `svc-${name}` }, spec };
+}
+
+function slice(svc: string, ports: { name: string; port: number }[], endpoints: { ip: string; ready: boolean; hostname?: string }[], ns = 'default'): KubeObject {
+  return {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: { name: `${svc}-abcde`, namespace: ns, labels: { 'kubernetes.io/service-name': svc } },
+    addressType: 'IPv4',
+    ports: ports.map((p) => ({ ...p, protocol: 'TCP' })),
+    endpoints: endpoints.map((e) => ({ addresses: [e.ip], conditions: { ready: e.ready, serving: e.ready, terminating: false }, ...(e.hostname ? { hostname: e.hostname } : {}) })),
+  };
+}
+
+let net: ClusterNetwork;
+
+beforeEach(() => {
+  net = new ClusterNetwork();
+  for (const p of [pod('web-1', '10.244.1.5'), pod('web-2', '10.244.2.7'), pod('client', '10.244.1.9'), pod('db-0', '10.244.1.20', { hostname: 'db-0', subdomain: 'db' }), pod('db-1', '10.244.2.21', { ready: false, hostname: 'db-1', subdomain: 'db' })]) net.apply('pods', p);
+  net.apply('services', service('kubernetes', { clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }] }));
+  net.apply('services', service('web', { clusterIP: '10.96.100.10', clusterIPs: ['10.96.100.10'], selector: { app: 'web' }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'http' }] }));
+  net.apply('services', service('empty', { clusterIP: '10.96.100.20', clusterIPs: ['10.96.100.20'], selector: { app: 'none' }, ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }] }));
+  net.apply('services', service('db', { clusterIP: 'None', clusterIPs: ['None'], selector: { app: 'db' }, ports: [{ port: 5432, protocol: 'TCP' }] }));
+  net.apply('services', service('ext', { type: 'ExternalName', externalName: 'db.example.com' }));
+  net.apply('endpointslices', slice('web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.5', ready: true }, { ip: '10.244.2.7', ready: true }]));
+  net.apply('endpointslices', slice('empty', [{ name: '', port: 80 }], []));
+  net.apply('endpointslices', slice('db', [{ name: '', port: 5432 }], [{ ip: '10.244.1.20', ready: true, hostname: 'db-0' }, { ip: '10.244.2.21', ready: false, hostname: 'db-1' }]));
+});
+
+const podNetwork = (name: string): PodNetwork => ({ cluster: net, namespace: 'default', podName: name, podUID: `uid-${name}`, container: 'app', startedAt });
+
+function viewOf(name: string, files: Record<string, string> = {}): ContainerView {
+  return { ...testView({ files: { '/etc/resolv.conf': resolvConf, '/etc/hosts': `127.0.0.1\tlocalhost\n10.244.1.9\t${name}\n`, ...files } }), network: podNetwork(name) };
+}
+
+/** Runs `sh -c script` in a pod's container from `at` (ms after t0) for up to an hour. */
+function runIn(name: string, script: string, opts: { at?: number; files?: Record<string, string> } = {}) {
+  const start = startProcess(viewOf(name, opts.files), ['sh', '-c', script], t0 + (opts.at ?? 0), { stdin: false, tty: false, seed: 7, commandMs: 0 });
+  if (!start.started) throw new Error(start.error);
+  const r = start.process.advance(t0 + 3_600_000, 1_000_000);
+  const text = (s: 1 | 2) => r.output.filter((o) => o.stream === s).map((o) => o.text).join('');
+  return { stdout: text(1), stderr: text(2), code: r.exit?.code, exitAt: r.exit ? r.exit.at - t0 - (opts.at ?? 0) : undefined };
+}
+
+const serveHello = (name: string, port = 8080) => runIn(name, `mkdir -p /www; echo hello from ${name} > /www/index.html; httpd -f -p ${port} -h /www`);
+
+describe('cluster DNS', () => {
+  it('answers a Service by its FQDN with its ClusterIP, NXDOMAIN for names that are not in the cluster', () => {
+    expect(dnsQuery(net, 'web.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.96.100.10'] });
+    expect(dnsQuery(net, 'WEB.default.svc.cluster.local.', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.96.100.10'] });
+    expect(dnsQuery(net, 'web.default.svc.cluster.local', 'AAAA')).toEqual({ rcode: 'NOERROR', addresses: [] });
+    expect(dnsQuery(net, 'web.other.svc.cluster.local', 'A')).toEqual({ rcode: 'NXDOMAIN' });
+    expect(dnsQuery(net, 'web.svc.cluster.local', 'A')).toEqual({ rcode: 'NXDOMAIN' });
+    expect(dnsQuery(net, 'example.com', 'A')).toEqual({ rcode: 'NXDOMAIN' });
+  });
+
+  it('a headless Service answers its ready endpoints, and a pod by hostname under its subdomain', () => {
+    expect(dnsQuery(net, 'db.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.244.1.20'] });
+    expect(dnsQuery(net, 'db-0.db.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.244.1.20'] });
+    // Not ready: not published.
+    expect(dnsQuery(net, 'db-1.db.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NXDOMAIN' });
+  });
+
+  it('ExternalName is a CNAME; pod A records take the address from the name', () => {
+    expect(dnsQuery(net, 'ext.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: [], cname: 'db.example.com' });
+    expect(dnsQuery(net, '10-244-1-5.default.pod.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.244.1.5'] });
+    expect(dnsQuery(net, 'kubernetes.default.svc.cluster.local', 'A')).toEqual({ rcode: 'NOERROR', addresses: ['10.96.0.1'] });
+  });
+
+  it('the resolver tries the search list first for names with fewer dots than ndots', () => {
+    const conf = parseResolvConf(resolvConf);
+    expect(conf).toEqual({ nameservers: ['10.96.0.10'], search: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'], ndots: 5 });
+    expect(searchNames('web', conf)).toEqual(['web.default.svc.cluster.local', 'web.svc.cluster.local', 'web.cluster.local', 'web']);
+    expect(searchNames('a.b.c.d.e', conf)[0]).toBe('a.b.c.d.e.default.svc.cluster.local');
+    expect(searchNames('a.b.c.d.e.f', conf)[0]).toBe('a.b.c.d.e.f');
+    expect(searchNames('web.default.svc.cluster.local.', conf)).toEqual(['web.default.svc.cluster.local']);
+    const files = viewOf('client').files;
+    expect(['web', 'web.default', 'web.default.svc', 'web.default.svc.cluster.local', 'kubernetes.default', 'client', 'localhost', 'nope', '10.1.2.3'].map((n) => resolveHost(net, files, n))).toEqual(['10.96.100.10', '10.96.100.10', '10.96.100.10', '10.96.100.10', '10.96.0.1', '10.244.1.9', '127.0.0.1', undefined, '10.1.2.3']);
+  });
+});
+
+describe('kube-proxy routing', () => {
+  it('a ClusterIP port goes to a ready endpoint at its target port, round-robin; a port the Service lacks is dropped', () => {
+    serveHello('web-1');
+    serveHello('web-2');
+    const from = podNetwork('client');
+    const picked = [0, 1, 2].map(() => {
+      const c = connect(from, '10.96.100.10', 80, t0 + 1000);
+      return c.kind === 'connected' ? c.listener.podUID : c.kind;
+    });
+    expect(picked).toEqual(['uid-web-1', 'uid-web-2', 'uid-web-1']);
+    expect(connect(from, '10.96.100.10', 8080, t0 + 1000).kind).toBe('timeout');
+    expect(connect(from, '10.96.100.20', 80, t0 + 1000).kind).toBe('refused');
+    expect(connect(from, '10.244.1.5', 8080, t0 + 1000).kind).toBe('connected');
+    expect(connect(from, '10.244.1.5', 9090, t0 + 1000).kind).toBe('refused');
+    expect(connect(from, '10.1.2.3', 80, t0 + 1000).kind).toBe('timeout');
+    // Before the server listened, and once its container's run is no longer the running one.
+    expect(connect(from, '10.244.1.5', 8080, t0 - 1).kind).toBe('refused');
+    net.apply('pods', { ...pod('web-1', '10.244.1.5'), status: { phase: 'Running', podIP: '10.244.1.5', podIPs: [{ ip: '10.244.1.5' }], containerStatuses: [{ name: 'app', state: { running: { startedAt: '2026-11-28T17:20:00Z' } } }] } });
+    expect(connect(from, '10.244.1.5', 8080, t0 + 1000).kind).toBe('refused');
+  });
+
+  it("the kubernetes Service reaches kube-apiserver's TLS port, which answers plain HTTP with Go's 400", () => {
+    net.apply('endpointslices', slice('kubernetes', [{ name: 'https', port: 6443 }], [{ ip: '172.18.0.1', ready: true }]));
+    expect(runIn('client', 'wget -qO- kubernetes.default:443; curl -s http://172.18.0.1:6443/api')).toMatchObject({ stdout: 'Client sent an HTTP request to an HTTPS server.\n', stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\n' });
+    expect(connect(podNetwork('client'), '172.18.0.1', 80, t0).kind).toBe('timeout');
+  });
+
+  it('a Service whose pods are not ready has no endpoint to go to: refused', () => {
+    serveHello('db-1', 5432);
+    net.apply('services', service('db-vip', { clusterIP: '10.96.100.30', clusterIPs: ['10.96.100.30'], ports: [{ port: 5432, protocol: 'TCP' }] }));
+    net.apply('endpointslices', slice('db-vip', [{ name: '', port: 5432 }], [{ ip: '10.244.2.21', ready: false }]));
+    expect(connect(podNetwork('client'), '10.96.100.30', 5432, t0 + 1000).kind).toBe('refused');
+    // The pod itself still answers on its address.
+    expect(connect(podNetwork('client'), '10.244.2.21', 5432, t0 + 1000).kind).toBe('connected');
+    net.apply('endpointslices', slice('db-vip', [{ name: '', port: 5432 }], [{ ip: '10.244.2.21', ready: true }]));
+    expect(connect(podNetwork('client'), '10.96.100.30', 5432, t0 + 1000).kind).toBe('connected');
+  });
+
+  it('an endpoint whose port nothing listens on refuses; loopback reaches the pod itself', () => {
+    serveHello('web-1', 9090);
+    expect(connect(podNetwork('client'), '10.96.100.10', 80, t0 + 1000).kind).toBe('refused');
+    expect(connect(podNetwork('web-1'), '127.0.0.1', 9090, t0 + 1000).kind).toBe('connected');
+    expect(connect(podNetwork('client'), '127.0.0.1', 9090, t0 + 1000).kind).toBe('refused');
+  });
+});
+
+describe('network tools', () => {
+  it('nslookup: busybox asks each search domain for a dotless name, A then AAAA', () => {
+    expect(runIn('client', 'nslookup web')).toEqual({
+      stdout:
+        'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n' +
+        "** server can't find web.svc.cluster.local: NXDOMAIN\n\n** server can't find web.cluster.local: NXDOMAIN\n\n" +
+        "*** Can't find web.default.svc.cluster.local: No answer\n\n** server can't find web.svc.cluster.local: NXDOMAIN\n\n** server can't find web.cluster.local: NXDOMAIN\n\n",
+      stderr: '',
+      // An NXDOMAIN for any question, though another was answered.
+      code: 1,
+      exitAt: 0,
+    });
+    expect(runIn('client', 'nslookup web.default.svc.cluster.local')).toMatchObject({ stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n*** Can't find web.default.svc.cluster.local: No answer\n\n", code: 0 });
+    expect(runIn('client', 'nslookup ext.default.svc.cluster.local')).toMatchObject({ stdout: 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\next.default.svc.cluster.local\tcanonical name = db.example.com\n\next.default.svc.cluster.local\tcanonical name = db.example.com\n\n', code: 0 });
+    // A server that does not answer: busybox waits out its 5 s.
+    expect(runIn('client', 'nslookup web 172.18.0.1')).toEqual({ stdout: ';; connection timed out; no servers could be reached\n\n', stderr: '', code: 1, exitAt: 5000 });
+    // A name with a dot is asked as it is.
+    expect(runIn('client', 'nslookup web.default')).toMatchObject({ stdout: "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n** server can't find web.default: NXDOMAIN\n\n** server can't find web.default: NXDOMAIN\n\n", code: 1 });
+    expect(runIn('client', 'nslookup -type=a db.default.svc.cluster.local; nslookup 10.96.100.10').stdout).toBe(
+      "Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tdb.default.svc.cluster.local\nAddress: 10.244.1.20\n\n*** Can't find db.default.svc.cluster.local: No answer\n\n" + 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n10.100.96.10.in-addr.arpa\tname = web.default.svc.cluster.local\n\n',
+    );
+  });
+
+  it('wget: the body with -qO-, the connecting line and progress otherwise, saved files, and each failure', () => {
+    serveHello('web-1');
+    serveHello('web-2');
+    expect(runIn('client', 'wget -qO- web:80; wget -q -O - http://web.default.svc.cluster.local/', { at: 1000 })).toEqual({ stdout: 'hello from web-1\nhello from web-2\n', stderr: '', code: 0, exitAt: 0 });
+    expect(runIn('client', 'cd /tmp && wget web && cat index.html', { at: 1000 })).toEqual({
+      stdout: 'hello from web-1\n',
+      stderr: "Connecting to web (10.96.100.10:80)\nsaving to 'index.html'\nindex.html          100% |*******************************|    17   0:00:00 ETA\n'index.html' saved\n",
+      code: 0,
+      exitAt: 0,
+    });
+    expect(runIn('client', 'wget --spider web; echo $?; wget -q --spider web/nope', { at: 1000 })).toMatchObject({ stdout: '0\n', stderr: 'Connecting to web (10.96.100.10:80)\nremote file exists\nwget: server returned error: HTTP/1.0 404 Not Found\n', code: 1 });
+    expect(runIn('client', 'wget -q -O- web/missing.html', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'wget: server returned error: HTTP/1.0 404 Not Found\n', code: 1 });
+    expect(runIn('client', 'wget -O- empty', { at: 1000 })).toMatchObject({ stderr: "Connecting to empty (10.96.100.20:80)\nwget: can't connect to remote host (10.96.100.20): Connection refused\n", code: 1 });
+    expect(runIn('client', 'wget -qO- nothing:80', { at: 1000 })).toMatchObject({ stderr: "wget: bad address 'nothing:80'\n", code: 1 });
+    expect(runIn('client', 'wget -qO- -T 5 web:8080', { at: 1000 })).toEqual({ stdout: '', stderr: 'wget: download timed out\n', code: 1, exitAt: 5000 });
+    expect(runIn('client', 'wget -qO- web:8080', { at: 1000 })).toMatchObject({ stderr: "wget: can't connect to remote host (10.96.100.10): Connection timed out\n", code: 1, exitAt: 127_000 });
+    expect(runIn('client', 'wget -S -qO- 10.244.1.5:8080', { at: 1000 }).stderr).toBe(
+      '  HTTP/1.0 200 OK\n  Date: Sat, 28 Nov 2026 17:18:11 GMT\n  Connection: close\n  Content-type: text/html\n  Accept-Ranges: bytes\n  Last-Modified: Sat, 28 Nov 2026 17:18:10 GMT\n  Content-Length: 17\n',
+    );
+  });
+
+  it('curl: the body, -i headers, -sS errors with their exit codes, -m timeout', () => {
+    serveHello('web-1');
+    expect(runIn('client', 'curl -s 10.244.1.5:8080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
+    expect(runIn('client', 'curl -si http://10.244.1.5:8080/nope', { at: 1000 }).stdout).toBe(
+      'HTTP/1.0 404 Not Found\r\nDate: Sat, 28 Nov 2026 17:18:11 GMT\r\nConnection: close\r\nContent-type: text/html\r\n\r\n<HTML><HEAD><TITLE>404 Not Found</TITLE></HEAD>\n<BODY><H1>404 Not Found</H1>\nThe requested URL was not found\n</BODY></HTML>\n',
+    );
+    expect(runIn('client', 'curl -sS empty', { at: 1000 })).toMatchObject({ stdout: '', stderr: "curl: (7) Failed to connect to empty port 80 after 0 ms: Couldn't connect to server\n", code: 7 });
+    expect(runIn('client', 'curl -s empty', { at: 1000 })).toMatchObject({ stderr: '', code: 7 });
+    expect(runIn('client', 'curl nothing', { at: 1000 })).toMatchObject({ stderr: 'curl: (6) Could not resolve host: nothing\n', code: 6 });
+    expect(runIn('client', 'curl -sS -m 3 web:8080', { at: 1000 })).toMatchObject({ stderr: 'curl: (28) Connection timed out after 3000 milliseconds\n', code: 28, exitAt: 3000 });
+    expect(runIn('client', 'curl -s -o /dev/null -w "%{http_code}\\n" 10.244.1.5:8080; curl -so /dev/null -w "%{http_code} %{size_download}" 10.244.1.5:8080/nope', { at: 1000 })).toMatchObject({ stdout: '200\n404 124', code: 0 });
+    expect(runIn('client', 'curl -sSf 10.244.1.5:8080/nope', { at: 1000 })).toMatchObject({ stdout: '', stderr: 'curl: (22) The requested URL returned error: 404\n', code: 22 });
+  });
+
+  it('nc: -zv port checks, a -l server sending its input, -w timeouts', () => {
+    serveHello('web-1');
+    runIn('web-2', 'echo pong | nc -l -p 7000');
+    // One -v leaves a refusal unsaid; -vv reports it.
+    expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?; nc -z -vv 10.244.2.7 7001', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\nsent 0, rcvd 0\n', code: 1 });
+    expect(runIn('client', 'echo ping | nc 10.244.2.7 7000; echo ping | nc -vv 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\npong\n', stderr: '10.244.2.7 (10.244.2.7:7000) open\nsent 5, rcvd 5\n', code: 0 });
+    expect(runIn('client', 'nc -z -v -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: 'nc: web (10.96.100.10:81): Connection timed out\n', code: 1, exitAt: 2000 });
+    expect(runIn('client', 'nc -z -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 2000 });
+    expect(runIn('client', 'nc -z nowhere 80', { at: 1000 })).toMatchObject({ stderr: "nc: bad address 'nowhere'\n", code: 1 });
+  });
+
+  it('a process run ahead of the server clock waits for it before it looks at the cluster', () => {
+    serveHello('web-1');
+    serveHello('web-2');
+    const start = startProcess(viewOf('client'), ['sh', '-c', 'while true; do wget -qO- web 2>&1; sleep 5; done'], t0 + 1000, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+    if (!start.started) throw new Error(start.error);
+    const p = start.process;
+    // Asked to run an hour ahead while the server clock is at its start: one fetch, then it waits at the next.
+    const first = p.advance(t0 + 3_600_000, 10_000, t0 + 1000);
+    expect({ text: first.output.map((o) => o.text).join(''), reached: first.reached - t0 }).toEqual({ text: 'hello from web-1\n', reached: 6000 });
+    expect(p.wakeAt()).toBe(t0 + 6000);
+    // The Service loses its endpoints before the clock gets there: the later fetches see it.
+    net.apply('endpointslices', slice('web', [{ name: 'http', port: 8080 }], []));
+    // It may look up to a second past the clock.
+    const refused = "wget: can't connect to remote host (10.96.100.10): Connection refused\n";
+    const next = p.advance(t0 + 3_600_000, 10_000, t0 + 5500);
+    expect({ output: next.output.map((o) => [o.at - t0, o.text]), reached: next.reached - t0 }).toEqual({ output: [[6000, refused]], reached: 11_000 });
+    const later = p.advance(t0 + 3_600_000, 10_000, t0 + 11_000);
+    expect({ output: later.output.map((o) => [o.at - t0, o.text]), reached: later.reached - t0 }).toEqual({ output: [[11_000, refused]], reached: 16_000 });
+  });
+
+  it("an image's own server program listens on its ports while it runs", () => {
+    const image: SimulatedImage = { ...unknownImage, entrypoint: ['/hostname-server'], programs: new Map([['/hostname-server', { run: () => ({ output: [{ stream: 2 as const, text: 'Serving on port 9376\n' }], listens: [{ port: 9376, respond: () => 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nweb-1' }] }) }]]) };
+    const view = { ...viewOf('web-1'), image };
+    view.files.set('/hostname-server', { type: 'file', content: new Uint8Array(), mode: 0o755 });
+    const start = startProcess(view, ['/hostname-server'], t0, { stdin: false, tty: false });
+    if (!start.started) throw new Error(start.error);
+    expect(start.process.advance(t0 + 1000).output.map((o) => o.text)).toEqual(['Serving on port 9376\n']);
+    expect(runIn('client', 'wget -qO- 10.244.1.5:9376', { at: 1000 })).toMatchObject({ stdout: 'web-1', code: 0 });
+  });
+
+  it('httpd: serves the files its own process sees; a second bind of the port fails; a missing home', () => {
+    expect(runIn('web-1', 'mkdir -p /srv; echo one > /srv/a.txt; httpd -p 8080 -h /srv; echo $?; httpd -p 8080 -h /srv; echo $?')).toMatchObject({ stdout: '0\n1\n', stderr: 'httpd: bind: Address already in use\n' });
+    expect(runIn('client', 'wget -qO- 10.244.1.5:8080/a.txt; wget -qO- 10.244.1.5:8080/', { at: 1000 })).toMatchObject({ stdout: 'one\n', stderr: 'wget: server returned error: HTTP/1.0 404 Not Found\n' });
+    // The client's own files are not the server's.
+    expect(runIn('client', 'httpd -f -h /nope')).toMatchObject({ stderr: "httpd: can't change directory to '/nope': No such file or directory\n", code: 1 });
+    expect(runIn('web-1', 'httpd -p 8080 -h /', { at: 1000 })).toMatchObject({ stderr: 'httpd: bind: Address already in use\n', code: 1 });
+  });
+});

@@ -1,0 +1,174 @@
+/**
+ * What the simulated cluster network knows, read synchronously by the
+ * container tools (a tool is a generator that cannot await): the Services,
+ * EndpointSlices and Pods as informers keep them (kube-proxy's and CoreDNS's
+ * caches), and the sockets listening in pods: a server process (httpd, nc
+ * -l) registers its port while its container runs, with what it answers to
+ * a connection from its own files.
+ */
+import { isObject, objectsOf, type KubeObject } from '../api/types';
+import type { NamespaceControllerDeps } from '../controllers/namespace';
+import type { RunningController } from '../controllers/informer';
+import type { Store } from '../registry/generic/store';
+
+type Obj = Record<string, unknown>;
+
+/** A listening socket in a pod's network namespace. */
+export interface Listener {
+  podUID: string;
+  /** The container whose process listens, and when that run of it started: it listens only while that run is running. */
+  container: string;
+  startedAt: string;
+  port: number;
+  /** When it began listening (its process's clock): a connection before then is refused. */
+  since: number;
+  /** The listening process (its files), telling a process replayed from its start from a second bind in the same one. */
+  owner: object;
+  /** What it sends back on a connection made at `at`, given what the client sent. */
+  respond(request: string, at: number): string;
+}
+
+/** A container's place in the network, as its processes see it. */
+export interface PodNetwork {
+  cluster: ClusterNetwork;
+  namespace: string;
+  podName: string;
+  podUID: string;
+  container: string;
+  /** The container's running start (a listener lives as long as this run). */
+  startedAt: string;
+}
+
+const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
+
+export class ClusterNetwork {
+  private readonly services = new Map<string, KubeObject>();
+  private readonly slices = new Map<string, KubeObject>();
+  private readonly pods = new Map<string, KubeObject>();
+  private readonly listeners = new Set<Listener>();
+  /** kube-proxy's next pick per Service port (round-robin, so the same requests pick the same endpoints). */
+  private readonly turns = new Map<string, number>();
+
+  /** An informer's event: the object as it is now, or gone. */
+  apply(resource: 'services' | 'endpointslices' | 'pods', obj: KubeObject, deleted = false): void {
+    const map = resource === 'services' ? this.services : resource === 'endpointslices' ? this.slices : this.pods;
+    if (deleted) map.delete(keyOf(obj));
+    else map.set(keyOf(obj), obj);
+    if (resource === 'pods' && deleted) for (const l of this.listeners) if (l.podUID === obj.metadata.uid) this.listeners.delete(l);
+  }
+
+  service(namespace: string, name: string): KubeObject | undefined {
+    return this.services.get(`${namespace}/${name}`);
+  }
+
+  /** The Service a ClusterIP belongs to. */
+  serviceByClusterIP(ip: string): KubeObject | undefined {
+    for (const s of this.services.values()) {
+      const ips = Array.isArray(field(s, 'spec', 'clusterIPs')) ? (field(s, 'spec', 'clusterIPs') as unknown[]).map(String) : [str(field(s, 'spec', 'clusterIP'))];
+      if (ips.includes(ip)) return s;
+    }
+    return undefined;
+  }
+
+  /** The Service's EndpointSlices (those labelled with its name, as kube-proxy selects them). */
+  endpointSlices(namespace: string, service: string): KubeObject[] {
+    return [...this.slices.values()].filter((s) => s.metadata.namespace === namespace && s.metadata.labels?.['kubernetes.io/service-name'] === service);
+  }
+
+  pod(namespace: string, name: string): KubeObject | undefined {
+    return this.pods.get(`${namespace}/${name}`);
+  }
+
+  podByUID(uid: string): KubeObject | undefined {
+    for (const p of this.pods.values()) if (p.metadata.uid === uid) return p;
+    return undefined;
+  }
+
+  /** The pod holding an IP (one not done: a finished pod's IP is free again). */
+  podByIP(ip: string): KubeObject | undefined {
+    for (const p of this.pods.values()) {
+      const phase = str(field(p, 'status', 'phase'));
+      if (phase === 'Succeeded' || phase === 'Failed' || field(p, 'spec', 'hostNetwork') === true) continue;
+      if (objectsOf(field(p, 'status', 'podIPs')).some((i) => i['ip'] === ip) || field(p, 'status', 'podIP') === ip) return p;
+    }
+    return undefined;
+  }
+
+  podsIn(namespace: string): KubeObject[] {
+    return [...this.pods.values()].filter((p) => p.metadata.namespace === namespace);
+  }
+
+  /** Registers a listening socket; false when its pod already has one on the port (EADDRINUSE); a process replayed from its start takes its own socket back. */
+  listen(listener: Listener): boolean {
+    const held = this.listenerAt(listener.podUID, listener.port, Infinity);
+    if (held && !(held.owner !== listener.owner && held.container === listener.container && held.startedAt === listener.startedAt && held.since === listener.since)) return false;
+    // A new run of the container closed every socket of the runs before it.
+    for (const l of this.listeners) if (l.podUID === listener.podUID && ((l.container === listener.container && l.startedAt !== listener.startedAt) || l.port === listener.port)) this.listeners.delete(l);
+    this.listeners.add(listener);
+    return true;
+  }
+
+  /** The socket listening on a pod's port at a time: its container's run is the one running, and it had begun listening. */
+  listenerAt(podUID: string, port: number, at: number): Listener | undefined {
+    const pod = this.podByUID(podUID);
+    for (const l of this.listeners) {
+      if (l.podUID !== podUID || l.port !== port || l.since > at) continue;
+      if (pod && isRunningRun(pod, l.container, l.startedAt)) return l;
+    }
+    return undefined;
+  }
+
+  /** The next of n endpoints for a Service port. */
+  nextTurn(key: string, n: number): number {
+    const turn = this.turns.get(key) ?? 0;
+    this.turns.set(key, turn + 1);
+    return turn % n;
+  }
+}
+
+/** Whether the pod's status shows that run of the container running. */
+function isRunningRun(pod: KubeObject, container: string, startedAt: string): boolean {
+  const phase = str(field(pod, 'status', 'phase'));
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  for (const k of ['containerStatuses', 'initContainerStatuses', 'ephemeralContainerStatuses']) {
+    const s = objectsOf(field(pod, 'status', k)).find((c: Obj) => c['name'] === container);
+    if (s) {
+      const running = field(s, 'state', 'running');
+      return isObject(running) && Date.parse(str(running['startedAt'])) === Date.parse(startedAt);
+    }
+  }
+  return false;
+}
+
+/** Keeps the network's caches current from watches on Services, EndpointSlices and Pods (the informers of kube-proxy and CoreDNS). */
+export function startClusterNetwork(deps: NamespaceControllerDeps, network: ClusterNetwork): RunningController {
+  const stopped = new AbortController();
+  const unsubscribes: (() => void)[] = [];
+  const feeds: ['services' | 'endpointslices' | 'pods', string][] = [['services', ''], ['endpointslices', 'discovery.k8s.io'], ['pods', '']];
+  const started = Promise.all(
+    feeds.map(async ([resource, group]) => {
+      const type = deps.registry.resourceFor(group, 'v1', resource);
+      if (!type) return;
+      const store: Store = deps.storeFor(type);
+      const listed = await store.list('');
+      if (stopped.signal.aborted) return;
+      for (const obj of listed.items) network.apply(resource, obj);
+      const unsubscribe = await deps.storage.watch(store.prefix, listed.revision, (e) => network.apply(resource, store.decode(e.kv), e.type === 'DELETE'));
+      if (stopped.signal.aborted) unsubscribe();
+      else unsubscribes.push(unsubscribe);
+    }),
+  ).catch((e) => {
+    if (!stopped.signal.aborted) console.error('kubesim: cluster network informers:', e);
+  });
+  return {
+    idle: async () => {
+      await started;
+    },
+    stop() {
+      stopped.abort();
+      for (const u of unsubscribes) u();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Where a TCP connection from a pod goes, as kube-proxy's iptables rules and
+ * the pod network route it: a Service's ClusterIP and port to one of its
+ * ready endpoints (round-robin, or by client address with ClientIP
+ * affinity) at the EndpointSlice's port (the targetPort, a named one
+ * resolved by the slice controller); a Service with no ready endpoint is
+ * REJECTed (refused), a port the Service does not have is dropped (the
+ * client times out); a pod's address reaches its listening sockets (none:
+ * the kernel's RST, refused), loopback the pod's own. The `kubernetes`
+ * Service's endpoint is kube-apiserver's TLS port, which answers a plain
+ * HTTP request as Go's TLS server does.
+ */
+import { isObject, objectsOf, type KubeObject } from '../api/types';
+import { isIPv4, readyEndpoints } from './clusterDns';
+import type { Listener, PodNetwork } from './clusterNetwork';
+
+export type Connection = { kind: 'connected'; listener: Listener } | { kind: 'refused' } | { kind: 'timeout' };
+
+const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+const podIPs = (pod: KubeObject | undefined): string[] => objectsOf(field(pod, 'status', 'podIPs')).map((i) => str(i['ip']));
+
+/** Go's crypto/tls server's reply to a request that is not a TLS handshake. */
+const plainHttpToTls: Listener = { podUID: '', container: '', startedAt: '', port: 0, since: 0, owner: {}, respond: () => 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n' };
+
+/** Whether an address and port are the API server's, as the `kubernetes` Service's endpoints give it. */
+function isAPIServer(net: PodNetwork['cluster'], ip: string, port: number): boolean {
+  const svc = net.service('default', 'kubernetes');
+  return !!svc && net.endpointSlices('default', 'kubernetes').some((s) => objectsOf(s['ports']).some((p) => p['port'] === port) && objectsOf(s['endpoints']).some((e) => Array.isArray(e['addresses']) && e['addresses'].includes(ip)));
+}
+
+/** A small stable hash (ClientIP affinity sends a client to the same endpoint). */
+const hash = (s: string): number => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
+
+export function connect(from: PodNetwork, ip: string, port: number, at: number): Connection {
+  const net = from.cluster;
+  const reach = (podUID: string | undefined): Connection => {
+    const listener = podUID ? net.listenerAt(podUID, port, at) : undefined;
+    return listener ? { kind: 'connected', listener } : { kind: 'refused' };
+  };
+  const self = net.podByUID(from.podUID);
+  if (ip.startsWith('127.') || podIPs(self).includes(ip)) return reach(from.podUID);
+  if (!isIPv4(ip)) return { kind: 'timeout' };
+  const svc = net.serviceByClusterIP(ip);
+  if (svc) {
+    const svcPort = objectsOf(field(svc, 'spec', 'ports')).find((p) => p['port'] === port && (str(p['protocol']) || 'TCP') === 'TCP');
+    if (!svcPort) return { kind: 'timeout' };
+    const portName = str(svcPort['name']);
+    const endpoints = readyEndpoints(net, svc).flatMap((e) => {
+      const slicePort = objectsOf(e.slice['ports']).find((p) => str(p['name']) === portName && (str(p['protocol']) || 'TCP') === 'TCP');
+      return typeof slicePort?.['port'] === 'number' ? [{ ip: e.ip, port: slicePort['port'] }] : [];
+    });
+    if (!endpoints.length) return { kind: 'refused' };
+    const key = `${svc.metadata.namespace}/${svc.metadata.name}:${port}`;
+    const affinity = field(svc, 'spec', 'sessionAffinity') === 'ClientIP';
+    const chosen = endpoints[affinity ? hash(podIPs(self)[0] ?? '') % endpoints.length : net.nextTurn(key, endpoints.length)]!;
+    const pod = net.podByIP(chosen.ip);
+    if (!pod && isAPIServer(net, chosen.ip, chosen.port)) return { kind: 'connected', listener: plainHttpToTls };
+    const listener = pod ? net.listenerAt(pod.metadata.uid ?? '', chosen.port, at) : undefined;
+    return listener ? { kind: 'connected', listener } : { kind: 'refused' };
+  }
+  const pod = net.podByIP(ip);
+  if (pod) return reach(pod.metadata.uid);
+  if (isAPIServer(net, ip, port)) return { kind: 'connected', listener: plainHttpToTls };
+  // No route answers: the SYN is lost.
+  return { kind: 'timeout' };
+}

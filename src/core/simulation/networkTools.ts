@@ -1,0 +1,528 @@
+/**
+ * The network tools of a simulated image, with busybox's output (curl's for
+ * curl): nslookup against the cluster DNS, the clients wget, curl and nc
+ * that connect through kube-proxy's routing (kubeProxy.ts), and the servers
+ * httpd and `nc -l` that listen in the pod while their container runs,
+ * answering from the serving process's own files. A connection that nothing
+ * answers costs its timeout on the process's clock.
+ */
+import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
+import { clusterDnsIP, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { connect } from './kubeProxy';
+import { readAll, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
+import type { FsEntry } from './containerView';
+
+/** Linux gives up on a SYN nothing answers after its retries (tcp_syn_retries=6: 1+2+...+64 s). */
+const synTimeoutMs = 127_000;
+/** The curl of curlimages/curl. */
+const curlVersion = '8.11.1';
+
+const decoder = new TextDecoder();
+
+/** A pod network for a process that has none (a view built without the cluster): nothing resolves, nothing answers. */
+function networkOf(ctx: ToolContext): PodNetwork {
+  return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
+}
+
+type Dial = { kind: 'connected'; ip: string; respond(request: string): string } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
+
+/** Resolves and connects as a client does; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
+function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
+  yield { kind: 'observe' };
+  const net = networkOf(ctx);
+  const ip = resolveHost(net.cluster, ctx.files, host);
+  if (!ip) return { kind: 'unresolved' };
+  const at = ctx.now();
+  const c = connect(net, ip, port, at);
+  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at) };
+  if (c.kind === 'refused') return { kind: 'refused', ip };
+  const ms = Math.min(timeoutMs ?? Infinity, synTimeoutMs);
+  yield { kind: 'sleep', ms };
+  return { kind: 'timeout', ip, ms };
+}
+
+// ---- HTTP
+
+interface HttpResponse {
+  statusLine: string;
+  status: number;
+  /** The header lines as sent, without their line ends. */
+  headerLines: string[];
+  head: string;
+  body: string;
+}
+
+function parseResponse(text: string): HttpResponse | undefined {
+  const m = /\r?\n\r?\n/.exec(text);
+  const head = m ? text.slice(0, m.index + m[0].length) : text;
+  const body = m ? text.slice(m.index + m[0].length) : '';
+  const lines = head.split(/\r?\n/).filter((l, i, all) => l || i < all.length - 2);
+  const statusLine = lines[0] ?? '';
+  const s = /^HTTP\/\d\.\d (\d{3})/.exec(statusLine);
+  if (!s) return undefined;
+  return { statusLine, status: Number(s[1]), headerLines: lines.slice(1).filter((l) => l), head, body };
+}
+
+interface Url {
+  /** host[:port] as written. */
+  hostPort: string;
+  host: string;
+  port: number;
+  path: string;
+}
+
+function parseUrl(url: string): Url | { bad: string } {
+  let rest = url;
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(url);
+  let defaultPort = 80;
+  if (scheme) {
+    const s = scheme[1]!.toLowerCase();
+    if (s === 'https') defaultPort = 443;
+    else if (s !== 'http') return { bad: s };
+    rest = url.slice(scheme[0].length);
+  }
+  const slash = rest.search(/[/?#]/);
+  const hostPort = slash < 0 ? rest : rest.slice(0, slash);
+  let path = slash < 0 ? '/' : rest.slice(slash);
+  if (!path.startsWith('/')) path = '/' + path;
+  const hp = /^(.*?)(?::(\d+))?$/.exec(hostPort)!;
+  return { hostPort, host: hp[1]!, port: hp[2] ? Number(hp[2]) : defaultPort, path: path.replace(/#.*/, '') };
+}
+
+/** Splits leading options, short (`-qO-`, `-O file`) and long (`--timeout=5`, `--timeout 5`), from operands wherever they are. */
+function parseOptions(args: string[], shortValues: string, longValues: Set<string>): { flags: Set<string>; values: Map<string, string>; operands: string[]; bad?: string; missing?: string } {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      operands.push(...args.slice(i + 1));
+      break;
+    }
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
+      if (longValues.has(name)) {
+        const v = eq < 0 ? args[++i] : a.slice(eq + 1);
+        if (v === undefined) return { flags, values, operands, missing: name };
+        values.set(name, v);
+      } else flags.add(name);
+      continue;
+    }
+    if (!a.startsWith('-') || a === '-') {
+      operands.push(a);
+      continue;
+    }
+    for (let j = 1; j < a.length; j++) {
+      const f = a[j]!;
+      if (shortValues.includes(f)) {
+        const v = a.slice(j + 1) || args[++i];
+        if (v === undefined) return { flags, values, operands, missing: f };
+        values.set(f, v);
+        break;
+      }
+      flags.add(f);
+    }
+  }
+  return { flags, values, operands };
+}
+
+// ---- nslookup
+
+/**
+ * busybox nslookup: A and AAAA questions to the first nameserver, a name
+ * with no dot asked in each search domain (not as it is: no ndots); each
+ * reply printed as it comes (here in the order asked), an NXDOMAIN as `**
+ * server can't find` (which makes the exit code 1, even when another
+ * question was answered), an empty answer as `*** Can't find ...: No
+ * answer`; cluster answers are authoritative (no `Non-authoritative
+ * answer:`).
+ */
+export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
+  const operands = args.filter((a) => !a.startsWith('-'));
+  const name = operands[0];
+  if (!name) {
+    ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: nslookup [-type=QUERY_TYPE] [-debug] HOST [DNS_SERVER]\n\nQuery DNS about HOST\n\nQUERY_TYPE: soa,ns,a,aaaa,cname,mx,txt,any,ptr,srv\n');
+    return 1;
+  }
+  yield { kind: 'observe' };
+  const net = networkOf(ctx).cluster;
+  const conf = resolvConfOf(ctx.files);
+  const servers = operands[1] !== undefined ? [operands[1]] : conf.nameservers.length ? conf.nameservers : ['127.0.0.1'];
+  // Only the cluster DNS answers; each other server is waited on for the 5 s timeout.
+  const server = servers.find((s) => s === clusterDnsIP);
+  if (!server) {
+    yield { kind: 'sleep', ms: 5000 * servers.length };
+    ctx.out(';; connection timed out; no servers could be reached\n\n');
+    return 1;
+  }
+  let out = `Server:\t\t${server}\nAddress:\t${server}:53\n\n`;
+  let failed = false;
+  const show = (qname: string, a: DnsAnswer, type: 'A' | 'AAAA' | 'PTR') => {
+    if (a.rcode === 'NXDOMAIN') {
+      out += `** server can't find ${qname}: NXDOMAIN\n\n`;
+      failed = true;
+      return;
+    }
+    let records = '';
+    if (a.ptr) records += `${qname}\tname = ${a.ptr}\n`;
+    if (a.cname) {
+      records += `${qname}\tcanonical name = ${a.cname}\n`;
+      if (type !== 'PTR') {
+        const target = dnsQuery(net, a.cname, type);
+        if (target.rcode === 'NOERROR') for (const ip of target.addresses) records += `Name:\t${a.cname}\nAddress: ${ip}\n`;
+      }
+    }
+    for (const ip of a.addresses) records += `Name:\t${qname}\nAddress: ${ip}\n`;
+    out += (records || `*** Can't find ${qname}: No answer\n`) + '\n';
+  };
+  if (isIPv4(name)) show(`${name.split('.').reverse().join('.')}.in-addr.arpa`, dnsReverse(net, name), 'PTR');
+  else {
+    const names = !name.includes('.') && conf.search.length ? conf.search.map((d) => `${name}.${d}`) : [name];
+    for (const type of ['A', 'AAAA'] as const) for (const q of names) show(q, dnsQuery(net, q, type), type);
+  }
+  ctx.out(out);
+  return failed ? 1 : 0;
+}
+
+// ---- wget
+
+/**
+ * busybox's progress line for a finished transfer on a stderr that is no
+ * terminal (bb_progress_update: no carriage return, an 80-column width's
+ * 31-star bar, the size scaled by 1024 past 99999, a line end).
+ */
+function progressLine(name: string, size: number): string {
+  let n = size;
+  let scale = 0;
+  while (n >= 100000) {
+    n = Math.floor(n / 1024);
+    scale++;
+  }
+  return `${name.slice(0, 20).padEnd(20)}100% |${'*'.repeat(31)}|${String(n).padStart(6)}${' kMGTPEZY'[scale]}  0:00:00 ETA\n`;
+}
+
+const baseName = (path: string) => {
+  const p = path.replace(/[?#].*/, '');
+  return p.slice(p.lastIndexOf('/') + 1) || 'index.html';
+};
+
+/** busybox wget: one URL over HTTP/1.1, -q, -O FILE|-, -T SEC, -S, --spider. */
+export function* wget(args: string[], ctx: ToolContext): Run<number> {
+  const o = parseOptions(args, 'OTUPYo', new Set(['output-document', 'timeout', 'user-agent', 'header', 'directory-prefix', 'proxy', 'output-file']));
+  if (o.missing) {
+    ctx.err(`wget: option requires an argument -- '${o.missing}'\n`);
+    return 1;
+  }
+  const quiet = o.flags.has('q') || o.flags.has('quiet');
+  const spider = o.flags.has('spider') || o.flags.has('s');
+  const serverResponse = o.flags.has('S') || o.flags.has('server-response');
+  const timeout = o.values.get('T') ?? o.values.get('timeout');
+  const timeoutMs = timeout !== undefined ? Number(timeout) * 1000 : undefined;
+  const url = o.operands[0];
+  if (!url) {
+    ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: wget [-cqS] [--spider] [-O FILE] [-o LOGFILE] [--header STR]\n\t[--post-data STR | --post-file FILE] [-Y on/off]\n\t[-P DIR] [-U AGENT] [-T SEC] URL...\n\nRetrieve files via HTTP or FTP\n');
+    return 1;
+  }
+  const u = parseUrl(url);
+  if ('bad' in u) {
+    ctx.err(`wget: not an http or ftp url: ${url.slice(0, url.indexOf(':'))}\n`);
+    return 1;
+  }
+  const d = yield* dial(ctx, u.host, u.port, timeoutMs);
+  if (d.kind === 'unresolved') {
+    ctx.err(`wget: bad address '${u.hostPort}'\n`);
+    return 1;
+  }
+  if (!quiet) ctx.err(`Connecting to ${u.hostPort} (${d.ip}:${u.port})\n`);
+  if (d.kind === 'refused') {
+    ctx.err(`wget: can't connect to remote host (${d.ip}): Connection refused\n`);
+    return 1;
+  }
+  if (d.kind === 'timeout') {
+    ctx.err(timeoutMs !== undefined && timeoutMs <= synTimeoutMs ? 'wget: download timed out\n' : `wget: can't connect to remote host (${d.ip}): Connection timed out\n`);
+    return 1;
+  }
+  const agent = o.values.get('U') ?? o.values.get('user-agent') ?? 'Wget';
+  // --spider asks with GET too, and reads no body.
+  const response = d.respond(`GET ${u.path} HTTP/1.1\r\nHost: ${u.hostPort}\r\nUser-Agent: ${agent}\r\nConnection: close\r\n\r\n`);
+  const r = parseResponse(response);
+  if (!r) {
+    ctx.err(response ? `wget: server returned error: ${response.split(/\r?\n/)[0]}\n` : 'wget: error getting response: Connection reset by peer\n');
+    return 1;
+  }
+  if (serverResponse) ctx.err([r.statusLine, ...r.headerLines].map((l) => `  ${l}\n`).join(''));
+  // 200-204 are success (and 300-303 redirects, which busybox httpd never sends).
+  if (r.status > 204) {
+    ctx.err(`wget: server returned error: ${r.statusLine}\n`);
+    return 1;
+  }
+  if (spider) {
+    if (!quiet) ctx.err('remote file exists\n');
+    return 0;
+  }
+  const target = o.values.get('O') ?? o.values.get('output-document');
+  const size = new TextEncoder().encode(r.body).length;
+  if (target === '-') {
+    if (!quiet) ctx.err('writing to stdout\n');
+    ctx.out(r.body);
+    if (!quiet) ctx.err(progressLine('-', size) + 'written to stdout\n');
+    return 0;
+  }
+  const name = target ?? baseName(u.path);
+  const path = resolvePath(ctx.cwd, name);
+  if (path === '/dev/null') {
+    if (!quiet) ctx.err(`saving to '${name}'\n` + progressLine(name, size) + `'${name}' saved\n`);
+    return 0;
+  }
+  // Without -O, busybox will not overwrite a file.
+  if (target === undefined && ctx.files.has(path)) {
+    ctx.err(`wget: can't open '${name}': File exists\n`);
+    return 1;
+  }
+  if (!quiet) ctx.err(`saving to '${name}'\n`);
+  const failed = writeFile(ctx.files, path, r.body, false);
+  if (failed) {
+    ctx.err(`wget: can't open '${name}': ${failed === 'nonexistent directory' ? 'No such file or directory' : failed}\n`);
+    return 1;
+  }
+  if (!quiet) ctx.err(progressLine(name, size) + `'${name}' saved\n`);
+  return 0;
+}
+
+// ---- curl
+
+/** curl: one URL, -s -S -o -O -i -I -v -f -m --connect-timeout -X -H; its errors as `curl: (N) ...`. */
+export function* curl(args: string[], ctx: ToolContext): Run<number> {
+  const o = parseOptions(args, 'omXHAwdu', new Set(['output', 'max-time', 'connect-timeout', 'request', 'header', 'user-agent', 'write-out', 'data', 'user']));
+  if (o.missing) {
+    ctx.err(`curl: option ${o.missing.length > 1 ? '--' : '-'}${o.missing}: requires parameter\ncurl: try 'curl --help' or 'curl --manual' for more information\n`);
+    return 2;
+  }
+  const has = (short: string, long: string) => o.flags.has(short) || o.flags.has(long);
+  const silent = has('s', 'silent');
+  const showError = has('S', 'show-error');
+  const verbose = has('v', 'verbose');
+  const include = has('i', 'include');
+  const headOnly = has('I', 'head');
+  const fail = has('f', 'fail');
+  const fail2 = (code: number, message: string): number => {
+    if (!silent || showError) ctx.err(`curl: (${code}) ${message}\n`);
+    return code;
+  };
+  const url = o.operands[0];
+  if (!url) {
+    ctx.err("curl: no URL specified\ncurl: try 'curl --help' or 'curl --manual' for more information\n");
+    return 2;
+  }
+  const u = parseUrl(url);
+  if ('bad' in u) return fail2(1, `Protocol "${u.bad}" not supported`);
+  const maxTime = o.values.get('m') ?? o.values.get('max-time');
+  const connectTimeout = o.values.get('connect-timeout');
+  const limits = [maxTime, connectTimeout].filter((v): v is string => v !== undefined).map((v) => Number(v) * 1000);
+  const timeoutMs = limits.length ? Math.min(...limits) : undefined;
+  yield { kind: 'observe' };
+  const net = networkOf(ctx);
+  const ip = resolveHost(net.cluster, ctx.files, u.host);
+  if (verbose && ip) ctx.err(`* Host ${u.host}:${u.port} was resolved.\n* IPv6: (none)\n* IPv4: ${ip}\n*   Trying ${ip}:${u.port}...\n`);
+  if (!ip) {
+    if (verbose) ctx.err(`* Could not resolve host: ${u.host}\n* closing connection #0\n`);
+    return fail2(6, `Could not resolve host: ${u.host}`);
+  }
+  const d = yield* dial(ctx, u.host, u.port, timeoutMs);
+  if (d.kind === 'unresolved') return fail2(6, `Could not resolve host: ${u.host}`);
+  if (d.kind === 'refused') {
+    if (verbose) ctx.err(`* connect to ${ip} port ${u.port} from ${podAddress(net)} port ${ephemeralPort(ctx)} failed: Connection refused\n* Failed to connect to ${u.host} port ${u.port} after 0 ms: Couldn't connect to server\n* closing connection #0\n`);
+    return fail2(7, `Failed to connect to ${u.host} port ${u.port} after 0 ms: Couldn't connect to server`);
+  }
+  if (d.kind === 'timeout') {
+    if (timeoutMs !== undefined && timeoutMs <= synTimeoutMs) return fail2(28, maxTime !== undefined && Number(maxTime) * 1000 === timeoutMs ? `Connection timed out after ${d.ms} milliseconds` : `Failed to connect to ${u.host} port ${u.port} after ${d.ms} ms: Timeout was reached`);
+    return fail2(28, `Failed to connect to ${u.host} port ${u.port} after ${d.ms} ms: Couldn't connect to server`);
+  }
+  const method = o.values.get('X') ?? o.values.get('request') ?? (headOnly ? 'HEAD' : 'GET');
+  const hostHeader = u.port === 80 ? u.host : `${u.host}:${u.port}`;
+  const headers = [`Host: ${hostHeader}`, `User-Agent: ${o.values.get('A') ?? o.values.get('user-agent') ?? `curl/${curlVersion}`}`, 'Accept: */*'];
+  const extra = o.values.get('H') ?? o.values.get('header');
+  if (extra) headers.push(extra);
+  const requestLines = [`${method} ${u.path} HTTP/1.1`, ...headers];
+  if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/1.x\n${requestLines.map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
+  const response = d.respond(requestLines.join('\r\n') + '\r\n\r\n');
+  const r = parseResponse(response);
+  if (!r) return fail2(1, 'Received HTTP/0.9 when not allowed');
+  if (verbose) ctx.err(`${[r.statusLine, ...r.headerLines].map((l) => `< ${l}\n`).join('')}< \n`);
+  if (fail && r.status >= 400) {
+    if (verbose) ctx.err(`* The requested URL returned error: ${r.status}\n* closing connection #0\n`);
+    return fail2(22, `The requested URL returned error: ${r.status}`);
+  }
+  const text = (include || headOnly ? r.head : '') + (headOnly ? '' : r.body);
+  const target = o.values.get('o') ?? o.values.get('output') ?? (has('O', 'remote-name') ? baseName(u.path) : undefined);
+  const path = target !== undefined && target !== '-' ? resolvePath(ctx.cwd, target) : undefined;
+  if (path === undefined) ctx.out(text);
+  else if (path !== '/dev/null') {
+    const failed = writeFile(ctx.files, path, text, false);
+    if (failed) return fail2(23, `Failure writing output to destination, passed ${text.length} returned 0`);
+  }
+  const writeOut = o.values.get('w') ?? o.values.get('write-out');
+  if (writeOut !== undefined) ctx.out(curlWriteOut(writeOut, { http_code: String(r.status).padStart(3, '0'), response_code: String(r.status), size_download: String(new TextEncoder().encode(r.body).length), remote_ip: d.ip, remote_port: String(u.port), url_effective: url }));
+  if (verbose) ctx.err(`* shutting down connection #0\n`);
+  return 0;
+}
+
+/** curl's --write-out: `%{variable}` from the transfer (an unknown one is empty), `\n` and `\t` escapes, `%%`. */
+function curlWriteOut(format: string, vars: Record<string, string>): string {
+  return format.replace(/%\{([a-z_]+)\}|%%|\\([nrt\\])/g, (m, name: string | undefined, esc: string | undefined) => {
+    if (name !== undefined) return vars[name] ?? '';
+    if (m === '%%') return '%';
+    return esc === 'n' ? '\n' : esc === 'r' ? '\r' : esc === 't' ? '\t' : '\\';
+  });
+}
+
+const podAddress = (net: PodNetwork): string => {
+  const pod = net.cluster.podByUID(net.podUID);
+  const status = (pod?.['status'] ?? {}) as Record<string, unknown>;
+  return typeof status['podIP'] === 'string' ? status['podIP'] : '0.0.0.0';
+};
+/** A client's source port, from the clock (deterministic for a replayed process). */
+const ephemeralPort = (ctx: ToolContext): number => 32768 + (ctx.now() % 28232);
+
+// ---- nc
+
+/**
+ * busybox nc: a client (`nc [-z] [-v] [-w SEC] HOST PORT`) that sends its
+ * input and prints what comes back, or a server (`nc -l -p PORT`) that sends
+ * each connection its input and listens until it is stopped.
+ */
+export function* nc(args: string[], ctx: ToolContext): Run<number> {
+  const o = parseOptions(args, 'pwseiq', new Set());
+  if (o.missing) {
+    ctx.err(`nc: option requires an argument -- '${o.missing}'\n`);
+    return 1;
+  }
+  // -v once reports an open port and errors other than a refusal; -vv refusals too.
+  const verbosity = args.filter((a) => /^-[a-z]+$/.test(a)).reduce((n, a) => n + (a.match(/v/g)?.length ?? 0), 0);
+  const verbose = verbosity > 0;
+  const localPort = o.values.get('p');
+  if (localPort !== undefined && !(Number.isInteger(Number(localPort)) && Number(localPort) >= 1 && Number(localPort) <= 65535)) {
+    ctx.err(`nc: bad local port '${localPort}'\n`);
+    return 1;
+  }
+  if (o.flags.has('l')) {
+    // The port is -p's; without it the kernel picks one (an operand is the peer to accept, not the port).
+    const port = localPort !== undefined ? Number(localPort) : ephemeralPort(ctx);
+    const net = networkOf(ctx);
+    const reply = yield* readAll(ctx);
+    const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since: ctx.now(), owner: ctx.files, respond: () => reply });
+    if (!listening) {
+      ctx.err('nc: bind: Address already in use\n');
+      return 1;
+    }
+    if (verbose) ctx.err(`listening on [::]:${port} ...\n`);
+    yield { kind: 'sleep', ms: Infinity };
+    return 0;
+  }
+  const [host, portText] = o.operands;
+  if (!host || !portText) {
+    ctx.err('BusyBox v1.37.0 multi-call binary.\n\nUsage: nc [OPTIONS] HOST PORT  - connect\nnc [OPTIONS] -l -p PORT [HOST] [PORT]  - listen\n');
+    return 1;
+  }
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    ctx.err(`nc: bad port '${portText}'\n`);
+    return 1;
+  }
+  const w = o.values.get('w');
+  const d = yield* dial(ctx, host, port, w !== undefined ? Number(w) * 1000 : undefined);
+  if (d.kind === 'unresolved') {
+    ctx.err(`nc: bad address '${host}'\n`);
+    return 1;
+  }
+  // -vv ends with what went each way.
+  const summary = (sent: string, received: string) => {
+    if (verbosity > 1) ctx.err(`sent ${new TextEncoder().encode(sent).length}, rcvd ${new TextEncoder().encode(received).length}\n`);
+  };
+  if (d.kind !== 'connected') {
+    if (verbosity > 1 || (verbose && d.kind === 'timeout')) ctx.err(`nc: ${host} (${d.ip}:${port}): ${d.kind === 'refused' ? 'Connection refused' : 'Connection timed out'}\n`);
+    summary('', '');
+    return 1;
+  }
+  if (verbose) ctx.err(`${host} (${d.ip}:${port}) open\n`);
+  if (o.flags.has('z')) {
+    summary('', '');
+    return 0;
+  }
+  const sent = yield* readAll(ctx);
+  const received = d.respond(sent);
+  ctx.out(received);
+  summary(sent, received);
+  return 0;
+}
+
+// ---- httpd
+
+const mimeTypes: Record<string, string> = { html: 'text/html', htm: 'text/html', txt: 'text/plain', css: 'text/css', js: 'application/javascript', json: 'application/json', xml: 'text/xml', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml' };
+
+const httpDate = (ms: number) => new Date(ms).toUTCString();
+
+/** busybox httpd's send_headers: an HTTP/1.0 status line, then Date and Connection, the type, a file's headers. */
+function headers(status: number, reason: string, at: number, extra: string[]): string {
+  return [`HTTP/1.0 ${status} ${reason}`, `Date: ${httpDate(at)}`, 'Connection: close', ...extra].map((l) => l + '\r\n').join('') + '\r\n';
+}
+
+function errorPage(status: number, reason: string, text: string, at: number): string {
+  const body = `<HTML><HEAD><TITLE>${status} ${reason}</TITLE></HEAD>\n<BODY><H1>${status} ${reason}</H1>\n${text}\n</BODY></HTML>\n`;
+  return headers(status, reason, at, ['Content-type: text/html']) + body;
+}
+
+/** busybox httpd's answer to a request, from the serving process's files under its home (their time: the server's start). */
+export function httpdRespond(files: ReadonlyMap<string, FsEntry>, home: string, request: string, at: number, startedAt: number): string {
+  const line = request.split(/\r?\n/)[0] ?? '';
+  const m = /^([A-Z]+) (\S+)(?: HTTP\/\d\.\d)?$/.exec(line);
+  if (!m) return errorPage(400, 'Bad Request', 'Unsupported method', at);
+  const [, method, target] = m as unknown as [string, string, string];
+  if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') return errorPage(501, 'Not Implemented', 'The requested method is not recognized', at);
+  let path: string;
+  try {
+    path = decodeURIComponent(target.replace(/[?#].*/, ''));
+  } catch {
+    return errorPage(400, 'Bad Request', 'Unsupported method', at);
+  }
+  let file = resolvePath(home, '.' + path);
+  if (files.get(file)?.type === 'dir') file = `${file === '/' ? '' : file}/index.html`;
+  const e = files.get(file);
+  if (e?.type !== 'file') return errorPage(404, 'Not Found', 'The requested URL was not found', at);
+  const ext = file.slice(file.lastIndexOf('/') + 1).includes('.') ? file.slice(file.lastIndexOf('.') + 1).toLowerCase() : '';
+  const head = headers(200, 'OK', at, [`Content-type: ${mimeTypes[ext] ?? 'application/octet-stream'}`, 'Accept-Ranges: bytes', `Last-Modified: ${httpDate(Math.floor(startedAt / 1000) * 1000)}`, `Content-Length: ${e.content.byteLength}`]);
+  return head + (method === 'HEAD' ? '' : decoder.decode(e.content));
+}
+
+/** busybox httpd: serves its home directory on a port; -f stays in the foreground, otherwise it goes to the background at once. */
+export function* httpd(args: string[], ctx: ToolContext): Run<number> {
+  const o = parseOptions(args, 'phcrmeduPU', new Set());
+  if (o.missing) {
+    ctx.err(`httpd: option requires an argument -- '${o.missing}'\n`);
+    return 1;
+  }
+  const portText = (o.values.get('p') ?? '80').replace(/^.*:/, '');
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    ctx.err(`httpd: invalid port number '${portText}'\n`);
+    return 1;
+  }
+  const home = resolvePath(ctx.cwd, o.values.get('h') ?? '.');
+  if (ctx.files.get(home)?.type !== 'dir') {
+    ctx.err(`httpd: can't change directory to '${o.values.get('h') ?? '.'}': No such file or directory\n`);
+    return 1;
+  }
+  const net = networkOf(ctx);
+  const files = ctx.files;
+  const since = ctx.now();
+  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, respond: (request, at) => httpdRespond(files, home, request, at, since) });
+  if (!listening) {
+    ctx.err('httpd: bind: Address already in use\n');
+    return 1;
+  }
+  if (!o.flags.has('f')) return 0;
+  yield { kind: 'sleep', ms: Infinity };
+  return 0;
+}
