@@ -33,6 +33,7 @@ import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
 import { simulatedAttach, simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
 import { serveContainerLog } from '../../simulation/containerLogs';
 import { proxyToSimulatedPod } from '../../simulation/podProxy';
+import { simulatedPortForward } from '../../simulation/podPortForward';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -225,6 +226,8 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       await ensureAuthorizedForCreate(scope);
       const location = await podPortForwardLocation(get, ns, info.name, { ports });
       if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      const session = kubelets && (await simulatedPortForward(get, kubelets, scope.clock, (await get('pods', ns, info.name))!));
+      if (session) return acceptUpgrade(request, session);
       throw unreachableBackend('upgrade', location);
     }
     default:
