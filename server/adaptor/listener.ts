@@ -9,7 +9,8 @@
 import { createServer as createHttpServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { upgradeSessionOf } from '../../src/core/http/upgrade';
+import { isPortForward, upgradeSessionOf } from '../../src/core/http/upgrade';
+import { servePortForward } from './portForward';
 import { serveExecStream } from './remoteCommand';
 import { createServer as createHttpsServer, type ServerOptions as HttpsServerOptions } from 'node:https';
 import { BadRequestTarget, IncomingRequest, knownPlainTargetUrl, requestTargetUrl } from './request';
@@ -254,7 +255,7 @@ export function upgradeListener(fetch: FetchHandler, options: ListenerOptions, s
       .then(
         (response) => {
           const session = upgradeSessionOf(request as unknown as Request);
-          if (session) return serveExecStream(session, incoming, socket, head);
+          if (session) return isPortForward(session) ? servePortForward(session, incoming, socket, head) : serveExecStream(session, incoming, socket, head);
           // Written as a ServerResponse over the socket, then closed: the connection is not reused.
           const outgoing = new ServerResponse(incoming);
           outgoing.shouldKeepAlive = false;

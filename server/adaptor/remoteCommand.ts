@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession, type StreamSession } from '../../src/core/http/upgrade';
+import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession } from '../../src/core/http/upgrade';
 import { acceptWebSocket, isWebSocketRequest, offeredProtocols } from './websocket';
 
 /** What the kubelet's streaming server negotiates, newest first. */
@@ -41,7 +41,7 @@ function negotiate(incoming: IncomingMessage, socket: Duplex): string | undefine
 }
 
 /** Upgrades the connection and runs the session over its channels. */
-export function serveExecStream(session: StreamSession, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+export function serveExecStream(session: ExecStreamSession | ProcessStreamSession, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
   const protocol = negotiate(incoming, socket);
   if (!protocol) return;
   if (isProcessStream(session)) serveProcessStream(session, protocol, incoming, socket, head);

@@ -45,6 +45,12 @@ function bufferOf(data: RawData): Buffer {
  */
 export function acceptWebSocket(incoming: IncomingMessage, socket: Duplex, head: Buffer, protocol: string, handlers: WebSocketHandlers): ServerWebSocket {
   const server = new WebSocketServer({ noServer: true, maxPayload, handleProtocols: () => protocol });
+  // ws refuses subprotocols that are not HTTP tokens, and kubectl's SPDY tunnel (`SPDY/3.1+portforward.k8s.io`) has a '/':
+  // such a choice is taken out of ws's hands and answered here.
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(protocol)) {
+    delete incoming.headers['sec-websocket-protocol'];
+    server.on('headers', (headers) => headers.push(`Sec-WebSocket-Protocol: ${protocol}`));
+  }
   let socketReady: WebSocket | undefined;
   const pending: (() => void)[] = [];
   let ended = false;

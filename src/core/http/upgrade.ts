@@ -1,5 +1,5 @@
 /**
- * Streams a request is upgraded to (exec): the core decides authorization,
+ * Streams a request is upgraded to (exec, attach, port-forward): the core decides authorization,
  * admission and the backend and hands the host a session; the host speaks
  * the wire protocol (WebSocket channels) over the connection it upgrades.
  * The service worker takes no upgrades: its requests never carry one.
@@ -60,9 +60,23 @@ export interface AttachedProcess {
   detach(): void;
 }
 
-export type StreamSession = ExecStreamSession | ProcessStreamSession;
+/** A port-forward (pods/portforward): each connection the client opens to a port is dialed to the pod's. */
+export interface PortForwardSession {
+  kind: 'portforward';
+  /** A connection to the pod's port, or the runtime's reason it could not be made. */
+  dial(port: number): PortForwardConnection | { error: string };
+}
+
+export interface PortForwardConnection {
+  /** What the server in the pod answers to what the client sent (a whole HTTP request, or all it sent before closing). */
+  exchange(request: string): string;
+}
+
+export type StreamSession = ExecStreamSession | ProcessStreamSession | PortForwardSession;
 
 export const isProcessStream = (s: StreamSession): s is ProcessStreamSession => 'attach' in s;
+
+export const isPortForward = (s: StreamSession): s is PortForwardSession => 'dial' in s;
 
 const sessions = new WeakMap<Request, StreamSession>();
 

@@ -1,7 +1,8 @@
 /** Runs an upgraded stream session as a client would: all of stdin, then its end; what came back on each channel. */
-import { isProcessStream, type StreamResult, type StreamSession } from '../http/upgrade';
+import { isPortForward, isProcessStream, type StreamResult, type StreamSession } from '../http/upgrade';
 
 export async function runStreamSession(session: StreamSession, stdin = ''): Promise<StreamResult> {
+  if (isPortForward(session)) throw new Error('a port-forward session has no command to run');
   if (!isProcessStream(session)) return session.run(stdin);
   const out = { stdout: '', stderr: '' };
   const attached = session.attach((stream, text) => {

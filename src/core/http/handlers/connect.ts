@@ -32,6 +32,8 @@ import type { RequestScope } from './scope';
 import { acceptUpgrade, isUpgradeRequest } from '../upgrade';
 import { simulatedAttach, simulatedExec, type SimulatedKubeletSource } from '../../simulation/podExec';
 import { serveContainerLog } from '../../simulation/containerLogs';
+import { proxyToSimulatedPod } from '../../simulation/podProxy';
+import { simulatedPortForward } from '../../simulation/podPortForward';
 
 const minInt64 = -(2n ** 63n);
 const maxInt64 = 2n ** 63n - 1n;
@@ -147,7 +149,7 @@ async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGette
   return serveKubelet({ node, listPods, clock: scope.clock, gates: scope.gates }, scope.request.method, path || '/', queryOf(scope.url));
 }
 
-/** kubesim's own kubelets answer nodes/proxy and exec for simulated nodes (simulation/kubeletServer.ts, podExec.ts). */
+/** kubesim's own kubelets answer nodes/proxy and exec for simulated nodes (simulation/kubeletServer.ts, podExec.ts); pods on them answer the pod and service proxies (simulation/podProxy.ts). */
 export async function connect(scope: RequestScope, get: CoreObjectGetter, kubelets?: SimulatedKubeletSource): Promise<Response> {
   const { request, url, info, type } = scope;
   if (!routed(info.subresource, request.method)) throw newRouteMethodNotAllowed();
@@ -156,7 +158,10 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
   const path = proxyPath(info.parts, url.pathname);
   if (type.resource === 'services') {
     await admitConnect(scope, 'ServiceProxyOptions', present({ path }));
-    throw unreachableBackend('proxy', await serviceProxyLocation(get, ns, info.name));
+    const location = await serviceProxyLocation(get, ns, info.name);
+    const simulated = kubelets && (await proxyToSimulatedPod(kubelets.network, location, request, path, url.search, scope.clock.now().getTime()));
+    if (simulated) return simulated;
+    throw unreachableBackend('proxy', location);
   }
   if (type.resource === 'nodes') {
     await admitConnect(scope, 'NodeProxyOptions', present({ path }));
@@ -221,10 +226,15 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
       await ensureAuthorizedForCreate(scope);
       const location = await podPortForwardLocation(get, ns, info.name, { ports });
       if (!isUpgradeRequest(request)) throw newBadRequest('Upgrade request required');
+      const session = kubelets && (await simulatedPortForward(get, kubelets, scope.clock, (await get('pods', ns, info.name))!));
+      if (session) return acceptUpgrade(request, session);
       throw unreachableBackend('upgrade', location);
     }
     default:
       await admitConnect(scope, 'PodProxyOptions', present({ path }));
-      throw unreachableBackend('proxy', await podProxyLocation(get, ns, info.name));
+      const location = await podProxyLocation(get, ns, info.name);
+      const simulated = kubelets && (await proxyToSimulatedPod(kubelets.network, location, request, path, url.search, scope.clock.now().getTime()));
+      if (simulated) return simulated;
+      throw unreachableBackend('proxy', location);
   }
 }

@@ -1,0 +1,68 @@
+/** kube-apiserver's pod and service proxies reaching a simulated pod's listening socket. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+import { parseBackendResponse } from './podProxy';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+const serve = `mkdir -p /www/docs; echo hello from $HOSTNAME > /www/index.html; echo guide > /www/docs/guide.txt; httpd -f -p 8080 -h /www`;
+
+async function clusterWithServer(): Promise<TestServer> {
+  const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+  await eventually(async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [{ name: 'httpd', image: 'busybox:1.36', command: ['sh', '-c', serve], ports: [{ name: 'http', containerPort: 8080 }] }] } };
+  expect((await s.json('POST', `${ns}/pods`, { body: pod })).status).toBe(201);
+  const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } };
+  expect((await s.json('POST', `${ns}/services`, { body: svc })).status).toBe(201);
+  await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).body, (p: any) => p?.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True'), 'pod web ready');
+  await eventually(async () => (await s.json('GET', `${ns}/endpoints/web`)).body, (e: any) => e?.subsets?.[0]?.addresses?.length === 1, 'the endpoints');
+  return s;
+}
+
+describe('the apiserver proxy to simulated pods', () => {
+  it('pods/proxy reaches the pod port (given, or its first container port) and passes the server answer back', async () => {
+    const s = await clusterWithServer();
+    const root = await s.request('GET', `${ns}/pods/web:8080/proxy/`);
+    expect(root.status).toBe(200);
+    expect(root.headers.get('content-type')).toBe('text/html');
+    expect(await root.text()).toBe('hello from web\n');
+    // No port: the first container port, as the pod ResourceLocation picks it.
+    const guide = await s.request('GET', `${ns}/pods/web/proxy/docs/guide.txt`);
+    expect(guide.status).toBe(200);
+    expect(await guide.text()).toBe('guide\n');
+    const missing = await s.request('GET', `${ns}/pods/web:8080/proxy/nope.html`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('404 Not Found');
+  });
+
+  it('services/proxy reaches a ready endpoint through the named port; a port nothing listens on is the refused dial', async () => {
+    const s = await clusterWithServer();
+    const byName = await s.request('GET', `${ns}/services/web:http/proxy/`);
+    expect(byName.status).toBe(200);
+    expect(await byName.text()).toBe('hello from web\n');
+    const byNumber = await s.request('GET', `${ns}/services/web:80/proxy/docs/guide.txt`);
+    expect(await byNumber.text()).toBe('guide\n');
+    const pod = (await s.json('GET', `${ns}/pods/web`)).body;
+    const refused = await s.json('GET', `${ns}/pods/web:9090/proxy/`);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable', message: `error trying to reach service: dial tcp ${pod.status.podIP}:9090: connect: connection refused` });
+    const tls = await s.json('GET', `${ns}/pods/https:web:8080/proxy/`);
+    expect(tls.status).toBe(503);
+    expect(tls.body.message).toBe('error trying to reach service: tls: first record does not look like a TLS handshake');
+  });
+
+  it('a backend answer is parsed as the reverse proxy reads it', () => {
+    const r = parseBackendResponse('HTTP/1.1 302 Found\r\nLocation: /x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')!;
+    expect(r.status).toBe(302);
+    expect(r.headers.get('location')).toBe('/x');
+    expect(r.headers.get('connection')).toBeNull();
+    expect(parseBackendResponse('hello\n')).toBeUndefined();
+    expect(parseBackendResponse('')).toBeUndefined();
+  });
+});
