@@ -108,6 +108,17 @@ describe('exec streams on the service-worker host', () => {
     expect(page.got.length).toBe(before);
   });
 
+  it('port-forward is refused in the browser with a Status', async () => {
+    const s = await clusterWithPod();
+    const host = createStreamHost('http://127.0.0.1', async () => s.server);
+    const page = pagePort();
+    await send(host, { type: 'kubesim/stream-open', id: 'pf', path: `${ns}/pods/web/portforward?ports=8080` }, page.port);
+    expect(page.got).toHaveLength(1);
+    expect(page.got[0]).toMatchObject({ type: 'refused', code: 400 });
+    expect(JSON.parse((page.got[0] as { body: string }).body)).toMatchObject({ kind: 'Status', reason: 'BadRequest', message: 'port-forward is not available in the browser: run kubectl port-forward against the Node host' });
+    expect(host.open).toBe(0);
+  });
+
   it('stream messages are parsed strictly', () => {
     expect(parsePageMessage({ type: 'kubesim/stream-open', id: 'a', path: 'http://elsewhere/x' })).toBeUndefined();
     expect(parsePageMessage({ type: 'kubesim/stream-open', path: '/api' })).toBeUndefined();

@@ -10,7 +10,7 @@
  * WebSocket (server/adaptor/remoteCommand.ts).
  */
 import { headerFields, LightRequest } from '../core/http/lightRequest';
-import { isProcessStream, upgradeSessionOf, type AttachedProcess } from '../core/http/upgrade';
+import { isPortForward, isProcessStream, upgradeSessionOf, type AttachedProcess } from '../core/http/upgrade';
 import type { RequestHandler } from './fetchHandler';
 import type { PageMessage, StreamMessage } from './protocol';
 
@@ -55,6 +55,13 @@ export function createStreamHost(origin: string, server: () => Promise<RequestHa
       const request = new LightRequest('GET', new URL(path, origin).href, headerFields({ accept: 'application/json, */*', connection: 'Upgrade', upgrade: 'websocket' }), null, stream.abort.signal) as unknown as Request;
       const response = await (await server()).handle(request);
       const session = upgradeSessionOf(request);
+      // A page cannot take a forwarded port: the browser opens no listening socket.
+      if (session && isPortForward(session)) {
+        streams.delete(id);
+        const message = 'port-forward is not available in the browser: run kubectl port-forward against the Node host';
+        port.postMessage({ type: 'refused', code: 400, contentType: 'application/json', body: JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 }) });
+        return;
+      }
       if (!session) {
         streams.delete(id);
         port.postMessage({ type: 'refused', code: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() });
