@@ -5,7 +5,8 @@
  * A shell with a terminal (prompt, echo, editing by the container's line
  * discipline), the exit code printed as kubectl prints it, a command run with
  * -i alone (the line edited in the page, ^D ending the input), a refusal,
- * and the stream left when the view closes.
+ * the stream left when the view closes, and a Service opened in a tab
+ * through the API server's proxy.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -168,6 +169,25 @@ describe('Exec view of a Pod', () => {
     await page.getByTestId('exec-mode').selectOption('attach');
     await expect.poll(() => page.getByTestId('exec-container').locator('option').allTextContents()).toEqual(['tools', 'web', `${name} (ephem)`]);
     expect(await page.getByTestId('exec-container').inputValue()).toBe(name);
+  });
+
+  it('a Service opens in a browser tab through the API server proxy: the page the server in its pod writes', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'site', labels: { app: 'site' } }, spec: { containers: [{ name: 'httpd', image: 'busybox:1.36', command: ['sh', '-c', 'mkdir -p /www; echo "<h1>served by $HOSTNAME</h1>" > /www/index.html; httpd -f -p 8080 -h /www'], ports: [{ name: 'http', containerPort: 8080 }] }] } };
+    const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'site' }, spec: { selector: { app: 'site' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } };
+    expect(await pageRequest(page, 'POST', pods, pod)).toBe(201);
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces/default/services', svc)).toBe(201);
+    await expect.poll(() => page.evaluate(async () => ((await (await fetch('/api/v1/namespaces/default/endpoints/site')).json()) as { subsets?: { addresses?: unknown[] }[] }).subsets?.[0]?.addresses?.length ?? 0), { timeout: 30_000 }).toBe(1);
+    await page.getByTestId('tab-resources').click();
+    await page.getByTestId('kind-select').selectOption('/v1/services');
+    const row = page.locator('[data-testid="resource-row"][data-name="site"]');
+    await row.waitFor({ timeout: 30_000 });
+    await row.getByTestId('open-object').click();
+    const link = page.getByTestId('open-proxy');
+    expect(await link.getAttribute('href')).toBe('/api/v1/namespaces/default/services/site:http/proxy/');
+    const [tab] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+    await tab.waitForLoadState();
+    expect(await tab.locator('h1').textContent()).toBe('served by site');
+    await tab.close();
   });
 
   it('fits 1280 wide, and no console errors or page errors', async () => {
