@@ -131,10 +131,14 @@ describe('simulated nodes', () => {
       [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Created', 'Created container: nginx'],
       [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Started', 'Started container nginx'],
     ]);
-    // kubectl logs: the simulated containers print nothing.
+    // kubectl logs: nginx's entrypoint and start-up lines, stdout and stderr interleaved.
     const log = await s.request('GET', `${ns}/pods/${name}/log`);
     expect(log.status).toBe(200);
-    expect(await log.text()).toBe('');
+    const lines = (await log.text()).split('\n');
+    expect(lines[0]).toBe('/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration');
+    expect(lines[8]).toBe('/docker-entrypoint.sh: Configuration complete; ready for start up');
+    expect(lines[9]).toMatch(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[notice\] 1#1: using the "epoll" event method$/);
+    expect(lines[10]).toMatch(/\[notice\] 1#1: nginx\/1\.27\.3$/);
   });
 
   it('leaves a pod no node fits Pending with the scheduler\'s reasons, and places it once room is made', async () => {
