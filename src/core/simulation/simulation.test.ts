@@ -482,6 +482,61 @@ describe('scheduler and kubelet helpers', () => {
       .toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..');
   });
 
+  it('runs a known image\'s Cmd: busybox\'s sh reads EOF and exits 0, so the pod crash-loops; a command not on PATH is a StartError', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('sh', { containers: [{ name: 'app', image: 'busybox' }] }) });
+    const looping = await eventually(() => getPod(s, 'sh'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'the crash loop');
+    expect(looping.status.phase).toBe('Running');
+    expect(looping.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    await s.json('POST', `${ns}/pods`, { body: pod('typo', { restartPolicy: 'Never', containers: [{ name: 'typo', image: 'busybox:1.36', args: ['slep', '10'] }] }) });
+    const failed = await eventually(() => getPod(s, 'typo'), phaseIs('Failed'), 'the failed pod');
+    expect(failed.status.containerStatuses[0].state.terminated).toMatchObject({
+      exitCode: 128,
+      reason: 'StartError',
+      message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown',
+    });
+  });
+
+  it('an image whose tag is not published: ErrImagePull, then ImagePullBackOff; the pod stays Pending', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('bad', { containers: [{ name: 'app', image: 'nginx:1.999' }] }) });
+    const notFound = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.999": failed to resolve reference "docker.io/library/nginx:1.999": docker.io/library/nginx:1.999: not found';
+    const first = await eventually(() => getPod(s, 'bad'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect(first.status.phase).toBe('Pending');
+    expect(first.status.containerStatuses[0]).toMatchObject({ state: { waiting: { reason: 'ErrImagePull', message: notFound } }, ready: false, restartCount: 0, started: false });
+    expect(first.status.containerStatuses[0].containerID).toBeUndefined();
+    expect(first.status.conditions.find((c: any) => c.type === 'ContainersReady')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
+    // The pod worker looks again 10s on: the back-off (10s) is over, so it pulls again and backs off 20s.
+    s.clock.advance(10_000);
+    await eventually(async () => (await eventsOf(s, 'bad')).filter((e) => e.reason === 'Pulling').map((e) => e.count ?? 1).reduce((a, b) => a + b, 0), (n) => n === 2, 'the second pull');
+    s.clock.advance(10_000);
+    const backOff = await eventually(() => getPod(s, 'bad'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff', 'ImagePullBackOff');
+    expect(backOff.status.phase).toBe('Pending');
+    expect(backOff.status.containerStatuses[0].state.waiting.message).toBe(`Back-off pulling image "nginx:1.999": ErrImagePull: ${notFound}`);
+    const events = (await eventsOf(s, 'bad')).filter((e) => e.source?.component === 'kubelet').map((e) => [e.type, e.reason, e.message]);
+    expect(events).toEqual(expect.arrayContaining([
+      ['Normal', 'Pulling', 'Pulling image "nginx:1.999"'],
+      ['Warning', 'Failed', `Failed to pull image "nginx:1.999": ${notFound}`],
+      ['Warning', 'Failed', 'Error: ErrImagePull'],
+      ['Normal', 'BackOff', 'Back-off pulling image "nginx:1.999"'],
+      ['Warning', 'Failed', 'Error: ImagePullBackOff'],
+    ]));
+    expect(events.some(([, reason]) => reason === 'Created' || reason === 'Started')).toBe(false);
+  });
+
+  it('an init container whose image cannot be had holds the pod in Init: InvalidImageName, Initialized False', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('init', { initContainers: [{ name: 'setup', image: 'busybox:' }], containers: [{ name: 'app', image: 'nginx:1.27' }] }) });
+    const msg = 'Failed to apply default image tag "busybox:": couldn\'t parse image name "busybox:": invalid reference format';
+    const p = await eventually(() => getPod(s, 'init'), (x) => x?.status?.initContainerStatuses?.[0]?.state?.waiting?.reason === 'InvalidImageName', 'InvalidImageName');
+    expect(p.status.phase).toBe('Pending');
+    expect(p.status.initContainerStatuses[0].state.waiting.message).toBe(msg);
+    expect(p.status.containerStatuses[0].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect(p.status.conditions.find((c: any) => c.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup]' });
+    const events = await eventually(async () => (await eventsOf(s, 'init')).filter((e) => e.source?.component === 'kubelet').map((e) => [e.type, e.reason, e.message, e.involvedObject.fieldPath]), (l) => l.length === 2, 'the events');
+    expect(events).toEqual([['Warning', 'InspectFailed', msg, 'spec.initContainers{setup}'], ['Warning', 'Failed', 'Error: InvalidImageName', 'spec.initContainers{setup}']]);
+  });
+
   it('reports images as containerd names them', () => {
     expect(normalizedImage('nginx')).toBe('docker.io/library/nginx:latest');
     expect(normalizedImage('nginx:1.27')).toBe('docker.io/library/nginx:1.27');
