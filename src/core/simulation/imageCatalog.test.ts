@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { imageFor, isUnknownImage } from './image';
 import { unpublishedTag } from './imageCatalog';
 import { parseImageReference } from './imageReference';
+import { containerArgv, startProcess } from './containerProcess';
+import { t0, testView } from './container.test-data';
+
+/** A container of the image run for a minute with no stdin: what it wrote (both streams) and its exit code, if it exited. */
+function runImage(ref: string, container: Record<string, unknown> = {}, env: [string, string][] = []): { out: string; exit?: number } | string {
+  const image = imageFor(ref);
+  const view = testView({ image, env });
+  const started = startProcess(view, containerArgv(container, image, new Map(view.env)), t0, { stdin: false, tty: false });
+  if (!started.started) return started.error;
+  const r = started.process.advance(t0 + 60_000);
+  return { out: r.output.map((o) => o.text).join(''), ...(r.exit ? { exit: r.exit.code } : {}) };
+}
 
 const unpublished = (image: string) => {
   const parsed = parseImageReference(image);
@@ -44,5 +56,43 @@ describe('the image catalog', () => {
       expect(unpublished(tag), tag).toBe(true);
     }
     expect(unpublished('example.com/team/app:whatever')).toBe(false);
+  });
+
+  it('runs each image\'s Cmd as a cluster would, with no stdin', () => {
+    // Shells and interpreters read EOF and exit 0.
+    for (const ref of ['busybox', 'alpine', 'ubuntu', 'debian', 'python:3.13', 'node:22']) expect(runImage(ref), ref).toEqual({ out: '', exit: 0 });
+    // Servers and pause run until stopped.
+    expect(runImage('registry.k8s.io/pause:3.10')).toEqual({ out: '' });
+    const redis = runImage('redis:7.4');
+    expect(typeof redis === 'object' && redis.exit).toBeUndefined();
+    expect(typeof redis === 'object' && redis.out).toMatch(/^1:C 28 Nov 2026 17:18:10\.000 \* oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo\n1:C .* \* Redis version=7\.4\.1, bits=64/);
+    expect(typeof redis === 'object' && redis.out).toContain('1:M 28 Nov 2026 17:18:10.000 * Ready to accept connections tcp\n');
+    const httpd = runImage('httpd:2.4');
+    expect(typeof httpd === 'object' && httpd.out).toContain('[Sat Nov 28 17:18:10.000000 2026] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/2.4.62 (Unix) configured -- resuming normal operations\n');
+    // curl with no URL: its usage hint, exit 2.
+    expect(runImage('curlimages/curl:8.11.1')).toEqual({ out: "curl: try 'curl --help' or 'curl --manual' for more information\n", exit: 2 });
+  });
+
+  it('postgres and mysql refuse to initialize without a password, and run with one', () => {
+    const pg = runImage('postgres:17');
+    expect(pg).toMatchObject({ exit: 1 });
+    expect(typeof pg === 'object' && pg.out).toMatch(/^Error: Database is uninitialized and superuser password is not specified\.\n       You must specify POSTGRES_PASSWORD to a non-empty value for the\n/);
+    const running = runImage('postgres:17', {}, [['POSTGRES_PASSWORD', 'secret']]);
+    expect(typeof running === 'object' && running.exit).toBeUndefined();
+    expect(typeof running === 'object' && running.out).toContain('2026-11-28 17:18:10.000 UTC [1] LOG:  database system is ready to accept connections\n');
+    const my = runImage('mysql:8.4');
+    expect(my).toMatchObject({ exit: 1 });
+    expect(typeof my === 'object' && my.out).toContain('2026-11-28 17:18:10+00:00 [ERROR] [Entrypoint]: Database is uninitialized and password option is not specified\n    You need to specify one of the following as an environment variable:\n    - MYSQL_ROOT_PASSWORD\n');
+    expect(runImage('mysql:8.4', {}, [['MYSQL_ROOT_PASSWORD', 'secret']])).not.toHaveProperty('exit');
+  });
+
+  it('an entrypoint script execs the container\'s args; one it cannot find is its shell\'s error, exit 127', () => {
+    expect(runImage('nginx:1.27', { args: ['echo', 'hi'] })).toEqual({ out: 'hi\n', exit: 0 });
+    expect(runImage('nginx:1.27', { args: ['slep'] })).toEqual({ out: '/docker-entrypoint.sh: 47: exec: slep: not found\n', exit: 127 });
+    expect(runImage('redis:7', { args: ['--port', '7000'] })).toMatchObject({ out: expect.stringContaining('* Running mode=standalone, port=7000.\n') });
+    // No entrypoint: a command not on PATH cannot start at all.
+    expect(runImage('busybox:1.36', { args: ['slep', '10'] })).toBe('failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown');
+    // busybox has no bash.
+    expect(runImage('busybox', { command: ['bash'] })).toMatch(/exec: "bash": executable file not found in \$PATH/);
   });
 });
