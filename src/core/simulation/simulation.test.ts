@@ -312,6 +312,27 @@ describe('ephemeral and sidecar containers', () => {
     return [table.rows[0].cells[1], table.rows[0].cells[2]];
   };
 
+  it('an ephemeral container whose image is not published waits in ErrImagePull; the pod runs on', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('web') });
+    await eventually(() => getPod(s, 'web'), phaseIs('Running'), 'web running');
+    const patched = await s.json('PATCH', `${ns}/pods/web/ephemeralcontainers`, {
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { ephemeralContainers: [{ name: 'debugger', image: 'busybox:nope', targetContainerName: 'app', stdin: true, tty: true }] } },
+    });
+    expect(patched.status).toBe(200);
+    const p = await eventually(() => getPod(s, 'web'), (x) => x.status?.ephemeralContainerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect(p.status.phase).toBe('Running');
+    expect(p.status.ephemeralContainerStatuses[0].state.waiting.message).toBe('rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/busybox:nope": failed to resolve reference "docker.io/library/busybox:nope": docker.io/library/busybox:nope: not found');
+    expect(p.status.ephemeralContainerStatuses[0].containerID).toBeUndefined();
+    // Pulled again 10s on (backing off 20s now), then the back-off.
+    s.clock.advance(10_000);
+    await eventually(async () => (await eventsOf(s, 'web')).filter((e) => e.reason === 'Pulling' && e.involvedObject.fieldPath === 'spec.ephemeralContainers{debugger}').map((e) => e.count ?? 1).reduce((a, b) => a + b, 0), (n) => n === 2, 'the second pull');
+    s.clock.advance(10_000);
+    const backOff = await eventually(() => getPod(s, 'web'), (x) => x.status?.ephemeralContainerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff', 'ImagePullBackOff');
+    expect(backOff.status.phase).toBe('Running');
+  });
+
   it('starts an ephemeral container as the kubelet does: image events on its field, a status without started, outside readiness; never restarted, stopped when the pod finishes', async () => {
     const s = await cluster(1);
     await s.json('POST', `${ns}/pods`, { body: pod('web', { restartPolicy: 'Never' }, { annotations: { 'kubesim.io/run-seconds': '30' } }) });
