@@ -83,7 +83,7 @@ const busybox: Repository = {
 
 const alpine: Repository = {
   names: ['docker.io/library/alpine'],
-  publishes: tagGrammar(['latest', 'edge'], within([3, 3], () => 22, () => 6), []),
+  publishes: tagGrammar(['latest', 'edge'], within([3, 3], () => 23, () => 6), []),
   image: () => image({ cmd: ['/bin/sh'], tools: busyboxTools }),
 };
 
@@ -160,7 +160,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
 
 const nginxRepo: Repository = {
   names: ['docker.io/library/nginx'],
-  publishes: tagGrammar(['latest', 'mainline', 'stable'], within([1, 1], () => 27, (_m, minor) => ({ 27: 3, 26: 2, 25: 5, 24: 0 } as Record<number, number>)[minor] ?? 2), ['alpine', 'alpine-slim', 'alpine-perl', 'alpine-otel', 'perl', 'otel', 'bookworm', 'bookworm-perl', 'bookworm-otel', 'mainline-alpine', 'stable-alpine']),
+  publishes: tagGrammar(['latest', 'mainline', 'stable'], within([1, 1], () => 29, (_m, minor) => ({ 29: 3, 28: 0, 27: 5, 26: 3, 25: 5, 24: 0 } as Record<number, number>)[minor] ?? 2), ['alpine', 'alpine-slim', 'alpine-perl', 'alpine-otel', 'perl', 'otel', 'bookworm', 'bookworm-perl', 'bookworm-otel', 'mainline-alpine', 'stable-alpine']),
   image: nginxImage,
 };
 
@@ -201,7 +201,7 @@ const redisStamp = (ms: number) => {
 
 const redis: Repository = {
   names: ['docker.io/library/redis'],
-  publishes: tagGrammar(['latest'], within([2, 7], (m) => (m === 7 ? 4 : 9), () => 20), ['alpine', 'bookworm', 'alpine3.21', 'alpine3.20']),
+  publishes: tagGrammar(['latest'], within([2, 8], (m) => (m === 8 ? 4 : m === 7 ? 4 : 9), () => 20), ['alpine', 'bookworm', 'alpine3.21', 'alpine3.20']),
   image: (tag) => {
     const version = versionOf(tag, '7.4.1', (v) => ({ '7': '7.4.1', '7.4': '7.4.1', '7.2': '7.2.6', '6': '6.2.16', '6.2': '6.2.16' } as Record<string, string>)[v]);
     const entrypoint = program((args) => {
@@ -253,7 +253,7 @@ const postgresNoPassword = `Error: Database is uninitialized and superuser passw
 
 const postgres: Repository = {
   names: ['docker.io/library/postgres'],
-  publishes: tagGrammar(['latest'], (v) => (v[0]! === 9 ? v.length === 1 || v[1]! <= 6 : within([10, 17], () => 22)(v)) && v.length <= (v[0]! === 9 ? 3 : 2), ['alpine', 'bookworm', 'bullseye', 'alpine3.21', 'alpine3.20']),
+  publishes: tagGrammar(['latest'], (v) => (v[0]! === 9 ? v.length === 1 || v[1]! <= 6 : within([10, 18], () => 22)(v)) && v.length <= (v[0]! === 9 ? 3 : 2), ['alpine', 'bookworm', 'bullseye', 'alpine3.21', 'alpine3.20']),
   image: (tag) => {
     const version = versionOf(tag, '17.2', (v) => (/^\d+$/.test(v) ? ({ '17': '17.2', '16': '16.6', '15': '15.10', '14': '14.15', '13': '13.18' } as Record<string, string>)[v] : v));
     const major = version.split('.')[0]!;
@@ -295,7 +295,7 @@ const mysqlStamp = (ms: number) => {
 
 const mysql: Repository = {
   names: ['docker.io/library/mysql'],
-  publishes: tagGrammar(['latest', 'lts', 'innovation'], (v) => (v[0] === 5 ? v[1] === undefined || v[1] === 7 : v[0] === 8 ? v[1] === undefined || v[1] === 0 || v[1] === 4 : v[0] === 9 && (v[1] === undefined || v[1] <= 1)) && (v[2] === undefined || v[2] <= 44), ['oracle', 'debian', 'oraclelinux9', 'bookworm']),
+  publishes: tagGrammar(['latest', 'lts', 'innovation'], (v) => (v[0] === 5 ? v[1] === undefined || v[1] === 7 : v[0] === 8 ? v[1] === undefined || v[1] === 0 || v[1] === 4 : v[0] === 9 && (v[1] === undefined || v[1] <= 5)) && (v[2] === undefined || v[2] <= 44), ['oracle', 'debian', 'oraclelinux9', 'bookworm']),
   image: (tag) => {
     const version = versionOf(tag, '9.1.0', (v) => ({ '9': '9.1.0', '8': '8.4.3', '8.4': '8.4.3', '8.0': '8.0.40', '5': '5.7.44', '5.7': '5.7.44' } as Record<string, string>)[v]);
     const entrypoint = program((args, env, ctx) => {
@@ -369,9 +369,9 @@ const python: Repository = {
 
 const node: Repository = {
   names: ['docker.io/library/node'],
-  publishes: tagGrammar(['latest', 'lts', 'current', 'slim', 'alpine', 'bookworm', 'bullseye'], within([4, 23], () => 30, () => 30), ['slim', 'alpine', 'bookworm', 'bullseye', 'bookworm-slim', 'bullseye-slim', 'alpine3.21', 'alpine3.20']),
+  publishes: tagGrammar(['latest', 'lts', 'current', 'slim', 'alpine', 'bookworm', 'bullseye'], within([4, 25], () => 30, () => 30), ['slim', 'alpine', 'bookworm', 'bullseye', 'bookworm-slim', 'bullseye-slim', 'alpine3.21', 'alpine3.20']),
   image: (tag) => {
-    const version = versionOf(tag, '23.3.0', (v) => ({ '23': '23.3.0', '22': '22.12.0', '20': '20.18.1', '18': '18.20.5', lts: '22.12.0' } as Record<string, string>)[v]);
+    const version = versionOf(tag, '23.3.0', (v) => ({ '23': '23.3.0', '22': '22.12.0', '20': '20.18.1', '18': '18.20.5' } as Record<string, string>)[v]);
     const entrypoint = program((args) => {
       // A first argument that is an option or not a command is node's.
       const argv = args.length && args[0]!.startsWith('-') ? ['node', ...args] : args;
@@ -435,11 +435,6 @@ const curl: Repository = {
 
 const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
-
-/** The catalog's repository for a parsed reference; undefined: kubesim does not know it. */
-export function catalogRepository(ref: ImageReference): { publishes(tag: string): boolean } | undefined {
-  return byName.get(`${ref.domain}/${ref.path}`);
-}
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */
 export function unpublishedTag(ref: ImageReference): boolean {

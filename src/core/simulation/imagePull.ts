@@ -8,7 +8,7 @@
  * to 5 minutes per pod and image, `ImagePullBackOff`). Images of repositories
  * kubesim does not know are pulled fine.
  */
-import { familiarToFull, invalidImageMessage, parseImageReference } from './imageReference';
+import { fullReference, invalidImageMessage, parseImageReference } from './imageReference';
 import { unpublishedTag } from './imageCatalog';
 
 /** An event as [type, reason, message], recorded on the container's field. */
@@ -84,7 +84,7 @@ export function newImagePuller(): ImagePuller {
       backOffs.delete(key);
       return { events: [['Normal', 'Pulling', `Pulling image "${image}"`], ['Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting)`]] };
     }
-    const full = 'ref' in parsed ? familiarToFull(parsed.ref) : image;
+    const full = 'ref' in parsed ? fullReference(parsed.ref) : image;
     const error = `rpc error: code = NotFound desc = failed to pull and unpack image "${full}": failed to resolve reference "${full}": ${full}: not found`;
     // Backoff.Next: the first failure (or one long after the last) waits 10s, each next one twice as long.
     const durationMs = !entry || nowMs - entry.lastUpdate > 2 * maxBackOffMs ? initialBackOffMs : Math.min(entry.durationMs * 2, maxBackOffMs);

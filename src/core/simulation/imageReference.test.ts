@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { familiarToFull, invalidImageMessage, parseImageReference } from './imageReference';
+import { fullReference, invalidImageMessage, parseImageReference } from './imageReference';
 
 const full = (image: string) => {
   const parsed = parseImageReference(image);
-  return 'ref' in parsed ? familiarToFull(parsed.ref) : parsed.error;
+  return 'ref' in parsed ? fullReference(parsed.ref) : parsed.error;
 };
 
 describe('image references', () => {

@@ -54,7 +54,7 @@ export function parseImageReference(image: string): ParsedReference {
 }
 
 /** The reference as containerd names it: `docker.io/library/nginx:latest` for `nginx`. */
-export function familiarToFull(ref: ImageReference): string {
+export function fullReference(ref: ImageReference): string {
   const tagged = ref.tag ?? (ref.digest ? undefined : 'latest');
   return `${ref.domain}/${ref.path}${tagged !== undefined ? `:${tagged}` : ''}${ref.digest ? `@${ref.digest}` : ''}`;
 }

@@ -37,7 +37,7 @@ import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtil
 import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 import { newImagePuller } from './imagePull';
-import { familiarToFull, parseImageReference } from './imageReference';
+import { fullReference, parseImageReference } from './imageReference';
 
 type Obj = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ const backOffMs = (restarts: number) => Math.min(10_000 * 2 ** Math.max(0, resta
 /** The image reference as containerd reports it: registry and tag made explicit (one that does not parse, as near as can be). */
 export function normalizedImage(image: string): string {
   const parsed = parseImageReference(image);
-  if ('ref' in parsed) return familiarToFull(parsed.ref);
+  if ('ref' in parsed) return fullReference(parsed.ref);
   let ref = image;
   const slash = ref.indexOf('/');
   const first = slash < 0 ? '' : ref.slice(0, slash);
