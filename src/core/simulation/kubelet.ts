@@ -11,6 +11,10 @@
  * appear, never restarted, and count for neither readiness nor phase. The
  * kubelet records the events a real one does (`Pulling`, `Pulled`,
  * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
+ * Its image manager (imagePull.ts) may find a container's image cannot be
+ * had: the container then waits, never created (`InvalidImageName`,
+ * `ErrImagePull`, `ImagePullBackOff`, `ErrImageNeverPull`), and the pod with
+ * it stays Pending, or in its init containers.
  *
  * Regular containers run forever unless their program says otherwise: pods a
  * Job owns run to completion at once, and two pod annotations script any pod
