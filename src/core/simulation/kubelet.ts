@@ -193,14 +193,14 @@ function volumeMountStatus(m: Obj): Obj {
   return { name: m['name'], mountPath: m['mountPath'], ...(readOnly ? { readOnly, recursiveReadOnly: recursive ? 'Enabled' : 'Disabled' } : {}) };
 }
 
-/** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found. */
+/** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found (137, as convertToAPIContainerStatuses says). */
 function stoppedStatus(container: Obj, was: Obj | undefined, now: string, started: boolean | undefined): Obj {
   const running = runningOf(was);
   const containerID = was?.['containerID'] === undefined ? undefined : String(was['containerID']);
   return containerStatus(container, {
     state: running
       ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: running['startedAt'], finishedAt: now, containerID } }
-      : { terminated: { exitCode: 0, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
+      : { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
     lastState: isObject(was?.['lastState']) ? was['lastState'] : {},
     ready: false,
     restartCount: Number(was?.['restartCount'] ?? 0),

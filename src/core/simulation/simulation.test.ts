@@ -545,6 +545,16 @@ describe('scheduler and kubelet helpers', () => {
     expect(events.some(([, reason]) => reason === 'Created' || reason === 'Started')).toBe(false);
   });
 
+  it('a pod deleted while its image cannot be had: the container that never ran cannot be located (137), the pod Failed', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('held', { containers: [{ name: 'app', image: 'nginx:1.999' }] }, { finalizers: ['example.com/hold'] }) });
+    await eventually(() => getPod(s, 'held'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect((await s.json('DELETE', `${ns}/pods/held`)).status).toBe(200);
+    const final = await eventually(() => getPod(s, 'held'), (p) => p?.status?.phase === 'Failed', 'the final status');
+    expect(final.status.containerStatuses[0].state).toEqual({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } });
+    await s.json('PATCH', `${ns}/pods/held`, { headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { finalizers: null } } });
+  });
+
   it('an init container whose image cannot be had holds the pod in Init: InvalidImageName, Initialized False', async () => {
     const s = await cluster(1);
     await s.json('POST', `${ns}/pods`, { body: pod('init', { initContainers: [{ name: 'setup', image: 'busybox:' }], containers: [{ name: 'app', image: 'nginx:1.27' }] }) });
