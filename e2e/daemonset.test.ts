@@ -106,7 +106,7 @@ config.load_kube_config(sys.argv[1])
 apps = client.AppsV1Api()
 body = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent"},
         "spec": {"selector": {"matchLabels": {"app": "agent"}},
-                 "template": {"metadata": {"labels": {"app": "agent"}}, "spec": {"containers": [{"name": "a", "image": "busybox"}]}}}}
+                 "template": {"metadata": {"labels": {"app": "agent"}}, "spec": {"containers": [{"name": "a", "image": "busybox", "command": ["sleep", "3600"]}]}}}}
 created = apps.create_namespaced_daemon_set("default", body)
 first = created.status
 for _ in range(500):

@@ -19,7 +19,7 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
     expect(await t.kubectlOk(['run', 'web', '--image=nginx:1.27'])).toContain('created');
     await eventually(() => stdout(['get', 'pod', 'web', '--no-headers']), (o) => /^web\s+1\/1\s+Running\s/.test(o), 'web running');
 
-    const debug = await t.kubectlOk(['debug', 'web', '--image=busybox', '--container=debugger']);
+    const debug = await t.kubectlOk(['debug', 'web', '--image=busybox', '--container=debugger', '--', 'sleep', '3600']);
     expect(debug).toBe('');
     const statuses = await eventually(async () => JSON.parse((await stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses}'])) || '[]'), (l) => l.length === 1, 'the ephemeral container status');
     expect(statuses[0]).toMatchObject({ name: 'debugger', ready: false, restartCount: 0, image: 'docker.io/library/busybox:latest', lastState: {} });
@@ -44,7 +44,7 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
       kind: 'List',
       items: [
         { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'side' }, spec: { initContainers: [{ name: 'proxy', image: 'envoyproxy/envoy:v1.31.0', restartPolicy: 'Always' }], containers: [{ name: 'app', image: 'nginx:1.27' }] } },
-        { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'work' }, spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } } },
+        { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'work' }, spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', command: ['sleep', '3600'], restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } } },
       ],
     });
     expect(await t.kubectlOk(['apply', '-f', '-'], manifest)).toContain('pod/side created');

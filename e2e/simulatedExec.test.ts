@@ -27,6 +27,7 @@ spec:
   containers:
   - name: app
     image: busybox
+    command: [sleep, "3600"]
     envFrom: [{configMapRef: {name: settings}}]
     volumeMounts: [{name: config, mountPath: /etc/config}]
   volumes: [{name: config, configMap: {name: settings}}]

@@ -48,6 +48,47 @@ describe('containers run their commands, and kubectl logs shows what they wrote'
     expect(await kubectl(['logs', 'counter', '--previous'])).toMatchObject({ code: 1, stderr: 'Error from server (BadRequest): previous terminated container "counter" in pod "counter" not found\n' });
   });
 
+  it('a known image runs its own Cmd: kubectl logs of nginx shows its entrypoint\'s and its start-up lines', async () => {
+    expect((await kubectl(['run', 'web', '--image=nginx:1.27'])).code).toBe(0);
+    await eventually(() => phase('web'), (p) => p === 'Running', 'the pod running');
+    const logs = await eventually(async () => (await kubectl(['logs', 'web'])).stdout, (o) => o.includes('start worker process'), 'the start-up lines');
+    const lines = logs.trimEnd().split('\n');
+    expect(lines.slice(0, 9)).toEqual([
+      '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+      '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh',
+      '10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf',
+      '10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf',
+      '/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh',
+      '/docker-entrypoint.sh: Configuration complete; ready for start up',
+    ]);
+    expect(lines[9]).toMatch(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[notice\] 1#1: using the "epoll" event method$/);
+    expect(lines[10]).toMatch(/ \[notice\] 1#1: nginx\/1\.27\.3$/);
+  });
+
+  it('a command not on the image\'s PATH: StartError, exit code 128, and kubectl describe shows runc\'s words', async () => {
+    expect((await kubectl(['run', 'typo', '--image=busybox:1.36', '--restart=Never', '--', 'slep', '10'])).code).toBe(0);
+    await eventually(() => phase('typo'), (p) => p === 'Failed', 'the pod failed');
+    const state = await kubectl(['get', 'pod', 'typo', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.reason} {.status.containerStatuses[0].state.terminated.exitCode}']);
+    expect(state.stdout).toBe('StartError 128');
+    const describe = (await kubectl(['describe', 'pod', 'typo'])).stdout;
+    expect(describe).toContain('exec: "slep": executable file not found in $PATH');
+    expect(describe).toMatch(/Reason:\s+StartError/);
+    expect(describe).toMatch(/Exit Code:\s+128/);
+  });
+
+  it('an image tag that is not published: ErrImagePull, then ImagePullBackOff, and the pod stays Pending', async () => {
+    expect((await kubectl(['run', 'bad', '--image=nginx:1.999'])).code).toBe(0);
+    const row = await eventually(async () => (await kubectl(['get', 'pod', 'bad', '--no-headers'])).stdout, (o) => /\s(ErrImagePull|ImagePullBackOff)\s/.test(o), 'the pull error');
+    expect(row).toMatch(/^bad\s+0\/1\s+(ErrImagePull|ImagePullBackOff)\s+0\s/);
+    expect(await phase('bad')).toBe('Pending');
+    const describe = (await kubectl(['describe', 'pod', 'bad'])).stdout;
+    expect(describe).toContain('Failed to pull image "nginx:1.999": rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.999": failed to resolve reference "docker.io/library/nginx:1.999": docker.io/library/nginx:1.999: not found');
+    expect(describe).toContain('Error: ErrImagePull');
+  });
+
   it('kubectl run -i --rm attaches to the shell\'s stdin: it runs what is typed, ends with the input, and the pod is deleted', async () => {
     const r = await kubectl(['run', 'talk', '-i', '--rm', '--restart=Never', '--image=busybox:1.36', '--', 'sh'], 'echo hi from $HOSTNAME\necho bye\n');
     expect(r.code).toBe(0);

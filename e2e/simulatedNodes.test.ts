@@ -33,9 +33,11 @@ describe('--simulated-nodes', () => {
     expect(described).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/web-\S+ to node-\d/);
     expect(described).toMatch(/Normal\s+Pulled\s+\S+\s+kubelet\s+Container image "nginx:1\.27" already present on machine/);
     expect(described).toMatch(/Normal\s+Started\s+\S+\s+kubelet\s+Started container nginx/);
-    // kubectl logs reaches the pod (a simulated container prints nothing).
+    // kubectl logs reaches the pod: nginx's entrypoint and start-up lines.
     const logs = await t.kubectl(['logs', name]);
-    expect(logs).toMatchObject({ code: 0, stdout: '' });
+    expect(logs.code).toBe(0);
+    expect(logs.stdout).toContain('/docker-entrypoint.sh: Configuration complete; ready for start up\n');
+    expect(logs.stdout).toMatch(/\[notice\] 1#1: nginx\/1\.27\.3\n/);
     // kubectl delete returns once the kubelet has stopped the pod.
     expect((await t.kubectl(['delete', 'pod', name, '--timeout=30s'])).code).toBe(0);
     expect((await t.kubectl(['get', 'pod', name])).stderr).toContain(`pods "${name}" not found`);

@@ -55,7 +55,7 @@ spec:
   priorityClassName: batch
   nodeSelector: {kubernetes.io/hostname: node-1}
   containers:
-  - {name: work, image: busybox, resources: {requests: {cpu: "3"}}}
+  - {name: work, image: busybox, command: [sleep, "3600"], resources: {requests: {cpu: "3"}}}
 ---
 apiVersion: v1
 kind: Pod
@@ -64,7 +64,7 @@ spec:
   priorityClassName: batch
   nodeSelector: {kubernetes.io/hostname: node-2}
   containers:
-  - {name: work, image: busybox, resources: {requests: {cpu: "3"}}}
+  - {name: work, image: busybox, command: [sleep, "3600"], resources: {requests: {cpu: "3"}}}
 `;
 
 const critical = `apiVersion: v1

@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const pod = (name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec });
-const PAIR_POD = pod('pair', { containers: [{ name: 'web', image: 'nginx:1.27' }, { name: 'tail', image: 'busybox' }], initContainers: [{ name: 'setup', image: 'busybox' }] }, { 'kubectl.kubernetes.io/default-container': 'tail' });
+const PAIR_POD = pod('pair', { containers: [{ name: 'web', image: 'nginx:1.27' }, { name: 'tail', image: 'busybox', command: ['sleep', '3600'] }], initContainers: [{ name: 'setup', image: 'busybox' }] }, { 'kubectl.kubernetes.io/default-container': 'tail' });
 
 const pods = '/api/v1/namespaces/default/pods';
 const logsOutput = () => page.getByTestId('logs-output');
@@ -104,7 +104,7 @@ describe('Logs view of a Pod', () => {
   it('a pod on a node whose kubelet is down shows the API server\'s error; once the kubelet runs the container, the log is read again', async () => {
     await setKubelet(true);
     try {
-      expect(await pageRequest(page, 'POST', pods, pod('late', { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox' }] }))).toBe(201);
+      expect(await pageRequest(page, 'POST', pods, pod('late', { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] }))).toBe(201);
       await openPod('late');
       await page.getByTestId('view-logs').click();
       await expect.poll(logsError, { timeout: 30_000 }).toMatch(/^Error from server: Get "https:\/\/node-1:10250\/containerLogs\/default\/late\/app\?follow=true": dial tcp/);

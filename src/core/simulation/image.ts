@@ -6,6 +6,7 @@
  * kubesim does not know has every shell tool, no entrypoint and no programs
  * of its own: its process runs until it is stopped.
  */
+import { catalogImage } from './imageCatalog';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -15,11 +16,24 @@ export interface ImageProgramRun {
   exitCode?: number;
   /** The ports a server listens on while it runs, each with its answer to what a client sends at a time. */
   listens?: { port: number; respond(request: string, at: number): string }[];
+  /** It reads its stdin to the end before it exits (a REPL or an interpreter given no script). */
+  readsStdin?: boolean;
+  /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */
+  exec?: { argv: readonly string[]; notFound: string };
+}
+
+/** What an image program sees beside its arguments and environment. */
+export interface ImageProgramContext {
+  /** The process's clock, ms since the epoch (for the timestamps servers log). */
+  now: number;
+  hostname: string;
+  /** The pod's IP, as /etc/hosts gives it. */
+  podIP?: string;
 }
 
 /** One of the image's own programs, at its path in the image. */
 export interface ImageProgram {
-  run(args: readonly string[], env: ReadonlyMap<string, string>): ImageProgramRun;
+  run(args: readonly string[], env: ReadonlyMap<string, string>, context: ImageProgramContext): ImageProgramRun;
 }
 
 export interface SimulatedImage {
@@ -43,7 +57,7 @@ export const unknownImage: SimulatedImage = { entrypoint: [], cmd: [], workingDi
 /** Whether kubesim knows nothing of the image (its programs may be anything). */
 export const isUnknownImage = (image: SimulatedImage): boolean => image === unknownImage;
 
-/** The simulated image for a container's image reference. */
-export function imageFor(_image: string): SimulatedImage {
-  return unknownImage;
+/** The simulated image for a container's image reference: the catalog's, else the unknown image. */
+export function imageFor(image: string): SimulatedImage {
+  return catalogImage(image) ?? unknownImage;
 }

@@ -11,6 +11,10 @@
  * appear, never restarted, and count for neither readiness nor phase. The
  * kubelet records the events a real one does (`Pulling`, `Pulled`,
  * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
+ * Its image manager (imagePull.ts) may find a container's image cannot be
+ * had: the container then waits, never created (`InvalidImageName`,
+ * `ErrImagePull`, `ImagePullBackOff`, `ErrImageNeverPull`), and the pod with
+ * it stays Pending, or in its init containers.
  *
  * Regular containers run forever unless their program says otherwise: pods a
  * Job owns run to completion at once, and two pod annotations script any pod
@@ -36,6 +40,8 @@ import { newWorkQueue } from '../controllers/workqueue';
 import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtils';
 import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
+import { newImagePuller } from './imagePull';
+import { fullReference, parseImageReference } from './imageReference';
 
 type Obj = Record<string, unknown>;
 
@@ -46,8 +52,10 @@ export const exitCodeAnnotation = 'kubesim.io/exit-code';
 /** The kubelet's crash-loop back-off: 10s doubling, at most 5 minutes. */
 const backOffMs = (restarts: number) => Math.min(10_000 * 2 ** Math.max(0, restarts - 1), 300_000);
 
-/** The image reference as containerd reports it: registry and tag made explicit. */
+/** The image reference as containerd reports it: registry and tag made explicit (one that does not parse, as near as can be). */
 export function normalizedImage(image: string): string {
+  const parsed = parseImageReference(image);
+  if ('ref' in parsed) return fullReference(parsed.ref);
   let ref = image;
   const slash = ref.indexOf('/');
   const first = slash < 0 ? '' : ref.slice(0, slash);
@@ -90,6 +98,11 @@ const ephemeralContainerField = (name: unknown) => `spec.ephemeralContainers{${S
 export const isRestartableInitContainer = (c: Obj) => c['restartPolicy'] === 'Always';
 
 const stateOf = (s: Obj | undefined): Obj => (isObject(s?.['state']) ? s['state'] : {});
+/** A container waiting because its image could not be had (ErrImagePull and the like). */
+const imageWaiting = (s: Obj | undefined): boolean => {
+  const waiting = stateOf(s)['waiting'];
+  return isObject(waiting) && ['InvalidImageName', 'ErrImageNeverPull', 'ErrImagePull', 'ImagePullBackOff'].includes(String(waiting['reason']));
+};
 const runningOf = (s: Obj | undefined): Obj | undefined => (isObject(stateOf(s)['running']) ? (stateOf(s)['running'] as Obj) : undefined);
 const isTerminatedStatus = (s: Obj | undefined) => isObject(stateOf(s)['terminated']);
 const statusesByName = (v: unknown) => new Map(objectsOf(v).map((c) => [String(c['name']), c]));
@@ -180,14 +193,14 @@ function volumeMountStatus(m: Obj): Obj {
   return { name: m['name'], mountPath: m['mountPath'], ...(readOnly ? { readOnly, recursiveReadOnly: recursive ? 'Enabled' : 'Disabled' } : {}) };
 }
 
-/** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found. */
+/** A container the kubelet stopped: a running one exits 0 on SIGTERM; one that never ran cannot be found (137, as convertToAPIContainerStatuses says). */
 function stoppedStatus(container: Obj, was: Obj | undefined, now: string, started: boolean | undefined): Obj {
   const running = runningOf(was);
   const containerID = was?.['containerID'] === undefined ? undefined : String(was['containerID']);
   return containerStatus(container, {
     state: running
       ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: running['startedAt'], finishedAt: now, containerID } }
-      : { terminated: { exitCode: 0, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
+      : { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } },
     lastState: isObject(was?.['lastState']) ? was['lastState'] : {},
     ready: false,
     restartCount: Number(was?.['restartCount'] ?? 0),
@@ -206,6 +219,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   /** Pod IPs in use per node: ip -> pod uid. */
   const ips = new Map<string, Map<string, string>>(nodes.map((n) => [n.name, new Map()]));
   const stopped = new AbortController();
+  /** The image manager the kubelets share: pull back-offs per pod and image. */
+  const puller = newImagePuller();
   /** Each pod's uid, to let its containers go when it is deleted. */
   const uids = new Map<string, string>();
   /** Wake-ups already asked for, as `key@ms`. */
@@ -274,7 +289,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       for (const keys of podsByNode.values()) keys.delete(key);
       // The pod is gone: so are its containers and their logs.
       const uid = uids.get(key);
-      if (uid !== undefined) runtime?.forgetPod(uid);
+      if (uid !== undefined) {
+        runtime?.forgetPod(uid);
+        puller.forgetPod(uid);
+      }
       uids.delete(key);
       return;
     }
@@ -337,15 +355,14 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     if (podIP === undefined) return;
     /** Events as [fieldPath, type, reason, message], recorded once the status is written. */
     const events: [string, string, string, string][] = [];
+    /** The image manager's look at the container's image: its events, and the waiting state when the container cannot be created. */
+    const pull = (c: Obj, field: string): Obj | undefined => {
+      const result = puller.ensure(pod.metadata.uid ?? '', c, nowMs);
+      for (const [type, reason, message] of result.events) events.push([field, type, reason, message]);
+      if (result.retryAt !== undefined) wake = Math.min(wake, result.retryAt);
+      return result.waiting;
+    };
     const start = (c: Obj, restartCount: number, field: string): Obj => {
-      const image = String(c['image'] ?? '');
-      const policy = c['imagePullPolicy'] ?? 'IfNotPresent';
-      if (policy === 'Always') {
-        events.push([field, 'Normal', 'Pulling', `Pulling image "${image}"`]);
-        events.push([field, 'Normal', 'Pulled', `Successfully pulled image "${image}" in 0s (0s including waiting)`]);
-      } else {
-        events.push([field, 'Normal', 'Pulled', `Container image "${image}" already present on machine`]);
-      }
       events.push([field, 'Normal', 'Created', `Created container: ${c['name']}`]);
       events.push([field, 'Normal', 'Started', `Started container ${c['name']}`]);
       const containerID = `containerd://${hexOf(`${pod.metadata.uid}/${c['name']}/${restartCount}`, 64)}`;
@@ -401,6 +418,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           initStatuses.push({ ...was!, ready: readiness(c, running) });
           continue;
         }
+        const waiting = pull(c, field);
+        if (waiting) {
+          initialized = false;
+          initStatuses.push(containerStatus(c, { state: { waiting }, ready: false, restartCount: 0, started: false }));
+          continue;
+        }
         const started = start(c, 0, field);
         const state = { running: { startedAt: started['startedAt'] } };
         initStatuses.push(containerStatus(c, { state, ready: readiness(c, state.running), restartCount: 0, containerID: String(started['containerID']), started: true }));
@@ -422,6 +445,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         if (backingOff(was)) {
           initialized = false;
           initStatuses.push(was!);
+          continue;
+        }
+        const waiting = pull(c, field);
+        if (waiting) {
+          initialized = false;
+          initStatuses.push(containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false }));
           continue;
         }
         const started = start(c, restartCount, field);
@@ -480,6 +509,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           next.push(was!);
           continue;
         }
+        const waiting = pull(c, containerField(cname));
+        if (waiting) {
+          next.push(containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false }));
+          continue;
+        }
         const started = start(c, restartCount, containerField(cname));
         running = { startedAt: started['startedAt'] };
         next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true }));
@@ -515,8 +549,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const previousEphemeral = statusesByName(status['ephemeralContainerStatuses']);
     const ephemeral: Obj[] = [];
     for (const c of objectsOf(spec['ephemeralContainers'])) {
-      const was = previousEphemeral.get(String(c['name']));
+      const prior = previousEphemeral.get(String(c['name']));
+      // One whose image could not be had is tried again.
+      const was = prior && !imageWaiting(prior) ? prior : undefined;
       const current = was ?? (() => {
+        const waiting = pull(c, ephemeralContainerField(c['name']));
+        if (waiting) return containerStatus(c, { state: { waiting }, ready: false, restartCount: 0 });
         const started = start(c, 0, ephemeralContainerField(c['name']));
         return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, ready: false, restartCount: 0, containerID: String(started['containerID']) });
       })();
@@ -538,7 +576,9 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     // An init container failed under restartPolicy Never: the pod has failed; one still initializing is Pending.
     const exited = next.filter(isTerminatedStatus);
     const completed = initFailed || (exited.length === containers.length && containers.length > 0);
-    const phase = initFailed ? 'Failed' : !initialized ? 'Pending' : completed ? (exited.every((s) => (stateOf(s)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : 'Running';
+    // getPhase: a container waiting that has never run (its image not had yet) keeps the pod Pending.
+    const neverRan = next.some((s) => isObject(stateOf(s)['waiting']) && !(isObject(s['lastState']) && isObject(s['lastState']['terminated'])));
+    const phase = initFailed ? 'Failed' : !initialized ? 'Pending' : completed ? (exited.every((s) => (stateOf(s)['terminated'] as Obj)['exitCode'] === 0) ? 'Succeeded' : 'Failed') : neverRan ? 'Pending' : 'Running';
     // A finished pod is killed: its sidecars and ephemeral containers are stopped.
     const stop = (list: Obj[], specs: Obj[], field: (name: unknown) => string, started: boolean | undefined) =>
       list.map((s, i) => {

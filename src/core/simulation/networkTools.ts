@@ -313,7 +313,8 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   };
   const url = o.operands[0];
   if (!url) {
-    ctx.err("curl: no URL specified\ncurl: try 'curl --help' or 'curl --manual' for more information\n");
+    // Run bare, curl only points at its help; given options but no URL, it says so first.
+    ctx.err(`${args.length ? 'curl: no URL specified\n' : ''}curl: try 'curl --help' or 'curl --manual' for more information\n`);
     return 2;
   }
   const u = parseUrl(url);

@@ -53,7 +53,7 @@ const envOf = (r: StreamResult) => Object.fromEntries(r.stdout.trimEnd().split('
 describe('exec into a simulated container', () => {
   it('[AC-AUTHN-042] cat of the mounted token file gives a token bound to the pod that authenticates as its service account', async () => {
     const s = await cluster();
-    const pod = await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    const pod = await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
     const ls = await ran(s, 'web', ['ls', dir]);
     expect(ls.stdout).toBe('ca.crt\nnamespace\ntoken\n');
@@ -83,7 +83,7 @@ describe('exec into a simulated container', () => {
     const s = await cluster();
     await runningPod(s, {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'vault' },
-      spec: { containers: [{ name: 'app', image: 'busybox', volumeMounts: [{ name: 't', mountPath: '/t' }] }], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { audience: 'vault', expirationSeconds: 600, path: 'vault-token' } }] } }] },
+      spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'], volumeMounts: [{ name: 't', mountPath: '/t' }] }], volumes: [{ name: 't', projected: { sources: [{ serviceAccountToken: { audience: 'vault', expirationSeconds: 600, path: 'vault-token' } }] } }] },
     });
     const token = (await ran(s, 'vault', ['cat', '/t/vault-token'])).stdout;
     const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
@@ -101,7 +101,7 @@ describe('exec into a simulated container', () => {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'envy', labels: { app: 'envy' } },
       spec: {
         containers: [{
-          name: 'app', image: 'busybox', resources: { limits: { cpu: '500m', memory: '128Mi' } },
+          name: 'app', image: 'busybox', command: ['sleep', '3600'], resources: { limits: { cpu: '500m', memory: '128Mi' } },
           envFrom: [{ configMapRef: { name: 'cfg' }, prefix: 'CFG_' }, { configMapRef: { name: 'cfg' } }],
           env: [
             { name: 'MODE', value: 'slow' },
@@ -143,7 +143,7 @@ describe('exec into a simulated container', () => {
   it('enableServiceLinks: false leaves only the kubernetes Service variables; services made after the start are not there', async () => {
     const s = await cluster();
     await s.json('POST', `${ns}/services`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'before' }, spec: { ports: [{ port: 80 }] } } });
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nolinks' }, spec: { enableServiceLinks: false, containers: [{ name: 'app', image: 'busybox' }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'nolinks' }, spec: { enableServiceLinks: false, containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     const env = envOf(await ran(s, 'nolinks', ['env']));
     expect(env['KUBERNETES_SERVICE_HOST']).toBe('10.96.0.1');
     expect(env).not.toHaveProperty('BEFORE_SERVICE_HOST');
@@ -157,7 +157,7 @@ describe('exec into a simulated container', () => {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'files', labels: { b: '2', a: '1' }, annotations: { note: 'say "hi"' } },
       spec: {
         containers: [{
-          name: 'app', image: 'busybox', workingDir: '/work',
+          name: 'app', image: 'busybox', command: ['sleep', '3600'], workingDir: '/work',
           volumeMounts: [
             { name: 'cfg', mountPath: '/etc/config' },
             { name: 'sec', mountPath: '/etc/tls', readOnly: true },
@@ -196,7 +196,7 @@ describe('exec into a simulated container', () => {
 
   it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {
     const s = await cluster();
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'prog' }, spec: { securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000 }, containers: [{ name: 'app', image: 'busybox' }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'prog' }, spec: { securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000 }, containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     expect((await ran(s, 'prog', ['id'])).stdout).toBe('uid=1000 gid=3000 groups=3000,2000\n');
     expect((await ran(s, 'prog', ['true'])).status).toEqual({ metadata: {}, status: 'Success' });
     expect((await ran(s, 'prog', ['false'])).status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
@@ -213,7 +213,7 @@ describe('exec into a simulated container', () => {
 
   it('sh -c runs loops, pipes, redirections into its own files and command substitution; a syntax error is busybox\'s, exit 2', async () => {
     const s = await cluster();
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' }, spec: { containers: [{ name: 'app', image: 'busybox', env: [{ name: 'GREETING', value: 'hello' }] }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'shell' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'], env: [{ name: 'GREETING', value: 'hello' }] }] } });
     const script = 'for i in 1 2 3; do echo "line $i"; done | grep -c line; echo "$GREETING from $(hostname)" > /tmp/f; cat /tmp/f; case $GREETING in h*) echo matched;; esac';
     expect((await ran(s, 'shell', ['sh', '-c', script])).stdout).toBe('3\nhello from shell\nmatched\n');
     // Each exec is a process of its own: the file written by the last one is not there.
@@ -227,7 +227,7 @@ describe('exec into a simulated container', () => {
 
   it("an exec'd sleep takes the server clock's time, and date reads that clock", async () => {
     const s = await cluster();
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sleeper' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sleeper' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     const before = s.clock.now().getTime();
     // The process's sleep is the clock's 2000 ms sleeper (the controllers sleep on it too).
     let sleeping = false;
@@ -245,7 +245,7 @@ describe('exec into a simulated container', () => {
 
   it('streams a command as it runs: output as the clock reaches it, and an interactive shell on a terminal with its prompts', async () => {
     const s = await cluster();
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'live' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'live' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     const attach = async (command: string[], query: Record<string, string>) => {
       const q = new URLSearchParams(query);
       for (const c of command) q.append('command', c);
@@ -276,7 +276,7 @@ describe('exec into a simulated container', () => {
 
   it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {
     const s = await cluster();
-    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
     const plain = await exec(s, 'two', ['ls'], { upgrade: false });
     expect(plain).toBeInstanceOf(Response);
     expect((plain as Response).status).toBe(400);

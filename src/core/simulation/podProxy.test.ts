@@ -57,6 +57,26 @@ describe('the apiserver proxy to simulated pods', () => {
     expect(tls.body.message).toBe('error trying to reach service: tls: first record does not look like a TLS handshake');
   });
 
+  it("nginx and httpd images serve their default pages on port 80, with their own headers and 404 pages", async () => {
+    const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
+    for (const [name, image] of [['web', 'nginx:1.27'], ['apache', 'httpd:2.4']]) {
+      expect((await s.json('POST', `${ns}/pods`, { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name, image, ports: [{ containerPort: 80 }] }] } } })).status).toBe(201);
+      await eventually(async () => (await s.json('GET', `${ns}/pods/${name}`)).body, (p: any) => p?.status?.phase === 'Running', `pod ${name} running`);
+    }
+    const welcome = await s.request('GET', `${ns}/pods/web/proxy/`);
+    expect(welcome.status).toBe(200);
+    expect(welcome.headers.get('server')).toBe('nginx/1.27.3');
+    expect(welcome.headers.get('content-length')).toBe('615');
+    expect(await welcome.text()).toContain('<h1>Welcome to nginx!</h1>');
+    const missing = await s.request('GET', `${ns}/pods/web/proxy/nope`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<hr><center>nginx/1.27.3</center>');
+    const works = await s.request('GET', `${ns}/pods/apache:80/proxy/`);
+    expect(works.headers.get('server')).toBe('Apache/2.4.62 (Unix)');
+    expect(await works.text()).toBe('<html><body><h1>It works!</h1></body></html>\n');
+  });
+
   it('a backend answer is parsed as the reverse proxy reads it', () => {
     const r = parseBackendResponse('HTTP/1.1 302 Found\r\nLocation: /x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')!;
     expect(r.status).toBe(302);

@@ -11,8 +11,10 @@ import { newServiceUnavailable } from '../errors';
 import { unreachableBackend, type BackendLocation } from '../registry/core/podLocation';
 import type { ClusterNetwork } from './clusterNetwork';
 
-/** Headers a proxy does not pass on (net/http/httputil's hopHeaders) or sets itself. */
-const hopHeaders = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'authorization', 'content-length']);
+/** Headers a proxy does not pass on (net/http/httputil's hopHeaders). */
+const hopHeaders = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/** A request's headers the proxy sets itself (Host, the body's length) or keeps from the backend (the client's credentials for the API server). */
+const ownRequestHeaders = new Set(['host', 'authorization', 'content-length']);
 
 const decoder = new TextDecoder();
 
@@ -26,7 +28,8 @@ function splitHostPort(hostPort: string): { host: string; port: number } {
 export async function backendRequestText(request: Request, loc: BackendLocation, path: string, search: string, clientIP: string): Promise<string> {
   const lines = [`${request.method} ${path || '/'}${search} HTTP/1.1`, `Host: ${loc.hostPort}`];
   request.headers.forEach((value, name) => {
-    if (!hopHeaders.has(name.toLowerCase()) && name.toLowerCase() !== 'x-forwarded-for') lines.push(`${name}: ${value}`);
+    const lower = name.toLowerCase();
+    if (!hopHeaders.has(lower) && !ownRequestHeaders.has(lower) && lower !== 'x-forwarded-for') lines.push(`${name}: ${value}`);
   });
   lines.push(`X-Forwarded-For: ${clientIP}`);
   const body = request.body ? decoder.decode(await request.arrayBuffer()) : '';

@@ -48,8 +48,18 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
   const { program } = found;
   const args = argv.slice(1);
   if (program.kind === 'image') {
-    const run = host.view.image.programs.get(program.path)!.run(args, env);
+    const hosts = readFile(host.files, '/etc/hosts') ?? '';
+    const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
+    if (run.exec?.argv.length) {
+      // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
+      const next = lookUp(host, run.exec.argv[0]!, env.get('PATH') ?? '', cwd);
+      if (!('error' in next)) return yield* runProgram(host, next, [...run.exec.argv], io, env, cwd, opts);
+      write(host, io.err, run.exec.notFound);
+      return 127;
+    }
+    if (run.readsStdin) while ((yield* readChunk(io.in)) !== undefined);
     if (run.exitCode === undefined) {
       // A server listens on its ports until it is stopped.
       const net = host.view.network;

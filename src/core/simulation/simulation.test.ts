@@ -131,10 +131,14 @@ describe('simulated nodes', () => {
       [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Created', 'Created container: nginx'],
       [{ component: 'kubelet', host: pods[0].spec.nodeName }, 'spec.containers{nginx}', 'Started', 'Started container nginx'],
     ]);
-    // kubectl logs: the simulated containers print nothing.
+    // kubectl logs: nginx's entrypoint and start-up lines, stdout and stderr interleaved.
     const log = await s.request('GET', `${ns}/pods/${name}/log`);
     expect(log.status).toBe(200);
-    expect(await log.text()).toBe('');
+    const lines = (await log.text()).split('\n');
+    expect(lines[0]).toBe('/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration');
+    expect(lines[8]).toBe('/docker-entrypoint.sh: Configuration complete; ready for start up');
+    expect(lines[9]).toMatch(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[notice\] 1#1: using the "epoll" event method$/);
+    expect(lines[10]).toMatch(/\[notice\] 1#1: nginx\/1\.27\.3$/);
   });
 
   it('leaves a pod no node fits Pending with the scheduler\'s reasons, and places it once room is made', async () => {
@@ -308,6 +312,27 @@ describe('ephemeral and sidecar containers', () => {
     return [table.rows[0].cells[1], table.rows[0].cells[2]];
   };
 
+  it('an ephemeral container whose image is not published waits in ErrImagePull; the pod runs on', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('web') });
+    await eventually(() => getPod(s, 'web'), phaseIs('Running'), 'web running');
+    const patched = await s.json('PATCH', `${ns}/pods/web/ephemeralcontainers`, {
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { ephemeralContainers: [{ name: 'debugger', image: 'busybox:nope', targetContainerName: 'app', stdin: true, tty: true }] } },
+    });
+    expect(patched.status).toBe(200);
+    const p = await eventually(() => getPod(s, 'web'), (x) => x.status?.ephemeralContainerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect(p.status.phase).toBe('Running');
+    expect(p.status.ephemeralContainerStatuses[0].state.waiting.message).toBe('rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/busybox:nope": failed to resolve reference "docker.io/library/busybox:nope": docker.io/library/busybox:nope: not found');
+    expect(p.status.ephemeralContainerStatuses[0].containerID).toBeUndefined();
+    // Pulled again 10s on (backing off 20s now), then the back-off.
+    s.clock.advance(10_000);
+    await eventually(async () => (await eventsOf(s, 'web')).filter((e) => e.reason === 'Pulling' && e.involvedObject.fieldPath === 'spec.ephemeralContainers{debugger}').map((e) => e.count ?? 1).reduce((a, b) => a + b, 0), (n) => n === 2, 'the second pull');
+    s.clock.advance(10_000);
+    const backOff = await eventually(() => getPod(s, 'web'), (x) => x.status?.ephemeralContainerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff', 'ImagePullBackOff');
+    expect(backOff.status.phase).toBe('Running');
+  });
+
   it('starts an ephemeral container as the kubelet does: image events on its field, a status without started, outside readiness; never restarted, stopped when the pod finishes', async () => {
     const s = await cluster(1);
     await s.json('POST', `${ns}/pods`, { body: pod('web', { restartPolicy: 'Never' }, { annotations: { 'kubesim.io/run-seconds': '30' } }) });
@@ -476,6 +501,71 @@ describe('scheduler and kubelet helpers', () => {
       .toBe("0/3 nodes are available: 1 Insufficient memory, 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient cpu. preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod.");
     expect(fitErrorMessage(1, [{ reasons: ['Insufficient cpu'], unresolvable: false }], { postFilterMessage: 'preemption: not eligible due to preemptionPolicy=Never.' }))
       .toBe('0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..');
+  });
+
+  it('runs a known image\'s Cmd: busybox\'s sh reads EOF and exits 0, so the pod crash-loops; a command not on PATH is a StartError', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('sh', { containers: [{ name: 'app', image: 'busybox' }] }) });
+    const looping = await eventually(() => getPod(s, 'sh'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'CrashLoopBackOff', 'the crash loop');
+    expect(looping.status.phase).toBe('Running');
+    expect(looping.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+    await s.json('POST', `${ns}/pods`, { body: pod('typo', { restartPolicy: 'Never', containers: [{ name: 'typo', image: 'busybox:1.36', args: ['slep', '10'] }] }) });
+    const failed = await eventually(() => getPod(s, 'typo'), phaseIs('Failed'), 'the failed pod');
+    expect(failed.status.containerStatuses[0].state.terminated).toMatchObject({
+      exitCode: 128,
+      reason: 'StartError',
+      message: 'failed to create containerd task: failed to create shim task: OCI runtime create failed: runc create failed: unable to start container process: error during container init: exec: "slep": executable file not found in $PATH: unknown',
+    });
+  });
+
+  it('an image whose tag is not published: ErrImagePull, then ImagePullBackOff; the pod stays Pending', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('bad', { containers: [{ name: 'app', image: 'nginx:1.999' }] }) });
+    const notFound = 'rpc error: code = NotFound desc = failed to pull and unpack image "docker.io/library/nginx:1.999": failed to resolve reference "docker.io/library/nginx:1.999": docker.io/library/nginx:1.999: not found';
+    const first = await eventually(() => getPod(s, 'bad'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect(first.status.phase).toBe('Pending');
+    expect(first.status.containerStatuses[0]).toMatchObject({ state: { waiting: { reason: 'ErrImagePull', message: notFound } }, ready: false, restartCount: 0, started: false });
+    expect(first.status.containerStatuses[0].containerID).toBeUndefined();
+    expect(first.status.conditions.find((c: any) => c.type === 'ContainersReady')).toMatchObject({ status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [app]' });
+    // The pod worker looks again 10s on: the back-off (10s) is over, so it pulls again and backs off 20s.
+    s.clock.advance(10_000);
+    await eventually(async () => (await eventsOf(s, 'bad')).filter((e) => e.reason === 'Pulling').map((e) => e.count ?? 1).reduce((a, b) => a + b, 0), (n) => n === 2, 'the second pull');
+    s.clock.advance(10_000);
+    const backOff = await eventually(() => getPod(s, 'bad'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ImagePullBackOff', 'ImagePullBackOff');
+    expect(backOff.status.phase).toBe('Pending');
+    expect(backOff.status.containerStatuses[0].state.waiting.message).toBe(`Back-off pulling image "nginx:1.999": ErrImagePull: ${notFound}`);
+    const events = (await eventsOf(s, 'bad')).filter((e) => e.source?.component === 'kubelet').map((e) => [e.type, e.reason, e.message]);
+    expect(events).toEqual(expect.arrayContaining([
+      ['Normal', 'Pulling', 'Pulling image "nginx:1.999"'],
+      ['Warning', 'Failed', `Failed to pull image "nginx:1.999": ${notFound}`],
+      ['Warning', 'Failed', 'Error: ErrImagePull'],
+      ['Normal', 'BackOff', 'Back-off pulling image "nginx:1.999"'],
+      ['Warning', 'Failed', 'Error: ImagePullBackOff'],
+    ]));
+    expect(events.some(([, reason]) => reason === 'Created' || reason === 'Started')).toBe(false);
+  });
+
+  it('a pod deleted while its image cannot be had: the container that never ran cannot be located (137), the pod Failed', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('held', { containers: [{ name: 'app', image: 'nginx:1.999' }] }, { finalizers: ['example.com/hold'] }) });
+    await eventually(() => getPod(s, 'held'), (p) => p?.status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ErrImagePull', 'ErrImagePull');
+    expect((await s.json('DELETE', `${ns}/pods/held`)).status).toBe(200);
+    const final = await eventually(() => getPod(s, 'held'), (p) => p?.status?.phase === 'Failed', 'the final status');
+    expect(final.status.containerStatuses[0].state).toEqual({ terminated: { exitCode: 137, reason: 'ContainerStatusUnknown', message: 'The container could not be located when the pod was terminated', startedAt: null, finishedAt: null } });
+    await s.json('PATCH', `${ns}/pods/held`, { headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { finalizers: null } } });
+  });
+
+  it('an init container whose image cannot be had holds the pod in Init: InvalidImageName, Initialized False', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('init', { initContainers: [{ name: 'setup', image: 'busybox:' }], containers: [{ name: 'app', image: 'nginx:1.27' }] }) });
+    const msg = 'Failed to apply default image tag "busybox:": couldn\'t parse image name "busybox:": invalid reference format';
+    const p = await eventually(() => getPod(s, 'init'), (x) => x?.status?.initContainerStatuses?.[0]?.state?.waiting?.reason === 'InvalidImageName', 'InvalidImageName');
+    expect(p.status.phase).toBe('Pending');
+    expect(p.status.initContainerStatuses[0].state.waiting.message).toBe(msg);
+    expect(p.status.containerStatuses[0].state).toEqual({ waiting: { reason: 'PodInitializing' } });
+    expect(p.status.conditions.find((c: any) => c.type === 'Initialized')).toMatchObject({ status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [setup]' });
+    const events = await eventually(async () => (await eventsOf(s, 'init')).filter((e) => e.source?.component === 'kubelet').map((e) => [e.type, e.reason, e.message, e.involvedObject.fieldPath]), (l) => l.length === 2, 'the events');
+    expect(events).toEqual([['Warning', 'InspectFailed', msg, 'spec.initContainers{setup}'], ['Warning', 'Failed', 'Error: InvalidImageName', 'spec.initContainers{setup}']]);
   });
 
   it('reports images as containerd names them', () => {

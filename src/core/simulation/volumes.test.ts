@@ -101,7 +101,7 @@ describe('volumes on simulated nodes', () => {
         apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
         spec: {
           replicas: 2, serviceName: 'db', selector: { matchLabels: { app: 'db' } },
-          template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:17', volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql' }] }] } },
+          template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:17', env: [{ name: 'POSTGRES_PASSWORD', value: 'secret' }], volumeMounts: [{ name: 'data', mountPath: '/var/lib/postgresql' }] }] } },
           volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '2Gi' } } } }],
         },
       },

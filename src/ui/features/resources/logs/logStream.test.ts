@@ -41,7 +41,7 @@ describe('reading a pod\'s log from a simulated kubelet', () => {
     const annotate = (value: string | null) => s.json('PATCH', node, { body: { metadata: { annotations: { 'kubesim.io/kubelet': value } } }, headers: { 'content-type': 'application/merge-patch+json' } });
     // A node whose kubelet is down: the API server cannot reach it, and says so as kube-apiserver's proxy does.
     expect((await annotate('stopped')).status).toBe(200);
-    await client.create(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox' }, { name: 'side', image: 'busybox' }] } });
+    await client.create(pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { nodeName: 'node-1', containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }, { name: 'side', image: 'busybox', command: ['sleep', '3600'] }] } });
     const options = { follow: true, previous: false, timestamps: false };
     expect(await refusal(client, podLogPath('default', 'web', { ...options, container: 'app' }))).toMatch(/^Error from server: Get "https:\/\/node-1:10250\/containerLogs\/default\/web\/app\?follow=true": dial tcp/);
     expect(await refusal(client, podLogPath('default', 'nope', { ...options, container: 'app' }))).toBe('Error from server (NotFound): pods "nope" not found');

@@ -1,0 +1,459 @@
+/**
+ * The images kubesim knows: widely used repositories with their real image
+ * config (Entrypoint, Cmd, WorkingDir, Env, User), the tools on their PATH,
+ * their own programs (an entrypoint script, a server and the lines it logs at
+ * start), and the tags each repository publishes (its tag grammar over the
+ * versions it has released), so that a tag it does not publish fails to pull.
+ */
+import { apacheSite, nginxSite } from './imageSites';
+import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
+import { parseImageReference, type ImageReference } from './imageReference';
+
+/** The shell tools every catalog image has (coreutils or busybox's). */
+const coreTools = ['[', 'basename', 'cat', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
+/** busybox's image: its applets, the network ones included (httpd, nc, nslookup, wget; no curl). */
+const busyboxTools = [...coreTools, 'httpd', 'nc', 'nslookup', 'wget'];
+/** Alpine's busybox is built without httpd (busybox-extras has it). */
+const alpineTools = [...coreTools, 'nc', 'nslookup', 'wget'];
+/** Debian and Ubuntu's coreutils, grep, sed, dash as sh and bash (no wget, curl or nslookup in the slim images). */
+const debianTools = [...coreTools, 'bash'];
+const dockerPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+interface Repository {
+  /** Its full names (`docker.io/library/nginx`). */
+  names: readonly string[];
+  /** Whether it publishes the tag. */
+  publishes(tag: string): boolean;
+  /** The image a published tag (or a digest) names. */
+  image(tag: string | undefined): SimulatedImage;
+}
+
+/**
+ * A tag grammar: a word (latest, stable...) or a version (1, 1.27, 1.27.3)
+ * within the released ones, then optionally one of the variant suffixes
+ * (`-alpine`, `-slim`...), which also stand alone as tags when bare is set.
+ */
+function tagGrammar(words: readonly string[], released: (v: readonly number[]) => boolean, suffixes: readonly string[], bareSuffixes = true): (tag: string) => boolean {
+  const base = (b: string) => words.includes(b) || (/^\d+(\.\d+){0,2}$/.test(b) && released(b.split('.').map(Number)));
+  return (tag) => {
+    if (base(tag)) return true;
+    for (const s of suffixes) {
+      if (bareSuffixes && tag === s) return true;
+      if (tag.endsWith(`-${s}`) && base(tag.slice(0, -s.length - 1))) return true;
+    }
+    return false;
+  };
+}
+
+/** A released version: major within range, minor up to its last, patch up to its last (defaults generous). */
+const within = (majors: [number, number], lastMinor: (major: number) => number = () => 99, lastPatch: (major: number, minor: number) => number = () => 99) =>
+  (v: readonly number[]) => {
+    const [major, minor, patch] = v as [number, number | undefined, number | undefined];
+    if (major < majors[0] || major > majors[1]) return false;
+    if (minor !== undefined && minor > lastMinor(major)) return false;
+    return patch === undefined || minor === undefined || patch <= lastPatch(major, minor);
+  };
+
+/** The version a tag names, or the repository's current one for a word tag. */
+function versionOf(tag: string | undefined, current: string, latestOf: (prefix: string) => string | undefined = () => undefined): string {
+  const v = /^(\d+(?:\.\d+){0,2})/.exec(tag ?? '')?.[1];
+  if (!v) return current;
+  if (v.split('.').length === 3) return v;
+  return latestOf(v) ?? (current.startsWith(`${v}.`) ? current : v.split('.').length === 2 ? `${v}.0` : `${v}.0.0`);
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const utc = (ms: number) => new Date(ms);
+
+const out = (text: string) => ({ stream: 1 as const, text });
+const err = (text: string) => ({ stream: 2 as const, text });
+const program = (run: (args: readonly string[], env: ReadonlyMap<string, string>, ctx: ImageProgramContext) => ImageProgramRun): ImageProgram => ({ run });
+/** A server: writes its start-up lines, then runs until stopped. */
+const serving = (output: ImageProgramRun['output']): ImageProgramRun => ({ output });
+/** A server that listens on its ports while it runs. */
+const listening = (listens: NonNullable<ImageProgramRun['listens']>, output: ImageProgramRun['output']): ImageProgramRun => ({ output, listens });
+const programs = (entries: [string, ImageProgram][]): ReadonlyMap<string, ImageProgram> => new Map(entries);
+
+function image(config: Partial<SimulatedImage> & Pick<SimulatedImage, 'cmd'>): SimulatedImage {
+  return { entrypoint: [], workingDir: '', env: [['PATH', dockerPath]], programs: new Map(), ...config };
+}
+
+// ---- base images ----
+
+const busybox: Repository = {
+  names: ['docker.io/library/busybox'],
+  publishes: tagGrammar(['latest', 'stable', 'unstable'], within([1, 1], () => 37, (_m, minor) => (minor >= 36 ? 1 : 4)), ['musl', 'glibc', 'uclibc']),
+  image: () => image({ cmd: ['sh'], env: [['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']], tools: busyboxTools }),
+};
+
+const alpine: Repository = {
+  names: ['docker.io/library/alpine'],
+  publishes: tagGrammar(['latest', 'edge'], within([3, 3], () => 23, () => 6), []),
+  image: () => image({ cmd: ['/bin/sh'], tools: alpineTools }),
+};
+
+const ubuntuCodenames = ['trusty', 'xenial', 'bionic', 'focal', 'jammy', 'noble', 'oracular', 'plucky'];
+const ubuntu: Repository = {
+  names: ['docker.io/library/ubuntu'],
+  publishes: (tag) => ['latest', 'rolling', 'devel', ...ubuntuCodenames].includes(tag) || /^(1[4-9]|2[0-5])\.(04|10)$/.test(tag) || new RegExp(`^(${ubuntuCodenames.join('|')})-20\\d{6}(\\.\\d+)?$`).test(tag),
+  image: () => image({ cmd: ['/bin/bash'], tools: debianTools }),
+};
+
+const debianCodenames = ['stretch', 'buster', 'bullseye', 'bookworm', 'trixie', 'sid', 'stable', 'oldstable', 'testing', 'unstable'];
+const debian: Repository = {
+  names: ['docker.io/library/debian'],
+  publishes: (tag) => tag === 'latest' || tagGrammar(debianCodenames, within([9, 13], () => 11), ['slim'], false)(tag) || new RegExp(`^(${debianCodenames.join('|')})(-slim)?-20\\d{6}$`).test(tag),
+  image: () => image({ cmd: ['bash'], tools: debianTools }),
+};
+
+// ---- servers ----
+
+/** The entrypoint scripts' `exec "$@"`, with dash's or bash's message when the command is not found. */
+const execArgs = (args: readonly string[], script: string, line: number, shell: 'dash' | 'bash') => ({
+  argv: args,
+  notFound: shell === 'dash' ? `${script}: ${line}: exec: ${args[0]}: not found\n` : `${script}: line ${line}: exec: ${args[0]}: not found\n`,
+});
+
+const nginxStamp = (ms: number) => {
+  const d = utc(ms);
+  return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+};
+
+function nginxImage(tag: string | undefined): SimulatedImage {
+  const version = versionOf(tag, '1.27.3', (v) => ({ '1': '1.27.3', '1.27': '1.27.3', '1.26': '1.26.2', '1.25': '1.25.5', '1.24': '1.24.0' } as Record<string, string>)[v]);
+  const alpineVariant = /alpine/.test(tag ?? '');
+  const entrypoint = program((args, env) => {
+    const nginx = args[0] === 'nginx' || args[0] === 'nginx-debug';
+    const quiet = env.has('NGINX_ENTRYPOINT_QUIET_LOGS') && env.get('NGINX_ENTRYPOINT_QUIET_LOGS') !== '';
+    const lines = !nginx || quiet ? [] : [
+      '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+      '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh',
+      '10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf',
+      '10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf',
+      '/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh',
+      '/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh',
+      '/docker-entrypoint.sh: Configuration complete; ready for start up',
+    ];
+    return { output: lines.map((l) => out(`${l}\n`)), exec: execArgs(args, '/docker-entrypoint.sh', 47, 'dash') };
+  });
+  const nginx = program((args, _env, ctx) => {
+    if (args.includes('-v') || args.includes('-V')) return { output: [err(`nginx version: nginx/${version}\n`)], exitCode: 0 };
+    if (args.includes('-t')) return { output: [err('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n')], exitCode: 0 };
+    const t = nginxStamp(ctx.now);
+    const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
+    // The default server listens on port 80 (and [::]:80) with the welcome page.
+    return listening([{ port: 80, respond: nginxSite(version, ctx.now) }], [
+      notice('using the "epoll" event method'),
+      notice(`nginx/${version}`),
+      notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
+      notice('OS: Linux 6.8.0-kubesim'),
+      notice('getrlimit(RLIMIT_NOFILE): 1048576:1048576'),
+      notice('start worker processes'),
+      notice('start worker process 29'),
+      notice('start worker process 30'),
+    ]);
+  });
+  return image({
+    entrypoint: ['/docker-entrypoint.sh'],
+    cmd: ['nginx', '-g', 'daemon off;'],
+    env: [['PATH', dockerPath], ['NGINX_VERSION', version], ['NJS_VERSION', '0.8.7'], ['NJS_RELEASE', '1~bookworm'], ['PKG_RELEASE', '1~bookworm'], ['DYNPKG_RELEASE', '1~bookworm']],
+    tools: alpineVariant ? alpineTools : debianTools,
+    programs: programs([['/docker-entrypoint.sh', entrypoint], ['/usr/sbin/nginx', nginx], ['/usr/sbin/nginx-debug', nginx]]),
+  });
+}
+
+const nginxRepo: Repository = {
+  names: ['docker.io/library/nginx'],
+  publishes: tagGrammar(['latest', 'mainline', 'stable'], within([1, 1], () => 29, (_m, minor) => ({ 29: 3, 28: 0, 27: 5, 26: 3, 25: 5, 24: 0 } as Record<number, number>)[minor] ?? 2), ['alpine', 'alpine-slim', 'alpine-perl', 'alpine-otel', 'perl', 'otel', 'bookworm', 'bookworm-perl', 'bookworm-otel', 'mainline-alpine', 'stable-alpine']),
+  image: nginxImage,
+};
+
+const apacheStamp = (ms: number) => {
+  const d = utc(ms);
+  return `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}000 ${d.getUTCFullYear()}`;
+};
+
+const httpd: Repository = {
+  names: ['docker.io/library/httpd'],
+  publishes: tagGrammar(['latest'], within([2, 2], () => 4, () => 62), ['alpine', 'bookworm', 'alpine3.21', 'alpine3.20']),
+  image: (tag) => {
+    const version = versionOf(tag, '2.4.62');
+    const foreground = program((args, _env, ctx) => {
+      const t = apacheStamp(ctx.now);
+      const fqdn = `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP ?? ctx.hostname}. Set the 'ServerName' directive globally to suppress this message\n`;
+      return listening([{ port: 80, respond: apacheSite(version, ctx.now) }], [
+        err(fqdn),
+        err(fqdn),
+        err(`[${t}] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/${version} (Unix) configured -- resuming normal operations\n`),
+        err(`[${t}] [core:notice] [pid 1:tid 1] AH00094: Command line: 'httpd -D FOREGROUND${args.length ? ` ${args.join(' ')}` : ''}'\n`),
+      ]);
+    });
+    return image({
+      cmd: ['httpd-foreground'],
+      workingDir: '/usr/local/apache2',
+      env: [['PATH', `/usr/local/apache2/bin:${dockerPath}`], ['HTTPD_PREFIX', '/usr/local/apache2'], ['HTTPD_VERSION', version]],
+      tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
+      programs: programs([['/usr/local/bin/httpd-foreground', foreground], ['/usr/local/apache2/bin/httpd', foreground]]),
+    });
+  },
+};
+
+const redisStamp = (ms: number) => {
+  const d = utc(ms);
+  return `${pad(d.getUTCDate())} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
+};
+
+const redis: Repository = {
+  names: ['docker.io/library/redis'],
+  publishes: tagGrammar(['latest'], within([2, 8], (m) => (m === 8 ? 4 : m === 7 ? 4 : 9), () => 20), ['alpine', 'bookworm', 'alpine3.21', 'alpine3.20']),
+  image: (tag) => {
+    const version = versionOf(tag, '7.4.1', (v) => ({ '7': '7.4.1', '7.4': '7.4.1', '7.2': '7.2.6', '6': '6.2.16', '6.2': '6.2.16' } as Record<string, string>)[v]);
+    const entrypoint = program((args) => {
+      // A first argument that is an option or a .conf file is redis-server's.
+      const argv = args.length && (args[0]!.startsWith('-') || args[0]!.endsWith('.conf')) ? ['redis-server', ...args] : args;
+      return { output: [], exec: execArgs(argv, '/usr/local/bin/docker-entrypoint.sh', 24, 'dash') };
+    });
+    const server = program((args, _env, ctx) => {
+      if (args.includes('--version') || args.includes('-v')) return { output: [out(`Redis server v=${version} sha=00000000:0 malloc=jemalloc-5.3.0 bits=64 build=a1b2c3d4e5f60718\n`)], exitCode: 0 };
+      const line = (role: 'C' | 'M', kind: '*' | '#', m: string) => out(`1:${role} ${redisStamp(ctx.now)} ${kind} ${m}\n`);
+      const port = args[args.indexOf('--port') + 1] && args.includes('--port') ? args[args.indexOf('--port') + 1]! : '6379';
+      return serving([
+        line('C', '*', 'oO0OoO0OoO0Oo Redis is starting oO0OoO0OoO0Oo'),
+        line('C', '*', `Redis version=${version}, bits=64, commit=00000000, modified=0, pid=1, just started`),
+        ...(args.some((a) => a.endsWith('.conf')) ? [line('C', '*', `Configuration loaded`)] : [line('C', '#', 'Warning: no config file specified, using the default config. In order to specify a config file use redis-server /path/to/redis.conf')]),
+        line('M', '*', 'monotonic clock: POSIX clock_gettime'),
+        line('M', '*', `Running mode=standalone, port=${port}.`),
+        line('M', '*', 'Server initialized'),
+        line('M', '*', 'Ready to accept connections tcp'),
+      ]);
+    });
+    return image({
+      entrypoint: ['docker-entrypoint.sh'],
+      cmd: ['redis-server'],
+      workingDir: '/data',
+      env: [['PATH', dockerPath], ['REDIS_VERSION', version]],
+      tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
+      programs: programs([['/usr/local/bin/docker-entrypoint.sh', entrypoint], ['/usr/local/bin/redis-server', server]]),
+    });
+  },
+};
+
+const postgresStamp = (ms: number) => {
+  const d = utc(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)} UTC`;
+};
+
+/** docker-library/postgres's docker_verify_minimum_env. */
+const postgresNoPassword = `Error: Database is uninitialized and superuser password is not specified.
+       You must specify POSTGRES_PASSWORD to a non-empty value for the
+       superuser. For example, "-e POSTGRES_PASSWORD=password" on "docker run".
+
+       You may also use "POSTGRES_HOST_AUTH_METHOD=trust" to allow all
+       connections without a password. This is *not* recommended.
+
+       See PostgreSQL documentation about "trust":
+       https://www.postgresql.org/docs/current/auth-trust.html
+`;
+
+const postgres: Repository = {
+  names: ['docker.io/library/postgres'],
+  publishes: tagGrammar(['latest'], (v) => (v[0]! === 9 ? v.length === 1 || v[1]! <= 6 : within([10, 18], () => 22)(v)) && v.length <= (v[0]! === 9 ? 3 : 2), ['alpine', 'bookworm', 'bullseye', 'alpine3.21', 'alpine3.20']),
+  image: (tag) => {
+    const version = versionOf(tag, '17.2', (v) => (/^\d+$/.test(v) ? ({ '17': '17.2', '16': '16.6', '15': '15.10', '14': '14.15', '13': '13.18' } as Record<string, string>)[v] : v));
+    const major = version.split('.')[0]!;
+    const entrypoint = program((args, env, ctx) => {
+      const argv = args.length && args[0]!.startsWith('-') ? ['postgres', ...args] : args;
+      if (argv[0] !== 'postgres') return { output: [], exec: execArgs(argv, '/usr/local/bin/docker-entrypoint.sh', 359, 'bash') };
+      if (!env.get('POSTGRES_PASSWORD') && env.get('POSTGRES_HOST_AUTH_METHOD') !== 'trust') return { output: [err(postgresNoPassword)], exitCode: 1 };
+      const t = postgresStamp(ctx.now);
+      const log = (pid: number, m: string) => err(`${t} [${pid}] LOG:  ${m}\n`);
+      return {
+        output: [
+          out('The files belonging to this database system will be owned by user "postgres".\nThis user must also own the server process.\n\n'),
+          out('The database cluster will be initialized with locale "en_US.utf8".\nThe default database encoding has accordingly been set to "UTF8".\nThe default text search configuration will be set to "english".\n\n'),
+          out('Success. You can now start the database server using:\n\n    pg_ctl -D /var/lib/postgresql/data -l logfile start\n\n'),
+          out('\nPostgreSQL init process complete; ready for start up.\n\n'),
+          log(1, `starting PostgreSQL ${version} (Debian ${version}-1.pgdg120+1) on x86_64-pc-linux-gnu, compiled by gcc (Debian 12.2.0-14) 12.2.0, 64-bit`),
+          log(1, 'listening on IPv4 address "0.0.0.0", port 5432'),
+          log(1, 'listening on IPv6 address "::", port 5432'),
+          log(1, 'listening on Unix socket "/var/run/postgresql/.s.PGSQL.5432"'),
+          log(64, `database system was shut down at ${t}`),
+          log(1, 'database system is ready to accept connections'),
+        ],
+      };
+    });
+    return image({
+      entrypoint: ['docker-entrypoint.sh'],
+      cmd: ['postgres'],
+      env: [['PATH', `${dockerPath}:/usr/lib/postgresql/${major}/bin`], ['PG_MAJOR', major], ['PG_VERSION', version], ['PGDATA', '/var/lib/postgresql/data']],
+      tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
+      programs: programs([['/usr/local/bin/docker-entrypoint.sh', entrypoint], [`/usr/lib/postgresql/${major}/bin/postgres`, program(() => ({ output: [err('"root" execution of the PostgreSQL server is not permitted.\nThe server must be started under an unprivileged user ID to prevent\npossible system security compromise.  See the documentation for\nmore information on how to properly start the server.\n')], exitCode: 1 }))]]),
+    });
+  },
+};
+
+const mysqlStamp = (ms: number) => {
+  const d = utc(ms);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}+00:00`;
+};
+
+const mysql: Repository = {
+  names: ['docker.io/library/mysql'],
+  publishes: tagGrammar(['latest', 'lts', 'innovation'], (v) => (v[0] === 5 ? v[1] === undefined || v[1] === 7 : v[0] === 8 ? v[1] === undefined || v[1] === 0 || v[1] === 4 : v[0] === 9 && (v[1] === undefined || v[1] <= 5)) && (v[2] === undefined || v[2] <= 44), ['oracle', 'debian', 'oraclelinux9', 'bookworm']),
+  image: (tag) => {
+    const version = versionOf(tag, '9.1.0', (v) => ({ '9': '9.1.0', '8': '8.4.3', '8.4': '8.4.3', '8.0': '8.0.40', '5': '5.7.44', '5.7': '5.7.44' } as Record<string, string>)[v]);
+    const entrypoint = program((args, env, ctx) => {
+      const argv = args.length && args[0]!.startsWith('-') ? ['mysqld', ...args] : args;
+      if (argv[0] !== 'mysqld') return { output: [], exec: execArgs(argv, '/usr/local/bin/docker-entrypoint.sh', 438, 'bash') };
+      const t = mysqlStamp(ctx.now);
+      const note = (m: string) => out(`${t} [Note] [Entrypoint]: ${m}\n`);
+      const started = note(`Entrypoint script for MySQL Server ${version}-1.el9 started.`);
+      const start = [started, note("Switching to dedicated user 'mysql'"), started];
+      if (!env.get('MYSQL_ROOT_PASSWORD') && !env.get('MYSQL_ALLOW_EMPTY_PASSWORD') && !env.get('MYSQL_RANDOM_ROOT_PASSWORD')) {
+        return { output: [...start, err(`${t} [ERROR] [Entrypoint]: Database is uninitialized and password option is not specified\n    You need to specify one of the following as an environment variable:\n    - MYSQL_ROOT_PASSWORD\n    - MYSQL_ALLOW_EMPTY_PASSWORD\n    - MYSQL_RANDOM_ROOT_PASSWORD\n`)], exitCode: 1 };
+      }
+      const server = (m: string) => err(`${t.replace('+00:00', '.000000Z')} 0 [System] [MY-0${m}\n`);
+      return serving([
+        ...start,
+        note('Initializing database files'),
+        note('Database files initialized'),
+        note('Starting temporary server'),
+        note('Temporary server started.'),
+        note('Stopping temporary server'),
+        note('Temporary server stopped'),
+        out('\n'),
+        note('MySQL init process done. Ready for start up.'),
+        out('\n'),
+        server(`10116] [Server] /usr/sbin/mysqld (mysqld ${version}) starting as process 1`),
+        server(`10931] [Server] /usr/sbin/mysqld: ready for connections. Version: '${version}'  socket: '/var/run/mysqld/mysqld.sock'  port: 3306  MySQL Community Server - GPL.`),
+      ]);
+    });
+    return image({
+      entrypoint: ['docker-entrypoint.sh'],
+      cmd: ['mysqld'],
+      env: [['PATH', dockerPath], ['GOSU_VERSION', '1.17'], ['MYSQL_MAJOR', version.split('.').slice(0, 2).join('.')], ['MYSQL_VERSION', `${version}-1.el9`], ['MYSQL_SHELL_VERSION', `${version}-1.el9`]],
+      tools: debianTools,
+      programs: programs([['/usr/local/bin/docker-entrypoint.sh', entrypoint]]),
+    });
+  },
+};
+
+// ---- language runtimes ----
+
+/** A quoted string literal's text, for the one-line scripts people pass with -c / -e. */
+const literal = (code: string, fn: string): string | undefined => new RegExp(`^\\s*${fn}\\(\\s*(['"])(.*)\\1\\s*\\)\\s*;?\\s*$`).exec(code)?.[2];
+
+const python: Repository = {
+  names: ['docker.io/library/python'],
+  publishes: tagGrammar(['latest'], within([2, 3], (m) => (m === 3 ? 14 : 7), () => 20), ['slim', 'alpine', 'bookworm', 'bullseye', 'slim-bookworm', 'slim-bullseye', 'alpine3.21', 'alpine3.20']),
+  image: (tag) => {
+    const version = versionOf(tag, '3.13.1', (v) => ({ '3': '3.13.1', '3.13': '3.13.1', '3.12': '3.12.8', '3.11': '3.11.11', '3.10': '3.10.16', '3.9': '3.9.21' } as Record<string, string>)[v]);
+    // No script: it reads its program from stdin (the REPL only on a terminal) and exits 0 at its end.
+    const py = program((args) => {
+      if (args[0] === '--version' || args[0] === '-V') return { output: [out(`Python ${version}\n`)], exitCode: 0 };
+      if (args[0] === '-c') {
+        const text = literal(args[1] ?? '', 'print');
+        return { output: text !== undefined ? [out(`${text}\n`)] : [], exitCode: 0 };
+      }
+      if (args[0] === '-m' && args[1] === 'http.server') {
+        const port = args[2] ?? '8000';
+        return serving([out(`Serving HTTP on 0.0.0.0 port ${port} (http://0.0.0.0:${port}/) ...\n`)]);
+      }
+      if (args.length && args[0] !== '-' && !args[0]!.startsWith('-')) return { output: [err(`python3: can't open file '/${args[0]}': [Errno 2] No such file or directory\n`)], exitCode: 2 };
+      return { output: [], readsStdin: true, exitCode: 0 };
+    });
+    return image({
+      cmd: ['python3'],
+      env: [['PATH', dockerPath], ['LANG', 'C.UTF-8'], ['GPG_KEY', '7169605F62C751356D054A26A821E680E5FA6305'], ['PYTHON_VERSION', version], ['PYTHON_SHA256', '9cf9427bee9e2242e3877dd0f6b641c1853ca461f39d6503ce260a59c80bf0d9']],
+      tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
+      programs: programs([['/usr/local/bin/python3', py], ['/usr/local/bin/python', py]]),
+    });
+  },
+};
+
+const node: Repository = {
+  names: ['docker.io/library/node'],
+  publishes: tagGrammar(['latest', 'lts', 'current', 'slim', 'alpine', 'bookworm', 'bullseye'], within([4, 25], () => 30, () => 30), ['slim', 'alpine', 'bookworm', 'bullseye', 'bookworm-slim', 'bullseye-slim', 'alpine3.21', 'alpine3.20']),
+  image: (tag) => {
+    const version = versionOf(tag, '23.3.0', (v) => ({ '23': '23.3.0', '22': '22.12.0', '20': '20.18.1', '18': '18.20.5' } as Record<string, string>)[v]);
+    const entrypoint = program((args) => {
+      // A first argument that is an option or not a command is node's.
+      const argv = args.length && args[0]!.startsWith('-') ? ['node', ...args] : args;
+      return { output: [], exec: execArgs(argv, '/usr/local/bin/docker-entrypoint.sh', 11, 'dash') };
+    });
+    const nodeProgram = program((args) => {
+      if (args[0] === '--version' || args[0] === '-v') return { output: [out(`v${version}\n`)], exitCode: 0 };
+      if (args[0] === '-e' || args[0] === '--eval' || args[0] === '-p') {
+        const text = literal(args[1] ?? '', 'console.log');
+        return { output: text !== undefined ? [out(`${text}\n`)] : [], exitCode: 0 };
+      }
+      if (args.length && !args[0]!.startsWith('-')) return { output: [err(`node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/${args[0]}'\n`)], exitCode: 1 };
+      return { output: [], readsStdin: true, exitCode: 0 };
+    });
+    return image({
+      entrypoint: ['docker-entrypoint.sh'],
+      cmd: ['node'],
+      env: [['PATH', dockerPath], ['NODE_VERSION', version], ['YARN_VERSION', '1.22.22']],
+      tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
+      programs: programs([['/usr/local/bin/docker-entrypoint.sh', entrypoint], ['/usr/local/bin/node', nodeProgram]]),
+    });
+  },
+};
+
+// ---- Kubernetes and tools ----
+
+const pause: Repository = {
+  names: ['registry.k8s.io/pause', 'k8s.gcr.io/pause'],
+  publishes: (tag) => /^(3\.([0-9]|10)|2\.0|1\.0|0\.8\.0)$/.test(tag) || tag === 'latest',
+  image: () => image({ entrypoint: ['/pause'], cmd: [], env: [['PATH', dockerPath]], tools: [], user: 65535, programs: programs([['/pause', program(() => serving([]))]]) }),
+};
+
+const curl: Repository = {
+  names: ['docker.io/curlimages/curl'],
+  publishes: (tag) => tag === 'latest' || /^(7\.(8[4-9])|8\.([0-9]|1[0-1]))\.\d$/.test(tag),
+  image: (tag) => {
+    const version = versionOf(tag, '8.11.1');
+    const entrypoint = program((args) => {
+      const argv = !args.length || args[0]!.startsWith('-') ? ['curl', ...args] : args;
+      return { output: [], exec: execArgs(argv, '/entrypoint.sh', 7, 'dash') };
+    });
+    return image({
+      entrypoint: ['/entrypoint.sh'],
+      cmd: ['curl'],
+      workingDir: '/home/curl_user',
+      env: [['PATH', dockerPath], ['CURL_CA_BUNDLE', '/cacert.pem'], ['CURL_VERSION', version]],
+      user: 100,
+      tools: [...alpineTools, 'curl'],
+      programs: programs([['/entrypoint.sh', entrypoint]]),
+    });
+  },
+};
+
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl];
+const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
+
+/** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */
+export function unpublishedTag(ref: ImageReference): boolean {
+  const repo = byName.get(`${ref.domain}/${ref.path}`);
+  return !!repo && !ref.digest && !repo.publishes(ref.tag ?? 'latest');
+}
+
+const cache = new Map<string, SimulatedImage | undefined>();
+
+/** The catalog's image for a reference; undefined for one it does not know or a tag its repository does not publish. */
+export function catalogImage(image: string): SimulatedImage | undefined {
+  if (cache.has(image)) return cache.get(image);
+  if (cache.size > 1000) cache.clear();
+  const parsed = parseImageReference(image);
+  let found: SimulatedImage | undefined;
+  if ('ref' in parsed) {
+    const repo = byName.get(`${parsed.ref.domain}/${parsed.ref.path}`);
+    if (repo && !unpublishedTag(parsed.ref)) found = repo.image(parsed.ref.tag);
+  }
+  cache.set(image, found);
+  return found;
+}
