@@ -143,15 +143,16 @@ describe('Exec view of a Pod', () => {
     await page.getByTestId('exec-mode').selectOption('debug');
     expect(await page.getByTestId('exec-container').count()).toBe(0);
     await page.getByTestId('exec-target').selectOption('web');
-    await page.getByTestId('exec-command-input').fill('sh');
-    expect(await page.getByTestId('exec-command').textContent()).toBe('kubectl debug -it shell -n default --image=busybox:1.36 --target=web -- sh');
+    // No command: the image's own (busybox's Cmd, sh), which reads the terminal.
+    await page.getByTestId('exec-command-input').fill('');
+    expect(await page.getByTestId('exec-command').textContent()).toBe('kubectl debug -it shell -n default --image=busybox:1.36 --target=web');
     const patch = page.waitForRequest((r) => r.url().endsWith('/api/v1/namespaces/default/pods/shell/ephemeralcontainers') && r.method() === 'PATCH');
     await page.getByTestId('exec-connect').click();
     const sent = await patch;
     expect(sent.headers()['content-type']).toBe('application/strategic-merge-patch+json');
     const name = (JSON.parse(sent.postData() ?? '{}') as { spec: { ephemeralContainers: { name: string }[] } }).spec.ephemeralContainers[0]!.name;
     expect(name).toMatch(/^debugger-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
-    expect(JSON.parse(sent.postData() ?? '{}')).toEqual({ spec: { ephemeralContainers: [{ command: ['sh'], image: 'busybox:1.36', name, resources: {}, stdin: true, targetContainerName: 'web', terminationMessagePolicy: 'File', tty: true }] } });
+    expect(JSON.parse(sent.postData() ?? '{}')).toEqual({ spec: { ephemeralContainers: [{ image: 'busybox:1.36', name, resources: {}, stdin: true, targetContainerName: 'web', terminationMessagePolicy: 'File', tty: true }] } });
     await expect.poll(phase, { timeout: 30_000 }).toBe('open');
     // The terminal is 100 columns wide: the long notice wraps.
     const notices = [
