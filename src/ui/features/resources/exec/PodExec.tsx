@@ -96,7 +96,9 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
     const s = session.current;
     if (!s) return;
     s.cancelled = true;
-    s.stream?.close();
+    // A stream ends itself (its onEnd); a debug container still being waited for ends here.
+    if (s.stream) s.stream.close();
+    else end({ text: 'Disconnected.', failed: false });
   };
   // Leaving the view (or the object) leaves the stream: the exec'd process is stopped.
   useEffect(
