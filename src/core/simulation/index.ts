@@ -33,7 +33,7 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
       if (!(e instanceof StatusError && e.code === 409)) console.error(`kubesim: metrics-server's ${obj.kind}:`, e);
     });
   }
-  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime), startProvisioner(as('kubesim-provisioner')), ...(network ? [startClusterNetwork(deps, network)] : [])];
+  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime, network), startProvisioner(as('kubesim-provisioner')), ...(network ? [startClusterNetwork(deps, network)] : [])];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {

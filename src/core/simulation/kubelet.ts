@@ -31,6 +31,8 @@
  * on SIGTERM), its final phase written, and is then deleted with grace
  * period 0, as the kubelet's status manager does.
  */
+import type { ClusterNetwork } from './clusterNetwork';
+import { isTransparent, lastProbeAt, probePeriodMs, runProbe } from './prober';
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { newEventRecorder, type EventRecorder } from '../controllers/events';
@@ -209,7 +211,7 @@ function stoppedStatus(container: Obj, was: Obj | undefined, now: string, starte
   });
 }
 
-export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[], runtime?: ContainerRuntime): RunningController {
+export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[], runtime?: ContainerRuntime, network?: ClusterNetwork): RunningController {
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodeStore = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const byName = new Map(nodes.map((n) => [n.name, n]));
@@ -221,6 +223,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const stopped = new AbortController();
   /** The image manager the kubelets share: pull back-offs per pod and image. */
   const puller = newImagePuller();
+  /** The probe run last reported per container (pod uid/name -> its time), so a failure is an event once per run. */
+  const reportedProbes = new Map<string, number>();
   /** Each pod's uid, to let its containers go when it is deleted. */
   const uids = new Map<string, string>();
   /** Wake-ups already asked for, as `key@ms`. */
@@ -292,6 +296,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (uid !== undefined) {
         runtime?.forgetPod(uid);
         puller.forgetPod(uid);
+        for (const k of reportedProbes.keys()) if (k.startsWith(`${uid}/`)) reportedProbes.delete(k);
       }
       uids.delete(key);
       return;
@@ -370,11 +375,30 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     };
 
     let wake = Infinity;
-    /** Ready after the readiness probe's initial delay from the container's start. */
-    const readiness = (c: Obj, running: Obj): boolean => {
-      const readyAt = Date.parse(String(running['startedAt'])) + readinessDelayMs(c);
-      if (nowMs < readyAt) wake = Math.min(wake, readyAt);
-      return nowMs >= readyAt;
+    /**
+     * Ready as the readiness probe last found it (prober.ts), not before its initial delay; with no probe, once
+     * started. A probe that looks at the pod's sockets runs again each period, so the kubelet looks again then.
+     */
+    const readiness = (c: Obj, running: Obj, field: string): boolean => {
+      const probe = isObject(c['readinessProbe']) ? c['readinessProbe'] : undefined;
+      if (!probe) return true;
+      const startedAt = Date.parse(String(running['startedAt']));
+      const at = lastProbeAt(probe, startedAt, nowMs);
+      if (at === undefined) {
+        wake = Math.min(wake, startedAt + readinessDelayMs(c));
+        return false;
+      }
+      // The prober starts once the status shows the container running (the write of this sync brings the next one).
+      const reported = [...objectsOf(status['containerStatuses']), ...objectsOf(status['initContainerStatuses'])].find((x) => x['name'] === c['name']);
+      if (String(runningOf(reported)?.['startedAt'] ?? '') !== String(running['startedAt'])) return false;
+      if (isTransparent(c) && network) wake = Math.min(wake, at + probePeriodMs(probe));
+      const result = runProbe(network, pod, String(podIP), c, probe, nowMs);
+      const key = `${pod.metadata.uid}/${String(c['name'])}`;
+      if (!result.ok && reportedProbes.get(key) !== at) {
+        reportedProbes.set(key, at);
+        events.push([field, 'Warning', 'Unhealthy', `Readiness probe failed: ${result.message}`]);
+      }
+      return result.ok;
     };
 
     /** The container was created but runc could not start it: `Failed` in place of `Started`. */
@@ -415,7 +439,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (isRestartableInitContainer(c)) {
         const running = runningOf(was);
         if (running) {
-          initStatuses.push({ ...was!, ready: readiness(c, running) });
+          initStatuses.push({ ...was!, ready: readiness(c, running, field) });
           continue;
         }
         const waiting = pull(c, field);
@@ -426,7 +450,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         const started = start(c, 0, field);
         const state = { running: { startedAt: started['startedAt'] } };
-        initStatuses.push(containerStatus(c, { state, ready: readiness(c, state.running), restartCount: 0, containerID: String(started['containerID']), started: true }));
+        initStatuses.push(containerStatus(c, { state, ready: readiness(c, state.running, field), restartCount: 0, containerID: String(started['containerID']), started: true }));
         continue;
       }
       if (isTerminatedStatus(was)) {
@@ -541,7 +565,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       }
       if (end.exit) wake = Math.min(wake, end.exit.at);
       else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
-      const ready = readiness(c, running);
+      const ready = readiness(c, running, containerField(cname));
       if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
     }
 
