@@ -9,6 +9,7 @@
  * error channel's Status at the end), as the Node host bridges them over a
  * WebSocket (server/adaptor/remoteCommand.ts).
  */
+import { newInternalError } from '../core/errors';
 import { headerFields, LightRequest } from '../core/http/lightRequest';
 import { isPortForward, isProcessStream, upgradeSessionOf, type AttachedProcess } from '../core/http/upgrade';
 import type { RequestHandler } from './fetchHandler';
@@ -36,7 +37,8 @@ export interface StreamHost {
   readonly open: number;
 }
 
-const internalError = (message: string): Record<string, unknown> => ({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', code: 500 });
+/** A failure outside the session's own Status: apierrors.NewInternalError's, as the error channel carries it. */
+const internalError = (e: unknown): Record<string, unknown> => ({ ...newInternalError(e).status });
 
 export function createStreamHost(origin: string, server: () => Promise<RequestHandler>): StreamHost {
   const streams = new Map<string, OpenStream>();
@@ -76,7 +78,7 @@ export function createStreamHost(origin: string, server: () => Promise<RequestHa
       if (isProcessStream(session)) {
         const attached = session.attach((s, text) => streams.get(id) === stream && port.postMessage({ type: 'output', stream: s, text }));
         stream.attached = attached;
-        void attached.done.then(close, (e: unknown) => close(internalError(e instanceof Error ? e.message : String(e))));
+        void attached.done.then(close, (e: unknown) => close(internalError(e)));
         return;
       }
       // A command run over its whole standard input (one that could not start answers at once).
@@ -89,14 +91,14 @@ export function createStreamHost(origin: string, server: () => Promise<RequestHa
             if (session.options.stderr && result.stderr) port.postMessage({ type: 'output', stream: 2, text: result.stderr });
             close(result.status);
           },
-          (e: unknown) => close(internalError(e instanceof Error ? e.message : String(e))),
+          (e: unknown) => close(internalError(e)),
         );
       };
       if (!session.readsStdin) return run();
       stream.input = (data) => void (stdin += data);
       stream.closeInput = run;
     } catch (e) {
-      close(internalError(e instanceof Error ? e.message : String(e)));
+      close(internalError(e));
     }
   }
 

@@ -57,6 +57,10 @@ export const unknownImage: SimulatedImage = { entrypoint: [], cmd: [], workingDi
 /** Whether kubesim knows nothing of the image (its programs may be anything). */
 export const isUnknownImage = (image: SimulatedImage): boolean => image === unknownImage;
 
+/** Whether a container runs an image kubesim knows nothing of with no command of its own: what its process does is not seen. */
+export const isOpaqueContainer = (container: Readonly<Record<string, unknown>>): boolean =>
+  isUnknownImage(imageFor(String(container['image'] ?? ''))) && container['command'] === undefined && container['args'] === undefined;
+
 /** The simulated image for a container's image reference: the catalog's, else the unknown image. */
 export function imageFor(image: string): SimulatedImage {
   return catalogImage(image) ?? unknownImage;

@@ -5,9 +5,7 @@
  * serves them (a GET or HEAD of `/` or the index file; anything else is
  * not found).
  */
-
-/** An HTTP date (RFC 7231's IMF-fixdate, which toUTCString writes). */
-const httpDate = (ms: number): string => new Date(ms).toUTCString();
+import { httpDate } from './httpMessage';
 
 const byteLength = (s: string) => new TextEncoder().encode(s).byteLength;
 

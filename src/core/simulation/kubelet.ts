@@ -32,7 +32,8 @@
  * period 0, as the kubelet's status manager does.
  */
 import type { ClusterNetwork } from './clusterNetwork';
-import { isTransparent, lastProbeAt, probePeriodMs, runProbe } from './prober';
+import { initialDelayMs, lastProbeAt, probePeriodMs, runProbe } from './prober';
+import { isOpaqueContainer } from './image';
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
 import { newEventRecorder, type EventRecorder } from '../controllers/events';
@@ -85,11 +86,6 @@ function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undef
   if (annotations[exitCodeAnnotation] !== undefined) return { runMs: 0, exitCode };
   return undefined;
 }
-
-const readinessDelayMs = (container: Obj) => {
-  const probe = isObject(container['readinessProbe']) ? container['readinessProbe'] : undefined;
-  return probe ? Math.max(0, Number(probe['initialDelaySeconds'] ?? 0)) * 1000 : 0;
-};
 
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 const containerField = (name: unknown) => `spec.containers{${String(name)}}`;
@@ -385,13 +381,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const startedAt = Date.parse(String(running['startedAt']));
       const at = lastProbeAt(probe, startedAt, nowMs);
       if (at === undefined) {
-        wake = Math.min(wake, startedAt + readinessDelayMs(c));
+        wake = Math.min(wake, startedAt + initialDelayMs(probe));
         return false;
       }
       // The prober starts once the status shows the container running (the write of this sync brings the next one).
       const reported = [...objectsOf(status['containerStatuses']), ...objectsOf(status['initContainerStatuses'])].find((x) => x['name'] === c['name']);
       if (String(runningOf(reported)?.['startedAt'] ?? '') !== String(running['startedAt'])) return false;
-      if (isTransparent(c) && network) wake = Math.min(wake, at + probePeriodMs(probe));
+      if (!isOpaqueContainer(c) && network) wake = Math.min(wake, at + probePeriodMs(probe));
       const result = runProbe(network, pod, String(podIP), c, probe, nowMs);
       const key = `${pod.metadata.uid}/${String(c['name'])}`;
       if (!result.ok && reportedProbes.get(key) !== at) {

@@ -13,7 +13,7 @@ import { newContainerRuntime, type RuntimeStart } from './containerRuntime';
 import type { SimulatedKubeletSource } from './podExec';
 import { containerArgv, containerFreeCommands, startProcess } from './containerProcess';
 import { containerView, imagePath, podContainers, type ContainerView } from './containerView';
-import { imageFor, isUnknownImage, unknownImage } from './image';
+import { isOpaqueContainer, isUnknownImage, unknownImage } from './image';
 import { controllerRefOf } from '../controllers/controllerUtils';
 import { ClusterNetwork } from './clusterNetwork';
 
@@ -73,7 +73,7 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     // init container, a Job's pod).
     const isInit = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).some((c) => c['name'] === name && c['restartPolicy'] !== 'Always');
     const opaque = (view: ContainerView) => startProcess(view, isInit || controllerRefOf(pod)?.kind === 'Job' ? ['true'] : [], startMs, opts);
-    if (isUnknownImage(imageFor(String(container['image'] ?? ''))) && container['command'] === undefined && container['args'] === undefined) return opaque(emptyView);
+    if (isOpaqueContainer(container)) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));
     const started = startProcess(view, argv, startMs, opts);

@@ -9,6 +9,7 @@
 import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect } from './kubeProxy';
+import { httpDate, parseHttpResponse } from './httpMessage';
 import { readAll, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
 import type { FsEntry } from './containerView';
 
@@ -42,26 +43,6 @@ function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number |
 }
 
 // ---- HTTP
-
-interface HttpResponse {
-  statusLine: string;
-  status: number;
-  /** The header lines as sent, without their line ends. */
-  headerLines: string[];
-  head: string;
-  body: string;
-}
-
-function parseResponse(text: string): HttpResponse | undefined {
-  const m = /\r?\n\r?\n/.exec(text);
-  const head = m ? text.slice(0, m.index + m[0].length) : text;
-  const body = m ? text.slice(m.index + m[0].length) : '';
-  const lines = head.split(/\r?\n/).filter((l, i, all) => l || i < all.length - 2);
-  const statusLine = lines[0] ?? '';
-  const s = /^HTTP\/\d\.\d (\d{3})/.exec(statusLine);
-  if (!s) return undefined;
-  return { statusLine, status: Number(s[1]), headerLines: lines.slice(1).filter((l) => l), head, body };
-}
 
 interface Url {
   /** host[:port] as written. */
@@ -247,7 +228,7 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
   const agent = o.values.get('U') ?? o.values.get('user-agent') ?? 'Wget';
   // --spider asks with GET too, and reads no body.
   const response = d.respond(`GET ${u.path} HTTP/1.1\r\nHost: ${u.hostPort}\r\nUser-Agent: ${agent}\r\nConnection: close\r\n\r\n`);
-  const r = parseResponse(response);
+  const r = parseHttpResponse(response);
   if (!r) {
     ctx.err(response ? `wget: server returned error: ${response.split(/\r?\n/)[0]}\n` : 'wget: error getting response: Connection reset by peer\n');
     return 1;
@@ -349,7 +330,7 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   const requestLines = [`${method} ${u.path} HTTP/1.1`, ...headers];
   if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/1.x\n${requestLines.map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
   const response = d.respond(requestLines.join('\r\n') + '\r\n\r\n');
-  const r = parseResponse(response);
+  const r = parseHttpResponse(response);
   if (!r) return fail2(1, 'Received HTTP/0.9 when not allowed');
   if (verbose) ctx.err(`${[r.statusLine, ...r.headerLines].map((l) => `< ${l}\n`).join('')}< \n`);
   if (fail && r.status >= 400) {
@@ -462,8 +443,6 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
 // ---- httpd
 
 const mimeTypes: Record<string, string> = { html: 'text/html', htm: 'text/html', txt: 'text/plain', css: 'text/css', js: 'application/javascript', json: 'application/json', xml: 'text/xml', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml' };
-
-const httpDate = (ms: number) => new Date(ms).toUTCString();
 
 /** busybox httpd's send_headers: an HTTP/1.0 status line, then Date and Connection, the type, a file's headers. */
 function headers(status: number, reason: string, at: number, extra: string[]): string {

@@ -10,6 +10,7 @@
 import { newServiceUnavailable } from '../errors';
 import { unreachableBackend, type BackendLocation } from '../registry/core/podLocation';
 import type { ClusterNetwork } from './clusterNetwork';
+import { parseHttpResponse } from './httpMessage';
 
 /** Headers a proxy does not pass on (net/http/httputil's hopHeaders). */
 const hopHeaders = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -37,24 +38,20 @@ export async function backendRequestText(request: Request, loc: BackendLocation,
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-/** The backend's answer, parsed: undefined when it is not an HTTP/1.x response. */
+/** The backend's answer as a Response: undefined when it is not an HTTP/1.x response. */
 export function parseBackendResponse(text: string): Response | undefined {
-  const headEnd = text.indexOf('\r\n\r\n');
-  const head = headEnd < 0 ? text : text.slice(0, headEnd);
-  const [statusLine, ...headerLines] = head.split('\r\n');
-  const m = /^HTTP\/1\.[01] (\d{3})(?: (.*))?$/.exec(statusLine ?? '');
-  if (!m) return undefined;
+  const parsed = parseHttpResponse(text);
+  if (!parsed) return undefined;
   const headers = new Headers();
-  for (const line of headerLines) {
+  for (const line of parsed.headerLines) {
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim();
     if (!hopHeaders.has(name.toLowerCase())) headers.append(name, line.slice(colon + 1).trim());
   }
-  const status = Number(m[1]);
-  const body = headEnd < 0 ? '' : text.slice(headEnd + 4);
+  const { status } = parsed;
   const noBody = status === 204 || status === 304 || (status >= 100 && status < 200);
-  return new Response(noBody ? null : body, { status, statusText: m[2] ?? '', headers });
+  return new Response(noBody ? null : parsed.body, { status, statusText: parsed.statusLine.split(' ').slice(2).join(' '), headers });
 }
 
 /**

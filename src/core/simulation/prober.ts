@@ -10,7 +10,8 @@
  */
 import { isObject, type KubeObject } from '../api/types';
 import type { ClusterNetwork } from './clusterNetwork';
-import { imageFor, isUnknownImage } from './image';
+import { parseHttpResponse } from './httpMessage';
+import { isOpaqueContainer } from './image';
 
 type Obj = Record<string, unknown>;
 
@@ -24,14 +25,9 @@ function probePort(container: Obj, port: unknown): number | undefined {
   return typeof named?.['containerPort'] === 'number' ? named['containerPort'] : undefined;
 }
 
-/** Whether kubesim runs the container's process itself (and so knows what it listens on). */
-export function isTransparent(container: Obj): boolean {
-  return !isUnknownImage(imageFor(String(container['image'] ?? ''))) || container['command'] !== undefined || container['args'] !== undefined;
-}
-
 /** Runs the probe once at `at` against the sockets of the pod at podIP. */
 export function runProbe(network: ClusterNetwork | undefined, pod: KubeObject, podIP: string, container: Obj, probe: Obj, at: number): ProbeResult {
-  if (!network || !isTransparent(container)) return { ok: true };
+  if (!network || isOpaqueContainer(container)) return { ok: true };
   const uid = pod.metadata.uid ?? '';
   if (isObject(probe['tcpSocket'])) {
     const port = probePort(container, probe['tcpSocket']['port']);
@@ -51,7 +47,7 @@ export function runProbe(network: ClusterNetwork | undefined, pod: KubeObject, p
     if (scheme === 'https') return { ok: false, message: `Get "${url}": http: server gave HTTP response to HTTPS client` };
     const headers = (Array.isArray(get['httpHeaders']) ? (get['httpHeaders'] as Obj[]) : []).map((h) => `${String(h['name'])}: ${String(h['value'])}\r\n`).join('');
     const answer = listener.respond(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: kube-probe/1.32\r\nAccept: */*\r\n${headers}Connection: close\r\n\r\n`, at);
-    const code = Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0);
+    const code = parseHttpResponse(answer)?.status ?? 0;
     if (!code) return { ok: false, message: `Get "${url}": EOF` };
     // 2xx and 3xx are success (a redirect elsewhere is not followed: a warning, still success).
     return code >= 200 && code < 400 ? { ok: true } : { ok: false, message: `HTTP probe failed with statuscode: ${code}` };
@@ -59,13 +55,16 @@ export function runProbe(network: ClusterNetwork | undefined, pod: KubeObject, p
   return { ok: true };
 }
 
-/** When the probe last ran by `now` (its initial delay, then each period), or undefined before its first run. */
-export function lastProbeAt(probe: Obj, startedAt: number, now: number): number | undefined {
-  const first = startedAt + Math.max(0, Number(probe['initialDelaySeconds'] ?? 0)) * 1000;
-  if (now < first) return undefined;
-  const period = Math.max(1, Number(probe['periodSeconds'] ?? 10)) * 1000;
-  return first + Math.floor((now - first) / period) * period;
-}
+/** The probe's initial delay in ms, from the container's start. */
+export const initialDelayMs = (probe: Obj): number => Math.max(0, Number(probe['initialDelaySeconds'] ?? 0)) * 1000;
 
 /** The period of the probe in ms (its next run is lastProbeAt + this). */
 export const probePeriodMs = (probe: Obj): number => Math.max(1, Number(probe['periodSeconds'] ?? 10)) * 1000;
+
+/** When the probe last ran by `now` (its initial delay, then each period), or undefined before its first run. */
+export function lastProbeAt(probe: Obj, startedAt: number, now: number): number | undefined {
+  const first = startedAt + initialDelayMs(probe);
+  if (now < first) return undefined;
+  const period = probePeriodMs(probe);
+  return first + Math.floor((now - first) / period) * period;
+}

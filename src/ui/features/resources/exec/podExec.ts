@@ -17,32 +17,34 @@ export interface PodExecOptions {
   tty: boolean;
 }
 
-/** The pods/exec path kubectl asks for: stderr only without a terminal (a terminal merges it into stdout). */
+/** A streaming subresource's path with kubectl's stream parameters: stderr only without a terminal (a terminal merges it into stdout). */
+function streamPath(subresource: 'exec' | 'attach', namespace: string, name: string, query: URLSearchParams, o: { stdin: boolean; tty: boolean }): string {
+  if (o.stdin) query.set('stdin', 'true');
+  query.set('stdout', 'true');
+  if (o.tty) query.set('tty', 'true');
+  else query.set('stderr', 'true');
+  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/${subresource}?${query}`;
+}
+
+/** The pods/exec path kubectl asks for. */
 export function podExecPath(namespace: string, name: string, o: PodExecOptions): string {
   const query = new URLSearchParams();
   for (const c of o.command) query.append('command', c);
   query.set('container', o.container);
-  if (o.stdin) query.set('stdin', 'true');
-  query.set('stdout', 'true');
-  if (o.tty) query.set('tty', 'true');
-  else query.set('stderr', 'true');
-  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/exec?${query}`;
+  return streamPath('exec', namespace, name, query, o);
 }
 
-/** The pods/attach path kubectl attach asks for (the container's own process; stderr only without a terminal). */
+/** The pods/attach path kubectl attach asks for (the container's own process). */
 export function podAttachPath(namespace: string, name: string, o: Omit<PodExecOptions, 'command'>): string {
-  const query = new URLSearchParams({ container: o.container });
-  if (o.stdin) query.set('stdin', 'true');
-  query.set('stdout', 'true');
-  if (o.tty) query.set('tty', 'true');
-  else query.set('stderr', 'true');
-  return `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/attach?${query}`;
+  return streamPath('attach', namespace, name, new URLSearchParams({ container: o.container }), o);
 }
+
+/** kubectl's -i and -t as typed together. */
+const streamFlags = (o: { stdin: boolean; tty: boolean }): string => (o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '');
 
 /** The kubectl attach command for the same stream. */
 export function kubectlAttachCommand(name: string, namespace: string, o: Omit<PodExecOptions, 'command'>): string {
-  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
-  return ['kubectl attach', flags, name, `-n ${namespace}`, `-c ${o.container}`].filter(Boolean).join(' ');
+  return ['kubectl attach', streamFlags(o), name, `-n ${namespace}`, `-c ${o.container}`].filter(Boolean).join(' ');
 }
 
 /** What kubectl attach -it prints when the session ends while the pod runs on (a pod that restarts its containers). */
@@ -92,8 +94,7 @@ export function debugPatch(o: PodDebugOptions): { spec: { ephemeralContainers: R
 
 /** The kubectl debug command that adds the same container (its name left to kubectl). */
 export function kubectlDebugCommand(pod: string, namespace: string, o: Omit<PodDebugOptions, 'name'>): string {
-  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
-  const words = ['kubectl debug', flags, pod, `-n ${namespace}`, `--image=${shellWord(o.image)}`, o.target && `--target=${o.target}`];
+  const words = ['kubectl debug', streamFlags(o), pod, `-n ${namespace}`, `--image=${shellWord(o.image)}`, o.target && `--target=${o.target}`];
   if (o.command.length) words.push('--', ...o.command.map(shellWord));
   return words.filter(Boolean).join(' ');
 }
@@ -113,8 +114,7 @@ function shellWord(word: string): string {
 
 /** The kubectl command that opens the same stream. */
 export function kubectlExecCommand(name: string, namespace: string, o: PodExecOptions): string {
-  const flags = o.stdin && o.tty ? '-it' : o.stdin ? '-i' : o.tty ? '-t' : '';
-  return ['kubectl exec', flags, name, `-n ${namespace}`, `-c ${o.container}`, '--', ...o.command.map(shellWord)].filter(Boolean).join(' ');
+  return ['kubectl exec', streamFlags(o), name, `-n ${namespace}`, `-c ${o.container}`, '--', ...o.command.map(shellWord)].filter(Boolean).join(' ');
 }
 
 /**
