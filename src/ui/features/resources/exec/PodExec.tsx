@@ -76,7 +76,10 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
   /** What the view says once the stream ended: kubectl's message, or ours; failed when it is an error. */
   const [ending, setEnding] = useState<Ending>({ text: '', failed: false });
   const screen = useRef<HTMLDivElement>(null);
-  const session = useRef<{ terminal: Terminal; stream?: ExecStream; cancelled?: boolean } | null>(null);
+  /** The run in progress: its stream once open, and whether the view left it. */
+  const session = useRef<{ stream?: ExecStream; cancelled?: boolean } | null>(null);
+  /** The terminal on screen: it outlives its session (the output stays readable) until the next run or the view goes. */
+  const shown = useRef<Terminal | null>(null);
   const ids = useId();
 
   const command = splitCommand(commandText);
@@ -104,7 +107,7 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
   useEffect(
     () => () => {
       leave();
-      session.current?.terminal.dispose();
+      shown.current?.dispose();
     },
     [],
   );
@@ -179,13 +182,14 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
   const connect = () => {
     if (!ready || !screen.current || !worker()) return;
     leave();
-    session.current?.terminal.dispose();
+    shown.current?.dispose();
     screen.current.replaceChildren();
     // Without a terminal the process writes bare newlines.
     const terminal = new Terminal({ convertEol: !tty, cursorBlink: tty, fontSize: 13, rows: 20, cols: 100, scrollback: 5000 });
     terminal.open(screen.current);
+    shown.current = terminal;
     terminal.focus();
-    const s: NonNullable<typeof session.current> = { terminal };
+    const s: NonNullable<typeof session.current> = {};
     session.current = s;
     setPhase('connecting');
     setEnding({ text: '', failed: false });
