@@ -13,16 +13,11 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { PortForwardSession } from '../../src/core/http/upgrade';
 import { SpdySession, type SpdyStream } from './spdy';
-import { acceptWebSocket, isWebSocketRequest, offeredProtocols, type ServerWebSocket } from './websocket';
+import { acceptWebSocket, isWebSocketRequest, offeredProtocols, refuseUpgrade, type ServerWebSocket } from './websocket';
 
 /** The WebSocket subprotocol of kubectl's SPDY tunnel, and the SPDY protocol version header's value. */
 export const tunnelProtocol = 'SPDY/3.1+portforward.k8s.io';
 export const portForwardProtocol = 'portforward.k8s.io';
-
-function badRequest(socket: Duplex, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
 
 /**
  * Whether what the client sent is a whole request, by HTTP/1.1's framing:
@@ -80,15 +75,15 @@ export function servePortForward(session: PortForwardSession, incoming: Incoming
   const onStream = forwarder(session);
   if (isWebSocketRequest(incoming)) {
     const offered = offeredProtocols(incoming);
-    if (!offered.includes(tunnelProtocol)) return badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${tunnelProtocol}]`);
+    if (!offered.includes(tunnelProtocol)) return refuseUpgrade(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${tunnelProtocol}]`);
     let ws: ServerWebSocket | undefined;
     const spdy = new SpdySession((bytes) => ws?.send(bytes), onStream, () => ws?.close());
     ws = acceptWebSocket(incoming, socket, head, tunnelProtocol, { message: (data) => spdy.receive(data), closed: () => spdy.close() });
     return;
   }
-  if ((incoming.headers.upgrade ?? '').toLowerCase() !== 'spdy/3.1') return badRequest(socket, 'unable to upgrade: missing upgrade headers in request');
+  if ((incoming.headers.upgrade ?? '').toLowerCase() !== 'spdy/3.1') return refuseUpgrade(socket, 'unable to upgrade: missing upgrade headers in request');
   const versions = String(incoming.headers['x-stream-protocol-version'] ?? '').split(',').map((v) => v.trim());
-  if (!versions.includes(portForwardProtocol)) return badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${versions.join(' ')}], server supports [${portForwardProtocol}]`);
+  if (!versions.includes(portForwardProtocol)) return refuseUpgrade(socket, `unable to upgrade: unable to negotiate protocol: client supports [${versions.join(' ')}], server supports [${portForwardProtocol}]`);
   socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${portForwardProtocol}\r\n\r\n`);
   const spdy = new SpdySession((bytes) => void socket.write(bytes), onStream, () => socket.end());
   socket.on('data', (data: Buffer) => spdy.receive(data));

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession } from '../../src/core/http/upgrade';
-import { acceptWebSocket, isWebSocketRequest, offeredProtocols } from './websocket';
+import { acceptWebSocket, isWebSocketRequest, offeredProtocols, refuseUpgrade } from './websocket';
 
 /** What the kubelet's streaming server negotiates, newest first. */
 export const channelProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
@@ -21,22 +21,16 @@ const closeChannel = 255;
 
 const encoder = new TextEncoder();
 
-/** A 400 Status written on the socket before any upgrade (clients print its message). */
-function badRequest(socket: Duplex, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-}
-
 /** The channel protocol both sides speak, or undefined once the client has been told why there is none. */
 function negotiate(incoming: IncomingMessage, socket: Duplex): string | undefined {
   if (!isWebSocketRequest(incoming)) {
     // SPDY/3.1 is not spoken here: kubectl's default WebSocket executor is.
-    badRequest(socket, 'unable to upgrade: the simulated kubelet streams exec and attach over WebSockets only (v5.channel.k8s.io, v4.channel.k8s.io); unset KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false');
+    refuseUpgrade(socket, 'unable to upgrade: the simulated kubelet streams exec and attach over WebSockets only (v5.channel.k8s.io, v4.channel.k8s.io); unset KUBECTL_REMOTE_COMMAND_WEBSOCKETS=false');
     return undefined;
   }
   const offered = offeredProtocols(incoming);
   const protocol = offered.find((p) => channelProtocols.includes(p));
-  if (!protocol) badRequest(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${channelProtocols.join(' ')}]`);
+  if (!protocol) refuseUpgrade(socket, `unable to upgrade: unable to negotiate protocol: client supports [${offered.join(' ')}], server supports [${channelProtocols.join(' ')}]`);
   return protocol;
 }
 

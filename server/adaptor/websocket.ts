@@ -80,3 +80,9 @@ export function acceptWebSocket(incoming: IncomingMessage, socket: Duplex, head:
     },
   };
 }
+
+/** A 400 Status written on the socket before any upgrade (kubectl prints its message). */
+export function refuseUpgrade(socket: Duplex, message: string): void {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
