@@ -8,7 +8,7 @@
  * listens on is the refused dial the proxy transport reports.
  */
 import { newServiceUnavailable } from '../errors';
-import { unreachableBackend, type BackendLocation } from '../registry/core/podLocation';
+import { splitHostPort, unreachableBackend, type BackendLocation } from '../registry/core/podLocation';
 import type { ClusterNetwork } from './clusterNetwork';
 import { parseHttpResponse } from './httpMessage';
 
@@ -18,12 +18,6 @@ const hopHeaders = new Set(['connection', 'proxy-connection', 'keep-alive', 'pro
 const ownRequestHeaders = new Set(['host', 'authorization', 'content-length']);
 
 const decoder = new TextDecoder();
-
-/** host:port → its parts ([v6]:port included). */
-function splitHostPort(hostPort: string): { host: string; port: number } {
-  const at = hostPort.lastIndexOf(':');
-  return { host: hostPort.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(at + 1)) };
-}
 
 /** The HTTP/1.1 request the proxy sends the backend. */
 export async function backendRequestText(request: Request, loc: BackendLocation, path: string, search: string, clientIP: string): Promise<string> {

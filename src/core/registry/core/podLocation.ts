@@ -40,6 +40,12 @@ export function joinHostPort(host: string, port: string | number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
+/** joinHostPort's inverse: host:port, or [v6]:port, in its parts. */
+export function splitHostPort(hostPort: string): { host: string; port: number } {
+  const at = hostPort.lastIndexOf(':');
+  return { host: hostPort.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(hostPort.slice(at + 1)) };
+}
+
 async function getPod(get: CoreObjectGetter, namespace: string, name: string): Promise<KubeObject> {
   const pod = await get('pods', namespace, name);
   if (!pod) throw newNotFound({ group: '', resource: 'pods' }, name);
