@@ -1,5 +1,8 @@
 /** Real kubectl 1.32 exec into the pods of a Node host started with --simulated-nodes=1 --tls: what the container sees, over WebSockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { eventually } from '../src/core/testing/eventually';
@@ -91,6 +94,23 @@ describe('kubectl exec into a simulated pod', () => {
     expect(spdy.stderr).toContain('the simulated kubelet streams exec and attach over WebSockets only');
     const plain = await kubectl(['create', '--raw', '/api/v1/namespaces/default/pods/web/exec?command=ls', '-f', '-'], '{}');
     expect(plain.stderr).toContain('Upgrade request required');
+  });
+
+  it('kubectl cp out of and into the container, through the image\'s tar', async () => {
+    const local = mkdtempSync(join(tmpdir(), 'kubesim-cp-'));
+    // Out: `tar cf - /etc/hostname` in the container, unpacked by kubectl; busybox's notice comes through (kubectl cp writes the remote stderr to its stdout).
+    expect(await kubectl(['cp', 'web:/etc/hostname', join(local, 'hostname')])).toMatchObject({ code: 0, stdout: "tar: removing leading '/' from member names\n", stderr: '' });
+    expect(readFileSync(join(local, 'hostname'), 'utf8')).toBe('web\n');
+    // A missing source: tar fails in the container, yet kubectl exits 0 having copied nothing, as against a cluster
+    // (kubectl does not wait for the remote command's status; what tar said may or may not get printed first).
+    expect((await kubectl(['cp', 'web:/nope', join(local, 'nope')])).code).toBe(0);
+    expect(existsSync(join(local, 'nope'))).toBe(false);
+    // In: kubectl's tar (Go's archive/tar) unpacked by `tar -xmf - -C /tmp`; a directory under a new name too.
+    mkdirSync(join(local, 'site', 'img'), { recursive: true });
+    writeFileSync(join(local, 'site', 'index.html'), '<h1>hi</h1>\n');
+    writeFileSync(join(local, 'site', 'img', 'logo.svg'), '<svg/>\n');
+    expect(await kubectl(['cp', join(local, 'hostname'), 'web:/tmp/copied'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await kubectl(['cp', join(local, 'site'), 'web:/tmp/www', '--no-preserve'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('@kubernetes/client-node Exec gets the output and the Status', async () => {

@@ -12,6 +12,7 @@
 import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
+import { tar } from './tarTool';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -1220,6 +1221,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['sleep', sleep],
   ['sort', sort],
   ['tail', tail],
+  ['tar', tar],
   ['tee', tee],
   ['test', (a, ctx) => testExpression(a, ctx, false)],
   ['[', (a, ctx) => testExpression(a, ctx, true)],
