@@ -13,6 +13,7 @@ import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
+import { chmod, cp, find, mv } from './fileTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -1195,6 +1196,8 @@ const expr: Tool = (args, ctx) => {
 export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['basename', basename],
   ['cat', cat],
+  ['chmod', chmod],
+  ['cp', cp],
   ['curl', curl],
   ['cut', cut],
   ['date', date],
@@ -1202,6 +1205,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['echo', echo],
   ['env', env],
   ['expr', expr],
+  ['find', find],
   ['false', () => 1],
   ['grep', grep],
   ['head', head],
@@ -1210,6 +1214,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['id', id],
   ['ls', ls],
   ['mkdir', mkdir],
+  ['mv', mv],
   ['nc', nc],
   ['nslookup', nslookup],
   ['printenv', printenv],

@@ -10,7 +10,7 @@ import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage
 import { parseImageReference, type ImageReference } from './imageReference';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
-const coreTools = ['[', 'basename', 'cat', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
+const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
 /** busybox's image: its applets, the network ones included (httpd, nc, nslookup, wget; no curl). */
 const busyboxTools = [...coreTools, 'httpd', 'nc', 'nslookup', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */

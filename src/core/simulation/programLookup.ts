@@ -16,7 +16,7 @@ export const defaultPath = '/usr/local/bin:/bin:/usr/bin';
 /** What a path runs. */
 export type Program = { kind: 'tool'; name: string } | { kind: 'shell'; name: ShellName; script?: string } | { kind: 'image'; path: string };
 
-export type Found = { path: string; program: Program } | { error: 'not found' | 'no such file' | 'permission denied' | 'exec format error' };
+export type Found = { path: string; program: Program } | { error: 'not found' | 'no such file' | 'permission denied' } | { error: 'exec format error'; path: string };
 
 /** What an executable file at path runs: a tool in its place on PATH, the image's program, a `#!` script; undefined: nothing kubesim can run. */
 function programAt(host: ProcessHost, path: string): Program | undefined {
@@ -48,7 +48,7 @@ export function lookUp(host: ProcessHost, name: string, path: string, cwd: strin
     if (!e) return { error: 'no such file' };
     if (!executable(p)) return { error: 'permission denied' };
     const program = programAt(host, p);
-    return program ? { path: p, program } : { error: 'exec format error' };
+    return program ? { path: p, program } : { error: 'exec format error', path: p };
   }
   if (!name) return { error: 'not found' };
   for (const dir of path.split(':')) {
@@ -56,7 +56,17 @@ export function lookUp(host: ProcessHost, name: string, path: string, cwd: strin
     const p = /^\/[^.]*$/.test(dir) && !dir.includes('//') ? `${dir === '/' ? '' : dir.replace(/\/$/, '')}/${name}` : resolvePath(cwd, `${dir || '.'}/${name}`);
     if (!executable(p)) continue;
     const program = programAt(host, p);
-    return program ? { path: p, program } : { error: 'exec format error' };
+    return program ? { path: p, program } : { error: 'exec format error', path: p };
   }
   return { error: 'not found' };
+}
+
+/**
+ * lookUp for a shell: an executable file the kernel cannot run (no `#!`,
+ * ENOEXEC) is run by the shell itself as a script, as POSIX asks and ash
+ * and bash do; runc, execing directly, fails on it instead.
+ */
+export function shellLookUp(host: ProcessHost, name: string, path: string, cwd: string, shell: ShellName): Found {
+  const found = lookUp(host, name, path, cwd);
+  return 'error' in found && found.error === 'exec format error' ? { path: found.path, program: { kind: 'shell', name: shell, script: found.path } } : found;
 }

@@ -130,10 +130,11 @@ describe('errors and messages', () => {
 });
 
 describe('programs', () => {
-  it('runs #! scripts from the files and reports what cannot run', () => {
+  it('runs #! scripts from the files, text without #! as a script of the shell, and reports what cannot run', () => {
     const view = testView({ files: { '/usr/local/bin/hello': { text: '#!/bin/sh\necho "hello $1"\n', mode: 0o755 }, '/data/plain': { text: 'not a program', mode: 0o755 }, '/data/notexec': 'x' } });
     expect(run('hello world', { view }).stdout).toBe('hello world\n');
-    expect(run('/data/plain', { view })).toMatchObject({ stderr: 'sh: /data/plain: Exec format error\n', code: 126 });
+    // Without `#!` the kernel refuses it (ENOEXEC) and the shell runs it as a script itself, as POSIX asks.
+    expect(run('/data/plain', { view })).toMatchObject({ stderr: '/data/plain: line 1: not: not found\n', code: 127 });
     expect(run('/data/notexec', { view })).toMatchObject({ stderr: 'sh: /data/notexec: Permission denied\n', code: 126 });
     expect(run('/data/nothing', { view })).toMatchObject({ stderr: 'sh: /data/nothing: No such file or directory\n', code: 127 });
   });

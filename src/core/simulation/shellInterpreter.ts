@@ -14,7 +14,7 @@
  */
 import { readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
-import { defaultPath, lookUp, type Found, type Program, type ShellName } from './programLookup';
+import { defaultPath, lookUp, shellLookUp, type Found, type Program, type ShellName } from './programLookup';
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
 import { evaluateArith, ArithError } from './shellArith';
 import { parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word, type WordPart } from './shellParser';
@@ -736,7 +736,7 @@ export class Shell {
       }
     }
     const env = this.environment(assigns);
-    const found = lookUp(this.host, name, env.get('PATH') ?? defaultPath, this.cwd);
+    const found = shellLookUp(this.host, name, env.get('PATH') ?? defaultPath, this.cwd, this.name);
     if ('error' in found) return this.notRunnable(name, found.error, io);
     return yield* runProgram(this.host, found, argv, io, env, this.cwd);
   }
@@ -893,7 +893,7 @@ export class Shell {
       case 'exec': {
         if (!args.length) return 0;
         const env = this.environment();
-        const found = lookUp(this.host, args[0]!, env.get('PATH') ?? '', this.cwd);
+        const found = shellLookUp(this.host, args[0]!, env.get('PATH') ?? '', this.cwd, this.name);
         if ('error' in found) {
           const code = this.notRunnable(args[0]!, found.error, io);
           throw new ExitSignal(code);
