@@ -96,6 +96,12 @@ export class ClusterNetwork {
     return undefined;
   }
 
+  /** Whether an address is a node's, as the pods bound to it report it (status.hostIP). */
+  isNodeIP(ip: string): boolean {
+    for (const p of this.pods.values()) if (field(p, 'status', 'hostIP') === ip) return true;
+    return false;
+  }
+
   podsIn(namespace: string): KubeObject[] {
     return [...this.pods.values()].filter((p) => p.metadata.namespace === namespace);
   }

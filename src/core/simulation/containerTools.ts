@@ -14,6 +14,7 @@ import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
 import { chmod, cp, find, mv } from './fileTools';
+import { ping } from './pingTool';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -1217,6 +1218,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['mv', mv],
   ['nc', nc],
   ['nslookup', nslookup],
+  ['ping', ping],
   ['printenv', printenv],
   ['printf', printf],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
