@@ -15,6 +15,7 @@ import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
 import { chmod, cp, find, mv } from './fileTools';
 import { ping } from './pingTool';
+import { hostname, ifconfig, ip } from './netInfoTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -1211,8 +1212,10 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['grep', grep],
   ['head', head],
   ['httpd', httpd],
-  ['hostname', (_a, ctx) => (ctx.out(ctx.view.hostname + '\n'), 0)],
+  ['hostname', hostname],
   ['id', id],
+  ['ifconfig', ifconfig],
+  ['ip', ip],
   ['ls', ls],
   ['mkdir', mkdir],
   ['mv', mv],
