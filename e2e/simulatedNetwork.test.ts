@@ -72,6 +72,20 @@ describe('debugging a Service from inside the cluster', () => {
     expect(await kubectl(['exec', 'client', '--', 'nc', '-zv', 'web', '80'])).toMatchObject({ code: 0, stderr: `web (${clusterIP}:80) open\n` });
   });
 
+  it('ping reaches a pod behind the Service but never its ClusterIP; the client knows its own address', async () => {
+    const podIP = (await kubectl(['get', 'pods', '-l', 'app=web', '-o', 'jsonpath={.items[0].status.podIP}'])).stdout;
+    const ownIP = (await kubectl(['get', 'pod', 'client', '-o', 'jsonpath={.status.podIP}'])).stdout;
+    const toPod = await kubectl(['exec', 'client', '--', 'ping', '-c', '1', podIP]);
+    expect(toPod).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^PING ${podIP} \\(${podIP}\\): 56 data bytes\n64 bytes from ${podIP}: seq=0 ttl=64 time=0\\.\\d{3} ms\n\n--- ${podIP} ping statistics ---\n1 packets transmitted, 1 packets received, 0% packet loss\n`)) });
+    expect(await kubectl(['exec', 'client', '--', 'ping', '-c', '1', '-W', '1', 'web'])).toMatchObject({
+      code: 1,
+      stdout: `PING web (${clusterIP}): 56 data bytes\n\n--- web ping statistics ---\n1 packets transmitted, 0 packets received, 100% packet loss\n`,
+      stderr: 'command terminated with exit code 1\n',
+    });
+    expect(await kubectl(['exec', 'client', '--', 'hostname', '-i'])).toMatchObject({ code: 0, stdout: `${ownIP} \n` });
+    expect((await kubectl(['exec', 'client', '--', 'ip', 'route'])).stdout).toBe(`default via ${ownIP.split('.').slice(0, 3).join('.')}.1 dev eth0 \n${ownIP.split('.').slice(0, 3).join('.')}.0/24 dev eth0 scope link  src ${ownIP} \n`);
+  });
+
   it('a selector that matches nothing leaves the Service without endpoints: connections are refused until it is fixed', async () => {
     expect((await kubectl(['patch', 'service', 'web', '-p', '{"spec":{"selector":{"app":"wrong"}}}'])).code).toBe(0);
     const refused = `wget: can't connect to remote host (${clusterIP}): Connection refused\ncommand terminated with exit code 1\n`;
