@@ -1,10 +1,10 @@
 /**
- * What the web servers of the image catalog answer on their port out of the
- * box: nginx's welcome page and Apache httpd's "It works!", each with the
- * server's own headers and 404 page, as a fresh container of the image
- * serves them (a GET or HEAD of `/` or the index file; anything else is
- * not found).
+ * What the web servers of the image catalog answer on their port: nginx
+ * serves its web root from the container's files (its welcome page until a
+ * volume or a process puts something else there), Apache httpd its "It
+ * works!", each with the server's own headers and error pages.
  */
+import type { FsEntry } from './containerView';
 import { httpDate } from './httpMessage';
 
 const byteLength = (s: string) => new TextEncoder().encode(s).byteLength;
@@ -40,23 +40,104 @@ Commercial support is available at
 </html>
 `;
 
-/** nginx's default server: the welcome page at `/` and /index.html, its 404 page otherwise. */
-export function nginxSite(version: string, startedAt: number): (request: string, at: number) => string {
+export const nginxErrorPage = `<!DOCTYPE html>
+<html>
+<head>
+<title>Error</title>
+<style>
+html { color-scheme: light dark; }
+body { width: 35em; margin: 0 auto;
+font-family: Tahoma, Verdana, Arial, sans-serif; }
+</style>
+</head>
+<body>
+<h1>An error occurred.</h1>
+<p>Sorry, the page you are looking for is currently unavailable.<br/>
+Please try again later.</p>
+<p>If you are the system administrator of this resource then you should check
+the error log for details.</p>
+<p><em>Faithfully yours, nginx.</em></p>
+</body>
+</html>
+`;
+
+/** The nginx image's web root: what its default server serves. */
+export const nginxRoot = '/usr/share/nginx/html';
+
+/** The files the nginx image ships in its web root. */
+export const nginxRootFiles: ReadonlyMap<string, string> = new Map([
+  [`${nginxRoot}/index.html`, nginxWelcome],
+  [`${nginxRoot}/50x.html`, nginxErrorPage],
+]);
+
+/** nginx's mime.types for the extensions a web root usually holds; anything else is its default_type. */
+const nginxTypes: Record<string, string> = {
+  html: 'text/html', htm: 'text/html', shtml: 'text/html', css: 'text/css', xml: 'text/xml', txt: 'text/plain',
+  js: 'application/javascript', json: 'application/json', svg: 'image/svg+xml', svgz: 'image/svg+xml', png: 'image/png',
+  gif: 'image/gif', jpg: 'image/jpeg', jpeg: 'image/jpeg', ico: 'image/x-icon', webp: 'image/webp', pdf: 'application/pdf', wasm: 'application/wasm',
+};
+
+const decoder = new TextDecoder();
+
+/** A request path as nginx maps it under its root: percent-decoded, `.` and `..` resolved; undefined when it climbs out. */
+function rootPath(path: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const parts: string[] = [];
+  for (const seg of decoded.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (!parts.length) return undefined;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/**
+ * nginx's default server (`root /usr/share/nginx/html; index index.html index.htm;`) over the
+ * container's files as they are when a request comes: what the image ships, what a volume mounts
+ * there (a ConfigMap as index.html), what a process wrote. A directory without its slash is
+ * redirected (301), one without an index is forbidden (403, autoindex is off), anything else missing
+ * is nginx's 404 page.
+ */
+export function nginxSite(version: string, startedAt: number, files: () => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
-  const etag = `"${Math.floor(startedAt / 1000).toString(16)}-${byteLength(nginxWelcome).toString(16)}"`;
+  const page = (status: string) => `<html>\r\n<head><title>${status}</title></head>\r\n<body>\r\n<center><h1>${status}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
   return (request, at) => {
     const line = requestLine(request);
     const head = (status: string, type: string, length: number, extra: string[] = []) => [`HTTP/1.1 ${status}`, `Server: nginx/${version}`, `Date: ${httpDate(at)}`, `Content-Type: ${type}`, `Content-Length: ${length}`, ...extra, 'Connection: close', '', ''].join('\r\n');
-    if (!line) {
-      const body = `<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
-      return head('400 Bad Request', 'text/html', byteLength(body)) + body;
+    const error = (status: string, extra: string[] = []) => {
+      const body = page(status);
+      return head(status, 'text/html', byteLength(body), extra) + (line?.method === 'HEAD' ? '' : body);
+    };
+    if (!line) return error('400 Bad Request');
+    const rel = rootPath(line.path);
+    if (rel === undefined) return error('400 Bad Request');
+    const fs = files();
+    let path = rel ? `${nginxRoot}/${rel}` : nginxRoot;
+    let entry = fs.get(path);
+    if (entry?.type === 'dir') {
+      if (!line.path.endsWith('/')) {
+        const host = /^host:\s*([^\s:]+)/im.exec(request)?.[1] ?? 'localhost';
+        return error('301 Moved Permanently', [`Location: http://${host}${line.path}/`]);
+      }
+      const index = ['index.html', 'index.htm'].map((i) => `${path}/${i}`).find((p) => fs.get(p)?.type === 'file');
+      if (!index) return error('403 Forbidden');
+      path = index;
+      entry = fs.get(path);
     }
-    if (line.path === '/' || line.path === '/index.html') {
-      const headers = head('200 OK', 'text/html', byteLength(nginxWelcome), [`Last-Modified: ${modified}`, `ETag: ${etag}`, 'Accept-Ranges: bytes']);
-      return headers + (line.method === 'HEAD' ? '' : nginxWelcome);
-    }
-    const body = `<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
-    return head('404 Not Found', 'text/html', byteLength(body)) + (line.method === 'HEAD' ? '' : body);
+    if (entry?.type !== 'file') return error('404 Not Found');
+    if ((entry.mode & 0o004) === 0) return error('403 Forbidden');
+    const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+    const type = nginxTypes[ext] ?? 'application/octet-stream';
+    const size = entry.content.byteLength;
+    const etag = `"${Math.floor(startedAt / 1000).toString(16)}-${size.toString(16)}"`;
+    return head('200 OK', type, size, [`Last-Modified: ${modified}`, `ETag: ${etag}`, 'Accept-Ranges: bytes']) + (line.method === 'HEAD' ? '' : decoder.decode(entry.content));
   };
 }
 

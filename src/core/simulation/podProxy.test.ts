@@ -77,6 +77,39 @@ describe('the apiserver proxy to simulated pods', () => {
     expect(await works.text()).toBe('<html><body><h1>It works!</h1></body></html>\n');
   });
 
+  it('nginx serves its web root from the container files: a ConfigMap mounted there replaces the welcome page', async () => {
+    const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
+    const site = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'site' }, data: { 'index.html': '<h1>my site</h1>\n', 'app.js': 'console.log(1)\n' } };
+    expect((await s.json('POST', `${ns}/configmaps`, { body: site })).status).toBe(201);
+    const html = '/usr/share/nginx/html';
+    const pods = [
+      { name: 'plain', mounts: [] as object[], volumes: [] as object[] },
+      { name: 'mounted', mounts: [{ name: 'site', mountPath: html }], volumes: [{ name: 'site', configMap: { name: 'site' } }] },
+      { name: 'nested', mounts: [{ name: 'site', mountPath: `${html}/docs` }, { name: 'empty', mountPath: `${html}/empty` }], volumes: [{ name: 'site', configMap: { name: 'site' } }, { name: 'empty', emptyDir: {} }] },
+    ];
+    for (const p of pods) {
+      const body = { apiVersion: 'v1', kind: 'Pod', metadata: { name: p.name }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], volumeMounts: p.mounts }], volumes: p.volumes } };
+      expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+      await eventually(async () => (await s.json('GET', `${ns}/pods/${p.name}`)).body, (b: any) => b?.status?.phase === 'Running', `pod ${p.name} running`);
+    }
+    const get = async (pod: string, path: string) => {
+      const r = await s.request('GET', `${ns}/pods/${pod}/proxy${path}`);
+      return { status: r.status, type: r.headers.get('content-type'), location: r.headers.get('location'), body: await r.text() };
+    };
+    // The image's own pages.
+    expect(await get('plain', '/50x.html')).toMatchObject({ status: 200, type: 'text/html', body: expect.stringContaining('<h1>An error occurred.</h1>') });
+    // The mount hides what the image had there: its index.html is the ConfigMap's, its 50x.html is gone.
+    expect(await get('mounted', '/')).toMatchObject({ status: 200, type: 'text/html', body: '<h1>my site</h1>\n' });
+    expect(await get('mounted', '/app.js')).toMatchObject({ status: 200, type: 'application/javascript', body: 'console.log(1)\n' });
+    expect((await get('mounted', '/50x.html')).status).toBe(404);
+    // A directory: redirected to its slash, served by its index, forbidden without one (autoindex is off).
+    expect((await get('nested', '/')).body).toContain('<h1>Welcome to nginx!</h1>');
+    expect(await get('nested', '/docs/')).toMatchObject({ status: 200, body: '<h1>my site</h1>\n' });
+    expect(await get('nested', '/empty/')).toMatchObject({ status: 403, body: expect.stringContaining('<center><h1>403 Forbidden</h1></center>') });
+    expect(await get('nested', '/../../etc/passwd')).toMatchObject({ status: 404 });
+  });
+
   it('a backend answer is parsed as the reverse proxy reads it', () => {
     const r = parseBackendResponse('HTTP/1.1 302 Found\r\nLocation: /x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')!;
     expect(r.status).toBe(302);

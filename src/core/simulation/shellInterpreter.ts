@@ -50,7 +50,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
   if (program.kind === 'image') {
     const hosts = readFile(host.files, '/etc/hosts') ?? '';
     const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
-    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}) });
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, files: host.files, ...(podIP ? { podIP } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.exec?.argv.length) {
       // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
