@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types';
 import { createMemoryStorage } from '../../storage/memory';
@@ -105,6 +106,21 @@ describe('Store.servedJson', () => {
     expect(pods.servedJson(kv)).toBeUndefined();
     expect(pods.servedJson(kv, true)).toBeUndefined();
     expect(pods.decode(kv).metadata.resourceVersion).toBe('9');
+  });
+
+  it('serves exactly the decode for any identity strings, or declines (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.option(fc.string()), fc.option(fc.string()), fc.string(), (kind, name, generateName, namespace, uid) => {
+        const metadata = { name, ...(generateName !== null ? { generateName } : {}), ...(namespace !== null ? { namespace } : {}), uid, resourceVersion: '', labels: { a: 'b' } };
+        const kv: KeyValue = { key: 'k', value: JSON.stringify({ kind, apiVersion: 'v1', metadata, spec: { x: '"resourceVersion":""' } }), createRevision: 1, modRevision: 2 };
+        const served = pods.servedJson(kv);
+        if (served !== undefined) expect(served).toBe(JSON.stringify(pods.decode(kv)));
+        // Only a kind with a quote, a backslash or a control character (escaped) is declined.
+        expect(served === undefined).toBe(JSON.stringify(kind).slice(1, -1) !== kind);
+        const head = storedObjectHead(kv.value);
+        if (head) expect(head).toEqual({ kind, apiVersion: 'v1', name, ...(generateName !== null ? { generateName } : {}), ...(namespace !== null ? { namespace } : {}), uid });
+      }),
+    );
   });
 
   it('accepts metadata values with escapes before the slot', () => {
