@@ -37,6 +37,10 @@ export interface PodNetwork {
   container: string;
   /** The container's running start (a listener lives as long as this run). */
   startedAt: string;
+  /** The pod's address, given to its sandbox before any container starts (the node's on the host network). */
+  podIP?: string;
+  /** The pod shares the node's network namespace. */
+  hostNetwork?: boolean;
 }
 
 const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);

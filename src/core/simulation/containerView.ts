@@ -58,8 +58,10 @@ const fromBase64 = (s: string): Uint8Array => Uint8Array.from(atob(s), (c) => c.
 const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (isObject(v) ? v[k] : undefined), o);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** The pod's hostname: spec.hostname, else its name cut to 63 characters (GeneratePodHostNameAndDomain). */
+/** The pod's hostname: the node's on the host network, else spec.hostname, else its name cut to 63 characters (GeneratePodHostNameAndDomain). */
 export function podHostname(pod: KubeObject): string {
+  // On the host's network the pod has the node's UTS namespace too: the node's hostname (its name, here).
+  if (field(pod, 'spec', 'hostNetwork') === true && str(field(pod, 'spec', 'nodeName'))) return str(field(pod, 'spec', 'nodeName'));
   const h = str(field(pod, 'spec', 'hostname'));
   if (h) return h;
   return (pod.metadata.name ?? '').slice(0, 63).replace(/[-.]+$/, '');
@@ -340,7 +342,7 @@ function addFile(files: Map<string, FsEntry>, path: string, content: Uint8Array,
 
 /** The kubelet-managed /etc/hosts (managedHostsFileContent). */
 function hostsFile(pod: KubeObject, hostname: string): string {
-  const lines = ['# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'fe00::0\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters'];
+  const lines = [field(pod, 'spec', 'hostNetwork') === true ? '# Kubernetes-managed hosts file (host network).' : '# Kubernetes-managed hosts file.', '127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'fe00::0\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters'];
   const subdomain = str(field(pod, 'spec', 'subdomain'));
   const fqdn = subdomain ? `${hostname}.${subdomain}.${pod.metadata.namespace ?? ''}.svc.${clusterDomain}` : '';
   for (const ip of objectsOf(field(pod, 'status', 'podIPs'))) lines.push(fqdn ? `${str(ip['ip'])}\t${fqdn}\t${hostname}` : `${str(ip['ip'])}\t${hostname}`);
@@ -452,6 +454,16 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     else env.push([k, v]);
   }
   if (!env.some(([k]) => k === 'HOME')) env.push(['HOME', uid === 0 ? '/root' : '/']);
-  const network: PodNetwork | undefined = src.network && { cluster: src.network, namespace: pod.metadata.namespace ?? '', podName: pod.metadata.name ?? '', podUID: pod.metadata.uid ?? '', container: name, startedAt: opts.startedAt ?? '' };
+  const podIP = str(field(pod, 'status', 'podIP'));
+  const network: PodNetwork | undefined = src.network && {
+    cluster: src.network,
+    namespace: pod.metadata.namespace ?? '',
+    podName: pod.metadata.name ?? '',
+    podUID: pod.metadata.uid ?? '',
+    container: name,
+    startedAt: opts.startedAt ?? '',
+    ...(podIP ? { podIP } : {}),
+    ...(field(pod, 'spec', 'hostNetwork') === true ? { hostNetwork: true } : {}),
+  };
   return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}) };
 }

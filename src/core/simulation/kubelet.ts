@@ -352,8 +352,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
 
     const program = programOf(pod);
     const restartPolicy = String(spec['restartPolicy'] ?? 'Always');
-    const podIP = status['podIP'] ?? allocateIP(node, pod.metadata.uid!);
+    // A pod on the host's network namespace has the node's address (the CNI plugin gives it none).
+    const podIP = status['podIP'] ?? (spec['hostNetwork'] === true ? node.internalIP : allocateIP(node, pod.metadata.uid!));
     if (podIP === undefined) return;
+    // The sandbox exists before any container starts: a container's /etc/hosts and `hostname -i` already have its address.
+    const sandbox = { ...pod, status: { ...status, hostIP: node.internalIP, hostIPs, podIP, podIPs: [{ ip: podIP }] } } as KubeObject;
     /** Events as [fieldPath, type, reason, message], recorded once the status is written. */
     const events: [string, string, string, string][] = [];
     /** The image manager's look at the container's image: its events, and the waiting state when the container cannot be created. */
@@ -478,7 +481,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         current = containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true });
       }
       const containerID = current!['containerID'];
-      const end: ContainerStatusView = runtime ? await runtime.status(String(containerID), pod, name, String(running['startedAt']), nowMs) : { exit: { code: 0, at: Date.parse(String(running['startedAt'])) } };
+      const end: ContainerStatusView = runtime ? await runtime.status(String(containerID), sandbox, name, String(running['startedAt']), nowMs) : { exit: { code: 0, at: Date.parse(String(running['startedAt'])) } };
       const ended = terminatedState(end, running, containerID, nowMs);
       if (!ended) {
         initialized = false;
@@ -541,7 +544,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         next.push(was!);
       }
       const current = next[next.length - 1]!;
-      const end = await containerEnd(pod, c, current, String(running['startedAt']), program, nowMs);
+      const end = await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs);
       // The process's end: it exited by now, or runc could not start it.
       const ended = terminatedState(end, running, current['containerID'], nowMs);
       if (ended) {
@@ -580,7 +583,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       })();
       const running = runningOf(current);
       if (running && runtime) {
-        const end = await runtime.status(String(current['containerID']), pod, String(c['name']), String(running['startedAt']), nowMs);
+        const end = await runtime.status(String(current['containerID']), sandbox, String(c['name']), String(running['startedAt']), nowMs);
         const terminated = terminatedState(end, running, current['containerID'], nowMs);
         if (terminated) {
           ephemeral.push(containerStatus(c, { state: { terminated }, ready: false, restartCount: 0, containerID: String(current['containerID']) }));

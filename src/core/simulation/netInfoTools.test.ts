@@ -17,7 +17,7 @@ net.apply('pods', pod);
 
 /** A StatefulSet pod's view: its hosts file names its FQDN first, as the kubelet writes it for a subdomain. */
 function view(hosts: string) {
-  return { ...testView({ files: { '/etc/hosts': hosts } }), hostname: 'db-0', network: { cluster: net, namespace: 'default', podName: 'db-0', podUID: 'uid-db-0', container: 'app', startedAt } };
+  return { ...testView({ files: { '/etc/hosts': hosts } }), hostname: 'db-0', network: { cluster: net, namespace: 'default', podName: 'db-0', podUID: 'uid-db-0', container: 'app', startedAt, podIP: '10.244.1.20' } };
 }
 const statefulHosts = '# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n10.244.1.20\tdb-0.db.default.svc.cluster.local\tdb-0\n';
 

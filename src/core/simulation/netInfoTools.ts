@@ -6,11 +6,8 @@
  * pod's interfaces as a bridge CNI plugin sets them up: lo, and eth0 with
  * the pod's IP in its node's /24 and the gateway at .1 of it.
  */
-import type { KubeObject } from '../api/types';
 import type { Tool, ToolContext } from './containerTools';
 import { readFile } from './containerTools';
-
-const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 
 /** The /etc/hosts entry naming `name` (its address and names, the canonical one first), as gethostbyname finds it. */
 function hostsEntries(ctx: ToolContext, name: string): { ip: string; names: string[] }[] {
@@ -53,24 +50,30 @@ export const hostname: Tool = (args, ctx) => {
 
 interface Interfaces {
   ip?: string;
+  /** The prefix length of eth0's network: the node's /24 of pod addresses, or the nodes' /16 on the host network. */
+  prefix: number;
   gateway?: string;
   mac: string;
   /** The host side's interface index, which eth0's name points at (eth0@ifN). */
   peer: number;
 }
 
-/** The pod's eth0: its IP, gateway and a MAC made from the IP (as some CNI plugins make them). */
+/** The pod's eth0: its IP, gateway and a MAC made from the IP (as some CNI plugins make them); on the host network, the node's. */
 function interfaces(ctx: ToolContext): Interfaces {
   const net = ctx.network;
-  const pod: KubeObject | undefined = net ? net.cluster.podByUID(net.podUID) : undefined;
-  const podIP = field(pod, 'status', 'podIP');
-  const ip = typeof podIP === 'string' && /^\d+\.\d+\.\d+\.\d+$/.test(podIP) ? podIP : undefined;
+  const ip = net?.podIP && /^\d+\.\d+\.\d+\.\d+$/.test(net.podIP) ? net.podIP : undefined;
   const octets = (ip ?? '0.0.0.0').split('.').map(Number);
   const mac = ['02', '42', ...octets.map((o) => o.toString(16).padStart(2, '0'))].join(':');
-  return { ...(ip ? { ip, gateway: `${octets.slice(0, 3).join('.')}.1` } : {}), mac, peer: 4 + (octets[3] ?? 0) };
+  const prefix = net?.hostNetwork ? 16 : 24;
+  const gateway = prefix === 16 ? `${octets.slice(0, 2).join('.')}.0.1` : `${octets.slice(0, 3).join('.')}.1`;
+  return { ...(ip ? { ip, gateway } : {}), prefix, mac, peer: 4 + (octets[3] ?? 0) };
 }
 
-const broadcast = (ip: string) => `${ip.split('.').slice(0, 3).join('.')}.255`;
+/** The network address of ip under its prefix (16 or 24). */
+const network = (ip: string, prefix: number) => [...ip.split('.').slice(0, prefix / 8), ...Array(4 - prefix / 8).fill('0')].join('.');
+const netmask = (prefix: number) => (prefix === 16 ? '255.255.0.0' : '255.255.255.0');
+
+const broadcast = (ip: string, prefix: number) => [...ip.split('.').slice(0, prefix / 8), ...Array(4 - prefix / 8).fill('255')].join('.');
 
 function ipAddr(ctx: ToolContext, i: Interfaces): void {
   ctx.out(
@@ -83,7 +86,7 @@ function ipAddr(ctx: ToolContext, i: Interfaces): void {
   ctx.out(
     `2: eth0@if${i.peer}: <BROADCAST,MULTICAST,UP,LOWER_UP,M-DOWN> mtu 1500 qdisc noqueue \n` +
       `    link/ether ${i.mac} brd ff:ff:ff:ff:ff:ff\n` +
-      `    inet ${i.ip}/24 brd ${broadcast(i.ip)} scope global eth0\n` +
+      `    inet ${i.ip}/${i.prefix} brd ${broadcast(i.ip, i.prefix)} scope global eth0\n` +
       '       valid_lft forever preferred_lft forever\n',
   );
 }
@@ -101,7 +104,7 @@ export const ip: Tool = (args, ctx) => {
     return 0;
   }
   if ('route'.startsWith(object) && object) {
-    if (i.ip) ctx.out(`default via ${i.gateway} dev eth0 \n${i.ip.split('.').slice(0, 3).join('.')}.0/24 dev eth0 scope link  src ${i.ip} \n`);
+    if (i.ip) ctx.out(`default via ${i.gateway} dev eth0 \n${network(i.ip, i.prefix)}/${i.prefix} dev eth0 scope link  src ${i.ip} \n`);
     return 0;
   }
   if ('link'.startsWith(object) && object) {
@@ -123,7 +126,7 @@ export const ifconfig: Tool = (args, ctx) => {
   const only = args.find((a) => a === 'eth0' || a === 'lo');
   const counters = '          RX packets:0 errors:0 dropped:0 overruns:0 frame:0\n          TX packets:0 errors:0 dropped:0 overruns:0 carrier:0\n          collisions:0 txqueuelen:1000 \n          RX bytes:0 (0.0 B)  TX bytes:0 (0.0 B)\n\n';
   if (i.ip && only !== 'lo') {
-    ctx.out(`eth0      Link encap:Ethernet  HWaddr ${i.mac.toUpperCase()}  \n          inet addr:${i.ip}  Bcast:${broadcast(i.ip)}  Mask:255.255.255.0\n          UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1\n${counters.replace('txqueuelen:1000', 'txqueuelen:0')}`);
+    ctx.out(`eth0      Link encap:Ethernet  HWaddr ${i.mac.toUpperCase()}  \n          inet addr:${i.ip}  Bcast:${broadcast(i.ip, i.prefix)}  Mask:${netmask(i.prefix)}\n          UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1\n${counters.replace('txqueuelen:1000', 'txqueuelen:0')}`);
   }
   if (only !== 'eth0') ctx.out(`lo        Link encap:Local Loopback  \n          inet addr:127.0.0.1  Mask:255.0.0.0\n          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n${counters}`);
   return 0;

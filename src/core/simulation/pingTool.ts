@@ -22,7 +22,7 @@ function route(net: PodNetwork, ip: string): 'local' | 'node' | 'remote' | undef
   if (ip.startsWith('127.')) return 'local';
   const self = net.cluster.podByUID(net.podUID);
   const selfIPs = self ? ((field(self, 'status', 'podIPs') as { ip?: string }[] | undefined) ?? []).map((p) => p.ip) : [];
-  if (ip === field(self, 'status', 'podIP') || selfIPs.includes(ip)) return 'local';
+  if (ip === net.podIP || ip === field(self, 'status', 'podIP') || selfIPs.includes(ip)) return 'local';
   const target: KubeObject | undefined = net.cluster.podByIP(ip);
   const hostOf = (p: KubeObject | undefined) => field(p, 'status', 'hostIP');
   if (target) return hostOf(target) === hostOf(self) ? 'node' : 'remote';

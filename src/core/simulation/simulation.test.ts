@@ -518,6 +518,21 @@ describe('scheduler and kubelet helpers', () => {
     });
   });
 
+  it('a container starts in its sandbox: its /etc/hosts, `hostname -i` and a status.podIP env var have the pod\'s address; on the host network, the node\'s', async () => {
+    const s = await cluster(1);
+    const script = 'hostname; hostname -i; echo "env $MY_IP"; tail -1 /etc/hosts';
+    const container = { name: 'app', image: 'busybox:1.36', command: ['sh', '-c', script], env: [{ name: 'MY_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] };
+    await s.json('POST', `${ns}/pods`, { body: pod('addr', { restartPolicy: 'Never', containers: [container] }) });
+    await s.json('POST', `${ns}/pods`, { body: pod('host', { restartPolicy: 'Never', hostNetwork: true, containers: [container] }) });
+    for (const [name, hostname] of [['addr', 'addr'], ['host', 'node-1']]) {
+      const done = await eventually(() => getPod(s, name), phaseIs('Succeeded'), `pod ${name} done`);
+      const ip = done.status.podIP;
+      expect(ip).toBe(name === 'host' ? done.status.hostIP : ip);
+      expect(ip).toMatch(name === 'host' ? /^172\.18\.0\.\d+$/ : /^10\.244\.1\.\d+$/);
+      expect(await (await s.request('GET', `${ns}/pods/${name}/log`)).text()).toBe(`${hostname}\n${ip} \nenv ${ip}\n${ip}\t${hostname}\n`);
+    }
+  });
+
   it('an image whose tag is not published: ErrImagePull, then ImagePullBackOff; the pod stays Pending', async () => {
     const s = await cluster(1);
     await s.json('POST', `${ns}/pods`, { body: pod('bad', { containers: [{ name: 'app', image: 'nginx:1.999' }] }) });
