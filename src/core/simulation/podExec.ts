@@ -14,9 +14,9 @@ import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ProcessStreamSession, StreamOptions, StreamSession } from '../http/upgrade';
 import type { Clock } from '../util/clock';
-import { processStreamSession } from './processStream';
-import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerViewSource } from './containerView';
-import { startExec } from './containerExec';
+import { processStreamSession, type ProcessStreamOptions } from './processStream';
+import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerView, type ContainerViewSource } from './containerView';
+import { lineShell, startExec } from './containerExec';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
 import type { ClusterNetwork } from './clusterNetwork';
@@ -56,6 +56,11 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
+/** What an exec'd command does on its terminal's ^C: an interactive shell starts a new line; any other program dies of it. */
+function sigintOf(view: ContainerView, command: string[]): ProcessStreamOptions['sigint'] {
+  return lineShell(view, command, () => new Date()) ? { writes: '\n' } : 'dies';
+}
+
 /**
  * The pod's node's kubelet answering exec: undefined when no simulated
  * kubelet serves the node (it is not simulated, or its kubelet is stopped),
@@ -72,8 +77,13 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   const statusFor = (code: number) => (code === 0 ? success : nonZeroExit(command, code));
   const now = source.now().getTime();
   // The exec'd process streams as it runs: its output as the clock reaches it, its input as it comes (a shell's prompts included).
-  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty });
-  if (start.started) return processStreamSession({ now: () => source.now(), sleep: (ms, signal) => source.sleep(ms, signal) }, options, new RecordedProcess(start, now), { statusFor });
+  // The process's own files: the sockets it listens on are known by them, and close when it ends (not a daemon it started).
+  const files = new Map(view.files);
+  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty, files });
+  if (start.started) {
+    const clock = { now: () => source.now(), sleep: (ms: number, signal?: AbortSignal) => source.sleep(ms, signal) };
+    return processStreamSession(clock, options, new RecordedProcess(start, now), { statusFor, sigint: sigintOf(view, command), onEnd: (at) => source.network.closeOwnedBy(files, at) });
+  }
   const error = internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${start.error}`);
   return { options, readsStdin: false, statusFor, run: async () => ({ stdout: '', stderr: '', status: error }) };
 }

@@ -90,4 +90,45 @@ describe('process streams', () => {
     expect(await attached.done).toEqual({ status: 'Success', code: 0 });
     expect(recorded.read(t0 + 2000).ended).toBe(true);
   });
+
+  it("a process that dies of the terminal's ^C ends with 130 and is reported ended then; one the client leaves is not", async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const ends: number[] = [];
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: 'dies', onEnd: (at) => ends.push(at - t0) });
+    let screen = '';
+    const attached = session.attach((_s, text) => (screen += text));
+    attached.input('abc\x03');
+    expect(await attached.done).toEqual({ status: 'Failure', code: 130 });
+    expect(screen).toBe('hello\nabc^C');
+    expect(ends).toEqual([2000]);
+
+    const other = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const left = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: false }, other, { statusFor, onEnd: (at) => ends.push(at - t0) }).attach(() => {});
+    left.detach();
+    await left.done;
+    expect(ends).toEqual([2000]);
+  });
+
+  it('a process waiting to look at the cluster is looked at again when the clock reaches where it waits', async () => {
+    const clock = new FakeClock(new Date(t0));
+    let reached = t0;
+    // It runs only to a second past the clock each time, as a process about to observe the cluster does, and exits at +3s.
+    const process: RuntimeProcess = {
+      advance(_until, _steps, present = t0) {
+        reached = Math.min(present + 1000, t0 + 3000);
+        return { output: [], reached, ...(reached >= t0 + 3000 ? { exit: { code: 4, at: t0 + 3000 } } : {}) };
+      },
+      input: () => {},
+      closeInput: () => {},
+    };
+    const recorded = new RecordedProcess({ started: true, process }, t0);
+    const attached = processStreamSession(clock, { stdin: false, stdout: true, stderr: true, tty: false }, recorded, { statusFor }).attach(() => {});
+    await settle();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      await settle();
+    }
+    expect(await attached.done).toEqual({ status: 'Failure', code: 4 });
+  });
 });

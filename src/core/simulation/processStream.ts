@@ -4,7 +4,9 @@
  * reaches it; what the client sends, given to the process as it comes. With
  * a terminal, the part a pty plays too: keystrokes echoed, a line edited
  * (backspace, ^C drops it) and handed over on Enter, ^D on an empty line the
- * end of input.
+ * end of input; ^C's SIGINT is handled by a shell, and kills any other
+ * process. A client leaving does not end the process: as containerd does,
+ * it runs on unattended.
  */
 import type { Clock } from '../util/clock';
 import type { AttachedProcess, ProcessStreamSession, StreamOptions } from '../http/upgrade';
@@ -17,10 +19,23 @@ export interface ProcessStreamOptions {
   statusFor(code: number): Record<string, unknown>;
   /** The client leaving closes the process's stdin (a container's stdinOnce). */
   closeInputOnDetach?: boolean;
+  /**
+   * The terminal's SIGINT (^C): a process that handles it (an interactive
+   * shell) writes `writes` and reads its next line; `dies`: it is killed by
+   * it (exit code 130). Default: handled with a newline.
+   */
+  sigint?: 'dies' | { writes: string };
+  /** Told once the process has ended (exited or was killed), with when: not when the client leaves, as a process goes on without it. */
+  onEnd?(at: number): void;
 }
 
+/** A process killed by a signal ends with 128 + its number. */
+const sigintExit = 130;
+/** How long the stream sleeps when nothing is due (input or the clock wakes it sooner). */
+const idleMs = 3_600_000;
+
 /** A terminal's line discipline in front of the process: echo and line editing, a whole line given on Enter. */
-function terminal(echo: (text: string) => void, give: (text: string) => void, end: () => void) {
+function terminal(echo: (text: string) => void, give: (text: string) => void, end: () => void, interrupt: () => void) {
   let line = '';
   let escape = 0;
   return (text: string) => {
@@ -40,9 +55,9 @@ function terminal(echo: (text: string) => void, give: (text: string) => void, en
           echo('\b \b');
         }
       } else if (c === '\x03') {
-        echo('^C\r\n');
+        echo('^C');
         line = '';
-        give('\n');
+        interrupt();
       } else if (c === '\x04') {
         if (!line) end();
       } else if (c >= ' ') {
@@ -58,6 +73,8 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
     options,
     attach(write): AttachedProcess {
       const gone = new AbortController();
+      /** Killed by the terminal's SIGINT. */
+      let killed = false;
       let wake = new AbortController();
       const now = () => clock.now().getTime();
       const history = opts.fromNow ? recorded.read(now()).entries : [];
@@ -81,12 +98,17 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
             lastSeq = e.seq;
             lastSent = e.line.length;
           }
-          if (log.ended) return opts.statusFor(recorded.exit?.code ?? 0);
+          if (log.ended) {
+            const at = Math.min(recorded.stoppedAt ?? Infinity, recorded.exit?.at ?? Infinity);
+            opts.onEnd?.(at);
+            return opts.statusFor(killed && recorded.stoppedAt === at ? sigintExit : (recorded.exit?.code ?? 0));
+          }
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
           const signal = AbortSignal.any([wake.signal, gone.signal]);
-          const wait = log.next === undefined ? 3_600_000 : log.next - now();
-          if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
+          // Its next write, or where it stopped running ahead (it waits there to look at the cluster): a look again is due then.
+          const due = Math.min(log.next ?? Infinity, recorded.runTo);
+          await clock.sleep(Math.min(idleMs, Math.max(1, due - now())), signal).catch(() => undefined);
         }
       })();
 
@@ -98,7 +120,18 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         recorded.closeInput(now());
         nudge();
       };
-      const type = options.tty ? terminal((t) => write(1, t), give, closeInput) : give;
+      const interrupt = () => {
+        const sigint = opts.sigint ?? { writes: '\n' };
+        if (sigint === 'dies') {
+          killed = true;
+          recorded.stop(now());
+          nudge();
+        } else {
+          write(1, sigint.writes.replace(/\n/g, '\r\n'));
+          give('\n');
+        }
+      };
+      const type = options.tty ? terminal((t) => write(1, t), give, closeInput, interrupt) : give;
       return {
         input: (text) => {
           if (options.stdin) type(text);
