@@ -321,6 +321,26 @@ describe('exec into a simulated container', () => {
     expect(await fetch(8082)).toBe('srv\n');
   });
 
+  it('python with -it: its REPL, ^C a KeyboardInterrupt, ^D the end', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'py' }, spec: { containers: [{ name: 'app', image: 'python:3.13', command: ['sleep', '3600'] }] } });
+    const q = new URLSearchParams({ stdin: 'true', stdout: 'true', tty: 'true', command: 'python3' });
+    const request = new Request(`http://127.0.0.1:8080${ns}/pods/py/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+    await s.server.handle(request);
+    const session = upgradeSessionOf(request);
+    if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
+    let out = '';
+    const attached = session.attach((_stream, text) => (out += text));
+    await eventually(async () => out, (o) => o.endsWith('>>> '), 'the prompt');
+    attached.input('6 * 7\r');
+    await eventually(async () => out, (o) => o.endsWith('42\r\n>>> '), 'the answer');
+    attached.input('pri\x03');
+    await eventually(async () => out, (o) => o.endsWith('KeyboardInterrupt\r\n>>> '), 'the interrupt');
+    attached.input('\x04');
+    expect(await attached.done).toEqual({ metadata: {}, status: 'Success' });
+    expect(out).toBe('Python 3.13.1 (main, Dec  4 2024, 20:40:27) [GCC 12.2.0] on linux\r\nType "help", "copyright", "credits" or "license" for more information.\r\n>>> 6 * 7\r\n42\r\n>>> pri^C\r\nKeyboardInterrupt\r\n>>> \r\n');
+  });
+
   it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });

@@ -17,6 +17,7 @@ import type { Clock } from '../util/clock';
 import { processStreamSession, type ProcessStreamOptions } from './processStream';
 import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerView, type ContainerViewSource } from './containerView';
 import { lineShell, startExec } from './containerExec';
+import { replInterrupt } from './interpreterRepl';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
 import type { ClusterNetwork } from './clusterNetwork';
@@ -56,9 +57,11 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
-/** What an exec'd command does on its terminal's ^C: an interactive shell starts a new line; any other program dies of it. */
+/** What an exec'd command does on its terminal's ^C: an interactive shell starts a new line, a REPL says so first; any other program dies of it. */
 function sigintOf(view: ContainerView, command: string[]): ProcessStreamOptions['sigint'] {
-  return lineShell(view, command, () => new Date()) ? { writes: '\n' } : 'dies';
+  if (lineShell(view, command, () => new Date())) return { writes: '\n' };
+  const repl = replInterrupt(command);
+  return repl !== undefined ? { writes: repl } : 'dies';
 }
 
 /**
