@@ -131,4 +131,37 @@ describe('process streams', () => {
     }
     expect(await attached.done).toEqual({ status: 'Failure', code: 4 });
   });
+
+  it("a terminal's keys as a Linux tty in canonical mode: DEL, ^U, ^W edit; ^C drops the line for the shell; ^D hands over a partial line, then ends the input", async () => {
+    const clock = new FakeClock(new Date(t0 + 5000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { fromNow: true, statusFor });
+    let screen = '';
+    const attached = session.attach((_s, text) => (screen += text));
+    const typed = async (keys: string) => {
+      screen = '';
+      attached.input(keys);
+      await settle();
+      return screen;
+    };
+    expect(await typed('lx\x7fs\r')).toBe('lx\b \bs\r\ngot ls\n');
+    expect(await typed('abc\x15ok\r')).toBe('abc\b \b\b \b\b \bok\r\ngot ok\n');
+    expect(await typed('echo foo\x17bar\r')).toBe('echo foo\b \b\b \b\b \bbar\r\ngot echo bar\n');
+    // ^C: the line is gone; the shell (by default) starts a new one.
+    expect(await typed('abc\x03')).toBe('abc^C\r\ngot \n');
+    // ^D with a partial line hands it over: it can no longer be erased, and the next line ends it.
+    expect(await typed('ab\x04\x7fc\r')).toBe('abc\r\ngot abc\n');
+    // ^Z's stop is discarded (the line with it), ^\\ is ignored by the shell.
+    expect(await typed('x\x1ay\x1c\r')).toBe('x^Zy^\\\r\ngot \n');
+    attached.input('last\x04\x04');
+    expect(await attached.done).toEqual({ status: 'Success', code: 0 });
+  });
+
+  it('^\\ kills a process that does not handle it with 131', async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: 'dies' }).attach(() => {});
+    attached.input('\x1a\x1c');
+    expect(await attached.done).toEqual({ status: 'Failure', code: 131 });
+  });
 });

@@ -2,15 +2,17 @@
  * Streams a simulated container's process to a client (attach, and exec of
  * a process that takes time): what it writes, sent as the server clock
  * reaches it; what the client sends, given to the process as it comes. With
- * a terminal, the part a pty plays too: keystrokes echoed, a line edited
- * (backspace, ^C drops it) and handed over on Enter, ^D on an empty line the
- * end of input; ^C's SIGINT is handled by a shell, and kills any other
- * process. A client leaving does not end the process: as containerd does,
- * it runs on unattended.
+ * a terminal, the part a pty plays too (util/ttyLineDiscipline.ts, canonical
+ * mode): keystrokes echoed, a line edited and handed over on Enter, ^D on an
+ * empty line the end of input. ^C's SIGINT is handled by a shell or a REPL,
+ * and kills any other process, as ^\ does (a shell ignores it); ^Z's stop
+ * is discarded, the exec'd process's group being orphaned. A client leaving
+ * does not end the process: as containerd does, it runs on unattended.
  */
 import type { Clock } from '../util/clock';
 import type { AttachedProcess, ProcessStreamSession, StreamOptions } from '../http/upgrade';
 import type { RecordedProcess } from './containerRuntime';
+import { ttyLineDiscipline, type TtySignal } from '../util/ttyLineDiscipline';
 
 export interface ProcessStreamOptions {
   /** What the process wrote before the client came is not sent (attach starts from now). */
@@ -21,8 +23,9 @@ export interface ProcessStreamOptions {
   closeInputOnDetach?: boolean;
   /**
    * The terminal's SIGINT (^C): a process that handles it (an interactive
-   * shell) writes `writes` and reads its next line; `dies`: it is killed by
-   * it (exit code 130). Default: handled with a newline.
+   * shell, a REPL) writes `writes` and reads its next line, and ignores
+   * SIGQUIT; `dies`: either kills it (exit code 130, 131). Default: handled
+   * with a newline (an attached container's shell).
    */
   sigint?: 'dies' | { writes: string };
   /** Told once the process has ended (exited or was killed), with when: not when the client leaves, as a process goes on without it. */
@@ -30,51 +33,17 @@ export interface ProcessStreamOptions {
 }
 
 /** A process killed by a signal ends with 128 + its number. */
-const sigintExit = 130;
+const killedBy = { SIGINT: 130, SIGQUIT: 131 } as const;
 /** How long the stream sleeps when nothing is due (input or the clock wakes it sooner). */
 const idleMs = 3_600_000;
-
-/** A terminal's line discipline in front of the process: echo and line editing, a whole line given on Enter. */
-function terminal(echo: (text: string) => void, give: (text: string) => void, end: () => void, interrupt: () => void) {
-  let line = '';
-  let escape = 0;
-  return (text: string) => {
-    for (const c of text) {
-      if (escape) {
-        // ESC [ ... final letter: arrow keys and the like are ignored.
-        if (escape === 1) escape = c === '[' ? 2 : 0;
-        else if (/[A-Za-z~]/.test(c)) escape = 0;
-      } else if (c === '\x1b') escape = 1;
-      else if (c === '\r' || c === '\n') {
-        echo('\r\n');
-        give(line + '\n');
-        line = '';
-      } else if (c === '\x7f' || c === '\b') {
-        if (line) {
-          line = [...line].slice(0, -1).join('');
-          echo('\b \b');
-        }
-      } else if (c === '\x03') {
-        echo('^C');
-        line = '';
-        interrupt();
-      } else if (c === '\x04') {
-        if (!line) end();
-      } else if (c >= ' ') {
-        line += c;
-        echo(c);
-      }
-    }
-  };
-}
 
 export function processStreamSession(clock: Clock, options: StreamOptions, recorded: RecordedProcess, opts: ProcessStreamOptions): ProcessStreamSession {
   return {
     options,
     attach(write): AttachedProcess {
       const gone = new AbortController();
-      /** Killed by the terminal's SIGINT. */
-      let killed = false;
+      /** The code of a process the terminal's signal killed. */
+      let killed: number | undefined;
       let wake = new AbortController();
       const now = () => clock.now().getTime();
       const history = opts.fromNow ? recorded.read(now()).entries : [];
@@ -101,7 +70,7 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
           if (log.ended) {
             const at = Math.min(recorded.stoppedAt ?? Infinity, recorded.exit?.at ?? Infinity);
             opts.onEnd?.(at);
-            return opts.statusFor(killed && recorded.stoppedAt === at ? sigintExit : (recorded.exit?.code ?? 0));
+            return opts.statusFor(killed !== undefined && recorded.stoppedAt === at ? killed : (recorded.exit?.code ?? 0));
           }
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
@@ -120,18 +89,20 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         recorded.closeInput(now());
         nudge();
       };
-      const interrupt = () => {
+      const signal = (sig: TtySignal) => {
         const sigint = opts.sigint ?? { writes: '\n' };
+        if (sig === 'SIGTSTP') return;
         if (sigint === 'dies') {
-          killed = true;
+          killed = killedBy[sig];
           recorded.stop(now());
           nudge();
-        } else {
+        } else if (sig === 'SIGINT') {
           write(1, sigint.writes.replace(/\n/g, '\r\n'));
           give('\n');
         }
       };
-      const type = options.tty ? terminal((t) => write(1, t), give, closeInput, interrupt) : give;
+      const tty = options.tty ? ttyLineDiscipline({ echo: (t) => write(1, t), data: give, eof: closeInput, signal }) : undefined;
+      const type = tty ? (text: string) => tty.input(text) : give;
       return {
         input: (text) => {
           if (options.stdin) type(text);
