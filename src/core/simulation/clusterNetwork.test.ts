@@ -6,6 +6,7 @@ import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
 import { dnsQuery, resolveHost, searchNames, parseResolvConf } from './clusterDns';
 import { connect } from './kubeProxy';
 import { startProcess } from './containerProcess';
+import { execInContainer } from './containerExec';
 import type { ContainerView } from './containerView';
 import { unknownImage, type SimulatedImage } from './image';
 
@@ -231,6 +232,10 @@ describe('network tools', () => {
       const end = p.advance(t0 + 3_600_000, 10_000, t0 + base + 1100);
       expect({ output: end.output.map((o) => [o.at - t0 - base, o.text]), exit: end.exit && [end.exit.code, end.exit.at - t0 - base] }).toEqual({ output: [[1100, 'ping\nnc: 0\n']], exit: [0, 1100] });
     }
+  });
+
+  it('nc -l waiting for a client in a process with no server clock to wait for is stopped by the step budget, as killed', () => {
+    expect(execInContainer(viewOf('web-2'), ['nc', '-l', '-p', '7000'], '', new Date(t0))).toMatchObject({ started: true, exitCode: 137 });
   });
 
   it('nc -z connects and closes: an nc -l server takes that as its connection', () => {

@@ -380,7 +380,7 @@ const acceptPollMs = 100;
  * exits; a second client is refused.
  */
 export function* nc(args: string[], ctx: ToolContext): Run<number> {
-  const o = parseOptions(args, 'pwseio', new Set());
+  const o = parseOptions(args, 'pwseioq', new Set());
   if (o.missing) {
     ctx.err(`nc: option requires an argument -- '${o.missing}'\n`);
     return 1;
@@ -427,6 +427,8 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
         return 0;
       }
       yield { kind: 'sleep', ms: acceptPollMs };
+      // Each look counts against a step budget, so a process run with no server clock to wait for (present unknown) still stops.
+      yield { kind: 'tick' };
     }
   }
   const [host, portText] = o.operands;
