@@ -309,6 +309,14 @@ describe('exec into a simulated container', () => {
     expect(fg.out()).toBe('^C');
     expect(await fetch(8080)).toBe(refused);
 
+    // nc's handler says so before it dies of the signal.
+    const ncTty = await open(['nc', '-l', '-p', '7001'], { stdin: 'true', stdout: 'true', tty: 'true' });
+    ncTty.attached.input('\x04');
+    await eventually(async () => (await ran(s, 'srv', ['sh', '-c', 'nc -zv 127.0.0.1 7001 2>&1; echo $?'])).stdout, (o) => o === '127.0.0.1 (127.0.0.1:7001) open\n0\n', 'nc -l listening');
+    ncTty.attached.input('\x03');
+    expect(await ncTty.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ message: '130' }] } });
+    expect(ncTty.out()).toBe('^Cpunt!\r\n');
+
     // The client leaving does not end the process (the runtime keeps it): it still serves.
     const left = await open(['httpd', '-f', '-p', '8081', '-h', '/'], { stdout: 'true' });
     await eventually(() => fetch(8081), (o) => o === 'srv\n', 'httpd -f serving');

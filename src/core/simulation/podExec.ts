@@ -57,11 +57,16 @@ function internalError(message: string): Record<string, unknown> {
   return { metadata: {}, status: 'Failure', message: `Internal error occurred: ${text}`, reason: 'InternalError', details: { causes: [{ message: text }] }, code: 500 };
 }
 
-/** What an exec'd command does on its terminal's ^C: an interactive shell starts a new line, a REPL says so first; any other program dies of it. */
+/**
+ * What an exec'd command does on its terminal's ^C: an interactive shell
+ * starts a new line, a REPL says so first; any other program dies of it,
+ * busybox nc after its handler's `punt!`.
+ */
 function sigintOf(view: ContainerView, command: string[]): ProcessStreamOptions['sigint'] {
-  if (lineShell(view, command, () => new Date())) return { writes: '\n' };
+  if (lineShell(view, command, () => new Date())) return { handles: '\n' };
   const repl = replInterrupt(command);
-  return repl !== undefined ? { writes: repl } : 'dies';
+  if (repl !== undefined) return { handles: repl };
+  return { dies: command[0]?.replace(/^.*\//, '') === 'nc' ? 'punt!\n' : '' };
 }
 
 /**

@@ -95,7 +95,7 @@ describe('process streams', () => {
     const clock = new FakeClock(new Date(t0 + 2000));
     const ends: number[] = [];
     const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
-    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: 'dies', onEnd: (at) => ends.push(at - t0) });
+    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: { dies: '' }, onEnd: (at) => ends.push(at - t0) });
     let screen = '';
     const attached = session.attach((_s, text) => (screen += text));
     attached.input('abc\x03');
@@ -160,7 +160,7 @@ describe('process streams', () => {
   it('^\\ kills a process that does not handle it with 131', async () => {
     const clock = new FakeClock(new Date(t0 + 2000));
     const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
-    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: 'dies' }).attach(() => {});
+    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: { dies: '' } }).attach(() => {});
     attached.input('\x1a\x1c');
     expect(await attached.done).toEqual({ status: 'Failure', code: 131 });
   });

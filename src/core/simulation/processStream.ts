@@ -23,11 +23,12 @@ export interface ProcessStreamOptions {
   closeInputOnDetach?: boolean;
   /**
    * The terminal's SIGINT (^C): a process that handles it (an interactive
-   * shell, a REPL) writes `writes` and reads its next line, and ignores
-   * SIGQUIT; `dies`: either kills it (exit code 130, 131). Default: handled
-   * with a newline (an attached container's shell).
+   * shell, a REPL) writes `handles` and reads its next line, and ignores
+   * SIGQUIT; one that `dies` of either writes that (a handler's last words,
+   * nc's `punt!`) and is gone (exit code 130, 131). Default: handled with a
+   * newline (an attached container's shell).
    */
-  sigint?: 'dies' | { writes: string };
+  sigint?: { handles: string } | { dies: string };
   /** Told once the process has ended (exited or was killed), with when: not when the client leaves, as a process goes on without it. */
   onEnd?(at: number): void;
 }
@@ -90,14 +91,15 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         nudge();
       };
       const signal = (sig: TtySignal) => {
-        const sigint = opts.sigint ?? { writes: '\n' };
+        const sigint = opts.sigint ?? { handles: '\n' };
         if (sig === 'SIGTSTP') return;
-        if (sigint === 'dies') {
+        if ('dies' in sigint) {
+          if (sigint.dies) write(1, sigint.dies.replace(/\n/g, '\r\n'));
           killed = killedBy[sig];
           recorded.stop(now());
           nudge();
         } else if (sig === 'SIGINT') {
-          write(1, sigint.writes.replace(/\n/g, '\r\n'));
+          write(1, sigint.handles.replace(/\n/g, '\r\n'));
           give('\n');
         }
       };
