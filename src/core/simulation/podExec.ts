@@ -17,6 +17,8 @@ import type { Clock } from '../util/clock';
 import { processStreamSession, type ProcessStreamOptions } from './processStream';
 import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerView, type ContainerViewSource } from './containerView';
 import { lineShell, startExec } from './containerExec';
+import { containerArgv } from './containerProcess';
+import { imageFor } from './image';
 import { replInterrupt } from './interpreterRepl';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
@@ -70,6 +72,20 @@ function sigintOf(view: ContainerView, command: string[]): ProcessStreamOptions[
 }
 
 /**
+ * What a container's own process (PID 1) does on its terminal's ^C: a shell
+ * reading commands or a REPL handles it; any other ignores it, as the
+ * kernel spares a namespace's init the signals it has no handler for.
+ */
+function mainSigint(container: Record<string, unknown>): ProcessStreamOptions['sigint'] {
+  const image = imageFor(String(container['image'] ?? ''));
+  const argv = containerArgv(container, image, new Map());
+  const name = argv[0]?.replace(/^.*\//, '') ?? '';
+  if (/^(sh|ash|bash|dash)$/.test(name) && !argv.slice(1).some((a) => !/^-[a-z]+$/.test(a) || a.includes('c'))) return { handles: '\n' };
+  const repl = replInterrupt(argv);
+  return repl !== undefined ? { handles: repl } : { ignored: true };
+}
+
+/**
  * The pod's node's kubelet answering exec: undefined when no simulated
  * kubelet serves the node (it is not simulated, or its kubelet is stopped),
  * a Response when it refuses, else the session to run.
@@ -112,5 +128,5 @@ export async function simulatedAttach(get: CoreObjectGetter, source: SimulatedKu
   const c = podContainers(pod).find((x) => x['name'] === container) ?? {};
   const recorded = await source.runtime.process(String(status['containerID']), pod, container, running.startedAt);
   const streams = { ...options, stdin: options.stdin && c['stdin'] === true, tty: options.tty && c['tty'] === true };
-  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true });
+  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true, sigint: mainSigint(c) });
 }

@@ -164,4 +164,14 @@ describe('process streams', () => {
     attached.input('\x1a\x1c');
     expect(await attached.done).toEqual({ status: 'Failure', code: 131 });
   });
+
+  it("a process that ignores SIGINT (PID 1 with no handler): ^C only drops the line", async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    let screen = '';
+    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { fromNow: true, statusFor, sigint: { ignored: true } }).attach((_s, text) => (screen += text));
+    attached.input('abc\x03def\r');
+    await settle();
+    expect(screen).toBe('abc^Cdef\r\ngot def\n');
+  });
 });

@@ -25,10 +25,11 @@ export interface ProcessStreamOptions {
    * The terminal's SIGINT (^C): a process that handles it (an interactive
    * shell, a REPL) writes `handles` and reads its next line, and ignores
    * SIGQUIT; one that `dies` of either writes that (a handler's last words,
-   * nc's `punt!`) and is gone (exit code 130, 131). Default: handled with a
-   * newline (an attached container's shell).
+   * nc's `punt!`) and is gone (exit code 130, 131); one `ignored` does
+   * nothing (a container's PID 1 with no handler). Default: handled with a
+   * newline (a shell).
    */
-  sigint?: { handles: string } | { dies: string };
+  sigint?: { handles: string } | { dies: string } | { ignored: true };
   /** Told once the process has ended (exited or was killed), with when: not when the client leaves, as a process goes on without it. */
   onEnd?(at: number): void;
 }
@@ -92,7 +93,7 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
       };
       const signal = (sig: TtySignal) => {
         const sigint = opts.sigint ?? { handles: '\n' };
-        if (sig === 'SIGTSTP') return;
+        if (sig === 'SIGTSTP' || 'ignored' in sigint) return;
         if ('dies' in sigint) {
           if (sigint.dies) write(1, sigint.dies.replace(/\n/g, '\r\n'));
           killed = killedBy[sig];
