@@ -4,7 +4,8 @@
  * which cannot take a WebSocket upgrade and streams over messages instead.
  * A shell with a terminal (prompt, echo, editing by the container's line
  * discipline), the exit code printed as kubectl prints it, a command run with
- * -i alone (the line edited in the page, ^D ending the input), a refusal,
+ * -i alone (the line edited in the page as a canonical tty does, ^D ending
+ * the input, ^C leaving), a refusal,
  * the stream left when the view closes, and a Service opened in a tab
  * through the API server's proxy.
  */
@@ -85,10 +86,35 @@ describe('Exec view of a Pod', () => {
     await expect.poll(phase, { timeout: 30_000 }).toBe('open');
     await typeLine('one');
     await expect.poll(screen, { timeout: 30_000 }).toBe('one\ngot one');
+    // As a tty in canonical mode: ^U takes back the line, ^W a word; ^D hands over a partial line, which the next line completes.
+    await page.keyboard.type('junk');
+    await page.keyboard.press('Control+u');
+    await page.keyboard.type('two three');
+    await page.keyboard.press('Control+w');
+    await typeLine('four');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('one\ngot one\ntwo four\ngot two four');
+    await page.keyboard.type('fi');
+    await page.keyboard.press('Control+d');
+    await page.keyboard.press('Backspace');
+    await typeLine('ve');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('one\ngot one\ntwo four\ngot two four\nfive\ngot five');
     await page.keyboard.press('Control+d');
     await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
-    expect(await screen()).toBe('one\ngot one\nbye');
+    expect(await screen()).toBe('one\ngot one\ntwo four\ngot two four\nfive\ngot five\nbye');
     expect(await stateText()).toBe('The command ended.');
+  });
+
+  it('-i without -t: ^C kills kubectl, which leaves the stream', async () => {
+    await page.getByTestId('exec-command-input').fill('cat');
+    await page.getByTestId('exec-connect').click();
+    await expect.poll(phase, { timeout: 30_000 }).toBe('open');
+    await typeLine('hi');
+    await expect.poll(screen, { timeout: 30_000 }).toBe('hi\nhi');
+    await page.keyboard.type('bye');
+    await page.keyboard.press('Control+c');
+    await expect.poll(phase, { timeout: 30_000 }).toBe('ended');
+    expect(await screen()).toBe('hi\nhi\nbye^C');
+    expect(await stateText()).toBe('Disconnected.');
   });
 
   it('a command the container does not have is refused as the runtime refuses it', async () => {

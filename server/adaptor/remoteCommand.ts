@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession } from '../../src/core/http/upgrade';
+import { ttyLineDiscipline } from '../../src/core/util/ttyLineDiscipline';
 import { acceptWebSocket, isWebSocketRequest, offeredProtocols, refuseUpgrade } from './websocket';
 
 /** What the kubelet's streaming server negotiates, newest first. */
@@ -139,76 +140,65 @@ function serveCommand(session: ExecStreamSession, protocol: string, incoming: In
 
 /**
  * Feeds a shell its input a line at a time. With a terminal, the terminal's
- * part too: the prompt, echo, backspace, ^C (drops the line) and ^D on an
- * empty line (end of input); escape sequences (arrow keys) are ignored.
+ * part too: the prompt, and the canonical line discipline
+ * (ttyLineDiscipline.ts): echo, DEL, ^U, ^W, ^C (the line dropped; the
+ * shell's SIGINT a new prompt), ^D (a partial line handed over, on an empty
+ * line the end of input). Without one, kubectl's own terminal edited the
+ * lines: they come as typed.
  */
 export function lineDiscipline(shell: LineSession, tty: boolean, write: (stdout: string, stderr: string) => void, exit: (code: number) => void) {
-  let buffer = '';
-  let escape = 0;
+  // What the shell has read of its next line (a partial line handed over by ^D waits for the rest).
+  let pending = '';
   let done = false;
-  const run = (line: string) => {
+  const run = (line: string, last = false) => {
     const result = shell.line(line);
     write(result.stdout, result.stderr);
     if (result.exit !== undefined) {
       done = true;
       exit(result.exit);
-    } else if (tty) write(shell.prompt(), '');
+    } else if (tty && !last) write(shell.prompt(), '');
   };
+  const take = (text: string) => {
+    pending += text;
+    for (let nl = pending.indexOf('\n'); nl >= 0 && !done; nl = pending.indexOf('\n')) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      run(line);
+    }
+  };
+  const end = () => {
+    if (done) return;
+    if (pending) run(pending, true);
+    if (!done) {
+      done = true;
+      exit(shell.lastStatus());
+    }
+  };
+  const terminal = tty
+    ? ttyLineDiscipline({
+        // Keys typed after the shell ended in the same message reach no one.
+        echo: (text) => done || write(text, ''),
+        data: take,
+        // The shell leaves its prompt's line at the end of its input.
+        eof: () => {
+          if (done) return;
+          write('\n', '');
+          end();
+        },
+        signal: (sig) => {
+          if (sig === 'SIGINT' && !done) write('\n' + shell.prompt(), '');
+        },
+      })
+    : undefined;
   return {
     begin() {
       if (tty) write(shell.prompt(), '');
     },
     input(text: string) {
-      for (const c of text) {
-        if (done) return;
-        if (!tty) {
-          if (c === '\n') {
-            const line = buffer;
-            buffer = '';
-            run(line);
-          } else buffer += c;
-          continue;
-        }
-        if (escape) {
-          // ESC [ ... final letter
-          if (escape === 1 && c !== '[') escape = 0;
-          else if (escape === 1) escape = 2;
-          else if (/[A-Za-z~]/.test(c)) escape = 0;
-          continue;
-        }
-        if (c === '\x1b') escape = 1;
-        else if (c === '\r' || c === '\n') {
-          write('\n', '');
-          const line = buffer;
-          buffer = '';
-          run(line);
-        } else if (c === '\x7f' || c === '\b') {
-          if (buffer) {
-            buffer = [...buffer].slice(0, -1).join('');
-            write('\b \b', '');
-          }
-        } else if (c === '\x03') {
-          buffer = '';
-          write('^C\n' + shell.prompt(), '');
-        } else if (c === '\x04') {
-          if (!buffer) {
-            write('\n', '');
-            done = true;
-            exit(shell.lastStatus());
-          }
-        } else if (c >= ' ') {
-          buffer += c;
-          write(c, '');
-        }
-      }
-    },
-    end() {
       if (done) return;
-      if (buffer) run(buffer);
-      if (!done) {
-        done = true;
-        exit(shell.lastStatus());
-      }
+      if (terminal) terminal.input(text);
+      else take(text);
     },
+    end,
   };
 }

@@ -6,6 +6,7 @@ import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
 import { dnsQuery, resolveHost, searchNames, parseResolvConf } from './clusterDns';
 import { connect } from './kubeProxy';
 import { startProcess } from './containerProcess';
+import { execInContainer } from './containerExec';
 import type { ContainerView } from './containerView';
 import { unknownImage, type SimulatedImage } from './image';
 
@@ -213,10 +214,36 @@ describe('network tools', () => {
     runIn('web-2', 'echo pong | nc -l -p 7000');
     // One -v leaves a refusal unsaid; -vv reports it.
     expect(runIn('client', 'nc -zv web 80; echo $?; nc -zv 10.244.2.7 7001; echo $?; nc -z -vv 10.244.2.7 7001', { at: 1000 })).toMatchObject({ stdout: '0\n1\n', stderr: 'web (10.96.100.10:80) open\nnc: 10.244.2.7 (10.244.2.7:7001): Connection refused\nsent 0, rcvd 0\n', code: 1 });
-    expect(runIn('client', 'echo ping | nc 10.244.2.7 7000; echo ping | nc -vv 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\npong\n', stderr: '10.244.2.7 (10.244.2.7:7000) open\nsent 5, rcvd 5\n', code: 0 });
+    expect(runIn('client', 'echo ping | nc -vv 10.244.2.7 7000', { at: 1000 })).toMatchObject({ stdout: 'pong\n', stderr: '10.244.2.7 (10.244.2.7:7000) open\nsent 5, rcvd 5\n', code: 0 });
     expect(runIn('client', 'nc -z -v -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: 'nc: web (10.96.100.10:81): Connection timed out\n', code: 1, exitAt: 2000 });
     expect(runIn('client', 'nc -z -w 2 web 81', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 2000 });
     expect(runIn('client', 'nc -z nowhere 80', { at: 1000 })).toMatchObject({ stderr: "nc: bad address 'nowhere'\n", code: 1 });
+  });
+
+  it('nc -l takes one connection: it prints what the client sent and exits, and the next client is refused (-k too, without -e)', () => {
+    for (const [flags, base] of [['-l', 0], ['-lk', 10_000]] as const) {
+      const server = startProcess(viewOf('web-2'), ['sh', '-c', `echo pong | nc ${flags} -p 7000; echo "nc: $?"`], t0 + base, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+      if (!server.started) throw new Error(server.error);
+      const p = server.process;
+      // It listens, looking for its connection up to a second past the server clock.
+      expect(p.advance(t0 + 3_600_000, 10_000, t0 + base)).toMatchObject({ output: [], reached: t0 + base + 1100 });
+      expect(runIn('client', 'echo ping | nc 10.244.2.7 7000', { at: base + 500 })).toMatchObject({ stdout: 'pong\n', stderr: '', code: 0 });
+      expect(runIn('client', 'echo again | nc -vv 10.244.2.7 7000; wget -qO- 10.244.2.7:7000', { at: base + 600 })).toMatchObject({ stdout: '', stderr: "nc: 10.244.2.7 (10.244.2.7:7000): Connection refused\nsent 0, rcvd 0\nwget: can't connect to remote host (10.244.2.7): Connection refused\n", code: 1 });
+      const end = p.advance(t0 + 3_600_000, 10_000, t0 + base + 1100);
+      expect({ output: end.output.map((o) => [o.at - t0 - base, o.text]), exit: end.exit && [end.exit.code, end.exit.at - t0 - base] }).toEqual({ output: [[1100, 'ping\nnc: 0\n']], exit: [0, 1100] });
+    }
+  });
+
+  it('nc -l waiting for a client in a process with no server clock to wait for is stopped by the step budget, as killed', () => {
+    expect(execInContainer(viewOf('web-2'), ['nc', '-l', '-p', '7000'], '', new Date(t0))).toMatchObject({ started: true, exitCode: 137 });
+  });
+
+  it('nc -z connects and closes: an nc -l server takes that as its connection', () => {
+    const server = startProcess(viewOf('web-2'), ['nc', '-l', '-p', '7000'], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+    if (!server.started) throw new Error(server.error);
+    server.process.advance(t0 + 3_600_000, 10_000, t0);
+    expect(runIn('client', 'nc -zv 10.244.2.7 7000; nc -zv 10.244.2.7 7000', { at: 200 })).toMatchObject({ stderr: '10.244.2.7 (10.244.2.7:7000) open\n', code: 1 });
+    expect(server.process.advance(t0 + 3_600_000, 10_000, t0 + 1100)).toMatchObject({ output: [], exit: { code: 0, at: t0 + 1100 } });
   });
 
   it('a process run ahead of the server clock waits for it before it looks at the cluster', () => {

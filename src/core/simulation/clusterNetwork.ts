@@ -26,6 +26,12 @@ export interface Listener {
   owner: object;
   /** What it sends back on a connection made at `at`, given what the client sent. */
   respond(request: string, at: number): string;
+  /** When it stopped listening (its process ended, or it took the one connection it serves): a connection from then on is refused. */
+  closedAt?: number;
+  /** A daemon's (httpd without -f forks and its parent exits): it outlives the process that started it, until its container ends. */
+  daemon?: boolean;
+  /** The connection it accepted, for a server that takes one (nc -l): when, and what the client sent. */
+  accepted?: { at: number; request: string };
 }
 
 /** A container's place in the network, as its processes see it. */
@@ -112,19 +118,29 @@ export class ClusterNetwork {
 
   /** Registers a listening socket; false when its pod already has one on the port (EADDRINUSE); a process replayed from its start takes its own socket back. */
   listen(listener: Listener): boolean {
+    const replayed = (l: Listener) => l.owner !== listener.owner && l.podUID === listener.podUID && l.port === listener.port && l.container === listener.container && l.startedAt === listener.startedAt && l.since === listener.since;
     const held = this.listenerAt(listener.podUID, listener.port, Infinity);
-    if (held && !(held.owner !== listener.owner && held.container === listener.container && held.startedAt === listener.startedAt && held.since === listener.since)) return false;
+    if (held && !replayed(held)) return false;
+    // A replayed process gets what happened to its socket the first time (the connection it took, its close).
+    const before = [...this.listeners].find(replayed);
+    if (before?.accepted) listener.accepted ??= before.accepted;
+    if (before?.closedAt !== undefined) listener.closedAt ??= before.closedAt;
     // A new run of the container closed every socket of the runs before it.
     for (const l of this.listeners) if (l.podUID === listener.podUID && ((l.container === listener.container && l.startedAt !== listener.startedAt) || l.port === listener.port)) this.listeners.delete(l);
     this.listeners.add(listener);
     return true;
   }
 
-  /** The socket listening on a pod's port at a time: its container's run is the one running, and it had begun listening. */
+  /** A process ended at `at`: the sockets it listens on close then, but a daemon's it started. */
+  closeOwnedBy(owner: object, at: number): void {
+    for (const l of this.listeners) if (l.owner === owner && !l.daemon && (l.closedAt === undefined || l.closedAt > at)) l.closedAt = at;
+  }
+
+  /** The socket listening on a pod's port at a time: its container's run is the one running, it had begun listening and not stopped. */
   listenerAt(podUID: string, port: number, at: number): Listener | undefined {
     const pod = this.podByUID(podUID);
     for (const l of this.listeners) {
-      if (l.podUID !== podUID || l.port !== port || l.since > at) continue;
+      if (l.podUID !== podUID || l.port !== port || l.since > at || (l.closedAt !== undefined && l.closedAt <= at)) continue;
       if (pod && isRunningRun(pod, l.container, l.startedAt)) return l;
     }
     return undefined;

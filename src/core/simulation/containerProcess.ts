@@ -163,6 +163,7 @@ class VirtualProcess implements ContainerProcess {
       emit: (stream, text) => this.emit(stream, text),
       random,
       nextPid: () => ++pid,
+      tty: opts.tty,
     };
   }
 

@@ -8,6 +8,8 @@
  */
 import { catalogImage } from './imageCatalog';
 import type { FsEntry } from './containerView';
+import type { Run } from './containerTools';
+import type { InterpreterIo } from './interpreterRepl';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -17,8 +19,10 @@ export interface ImageProgramRun {
   exitCode?: number;
   /** The ports a server listens on while it runs, each with its answer to what a client sends at a time. */
   listens?: { port: number; respond(request: string, at: number): string }[];
-  /** It reads its stdin to the end before it exits (a REPL or an interpreter given no script). */
+  /** It reads its stdin to the end before it exits. */
   readsStdin?: boolean;
+  /** Then it runs over its stdin as a program of its own (an interpreter given no script: its REPL on a terminal); its code is the exit code. */
+  interpreter?: (io: InterpreterIo) => Run<number>;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */
   exec?: { argv: readonly string[]; notFound: string };
 }

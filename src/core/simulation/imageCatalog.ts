@@ -8,6 +8,7 @@
 import { apacheSite, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
 import { parseImageReference, type ImageReference } from './imageReference';
+import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
@@ -353,7 +354,9 @@ const python: Repository = {
   publishes: tagGrammar(['latest'], within([2, 3], (m) => (m === 3 ? 14 : 7), () => 20), ['slim', 'alpine', 'bookworm', 'bullseye', 'slim-bookworm', 'slim-bullseye', 'alpine3.21', 'alpine3.20']),
   image: (tag) => {
     const version = versionOf(tag, '3.13.1', (v) => ({ '3': '3.13.1', '3.13': '3.13.1', '3.12': '3.12.8', '3.11': '3.11.11', '3.10': '3.10.16', '3.9': '3.9.21' } as Record<string, string>)[v]);
-    // No script: it reads its program from stdin (the REPL only on a terminal) and exits 0 at its end.
+    // The compiler of the official image's build: Debian's (bookworm, bullseye) or Alpine's.
+    const compiler = /alpine3\.20/.test(tag ?? '') ? 'GCC 13.2.1 20240309' : /alpine/.test(tag ?? '') ? 'GCC 14.2.0' : /bullseye/.test(tag ?? '') ? 'GCC 10.2.1 20210110' : 'GCC 12.2.0';
+    // No script: its REPL on a terminal, else it reads its program from stdin and runs it at the end.
     const py = program((args) => {
       if (args[0] === '--version' || args[0] === '-V') return { output: [out(`Python ${version}\n`)], exitCode: 0 };
       if (args[0] === '-c') {
@@ -365,6 +368,7 @@ const python: Repository = {
         return serving([out(`Serving HTTP on 0.0.0.0 port ${port} (http://0.0.0.0:${port}/) ...\n`)]);
       }
       if (args.length && args[0] !== '-' && !args[0]!.startsWith('-')) return { output: [err(`python3: can't open file '/${args[0]}': [Errno 2] No such file or directory\n`)], exitCode: 2 };
+      if (!args.length || args[0] === '-') return { output: [], interpreter: (io) => pythonInterpreter(version, compiler, io) };
       return { output: [], readsStdin: true, exitCode: 0 };
     });
     return image({
@@ -393,6 +397,7 @@ const node: Repository = {
         return { output: text !== undefined ? [out(`${text}\n`)] : [], exitCode: 0 };
       }
       if (args.length && !args[0]!.startsWith('-')) return { output: [err(`node:internal/modules/cjs/loader:1228\n  throw err;\n  ^\n\nError: Cannot find module '/${args[0]}'\n`)], exitCode: 1 };
+      if (!args.length || args[0] === '-') return { output: [], interpreter: (io) => nodeInterpreter(version, io) };
       return { output: [], readsStdin: true, exitCode: 0 };
     });
     return image({

@@ -6,7 +6,7 @@
  * answering from the serving process's own files. A connection that nothing
  * answers costs its timeout on the process's clock.
  */
-import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
+import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect } from './kubeProxy';
 import { httpDate, parseHttpResponse } from './httpMessage';
@@ -370,13 +370,17 @@ const ephemeralPort = (ctx: ToolContext): number => 32768 + (ctx.now() % 28232);
 
 // ---- nc
 
+/** How often a waiting `nc -l` looks for its connection (it runs at most a second ahead of the server clock anyway). */
+const acceptPollMs = 100;
+
 /**
  * busybox nc: a client (`nc [-z] [-v] [-w SEC] HOST PORT`) that sends its
- * input and prints what comes back, or a server (`nc -l -p PORT`) that sends
- * each connection its input and listens until it is stopped.
+ * input and prints what comes back, or a server (`nc -l -p PORT`) that
+ * accepts one connection, sends it its input, prints what it received and
+ * exits; a second client is refused.
  */
 export function* nc(args: string[], ctx: ToolContext): Run<number> {
-  const o = parseOptions(args, 'pwseiq', new Set());
+  const o = parseOptions(args, 'pwseioq', new Set());
   if (o.missing) {
     ctx.err(`nc: option requires an argument -- '${o.missing}'\n`);
     return 1;
@@ -394,14 +398,38 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
     const port = localPort !== undefined ? Number(localPort) : ephemeralPort(ctx);
     const net = networkOf(ctx);
     const reply = yield* readAll(ctx);
-    const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since: ctx.now(), owner: ctx.files, respond: () => reply });
-    if (!listening) {
+    // busybox accepts one connection and closes the listening socket (with -k too: only -e's program is served again and again).
+    const listener: Listener = {
+      podUID: net.podUID,
+      container: net.container,
+      startedAt: net.startedAt,
+      port,
+      since: ctx.now(),
+      owner: ctx.files,
+      respond: (request, at) => {
+        listener.accepted ??= { at, request };
+        listener.closedAt ??= at;
+        return reply;
+      },
+    };
+    if (!net.cluster.listen(listener)) {
       ctx.err('nc: bind: Address already in use\n');
       return 1;
     }
     if (verbose) ctx.err(`listening on [::]:${port} ...\n`);
-    yield { kind: 'sleep', ms: Infinity };
-    return 0;
+    // It prints what its client sent and ends with the connection; the process sees the accept when it next looks at the cluster.
+    for (;;) {
+      yield { kind: 'observe' };
+      const accepted = listener.accepted;
+      if (accepted) {
+        if (accepted.at > ctx.now()) yield { kind: 'sleep', ms: accepted.at - ctx.now() };
+        ctx.out(accepted.request);
+        return 0;
+      }
+      yield { kind: 'sleep', ms: acceptPollMs };
+      // Each look counts against a step budget, so a process run with no server clock to wait for (present unknown) still stops.
+      yield { kind: 'tick' };
+    }
   }
   const [host, portText] = o.operands;
   if (!host || !portText) {
@@ -430,6 +458,8 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
   }
   if (verbose) ctx.err(`${host} (${d.ip}:${port}) open\n`);
   if (o.flags.has('z')) {
+    // It connects and closes at once: a server still takes that connection (an `nc -l` ends with it).
+    d.respond('');
     summary('', '');
     return 0;
   }
@@ -476,7 +506,11 @@ export function httpdRespond(files: ReadonlyMap<string, FsEntry>, home: string, 
   return head + (method === 'HEAD' ? '' : decoder.decode(e.content));
 }
 
-/** busybox httpd: serves its home directory on a port; -f stays in the foreground, otherwise it goes to the background at once. */
+/**
+ * busybox httpd: serves its home directory on a port; -f stays in the
+ * foreground (its socket closes when its process ends), otherwise it forks
+ * a daemon that serves until its container ends, and returns at once.
+ */
 export function* httpd(args: string[], ctx: ToolContext): Run<number> {
   const o = parseOptions(args, 'phcrmeduPU', new Set());
   if (o.missing) {
@@ -497,12 +531,13 @@ export function* httpd(args: string[], ctx: ToolContext): Run<number> {
   const net = networkOf(ctx);
   const files = ctx.files;
   const since = ctx.now();
-  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, respond: (request, at) => httpdRespond(files, home, request, at, since) });
+  const daemon = !o.flags.has('f');
+  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, respond: (request, at) => httpdRespond(files, home, request, at, since), ...(daemon ? { daemon } : {}) });
   if (!listening) {
     ctx.err('httpd: bind: Address already in use\n');
     return 1;
   }
-  if (!o.flags.has('f')) return 0;
+  if (daemon) return 0;
   yield { kind: 'sleep', ms: Infinity };
   return 0;
 }

@@ -274,6 +274,81 @@ describe('exec into a simulated container', () => {
     expect(shell.out()).toBe('/ # for i in 1 2; do\r\n> echo n$i; done\r\nn1\r\nn2\r\n/ # exit 3\r\n');
   });
 
+  it("a server an exec runs listens while its process runs: nc -l until its one client, httpd -f until ^C kills it, and on when the client leaves; a daemon until the container ends", async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'srv' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
+    const open = async (command: string[], query: Record<string, string>) => {
+      const q = new URLSearchParams(query);
+      for (const c of command) q.append('command', c);
+      const request = new Request(`http://127.0.0.1:8080${ns}/pods/srv/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+      await s.server.handle(request);
+      const session = upgradeSessionOf(request);
+      if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
+      let out = '';
+      const attached = session.attach((_stream, text) => (out += text));
+      return { attached, out: () => out };
+    };
+    const fetch = async (port: number) => (await ran(s, 'srv', ['sh', '-c', `wget -qO- 127.0.0.1:${port}/etc/hostname 2>&1`])).stdout;
+    const refused = "wget: can't connect to remote host (127.0.0.1): Connection refused\n";
+
+    // nc -l: one client, then it prints what that client sent and its exec ends.
+    const nc = await open(['nc', '-l', '-p', '7000'], { stdin: 'true', stdout: 'true' });
+    nc.attached.input('pong\n');
+    nc.attached.closeInput();
+    await eventually(async () => (await ran(s, 'srv', ['sh', '-c', 'echo ping | nc 127.0.0.1 7000'])).stdout, (o) => o === 'pong\n', 'nc answering');
+    expect((await ran(s, 'srv', ['sh', '-c', 'nc -z 127.0.0.1 7000; echo $?'])).stdout).toBe('1\n');
+    s.clock.advance(2_000);
+    expect(await nc.attached.done).toEqual({ metadata: {}, status: 'Success' });
+    expect(nc.out()).toBe('ping\n');
+
+    // httpd -f on a terminal: ^C kills it (kubectl: command terminated with exit code 130), and its socket closes.
+    const fg = await open(['httpd', '-f', '-p', '8080', '-h', '/'], { stdin: 'true', stdout: 'true', tty: 'true' });
+    await eventually(() => fetch(8080), (o) => o === 'srv\n', 'httpd -f serving');
+    fg.attached.input('\x03');
+    expect(await fg.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ message: '130' }] } });
+    expect(fg.out()).toBe('^C');
+    expect(await fetch(8080)).toBe(refused);
+
+    // nc's handler says so before it dies of the signal.
+    const ncTty = await open(['nc', '-l', '-p', '7001'], { stdin: 'true', stdout: 'true', tty: 'true' });
+    ncTty.attached.input('\x04');
+    await eventually(async () => (await ran(s, 'srv', ['sh', '-c', 'nc -zv 127.0.0.1 7001 2>&1; echo $?'])).stdout, (o) => o === '127.0.0.1 (127.0.0.1:7001) open\n0\n', 'nc -l listening');
+    ncTty.attached.input('\x03');
+    expect(await ncTty.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ message: '130' }] } });
+    expect(ncTty.out()).toBe('^Cpunt!\r\n');
+
+    // The client leaving does not end the process (the runtime keeps it): it still serves.
+    const left = await open(['httpd', '-f', '-p', '8081', '-h', '/'], { stdout: 'true' });
+    await eventually(() => fetch(8081), (o) => o === 'srv\n', 'httpd -f serving');
+    left.attached.detach();
+    await left.attached.done;
+    expect(await fetch(8081)).toBe('srv\n');
+
+    // Without -f httpd forks a daemon and its exec ends at once; the daemon serves on.
+    expect(await ran(s, 'srv', ['httpd', '-p', '8082', '-h', '/'])).toMatchObject({ stdout: '', status: { status: 'Success' } });
+    expect(await fetch(8082)).toBe('srv\n');
+  });
+
+  it('python with -it: its REPL, ^C a KeyboardInterrupt, ^D the end', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'py' }, spec: { containers: [{ name: 'app', image: 'python:3.13', command: ['sleep', '3600'] }] } });
+    const q = new URLSearchParams({ stdin: 'true', stdout: 'true', tty: 'true', command: 'python3' });
+    const request = new Request(`http://127.0.0.1:8080${ns}/pods/py/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+    await s.server.handle(request);
+    const session = upgradeSessionOf(request);
+    if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
+    let out = '';
+    const attached = session.attach((_stream, text) => (out += text));
+    await eventually(async () => out, (o) => o.endsWith('>>> '), 'the prompt');
+    attached.input('6 * 7\r');
+    await eventually(async () => out, (o) => o.endsWith('42\r\n>>> '), 'the answer');
+    attached.input('pri\x03');
+    await eventually(async () => out, (o) => o.endsWith('KeyboardInterrupt\r\n>>> '), 'the interrupt');
+    attached.input('\x04');
+    expect(await attached.done).toEqual({ metadata: {}, status: 'Success' });
+    expect(out).toBe('Python 3.13.1 (main, Dec  4 2024, 20:40:27) [GCC 12.2.0] on linux\r\nType "help", "copyright", "credits" or "license" for more information.\r\n>>> 6 * 7\r\n42\r\n>>> pri^C\r\nKeyboardInterrupt\r\n>>> \r\n');
+  });
+
   it('refuses as kube-apiserver and the kubelet do: a plain request, an unknown container, a container not running, a stopped kubelet', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'two' }, spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });

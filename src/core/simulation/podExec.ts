@@ -14,9 +14,12 @@ import { isObject } from '../api/types';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ProcessStreamSession, StreamOptions, StreamSession } from '../http/upgrade';
 import type { Clock } from '../util/clock';
-import { processStreamSession } from './processStream';
-import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerViewSource } from './containerView';
-import { startExec } from './containerExec';
+import { processStreamSession, type ProcessStreamOptions } from './processStream';
+import { containerView, podContainers, podContainerStatus, runningContainer, type ContainerView, type ContainerViewSource } from './containerView';
+import { lineShell, startExec } from './containerExec';
+import { containerArgv } from './containerProcess';
+import { imageFor } from './image';
+import { replInterrupt } from './interpreterRepl';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
 import type { ClusterNetwork } from './clusterNetwork';
@@ -57,6 +60,32 @@ function internalError(message: string): Record<string, unknown> {
 }
 
 /**
+ * What an exec'd command does on its terminal's ^C: an interactive shell
+ * starts a new line, a REPL says so first; any other program dies of it,
+ * busybox nc after its handler's `punt!`.
+ */
+function sigintOf(view: ContainerView, command: string[]): ProcessStreamOptions['sigint'] {
+  if (lineShell(view, command, () => new Date())) return { handles: '\n' };
+  const repl = replInterrupt(command);
+  if (repl !== undefined) return { handles: repl };
+  return { dies: command[0]?.replace(/^.*\//, '') === 'nc' ? 'punt!\n' : '' };
+}
+
+/**
+ * What a container's own process (PID 1) does on its terminal's ^C: a shell
+ * reading commands or a REPL handles it; any other ignores it, as the
+ * kernel spares a namespace's init the signals it has no handler for.
+ */
+function mainSigint(container: Record<string, unknown>): ProcessStreamOptions['sigint'] {
+  const image = imageFor(String(container['image'] ?? ''));
+  const argv = containerArgv(container, image, new Map());
+  const name = argv[0]?.replace(/^.*\//, '') ?? '';
+  if (/^(sh|ash|bash|dash)$/.test(name) && !argv.slice(1).some((a) => !/^-[a-z]+$/.test(a) || a.includes('c'))) return { handles: '\n' };
+  const repl = replInterrupt(argv);
+  return repl !== undefined ? { handles: repl } : { ignored: true };
+}
+
+/**
  * The pod's node's kubelet answering exec: undefined when no simulated
  * kubelet serves the node (it is not simulated, or its kubelet is stopped),
  * a Response when it refuses, else the session to run.
@@ -72,8 +101,13 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   const statusFor = (code: number) => (code === 0 ? success : nonZeroExit(command, code));
   const now = source.now().getTime();
   // The exec'd process streams as it runs: its output as the clock reaches it, its input as it comes (a shell's prompts included).
-  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty });
-  if (start.started) return processStreamSession({ now: () => source.now(), sleep: (ms, signal) => source.sleep(ms, signal) }, options, new RecordedProcess(start, now), { statusFor });
+  // The process's own files: the sockets it listens on are known by them, and close when it ends (not a daemon it started).
+  const files = new Map(view.files);
+  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty, files });
+  if (start.started) {
+    const clock = { now: () => source.now(), sleep: (ms: number, signal?: AbortSignal) => source.sleep(ms, signal) };
+    return processStreamSession(clock, options, new RecordedProcess(start, now), { statusFor, sigint: sigintOf(view, command), onEnd: (at) => source.network.closeOwnedBy(files, at) });
+  }
   const error = internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${start.error}`);
   return { options, readsStdin: false, statusFor, run: async () => ({ stdout: '', stderr: '', status: error }) };
 }
@@ -94,5 +128,5 @@ export async function simulatedAttach(get: CoreObjectGetter, source: SimulatedKu
   const c = podContainers(pod).find((x) => x['name'] === container) ?? {};
   const recorded = await source.runtime.process(String(status['containerID']), pod, container, running.startedAt);
   const streams = { ...options, stdin: options.stdin && c['stdin'] === true, tty: options.tty && c['tty'] === true };
-  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true });
+  return processStreamSession(clock, streams, recorded, { fromNow: true, statusFor: () => success, closeInputOnDetach: c['stdinOnce'] === true, sigint: mainSigint(c) });
 }

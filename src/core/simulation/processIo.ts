@@ -18,6 +18,8 @@ export interface ProcessHost {
   /** $RANDOM's next value (0-32767). */
   random(): number;
   nextPid(): number;
+  /** Its stdin is a terminal (an interpreter then runs its REPL). */
+  tty?: boolean;
 }
 
 /** Where a descriptor writes. */

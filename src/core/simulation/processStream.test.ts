@@ -90,4 +90,88 @@ describe('process streams', () => {
     expect(await attached.done).toEqual({ status: 'Success', code: 0 });
     expect(recorded.read(t0 + 2000).ended).toBe(true);
   });
+
+  it("a process that dies of the terminal's ^C ends with 130 and is reported ended then; one the client leaves is not", async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const ends: number[] = [];
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: { dies: '' }, onEnd: (at) => ends.push(at - t0) });
+    let screen = '';
+    const attached = session.attach((_s, text) => (screen += text));
+    attached.input('abc\x03');
+    expect(await attached.done).toEqual({ status: 'Failure', code: 130 });
+    expect(screen).toBe('hello\nabc^C');
+    expect(ends).toEqual([2000]);
+
+    const other = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const left = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: false }, other, { statusFor, onEnd: (at) => ends.push(at - t0) }).attach(() => {});
+    left.detach();
+    await left.done;
+    expect(ends).toEqual([2000]);
+  });
+
+  it('a process waiting to look at the cluster is looked at again when the clock reaches where it waits', async () => {
+    const clock = new FakeClock(new Date(t0));
+    let reached = t0;
+    // It runs only to a second past the clock each time, as a process about to observe the cluster does, and exits at +3s.
+    const process: RuntimeProcess = {
+      advance(_until, _steps, present = t0) {
+        reached = Math.min(present + 1000, t0 + 3000);
+        return { output: [], reached, ...(reached >= t0 + 3000 ? { exit: { code: 4, at: t0 + 3000 } } : {}) };
+      },
+      input: () => {},
+      closeInput: () => {},
+    };
+    const recorded = new RecordedProcess({ started: true, process }, t0);
+    const attached = processStreamSession(clock, { stdin: false, stdout: true, stderr: true, tty: false }, recorded, { statusFor }).attach(() => {});
+    await settle();
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      await settle();
+    }
+    expect(await attached.done).toEqual({ status: 'Failure', code: 4 });
+  });
+
+  it("a terminal's keys as a Linux tty in canonical mode: DEL, ^U, ^W edit; ^C drops the line for the shell; ^D hands over a partial line, then ends the input", async () => {
+    const clock = new FakeClock(new Date(t0 + 5000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const session = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { fromNow: true, statusFor });
+    let screen = '';
+    const attached = session.attach((_s, text) => (screen += text));
+    const typed = async (keys: string) => {
+      screen = '';
+      attached.input(keys);
+      await settle();
+      return screen;
+    };
+    expect(await typed('lx\x7fs\r')).toBe('lx\b \bs\r\ngot ls\n');
+    expect(await typed('abc\x15ok\r')).toBe('abc\b \b\b \b\b \bok\r\ngot ok\n');
+    expect(await typed('echo foo\x17bar\r')).toBe('echo foo\b \b\b \b\b \bbar\r\ngot echo bar\n');
+    // ^C: the line is gone; the shell (by default) starts a new one.
+    expect(await typed('abc\x03')).toBe('abc^C\r\ngot \n');
+    // ^D with a partial line hands it over: it can no longer be erased, and the next line ends it.
+    expect(await typed('ab\x04\x7fc\r')).toBe('abc\r\ngot abc\n');
+    // ^Z's stop is discarded (the line with it), ^\\ is ignored by the shell.
+    expect(await typed('x\x1ay\x1c\r')).toBe('x^Zy^\\\r\ngot \n');
+    attached.input('last\x04\x04');
+    expect(await attached.done).toEqual({ status: 'Success', code: 0 });
+  });
+
+  it('^\\ kills a process that does not handle it with 131', async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { statusFor, sigint: { dies: '' } }).attach(() => {});
+    attached.input('\x1a\x1c');
+    expect(await attached.done).toEqual({ status: 'Failure', code: 131 });
+  });
+
+  it("a process that ignores SIGINT (PID 1 with no handler): ^C only drops the line", async () => {
+    const clock = new FakeClock(new Date(t0 + 2000));
+    const recorded = new RecordedProcess({ started: true, process: echoProcess(t0) }, t0);
+    let screen = '';
+    const attached = processStreamSession(clock, { stdin: true, stdout: true, stderr: true, tty: true }, recorded, { fromNow: true, statusFor, sigint: { ignored: true } }).attach((_s, text) => (screen += text));
+    attached.input('abc\x03def\r');
+    await settle();
+    expect(screen).toBe('abc^Cdef\r\ngot def\n');
+  });
 });

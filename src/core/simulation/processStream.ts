@@ -2,13 +2,17 @@
  * Streams a simulated container's process to a client (attach, and exec of
  * a process that takes time): what it writes, sent as the server clock
  * reaches it; what the client sends, given to the process as it comes. With
- * a terminal, the part a pty plays too: keystrokes echoed, a line edited
- * (backspace, ^C drops it) and handed over on Enter, ^D on an empty line the
- * end of input.
+ * a terminal, the part a pty plays too (util/ttyLineDiscipline.ts, canonical
+ * mode): keystrokes echoed, a line edited and handed over on Enter, ^D on an
+ * empty line the end of input. ^C's SIGINT is handled by a shell or a REPL,
+ * and kills any other process, as ^\ does (a shell ignores it); ^Z's stop
+ * is discarded, the exec'd process's group being orphaned. A client leaving
+ * does not end the process: as containerd does, it runs on unattended.
  */
 import type { Clock } from '../util/clock';
 import type { AttachedProcess, ProcessStreamSession, StreamOptions } from '../http/upgrade';
 import type { RecordedProcess } from './containerRuntime';
+import { ttyLineDiscipline, type TtySignal } from '../util/ttyLineDiscipline';
 
 export interface ProcessStreamOptions {
   /** What the process wrote before the client came is not sent (attach starts from now). */
@@ -17,47 +21,31 @@ export interface ProcessStreamOptions {
   statusFor(code: number): Record<string, unknown>;
   /** The client leaving closes the process's stdin (a container's stdinOnce). */
   closeInputOnDetach?: boolean;
+  /**
+   * The terminal's SIGINT (^C): a process that handles it (an interactive
+   * shell, a REPL) writes `handles` and reads its next line, and ignores
+   * SIGQUIT; one that `dies` of either writes that (a handler's last words,
+   * nc's `punt!`) and is gone (exit code 130, 131); one `ignored` does
+   * nothing (a container's PID 1 with no handler). Default: handled with a
+   * newline (a shell).
+   */
+  sigint?: { handles: string } | { dies: string } | { ignored: true };
+  /** Told once the process has ended (exited or was killed), with when: not when the client leaves, as a process goes on without it. */
+  onEnd?(at: number): void;
 }
 
-/** A terminal's line discipline in front of the process: echo and line editing, a whole line given on Enter. */
-function terminal(echo: (text: string) => void, give: (text: string) => void, end: () => void) {
-  let line = '';
-  let escape = 0;
-  return (text: string) => {
-    for (const c of text) {
-      if (escape) {
-        // ESC [ ... final letter: arrow keys and the like are ignored.
-        if (escape === 1) escape = c === '[' ? 2 : 0;
-        else if (/[A-Za-z~]/.test(c)) escape = 0;
-      } else if (c === '\x1b') escape = 1;
-      else if (c === '\r' || c === '\n') {
-        echo('\r\n');
-        give(line + '\n');
-        line = '';
-      } else if (c === '\x7f' || c === '\b') {
-        if (line) {
-          line = [...line].slice(0, -1).join('');
-          echo('\b \b');
-        }
-      } else if (c === '\x03') {
-        echo('^C\r\n');
-        line = '';
-        give('\n');
-      } else if (c === '\x04') {
-        if (!line) end();
-      } else if (c >= ' ') {
-        line += c;
-        echo(c);
-      }
-    }
-  };
-}
+/** A process killed by a signal ends with 128 + its number. */
+const killedBy = { SIGINT: 130, SIGQUIT: 131 } as const;
+/** How long the stream sleeps when nothing is due (input or the clock wakes it sooner). */
+const idleMs = 3_600_000;
 
 export function processStreamSession(clock: Clock, options: StreamOptions, recorded: RecordedProcess, opts: ProcessStreamOptions): ProcessStreamSession {
   return {
     options,
     attach(write): AttachedProcess {
       const gone = new AbortController();
+      /** The code of a process the terminal's signal killed. */
+      let killed: number | undefined;
       let wake = new AbortController();
       const now = () => clock.now().getTime();
       const history = opts.fromNow ? recorded.read(now()).entries : [];
@@ -81,12 +69,17 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
             lastSeq = e.seq;
             lastSent = e.line.length;
           }
-          if (log.ended) return opts.statusFor(recorded.exit?.code ?? 0);
+          if (log.ended) {
+            const at = Math.min(recorded.stoppedAt ?? Infinity, recorded.exit?.at ?? Infinity);
+            opts.onEnd?.(at);
+            return opts.statusFor(killed !== undefined && recorded.stoppedAt === at ? killed : (recorded.exit?.code ?? 0));
+          }
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
           const signal = AbortSignal.any([wake.signal, gone.signal]);
-          const wait = log.next === undefined ? 3_600_000 : log.next - now();
-          if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
+          // Its next write, or where it stopped running ahead (it waits there to look at the cluster): a look again is due then.
+          const due = Math.min(log.next ?? Infinity, recorded.runTo);
+          await clock.sleep(Math.min(idleMs, Math.max(1, due - now())), signal).catch(() => undefined);
         }
       })();
 
@@ -98,7 +91,21 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         recorded.closeInput(now());
         nudge();
       };
-      const type = options.tty ? terminal((t) => write(1, t), give, closeInput) : give;
+      const signal = (sig: TtySignal) => {
+        const sigint = opts.sigint ?? { handles: '\n' };
+        if (sig === 'SIGTSTP' || 'ignored' in sigint) return;
+        if ('dies' in sigint) {
+          if (sigint.dies) write(1, sigint.dies.replace(/\n/g, '\r\n'));
+          killed = killedBy[sig];
+          recorded.stop(now());
+          nudge();
+        } else if (sig === 'SIGINT') {
+          write(1, sigint.handles.replace(/\n/g, '\r\n'));
+          give('\n');
+        }
+      };
+      const tty = options.tty ? ttyLineDiscipline({ echo: (t) => write(1, t), data: give, eof: closeInput, signal }) : undefined;
+      const type = tty ? (text: string) => tty.input(text) : give;
       return {
         input: (text) => {
           if (options.stdin) type(text);

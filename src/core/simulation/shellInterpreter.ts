@@ -59,6 +59,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
       write(host, io.err, run.exec.notFound);
       return 127;
     }
+    if (run.interpreter) return yield* run.interpreter({ tty: host.tty ?? false, read: () => readLine(io.in), out: (t) => write(host, io.out, t), err: (t) => write(host, io.err, t) });
     if (run.readsStdin) while ((yield* readChunk(io.in)) !== undefined);
     if (run.exitCode === undefined) {
       // A server listens on its ports until it is stopped.

@@ -7,9 +7,9 @@
  * the command, -i and -t, and a terminal (xterm.js) wired to the stream the
  * service worker opens (execStream.ts). With -t the container's terminal
  * does the echo and line editing; with -i alone the view edits the line
- * locally and sends it on Enter, as a terminal in cooked mode does, and ^D
- * closes the input. What kubectl prints (its notices, the end) is printed
- * as kubectl prints it.
+ * locally and sends it on Enter, as the terminal kubectl runs in does in
+ * cooked mode (cookedTerminal.ts): ^D closes the input, ^C leaves. What
+ * kubectl prints (its notices, the end) is printed as kubectl prints it.
  */
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
@@ -18,6 +18,7 @@ import { arr, field, record, str } from '../../../../core/printers/format';
 import { objectPath, statusFrom, useApiClient, useWatchedList, type KubeObject, type ResourceKind } from '../../../api';
 import { StatusError } from '../../../common';
 import { containerLabel, logContainers, serverErrorText } from '../logs/podLogs';
+import { cookedTerminal } from './cookedTerminal';
 import { openExecStream, type ExecEnd, type ExecStream } from './execStream';
 import {
   attachEndedText,
@@ -131,28 +132,11 @@ export default function PodExec({ kind, namespace, name, container, onContainerC
       },
     });
     s.stream = opened;
-    let line = '';
+    const cooked = cookedTerminal((text) => terminal.write(text), opened);
     terminal.onData((data) => {
       if (!stdin) return;
-      if (tty) return opened.input(data);
-      // Cooked mode, as the local terminal kubectl runs in: echo, backspace, the line on Enter, ^D ends the input.
-      for (const c of data) {
-        if (c === '\r') {
-          terminal.write('\r\n');
-          opened.input(line + '\n');
-          line = '';
-        } else if (c === '\x7f') {
-          if (line) terminal.write('\b \b');
-          line = line.slice(0, -1);
-        } else if (c === '\x04') {
-          if (line) opened.input(line);
-          line = '';
-          opened.closeInput();
-        } else if (c >= ' ') {
-          line += c;
-          terminal.write(c);
-        }
-      }
+      if (tty) opened.input(data);
+      else cooked(data);
     });
   };
 
