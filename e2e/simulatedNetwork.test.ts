@@ -83,6 +83,9 @@ describe('debugging a Service from inside the cluster', () => {
       stderr: 'command terminated with exit code 1\n',
     });
     expect(await kubectl(['exec', 'client', '--', 'hostname', '-i'])).toMatchObject({ code: 0, stdout: `${ownIP} \n` });
+    // The web pods' httpd listens on IPv6's any address (dual stack), as busybox's does; the client listens on nothing.
+    expect((await kubectl(['exec', 'deploy/web', '--', 'netstat', '-tln'])).stdout).toBe('Active Internet connections (only servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State       \ntcp        0      0 :::8080                 :::*                    LISTEN      \n');
+    expect((await kubectl(['exec', 'client', '--', 'netstat', '-tln'])).stdout.split('\n').length).toBe(3);
     expect((await kubectl(['exec', 'client', '--', 'ip', 'route'])).stdout).toBe(`default via ${ownIP.split('.').slice(0, 3).join('.')}.1 dev eth0 \n${ownIP.split('.').slice(0, 3).join('.')}.0/24 dev eth0 scope link  src ${ownIP} \n`);
   });
 

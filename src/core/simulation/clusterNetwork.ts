@@ -32,6 +32,8 @@ export interface Listener {
   daemon?: boolean;
   /** The connection it accepted, for a server that takes one (nc -l): when, and what the client sent. */
   accepted?: { at: number; request: string };
+  /** The local addresses it is bound to, as netstat shows them: `0.0.0.0` (IPv4's any, the default) and or `::` (IPv6's). */
+  addresses?: readonly string[];
 }
 
 /** A container's place in the network, as its processes see it. */
@@ -144,6 +146,13 @@ export class ClusterNetwork {
       if (pod && isRunningRun(pod, l.container, l.startedAt)) return l;
     }
     return undefined;
+  }
+
+  /** Every socket listening in a pod at a time, by port (what netstat reads from the pod's network namespace). */
+  listenersIn(podUID: string, at: number): Listener[] {
+    const ports = new Set<number>();
+    for (const l of this.listeners) if (l.podUID === podUID) ports.add(l.port);
+    return [...ports].sort((a, b) => a - b).flatMap((port) => this.listenerAt(podUID, port, at) ?? []);
   }
 
   /** The next of n endpoints for a Service port. */

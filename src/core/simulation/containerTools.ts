@@ -15,7 +15,7 @@ import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
 import { chmod, cp, find, mv } from './fileTools';
 import { ping } from './pingTool';
-import { hostname, ifconfig, ip } from './netInfoTools';
+import { hostname, ifconfig, ip, netstat } from './netInfoTools';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -1219,6 +1219,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['ls', ls],
   ['mkdir', mkdir],
   ['mv', mv],
+  ['netstat', netstat],
   ['nc', nc],
   ['nslookup', nslookup],
   ['ping', ping],

@@ -12,10 +12,10 @@ import { node as nodeInterpreter, python as pythonInterpreter } from './interpre
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
-/** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, nc, nslookup, ping, wget; no curl). */
-const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'nc', 'nslookup', 'ping', 'wget'];
+/** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, nc, netstat, nslookup, ping, wget; no curl). */
+const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'nc', 'netstat', 'nslookup', 'ping', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */
-const alpineTools = [...coreTools, 'ifconfig', 'ip', 'nc', 'nslookup', 'ping', 'wget'];
+const alpineTools = [...coreTools, 'ifconfig', 'ip', 'nc', 'netstat', 'nslookup', 'ping', 'wget'];
 /** Debian and Ubuntu's coreutils, grep, sed, dash as sh and bash (no wget, curl or nslookup in the slim images). */
 const debianTools = [...coreTools, 'bash'];
 const dockerPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -147,7 +147,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     const t = nginxStamp(ctx.now);
     const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
     // The default server listens on port 80 (and [::]:80) with the welcome page.
-    return listening([{ port: 80, respond: nginxSite(version, ctx.now, () => ctx.files) }], [
+    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, () => ctx.files) }], [
       notice('using the "epoll" event method'),
       notice(`nginx/${version}`),
       notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
@@ -187,7 +187,7 @@ const httpd: Repository = {
     const foreground = program((args, _env, ctx) => {
       const t = apacheStamp(ctx.now);
       const fqdn = `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP ?? ctx.hostname}. Set the 'ServerName' directive globally to suppress this message\n`;
-      return listening([{ port: 80, respond: apacheSite(version, ctx.now) }], [
+      return listening([{ port: 80, addresses: ['::'], respond: apacheSite(version, ctx.now) }], [
         err(fqdn),
         err(fqdn),
         err(`[${t}] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/${version} (Unix) configured -- resuming normal operations\n`),

@@ -55,3 +55,22 @@ describe('ip and ifconfig', () => {
     expect(run('ifconfig eth1', { view: view(statefulHosts) })).toMatchObject({ stderr: 'ifconfig: eth1: error fetching interface information: Device not found\n', code: 1 });
   });
 });
+
+describe('netstat', () => {
+  it('-tln: each socket the pod listens on, per bound address; nothing is ever established', () => {
+    const owner = {};
+    net.listen({ podUID: 'uid-db-0', container: 'app', startedAt, port: 80, since: 0, owner, addresses: ['0.0.0.0', '::'], respond: () => '' });
+    net.listen({ podUID: 'uid-db-0', container: 'app', startedAt, port: 8080, since: 0, owner, addresses: ['::'], respond: () => '' });
+    const header = 'Active Internet connections (only servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State       \n';
+    expect(run('netstat -tln', { view: view(statefulHosts) }).stdout).toBe(
+      header +
+        'tcp        0      0 0.0.0.0:80              0.0.0.0:*               LISTEN      \n' +
+        'tcp        0      0 :::80                   :::*                    LISTEN      \n' +
+        'tcp        0      0 :::8080                 :::*                    LISTEN      \n',
+    );
+    expect(run('netstat -tlnp', { view: view(statefulHosts) }).stdout.split('\n')[2]).toBe('tcp        0      0 0.0.0.0:80              0.0.0.0:*               LISTEN       -');
+    expect(run('netstat -tn', { view: view(statefulHosts) }).stdout).toBe('Active Internet connections (w/o servers)\nProto Recv-Q Send-Q Local Address           Foreign Address         State       \n');
+    expect(run('netstat -lnx', { view: view(statefulHosts) }).stdout).toBe('Active UNIX domain sockets (only servers)\nProto RefCnt Flags       Type       State         I-Node Path\n');
+    expect(run('netstat -q', { view: view(statefulHosts) })).toMatchObject({ stderr: 'netstat: unrecognized option: q\n', code: 1 });
+  });
+});

@@ -131,3 +131,57 @@ export const ifconfig: Tool = (args, ctx) => {
   if (only !== 'eth0') ctx.out(`lo        Link encap:Local Loopback  \n          inet addr:127.0.0.1  Mask:255.0.0.0\n          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n${counters}`);
   return 0;
 };
+
+/** A netstat column: the text left-aligned in its width, as busybox's printf("%-*s") pads it. */
+const pad = (text: string, width: number) => text.padEnd(width);
+
+/**
+ * busybox netstat over the pod's network namespace: the sockets its
+ * processes listen on (a debug container started with `--target` shares
+ * them), each bound address on its own line (`0.0.0.0` for IPv4, `::` for
+ * IPv6; busybox says `tcp` for both). Connections come and go within an
+ * instant here, so none is ever established: without -l or -a the table is
+ * empty. Ports stay numbers, as without /etc/services (busybox's image has
+ * none); -p shows `-`, as for a socket whose process it cannot read.
+ */
+export const netstat: Tool = (args, ctx) => {
+  const flags = new Set<string>();
+  for (const a of args) {
+    if (!a.startsWith('-')) {
+      ctx.err(`netstat: unrecognized argument: ${a}\n`);
+      return 1;
+    }
+    for (const f of a.slice(1)) {
+      if (!'tulnapwxe'.includes(f)) {
+        ctx.err(`netstat: unrecognized option: ${f}\n`);
+        return 1;
+      }
+      flags.add(f);
+    }
+  }
+  const listening = flags.has('l') || flags.has('a');
+  const which = flags.has('a') ? 'servers and established' : flags.has('l') ? 'only servers' : 'w/o servers';
+  const inet = flags.has('t') || flags.has('u') || flags.has('w') || !flags.has('x');
+  const tcp = flags.has('t') || (!flags.has('u') && !flags.has('w') && !flags.has('x'));
+  const program = flags.has('p');
+  if (inet) {
+    ctx.out(`Active Internet connections (${which})\n`);
+    ctx.out(`Proto Recv-Q Send-Q Local Address           Foreign Address         State       ${program ? ' PID/Program name' : ''}\n`);
+    const net = ctx.network;
+    if (tcp && listening && net) {
+      for (const l of net.cluster.listenersIn(net.podUID, ctx.now())) {
+        for (const address of l.addresses ?? ['0.0.0.0']) {
+          const v6 = address.includes(':');
+          // busybox joins address and port with a colon, IPv6 too: `:::80`.
+          const local = `${address}:${l.port}`;
+          const foreign = v6 ? ':::*' : '0.0.0.0:*';
+          ctx.out(`tcp        0      0 ${pad(local, 23)} ${pad(foreign, 23)} ${pad('LISTEN', 12)}${program ? ' -' : ''}\n`);
+        }
+      }
+    }
+  }
+  if (flags.has('x') || (!flags.has('t') && !flags.has('u') && !flags.has('w'))) {
+    ctx.out(`Active UNIX domain sockets (${which})\nProto RefCnt Flags       Type       State         I-Node ${program ? 'PID/Program name    ' : ''}Path\n`);
+  }
+  return 0;
+};

@@ -406,6 +406,7 @@ export function* nc(args: string[], ctx: ToolContext): Run<number> {
       port,
       since: ctx.now(),
       owner: ctx.files,
+      addresses: ['::'],
       respond: (request, at) => {
         listener.accepted ??= { at, request };
         listener.closedAt ??= at;
@@ -532,7 +533,7 @@ export function* httpd(args: string[], ctx: ToolContext): Run<number> {
   const files = ctx.files;
   const since = ctx.now();
   const daemon = !o.flags.has('f');
-  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, respond: (request, at) => httpdRespond(files, home, request, at, since), ...(daemon ? { daemon } : {}) });
+  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, addresses: ['::'], respond: (request, at) => httpdRespond(files, home, request, at, since), ...(daemon ? { daemon } : {}) });
   if (!listening) {
     ctx.err('httpd: bind: Address already in use\n');
     return 1;

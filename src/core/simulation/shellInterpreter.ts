@@ -64,7 +64,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     if (run.exitCode === undefined) {
       // A server listens on its ports until it is stopped.
       const net = host.view.network;
-      if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond });
+      if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
