@@ -105,7 +105,7 @@ function rootPath(path: string): string | undefined {
  * redirected (301), one without an index is forbidden (403, autoindex is off), anything else missing
  * is nginx's 404 page.
  */
-export function nginxSite(version: string, startedAt: number, files: () => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
+export function nginxSite(version: string, startedAt: number, files: (at: number) => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
   const page = (status: string) => `<html>\r\n<head><title>${status}</title></head>\r\n<body>\r\n<center><h1>${status}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
   return (request, at) => {
@@ -118,7 +118,7 @@ export function nginxSite(version: string, startedAt: number, files: () => Reado
     if (!line) return error('400 Bad Request');
     const rel = rootPath(line.path);
     if (rel === undefined) return error('400 Bad Request');
-    const fs = files();
+    const fs = files(at);
     let path = rel ? `${nginxRoot}/${rel}` : nginxRoot;
     let entry = fs.get(path);
     if (entry?.type === 'dir') {
