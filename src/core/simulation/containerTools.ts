@@ -120,7 +120,7 @@ function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => st
 }
 
 /** Splits leading options (`-abc`, `-n 5`) from operands; `--` ends them. */
-function options(args: string[], withValue = ''): { flags: Set<string>; values: Map<string, string>; rest: string[]; bad?: string } {
+export function options(args: string[], withValue = ''): { flags: Set<string>; values: Map<string, string>; rest: string[]; bad?: string } {
   const flags = new Set<string>();
   const values = new Map<string, string>();
   let i = 0;

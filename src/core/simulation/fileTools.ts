@@ -5,27 +5,11 @@
  * those (`-p`, `-a`'s preservation, `-L`) change nothing.
  */
 import type { FsEntry } from './containerView';
-import { resolvePath, type Tool, type ToolContext } from './containerTools';
+import { options, resolvePath, type Tool, type ToolContext } from './containerTools';
 import { globSource, patternRe } from './shellPatterns';
 
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Leading `-x` words as letters (`--` ends them); the rest are operands. */
-function letters(args: string[]): { flags: Set<string>; rest: string[] } {
-  const flags = new Set<string>();
-  let i = 0;
-  for (; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') {
-      i++;
-      break;
-    }
-    if (!a.startsWith('-') || a === '-') break;
-    for (const f of a.slice(1)) flags.add(f);
-  }
-  return { flags, rest: args.slice(i) };
-}
 
 /** The path and everything under it, the path first. */
 function subtree(files: ReadonlyMap<string, FsEntry>, path: string): string[] {
@@ -64,7 +48,7 @@ function copyTree(ctx: ToolContext, from: string, to: string, source: string): s
 }
 
 export const cp: Tool = (args, ctx) => {
-  const { flags, rest } = letters(args);
+  const { flags, rest } = options(args);
   const recursive = flags.has('r') || flags.has('R') || flags.has('a');
   const t = targets('cp', ctx, rest);
   if ('error' in t) {
@@ -102,7 +86,7 @@ export const cp: Tool = (args, ctx) => {
 };
 
 export const mv: Tool = (args, ctx) => {
-  const { rest } = letters(args);
+  const { rest } = options(args);
   const t = targets('mv', ctx, rest);
   if ('error' in t) {
     ctx.err(t.error);

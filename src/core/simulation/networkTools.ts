@@ -21,7 +21,7 @@ const curlVersion = '8.11.1';
 const decoder = new TextDecoder();
 
 /** A pod network for a process that has none (a view built without the cluster): nothing resolves, nothing answers. */
-function networkOf(ctx: ToolContext): PodNetwork {
+export function networkOf(ctx: ToolContext): PodNetwork {
   return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
 }
 

@@ -7,7 +7,8 @@
  * interface holds it, so a ping to it is never answered, the classic
  * surprise `kubectl exec pod -- ping my-service` teaches.
  */
-import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
+import type { PodNetwork } from './clusterNetwork';
+import { networkOf } from './networkTools';
 import { isIPv4, resolveHost } from './clusterDns';
 import type { Run, ToolContext } from './containerTools';
 import type { KubeObject } from '../api/types';
@@ -73,10 +74,6 @@ function parse(args: string[]): PingOptions | { error: string } {
     }
   }
   return o;
-}
-
-function networkOf(ctx: ToolContext): PodNetwork {
-  return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
 }
 
 export function* ping(args: string[], ctx: ToolContext): Run<number> {
