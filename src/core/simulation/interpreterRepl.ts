@@ -164,9 +164,8 @@ export function pyFloatRepr(x: number): string {
   return fixed.includes('.') ? fixed : `${fixed}.0`;
 }
 
-/** repr() of a str: single quotes unless it holds one and no double quote. */
-export function pyStrRepr(s: string): string {
-  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+/** A string literal in quote q: backslash, q, \n, \t and \r escaped, other control characters as \xNN (hex in the case given). */
+function quoted(s: string, q: string, upperHex: boolean): string {
   let r = '';
   for (const c of s) {
     const code = c.codePointAt(0)!;
@@ -175,10 +174,17 @@ export function pyStrRepr(s: string): string {
     else if (c === '\n') r += '\\n';
     else if (c === '\t') r += '\\t';
     else if (c === '\r') r += '\\r';
-    else if (code < 0x20 || code === 0x7f) r += '\\x' + code.toString(16).padStart(2, '0');
-    else r += c;
+    else if (code < 0x20 || code === 0x7f) {
+      const hex = code.toString(16).padStart(2, '0');
+      r += '\\x' + (upperHex ? hex.toUpperCase() : hex);
+    } else r += c;
   }
   return q + r + q;
+}
+
+/** repr() of a str: single quotes unless it holds one and no double quote. */
+export function pyStrRepr(s: string): string {
+  return quoted(s, s.includes("'") && !s.includes('"') ? '"' : "'", false);
 }
 
 const pyRepr = (v: PyValue) => (v.kind === 'int' ? String(v.v) : v.kind === 'float' ? pyFloatRepr(v.v) : pyStrRepr(v.v));
@@ -385,19 +391,7 @@ type JsValue = number | string | undefined;
 
 /** util.inspect of a string: single quotes, else double, else backticks. */
 export function jsStrInspect(s: string): string {
-  const q = !s.includes("'") ? "'" : !s.includes('"') ? '"' : !s.includes('`') && !s.includes('${') ? '`' : "'";
-  let r = '';
-  for (const c of s) {
-    const code = c.codePointAt(0)!;
-    if (c === '\\') r += '\\\\';
-    else if (c === q) r += '\\' + c;
-    else if (c === '\n') r += '\\n';
-    else if (c === '\t') r += '\\t';
-    else if (c === '\r') r += '\\r';
-    else if (code < 0x20 || code === 0x7f) r += '\\x' + code.toString(16).toUpperCase().padStart(2, '0');
-    else r += c;
-  }
-  return q + r + q;
+  return quoted(s, !s.includes("'") ? "'" : !s.includes('"') ? '"' : !s.includes('`') && !s.includes('${') ? '`' : "'", true);
 }
 
 const jsNumber = (n: number) => (Object.is(n, -0) ? '-0' : String(n));
