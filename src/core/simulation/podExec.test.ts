@@ -29,6 +29,19 @@ async function runningPod(s: TestServer, body: Record<string, unknown>): Promise
   return eventually(async () => (await s.json('GET', `${ns}/pods/${name}`)).body, (p: any) => p?.status?.phase === 'Running', `pod ${name} running`);
 }
 
+/** POSTs pods/exec as an upgrade and attaches to the streamed process the server hands the host, collecting what it writes. */
+async function streamExec(s: TestServer, pod: string, command: string[], query: Record<string, string>) {
+  const q = new URLSearchParams(query);
+  for (const c of command) q.append('command', c);
+  const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+  await s.server.handle(request);
+  const session = upgradeSessionOf(request);
+  if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
+  let out = '';
+  const attached = session.attach((_stream, text) => (out += text));
+  return { attached, out: () => out };
+}
+
 /** POSTs pods/exec as an upgrade, as kubectl does, and runs the session the server hands the host. */
 async function exec(s: TestServer, pod: string, command: string[], opts: { container?: string; stdin?: string; upgrade?: boolean } = {}): Promise<StreamResult | Response> {
   const q = new URLSearchParams();
@@ -246,17 +259,7 @@ describe('exec into a simulated container', () => {
   it('streams a command as it runs: output as the clock reaches it, and an interactive shell on a terminal with its prompts', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'live' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
-    const attach = async (command: string[], query: Record<string, string>) => {
-      const q = new URLSearchParams(query);
-      for (const c of command) q.append('command', c);
-      const request = new Request(`http://127.0.0.1:8080${ns}/pods/live/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
-      await s.server.handle(request);
-      const session = upgradeSessionOf(request);
-      if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
-      let out = '';
-      const attached = session.attach((_stream, text) => (out += text));
-      return { attached, out: () => out };
-    };
+    const attach = (command: string[], query: Record<string, string>) => streamExec(s, 'live', command, query);
     const ticking = await attach(['sh', '-c', 'echo first; sleep 5; echo second'], { stdout: 'true' });
     await eventually(async () => ticking.out(), (o) => o === 'first\n', 'the first line before the sleep ends');
     s.clock.advance(5_000);
@@ -277,17 +280,7 @@ describe('exec into a simulated container', () => {
   it("a server an exec runs listens while its process runs: nc -l until its one client, httpd -f until ^C kills it, and on when the client leaves; a daemon until the container ends", async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'srv' }, spec: { containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
-    const open = async (command: string[], query: Record<string, string>) => {
-      const q = new URLSearchParams(query);
-      for (const c of command) q.append('command', c);
-      const request = new Request(`http://127.0.0.1:8080${ns}/pods/srv/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
-      await s.server.handle(request);
-      const session = upgradeSessionOf(request);
-      if (!session || !isProcessStream(session)) throw new Error('not a streamed session');
-      let out = '';
-      const attached = session.attach((_stream, text) => (out += text));
-      return { attached, out: () => out };
-    };
+    const open = (command: string[], query: Record<string, string>) => streamExec(s, 'srv', command, query);
     const fetch = async (port: number) => (await ran(s, 'srv', ['sh', '-c', `wget -qO- 127.0.0.1:${port}/etc/hostname 2>&1`])).stdout;
     const refused = "wget: can't connect to remote host (127.0.0.1): Connection refused\n";
 
