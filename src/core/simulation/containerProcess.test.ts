@@ -5,6 +5,7 @@ import { run, t0, testView } from './container.test-data';
 import type { SimulatedImage } from './image';
 import type { KubeObject } from '../api/types';
 import { newContainerRuntime } from './containerRuntime';
+import { containerFilesystem } from './containerFiles';
 
 const loggingExample = ['sh', '-c', 'i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done'];
 
@@ -148,7 +149,7 @@ describe('a process on a virtual clock', () => {
 
   it("shares the container's files with its other processes when given them (a liveness probe reads what the main process wrote)", () => {
     const view = testView();
-    const files = new Map(view.files);
+    const files = containerFilesystem(view);
     const main = startProcess(view, ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'], t0, { stdin: false, tty: false, files });
     const probe = (at: number) => {
       if (!main.started) throw new Error(main.error);

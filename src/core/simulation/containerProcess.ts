@@ -8,7 +8,8 @@
  * seed and input, it writes the same things at the same times: a kubelet
  * can replay it from its start after a restart.
  */
-import { expandEnv, type ContainerView, type FsEntry } from './containerView';
+import { expandEnv, type ContainerView } from './containerView';
+import { containerFilesystem, type ContainerFilesystem } from './containerFiles';
 import type { SimulatedImage } from './image';
 import type { ProcessHost, Source } from './processIo';
 import { lookUp, type Found } from './programLookup';
@@ -70,12 +71,13 @@ export interface ProcessOptions {
   /** An exec'd process: a command that cannot start fails with runc's exec wording. */
   exec?: boolean;
   /**
-   * The container's writable files, shared with its other processes (what the
-   * main process writes, an exec'd probe reads); default: the process's own
-   * copy of the view's. A process reading what another wrote is no longer
-   * replayed from its inputs alone.
+   * The container's files, shared with its other processes (what the main
+   * process writes, an exec'd one reads): its run's layer and volumes
+   * (containerFiles.ts); default: a container of its own over the view. A
+   * process reading what another wrote is no longer replayed from its inputs
+   * alone.
    */
-  files?: Map<string, FsEntry>;
+  files?: ContainerFilesystem;
 }
 
 /** What one command costs on the virtual clock, once a burst has used its free commands. */
@@ -158,7 +160,7 @@ class VirtualProcess implements ContainerProcess {
     this.pid = pid;
     this.host = {
       view,
-      files: opts.files ?? new Map(view.files),
+      files: (opts.files ?? containerFilesystem(view)).forProcess(() => this.clock),
       now: () => this.clock,
       emit: (stream, text) => this.emit(stream, text),
       random,

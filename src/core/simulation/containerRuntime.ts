@@ -14,6 +14,8 @@
  */
 import type { KubeObject } from '../api/types';
 import type { ContainerProcess, ProcessOutput } from './containerProcess';
+import { containerFilesystem, VolumeStores, type ContainerFilesystem, type StoreRunner } from './containerFiles';
+import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
@@ -33,8 +35,12 @@ export interface LogEntry {
   line: string;
 }
 
-/** How the runtime makes a container's process: the kubelet's view of the container, and its argv over the image. */
-export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string) => Promise<RuntimeStart>;
+/**
+ * How the runtime makes a container's process: the kubelet's view of the
+ * container, and its argv over the image; `filesystem` gives the run's
+ * files over that view (its layer and volumes).
+ */
+export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem) => Promise<RuntimeStart>;
 
 /** How far ahead of the clock a process is run (an exit within it is known in advance). */
 const lookaheadMs = 3_600_000;
@@ -68,11 +74,13 @@ export interface ContainerRuntime {
   log(containerID: string, pod: KubeObject, container: string, startedAt: string, until: number): Promise<ContainerLog | undefined>;
   /** The container's process itself (attach feeds its stdin and follows its log). */
   process(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess>;
+  /** The run's files (its layer over `view`, made on first use, and its volumes), which an exec'd process shares. */
+  filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem;
   /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
   onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
   stop(containerID: string, at: number): void;
-  /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them when the pod is gone. */
+  /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them, and its emptyDirs, when the pod is gone. */
   forgetPod(podUID: string, keep?: (containerID: string) => boolean): void;
 }
 
@@ -83,7 +91,7 @@ export interface ContainerRuntime {
  * process is blocked on; it has not run past such a read, so what it wrote
  * after stays true.
  */
-export class RecordedProcess {
+export class RecordedProcess implements StoreRunner {
   readonly log: LogEntry[] = [];
   exit?: { code: number; at: number };
   /** When it was stopped (killed): it writes nothing after. */
@@ -97,6 +105,8 @@ export class RecordedProcess {
   private fed = false;
   /** Told when input arrives (the kubelet looks at the container again: it may now exit). */
   onInput?: () => void;
+  /** It is running now (a read of a file it shares runs the others, never itself). */
+  private running = false;
 
   constructor(readonly start: RuntimeStart, startMs: number) {
     this.reached = this.asked = startMs;
@@ -104,15 +114,29 @@ export class RecordedProcess {
 
   /** Runs it up to `until` (or its stop), within the step budget; it looks at the cluster only up to `present`, the server clock. */
   run(until: number, present = until): void {
-    if (!this.start.started || this.exit) return;
+    if (!this.start.started || this.exit || this.running) return;
     const end = Math.min(until, this.stoppedAt ?? Infinity);
     if (this.reached >= end && !this.fed) return;
     this.fed = false;
     this.asked = Math.max(this.asked, end);
-    const step = this.start.process.advance(this.asked, stepsPerCall, present);
-    this.append(step.output);
-    this.reached = step.reached;
-    if (step.exit) this.exit = step.exit;
+    this.running = true;
+    try {
+      const step = this.start.process.advance(this.asked, stepsPerCall, present);
+      this.append(step.output);
+      this.reached = step.reached;
+      if (step.exit) this.exit = step.exit;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Another process reads files it shares at `at`: what it wrote by then must be there. */
+  runUntil(at: number): void {
+    this.run(at, at);
+  }
+
+  get finished(): boolean {
+    return !this.start.started || this.exit !== undefined || this.stoppedAt !== undefined;
   }
 
   /** Until when it has run (its exit, if it has exited): beyond this, a look again is due. */
@@ -128,7 +152,9 @@ export class RecordedProcess {
     // Entries are in time order: the ones written by `end` are a prefix.
     let n = this.log.length;
     while (n > 0 && this.log[n - 1]!.at > end) n--;
-    const next = n < this.log.length ? this.log[n]!.at : undefined;
+    let next = n < this.log.length ? this.log[n]!.at : undefined;
+    // It stopped short of the look-ahead (waiting for the server clock before it looks at the cluster or shared files, or out of steps): it goes on from there.
+    if (next === undefined && stop === Infinity && this.start.started && this.reached < this.asked) next = Math.max(this.reached, until + 1);
     return { entries: this.log.slice(0, n), ended: until >= stop, ...(next !== undefined && next <= stop ? { next } : stop !== Infinity ? { next: stop } : {}) };
   }
 
@@ -176,17 +202,30 @@ export class RecordedProcess {
 
 export function newContainerRuntime(startProcess: ProcessStarter): ContainerRuntime {
   const instances = new Map<string, Promise<RecordedProcess>>();
+  /** Each run's files (its layer and mounts), by container id. */
+  const filesystems = new Map<string, ContainerFilesystem>();
+  const volumes = new VolumeStores();
   /** Each container's pod, by uid. */
   const owners = new Map<string, string>();
+
+  function filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem {
+    let fs = filesystems.get(containerID);
+    if (!fs) {
+      filesystems.set(containerID, (fs = containerFilesystem(view, (volume) => volumes.store(volume))));
+      owners.set(containerID, pod.metadata.uid ?? '');
+    }
+    return fs;
+  }
   const listeners = new Set<(namespace: string, name: string) => void>();
 
   function instanceOf(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess> {
     let found = instances.get(containerID);
     if (!found) {
       const key = { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' };
-      found = startProcess(pod, container, startedAt).then((start) => {
+      found = startProcess(pod, container, startedAt, (view) => filesystem(containerID, pod, view)).then((start) => {
         const recorded = new RecordedProcess(start, Date.parse(startedAt));
         recorded.onInput = () => listeners.forEach((l) => l(key.namespace, key.name));
+        filesystems.get(containerID)?.join(recorded);
         return recorded;
       });
       instances.set(containerID, found);
@@ -212,6 +251,7 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
       return instance.start.started ? instance.read(until) : undefined;
     },
     process: instanceOf,
+    filesystem,
     onInput(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -219,12 +259,14 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     stop(containerID, at) {
       void instances.get(containerID)?.then((instance) => instance.stop(at));
     },
-    forgetPod(podUID, keep = () => false) {
+    forgetPod(podUID, keep) {
       for (const [id, owner] of owners) {
-        if (owner !== podUID || keep(id)) continue;
+        if (owner !== podUID || keep?.(id)) continue;
         owners.delete(id);
         instances.delete(id);
+        filesystems.delete(id);
       }
+      if (!keep) volumes.forgetPod(podUID);
     },
   };
 }

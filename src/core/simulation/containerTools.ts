@@ -12,6 +12,10 @@
 import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
+import { isReadOnly } from './containerFiles';
+
+/** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
+export const erofs = 'Read-only file system';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -65,11 +69,12 @@ export function resolvePath(cwd: string, p: string): string {
 
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 
-/** Writes (or appends to) a file; an error text when its directory is missing or it is a directory. */
+/** Writes (or appends to) a file; an error text when its directory is missing, it is a directory, or it is on a read-only mount. */
 export function writeFile(files: Map<string, FsEntry>, path: string, text: string, append: boolean): string | undefined {
   const e = files.get(path);
   if (e?.type === 'dir') return 'Is a directory';
   if (files.get(parentOf(path))?.type !== 'dir') return 'nonexistent directory';
+  if (isReadOnly(files, path)) return erofs;
   const bytes = encoder.encode(text);
   if (append && e?.type === 'file') {
     const joined = new Uint8Array(e.content.length + bytes.length);
@@ -320,9 +325,11 @@ const touch: Tool = (args, ctx) => {
   let code = 0;
   for (const f of options(args).rest) {
     const path = resolvePath(ctx.cwd, f);
-    if (ctx.files.has(path)) continue;
-    if (writeFile(ctx.files, path, '', false)) {
-      ctx.err(`touch: ${f}: No such file or directory\n`);
+    const exists = ctx.files.has(path);
+    // An existing file's times cannot be set on a read-only mount either.
+    const failed = exists ? (isReadOnly(ctx.files, path) ? erofs : undefined) : writeFile(ctx.files, path, '', false);
+    if (failed) {
+      ctx.err(`touch: ${f}: ${failed === erofs ? erofs : 'No such file or directory'}\n`);
       code = 1;
     }
   }
@@ -340,6 +347,11 @@ const mkdir: Tool = (args, ctx) => {
       for (const s of segments) {
         p += '/' + s;
         const e = ctx.files.get(p);
+        if (!e && isReadOnly(ctx.files, p)) {
+          ctx.err(`mkdir: can't create directory '${d}': ${erofs}\n`);
+          code = 1;
+          break;
+        }
         if (!e) ctx.files.set(p, { type: 'dir', mode: 0o755 });
         else if (e.type !== 'dir') {
           ctx.err(`mkdir: can't create directory '${d}': Not a directory\n`);
@@ -354,6 +366,9 @@ const mkdir: Tool = (args, ctx) => {
       code = 1;
     } else if (ctx.files.get(parentOf(path))?.type !== 'dir') {
       ctx.err(`mkdir: can't create directory '${d}': No such file or directory\n`);
+      code = 1;
+    } else if (isReadOnly(ctx.files, path)) {
+      ctx.err(`mkdir: can't create directory '${d}': ${erofs}\n`);
       code = 1;
     } else ctx.files.set(path, { type: 'dir', mode: 0o755 });
   }
@@ -374,6 +389,9 @@ const rm: Tool = (args, ctx) => {
       }
     } else if (e.type === 'dir' && !recursive) {
       ctx.err(`rm: '${f}' is a directory\n`);
+      code = 1;
+    } else if (isReadOnly(ctx.files, path)) {
+      ctx.err(`rm: can't remove '${f}': ${erofs}\n`);
       code = 1;
     } else {
       for (const p of [...ctx.files.keys()]) if (p === path || p.startsWith(path + '/')) ctx.files.delete(p);
@@ -644,9 +662,10 @@ function* tee(args: string[], ctx: ToolContext): Run<number> {
   const targets = o.rest.map((f) => resolvePath(ctx.cwd, f));
   let code = 0;
   for (const [i, p] of targets.entries()) {
-    if (o.flags.has('a') && ctx.files.get(p)?.type === 'file') continue;
-    if (writeFile(ctx.files, p, '', false)) {
-      ctx.err(`tee: can't open '${o.rest[i]}': No such file or directory\n`);
+    if (o.flags.has('a') && ctx.files.get(p)?.type === 'file' && !isReadOnly(ctx.files, p)) continue;
+    const failed = writeFile(ctx.files, p, '', false);
+    if (failed) {
+      ctx.err(`tee: can't open '${o.rest[i]}': ${failed === erofs ? erofs : 'No such file or directory'}\n`);
       code = 1;
     }
   }
@@ -863,6 +882,10 @@ function* sed(args: string[], ctx: ToolContext): Run<number> {
       if (text === undefined) {
         ctx.err(`sed: ${f}: No such file or directory\n`);
         code = 1;
+      } else if (isReadOnly(ctx.files, path)) {
+        // sed -i writes a temporary file beside the file, then renames it over.
+        ctx.err(`sed: can't create temp file '${f}XXXXXX': ${erofs}\n`);
+        return 4;
       } else writeFile(ctx.files, path, run(text), false);
     }
     return code;

@@ -12,7 +12,8 @@
  * Programs are found on PATH as the container's image has them: the tools
  * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
  */
-import { readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { erofs, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { isReadOnly } from './containerFiles';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
 import { defaultPath, lookUp, type Found, type Program, type ShellName } from './programLookup';
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
@@ -43,6 +44,16 @@ class ShellError {
   ) {}
 }
 
+/** The tools that read or write files (the others look only at their arguments, input and clock, or at the network, which they observe themselves). */
+const fileTools = new Set(['cat', 'cut', 'grep', 'head', 'httpd', 'ls', 'mkdir', 'rm', 'sed', 'sort', 'tail', 'tee', 'test', '[', 'touch', 'uniq', 'wc']);
+/** Builtins that look at files. */
+const fileBuiltins = new Set(['.', 'source', 'cd', 'test', '[']);
+
+/** Whether a simple command may touch files: a redirection to or from one, or a builtin that looks at them (a program is runProgram's to judge). */
+function touchesFiles(name: string, redirects: readonly Redirect[]): boolean {
+  return fileBuiltins.has(name) || redirects.some((r) => r.op !== '<<' && r.op !== '<<-' && r.op !== '>&' && r.op !== '<&');
+}
+
 /** Runs what lookUp found with its arguments. */
 export function* runProgram(host: ProcessHost, found: { path: string; program: Program }, argv: string[], io: Io, env: ReadonlyMap<string, string>, cwd: string, opts: ShellOptions = {}): Run<number> {
   const { program } = found;
@@ -69,6 +80,8 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     }
     return run.exitCode;
   }
+  // What may read files another process writes waits for the server clock to reach its own (containerFiles.ts).
+  if ((program.kind === 'shell' && program.script) || (program.kind === 'tool' && fileTools.has(program.name))) yield { kind: 'observe' };
   if (program.kind === 'shell') {
     const shell = new Shell(host, program.name, env, cwd, opts.pid ?? host.nextPid());
     shell.interactive = opts.interactive ?? false;
@@ -681,6 +694,7 @@ export class Shell {
     this.substStatus = undefined;
     this.io = io;
     if (cmd.conditional) {
+      yield { kind: 'observe' };
       const code = yield* this.conditional(cmd.words.slice(1, -1), io);
       yield { kind: 'tick' };
       return code;
@@ -702,11 +716,13 @@ export class Shell {
     }
     if (!argv.length) {
       for (const [k, v] of assigns) this.vars.set(k, v);
+      if (touchesFiles('', cmd.redirects)) yield { kind: 'observe' };
       const rio = yield* this.redirect(cmd.redirects, io);
       const code = rio ? (this.substStatus ?? 0) : this.status;
       yield { kind: 'tick' };
       return code;
     }
+    if (touchesFiles(argv[0]!, cmd.redirects)) yield { kind: 'observe' };
     const rio = yield* this.redirect(cmd.redirects, io);
     if (!rio) {
       yield { kind: 'tick' };
@@ -1196,9 +1212,9 @@ export class Shell {
     }
     const path = resolvePath(this.cwd, target);
     const exists = this.host.files.get(path)?.type === 'file';
-    const failure = append && exists ? undefined : writeFile(this.host.files, path, '', false);
+    const failure = append && exists ? (isReadOnly(this.host.files, path) ? erofs : undefined) : writeFile(this.host.files, path, '', false);
     if (failure) {
-      this.error(io, `can't create ${target}: ${failure === 'Is a directory' ? 'Is a directory' : 'nonexistent directory'}`);
+      this.error(io, `can't create ${target}: ${failure}`);
       this.status = 2;
       return undefined;
     }
@@ -1378,6 +1394,8 @@ export class Shell {
     }
     flush();
     const out: string[] = [];
+    // A glob lists directories: what other processes wrote there must have happened by now.
+    if (fields.some((f) => f.glob)) yield { kind: 'observe' };
     for (const f of fields) {
       const text = f.pieces.map((p) => p.text).join('');
       if (!f.glob) {
