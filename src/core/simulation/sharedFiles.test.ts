@@ -80,3 +80,65 @@ describe("a container run's files", () => {
     expect((await exec(s, 'layers', ['cat', '/cache/c'])).stdout).toBe('cached\n');
   });
 });
+
+describe('volumes shared by mount', () => {
+  it("an emptyDir is the pod's: every container mounting it sees the same files (subPath a directory of it); a configMap volume is read-only", async () => {
+    const s = await cluster();
+    await create(s, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast' } }, 'configmaps');
+    await create(s, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'pair' },
+      spec: {
+        containers: [
+          // The reader first: the kubelet runs it before the writer, whose lines must be there by the reader's time all the same.
+          { name: 'reader', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3.5; while true; do tail -n 1 /in/log; sleep 2; done'], volumeMounts: [{ name: 'shared', mountPath: '/in', readOnly: true }, { name: 'shared', mountPath: '/mine', subPath: 'reader' }] },
+          { name: 'writer', image: 'busybox:1.36', command: ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo "line $i" >> /shared/log; sleep 1; done'], volumeMounts: [{ name: 'shared', mountPath: '/shared' }, { name: 'settings', mountPath: '/etc/settings' }] },
+        ],
+        volumes: [{ name: 'shared', emptyDir: {} }, { name: 'settings', configMap: { name: 'settings' } }],
+      },
+    });
+    const pod = await running(s, 'pair');
+    const startedAt = Date.parse(pod.status.containerStatuses[0].state.running.startedAt);
+    expect(Date.parse(pod.status.containerStatuses[1].state.running.startedAt)).toBe(startedAt);
+    await pass(s, 10_000);
+    // The reader sees each line the writer wrote by its own time, in order: the writer's lines come each second from the start.
+    await eventually(() => logs(s, 'pair', 'reader'), (l) => l === 'line 4\nline 6\nline 8\nline 10\n', "the reader's log");
+    const now = s.clock.now().getTime();
+    const lines = Math.floor((now - startedAt) / 1000) + 1;
+    expect((await exec(s, 'pair', ['wc', '-l', '/in/log'], 'reader')).stdout).toBe(`${lines} /in/log\n`);
+    // Mounted readOnly in the reader, writable in the writer.
+    expect((await exec(s, 'pair', ['sh', '-c', 'echo x > /in/x'], 'reader')).stderr).toBe("sh: can't create /in/x: Read-only file system\n");
+    // A subPath is a directory of the same volume.
+    await exec(s, 'pair', ['sh', '-c', 'echo from-reader > /mine/note'], 'reader');
+    expect((await exec(s, 'pair', ['cat', '/shared/reader/note'], 'writer')).stdout).toBe('from-reader\n');
+    // A configMap volume is the kubelet's to write.
+    const refused = await exec(s, 'pair', ['sh', '-c', 'echo slow > /etc/settings/mode'], 'writer');
+    expect(refused.stderr).toBe("sh: can't create /etc/settings/mode: Read-only file system\n");
+    expect((await exec(s, 'pair', ['cat', '/etc/settings/mode'], 'writer')).stdout).toBe('fast');
+  });
+
+  it("a claim's files are its PersistentVolume's: a new pod mounting it sees them; a hostPath's are the node's", async () => {
+    const s = await cluster();
+    await create(s, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }, 'persistentvolumeclaims');
+    const podOf = (name: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: {
+        containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'host', mountPath: '/host' }, { name: 'scratch', mountPath: '/scratch' }] }],
+        volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }, { name: 'host', hostPath: { path: '/srv/shared', type: 'DirectoryOrCreate' } }, { name: 'scratch', emptyDir: {} }],
+      },
+    });
+    await create(s, podOf('first'));
+    await running(s, 'first');
+    await exec(s, 'first', ['sh', '-c', 'echo kept > /data/f; echo node > /host/h; echo gone > /scratch/s']);
+    expect((await s.json('DELETE', `${ns}/pods/first`)).status).toBe(200);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/first`)).status, (st) => st === 404, 'the first pod gone');
+    await create(s, podOf('second'));
+    await running(s, 'second');
+    expect((await exec(s, 'second', ['cat', '/data/f', '/host/h'])).stdout).toBe('kept\nnode\n');
+    // An emptyDir went with its pod.
+    expect((await exec(s, 'second', ['ls', '/scratch'])).stdout).toBe('');
+  });
+});
