@@ -20,9 +20,29 @@ import type { ContainerView, FsEntry } from './containerView';
 
 /** Another process sharing a store, run up to a time before a read (the runtime's RecordedProcess). */
 export interface StoreRunner {
-  runUntil(at: number): void;
+  /** Runs it up to `at`; not `inclusive`: it does not look at files at `at` itself (the reader acts first then). */
+  runUntil(at: number, inclusive: boolean): void;
   /** It exited or was stopped: it writes nothing more. */
   readonly finished: boolean;
+  /**
+   * Its order among processes acting at the same instant: the lower first
+   * (a container started before another, as the kubelet starts them in
+   * order; an exec after the container's own process).
+   */
+  readonly rank: number;
+}
+
+/** The processes running now, innermost last: the last is the one reading. */
+const runningNow: StoreRunner[] = [];
+
+/** Runs `step` as the process reading from now until it returns (the runtime's run of a process). */
+export function asReader<T>(runner: StoreRunner, step: () => T): T {
+  runningNow.push(runner);
+  try {
+    return step();
+  } finally {
+    runningNow.pop();
+  }
 }
 
 interface Version {
@@ -48,11 +68,16 @@ export class FileStore {
     this.runners.add(runner);
   }
 
-  /** Runs every other process sharing the store up to `at` (one already running is the reader, or is reading). */
+  /**
+   * Runs every other process sharing the store up to `at` (one already
+   * running is the reader, or is reading): one before the reader in order
+   * acts at `at` too, one after it only until just before.
+   */
   catchUp(at: number): void {
+    const reader = runningNow[runningNow.length - 1];
     for (const r of this.runners) {
       if (r.finished) this.runners.delete(r);
-      else r.runUntil(at);
+      else if (r !== reader) r.runUntil(at, !reader || r.rank < reader.rank);
     }
   }
 

@@ -13,8 +13,8 @@
  * then; what it wrote is revealed only once the clock passes its time.
  */
 import type { KubeObject } from '../api/types';
-import type { ContainerProcess, ProcessOutput } from './containerProcess';
-import { containerFilesystem, VolumeStores, type ContainerFilesystem, type StoreRunner } from './containerFiles';
+import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
+import { asReader, containerFilesystem, VolumeStores, type ContainerFilesystem, type StoreRunner } from './containerFiles';
 import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
@@ -91,6 +91,8 @@ export interface ContainerRuntime {
  * process is blocked on; it has not run past such a read, so what it wrote
  * after stays true.
  */
+let nextRank = 0;
+
 export class RecordedProcess implements StoreRunner {
   readonly log: LogEntry[] = [];
   exit?: { code: number; at: number };
@@ -107,6 +109,8 @@ export class RecordedProcess implements StoreRunner {
   onInput?: () => void;
   /** It is running now (a read of a file it shares runs the others, never itself). */
   private running = false;
+  /** Its order among processes acting at the same instant (the order they were made in). */
+  readonly rank = nextRank++;
 
   constructor(readonly start: RuntimeStart, startMs: number) {
     this.reached = this.asked = startMs;
@@ -121,7 +125,8 @@ export class RecordedProcess implements StoreRunner {
     this.asked = Math.max(this.asked, end);
     this.running = true;
     try {
-      const step = this.start.process.advance(this.asked, stepsPerCall, present);
+      const process = this.start.process;
+      const step = asReader(this, () => process.advance(this.asked, stepsPerCall, present));
       this.append(step.output);
       this.reached = step.reached;
       if (step.exit) this.exit = step.exit;
@@ -130,9 +135,9 @@ export class RecordedProcess implements StoreRunner {
     }
   }
 
-  /** Another process reads files it shares at `at`: what it wrote by then must be there. */
-  runUntil(at: number): void {
-    this.run(at, at);
+  /** Another process reads files it shares at `at`: what it wrote by then must be there (and, not `inclusive`, it looks at nothing at `at` itself). */
+  runUntil(at: number, inclusive: boolean): void {
+    this.run(at, inclusive ? at : at - observeAheadMs - 1);
   }
 
   get finished(): boolean {
@@ -205,6 +210,8 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
   /** Each run's files (its layer and mounts), by container id. */
   const filesystems = new Map<string, ContainerFilesystem>();
   const volumes = new VolumeStores();
+  /** The processes the kubelet has looked at. */
+  const looked = new WeakSet<RecordedProcess>();
   /** Each container's pod, by uid. */
   const owners = new Map<string, string>();
 
@@ -242,7 +249,11 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     async status(containerID, pod, container, startedAt, now) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
       if (!instance.start.started) return { error: instance.start.error };
-      instance.run(now + lookaheadMs, now);
+      // A container sharing volumes is first run only to its start: the pod's other containers, started at the
+      // same instant, are made before it looks ahead at what they write.
+      const first = !looked.has(instance);
+      looked.add(instance);
+      instance.run(first && filesystems.get(containerID)?.mounts.length ? now : now + lookaheadMs, now);
       if (instance.exit) return { exit: instance.exit };
       return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
     },

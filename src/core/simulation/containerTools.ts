@@ -529,8 +529,11 @@ function* head(args: string[], ctx: ToolContext): Run<number> {
 
 function* tail(args: string[], ctx: ToolContext): Run<number> {
   const legacy = args[0] && /^-\d+$/.test(args[0]) ? Number(args[0].slice(1)) : undefined;
-  const o = options(legacy !== undefined ? args.slice(1) : args, 'nc');
+  const o = options(legacy !== undefined ? args.slice(1) : args, 'ncs');
   const spec = o.values.get('n') ?? String(legacy ?? 10);
+  // -F: follow by name, waiting for a file that is not there yet.
+  const retry = o.flags.has('F');
+  const follow = retry || o.flags.has('f');
   const { texts, failed } = yield* inputs(ctx, o.rest);
   texts.forEach((t, i) => {
     if (texts.length > 1) ctx.out(`${i ? '\n' : ''}==> ${t.name === '-' ? 'standard input' : t.name} <==\n`);
@@ -538,7 +541,37 @@ function* tail(args: string[], ctx: ToolContext): Run<number> {
     // -n +K: from line K on.
     ctx.out((spec.startsWith('+') ? lines.slice(Math.max(Number(spec.slice(1)) - 1, 0)) : lines.slice(Math.max(lines.length - Number(spec), 0))).join(''));
   });
-  return failed ? 1 : 0;
+  const names = (o.rest.length ? o.rest : ['-']).filter((f) => f !== '-');
+  if (!follow || !names.length || (failed && !retry && !texts.some((t) => t.name !== '-'))) return failed ? 1 : 0;
+  // busybox polls each file every -s seconds (1 by default) and prints what was added since.
+  const period = Math.max(0, Number(o.values.get('s') ?? 1)) * 1000;
+  const sizes = new Map(names.map((f) => [f, encoder.encode(texts.find((t) => t.name === f)?.text ?? '').length]));
+  let last = names.length > 1 ? names[names.length - 1] : undefined;
+  const opened = new Set(texts.map((t) => t.name));
+  for (;;) {
+    yield { kind: 'sleep', ms: period };
+    yield { kind: 'observe' };
+    for (const f of names) {
+      const e = ctx.files.get(resolvePath(ctx.cwd, f));
+      if (e?.type !== 'file') continue;
+      if (retry && !opened.has(f)) {
+        // It reopens the name, and reads the new file from its start.
+        ctx.err(`tail: ${f} has appeared; following end of new file\n`);
+        opened.add(f);
+        sizes.set(f, 0);
+      }
+      let from = sizes.get(f) ?? 0;
+      if (e.content.length < from) {
+        ctx.err(`tail: ${f}: file truncated\n`);
+        from = 0;
+      }
+      sizes.set(f, e.content.length);
+      if (e.content.length === from) continue;
+      if (names.length > 1 && last !== f) ctx.out(`\n==> ${f} <==\n`);
+      last = f;
+      ctx.out(decoder.decode(e.content.slice(from)));
+    }
+  }
 }
 
 function* wc(args: string[], ctx: ToolContext): Run<number> {

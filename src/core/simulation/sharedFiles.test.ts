@@ -141,4 +141,28 @@ describe('volumes shared by mount', () => {
     // An emptyDir went with its pod.
     expect((await exec(s, 'second', ['ls', '/scratch'])).stdout).toBe('');
   });
+
+  it('a reader following a file another container appends to gets each line when it polls after the write, in order (tail -F)', async () => {
+    const s = await cluster();
+    const tailer = { name: 'tail', image: 'busybox:1.36', command: ['tail', '-F', '/var/log/app/out.log'], volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }] };
+    const app = { name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'while true; do date | tee -a /logs/out.log; sleep 1; done'], volumeMounts: [{ name: 'logs', mountPath: '/logs' }] };
+    const podOf = (name: string, containers: unknown[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers, volumes: [{ name: 'logs', emptyDir: {} }] } });
+    // The kubelet starts containers in order: the writer first, or the follower first.
+    await create(s, podOf('writer-first', [app, tailer]));
+    await create(s, podOf('tail-first', [tailer, app]));
+    await running(s, 'writer-first');
+    await running(s, 'tail-first');
+    await pass(s, 6_000);
+    const stamped = async (pod: string, c: string) => (await s.request('GET', `${ns}/pods/${pod}/log?container=${c}&timestamps=true`)).text();
+    const written = await stamped('writer-first', 'app');
+    expect(written.split('\n').length).toBeGreaterThan(6);
+    // Started after the writer, the follower polls just after each write: each line at the instant it was written.
+    await eventually(() => stamped('writer-first', 'tail'), (l) => l === written, "the follower's log");
+    // Started before it, it finds no file at first, then polls just before each write: each line a second late.
+    const stamp = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+    const lines = (await stamped('tail-first', 'app')).trimEnd().split('\n').map((l) => [Date.parse(l.slice(0, 20)), l.slice(21)] as const);
+    const start = lines[0]![0];
+    const late = [`${stamp(start)} tail: can't open '/var/log/app/out.log': No such file or directory`, `${stamp(start + 1000)} tail: /var/log/app/out.log has appeared; following end of new file`, ...lines.map(([at, text]) => `${stamp(at + 1000)} ${text}`)];
+    await eventually(async () => (await stamped('tail-first', 'tail')).trimEnd().split('\n').slice(0, late.length), (l) => JSON.stringify(l) === JSON.stringify(late.slice(0, l.length)) && l.length >= late.length - 1, "the early follower's log");
+  });
 });
