@@ -51,6 +51,8 @@ export interface ContainerProcess {
   closeInput(at: number): void;
   /** When it next has something to do without input (the end of its sleep, or now when busy); undefined when it waits for input, runs until stopped, or has exited. */
   wakeAt(): number | undefined;
+  /** The code it exits with on SIGTERM now; undefined: it ignores it (a PID 1 without a handler), and only SIGKILL ends it. */
+  termExit(): number | undefined;
 }
 
 export type ProcessStart = { started: true; process: ContainerProcess } | { started: false; error: string };
@@ -280,6 +282,10 @@ class VirtualProcess implements ContainerProcess {
     return this.burst < (this.opts.freeCommands ?? 0) ? 0 : (this.opts.commandMs ?? commandMs);
   }
 
+  termExit(): number | undefined {
+    return this.host.termExit;
+  }
+
   wakeAt(): number | undefined {
     if (this.exited || !this.gen) return undefined;
     if (!this.begun) return this.clock;
@@ -312,6 +318,8 @@ function readsCommands(argv: readonly string[]): boolean {
 export function startProcess(view: ContainerView, argv: readonly string[], startMs: number, opts: ProcessOptions): ProcessStart {
   const p = new VirtualProcess(view, startMs, opts);
   if (!argv.length) {
+    // What it runs is not known: a program that dies of SIGTERM (128 + 15).
+    p.host.termExit = 143;
     p.gen = (function* (): Run<number> {
       yield { kind: 'sleep', ms: Infinity };
       return 0;

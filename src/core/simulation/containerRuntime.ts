@@ -14,13 +14,14 @@
  */
 import type { KubeObject } from '../api/types';
 import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
+import { startExec } from './containerExec';
 import { asReader, containerFilesystem, VolumeStores, type ContainerFilesystem, type StoreRunner } from './containerFiles';
 import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt'>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit'> & Partial<Pick<ContainerProcess, 'termExit'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -49,6 +50,16 @@ const stepsPerCall = 200_000;
 /** A container's log is kept to its last MiB, as the kubelet rotates it (containerLogMaxSize, smaller here). */
 const maxLogBytes = 1 << 20;
 
+export type ExecSyncResult = { exitCode: number; output: string } | { timedOut: true } | { error: string };
+
+/** How the runtime sees a running container for an exec (the kubelet's view of it). */
+export type ViewBuilder = (pod: KubeObject, container: string, startedAt: string) => Promise<ContainerView>;
+
+/** ExecSync keeps this much of a probe's output (the kubelet's maxReadLength, 10 KiB). */
+const maxProbeOutput = 10 * 1024;
+/** The commands an exec probe runs at most before it counts as not ending. */
+const probeSteps = 200_000;
+
 export interface ContainerStatusView {
   /** runc could not start the process. */
   error?: string;
@@ -76,6 +87,15 @@ export interface ContainerRuntime {
   process(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess>;
   /** The run's files (its layer over `view`, made on first use, and its volumes), which an exec'd process shares. */
   filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem;
+  /**
+   * Runs a command in the running container at `at` as the CRI's ExecSync
+   * does for an exec probe: its exit code and output (stdout and stderr as
+   * written), or that it did not end within the timeout, or runc's error
+   * when it could not start.
+   */
+  execSync(containerID: string, pod: KubeObject, container: string, startedAt: string, argv: readonly string[], at: number, timeoutMs: number): Promise<ExecSyncResult>;
+  /** The code the container's process exits with on SIGTERM now; undefined: it ignores it (only SIGKILL ends it). */
+  termExit(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<number | undefined>;
   /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
   onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
@@ -205,11 +225,13 @@ export class RecordedProcess implements StoreRunner {
   }
 }
 
-export function newContainerRuntime(startProcess: ProcessStarter): ContainerRuntime {
+export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewBuilder): ContainerRuntime {
   const instances = new Map<string, Promise<RecordedProcess>>();
   /** Each run's files (its layer and mounts), by container id. */
   const filesystems = new Map<string, ContainerFilesystem>();
   const volumes = new VolumeStores();
+  /** Each run's view for its exec probes, made once. */
+  const views = new Map<string, Promise<ContainerView>>();
   /** The processes the kubelet has looked at. */
   const looked = new WeakSet<RecordedProcess>();
   /** Each container's pod, by uid. */
@@ -263,6 +285,24 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     },
     process: instanceOf,
     filesystem,
+    async execSync(containerID, pod, container, startedAt, argv, at, timeoutMs) {
+      let view = views.get(containerID);
+      if (!view) {
+        if (!viewOf) return { exitCode: 0, output: '' };
+        views.set(containerID, (view = viewOf(pod, container, startedAt)));
+        view.catch(() => views.delete(containerID));
+      }
+      const files = filesystem(containerID, pod, await view);
+      const start = startExec(await view, argv, at, { stdin: false, tty: false, files });
+      if (!start.started) return { error: start.error };
+      const step = start.process.advance(at + timeoutMs, probeSteps);
+      if (!step.exit) return { timedOut: true };
+      return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput) };
+    },
+    async termExit(containerID, pod, container, startedAt) {
+      const instance = await instanceOf(containerID, pod, container, startedAt);
+      return instance.start.started ? instance.start.process.termExit?.() : undefined;
+    },
     onInput(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -276,6 +316,7 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
         owners.delete(id);
         instances.delete(id);
         filesystems.delete(id);
+        views.delete(id);
       }
       if (!keep) volumes.forgetPod(podUID);
     },

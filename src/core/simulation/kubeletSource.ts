@@ -81,5 +81,6 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view);
     return started;
   }
-  return { ...source, runtime: newContainerRuntime(startContainer) };
+  const viewOf = (pod: KubeObject, name: string, startedAt: string) => containerView({ ...source, get: deps.get }, pod, name, { startedAt });
+  return { ...source, runtime: newContainerRuntime(startContainer, viewOf) };
 }

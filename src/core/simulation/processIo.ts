@@ -18,6 +18,8 @@ export interface ProcessHost {
   /** $RANDOM's next value (0-32767). */
   random(): number;
   nextPid(): number;
+  /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
+  termExit?: number;
 }
 
 /** Where a descriptor writes. */

@@ -75,6 +75,8 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
       // A server listens on its ports until it is stopped.
       const net = host.view.network;
       if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond });
+      // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0).
+      host.termExit = 0;
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
