@@ -5,9 +5,11 @@
  * `Running` with an IP from its node's pod CIDR, its init containers run in
  * order (a regular one terminated `Completed`, a sidecar, restartPolicy
  * Always, started and left running) and its containers running; a container
- * or sidecar is ready at once, or after its readiness probe's
- * initialDelaySeconds on the server clock, and sidecars count for the pod's
- * readiness. Ephemeral containers (`kubectl debug`) are started when they
+ * or sidecar is started and ready at once, or as its probes find it on the
+ * server clock (prober.ts: startup, liveness, readiness), and sidecars count
+ * for the pod's readiness. A container whose startup or liveness probe fails
+ * past its threshold is killed (`Killing`: SIGTERM, SIGKILL after the grace
+ * period) and started again unless the restartPolicy is Never. Ephemeral containers (`kubectl debug`) are started when they
  * appear, never restarted, and count for neither readiness nor phase. The
  * kubelet records the events a real one does (`Pulling`, `Pulled`,
  * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
