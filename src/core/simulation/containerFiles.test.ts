@@ -30,8 +30,8 @@ describe('FileStore', () => {
   it('runs the other processes sharing it up to the reader\'s time before a read', () => {
     const store = new FileStore();
     const ran: number[] = [];
-    const writer: StoreRunner = { runUntil: (at) => ran.push(at), finished: false, rank: 0 };
-    const done: StoreRunner = { runUntil: () => ran.push(-1), finished: true, rank: 1 };
+    const writer: StoreRunner = { runUntil: (at) => ran.push(at), finished: false, rank: 0, stop: () => {} };
+    const done: StoreRunner = { runUntil: () => ran.push(-1), finished: true, rank: 1, stop: () => {} };
     store.join(writer);
     store.join(done);
     store.catchUp(7);

@@ -24,6 +24,8 @@ export interface StoreRunner {
   runUntil(at: number, inclusive: boolean): void;
   /** It exited or was stopped: it writes nothing more. */
   readonly finished: boolean;
+  /** Its container stops at `at`: so does it. */
+  stop(at: number): void;
   /**
    * Its order among processes acting at the same instant: the lower first
    * (a container started before another, as the kubelet starts them in
@@ -147,10 +149,20 @@ export class ContainerFilesystem {
     this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
   }
 
+  /** The processes of this run (its own and those exec'd into it). */
+  private readonly processes = new Set<StoreRunner>();
+
   /** A process of the container sharing its stores from now on (it is run up to a reader's time). */
   join(runner: StoreRunner): void {
+    this.processes.add(runner);
     this.layer.join(runner);
     for (const m of this.mounts) m.store.join(runner);
+  }
+
+  /** The container stops at `at`: every process in it with it (an exec'd one too). */
+  stop(at: number): void {
+    for (const p of this.processes) p.stop(at);
+    this.processes.clear();
   }
 
   /** The files as a process sees them at its clock. */

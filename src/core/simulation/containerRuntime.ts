@@ -201,6 +201,15 @@ export class RecordedProcess implements StoreRunner {
     if (this.stoppedAt !== undefined || (this.exit && this.exit.at <= at)) return;
     this.stoppedAt = at;
     if (this.exit && this.exit.at > at) this.exit = undefined;
+    for (const f of this.stopWatchers) f();
+  }
+
+  private readonly stopWatchers = new Set<() => void>();
+
+  /** Calls `f` when it is stopped (a stream waiting on it looks again); returns the unsubscribe. */
+  onStop(f: () => void): () => void {
+    this.stopWatchers.add(f);
+    return () => this.stopWatchers.delete(f);
   }
 
   private append(output: ProcessOutput[]): void {
@@ -276,6 +285,8 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       const first = !looked.has(instance);
       looked.add(instance);
       instance.run(first && filesystems.get(containerID)?.mounts.length ? now : now + lookaheadMs, now);
+      // The processes exec'd into the container end with its own.
+      if (instance.exit) filesystems.get(containerID)?.stop(instance.exit.at);
       if (instance.exit) return { exit: instance.exit };
       return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
     },
@@ -309,6 +320,8 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
     },
     stop(containerID, at) {
       void instances.get(containerID)?.then((instance) => instance.stop(at));
+      // The processes exec'd into it end with it.
+      filesystems.get(containerID)?.stop(at);
     },
     forgetPod(podUID, keep) {
       for (const [id, owner] of owners) {

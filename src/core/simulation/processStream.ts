@@ -69,8 +69,17 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         else if (stream === 1 ? options.stdout : options.stderr) write(stream, text);
       };
       const nudge = () => wake.abort();
+      // Stopped with its container: the stream ends then.
+      const unwatch = recorded.onStop(nudge);
 
       const done = (async () => {
+        try {
+          return await follow();
+        } finally {
+          unwatch();
+        }
+      })();
+      async function follow(): Promise<Record<string, unknown>> {
         for (;;) {
           const log = recorded.read(now());
           for (const e of log.entries) {
@@ -81,14 +90,15 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
             lastSeq = e.seq;
             lastSent = e.line.length;
           }
-          if (log.ended) return opts.statusFor(recorded.exit?.code ?? 0);
+          // A process stopped with its container was killed (SIGKILL).
+          if (log.ended) return opts.statusFor(recorded.exit?.code ?? (recorded.stoppedAt !== undefined ? 137 : 0));
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
           const signal = AbortSignal.any([wake.signal, gone.signal]);
           const wait = log.next === undefined ? 3_600_000 : log.next - now();
           if (wait > 0) await clock.sleep(wait, signal).catch(() => undefined);
         }
-      })();
+      }
 
       const give = (text: string) => {
         recorded.input(text, now());

@@ -66,12 +66,15 @@ describe("a container run's files", () => {
     expect((await exec(s, 'layers', ['sh', '-c', 'echo kept > /tmp/a; echo cached > /cache/c'])).status).toMatchObject({ status: 'Success' });
     // The next exec is a process of the same run: it sees what the last one wrote.
     expect((await exec(s, 'layers', ['cat', '/tmp/a', '/cache/c'])).stdout).toBe('kept\ncached\n');
+    // A process exec'd into the container lives as long as the container.
+    const lingering = exec(s, 'layers', ['sh', '-c', 'while true; do sleep 1; done']);
     // The main process sees an exec's write too (its loop looks each second).
     await exec(s, 'layers', ['sh', '-c', 'echo now > /tmp/stop']);
     await pass(s, 2_000);
     const restarted = await eventually(() => getPod(s, 'layers'), (p) => p.status.containerStatuses[0].restartCount === 1, 'the restart');
     expect(restarted.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
     expect(await logs(s, 'layers', 'app', true)).toBe('tmp: \ncache: \nstop says now\n');
+    expect((await lingering).status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '137' }] } });
     await pass(s, 10_000);
     await running(s, 'layers', 1);
     // The new run: a fresh layer (no /tmp/a, no /tmp/stop), the pod's emptyDir as it was.
