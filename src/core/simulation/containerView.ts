@@ -440,6 +440,7 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   for (const d of ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
   for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
   for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
+  for (const [p, content] of image.files ?? []) addFile(files, p, text(content));
   addFile(files, '/etc/hosts', text(hostsFile(pod, hostname)));
   addFile(files, '/etc/hostname', text(hostname + '\n'));
   addFile(files, '/etc/resolv.conf', text(resolvConf(pod)));

@@ -7,6 +7,7 @@
  * of its own: its process runs until it is stopped.
  */
 import { catalogImage } from './imageCatalog';
+import type { FsEntry } from './containerView';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -29,6 +30,8 @@ export interface ImageProgramContext {
   hostname: string;
   /** The pod's IP, as /etc/hosts gives it. */
   podIP?: string;
+  /** The container's files as they are at a time (what a server sends from its document root). */
+  files?: (at: number) => ReadonlyMap<string, FsEntry>;
 }
 
 /** One of the image's own programs, at its path in the image. */
@@ -49,6 +52,8 @@ export interface SimulatedImage {
   tools?: readonly string[];
   /** Its own programs by absolute path (a bare name is looked up on PATH among them). */
   programs: ReadonlyMap<string, ImageProgram>;
+  /** Files it has beside its programs, by absolute path (a server's default pages). */
+  files?: ReadonlyMap<string, string>;
 }
 
 /** An image kubesim knows nothing of: every tool, no entrypoint, nothing of its own. */

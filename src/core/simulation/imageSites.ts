@@ -6,6 +6,7 @@
  * not found).
  */
 import { httpDate } from './httpMessage';
+import type { FsEntry } from './containerView';
 
 const byteLength = (s: string) => new TextEncoder().encode(s).byteLength;
 
@@ -40,36 +41,75 @@ Commercial support is available at
 </html>
 `;
 
-/** nginx's default server: the welcome page at `/` and /index.html, its 404 page otherwise. */
-export function nginxSite(version: string, startedAt: number): (request: string, at: number) => string {
+/** Where nginx's default server and Apache's serve files from. */
+export const nginxRoot = '/usr/share/nginx/html';
+export const apacheRoot = '/usr/local/apache2/htdocs';
+
+/**
+ * The page a document root gives for a request path, read from the
+ * container's files as they are at the request's time (a volume mounted
+ * there serves what another container wrote); `undefined` for no such file,
+ * `forbidden` for a directory without an index. Without files: the image's
+ * own index page at `/` and /index.html.
+ */
+function fromRoot(files: ((at: number) => ReadonlyMap<string, FsEntry>) | undefined, root: string, path: string, at: number, index: string): string | undefined | 'forbidden' {
+  if (!files) return path === '/' || path === '/index.html' ? index : undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const view = files(at);
+  const parts: string[] = [];
+  for (const seg of decoded.split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') parts.pop();
+    else parts.push(seg);
+  }
+  const file = `${root}${parts.length ? '/' + parts.join('/') : ''}`;
+  let e = view.get(file);
+  if (e?.type === 'dir') {
+    e = view.get(`${file}/index.html`);
+    if (e?.type !== 'file') return 'forbidden';
+  }
+  return e?.type === 'file' ? new TextDecoder().decode(e.content) : undefined;
+}
+
+/** nginx's default server: the files of its document root (the welcome page at `/`), its 404 and 403 pages otherwise. */
+export function nginxSite(version: string, startedAt: number, files?: (at: number) => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
-  const etag = `"${Math.floor(startedAt / 1000).toString(16)}-${byteLength(nginxWelcome).toString(16)}"`;
   return (request, at) => {
     const line = requestLine(request);
     const head = (status: string, type: string, length: number, extra: string[] = []) => [`HTTP/1.1 ${status}`, `Server: nginx/${version}`, `Date: ${httpDate(at)}`, `Content-Type: ${type}`, `Content-Length: ${length}`, ...extra, 'Connection: close', '', ''].join('\r\n');
+    const errorPage = (status: string) => `<html>\r\n<head><title>${status}</title></head>\r\n<body>\r\n<center><h1>${status}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
     if (!line) {
-      const body = `<html>\r\n<head><title>400 Bad Request</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
+      const body = errorPage('400 Bad Request');
       return head('400 Bad Request', 'text/html', byteLength(body)) + body;
     }
-    if (line.path === '/' || line.path === '/index.html') {
-      const headers = head('200 OK', 'text/html', byteLength(nginxWelcome), [`Last-Modified: ${modified}`, `ETag: ${etag}`, 'Accept-Ranges: bytes']);
-      return headers + (line.method === 'HEAD' ? '' : nginxWelcome);
+    const page = fromRoot(files, nginxRoot, line.path, at, nginxWelcome);
+    if (page !== undefined && page !== 'forbidden') {
+      const etag = `"${Math.floor(startedAt / 1000).toString(16)}-${byteLength(page).toString(16)}"`;
+      const headers = head('200 OK', 'text/html', byteLength(page), [`Last-Modified: ${modified}`, `ETag: ${etag}`, 'Accept-Ranges: bytes']);
+      return headers + (line.method === 'HEAD' ? '' : page);
     }
-    const body = `<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
-    return head('404 Not Found', 'text/html', byteLength(body)) + (line.method === 'HEAD' ? '' : body);
+    const status = page === 'forbidden' ? '403 Forbidden' : '404 Not Found';
+    const body = errorPage(status);
+    return head(status, 'text/html', byteLength(body)) + (line.method === 'HEAD' ? '' : body);
   };
 }
 
 export const apacheItWorks = '<html><body><h1>It works!</h1></body></html>\n';
 
-/** Apache httpd's default document root: "It works!" at `/` and /index.html, its 404 page otherwise. */
-export function apacheSite(version: string, startedAt: number): (request: string, at: number) => string {
+/** Apache httpd's default document root: its files ("It works!" at `/`), its 404 page otherwise. */
+export function apacheSite(version: string, startedAt: number, files?: (at: number) => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
   return (request, at) => {
     const line = requestLine(request);
     const head = (status: string, length: number, extra: string[] = []) => [`HTTP/1.1 ${status}`, `Date: ${httpDate(at)}`, `Server: Apache/${version} (Unix)`, ...extra, `Content-Length: ${length}`, 'Connection: close', `Content-Type: ${status.startsWith('200') ? 'text/html' : 'text/html; charset=iso-8859-1'}`, '', ''].join('\r\n');
-    if (line && (line.path === '/' || line.path === '/index.html')) {
-      return head('200 OK', byteLength(apacheItWorks), [`Last-Modified: ${modified}`, 'Accept-Ranges: bytes']) + (line.method === 'HEAD' ? '' : apacheItWorks);
+    const page = line && fromRoot(files, apacheRoot, line.path, at, apacheItWorks);
+    if (line && page !== undefined && page !== 'forbidden') {
+      return head('200 OK', byteLength(page), [`Last-Modified: ${modified}`, 'Accept-Ranges: bytes']) + (line.method === 'HEAD' ? '' : page);
     }
     const status = line ? '404 Not Found' : '400 Bad Request';
     const body = line

@@ -168,4 +168,27 @@ describe('volumes shared by mount', () => {
     const late = [`${stamp(start)} tail: can't open '/var/log/app/out.log': No such file or directory`, `${stamp(start + 1000)} tail: /var/log/app/out.log has appeared; following end of new file`, ...lines.map(([at, text]) => `${stamp(at + 1000)} ${text}`)];
     await eventually(async () => (await stamped('tail-first', 'tail')).trimEnd().split('\n').slice(0, late.length), (l) => JSON.stringify(l) === JSON.stringify(late.slice(0, l.length)) && l.length >= late.length - 1, "the early follower's log");
   });
+
+  it("serves what another container wrote: the docs' two-containers Pod, nginx's document root an emptyDir the debian container writes", async () => {
+    const s = await cluster();
+    await create(s, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'two-containers' },
+      spec: {
+        restartPolicy: 'Never',
+        volumes: [{ name: 'shared-data', emptyDir: {} }],
+        containers: [
+          { name: 'nginx-container', image: 'nginx', volumeMounts: [{ name: 'shared-data', mountPath: '/usr/share/nginx/html' }] },
+          { name: 'debian-container', image: 'debian', volumeMounts: [{ name: 'shared-data', mountPath: '/pod-data' }], command: ['/bin/sh'], args: ['-c', 'echo Hello from the debian container > /pod-data/index.html'] },
+        ],
+      },
+    });
+    const pod = await eventually(() => getPod(s, 'two-containers'), (p) => p?.status?.containerStatuses?.[1]?.state?.terminated?.reason === 'Completed', 'the debian container done');
+    expect(pod.status.phase).toBe('Running');
+    // The nginx image has no curl (the docs install it): the API server's proxy to the pod asks nginx instead.
+    const page = await s.request('GET', `${ns}/pods/two-containers/proxy/`);
+    expect([page.status, await page.text()]).toEqual([200, 'Hello from the debian container\n']);
+    expect((await s.request('GET', `${ns}/pods/two-containers/proxy/nope.html`)).status).toBe(404);
+  });
 });

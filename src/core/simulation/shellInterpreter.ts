@@ -13,7 +13,7 @@
  * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
  */
 import { erofs, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
-import { isReadOnly } from './containerFiles';
+import { filesAt, isReadOnly } from './containerFiles';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
 import { defaultPath, lookUp, type Found, type Program, type ShellName } from './programLookup';
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
@@ -61,7 +61,8 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
   if (program.kind === 'image') {
     const hosts = readFile(host.files, '/etc/hosts') ?? '';
     const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
-    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}) });
+    const files = host.files;
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.exec?.argv.length) {
       // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
