@@ -9,8 +9,9 @@
  * server clock (prober.ts: startup, liveness, readiness), and sidecars count
  * for the pod's readiness. A container whose startup or liveness probe fails
  * past its threshold is killed (`Killing`: SIGTERM, SIGKILL after the grace
- * period) and started again unless the restartPolicy is Never. Ephemeral containers (`kubectl debug`) are started when they
- * appear, never restarted, and count for neither readiness nor phase. The
+ * period) and started again unless the restartPolicy is Never. Ephemeral
+ * containers (`kubectl debug`) are started when they appear, never
+ * restarted, and count for neither readiness nor phase. The
  * kubelet records the events a real one does (`Pulling`, `Pulled`,
  * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
  * Its image manager (imagePull.ts) may find a container's image cannot be
@@ -594,8 +595,6 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         if (end.error !== undefined) failedStart(containerField(cname), end.error);
         // A container killed for a failed probe is started again unless the restartPolicy is Never (computePodActions).
         const restart = killed ? killed.restart : restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
-        kills.delete(containerID);
-        probers.delete(containerID);
         if (restart) {
           restarts = restartCount + 1;
           lastState = { terminated: ended };
@@ -681,6 +680,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const kept = new Set([...(['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const)].flatMap((k) =>
       objectsOf(nextStatus[k]).flatMap((c) => [c['containerID'], isObject(c['lastState']) && isObject(c['lastState']['terminated']) ? c['lastState']['terminated']['containerID'] : undefined])));
     runtime?.forgetPod(pod.metadata.uid ?? '', (id) => kept.has(id));
+    // The probers and kills of runs the status no longer names (written: a later sync will not see them running).
+    for (const [id, owner] of ownerOf) {
+      if (owner !== pod.metadata.uid || kept.has(id)) continue;
+      probers.delete(id);
+      kills.delete(id);
+      ownerOf.delete(id);
+    }
     for (const [field, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, field);
     if (completed) releaseIP(node.name, pod.metadata.uid);
     else if (wake !== Infinity) wakeAt(key, wake);
