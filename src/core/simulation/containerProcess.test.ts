@@ -162,6 +162,19 @@ describe('a process on a virtual clock', () => {
     expect(run('cat /tmp/healthy').code).toBe(1);
   });
 
+  it('waits for the server clock before a command touches files (others may write them), not before it writes to a device', () => {
+    const p = start(['sh', '-c', 'sleep 5; echo a 2>/dev/null; sleep 5; echo b > /tmp/f; cat /tmp/f']);
+    // The server clock is at the start: the redirection to /tmp/f at 10s waits (a second's look-ahead allowed).
+    const first = p.advance(t0 + 60_000, undefined, t0);
+    expect(first.output.map((o) => [o.at - t0, o.text])).toEqual([[5_001, 'a\n']]);
+    expect(first.reached - t0).toBe(10_003);
+    // Still more than a second ahead of the server.
+    expect(p.advance(t0 + 60_000, undefined, t0 + 9_000)).toEqual({ output: [], reached: t0 + 10_003 });
+    const then = p.advance(t0 + 60_000, undefined, t0 + 9_500);
+    expect(then.output.map((o) => [o.at - t0, o.text])).toEqual([[10_004, 'b\n']]);
+    expect(then.exit?.code).toBe(0);
+  });
+
   it('echo hello && exit 1 writes at the start and exits 1', () => {
     expect(run('echo hello && exit 1')).toMatchObject({ stdout: 'hello\n', code: 1, exitAt: 1 });
   });

@@ -49,9 +49,12 @@ const fileTools = new Set(['cat', 'cut', 'grep', 'head', 'httpd', 'ls', 'mkdir',
 /** Builtins that look at files. */
 const fileBuiltins = new Set(['.', 'source', 'cd', 'test', '[']);
 
+/** A redirection's target written as a device (`2>/dev/null`): no file another process writes. */
+const isDevice = (target: Word) => target.length === 1 && target[0]!.type === 'lit' && /^\/(dev|proc)\//.test(target[0]!.text);
+
 /** Whether a simple command may touch files: a redirection to or from one, or a builtin that looks at them (a program is runProgram's to judge). */
 function touchesFiles(name: string, redirects: readonly Redirect[]): boolean {
-  return fileBuiltins.has(name) || redirects.some((r) => r.op !== '<<' && r.op !== '<<-' && r.op !== '>&' && r.op !== '<&');
+  return fileBuiltins.has(name) || redirects.some((r) => r.op !== '<<' && r.op !== '<<-' && r.op !== '>&' && r.op !== '<&' && !isDevice(r.target));
 }
 
 /** Runs what lookUp found with its arguments. */
