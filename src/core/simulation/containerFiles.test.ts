@@ -76,6 +76,8 @@ describe('a container run\'s files', () => {
     expect(sh('rm /etc/config/key')).toEqual({ out: "rm: can't remove '/etc/config/key': Read-only file system\n", code: 1 });
     expect(sh('echo x | tee /etc/config/new')).toEqual({ out: "tee: can't open '/etc/config/new': Read-only file system\nx\n", code: 1 });
     expect(sh('cat /etc/config/key; echo; ls /etc/config')).toEqual({ out: 'value\nkey\n', code: 0 });
+    // A mount point cannot be removed; what is in the volume can.
+    expect(sh('touch /cache/x; rm -rf /cache; ls /cache; echo $?')).toEqual({ out: "rm: can't remove '/cache': Resource busy\n0\n", code: 0 });
     // A missing directory is still ENOENT first.
     expect(sh('echo x > /etc/config/no/such')).toEqual({ out: "sh: can't create /etc/config/no/such: nonexistent directory\n", code: 2 });
   });

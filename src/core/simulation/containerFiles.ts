@@ -222,9 +222,14 @@ export class ProcessFiles extends Map<string, FsEntry> {
     return this;
   }
 
+  /** Whether a volume is mounted at the path (it cannot be removed: EBUSY). */
+  isMountPoint(path: string): boolean {
+    return this.fs.mounts.some((m) => m.path === path);
+  }
+
   override delete(path: string): boolean {
     const r = this.fs.route(path);
-    if (r.readOnly || !this.has(path)) return false;
+    if (r.readOnly || this.isMountPoint(path) || !this.has(path)) return false;
     r.store.put(r.path, undefined, this.clock());
     return true;
   }
@@ -273,6 +278,9 @@ export class ProcessFiles extends Map<string, FsEntry> {
 
 /** Whether writing a path of these files fails with EROFS (a plain map of files never does). */
 export const isReadOnly = (files: ReadonlyMap<string, FsEntry>, path: string): boolean => files instanceof ProcessFiles && files.isReadOnly(path);
+
+/** Whether a volume is mounted at the path of these files. */
+export const isMountPoint = (files: ReadonlyMap<string, FsEntry>, path: string): boolean => files instanceof ProcessFiles && files.isMountPoint(path);
 
 /** The files as they were at a time (a server's answer to a request reads them then). */
 export const filesAt = (files: ReadonlyMap<string, FsEntry>, at: number): ReadonlyMap<string, FsEntry> => (files instanceof ProcessFiles ? files.asOf(at) : files);

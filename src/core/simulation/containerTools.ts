@@ -12,7 +12,7 @@
 import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
-import { isReadOnly } from './containerFiles';
+import { isMountPoint, isReadOnly } from './containerFiles';
 
 /** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
 export const erofs = 'Read-only file system';
@@ -395,6 +395,11 @@ const rm: Tool = (args, ctx) => {
       code = 1;
     } else {
       for (const p of [...ctx.files.keys()]) if (p === path || p.startsWith(path + '/')) ctx.files.delete(p);
+      // What is in a mounted volume goes; the mount point stays.
+      if (isMountPoint(ctx.files, path)) {
+        ctx.err(`rm: can't remove '${f}': Resource busy\n`);
+        code = 1;
+      }
     }
   }
   return code;
