@@ -1,6 +1,7 @@
 /** The files a container's processes share: a layer per run, volumes over it, each read at the reader's time. */
 import { describe, expect, it } from 'vitest';
-import { containerFilesystem, FileStore, VolumeStores, type StoreRunner } from './containerFiles';
+import { containerFilesystem, VolumeStores } from './containerFiles';
+import { FileStore, type StoreRunner } from './fileStore';
 import { testView, t0 } from './container.test-data';
 import { startProcess } from './containerProcess';
 import { readFile, writeFile } from './containerTools';

@@ -15,7 +15,8 @@
 import type { KubeObject } from '../api/types';
 import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
 import { startExec } from './containerExec';
-import { asReader, containerFilesystem, VolumeStores, type ContainerFilesystem, type StoreRunner } from './containerFiles';
+import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
+import { asReader, type StoreRunner } from './fileStore';
 import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
