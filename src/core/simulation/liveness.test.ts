@@ -62,17 +62,22 @@ describe('liveness probes', () => {
     expect((await getPod(s, 'liveness-exec')).status.containerStatuses[0]).toMatchObject({ restartCount: 1, ready: true, started: true });
   });
 
-  it('a server that shuts down on SIGTERM exits at once (nginx: 0); restartPolicy Never kills without a restart', async () => {
+  it('a server that shuts down on SIGTERM exits at once (nginx: 0), as does a shell trapping it; restartPolicy Never kills without a restart', async () => {
     const s = await cluster();
     const nginx = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 10, failureThreshold: 2 } }] } };
+    const trapped = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trapped' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', "trap 'echo bye; exit 143' TERM; while true; do sleep 1; done"], livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 10, failureThreshold: 1 } }] } };
     const once = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once' }, spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 5, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], livenessProbe: { tcpSocket: { port: 8080 }, periodSeconds: 10, failureThreshold: 1 } }] } };
-    for (const body of [nginx, once]) expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+    for (const body of [nginx, once, trapped]) expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
     const webStart = await startOf(s, 'web');
     const onceStart = await startOf(s, 'once');
+    // Killed at its first probe, as soon as it runs: its start is the pod's.
+    const trappedStart = Date.parse((await eventually(() => getPod(s, 'trapped'), (p) => !!p?.status?.containerStatuses?.[0]?.lastState?.terminated, 'trapped killed')).status.startTime);
     await pass(s, 15_000);
     const web = await eventually(() => getPod(s, 'web'), (p) => p.status.containerStatuses[0].restartCount === 1, 'nginx restarted');
     expect(web.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: iso(webStart + 10_000) });
     expect(await eventsOf(s, 'web')).toEqual(['Unhealthy Liveness probe failed: HTTP probe failed with statuscode: 404 (x2)', 'Killing Container nginx failed liveness probe, will be restarted', expect.stringMatching(/^BackOff Back-off restarting failed container nginx/)]);
+    // A shell that traps SIGTERM and exits ends at each kill with its handler's code: killed at its first probe, and again once restarted 10s later.
+    expect((await getPod(s, 'trapped')).status.containerStatuses[0]).toMatchObject({ restartCount: 2, lastState: { terminated: { exitCode: 143, reason: 'Error', startedAt: iso(trappedStart + 10_000), finishedAt: iso(trappedStart + 10_000) } } });
     const ip = (await getPod(s, 'once')).status.podIP;
     const done = await eventually(() => getPod(s, 'once'), (p) => p.status.phase === 'Failed', 'once failed');
     expect(done.status.containerStatuses[0]).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 137, reason: 'Error', finishedAt: iso(onceStart + 5_000) } } });

@@ -925,6 +925,11 @@ export class Shell {
       }
       case 'trap': {
         if (args.length >= 2 && args.slice(1).some((s) => s === 'EXIT' || s === '0')) this.exitTrap = args[0] === '-' ? undefined : args[0];
+        // A SIGTERM handler that exits: the process ends on SIGTERM with its code (the kubelet's kill); otherwise it runs on.
+        if (args.length >= 2 && args.slice(1).some((s) => /^(SIG)?TERM$|^15$/.test(s))) {
+          const exit = /(?:^|[;&|\s])exit(?:\s+(\d+))?\s*(?:$|;)/.exec(args[0]!);
+          this.host.termExit = args[0] === '-' || !exit ? undefined : Number(exit[1] ?? 0) & 255;
+        }
         return 0;
       }
       case 'wait':
