@@ -9,7 +9,8 @@
  * construct open waits for the rest behind busybox's `> ` prompt.
  */
 import type { Clock } from '../util/clock';
-import type { ContainerView, FsEntry } from './containerView';
+import type { ContainerView } from './containerView';
+import { containerFilesystem, type ContainerFilesystem } from './containerFiles';
 import { defaultMaxSteps, startProcess, type ContainerProcess, type ProcessStart } from './containerProcess';
 import type { Io, ProcessHost, Sink } from './processIo';
 import { lookUp } from './programLookup';
@@ -48,7 +49,7 @@ function collect(p: ContainerProcess, until: number, maxSteps: number | undefine
  * start; its commands take no time, only its sleeps do (kubelet's exec
  * streams it as it runs: processStream.ts).
  */
-export function startExec(view: ContainerView, argv: readonly string[], at: number, opts: { stdin: boolean; tty: boolean; files?: Map<string, FsEntry> }): ProcessStart {
+export function startExec(view: ContainerView, argv: readonly string[], at: number, opts: { stdin: boolean; tty: boolean; files?: ContainerFilesystem }): ProcessStart {
   return startProcess(view, argv, at, { ...opts, pid: execPid, commandMs: 0, exec: true, seed: at });
 }
 
@@ -133,7 +134,7 @@ export function lineShell(view: ContainerView, argv: string[], now: () => Date, 
   let random = clock >>> 0 || 1;
   const host: ProcessHost = {
     view,
-    files: new Map(view.files),
+    files: containerFilesystem(view).forProcess(() => clock),
     now: () => clock,
     emit: (stream, text) => (stream === 1 ? out : err).push(text),
     random: () => {

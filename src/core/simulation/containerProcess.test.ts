@@ -5,6 +5,7 @@ import { run, t0, testView } from './container.test-data';
 import type { SimulatedImage } from './image';
 import type { KubeObject } from '../api/types';
 import { newContainerRuntime } from './containerRuntime';
+import { containerFilesystem } from './containerFiles';
 
 const loggingExample = ['sh', '-c', 'i=0; while true; do echo "$i: $(date)"; i=$((i+1)); sleep 1; done'];
 
@@ -148,7 +149,7 @@ describe('a process on a virtual clock', () => {
 
   it("shares the container's files with its other processes when given them (a liveness probe reads what the main process wrote)", () => {
     const view = testView();
-    const files = new Map(view.files);
+    const files = containerFilesystem(view);
     const main = startProcess(view, ['sh', '-c', 'touch /tmp/healthy; sleep 30; rm -f /tmp/healthy; sleep 600'], t0, { stdin: false, tty: false, files });
     const probe = (at: number) => {
       if (!main.started) throw new Error(main.error);
@@ -159,6 +160,19 @@ describe('a process on a virtual clock', () => {
     expect([probe(t0 + 10_000), probe(t0 + 40_000)]).toEqual([0, 1]);
     // Without them, each process has its own copy.
     expect(run('cat /tmp/healthy').code).toBe(1);
+  });
+
+  it('waits for the server clock before a command touches files (others may write them), not before it writes to a device', () => {
+    const p = start(['sh', '-c', 'sleep 5; echo a 2>/dev/null; sleep 5; echo b > /tmp/f; cat /tmp/f']);
+    // The server clock is at the start: the redirection to /tmp/f at 10s waits (a second's look-ahead allowed).
+    const first = p.advance(t0 + 60_000, undefined, t0);
+    expect(first.output.map((o) => [o.at - t0, o.text])).toEqual([[5_001, 'a\n']]);
+    expect(first.reached - t0).toBe(10_003);
+    // Still more than a second ahead of the server.
+    expect(p.advance(t0 + 60_000, undefined, t0 + 9_000)).toEqual({ output: [], reached: t0 + 10_003 });
+    const then = p.advance(t0 + 60_000, undefined, t0 + 9_500);
+    expect(then.output.map((o) => [o.at - t0, o.text])).toEqual([[10_004, 'b\n']]);
+    expect(then.exit?.code).toBe(0);
   });
 
   it('echo hello && exit 1 writes at the start and exits 1', () => {

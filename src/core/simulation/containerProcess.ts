@@ -8,7 +8,8 @@
  * seed and input, it writes the same things at the same times: a kubelet
  * can replay it from its start after a restart.
  */
-import { expandEnv, type ContainerView, type FsEntry } from './containerView';
+import { expandEnv, type ContainerView } from './containerView';
+import { containerFilesystem, type ContainerFilesystem } from './containerFiles';
 import type { SimulatedImage } from './image';
 import type { ProcessHost, Source } from './processIo';
 import { lookUp, type Found } from './programLookup';
@@ -50,6 +51,10 @@ export interface ContainerProcess {
   closeInput(at: number): void;
   /** When it next has something to do without input (the end of its sleep, or now when busy); undefined when it waits for input, runs until stopped, or has exited. */
   wakeAt(): number | undefined;
+  /** The code it exits with on SIGTERM now; undefined: it ignores it (a PID 1 without a handler), and only SIGKILL ends it. */
+  termExit(): number | undefined;
+  /** What the sockets it listens on are registered under (its view of the files): they close when it ends. */
+  readonly socketOwner: object;
 }
 
 export type ProcessStart = { started: true; process: ContainerProcess } | { started: false; error: string };
@@ -70,12 +75,13 @@ export interface ProcessOptions {
   /** An exec'd process: a command that cannot start fails with runc's exec wording. */
   exec?: boolean;
   /**
-   * The container's writable files, shared with its other processes (what the
-   * main process writes, an exec'd probe reads); default: the process's own
-   * copy of the view's. A process reading what another wrote is no longer
-   * replayed from its inputs alone.
+   * The container's files, shared with its other processes (what the main
+   * process writes, an exec'd one reads): its run's layer and volumes
+   * (containerFiles.ts); default: a container of its own over the view. A
+   * process reading what another wrote is no longer replayed from its inputs
+   * alone.
    */
-  files?: Map<string, FsEntry>;
+  files?: ContainerFilesystem;
 }
 
 /** What one command costs on the virtual clock, once a burst has used its free commands. */
@@ -147,6 +153,10 @@ class VirtualProcess implements ContainerProcess {
   /** Commands run since the last start, sleep or read. */
   private burst = 0;
   readonly host: ProcessHost;
+
+  get socketOwner(): object {
+    return this.host.files;
+  }
   readonly pid: number;
   gen: Run<number> | undefined;
 
@@ -158,7 +168,7 @@ class VirtualProcess implements ContainerProcess {
     this.pid = pid;
     this.host = {
       view,
-      files: opts.files ?? new Map(view.files),
+      files: (opts.files ?? containerFilesystem(view)).forProcess(() => this.clock),
       now: () => this.clock,
       emit: (stream, text) => this.emit(stream, text),
       random,
@@ -279,6 +289,10 @@ class VirtualProcess implements ContainerProcess {
     return this.burst < (this.opts.freeCommands ?? 0) ? 0 : (this.opts.commandMs ?? commandMs);
   }
 
+  termExit(): number | undefined {
+    return this.host.termExit;
+  }
+
   wakeAt(): number | undefined {
     if (this.exited || !this.gen) return undefined;
     if (!this.begun) return this.clock;
@@ -311,6 +325,8 @@ function readsCommands(argv: readonly string[]): boolean {
 export function startProcess(view: ContainerView, argv: readonly string[], startMs: number, opts: ProcessOptions): ProcessStart {
   const p = new VirtualProcess(view, startMs, opts);
   if (!argv.length) {
+    // What it runs is not known: a program that dies of SIGTERM (128 + 15).
+    p.host.termExit = 143;
     p.gen = (function* (): Run<number> {
       yield { kind: 'sleep', ms: Infinity };
       return 0;

@@ -13,12 +13,16 @@
  * then; what it wrote is revealed only once the clock passes its time.
  */
 import type { KubeObject } from '../api/types';
-import type { ContainerProcess, ProcessOutput } from './containerProcess';
+import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
+import { startExec } from './containerExec';
+import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
+import { asReader, type StoreRunner } from './fileStore';
+import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt'>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner'> & Partial<Pick<ContainerProcess, 'termExit'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -33,8 +37,12 @@ export interface LogEntry {
   line: string;
 }
 
-/** How the runtime makes a container's process: the kubelet's view of the container, and its argv over the image. */
-export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string) => Promise<RuntimeStart>;
+/**
+ * How the runtime makes a container's process: the kubelet's view of the
+ * container, and its argv over the image; `filesystem` gives the run's
+ * files over that view (its layer and volumes).
+ */
+export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem) => Promise<RuntimeStart>;
 
 /** How far ahead of the clock a process is run (an exit within it is known in advance). */
 const lookaheadMs = 3_600_000;
@@ -42,6 +50,16 @@ const lookaheadMs = 3_600_000;
 const stepsPerCall = 200_000;
 /** A container's log is kept to its last MiB, as the kubelet rotates it (containerLogMaxSize, smaller here). */
 const maxLogBytes = 1 << 20;
+
+export type ExecSyncResult = { exitCode: number; output: string } | { timedOut: true } | { error: string };
+
+/** How the runtime sees a running container for an exec (the kubelet's view of it). */
+export type ViewBuilder = (pod: KubeObject, container: string, startedAt: string) => Promise<ContainerView>;
+
+/** ExecSync keeps this much of a probe's output (the kubelet's maxReadLength, 10 KiB). */
+const maxProbeOutput = 10 * 1024;
+/** The commands an exec probe runs at most before it counts as not ending. */
+const probeSteps = 200_000;
 
 export interface ContainerStatusView {
   /** runc could not start the process. */
@@ -68,11 +86,22 @@ export interface ContainerRuntime {
   log(containerID: string, pod: KubeObject, container: string, startedAt: string, until: number): Promise<ContainerLog | undefined>;
   /** The container's process itself (attach feeds its stdin and follows its log). */
   process(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess>;
+  /** The run's files (its layer over `view`, made on first use, and its volumes), which an exec'd process shares. */
+  filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem;
+  /**
+   * Runs a command in the running container at `at` as the CRI's ExecSync
+   * does for an exec probe: its exit code and output (stdout and stderr as
+   * written), or that it did not end within the timeout, or runc's error
+   * when it could not start.
+   */
+  execSync(containerID: string, pod: KubeObject, container: string, startedAt: string, argv: readonly string[], at: number, timeoutMs: number): Promise<ExecSyncResult>;
+  /** The code the container's process exits with on SIGTERM now; undefined: it ignores it (only SIGKILL ends it). */
+  termExit(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<number | undefined>;
   /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
   onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
   stop(containerID: string, at: number): void;
-  /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them when the pod is gone. */
+  /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them, and its emptyDirs, when the pod is gone. */
   forgetPod(podUID: string, keep?: (containerID: string) => boolean): void;
 }
 
@@ -83,7 +112,9 @@ export interface ContainerRuntime {
  * process is blocked on; it has not run past such a read, so what it wrote
  * after stays true.
  */
-export class RecordedProcess {
+let nextRank = 0;
+
+export class RecordedProcess implements StoreRunner {
   readonly log: LogEntry[] = [];
   exit?: { code: number; at: number };
   /** When it was stopped (killed): it writes nothing after. */
@@ -97,6 +128,10 @@ export class RecordedProcess {
   private fed = false;
   /** Told when input arrives (the kubelet looks at the container again: it may now exit). */
   onInput?: () => void;
+  /** It is running now (a read of a file it shares runs the others, never itself). */
+  private running = false;
+  /** Its order among processes acting at the same instant (the order they were made in). */
+  readonly rank = nextRank++;
 
   constructor(readonly start: RuntimeStart, startMs: number) {
     this.reached = this.asked = startMs;
@@ -104,15 +139,30 @@ export class RecordedProcess {
 
   /** Runs it up to `until` (or its stop), within the step budget; it looks at the cluster only up to `present`, the server clock. */
   run(until: number, present = until): void {
-    if (!this.start.started || this.exit) return;
+    if (!this.start.started || this.exit || this.running) return;
     const end = Math.min(until, this.stoppedAt ?? Infinity);
     if (this.reached >= end && !this.fed) return;
     this.fed = false;
     this.asked = Math.max(this.asked, end);
-    const step = this.start.process.advance(this.asked, stepsPerCall, present);
-    this.append(step.output);
-    this.reached = step.reached;
-    if (step.exit) this.exit = step.exit;
+    this.running = true;
+    try {
+      const process = this.start.process;
+      const step = asReader(this, () => process.advance(this.asked, stepsPerCall, present));
+      this.append(step.output);
+      this.reached = step.reached;
+      if (step.exit) this.exit = step.exit;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** Another process reads files it shares at `at`: what it wrote by then must be there (and, not `inclusive`, it looks at nothing at `at` itself). */
+  runUntil(at: number, inclusive: boolean): void {
+    this.run(at, inclusive ? at : at - observeAheadMs - 1);
+  }
+
+  get finished(): boolean {
+    return !this.start.started || this.exit !== undefined || this.stoppedAt !== undefined;
   }
 
   /** Until when it has run (its exit, if it has exited): beyond this, a look again is due. */
@@ -128,7 +178,9 @@ export class RecordedProcess {
     // Entries are in time order: the ones written by `end` are a prefix.
     let n = this.log.length;
     while (n > 0 && this.log[n - 1]!.at > end) n--;
-    const next = n < this.log.length ? this.log[n]!.at : undefined;
+    let next = n < this.log.length ? this.log[n]!.at : undefined;
+    // It stopped short of the look-ahead (waiting for the server clock before it looks at the cluster or shared files, or out of steps): it goes on from there.
+    if (next === undefined && stop === Infinity && this.start.started && this.reached < this.asked) next = Math.max(this.reached, until + 1);
     return { entries: this.log.slice(0, n), ended: until >= stop, ...(next !== undefined && next <= stop ? { next } : stop !== Infinity ? { next: stop } : {}) };
   }
 
@@ -150,6 +202,15 @@ export class RecordedProcess {
     if (this.stoppedAt !== undefined || (this.exit && this.exit.at <= at)) return;
     this.stoppedAt = at;
     if (this.exit && this.exit.at > at) this.exit = undefined;
+    for (const f of this.stopWatchers) f();
+  }
+
+  private readonly stopWatchers = new Set<() => void>();
+
+  /** Calls `f` when it is stopped (a stream waiting on it looks again); returns the unsubscribe. */
+  onStop(f: () => void): () => void {
+    this.stopWatchers.add(f);
+    return () => this.stopWatchers.delete(f);
   }
 
   private append(output: ProcessOutput[]): void {
@@ -174,19 +235,36 @@ export class RecordedProcess {
   }
 }
 
-export function newContainerRuntime(startProcess: ProcessStarter): ContainerRuntime {
+export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewBuilder): ContainerRuntime {
   const instances = new Map<string, Promise<RecordedProcess>>();
+  /** Each run's files (its layer and mounts), by container id. */
+  const filesystems = new Map<string, ContainerFilesystem>();
+  const volumes = new VolumeStores();
+  /** Each run's view for its exec probes, made once. */
+  const views = new Map<string, Promise<ContainerView>>();
+  /** The processes the kubelet has looked at. */
+  const looked = new WeakSet<RecordedProcess>();
   /** Each container's pod, by uid. */
   const owners = new Map<string, string>();
+
+  function filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem {
+    let fs = filesystems.get(containerID);
+    if (!fs) {
+      filesystems.set(containerID, (fs = containerFilesystem(view, (volume) => volumes.store(volume))));
+      owners.set(containerID, pod.metadata.uid ?? '');
+    }
+    return fs;
+  }
   const listeners = new Set<(namespace: string, name: string) => void>();
 
   function instanceOf(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<RecordedProcess> {
     let found = instances.get(containerID);
     if (!found) {
       const key = { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' };
-      found = startProcess(pod, container, startedAt).then((start) => {
+      found = startProcess(pod, container, startedAt, (view) => filesystem(containerID, pod, view)).then((start) => {
         const recorded = new RecordedProcess(start, Date.parse(startedAt));
         recorded.onInput = () => listeners.forEach((l) => l(key.namespace, key.name));
+        filesystems.get(containerID)?.join(recorded);
         return recorded;
       });
       instances.set(containerID, found);
@@ -203,7 +281,13 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
     async status(containerID, pod, container, startedAt, now) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
       if (!instance.start.started) return { error: instance.start.error };
-      instance.run(now + lookaheadMs, now);
+      // A container sharing volumes is first run only to its start: the pod's other containers, started at the
+      // same instant, are made before it looks ahead at what they write.
+      const first = !looked.has(instance);
+      looked.add(instance);
+      instance.run(first && filesystems.get(containerID)?.mounts.length ? now : now + lookaheadMs, now);
+      // The processes exec'd into the container end with its own.
+      if (instance.exit) filesystems.get(containerID)?.stop(instance.exit.at);
       if (instance.exit) return { exit: instance.exit };
       return instance.runTo < now + lookaheadMs && instance.stoppedAt === undefined ? { checkAt: instance.runTo } : {};
     },
@@ -212,19 +296,43 @@ export function newContainerRuntime(startProcess: ProcessStarter): ContainerRunt
       return instance.start.started ? instance.read(until) : undefined;
     },
     process: instanceOf,
+    filesystem,
+    async execSync(containerID, pod, container, startedAt, argv, at, timeoutMs) {
+      let view = views.get(containerID);
+      if (!view) {
+        if (!viewOf) return { exitCode: 0, output: '' };
+        views.set(containerID, (view = viewOf(pod, container, startedAt)));
+        view.catch(() => views.delete(containerID));
+      }
+      const files = filesystem(containerID, pod, await view);
+      const start = startExec(await view, argv, at, { stdin: false, tty: false, files });
+      if (!start.started) return { error: start.error };
+      const step = start.process.advance(at + timeoutMs, probeSteps);
+      if (!step.exit) return { timedOut: true };
+      return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput) };
+    },
+    async termExit(containerID, pod, container, startedAt) {
+      const instance = await instanceOf(containerID, pod, container, startedAt);
+      return instance.start.started ? instance.start.process.termExit?.() : undefined;
+    },
     onInput(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
     stop(containerID, at) {
       void instances.get(containerID)?.then((instance) => instance.stop(at));
+      // The processes exec'd into it end with it.
+      filesystems.get(containerID)?.stop(at);
     },
-    forgetPod(podUID, keep = () => false) {
+    forgetPod(podUID, keep) {
       for (const [id, owner] of owners) {
-        if (owner !== podUID || keep(id)) continue;
+        if (owner !== podUID || keep?.(id)) continue;
         owners.delete(id);
         instances.delete(id);
+        filesystems.delete(id);
+        views.delete(id);
       }
+      if (!keep) volumes.forgetPod(podUID);
     },
   };
 }

@@ -16,6 +16,10 @@ import { tar } from './tarTool';
 import { chmod, cp, find, mv } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
+import { isMountPoint, isReadOnly } from './containerFiles';
+
+/** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
+export const erofs = 'Read-only file system';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
@@ -69,11 +73,12 @@ export function resolvePath(cwd: string, p: string): string {
 
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 
-/** Writes (or appends to) a file; an error text when its directory is missing or it is a directory. */
+/** Writes (or appends to) a file; an error text when its directory is missing, it is a directory, or it is on a read-only mount. */
 export function writeFile(files: Map<string, FsEntry>, path: string, text: string, append: boolean): string | undefined {
   const e = files.get(path);
   if (e?.type === 'dir') return 'Is a directory';
   if (files.get(parentOf(path))?.type !== 'dir') return 'nonexistent directory';
+  if (isReadOnly(files, path)) return erofs;
   const bytes = encoder.encode(text);
   if (append && e?.type === 'file') {
     const joined = new Uint8Array(e.content.length + bytes.length);
@@ -324,9 +329,11 @@ const touch: Tool = (args, ctx) => {
   let code = 0;
   for (const f of options(args).rest) {
     const path = resolvePath(ctx.cwd, f);
-    if (ctx.files.has(path)) continue;
-    if (writeFile(ctx.files, path, '', false)) {
-      ctx.err(`touch: ${f}: No such file or directory\n`);
+    const exists = ctx.files.has(path);
+    // An existing file's times cannot be set on a read-only mount either.
+    const failed = exists ? (isReadOnly(ctx.files, path) ? erofs : undefined) : writeFile(ctx.files, path, '', false);
+    if (failed) {
+      ctx.err(`touch: ${f}: ${failed === erofs ? erofs : 'No such file or directory'}\n`);
       code = 1;
     }
   }
@@ -344,6 +351,11 @@ const mkdir: Tool = (args, ctx) => {
       for (const s of segments) {
         p += '/' + s;
         const e = ctx.files.get(p);
+        if (!e && isReadOnly(ctx.files, p)) {
+          ctx.err(`mkdir: can't create directory '${d}': ${erofs}\n`);
+          code = 1;
+          break;
+        }
         if (!e) ctx.files.set(p, { type: 'dir', mode: 0o755 });
         else if (e.type !== 'dir') {
           ctx.err(`mkdir: can't create directory '${d}': Not a directory\n`);
@@ -358,6 +370,9 @@ const mkdir: Tool = (args, ctx) => {
       code = 1;
     } else if (ctx.files.get(parentOf(path))?.type !== 'dir') {
       ctx.err(`mkdir: can't create directory '${d}': No such file or directory\n`);
+      code = 1;
+    } else if (isReadOnly(ctx.files, path)) {
+      ctx.err(`mkdir: can't create directory '${d}': ${erofs}\n`);
       code = 1;
     } else ctx.files.set(path, { type: 'dir', mode: 0o755 });
   }
@@ -379,8 +394,16 @@ const rm: Tool = (args, ctx) => {
     } else if (e.type === 'dir' && !recursive) {
       ctx.err(`rm: '${f}' is a directory\n`);
       code = 1;
+    } else if (isReadOnly(ctx.files, path)) {
+      ctx.err(`rm: can't remove '${f}': ${erofs}\n`);
+      code = 1;
     } else {
       for (const p of [...ctx.files.keys()]) if (p === path || p.startsWith(path + '/')) ctx.files.delete(p);
+      // What is in a mounted volume goes; the mount point stays.
+      if (isMountPoint(ctx.files, path)) {
+        ctx.err(`rm: can't remove '${f}': Resource busy\n`);
+        code = 1;
+      }
     }
   }
   return code;
@@ -515,8 +538,11 @@ function* head(args: string[], ctx: ToolContext): Run<number> {
 
 function* tail(args: string[], ctx: ToolContext): Run<number> {
   const legacy = args[0] && /^-\d+$/.test(args[0]) ? Number(args[0].slice(1)) : undefined;
-  const o = options(legacy !== undefined ? args.slice(1) : args, 'nc');
+  const o = options(legacy !== undefined ? args.slice(1) : args, 'ncs');
   const spec = o.values.get('n') ?? String(legacy ?? 10);
+  // -F: follow by name, waiting for a file that is not there yet.
+  const retry = o.flags.has('F');
+  const follow = retry || o.flags.has('f');
   const { texts, failed } = yield* inputs(ctx, o.rest);
   texts.forEach((t, i) => {
     if (texts.length > 1) ctx.out(`${i ? '\n' : ''}==> ${t.name === '-' ? 'standard input' : t.name} <==\n`);
@@ -524,7 +550,37 @@ function* tail(args: string[], ctx: ToolContext): Run<number> {
     // -n +K: from line K on.
     ctx.out((spec.startsWith('+') ? lines.slice(Math.max(Number(spec.slice(1)) - 1, 0)) : lines.slice(Math.max(lines.length - Number(spec), 0))).join(''));
   });
-  return failed ? 1 : 0;
+  const names = (o.rest.length ? o.rest : ['-']).filter((f) => f !== '-');
+  if (!follow || !names.length || (failed && !retry && !texts.some((t) => t.name !== '-'))) return failed ? 1 : 0;
+  // busybox polls each file every -s seconds (1 by default) and prints what was added since.
+  const period = Math.max(0, Number(o.values.get('s') ?? 1)) * 1000;
+  const sizes = new Map(names.map((f) => [f, encoder.encode(texts.find((t) => t.name === f)?.text ?? '').length]));
+  let last = names.length > 1 ? names[names.length - 1] : undefined;
+  const opened = new Set(texts.map((t) => t.name));
+  for (;;) {
+    yield { kind: 'sleep', ms: period };
+    yield { kind: 'observe' };
+    for (const f of names) {
+      const e = ctx.files.get(resolvePath(ctx.cwd, f));
+      if (e?.type !== 'file') continue;
+      if (retry && !opened.has(f)) {
+        // It reopens the name, and reads the new file from its start.
+        ctx.err(`tail: ${f} has appeared; following end of new file\n`);
+        opened.add(f);
+        sizes.set(f, 0);
+      }
+      let from = sizes.get(f) ?? 0;
+      if (e.content.length < from) {
+        ctx.err(`tail: ${f}: file truncated\n`);
+        from = 0;
+      }
+      sizes.set(f, e.content.length);
+      if (e.content.length === from) continue;
+      if (names.length > 1 && last !== f) ctx.out(`\n==> ${f} <==\n`);
+      last = f;
+      ctx.out(decoder.decode(e.content.slice(from)));
+    }
+  }
 }
 
 function* wc(args: string[], ctx: ToolContext): Run<number> {
@@ -648,9 +704,10 @@ function* tee(args: string[], ctx: ToolContext): Run<number> {
   const targets = o.rest.map((f) => resolvePath(ctx.cwd, f));
   let code = 0;
   for (const [i, p] of targets.entries()) {
-    if (o.flags.has('a') && ctx.files.get(p)?.type === 'file') continue;
-    if (writeFile(ctx.files, p, '', false)) {
-      ctx.err(`tee: can't open '${o.rest[i]}': No such file or directory\n`);
+    if (o.flags.has('a') && ctx.files.get(p)?.type === 'file' && !isReadOnly(ctx.files, p)) continue;
+    const failed = writeFile(ctx.files, p, '', false);
+    if (failed) {
+      ctx.err(`tee: can't open '${o.rest[i]}': ${failed === erofs ? erofs : 'No such file or directory'}\n`);
       code = 1;
     }
   }
@@ -867,6 +924,10 @@ function* sed(args: string[], ctx: ToolContext): Run<number> {
       if (text === undefined) {
         ctx.err(`sed: ${f}: No such file or directory\n`);
         code = 1;
+      } else if (isReadOnly(ctx.files, path)) {
+        // sed -i writes a temporary file beside the file, then renames it over.
+        ctx.err(`sed: can't create temp file '${f}XXXXXX': ${erofs}\n`);
+        return 4;
       } else writeFile(ctx.files, path, run(text), false);
     }
     return code;

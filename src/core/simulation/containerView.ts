@@ -34,6 +34,22 @@ export interface ContainerView {
   image: SimulatedImage;
   /** Its place in the cluster network (absent where no network is simulated). */
   network?: PodNetwork;
+  /** Its volume mounts: a shared volume's files are not in `files` but in the volume's (containerFiles.ts). */
+  mounts?: VolumeMount[];
+}
+
+/**
+ * A volume mounted in the container. A shared volume names its files: an
+ * emptyDir the pod's (`emptyDir/<pod uid>/<volume>`), a claim its bound
+ * PersistentVolume's (`pv/<name>`), a hostPath the node's (`hostPath/<node><path>`);
+ * any other volume's files are in the view's files, read-only.
+ */
+export interface VolumeMount {
+  path: string;
+  volume?: string;
+  /** The volume's directory mounted (normalized, no leading slash; '' for all of it). */
+  subPath: string;
+  readOnly: boolean;
 }
 
 /** What the kubelet reads from the API server to build the view. */
@@ -279,7 +295,7 @@ function downwardFiles(pod: KubeObject, items: Obj[], mode: number, containers: 
   });
 }
 
-/** The files a volume holds (an emptyDir, a hostPath or a claim is empty; a missing ConfigMap or Secret too). */
+/** The files the kubelet writes into a volume (a missing ConfigMap or Secret has none). */
 async function volumeFiles(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<MountedFile[]> {
   const ns = pod.metadata.namespace ?? '';
   const containers = [...objectsOf(field(pod, 'spec', 'initContainers')), ...objectsOf(field(pod, 'spec', 'containers'))];
@@ -314,6 +330,20 @@ async function volumeFiles(src: ContainerViewSource, pod: KubeObject, volume: Ob
     return out;
   }
   return [];
+}
+
+/** The shared files a volume stands for, or undefined when the kubelet writes its files (read-only). */
+async function sharedVolume(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<string | undefined> {
+  const ns = pod.metadata.namespace ?? '';
+  const name = str(volume['name']);
+  if (isObject(volume['emptyDir'])) return `emptyDir/${pod.metadata.uid ?? ''}/${name}`;
+  if (isObject(volume['hostPath'])) return `hostPath/${str(field(pod, 'spec', 'nodeName'))}${normalizePath(str(volume['hostPath']['path']))}`;
+  // A generic ephemeral volume's claim is named after the pod and the volume.
+  const claim = isObject(volume['persistentVolumeClaim']) ? str(volume['persistentVolumeClaim']['claimName']) : isObject(volume['ephemeral']) ? `${pod.metadata.name ?? ''}-${name}` : undefined;
+  if (claim === undefined) return undefined;
+  const pvc = await src.get('persistentvolumeclaims', ns, claim);
+  const pv = str(field(pvc, 'spec', 'volumeName'));
+  return pv ? `pv/${pv}` : `pvc/${ns}/${claim}`;
 }
 
 function normalizePath(p: string): string {
@@ -419,6 +449,7 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   addFile(files, str(container['terminationMessagePath']) || '/dev/termination-log', new Uint8Array(), 0o666);
 
   const volumes = new Map(objectsOf(field(pod, 'spec', 'volumes')).map((v) => [str(v['name']), v]));
+  const mounts: VolumeMount[] = [];
   for (const m of objectsOf(container['volumeMounts'])) {
     const mountPath = normalizePath(str(m['mountPath']));
     const volume = volumes.get(str(m['name']));
@@ -426,6 +457,15 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     const subPath = str(m['subPath']) ? normalizePath(str(m['subPath'])).slice(1) : '';
     // A remount hides what the image had at that path.
     for (const p of [...files.keys()]) if (p === mountPath || p.startsWith(mountPath + '/')) files.delete(p);
+    const shared = await sharedVolume(src, pod, volume);
+    if (shared !== undefined) {
+      // The mount point's parents are the layer's; its files are the volume's.
+      addDir(files, mountPath.slice(0, mountPath.lastIndexOf('/')) || '/');
+      mounts.push({ path: mountPath, volume: shared, subPath, readOnly: m['readOnly'] === true });
+      continue;
+    }
+    // The kubelet's atomic writer mounts these read-only, whatever the mount says.
+    mounts.push({ path: mountPath, subPath, readOnly: true });
     const mounted = await volumeFiles(src, pod, volume);
     if (subPath) {
       const exact = mounted.find((f) => normalizePath(f.path).slice(1) === subPath);
@@ -440,7 +480,7 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
       }
       continue;
     }
-    addDir(files, mountPath, isObject(volume['emptyDir']) ? 0o777 : 0o755);
+    addDir(files, mountPath, 0o755);
     for (const f of mounted) addFile(files, `${mountPath}/${f.path}`, f.content, f.mode);
   }
 
@@ -465,5 +505,5 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     ...(podIP ? { podIP } : {}),
     ...(field(pod, 'spec', 'hostNetwork') === true ? { hostNetwork: true } : {}),
   };
-  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}) };
+  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}), ...(mounts.length ? { mounts } : {}) };
 }

@@ -5,7 +5,8 @@
  * those (`-p`, `-a`'s preservation, `-L`) change nothing.
  */
 import type { FsEntry } from './containerView';
-import { options, resolvePath, type Tool, type ToolContext } from './containerTools';
+import { erofs, options, resolvePath, type Tool, type ToolContext } from './containerTools';
+import { isMountPoint, isReadOnly } from './containerFiles';
 import { globSource, patternRe } from './shellPatterns';
 
 const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
@@ -37,6 +38,7 @@ function copyTree(ctx: ToolContext, from: string, to: string, source: string): s
   if (to === from || to.startsWith(`${from}/`)) return `can't copy a directory into itself: '${source}'`;
   const existing = ctx.files.get(to);
   if (existing && existing.type !== 'dir') return `'${to}' exists and is not a directory`;
+  if (isReadOnly(ctx.files, to)) return `can't create directory '${to}': ${erofs}`;
   for (const p of subtree(ctx.files, from)) {
     const e = ctx.files.get(p)!;
     const target = to + p.slice(from.length);
@@ -78,6 +80,7 @@ export const cp: Tool = (args, ctx) => {
       const target = ctx.files.get(to);
       if (target?.type === 'dir') fail(`cannot overwrite directory '${to}' with non-directory`);
       else if (ctx.files.get(parentOf(to))?.type !== 'dir') fail(`can't create '${to}': No such file or directory`);
+      else if (isReadOnly(ctx.files, to)) fail(`can't create '${to}': ${erofs}`);
       // An existing file keeps its mode (it is opened and truncated), as without -p.
       else ctx.files.set(to, { type: 'file', content: e.content, mode: target?.type === 'file' && !flags.has('p') && !flags.has('a') ? target.mode : e.mode });
     }
@@ -104,6 +107,8 @@ export const mv: Tool = (args, ctx) => {
     else if (from === to) continue;
     else if (e.type === 'dir' && (to === from || to.startsWith(`${from}/`))) fail(`can't rename '${source}': Invalid argument`);
     else if (ctx.files.get(parentOf(to))?.type !== 'dir') fail(`can't rename '${source}': No such file or directory`);
+    else if (isReadOnly(ctx.files, from) || isReadOnly(ctx.files, to)) fail(`can't rename '${source}': ${erofs}`);
+    else if (isMountPoint(ctx.files, from)) fail(`can't rename '${source}': Resource busy`);
     else if (ctx.files.get(to)?.type === 'dir' && e.type !== 'dir') fail(`can't rename '${source}': Is a directory`);
     else if (ctx.files.get(to) && ctx.files.get(to)!.type !== 'dir' && e.type === 'dir') fail(`can't rename '${source}': Not a directory`);
     else {
@@ -164,6 +169,11 @@ export const chmod: Tool = (args, ctx) => {
     const path = resolvePath(ctx.cwd, f);
     if (!ctx.files.has(path)) {
       ctx.err(`chmod: ${f}: No such file or directory\n`);
+      code = 1;
+      continue;
+    }
+    if (isReadOnly(ctx.files, path)) {
+      ctx.err(`chmod: ${f}: ${erofs}\n`);
       code = 1;
       continue;
     }

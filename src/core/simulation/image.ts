@@ -34,8 +34,8 @@ export interface ImageProgramContext {
   hostname: string;
   /** The pod's IP, as /etc/hosts gives it. */
   podIP?: string;
-  /** The container's files as its processes share them: a server reads them when a request comes. */
-  files: ReadonlyMap<string, FsEntry>;
+  /** The container's files as they are at a time (what a server sends from its document root). */
+  files?: (at: number) => ReadonlyMap<string, FsEntry>;
 }
 
 /** One of the image's own programs, at its path in the image. */

@@ -5,7 +5,7 @@
  * start), and the tags each repository publishes (its tag grammar over the
  * versions it has released), so that a tag it does not publish fails to pull.
  */
-import { apacheSite, nginxRootFiles, nginxSite } from './imageSites';
+import { apacheItWorks, apacheRoot, apacheSite, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
@@ -147,7 +147,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     const t = nginxStamp(ctx.now);
     const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
     // The default server listens on port 80 (and [::]:80) with the welcome page.
-    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, () => ctx.files) }], [
+    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files) }], [
       notice('using the "epoll" event method'),
       notice(`nginx/${version}`),
       notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
@@ -187,7 +187,7 @@ const httpd: Repository = {
     const foreground = program((args, _env, ctx) => {
       const t = apacheStamp(ctx.now);
       const fqdn = `AH00558: httpd: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP ?? ctx.hostname}. Set the 'ServerName' directive globally to suppress this message\n`;
-      return listening([{ port: 80, addresses: ['::'], respond: apacheSite(version, ctx.now) }], [
+      return listening([{ port: 80, addresses: ['::'], respond: apacheSite(version, ctx.now, ctx.files) }], [
         err(fqdn),
         err(fqdn),
         err(`[${t}] [mpm_event:notice] [pid 1:tid 1] AH00489: Apache/${version} (Unix) configured -- resuming normal operations\n`),
@@ -200,6 +200,7 @@ const httpd: Repository = {
       env: [['PATH', `/usr/local/apache2/bin:${dockerPath}`], ['HTTPD_PREFIX', '/usr/local/apache2'], ['HTTPD_VERSION', version]],
       tools: /alpine/.test(tag ?? '') ? alpineTools : debianTools,
       programs: programs([['/usr/local/bin/httpd-foreground', foreground], ['/usr/local/apache2/bin/httpd', foreground]]),
+      files: new Map([[`${apacheRoot}/index.html`, apacheItWorks]]),
     });
   },
 };

@@ -1,8 +1,9 @@
 /**
- * What the web servers of the image catalog answer on their port: nginx
- * serves its web root from the container's files (its welcome page until a
- * volume or a process puts something else there), Apache httpd its "It
- * works!", each with the server's own headers and error pages.
+ * What the web servers of the image catalog answer on their port: nginx and
+ * Apache httpd serve their document root from the container's files as they
+ * are at each request (the image's welcome page and "It works!" until a
+ * volume or a process puts something else there), each with the server's own
+ * headers and error pages.
  */
 import type { FsEntry } from './containerView';
 import { httpDate } from './httpMessage';
@@ -70,6 +71,12 @@ export const nginxRootFiles: ReadonlyMap<string, string> = new Map([
   [`${nginxRoot}/50x.html`, nginxErrorPage],
 ]);
 
+/** The web root as the image has it, for a server that is given no container files. */
+const nginxImageFiles: ReadonlyMap<string, FsEntry> = new Map<string, FsEntry>([
+  [nginxRoot, { type: 'dir', mode: 0o755 }],
+  ...[...nginxRootFiles].map(([p, text]): [string, FsEntry] => [p, { type: 'file', content: new TextEncoder().encode(text), mode: 0o644 }]),
+]);
+
 /** nginx's mime.types for the extensions a web root usually holds; anything else is its default_type. */
 const nginxTypes: Record<string, string> = {
   html: 'text/html', htm: 'text/html', shtml: 'text/html', css: 'text/css', xml: 'text/xml', txt: 'text/plain',
@@ -105,7 +112,7 @@ function rootPath(path: string): string | undefined {
  * redirected (301), one without an index is forbidden (403, autoindex is off), anything else missing
  * is nginx's 404 page.
  */
-export function nginxSite(version: string, startedAt: number, files: (at: number) => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
+export function nginxSite(version: string, startedAt: number, files: (at: number) => ReadonlyMap<string, FsEntry> = () => nginxImageFiles): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
   const page = (status: string) => `<html>\r\n<head><title>${status}</title></head>\r\n<body>\r\n<center><h1>${status}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
   return (request, at) => {
@@ -143,14 +150,37 @@ export function nginxSite(version: string, startedAt: number, files: (at: number
 
 export const apacheItWorks = '<html><body><h1>It works!</h1></body></html>\n';
 
-/** Apache httpd's default document root: "It works!" at `/` and /index.html, its 404 page otherwise. */
-export function apacheSite(version: string, startedAt: number): (request: string, at: number) => string {
+/** The httpd image's document root. */
+export const apacheRoot = '/usr/local/apache2/htdocs';
+
+/**
+ * The page the document root gives for a request path, read from the container's files as they are at
+ * the request's time; undefined for no such file, `forbidden` for a directory without an index. Without
+ * files: the image's own index page at `/` and /index.html.
+ */
+function fromRoot(files: ((at: number) => ReadonlyMap<string, FsEntry>) | undefined, root: string, path: string, at: number, index: string): string | undefined | 'forbidden' {
+  if (!files) return path === '/' || path === '/index.html' ? index : undefined;
+  const rel = rootPath(path);
+  if (rel === undefined) return undefined;
+  const view = files(at);
+  const file = rel ? `${root}/${rel}` : root;
+  let e = view.get(file);
+  if (e?.type === 'dir') {
+    e = view.get(`${file}/index.html`);
+    if (e?.type !== 'file') return 'forbidden';
+  }
+  return e?.type === 'file' ? decoder.decode(e.content) : undefined;
+}
+
+/** Apache httpd's default document root: its files ("It works!" at `/`), its 404 page otherwise. */
+export function apacheSite(version: string, startedAt: number, files?: (at: number) => ReadonlyMap<string, FsEntry>): (request: string, at: number) => string {
   const modified = httpDate(startedAt);
   return (request, at) => {
     const line = requestLine(request);
     const head = (status: string, length: number, extra: string[] = []) => [`HTTP/1.1 ${status}`, `Date: ${httpDate(at)}`, `Server: Apache/${version} (Unix)`, ...extra, `Content-Length: ${length}`, 'Connection: close', `Content-Type: ${status.startsWith('200') ? 'text/html' : 'text/html; charset=iso-8859-1'}`, '', ''].join('\r\n');
-    if (line && (line.path === '/' || line.path === '/index.html')) {
-      return head('200 OK', byteLength(apacheItWorks), [`Last-Modified: ${modified}`, 'Accept-Ranges: bytes']) + (line.method === 'HEAD' ? '' : apacheItWorks);
+    const page = line && fromRoot(files, apacheRoot, line.path, at, apacheItWorks);
+    if (line && page !== undefined && page !== 'forbidden') {
+      return head('200 OK', byteLength(page), [`Last-Modified: ${modified}`, 'Accept-Ranges: bytes']) + (line.method === 'HEAD' ? '' : page);
     }
     const status = line ? '404 Not Found' : '400 Bad Request';
     const body = line

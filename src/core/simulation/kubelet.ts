@@ -5,10 +5,13 @@
  * `Running` with an IP from its node's pod CIDR, its init containers run in
  * order (a regular one terminated `Completed`, a sidecar, restartPolicy
  * Always, started and left running) and its containers running; a container
- * or sidecar is ready at once, or after its readiness probe's
- * initialDelaySeconds on the server clock, and sidecars count for the pod's
- * readiness. Ephemeral containers (`kubectl debug`) are started when they
- * appear, never restarted, and count for neither readiness nor phase. The
+ * or sidecar is started and ready at once, or as its probes find it on the
+ * server clock (prober.ts: startup, liveness, readiness), and sidecars count
+ * for the pod's readiness. A container whose startup or liveness probe fails
+ * past its threshold is killed (`Killing`: SIGTERM, SIGKILL after the grace
+ * period) and started again unless the restartPolicy is Never. Ephemeral
+ * containers (`kubectl debug`) are started when they appear, never
+ * restarted, and count for neither readiness nor phase. The
  * kubelet records the events a real one does (`Pulling`, `Pulled`,
  * `Created`, `Started`, `Killing`, `BackOff`) on each container's field.
  * Its image manager (imagePull.ts) may find a container's image cannot be
@@ -32,7 +35,7 @@
  * period 0, as the kubelet's status manager does.
  */
 import type { ClusterNetwork } from './clusterNetwork';
-import { initialDelayMs, lastProbeAt, probePeriodMs, runProbe } from './prober';
+import { ContainerProbes, execProbeResult, probeTimeoutMs, runProbe, type ProbeFindings, type ProbeKind, type ProbeResult } from './prober';
 import { isOpaqueContainer } from './image';
 import { formatTime, isObject, objectsOf, type KubeObject } from '../api/types';
 import { StatusError } from '../errors';
@@ -219,8 +222,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const stopped = new AbortController();
   /** The image manager the kubelets share: pull back-offs per pod and image. */
   const puller = newImagePuller();
-  /** The probe run last reported per container (pod uid/name -> its time), so a failure is an event once per run. */
-  const reportedProbes = new Map<string, number>();
+  /** Each running container's prober workers, by container id. */
+  const probers = new Map<string, ContainerProbes>();
+  /** Containers being killed after a failed probe, by container id: how they end, and whether they are started again. */
+  const kills = new Map<string, { exit: { code: number; at: number }; restart: boolean }>();
+  /** The pod uid of each container id above, to let them go with the pod. */
+  const ownerOf = new Map<string, string>();
   /** Each pod's uid, to let its containers go when it is deleted. */
   const uids = new Map<string, string>();
   /** Wake-ups already asked for, as `key@ms`. */
@@ -292,7 +299,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (uid !== undefined) {
         runtime?.forgetPod(uid);
         puller.forgetPod(uid);
-        for (const k of reportedProbes.keys()) if (k.startsWith(`${uid}/`)) reportedProbes.delete(k);
+        for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
+          probers.delete(id);
+          kills.delete(id);
+          ownerOf.delete(id);
+        }
       }
       uids.delete(key);
       return;
@@ -375,29 +386,56 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
 
     let wake = Infinity;
     /**
-     * Ready as the readiness probe last found it (prober.ts), not before its initial delay; with no probe, once
-     * started. A probe that looks at the pod's sockets runs again each period, so the kubelet looks again then.
+     * The container's probes (prober.ts) run to now, each at its times: started once a startup probe passes,
+     * ready as the readiness probe last found it, and a kill when a startup or liveness probe failed past its
+     * threshold; with no probe, started and ready at once. The prober starts once the status shows the
+     * container running (the write of this sync brings the next one); `until`: the process ended then.
      */
-    const readiness = (c: Obj, running: Obj, field: string): boolean => {
-      const probe = isObject(c['readinessProbe']) ? c['readinessProbe'] : undefined;
-      if (!probe) return true;
-      const startedAt = Date.parse(String(running['startedAt']));
-      const at = lastProbeAt(probe, startedAt, nowMs);
-      if (at === undefined) {
-        wake = Math.min(wake, startedAt + initialDelayMs(probe));
-        return false;
-      }
-      // The prober starts once the status shows the container running (the write of this sync brings the next one).
+    const probe = async (c: Obj, running: Obj, field: string, containerID: string, until?: number): Promise<ProbeFindings> => {
+      const has = (k: string) => isObject(c[k]);
+      if (!has('startupProbe') && !has('livenessProbe') && !has('readinessProbe')) return { started: true, ready: true };
+      const startedAt = String(running['startedAt']);
       const reported = [...objectsOf(status['containerStatuses']), ...objectsOf(status['initContainerStatuses'])].find((x) => x['name'] === c['name']);
-      if (String(runningOf(reported)?.['startedAt'] ?? '') !== String(running['startedAt'])) return false;
-      if (!isOpaqueContainer(c) && network) wake = Math.min(wake, at + probePeriodMs(probe));
-      const result = runProbe(network, pod, String(podIP), c, probe, nowMs);
-      const key = `${pod.metadata.uid}/${String(c['name'])}`;
-      if (!result.ok && reportedProbes.get(key) !== at) {
-        reportedProbes.set(key, at);
-        events.push([field, 'Warning', 'Unhealthy', `Readiness probe failed: ${result.message}`]);
+      if (String(runningOf(reported)?.['startedAt'] ?? '') !== startedAt) return { started: !has('startupProbe'), ready: !has('startupProbe') && !has('readinessProbe') };
+      let probes = probers.get(containerID);
+      if (!probes) {
+        probers.set(containerID, (probes = new ContainerProbes(c, Date.parse(startedAt))));
+        ownerOf.set(containerID, pod.metadata.uid ?? '');
       }
-      return result.ok;
+      const name = String(c['name']);
+      const runOne = async (_kind: ProbeKind, p: Obj, at: number): Promise<ProbeResult> => {
+        // What kubesim cannot see into passes, as its image presumably serves (a grpc probe too).
+        if (isOpaqueContainer(c) || isObject(p['grpc'])) return { ok: true };
+        if (isObject(p['exec'])) {
+          const argv = Array.isArray(p['exec']['command']) ? p['exec']['command'].map(String) : [];
+          if (!runtime) return { ok: true };
+          const r = await runtime.execSync(containerID, pod, name, startedAt, argv, at, probeTimeoutMs(p));
+          return execProbeResult(r, argv, hexOf(`${containerID}/exec/${at}`, 64));
+        }
+        return runProbe(network, pod, String(podIP), c, p, at);
+      };
+      const findings = await probes.advance(Math.min(nowMs, (until ?? Infinity) - 1), runOne, (e) => {
+        events.push([field, 'Warning', 'Unhealthy', `${e.kind} probe ${e.result.errored ? 'errored' : 'failed'}: ${e.result.message}`]);
+      });
+      // An opaque container's probes pass: once started and ready, nothing more will change.
+      if (findings.next !== undefined && !(isOpaqueContainer(c) && findings.started && findings.ready)) wake = Math.min(wake, findings.next);
+      return findings;
+    };
+    /**
+     * Kills a container whose startup or liveness probe failed (killContainer): SIGTERM, then SIGKILL after the
+     * grace period (the probe's terminationGracePeriodSeconds, else the pod's); a process that exits on SIGTERM
+     * ends then, one that ignores it (a PID 1 without a handler) is killed: 137.
+     */
+    const kill = async (c: Obj, containerID: string, startedAt: string, k: NonNullable<ProbeFindings['kill']>, field: string): Promise<void> => {
+      if (kills.has(containerID)) return;
+      const name = String(c['name']);
+      const restart = restartPolicy !== 'Never';
+      events.push([field, 'Normal', 'Killing', `Container ${name} failed ${k.kind === 'Liveness' ? 'liveness' : 'startup'} probe${restart ? ', will be restarted' : ''}`]);
+      const graceSeconds = Number(k.probe['terminationGracePeriodSeconds'] ?? spec['terminationGracePeriodSeconds'] ?? 30);
+      const term = runtime ? await runtime.termExit(containerID, pod, name, startedAt) : 143;
+      const exit = term !== undefined ? { code: term, at: k.at } : { code: 137, at: k.at + graceSeconds * 1000 };
+      runtime?.stop(containerID, exit.at);
+      kills.set(containerID, { exit, restart });
     };
 
     /** The container was created but runc could not start it: `Failed` in place of `Started`. */
@@ -438,7 +476,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (isRestartableInitContainer(c)) {
         const running = runningOf(was);
         if (running) {
-          initStatuses.push({ ...was!, ready: readiness(c, running, field) });
+          const health = await probe(c, running, field, String(was!['containerID']));
+          initStatuses.push({ ...was!, ready: health.ready, started: health.started });
           continue;
         }
         const waiting = pull(c, field);
@@ -449,7 +488,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         const started = start(c, 0, field);
         const state = { running: { startedAt: started['startedAt'] } };
-        initStatuses.push(containerStatus(c, { state, ready: readiness(c, state.running, field), restartCount: 0, containerID: String(started['containerID']), started: true }));
+        const health = await probe(c, state.running, field, String(started['containerID']));
+        initStatuses.push(containerStatus(c, { state, ready: health.ready, restartCount: 0, containerID: String(started['containerID']), started: health.started }));
         continue;
       }
       if (isTerminatedStatus(was)) {
@@ -544,13 +584,20 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         next.push(was!);
       }
       const current = next[next.length - 1]!;
-      const end = await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs);
+      const containerID = String(current['containerID']);
+      let end = await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs);
+      const health = end.error === undefined ? await probe(c, running, containerField(cname), containerID, end.exit?.at) : undefined;
+      if (health?.kill) await kill(c, containerID, String(running['startedAt']), health.kill, containerField(cname));
+      // Killed after a failed probe, unless it ended first.
+      const killed = kills.get(containerID);
+      if (killed && end.error === undefined && !(end.exit && end.exit.at <= killed.exit.at)) end = { exit: killed.exit };
       // The process's end: it exited by now, or runc could not start it.
       const ended = terminatedState(end, running, current['containerID'], nowMs);
       if (ended) {
         const exitCode = ended.exitCode;
         if (end.error !== undefined) failedStart(containerField(cname), end.error);
-        const restart = restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
+        // A container killed for a failed probe is started again unless the restartPolicy is Never (computePodActions).
+        const restart = killed ? killed.restart : restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
         if (restart) {
           restarts = restartCount + 1;
           lastState = { terminated: ended };
@@ -564,8 +611,9 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       }
       if (end.exit) wake = Math.min(wake, end.exit.at);
       else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
-      const ready = readiness(c, running, containerField(cname));
-      if (current['ready'] !== ready) next[next.length - 1] = { ...current, ready };
+      const ready = health?.ready ?? true;
+      const started = health?.started ?? true;
+      if (current['ready'] !== ready || current['started'] !== started) next[next.length - 1] = { ...current, ready, started };
     }
 
     // Ephemeral containers: started once each, never restarted, not counted for readiness or phase; one whose process exits stays terminated.
@@ -635,6 +683,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const kept = new Set([...(['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const)].flatMap((k) =>
       objectsOf(nextStatus[k]).flatMap((c) => [c['containerID'], isObject(c['lastState']) && isObject(c['lastState']['terminated']) ? c['lastState']['terminated']['containerID'] : undefined])));
     runtime?.forgetPod(pod.metadata.uid ?? '', (id) => kept.has(id));
+    // The probers and kills of runs the status no longer names (written: a later sync will not see them running).
+    for (const [id, owner] of ownerOf) {
+      if (owner !== pod.metadata.uid || kept.has(id)) continue;
+      probers.delete(id);
+      kills.delete(id);
+      ownerOf.delete(id);
+    }
     for (const [field, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, field);
     if (completed) releaseIP(node.name, pod.metadata.uid);
     else if (wake !== Infinity) wakeAt(key, wake);

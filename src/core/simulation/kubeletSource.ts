@@ -16,6 +16,7 @@ import { containerView, imagePath, podContainers, type ContainerView } from './c
 import { isOpaqueContainer, isUnknownImage, unknownImage } from './image';
 import { controllerRefOf } from '../controllers/controllerUtils';
 import { ClusterNetwork } from './clusterNetwork';
+import type { ContainerFilesystem } from './containerFiles';
 
 export interface KubeletSourceDeps {
   now(): Date;
@@ -63,7 +64,7 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
   const emptyView: ContainerView = { container: '', env: [['PATH', imagePath]], files: new Map([['/bin/true', { type: 'file', content: new Uint8Array(), mode: 0o755 }]]), hostname: '', uid: 0, gid: 0, groups: [0], workingDir: '/', image: unknownImage };
 
   /** The container's process as the runtime starts it: its command over its image, seeing what the kubelet gives it. */
-  async function startContainer(pod: KubeObject, name: string, startedAt: string): Promise<RuntimeStart> {
+  async function startContainer(pod: KubeObject, name: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem): Promise<RuntimeStart> {
     const container = podContainers(pod).find((c) => c['name'] === name) ?? {};
     const tty = container['tty'] === true;
     const opts = { stdin: container['stdin'] === true, tty, pid: 1, freeCommands: containerFreeCommands };
@@ -76,9 +77,10 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     if (isOpaqueContainer(container)) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));
-    const started = startProcess(view, argv, startMs, opts);
+    const started = startProcess(view, argv, startMs, { ...opts, files: filesystem(view) });
     if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view);
     return started;
   }
-  return { ...source, runtime: newContainerRuntime(startContainer) };
+  const viewOf = (pod: KubeObject, name: string, startedAt: string) => containerView({ ...source, get: deps.get }, pod, name, { startedAt });
+  return { ...source, runtime: newContainerRuntime(startContainer, viewOf) };
 }

@@ -11,6 +11,7 @@ import { clusterDnsIP, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, 
 import { connect } from './kubeProxy';
 import { httpDate, parseHttpResponse } from './httpMessage';
 import { readAll, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
+import { filesAt } from './containerFiles';
 import type { FsEntry } from './containerView';
 
 /** Linux gives up on a SYN nothing answers after its retries (tcp_syn_retries=6: 1+2+...+64 s). */
@@ -533,7 +534,7 @@ export function* httpd(args: string[], ctx: ToolContext): Run<number> {
   const files = ctx.files;
   const since = ctx.now();
   const daemon = !o.flags.has('f');
-  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, addresses: ['::'], respond: (request, at) => httpdRespond(files, home, request, at, since), ...(daemon ? { daemon } : {}) });
+  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, addresses: ['::'], respond: (request, at) => httpdRespond(filesAt(files, at), home, request, at, since), ...(daemon ? { daemon } : {}) });
   if (!listening) {
     ctx.err('httpd: bind: Address already in use\n');
     return 1;

@@ -95,18 +95,23 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   const node = await get('nodes', '', String(spec['nodeName'] ?? ''));
   if (!isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
   const running = runningContainer(pod, container);
+  const status = podContainerStatus(pod, container);
   // streaming.WriteError of GetExec's error: 500, the error's text.
-  if (!running) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  if (!running || !status) return new Response(`container not found (${JSON.stringify(container)})`, { status: 500, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   const view = await containerView({ ...source, get }, pod, container, { tty: options.tty, startedAt: running.startedAt });
   const statusFor = (code: number) => (code === 0 ? success : nonZeroExit(command, code));
   const now = source.now().getTime();
   // The exec'd process streams as it runs: its output as the clock reaches it, its input as it comes (a shell's prompts included).
-  // The process's own files: the sockets it listens on are known by them, and close when it ends (not a daemon it started).
-  const files = new Map(view.files);
+  // It shares the container's files with its other processes: the run's layer and its volumes.
+  const files = source.runtime.filesystem(String(status['containerID']), pod, view);
   const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty, files });
   if (start.started) {
+    const recorded = new RecordedProcess(start, now);
+    files.join(recorded);
     const clock = { now: () => source.now(), sleep: (ms: number, signal?: AbortSignal) => source.sleep(ms, signal) };
-    return processStreamSession(clock, options, new RecordedProcess(start, now), { statusFor, sigint: sigintOf(view, command), onEnd: (at) => source.network.closeOwnedBy(files, at) });
+    // The sockets it listens on close when it ends (not a daemon it started).
+    const owner = start.process.socketOwner;
+    return processStreamSession(clock, options, recorded, { statusFor, sigint: sigintOf(view, command), onEnd: (at) => source.network.closeOwnedBy(owner, at) });
   }
   const error = internalError(`failed to exec in container: failed to start exec ${JSON.stringify(source.randomHex(64))}: ${start.error}`);
   return { options, readsStdin: false, statusFor, run: async () => ({ stdout: '', stderr: '', status: error }) };

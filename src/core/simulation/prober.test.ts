@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
-import { lastProbeAt } from './prober';
+import { ContainerProbes, type ProbeEvent, type ProbeKind, type ProbeResult } from './prober';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -60,11 +60,54 @@ describe('readiness probes of simulated containers', () => {
     expect(await unhealthy(s, 'envoy')).toEqual([]);
   });
 
-  it('runs at the initial delay, then each period', () => {
-    const probe = { initialDelaySeconds: 5, periodSeconds: 10 };
-    expect(lastProbeAt(probe, 1_000, 5_999)).toBeUndefined();
-    expect(lastProbeAt(probe, 1_000, 6_000)).toBe(6_000);
-    expect(lastProbeAt(probe, 1_000, 25_999)).toBe(16_000);
-    expect(lastProbeAt({}, 0, 35_000)).toBe(30_000);
+  it('runs the startup probe first, then liveness and readiness each at its period, with their thresholds', async () => {
+    const c = { startupProbe: { periodSeconds: 5, failureThreshold: 3 }, livenessProbe: { initialDelaySeconds: 2, periodSeconds: 10, failureThreshold: 2 }, readinessProbe: { periodSeconds: 5, successThreshold: 2 } };
+    const probes = new ContainerProbes(c, 0);
+    const ran: string[] = [];
+    // Startup passes from 10s; liveness fails from 40s; readiness always passes.
+    const run = async (kind: ProbeKind, _p: Record<string, unknown>, at: number): Promise<ProbeResult> => {
+      ran.push(`${kind}@${at / 1000}`);
+      const ok = kind === 'Startup' ? at >= 10_000 : kind === 'Liveness' ? at < 40_000 : true;
+      return ok ? { ok } : { ok, message: 'no' };
+    };
+    const failures: string[] = [];
+    const failed = (e: ProbeEvent) => failures.push(`${e.kind}@${e.at / 1000}`);
+    expect(await probes.advance(9_999, run, failed)).toEqual({ started: false, ready: false, next: 10_000 });
+    expect(await probes.advance(10_000, run, failed)).toEqual({ started: true, ready: false, next: 12_000 });
+    // Ready after two passes in a row.
+    expect(await probes.advance(20_000, run, failed)).toEqual({ started: true, ready: true, next: 22_000 });
+    const end = await probes.advance(60_000, run, failed);
+    expect(end).toEqual({ started: true, ready: true, kill: { kind: 'Liveness', at: 52_000, probe: c.livenessProbe } });
+    expect(ran).toEqual(['Startup@0', 'Startup@5', 'Startup@10', 'Liveness@12', 'Readiness@15', 'Readiness@20', 'Liveness@22', 'Readiness@25', 'Readiness@30', 'Liveness@32', 'Readiness@35', 'Readiness@40', 'Liveness@42', 'Readiness@45', 'Readiness@50', 'Liveness@52']);
+    expect(failures).toEqual(['Startup@0', 'Startup@5', 'Liveness@42', 'Liveness@52']);
+    // A startup probe failing past its threshold kills.
+    const never = new ContainerProbes({ startupProbe: { periodSeconds: 5, failureThreshold: 3 } }, 0);
+    expect((await never.advance(60_000, async () => ({ ok: false, message: 'no' }), () => {})).kill).toMatchObject({ kind: 'Startup', at: 10_000 });
+  });
+
+  it('an exec probe runs its command in the container: exit 0 passes, else its output is the failure; a timeout and a command that cannot start are the kubelet\'s words', async () => {
+    const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
+    const pod = (name: string, probe: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 12; touch /tmp/ready; sleep 3600'], readinessProbe: { periodSeconds: 5, ...probe } }] } });
+    for (const body of [
+      pod('file', { exec: { command: ['cat', '/tmp/ready'] } }),
+      pod('slow', { exec: { command: ['sleep', '5'] }, timeoutSeconds: 2 }),
+      pod('missing', { exec: { command: ['check-ready'] } }),
+    ]) expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/missing`)).body?.status?.phase, (p) => p === 'Running', 'the pods running');
+    for (let i = 0; i < 4; i++) {
+      s.clock.advance(5_000);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The file appears at 12s: the probes at 0, 5 and 10s fail, the one at 15s passes.
+    await eventually(() => readyOf(s, 'file'), (r) => r === true, 'file ready');
+    expect(await unhealthy(s, 'file')).toEqual(["Warning Readiness probe failed: cat: can't open '/tmp/ready': No such file or directory\n"]);
+    const count = (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dfile,reason%3DUnhealthy`)).body.items[0].count;
+    expect(count).toBe(3);
+    expect(await readyOf(s, 'slow')).toBe(false);
+    expect(await unhealthy(s, 'slow')).toEqual(['Warning Readiness probe failed: command "sleep 5" timed out']);
+    expect(await readyOf(s, 'missing')).toBe(false);
+    const [errored] = await unhealthy(s, 'missing');
+    expect(errored).toMatch(/^Warning Readiness probe errored: rpc error: code = Unknown desc = failed to exec in container: failed to start exec "[0-9a-f]{64}": OCI runtime exec failed: exec failed: unable to start container process: exec: "check-ready": executable file not found in \$PATH: unknown$/);
   });
 });

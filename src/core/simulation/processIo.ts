@@ -20,6 +20,8 @@ export interface ProcessHost {
   nextPid(): number;
   /** Its stdin is a terminal (an interpreter then runs its REPL). */
   tty?: boolean;
+  /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
+  termExit?: number;
 }
 
 /** Where a descriptor writes. */

@@ -57,8 +57,17 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         else if (stream === 1 ? options.stdout : options.stderr) write(stream, text);
       };
       const nudge = () => wake.abort();
+      // Stopped with its container: the stream ends then.
+      const unwatch = recorded.onStop(nudge);
 
       const done = (async () => {
+        try {
+          return await follow();
+        } finally {
+          unwatch();
+        }
+      })();
+      async function follow(): Promise<Record<string, unknown>> {
         for (;;) {
           const log = recorded.read(now());
           for (const e of log.entries) {
@@ -72,7 +81,8 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
           if (log.ended) {
             const at = Math.min(recorded.stoppedAt ?? Infinity, recorded.exit?.at ?? Infinity);
             opts.onEnd?.(at);
-            return opts.statusFor(killed !== undefined && recorded.stoppedAt === at ? killed : (recorded.exit?.code ?? 0));
+            // Stopped with its container, it was killed (SIGKILL: 137); by the terminal's ^C, with its code.
+            return opts.statusFor(killed !== undefined && recorded.stoppedAt === at ? killed : (recorded.exit?.code ?? (recorded.stoppedAt !== undefined ? 137 : 0)));
           }
           if (gone.signal.aborted) return opts.statusFor(0);
           wake = new AbortController();
@@ -81,7 +91,7 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
           const due = Math.min(log.next ?? Infinity, recorded.runTo);
           await clock.sleep(Math.min(idleMs, Math.max(1, due - now())), signal).catch(() => undefined);
         }
-      })();
+      }
 
       const give = (text: string) => {
         recorded.input(text, now());

@@ -12,7 +12,8 @@
  * Programs are found on PATH as the container's image has them: the tools
  * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
  */
-import { readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { erofs, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { filesAt, isReadOnly } from './containerFiles';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
 import { defaultPath, lookUp, shellLookUp, type Found, type Program, type ShellName } from './programLookup';
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
@@ -43,6 +44,19 @@ class ShellError {
   ) {}
 }
 
+/** The tools that read or write files (the others look only at their arguments, input and clock, or at the network, which they observe themselves). */
+const fileTools = new Set(['cat', 'chmod', 'cp', 'cut', 'find', 'grep', 'head', 'httpd', 'ls', 'mkdir', 'mv', 'rm', 'sed', 'sort', 'tail', 'tar', 'tee', 'test', '[', 'touch', 'uniq', 'wc']);
+/** Builtins that look at files. */
+const fileBuiltins = new Set(['.', 'source', 'cd', 'test', '[']);
+
+/** A redirection's target written as a device (`2>/dev/null`): no file another process writes. */
+const isDevice = (target: Word) => target.length === 1 && target[0]!.type === 'lit' && /^\/(dev|proc)\//.test(target[0]!.text);
+
+/** Whether a simple command may touch files: a redirection to or from one, or a builtin that looks at them (a program is runProgram's to judge). */
+function touchesFiles(name: string, redirects: readonly Redirect[]): boolean {
+  return fileBuiltins.has(name) || redirects.some((r) => r.op !== '<<' && r.op !== '<<-' && r.op !== '>&' && r.op !== '<&' && !isDevice(r.target));
+}
+
 /** Runs what lookUp found with its arguments. */
 export function* runProgram(host: ProcessHost, found: { path: string; program: Program }, argv: string[], io: Io, env: ReadonlyMap<string, string>, cwd: string, opts: ShellOptions = {}): Run<number> {
   const { program } = found;
@@ -50,7 +64,8 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
   if (program.kind === 'image') {
     const hosts = readFile(host.files, '/etc/hosts') ?? '';
     const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
-    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, files: host.files, ...(podIP ? { podIP } : {}) });
+    const files = host.files;
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.exec?.argv.length) {
       // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
@@ -65,11 +80,15 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
       // A server listens on its ports until it is stopped.
       const net = host.view.network;
       if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
+      // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0).
+      host.termExit = 0;
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
     return run.exitCode;
   }
+  // What may read files another process writes waits for the server clock to reach its own (containerFiles.ts).
+  if ((program.kind === 'shell' && program.script) || (program.kind === 'tool' && fileTools.has(program.name))) yield { kind: 'observe' };
   if (program.kind === 'shell') {
     const shell = new Shell(host, program.name, env, cwd, opts.pid ?? host.nextPid());
     shell.interactive = opts.interactive ?? false;
@@ -682,6 +701,7 @@ export class Shell {
     this.substStatus = undefined;
     this.io = io;
     if (cmd.conditional) {
+      yield { kind: 'observe' };
       const code = yield* this.conditional(cmd.words.slice(1, -1), io);
       yield { kind: 'tick' };
       return code;
@@ -703,11 +723,13 @@ export class Shell {
     }
     if (!argv.length) {
       for (const [k, v] of assigns) this.vars.set(k, v);
+      if (touchesFiles('', cmd.redirects)) yield { kind: 'observe' };
       const rio = yield* this.redirect(cmd.redirects, io);
       const code = rio ? (this.substStatus ?? 0) : this.status;
       yield { kind: 'tick' };
       return code;
     }
+    if (touchesFiles(argv[0]!, cmd.redirects)) yield { kind: 'observe' };
     const rio = yield* this.redirect(cmd.redirects, io);
     if (!rio) {
       yield { kind: 'tick' };
@@ -904,6 +926,11 @@ export class Shell {
       }
       case 'trap': {
         if (args.length >= 2 && args.slice(1).some((s) => s === 'EXIT' || s === '0')) this.exitTrap = args[0] === '-' ? undefined : args[0];
+        // A SIGTERM handler that exits: the process ends on SIGTERM with its code (the kubelet's kill); otherwise it runs on.
+        if (args.length >= 2 && args.slice(1).some((s) => /^(SIG)?TERM$|^15$/.test(s))) {
+          const exit = /(?:^|[;&|\s])exit(?:\s+(\d+))?\s*(?:$|;)/.exec(args[0]!);
+          this.host.termExit = args[0] === '-' || !exit ? undefined : Number(exit[1] ?? 0) & 255;
+        }
         return 0;
       }
       case 'wait':
@@ -1197,9 +1224,9 @@ export class Shell {
     }
     const path = resolvePath(this.cwd, target);
     const exists = this.host.files.get(path)?.type === 'file';
-    const failure = append && exists ? undefined : writeFile(this.host.files, path, '', false);
+    const failure = append && exists ? (isReadOnly(this.host.files, path) ? erofs : undefined) : writeFile(this.host.files, path, '', false);
     if (failure) {
-      this.error(io, `can't create ${target}: ${failure === 'Is a directory' ? 'Is a directory' : 'nonexistent directory'}`);
+      this.error(io, `can't create ${target}: ${failure}`);
       this.status = 2;
       return undefined;
     }
@@ -1379,6 +1406,8 @@ export class Shell {
     }
     flush();
     const out: string[] = [];
+    // A glob lists directories: what other processes wrote there must have happened by now.
+    if (fields.some((f) => f.glob)) yield { kind: 'observe' };
     for (const f of fields) {
       const text = f.pieces.map((p) => p.text).join('');
       if (!f.glob) {

@@ -11,7 +11,8 @@
  * as U+FFFD. Archives written to or read from files keep their bytes.
  */
 import type { FsEntry } from './containerView';
-import { readAll, resolvePath, type Run, type ToolContext } from './containerTools';
+import { erofs, readAll, resolvePath, type Run, type ToolContext } from './containerTools';
+import { isReadOnly } from './containerFiles';
 
 const block = 512;
 const encoder = new TextEncoder();
@@ -370,6 +371,10 @@ function create(o: Options, ctx: ToolContext, base: string): number {
   }
   const bytes = concat([...members.flatMap(memberBlocks), new Uint8Array(2 * block)]);
   if (archivePath) {
+    if (isReadOnly(ctx.files, archivePath)) {
+      ctx.err(`tar: can't open '${o.file}': ${erofs}\n`);
+      return 1;
+    }
     if (ctx.files.get(archivePath)?.type === 'dir' || ctx.files.get(archivePath.slice(0, archivePath.lastIndexOf('/')) || '/')?.type !== 'dir') {
       ctx.err(`tar: can't open '${o.file}': ${ctx.files.get(archivePath)?.type === 'dir' ? 'Is a directory' : 'No such file or directory'}\n`);
       return 1;
@@ -415,6 +420,10 @@ function extract(o: Options, ctx: ToolContext, base: string, members: Member[]):
     for (const seg of path.split('/').slice(1, -1)) {
       dir += `/${seg}`;
       const e = ctx.files.get(dir);
+      if (!e && isReadOnly(ctx.files, dir)) {
+        ctx.err(`tar: can't create directory '${dir}': ${erofs}\n`);
+        return 1;
+      }
       if (!e) set(dir, { type: 'dir', mode: 0o755 });
       else if (e.type !== 'dir') {
         ctx.err(`tar: can't create directory '${dir}': Not a directory\n`);
@@ -423,6 +432,10 @@ function extract(o: Options, ctx: ToolContext, base: string, members: Member[]):
     }
     const mode = o.samePermissions ? m.mode & 0o7777 : m.mode & 0o7777 & ~umask;
     const existing = ctx.files.get(path);
+    if (isReadOnly(ctx.files, path)) {
+      ctx.err(m.type === 'dir' ? `tar: can't create directory '${name}': ${erofs}\n` : `tar: can't open '${name}': ${erofs}\n`);
+      return 1;
+    }
     if (m.type === 'dir') {
       if (existing && existing.type !== 'dir') {
         ctx.err(`tar: can't make dir ${name}: File exists\n`);

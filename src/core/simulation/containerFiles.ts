@@ -1,0 +1,224 @@
+/**
+ * The files a simulated container's processes share: one writable layer per
+ * run of the container (its main process and every process exec'd into it
+ * see and change the same files; a restart starts a new layer from the
+ * image), with volumes mounted over it. A shared volume's files belong to
+ * what outlives the container: an emptyDir to the pod, a claim's to its
+ * PersistentVolume, a hostPath to the node's path (VolumeStores keeps
+ * them); a configMap, secret, downwardAPI or projected volume, and any
+ * `readOnly` mount, cannot be written (EROFS).
+ *
+ * Each store keeps its writes with their times (fileStore.ts), and each
+ * process reads at its own clock; a command about to touch files first
+ * waits for the server clock (`observe`), so no process reads far ahead of
+ * what has happened.
+ */
+import type { ContainerView, FsEntry } from './containerView';
+import { FileStore, type StoreRunner } from './fileStore';
+
+/** A volume mounted in a container: its store (rooted at `/`), the directory of it mounted (subPath), whether writes are refused. */
+export interface Mount {
+  path: string;
+  store: FileStore;
+  /** The store's directory mounted at `path` ('/' for all of it). */
+  root: string;
+  readOnly: boolean;
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(dir === '/' ? '/' : dir + '/');
+
+/** One run of a container: its writable layer and its mounts, which each of its processes sees on its own clock. */
+export class ContainerFilesystem {
+  readonly mounts: Mount[];
+
+  constructor(
+    readonly layer: FileStore,
+    mounts: Mount[],
+    /** Paths of the layer that are read-only (a configMap's or secret's files the kubelet put there). */
+    readonly readOnlyPaths: readonly string[] = [],
+  ) {
+    // The deepest mount wins.
+    this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
+  }
+
+  /** The processes of this run (its own and those exec'd into it). */
+  private readonly processes = new Set<StoreRunner>();
+
+  /** A process of the container sharing its stores from now on (it is run up to a reader's time). */
+  join(runner: StoreRunner): void {
+    this.processes.add(runner);
+    this.layer.join(runner);
+    for (const m of this.mounts) m.store.join(runner);
+  }
+
+  /** The container stops at `at`: every process in it with it (an exec'd one too). */
+  stop(at: number): void {
+    for (const p of this.processes) p.stop(at);
+    this.processes.clear();
+  }
+
+  /** The files as a process sees them at its clock. */
+  forProcess(clock: () => number): ProcessFiles {
+    return new ProcessFiles(this, clock);
+  }
+
+  /** Where a path lives: its store and its path there, and whether it can be written. */
+  route(path: string): { store: FileStore; path: string; readOnly: boolean; mount?: Mount } {
+    for (const m of this.mounts) {
+      if (!under(path, m.path)) continue;
+      const rest = path.slice(m.path.length);
+      return { store: m.store, path: m.root === '/' ? rest || '/' : m.root + rest, readOnly: m.readOnly, mount: m };
+    }
+    return { store: this.layer, path, readOnly: this.readOnlyPaths.some((p) => under(path, p)) };
+  }
+}
+
+/**
+ * The container's files as one process sees them: a Map over its stores,
+ * read at the process's clock (or a given time: a server answering a
+ * request), written at it.
+ */
+export class ProcessFiles extends Map<string, FsEntry> {
+  constructor(
+    readonly fs: ContainerFilesystem,
+    private readonly clock: () => number,
+  ) {
+    super();
+  }
+
+  /** The same files read at another time (what a server sends at a request's time). */
+  asOf(at: number): ProcessFiles {
+    return new ProcessFiles(this.fs, () => at);
+  }
+
+  /** Whether a write to the path fails with EROFS. */
+  isReadOnly(path: string): boolean {
+    return this.fs.route(path).readOnly;
+  }
+
+  override get(path: string): FsEntry | undefined {
+    const r = this.fs.route(path);
+    const at = this.clock();
+    r.store.catchUp(at);
+    return r.store.get(r.path, at);
+  }
+
+  override has(path: string): boolean {
+    return this.get(path) !== undefined;
+  }
+
+  /** A write to a read-only path is dropped (the tools check isReadOnly first and report EROFS). */
+  override set(path: string, entry: FsEntry): this {
+    const r = this.fs.route(path);
+    if (!r.readOnly) r.store.put(r.path, entry, this.clock());
+    return this;
+  }
+
+  /** Whether a volume is mounted at the path (it cannot be removed: EBUSY). */
+  isMountPoint(path: string): boolean {
+    return this.fs.mounts.some((m) => m.path === path);
+  }
+
+  override delete(path: string): boolean {
+    const r = this.fs.route(path);
+    if (r.readOnly || this.isMountPoint(path) || !this.has(path)) return false;
+    r.store.put(r.path, undefined, this.clock());
+    return true;
+  }
+
+  override clear(): void {
+    for (const p of [...this.keys()]) this.delete(p);
+  }
+
+  override get size(): number {
+    return [...this.keys()].length;
+  }
+
+  override *keys(): MapIterator<string> {
+    const at = this.clock();
+    const stores = [this.fs.layer, ...this.fs.mounts.map((m) => m.store)];
+    for (const s of new Set(stores)) s.catchUp(at);
+    for (const p of this.fs.layer.paths(at)) if (this.fs.route(p).store === this.fs.layer && !this.fs.mounts.some((m) => m.path === p)) yield p;
+    for (const m of this.fs.mounts) {
+      for (const p of m.store.paths(at)) {
+        if (!under(p, m.root)) continue;
+        const path = m.path + (m.root === '/' ? (p === '/' ? '' : p) : p.slice(m.root.length));
+        if (this.fs.route(path).mount === m) yield path || '/';
+      }
+    }
+  }
+
+  override *entries(): MapIterator<[string, FsEntry]> {
+    for (const p of this.keys()) {
+      const e = this.get(p);
+      if (e) yield [p, e];
+    }
+  }
+
+  override *values(): MapIterator<FsEntry> {
+    for (const [, e] of this.entries()) yield e;
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, FsEntry]> {
+    return this.entries();
+  }
+
+  override forEach(fn: (value: FsEntry, key: string, map: Map<string, FsEntry>) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k, this);
+  }
+}
+
+/** Whether writing a path of these files fails with EROFS (a plain map of files never does). */
+export const isReadOnly = (files: ReadonlyMap<string, FsEntry>, path: string): boolean => files instanceof ProcessFiles && files.isReadOnly(path);
+
+/** Whether a volume is mounted at the path of these files. */
+export const isMountPoint = (files: ReadonlyMap<string, FsEntry>, path: string): boolean => files instanceof ProcessFiles && files.isMountPoint(path);
+
+/** The files as they were at a time (a server's answer to a request reads them then). */
+export const filesAt = (files: ReadonlyMap<string, FsEntry>, at: number): ReadonlyMap<string, FsEntry> => (files instanceof ProcessFiles ? files.asOf(at) : files);
+
+/** The shared volumes' files by name (containerView.ts's VolumeMount.volume): an emptyDir's go with its pod, the others stay. */
+export class VolumeStores {
+  private readonly stores = new Map<string, FileStore>();
+
+  store(volume: string): FileStore {
+    let s = this.stores.get(volume);
+    if (!s) this.stores.set(volume, (s = new FileStore()));
+    return s;
+  }
+
+  /** The pod is gone: its emptyDirs with it. */
+  forgetPod(podUID: string): void {
+    for (const k of this.stores.keys()) if (k.startsWith(`emptyDir/${podUID}/`)) this.stores.delete(k);
+  }
+}
+
+/** Makes a directory and its parents in a store, there from the start, unless it is there. */
+function ensureDir(store: FileStore, path: string): void {
+  for (let p = path; ; p = p.slice(0, p.lastIndexOf('/')) || '/') {
+    if (!store.get(p, Infinity)) store.put(p, { type: 'dir', mode: 0o777 }, -Infinity);
+    if (p === '/') break;
+  }
+}
+
+/**
+ * A new run of the container: a layer over the view's files (the image's,
+ * the kubelet's) and its shared volumes' stores (each its own when no
+ * stores are given: a container on its own).
+ */
+export function containerFilesystem(view: ContainerView, volumes: (volume: string) => FileStore = () => new FileStore()): ContainerFilesystem {
+  const mounts: Mount[] = [];
+  const readOnlyPaths: string[] = [];
+  for (const m of view.mounts ?? []) {
+    if (m.volume === undefined) {
+      readOnlyPaths.push(m.path);
+      continue;
+    }
+    const store = volumes(m.volume);
+    const root = m.subPath ? `/${m.subPath}` : '/';
+    // The kubelet creates a subPath missing from the volume.
+    ensureDir(store, root);
+    mounts.push({ path: m.path, store, root, readOnly: m.readOnly });
+  }
+  return new ContainerFilesystem(new FileStore(view.files), mounts, readOnlyPaths);
+}
