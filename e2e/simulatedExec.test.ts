@@ -111,6 +111,13 @@ describe('kubectl exec into a simulated pod', () => {
     writeFileSync(join(local, 'site', 'img', 'logo.svg'), '<svg/>\n');
     expect(await kubectl(['cp', join(local, 'hostname'), 'web:/tmp/copied'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await kubectl(['cp', join(local, 'site'), 'web:/tmp/www', '--no-preserve'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // The container's processes share its files: what kubectl cp put there is there for the next exec, and comes back out.
+    expect(await kubectl(['exec', 'web', '--', 'sh', '-c', 'cat /tmp/copied; find /tmp/www | sort; cat /tmp/www/index.html'])).toMatchObject({ code: 0, stdout: 'web\n/tmp/www\n/tmp/www/img\n/tmp/www/img/logo.svg\n/tmp/www/index.html\n<h1>hi</h1>\n' });
+    expect((await kubectl(['cp', 'web:/tmp/www', join(local, 'back')])).code).toBe(0);
+    expect(readFileSync(join(local, 'back', 'img', 'logo.svg'), 'utf8')).toBe('<svg/>\n');
+    // A configMap volume is read-only: tar cannot write there, and kubectl says how the command ended.
+    const refused = await kubectl(['cp', join(local, 'hostname'), 'web:/etc/config/hostname']);
+    expect(refused).toMatchObject({ code: 1, stderr: "tar: can't open 'hostname': Read-only file system\ncommand terminated with exit code 1\n" });
   });
 
   it('@kubernetes/client-node Exec gets the output and the Status', async () => {

@@ -77,6 +77,13 @@ describe('a container run\'s files', () => {
     expect(sh('rm /etc/config/key')).toEqual({ out: "rm: can't remove '/etc/config/key': Read-only file system\n", code: 1 });
     expect(sh('echo x | tee /etc/config/new')).toEqual({ out: "tee: can't open '/etc/config/new': Read-only file system\nx\n", code: 1 });
     expect(sh('cat /etc/config/key; echo; ls /etc/config')).toEqual({ out: 'value\nkey\n', code: 0 });
+    // cp, mv, chmod and tar say it as busybox's do; the file stays as it was.
+    expect(sh('cp /etc/hostname /etc/config/key')).toEqual({ out: "cp: can't create '/etc/config/key': Read-only file system\n", code: 1 });
+    expect(sh('mv /etc/config/key /tmp/key')).toEqual({ out: "mv: can't rename '/etc/config/key': Read-only file system\n", code: 1 });
+    expect(sh('chmod 600 /etc/config/key')).toEqual({ out: 'chmod: /etc/config/key: Read-only file system\n', code: 1 });
+    expect(sh('cd /etc && tar cf - hostname | tar xf - -C /etc/config')).toEqual({ out: "tar: can't open 'hostname': Read-only file system\n", code: 1 });
+    expect(sh('tar cf /ro/a.tar /etc/hostname 2>&1 | tail -1')).toEqual({ out: "tar: can't open '/ro/a.tar': Read-only file system\n", code: 0 });
+    expect(sh('cat /etc/config/key')).toEqual({ out: 'value', code: 0 });
     // A mount point cannot be removed; what is in the volume can.
     expect(sh('touch /cache/x; rm -rf /cache; ls /cache; echo $?')).toEqual({ out: "rm: can't remove '/cache': Resource busy\n0\n", code: 0 });
     // A missing directory is still ENOENT first.
