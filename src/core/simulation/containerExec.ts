@@ -50,7 +50,8 @@ function collect(p: ContainerProcess, until: number, maxSteps: number | undefine
  * streams it as it runs: processStream.ts).
  */
 export function startExec(view: ContainerView, argv: readonly string[], at: number, opts: { stdin: boolean; tty: boolean; files?: ContainerFilesystem }): ProcessStart {
-  return startProcess(view, argv, at, { ...opts, pid: execPid, commandMs: 0, exec: true, seed: at });
+  // The container's processes hand out its exec pids in turn.
+  return startProcess(view, argv, at, { ...opts, pid: opts.files?.execPid() ?? execPid, commandMs: 0, exec: true, seed: at });
 }
 
 function begin(view: ContainerView, argv: string[], stdin: string, at: number): { process: ContainerProcess } | { error: string } {

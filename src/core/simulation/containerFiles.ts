@@ -25,6 +25,17 @@ export interface Mount {
   readOnly: boolean;
 }
 
+/** A process of the container as ps and kill see it (the runtime's RecordedProcess). */
+export interface ContainerMember extends StoreRunner {
+  readonly pid: number;
+  readonly command: readonly string[];
+  readonly startMs: number;
+  /** Whether it runs at a time: started, neither exited nor stopped. */
+  runningAt(at: number): boolean;
+  /** A signal from a process of the container at a time; whether it ended it. */
+  signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean;
+}
+
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir === '/' ? '/' : dir + '/');
 
 /** One run of a container: its writable layer and its mounts, which each of its processes sees on its own clock. */
@@ -43,18 +54,41 @@ export class ContainerFilesystem {
 
   /** The processes of this run (its own and those exec'd into it). */
   private readonly processes = new Set<StoreRunner>();
+  /** The pid the next exec'd process gets (the kernel hands them out in turn). */
+  private nextExecPid = 7;
+
+  /** A pid for a process exec'd into the container. */
+  execPid(): number {
+    return this.nextExecPid++;
+  }
+
+  /** When the container stops (its process's exit may be known ahead): a process exec'd into it later stops then too. */
+  private stoppedAt: number | undefined;
+
+  /** Its processes running at a time, as ps and kill see them, by pid; those ended by then are let go. */
+  running(at: number): ContainerMember[] {
+    const out: ContainerMember[] = [];
+    for (const p of this.processes) {
+      if (!('signal' in p)) continue;
+      const member = p as ContainerMember;
+      if (member.runningAt(at)) out.push(member);
+      else if (member.startMs <= at) this.processes.delete(p);
+    }
+    return out.sort((a, b) => a.pid - b.pid);
+  }
 
   /** A process of the container sharing its stores from now on (it is run up to a reader's time). */
   join(runner: StoreRunner): void {
     this.processes.add(runner);
     this.layer.join(runner);
     for (const m of this.mounts) m.store.join(runner);
+    if (this.stoppedAt !== undefined) runner.stop(this.stoppedAt);
   }
 
-  /** The container stops at `at`: every process in it with it (an exec'd one too). */
+  /** The container stops at `at`: every process in it with it (an exec'd one too, and one exec'd later). */
   stop(at: number): void {
+    this.stoppedAt = Math.min(this.stoppedAt ?? Infinity, at);
     for (const p of this.processes) p.stop(at);
-    this.processes.clear();
   }
 
   /** The files as a process sees them at its clock. */

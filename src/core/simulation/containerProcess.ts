@@ -55,6 +55,10 @@ export interface ContainerProcess {
   termExit(): number | undefined;
   /** What the sockets it listens on are registered under (its view of the files): they close when it ends. */
   readonly socketOwner: object;
+  /** Its pid in the container's PID namespace (1 for the container's own process). */
+  readonly pid: number;
+  /** The argv it was started with, as /proc/<pid>/cmdline has it (ps's COMMAND). */
+  readonly command: readonly string[];
 }
 
 export type ProcessStart = { started: true; process: ContainerProcess } | { started: false; error: string };
@@ -158,6 +162,7 @@ class VirtualProcess implements ContainerProcess {
     return this.host.files;
   }
   readonly pid: number;
+  command: readonly string[] = [];
   gen: Run<number> | undefined;
 
   constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {
@@ -324,6 +329,7 @@ function readsCommands(argv: readonly string[]): boolean {
  */
 export function startProcess(view: ContainerView, argv: readonly string[], startMs: number, opts: ProcessOptions): ProcessStart {
   const p = new VirtualProcess(view, startMs, opts);
+  p.command = [...argv];
   if (!argv.length) {
     // What it runs is not known: a program that dies of SIGTERM (128 + 15).
     p.host.termExit = 143;

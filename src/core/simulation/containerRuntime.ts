@@ -22,7 +22,7 @@ import type { ContainerView } from './containerView';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner'> & Partial<Pick<ContainerProcess, 'termExit'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner' | 'pid' | 'command'> & Partial<Pick<ContainerProcess, 'termExit' | 'pid' | 'command'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -133,8 +133,43 @@ export class RecordedProcess implements StoreRunner {
   /** Its order among processes acting at the same instant (the order they were made in). */
   readonly rank = nextRank++;
 
-  constructor(readonly start: RuntimeStart, startMs: number) {
+  constructor(readonly start: RuntimeStart, readonly startMs: number) {
     this.reached = this.asked = startMs;
+  }
+
+  /** Its pid (1: the container's own process) and argv, as ps shows them. */
+  get pid(): number {
+    return this.start.started ? (this.start.process.pid ?? 1) : 1;
+  }
+
+  get command(): readonly string[] {
+    return this.start.started ? (this.start.process.command ?? []) : [];
+  }
+
+  /** Whether it runs at `at`: started by then, neither exited nor stopped. */
+  runningAt(at: number): boolean {
+    if (!this.start.started || at < this.startMs) return false;
+    this.run(at, at);
+    return !(this.exit && this.exit.at <= at) && !(this.stoppedAt !== undefined && this.stoppedAt <= at);
+  }
+
+  /**
+   * A signal sent at `at` by a process of its own container (kill): the
+   * default action ends a process (SIGTERM 143, SIGINT 130, SIGKILL 137)
+   * unless it handles the signal (a server's shutdown, a shell's trap: its
+   * code). The namespace's init, pid 1, gets only the signals it handles:
+   * the kernel drops the others, SIGKILL included. True when it ended.
+   */
+  signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean {
+    if (!this.runningAt(at)) return false;
+    const handled = signal === 'KILL' ? undefined : this.start.started ? this.start.process.termExit?.() : undefined;
+    const code = handled ?? (this.pid === 1 ? undefined : { TERM: 143, INT: 130, KILL: 137 }[signal]);
+    if (code === undefined) return false;
+    // Stopped first (a stream waiting on it is nudged, and reads on after this returns), then its end.
+    this.stop(at);
+    this.exit = { code, at };
+    this.onInput?.();
+    return true;
   }
 
   /** Runs it up to `until` (or its stop), within the step budget; it looks at the cluster only up to `present`, the server clock. */
@@ -199,7 +234,8 @@ export class RecordedProcess implements StoreRunner {
   }
 
   stop(at: number): void {
-    if (this.stoppedAt !== undefined || (this.exit && this.exit.at <= at)) return;
+    // An earlier stop wins (a kill before the container's known end).
+    if ((this.stoppedAt !== undefined && this.stoppedAt <= at) || (this.exit && this.exit.at <= at)) return;
     this.stoppedAt = at;
     if (this.exit && this.exit.at > at) this.exit = undefined;
     for (const f of this.stopWatchers) f();

@@ -16,6 +16,7 @@ import { tar } from './tarTool';
 import { chmod, cp, find, mv } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
+import { kill, ps } from './processTools';
 import { isMountPoint, isReadOnly } from './containerFiles';
 
 /** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
@@ -1275,6 +1276,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['httpd', httpd],
   ['hostname', hostname],
   ['id', id],
+  ['kill', kill],
   ['ifconfig', ifconfig],
   ['ip', ip],
   ['ls', ls],
@@ -1286,6 +1288,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['ping', ping],
   ['printenv', printenv],
   ['printf', printf],
+  ['ps', ps],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
   ['rm', rm],
   ['sed', sed],

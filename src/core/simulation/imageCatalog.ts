@@ -12,10 +12,10 @@ import { node as nodeInterpreter, python as pythonInterpreter } from './interpre
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
-/** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, nc, netstat, nslookup, ping, wget; no curl). */
-const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'nc', 'netstat', 'nslookup', 'ping', 'wget'];
+/** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, kill, nc, netstat, nslookup, ping, ps, wget; no curl). */
+const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */
-const alpineTools = [...coreTools, 'ifconfig', 'ip', 'nc', 'netstat', 'nslookup', 'ping', 'wget'];
+const alpineTools = [...coreTools, 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Debian and Ubuntu's coreutils, grep, sed, dash as sh and bash (no wget, curl or nslookup in the slim images). */
 const debianTools = [...coreTools, 'bash'];
 const dockerPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';

@@ -387,3 +387,33 @@ describe('environment rules', () => {
     ]);
   });
 });
+
+describe('ps and kill inside a container', () => {
+  it('ps lists the container\'s own process and the execs; kill 1 reaches pid 1 only when it handles SIGTERM, and SIGKILL never from inside', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } });
+    const sleeper = await streamExec(s, 'box', ['sleep', '1000'], { stdout: 'true' });
+    const listed = await ran(s, 'box', ['ps']);
+    expect(listed.stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 3600\n    7 root      0:00 sleep 1000\n    8 root      0:00 ps\n');
+    // Run by a shell, ps is its child.
+    expect((await ran(s, 'box', ['sh', '-c', 'ps aux'])).stdout.split('\n').slice(-3)).toEqual(['    9 root      0:00 sh -c ps aux', '   10 root      0:00 ps aux', '']);
+    // The exec'd sleep dies of the default action: 143, as kubectl shows it.
+    expect(await ran(s, 'box', ['kill', '7'])).toMatchObject({ stdout: '', stderr: '' });
+    expect(await sleeper.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '143' }] } });
+    // sleep as pid 1 has no handler: SIGTERM and SIGKILL from inside the container are dropped.
+    expect(await ran(s, 'box', ['sh', '-c', 'kill 1; kill -9 1; kill -KILL 1; echo $?'])).toMatchObject({ stdout: '0\n', stderr: '' });
+    expect(await ran(s, 'box', ['kill', '99'])).toMatchObject({ stderr: "kill: can't kill pid 99: No such process\n" });
+    expect(await ran(s, 'box', ['kill', '-FOO', '1'])).toMatchObject({ stderr: "kill: bad signal name 'FOO'\n" });
+    const pod = (await s.json('GET', `${ns}/pods/box`)).body;
+    expect(pod.status.containerStatuses[0]).toMatchObject({ restartCount: 0, state: { running: {} } });
+  });
+
+  it('kill 1 in an nginx container: nginx shuts down on SIGTERM (exit 0) and the kubelet restarts it', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27' }] } });
+    // The nginx image has no kill program: the shell's builtin sends the signal.
+    expect(await ran(s, 'web', ['sh', '-c', 'kill 1'])).toMatchObject({ stdout: '', stderr: '' });
+    const restarted = await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).body, (p: any) => p?.status?.containerStatuses?.[0]?.restartCount === 1, 'the restart');
+    expect(restarted.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+  });
+});

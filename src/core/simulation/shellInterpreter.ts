@@ -15,6 +15,7 @@
 import { erofs, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
 import { filesAt, isReadOnly } from './containerFiles';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
+import { kill as killTool } from './processTools';
 import { defaultPath, lookUp, shellLookUp, type Found, type Program, type ShellName } from './programLookup';
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
 import { evaluateArith, ArithError } from './shellArith';
@@ -936,7 +937,7 @@ export class Shell {
       case 'wait':
       case 'umask':
       case 'kill':
-        return 0;
+        return killTool(args, ctx());
       case 'let': {
         let v = 0n;
         for (const a of args) v = this.arith(a);
