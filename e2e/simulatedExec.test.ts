@@ -120,6 +120,15 @@ describe('kubectl exec into a simulated pod', () => {
     expect(refused).toMatchObject({ code: 1, stderr: "tar: can't open 'hostname': Read-only file system\ncommand terminated with exit code 1\n" });
   });
 
+  it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {
+    const ps = await kubectl(['exec', 'web', '--', 'ps']);
+    expect(ps.code).toBe(0);
+    expect(ps.stdout).toMatch(/^PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 3600\n(?:\s+\d+ root      0:00 .*\n)*\s+\d+ root      0:00 ps\n$/);
+    expect(await kubectl(['exec', 'web', '--', 'kill', '1'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await kubectl(['exec', 'web', '--', 'kill', '999'])).toMatchObject({ code: 1, stderr: "kill: can't kill pid 999: No such process\ncommand terminated with exit code 1\n" });
+    expect(await kubectl(['get', 'pod', 'web', '-o', 'jsonpath={.status.containerStatuses[0].restartCount}'])).toMatchObject({ stdout: '0' });
+  });
+
   it('@kubernetes/client-node Exec gets the output and the Status', async () => {
     const kc = new KubeConfig();
     kc.loadFromFile(t.host.kubeconfigPath);
