@@ -48,7 +48,7 @@ import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 import { newImagePuller } from './imagePull';
 import { fullReference, parseImageReference } from './imageReference';
-import { followedVolumes, podResyncMs, refreshVolumes, swapDelayMs } from './volumeRefresh';
+import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
 
 type Obj = Record<string, unknown>;
 
@@ -353,7 +353,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const last = volumeSyncs.get(uid);
     if (!last || last.config !== config || nowMs >= last.at + podResyncMs) {
       volumeSyncs.set(uid, { config, at: nowMs });
-      await refreshVolumes({ get: getCore }, pod, (volume) => runtime.volumeStore(volume), nowMs + swapDelayMs);
+      await refreshVolumes({ get: getCore }, pod, (volume) => runtime.volumeStore(volume), nowMs);
     }
     return volumeSyncs.get(uid)!.at + podResyncMs;
   }

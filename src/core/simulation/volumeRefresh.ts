@@ -11,7 +11,6 @@
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import type { FileStore } from './fileStore';
 import { isKubeletWritten, kubeletVolumeName, volumeFiles, type FsEntry, type VolumeFilesSource } from './containerView';
-import { observeAheadMs } from './containerProcess';
 
 type Obj = Record<string, unknown>;
 
@@ -21,13 +20,6 @@ type Obj = Record<string, unknown>;
  * left out here to keep runs the same), and a sync remounts these volumes.
  */
 export const podResyncMs = 60_000;
-
-/**
- * How long after the sync the swap is stamped: a process may have read up
- * to observeAheadMs ahead of the server clock, and must not find that what
- * it read has changed under it.
- */
-export const swapDelayMs = observeAheadMs + 1;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -49,8 +41,14 @@ export function followedVolumes(pod: KubeObject): Obj[] {
 const sameEntry = (a: FsEntry | undefined, b: FsEntry): boolean =>
   a !== undefined && a.type === b.type && a.mode === b.mode && (a.type === 'dir' || (b.type === 'file' && a.content.length === b.content.length && a.content.every((x, i) => x === b.content[i])));
 
-/** Writes a volume's new files into its store at `at`: only what changed, all at that one time. */
-function swap(store: FileStore, files: Awaited<ReturnType<typeof volumeFiles>>, at: number): boolean {
+/**
+ * Writes a volume's new files into its store at the sync's time, or just
+ * after the last time a process read it (a process may run up to a second
+ * ahead of the server clock: what it read must stay true): only what
+ * changed, all at that one time.
+ */
+function swap(store: FileStore, files: Awaited<ReturnType<typeof volumeFiles>>, syncAt: number): boolean {
+  const at = Math.max(syncAt, store.readUpTo + 1);
   const next = new Map<string, FsEntry | 'keep'>([['/', 'keep']]);
   for (const f of files) {
     const path = '/' + f.path.split('/').filter((s) => s && s !== '.').join('/');
@@ -73,7 +71,8 @@ function swap(store: FileStore, files: Awaited<ReturnType<typeof volumeFiles>>, 
 
 /**
  * The sync's remount: each followed volume a container has mounted whole
- * gets its sources' files as of now, swapped in at `at`. Tokens are not
+ * gets its sources' files as of now, swapped in at the sync's time `at`
+ * (or just after a process's latest read of it). Tokens are not
  * asked for again (the token manager renews them on its own schedule).
  * Returns the volumes that changed.
  */
