@@ -4,6 +4,10 @@ import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
 import { upgradeSessionOf } from '../http/upgrade';
 import { runStreamSession } from '../testing/streamSession';
+import type { KubeObject } from '../api/types';
+import { FileStore } from './fileStore';
+import type { FsEntry } from './containerView';
+import { followedVolumes, refreshVolumes } from './volumeRefresh';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -154,5 +158,45 @@ describe('volumes following their sources', () => {
     expect(await page()).toBe('<h1>v1</h1>\n');
     await pass(s, 1_000);
     expect(await eventually(page, (p) => p !== '<h1>v1</h1>\n', 'the new page')).toBe('<h1>v2</h1>\n');
+  });
+});
+
+describe('the kubelet\'s swap of a volume\'s files', () => {
+  const enc = (v: string) => new TextEncoder().encode(v);
+  const dec = (e: FsEntry | undefined) => (e?.type === 'file' ? new TextDecoder().decode(e.content) : e?.type);
+  const pod = (volumes: Record<string, unknown>[]): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [], volumes } });
+  const file = (v: string): FsEntry => ({ type: 'file', content: enc(v), mode: 0o644 });
+
+  it('writes every change at one time, after the last time a process read the volume, and keeps a token it did not ask for', async () => {
+    let data: Record<string, string> = { a: 'one', b: 'two' };
+    const get = async (resource: string) => (resource === 'configmaps' ? ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data } as KubeObject) : undefined);
+    const store = new FileStore(new Map<string, FsEntry>([['/', { type: 'dir', mode: 0o755 }], ['/a', file('one')], ['/b', file('two')], ['/token', file('t1')]]));
+    const p = pod([{ name: 'v', projected: { sources: [{ configMap: { name: 'c' } }, { serviceAccountToken: { path: 'token' } }] } }]);
+    const stores = (name: string) => (name === 'pod/u1/v' ? store : undefined);
+    // Nothing changed: nothing written.
+    expect(await refreshVolumes({ get }, p, stores, 1_000)).toEqual([]);
+    data = { a: 'uno', c: 'tres' };
+    // A process read the volume at 1500: the swap lands just after.
+    store.catchUp(1_500);
+    expect(await refreshVolumes({ get }, p, stores, 1_000)).toEqual(['v']);
+    expect([dec(store.get('/a', 1_500)), dec(store.get('/b', 1_500)), dec(store.get('/c', 1_500))]).toEqual(['one', 'two', undefined]);
+    expect([dec(store.get('/a', 1_501)), dec(store.get('/b', 1_501)), dec(store.get('/c', 1_501)), dec(store.get('/token', 1_501))]).toEqual(['uno', undefined, 'tres', 't1']);
+    expect([...store.paths(1_501)].sort()).toEqual(['/', '/a', '/c', '/token']);
+    // No read since: the next swap is at the sync's own time.
+    data = { a: 'eins', c: 'tres' };
+    expect(await refreshVolumes({ get }, p, stores, 60_000)).toEqual(['v']);
+    expect([dec(store.get('/a', 59_999)), dec(store.get('/a', 60_000))]).toEqual(['uno', 'eins']);
+  });
+
+  it('follows only the volumes whose sources can change while the pod runs', () => {
+    const names = (volumes: Record<string, unknown>[]) => followedVolumes(pod(volumes)).map((v) => v['name']);
+    expect(names([
+      { name: 'cm', configMap: { name: 'c' } },
+      { name: 'secret', secret: { secretName: 's' } },
+      { name: 'labels', downwardAPI: { items: [{ path: 'l', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+      { name: 'podname', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } },
+      { name: 'kube-api-access-x', projected: { sources: [{ serviceAccountToken: { path: 'token' } }, { configMap: { name: 'kube-root-ca.crt' } }, { downwardAPI: { items: [{ path: 'namespace', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
+      { name: 'scratch', emptyDir: {} },
+    ])).toEqual(['cm', 'secret', 'labels']);
   });
 });
