@@ -342,14 +342,17 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   /**
    * The pod worker's sync remounts the pod's configMap, secret, downwardAPI
    * and projected volumes (volumeRefresh.ts): at its periodic resync, every
-   * podResyncMs after the last, and when the pod's spec, labels or
-   * annotations change (the config source's UPDATE; status writes are not
-   * one). Returns when to sync again for it (Infinity: nothing to follow).
+   * podResyncMs after the last, when the pod's spec, labels or annotations
+   * change (the config source's UPDATE; other status writes are not one),
+   * and when one of its containers starts or ends (a PLEG event: a
+   * restarted container mounts the files as they are now). Returns when to
+   * sync again for it (Infinity: nothing to follow).
    */
   async function syncVolumes(pod: KubeObject, nowMs: number): Promise<number> {
     if (!runtime || !followedVolumes(pod).length) return Infinity;
     const uid = pod.metadata.uid ?? '';
-    const config = JSON.stringify([pod.metadata.labels ?? {}, pod.metadata.annotations ?? {}, specOf(pod)]);
+    const containers = (['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const).flatMap((k) => objectsOf(statusOf(pod)[k]).map((c) => [c['containerID'], Object.keys(stateOf(c))]));
+    const config = JSON.stringify([pod.metadata.labels ?? {}, pod.metadata.annotations ?? {}, specOf(pod), containers]);
     const last = volumeSyncs.get(uid);
     if (!last || last.config !== config || nowMs >= last.at + podResyncMs) {
       volumeSyncs.set(uid, { config, at: nowMs });

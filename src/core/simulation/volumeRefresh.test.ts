@@ -136,6 +136,29 @@ describe('volumes following their sources', () => {
     expect((await exec(s, 'labelled', show)).stdout).toBe('app="demo"\ntier="api"\nversion="v2"\nlabelled\ntier web\n');
   });
 
+  it('a container restarted after an edit starts with the new files: its exit is a sync of the pod', async () => {
+    const s = await cluster();
+    await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast' } }, 201);
+    await send(s, 'POST', 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'restarts' },
+      spec: {
+        containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'cat /etc/settings/mode; echo; sleep 5; exit 1'], volumeMounts: [{ name: 'settings', mountPath: '/etc/settings' }] }],
+        volumes: [{ name: 'settings', configMap: { name: 'settings' } }],
+      },
+    }, 201);
+    await running(s, 'restarts');
+    await send(s, 'PUT', 'configmaps/settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'slow' } }, 200);
+    // Exit at 5s, the back-off's 10s, the second run: well before the resync at 60s.
+    await pass(s, 6_000);
+    await eventually(() => getPod(s, 'restarts'), (p) => p.status.containerStatuses[0].restartCount === 1, 'the exit');
+    await pass(s, 11_000);
+    const log = async (previous: boolean) => (await s.request('GET', `${ns}/pods/restarts/log?container=app${previous ? '&previous=true' : ''}`)).text();
+    expect(await eventually(() => log(false), (l) => l !== '', 'the second run\'s log')).toBe('slow\n');
+    expect(await log(true)).toBe('fast\n');
+  });
+
   it('nginx serves the edited ConfigMap mounted as its web root after the resync', async () => {
     const s = await cluster();
     await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'site' }, data: { 'index.html': '<h1>v1</h1>\n' } }, 201);
