@@ -5,8 +5,10 @@
  * image), with volumes mounted over it. A shared volume's files belong to
  * what outlives the container: an emptyDir to the pod, a claim's to its
  * PersistentVolume, a hostPath to the node's path (VolumeStores keeps
- * them); a configMap, secret, downwardAPI or projected volume, and any
- * `readOnly` mount, cannot be written (EROFS).
+ * them); a configMap, secret, downwardAPI or projected volume mounted whole
+ * is the pod's too, written only by the kubelet (volumeRefresh.ts: its files
+ * follow their sources); such a volume, and any `readOnly` mount, cannot be
+ * written (EROFS).
  *
  * Each store keeps its writes with their times (fileStore.ts), and each
  * process reads at its own clock; a command about to touch files first
@@ -47,6 +49,8 @@ export class ContainerFilesystem {
     mounts: Mount[],
     /** Paths of the layer that are read-only (a configMap's or secret's files the kubelet put there). */
     readonly readOnlyPaths: readonly string[] = [],
+    /** The environment the run started with: an exec'd process gets it too, whatever its sources became since. */
+    readonly env?: readonly [string, string][],
   ) {
     // The deepest mount wins.
     this.mounts = [...mounts].sort((a, b) => b.path.length - a.path.length);
@@ -215,15 +219,21 @@ export const filesAt = (files: ReadonlyMap<string, FsEntry>, at: number): Readon
 export class VolumeStores {
   private readonly stores = new Map<string, FileStore>();
 
-  store(volume: string): FileStore {
+  /** The volume's store; a new one holds `base` from the start (a kubelet-written volume's first files), else an empty root. */
+  store(volume: string, base?: ReadonlyMap<string, FsEntry>): FileStore {
     let s = this.stores.get(volume);
-    if (!s) this.stores.set(volume, (s = new FileStore()));
+    if (!s) this.stores.set(volume, (s = new FileStore(base)));
     return s;
   }
 
-  /** The pod is gone: its emptyDirs with it. */
+  /** The volume's store when a container has mounted it. */
+  existing(volume: string): FileStore | undefined {
+    return this.stores.get(volume);
+  }
+
+  /** The pod is gone: its emptyDirs and the volumes the kubelet wrote for it with it. */
   forgetPod(podUID: string): void {
-    for (const k of this.stores.keys()) if (k.startsWith(`emptyDir/${podUID}/`)) this.stores.delete(k);
+    for (const k of this.stores.keys()) if (k.startsWith(`emptyDir/${podUID}/`) || k.startsWith(`pod/${podUID}/`)) this.stores.delete(k);
   }
 }
 
@@ -235,17 +245,31 @@ function ensureDir(store: FileStore, path: string): void {
   }
 }
 
+/** The view's files under a mount point, rooted at `/`: what the kubelet first wrote into the volume. */
+function seededFiles(files: ReadonlyMap<string, FsEntry>, path: string): Map<string, FsEntry> {
+  const out = new Map<string, FsEntry>();
+  for (const [p, e] of files) {
+    if (p === path) out.set('/', e);
+    else if (p.startsWith(path + '/')) out.set(p.slice(path.length), e);
+  }
+  return out;
+}
+
 /**
  * A new run of the container: a layer over the view's files (the image's,
  * the kubelet's) and its shared volumes' stores (each its own when no
  * stores are given: a container on its own).
  */
-export function containerFilesystem(view: ContainerView, volumes: (volume: string) => FileStore = () => new FileStore()): ContainerFilesystem {
+export function containerFilesystem(view: ContainerView, volumes: (volume: string, base?: ReadonlyMap<string, FsEntry>) => FileStore = (_, base) => new FileStore(base)): ContainerFilesystem {
   const mounts: Mount[] = [];
   const readOnlyPaths: string[] = [];
   for (const m of view.mounts ?? []) {
     if (m.volume === undefined) {
       readOnlyPaths.push(m.path);
+      continue;
+    }
+    if (m.seeded) {
+      mounts.push({ path: m.path, store: volumes(m.volume, seededFiles(view.files, m.path)), root: '/', readOnly: true });
       continue;
     }
     const store = volumes(m.volume);
@@ -254,5 +278,5 @@ export function containerFilesystem(view: ContainerView, volumes: (volume: strin
     ensureDir(store, root);
     mounts.push({ path: m.path, store, root, readOnly: m.readOnly });
   }
-  return new ContainerFilesystem(new FileStore(view.files), mounts, readOnlyPaths);
+  return new ContainerFilesystem(new FileStore(view.files), mounts, readOnlyPaths, view.env);
 }

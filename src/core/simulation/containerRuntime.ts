@@ -16,7 +16,7 @@ import type { KubeObject } from '../api/types';
 import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
 import { startExec } from './containerExec';
 import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
-import { asReader, type StoreRunner } from './fileStore';
+import { asReader, type FileStore, type StoreRunner } from './fileStore';
 import type { ContainerView } from './containerView';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
@@ -103,6 +103,8 @@ export interface ContainerRuntime {
   stop(containerID: string, at: number): void;
   /** Forgets a pod's containers but those `keep` names (each container's current and previous run, for `--previous`); all of them, and its emptyDirs, when the pod is gone. */
   forgetPod(podUID: string, keep?: (containerID: string) => boolean): void;
+  /** A volume's shared files (containerView.ts's VolumeMount.volume) once a container mounted it: the kubelet rewrites a configMap's. */
+  volumeStore(volume: string): FileStore | undefined;
 }
 
 /**
@@ -286,7 +288,7 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
   function filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem {
     let fs = filesystems.get(containerID);
     if (!fs) {
-      filesystems.set(containerID, (fs = containerFilesystem(view, (volume) => volumes.store(volume))));
+      filesystems.set(containerID, (fs = containerFilesystem(view, (volume, base) => volumes.store(volume, base))));
       owners.set(containerID, pod.metadata.uid ?? '');
     }
     return fs;
@@ -341,7 +343,8 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
         view.catch(() => views.delete(containerID));
       }
       const files = filesystem(containerID, pod, await view);
-      const start = startExec(await view, argv, at, { stdin: false, tty: false, files });
+      // The probe's process gets the environment the run started with.
+      const start = startExec({ ...(await view), env: [...(files.env ?? (await view).env)] }, argv, at, { stdin: false, tty: false, files });
       if (!start.started) return { error: start.error };
       const step = start.process.advance(at + timeoutMs, probeSteps);
       if (!step.exit) return { timedOut: true };
@@ -370,5 +373,6 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       }
       if (!keep) volumes.forgetPod(podUID);
     },
+    volumeStore: (volume) => volumes.existing(volume),
   };
 }

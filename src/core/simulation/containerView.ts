@@ -50,6 +50,12 @@ export interface VolumeMount {
   /** The volume's directory mounted (normalized, no leading slash; '' for all of it). */
   subPath: string;
   readOnly: boolean;
+  /**
+   * A volume the kubelet writes (configMap, secret, downwardAPI, projected):
+   * its first files are the view's under `path`; the kubelet rewrites them
+   * as their sources change (volumeRefresh.ts).
+   */
+  seeded?: boolean;
 }
 
 /** What the kubelet reads from the API server to build the view. */
@@ -209,7 +215,7 @@ export function expandEnv(input: string, lookup: (name: string) => string | unde
 }
 
 /** Reads a ConfigMap's or Secret's key/value pairs as bytes (Secrets and binaryData are base64 in JSON). */
-async function sourceData(src: ContainerViewSource, namespace: string, kind: 'configmaps' | 'secrets', name: string): Promise<Map<string, Uint8Array> | undefined> {
+async function sourceData(src: Pick<ContainerViewSource, 'get'>, namespace: string, kind: 'configmaps' | 'secrets', name: string): Promise<Map<string, Uint8Array> | undefined> {
   const obj = await src.get(kind, namespace, name);
   if (!obj) return undefined;
   const out = new Map<string, Uint8Array>();
@@ -272,11 +278,22 @@ async function containerEnv(src: ContainerViewSource, pod: KubeObject, container
   return [...serviceEnv];
 }
 
-interface MountedFile {
+export interface MountedFile {
   path: string;
   content: Uint8Array;
   mode: number;
+  /** A token file written without asking for a token: the one already there stays (the token manager renews it on its own schedule). */
+  keep?: boolean;
 }
+
+/** The shared files of a volume the kubelet writes, mounted whole: the pod's, as the volume's directory under the pod's. */
+export const kubeletVolumeName = (pod: KubeObject, volume: string): string => `pod/${pod.metadata.uid ?? ''}/${volume}`;
+
+/** What volumeFiles reads: the API objects, and tokens (without them a token file is marked `keep`). */
+export type VolumeFilesSource = Pick<ContainerViewSource, 'get'> & Partial<Pick<ContainerViewSource, 'serviceAccountToken'>>;
+
+/** Whether the kubelet writes the volume's files (atomic writer) rather than mounting shared ones. */
+export const isKubeletWritten = (volume: Obj): boolean => ['configMap', 'secret', 'downwardAPI', 'projected'].some((k) => isObject(volume[k]));
 
 /** keyToPath: the items chosen (in their order, with their paths and modes) or every key. */
 function projectKeys(data: Map<string, Uint8Array>, items: Obj[], mode: number): MountedFile[] {
@@ -296,7 +313,7 @@ function downwardFiles(pod: KubeObject, items: Obj[], mode: number, containers: 
 }
 
 /** The files the kubelet writes into a volume (a missing ConfigMap or Secret has none). */
-async function volumeFiles(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<MountedFile[]> {
+export async function volumeFiles(src: VolumeFilesSource, pod: KubeObject, volume: Obj): Promise<MountedFile[]> {
   const ns = pod.metadata.namespace ?? '';
   const containers = [...objectsOf(field(pod, 'spec', 'initContainers')), ...objectsOf(field(pod, 'spec', 'containers'))];
   const modeOf = (v: Obj) => (typeof v['defaultMode'] === 'number' ? v['defaultMode'] : 0o644);
@@ -324,7 +341,8 @@ async function volumeFiles(src: ContainerViewSource, pod: KubeObject, volume: Ob
         const t = s['serviceAccountToken'];
         const audience = str(t['audience']) || undefined;
         const expirationSeconds = typeof t['expirationSeconds'] === 'number' ? t['expirationSeconds'] : 3600;
-        out.push({ path: str(t['path']), content: text(await src.serviceAccountToken(pod, audience, expirationSeconds)), mode });
+        if (!src.serviceAccountToken) out.push({ path: str(t['path']), content: new Uint8Array(), mode, keep: true });
+        else out.push({ path: str(t['path']), content: text(await src.serviceAccountToken(pod, audience, expirationSeconds)), mode });
       }
     }
     return out;
@@ -480,6 +498,8 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
       }
       continue;
     }
+    // Mounted whole, the volume's files are the pod's (every container mounting it shares them) and follow their sources.
+    mounts[mounts.length - 1] = { path: mountPath, volume: kubeletVolumeName(pod, str(m['name'])), subPath, readOnly: true, seeded: true };
     addDir(files, mountPath, 0o755);
     for (const f of mounted) addFile(files, `${mountPath}/${f.path}`, f.content, f.mode);
   }

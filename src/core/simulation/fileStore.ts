@@ -57,6 +57,16 @@ export class FileStore {
   /** `base`: what is there from the start (the image's files; a new volume's empty root). */
   constructor(private readonly base: ReadonlyMap<string, FsEntry> = new Map([['/', { type: 'dir', mode: 0o777 }]])) {}
 
+  /**
+   * The latest time a process has read the store at (every read catches
+   * up first): a writer from outside the processes (the kubelet) writes
+   * after it, so no process finds what it read has changed under it.
+   */
+  get readUpTo(): number {
+    return this.readTo;
+  }
+  private readTo = -Infinity;
+
   /** A process sharing the store from now on. */
   join(runner: StoreRunner): void {
     this.runners.add(runner);
@@ -68,6 +78,7 @@ export class FileStore {
    * acts at `at` too, one after it only until just before.
    */
   catchUp(at: number): void {
+    if (at > this.readTo) this.readTo = at;
     const reader = runningNow[runningNow.length - 1];
     for (const r of this.runners) {
       if (r.finished) this.runners.delete(r);

@@ -48,6 +48,7 @@ import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 import { newImagePuller } from './imagePull';
 import { fullReference, parseImageReference } from './imageReference';
+import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
 
 type Obj = Record<string, unknown>;
 
@@ -230,6 +231,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const ownerOf = new Map<string, string>();
   /** Each pod's uid, to let its containers go when it is deleted. */
   const uids = new Map<string, string>();
+  /** Each pod's last volume remount (its sync time) and the spec and metadata it saw, by uid. */
+  const volumeSyncs = new Map<string, { config: string; at: number }>();
   /** Wake-ups already asked for, as `key@ms`. */
   const timers = new Set<string>();
   let ipsLoaded = false;
@@ -299,6 +302,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (uid !== undefined) {
         runtime?.forgetPod(uid);
         puller.forgetPod(uid);
+        volumeSyncs.delete(uid);
         for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
           probers.delete(id);
           kills.delete(id);
@@ -324,6 +328,37 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       // Changed or gone meanwhile: the write's own event brings the pod back.
       if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) throw e;
     }
+  }
+
+  /** A core object as the kubelet's watch-based ConfigMap and Secret managers have it (the store, at once). */
+  async function getCore(resource: string, namespace: string, name: string): Promise<KubeObject | undefined> {
+    const type = deps.registry.resourceFor('', 'v1', resource);
+    if (!type) return undefined;
+    const store = deps.storeFor(type);
+    const kv = await store.getKv(namespace, name);
+    return kv ? store.decode(kv) : undefined;
+  }
+
+  /**
+   * The pod worker's sync remounts the pod's configMap, secret, downwardAPI
+   * and projected volumes (volumeRefresh.ts): at its periodic resync, every
+   * podResyncMs after the last, when the pod's spec, labels or annotations
+   * change (the config source's UPDATE; other status writes are not one),
+   * and when one of its containers starts or ends (a PLEG event: a
+   * restarted container mounts the files as they are now). Returns when to
+   * sync again for it (Infinity: nothing to follow).
+   */
+  async function syncVolumes(pod: KubeObject, nowMs: number): Promise<number> {
+    if (!runtime || !followedVolumes(pod).length) return Infinity;
+    const uid = pod.metadata.uid ?? '';
+    const containers = (['initContainerStatuses', 'containerStatuses', 'ephemeralContainerStatuses'] as const).flatMap((k) => objectsOf(statusOf(pod)[k]).map((c) => [c['containerID'], Object.keys(stateOf(c))]));
+    const config = JSON.stringify([pod.metadata.labels ?? {}, pod.metadata.annotations ?? {}, specOf(pod), containers]);
+    const last = volumeSyncs.get(uid);
+    if (!last || last.config !== config || nowMs >= last.at + podResyncMs) {
+      volumeSyncs.set(uid, { config, at: nowMs });
+      await refreshVolumes({ get: getCore }, pod, (volume) => runtime.volumeStore(volume), nowMs);
+    }
+    return volumeSyncs.get(uid)!.at + podResyncMs;
   }
 
   /** How a running container's process ends: as the pod's annotations script it, else as the runtime runs it. */
@@ -385,6 +420,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     };
 
     let wake = Infinity;
+    if (runtime) wake = Math.min(wake, await syncVolumes(sandbox, nowMs));
     /**
      * The container's probes (prober.ts) run to now, each at its times: started once a startup probe passes,
      * ready as the readiness probe last found it, and a kill when a startup or liveness probe failed past its

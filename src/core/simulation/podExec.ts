@@ -86,6 +86,18 @@ function mainSigint(container: Record<string, unknown>): ProcessStreamOptions['s
 }
 
 /**
+ * An exec'd process's environment: the container's as it started (the
+ * runtime's process spec; env and envFrom sources edited since do not
+ * show), with the TERM a terminal adds.
+ */
+function runEnv(started: readonly [string, string][] | undefined, current: [string, string][], tty: boolean): [string, string][] {
+  if (!started) return current;
+  const env = [...started];
+  if (tty && !env.some(([k]) => k === 'TERM')) env.splice(Math.min(2, env.length), 0, ['TERM', 'xterm']);
+  return env;
+}
+
+/**
  * The pod's node's kubelet answering exec: undefined when no simulated
  * kubelet serves the node (it is not simulated, or its kubelet is stopped),
  * a Response when it refuses, else the session to run.
@@ -104,7 +116,7 @@ export async function simulatedExec(get: CoreObjectGetter, source: SimulatedKube
   // The exec'd process streams as it runs: its output as the clock reaches it, its input as it comes (a shell's prompts included).
   // It shares the container's files with its other processes: the run's layer and its volumes.
   const files = source.runtime.filesystem(String(status['containerID']), pod, view);
-  const start = startExec(view, command, now, { stdin: options.stdin, tty: options.tty, files });
+  const start = startExec({ ...view, env: runEnv(files.env, view.env, options.tty) }, command, now, { stdin: options.stdin, tty: options.tty, files });
   if (start.started) {
     const recorded = new RecordedProcess(start, now);
     files.join(recorded);

@@ -1,0 +1,225 @@
+/** ConfigMap, Secret, downwardAPI and projected volumes following their sources at the kubelet's pod resync, on simulated nodes. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { newTestServer, type TestServer } from '../testing/client';
+import { eventually } from '../testing/eventually';
+import { upgradeSessionOf } from '../http/upgrade';
+import { runStreamSession } from '../testing/streamSession';
+import type { KubeObject } from '../api/types';
+import { FileStore } from './fileStore';
+import type { FsEntry } from './containerView';
+import { followedVolumes, refreshVolumes } from './volumeRefresh';
+
+let t: TestServer | undefined;
+afterEach(async () => {
+  await t?.server.close();
+  t = undefined;
+});
+
+const ns = '/api/v1/namespaces/default';
+
+async function cluster(): Promise<TestServer> {
+  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
+  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
+  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
+  return t;
+}
+
+async function send(s: TestServer, method: string, path: string, body: Record<string, unknown>, expected: number, contentType?: string): Promise<void> {
+  const r = await s.json(method, `${ns}/${path}`, { body, ...(contentType ? { headers: { 'content-type': contentType } } : {}) });
+  if (r.status !== expected) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
+const running = (s: TestServer, name: string) => eventually(() => getPod(s, name), (p) => p?.status?.containerStatuses?.every((c: any) => c.state?.running), `${name} running`);
+
+/** `kubectl exec` as kubectl does it: the command's stdout and stderr. */
+async function exec(s: TestServer, pod: string, command: string[]): Promise<{ stdout: string; stderr: string }> {
+  const q = new URLSearchParams();
+  for (const c of command) q.append('command', c);
+  const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+  const response = await s.server.handle(request);
+  const session = upgradeSessionOf(request);
+  if (!session) throw new Error(`exec answered ${response.status}: ${await response.text()}`);
+  const r = await runStreamSession(session, '');
+  return { stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Moves the fake clock in steps of a second, letting the kubelet act at each. */
+async function pass(s: TestServer, ms: number): Promise<void> {
+  for (let done = 0; done < ms; done += 1_000) {
+    s.clock.advance(Math.min(1_000, ms - done));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const b64 = (v: string) => btoa(v);
+
+/** What the pod's container sees of its volumes and environment. */
+const look = ['sh', '-c', 'cat /etc/settings/mode; echo; ls /etc/settings; cat /etc/mode; echo; echo "env $MODE"; cat /etc/creds/password; echo; ls /etc/late; cat /etc/all/mode; echo; cat /etc/all/password; echo'];
+
+describe('volumes following their sources', () => {
+  it('swap in a ConfigMap\'s and a Secret\'s new files at the pod\'s resync, a minute after its last sync; a subPath mount and the environment keep the old', async () => {
+    const s = await cluster();
+    await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast', old: 'gone' } }, 201);
+    await send(s, 'POST', 'secrets', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { password: b64('one') } }, 201);
+    const t0 = s.clock.now().getTime();
+    await send(s, 'POST', 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'app' },
+      spec: {
+        containers: [{
+          name: 'app',
+          image: 'busybox:1.36',
+          command: ['sleep', '3600'],
+          env: [{ name: 'MODE', valueFrom: { configMapKeyRef: { name: 'settings', key: 'mode' } } }],
+          volumeMounts: [
+            { name: 'settings', mountPath: '/etc/settings' },
+            { name: 'settings', mountPath: '/etc/mode', subPath: 'mode' },
+            { name: 'creds', mountPath: '/etc/creds' },
+            { name: 'late', mountPath: '/etc/late' },
+            { name: 'all', mountPath: '/etc/all' },
+          ],
+        }],
+        volumes: [
+          { name: 'settings', configMap: { name: 'settings' } },
+          { name: 'creds', secret: { secretName: 'creds' } },
+          { name: 'late', configMap: { name: 'late', optional: true } },
+          { name: 'all', projected: { sources: [{ configMap: { name: 'settings', items: [{ key: 'mode', path: 'mode' }] } }, { secret: { name: 'creds' } }] } },
+        ],
+      },
+    }, 201);
+    await running(s, 'app');
+    expect((await exec(s, 'app', look)).stdout).toBe('fast\nmode\nold\nfast\nenv fast\none\nfast\none\n');
+
+    // Edited at the pod's first sync's time: the key `old` removed, `extra` added; the optional ConfigMap appears.
+    await send(s, 'PUT', 'configmaps/settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'slow', extra: 'new' } }, 200);
+    await send(s, 'PUT', 'secrets/creds', { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'creds' }, data: { password: b64('two') } }, 200);
+    await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'late' }, data: { greeting: 'hi' } }, 201);
+    // Until the resync the volumes are as they were.
+    await pass(s, 59_000);
+    expect((await exec(s, 'app', look)).stdout).toBe('fast\nmode\nold\nfast\nenv fast\none\nfast\none\n');
+    // The resync, a minute after the pod's first sync (at t0): the files are swapped in at its time.
+    await pass(s, 1_000);
+    expect(s.clock.now().getTime()).toBe(t0 + 60_000);
+    // After it: the new keys (`old` gone), the new Secret, the optional ConfigMap; the subPath file and $MODE as they were.
+    await eventually(async () => (await exec(s, 'app', look)).stdout, (o) => o.startsWith('slow'), 'the swap');
+    expect((await exec(s, 'app', look)).stdout).toBe('slow\nextra\nmode\nfast\nenv fast\ntwo\ngreeting\nslow\ntwo\n');
+    // The volume is still read-only to the container.
+    expect((await exec(s, 'app', ['sh', '-c', 'echo x > /etc/settings/mode'])).stderr).toBe("sh: can't create /etc/settings/mode: Read-only file system\n");
+  });
+
+  it('a downwardAPI volume follows the pod\'s labels at once (the pod\'s update is a sync of its own); an env fieldRef does not', async () => {
+    const s = await cluster();
+    await send(s, 'POST', 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'labelled', labels: { app: 'demo', tier: 'web' } },
+      spec: {
+        containers: [{
+          name: 'app',
+          image: 'busybox:1.36',
+          command: ['sleep', '3600'],
+          env: [{ name: 'TIER', valueFrom: { fieldRef: { fieldPath: "metadata.labels['tier']" } } }],
+          volumeMounts: [{ name: 'info', mountPath: '/etc/podinfo' }],
+        }],
+        volumes: [{ name: 'info', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } }, { path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } }],
+      },
+    }, 201);
+    await running(s, 'labelled');
+    const show = ['sh', '-c', 'cat /etc/podinfo/labels; echo; cat /etc/podinfo/name; echo; echo "tier $TIER"'];
+    expect((await exec(s, 'labelled', show)).stdout).toBe('app="demo"\ntier="web"\nlabelled\ntier web\n');
+    await pass(s, 10_000);
+    await send(s, 'PATCH', 'pods/labelled', { metadata: { labels: { tier: 'api', version: 'v2' } } }, 200, 'application/merge-patch+json');
+    // The pod's update is synced at once: no resync to wait for.
+    await eventually(async () => (await exec(s, 'labelled', show)).stdout, (o) => o.includes('version'), 'the new labels');
+    expect((await exec(s, 'labelled', show)).stdout).toBe('app="demo"\ntier="api"\nversion="v2"\nlabelled\ntier web\n');
+  });
+
+  it('a container restarted after an edit starts with the new files: its exit is a sync of the pod', async () => {
+    const s = await cluster();
+    await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'fast' } }, 201);
+    await send(s, 'POST', 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'restarts' },
+      spec: {
+        containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'cat /etc/settings/mode; echo; sleep 5; exit 1'], volumeMounts: [{ name: 'settings', mountPath: '/etc/settings' }] }],
+        volumes: [{ name: 'settings', configMap: { name: 'settings' } }],
+      },
+    }, 201);
+    await running(s, 'restarts');
+    await send(s, 'PUT', 'configmaps/settings', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { mode: 'slow' } }, 200);
+    // Exit at 5s, the back-off's 10s, the second run: well before the resync at 60s.
+    await pass(s, 6_000);
+    await eventually(() => getPod(s, 'restarts'), (p) => p.status.containerStatuses[0].restartCount === 1, 'the exit');
+    await pass(s, 11_000);
+    const log = async (previous: boolean) => (await s.request('GET', `${ns}/pods/restarts/log?container=app${previous ? '&previous=true' : ''}`)).text();
+    expect(await eventually(() => log(false), (l) => l !== '', 'the second run\'s log')).toBe('slow\n');
+    expect(await log(true)).toBe('fast\n');
+  });
+
+  it('nginx serves the edited ConfigMap mounted as its web root after the resync', async () => {
+    const s = await cluster();
+    await send(s, 'POST', 'configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'site' }, data: { 'index.html': '<h1>v1</h1>\n' } }, 201);
+    await send(s, 'POST', 'pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], volumeMounts: [{ name: 'site', mountPath: '/usr/share/nginx/html' }] }],
+        volumes: [{ name: 'site', configMap: { name: 'site' } }],
+      },
+    }, 201);
+    await running(s, 'web');
+    const page = async () => (await s.request('GET', `${ns}/pods/web/proxy/`)).text();
+    expect(await page()).toBe('<h1>v1</h1>\n');
+    await send(s, 'PUT', 'configmaps/site', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'site' }, data: { 'index.html': '<h1>v2</h1>\n' } }, 200);
+    await pass(s, 30_000);
+    expect(await page()).toBe('<h1>v1</h1>\n');
+    await pass(s, 29_000);
+    expect(await page()).toBe('<h1>v1</h1>\n');
+    await pass(s, 1_000);
+    expect(await eventually(page, (p) => p !== '<h1>v1</h1>\n', 'the new page')).toBe('<h1>v2</h1>\n');
+  });
+});
+
+describe('the kubelet\'s swap of a volume\'s files', () => {
+  const enc = (v: string) => new TextEncoder().encode(v);
+  const dec = (e: FsEntry | undefined) => (e?.type === 'file' ? new TextDecoder().decode(e.content) : e?.type);
+  const pod = (volumes: Record<string, unknown>[]): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [], volumes } });
+  const file = (v: string): FsEntry => ({ type: 'file', content: enc(v), mode: 0o644 });
+
+  it('writes every change at one time, after the last time a process read the volume, and keeps a token it did not ask for', async () => {
+    let data: Record<string, string> = { a: 'one', b: 'two' };
+    const get = async (resource: string) => (resource === 'configmaps' ? ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data } as KubeObject) : undefined);
+    const store = new FileStore(new Map<string, FsEntry>([['/', { type: 'dir', mode: 0o755 }], ['/a', file('one')], ['/b', file('two')], ['/token', file('t1')]]));
+    const p = pod([{ name: 'v', projected: { sources: [{ configMap: { name: 'c' } }, { serviceAccountToken: { path: 'token' } }] } }]);
+    const stores = (name: string) => (name === 'pod/u1/v' ? store : undefined);
+    // Nothing changed: nothing written.
+    expect(await refreshVolumes({ get }, p, stores, 1_000)).toEqual([]);
+    data = { a: 'uno', c: 'tres' };
+    // A process read the volume at 1500: the swap lands just after.
+    store.catchUp(1_500);
+    expect(await refreshVolumes({ get }, p, stores, 1_000)).toEqual(['v']);
+    expect([dec(store.get('/a', 1_500)), dec(store.get('/b', 1_500)), dec(store.get('/c', 1_500))]).toEqual(['one', 'two', undefined]);
+    expect([dec(store.get('/a', 1_501)), dec(store.get('/b', 1_501)), dec(store.get('/c', 1_501)), dec(store.get('/token', 1_501))]).toEqual(['uno', undefined, 'tres', 't1']);
+    expect([...store.paths(1_501)].sort()).toEqual(['/', '/a', '/c', '/token']);
+    // No read since: the next swap is at the sync's own time.
+    data = { a: 'eins', c: 'tres' };
+    expect(await refreshVolumes({ get }, p, stores, 60_000)).toEqual(['v']);
+    expect([dec(store.get('/a', 59_999)), dec(store.get('/a', 60_000))]).toEqual(['uno', 'eins']);
+  });
+
+  it('follows only the volumes whose sources can change while the pod runs', () => {
+    const names = (volumes: Record<string, unknown>[]) => followedVolumes(pod(volumes)).map((v) => v['name']);
+    expect(names([
+      { name: 'cm', configMap: { name: 'c' } },
+      { name: 'secret', secret: { secretName: 's' } },
+      { name: 'labels', downwardAPI: { items: [{ path: 'l', fieldRef: { fieldPath: 'metadata.labels' } }] } },
+      { name: 'podname', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } },
+      { name: 'kube-api-access-x', projected: { sources: [{ serviceAccountToken: { path: 'token' } }, { configMap: { name: 'kube-root-ca.crt' } }, { downwardAPI: { items: [{ path: 'namespace', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
+      { name: 'scratch', emptyDir: {} },
+    ])).toEqual(['cm', 'secret', 'labels']);
+  });
+});
