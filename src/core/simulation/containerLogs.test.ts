@@ -4,27 +4,17 @@
  * tail, timestamps, limitBytes, previous, follow), a process's exit ends its
  * container, and attach feeds a shell's stdin.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { newTestServer, type TestServer } from '../testing/client';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../testing/client';
+import { simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 import { upgradeSessionOf } from '../http/upgrade';
 import { runStreamSession } from '../testing/streamSession';
 import { rfc3339Nano } from './containerLogs';
 
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.server.close();
-  t = undefined;
-});
-
 const ns = '/api/v1/namespaces/default';
 
-async function cluster(): Promise<TestServer> {
-  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
-  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
-  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
-  return t;
-}
+const cluster = simulatedClusters();
 
 const pod = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec });
 const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;

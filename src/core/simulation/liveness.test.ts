@@ -1,21 +1,12 @@
 /** Liveness and startup probes of simulated containers: Unhealthy, then Killing, the kill's exit, the restart. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { newTestServer, type TestServer } from '../testing/client';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../testing/client';
+import { simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
-
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.server.close();
-  t = undefined;
-});
 
 const ns = '/api/v1/namespaces/default';
 
-async function cluster(): Promise<TestServer> {
-  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
-  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
-  return t;
-}
+const cluster = simulatedClusters();
 
 const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
 /** The pod's kubelet events in order, as `reason message (xcount)`. */

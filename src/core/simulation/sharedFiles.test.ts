@@ -1,24 +1,14 @@
 /** A container's files shared by its processes, and volumes shared by mount, on simulated nodes. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { newTestServer, type TestServer } from '../testing/client';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../testing/client';
+import { simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
 import { runStreamSession } from '../testing/streamSession';
 
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.server.close();
-  t = undefined;
-});
-
 const ns = '/api/v1/namespaces/default';
 
-async function cluster(): Promise<TestServer> {
-  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
-  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
-  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
-  return t;
-}
+const cluster = simulatedClusters();
 
 async function create(s: TestServer, body: Record<string, unknown>, path = 'pods'): Promise<void> {
   const r = await s.json('POST', `${ns}/${path}`, { body });

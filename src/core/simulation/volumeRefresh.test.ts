@@ -1,6 +1,7 @@
 /** ConfigMap, Secret, downwardAPI and projected volumes following their sources at the kubelet's pod resync, on simulated nodes. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { newTestServer, type TestServer } from '../testing/client';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../testing/client';
+import { simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 import { upgradeSessionOf } from '../http/upgrade';
 import { runStreamSession } from '../testing/streamSession';
@@ -9,20 +10,9 @@ import { FileStore } from './fileStore';
 import type { FsEntry } from './containerView';
 import { followedVolumes, refreshVolumes } from './volumeRefresh';
 
-let t: TestServer | undefined;
-afterEach(async () => {
-  await t?.server.close();
-  t = undefined;
-});
-
 const ns = '/api/v1/namespaces/default';
 
-async function cluster(): Promise<TestServer> {
-  t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 });
-  await eventually(async () => (await t!.json('GET', '/api/v1/nodes/node-1')).status, (s) => s === 200, 'the node');
-  await eventually(async () => (await t!.json('GET', `${ns}/serviceaccounts/default`)).status, (s) => s === 200, 'the default service account');
-  return t;
-}
+const cluster = simulatedClusters();
 
 async function send(s: TestServer, method: string, path: string, body: Record<string, unknown>, expected: number, contentType?: string): Promise<void> {
   const r = await s.json(method, `${ns}/${path}`, { body, ...(contentType ? { headers: { 'content-type': contentType } } : {}) });
