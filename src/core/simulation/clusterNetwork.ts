@@ -24,8 +24,8 @@ export interface Listener {
   since: number;
   /** The listening process (its files), telling a process replayed from its start from a second bind in the same one. */
   owner: object;
-  /** What it sends back on a connection made at `at`, given what the client sent. */
-  respond(request: string, at: number): string;
+  /** What it sends back on a connection made at `at` from the address `from`, given what the client sent. */
+  respond(request: string, at: number, from?: string): string;
   /** When it stopped listening (its process ended, or it took the one connection it serves): a connection from then on is refused. */
   closedAt?: number;
   /** A daemon's (httpd without -f forks and its parent exits): it outlives the process that started it, until its container ends. */

@@ -53,6 +53,8 @@ export interface ContainerProcess {
   wakeAt(): number | undefined;
   /** The code it exits with on SIGTERM now; undefined: it ignores it (a PID 1 without a handler), and only SIGKILL ends it. */
   termExit(): number | undefined;
+  /** It holds output not yet taken by advance (written from outside its run: a server's access log). */
+  hasOutput(): boolean;
   /** What the sockets it listens on are registered under (its view of the files): they close when it ends. */
   readonly socketOwner: object;
   /** Its pid in the container's PID namespace (1 for the container's own process). */
@@ -176,6 +178,7 @@ class VirtualProcess implements ContainerProcess {
       files: (opts.files ?? containerFilesystem(view)).forProcess(() => this.clock),
       now: () => this.clock,
       emit: (stream, text) => this.emit(stream, text),
+      emitAt: (stream, text, at) => this.out.push({ at, stream, text }),
       random,
       nextPid: () => ++pid,
       tty: opts.tty,
@@ -296,6 +299,10 @@ class VirtualProcess implements ContainerProcess {
 
   termExit(): number | undefined {
     return this.host.termExit;
+  }
+
+  hasOutput(): boolean {
+    return this.out.length > 0;
   }
 
   wakeAt(): number | undefined {

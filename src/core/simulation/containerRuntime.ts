@@ -22,7 +22,7 @@ import type { ContainerView } from './containerView';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner' | 'pid' | 'command'> & Partial<Pick<ContainerProcess, 'termExit' | 'pid' | 'command'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner' | 'pid' | 'command' | 'hasOutput'> & Partial<Pick<ContainerProcess, 'termExit' | 'pid' | 'command' | 'hasOutput'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -178,7 +178,8 @@ export class RecordedProcess implements StoreRunner {
   run(until: number, present = until): void {
     if (!this.start.started || this.exit || this.running) return;
     const end = Math.min(until, this.stoppedAt ?? Infinity);
-    if (this.reached >= end && !this.fed) return;
+    // Output written from outside its run (a request's access log line) is taken too.
+    if (this.reached >= end && !this.fed && !this.start.process.hasOutput?.()) return;
     this.fed = false;
     this.asked = Math.max(this.asked, end);
     this.running = true;

@@ -18,7 +18,14 @@ export interface ImageProgramRun {
   /** The code it exits with once written; undefined: it runs until it is stopped (a server). */
   exitCode?: number;
   /** The ports a server listens on while it runs, each with its answer to what a client sends at a time. */
-  listens?: { port: number; respond(request: string, at: number): string; /** Its bound addresses (netstat's `0.0.0.0`, `::`); default IPv4's any. */ addresses?: readonly string[] }[];
+  listens?: {
+    port: number;
+    respond(request: string, at: number, from?: string): string;
+    /** Its bound addresses (netstat's `0.0.0.0`, `::`); default IPv4's any. */
+    addresses?: readonly string[];
+    /** The line the server logs on stdout for an exchange (an access log), if it logs one. */
+    accessLog?(request: string, answer: string, at: number, from: string | undefined): string | undefined;
+  }[];
   /** It reads its stdin to the end before it exits. */
   readsStdin?: boolean;
   /** Then it runs over its stdin as a program of its own (an interpreter given no script: its REPL on a terminal); its code is the exit code. */

@@ -5,7 +5,7 @@
  * start), and the tags each repository publishes (its tag grammar over the
  * versions it has released), so that a tag it does not publish fails to pull.
  */
-import { apacheItWorks, apacheRoot, apacheSite, nginxRootFiles, nginxSite } from './imageSites';
+import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
@@ -147,7 +147,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     const t = nginxStamp(ctx.now);
     const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
     // The default server listens on port 80 (and [::]:80) with the welcome page.
-    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files) }], [
+    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files), accessLog: nginxAccessLog }], [
       notice('using the "epoll" event method'),
       notice(`nginx/${version}`),
       notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),

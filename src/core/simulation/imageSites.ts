@@ -148,6 +148,29 @@ export function nginxSite(version: string, startedAt: number, files: (at: number
   };
 }
 
+/** nginx's $time_local: `29/Nov/2026:06:50:39 +0000` (the container's zone is UTC). */
+function nginxTimeLocal(ms: number): string {
+  const d = new Date(ms);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(d.getUTCDate())}/${months[d.getUTCMonth()]}/${d.getUTCFullYear()}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
+}
+
+/**
+ * The image's access_log line (its `main` format, to /dev/stdout) for one
+ * exchange: client address, time, request line, status, body bytes sent,
+ * Referer, User-Agent and X-Forwarded-For, so `kubectl logs` shows which
+ * Pod served each request.
+ */
+export function nginxAccessLog(request: string, answer: string, at: number, from: string | undefined): string {
+  const first = (request.split('\n')[0] ?? '').replace(/\r$/, '');
+  const header = (name: string) => new RegExp(`^${name}:[ \\t]*(.*?)\\r?$`, 'im').exec(request.split(/\r?\n\r?\n/)[0] ?? '')?.[1] || '-';
+  const status = /^HTTP\/1\.\d (\d{3})/.exec(answer)?.[1] ?? '000';
+  const gap = answer.indexOf('\r\n\r\n');
+  const bytes = gap < 0 ? 0 : byteLength(answer.slice(gap + 4));
+  return `${from ?? '-'} - - [${nginxTimeLocal(at)}] "${first}" ${status} ${bytes} "${header('Referer')}" "${header('User-Agent')}" "${header('X-Forwarded-For')}"\n`;
+}
+
 export const apacheItWorks = '<html><body><h1>It works!</h1></body></html>\n';
 
 /** The httpd image's document root. */

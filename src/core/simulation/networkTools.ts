@@ -36,7 +36,7 @@ function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number |
   if (!ip) return { kind: 'unresolved' };
   const at = ctx.now();
   const c = connect(net, ip, port, at);
-  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at) };
+  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP) };
   if (c.kind === 'refused') return { kind: 'refused', ip };
   const ms = Math.min(timeoutMs ?? Infinity, synTimeoutMs);
   yield { kind: 'sleep', ms };

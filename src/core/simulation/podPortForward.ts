@@ -33,7 +33,8 @@ export async function simulatedPortForward(get: CoreObjectGetter, source: Simula
     dial(port) {
       const listener = source.network.listenerAt(uid, port, clock.now().getTime());
       if (!listener) return { error: portForwardRefused(pod, port) };
-      return { exchange: (request) => listener.respond(request, clock.now().getTime()) };
+      // The runtime connects from inside the pod's network namespace, over loopback.
+      return { exchange: (request) => listener.respond(request, clock.now().getTime(), '127.0.0.1') };
     },
   };
 }

@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
 import { parseBackendResponse } from './podProxy';
+import { upgradeSessionOf } from '../http/upgrade';
+import { runStreamSession } from '../testing/streamSession';
 
 let t: TestServer | undefined;
 afterEach(async () => {
@@ -108,6 +110,34 @@ describe('the apiserver proxy to simulated pods', () => {
     expect(await get('nested', '/docs/')).toMatchObject({ status: 200, body: '<h1>my site</h1>\n' });
     expect(await get('nested', '/empty/')).toMatchObject({ status: 403, body: expect.stringContaining('<center><h1>403 Forbidden</h1></center>') });
     expect(await get('nested', '/../../etc/passwd')).toMatchObject({ status: 404 });
+  });
+
+  it('nginx logs each request on stdout as its access log: the client pod\'s address, the request line, status, bytes and agent', async () => {
+    const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', `${ns}/serviceaccounts/default`)).status, (c) => c === 200, 'the default service account');
+    for (const body of [
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec: { containers: [{ name: 'c', image: 'busybox:1.36', command: ['sleep', '3600'] }] } },
+    ]) {
+      expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+      await eventually(async () => (await s.json('GET', `${ns}/pods/${body.metadata.name}`)).body, (p: any) => p?.status?.phase === 'Running', `pod ${body.metadata.name} running`);
+    }
+    const web = (await s.json('GET', `${ns}/pods/web`)).body;
+    const client = (await s.json('GET', `${ns}/pods/client`)).body;
+    const logBefore = await (await s.request('GET', `${ns}/pods/web/log`)).text();
+    // A request from the client pod, through busybox wget, then one through the API server's proxy.
+    const exec = new URLSearchParams([['command', 'wget'], ['command', '-qO-'], ['command', `http://${web.status.podIP}/nope`], ['stdout', 'true'], ['stderr', 'true']]);
+    const request = new Request(`http://127.0.0.1:8080${ns}/pods/client/exec?${exec}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+    await s.server.handle(request);
+    const session = upgradeSessionOf(request);
+    if (!session) throw new Error('no exec session');
+    await runStreamSession(session, '');
+    expect((await s.request('GET', `${ns}/pods/web/proxy/`, { headers: { 'user-agent': 'curl/8.5.0' } })).status).toBe(200);
+    const added = (await (await s.request('GET', `${ns}/pods/web/log`)).text()).slice(logBefore.length).split('\n').filter(Boolean);
+    const stamp = '\\[\\d{2}/[A-Z][a-z]{2}/\\d{4}:\\d{2}:\\d{2}:\\d{2} \\+0000\\]';
+    expect(added).toHaveLength(2);
+    expect(added[0]).toMatch(new RegExp(`^${client.status.podIP.replace(/\./g, '\\.')} - - ${stamp} "GET /nope HTTP/1\\.1" 404 153 "-" "Wget" "-"$`));
+    expect(added[1]).toMatch(new RegExp(`^${web.status.hostIP.replace(/\./g, '\\.')} - - ${stamp} "GET / HTTP/1\\.1" 200 615 "-" "curl/8\\.5\\.0" "127\\.0\\.0\\.1"$`));
   });
 
   it('a backend answer is parsed as the reverse proxy reads it', () => {

@@ -60,7 +60,9 @@ export async function proxyToSimulatedPod(network: ClusterNetwork, loc: BackendL
   if (!listener) throw unreachableBackend('proxy', loc);
   // The simulated servers speak plain HTTP: a TLS client's first bytes get no handshake back.
   if (loc.scheme === 'https') throw newServiceUnavailable('error trying to reach service: tls: first record does not look like a TLS handshake');
-  const answer = parseBackendResponse(listener.respond(await backendRequestText(request, loc, path, search, clientIP), now));
+  // The API server dials from its node's address (the pod's node's, in a one-node view of it).
+  const from = typeof (pod['status'] as Record<string, unknown> | undefined)?.['hostIP'] === 'string' ? String((pod['status'] as Record<string, unknown>)['hostIP']) : undefined;
+  const answer = parseBackendResponse(listener.respond(await backendRequestText(request, loc, path, search, clientIP), now, from));
   // The reverse proxy's error for a connection closed without an answer.
   if (!answer) throw newServiceUnavailable('error trying to reach service: EOF');
   return answer;

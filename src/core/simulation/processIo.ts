@@ -15,6 +15,8 @@ export interface ProcessHost {
   now(): number;
   /** Writes to the process's stdout (1) or stderr (2), stamped at the current time. */
   emit(stream: 1 | 2, text: string): void;
+  /** Writes at a given time from outside the process's own run (a server's access log line for a request that came then). */
+  emitAt?(stream: 1 | 2, text: string, at: number): void;
   /** $RANDOM's next value (0-32767). */
   random(): number;
   nextPid(): number;

@@ -80,7 +80,17 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     if (run.exitCode === undefined) {
       // A server listens on its ports until it is stopped.
       const net = host.view.network;
-      if (net) for (const l of run.listens ?? []) net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port: l.port, since: host.now(), owner: host.files, respond: l.respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
+      for (const l of net ? (run.listens ?? []) : []) {
+        const log = l.accessLog;
+        // A server that logs each request writes its line at the request's time.
+        const respond = log ? (request: string, at: number, from?: string) => {
+          const answer = l.respond(request, at, from);
+          const line = log(request, answer, at, from);
+          if (line) host.emitAt?.(1, line, at);
+          return answer;
+        } : l.respond;
+        net!.cluster.listen({ podUID: net!.podUID, container: net!.container, startedAt: net!.startedAt, port: l.port, since: host.now(), owner: host.files, respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
+      }
       // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0).
       host.termExit = 0;
       yield { kind: 'sleep', ms: Infinity };
