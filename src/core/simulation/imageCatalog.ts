@@ -9,6 +9,7 @@ import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxRootFiles, 
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
+import { strftime } from './containerTools';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
@@ -63,10 +64,8 @@ function versionOf(tag: string | undefined, current: string, latestOf: (prefix: 
   return latestOf(v) ?? (current.startsWith(`${v}.`) ? current : v.split('.').length === 2 ? `${v}.0` : `${v}.0.0`);
 }
 
-const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-const utc = (ms: number) => new Date(ms);
+/** The milliseconds of a time, three digits (the servers' log stamps carry them). */
+const millis = (ms: number) => strftime('%N', ms).slice(0, 3);
 
 const out = (text: string) => ({ stream: 1 as const, text });
 const err = (text: string) => ({ stream: 2 as const, text });
@@ -117,10 +116,7 @@ const execArgs = (args: readonly string[], script: string, line: number, shell: 
   notFound: shell === 'dash' ? `${script}: ${line}: exec: ${args[0]}: not found\n` : `${script}: line ${line}: exec: ${args[0]}: not found\n`,
 });
 
-const nginxStamp = (ms: number) => {
-  const d = utc(ms);
-  return `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-};
+const nginxStamp = (ms: number) => strftime('%Y/%m/%d %H:%M:%S', ms);
 
 function nginxImage(tag: string | undefined): SimulatedImage {
   const version = versionOf(tag, '1.27.3', (v) => ({ '1': '1.27.3', '1.27': '1.27.3', '1.26': '1.26.2', '1.25': '1.25.5', '1.24': '1.24.0' } as Record<string, string>)[v]);
@@ -174,10 +170,7 @@ const nginxRepo: Repository = {
   image: nginxImage,
 };
 
-const apacheStamp = (ms: number) => {
-  const d = utc(ms);
-  return `${days[d.getUTCDay()]} ${months[d.getUTCMonth()]} ${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}000 ${d.getUTCFullYear()}`;
-};
+const apacheStamp = (ms: number) => `${strftime('%a %b %d %H:%M:%S', ms)}.${millis(ms)}000 ${strftime('%Y', ms)}`;
 
 const httpd: Repository = {
   names: ['docker.io/library/httpd'],
@@ -205,10 +198,7 @@ const httpd: Repository = {
   },
 };
 
-const redisStamp = (ms: number) => {
-  const d = utc(ms);
-  return `${pad(d.getUTCDate())} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)}`;
-};
+const redisStamp = (ms: number) => `${strftime('%d %b %Y %H:%M:%S', ms)}.${millis(ms)}`;
 
 const redis: Repository = {
   names: ['docker.io/library/redis'],
@@ -245,10 +235,7 @@ const redis: Repository = {
   },
 };
 
-const postgresStamp = (ms: number) => {
-  const d = utc(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds(), 3)} UTC`;
-};
+const postgresStamp = (ms: number) => `${strftime('%Y-%m-%d %H:%M:%S', ms)}.${millis(ms)} UTC`;
 
 /** docker-library/postgres's docker_verify_minimum_env. */
 const postgresNoPassword = `Error: Database is uninitialized and superuser password is not specified.
@@ -299,10 +286,7 @@ const postgres: Repository = {
   },
 };
 
-const mysqlStamp = (ms: number) => {
-  const d = utc(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}+00:00`;
-};
+const mysqlStamp = (ms: number) => `${strftime('%Y-%m-%d %H:%M:%S', ms)}+00:00`;
 
 const mysql: Repository = {
   names: ['docker.io/library/mysql'],

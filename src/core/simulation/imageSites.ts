@@ -7,6 +7,7 @@
  */
 import type { FsEntry } from './containerView';
 import { httpDate } from './httpMessage';
+import { strftime } from './containerTools';
 
 const byteLength = (s: string) => new TextEncoder().encode(s).byteLength;
 
@@ -148,14 +149,6 @@ export function nginxSite(version: string, startedAt: number, files: (at: number
   };
 }
 
-/** nginx's $time_local: `29/Nov/2026:06:50:39 +0000` (the container's zone is UTC). */
-function nginxTimeLocal(ms: number): string {
-  const d = new Date(ms);
-  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(d.getUTCDate())}/${months[d.getUTCMonth()]}/${d.getUTCFullYear()}:${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} +0000`;
-}
-
 /**
  * The image's access_log line (its `main` format, to /dev/stdout) for one
  * exchange: client address, time, request line, status, body bytes sent,
@@ -168,7 +161,7 @@ export function nginxAccessLog(request: string, answer: string, at: number, from
   const status = /^HTTP\/1\.\d (\d{3})/.exec(answer)?.[1] ?? '000';
   const gap = answer.indexOf('\r\n\r\n');
   const bytes = gap < 0 ? 0 : byteLength(answer.slice(gap + 4));
-  return `${from ?? '-'} - - [${nginxTimeLocal(at)}] "${first}" ${status} ${bytes} "${header('Referer')}" "${header('User-Agent')}" "${header('X-Forwarded-For')}"\n`;
+  return `${from ?? '-'} - - [${strftime('%d/%b/%Y:%H:%M:%S %z', at)}] "${first}" ${status} ${bytes} "${header('Referer')}" "${header('User-Agent')}" "${header('X-Forwarded-For')}"\n`;
 }
 
 export const apacheItWorks = '<html><body><h1>It works!</h1></body></html>\n';

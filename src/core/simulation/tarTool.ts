@@ -11,7 +11,7 @@
  * as U+FFFD. Archives written to or read from files keep their bytes.
  */
 import type { FsEntry } from './containerView';
-import { erofs, readAll, resolvePath, type Run, type ToolContext } from './containerTools';
+import { erofs, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
 import { isReadOnly } from './containerFiles';
 
 const block = 512;
@@ -325,16 +325,12 @@ function stripper(ctx: ToolContext): (name: string, dots: boolean) => string {
   };
 }
 
-const two = (n: number) => String(n).padStart(2, '0');
-
 /** `tar -tv`'s line: mode, owner, size, date and name, as busybox's header_verbose_list prints them. */
 function verboseLine(m: Member): string {
   const bits = 'rwxrwxrwx';
   let mode = m.type === 'dir' ? 'd' : '-';
   for (let i = 0; i < 9; i++) mode += m.mode & (1 << (8 - i)) ? bits[i] : '-';
-  const d = new Date(m.mtime);
-  const date = `${String(d.getUTCFullYear()).padStart(4)}-${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
-  return `${mode} root/root ${String(m.type === 'file' ? m.content.length : 0).padStart(9)} ${date} ${m.name}\n`;
+  return `${mode} root/root ${String(m.type === 'file' ? m.content.length : 0).padStart(9)} ${strftime('%Y-%m-%d %H:%M:%S', m.mtime)} ${m.name}\n`;
 }
 
 function create(o: Options, ctx: ToolContext, base: string): number {
