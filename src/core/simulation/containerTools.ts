@@ -72,7 +72,8 @@ export function resolvePath(cwd: string, p: string): string {
   return '/' + parts.join('/');
 }
 
-const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
+/** The directory holding an absolute path (`/` for a top-level one). */
+export const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 
 /** Writes (or appends to) a file; an error text when its directory is missing, it is a directory, or it is on a read-only mount. */
 export function writeFile(files: Map<string, FsEntry>, path: string, text: string, append: boolean): string | undefined {
@@ -153,7 +154,8 @@ export function options(args: string[], withValue = ''): { flags: Set<string>; v
 
 // ---- files and identity
 
-function children(files: ReadonlyMap<string, FsEntry>, dir: string): string[] {
+/** The names directly in a directory, sorted. */
+export function children(files: ReadonlyMap<string, FsEntry>, dir: string): string[] {
   const prefix = dir === '/' ? '/' : dir + '/';
   const out: string[] = [];
   for (const p of files.keys()) if (p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) out.push(p.slice(prefix.length));
@@ -172,7 +174,8 @@ const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const monthNames = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const days = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const userName = (id: number) => (id === 0 ? 'root' : String(id));
+/** A uid as ls and ps show it (the images here name only root). */
+export const userName = (id: number) => (id === 0 ? 'root' : String(id));
 
 /** busybox `ls -l`'s line for one entry. */
 function longLine(e: FsEntry, name: string, mtime: Date): string {

@@ -5,11 +5,10 @@
  * those (`-p`, `-a`'s preservation, `-L`) change nothing.
  */
 import type { FsEntry } from './containerView';
-import { erofs, options, resolvePath, type Tool, type ToolContext } from './containerTools';
+import { erofs, options, parentOf, resolvePath, type Tool, type ToolContext } from './containerTools';
 import { isMountPoint, isReadOnly } from './containerFiles';
 import { globSource, patternRe } from './shellPatterns';
 
-const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** The path and everything under it, the path first. */

@@ -8,7 +8,7 @@
  * from inside the container never reaches pid 1.
  */
 import { ProcessFiles, type ContainerMember } from './containerFiles';
-import type { Tool, ToolContext } from './containerTools';
+import { userName, type Tool, type ToolContext } from './containerTools';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -17,8 +17,6 @@ const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 
 function runningNow(ctx: ToolContext): ContainerMember[] {
   return ctx.files instanceof ProcessFiles ? ctx.files.fs.running(ctx.now()) : [];
 }
-
-const userName = (uid: number) => (uid === 0 ? 'root' : String(uid));
 
 /**
  * busybox ps: PID, USER, TIME, COMMAND of every process running now. BSD

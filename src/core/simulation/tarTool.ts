@@ -11,7 +11,7 @@
  * as U+FFFD. Archives written to or read from files keep their bytes.
  */
 import type { FsEntry } from './containerView';
-import { erofs, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
+import { children, erofs, parentOf, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
 import { isReadOnly } from './containerFiles';
 
 const block = 512;
@@ -353,8 +353,7 @@ function create(o: Options, ctx: ToolContext, base: string): number {
     if (o.verbose) (archivePath ? ctx.out : ctx.err)(`${member.name}\n`);
     if (e.type !== 'dir') return;
     const prefix = path === '/' ? '/' : `${path}/`;
-    const children = [...ctx.files.keys()].filter((p) => p.startsWith(prefix) && p !== prefix && !p.slice(prefix.length).includes('/')).sort();
-    for (const c of children) add(c, `${name === '' ? '' : `${name.replace(/\/$/, '')}/`}${c.slice(prefix.length)}`);
+    for (const c of children(ctx.files, path)) add(prefix + c, `${name === '' ? '' : `${name.replace(/\/$/, '')}/`}${c}`);
   };
   for (const operand of o.operands) {
     const path = resolvePath(base, operand);
@@ -371,7 +370,7 @@ function create(o: Options, ctx: ToolContext, base: string): number {
       ctx.err(`tar: can't open '${o.file}': ${erofs}\n`);
       return 1;
     }
-    if (ctx.files.get(archivePath)?.type === 'dir' || ctx.files.get(archivePath.slice(0, archivePath.lastIndexOf('/')) || '/')?.type !== 'dir') {
+    if (ctx.files.get(archivePath)?.type === 'dir' || ctx.files.get(parentOf(archivePath))?.type !== 'dir') {
       ctx.err(`tar: can't open '${o.file}': ${ctx.files.get(archivePath)?.type === 'dir' ? 'Is a directory' : 'No such file or directory'}\n`);
       return 1;
     }
