@@ -55,6 +55,12 @@ const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
 
+/** The address of the node a pod is bound to (status.hostIP): where its kubelet and the API server's dials come from. */
+export function podHostIP(pod: KubeObject | undefined): string | undefined {
+  const ip = field(pod, 'status', 'hostIP');
+  return typeof ip === 'string' && ip ? ip : undefined;
+}
+
 export class ClusterNetwork {
   private readonly services = new Map<string, KubeObject>();
   private readonly slices = new Map<string, KubeObject>();
@@ -110,7 +116,7 @@ export class ClusterNetwork {
 
   /** Whether an address is a node's, as the pods bound to it report it (status.hostIP). */
   isNodeIP(ip: string): boolean {
-    for (const p of this.pods.values()) if (field(p, 'status', 'hostIP') === ip) return true;
+    for (const p of this.pods.values()) if (podHostIP(p) === ip) return true;
     return false;
   }
 

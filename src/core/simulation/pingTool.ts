@@ -7,7 +7,7 @@
  * interface holds it, so a ping to it is never answered, the classic
  * surprise `kubectl exec pod -- ping my-service` teaches.
  */
-import type { PodNetwork } from './clusterNetwork';
+import { podHostIP, type PodNetwork } from './clusterNetwork';
 import { networkOf } from './networkTools';
 import { isIPv4, resolveHost } from './clusterDns';
 import type { Run, ToolContext } from './containerTools';
@@ -25,9 +25,8 @@ function route(net: PodNetwork, ip: string): 'local' | 'node' | 'remote' | undef
   const selfIPs = self ? ((field(self, 'status', 'podIPs') as { ip?: string }[] | undefined) ?? []).map((p) => p.ip) : [];
   if (ip === net.podIP || ip === field(self, 'status', 'podIP') || selfIPs.includes(ip)) return 'local';
   const target: KubeObject | undefined = net.cluster.podByIP(ip);
-  const hostOf = (p: KubeObject | undefined) => field(p, 'status', 'hostIP');
-  if (target) return hostOf(target) === hostOf(self) ? 'node' : 'remote';
-  if (net.cluster.isNodeIP(ip)) return hostOf(self) === ip ? 'node' : 'remote';
+  if (target) return podHostIP(target) === podHostIP(self) ? 'node' : 'remote';
+  if (net.cluster.isNodeIP(ip)) return podHostIP(self) === ip ? 'node' : 'remote';
   return undefined;
 }
 

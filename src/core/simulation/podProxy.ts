@@ -9,7 +9,7 @@
  */
 import { newServiceUnavailable } from '../errors';
 import { splitHostPort, unreachableBackend, type BackendLocation } from '../registry/core/podLocation';
-import type { ClusterNetwork } from './clusterNetwork';
+import { podHostIP, type ClusterNetwork } from './clusterNetwork';
 import { parseHttpResponse } from './httpMessage';
 
 /** Headers a proxy does not pass on (net/http/httputil's hopHeaders). */
@@ -61,8 +61,7 @@ export async function proxyToSimulatedPod(network: ClusterNetwork, loc: BackendL
   // The simulated servers speak plain HTTP: a TLS client's first bytes get no handshake back.
   if (loc.scheme === 'https') throw newServiceUnavailable('error trying to reach service: tls: first record does not look like a TLS handshake');
   // The API server dials from its node's address (the pod's node's, in a one-node view of it).
-  const from = typeof (pod['status'] as Record<string, unknown> | undefined)?.['hostIP'] === 'string' ? String((pod['status'] as Record<string, unknown>)['hostIP']) : undefined;
-  const answer = parseBackendResponse(listener.respond(await backendRequestText(request, loc, path, search, clientIP), now, from));
+  const answer = parseBackendResponse(listener.respond(await backendRequestText(request, loc, path, search, clientIP), now, podHostIP(pod)));
   // The reverse proxy's error for a connection closed without an answer.
   if (!answer) throw newServiceUnavailable('error trying to reach service: EOF');
   return answer;

@@ -12,7 +12,7 @@
  * startup, then liveness and readiness, with their thresholds.
  */
 import { isObject, type KubeObject } from '../api/types';
-import type { ClusterNetwork } from './clusterNetwork';
+import { podHostIP, type ClusterNetwork } from './clusterNetwork';
 import { parseHttpResponse } from './httpMessage';
 import { isOpaqueContainer } from './image';
 import type { ExecSyncResult } from './containerRuntime';
@@ -29,12 +29,6 @@ function probePort(container: Obj, port: unknown): number | undefined {
   const named = (Array.isArray(container['ports']) ? (container['ports'] as Obj[]) : []).find((p) => p['name'] === port);
   return typeof named?.['containerPort'] === 'number' ? named['containerPort'] : undefined;
 }
-
-/** The node's address the kubelet probes from. */
-const hostIPOf = (pod: KubeObject): string | undefined => {
-  const ip = isObject(pod['status']) ? pod['status']['hostIP'] : undefined;
-  return typeof ip === 'string' ? ip : undefined;
-};
 
 /** Runs the probe once at `at` against the sockets of the pod at podIP. */
 export function runProbe(network: ClusterNetwork | undefined, pod: KubeObject, podIP: string, container: Obj, probe: Obj, at: number): ProbeResult {
@@ -57,7 +51,7 @@ export function runProbe(network: ClusterNetwork | undefined, pod: KubeObject, p
     if (!listener) return { ok: false, message: `Get "${url}": dial tcp ${host}:${port}: connect: connection refused` };
     if (scheme === 'https') return { ok: false, message: `Get "${url}": http: server gave HTTP response to HTTPS client` };
     const headers = (Array.isArray(get['httpHeaders']) ? (get['httpHeaders'] as Obj[]) : []).map((h) => `${String(h['name'])}: ${String(h['value'])}\r\n`).join('');
-    const answer = listener.respond(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: kube-probe/1.32\r\nAccept: */*\r\n${headers}Connection: close\r\n\r\n`, at, hostIPOf(pod));
+    const answer = listener.respond(`GET ${path} HTTP/1.1\r\nHost: ${host}:${port}\r\nUser-Agent: kube-probe/1.32\r\nAccept: */*\r\n${headers}Connection: close\r\n\r\n`, at, podHostIP(pod));
     const code = parseHttpResponse(answer)?.status ?? 0;
     if (!code) return { ok: false, message: `Get "${url}": EOF` };
     // 2xx and 3xx are success (a redirect elsewhere is not followed: a warning, still success).
