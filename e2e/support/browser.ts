@@ -165,16 +165,29 @@ export async function editorText(page: Page, testId: string): Promise<string> {
   return lines.join('\n').replace(/\n+$/, '');
 }
 
-/** Stops the page's service workers as the browser does when idle (DevTools protocol), and waits until none runs. */
+/**
+ * Stops the page's service workers as the browser does when idle (DevTools protocol), and waits until none runs.
+ * Each event reports some versions only, so their states are kept by id. A stop asked while a worker is still
+ * starting can be dropped, so the stop is asked again until every activated version reports stopped.
+ */
 export async function stopServiceWorkers(context: BrowserContext, page: Page): Promise<void> {
   const cdp = await context.newCDPSession(page);
-  let running = true;
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-    running = versions.some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
+  const versions = new Map<string, { runningStatus: string; status: string }>();
+  cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
+    for (const v of event.versions) versions.set(v.versionId, { runningStatus: v.runningStatus, status: v.status });
   });
+  // No report yet means not known to be stopped.
+  const running = () => versions.size === 0 || [...versions.values()].some((v) => v.runningStatus !== 'stopped' && v.status === 'activated');
   await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.stopAllWorkers');
-  // A loaded machine can take seconds to stop a worker: poll past expect.poll's 1s default.
-  await expect.poll(() => running, { timeout: 15_000 }).toBe(false);
+  // A loaded machine can take seconds to stop a worker: up to 30 s in all, asking again each second while one runs.
+  await expect
+    .poll(
+      async () => {
+        if (running()) await cdp.send('ServiceWorker.stopAllWorkers');
+        return running();
+      },
+      { timeout: 30_000, interval: 1_000 },
+    )
+    .toBe(false);
   await cdp.detach();
 }
