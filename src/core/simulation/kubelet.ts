@@ -26,9 +26,11 @@
  * sidecar and ephemeral containers ignore them). An exit then follows the
  * pod's restartPolicy as the kubelet does: a pod whose containers are not
  * restarted ends `Succeeded` (all exited 0) or `Failed`, its sidecars and
- * ephemeral containers stopped (exit 0 on SIGTERM); a restarted container
- * waits in `CrashLoopBackOff` (10s, doubling to 5 minutes) with its last
- * state and restartCount, then runs again.
+ * ephemeral containers stopped (exit 0 on SIGTERM). A container to be
+ * restarted is reported terminated first (`Error`), then started again: at
+ * once after its first exit, and after each later one once it has waited in
+ * `CrashLoopBackOff` with its last state (10s, doubling to 5 minutes:
+ * containerBackOff.ts).
  *
  * A pod being deleted has all its containers stopped at once (they exit 0
  * on SIGTERM), its final phase written, and is then deleted with grace
@@ -49,15 +51,13 @@ import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 import { newImagePuller } from './imagePull';
 import { fullReference, parseImageReference } from './imageReference';
 import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
+import { ContainerBackOff } from './containerBackOff';
 
 type Obj = Record<string, unknown>;
 
 /** Annotations that script a simulated pod's containers. */
 export const runSecondsAnnotation = 'kubesim.io/run-seconds';
 export const exitCodeAnnotation = 'kubesim.io/exit-code';
-
-/** The kubelet's crash-loop back-off: 10s doubling, at most 5 minutes. */
-const backOffMs = (restarts: number) => Math.min(10_000 * 2 ** Math.max(0, restarts - 1), 300_000);
 
 /** The image reference as containerd reports it: registry and tag made explicit (one that does not parse, as near as can be). */
 export function normalizedImage(image: string): string {
@@ -227,6 +227,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const probers = new Map<string, ContainerProbes>();
   /** Containers being killed after a failed probe, by container id: how they end, and whether they are started again. */
   const kills = new Map<string, { exit: { code: number; at: number }; restart: boolean }>();
+  /** The crash-loop back-off of each container, by `uid/name`. */
+  const backOff = new ContainerBackOff();
   /** The pod uid of each container id above, to let them go with the pod. */
   const ownerOf = new Map<string, string>();
   /** Each pod's uid, to let its containers go when it is deleted. */
@@ -303,6 +305,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         runtime?.forgetPod(uid);
         puller.forgetPod(uid);
         volumeSyncs.delete(uid);
+        backOff.forget(`${uid}/`);
         for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
           probers.delete(id);
           kills.delete(id);
@@ -481,16 +484,52 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (started >= 0) events[started] = failed;
       else events.push(failed);
     };
-    const backOffMessage = (name: string, restarts: number) => `back-off ${backOffMs(restarts) / 1000}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
-    const backOffEvent = (field: string, name: string) => events.push([field, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
-    /** Whether a container waiting out its crash-loop back-off must wait on (then the kubelet looks again when it ends). */
-    const backingOff = (was: Obj | undefined): boolean => {
-      const waiting = stateOf(was)['waiting'];
-      if (!isObject(waiting) || waiting['reason'] !== 'CrashLoopBackOff') return false;
-      const last = isObject(was?.['lastState']) && isObject(was['lastState']['terminated']) ? was['lastState']['terminated'] : undefined;
-      const due = (last ? Date.parse(String(last['finishedAt'])) : nowMs) + backOffMs(Number(was?.['restartCount'] ?? 0));
-      if (nowMs < due) wake = Math.min(wake, due);
-      return nowMs < due;
+    /** Whether a container that exited with exitCode is started again: a failed probe's kill says; else the restartPolicy. */
+    const restartsAfter = (containerID: string, exitCode: unknown): boolean => {
+      const killed = kills.get(containerID);
+      return killed ? killed.restart : restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
+    };
+    /** The exit a container is to be started again after: its terminated state (reported, not yet restarted), or the last one of a container waiting again (CrashLoopBackOff, an image to pull). */
+    const exitToRestart = (was: Obj | undefined): Obj | undefined => {
+      const state = stateOf(was);
+      if (isObject(state['terminated'])) return restartsAfter(String(was!['containerID']), state['terminated']['exitCode']) ? state['terminated'] : undefined;
+      if (!isObject(state['waiting'])) return undefined;
+      return isObject(was!['lastState']) && isObject(was!['lastState']['terminated']) ? was!['lastState']['terminated'] : undefined;
+    };
+    /**
+     * doBackOff for a container to be started again after exit: while it must wait, its CrashLoopBackOff status
+     * (a `BackOff` event when the wait begins) and the kubelet looks again when the wait ends; undefined when
+     * it may start now.
+     */
+    const crashLoop = (c: Obj, was: Obj, exit: Obj, field: string): Obj | undefined => {
+      const name = String(c['name']);
+      const wait = backOff.waiting(`${pod.metadata.uid}/${name}`, Date.parse(String(exit['finishedAt'])), nowMs);
+      if (!wait) return undefined;
+      wake = Math.min(wake, wait.until);
+      if (isObject(stateOf(was)['terminated'])) events.push([field, 'Warning', 'BackOff', `Back-off restarting failed container ${name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`]);
+      const message = `back-off ${wait.backOffMs / 1000}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
+      return containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated: exit }, ready: false, restartCount: Number(was['restartCount'] ?? 0), containerID: String(was['containerID']), started: false });
+    };
+    /**
+     * A container that does not run: started (the first time, or again after its last exit once any back-off
+     * is over: the back-off moves on and restartCount counts it), else its waiting status (CrashLoopBackOff, or
+     * the image manager's reason).
+     */
+    const startOrWait = (c: Obj, was: Obj | undefined, field: string): Obj => {
+      const exit = exitToRestart(was);
+      const waitingOut = exit && crashLoop(c, was!, exit, field);
+      if (waitingOut) return waitingOut;
+      const lastState = exit ? { terminated: exit } : {};
+      const restartCount = Number(was?.['restartCount'] ?? 0);
+      const waiting = pull(c, field);
+      if (waiting) return containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false });
+      if (!exit) {
+        const started = start(c, restartCount, field);
+        return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true });
+      }
+      backOff.next(`${pod.metadata.uid}/${c['name']}`, Date.parse(String(exit['finishedAt'])), nowMs);
+      const started = start(c, restartCount + 1, field);
+      return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, lastState, ready: false, restartCount: restartCount + 1, containerID: String(started['containerID']), started: true });
     };
 
     // Init containers in order (computeInitContainerActions): a regular one runs its process to completion
@@ -528,7 +567,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         initStatuses.push(containerStatus(c, { state, ready: health.ready, restartCount: 0, containerID: String(started['containerID']), started: health.started }));
         continue;
       }
-      if (isTerminatedStatus(was)) {
+      if (isTerminatedStatus(was) && ((stateOf(was)['terminated'] as Obj)['exitCode'] === 0 || !exitToRestart(was))) {
+        // Succeeded, or failed under restartPolicy Never.
         initStatuses.push(was!);
         if ((stateOf(was)['terminated'] as Obj)['exitCode'] !== 0) {
           initialized = false;
@@ -536,26 +576,20 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         continue;
       }
-      const restartCount = Number(was?.['restartCount'] ?? 0);
-      const lastState = isObject(was?.['lastState']) ? was['lastState'] : {};
       let current = was;
       let running = runningOf(was);
       if (!running) {
-        if (backingOff(was)) {
+        const fresh = startOrWait(c, was, field);
+        running = runningOf(fresh);
+        if (!running) {
           initialized = false;
-          initStatuses.push(was!);
+          initStatuses.push(fresh);
           continue;
         }
-        const waiting = pull(c, field);
-        if (waiting) {
-          initialized = false;
-          initStatuses.push(containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false }));
-          continue;
-        }
-        const started = start(c, restartCount, field);
-        running = { startedAt: started['startedAt'] };
-        current = containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true });
+        current = fresh;
       }
+      const restartCount = Number(current!['restartCount'] ?? 0);
+      const lastState = isObject(current!['lastState']) ? current!['lastState'] : {};
       const containerID = current!['containerID'];
       const end: ContainerStatusView = runtime ? await runtime.status(String(containerID), sandbox, name, String(running['startedAt']), nowMs) : { exit: { code: 0, at: Date.parse(String(running['startedAt'])) } };
       const ended = terminatedState(end, running, containerID, nowMs);
@@ -572,15 +606,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         continue;
       }
       initialized = false;
-      if (restartPolicy === 'Never') {
-        initFailed = true;
-        initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(containerID), started: false }));
-        continue;
-      }
-      const restarts = restartCount + 1;
-      backOffEvent(field, name);
-      initStatuses.push(containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message: backOffMessage(name, restarts) } }, lastState: { terminated: ended }, ready: false, restartCount: restarts, containerID: String(containerID), started: false }));
-      wake = Math.min(wake, Date.parse(String(ended['finishedAt'])) + backOffMs(restarts));
+      // Failed: the pod fails under restartPolicy Never; else it is reported terminated and looked at again at once.
+      if (restartPolicy === 'Never') initFailed = true;
+      else wake = Math.min(wake, nowMs);
+      initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(containerID), started: false }));
     }
 
     const next: Obj[] = [];
@@ -592,34 +621,23 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         next.push(was ?? containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false }));
         continue;
       }
-      const state = isObject(was?.['state']) ? was['state'] : {};
-      const restartCount = Number(was?.['restartCount'] ?? 0);
-      let running = isObject(state['running']) ? state['running'] : undefined;
-      const terminated = isObject(state['terminated']) ? state['terminated'] : undefined;
-      if (terminated) {
+      let running = runningOf(was);
+      if (isTerminatedStatus(was) && !exitToRestart(was)) {
+        // Exited for good.
         next.push(was!);
         continue;
       }
-      let restarts = restartCount;
-      let lastState = isObject(was?.['lastState']) ? was['lastState'] : {};
       if (!running) {
-        // Waiting: created now, or again once the crash-loop back-off is over.
-        if (backingOff(was)) {
-          next.push(was!);
-          continue;
-        }
-        const waiting = pull(c, containerField(cname));
-        if (waiting) {
-          next.push(containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false }));
-          continue;
-        }
-        const started = start(c, restartCount, containerField(cname));
-        running = { startedAt: started['startedAt'] };
-        next.push(containerStatus(c, { state: { running }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true }));
+        const started = startOrWait(c, was, containerField(cname));
+        next.push(started);
+        running = runningOf(started);
+        if (!running) continue;
       } else {
         next.push(was!);
       }
       const current = next[next.length - 1]!;
+      const restartCount = Number(current['restartCount'] ?? 0);
+      const lastState = isObject(current['lastState']) ? current['lastState'] : {};
       const containerID = String(current['containerID']);
       let end = await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs);
       const health = end.error === undefined ? await probe(c, running, containerField(cname), containerID, end.exit?.at) : undefined;
@@ -630,19 +648,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       // The process's end: it exited by now, or runc could not start it.
       const ended = terminatedState(end, running, current['containerID'], nowMs);
       if (ended) {
-        const exitCode = ended.exitCode;
         if (end.error !== undefined) failedStart(containerField(cname), end.error);
-        // A container killed for a failed probe is started again unless the restartPolicy is Never (computePodActions).
-        const restart = killed ? killed.restart : restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
-        if (restart) {
-          restarts = restartCount + 1;
-          lastState = { terminated: ended };
-          backOffEvent(containerField(cname), cname);
-          next[next.length - 1] = containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message: backOffMessage(cname, restarts) } }, lastState, ready: false, restartCount: restarts, containerID: String(current['containerID']), started: false });
-          wake = Math.min(wake, nowMs + backOffMs(restarts));
-        } else {
-          next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false });
-        }
+        next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false });
+        // One to be started again (computePodActions) is reported terminated, then looked at again at once.
+        if (restartsAfter(String(current['containerID']), ended.exitCode)) wake = Math.min(wake, nowMs);
         continue;
       }
       if (end.exit) wake = Math.min(wake, end.exit.at);
@@ -681,7 +690,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
 
     // The phase comes from the regular containers: once they have all exited for good, the pod is done.
     // An init container failed under restartPolicy Never: the pod has failed; one still initializing is Pending.
-    const exited = next.filter(isTerminatedStatus);
+    const exited = next.filter((s) => isTerminatedStatus(s) && !exitToRestart(s));
     const completed = initFailed || (exited.length === containers.length && containers.length > 0);
     // getPhase: a container waiting that has never run (its image not had yet) keeps the pod Pending.
     const neverRan = next.some((s) => isObject(stateOf(s)['waiting']) && !(isObject(s['lastState']) && isObject(s['lastState']['terminated'])));

@@ -210,6 +210,47 @@ describe('simulated nodes', () => {
     expect(ok.status.containerStatuses[0].state.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:30Z' });
   });
 
+  it('a crashing container is reported Error, restarted at once the first time, then backs off 10s, 20s: the statuses `kubectl get pods -w` shows', async () => {
+    const s = await cluster(1);
+    const watch = await s.watch(`${ns}/pods?watch=true&fieldSelector=metadata.name%3Dcrashes`);
+    await s.json('POST', `${ns}/pods`, { body: pod('crashes', {}, { annotations: { 'kubesim.io/exit-code': '1', 'kubesim.io/run-seconds': '2' } }) });
+    /** Each status as kubectl's STATUS and RESTARTS columns read it, and the back-off a CrashLoopBackOff names. */
+    const seen: string[] = [];
+    const column = (cs: any) => {
+      if (!cs) return 'Pending';
+      const state = cs?.state ?? {};
+      const status = state.waiting?.reason ?? state.terminated?.reason ?? (state.running ? 'Running' : '?');
+      const backOff = /back-off (\d+s)/.exec(state.waiting?.message ?? '')?.[1];
+      return `${status} ${cs?.restartCount}${backOff ? ` ${backOff}` : ''}`;
+    };
+    const follow = async (until: string) => {
+      for (let e = await watch.next(); e; e = await watch.next()) {
+        const line = column((e.object as any).status?.containerStatuses?.[0]);
+        if (seen.at(-1) !== line) seen.push(line);
+        if (line === until) return;
+      }
+    };
+    await follow('Running 0');
+    s.clock.advance(2_000);
+    await follow('Running 1');
+    s.clock.advance(2_000);
+    await follow('CrashLoopBackOff 1 10s');
+    // The first exit at 2s: reported, and started again at once; the second at 4s waits 10s.
+    expect(seen).toEqual(['Pending', 'ContainerCreating 0', 'Running 0', 'Error 0', 'Running 1', 'Error 1', 'CrashLoopBackOff 1 10s']);
+    const first = await getPod(s, 'crashes');
+    expect(first.status.phase).toBe('Running');
+    expect(first.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error', startedAt: '2026-01-01T00:00:02Z', finishedAt: '2026-01-01T00:00:04Z' });
+    // One BackOff event, when the wait began; no event said back-off for the first restart.
+    expect((await eventsOf(s, 'crashes')).filter((e) => e.reason === 'BackOff').map((e) => [e.count ?? 1, e.message])).toEqual([[1, `Back-off restarting failed container app in pod crashes_default(${first.metadata.uid})`]]);
+    seen.length = 0;
+    s.clock.advance(10_000);
+    await follow('Running 2');
+    s.clock.advance(2_000);
+    await follow('CrashLoopBackOff 2 20s');
+    expect(seen).toEqual(['Running 2', 'Error 2', 'CrashLoopBackOff 2 20s']);
+    watch.close();
+  });
+
   it('stops a deleted pod\'s containers, writes its final phase and deletes it at once', async () => {
     const s = await cluster(1);
     await s.json('POST', `${ns}/pods`, { body: pod('web') });
