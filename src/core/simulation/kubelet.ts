@@ -468,7 +468,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const kill = async (c: Obj, containerID: string, startedAt: string, k: NonNullable<ProbeFindings['kill']>, field: string): Promise<void> => {
       if (kills.has(containerID)) return;
       const name = String(c['name']);
-      const restart = restartPolicy !== 'Never';
+      const restart = isRestartableInitContainer(c) || restartPolicy !== 'Never';
       events.push([field, 'Normal', 'Killing', `Container ${name} failed ${k.kind === 'Liveness' ? 'liveness' : 'startup'} probe${restart ? ', will be restarted' : ''}`]);
       const graceSeconds = Number(k.probe['terminationGracePeriodSeconds'] ?? spec['terminationGracePeriodSeconds'] ?? 30);
       const term = runtime ? await runtime.termExit(containerID, pod, name, startedAt) : 143;
@@ -484,15 +484,16 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (started >= 0) events[started] = failed;
       else events.push(failed);
     };
-    /** Whether a container that exited with exitCode is started again: a failed probe's kill says; else the restartPolicy. */
-    const restartsAfter = (containerID: string, exitCode: unknown): boolean => {
+    /** Whether a container that exited with exitCode is started again: a sidecar always; else a failed probe's kill says, or the restartPolicy. */
+    const restartsAfter = (c: Obj, containerID: string, exitCode: unknown): boolean => {
+      if (isRestartableInitContainer(c)) return true;
       const killed = kills.get(containerID);
       return killed ? killed.restart : restartPolicy === 'Always' || (restartPolicy === 'OnFailure' && exitCode !== 0);
     };
     /** The exit a container is to be started again after: its terminated state (reported, not yet restarted), or the last one of a container waiting again (CrashLoopBackOff, an image to pull). */
-    const exitToRestart = (was: Obj | undefined): Obj | undefined => {
+    const exitToRestart = (c: Obj, was: Obj | undefined): Obj | undefined => {
       const state = stateOf(was);
-      if (isObject(state['terminated'])) return restartsAfter(String(was!['containerID']), state['terminated']['exitCode']) ? state['terminated'] : undefined;
+      if (isObject(state['terminated'])) return restartsAfter(c, String(was!['containerID']), state['terminated']['exitCode']) ? state['terminated'] : undefined;
       if (!isObject(state['waiting'])) return undefined;
       return isObject(was!['lastState']) && isObject(was!['lastState']['terminated']) ? was!['lastState']['terminated'] : undefined;
     };
@@ -516,7 +517,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
      * the image manager's reason).
      */
     const startOrWait = (c: Obj, was: Obj | undefined, field: string): Obj => {
-      const exit = exitToRestart(was);
+      const exit = exitToRestart(c, was);
       const waitingOut = exit && crashLoop(c, was!, exit, field);
       if (waitingOut) return waitingOut;
       const lastState = exit ? { terminated: exit } : {};
@@ -537,6 +538,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     // once every regular one has succeeded. One that fails is restarted after the back-off, or, under
     // restartPolicy Never, fails the pod.
     const previousInits = statusesByName(status['initContainerStatuses']);
+    /** Whether the pod was initialized already: a sidecar's restart does not hold its containers back again. */
+    const podInitialized = objectsOf(status['conditions']).some((k) => k['type'] === 'Initialized' && k['status'] === 'True');
     const initStatuses: Obj[] = [];
     let initialized = true;
     let initFailed = false;
@@ -549,25 +552,42 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         continue;
       }
       if (isRestartableInitContainer(c)) {
-        const running = runningOf(was);
-        if (running) {
-          const health = await probe(c, running, field, String(was!['containerID']));
-          initStatuses.push({ ...was!, ready: health.ready, started: health.started });
+        // A sidecar runs beside the containers, started again whenever it ends (with the back-off), whatever the
+        // pod's restartPolicy; one that does not run holds back the init containers after it, until the pod is
+        // initialized: a restart later does not hold the containers.
+        let current = was;
+        let running = runningOf(was);
+        if (!running) {
+          const fresh = startOrWait(c, was, field);
+          running = runningOf(fresh);
+          if (!running) {
+            if (!podInitialized) initialized = false;
+            initStatuses.push(fresh);
+            continue;
+          }
+          current = fresh;
+        }
+        const containerID = String(current!['containerID']);
+        const startedAt = String(running['startedAt']);
+        let end: ContainerStatusView = runtime ? await runtime.status(containerID, sandbox, name, startedAt, nowMs) : {};
+        const health = end.error === undefined ? await probe(c, running, field, containerID, end.exit?.at) : undefined;
+        if (health?.kill) await kill(c, containerID, startedAt, health.kill, field);
+        const killed = kills.get(containerID);
+        if (killed && end.error === undefined && !(end.exit && end.exit.at <= killed.exit.at)) end = { exit: killed.exit };
+        const ended = terminatedState(end, running, containerID, nowMs);
+        if (ended) {
+          if (end.error !== undefined) failedStart(field, end.error);
+          if (!podInitialized) initialized = false;
+          initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState: isObject(current!['lastState']) ? current!['lastState'] : {}, ready: false, restartCount: Number(current!['restartCount'] ?? 0), containerID, started: false }));
+          wake = Math.min(wake, nowMs);
           continue;
         }
-        const waiting = pull(c, field);
-        if (waiting) {
-          initialized = false;
-          initStatuses.push(containerStatus(c, { state: { waiting }, ready: false, restartCount: 0, started: false }));
-          continue;
-        }
-        const started = start(c, 0, field);
-        const state = { running: { startedAt: started['startedAt'] } };
-        const health = await probe(c, state.running, field, String(started['containerID']));
-        initStatuses.push(containerStatus(c, { state, ready: health.ready, restartCount: 0, containerID: String(started['containerID']), started: health.started }));
+        if (end.exit) wake = Math.min(wake, end.exit.at);
+        else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
+        initStatuses.push({ ...current!, ready: health?.ready ?? true, started: health?.started ?? true });
         continue;
       }
-      if (isTerminatedStatus(was) && ((stateOf(was)['terminated'] as Obj)['exitCode'] === 0 || !exitToRestart(was))) {
+      if (isTerminatedStatus(was) && ((stateOf(was)['terminated'] as Obj)['exitCode'] === 0 || !exitToRestart(c, was))) {
         // Succeeded, or failed under restartPolicy Never.
         initStatuses.push(was!);
         if ((stateOf(was)['terminated'] as Obj)['exitCode'] !== 0) {
@@ -622,7 +642,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         continue;
       }
       let running = runningOf(was);
-      if (isTerminatedStatus(was) && !exitToRestart(was)) {
+      if (isTerminatedStatus(was) && !exitToRestart(c, was)) {
         // Exited for good.
         next.push(was!);
         continue;
@@ -651,7 +671,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         if (end.error !== undefined) failedStart(containerField(cname), end.error);
         next[next.length - 1] = containerStatus(c, { state: { terminated: ended }, lastState, ready: false, restartCount, containerID: String(current['containerID']), started: false });
         // One to be started again (computePodActions) is reported terminated, then looked at again at once.
-        if (restartsAfter(String(current['containerID']), ended.exitCode)) wake = Math.min(wake, nowMs);
+        if (restartsAfter(c, String(current['containerID']), ended.exitCode)) wake = Math.min(wake, nowMs);
         continue;
       }
       if (end.exit) wake = Math.min(wake, end.exit.at);
@@ -690,7 +710,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
 
     // The phase comes from the regular containers: once they have all exited for good, the pod is done.
     // An init container failed under restartPolicy Never: the pod has failed; one still initializing is Pending.
-    const exited = next.filter((s) => isTerminatedStatus(s) && !exitToRestart(s));
+    const exited = next.filter((s, i) => isTerminatedStatus(s) && !exitToRestart(containers[i]!, s));
     const completed = initFailed || (exited.length === containers.length && containers.length > 0);
     // getPhase: a container waiting that has never run (its image not had yet) keeps the pod Pending.
     const neverRan = next.some((s) => isObject(stateOf(s)['waiting']) && !(isObject(s['lastState']) && isObject(s['lastState']['terminated'])));

@@ -71,9 +71,10 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     const startMs = Date.parse(startedAt);
     // An image kubesim does not know may hold any program: with no command (or one it cannot run), its
     // process runs until stopped, as a server would, and completes at once where one is meant to end (an
-    // init container, a Job's pod).
-    const isInit = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).some((c) => c['name'] === name && c['restartPolicy'] !== 'Always');
-    const opaque = (view: ContainerView) => startProcess(view, isInit || controllerRefOf(pod)?.kind === 'Job' ? ['true'] : [], startMs, opts);
+    // init container, a Job's pod's containers; its sidecars run until stopped).
+    const init = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).find((c) => c['name'] === name);
+    const completes = init ? init['restartPolicy'] !== 'Always' : controllerRefOf(pod)?.kind === 'Job';
+    const opaque = (view: ContainerView) => startProcess(view, completes ? ['true'] : [], startMs, opts);
     if (isOpaqueContainer(container)) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));

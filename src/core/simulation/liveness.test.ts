@@ -108,3 +108,40 @@ describe('startup probes', () => {
     expect(stuck.status.containerStatuses[0]).toMatchObject({ started: false, lastState: { terminated: { exitCode: 137, finishedAt: iso(stuckStart + 45_000) } } });
   });
 });
+
+describe('sidecars', () => {
+  it('are started again whenever they end, whatever the pod\'s restartPolicy: at once the first time, then with the back-off; the containers and the pod go on', async () => {
+    const s = await cluster();
+    const body = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'shipper' },
+      spec: {
+        restartPolicy: 'Never',
+        initContainers: [
+          { name: 'ends', image: 'busybox:1.36', restartPolicy: 'Always', command: ['sh', '-c', 'sleep 5; exit 1'] },
+          { name: 'probed', image: 'busybox:1.36', restartPolicy: 'Always', command: ['sh', '-c', "trap 'exit 0' TERM; sleep 3600 & wait"], livenessProbe: { exec: { command: ['test', '-f', '/tmp/alive'] }, periodSeconds: 10, failureThreshold: 1 } },
+        ],
+        containers: [{ name: 'app', image: 'nginx:1.27' }],
+      },
+    };
+    expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
+    const start = await startOf(s, 'shipper');
+    const sidecar = (p: any, name: string) => p.status.initContainerStatuses.find((c: any) => c.name === name);
+    await pass(s, 6_000);
+    // `ends` exited at 5s and was started again at once. `probed` failed its first probe and was killed (it exits 0
+    // on TERM) although the pod's restartPolicy is Never, started again at once, killed again: now it backs off.
+    const once = await eventually(() => getPod(s, 'shipper'), (p) => sidecar(p, 'ends').restartCount === 1 && !!sidecar(p, 'ends').state.running, 'the first restart');
+    expect(sidecar(once, 'ends').lastState.terminated).toMatchObject({ exitCode: 1, reason: 'Error', finishedAt: iso(start + 5_000) });
+    expect(sidecar(once, 'probed')).toMatchObject({ restartCount: 1, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 0, reason: 'Completed' } } });
+    expect(await eventsOf(s, 'shipper')).toEqual(expect.arrayContaining(['Killing Container probed failed liveness probe, will be restarted (x2)']));
+    await pass(s, 5_000);
+    const looping = await eventually(() => getPod(s, 'shipper'), (p) => sidecar(p, 'ends').state.waiting?.reason === 'CrashLoopBackOff', 'the back-off');
+    expect(sidecar(looping, 'ends').state.waiting.message).toMatch(/^back-off 10s restarting failed container=ends pod=shipper_default/);
+    // The app was never held back or restarted, and the pod stays Running and Initialized.
+    expect(looping.status.phase).toBe('Running');
+    expect(looping.status.containerStatuses[0]).toMatchObject({ name: 'app', restartCount: 0, state: { running: {} } });
+    expect(looping.status.conditions.find((c: any) => c.type === 'Initialized').status).toBe('True');
+    expect(looping.status.conditions.find((c: any) => c.type === 'Ready')).toMatchObject({ status: 'False', message: expect.stringContaining('ends') });
+  });
+});

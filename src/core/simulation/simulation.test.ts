@@ -493,7 +493,7 @@ describe('ephemeral and sidecar containers', () => {
       apiVersion: 'batch/v1',
       kind: 'Job',
       metadata: { name: 'work' },
-      spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } },
+      spec: { template: { spec: { restartPolicy: 'Never', initContainers: [{ name: 'log', image: 'busybox', command: ['sh', '-c', 'sleep 3600'], restartPolicy: 'Always' }], containers: [{ name: 'main', image: 'busybox' }] } } },
     };
     expect((await s.json('POST', '/apis/batch/v1/namespaces/default/jobs', { body: job })).status).toBe(201);
     await eventually(async () => (await s.json('GET', '/apis/batch/v1/namespaces/default/jobs/work')).body.status?.succeeded, (n) => n === 1, 'the Job succeeded');
