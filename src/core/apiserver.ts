@@ -547,7 +547,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         if (options.authentication?.controllers?.bootstrapSigner || enabled('bootstrap-signer-controller')) managerControllers.push(startBootstrapSigner(as('bootstrap-signer-controller')));
         if (options.authentication?.controllers?.tokenCleaner || enabled('token-cleaner-controller')) managerControllers.push(startTokenCleaner(as('token-cleaner-controller')));
         // The nodes' kubelets and the scheduler run beside the controllers (and, with leader election, on the leader only).
-        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion, kubelets?.runtime, kubelets?.network));
+        if (options.simulatedNodes) managerControllers.push(startNodeSimulation(deps, options.simulatedNodes, registry.kubernetesVersion, kubelets?.runtime, kubelets?.network, kubelets?.proberResults));
         if (options.simulatedNodes && options.leaderElect !== false) {
           // kube-scheduler elects itself too: it holds kube-system/kube-scheduler while it runs.
           const schedulerDeps = { ...deps, storeFor: (type: ResourceType) => storeFor(type).asManager('kube-scheduler') };

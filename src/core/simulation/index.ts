@@ -17,11 +17,12 @@ import { startProvisioner } from './provisioner';
 import { aggregatedMetricsReader, metricsAPIService } from './metricsApi';
 import { StatusError } from '../errors';
 import { startClusterNetwork, type ClusterNetwork } from './clusterNetwork';
+import type { ProberResults } from './proberResults';
 
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
 export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
 
-export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string, runtime?: ContainerRuntime, network?: ClusterNetwork): RunningController {
+export function startNodeSimulation(deps: NamespaceControllerDeps, count: number, kubernetesVersion: string, runtime?: ContainerRuntime, network?: ClusterNetwork, proberResults?: ProberResults): RunningController {
   const nodes = simulatedNodes(count);
   // Each writes as its component does: the kubelets, the scheduler and the provisioner are field managers of their own.
   const as = (manager: string): NamespaceControllerDeps => ({ ...deps, storeFor: (type) => deps.storeFor(type).asManager(manager) });
@@ -33,7 +34,7 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
       if (!(e instanceof StatusError && e.code === 409)) console.error(`kubesim: metrics-server's ${obj.kind}:`, e);
     });
   }
-  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime, network), startProvisioner(as('kubesim-provisioner')), ...(network ? [startClusterNetwork(deps, network)] : [])];
+  const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime, network, proberResults), startProvisioner(as('kubesim-provisioner')), ...(network ? [startClusterNetwork(deps, network)] : [])];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {

@@ -52,6 +52,7 @@ import { newImagePuller } from './imagePull';
 import { fullReference, parseImageReference } from './imageReference';
 import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
 import { ContainerBackOff } from './containerBackOff';
+import { ProberResults } from './proberResults';
 
 type Obj = Record<string, unknown>;
 
@@ -211,7 +212,7 @@ function stoppedStatus(container: Obj, was: Obj | undefined, now: string, starte
   });
 }
 
-export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[], runtime?: ContainerRuntime, network?: ClusterNetwork): RunningController {
+export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly SimulatedNode[], runtime?: ContainerRuntime, network?: ClusterNetwork, proberResults = new ProberResults()): RunningController {
   const pods = deps.storeFor(deps.registry.resourceFor('', 'v1', 'pods')!);
   const nodeStore = deps.storeFor(deps.registry.resourceFor('', 'v1', 'nodes')!);
   const byName = new Map(nodes.map((n) => [n.name, n]));
@@ -306,6 +307,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         puller.forgetPod(uid);
         volumeSyncs.delete(uid);
         backOff.forget(`${uid}/`);
+        proberResults.forgetPod(uid);
         for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
           probers.delete(id);
           kills.delete(id);
@@ -442,7 +444,12 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         ownerOf.set(containerID, pod.metadata.uid ?? '');
       }
       const name = String(c['name']);
-      const runOne = async (_kind: ProbeKind, p: Obj, at: number): Promise<ProbeResult> => {
+      const runOne = async (kind: ProbeKind, p: Obj, at: number): Promise<ProbeResult> => {
+        const result = await runProbeOf(p, at);
+        if (result.ok || !result.errored) proberResults.record(pod.metadata.uid ?? '', name, kind, result.ok ? 'successful' : 'failed');
+        return result;
+      };
+      const runProbeOf = async (p: Obj, at: number): Promise<ProbeResult> => {
         // What kubesim cannot see into passes, as its image presumably serves (a grpc probe too).
         if (isOpaqueContainer(c) || isObject(p['grpc'])) return { ok: true };
         if (isObject(p['exec'])) {
@@ -456,8 +463,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const findings = await probes.advance(Math.min(nowMs, (until ?? Infinity) - 1), runOne, (e) => {
         events.push([field, 'Warning', 'Unhealthy', `${e.kind} probe ${e.result.errored ? 'errored' : 'failed'}: ${e.result.message}`]);
       });
-      // An opaque container's probes pass: once started and ready, nothing more will change.
-      if (findings.next !== undefined && !(isOpaqueContainer(c) && findings.started && findings.ready)) wake = Math.min(wake, findings.next);
+      // The probe workers run every period for as long as the container does (each run counts in /metrics/probes).
+      if (findings.next !== undefined) wake = Math.min(wake, findings.next);
       return findings;
     };
     /**

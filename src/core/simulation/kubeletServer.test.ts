@@ -198,6 +198,52 @@ describe('the simulated kubelet through nodes/proxy', () => {
     expect((await s.request('GET', '/api/v1/nodes/https:node-1:10250/proxy/healthz')).status).toBe(200);
   });
 
+  it('/metrics/probes counts what each probe found: failed until the file exists, then successful; an exec that cannot start is thrown away, uncounted and never a kill; the counts go with the pod', async () => {
+    const s = await cluster();
+    const probe = (command: string[], extra: Record<string, unknown> = {}) => ({ exec: { command }, periodSeconds: 5, ...extra });
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'probed' },
+      spec: {
+        containers: [{
+          name: 'app',
+          image: 'busybox:1.36',
+          command: ['sh', '-c', 'sleep 12; touch /tmp/ready; sleep 3600'],
+          readinessProbe: probe(['test', '-f', '/tmp/ready']),
+          livenessProbe: probe(['no-such-tool'], { failureThreshold: 1 }),
+        }],
+      },
+    };
+    expect((await s.json('POST', `${ns}/pods`, { body: pod })).status).toBe(201);
+    const running = await eventually(async () => (await s.json('GET', `${ns}/pods/probed`)).body, (p) => !!p?.status?.containerStatuses?.[0]?.state?.running, 'probed running');
+    const uid = running.metadata.uid;
+    // Probes at 0, 5, 10 (no file yet), 15 and 20s (the file is there).
+    for (let i = 0; i < 20; i++) {
+      s.clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const line = (type: string, result: string) => `prober_probe_total{container="app",namespace="default",pod="probed",pod_uid="${uid}",probe_type="${type}",result="${result}"}`;
+    const counts = async () => {
+      const text = (await s.request('GET', `${proxy}/metrics/probes`)).text();
+      return Object.fromEntries((await text).split('\n').filter((l) => l.includes('pod="probed"')).map((l) => [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]));
+    };
+    const seen = await eventually(counts, (c) => c[line('Readiness', 'successful')] === 2, 'the probe at 20s');
+    expect(seen).toEqual({ [line('Readiness', 'failed')]: 3, [line('Readiness', 'successful')]: 2 });
+    expect((await s.json('GET', `${ns}/pods/probed`)).body.status.containerStatuses[0]).toMatchObject({ ready: true, restartCount: 0, state: { running: {} } });
+    const events = (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dprobed%2Creason%3DUnhealthy`)).body.items;
+    // Each errored exec names its own exec id, so its events are not one.
+    const tally: Record<string, number> = {};
+    for (const e of events) {
+      const key = e.message.replace(/exec "\w+": .*$/s, 'exec "…": …');
+      tally[key] = (tally[key] ?? 0) + e.count;
+    }
+    expect(tally).toEqual({ 'Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: failed to start exec "…": …': 5, 'Readiness probe failed: ': 3 });
+    expect((await s.json('DELETE', `${ns}/pods/probed`)).status).toBe(200);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/probed`)).status, (c) => c === 404, 'probed deleted');
+    expect(await counts()).toEqual({});
+  });
+
   it('a stopped kubelet, another port of the node and a node that is not simulated are dialed and fail as before', async () => {
     const s = await cluster();
     const other = await s.json('GET', '/api/v1/nodes/node-1:10255/proxy/metrics');

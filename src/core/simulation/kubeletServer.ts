@@ -15,6 +15,7 @@ import { specOf, statusOf } from '../controllers/controllerUtils';
 import type { FeatureGates } from '../features';
 import { Gauge, Counter, MetricsRegistry, textContentType } from '../ops/metrics';
 import type { Clock } from '../util/clock';
+import type { ProberResults } from './proberResults';
 import { cadvisorMetrics, resourceMetrics, sampleNode, statsSummary } from './kubeletStats';
 
 /** What the kubelet knows: its Node, the pods bound to it (its pod manager's), the clock and its gates. */
@@ -23,6 +24,8 @@ export interface KubeletSource {
   listPods(): Promise<KubeObject[]>;
   clock: Clock;
   gates: Pick<FeatureGates, 'PodAndContainerStatsFromCRI'>;
+  /** Its prober's result counts. */
+  proberResults?: ProberResults;
 }
 
 /** The kubelet's port, where nodes/proxy reaches it. */
@@ -82,8 +85,8 @@ async function kubeletMetrics(source: KubeletSource, pods: readonly KubeObject[]
   return registry.exposition();
 }
 
-/** The prober's counts (/metrics/probes): each configured probe of a running container, successful every period since its initial delay. */
-async function probeMetrics(pods: readonly KubeObject[], now: Date): Promise<string> {
+/** The prober's counts (/metrics/probes): every probe its workers ran for the node's pods, by result. */
+async function probeMetrics(pods: readonly KubeObject[], results: ProberResults | undefined): Promise<string> {
   const registry = new MetricsRegistry();
   const total = registry.register(new Counter({
     name: 'prober_probe_total',
@@ -91,20 +94,8 @@ async function probeMetrics(pods: readonly KubeObject[], now: Date): Promise<str
     labels: ['container', 'namespace', 'pod', 'pod_uid', 'probe_type', 'result'],
   }));
   for (const pod of pods) {
-    const statuses = objectsOf(statusOf(pod)['containerStatuses']);
-    for (const c of objectsOf(specOf(pod)['containers'])) {
-      const status = statuses.find((s) => s['name'] === c['name']);
-      const running = status && isObject(status['state']) && isObject(status['state']['running']) ? status['state']['running'] : undefined;
-      const started = running ? Date.parse(String(running['startedAt'])) : NaN;
-      if (Number.isNaN(started)) continue;
-      for (const [field, type] of [['livenessProbe', 'Liveness'], ['readinessProbe', 'Readiness'], ['startupProbe', 'Startup']] as const) {
-        const probe = c[field];
-        if (!isObject(probe)) continue;
-        const since = (now.getTime() - started) / 1000 - Number(probe['initialDelaySeconds'] ?? 0);
-        if (since < 0) continue;
-        const count = Math.floor(since / Number(probe['periodSeconds'] ?? 10)) + 1;
-        total.set([String(c['name']), pod.metadata.namespace!, pod.metadata.name!, pod.metadata.uid!, type, 'successful'], count);
-      }
+    for (const { container, probeType, result, count } of results?.of(pod.metadata.uid ?? '') ?? []) {
+      total.set([container, pod.metadata.namespace!, pod.metadata.name!, pod.metadata.uid!, probeType, result], count);
     }
   }
   return registry.exposition();
@@ -227,6 +218,6 @@ export async function serveKubelet(source: KubeletSource, method: string, path: 
     case '/metrics/resource':
       return metricsText(await resourceMetrics(sampleNode(source.node, pods, now), version));
     default:
-      return metricsText(await probeMetrics(pods, now));
+      return metricsText(await probeMetrics(pods, source.proberResults));
   }
 }

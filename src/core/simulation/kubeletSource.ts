@@ -16,6 +16,7 @@ import { containerView, imagePath, podContainers, type ContainerView } from './c
 import { isOpaqueContainer, isUnknownImage, unknownImage } from './image';
 import { controllerRefOf } from '../controllers/controllerUtils';
 import { ClusterNetwork } from './clusterNetwork';
+import { ProberResults } from './proberResults';
 import type { ContainerFilesystem } from './containerFiles';
 
 export interface KubeletSourceDeps {
@@ -59,6 +60,7 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     listServices: (namespace) => deps.list('services', namespace),
     serviceAccountToken,
     network: new ClusterNetwork(),
+    proberResults: new ProberResults(),
   };
   /** What a process sees that never looks (the unknown image's own, run with no command). */
   const emptyView: ContainerView = { container: '', env: [['PATH', imagePath]], files: new Map([['/bin/true', { type: 'file', content: new Uint8Array(), mode: 0o755 }]]), hostname: '', uid: 0, gid: 0, groups: [0], workingDir: '/', image: unknownImage };

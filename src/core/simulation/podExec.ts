@@ -23,6 +23,7 @@ import { replInterrupt } from './interpreterRepl';
 import { isKubeletStopped, isSimulatedNode } from './nodes';
 import { RecordedProcess, type ContainerRuntime } from './containerRuntime';
 import type { ClusterNetwork } from './clusterNetwork';
+import type { ProberResults } from './proberResults';
 
 /** What the simulated kubelets read besides single objects, and how they get tokens. */
 export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
@@ -37,6 +38,8 @@ export type SimulatedKubeletSource = Omit<ContainerViewSource, 'get'> & {
   runtime: ContainerRuntime;
   /** What the containers' network sees (kept current by startNodeSimulation's informers). */
   network: ClusterNetwork;
+  /** The kubelets' probe result counts (/metrics/probes). */
+  proberResults: ProberResults;
 };
 
 const success = { metadata: {}, status: 'Success' };

@@ -149,6 +149,12 @@ export class ContainerProbes {
       const at = worker.next;
       worker.next = at + probePeriodMs(worker.probe);
       const result = await probe(kind, worker.probe, at);
+      // A probe that could not run is thrown away (the worker's `Prober error, throw away the result`): its event
+      // only, no count toward either threshold, so an exec of a missing command never kills the container.
+      if (!result.ok && result.errored) {
+        failed({ kind, at, result });
+        continue;
+      }
       worker.run = worker.last === result.ok ? worker.run + 1 : 1;
       worker.last = result.ok;
       if (!result.ok) failed({ kind, at, result });

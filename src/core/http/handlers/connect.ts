@@ -141,12 +141,12 @@ const present = (o: Record<string, unknown>) => Object.fromEntries(Object.entrie
  * it). Undefined for any other node or port, and for a stopped kubelet,
  * whose node is then looked up and dialed as before.
  */
-async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGetter, listPods: () => Promise<KubeObject[]>, path: string): Promise<Response | undefined> {
+async function proxyToSimulatedKubelet(scope: RequestScope, get: CoreObjectGetter, kubelets: SimulatedKubeletSource, path: string): Promise<Response | undefined> {
   const parsed = splitSchemeNamePort(scope.info.name);
   const node = parsed && (await get('nodes', '', parsed.name));
   if (!parsed || !node || !isSimulatedNode(node) || isKubeletStopped(node)) return undefined;
   if (parsed.port && parsed.port !== (await nodeConnectionInfo(get, parsed.name)).port) return undefined;
-  return serveKubelet({ node, listPods, clock: scope.clock, gates: scope.gates }, scope.request.method, path || '/', queryOf(scope.url));
+  return serveKubelet({ node, listPods: kubelets.listPods, clock: scope.clock, gates: scope.gates, proberResults: kubelets.proberResults }, scope.request.method, path || '/', queryOf(scope.url));
 }
 
 /** kubesim's own kubelets answer nodes/proxy and exec for simulated nodes (simulation/kubeletServer.ts, podExec.ts); pods on them answer the pod and service proxies (simulation/podProxy.ts). */
@@ -165,7 +165,7 @@ export async function connect(scope: RequestScope, get: CoreObjectGetter, kubele
   }
   if (type.resource === 'nodes') {
     await admitConnect(scope, 'NodeProxyOptions', present({ path }));
-    const simulated = kubelets && (await proxyToSimulatedKubelet(scope, get, kubelets.listPods, path));
+    const simulated = kubelets && (await proxyToSimulatedKubelet(scope, get, kubelets, path));
     if (simulated) return simulated;
     throw unreachableBackend('proxy', await nodeProxyLocation(get, info.name));
   }
