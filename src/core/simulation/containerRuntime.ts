@@ -51,7 +51,8 @@ const stepsPerCall = 200_000;
 /** A container's log is kept to its last MiB, as the kubelet rotates it (containerLogMaxSize, smaller here). */
 const maxLogBytes = 1 << 20;
 
-export type ExecSyncResult = { exitCode: number; output: string } | { timedOut: true } | { error: string };
+/** An exec run to its end (`at`: when it exited), past its timeout, or one that could not start. */
+export type ExecSyncResult = { exitCode: number; output: string; at?: number } | { timedOut: true } | { error: string };
 
 /** How the runtime sees a running container for an exec (the kubelet's view of it). */
 export type ViewBuilder = (pod: KubeObject, container: string, startedAt: string) => Promise<ContainerView>;
@@ -349,7 +350,7 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       if (!start.started) return { error: start.error };
       const step = start.process.advance(at + timeoutMs, probeSteps);
       if (!step.exit) return { timedOut: true };
-      return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput) };
+      return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput), at: step.exit.at };
     },
     async termExit(containerID, pod, container, startedAt) {
       const instance = await instanceOf(containerID, pod, container, startedAt);

@@ -32,9 +32,12 @@
  * `CrashLoopBackOff` with its last state (10s, doubling to 5 minutes:
  * containerBackOff.ts).
  *
- * A pod being deleted has all its containers stopped at once (they exit 0
- * on SIGTERM), its final phase written, and is then deleted with grace
- * period 0, as the kubelet's status manager does.
+ * A pod being deleted is stopped as killPod does: each container's preStop
+ * hook, then SIGTERM, on which a process that handles it exits, and SIGKILL
+ * (137) when the deletion's grace period is over; the sidecars after the
+ * containers. The pod shows Terminating (its containers ending one by one)
+ * until the last has ended; then its final phase is written, and it is
+ * deleted with grace period 0, as the kubelet's status manager does.
  */
 import type { ClusterNetwork } from './clusterNetwork';
 import { ContainerProbes, execProbeResult, probeTimeoutMs, runProbe, type ProbeFindings, type ProbeKind, type ProbeResult } from './prober';
@@ -92,6 +95,8 @@ function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undef
   return undefined;
 }
 
+/** SortedContainerStatuses: the kubelet reports containers and ephemeral containers by name (init containers in their order). */
+const sortedByName = (statuses: Obj[]): Obj[] => [...statuses].sort((a, b) => (String(a['name']) < String(b['name']) ? -1 : String(a['name']) > String(b['name']) ? 1 : 0));
 const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 const containerField = (name: unknown) => `spec.containers{${String(name)}}`;
 const initContainerField = (name: unknown) => `spec.initContainers{${String(name)}}`;
@@ -228,6 +233,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const probers = new Map<string, ContainerProbes>();
   /** Containers being killed after a failed probe, by container id: how they end, and whether they are started again. */
   const kills = new Map<string, { exit: { code: number; at: number }; restart: boolean }>();
+  /** The containers of each pod being deleted, by uid: how and when each ends (planStop). */
+  const stopping = new Map<string, Map<string, { code: number; at: number }>>();
   /** The crash-loop back-off of each container, by `uid/name`. */
   const backOff = new ContainerBackOff();
   /** The pod uid of each container id above, to let them go with the pod. */
@@ -307,6 +314,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         puller.forgetPod(uid);
         volumeSyncs.delete(uid);
         backOff.forget(`${uid}/`);
+        stopping.delete(uid);
         proberResults.forgetPod(uid);
         for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
           probers.delete(id);
@@ -327,7 +335,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     if (isKubeletStopped(nodeKv && nodeStore.decode(nodeKv))) return;
     const recorder = recorders.get(node.name)!;
     try {
-      if (pod.metadata.deletionTimestamp) await terminate(pod, node, recorder);
+      if (pod.metadata.deletionTimestamp) await terminate(key, pod, node, recorder);
       else if (!isTerminal(pod)) await run(key, pod, node, recorder);
     } catch (e) {
       // Changed or gone meanwhile: the write's own event brings the pod back.
@@ -396,7 +404,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         hostIPs,
         startTime: now,
         ...(inits.length ? { initContainerStatuses: inits.map((c) => containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false })) } : {}),
-        containerStatuses: containers.map((c) => containerStatus(c, { state: { waiting: { reason: inits.length ? 'PodInitializing' : 'ContainerCreating' } }, ready: false, restartCount: 0, started: false })),
+        containerStatuses: sortedByName(containers.map((c) => containerStatus(c, { state: { waiting: { reason: inits.length ? 'PodInitializing' : 'ContainerCreating' } }, ready: false, restartCount: 0, started: false }))),
       }));
       return;
     }
@@ -478,9 +486,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const restart = isRestartableInitContainer(c) || restartPolicy !== 'Never';
       events.push([field, 'Normal', 'Killing', `Container ${name} failed ${k.kind === 'Liveness' ? 'liveness' : 'startup'} probe${restart ? ', will be restarted' : ''}`]);
       const graceSeconds = Number(k.probe['terminationGracePeriodSeconds'] ?? spec['terminationGracePeriodSeconds'] ?? 30);
-      const term = runtime ? await runtime.termExit(containerID, pod, name, startedAt) : 143;
-      const exit = term !== undefined ? { code: term, at: k.at } : { code: 137, at: k.at + graceSeconds * 1000 };
-      runtime?.stop(containerID, exit.at);
+      const exit = await stopContainer(sandbox, c, containerID, startedAt, graceSeconds, k.at, 143, (reason, message) => events.push([field, 'Warning', reason, message]));
       kills.set(containerID, { exit, restart });
     };
 
@@ -746,8 +752,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       podIP,
       podIPs: [{ ip: podIP }],
       ...(inits.length ? { initContainerStatuses: finalInits } : {}),
-      containerStatuses: next,
-      ...(finalEphemeral.length ? { ephemeralContainerStatuses: finalEphemeral } : {}),
+      containerStatuses: sortedByName(next),
+      ...(finalEphemeral.length ? { ephemeralContainerStatuses: sortedByName(finalEphemeral) } : {}),
     });
     // As the status manager: an unchanged status is not written again.
     if (JSON.stringify(nextStatus) !== JSON.stringify(statusOf(pod))) await writeStatus(pod, nextStatus);
@@ -767,40 +773,145 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     else if (wake !== Infinity) wakeAt(key, wake);
   }
 
-  /** killPod, the final status, then the status manager's delete with grace period 0. */
-  async function terminate(pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
-    const now = formatTime(deps.clock.now());
+  /**
+   * A lifecycle preStop hook run at `at` (the kubelet's runner): an exec in the container, an HTTP GET to
+   * the pod, or a sleep; when it ended (at most limitMs on) and whether it failed.
+   */
+  async function preStop(pod: KubeObject, c: Obj, containerID: string, startedAt: string, hook: Obj, at: number, limitMs: number): Promise<{ ok: boolean; at: number }> {
+    if (isObject(hook['sleep'])) return { ok: true, at: at + Math.min(Number(hook['sleep']['seconds'] ?? 0) * 1000, limitMs) };
+    if (isObject(hook['exec'])) {
+      if (!runtime) return { ok: true, at };
+      const argv = Array.isArray(hook['exec']['command']) ? hook['exec']['command'].map(String) : [];
+      const r = await runtime.execSync(containerID, pod, String(c['name']), startedAt, argv, at, limitMs);
+      // Not done within the grace period: the kubelet stops waiting for it.
+      if ('timedOut' in r) return { ok: true, at: at + limitMs };
+      if ('error' in r) return { ok: false, at };
+      return { ok: r.exitCode === 0, at: Math.min(r.at ?? at, at + limitMs) };
+    }
+    if (isObject(hook['httpGet'])) {
+      const podIP = String(statusOf(pod)['podIP'] ?? '');
+      const r = runProbe(network, pod, podIP, c, { httpGet: hook['httpGet'] }, at);
+      // A lifecycle HTTP hook fails only when no answer comes: any status code is an answer.
+      return { ok: r.ok || / statuscode: \d+$/.test(r.message), at };
+    }
+    return { ok: true, at };
+  }
+
+  /**
+   * killContainer from `at`: the preStop hook first, within the grace period (a failure is a
+   * `FailedPreStopHook` event); then SIGTERM, on which a process that handles it exits (its code), and
+   * SIGKILL (137) once the rest of the grace period is over, at least 2s (minimumGracePeriodInSeconds).
+   * The runtime stops the process then. `withoutRuntime`: the code when no runtime runs processes.
+   */
+  async function stopContainer(pod: KubeObject, c: Obj, containerID: string, startedAt: string, graceSeconds: number, at: number, withoutRuntime: number, warn: (reason: string, message: string) => void): Promise<{ code: number; at: number }> {
+    const hook = isObject(c['lifecycle']) && isObject(c['lifecycle']['preStop']) ? c['lifecycle']['preStop'] : undefined;
+    let sigterm = at;
+    if (hook && graceSeconds > 0) {
+      const ran = await preStop(pod, c, containerID, startedAt, hook, at, graceSeconds * 1000);
+      if (!ran.ok) warn('FailedPreStopHook', 'PreStopHook failed');
+      sigterm = ran.at;
+    }
+    // executePreStopHook's whole seconds come off the grace period.
+    const left = Math.max(graceSeconds - Math.floor((sigterm - at) / 1000), 2);
+    const term = runtime ? await runtime.termExit(containerID, pod, String(c['name']), startedAt) : withoutRuntime;
+    const exit = term !== undefined ? { code: term, at: sigterm } : { code: 137, at: sigterm + left * 1000 };
+    runtime?.stop(containerID, exit.at);
+    return exit;
+  }
+
+  /**
+   * killPod for a pod being deleted, planned when the kubelet first sees the deletion: the containers and
+   * ephemeral containers are stopped at once, each within the deletion's grace period; the sidecars after
+   * them, last to first, each once the one after it has ended, within what is left of it (at least 2s).
+   */
+  async function planStop(pod: KubeObject, recorder: EventRecorder, nowMs: number): Promise<Map<string, { code: number; at: number }>> {
+    const spec = specOf(pod);
+    const status = statusOf(pod);
+    const grace = Number(pod.metadata.deletionGracePeriodSeconds ?? spec['terminationGracePeriodSeconds'] ?? 30);
+    const plan = new Map<string, { code: number; at: number }>();
+    const stop = async (c: Obj, was: Obj | undefined, field: string, at: number, graceSeconds: number) => {
+      const running = runningOf(was);
+      if (!running) return undefined;
+      const containerID = String(was!['containerID']);
+      recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, field);
+      const exit = await stopContainer(pod, c, containerID, String(running['startedAt']), graceSeconds, at, 0, (reason, message) => recorder.event(pod, 'Warning', reason, message, field));
+      plan.set(containerID, exit);
+      return exit;
+    };
+    let mainsEnd = nowMs;
+    for (const [specs, statuses, field] of [[spec['containers'], status['containerStatuses'], containerField], [spec['ephemeralContainers'], status['ephemeralContainerStatuses'], ephemeralContainerField]] as const) {
+      const previous = statusesByName(statuses);
+      for (const c of objectsOf(specs)) {
+        const exit = await stop(c, previous.get(String(c['name'])), field(c['name']), nowMs, grace);
+        if (exit) mainsEnd = Math.max(mainsEnd, exit.at);
+      }
+    }
+    const previousInits = statusesByName(status['initContainerStatuses']);
+    let at = mainsEnd;
+    for (const c of [...objectsOf(spec['initContainers'])].reverse().filter(isRestartableInitContainer)) {
+      const exit = await stop(c, previousInits.get(String(c['name'])), initContainerField(c['name']), at, Math.max(grace - Math.floor((at - nowMs) / 1000), 2));
+      if (exit) at = Math.max(at, exit.at);
+    }
+    return plan;
+  }
+
+  /**
+   * A pod being deleted: its containers stopped as planStop plans (each status terminated once its process
+   * has ended; the pod shows Terminating meanwhile), then the final status, then the status manager's delete
+   * with grace period 0.
+   */
+  async function terminate(key: string, pod: KubeObject, node: SimulatedNode, recorder: EventRecorder): Promise<void> {
+    const nowMs = deps.clock.now().getTime();
+    const now = formatTime(new Date(nowMs));
+    const uid = pod.metadata.uid ?? '';
     if (!isTerminal(pod) && statusOf(pod)['startTime']) {
       const spec = specOf(pod);
       const status = statusOf(pod);
-      // Every container is stopped: the containers and ephemeral containers, then the sidecars last to first.
-      const kill = (specs: Obj[], statuses: unknown, field: (name: unknown) => string, started: boolean | undefined, only: (c: Obj) => boolean, all: boolean) => {
+      let plan = stopping.get(uid);
+      if (!plan) stopping.set(uid, (plan = await planStop(pod, recorder, nowMs)));
+      let pending = Infinity;
+      const settle = (specs: Obj[], statuses: unknown, started: boolean | undefined, only: (c: Obj) => boolean, all: boolean) => {
         const previous = statusesByName(statuses);
         return specs.flatMap((c) => {
           const was = previous.get(String(c['name']));
           if (!only(c)) return was ? [was] : [];
           if (!was && !all) return [];
           if (isTerminatedStatus(was)) return [was!];
-          if (runningOf(was)) {
-            runtime?.stop(String(was!['containerID']), Date.parse(now));
-            recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c['name']}`, field(c['name']));
+          const running = runningOf(was);
+          const exit = running ? plan.get(String(was!['containerID'])) : undefined;
+          if (!running || !exit) return [stoppedStatus(c, was, now, started)];
+          if (exit.at > nowMs) {
+            pending = Math.min(pending, exit.at);
+            return [was!];
           }
-          return [stoppedStatus(c, was, now, started)];
+          const terminated = { exitCode: exit.code, reason: exit.code === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(exit.at)), containerID: was!['containerID'] };
+          return [{ ...was!, state: { terminated }, ready: false, ...(started === undefined ? {} : { started }) }];
         });
       };
-      const next = kill(objectsOf(spec['containers']), status['containerStatuses'], containerField, false, () => true, true);
-      const ephemeral = kill(objectsOf(spec['ephemeralContainers']), status['ephemeralContainerStatuses'], ephemeralContainerField, undefined, () => true, false);
-      const initStatuses = kill([...objectsOf(spec['initContainers'])].reverse(), status['initContainerStatuses'], initContainerField, false, isRestartableInitContainer, false).reverse();
+      const next = settle(objectsOf(spec['containers']), status['containerStatuses'], false, () => true, true);
+      const ephemeral = settle(objectsOf(spec['ephemeralContainers']), status['ephemeralContainerStatuses'], undefined, () => true, false);
+      const initStatuses = settle(objectsOf(spec['initContainers']), status['initContainerStatuses'], false, isRestartableInitContainer, false);
+      const statuses = {
+        ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
+        containerStatuses: sortedByName(next),
+        ...(ephemeral.length ? { ephemeralContainerStatuses: sortedByName(ephemeral) } : {}),
+      };
+      if (pending !== Infinity) {
+        // Terminating: what has ended so far, and a look again at the next end.
+        const during = { ...status, ...statuses };
+        if (JSON.stringify(during) !== JSON.stringify(status)) await writeStatus(pod, during);
+        wakeAt(key, pending);
+        return;
+      }
       const succeeded = next.every((s) => ((stateOf(s)['terminated'] as Obj)['exitCode'] ?? 1) === 0);
       await writeStatus(pod, podStatus(pod, {
         phase: succeeded ? 'Succeeded' : 'Failed',
         conditions: podConditions(pod, { sandbox: false, initialized: true, unready: [], completed: true }, now),
-        ...(initStatuses.length ? { initContainerStatuses: initStatuses } : {}),
-        containerStatuses: next,
-        ...(ephemeral.length ? { ephemeralContainerStatuses: ephemeral } : {}),
+        ...statuses,
       }));
       return; // The write brings the pod back for its delete.
     }
+    stopping.delete(uid);
     releaseIP(node.name, pod.metadata.uid);
     // Sent once: a pod held by finalizers keeps its zero grace period until they go.
     if (pod.metadata.deletionGracePeriodSeconds === 0) return;

@@ -240,6 +240,7 @@ describe('the simulated kubelet through nodes/proxy', () => {
     }
     expect(tally).toEqual({ 'Liveness probe errored: rpc error: code = Unknown desc = failed to exec in container: failed to start exec "…": …': 5, 'Readiness probe failed: ': 3 });
     expect((await s.json('DELETE', `${ns}/pods/probed`)).status).toBe(200);
+    s.clock.advance(30_000);
     await eventually(async () => (await s.json('GET', `${ns}/pods/probed`)).status, (c) => c === 404, 'probed deleted');
     expect(await counts()).toEqual({});
   });

@@ -127,6 +127,8 @@ describe('volumes shared by mount', () => {
     await running(s, 'first');
     await exec(s, 'first', ['sh', '-c', 'echo kept > /data/f; echo node > /host/h; echo gone > /scratch/s']);
     expect((await s.json('DELETE', `${ns}/pods/first`)).status).toBe(200);
+    // sleep as PID 1 ignores SIGTERM: killed once the 30s grace period is over.
+    s.clock.advance(30_000);
     await eventually(async () => (await s.json('GET', `${ns}/pods/first`)).status, (st) => st === 404, 'the first pod gone');
     await create(s, podOf('second'));
     await running(s, 'second');
@@ -174,7 +176,7 @@ describe('volumes shared by mount', () => {
         ],
       },
     });
-    const pod = await eventually(() => getPod(s, 'two-containers'), (p) => p?.status?.containerStatuses?.[1]?.state?.terminated?.reason === 'Completed', 'the debian container done');
+    const pod = await eventually(() => getPod(s, 'two-containers'), (p) => p?.status?.containerStatuses?.find((c: any) => c.name === 'debian-container')?.state?.terminated?.reason === 'Completed', 'the debian container done');
     expect(pod.status.phase).toBe('Running');
     // The nginx image has no curl (the docs install it): the API server's proxy to the pod asks nginx instead.
     const page = await s.request('GET', `${ns}/pods/two-containers/proxy/`);

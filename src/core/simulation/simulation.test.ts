@@ -263,6 +263,78 @@ describe('simulated nodes', () => {
     expect(events.find((e) => e.reason === 'Killing')).toMatchObject({ type: 'Normal', message: 'Stopping container app', involvedObject: { uid: running.metadata.uid, fieldPath: 'spec.containers{app}' } });
   });
 
+  it('a deleted pod terminates gracefully: preStop hooks, then SIGTERM; what ignores it is killed (137) when the grace period ends; the pod shows Terminating meanwhile', async () => {
+    const s = await cluster(1);
+    const step = async (ms: number) => {
+      for (let done = 0; done < ms; done += 1_000) {
+        s.clock.advance(1_000);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    await s.json('POST', `${ns}/pods`, {
+      body: pod('graceful', {
+        terminationGracePeriodSeconds: 20,
+        containers: [
+          // nginx exits 0 on SIGTERM, after its preStop sleep.
+          { name: 'web', image: 'nginx:1.27', lifecycle: { preStop: { sleep: { seconds: 5 } } } },
+          // sleep as PID 1 ignores SIGTERM; its preStop exec fails (a FailedPreStopHook event).
+          { name: 'sleeper', image: 'busybox:1.36', command: ['sleep', '3600'], lifecycle: { preStop: { exec: { command: ['sh', '-c', 'exit 3'] } } } },
+          // A shell that traps SIGTERM ends with its handler's code, after a preStop exec that takes 2s.
+          { name: 'trapper', image: 'busybox:1.36', command: ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"], lifecycle: { preStop: { exec: { command: ['sleep', '2'] } } } },
+        ],
+      }),
+    });
+    const running = await eventually(() => getPod(s, 'graceful'), (p) => p?.status?.containerStatuses?.every((c: any) => c.state.running), 'graceful running');
+    const start = s.clock.now().getTime();
+    const deleted = await s.json('DELETE', `${ns}/pods/graceful`);
+    expect(deleted.body.metadata.deletionGracePeriodSeconds).toBe(20);
+    const state = (p: any, name: string) => p.status.containerStatuses.find((c: any) => c.name === name).state;
+    const at = (ms: number) => new Date(start + ms).toISOString().replace('.000Z', 'Z');
+    await step(3_000);
+    // Terminating: trapper's hook ended at 2s, then SIGTERM ended it; the others still run.
+    let p = await eventually(() => getPod(s, 'graceful'), (x) => !!state(x, 'trapper').terminated, 'trapper ended');
+    expect(p.metadata.deletionTimestamp).toBeDefined();
+    expect(p.status.phase).toBe('Running');
+    expect(state(p, 'trapper').terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: at(2_000) });
+    expect(state(p, 'web').running).toBeDefined();
+    expect(state(p, 'sleeper').running).toBeDefined();
+    await step(3_000);
+    p = await eventually(() => getPod(s, 'graceful'), (x) => !!state(x, 'web').terminated, 'web ended');
+    expect(state(p, 'web').terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: at(5_000) });
+    expect(state(p, 'sleeper').running).toBeDefined();
+    // The sleeper holds the pod until its SIGKILL at 20s; then the final status and the delete.
+    await step(13_000);
+    expect((await getPod(s, 'graceful')).status.phase).toBe('Running');
+    const watch = await s.watch(`${ns}/pods?watch=true&fieldSelector=metadata.name%3Dgraceful&resourceVersion=${(await getPod(s, 'graceful')).metadata.resourceVersion}`);
+    await step(2_000);
+    let last: any;
+    for (let e = await watch.next(); e; e = e.type === 'DELETED' ? undefined : await watch.next()) last = e.object;
+    watch.close();
+    expect(last.status.phase).toBe('Failed');
+    expect(state(last, 'sleeper').terminated).toMatchObject({ exitCode: 137, reason: 'Error', finishedAt: at(20_000) });
+    const events = (await eventsOf(s, 'graceful')).filter((e) => ['Killing', 'FailedPreStopHook'].includes(e.reason)).map((e) => [e.involvedObject.fieldPath, e.type, e.reason, e.message]);
+    expect(events).toEqual(expect.arrayContaining([
+      ['spec.containers{web}', 'Normal', 'Killing', 'Stopping container web'],
+      ['spec.containers{sleeper}', 'Normal', 'Killing', 'Stopping container sleeper'],
+      ['spec.containers{sleeper}', 'Warning', 'FailedPreStopHook', 'PreStopHook failed'],
+      ['spec.containers{trapper}', 'Normal', 'Killing', 'Stopping container trapper'],
+    ]));
+    expect(events).toHaveLength(4);
+    expect(running.metadata.uid).toBe(last.metadata.uid);
+  });
+
+  it('a delete\'s own grace period overrides the pod\'s: --grace-period=3 kills a sleep after 3s', async () => {
+    const s = await cluster(1);
+    await s.json('POST', `${ns}/pods`, { body: pod('quick', { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] }) });
+    await eventually(() => getPod(s, 'quick'), phaseIs('Running'), 'quick running');
+    expect((await s.json('DELETE', `${ns}/pods/quick`, { body: { gracePeriodSeconds: 3 } })).body.metadata.deletionGracePeriodSeconds).toBe(3);
+    s.clock.advance(2_000);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await s.json('GET', `${ns}/pods/quick`)).status).toBe(200);
+    s.clock.advance(1_000);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/quick`)).status, (st) => st === 404, 'quick gone');
+  });
+
   it('a stopped kubelet: the node turns Unknown and tainted, its pods NotReady, evicted after their 300s toleration and replaced elsewhere; started again, it ends them', async () => {
     const s = await cluster(2);
     const merge = { 'content-type': 'application/merge-patch+json' };
@@ -424,6 +496,8 @@ describe('ephemeral and sidecar containers', () => {
     await debug(s, 'web', 'debugger-abc');
     await eventually(() => getPod(s, 'web'), (p) => p.status?.ephemeralContainerStatuses?.[0]?.state?.running, 'the debugger running');
     expect((await s.json('DELETE', `${ns}/pods/web`)).status).toBe(200);
+    // The debugger's shell is its container's PID 1 and ignores SIGTERM: killed when the 30s grace period ends.
+    s.clock.advance(30_000);
     await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).status, (st) => st === 404, 'web gone');
     const killing = (await eventsOf(s, 'web')).filter((e) => e.reason === 'Killing');
     expect(killing.map((e) => e.involvedObject.fieldPath)).toEqual(['spec.containers{app}', 'spec.ephemeralContainers{debugger-abc}']);

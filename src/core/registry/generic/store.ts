@@ -718,7 +718,7 @@ export class Store {
         if (admitted) await admitted;
         ({ next, finish } = this.prepareUpdate(next, current, ctx));
         await this.admission?.validate({ operation: 'UPDATE', object: next, oldObject: current, dryRun: !!options.dryRun, subresource: options.subresource ?? '', user: this.requestUser });
-        if (this.shouldDeleteDuringUpdate(next)) {
+        if (this.shouldDeleteDuringUpdate(next, current)) {
           if (options.dryRun) {
             this.traceWrite('delete', key, kv!.modRevision, undefined, `dry run: ${key} not deleted`);
             return { object: next, created: false };
@@ -881,8 +881,13 @@ export class Store {
     return [...(obj.metadata.finalizers ?? []), ...(this.strategy.deletionFinalizers?.(obj) ?? [])];
   }
 
-  private shouldDeleteDuringUpdate(obj: KubeObject): boolean {
-    return !!obj.metadata.deletionTimestamp && this.pendingFinalizers(obj).length === 0;
+  /**
+   * shouldDeleteDuringUpdate: an update that takes the last finalizer off an object marked for deletion with
+   * a zero grace period deletes it. One that never had finalizers (a pod in its grace period, whose kubelet
+   * writes its status) is only updated.
+   */
+  private shouldDeleteDuringUpdate(obj: KubeObject, old: KubeObject): boolean {
+    return !!old.metadata.deletionTimestamp && old.metadata.deletionGracePeriodSeconds === 0 && this.pendingFinalizers(old).length > 0 && this.pendingFinalizers(obj).length === 0;
   }
 
   /**
