@@ -62,6 +62,27 @@ describe('deletion lifecycle', () => {
     expect((await t.json('GET', `${path}/f`)).status).toBe(404);
   });
 
+  it('[API-DEL-017] a pod in its grace period is only updated by a status write, and removing a finalizer during it keeps it until the grace period\'s delete', async () => {
+    const t = await newTestServer();
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = (name: string, finalizers?: string[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, ...(finalizers ? { finalizers } : {}) }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] } });
+    await t.json('POST', pods, { body: pod('plain') });
+    await t.json('POST', pods, { body: pod('held', ['example.com/hold']) });
+    for (const name of ['plain', 'held']) expect((await t.json('DELETE', `${pods}/${name}`)).body.metadata.deletionGracePeriodSeconds).toBe(30);
+    // The kubelet reports a container ending while the pod terminates: an update, not the delete.
+    const status = await t.json('PATCH', `${pods}/plain/status`, { body: { status: { phase: 'Running', message: 'stopping' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(status.status).toBe(200);
+    expect((await t.json('GET', `${pods}/plain`)).body.status.message).toBe('stopping');
+    const unheld = await t.json('PATCH', `${pods}/held`, { body: { metadata: { finalizers: [] } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(unheld.status).toBe(200);
+    expect((await t.json('GET', `${pods}/held`)).body.metadata.deletionTimestamp).toBeTruthy();
+    // The kubelet's delete with grace period 0 ends each.
+    for (const name of ['plain', 'held']) {
+      expect((await t.json('DELETE', `${pods}/${name}`, { body: options({ gracePeriodSeconds: 0 }) })).status).toBe(200);
+      expect((await t.json('GET', `${pods}/${name}`)).status).toBe(404);
+    }
+  });
+
   it('new finalizers cannot be added to a terminating object', async () => {
     const t = await newTestServer();
     await t.json('POST', path, { body: cm('f', ['a.example/x']) });
