@@ -16,8 +16,8 @@ import { clusterDnsIP, clusterDomain } from './clusterDns';
 
 type Obj = Record<string, unknown>;
 
-/** A file's bytes and mode, or a directory. */
-export type FsEntry = { type: 'file'; content: Uint8Array; mode: number } | { type: 'dir'; mode: number };
+/** A file's bytes and mode, a directory, or a symlink (its mode always 0777, as Linux shows it). */
+export type FsEntry = { type: 'file'; content: Uint8Array; mode: number } | { type: 'dir'; mode: number } | { type: 'link'; target: string; mode: number };
 
 export interface ContainerView {
   container: string;
@@ -72,7 +72,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);

@@ -39,7 +39,7 @@ export function followedVolumes(pod: KubeObject): Obj[] {
 }
 
 const sameEntry = (a: FsEntry | undefined, b: FsEntry): boolean =>
-  a !== undefined && a.type === b.type && a.mode === b.mode && (a.type === 'dir' || (b.type === 'file' && a.content.length === b.content.length && a.content.every((x, i) => x === b.content[i])));
+  a !== undefined && a.type === b.type && a.mode === b.mode && (a.type !== 'file' || (b.type === 'file' && a.content.length === b.content.length && a.content.every((x, i) => x === b.content[i])));
 
 /**
  * Writes a volume's new files into its store at the sync's time, or just
