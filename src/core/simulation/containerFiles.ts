@@ -349,5 +349,8 @@ export function containerFilesystem(view: ContainerView, volumes: (volume: strin
     ensureDir(store, root);
     mounts.push({ path: m.path, store, root, readOnly: m.readOnly });
   }
-  return new ContainerFilesystem(new FileStore(view.files), mounts, readOnlyPaths, view.env);
+  // A volume the kubelet writes is its store's: the layer does without its files (and their symlinks).
+  const seeded = (view.mounts ?? []).filter((m) => m.seeded).map((m) => m.path);
+  const layer = seeded.length ? new Map([...view.files].filter(([p]) => !seeded.some((m) => under(p, m)))) : view.files;
+  return new ContainerFilesystem(new FileStore(layer), mounts, readOnlyPaths, view.env);
 }
