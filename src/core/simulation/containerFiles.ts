@@ -8,7 +8,8 @@
  * them); a configMap, secret, downwardAPI or projected volume mounted whole
  * is the pod's too, written only by the kubelet (volumeRefresh.ts: its files
  * follow their sources); such a volume, and any `readOnly` mount, cannot be
- * written (EROFS).
+ * written (EROFS). A path is looked up as the kernel does, through the
+ * symlinks on it (the kubelet's atomic writer makes them).
  *
  * Each store keeps its writes with their times (fileStore.ts), and each
  * process reads at its own clock; a command about to touch files first
@@ -100,6 +101,11 @@ export class ContainerFilesystem {
     return new ProcessFiles(this, clock);
   }
 
+  /** Whether a store of the run has ever held a symlink (only then do paths need resolving). */
+  get hasLinks(): boolean {
+    return this.layer.holdsLinks || this.mounts.some((m) => m.store.holdsLinks);
+  }
+
   /** Where a path lives: its store and its path there, and whether it can be written. */
   route(path: string): { store: FileStore; path: string; readOnly: boolean; mount?: Mount } {
     for (const m of this.mounts) {
@@ -129,26 +135,51 @@ export class ProcessFiles extends Map<string, FsEntry> {
     return new ProcessFiles(this.fs, () => at);
   }
 
-  /** Whether a write to the path fails with EROFS. */
+  /** Whether a write to the path (where its symlinks lead) fails with EROFS. */
   isReadOnly(path: string): boolean {
-    return this.fs.route(path).readOnly;
+    return this.fs.route(this.resolve(path, true) ?? path).readOnly;
   }
 
-  override get(path: string): FsEntry | undefined {
+  /** The entry at a path with no symlink on it. */
+  private entry(path: string): FsEntry | undefined {
     const r = this.fs.route(path);
     const at = this.clock();
     r.store.catchUp(at);
     return r.store.get(r.path, at);
   }
 
+  /** The path its symlinks lead to (its last name's too when `followLast`); undefined when they loop. */
+  resolve(path: string, followLast: boolean): string | undefined {
+    if (!this.fs.hasLinks) return path;
+    // Only a store that has held a symlink can have one on the way.
+    return resolveLinks((p) => (this.fs.route(p).store.holdsLinks ? this.entry(p) : undefined), path, followLast);
+  }
+
+  /** lstat: the entry at a path, a symlink at its end as it is. */
+  lstat(path: string): FsEntry | undefined {
+    const real = this.resolve(path, false);
+    return real === undefined ? undefined : this.entry(real);
+  }
+
+  /** stat: the entry a path leads to, through its symlinks. */
+  override get(path: string): FsEntry | undefined {
+    const real = this.resolve(path, true);
+    return real === undefined ? undefined : this.entry(real);
+  }
+
   override has(path: string): boolean {
     return this.get(path) !== undefined;
   }
 
-  /** A write to a read-only path is dropped (the tools check isReadOnly first and report EROFS). */
+  /**
+   * A write to a read-only path is dropped (the tools check isReadOnly
+   * first and report EROFS). A symlink is made at the path itself; other
+   * writes go where a symlink at its end leads.
+   */
   override set(path: string, entry: FsEntry): this {
-    const r = this.fs.route(path);
-    if (!r.readOnly) r.store.put(r.path, entry, this.clock());
+    const real = this.resolve(path, entry.type !== 'link');
+    const r = real === undefined ? undefined : this.fs.route(real);
+    if (r && !r.readOnly) r.store.put(r.path, entry, this.clock());
     return this;
   }
 
@@ -157,9 +188,12 @@ export class ProcessFiles extends Map<string, FsEntry> {
     return this.fs.mounts.some((m) => m.path === path);
   }
 
+  /** Removes the path's entry (a symlink itself, not what it leads to). */
   override delete(path: string): boolean {
-    const r = this.fs.route(path);
-    if (r.readOnly || this.isMountPoint(path) || !this.has(path)) return false;
+    const real = this.resolve(path, false);
+    if (real === undefined || this.isMountPoint(real) || !this.entry(real)) return false;
+    const r = this.fs.route(real);
+    if (r.readOnly) return false;
     r.store.put(r.path, undefined, this.clock());
     return true;
   }
@@ -205,6 +239,43 @@ export class ProcessFiles extends Map<string, FsEntry> {
     for (const [k, v] of this.entries()) fn(v, k, this);
   }
 }
+
+/** How many symlinks a lookup goes through before it fails with ELOOP (the kernel's MAXSYMLINKS). */
+const maxSymlinks = 40;
+
+/**
+ * The kernel's path lookup: the path with each symlink on it replaced by
+ * its target (relative to the symlink's directory), its last name's too
+ * when `followLast`; undefined when the symlinks loop. `lstat` reads one
+ * path with no symlink on it.
+ */
+export function resolveLinks(lstat: (path: string) => FsEntry | undefined, path: string, followLast: boolean): string | undefined {
+  let rest = path.split('/').filter((s) => s && s !== '.');
+  let done = '';
+  for (let hops = 0; rest.length; ) {
+    const name = rest.shift()!;
+    if (name === '..') {
+      done = done.slice(0, done.lastIndexOf('/'));
+      continue;
+    }
+    const next = `${done}/${name}`;
+    const e = lstat(next);
+    if (e?.type !== 'link' || (!rest.length && !followLast)) {
+      done = next;
+      continue;
+    }
+    if (++hops > maxSymlinks) return undefined;
+    if (e.target.startsWith('/')) done = '';
+    rest = [...e.target.split('/').filter((s) => s && s !== '.'), ...rest];
+  }
+  return done || '/';
+}
+
+/** lstat on these files: a symlink at the path's end as it is (a plain map of files is read as it is). */
+export const lstat = (files: ReadonlyMap<string, FsEntry>, path: string): FsEntry | undefined => (files instanceof ProcessFiles ? files.lstat(path) : files.get(path));
+
+/** realpath: the path with every symlink on it resolved; undefined when they loop. */
+export const realPath = (files: ReadonlyMap<string, FsEntry>, path: string): string | undefined => (files instanceof ProcessFiles ? files.resolve(path, true) : path);
 
 /** Whether writing a path of these files fails with EROFS (a plain map of files never does). */
 export const isReadOnly = (files: ReadonlyMap<string, FsEntry>, path: string): boolean => files instanceof ProcessFiles && files.isReadOnly(path);
@@ -278,5 +349,8 @@ export function containerFilesystem(view: ContainerView, volumes: (volume: strin
     ensureDir(store, root);
     mounts.push({ path: m.path, store, root, readOnly: m.readOnly });
   }
-  return new ContainerFilesystem(new FileStore(view.files), mounts, readOnlyPaths, view.env);
+  // A volume the kubelet writes is its store's: the layer does without its files (and their symlinks).
+  const seeded = (view.mounts ?? []).filter((m) => m.seeded).map((m) => m.path);
+  const layer = seeded.length ? new Map([...view.files].filter(([p]) => !seeded.some((m) => under(p, m)))) : view.files;
+  return new ContainerFilesystem(new FileStore(layer), mounts, readOnlyPaths, view.env);
 }

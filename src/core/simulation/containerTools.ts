@@ -13,11 +13,11 @@ import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
-import { chmod, cp, find, mv } from './fileTools';
+import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
 import { kill, ps } from './processTools';
-import { isMountPoint, isReadOnly } from './containerFiles';
+import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
 
 /** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
 export const erofs = 'Read-only file system';
@@ -118,7 +118,7 @@ function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => st
     if (!e) {
       ctx.err(report(f));
       failed = true;
-    } else if (e.type === 'dir') {
+    } else if (e.type !== 'file') {
       ctx.err(`${ctx.name}: read error: Is a directory\n`);
       failed = true;
     } else texts.push({ name: f, text: decoder.decode(e.content) });
@@ -154,9 +154,10 @@ export function options(args: string[], withValue = ''): { flags: Set<string>; v
 
 // ---- files and identity
 
-/** The names directly in a directory, sorted. */
+/** The names directly in a directory (where the symlinks on its path lead), sorted. */
 export function children(files: ReadonlyMap<string, FsEntry>, dir: string): string[] {
-  const prefix = dir === '/' ? '/' : dir + '/';
+  const real = realPath(files, dir) ?? dir;
+  const prefix = real === '/' ? '/' : real + '/';
   const out: string[] = [];
   for (const p of files.keys()) if (p !== '/' && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')) out.push(p.slice(prefix.length));
   return out.sort();
@@ -164,7 +165,7 @@ export function children(files: ReadonlyMap<string, FsEntry>, dir: string): stri
 
 function modeString(e: FsEntry): string {
   const bits = 'rwxrwxrwx';
-  let s = e.type === 'dir' ? 'd' : '-';
+  let s = e.type === 'dir' ? 'd' : e.type === 'link' ? 'l' : '-';
   for (let i = 0; i < 9; i++) s += e.mode & (1 << (8 - i)) ? bits[i] : '-';
   if (e.mode & 0o1000) s = s.slice(0, 9) + (e.mode & 1 ? 't' : 'T');
   return s;
@@ -177,36 +178,43 @@ const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 /** A uid as ls and ps show it (the images here name only root). */
 export const userName = (id: number) => (id === 0 ? 'root' : String(id));
 
-/** busybox `ls -l`'s line for one entry. */
+/** busybox `ls -l`'s line for one entry (a symlink's size is its target's length, shown after `->`). */
 function longLine(e: FsEntry, name: string, mtime: Date): string {
-  const size = e.type === 'file' ? e.content.byteLength : 4096;
+  const size = e.type === 'file' ? e.content.byteLength : e.type === 'link' ? encoder.encode(e.target).byteLength : 4096;
   const links = e.type === 'dir' ? 2 : 1;
   const date = `${months[mtime.getUTCMonth()]} ${String(mtime.getUTCDate()).padStart(2)} ${String(mtime.getUTCHours()).padStart(2, '0')}:${String(mtime.getUTCMinutes()).padStart(2, '0')}`;
-  return `${modeString(e)} ${String(links).padStart(4)} ${userName(0).padEnd(8)} ${userName(0).padEnd(8)} ${String(size).padStart(9)} ${date} ${name}`;
+  return `${modeString(e)} ${String(links).padStart(4)} ${userName(0).padEnd(8)} ${userName(0).padEnd(8)} ${String(size).padStart(9)} ${date} ${name}${e.type === 'link' ? ` -> ${e.target}` : ''}`;
 }
 
+/**
+ * busybox ls: -l long lines, -a every name (`.` and `..` too), -A all but
+ * those (a name starting with `.` is hidden otherwise), -L symlinks
+ * followed. A symlink named on the command line is followed unless -l
+ * shows it (or a trailing slash names its directory).
+ */
 const ls: Tool = (args, ctx) => {
-  let long = false;
-  let all = false;
+  const flags = new Set<string>();
   const paths: string[] = [];
   for (const a of args) {
     if (a.startsWith('-') && a.length > 1) {
       for (const f of a.slice(1)) {
-        if (f === 'l') long = true;
-        else if (f === 'a') all = true;
-        else if (f !== '1') {
+        if (!'laAL1'.includes(f)) {
           ctx.err(`ls: unrecognized option: ${f}\n`);
           return 1;
         }
+        flags.add(f);
       }
     } else paths.push(a);
   }
+  const long = flags.has('l');
+  const stat = (path: string, follow: boolean) => (follow ? ctx.files.get(path) : lstat(ctx.files, path));
   if (!paths.length) paths.push('.');
   let code = 0;
   const fileArgs: string[] = [];
   const dirArgs: string[] = [];
   for (const p of paths) {
-    const e = ctx.files.get(resolvePath(ctx.cwd, p));
+    // A trailing slash names the directory a symlink leads to.
+    const e = stat(resolvePath(ctx.cwd, p), flags.has('L') || !long || p.endsWith('/'));
     if (!e) {
       ctx.err(`ls: ${p}: No such file or directory\n`);
       code = 1;
@@ -214,16 +222,22 @@ const ls: Tool = (args, ctx) => {
     else fileArgs.push(p);
   }
   const now = new Date(ctx.now());
-  const line = (path: string, name: string) => (long ? longLine(ctx.files.get(path)!, name, now) : name);
-  for (const f of fileArgs) ctx.out(line(resolvePath(ctx.cwd, f), f) + '\n');
+  const line = (path: string, name: string, follow: boolean) => {
+    const e = stat(path, follow);
+    return long && e ? longLine(e, name, now) : name;
+  };
+  for (const f of fileArgs) ctx.out(line(resolvePath(ctx.cwd, f), f, flags.has('L')) + '\n');
   dirArgs.forEach((d, i) => {
     const dir = resolvePath(ctx.cwd, d);
     if (paths.length > 1) ctx.out(`${fileArgs.length || i ? '\n' : ''}${d}:\n`);
-    if (all) {
-      ctx.out(line(dir, '.') + '\n');
-      ctx.out(line(parentOf(dir), '..') + '\n');
+    if (flags.has('a')) {
+      ctx.out(line(dir, '.', true) + '\n');
+      ctx.out(line(parentOf(dir), '..', true) + '\n');
     }
-    for (const n of children(ctx.files, dir)) ctx.out(line(dir === '/' ? `/${n}` : `${dir}/${n}`, n) + '\n');
+    for (const n of children(ctx.files, dir)) {
+      if (n.startsWith('.') && !flags.has('a') && !flags.has('A')) continue;
+      ctx.out(line(dir === '/' ? `/${n}` : `${dir}/${n}`, n, flags.has('L')) + '\n');
+    }
   });
   return code;
 };
@@ -240,7 +254,7 @@ function* cat(args: string[], ctx: ToolContext): Run<number> {
     if (!e) {
       ctx.err(`cat: can't open '${a}': No such file or directory\n`);
       code = 1;
-    } else if (e.type === 'dir') {
+    } else if (e.type !== 'file') {
       ctx.err('cat: read error: Is a directory\n');
       code = 1;
     } else ctx.out(decoder.decode(e.content));
@@ -389,7 +403,8 @@ const rm: Tool = (args, ctx) => {
   let code = 0;
   for (const f of o.rest) {
     const path = resolvePath(ctx.cwd, f);
-    const e = ctx.files.get(path);
+    // A symlink is removed itself, never what it leads to.
+    const e = lstat(ctx.files, path);
     if (!e) {
       if (!o.flags.has('f')) {
         ctx.err(`rm: can't remove '${f}': No such file or directory\n`);
@@ -1104,8 +1119,8 @@ export function testExpression(args: string[], ctx: ToolContext, bracket: boolea
       const e = file(v);
       return !!e && (e.type === 'dir' || (e.mode & 0o111) !== 0);
     },
-    '-h': () => false,
-    '-L': () => false,
+    '-h': (v) => lstat(ctx.files, resolvePath(ctx.cwd, v))?.type === 'link',
+    '-L': (v) => lstat(ctx.files, resolvePath(ctx.cwd, v))?.type === 'link',
     '-t': () => false,
   };
   const binary: Record<string, (a: string, b: string) => boolean> = {
@@ -1293,6 +1308,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['printf', printf],
   ['ps', ps],
   ['pwd', (_a, ctx) => (ctx.out(ctx.cwd + '\n'), 0)],
+  ['readlink', readlink],
   ['rm', rm],
   ['sed', sed],
   ['seq', seq],

@@ -13,11 +13,12 @@ import { nodeCapacity } from './nodes';
 import { imageFor, type SimulatedImage } from './image';
 import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, clusterDomain } from './clusterDns';
+import { atomicLayout } from './atomicWriter';
 
 type Obj = Record<string, unknown>;
 
-/** A file's bytes and mode, or a directory. */
-export type FsEntry = { type: 'file'; content: Uint8Array; mode: number } | { type: 'dir'; mode: number };
+/** A file's bytes and mode, a directory, or a symlink (its mode always 0777, as Linux shows it). */
+export type FsEntry = { type: 'file'; content: Uint8Array; mode: number } | { type: 'dir'; mode: number } | { type: 'link'; target: string; mode: number };
 
 export interface ContainerView {
   container: string;
@@ -52,8 +53,9 @@ export interface VolumeMount {
   readOnly: boolean;
   /**
    * A volume the kubelet writes (configMap, secret, downwardAPI, projected):
-   * its first files are the view's under `path`; the kubelet rewrites them
-   * as their sources change (volumeRefresh.ts).
+   * its first files are the view's under `path`, in the atomic writer's
+   * layout (atomicWriter.ts); the kubelet rewrites them as their sources
+   * change (volumeRefresh.ts).
    */
   seeded?: boolean;
 }
@@ -72,7 +74,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
@@ -295,6 +297,9 @@ export type VolumeFilesSource = Pick<ContainerViewSource, 'get'> & Partial<Pick<
 /** Whether the kubelet writes the volume's files (atomic writer) rather than mounting shared ones. */
 export const isKubeletWritten = (volume: Obj): boolean => ['configMap', 'secret', 'downwardAPI', 'projected'].some((k) => isObject(volume[k]));
 
+/** The directory of a volume the kubelet writes: a configMap's an emptyDir on disk (0777), the others' on tmpfs (Medium: Memory), whose root is 1777. */
+const kubeletVolumeRootMode = (volume: Obj): number => (isObject(volume['configMap']) ? 0o777 : 0o1777);
+
 /** keyToPath: the items chosen (in their order, with their paths and modes) or every key. */
 function projectKeys(data: Map<string, Uint8Array>, items: Obj[], mode: number): MountedFile[] {
   if (!items.length) return [...data].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => ({ path: k, content: v, mode }));
@@ -498,10 +503,12 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
       }
       continue;
     }
-    // Mounted whole, the volume's files are the pod's (every container mounting it shares them) and follow their sources.
-    mounts[mounts.length - 1] = { path: mountPath, volume: kubeletVolumeName(pod, str(m['name'])), subPath, readOnly: true, seeded: true };
-    addDir(files, mountPath, 0o755);
-    for (const f of mounted) addFile(files, `${mountPath}/${f.path}`, f.content, f.mode);
+    // Mounted whole, the volume's files are the pod's (every container mounting it shares them) and follow their sources:
+    // the atomic writer's layout, first written when the container mounts it.
+    const written = kubeletVolumeName(pod, str(m['name']));
+    mounts[mounts.length - 1] = { path: mountPath, volume: written, subPath, readOnly: true, seeded: true };
+    addDir(files, mountPath.slice(0, mountPath.lastIndexOf('/')) || '/');
+    for (const [p, e] of atomicLayout(mounted, Date.parse(opts.startedAt ?? '') || 0, written, kubeletVolumeRootMode(volume))) files.set(p === '/' ? mountPath : mountPath + p, e);
   }
 
   // The image's Env first (its PATH replacing the default), then the runtime's, then the container's.

@@ -55,7 +55,12 @@ export class FileStore {
   private readonly pruned = new Set<string>();
 
   /** `base`: what is there from the start (the image's files; a new volume's empty root). */
-  constructor(private readonly base: ReadonlyMap<string, FsEntry> = new Map([['/', { type: 'dir', mode: 0o777 }]])) {}
+  constructor(private readonly base: ReadonlyMap<string, FsEntry> = new Map([['/', { type: 'dir', mode: 0o777 }]])) {
+    for (const e of base.values()) if (e.type === 'link') this.holdsLinks = true;
+  }
+
+  /** Whether it has ever held a symlink: paths through a store that never did need no resolving. */
+  holdsLinks = false;
 
   /**
    * The latest time a process has read the store at (every read catches
@@ -98,6 +103,7 @@ export class FileStore {
 
   /** Writes (or, with undefined, removes) a path at a time. */
   put(path: string, entry: FsEntry | undefined, at: number): void {
+    if (entry?.type === 'link') this.holdsLinks = true;
     let list = this.versions.get(path);
     if (!list) this.versions.set(path, (list = []));
     let i = list.length;

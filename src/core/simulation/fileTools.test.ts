@@ -1,4 +1,4 @@
-/** busybox's cp, mv, chmod and find in a simulated container: results and messages as busybox gives them. */
+/** busybox's cp, mv, chmod, find and readlink in a simulated container: results and messages as busybox gives them. */
 import { describe, expect, it } from 'vitest';
 import { run, testView } from './container.test-data';
 
@@ -40,4 +40,24 @@ describe('find', () => {
     ['a tree, -name, -type, -maxdepth', "cd /app && find . && find /app -name '*.conf' && find /app -type d && find / -maxdepth 1 -name app", { stdout: '.\n./a.txt\n./conf\n./conf/x.conf\n./run.sh\n/app/conf/x.conf\n/app\n/app/conf\n/app\n' }],
     ['a missing start and a bad type', 'find /nope; find /app -type q', { stderr: "find: /nope: No such file or directory\nfind: invalid argument 'q' to '-type'\n", code: 1 }],
   ]);
+});
+
+describe('symlinks', () => {
+  const view = () => {
+    const v = testView({ files: { '/app/conf/x.conf': 'x=1\n', '/app/a.txt': 'A\n' } });
+    v.files.set('/app/current', { type: 'link', target: 'conf', mode: 0o777 });
+    v.files.set('/app/x', { type: 'link', target: 'current/x.conf', mode: 0o777 });
+    return v;
+  };
+  it.each<Case>([
+    ['readlink: the target, -f the resolved path, nothing for a file', 'readlink /app/x; readlink -f /app/x; readlink /app/a.txt; echo $?', { stdout: 'current/x.conf\n/app/conf/x.conf\n1\n' }],
+    ['read, listed and tested through', 'cat /app/x; ls /app/current; cd /app/current && cat x.conf; [ -L /app/x ] && [ -f /app/x ] && [ ! -L /app/a.txt ] && echo link', { stdout: 'x=1\nx.conf\nx=1\nlink\n' }],
+    ['find lists them without following', 'find /app -type l; find /app/current', { stdout: '/app/current\n/app/x\n/app/current\n' }],
+    ['cp follows one it is given; -a, -P and -r copy them as symlinks; mv renames one', 'cp /app/x /tmp/f && ls -l /tmp/f | cut -c1-10; cp -a /app/x /tmp/l && readlink /tmp/l; cp -P /app/current /tmp/p && readlink /tmp/p; cp -r /app /tmp/app && readlink /tmp/app/current && cat /tmp/app/x; mv /tmp/l /tmp/m && readlink /tmp/m', { stdout: '-rw-r--r--\ncurrent/x.conf\nconf\nconf\nx=1\ncurrent/x.conf\n' }],
+    ['a write goes where it leads; rm removes the symlink itself', 'echo y > /app/x && cat /app/conf/x.conf && rm /app/x && ls /app/conf && ls /app', { stdout: 'y\nx.conf\na.txt\nconf\ncurrent\n' }],
+    ['tar archives and extracts them as symlinks', 'tar cf /tmp/a.tar -C /app . && tar tvf /tmp/a.tar | grep -c "^l" && mkdir /tmp/out && tar xf /tmp/a.tar -C /tmp/out && readlink /tmp/out/x && cat /tmp/out/x', { stdout: '2\ncurrent/x.conf\nx=1\n' }],
+  ])('%s', (_name, script, want) => {
+    const r = run(['sh', '-c', script], { view: view() });
+    expect({ stdout: r.stdout, stderr: r.stderr, code: r.code }).toEqual({ stdout: want.stdout ?? '', stderr: want.stderr ?? '', code: want.code ?? 0 });
+  });
 });

@@ -1,12 +1,13 @@
 /**
  * busybox's file applets beyond the basics in containerTools.ts: `cp`, `mv`,
- * `chmod` and `find`, over the process's files, with busybox's messages.
- * kubesim's files have no links, owners or times, so the options about
- * those (`-p`, `-a`'s preservation, `-L`) change nothing.
+ * `chmod`, `find` and `readlink`, over the process's files, with busybox's
+ * messages. kubesim's files have no owners or times, so the options about
+ * those (`-p`, `-a`'s preservation) change nothing; symlinks (the kubelet's
+ * in a configMap volume) are kept by `cp -R`, `-d`, `-P` and `-a`.
  */
 import type { FsEntry } from './containerView';
 import { erofs, options, parentOf, resolvePath, type Tool, type ToolContext } from './containerTools';
-import { isMountPoint, isReadOnly } from './containerFiles';
+import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
 import { globSource, patternRe } from './shellPatterns';
 
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
@@ -32,25 +33,27 @@ function targets(name: string, ctx: ToolContext, operands: string[]): { pairs: [
   return { pairs: sources.map((s) => [s, intoDir ? `${dest === '/' ? '' : dest}/${baseName(resolvePath(ctx.cwd, s))}` : dest]) };
 }
 
-/** Copies the tree at `from` to `to` (which must not be inside it); an error message, or undefined. */
-function copyTree(ctx: ToolContext, from: string, to: string, source: string): string | undefined {
+/** Copies the tree at `from` to `to` (which must not be inside it), its symlinks as symlinks unless followed; an error message, or undefined. */
+function copyTree(ctx: ToolContext, from: string, to: string, source: string, follow: boolean): string | undefined {
   if (to === from || to.startsWith(`${from}/`)) return `can't copy a directory into itself: '${source}'`;
   const existing = ctx.files.get(to);
   if (existing && existing.type !== 'dir') return `'${to}' exists and is not a directory`;
   if (isReadOnly(ctx.files, to)) return `can't create directory '${to}': ${erofs}`;
   for (const p of subtree(ctx.files, from)) {
-    const e = ctx.files.get(p)!;
+    const e = follow ? ctx.files.get(p) : lstat(ctx.files, p);
     const target = to + p.slice(from.length);
-    if (e.type === 'dir') {
+    if (e?.type === 'dir') {
       if (ctx.files.get(target)?.type !== 'dir') ctx.files.set(target, { type: 'dir', mode: e.mode });
-    } else ctx.files.set(target, { type: 'file', content: e.content, mode: e.mode });
+    } else if (e) ctx.files.set(target, e);
   }
   return undefined;
 }
 
+/** busybox cp: a symlink is followed, unless -R (or -d, -P, -a) copies it as one and -L does not. */
 export const cp: Tool = (args, ctx) => {
   const { flags, rest } = options(args);
   const recursive = flags.has('r') || flags.has('R') || flags.has('a');
+  const follow = flags.has('L') || !(recursive || flags.has('d') || flags.has('P'));
   const t = targets('cp', ctx, rest);
   if ('error' in t) {
     ctx.err(t.error);
@@ -63,14 +66,14 @@ export const cp: Tool = (args, ctx) => {
   };
   for (const [source, to] of t.pairs) {
     const from = resolvePath(ctx.cwd, source);
-    const e = ctx.files.get(from);
+    const e = follow ? ctx.files.get(from) : lstat(ctx.files, from);
     if (!e) fail(`can't stat '${source}': No such file or directory`);
     else if (e.type === 'dir') {
       if (!recursive) fail(`omitting directory '${source}'`);
       else {
         if (ctx.files.get(parentOf(to))?.type !== 'dir') fail(`can't create directory '${to}': No such file or directory`);
         else {
-          const error = copyTree(ctx, from, to, source);
+          const error = copyTree(ctx, realPath(ctx.files, from) ?? from, to, source, follow);
           if (error) fail(error);
         }
       }
@@ -80,6 +83,7 @@ export const cp: Tool = (args, ctx) => {
       if (target?.type === 'dir') fail(`cannot overwrite directory '${to}' with non-directory`);
       else if (ctx.files.get(parentOf(to))?.type !== 'dir') fail(`can't create '${to}': No such file or directory`);
       else if (isReadOnly(ctx.files, to)) fail(`can't create '${to}': ${erofs}`);
+      else if (e.type === 'link') ctx.files.set(to, e);
       // An existing file keeps its mode (it is opened and truncated), as without -p.
       else ctx.files.set(to, { type: 'file', content: e.content, mode: target?.type === 'file' && !flags.has('p') && !flags.has('a') ? target.mode : e.mode });
     }
@@ -97,7 +101,8 @@ export const mv: Tool = (args, ctx) => {
   let code = 0;
   for (const [source, to] of t.pairs) {
     const from = resolvePath(ctx.cwd, source);
-    const e = ctx.files.get(from);
+    // A symlink is renamed itself.
+    const e = lstat(ctx.files, from);
     const fail = (message: string) => {
       ctx.err(`mv: ${message}\n`);
       code = 1;
@@ -111,7 +116,7 @@ export const mv: Tool = (args, ctx) => {
     else if (ctx.files.get(to)?.type === 'dir' && e.type !== 'dir') fail(`can't rename '${source}': Is a directory`);
     else if (ctx.files.get(to) && ctx.files.get(to)!.type !== 'dir' && e.type === 'dir') fail(`can't rename '${source}': Not a directory`);
     else {
-      const moved = subtree(ctx.files, from).map((p) => [p, ctx.files.get(p)!] as const);
+      const moved = subtree(ctx.files, from).map((p) => [p, lstat(ctx.files, p)!] as const);
       if (ctx.files.get(to)?.type === 'dir') for (const p of subtree(ctx.files, to)) ctx.files.delete(p);
       for (const [p] of moved) ctx.files.delete(p);
       for (const [p, entry] of moved) ctx.files.set(to + p.slice(from.length), entry);
@@ -189,7 +194,9 @@ interface FindTest {
   (path: string, entry: FsEntry, depth: number): boolean;
 }
 
-/** busybox find: paths (default `.`), then -name/-iname/-path, -type f|d, -maxdepth/-mindepth, -print; tests joined by and. */
+const findTypes: Record<string, FsEntry['type'] | undefined> = { f: 'file', d: 'dir', l: 'link' };
+
+/** busybox find: paths (default `.`), then -name/-iname/-path, -type f|d|l, -maxdepth/-mindepth, -print; tests joined by and. Symlinks are listed, not followed. */
 export const find: Tool = (args, ctx) => {
   const starts: string[] = [];
   let i = 0;
@@ -211,11 +218,12 @@ export const find: Tool = (args, ctx) => {
       if (!re) continue;
       tests.push(a === '-path' ? (p) => re.test(p) : (p) => re.test(baseName(p) || p));
     } else if (a === '-type') {
-      if (value !== 'f' && value !== 'd') {
+      const type = findTypes[value!];
+      if (!type) {
         ctx.err(`find: invalid argument '${value!}' to '-type'\n`);
         return 1;
       }
-      tests.push((_p, e) => (value === 'd') === (e.type === 'dir'));
+      tests.push((_p, e) => e.type === type);
     } else if (a === '-maxdepth' || a === '-mindepth') {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 0) {
@@ -232,7 +240,7 @@ export const find: Tool = (args, ctx) => {
   let code = 0;
   for (const start of starts.length ? starts : ['.']) {
     const root = resolvePath(ctx.cwd, start);
-    if (!ctx.files.has(root)) {
+    if (!lstat(ctx.files, root)) {
       ctx.err(`find: ${start}: No such file or directory\n`);
       code = 1;
       continue;
@@ -243,9 +251,31 @@ export const find: Tool = (args, ctx) => {
       const depth = rel ? rel.split('/').length : 0;
       if (depth > maxDepth || depth < minDepth) continue;
       const name = rel ? `${shown === '/' ? '' : shown}/${rel}` : shown;
-      const e = ctx.files.get(p)!;
+      const e = lstat(ctx.files, p)!;
       if (tests.every((t) => t(name, e, depth))) ctx.out(`${name}\n`);
     }
   }
   return code;
+};
+
+/** busybox readlink: a symlink's target; -f the path with every symlink resolved (its last name may be missing); -n no newline. Quiet when there is none. */
+export const readlink: Tool = (args, ctx) => {
+  const { flags, rest, bad } = options(args);
+  const unknown = bad ?? [...flags].find((f) => !'fnsqv'.includes(f));
+  if (unknown !== undefined || rest.length !== 1) {
+    ctx.err(unknown !== undefined ? `readlink: unrecognized option: ${unknown}\n` : 'BusyBox v1.36.1 multi-call binary.\n\nUsage: readlink [-fnv] FILE\n');
+    return 1;
+  }
+  const path = resolvePath(ctx.cwd, rest[0]!);
+  let answer: string | undefined;
+  if (flags.has('f')) {
+    const real = realPath(ctx.files, path);
+    answer = real !== undefined && ctx.files.get(parentOf(real))?.type === 'dir' ? real : undefined;
+  } else {
+    const e = lstat(ctx.files, path);
+    answer = e?.type === 'link' ? e.target : undefined;
+  }
+  if (answer === undefined) return 1;
+  ctx.out(flags.has('n') ? answer : `${answer}\n`);
+  return 0;
 };

@@ -203,8 +203,11 @@ describe('exec into a simulated container', () => {
     expect(missing.stderr).toBe("cat: can't open 'nope': No such file or directory\n");
     expect(missing.stdout).toBe('files\n');
     expect(missing.status).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
+    // Each key is the atomic writer's symlink into ..data; -L shows the file it leads to.
     const long = (await ran(s, 'files', ['ls', '-l', '/etc/config'])).stdout.split('\n')[0]!;
-    expect(long).toMatch(/^-rw-r--r-- +1 root +root +8 \w{3} +\d+ \d\d:\d\d app\.conf$/);
+    expect(long).toMatch(/^lrwxrwxrwx +1 root +root +15 \w{3} +\d+ \d\d:\d\d app\.conf -> \.\.data\/app\.conf$/);
+    const followed = (await ran(s, 'files', ['ls', '-lL', '/etc/config'])).stdout.split('\n')[0]!;
+    expect(followed).toMatch(/^-rw-r--r-- +1 root +root +8 \w{3} +\d+ \d\d:\d\d app\.conf$/);
   });
 
   it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {

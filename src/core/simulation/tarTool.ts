@@ -9,10 +9,11 @@
  * travels as the UTF-8 text of its bytes: exact for every file whose bytes
  * are UTF-8 (what containers here hold), while other bytes would come out
  * as U+FFFD. Archives written to or read from files keep their bytes.
+ * Symlinks are archived as symlinks (type 2), as tar does without -h.
  */
 import type { FsEntry } from './containerView';
 import { children, erofs, parentOf, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
-import { isReadOnly } from './containerFiles';
+import { isReadOnly, lstat } from './containerFiles';
 
 const block = 512;
 const encoder = new TextEncoder();
@@ -23,10 +24,12 @@ const umask = 0o022;
 /** A member of an archive. */
 interface Member {
   name: string;
-  type: 'file' | 'dir';
+  type: 'file' | 'dir' | 'link';
   mode: number;
   mtime: number;
   content: Uint8Array;
+  /** A symlink's target. */
+  target?: string;
 }
 
 interface Options {
@@ -177,9 +180,10 @@ function putText(h: Uint8Array, at: number, width: number, text: string): void {
 }
 
 /** One header block, as busybox writes it: GNU's `ustar  ` magic, root's names, the checksum last. */
-function header(name: string, type: string, mode: number, size: number, mtime: number): Uint8Array {
+function header(name: string, type: string, mode: number, size: number, mtime: number, target = ''): Uint8Array {
   const h = new Uint8Array(block);
   putText(h, 0, 100, name);
+  putText(h, 157, 100, target);
   putText(h, 100, 8, octal(mode & 0o7777, 8));
   putText(h, 108, 8, octal(0, 8));
   putText(h, 116, 8, octal(0, 8));
@@ -198,16 +202,17 @@ function header(name: string, type: string, mode: number, size: number, mtime: n
 
 const padding = (size: number): Uint8Array => new Uint8Array((block - (size % block)) % block);
 
-/** A member's blocks; a name longer than the header holds goes first in a GNU long-name member, as busybox writes it. */
+/** A member's blocks; a name (or a symlink's target) longer than the header holds goes first in a GNU long-name (long-link) member, as busybox writes it. */
 function memberBlocks(m: Member): Uint8Array[] {
   const out: Uint8Array[] = [];
-  const name = encoder.encode(m.name);
-  if (name.length > 100) {
-    const long = new Uint8Array(name.length + 1);
-    long.set(name);
-    out.push(header('././@LongLink', 'L', 0, long.length, 0), long, padding(long.length));
+  for (const [text, type] of [[m.target ?? '', 'K'], [m.name, 'L']] as const) {
+    const bytes = encoder.encode(text);
+    if (bytes.length <= 100) continue;
+    const long = new Uint8Array(bytes.length + 1);
+    long.set(bytes);
+    out.push(header('././@LongLink', type, 0, long.length, 0), long, padding(long.length));
   }
-  out.push(header(m.name, m.type === 'dir' ? '5' : '0', m.mode, m.type === 'file' ? m.content.length : 0, m.mtime));
+  out.push(header(m.name, m.type === 'dir' ? '5' : m.type === 'link' ? '2' : '0', m.mode, m.type === 'file' ? m.content.length : 0, m.mtime, m.target));
   if (m.type === 'file' && m.content.length) out.push(m.content, padding(m.content.length));
   return out;
 }
@@ -263,6 +268,7 @@ function paxRecords(data: Uint8Array): Map<string, string> {
 function readArchive(bytes: Uint8Array): { members: Member[]; error?: string } {
   const members: Member[] = [];
   let longName: string | undefined;
+  let longLink: string | undefined;
   let pax = new Map<string, string>();
   for (let at = 0; at < bytes.length; ) {
     if (at + block > bytes.length) return { members, error: 'short read' };
@@ -283,6 +289,10 @@ function readArchive(bytes: Uint8Array): { members: Member[]; error?: string } {
       longName = fieldText(data, 0, data.length);
       continue;
     }
+    if (type === 'K') {
+      longLink = fieldText(data, 0, data.length);
+      continue;
+    }
     if (type === 'x') {
       pax = paxRecords(data);
       continue;
@@ -291,14 +301,15 @@ function readArchive(bytes: Uint8Array): { members: Member[]; error?: string } {
     const prefix = fieldText(h, 345, 155);
     const name = pax.get('path') ?? longName ?? (prefix ? `${prefix}/${fieldText(h, 0, 100)}` : fieldText(h, 0, 100));
     const mtime = (pax.has('mtime') ? Number(pax.get('mtime')) : fieldNumber(h, 136, 12)) * 1000;
-    longName = undefined;
+    const target = pax.get('linkpath') ?? longLink ?? fieldText(h, 157, 100);
+    longName = longLink = undefined;
     pax = new Map();
     const mode = fieldNumber(h, 100, 8);
     if (type === '5') members.push({ name, type: 'dir', mode, mtime, content: new Uint8Array() });
     else if (type === '0' || type === '\0' || type === '7') members.push({ name, type: 'file', mode, mtime, content: data.slice() });
+    else if (type === '2') members.push({ name, type: 'link', mode, mtime, content: new Uint8Array(), target });
     else if (type === '1') {
-      // A hard link: the same bytes under a second name (kubesim's files have no links).
-      const target = fieldText(h, 157, 100);
+      // A hard link: the same bytes under a second name (kubesim's files have no hard links).
       const linked = members.find((m) => m.name === target);
       members.push({ name, type: 'file', mode, mtime, content: linked ? linked.content : new Uint8Array() });
     } else members.push({ name, type: 'file', mode: -1, mtime, content: new Uint8Array() });
@@ -325,12 +336,12 @@ function stripper(ctx: ToolContext): (name: string, dots: boolean) => string {
   };
 }
 
-/** `tar -tv`'s line: mode, owner, size, date and name, as busybox's header_verbose_list prints them. */
+/** `tar -tv`'s line: mode, owner, size, date and name (` -> target` for a symlink), as busybox's header_verbose_list prints them. */
 function verboseLine(m: Member): string {
   const bits = 'rwxrwxrwx';
-  let mode = m.type === 'dir' ? 'd' : '-';
+  let mode = m.type === 'dir' ? 'd' : m.type === 'link' ? 'l' : '-';
   for (let i = 0; i < 9; i++) mode += m.mode & (1 << (8 - i)) ? bits[i] : '-';
-  return `${mode} root/root ${String(m.type === 'file' ? m.content.length : 0).padStart(9)} ${strftime('%Y-%m-%d %H:%M:%S', m.mtime)} ${m.name}\n`;
+  return `${mode} root/root ${String(m.type === 'file' ? m.content.length : 0).padStart(9)} ${strftime('%Y-%m-%d %H:%M:%S', m.mtime)} ${m.name}${m.type === 'link' ? ` -> ${m.target ?? ''}` : ''}\n`;
 }
 
 function create(o: Options, ctx: ToolContext, base: string): number {
@@ -347,8 +358,8 @@ function create(o: Options, ctx: ToolContext, base: string): number {
       ctx.err(`tar: ${name}: file is the archive; not dumped\n`);
       return;
     }
-    const e = ctx.files.get(path)!;
-    const member: Member = { name: e.type === 'dir' ? `${name}/` : name, type: e.type, mode: e.mode, mtime: ctx.now(), content: e.type === 'file' ? e.content : new Uint8Array() };
+    const e = lstat(ctx.files, path)!;
+    const member: Member = { name: e.type === 'dir' ? `${name}/` : name, type: e.type, mode: e.mode, mtime: ctx.now(), content: e.type === 'file' ? e.content : new Uint8Array(), ...(e.type === 'link' ? { target: e.target } : {}) };
     members.push(member);
     if (o.verbose) (archivePath ? ctx.out : ctx.err)(`${member.name}\n`);
     if (e.type !== 'dir') return;
@@ -357,7 +368,7 @@ function create(o: Options, ctx: ToolContext, base: string): number {
   };
   for (const operand of o.operands) {
     const path = resolvePath(base, operand);
-    if (!ctx.files.has(path)) {
+    if (!lstat(ctx.files, path)) {
       ctx.err(`tar: ${operand}: No such file or directory\n`);
       failed = true;
       continue;
@@ -437,11 +448,19 @@ function extract(o: Options, ctx: ToolContext, base: string, members: Member[]):
         return 1;
       }
       set(path, { type: 'dir', mode });
+    } else if (m.type === 'link') {
+      if (lstat(ctx.files, path)?.type === 'dir') {
+        ctx.err(`tar: can't remove old file ${name}: Is a directory\n`);
+        return 1;
+      }
+      set(path, { type: 'link', target: m.target ?? '', mode: 0o777 });
     } else {
       if (existing?.type === 'dir') {
         ctx.err(`tar: can't remove old file ${name}: Is a directory\n`);
         return 1;
       }
+      // The old file is unlinked first: a symlink there is replaced, not written through.
+      if (lstat(ctx.files, path)?.type === 'link') ctx.files.delete(path);
       set(path, { type: 'file', content: m.content, mode });
     }
   }

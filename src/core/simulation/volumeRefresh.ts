@@ -2,15 +2,16 @@
  * The kubelet's remount of a running pod's configMap, secret, downwardAPI
  * and projected volumes: on a sync of the pod it builds their files again
  * from their sources and, where they differ, its atomic writer swaps them
- * in at once (every changed, added and removed file at one time, as the
- * `..data` symlink swap does). Only a volume mounted whole follows: a
+ * in at once (atomicWriter.ts: a new timestamped directory, `..data`
+ * re-pointed to it). Only a volume mounted whole follows: a
  * subPath mount is a bind mount of the file as it was when the container
  * started (containerView.ts keeps it in the container's layer), and the
  * environment is never rebuilt.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import type { FileStore } from './fileStore';
-import { isKubeletWritten, kubeletVolumeName, volumeFiles, type FsEntry, type VolumeFilesSource } from './containerView';
+import { isKubeletWritten, kubeletVolumeName, volumeFiles, type VolumeFilesSource } from './containerView';
+import { updateAtomically } from './atomicWriter';
 
 type Obj = Record<string, unknown>;
 
@@ -38,37 +39,6 @@ export function followedVolumes(pod: KubeObject): Obj[] {
   return objectsOf(spec['volumes']).filter((v) => isKubeletWritten(v) && followsSource(v));
 }
 
-const sameEntry = (a: FsEntry | undefined, b: FsEntry): boolean =>
-  a !== undefined && a.type === b.type && a.mode === b.mode && (a.type === 'dir' || (b.type === 'file' && a.content.length === b.content.length && a.content.every((x, i) => x === b.content[i])));
-
-/**
- * Writes a volume's new files into its store at the sync's time, or just
- * after the last time a process read it (a process may run up to a second
- * ahead of the server clock: what it read must stay true): only what
- * changed, all at that one time.
- */
-function swap(store: FileStore, files: Awaited<ReturnType<typeof volumeFiles>>, syncAt: number): boolean {
-  const at = Math.max(syncAt, store.readUpTo + 1);
-  const next = new Map<string, FsEntry | 'keep'>([['/', 'keep']]);
-  for (const f of files) {
-    const path = '/' + f.path.split('/').filter((s) => s && s !== '.').join('/');
-    for (let d = path.slice(0, path.lastIndexOf('/')); d; d = d.slice(0, d.lastIndexOf('/'))) if (!next.has(d)) next.set(d, { type: 'dir', mode: 0o755 });
-    next.set(path, f.keep ? 'keep' : { type: 'file', content: f.content, mode: f.mode });
-  }
-  let changed = false;
-  for (const p of [...store.paths(at)]) {
-    if (next.has(p)) continue;
-    store.put(p, undefined, at);
-    changed = true;
-  }
-  for (const [p, e] of next) {
-    if (e === 'keep' || sameEntry(store.get(p, at), e)) continue;
-    store.put(p, e, at);
-    changed = true;
-  }
-  return changed;
-}
-
 /**
  * The sync's remount: each followed volume a container has mounted whole
  * gets its sources' files as of now, swapped in at the sync's time `at`
@@ -80,8 +50,12 @@ export async function refreshVolumes(src: Pick<VolumeFilesSource, 'get'>, pod: K
   const changed: string[] = [];
   for (const volume of followedVolumes(pod)) {
     const name = str(volume['name']);
-    const store = storeOf(kubeletVolumeName(pod, name));
-    if (store && swap(store, await volumeFiles({ get: src.get }, pod, volume), at)) changed.push(name);
+    const shared = kubeletVolumeName(pod, name);
+    const store = storeOf(shared);
+    if (!store) continue;
+    const files = await volumeFiles({ get: src.get }, pod, volume);
+    // After the last time a process read it (a process may run up to a second ahead of the server clock: what it read must stay true).
+    if (updateAtomically(store, files, Math.max(at, store.readUpTo + 1), shared)) changed.push(name);
   }
   return changed;
 }
