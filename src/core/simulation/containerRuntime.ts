@@ -97,7 +97,7 @@ export interface ContainerRuntime {
    */
   execSync(containerID: string, pod: KubeObject, container: string, startedAt: string, argv: readonly string[], at: number, timeoutMs: number): Promise<ExecSyncResult>;
   /** The code the container's process exits with on SIGTERM now; undefined: it ignores it (only SIGKILL ends it). */
-  termExit(containerID: string, pod: KubeObject, container: string, startedAt: string): Promise<number | undefined>;
+  termExit(containerID: string, pod: KubeObject, container: string, startedAt: string, at?: number): Promise<number | undefined>;
   /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
   onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
@@ -352,8 +352,11 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       if (!step.exit) return { timedOut: true };
       return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput), at: step.exit.at };
     },
-    async termExit(containerID, pod, container, startedAt) {
+    async termExit(containerID, pod, container, startedAt, at) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
+      // What it does with the signal is what its program set up by then (a server's handler, a shell's trap):
+      // its steps at that instant run first, a signal at its start included.
+      if (at !== undefined) instance.run(at + 1, at);
       return instance.start.started ? instance.start.process.termExit?.() : undefined;
     },
     onInput(listener) {

@@ -233,6 +233,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   const probers = new Map<string, ContainerProbes>();
   /** Containers being killed after a failed probe, by container id: how they end, and whether they are started again. */
   const kills = new Map<string, { exit: { code: number; at: number }; restart: boolean }>();
+  /**
+   * Containers whose postStart hook has not let them run yet, by container id: their run's start, when the
+   * hook ends, its failure, and the kill a failure brings (how the container ends).
+   */
+  const postStarts = new Map<string, { startedAt: string; until: number; failed?: string; exit?: { code: number; at: number } }>();
   /** The containers of each pod being deleted, by uid: how and when each ends (planStop). */
   const stopping = new Map<string, Map<string, { code: number; at: number }>>();
   /** The crash-loop back-off of each container, by `uid/name`. */
@@ -316,9 +321,10 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         backOff.forget(`${uid}/`);
         stopping.delete(uid);
         proberResults.forgetPod(uid);
-        for (const id of [...probers.keys(), ...kills.keys()]) if (ownerOf.get(id) === uid) {
+        for (const id of [...probers.keys(), ...kills.keys(), ...postStarts.keys()]) if (ownerOf.get(id) === uid) {
           probers.delete(id);
           kills.delete(id);
+          postStarts.delete(id);
           ownerOf.delete(id);
         }
       }
@@ -529,7 +535,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
      * is over: the back-off moves on and restartCount counts it), else its waiting status (CrashLoopBackOff, or
      * the image manager's reason).
      */
-    const startOrWait = (c: Obj, was: Obj | undefined, field: string): Obj => {
+    const startOrWait = async (c: Obj, was: Obj | undefined, field: string): Promise<Obj> => {
+      if (was?.['containerID'] !== undefined && postStarts.has(String(was['containerID']))) return afterPostStart(c, was, field);
       const exit = exitToRestart(c, was);
       const waitingOut = exit && crashLoop(c, was!, exit, field);
       if (waitingOut) return waitingOut;
@@ -537,13 +544,51 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const restartCount = Number(was?.['restartCount'] ?? 0);
       const waiting = pull(c, field);
       if (waiting) return containerStatus(c, { state: { waiting }, lastState, ready: false, restartCount, ...(was?.['containerID'] ? { containerID: String(was['containerID']) } : {}), started: false });
-      if (!exit) {
-        const started = start(c, restartCount, field);
-        return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, lastState, ready: false, restartCount, containerID: String(started['containerID']), started: true });
+      if (exit) backOff.next(`${pod.metadata.uid}/${c['name']}`, Date.parse(String(exit['finishedAt'])), nowMs);
+      const count = restartCount + (exit ? 1 : 0);
+      const started = start(c, count, field);
+      const status = containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, lastState, ready: false, restartCount: count, containerID: String(started['containerID']), started: true });
+      const hook = isObject(c['lifecycle']) && isObject(c['lifecycle']['postStart']) ? c['lifecycle']['postStart'] : undefined;
+      if (!hook) return status;
+      // startContainer runs the hook before the sync goes on (no time limit in kube; kubesim waits at most 5 minutes).
+      const ran = await runHook(sandbox, c, String(started['containerID']), String(started['startedAt']), hook, nowMs, 300_000);
+      postStarts.set(String(started['containerID']), { startedAt: String(started['startedAt']), until: ran.at, ...(ran.failed !== undefined ? { failed: ran.failed } : {}) });
+      ownerOf.set(String(started['containerID']), pod.metadata.uid ?? '');
+      return afterPostStart(c, status, field);
+    };
+    /**
+     * A container whose postStart hook runs: ContainerCreating until it is done, then running. A failed hook
+     * (FailedPostStartHook) kills the container as a probe's kill does; once it has ended, it waits as
+     * PostStartHookError to be started again, or, under restartPolicy Never, stays terminated.
+     */
+    const afterPostStart = async (c: Obj, status: Obj, field: string): Promise<Obj> => {
+      const containerID = String(status['containerID']);
+      const hooked = postStarts.get(containerID)!;
+      const creating = () => containerStatus(c, { state: { waiting: { reason: 'ContainerCreating' } }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount: Number(status['restartCount'] ?? 0), containerID, started: false });
+      if (nowMs < hooked.until) {
+        wake = Math.min(wake, hooked.until);
+        return creating();
       }
-      backOff.next(`${pod.metadata.uid}/${c['name']}`, Date.parse(String(exit['finishedAt'])), nowMs);
-      const started = start(c, restartCount + 1, field);
-      return containerStatus(c, { state: { running: { startedAt: started['startedAt'] } }, lastState, ready: false, restartCount: restartCount + 1, containerID: String(started['containerID']), started: true });
+      if (hooked.failed === undefined) {
+        postStarts.delete(containerID);
+        return containerStatus(c, { state: { running: { startedAt: hooked.startedAt } }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount: Number(status['restartCount'] ?? 0), containerID, started: true });
+      }
+      if (!hooked.exit) {
+        events.push([field, 'Warning', 'FailedPostStartHook', 'PostStartHook failed']);
+        events.push([field, 'Normal', 'Killing', 'FailedPostStartHook']);
+        hooked.exit = await stopContainer(sandbox, c, containerID, hooked.startedAt, Number(spec['terminationGracePeriodSeconds'] ?? 30), hooked.until, 137, (reason, message) => events.push([field, 'Warning', reason, message]));
+      }
+      if (nowMs < hooked.exit.at) {
+        wake = Math.min(wake, hooked.exit.at);
+        return creating();
+      }
+      postStarts.delete(containerID);
+      const code = hooked.exit.code;
+      const terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: hooked.startedAt, finishedAt: formatTime(new Date(hooked.exit.at)), containerID };
+      const restartCount = Number(status['restartCount'] ?? 0);
+      if (!isRestartableInitContainer(c) && restartPolicy === 'Never') return containerStatus(c, { state: { terminated }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount, containerID, started: false });
+      wake = Math.min(wake, nowMs);
+      return containerStatus(c, { state: { waiting: { reason: 'PostStartHookError', message: hooked.failed } }, lastState: { terminated }, ready: false, restartCount, containerID, started: false });
     };
 
     // Init containers in order (computeInitContainerActions): a regular one runs its process to completion
@@ -571,7 +616,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         let current = was;
         let running = runningOf(was);
         if (!running) {
-          const fresh = startOrWait(c, was, field);
+          const fresh = await startOrWait(c, was, field);
           running = runningOf(fresh);
           if (!running) {
             if (!podInitialized) initialized = false;
@@ -612,7 +657,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       let current = was;
       let running = runningOf(was);
       if (!running) {
-        const fresh = startOrWait(c, was, field);
+        const fresh = await startOrWait(c, was, field);
         running = runningOf(fresh);
         if (!running) {
           initialized = false;
@@ -661,7 +706,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         continue;
       }
       if (!running) {
-        const started = startOrWait(c, was, containerField(cname));
+        const started = await startOrWait(c, was, containerField(cname));
         next.push(started);
         running = runningOf(started);
         if (!running) continue;
@@ -766,6 +811,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       if (owner !== pod.metadata.uid || kept.has(id)) continue;
       probers.delete(id);
       kills.delete(id);
+      postStarts.delete(id);
       ownerOf.delete(id);
     }
     for (const [field, type, reason, message] of events) recorder.event(pod, type as 'Normal' | 'Warning', reason, message, field);
@@ -774,27 +820,31 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   }
 
   /**
-   * A lifecycle preStop hook run at `at` (the kubelet's runner): an exec in the container, an HTTP GET to
-   * the pod, or a sleep; when it ended (at most limitMs on) and whether it failed.
+   * A lifecycle hook run at `at` (the kubelet's handler runner): an exec in the container, an HTTP GET to
+   * the pod, or a sleep; when it ended (at most limitMs on: the kubelet stops waiting then) and, when it
+   * failed, the runner's message.
    */
-  async function preStop(pod: KubeObject, c: Obj, containerID: string, startedAt: string, hook: Obj, at: number, limitMs: number): Promise<{ ok: boolean; at: number }> {
-    if (isObject(hook['sleep'])) return { ok: true, at: at + Math.min(Number(hook['sleep']['seconds'] ?? 0) * 1000, limitMs) };
+  async function runHook(pod: KubeObject, c: Obj, containerID: string, startedAt: string, hook: Obj, at: number, limitMs: number): Promise<{ at: number; failed?: string }> {
+    const where = `for Container ${JSON.stringify(String(c['name']))} in Pod ${JSON.stringify(`${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`)}`;
+    if (isObject(hook['sleep'])) return { at: at + Math.min(Number(hook['sleep']['seconds'] ?? 0) * 1000, limitMs) };
     if (isObject(hook['exec'])) {
-      if (!runtime) return { ok: true, at };
+      if (!runtime) return { at };
       const argv = Array.isArray(hook['exec']['command']) ? hook['exec']['command'].map(String) : [];
       const r = await runtime.execSync(containerID, pod, String(c['name']), startedAt, argv, at, limitMs);
-      // Not done within the grace period: the kubelet stops waiting for it.
-      if ('timedOut' in r) return { ok: true, at: at + limitMs };
-      if ('error' in r) return { ok: false, at };
-      return { ok: r.exitCode === 0, at: Math.min(r.at ?? at, at + limitMs) };
+      if ('timedOut' in r) return { at: at + limitMs };
+      const failure = (error: string, output: string) => `Exec lifecycle hook ([${argv.join(' ')}]) ${where} failed - error: ${error}, message: ${JSON.stringify(output)}`;
+      if ('error' in r) return { at, failed: failure(r.error, '') };
+      if (r.exitCode !== 0) return { at: Math.min(r.at ?? at, at + limitMs), failed: failure(`command '${argv.join(' ')}' exited with ${r.exitCode}: ${r.output}`, r.output) };
+      return { at: Math.min(r.at ?? at, at + limitMs) };
     }
     if (isObject(hook['httpGet'])) {
       const podIP = String(statusOf(pod)['podIP'] ?? '');
       const r = runProbe(network, pod, podIP, c, { httpGet: hook['httpGet'] }, at);
       // A lifecycle HTTP hook fails only when no answer comes: any status code is an answer.
-      return { ok: r.ok || / statuscode: \d+$/.test(r.message), at };
+      if (r.ok || / statuscode: \d+$/.test(r.message)) return { at };
+      return { at, failed: `HTTP lifecycle hook (${String(hook['httpGet']['path'] ?? '')}) ${where} failed - error: ${r.message}` };
     }
-    return { ok: true, at };
+    return { at };
   }
 
   /**
@@ -807,13 +857,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const hook = isObject(c['lifecycle']) && isObject(c['lifecycle']['preStop']) ? c['lifecycle']['preStop'] : undefined;
     let sigterm = at;
     if (hook && graceSeconds > 0) {
-      const ran = await preStop(pod, c, containerID, startedAt, hook, at, graceSeconds * 1000);
-      if (!ran.ok) warn('FailedPreStopHook', 'PreStopHook failed');
+      const ran = await runHook(pod, c, containerID, startedAt, hook, at, graceSeconds * 1000);
+      if (ran.failed !== undefined) warn('FailedPreStopHook', 'PreStopHook failed');
       sigterm = ran.at;
     }
     // executePreStopHook's whole seconds come off the grace period.
     const left = Math.max(graceSeconds - Math.floor((sigterm - at) / 1000), 2);
-    const term = runtime ? await runtime.termExit(containerID, pod, String(c['name']), startedAt) : withoutRuntime;
+    const term = runtime ? await runtime.termExit(containerID, pod, String(c['name']), startedAt, sigterm) : withoutRuntime;
     const exit = term !== undefined ? { code: term, at: sigterm } : { code: 137, at: sigterm + left * 1000 };
     runtime?.stop(containerID, exit.at);
     return exit;

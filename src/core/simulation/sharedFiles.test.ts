@@ -1,10 +1,8 @@
 /** A container's files shared by its processes, and volumes shared by mount, on simulated nodes. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { simulatedClusters } from '../testing/simulatedCluster';
+import { execIn, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
-import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
-import { runStreamSession } from '../testing/streamSession';
 
 const ns = '/api/v1/namespaces/default';
 
@@ -18,17 +16,7 @@ async function create(s: TestServer, body: Record<string, unknown>, path = 'pods
 const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
 const running = (s: TestServer, name: string, restarts = 0) => eventually(() => getPod(s, name), (p) => p?.status?.containerStatuses?.every((c: any) => c.state?.running && c.restartCount === restarts), `${name} running (${restarts} restarts)`);
 
-/** `kubectl exec` as kubectl does it (an upgraded POST), with the session run to its end. */
-async function exec(s: TestServer, pod: string, command: string[], container?: string): Promise<StreamResult> {
-  const q = new URLSearchParams();
-  for (const c of command) q.append('command', c);
-  if (container) q.set('container', container);
-  const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
-  const response = await s.server.handle(request);
-  const session = upgradeSessionOf(request);
-  if (!session) throw new Error(`exec answered ${response.status}: ${await response.text()}`);
-  return runStreamSession(session, '');
-}
+const exec = execIn;
 
 const logs = async (s: TestServer, pod: string, container: string, previous = false) => (await s.request('GET', `${ns}/pods/${pod}/log?container=${container}${previous ? '&previous=true' : ''}`)).text();
 

@@ -7,6 +7,8 @@
 import { afterEach } from 'vitest';
 import { newTestServer, type TestServer } from './client';
 import { eventually } from './eventually';
+import { upgradeSessionOf, type StreamResult } from '../http/upgrade';
+import { runStreamSession } from './streamSession';
 
 /** Registers the closing hook and returns what starts a cluster in a test. */
 export function simulatedClusters(options: Parameters<typeof newTestServer>[0] = {}): () => Promise<TestServer> {
@@ -21,4 +23,16 @@ export function simulatedClusters(options: Parameters<typeof newTestServer>[0] =
     await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status, (c) => c === 200, 'the default service account');
     return s;
   };
+}
+
+/** `kubectl exec` in a default-namespace pod as kubectl does it (no stdin, no terminal): the command's streams and exit. */
+export async function execIn(s: TestServer, pod: string, command: string[], container?: string): Promise<StreamResult> {
+  const q = new URLSearchParams();
+  for (const c of command) q.append('command', c);
+  if (container) q.set('container', container);
+  const request = new Request(`http://127.0.0.1:8080/api/v1/namespaces/default/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+  const response = await s.server.handle(request);
+  const session = upgradeSessionOf(request);
+  if (!session) throw new Error(`exec answered ${response.status}: ${await response.text()}`);
+  return runStreamSession(session, '');
 }
