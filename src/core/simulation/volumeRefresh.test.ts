@@ -1,10 +1,8 @@
 /** ConfigMap, Secret, downwardAPI and projected volumes following their sources at the kubelet's pod resync, on simulated nodes. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { simulatedClusters } from '../testing/simulatedCluster';
+import { execIn, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
-import { upgradeSessionOf } from '../http/upgrade';
-import { runStreamSession } from '../testing/streamSession';
 import type { KubeObject } from '../api/types';
 import { FileStore } from './fileStore';
 import type { FsEntry } from './containerView';
@@ -25,17 +23,7 @@ async function send(s: TestServer, method: string, path: string, body: Record<st
 const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
 const running = (s: TestServer, name: string) => eventually(() => getPod(s, name), (p) => p?.status?.containerStatuses?.every((c: any) => c.state?.running), `${name} running`);
 
-/** `kubectl exec` as kubectl does it: the command's stdout and stderr. */
-async function exec(s: TestServer, pod: string, command: string[]): Promise<{ stdout: string; stderr: string }> {
-  const q = new URLSearchParams();
-  for (const c of command) q.append('command', c);
-  const request = new Request(`http://127.0.0.1:8080${ns}/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
-  const response = await s.server.handle(request);
-  const session = upgradeSessionOf(request);
-  if (!session) throw new Error(`exec answered ${response.status}: ${await response.text()}`);
-  const r = await runStreamSession(session, '');
-  return { stdout: r.stdout, stderr: r.stderr };
-}
+const exec = execIn;
 
 /** Moves the fake clock in steps of a second, letting the kubelet act at each. */
 async function pass(s: TestServer, ms: number): Promise<void> {
