@@ -43,6 +43,19 @@ describe('--simulated-nodes', () => {
     expect((await t.kubectl(['get', 'pod', name])).stderr).toContain(`pods "${name}" not found`);
   });
 
+  it('kubectl delete of a pod whose sleep ignores SIGTERM: Terminating until the grace period ends, then gone with exit 137', async () => {
+    expect((await t.kubectl(['run', 'stubborn', '--image=busybox:1.36', '--restart=Never', '--', 'sleep', '3600'])).code).toBe(0);
+    expect((await t.kubectl(['wait', '--for=condition=Ready', 'pod/stubborn', '--timeout=30s'])).code).toBe(0);
+    expect((await t.kubectl(['delete', 'pod', 'stubborn', '--grace-period=3', '--wait=false'])).code).toBe(0);
+    expect(await stdout(['get', 'pod', 'stubborn', '--no-headers'])).toMatch(/^stubborn\s+1\/1\s+Terminating\s+0\s+\S+$/);
+    // Watched until its DELETED event (the watch itself runs on to its timeout): the kubelet's final status says how the container ended.
+    const seen = await t.kubectl(['get', 'pod', 'stubborn', '-w', '--output-watch-events', '--request-timeout=10s', '-o', 'jsonpath={.type} {.object.status.containerStatuses[0].state.terminated.exitCode}{"\\n"}']);
+    const events = seen.stdout.trim().split('\n');
+    expect(events).toContain('MODIFIED 137');
+    expect(events.at(-1)).toBe('DELETED 137');
+    expect((await t.kubectl(['get', 'pod', 'stubborn'])).stderr).toContain('pods "stubborn" not found');
+  });
+
   it('kubectl shows a crash loop and an unschedulable pod as on a cluster', async () => {
     expect((await t.kubectl(['run', 'crash', '--image=busybox', '--annotations=kubesim.io/exit-code=1'])).code).toBe(0);
     const crash = await eventually(() => stdout(['get', 'pod', 'crash', '--no-headers']), (out) => out.includes('CrashLoopBackOff'), 'the crash loop');
