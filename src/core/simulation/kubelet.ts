@@ -55,6 +55,7 @@ import { newImagePuller } from './imagePull';
 import { fullReference, parseImageReference } from './imageReference';
 import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
 import { ContainerBackOff } from './containerBackOff';
+import { runLifecycleHandler } from './lifecycleHandler';
 import { ProberResults } from './proberResults';
 
 type Obj = Record<string, unknown>;
@@ -551,7 +552,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const hook = isObject(c['lifecycle']) && isObject(c['lifecycle']['postStart']) ? c['lifecycle']['postStart'] : undefined;
       if (!hook) return status;
       // startContainer runs the hook before the sync goes on (no time limit in kube; kubesim waits at most 5 minutes).
-      const ran = await runHook(sandbox, c, String(started['containerID']), String(started['startedAt']), hook, nowMs, 300_000);
+      const ran = await runLifecycleHandler(runtime, network, sandbox, c, String(started['containerID']), String(started['startedAt']), hook, nowMs, 300_000);
       postStarts.set(String(started['containerID']), { startedAt: String(started['startedAt']), until: ran.at, ...(ran.failed !== undefined ? { failed: ran.failed } : {}) });
       ownerOf.set(String(started['containerID']), pod.metadata.uid ?? '');
       return afterPostStart(c, status, field);
@@ -820,34 +821,6 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
   }
 
   /**
-   * A lifecycle hook run at `at` (the kubelet's handler runner): an exec in the container, an HTTP GET to
-   * the pod, or a sleep; when it ended (at most limitMs on: the kubelet stops waiting then) and, when it
-   * failed, the runner's message.
-   */
-  async function runHook(pod: KubeObject, c: Obj, containerID: string, startedAt: string, hook: Obj, at: number, limitMs: number): Promise<{ at: number; failed?: string }> {
-    const where = `for Container ${JSON.stringify(String(c['name']))} in Pod ${JSON.stringify(`${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`)}`;
-    if (isObject(hook['sleep'])) return { at: at + Math.min(Number(hook['sleep']['seconds'] ?? 0) * 1000, limitMs) };
-    if (isObject(hook['exec'])) {
-      if (!runtime) return { at };
-      const argv = Array.isArray(hook['exec']['command']) ? hook['exec']['command'].map(String) : [];
-      const r = await runtime.execSync(containerID, pod, String(c['name']), startedAt, argv, at, limitMs);
-      if ('timedOut' in r) return { at: at + limitMs };
-      const failure = (error: string, output: string) => `Exec lifecycle hook ([${argv.join(' ')}]) ${where} failed - error: ${error}, message: ${JSON.stringify(output)}`;
-      if ('error' in r) return { at, failed: failure(r.error, '') };
-      if (r.exitCode !== 0) return { at: Math.min(r.at ?? at, at + limitMs), failed: failure(`command '${argv.join(' ')}' exited with ${r.exitCode}: ${r.output}`, r.output) };
-      return { at: Math.min(r.at ?? at, at + limitMs) };
-    }
-    if (isObject(hook['httpGet'])) {
-      const podIP = String(statusOf(pod)['podIP'] ?? '');
-      const r = runProbe(network, pod, podIP, c, { httpGet: hook['httpGet'] }, at);
-      // A lifecycle HTTP hook fails only when no answer comes: any status code is an answer.
-      if (r.ok || / statuscode: \d+$/.test(r.message)) return { at };
-      return { at, failed: `HTTP lifecycle hook (${String(hook['httpGet']['path'] ?? '')}) ${where} failed - error: ${r.message}` };
-    }
-    return { at };
-  }
-
-  /**
    * killContainer from `at`: the preStop hook first, within the grace period (a failure is a
    * `FailedPreStopHook` event); then SIGTERM, on which a process that handles it exits (its code), and
    * SIGKILL (137) once the rest of the grace period is over, at least 2s (minimumGracePeriodInSeconds).
@@ -857,7 +830,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const hook = isObject(c['lifecycle']) && isObject(c['lifecycle']['preStop']) ? c['lifecycle']['preStop'] : undefined;
     let sigterm = at;
     if (hook && graceSeconds > 0) {
-      const ran = await runHook(pod, c, containerID, startedAt, hook, at, graceSeconds * 1000);
+      const ran = await runLifecycleHandler(runtime, network, pod, c, containerID, startedAt, hook, at, graceSeconds * 1000);
       if (ran.failed !== undefined) warn('FailedPreStopHook', 'PreStopHook failed');
       sigterm = ran.at;
     }

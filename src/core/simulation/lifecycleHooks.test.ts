@@ -64,4 +64,25 @@ describe('postStart hooks', () => {
     expect(events).toEqual([['Warning', 'FailedPostStartHook', 'PostStartHook failed', 2], ['Normal', 'Killing', 'FailedPostStartHook', 2]]);
     expect((await getPod(s, 'broken')).status.phase).toBe('Running');
   });
+
+  it('over HTTP fail only when no answer comes: a preStop GET answered 404 is fine, a postStart GET refused is PostStartHookError', async () => {
+    const s = await cluster();
+    const pod = (name: string, hook: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'web', image: 'nginx:1.27', lifecycle: hook }] } });
+    const watch = await s.watch(`${ns}/pods?watch=true&fieldSelector=metadata.name%3Drefused`);
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('answered', { preStop: { httpGet: { path: '/drain', port: 80 } } }) })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('refused', { postStart: { httpGet: { path: '/warm-up', port: 9999 } } }) })).status).toBe(201);
+    await pass(s, 1_000);
+    let failed: any;
+    for (let e = await watch.next(); e && !failed; e = await watch.next()) if (stateOf(e.object).waiting?.reason === 'PostStartHookError') failed = e.object;
+    watch.close();
+    const ip = failed.status.podIP;
+    expect(stateOf(failed).waiting.message).toBe(`HTTP lifecycle hook (/warm-up) for Container "web" in Pod "refused_default(${failed.metadata.uid})" failed - error: Get "http://${ip}:9999/warm-up": dial tcp ${ip}:9999: connect: connection refused`);
+    // nginx answers /drain with its 404 page: the hook ran, and nginx then exits on SIGTERM.
+    await eventually(() => getPod(s, 'answered'), (p) => !!stateOf(p).running, 'answered running');
+    expect((await s.json('DELETE', `${ns}/pods/answered`)).status).toBe(200);
+    await eventually(async () => (await s.json('GET', `${ns}/pods/answered`)).status, (c) => c === 404, 'answered gone');
+    const reasons = ((await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Danswered`)).body.items as any[]).map((e) => e.reason);
+    expect(reasons).toContain('Killing');
+    expect(reasons).not.toContain('FailedPreStopHook');
+  });
 });
