@@ -531,6 +531,14 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const message = `back-off ${wait.backOffMs / 1000}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
       return containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated: exit }, ready: false, restartCount: Number(was['restartCount'] ?? 0), containerID: String(was['containerID']), started: false });
     };
+    /** A container's run: the one it has, or one started now (startOrWait); without `running`, its waiting or ended status. */
+    const currentRun = async (c: Obj, was: Obj | undefined, field: string): Promise<{ status: Obj; running?: Obj }> => {
+      const running = runningOf(was);
+      if (running) return { status: was!, running };
+      const status = await startOrWait(c, was, field);
+      const started = runningOf(status);
+      return started ? { status, running: started } : { status };
+    };
     /**
      * A container that does not run: started (the first time, or again after its last exit once any back-off
      * is over: the back-off moves on and restartCount counts it), else its waiting status (CrashLoopBackOff, or
@@ -614,19 +622,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         // A sidecar runs beside the containers, started again whenever it ends (with the back-off), whatever the
         // pod's restartPolicy; one that does not run holds back the init containers after it, until the pod is
         // initialized: a restart later does not hold the containers.
-        let current = was;
-        let running = runningOf(was);
+        const { status: current, running } = await currentRun(c, was, field);
         if (!running) {
-          const fresh = await startOrWait(c, was, field);
-          running = runningOf(fresh);
-          if (!running) {
-            if (!podInitialized) initialized = false;
-            initStatuses.push(fresh);
-            continue;
-          }
-          current = fresh;
+          if (!podInitialized) initialized = false;
+          initStatuses.push(current);
+          continue;
         }
-        const containerID = String(current!['containerID']);
+        const containerID = String(current['containerID']);
         const startedAt = String(running['startedAt']);
         let end: ContainerStatusView = runtime ? await runtime.status(containerID, sandbox, name, startedAt, nowMs) : {};
         const health = end.error === undefined ? await probe(c, running, field, containerID, end.exit?.at) : undefined;
@@ -637,13 +639,13 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         if (ended) {
           if (end.error !== undefined) failedStart(field, end.error);
           if (!podInitialized) initialized = false;
-          initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState: isObject(current!['lastState']) ? current!['lastState'] : {}, ready: false, restartCount: Number(current!['restartCount'] ?? 0), containerID, started: false }));
+          initStatuses.push(containerStatus(c, { state: { terminated: ended }, lastState: isObject(current['lastState']) ? current['lastState'] : {}, ready: false, restartCount: Number(current['restartCount'] ?? 0), containerID, started: false }));
           wake = Math.min(wake, nowMs);
           continue;
         }
         if (end.exit) wake = Math.min(wake, end.exit.at);
         else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
-        initStatuses.push({ ...current!, ready: health?.ready ?? true, started: health?.started ?? true });
+        initStatuses.push({ ...current, ready: health?.ready ?? true, started: health?.started ?? true });
         continue;
       }
       if (isTerminatedStatus(was) && ((stateOf(was)['terminated'] as Obj)['exitCode'] === 0 || !exitToRestart(c, was))) {
@@ -655,26 +657,20 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         }
         continue;
       }
-      let current = was;
-      let running = runningOf(was);
+      const { status: current, running } = await currentRun(c, was, field);
       if (!running) {
-        const fresh = await startOrWait(c, was, field);
-        running = runningOf(fresh);
-        if (!running) {
-          initialized = false;
-          initStatuses.push(fresh);
-          continue;
-        }
-        current = fresh;
+        initialized = false;
+        initStatuses.push(current);
+        continue;
       }
-      const restartCount = Number(current!['restartCount'] ?? 0);
-      const lastState = isObject(current!['lastState']) ? current!['lastState'] : {};
-      const containerID = current!['containerID'];
+      const restartCount = Number(current['restartCount'] ?? 0);
+      const lastState = isObject(current['lastState']) ? current['lastState'] : {};
+      const containerID = current['containerID'];
       const end: ContainerStatusView = runtime ? await runtime.status(String(containerID), sandbox, name, String(running['startedAt']), nowMs) : { exit: { code: 0, at: Date.parse(String(running['startedAt'])) } };
       const ended = terminatedState(end, running, containerID, nowMs);
       if (!ended) {
         initialized = false;
-        initStatuses.push(current!);
+        initStatuses.push(current);
         if (end.exit) wake = Math.min(wake, end.exit.at);
         else if (end.checkAt !== undefined) wake = Math.min(wake, end.checkAt);
         continue;
@@ -700,21 +696,14 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         next.push(was ?? containerStatus(c, { state: { waiting: { reason: 'PodInitializing' } }, ready: false, restartCount: 0, started: false }));
         continue;
       }
-      let running = runningOf(was);
       if (isTerminatedStatus(was) && !exitToRestart(c, was)) {
         // Exited for good.
         next.push(was!);
         continue;
       }
-      if (!running) {
-        const started = await startOrWait(c, was, containerField(cname));
-        next.push(started);
-        running = runningOf(started);
-        if (!running) continue;
-      } else {
-        next.push(was!);
-      }
-      const current = next[next.length - 1]!;
+      const { status: current, running } = await currentRun(c, was, containerField(cname));
+      next.push(current);
+      if (!running) continue;
       const restartCount = Number(current['restartCount'] ?? 0);
       const lastState = isObject(current['lastState']) ? current['lastState'] : {};
       const containerID = String(current['containerID']);
