@@ -53,6 +53,8 @@ kind: Pod
 metadata: {name: batch-1}
 spec:
   priorityClassName: batch
+  # sleep ignores SIGTERM as PID 1: a victim is killed when its grace period ends, and the preemptor waits for it.
+  terminationGracePeriodSeconds: 2
   nodeSelector: {kubernetes.io/hostname: node-1}
   containers:
   - {name: work, image: busybox, command: [sleep, "3600"], resources: {requests: {cpu: "3"}}}
@@ -62,6 +64,7 @@ kind: Pod
 metadata: {name: batch-2}
 spec:
   priorityClassName: batch
+  terminationGracePeriodSeconds: 2
   nodeSelector: {kubernetes.io/hostname: node-2}
   containers:
   - {name: work, image: busybox, command: [sleep, "3600"], resources: {requests: {cpu: "3"}}}
@@ -98,6 +101,8 @@ describe('--simulated-nodes placement', () => {
     await eventually(() => stdout(['get', 'pods', 'batch-1', 'batch-2', '--no-headers']), (o) => (o.match(/Running/g) ?? []).length === 2, 'the batch pods running');
     const victimUid = await stdout(['get', 'pod', 'batch-1', '-o', 'jsonpath={.metadata.uid}']);
     expect(await t.kubectlOk(['apply', '-f', '-'], critical)).toContain('pod/urgent created');
+    // Nominated to node-1 while its victim terminates.
+    expect(await eventually(() => stdout(['get', 'pod', 'urgent', '-o', 'jsonpath={.status.nominatedNodeName}']), (o) => o !== '', 'the nomination')).toBe('node-1');
     const urgent = await eventually(() => stdout(['get', 'pod', 'urgent', '-o', 'wide', '--no-headers']), (o) => /\sRunning\s/.test(o), 'urgent running');
     expect(urgent).toMatch(/^urgent\s+1\/1\s+Running\s+0\s+\S+\s+10\.244\.1\.\d+\s+node-1\s+node-1\s+<none>$/);
     expect((await t.kubectl(['get', 'pod', 'batch-1'])).stderr).toContain('pods "batch-1" not found');
