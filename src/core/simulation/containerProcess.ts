@@ -53,6 +53,10 @@ export interface ContainerProcess {
   wakeAt(): number | undefined;
   /** The code it exits with on SIGTERM now; undefined: it ignores it (a PID 1 without a handler), and only SIGKILL ends it. */
   termExit(): number | undefined;
+  /** Whether it traps SIGTERM (a shell's `trap ... TERM`): the signal is then delivered (deliverTerm), and what it does is its handler's doing. */
+  trapsTerm?(): boolean;
+  /** A SIGTERM arrives at `at`; its handler runs once the command in progress at that time is done. */
+  deliverTerm?(at: number): void;
   /** It holds output not yet taken by advance (written from outside its run: a server's access log). */
   hasOutput(): boolean;
   /** What the sockets it listens on are registered under (its view of the files): they close when it ends. */
@@ -236,6 +240,8 @@ class VirtualProcess implements ContainerProcess {
   advance(until: number, maxSteps = defaultMaxSteps, present = Infinity): ProcessAdvance {
     let steps = 0;
     let budget = false;
+    /** How far it is known to have run when that is less than `until` (a wait a signal may cut short). */
+    let known: number | undefined;
     while (!this.exited && this.gen) {
       let resume: string | undefined;
       const w = this.waiting;
@@ -243,8 +249,21 @@ class VirtualProcess implements ContainerProcess {
         if (this.clock > until) break;
         this.begun = true;
       } else if (w?.kind === 'sleep') {
-        if (this.wake > until) break;
-        this.clock = this.wake;
+        const term = this.host.interruptible ? this.host.pendingTerm : undefined;
+        if (term !== undefined && term < this.wake) {
+          // A trapped SIGTERM ends a background job's wait (the shell's `wait` returns at once).
+          if (term > until) break;
+          this.clock = Math.max(this.clock, term);
+        } else {
+          if (this.wake > until) break;
+          // A wait a signal may cut short is not taken ahead of the server clock: unless one comes (and runs it
+          // again), nothing happens until it ends.
+          if (this.host.interruptible && this.wake > present) {
+            known = Math.min(until, this.wake);
+            break;
+          }
+          this.clock = this.wake;
+        }
         this.burst = 0;
       } else if (w?.kind === 'read') {
         const line = this.takeLine(until);
@@ -264,7 +283,7 @@ class VirtualProcess implements ContainerProcess {
         steps++;
       } else if (w?.kind === 'observe') {
         // What the cluster will be then is not known yet.
-        if (this.clock > present + observeAheadMs || this.clock > until) {
+        if (this.clock > present + (w.exact ? 0 : observeAheadMs) || this.clock > until) {
           budget = true;
           break;
         }
@@ -289,7 +308,7 @@ class VirtualProcess implements ContainerProcess {
     }
     const output = this.out;
     this.out = [];
-    return { output, ...(this.exited ? { exit: this.exited } : {}), reached: budget ? this.clock : until };
+    return { output, ...(this.exited ? { exit: this.exited } : {}), reached: budget ? this.clock : (known ?? until) };
   }
 
   /** The next command's cost: nothing within the burst's free commands. */
@@ -299,6 +318,14 @@ class VirtualProcess implements ContainerProcess {
 
   termExit(): number | undefined {
     return this.host.termExit;
+  }
+
+  trapsTerm(): boolean {
+    return this.host.trapsTerm === true;
+  }
+
+  deliverTerm(at: number): void {
+    this.host.pendingTerm = Math.min(at, this.host.pendingTerm ?? Infinity);
   }
 
   hasOutput(): boolean {

@@ -22,7 +22,7 @@ import type { ContainerView } from './containerView';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'socketOwner' | 'pid' | 'command' | 'hasOutput'> & Partial<Pick<ContainerProcess, 'termExit' | 'pid' | 'command' | 'hasOutput'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'hasOutput'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'hasOutput'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -97,7 +97,12 @@ export interface ContainerRuntime {
    */
   execSync(containerID: string, pod: KubeObject, container: string, startedAt: string, argv: readonly string[], at: number, timeoutMs: number): Promise<ExecSyncResult>;
   /** The code the container's process exits with on SIGTERM now; undefined: it ignores it (only SIGKILL ends it). */
-  termExit(containerID: string, pod: KubeObject, container: string, startedAt: string, at?: number): Promise<number | undefined>;
+  /**
+   * StopContainer: SIGTERM to the container's process at `at`, SIGKILL (137) at `deadline`; how it ends. A
+   * server that shuts down on SIGTERM ends then; a shell that traps it ends as its handler says, once the
+   * command it was running is done; a PID 1 without a handler runs on until the SIGKILL. It is stopped then.
+   */
+  terminate(containerID: string, pod: KubeObject, container: string, startedAt: string, at: number, deadline: number): Promise<{ code: number; at: number }>;
   /** Calls `listener` with a pod's namespace and name when one of its processes gets input; returns the unsubscribe. */
   onInput(listener: (namespace: string, name: string) => void): () => void;
   /** The kubelet stopped the container at `at`: it writes nothing after. */
@@ -165,6 +170,13 @@ export class RecordedProcess implements StoreRunner {
    */
   signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean {
     if (!this.runningAt(at)) return false;
+    if (signal === 'TERM' && this.start.started && this.start.process.trapsTerm?.()) {
+      // Its handler runs once the command in progress is done.
+      this.start.process.deliverTerm?.(at);
+      this.fed = true;
+      this.onInput?.();
+      return false;
+    }
     const handled = signal === 'KILL' ? undefined : this.start.started ? this.start.process.termExit?.() : undefined;
     const code = handled ?? (this.pid === 1 ? undefined : { TERM: 143, INT: 130, KILL: 137 }[signal]);
     if (code === undefined) return false;
@@ -173,6 +185,25 @@ export class RecordedProcess implements StoreRunner {
     this.exit = { code, at };
     this.onInput?.();
     return true;
+  }
+
+  /** How it ends after SIGTERM at `at` and SIGKILL at `deadline` (ContainerRuntime.terminate); it is run to see. */
+  terminate(at: number, deadline: number): { code: number; at: number } {
+    const killed = { code: 137, at: deadline };
+    if (!this.start.started) return killed;
+    // What it does with the signal is what its program set up by then (a server's handler, a shell's trap):
+    // its steps at that instant run first, a signal at its start included.
+    this.run(at + 1, at);
+    if (this.exit && this.exit.at <= at) return this.exit;
+    const process = this.start.process;
+    const code = process.termExit?.();
+    if (code !== undefined) return { code, at };
+    if (!process.trapsTerm?.()) return killed;
+    process.deliverTerm?.(at);
+    this.fed = true;
+    // Nothing but the SIGKILL comes after: it may run to it.
+    this.run(deadline, deadline);
+    return this.exit && this.exit.at <= deadline ? this.exit : killed;
   }
 
   /** Runs it up to `until` (or its stop), within the step budget; it looks at the cluster only up to `present`, the server clock. */
@@ -352,12 +383,11 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       if (!step.exit) return { timedOut: true };
       return { exitCode: step.exit.code, output: step.output.map((o) => o.text).join('').slice(0, maxProbeOutput), at: step.exit.at };
     },
-    async termExit(containerID, pod, container, startedAt, at) {
+    async terminate(containerID, pod, container, startedAt, at, deadline) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
-      // What it does with the signal is what its program set up by then (a server's handler, a shell's trap):
-      // its steps at that instant run first, a signal at its start included.
-      if (at !== undefined) instance.run(at + 1, at);
-      return instance.start.started ? instance.start.process.termExit?.() : undefined;
+      const ended = instance.terminate(at, deadline);
+      instance.stop(ended.at);
+      return ended;
     },
     onInput(listener) {
       listeners.add(listener);

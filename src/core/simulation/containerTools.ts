@@ -23,7 +23,8 @@ import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
 export const erofs = 'Read-only file system';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
-export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe' };
+/** `observe`: it is about to look at the cluster (`exact`: at what it is at that very time, a signal that may have come). */
+export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe'; exact?: boolean };
 /** A step of a program: it yields effects and returns its result. */
 export type Run<T> = Generator<Effect, T, string | undefined>;
 

@@ -825,10 +825,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     }
     // executePreStopHook's whole seconds come off the grace period.
     const left = Math.max(graceSeconds - Math.floor((sigterm - at) / 1000), 2);
-    const term = runtime ? await runtime.termExit(containerID, pod, String(c['name']), startedAt, sigterm) : withoutRuntime;
-    const exit = term !== undefined ? { code: term, at: sigterm } : { code: 137, at: sigterm + left * 1000 };
-    runtime?.stop(containerID, exit.at);
-    return exit;
+    if (!runtime) return { code: withoutRuntime, at: sigterm };
+    return runtime.terminate(containerID, pod, String(c['name']), startedAt, sigterm, sigterm + left * 1000);
   }
 
   /**

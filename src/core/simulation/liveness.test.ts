@@ -61,16 +61,18 @@ describe('liveness probes', () => {
     for (const body of [nginx, once, trapped]) expect((await s.json('POST', `${ns}/pods`, { body })).status).toBe(201);
     const webStart = await startOf(s, 'web');
     const onceStart = await startOf(s, 'once');
-    // Killed at its first probe, as soon as it runs: its start is the pod's.
-    const trappedStart = Date.parse((await eventually(() => getPod(s, 'trapped'), (p) => !!p?.status?.containerStatuses?.[0]?.lastState?.terminated, 'trapped killed')).status.startTime);
     await pass(s, 15_000);
     const web = await eventually(() => getPod(s, 'web'), (p) => p.status.containerStatuses[0].restartCount === 1, 'nginx restarted');
     expect(web.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: iso(webStart + 10_000) });
     // Restarted at once the first time: no back-off yet, and the new run's first probe at 10s fails too.
     expect(await eventsOf(s, 'web')).toEqual(['Unhealthy Liveness probe failed: HTTP probe failed with statuscode: 404 (x3)', 'Killing Container nginx failed liveness probe, will be restarted']);
-    // A shell that traps SIGTERM and exits ends at each kill with its handler's code: killed at its first probe, restarted
-    // and killed again at once, then restarted after the 10s back-off and killed.
-    expect((await getPod(s, 'trapped')).status.containerStatuses[0]).toMatchObject({ restartCount: 2, lastState: { terminated: { exitCode: 143, reason: 'Error', startedAt: iso(trappedStart + 10_000), finishedAt: iso(trappedStart + 10_000) } } });
+    // A shell that traps SIGTERM ends at each kill with its handler's code, once the `sleep 1` it was running is done:
+    // killed at its first probe, ended 1s later, restarted and killed again at once, then restarted after the 10s back-off.
+    const trappedStatus = (await getPod(s, 'trapped')).status.containerStatuses[0];
+    expect(trappedStatus).toMatchObject({ restartCount: 2, lastState: { terminated: { exitCode: 143, reason: 'Error' } } });
+    expect(Date.parse(trappedStatus.lastState.terminated.finishedAt) - Date.parse(trappedStatus.lastState.terminated.startedAt)).toBe(1_000);
+    // The handler ran: its echo is in the run's log.
+    expect(await (await s.request('GET', `${ns}/pods/trapped/log?previous=true`)).text()).toBe('bye\n');
     const ip = (await getPod(s, 'once')).status.podIP;
     const done = await eventually(() => getPod(s, 'once'), (p) => p.status.phase === 'Failed', 'once failed');
     expect(done.status.containerStatuses[0]).toMatchObject({ restartCount: 0, state: { terminated: { exitCode: 137, reason: 'Error', finishedAt: iso(onceStart + 5_000) } } });

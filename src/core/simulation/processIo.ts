@@ -24,6 +24,15 @@ export interface ProcessHost {
   tty?: boolean;
   /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
   termExit?: number;
+  /** A shell traps SIGTERM: the signal is delivered to it (pendingTerm) and its handler runs after the command in progress. */
+  trapsTerm?: boolean;
+  /** When a SIGTERM not handled yet arrived. */
+  pendingTerm?: number;
+  /**
+   * It runs a background job (run in turn here) while trapping SIGTERM: the signal cuts its waits short, as a
+   * shell's `wait` for a background job returns on a trapped signal (`sleep 3600 & wait`).
+   */
+  interruptible?: boolean;
 }
 
 /** Where a descriptor writes. */

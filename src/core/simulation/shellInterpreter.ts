@@ -240,6 +240,8 @@ export class Shell {
   /** The status of the last command substitution (an assignment-only command's status). */
   private substStatus: number | undefined;
   private exitTrap: string | undefined;
+  /** The SIGTERM handler (`trap '...' TERM`); '' ignores the signal. */
+  private termTrap: string | undefined;
   /** The io of the command being expanded: a command substitution reads its input and writes its errors there. */
   private io: Io | undefined;
   /** Running a script file (its name and line numbers go into messages). */
@@ -456,6 +458,22 @@ export class Shell {
     throw e;
   }
 
+  /**
+   * A shell that traps SIGTERM looks for it between commands (so a foreground command, `sleep 3600`, delays
+   * the handler until it is done, as in any POSIX shell), and so never runs ahead of the server clock there:
+   * the signal may come at any time. The handler runs with $? kept; an `exit` in it ends the shell.
+   */
+  private *takeSignal(io: Io): Run<void> {
+    yield { kind: 'observe', exact: true };
+    const at = this.host.pendingTerm;
+    if (at === undefined || at > this.host.now() || this.termTrap === undefined) return;
+    this.host.pendingTerm = undefined;
+    const status = this.status;
+    const handler = parseScript(this.termTrap);
+    yield* this.runList(handler, io);
+    this.status = status;
+  }
+
   private *finish(io: Io, code: number): Run<number> {
     const trap = this.exitTrap;
     if (trap === undefined) return code;
@@ -532,7 +550,20 @@ export class Shell {
   // ---- running
 
   *runList(list: List, io: Io): Run<number> {
-    for (const c of list.commands) yield* this.run(c, io);
+    for (const [i, c] of list.commands.entries()) {
+      if (this.termTrap === undefined || !list.background?.includes(i)) {
+        yield* this.run(c, io);
+        continue;
+      }
+      // A background job runs in turn; the `wait` after it would return on the trapped signal, so the signal ends it here.
+      const outer = this.host.interruptible;
+      this.host.interruptible = true;
+      try {
+        yield* this.run(c, io);
+      } finally {
+        this.host.interruptible = outer;
+      }
+    }
     return this.status;
   }
 
@@ -555,6 +586,7 @@ export class Shell {
       case 'simple':
         this.status = yield* this.simple(cmd, io);
         this.checkErrexit(this.status);
+        if (this.termTrap !== undefined) yield* this.takeSignal(io);
         return this.status;
       case 'andor': {
         this.conditions++;
@@ -937,10 +969,10 @@ export class Shell {
       }
       case 'trap': {
         if (args.length >= 2 && args.slice(1).some((s) => s === 'EXIT' || s === '0')) this.exitTrap = args[0] === '-' ? undefined : args[0];
-        // A SIGTERM handler that exits: the process ends on SIGTERM with its code (the kubelet's kill); otherwise it runs on.
+        // A SIGTERM handler: the signal is delivered to the shell, which runs it after the command in progress.
         if (args.length >= 2 && args.slice(1).some((s) => /^(SIG)?TERM$|^15$/.test(s))) {
-          const exit = /(?:^|[;&|\s])exit(?:\s+(\d+))?\s*(?:$|;)/.exec(args[0]!);
-          this.host.termExit = args[0] === '-' || !exit ? undefined : Number(exit[1] ?? 0) & 255;
+          this.termTrap = args[0] === '-' ? undefined : args[0];
+          this.host.trapsTerm = this.termTrap !== undefined;
         }
         return 0;
       }

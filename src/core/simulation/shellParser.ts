@@ -42,6 +42,8 @@ export type Command =
 /** Commands run one after another (`;`, `&` and newlines; a background `&` runs in turn). */
 export interface List {
   commands: Command[];
+  /** The indexes of the commands ended by `&` (run in the background). */
+  background?: number[];
 }
 
 /** What the shell prints after `syntax error: `, and whether the input ended too early. */
@@ -389,6 +391,7 @@ class Parser {
   /** A list up to a keyword of `stops`, `)`, `;;` or the end. */
   parseList(stops: ReadonlySet<string>): List {
     const commands: Command[] = [];
+    const background: number[] = [];
     for (;;) {
       this.skipNewlines();
       const tok = this.peek();
@@ -399,11 +402,12 @@ class Parser {
       if (kw && (stops.has(kw) || closers.has(kw))) break;
       commands.push(this.parseAndOr());
       const sep = this.peek();
+      if (sep.t === 'op' && sep.v === '&') background.push(commands.length - 1);
       if (sep.t === 'op' && (sep.v === ';' || sep.v === '&')) this.next();
       else if (sep.t === 'nl') this.next();
       else break;
     }
-    return { commands };
+    return background.length ? { commands, background } : { commands };
   }
 
   /** A list that must hold a command before its terminator. */

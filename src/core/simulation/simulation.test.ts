@@ -290,15 +290,16 @@ describe('simulated nodes', () => {
     expect(deleted.body.metadata.deletionGracePeriodSeconds).toBe(20);
     const state = (p: any, name: string) => p.status.containerStatuses.find((c: any) => c.name === name).state;
     const at = (ms: number) => new Date(start + ms).toISOString().replace('.000Z', 'Z');
-    await step(3_000);
-    // Terminating: trapper's hook ended at 2s, then SIGTERM ended it; the others still run.
+    await step(4_000);
+    // Terminating: trapper's hook ended at 2s and SIGTERM came then; its handler ran once the `sleep 1` it had just
+    // begun was done, at 3s. The others still run.
     let p = await eventually(() => getPod(s, 'graceful'), (x) => !!state(x, 'trapper').terminated, 'trapper ended');
     expect(p.metadata.deletionTimestamp).toBeDefined();
     expect(p.status.phase).toBe('Running');
-    expect(state(p, 'trapper').terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: at(2_000) });
+    expect(state(p, 'trapper').terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: at(3_000) });
     expect(state(p, 'web').running).toBeDefined();
     expect(state(p, 'sleeper').running).toBeDefined();
-    await step(3_000);
+    await step(2_000);
     p = await eventually(() => getPod(s, 'graceful'), (x) => !!state(x, 'web').terminated, 'web ended');
     expect(state(p, 'web').terminated).toMatchObject({ exitCode: 0, reason: 'Completed', finishedAt: at(5_000) });
     expect(state(p, 'sleeper').running).toBeDefined();
@@ -321,6 +322,31 @@ describe('simulated nodes', () => {
     ]));
     expect(events).toHaveLength(4);
     expect(running.metadata.uid).toBe(last.metadata.uid);
+  });
+
+  it('a shell\'s SIGTERM handler runs after its foreground command: `sleep 3600` holds it until the SIGKILL, `sleep 3600 & wait` lets it run at once', async () => {
+    const s = await cluster(1);
+    const shell = (name: string, script: string) => pod(name, { terminationGracePeriodSeconds: 5, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', script] }] });
+    await s.json('POST', `${ns}/pods`, { body: shell('foreground', "trap 'echo handled; exit 0' TERM; sleep 3600") });
+    await s.json('POST', `${ns}/pods`, { body: shell('waiting', "trap 'echo handled; exit 0' TERM; sleep 3600 & wait") });
+    for (const name of ['foreground', 'waiting']) await eventually(() => getPod(s, name), phaseIs('Running'), `${name} running`);
+    const start = s.clock.now().getTime();
+    const ended = new Map<string, any>();
+    const watches = await Promise.all(['foreground', 'waiting'].map(async (name) => [name, await s.watch(`${ns}/pods?watch=true&fieldSelector=metadata.name%3D${name}&resourceVersion=${(await getPod(s, name)).metadata.resourceVersion}`)] as const));
+    for (const name of ['foreground', 'waiting']) expect((await s.json('DELETE', `${ns}/pods/${name}`)).status).toBe(200);
+    for (let i = 0; i < 6; i++) {
+      s.clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (const [name, watch] of watches) {
+      for (let e = await watch.next(); e; e = e.type === 'DELETED' ? undefined : await watch.next()) {
+        const terminated = (e.object as any).status?.containerStatuses?.[0]?.state?.terminated;
+        if (terminated) ended.set(name, terminated);
+      }
+      watch.close();
+    }
+    expect(ended.get('foreground')).toMatchObject({ exitCode: 137, finishedAt: new Date(start + 5_000).toISOString().replace('.000Z', 'Z') });
+    expect(ended.get('waiting')).toMatchObject({ exitCode: 0, finishedAt: new Date(start).toISOString().replace('.000Z', 'Z') });
   });
 
   it('a delete\'s own grace period overrides the pod\'s: --grace-period=3 kills a sleep after 3s', async () => {
