@@ -419,4 +419,13 @@ describe('ps and kill inside a container', () => {
     const restarted = await eventually(async () => (await s.json('GET', `${ns}/pods/web`)).body, (p: any) => p?.status?.containerStatuses?.[0]?.restartCount === 1, 'the restart');
     expect(restarted.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
   });
+
+  it('kill 1 in a shell that traps SIGTERM runs its handler: `sleep 3600 & wait` returns at once, the handler\'s exit code ends the container', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'trapper' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', "trap 'echo stopping; exit 3' TERM; echo up; sleep 3600 & wait"] }] } });
+    expect(await ran(s, 'trapper', ['kill', '1'])).toMatchObject({ stdout: '', stderr: '' });
+    const restarted = await eventually(async () => (await s.json('GET', `${ns}/pods/trapper`)).body, (p: any) => p?.status?.containerStatuses?.[0]?.restartCount === 1, 'the restart');
+    expect(restarted.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
+    expect(await (await s.request('GET', `${ns}/pods/trapper/log?previous=true`)).text()).toBe('up\nstopping\n');
+  });
 });
