@@ -46,8 +46,8 @@ describe('a container\'s run and follow default', () => {
   };
   const [a, b, debuggerC, setup] = logContainers(pod({}, status));
 
-  it('the run changes with the container\'s id and restart count; a container without a status has none', () => {
-    expect(containerRun(pod({}, status), a!)).toBe('containerd://a2#1');
+  it('the run changes with the container\'s id, restart count and last ended run; a container without a status has none', () => {
+    expect(containerRun(pod({}, status), a!)).toBe('containerd://a2#1#containerd://a1');
     expect(containerRun(pod({}, status), b!)).toBe('#0');
     expect(containerRun(pod({}, status), debuggerC!)).toBe('');
   });

@@ -56,14 +56,16 @@ export function containerStatus(pod: KubeObject, container: LogContainer): Recor
 }
 
 /**
- * Which run of the container a log request would read: its runtime id and
- * restart count. When it changes (the container started, or restarted) the
- * view asks again, so the log shown is the run the pod reports.
+ * Which runs of the container a log request would read: its runtime id,
+ * restart count and the last run that ended (what `previous` reads; it moves
+ * when an exit reported terminated turns into the wait before the restart).
+ * When it changes the view asks again, so the log shown is the run the pod reports.
  */
 export function containerRun(pod: KubeObject, container: LogContainer): string {
   const s = containerStatus(pod, container);
   if (!s) return '';
-  return `${str(s['containerID'])}#${String(s['restartCount'] ?? 0)}`;
+  const last = str(field(s, 'lastState', 'terminated', 'containerID'));
+  return `${str(s['containerID'])}#${String(s['restartCount'] ?? 0)}${last ? `#${last}` : ''}`;
 }
 
 /** Follow is on by default unless the container has ended for good (a completed init container, a finished pod's). */
