@@ -96,7 +96,6 @@ export interface ContainerRuntime {
    * when it could not start.
    */
   execSync(containerID: string, pod: KubeObject, container: string, startedAt: string, argv: readonly string[], at: number, timeoutMs: number): Promise<ExecSyncResult>;
-  /** The code the container's process exits with on SIGTERM now; undefined: it ignores it (only SIGKILL ends it). */
   /**
    * StopContainer: SIGTERM to the container's process at `at`, SIGKILL (137) at `deadline`; how it ends. A
    * server that shuts down on SIGTERM ends then; a shell that traps it ends as its handler says, once the
@@ -171,9 +170,7 @@ export class RecordedProcess implements StoreRunner {
   signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean {
     if (!this.runningAt(at)) return false;
     if (signal === 'TERM' && this.start.started && this.start.process.trapsTerm?.()) {
-      // Its handler runs once the command in progress is done.
-      this.start.process.deliverTerm?.(at);
-      this.fed = true;
+      this.deliverTerm(at);
       this.onInput?.();
       return false;
     }
@@ -185,6 +182,12 @@ export class RecordedProcess implements StoreRunner {
     this.exit = { code, at };
     this.onInput?.();
     return true;
+  }
+
+  /** A SIGTERM at `at` to a shell that traps it: its handler runs once the command in progress is done, when it is run on. */
+  private deliverTerm(at: number): void {
+    if (this.start.started) this.start.process.deliverTerm?.(at);
+    this.fed = true;
   }
 
   /** How it ends after SIGTERM at `at` and SIGKILL at `deadline` (ContainerRuntime.terminate); it is run to see. */
@@ -199,8 +202,7 @@ export class RecordedProcess implements StoreRunner {
     const code = process.termExit?.();
     if (code !== undefined) return { code, at };
     if (!process.trapsTerm?.()) return killed;
-    process.deliverTerm?.(at);
-    this.fed = true;
+    this.deliverTerm(at);
     // Nothing but the SIGKILL comes after: it may run to it.
     this.run(deadline, deadline);
     return this.exit && this.exit.at <= deadline ? this.exit : killed;

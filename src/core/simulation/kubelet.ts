@@ -531,6 +531,17 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const message = `back-off ${wait.backOffMs / 1000}s restarting failed container=${name} pod=${pod.metadata.name}_${pod.metadata.namespace}(${pod.metadata.uid})`;
       return containerStatus(c, { state: { waiting: { reason: 'CrashLoopBackOff', message } }, lastState: { terminated: exit }, ready: false, restartCount: Number(was['restartCount'] ?? 0), containerID: String(was['containerID']), started: false });
     };
+    /**
+     * How a running container's process ends, as its probes leave it: the probes run up to its end, and a kill
+     * after a failed startup or liveness probe ends it then, unless it ended first.
+     */
+    const probedEnd = async (c: Obj, containerID: string, running: Obj, field: string, end: ContainerStatusView): Promise<{ end: ContainerStatusView; health?: ProbeFindings }> => {
+      const health = end.error === undefined ? await probe(c, running, field, containerID, end.exit?.at) : undefined;
+      if (health?.kill) await kill(c, containerID, String(running['startedAt']), health.kill, field);
+      const killed = kills.get(containerID);
+      const ending = killed && end.error === undefined && !(end.exit && end.exit.at <= killed.exit.at) ? { exit: killed.exit } : end;
+      return health ? { end: ending, health } : { end: ending };
+    };
     /** A container's run: the one it has, or one started now (startOrWait); without `running`, its waiting or ended status. */
     const currentRun = async (c: Obj, was: Obj | undefined, field: string): Promise<{ status: Obj; running?: Obj }> => {
       const running = runningOf(was);
@@ -573,14 +584,16 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const afterPostStart = async (c: Obj, status: Obj, field: string): Promise<Obj> => {
       const containerID = String(status['containerID']);
       const hooked = postStarts.get(containerID)!;
-      const creating = () => containerStatus(c, { state: { waiting: { reason: 'ContainerCreating' } }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount: Number(status['restartCount'] ?? 0), containerID, started: false });
+      const lastState = isObject(status['lastState']) ? status['lastState'] : {};
+      const restartCount = Number(status['restartCount'] ?? 0);
+      const creating = () => containerStatus(c, { state: { waiting: { reason: 'ContainerCreating' } }, lastState, ready: false, restartCount, containerID, started: false });
       if (nowMs < hooked.until) {
         wake = Math.min(wake, hooked.until);
         return creating();
       }
       if (hooked.failed === undefined) {
         postStarts.delete(containerID);
-        return containerStatus(c, { state: { running: { startedAt: hooked.startedAt } }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount: Number(status['restartCount'] ?? 0), containerID, started: true });
+        return containerStatus(c, { state: { running: { startedAt: hooked.startedAt } }, lastState, ready: false, restartCount, containerID, started: true });
       }
       if (!hooked.exit) {
         events.push([field, 'Warning', 'FailedPostStartHook', 'PostStartHook failed']);
@@ -592,10 +605,8 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
         return creating();
       }
       postStarts.delete(containerID);
-      const code = hooked.exit.code;
-      const terminated = { exitCode: code, reason: code === 0 ? 'Completed' : 'Error', startedAt: hooked.startedAt, finishedAt: formatTime(new Date(hooked.exit.at)), containerID };
-      const restartCount = Number(status['restartCount'] ?? 0);
-      if (!isRestartableInitContainer(c) && restartPolicy === 'Never') return containerStatus(c, { state: { terminated }, lastState: isObject(status['lastState']) ? status['lastState'] : {}, ready: false, restartCount, containerID, started: false });
+      const terminated = terminatedState({ exit: hooked.exit }, { startedAt: hooked.startedAt }, containerID, nowMs)!;
+      if (!isRestartableInitContainer(c) && restartPolicy === 'Never') return containerStatus(c, { state: { terminated }, lastState, ready: false, restartCount, containerID, started: false });
       wake = Math.min(wake, nowMs);
       return containerStatus(c, { state: { waiting: { reason: 'PostStartHookError', message: hooked.failed } }, lastState: { terminated }, ready: false, restartCount, containerID, started: false });
     };
@@ -629,12 +640,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           continue;
         }
         const containerID = String(current['containerID']);
-        const startedAt = String(running['startedAt']);
-        let end: ContainerStatusView = runtime ? await runtime.status(containerID, sandbox, name, startedAt, nowMs) : {};
-        const health = end.error === undefined ? await probe(c, running, field, containerID, end.exit?.at) : undefined;
-        if (health?.kill) await kill(c, containerID, startedAt, health.kill, field);
-        const killed = kills.get(containerID);
-        if (killed && end.error === undefined && !(end.exit && end.exit.at <= killed.exit.at)) end = { exit: killed.exit };
+        const { end, health } = await probedEnd(c, containerID, running, field, runtime ? await runtime.status(containerID, sandbox, name, String(running['startedAt']), nowMs) : {});
         const ended = terminatedState(end, running, containerID, nowMs);
         if (ended) {
           if (end.error !== undefined) failedStart(field, end.error);
@@ -707,12 +713,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       const restartCount = Number(current['restartCount'] ?? 0);
       const lastState = isObject(current['lastState']) ? current['lastState'] : {};
       const containerID = String(current['containerID']);
-      let end = await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs);
-      const health = end.error === undefined ? await probe(c, running, containerField(cname), containerID, end.exit?.at) : undefined;
-      if (health?.kill) await kill(c, containerID, String(running['startedAt']), health.kill, containerField(cname));
-      // Killed after a failed probe, unless it ended first.
-      const killed = kills.get(containerID);
-      if (killed && end.error === undefined && !(end.exit && end.exit.at <= killed.exit.at)) end = { exit: killed.exit };
+      const { end, health } = await probedEnd(c, containerID, running, containerField(cname), await containerEnd(sandbox, c, current, String(running['startedAt']), program, nowMs));
       // The process's end: it exited by now, or runc could not start it.
       const ended = terminatedState(end, running, current['containerID'], nowMs);
       if (ended) {
@@ -890,11 +891,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
           const running = runningOf(was);
           const exit = running ? plan.get(String(was!['containerID'])) : undefined;
           if (!running || !exit) return [stoppedStatus(c, was, now, started)];
-          if (exit.at > nowMs) {
+          const terminated = terminatedState({ exit }, running, was!['containerID'], nowMs);
+          if (!terminated) {
             pending = Math.min(pending, exit.at);
             return [was!];
           }
-          const terminated = { exitCode: exit.code, reason: exit.code === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(exit.at)), containerID: was!['containerID'] };
           return [{ ...was!, state: { terminated }, ready: false, ...(started === undefined ? {} : { started }) }];
         });
       };
