@@ -1,7 +1,7 @@
 /** Containers' lifecycle hooks on simulated nodes: postStart holding a container in ContainerCreating, and its failure. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { execIn, simulatedClusters } from '../testing/simulatedCluster';
+import { execIn, passTime, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 
 const ns = '/api/v1/namespaces/default';
@@ -10,13 +10,7 @@ const cluster = simulatedClusters();
 const getPod = async (s: TestServer, name: string): Promise<any> => (await s.json('GET', `${ns}/pods/${name}`)).body;
 const stateOf = (p: any) => p?.status?.containerStatuses?.[0]?.state ?? {};
 
-/** Moves the fake clock a second at a time, letting the kubelet act at each. */
-async function pass(s: TestServer, ms: number): Promise<void> {
-  for (let done = 0; done < ms; done += 1_000) {
-    s.clock.advance(1_000);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const pass = passTime;
 
 describe('postStart hooks', () => {
   it('hold the container in ContainerCreating until the hook is done; its process runs meanwhile and sees what the hook wrote', async () => {

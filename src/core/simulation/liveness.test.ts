@@ -1,7 +1,7 @@
 /** Liveness and startup probes of simulated containers: Unhealthy, then Killing, the kill's exit, the restart. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { simulatedClusters } from '../testing/simulatedCluster';
+import { passTime, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 
 const ns = '/api/v1/namespaces/default';
@@ -15,13 +15,7 @@ const eventsOf = async (s: TestServer, name: string): Promise<string[]> =>
     .filter((e) => ['Unhealthy', 'Killing', 'BackOff'].includes(e.reason))
     .map((e) => `${e.reason} ${e.message}${e.count > 1 ? ` (x${e.count})` : ''}`);
 
-/** Moves the fake clock a second at a time, letting the kubelet act at each. */
-async function pass(s: TestServer, ms: number): Promise<void> {
-  for (let done = 0; done < ms; done += 1_000) {
-    s.clock.advance(1_000);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const pass = passTime;
 
 const startOf = async (s: TestServer, name: string) => {
   const pod = await eventually(() => getPod(s, name), (p) => !!p?.status?.containerStatuses?.[0]?.state?.running, `${name} running`);

@@ -1,7 +1,7 @@
 /** A container's files shared by its processes, and volumes shared by mount, on simulated nodes. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { execIn, simulatedClusters } from '../testing/simulatedCluster';
+import { execIn, passTime, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 
 const ns = '/api/v1/namespaces/default';
@@ -20,13 +20,7 @@ const exec = execIn;
 
 const logs = async (s: TestServer, pod: string, container: string, previous = false) => (await s.request('GET', `${ns}/pods/${pod}/log?container=${container}${previous ? '&previous=true' : ''}`)).text();
 
-/** Moves the fake clock in steps, letting the kubelet act at each. */
-async function pass(s: TestServer, ms: number, step = 1_000): Promise<void> {
-  for (let done = 0; done < ms; done += step) {
-    s.clock.advance(Math.min(step, ms - done));
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const pass = passTime;
 
 describe("a container run's files", () => {
   it('are shared by its main process and every exec; a restart starts a new layer from the image while its emptyDir stays', async () => {

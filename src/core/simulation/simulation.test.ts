@@ -1,6 +1,7 @@
 /** Simulated nodes: their kubelets and the scheduler, driven through HTTP as kubectl drives a small cluster. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { newTestServer, type TestServer } from '../testing/client';
+import { passTime } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 import { fitErrorMessage, preemptionMessage } from './scheduler';
 import { normalizedImage } from './kubelet';
@@ -265,12 +266,7 @@ describe('simulated nodes', () => {
 
   it('a deleted pod terminates gracefully: preStop hooks, then SIGTERM; what ignores it is killed (137) when the grace period ends; the pod shows Terminating meanwhile', async () => {
     const s = await cluster(1);
-    const step = async (ms: number) => {
-      for (let done = 0; done < ms; done += 1_000) {
-        s.clock.advance(1_000);
-        await new Promise((r) => setTimeout(r, 5));
-      }
-    };
+    const step = (ms: number) => passTime(s, ms);
     await s.json('POST', `${ns}/pods`, {
       body: pod('graceful', {
         terminationGracePeriodSeconds: 20,

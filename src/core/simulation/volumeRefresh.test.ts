@@ -1,7 +1,7 @@
 /** ConfigMap, Secret, downwardAPI and projected volumes following their sources at the kubelet's pod resync, on simulated nodes. */
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/client';
-import { execIn, simulatedClusters } from '../testing/simulatedCluster';
+import { execIn, passTime, simulatedClusters } from '../testing/simulatedCluster';
 import { eventually } from '../testing/eventually';
 import type { KubeObject } from '../api/types';
 import { FileStore } from './fileStore';
@@ -25,13 +25,7 @@ const running = (s: TestServer, name: string) => eventually(() => getPod(s, name
 
 const exec = execIn;
 
-/** Moves the fake clock in steps of a second, letting the kubelet act at each. */
-async function pass(s: TestServer, ms: number): Promise<void> {
-  for (let done = 0; done < ms; done += 1_000) {
-    s.clock.advance(Math.min(1_000, ms - done));
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+const pass = passTime;
 
 const b64 = (v: string) => btoa(v);
 

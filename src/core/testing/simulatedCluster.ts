@@ -36,3 +36,11 @@ export async function execIn(s: TestServer, pod: string, command: string[], cont
   if (!session) throw new Error(`exec answered ${response.status}: ${await response.text()}`);
   return runStreamSession(session, '');
 }
+
+/** Moves the fake clock in steps (a second by default), letting the kubelets act at each. */
+export async function passTime(s: TestServer, ms: number, step = 1_000): Promise<void> {
+  for (let done = 0; done < ms; done += step) {
+    s.clock.advance(Math.min(step, ms - done));
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
