@@ -204,6 +204,30 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(f['f:spec']['f:template']['f:metadata']['f:labels']).toEqual({ '.': {}, 'f:app': {} });
   });
 
+  it('[API-SSA-004] a NetworkPolicy gets its policyTypes (Egress only with egress rules) and each port TCP; the creator owns them', async () => {
+    const ingressOnly = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'in' }, spec: { podSelector: {}, ingress: [{ ports: [{ port: 'http' }, { port: 53, protocol: 'UDP' }] }] } };
+    const r = await t.json('POST', '/apis/networking.k8s.io/v1/namespaces/ns1/networkpolicies?fieldManager=kubectl-create', { body: ingressOnly });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.policyTypes).toEqual(['Ingress']);
+    expect(r.body.spec.ingress[0].ports).toEqual([{ port: 'http', protocol: 'TCP' }, { port: 53, protocol: 'UDP' }]);
+    expect(fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:policyTypes']).toEqual({});
+    const both = { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'out' }, spec: { podSelector: {}, egress: [{ ports: [{ port: 53 }] }] } };
+    const e = await t.json('POST', '/apis/networking.k8s.io/v1/namespaces/ns1/networkpolicies', { body: both });
+    expect(e.body.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(e.body.spec.egress[0].ports).toEqual([{ port: 53, protocol: 'TCP' }]);
+    // Types written are kept as written.
+    const egressOnly = { ...both, metadata: { name: 'out-only' }, spec: { ...both.spec, policyTypes: ['Egress'] } };
+    expect((await t.json('POST', '/apis/networking.k8s.io/v1/namespaces/ns1/networkpolicies', { body: egressOnly })).body.spec.policyTypes).toEqual(['Egress']);
+  });
+
+  it('[API-SSA-004] an IngressClass\'s parameters without a scope are Cluster-scoped (validation would refuse them unset)', async () => {
+    const body = { apiVersion: 'networking.k8s.io/v1', kind: 'IngressClass', metadata: { name: 'ic' }, spec: { controller: 'example.com/ic', parameters: { apiGroup: 'example.com', kind: 'Params', name: 'p' } } };
+    const r = await t.json('POST', '/apis/networking.k8s.io/v1/ingressclasses?fieldManager=kubectl-create', { body });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.parameters).toEqual({ apiGroup: 'example.com', kind: 'Params', name: 'p', scope: 'Cluster' });
+    expect(fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:parameters']['f:scope']).toEqual({});
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

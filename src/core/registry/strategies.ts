@@ -20,6 +20,7 @@ import { hpaFromV1, hpaToV1 } from './autoscaling/hpaV1';
 import { strategies as autoscaling, withStoredDefaults } from './autoscaling';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
+import { strategies as networking } from './networking';
 import { strategies as scheduling } from './scheduling';
 
 /** API group -> resource -> strategy. */
@@ -38,6 +39,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'discovery.k8s.io': discovery,
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
+  'networking.k8s.io': networking,
   'scheduling.k8s.io': scheduling,
 };
 
