@@ -14,6 +14,23 @@ export const clusterDomain = 'cluster.local';
 /** The kube-dns Service's ClusterIP, the nameserver the kubelets write into resolv.conf (kind's --cluster-dns). */
 export const clusterDnsIP = '10.96.0.10';
 
+/**
+ * CoreDNS as NetworkPolicy sees the server behind clusterDnsIP: kubeadm's
+ * coredns pods in kube-system, labelled k8s-app=kube-dns, with their named
+ * ports (an egress rule allowing DNS names these, or port 53).
+ */
+export const clusterDnsPod: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'coredns', namespace: 'kube-system', uid: 'coredns', labels: { 'k8s-app': 'kube-dns' } },
+  spec: { containers: [{ name: 'coredns', ports: [{ name: 'dns', containerPort: 53, protocol: 'UDP' }, { name: 'dns-tcp', containerPort: 53, protocol: 'TCP' }, { name: 'metrics', containerPort: 9153, protocol: 'TCP' }] }] },
+};
+
+/** Whether a lookup of the name leaves the pod (it is no address literal and not in /etc/hosts). */
+export function asksDns(files: ReadonlyMap<string, FsEntry>, name: string): boolean {
+  return !isIPv4(name) && !hostsLookup(files, name);
+}
+
 /** A DNS answer: NXDOMAIN, or NOERROR with addresses (none: NODATA) or a CNAME. */
 export type DnsAnswer = { rcode: 'NXDOMAIN' } | { rcode: 'NOERROR'; addresses: string[]; cname?: string; ptr?: string };
 
@@ -136,14 +153,19 @@ function hostsLookup(files: ReadonlyMap<string, FsEntry>, name: string): string 
   return undefined;
 }
 
-/** getaddrinfo for an IPv4 address: a literal, /etc/hosts, then the cluster DNS through the search list (a CNAME followed); undefined when nothing answers. */
-export function resolveHost(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string): string | undefined {
+/**
+ * getaddrinfo for an IPv4 address: a literal, /etc/hosts, then the cluster
+ * DNS through the search list (a CNAME followed); undefined when nothing
+ * answers, or when the pod's queries cannot reach the DNS (`dnsReachable`
+ * false: a NetworkPolicy drops them).
+ */
+export function resolveHost(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string | undefined {
   if (isIPv4(name)) return name;
   const local = hostsLookup(files, name);
   if (local) return local;
   const conf = resolvConfOf(files);
   // Only the cluster's DNS answers here: a node's resolver (dnsPolicy Default) reaches no cluster names.
-  if (!conf.nameservers.includes(clusterDnsIP)) return undefined;
+  if (!conf.nameservers.includes(clusterDnsIP) || !dnsReachable) return undefined;
   for (const candidate of searchNames(name, conf)) {
     let answer = dnsQuery(net, candidate, 'A');
     for (let hops = 0; answer.rcode === 'NOERROR' && answer.cname && hops < 8; hops++) answer = dnsQuery(net, answer.cname, 'A');

@@ -2,7 +2,7 @@
  * What the simulated cluster network knows, read synchronously by the
  * container tools (a tool is a generator that cannot await): the Services,
  * EndpointSlices and Pods as informers keep them (kube-proxy's and CoreDNS's
- * caches), and the sockets listening in pods: a server process (httpd, nc
+ * caches), the NetworkPolicies and Namespaces (the CNI's policy agent's), and the sockets listening in pods: a server process (httpd, nc
  * -l) registers its port while its container runs, with what it answers to
  * a connection from its own files.
  */
@@ -12,6 +12,9 @@ import type { RunningController } from '../controllers/informer';
 import type { Store } from '../registry/generic/store';
 
 type Obj = Record<string, unknown>;
+
+/** The kinds the network's informers keep. */
+export type NetworkResource = 'services' | 'endpointslices' | 'pods' | 'networkpolicies' | 'namespaces';
 
 /** A listening socket in a pod's network namespace. */
 export interface Listener {
@@ -65,13 +68,15 @@ export class ClusterNetwork {
   private readonly services = new Map<string, KubeObject>();
   private readonly slices = new Map<string, KubeObject>();
   private readonly pods = new Map<string, KubeObject>();
+  private readonly policies = new Map<string, KubeObject>();
+  private readonly namespaces = new Map<string, KubeObject>();
   private readonly listeners = new Set<Listener>();
   /** kube-proxy's next pick per Service port (round-robin, so the same requests pick the same endpoints). */
   private readonly turns = new Map<string, number>();
 
   /** An informer's event: the object as it is now, or gone. */
-  apply(resource: 'services' | 'endpointslices' | 'pods', obj: KubeObject, deleted = false): void {
-    const map = resource === 'services' ? this.services : resource === 'endpointslices' ? this.slices : this.pods;
+  apply(resource: NetworkResource, obj: KubeObject, deleted = false): void {
+    const map = { services: this.services, endpointslices: this.slices, pods: this.pods, networkpolicies: this.policies, namespaces: this.namespaces }[resource];
     if (deleted) map.delete(keyOf(obj));
     else map.set(keyOf(obj), obj);
     if (resource === 'pods' && deleted) for (const l of this.listeners) if (l.podUID === obj.metadata.uid) this.listeners.delete(l);
@@ -118,6 +123,17 @@ export class ClusterNetwork {
   isNodeIP(ip: string): boolean {
     for (const p of this.pods.values()) if (podHostIP(p) === ip) return true;
     return false;
+  }
+
+  /** The NetworkPolicies of a namespace. */
+  networkPolicies(namespace: string): KubeObject[] {
+    return [...this.policies.values()].filter((p) => p.metadata.namespace === namespace);
+  }
+
+  /** A namespace's labels (a policy's namespaceSelector matches them); undefined for one not known. */
+  namespaceLabels(name: string): Record<string, string> | undefined {
+    const ns = this.namespaces.get(`/${name}`);
+    return ns ? (ns.metadata.labels ?? {}) : undefined;
   }
 
   podsIn(namespace: string): KubeObject[] {
@@ -183,11 +199,11 @@ function isRunningRun(pod: KubeObject, container: string, startedAt: string): bo
   return false;
 }
 
-/** Keeps the network's caches current from watches on Services, EndpointSlices and Pods (the informers of kube-proxy and CoreDNS). */
+/** Keeps the network's caches current from watches on Services, EndpointSlices and Pods (the informers of kube-proxy and CoreDNS), NetworkPolicies and Namespaces (the policy agent's). */
 export function startClusterNetwork(deps: NamespaceControllerDeps, network: ClusterNetwork): RunningController {
   const stopped = new AbortController();
   const unsubscribes: (() => void)[] = [];
-  const feeds: ['services' | 'endpointslices' | 'pods', string][] = [['services', ''], ['endpointslices', 'discovery.k8s.io'], ['pods', '']];
+  const feeds: [NetworkResource, string][] = [['services', ''], ['endpointslices', 'discovery.k8s.io'], ['pods', ''], ['networkpolicies', 'networking.k8s.io'], ['namespaces', '']];
   const started = Promise.all(
     feeds.map(async ([resource, group]) => {
       const type = deps.registry.resourceFor(group, 'v1', resource);

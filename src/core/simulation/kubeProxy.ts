@@ -8,11 +8,14 @@
  * client times out); a pod's address reaches its listening sockets (none:
  * the kernel's RST, refused), loopback the pod's own. The `kubernetes`
  * Service's endpoint is kube-apiserver's TLS port, which answers a plain
- * HTTP request as Go's TLS server does.
+ * HTTP request as Go's TLS server does. A connection NetworkPolicies do not
+ * allow (judged on the endpoint kube-proxy picked) is dropped: the client
+ * times out.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { isIPv4, readyEndpoints } from './clusterDns';
 import type { Listener, PodNetwork } from './clusterNetwork';
+import { policyAllows, type PolicyPeer } from './networkPolicy';
 
 export type Connection = { kind: 'connected'; listener: Listener } | { kind: 'refused' } | { kind: 'timeout' };
 
@@ -33,15 +36,29 @@ function isAPIServer(net: PodNetwork['cluster'], ip: string, port: number): bool
 /** A small stable hash (ClientIP affinity sends a client to the same endpoint). */
 const hash = (s: string): number => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
+/** The connecting pod as NetworkPolicy sees it: its address, and itself unless it is on the host network. */
+export function policySource(from: PodNetwork): PolicyPeer {
+  const self = from.cluster.podByUID(from.podUID);
+  return { ip: from.podIP ?? podIPs(self)[0] ?? '', ...(self && !from.hostNetwork ? { pod: self } : {}) };
+}
+
 export function connect(from: PodNetwork, ip: string, port: number, at: number): Connection {
   const net = from.cluster;
-  const reach = (podUID: string | undefined): Connection => {
-    const listener = podUID ? net.listenerAt(podUID, port, at) : undefined;
+  const source = policySource(from);
+  /** The connection to a pod's listening socket, if policies let it through. */
+  const reach = (pod: KubeObject | undefined, podIP: string, podPort: number): Connection => {
+    if (!policyAllows(net, source, { ip: podIP, port: podPort, protocol: 'TCP', ...(pod ? { pod } : {}) })) return { kind: 'timeout' };
+    const listener = pod ? net.listenerAt(pod.metadata.uid ?? '', podPort, at) : undefined;
     return listener ? { kind: 'connected', listener } : { kind: 'refused' };
   };
   const self = net.podByUID(from.podUID);
-  if (ip.startsWith('127.') || podIPs(self).includes(ip)) return reach(from.podUID);
+  if (ip.startsWith('127.') || podIPs(self).includes(ip)) {
+    const listener = net.listenerAt(from.podUID, port, at);
+    return listener ? { kind: 'connected', listener } : { kind: 'refused' };
+  }
   if (!isIPv4(ip)) return { kind: 'timeout' };
+  /** The API server's TLS port, which egress policies may still drop. */
+  const apiServer = (addr: string, apiPort: number): Connection => (policyAllows(net, source, { ip: addr, port: apiPort, protocol: 'TCP' }) ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'timeout' });
   const svc = net.serviceByClusterIP(ip);
   if (svc) {
     const svcPort = objectsOf(field(svc, 'spec', 'ports')).find((p) => p['port'] === port && (str(p['protocol']) || 'TCP') === 'TCP');
@@ -56,13 +73,12 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
     const affinity = field(svc, 'spec', 'sessionAffinity') === 'ClientIP';
     const chosen = endpoints[affinity ? hash(podIPs(self)[0] ?? '') % endpoints.length : net.nextTurn(key, endpoints.length)]!;
     const pod = net.podByIP(chosen.ip);
-    if (!pod && isAPIServer(net, chosen.ip, chosen.port)) return { kind: 'connected', listener: plainHttpToTls };
-    const listener = pod ? net.listenerAt(pod.metadata.uid ?? '', chosen.port, at) : undefined;
-    return listener ? { kind: 'connected', listener } : { kind: 'refused' };
+    if (!pod && isAPIServer(net, chosen.ip, chosen.port)) return apiServer(chosen.ip, chosen.port);
+    return reach(pod, chosen.ip, chosen.port);
   }
   const pod = net.podByIP(ip);
-  if (pod) return reach(pod.metadata.uid);
-  if (isAPIServer(net, ip, port)) return { kind: 'connected', listener: plainHttpToTls };
+  if (pod) return reach(pod, ip, port);
+  if (isAPIServer(net, ip, port)) return apiServer(ip, port);
   // No route answers: the SYN is lost.
   return { kind: 'timeout' };
 }

@@ -7,8 +7,9 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { clusterDnsIP, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
-import { connect } from './kubeProxy';
+import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { connect, policySource } from './kubeProxy';
+import { policyAllows } from './networkPolicy';
 import { httpDate, parseHttpResponse } from './httpMessage';
 import { readAll, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
 import { filesAt } from './containerFiles';
@@ -16,6 +17,8 @@ import type { FsEntry } from './containerView';
 
 /** Linux gives up on a SYN nothing answers after its retries (tcp_syn_retries=6: 1+2+...+64 s). */
 const synTimeoutMs = 127_000;
+/** A libc resolver's wait on a server that never answers (resolv.conf's defaults: timeout:5, attempts:2). */
+const resolverTimeoutMs = 10_000;
 /** The curl of curlimages/curl. */
 const curlVersion = '8.11.1';
 
@@ -26,13 +29,27 @@ export function networkOf(ctx: ToolContext): PodNetwork {
   return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
 }
 
+/** Whether the pod's DNS queries reach the cluster DNS (NetworkPolicies may drop them, on either end). */
+export function dnsReachable(net: PodNetwork): boolean {
+  return policyAllows(net.cluster, policySource(net), { ip: clusterDnsIP, pod: clusterDnsPod, port: 53, protocol: 'UDP' });
+}
+
+/** getaddrinfo from the process's pod: a lookup whose queries are dropped waits out the resolver's timeout, then fails. */
+export function* resolve(ctx: ToolContext, host: string): Run<string | undefined> {
+  const net = networkOf(ctx);
+  const reachable = !asksDns(ctx.files, host) || dnsReachable(net);
+  const ip = resolveHost(net.cluster, ctx.files, host, reachable);
+  if (!reachable && resolvConfOf(ctx.files).nameservers.includes(clusterDnsIP)) yield { kind: 'sleep', ms: resolverTimeoutMs };
+  return ip;
+}
+
 type Dial = { kind: 'connected'; ip: string; respond(request: string): string } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
 
 /** Resolves and connects as a client does; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
   yield { kind: 'observe' };
   const net = networkOf(ctx);
-  const ip = resolveHost(net.cluster, ctx.files, host);
+  const ip = yield* resolve(ctx, host);
   if (!ip) return { kind: 'unresolved' };
   const at = ctx.now();
   const c = connect(net, ip, port, at);
@@ -132,9 +149,9 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   const net = networkOf(ctx).cluster;
   const conf = resolvConfOf(ctx.files);
   const servers = operands[1] !== undefined ? [operands[1]] : conf.nameservers.length ? conf.nameservers : ['127.0.0.1'];
-  // Only the cluster DNS answers; each other server is waited on for the 5 s timeout.
+  // Only the cluster DNS answers (when no NetworkPolicy drops the queries); each other server is waited on for the 5 s timeout.
   const server = servers.find((s) => s === clusterDnsIP);
-  if (!server) {
+  if (!server || !dnsReachable(networkOf(ctx))) {
     yield { kind: 'sleep', ms: 5000 * servers.length };
     ctx.out(';; connection timed out; no servers could be reached\n\n');
     return 1;
@@ -307,7 +324,7 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   const timeoutMs = limits.length ? Math.min(...limits) : undefined;
   yield { kind: 'observe' };
   const net = networkOf(ctx);
-  const ip = resolveHost(net.cluster, ctx.files, u.host);
+  const ip = yield* resolve(ctx, u.host);
   if (verbose && ip) ctx.err(`* Host ${u.host}:${u.port} was resolved.\n* IPv6: (none)\n* IPv4: ${ip}\n*   Trying ${ip}:${u.port}...\n`);
   if (!ip) {
     if (verbose) ctx.err(`* Could not resolve host: ${u.host}\n* closing connection #0\n`);

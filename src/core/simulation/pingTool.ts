@@ -8,8 +8,10 @@
  * surprise `kubectl exec pod -- ping my-service` teaches.
  */
 import { podHostIP, type PodNetwork } from './clusterNetwork';
-import { networkOf } from './networkTools';
-import { isIPv4, resolveHost } from './clusterDns';
+import { networkOf, resolve } from './networkTools';
+import { isIPv4 } from './clusterDns';
+import { policySource } from './kubeProxy';
+import { policyAllows } from './networkPolicy';
 import type { Run, ToolContext } from './containerTools';
 import type { KubeObject } from '../api/types';
 
@@ -18,13 +20,15 @@ const maxWaitMs = 10_000;
 
 const field = (o: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 
-/** Where an echo to ip is answered from, seen from the pod: the same node's bridge, another node, or nowhere. */
+/** Where an echo to ip is answered from, seen from the pod: the same node's bridge, another node, or nowhere (no route, or dropped by a NetworkPolicy). */
 function route(net: PodNetwork, ip: string): 'local' | 'node' | 'remote' | undefined {
   if (ip.startsWith('127.')) return 'local';
   const self = net.cluster.podByUID(net.podUID);
   const selfIPs = self ? ((field(self, 'status', 'podIPs') as { ip?: string }[] | undefined) ?? []).map((p) => p.ip) : [];
   if (ip === net.podIP || ip === field(self, 'status', 'podIP') || selfIPs.includes(ip)) return 'local';
   const target: KubeObject | undefined = net.cluster.podByIP(ip);
+  // NetworkPolicies drop echoes too, unless a rule allows every protocol.
+  if (!policyAllows(net.cluster, policySource(net), { ip, port: 0, protocol: 'ICMP', ...(target ? { pod: target } : {}) })) return undefined;
   if (target) return podHostIP(target) === podHostIP(self) ? 'node' : 'remote';
   if (net.cluster.isNodeIP(ip)) return podHostIP(self) === ip ? 'node' : 'remote';
   return undefined;
@@ -83,7 +87,7 @@ export function* ping(args: string[], ctx: ToolContext): Run<number> {
   }
   yield { kind: 'observe' };
   const net = networkOf(ctx);
-  const ip = isIPv4(o.host) ? o.host : resolveHost(net.cluster, ctx.files, o.host);
+  const ip = isIPv4(o.host) ? o.host : yield* resolve(ctx, o.host);
   if (!ip) {
     ctx.err(`ping: bad address '${o.host}'\n`);
     return 1;
