@@ -10,7 +10,7 @@ import type { KubeObject } from '../api/types';
 import { t0, testView } from './container.test-data';
 import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
 import { startProcess } from './containerProcess';
-import { policyAllows, type Protocol } from './networkPolicy';
+import { judgeConnection, policyAllows, type Protocol } from './networkPolicy';
 
 const startedAt = '2026-11-28T17:18:10Z';
 const resolvConf = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
@@ -204,5 +204,33 @@ describe('ping', () => {
     expect(runIn('client', 'ping -c 1 -W 1 10.244.1.5')).toMatchObject({ stdout: expect.stringContaining('1 packets transmitted, 0 packets received, 100% packet loss'), code: 1 });
     net.apply('networkpolicies', policy('p', { ingress: [{ from: [{ podSelector: { matchLabels: { role: 'client' } } }] }] }));
     expect(runIn('client', 'ping -c 1 -W 1 10.244.1.5')).toMatchObject({ code: 0 });
+  });
+});
+
+describe('the verdict, explained', () => {
+  it('names each end\'s reason, the isolating policies, and for each rule whether its peers and its ports match', () => {
+    const at = (from: string, to: string, port: number) => {
+      const src = net.podByUID(`uid-${from}`)!;
+      const dst = net.podByUID(`uid-${to}`)!;
+      return judgeConnection(net, { ip: (src['status'] as { podIP: string }).podIP, pod: src }, { ip: (dst['status'] as { podIP: string }).podIP, pod: dst, port, protocol: 'TCP' });
+    };
+    expect(at('client', 'web', 8080)).toEqual({ allowed: true, egress: { direction: 'Egress', allowed: true, reason: 'not-isolated', policies: [] }, ingress: { direction: 'Ingress', allowed: true, reason: 'not-isolated', policies: [] } });
+    net.apply('networkpolicies', policy('deny', {}));
+    net.apply('networkpolicies', policy('web', { podSelector: { matchLabels: { app: 'web' } }, ingress: [{ from: [{ podSelector: { matchLabels: { role: 'frontend' } } }], ports: [{ port: 'http', protocol: 'TCP' }] }, { ports: [{ port: 9000, protocol: 'TCP' }] }] }));
+    expect(at('client', 'web', 8080)).toEqual({
+      allowed: false,
+      egress: { direction: 'Egress', allowed: true, reason: 'not-isolated', policies: [] },
+      ingress: {
+        direction: 'Ingress',
+        allowed: false,
+        reason: 'no-rule',
+        policies: [
+          { namespace: 'default', name: 'deny', rules: [] },
+          { namespace: 'default', name: 'web', rules: [{ index: 0, peerMatches: false, portMatches: true }, { index: 1, peerMatches: true, portMatches: false }] },
+        ],
+      },
+    });
+    expect(at('client', 'web', 9000)).toMatchObject({ allowed: true, ingress: { reason: 'rule' } });
+    expect(at('web', 'web', 9000).ingress.reason).toBe('same-pod');
   });
 });

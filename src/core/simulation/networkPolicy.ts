@@ -15,7 +15,7 @@
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../selectors/labelSelector';
 import { cidrContains, parseCIDR, parseIP } from '../validation/net';
-import { podHostIP, type ClusterNetwork } from './clusterNetwork';
+import { podHostIP } from './clusterNetwork';
 
 type Obj = Record<string, unknown>;
 export type Protocol = 'TCP' | 'UDP' | 'SCTP' | 'ICMP';
@@ -51,7 +51,7 @@ function policyTypes(policy: KubeObject): string[] {
 }
 
 /** The policies of the pod's namespace that select it for a direction. */
-export function isolating(net: ClusterNetwork, pod: KubeObject, direction: 'Ingress' | 'Egress'): KubeObject[] {
+export function isolating(net: PolicyWorld, pod: KubeObject, direction: 'Ingress' | 'Egress'): KubeObject[] {
   const namespace = pod.metadata.namespace ?? '';
   return net.networkPolicies(namespace).filter((p) => policyTypes(p).includes(direction) && selects(isObject(p['spec']) ? p['spec']['podSelector'] : undefined, pod.metadata.labels));
 }
@@ -69,7 +69,7 @@ function inIPBlock(block: Obj, ip: string): boolean {
 }
 
 /** Whether a NetworkPolicyPeer of a policy in `namespace` names this peer. */
-function peerMatches(net: ClusterNetwork, namespace: string, peer: Obj, who: PolicyPeer): boolean {
+function peerMatches(net: PolicyWorld, namespace: string, peer: Obj, who: PolicyPeer): boolean {
   if (isObject(peer['ipBlock'])) return inIPBlock(peer['ipBlock'], who.ip);
   const pod = podOf(who);
   if (!pod) return false;
@@ -97,29 +97,86 @@ function portMatches(rulePort: Obj, target: PolicyTarget): boolean {
   return typeof port === 'number' && target.port >= port && target.port <= (end as number);
 }
 
-/** Whether one rule (ingress: from + ports, egress: to + ports) of a policy allows the connection. */
-function ruleAllows(net: ClusterNetwork, namespace: string, rule: Obj, peers: 'from' | 'to', other: PolicyPeer, target: PolicyTarget): boolean {
+/** How one rule of an isolating policy fares against the connection: it allows it when both its peers and its ports match. */
+export interface RuleVerdict {
+  /** The rule's index in the policy's ingress or egress list. */
+  index: number;
+  /** Its from/to peers name the other end (no peers: every peer). */
+  peerMatches: boolean;
+  /** Its ports hold the connection's port and protocol (no ports: every port of every protocol). */
+  portMatches: boolean;
+}
+
+/** A policy isolating the judged pod in one direction, with each of its rules in that direction. */
+export interface PolicyVerdict {
+  namespace: string;
+  name: string;
+  rules: RuleVerdict[];
+}
+
+/** One end's say on the connection: the source's egress, or the destination's ingress. */
+export interface DirectionVerdict {
+  direction: 'Egress' | 'Ingress';
+  allowed: boolean;
+  /**
+   * Why: `no-pod` (that end is a node or an address outside the pod network: no policy selects it),
+   * `same-pod`, `own-node` (the destination's node, always let in), `not-isolated` (no policy selects the
+   * pod for this direction), `rule` (a rule of an isolating policy allows it), `no-rule` (none does: dropped).
+   */
+  reason: 'no-pod' | 'same-pod' | 'own-node' | 'not-isolated' | 'rule' | 'no-rule';
+  /** The policies isolating the pod in this direction, each with its rules' verdicts. */
+  policies: PolicyVerdict[];
+}
+
+/** What NetworkPolicies make of a new connection: it passes when both ends allow it. */
+export interface ConnectionVerdict {
+  allowed: boolean;
+  egress: DirectionVerdict;
+  ingress: DirectionVerdict;
+}
+
+/** The namespaces and policies a verdict reads (the cluster network's caches, or objects a client listed). */
+export interface PolicyWorld {
+  networkPolicies(namespace: string): KubeObject[];
+  namespaceLabels(name: string): Record<string, string> | undefined;
+}
+
+function judgeRule(net: PolicyWorld, namespace: string, rule: Obj, index: number, peers: 'from' | 'to', other: PolicyPeer, target: PolicyTarget): RuleVerdict {
   const listed = objectsOf(rule[peers]);
   const ports = objectsOf(rule['ports']);
-  return (listed.length === 0 || listed.some((p) => peerMatches(net, namespace, p, other))) && (ports.length === 0 || ports.some((p) => portMatches(p, target)));
+  return { index, peerMatches: listed.length === 0 || listed.some((p) => peerMatches(net, namespace, p, other)), portMatches: ports.length === 0 || ports.some((p) => portMatches(p, target)) };
 }
 
-/** Whether the policies isolating `pod` in a direction (if any) have a rule that allows the connection. */
-function allowedBy(net: ClusterNetwork, pod: KubeObject | undefined, direction: 'Ingress' | 'Egress', other: PolicyPeer, target: PolicyTarget): boolean {
-  if (!pod) return true;
-  const policies = isolating(net, pod, direction);
+/** One direction's verdict on the pod at that end (undefined: no pod there). */
+function judgeDirection(net: PolicyWorld, pod: KubeObject | undefined, direction: 'Ingress' | 'Egress', other: PolicyPeer, target: PolicyTarget): DirectionVerdict {
+  if (!pod) return { direction, allowed: true, reason: 'no-pod', policies: [] };
   const key = direction === 'Ingress' ? 'ingress' : 'egress';
   const peers = direction === 'Ingress' ? 'from' : 'to';
-  return !policies.length || policies.some((p) => objectsOf(isObject(p['spec']) ? p['spec'][key] : undefined).some((rule) => ruleAllows(net, p.metadata.namespace ?? '', rule, peers, other, target)));
+  const policies = isolating(net, pod, direction).map((p) => ({
+    namespace: p.metadata.namespace ?? '',
+    name: p.metadata.name ?? '',
+    rules: objectsOf(isObject(p['spec']) ? p['spec'][key] : undefined).map((rule, i) => judgeRule(net, p.metadata.namespace ?? '', rule, i, peers, other, target)),
+  }));
+  if (!policies.length) return { direction, allowed: true, reason: 'not-isolated', policies };
+  const allowed = policies.some((p) => p.rules.some((r) => r.peerMatches && r.portMatches));
+  return { direction, allowed, reason: allowed ? 'rule' : 'no-rule', policies };
 }
 
-/** Whether NetworkPolicies let a new connection from `source` reach `target`: the source's egress, then the target's ingress. */
-export function policyAllows(net: ClusterNetwork, source: PolicyPeer, target: PolicyTarget): boolean {
+/** What NetworkPolicies make of a new connection from `source` to `target`: the source's egress and the target's ingress, each explained. */
+export function judgeConnection(net: PolicyWorld, source: PolicyPeer, target: PolicyTarget): ConnectionVerdict {
   const from = podOf(source);
   const to = podOf(target);
   // A pod reaching itself never leaves its network namespace.
-  if (from && to && from.metadata.uid === to.metadata.uid) return true;
-  if (!allowedBy(net, from, 'Egress', target, target)) return false;
+  if (from && to && from.metadata.uid === to.metadata.uid) {
+    return { allowed: true, egress: { direction: 'Egress', allowed: true, reason: 'same-pod', policies: [] }, ingress: { direction: 'Ingress', allowed: true, reason: 'same-pod', policies: [] } };
+  }
+  const egress = judgeDirection(net, from, 'Egress', target, target);
   // The pod's own node (its kubelet, a host-network pod there) is always let in.
-  return (to !== undefined && source.ip === podHostIP(to)) || allowedBy(net, to, 'Ingress', source, target);
+  const ingress = to !== undefined && source.ip === podHostIP(to) ? { direction: 'Ingress' as const, allowed: true, reason: 'own-node' as const, policies: [] } : judgeDirection(net, to, 'Ingress', source, target);
+  return { allowed: egress.allowed && ingress.allowed, egress, ingress };
+}
+
+/** Whether NetworkPolicies let a new connection from `source` reach `target`. */
+export function policyAllows(net: PolicyWorld, source: PolicyPeer, target: PolicyTarget): boolean {
+  return judgeConnection(net, source, target).allowed;
 }
