@@ -147,4 +147,15 @@ spec:
     expect((await kubectl(['patch', 'service', 'web', '-p', '{"spec":{"ports":[{"port":80,"targetPort":"http"}]}}'])).code).toBe(0);
     await eventually(async () => (await kubectl(['logs', 'poller', '--tail=1'])).stdout, (l) => l === 'hello\n', 'the poller served');
   });
+
+  it("kubectl expose --type=NodePort: the node's address and the NodePort reach the pods from inside the cluster; the kubelet's port answers TLS only", async () => {
+    expect((await kubectl(['expose', 'deployment', 'web', '--name=web-np', '--type=NodePort', '--port=80', '--target-port=http'])).stdout).toBe('service/web-np exposed\n');
+    const nodePort = (await kubectl(['get', 'service', 'web-np', '-o', 'jsonpath={.spec.ports[0].nodePort}'])).stdout;
+    expect(Number(nodePort)).toBeGreaterThanOrEqual(30000);
+    const nodeIP = (await kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}'])).stdout;
+    await eventually(async () => await kubectl(['exec', 'client', '--', 'wget', '-qO-', '-T', '1', `${nodeIP}:${nodePort}`]), (r) => r.code === 0, 'the NodePort served');
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', '-T', '1', `${nodeIP}:${nodePort}`])).toMatchObject({ code: 0, stdout: 'hello\n' });
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${nodeIP}:10250`])).toMatchObject({ code: 1, stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\ncommand terminated with exit code 1\n' });
+    expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${nodeIP}:7777`])).toMatchObject({ code: 1, stderr: `wget: can't connect to remote host (${nodeIP}): Connection refused\ncommand terminated with exit code 1\n` });
+  });
 });

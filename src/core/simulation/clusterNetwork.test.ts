@@ -13,13 +13,17 @@ import { unknownImage, type SimulatedImage } from './image';
 const startedAt = '2026-11-28T17:18:10Z';
 const resolvConf = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
 
-function pod(name: string, ip: string, opts: { ready?: boolean; hostname?: string; subdomain?: string; ns?: string } = {}): KubeObject {
+/** The simulated nodes' addresses. */
+const nodeIPs: Record<string, string> = { 'node-1': '172.18.0.2', 'node-2': '172.18.0.3' };
+
+function pod(name: string, ip: string, opts: { ready?: boolean; hostname?: string; subdomain?: string; ns?: string; node?: string; hostNetwork?: boolean; ports?: Record<string, unknown>[] } = {}): KubeObject {
+  const bound = opts.node ? { nodeName: opts.node } : {};
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: opts.ns ?? 'default', uid: `uid-${name}` },
-    spec: { containers: [{ name: 'app', image: 'busybox' }], ...(opts.hostname ? { hostname: opts.hostname } : {}), ...(opts.subdomain ? { subdomain: opts.subdomain } : {}) },
-    status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], containerStatuses: [{ name: 'app', ready: opts.ready ?? true, state: { running: { startedAt } } }] },
+    spec: { ...bound, containers: [{ name: 'app', image: 'busybox', ...(opts.ports ? { ports: opts.ports } : {}) }], ...(opts.hostname ? { hostname: opts.hostname } : {}), ...(opts.subdomain ? { subdomain: opts.subdomain } : {}), ...(opts.hostNetwork ? { hostNetwork: true } : {}) },
+    status: { phase: 'Running', ...(opts.node ? { hostIP: nodeIPs[opts.node] } : {}), podIP: ip, podIPs: [{ ip }], containerStatuses: [{ name: 'app', ready: opts.ready ?? true, state: { running: { startedAt } } }] },
   };
 }
 
@@ -27,14 +31,14 @@ function service(name: string, spec: Record<string, unknown>, ns = 'default'): K
   return { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: ns, uid: `svc-${name}` }, spec };
 }
 
-function slice(svc: string, ports: { name: string; port: number }[], endpoints: { ip: string; ready: boolean; hostname?: string }[], ns = 'default'): KubeObject {
+function slice(svc: string, ports: { name: string; port: number }[], endpoints: { ip: string; ready: boolean; hostname?: string; nodeName?: string }[], ns = 'default'): KubeObject {
   return {
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: { name: `${svc}-abcde`, namespace: ns, labels: { 'kubernetes.io/service-name': svc } },
     addressType: 'IPv4',
     ports: ports.map((p) => ({ ...p, protocol: 'TCP' })),
-    endpoints: endpoints.map((e) => ({ addresses: [e.ip], conditions: { ready: e.ready, serving: e.ready, terminating: false }, ...(e.hostname ? { hostname: e.hostname } : {}) })),
+    endpoints: endpoints.map((e) => ({ addresses: [e.ip], conditions: { ready: e.ready, serving: e.ready, terminating: false }, ...(e.hostname ? { hostname: e.hostname } : {}), ...(e.nodeName ? { nodeName: e.nodeName } : {}) })),
   };
 }
 
@@ -282,5 +286,41 @@ describe('network tools', () => {
     // The client's own files are not the server's.
     expect(runIn('client', 'httpd -f -h /nope')).toMatchObject({ stderr: "httpd: can't change directory to '/nope': No such file or directory\n", code: 1 });
     expect(runIn('web-1', 'httpd -p 8080 -h /', { at: 1000 })).toMatchObject({ stderr: 'httpd: bind: Address already in use\n', code: 1 });
+  });
+});
+
+describe("a node's address", () => {
+  beforeEach(() => {
+    // The pods bound to two nodes: web-1 on node-1 behind a NodePort Service, a hostPort pod and a host-network pod on node-1.
+    for (const p of [pod('web-1', '10.244.1.5', { node: 'node-1' }), pod('client', '10.244.2.9', { node: 'node-2' }), pod('ported', '10.244.1.30', { node: 'node-1', ports: [{ containerPort: 8080, hostPort: 8081, protocol: 'TCP' }] }), pod('agent', nodeIPs['node-1']!, { node: 'node-1', hostNetwork: true })]) net.apply('pods', p);
+    net.apply('services', service('web', { type: 'NodePort', clusterIP: '10.96.100.10', clusterIPs: ['10.96.100.10'], selector: { app: 'web' }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'http', nodePort: 30080 }] }));
+    net.apply('services', service('local', { type: 'NodePort', externalTrafficPolicy: 'Local', clusterIP: '10.96.100.11', clusterIPs: ['10.96.100.11'], selector: { app: 'web' }, ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 'http', nodePort: 30081 }] }));
+    net.apply('services', service('none', { type: 'LoadBalancer', clusterIP: '10.96.100.12', clusterIPs: ['10.96.100.12'], selector: { app: 'none' }, ports: [{ port: 80, protocol: 'TCP', targetPort: 80, nodePort: 30082 }] }));
+    net.apply('endpointslices', slice('web', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.5', ready: true, nodeName: 'node-1' }]));
+    net.apply('endpointslices', slice('local', [{ name: 'http', port: 8080 }], [{ ip: '10.244.1.5', ready: true, nodeName: 'node-1' }]));
+    net.apply('endpointslices', slice('none', [{ name: '', port: 80 }], []));
+    serveHello('web-1');
+    serveHello('ported');
+  });
+
+  it("a NodePort on any node's address reaches the Service's endpoints; with externalTrafficPolicy Local only a node holding one answers", () => {
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:30080; wget -qO- -T 2 172.18.0.3:30080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\nhello from web-1\n', code: 0 });
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:30081', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.3:30081', { at: 1000 })).toMatchObject({ stderr: 'wget: download timed out\n', code: 1, exitAt: 2000 });
+    // A LoadBalancer Service has NodePorts too; with no endpoint kube-proxy rejects the connection.
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.3:30082', { at: 1000 })).toMatchObject({ stderr: "wget: can't connect to remote host (172.18.0.3): Connection refused\n", code: 1, exitAt: 0 });
+  });
+
+  it("a hostPort reaches its pod's container port on that node only; a host-network pod's sockets and the kubelet's TLS port answer; other ports are refused", () => {
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:8081', { at: 1000 })).toMatchObject({ stdout: 'hello from ported\n', code: 0 });
+    expect(runIn('client', 'nc -zv -w 2 172.18.0.3 8081', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 0 });
+    runIn('agent', 'mkdir -p /www; echo node agent > /www/index.html; httpd -f -p 9100 -h /www');
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:9100', { at: 1000 })).toMatchObject({ stdout: 'node agent\n', code: 0 });
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:10250; nc -zv -w 2 172.18.0.3 10250', { at: 1000 })).toMatchObject({ stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\n172.18.0.3 (172.18.0.3:10250) open\n', code: 0 });
+    expect(runIn('client', 'nc -zvv -w 2 172.18.0.2 7777', { at: 1000 })).toMatchObject({ stderr: 'nc: 172.18.0.2 (172.18.0.2:7777): Connection refused\nsent 0, rcvd 0\n', code: 1, exitAt: 0 });
+    // A node no pod is bound to is known by its Node's InternalIP.
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.4:30080', { at: 1000 })).toMatchObject({ stderr: 'wget: download timed out\n', code: 1 });
+    net.apply('nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-3' }, status: { addresses: [{ type: 'InternalIP', address: '172.18.0.4' }, { type: 'Hostname', address: 'node-3' }] } });
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.4:30080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
   });
 });

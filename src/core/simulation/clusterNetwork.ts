@@ -2,7 +2,7 @@
  * What the simulated cluster network knows, read synchronously by the
  * container tools (a tool is a generator that cannot await): the Services,
  * EndpointSlices and Pods as informers keep them (kube-proxy's and CoreDNS's
- * caches), the NetworkPolicies and Namespaces (the CNI's policy agent's), and the sockets listening in pods: a server process (httpd, nc
+ * caches), the NetworkPolicies and Namespaces (the CNI's policy agent's), the Nodes, and the sockets listening in pods: a server process (httpd, nc
  * -l) registers its port while its container runs, with what it answers to
  * a connection from its own files.
  */
@@ -14,7 +14,7 @@ import type { Store } from '../registry/generic/store';
 type Obj = Record<string, unknown>;
 
 /** The kinds the network's informers keep. */
-export type NetworkResource = 'services' | 'endpointslices' | 'pods' | 'networkpolicies' | 'namespaces';
+export type NetworkResource = 'services' | 'endpointslices' | 'pods' | 'networkpolicies' | 'namespaces' | 'nodes';
 
 /** A listening socket in a pod's network namespace. */
 export interface Listener {
@@ -70,13 +70,14 @@ export class ClusterNetwork {
   private readonly pods = new Map<string, KubeObject>();
   private readonly policies = new Map<string, KubeObject>();
   private readonly namespaces = new Map<string, KubeObject>();
+  private readonly nodes = new Map<string, KubeObject>();
   private readonly listeners = new Set<Listener>();
   /** kube-proxy's next pick per Service port (round-robin, so the same requests pick the same endpoints). */
   private readonly turns = new Map<string, number>();
 
   /** An informer's event: the object as it is now, or gone. */
   apply(resource: NetworkResource, obj: KubeObject, deleted = false): void {
-    const map = { services: this.services, endpointslices: this.slices, pods: this.pods, networkpolicies: this.policies, namespaces: this.namespaces }[resource];
+    const map = { services: this.services, endpointslices: this.slices, pods: this.pods, networkpolicies: this.policies, namespaces: this.namespaces, nodes: this.nodes }[resource];
     if (deleted) map.delete(keyOf(obj));
     else map.set(keyOf(obj), obj);
     if (resource === 'pods' && deleted) for (const l of this.listeners) if (l.podUID === obj.metadata.uid) this.listeners.delete(l);
@@ -112,17 +113,50 @@ export class ClusterNetwork {
   /** The pod holding an IP (one not done: a finished pod's IP is free again). */
   podByIP(ip: string): KubeObject | undefined {
     for (const p of this.pods.values()) {
-      const phase = str(field(p, 'status', 'phase'));
-      if (phase === 'Succeeded' || phase === 'Failed' || field(p, 'spec', 'hostNetwork') === true) continue;
+      if (isDone(p) || field(p, 'spec', 'hostNetwork') === true) continue;
       if (objectsOf(field(p, 'status', 'podIPs')).some((i) => i['ip'] === ip) || field(p, 'status', 'podIP') === ip) return p;
     }
     return undefined;
   }
 
-  /** Whether an address is a node's, as the pods bound to it report it (status.hostIP). */
+  /** Whether an address is a node's. */
   isNodeIP(ip: string): boolean {
-    for (const p of this.pods.values()) if (podHostIP(p) === ip) return true;
-    return false;
+    return this.nodeByIP(ip) !== undefined;
+  }
+
+  /** The name of the node holding an address: a Node's InternalIP, or what the pods bound to it report (status.hostIP); undefined for no node's. */
+  nodeByIP(ip: string): string | undefined {
+    for (const n of this.nodes.values()) if (objectsOf(field(n, 'status', 'addresses')).some((a) => a['type'] === 'InternalIP' && a['address'] === ip)) return n.metadata.name;
+    for (const p of this.pods.values()) if (podHostIP(p) === ip) return str(field(p, 'spec', 'nodeName'));
+    return undefined;
+  }
+
+  /** The pods bound to the node at an address, not done. */
+  podsOnNode(ip: string): KubeObject[] {
+    return [...this.pods.values()].filter((p) => podHostIP(p) === ip && !isDone(p));
+  }
+
+  /** The Service port a NodePort belongs to (NodePort and LoadBalancer Services, TCP). */
+  serviceByNodePort(nodePort: number): { service: KubeObject; port: Record<string, unknown> } | undefined {
+    for (const s of this.services.values()) {
+      const type = str(field(s, 'spec', 'type'));
+      if (type !== 'NodePort' && type !== 'LoadBalancer') continue;
+      const port = objectsOf(field(s, 'spec', 'ports')).find((p) => p['nodePort'] === nodePort && (str(p['protocol']) || 'TCP') === 'TCP');
+      if (port) return { service: s, port };
+    }
+    return undefined;
+  }
+
+  /** The pod on the node at an address whose container maps a hostPort (TCP) to a port of its own (the CNI's portmap). */
+  hostPortOn(ip: string, hostPort: number): { pod: KubeObject; containerPort: number } | undefined {
+    for (const p of this.podsOnNode(ip)) {
+      if (field(p, 'spec', 'hostNetwork') === true) continue;
+      for (const c of objectsOf(field(p, 'spec', 'containers'))) {
+        const port = objectsOf(c['ports']).find((x) => x['hostPort'] === hostPort && (str(x['protocol']) || 'TCP') === 'TCP');
+        if (port && typeof port['containerPort'] === 'number') return { pod: p, containerPort: port['containerPort'] };
+      }
+    }
+    return undefined;
   }
 
   /** The NetworkPolicies of a namespace. */
@@ -185,6 +219,12 @@ export class ClusterNetwork {
   }
 }
 
+/** Whether a pod is done (Succeeded or Failed): its sandbox, address and ports are gone. */
+function isDone(pod: KubeObject): boolean {
+  const phase = str(field(pod, 'status', 'phase'));
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** Whether the pod's status shows that run of the container running. */
 function isRunningRun(pod: KubeObject, container: string, startedAt: string): boolean {
   const phase = str(field(pod, 'status', 'phase'));
@@ -199,11 +239,11 @@ function isRunningRun(pod: KubeObject, container: string, startedAt: string): bo
   return false;
 }
 
-/** Keeps the network's caches current from watches on Services, EndpointSlices and Pods (the informers of kube-proxy and CoreDNS), NetworkPolicies and Namespaces (the policy agent's). */
+/** Keeps the network's caches current from watches on Services, EndpointSlices and Pods (the informers of kube-proxy and CoreDNS), NetworkPolicies and Namespaces (the policy agent's) and Nodes (their addresses). */
 export function startClusterNetwork(deps: NamespaceControllerDeps, network: ClusterNetwork): RunningController {
   const stopped = new AbortController();
   const unsubscribes: (() => void)[] = [];
-  const feeds: [NetworkResource, string][] = [['services', ''], ['endpointslices', 'discovery.k8s.io'], ['pods', ''], ['networkpolicies', 'networking.k8s.io'], ['namespaces', '']];
+  const feeds: [NetworkResource, string][] = [['services', ''], ['endpointslices', 'discovery.k8s.io'], ['pods', ''], ['networkpolicies', 'networking.k8s.io'], ['namespaces', ''], ['nodes', '']];
   const started = Promise.all(
     feeds.map(async ([resource, group]) => {
       const type = deps.registry.resourceFor(group, 'v1', resource);

@@ -8,7 +8,11 @@
  * client times out); a pod's address reaches its listening sockets (none:
  * the kernel's RST, refused), loopback the pod's own. The `kubernetes`
  * Service's endpoint is kube-apiserver's TLS port, which answers a plain
- * HTTP request as Go's TLS server does. A connection NetworkPolicies do not
+ * HTTP request as Go's TLS server does. A node's address takes a Service's
+ * NodePort (to any ready endpoint, or with externalTrafficPolicy Local only
+ * to one on that node, dropped when there is none), a pod's hostPort (the
+ * CNI's portmap), a host-network pod's sockets and the kubelet's TLS port;
+ * any other port is refused by the node. A connection NetworkPolicies do not
  * allow (judged on the endpoint kube-proxy picked) is dropped: the client
  * times out.
  */
@@ -26,6 +30,9 @@ const podIPs = (pod: KubeObject | undefined): string[] => objectsOf(field(pod, '
 
 /** Go's crypto/tls server's reply to a request that is not a TLS handshake. */
 const plainHttpToTls: Listener = { podUID: '', container: '', startedAt: '', port: 0, since: 0, owner: {}, respond: () => 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n' };
+
+/** The kubelet's HTTPS port on every node (its Node's daemonEndpoints). */
+const kubeletPort = 10250;
 
 /** Whether an address and port are the API server's, as the `kubernetes` Service's endpoints give it. */
 function isAPIServer(net: PodNetwork['cluster'], ip: string, port: number): boolean {
@@ -59,26 +66,46 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
   if (!isIPv4(ip)) return { kind: 'timeout' };
   /** The API server's TLS port, which egress policies may still drop. */
   const apiServer = (addr: string, apiPort: number): Connection => (policyAllows(net, source, { ip: addr, port: apiPort, protocol: 'TCP' }) ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'timeout' });
-  const svc = net.serviceByClusterIP(ip);
-  if (svc) {
-    const svcPort = objectsOf(field(svc, 'spec', 'ports')).find((p) => p['port'] === port && (str(p['protocol']) || 'TCP') === 'TCP');
-    if (!svcPort) return { kind: 'timeout' };
+  /** One of a Service port's ready endpoints (only those on `node` for externalTrafficPolicy Local), as kube-proxy's rules pick it. */
+  const viaService = (svc: KubeObject, svcPort: Record<string, unknown>, node?: string): Connection => {
     const portName = str(svcPort['name']);
     const endpoints = readyEndpoints(net, svc).flatMap((e) => {
+      if (node !== undefined && str(e.endpoint['nodeName']) !== node) return [];
       const slicePort = objectsOf(e.slice['ports']).find((p) => str(p['name']) === portName && (str(p['protocol']) || 'TCP') === 'TCP');
       return typeof slicePort?.['port'] === 'number' ? [{ ip: e.ip, port: slicePort['port'] }] : [];
     });
-    if (!endpoints.length) return { kind: 'refused' };
-    const key = `${svc.metadata.namespace}/${svc.metadata.name}:${port}`;
+    // No endpoint: REJECT, but a Local policy's missing local endpoint is a DROP.
+    if (!endpoints.length) return { kind: node !== undefined ? 'timeout' : 'refused' };
+    const key = `${svc.metadata.namespace}/${svc.metadata.name}:${str(svcPort['name'])}:${String(svcPort['port'])}`;
     const affinity = field(svc, 'spec', 'sessionAffinity') === 'ClientIP';
     const chosen = endpoints[affinity ? hash(podIPs(self)[0] ?? '') % endpoints.length : net.nextTurn(key, endpoints.length)]!;
     const pod = net.podByIP(chosen.ip);
     if (!pod && isAPIServer(net, chosen.ip, chosen.port)) return apiServer(chosen.ip, chosen.port);
     return reach(pod, chosen.ip, chosen.port);
+  };
+  const svc = net.serviceByClusterIP(ip);
+  if (svc) {
+    const svcPort = objectsOf(field(svc, 'spec', 'ports')).find((p) => p['port'] === port && (str(p['protocol']) || 'TCP') === 'TCP');
+    return svcPort ? viaService(svc, svcPort) : { kind: 'timeout' };
   }
   const pod = net.podByIP(ip);
   if (pod) return reach(pod, ip, port);
   if (isAPIServer(net, ip, port)) return apiServer(ip, port);
+  const node = net.nodeByIP(ip);
+  if (node !== undefined) {
+    const nodePort = net.serviceByNodePort(port);
+    if (nodePort) return viaService(nodePort.service, nodePort.port, field(nodePort.service, 'spec', 'externalTrafficPolicy') === 'Local' ? node : undefined);
+    const hostPorted = net.hostPortOn(ip, port);
+    if (hostPorted) return reach(hostPorted.pod, podIPs(hostPorted.pod)[0] ?? '', hostPorted.containerPort);
+    // The node's own sockets: its host-network pods', and the kubelet's TLS port.
+    for (const p of net.podsOnNode(ip)) {
+      if (field(p, 'spec', 'hostNetwork') !== true) continue;
+      const listener = net.listenerAt(p.metadata.uid ?? '', port, at);
+      if (listener) return policyAllows(net, source, { ip, port, protocol: 'TCP' }) ? { kind: 'connected', listener } : { kind: 'timeout' };
+    }
+    if (!policyAllows(net, source, { ip, port, protocol: 'TCP' })) return { kind: 'timeout' };
+    return port === kubeletPort ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'refused' };
+  }
   // No route answers: the SYN is lost.
   return { kind: 'timeout' };
 }
