@@ -202,6 +202,8 @@ describe('network tools', () => {
   it('curl: the body, -i headers, -sS errors with their exit codes, -m timeout', () => {
     serveHello('web-1');
     expect(runIn('client', 'curl -s 10.244.1.5:8080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
+    // Options that take a value (a CA file, a client certificate) do not take the URL's place.
+    expect(runIn('client', 'curl -s --cacert /ca.crt --cert /c.pem -H "Authorization: Bearer t" 10.244.1.5:8080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
     expect(runIn('client', 'curl -si http://10.244.1.5:8080/nope', { at: 1000 }).stdout).toBe(
       'HTTP/1.0 404 Not Found\r\nDate: Sat, 28 Nov 2026 17:18:11 GMT\r\nConnection: close\r\nContent-type: text/html\r\n\r\n<HTML><HEAD><TITLE>404 Not Found</TITLE></HEAD>\n<BODY><H1>404 Not Found</H1>\nThe requested URL was not found\n</BODY></HTML>\n',
     );

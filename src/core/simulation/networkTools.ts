@@ -294,7 +294,8 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
 
 /** curl: one URL, -s -S -o -O -i -I -v -f -m --connect-timeout -X -H; its errors as `curl: (N) ...`. */
 export function* curl(args: string[], ctx: ToolContext): Run<number> {
-  const o = parseOptions(args, 'omXHAwdu', new Set(['output', 'max-time', 'connect-timeout', 'request', 'header', 'user-agent', 'write-out', 'data', 'user']));
+  // Options that take a value, whether or not this curl acts on it (--cacert, --cert: the TLS files a client names).
+  const o = parseOptions(args, 'omXHAwduebcFTxKEr', new Set(['output', 'max-time', 'connect-timeout', 'request', 'header', 'user-agent', 'write-out', 'data', 'user', 'cacert', 'capath', 'cert', 'key', 'cert-type', 'key-type', 'resolve', 'connect-to', 'data-raw', 'data-binary', 'data-urlencode', 'json', 'cookie', 'cookie-jar', 'referer', 'proxy', 'retry', 'retry-delay', 'retry-max-time', 'output-dir', 'config', 'interface', 'form', 'upload-file', 'range', 'oauth2-bearer']));
   if (o.missing) {
     ctx.err(`curl: option ${o.missing.length > 1 ? '--' : '-'}${o.missing}: requires parameter\ncurl: try 'curl --help' or 'curl --manual' for more information\n`);
     return 2;
