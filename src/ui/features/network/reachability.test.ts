@@ -143,7 +143,7 @@ describe('the explanation', () => {
     const e = explain(fixed, judge(fixed, client, clusterDns, defaultPort(clusterDns)), client, clusterDns, defaultPort(clusterDns));
     expect(e.summary).toContain('default-deny-egress rule 1 allows it.');
     expect(e.egress.rules[0]!.text).toBe(
-      'default-deny-egress rule 1: to matches cluster DNS (kube-dns, UDP 53)? yes (namespaceSelector kubernetes.io/metadata.name=kube-system and podSelector k8s-app=kube-dns); ports: 53/UDP matches 53/UDP? yes',
+      'default-deny-egress rule 1: to matches cluster DNS (kube-dns)? yes (namespaceSelector kubernetes.io/metadata.name=kube-system and podSelector k8s-app=kube-dns); ports: 53/UDP matches 53/UDP? yes',
     );
   });
 

@@ -11,6 +11,8 @@ import { clusterDnsIP, clusterDnsPod } from '../../../core/simulation/clusterDns
 import { judgeConnection, policyTypes, type ConnectionVerdict, type DirectionVerdict, type PolicyPeer, type PolicyTarget, type PolicyWorld, type Protocol } from '../../../core/simulation/networkPolicy';
 import type { KubeObject } from '../../api';
 
+export type { ConnectionVerdict, PolicyWorld } from '../../../core/simulation/networkPolicy';
+
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
@@ -79,7 +81,7 @@ export function podEndpoint(pod: KubeObject, label = pod.metadata?.name ?? ''): 
 /** CoreDNS behind the kube-dns Service, as the network judges a pod's DNS queries. */
 export const clusterDns: Endpoint = {
   key: 'cluster-dns',
-  label: 'cluster DNS (kube-dns, UDP 53)',
+  label: 'cluster DNS (kube-dns)',
   namespace: clusterDnsPod.metadata.namespace ?? '',
   name: 'kube-dns',
   peer: { ip: clusterDnsIP, pod: clusterDnsPod },
