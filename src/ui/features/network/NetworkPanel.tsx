@@ -42,7 +42,7 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
     return shown.map((p) => podEndpoint(p, namespace === null ? `${p.metadata?.namespace}/${p.metadata?.name}` : p.metadata?.name)).sort((a, b) => a.label.localeCompare(b.label));
   }, [pods.data, namespace]);
   const columns: Column[] = useMemo(() => [...endpoints, clusterDns].map((target) => ({ target, port: ports[target.key] ?? defaultPort(target) })), [endpoints, ports]);
-  const matrix = useMemo(() => (world ? reachabilityMatrix(world, endpoints, columns) : undefined), [world, endpoints, columns]);
+  const matrix = useMemo(() => (world && pods.data ? reachabilityMatrix(world, endpoints, columns) : undefined), [world, pods.data, endpoints, columns]);
   const scope = namespace ?? 'all namespaces';
   const inScope = (policies.data?.items ?? []).filter((p) => namespace === null || p.metadata?.namespace === namespace);
 
@@ -173,19 +173,29 @@ function PortControl({ target, port, onChange }: { target: Endpoint; port: PortC
           <option value="custom">other TCP port…</option>
         </select>
       )}
-      {!picked && (
-        <input
-          type="number"
-          min={1}
-          max={65535}
-          value={port.port}
-          onChange={(e) => onChange({ port: Number(e.target.value), protocol: 'TCP', custom: true })}
-          aria-label={`TCP port on ${target.label}`}
-          data-testid="network-port-number"
-          data-target={target.label}
-        />
-      )}
+      {!picked && <PortNumber target={target} port={port.port} onChange={(n) => onChange({ port: n, protocol: 'TCP', custom: true })} />}
     </span>
+  );
+}
+
+/** A typed port: the column follows it once it is a port number, so a half-typed one does not flash through the matrix. */
+function PortNumber({ target, port, onChange }: { target: Endpoint; port: number; onChange(port: number): void }) {
+  const [text, setText] = useState(String(port));
+  return (
+    <input
+      type="number"
+      min={1}
+      max={65535}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const n = Number(e.target.value);
+        if (Number.isInteger(n) && n >= 1 && n <= 65535) onChange(n);
+      }}
+      aria-label={`TCP port on ${target.label}`}
+      data-testid="network-port-number"
+      data-target={target.label}
+    />
   );
 }
 
