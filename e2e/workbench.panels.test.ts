@@ -648,7 +648,7 @@ describe('quality', () => {
   });
 
   it('every panel, the scenario and trace ones included, fits 1280 wide when reached by keyboard', async () => {
-    const panels: [string, string][] = [['editor', 'editor-panel'], ['ownership', 'ownership-panel'], ['watch', 'watch-panel'], ['cel', 'cel-panel'], ['rbac', 'rbac-panel'], ['scenarios', 'scenario-panel'], ['trace', 'trace-panel'], ['access', 'access-panel']];
+    const panels: [string, string][] = [['editor', 'editor-panel'], ['ownership', 'ownership-panel'], ['watch', 'watch-panel'], ['cel', 'cel-panel'], ['rbac', 'rbac-panel'], ['network', 'network-panel'], ['scenarios', 'scenario-panel'], ['trace', 'trace-panel'], ['access', 'access-panel']];
     await page.getByTestId('tab-resources').click();
     for (const [tab, panel] of panels) {
       await page.keyboard.press('ArrowRight');

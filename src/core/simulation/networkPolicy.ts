@@ -44,7 +44,7 @@ function selects(selector: unknown, labels: Record<string, string> | undefined):
 }
 
 /** spec.policyTypes, or what it defaults to for a policy stored without it. */
-function policyTypes(policy: KubeObject): string[] {
+export function policyTypes(policy: KubeObject): string[] {
   const spec = isObject(policy['spec']) ? policy['spec'] : {};
   if (Array.isArray(spec['policyTypes']) && spec['policyTypes'].length) return spec['policyTypes'].map(String);
   return Array.isArray(spec['egress']) && spec['egress'].length ? ['Ingress', 'Egress'] : ['Ingress'];

@@ -15,6 +15,7 @@ const WatchPanel = lazy(() => import('../features/watch/WatchPanel').then((m) =>
 const CelPanel = lazy(() => import('../features/cel/CelPanel').then((m) => ({ default: m.CelPanel })));
 const ScenarioPanel = lazy(() => import('../features/scenarios/ScenarioPanel').then((m) => ({ default: m.ScenarioPanel })));
 const RbacPanel = lazy(() => import('../features/rbac/RbacPanel').then((m) => ({ default: m.RbacPanel })));
+const NetworkPanel = lazy(() => import('../features/network/NetworkPanel').then((m) => ({ default: m.NetworkPanel })));
 const TracePanel = lazy(() => import('../features/trace/TracePanel').then((m) => ({ default: m.TracePanel })));
 const AccessPanel = lazy(() => import('../features/access/AccessPanel').then((m) => ({ default: m.AccessPanel })));
 const UpgradePanel = lazy(() => import('../features/upgrade/UpgradePanel').then((m) => ({ default: m.UpgradePanel })));
@@ -64,6 +65,7 @@ export function App() {
             {panel === 'watch' && <WatchPanel kinds={kinds} />}
             {panel === 'cel' && <CelPanel />}
             {panel === 'rbac' && <RbacPanel kinds={kinds} />}
+            {panel === 'network' && <NetworkPanel kinds={kinds} />}
             {panel === 'scenarios' && <ScenarioPanel />}
             {panel === 'trace' && <TracePanel />}
             {panel === 'access' && <AccessPanel />}

@@ -3,7 +3,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { useWorkbench } from '../store';
 import { PANELS, type Panel } from './tabsSlice';
 
-const LABELS: Record<Panel, string> = { resources: 'Resources', editor: 'Editor', ownership: 'Ownership', watch: 'Watch', cel: 'CEL lab', rbac: 'RBAC lab', scenarios: 'Scenarios', trace: 'Trace', access: 'Access', upgrade: 'Upgrade check', nodes: 'Nodes' };
+const LABELS: Record<Panel, string> = { resources: 'Resources', editor: 'Editor', ownership: 'Ownership', watch: 'Watch', cel: 'CEL lab', rbac: 'RBAC lab', network: 'Network', scenarios: 'Scenarios', trace: 'Trace', access: 'Access', upgrade: 'Upgrade check', nodes: 'Nodes' };
 
 export function PanelTabs({ panels = PANELS }: { panels?: readonly Panel[] }) {
   const panel = useWorkbench((s) => s.panel);

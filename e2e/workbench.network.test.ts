@@ -1,0 +1,144 @@
+/**
+ * The Network panel in real Chromium: labelled pods in a namespace of their
+ * own (no nodes, so no addresses: the label rules decide), a matrix that
+ * starts all allowed, a default-deny ingress policy and an allow rule
+ * changing the cells as they are created, a cell's explanation naming the
+ * policy and rule, a port typed in, and default-deny egress dropping the
+ * cluster DNS column.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openWorkbench, pageRequest, workbenchReady, type Workbench } from './support/browser';
+
+let wb: Workbench;
+let page: Page;
+const NS = 'shop';
+const policies = `/apis/networking.k8s.io/v1/namespaces/${NS}/networkpolicies`;
+
+beforeAll(async () => {
+  wb = await openWorkbench();
+  page = wb.page;
+  await page.goto(wb.baseUrl);
+  await workbenchReady(page);
+});
+
+afterAll(async () => {
+  await wb?.close();
+});
+
+const cell = (source: string, target: string) => page.locator(`[data-testid="network-cell"][data-source="${source}"][data-target="${target}"]`);
+/** Every cell as `source>target allowed|dropped`. */
+const cells = () => page.getByTestId('network-cell').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-source')}>${e.getAttribute('data-target')} ${e.getAttribute('data-allowed') === 'true' ? 'allowed' : 'dropped'}`));
+const summary = () => page.getByTestId('network-summary').textContent();
+
+function pod(name: string, labels: Record<string, string>, ports?: { name: string; containerPort: number; protocol: string }[]) {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'app', image: 'busybox', ...(ports ? { ports } : {}) }] } };
+}
+
+function policy(name: string, spec: Record<string, unknown>) {
+  return { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name }, spec };
+}
+
+describe('Network panel', () => {
+  it('with no policy every pod of the namespace reaches every other pod and the cluster DNS', async () => {
+    expect(await pageRequest(page, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).toBe(201);
+    for (const p of [pod('web', { app: 'web' }, [{ name: 'http', containerPort: 8080, protocol: 'TCP' }]), pod('frontend', { role: 'frontend' }), pod('client', { role: 'client' })]) {
+      expect(await pageRequest(page, 'POST', `/api/v1/namespaces/${NS}/pods`, p)).toBe(201);
+    }
+    await page.getByTestId('tab-network').click();
+    expect(await page.getByTestId('tab-network').textContent()).toBe('Network');
+    await page.getByTestId('namespace-item').and(page.locator(`[data-name="${NS}"]`)).click();
+    await expect.poll(() => page.getByTestId('network-column').evaluateAll((els) => els.map((e) => e.getAttribute('data-target'))), { timeout: 30_000 }).toEqual(['client', 'frontend', 'web', 'cluster-dns']);
+    expect(await cells()).toHaveLength(12);
+    expect((await cells()).every((c) => c.endsWith(' allowed'))).toBe(true);
+    // Each column starts on its pod's first declared TCP port, 80 when it declares none.
+    expect(await page.locator('[data-testid="network-port"][data-target="web"]').inputValue()).toBe('8080/TCP');
+    expect(await page.locator('[data-testid="network-port-number"][data-target="client"]').inputValue()).toBe('80');
+    expect(await page.getByTestId('network-policies').textContent()).toContain('None: no pod is isolated');
+    await cell('client', 'web').click();
+    expect(await summary()).toBe(
+      'Allowed: client is not isolated for egress: no policy selects it with policyType Egress, so nothing is held back. web is not isolated for ingress: no policy selects it with policyType Ingress, so nothing is held back.',
+    );
+  });
+
+  it('a default-deny ingress policy drops every connection between the pods; an allow rule lets frontend back into web on its named port', async () => {
+    expect(await pageRequest(page, 'POST', policies, policy('default-deny-ingress', { podSelector: {}, policyTypes: ['Ingress'] }))).toBe(201);
+    await expect.poll(() => cell('client', 'web').getAttribute('data-allowed'), { timeout: 30_000 }).toBe('false');
+    expect(await cells()).toEqual([
+      'client>client allowed',
+      'client>frontend dropped',
+      'client>web dropped',
+      'client>cluster-dns allowed',
+      'frontend>client dropped',
+      'frontend>frontend allowed',
+      'frontend>web dropped',
+      'frontend>cluster-dns allowed',
+      'web>client dropped',
+      'web>frontend dropped',
+      'web>web allowed',
+      'web>cluster-dns allowed',
+    ]);
+    expect(
+      await pageRequest(
+        page,
+        'POST',
+        policies,
+        policy('web-from-frontend', { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: { matchLabels: { role: 'frontend' } } }], ports: [{ port: 'http', protocol: 'TCP' }] }] }),
+      ),
+    ).toBe(201);
+    await expect.poll(() => cell('frontend', 'web').getAttribute('data-allowed'), { timeout: 30_000 }).toBe('true');
+    expect(await cell('client', 'web').getAttribute('data-allowed')).toBe('false');
+  });
+
+  it('a dropped cell names the isolating policies and checks each rule; an allowed one names the rule that allows it', async () => {
+    await cell('client', 'web').click();
+    await expect.poll(summary).toBe('Dropped: web is isolated for ingress by default-deny-ingress and web-from-frontend; no rule allows it.');
+    const rules = page.locator('[data-testid="network-end"][data-direction="Ingress"] [data-testid="network-rule"]');
+    expect(await rules.allTextContents()).toEqual([
+      'default-deny-ingress: no ingress rules, so it only isolates web',
+      'web-from-frontend rule 1: from matches client? no (podSelector role=frontend in shop); ports: http/TCP matches 8080/TCP? yes',
+    ]);
+    // Each policy's summary beside it.
+    expect(await page.locator('[data-testid="network-explanation"] [data-testid="network-policy"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['default-deny-ingress', 'web-from-frontend']);
+    expect(await page.locator('[data-testid="network-policy"][data-name="web-from-frontend"] pre').textContent()).toBe(
+      'name: web-from-frontend\npodSelector: app=web\npolicyTypes: [Ingress]\ningress:\n- from: podSelector role=frontend in shop\n  ports: http/TCP',
+    );
+    await cell('frontend', 'web').click();
+    await expect.poll(summary).toContain('web is isolated for ingress by default-deny-ingress and web-from-frontend; web-from-frontend rule 1 allows it.');
+    expect(await page.locator('[data-testid="network-rule"][data-allows="true"]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-policy')} ${e.getAttribute('data-rule')}`))).toEqual(['web-from-frontend 1']);
+  });
+
+  it('another port typed in for a column is judged on that port: the named-port rule does not cover it', async () => {
+    await page.locator('[data-testid="network-port"][data-target="web"]').selectOption('custom');
+    const number = page.locator('[data-testid="network-port-number"][data-target="web"]');
+    await number.fill('9000');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('data-allowed')).toBe('false');
+    await expect.poll(summary).toBe('Dropped: web is isolated for ingress by default-deny-ingress and web-from-frontend; no rule allows it.');
+    expect(await page.locator('[data-testid="network-rule"][data-policy="web-from-frontend"]').textContent()).toContain('ports: http/TCP matches 9000/TCP? no');
+    await page.locator('[data-testid="network-port"][data-target="web"]').selectOption('8080/TCP');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('data-allowed')).toBe('true');
+  });
+
+  it('default-deny egress for client drops its DNS column (kube-dns, UDP 53) until a rule allows DNS', async () => {
+    expect(await pageRequest(page, 'POST', policies, policy('default-deny-egress', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] }))).toBe(201);
+    await expect.poll(() => cell('client', 'cluster-dns').getAttribute('data-allowed'), { timeout: 30_000 }).toBe('false');
+    expect(await cell('frontend', 'cluster-dns').getAttribute('data-allowed')).toBe('true');
+    await cell('client', 'cluster-dns').click();
+    await expect.poll(summary).toBe('Dropped: client is isolated for egress by default-deny-egress; no rule allows it.');
+    expect(await page.locator('[data-testid="network-end"][data-direction="Egress"] [data-testid="network-rule"]').textContent()).toBe('default-deny-egress: no egress rules, so it only isolates client');
+    const dns = { to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }], ports: [{ port: 53, protocol: 'UDP' }] };
+    expect(await pageRequest(page, 'PUT', `${policies}/default-deny-egress`, policy('default-deny-egress', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [dns] }))).toBe(200);
+    await expect.poll(() => cell('client', 'cluster-dns').getAttribute('data-allowed'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(summary).toContain('client is isolated for egress by default-deny-egress; default-deny-egress rule 1 allows it.');
+    // Other connections from client still need rules of their own.
+    expect(await cell('client', 'frontend').getAttribute('data-allowed')).toBe('false');
+  });
+
+  it('a policy opens in the Resources panel; the panel fits 1280 wide; no console errors', async () => {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await page.locator('[data-testid="network-explanation"] [data-testid="network-policy"][data-name="default-deny-egress"] [data-testid="network-open-policy"]').click();
+    expect(await page.getByTestId('tab-resources').getAttribute('aria-selected')).toBe('true');
+    await page.locator('[data-testid="object-detail"][data-name="default-deny-egress"]').waitFor({ timeout: 30_000 });
+    expect(wb.errors, wb.errors.join('\n')).toEqual([]);
+  });
+});
