@@ -228,6 +228,58 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:parameters']['f:scope']).toEqual({});
   });
 
+  it('[API-SSA-004] a PodTemplate\'s volumes get SetDefaults_Volume and their sources\' defaults, its probes and overhead theirs; the creator owns them', async () => {
+    const spec = {
+      containers: [{ name: 'app', image: 'example.com/app:1.0', livenessProbe: { grpc: { port: 9000 } } }],
+      overhead: { cpu: '0.25' },
+      volumes: [
+        { name: 'scratch' },
+        { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }, { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
+        { name: 'data', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } } } },
+        { name: 'iscsi', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } },
+        { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'img' } },
+        { name: 'azure', azureDisk: { diskName: 'd', diskURI: 'https://example.com/d' } },
+        { name: 'model', image: { reference: 'example.com/model:latest' } },
+      ],
+    };
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/podtemplates?fieldManager=kubectl-create', { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt' }, template: { spec } } });
+    expect(r.status).toBe(201);
+    const got = r.body.template.spec;
+    expect(got.containers[0].livenessProbe.grpc).toEqual({ port: 9000, service: '' });
+    expect(got.overhead).toEqual({ cpu: '250m' });
+    expect(got.volumes).toEqual([
+      { name: 'scratch', emptyDir: {} },
+      { name: 'token', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }, { downwardAPI: { items: [{ path: 'ns', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } }] } },
+      { name: 'data', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } } } },
+      { name: 'iscsi', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, iscsiInterface: 'default' } },
+      { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'img', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } },
+      { name: 'azure', azureDisk: { diskName: 'd', diskURI: 'https://example.com/d', cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' } },
+      { name: 'model', image: { reference: 'example.com/model:latest', pullPolicy: 'Always' } },
+    ]);
+    const volumes = fieldsOf(r.body, 'kubectl-create')!['f:template']['f:spec']['f:volumes'];
+    expect(volumes['k:{"name":"scratch"}']).toEqual({ '.': {}, 'f:emptyDir': {}, 'f:name': {} });
+    expect(volumes['k:{"name":"model"}']['f:image']).toEqual({ '.': {}, 'f:pullPolicy': {}, 'f:reference': {} });
+  });
+
+  it('[API-SSA-004] claims and claim templates are Filesystem with their quantities as encoded; a StatefulSet\'s claim templates are Pending as SetDefaults_PersistentVolumeClaim leaves them', async () => {
+    const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } };
+    const pvc = await t.json('POST', '/api/v1/namespaces/ns1/persistentvolumeclaims?fieldManager=kubectl-create', { body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: claimSpec } });
+    expect(pvc.status).toBe(201);
+    expect(pvc.body.spec).toEqual({ ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' });
+    expect(fieldsOf(pvc.body, 'kubectl-create')!['f:spec']['f:resources']).toEqual({ 'f:requests': { '.': {}, 'f:storage': {} } });
+    const pv = await t.json('POST', '/api/v1/persistentvolumes', { body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'v' }, spec: { capacity: { storage: '1024Mi' }, accessModes: ['ReadWriteOnce'], iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } } } });
+    expect(pv.status).toBe(201);
+    expect(pv.body.spec.capacity).toEqual({ storage: '1Gi' });
+    expect(pv.body.spec.iscsi.iscsiInterface).toBe('default');
+    const sts = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
+      spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:17' }] } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: claimSpec }] },
+    };
+    const r = await t.json('POST', '/apis/apps/v1/namespaces/ns1/statefulsets?fieldManager=kubectl-create', { body: sts });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
