@@ -280,6 +280,15 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
   });
 
+  it('[API-SSA-004] a Node registering capacity without allocatable can allocate all of it', async () => {
+    const r = await t.json('POST', '/api/v1/nodes?fieldManager=kubelet', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n9' }, status: { capacity: { cpu: '2', memory: '2038904Ki', pods: '110' } } } });
+    expect(r.status).toBe(201);
+    expect(r.body.status.allocatable).toEqual({ cpu: '2', memory: '2038904Ki', pods: '110' });
+    // An allocatable given is kept.
+    const told = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n10' }, status: { capacity: { cpu: '2' }, allocatable: { cpu: '1900m' } } } });
+    expect(told.body.status.allocatable).toEqual({ cpu: '1900m' });
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
