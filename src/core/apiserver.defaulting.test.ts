@@ -228,6 +228,24 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:parameters']['f:scope']).toEqual({});
   });
 
+  it('[API-SSA-004] a RoleBinding\'s and ClusterRoleBinding\'s roleRef and user and group subjects are RBAC\'s without an apiGroup; the creator owns it', async () => {
+    const subjects = [{ kind: 'User', name: 'jane' }, { kind: 'Group', name: 'dev' }, { kind: 'ServiceAccount', name: 'default', namespace: 'ns1' }];
+    const rb = await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/ns1/rolebindings?fieldManager=kubectl-create', { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb' }, roleRef: { kind: 'Role', name: 'r' }, subjects } });
+    expect(rb.status).toBe(201);
+    expect(rb.body.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' });
+    expect(rb.body.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'jane' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'dev' },
+      { kind: 'ServiceAccount', name: 'default', namespace: 'ns1' },
+    ]);
+    // roleRef is an atomic struct: its creator owns it whole, defaulted apiGroup included.
+    expect(fieldsOf(rb.body, 'kubectl-create')!['f:roleRef']).toEqual({});
+    const crb = await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'crb' }, roleRef: { kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', name: 'dev' }] } });
+    expect(crb.status).toBe(201);
+    expect(crb.body.roleRef.apiGroup).toBe('rbac.authorization.k8s.io');
+    expect(crb.body.subjects[0].apiGroup).toBe('rbac.authorization.k8s.io');
+  });
+
   it('[API-SSA-004] a PodTemplate\'s volumes get SetDefaults_Volume and their sources\' defaults, its probes and overhead theirs; the creator owns them', async () => {
     const spec = {
       containers: [{ name: 'app', image: 'example.com/app:1.0', livenessProbe: { grpc: { port: 9000 } } }],

@@ -21,6 +21,7 @@ import { strategies as autoscaling, withStoredDefaults } from './autoscaling';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as networking } from './networking';
+import { strategies as rbac } from './rbac';
 import { strategies as scheduling } from './scheduling';
 
 /** API group -> resource -> strategy. */
@@ -40,6 +41,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
   'networking.k8s.io': networking,
+  'rbac.authorization.k8s.io': rbac,
   'scheduling.k8s.io': scheduling,
 };
 
