@@ -246,6 +246,27 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(crb.body.subjects[0].apiGroup).toBe('rbac.authorization.k8s.io');
   });
 
+  it('[API-SSA-004] a StorageClass is Delete and Immediate, a CSIDriver gets every SetDefaults_CSIDriver field, a VolumeAttachment\'s inline spec its source\'s; the creator owns them', async () => {
+    const sc = await t.json('POST', '/apis/storage.k8s.io/v1/storageclasses?fieldManager=kubectl-create', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, provisioner: 'example.com/disk' } });
+    expect(sc.status).toBe(201);
+    expect([sc.body.reclaimPolicy, sc.body.volumeBindingMode]).toEqual(['Delete', 'Immediate']);
+    expect(fieldNames(fieldsOf(sc.body, 'kubectl-create')!)).toEqual(['f:provisioner', 'f:reclaimPolicy', 'f:volumeBindingMode']);
+    const driver = await t.json('POST', '/apis/storage.k8s.io/v1/csidrivers?fieldManager=kubectl-create', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'disk.example.com' }, spec: {} } });
+    expect(driver.status).toBe(201);
+    expect(driver.body.spec).toEqual({
+      attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType',
+      volumeLifecycleModes: ['Persistent'], requiresRepublish: false, seLinuxMount: false,
+    });
+    expect(fieldNames(fieldsOf(driver.body, 'kubectl-create')!['f:spec'])).toEqual(['f:attachRequired', 'f:fsGroupPolicy', 'f:podInfoOnMount', 'f:requiresRepublish', 'f:seLinuxMount', 'f:storageCapacity', 'f:volumeLifecycleModes']);
+    // Explicit values stay.
+    const told = await t.json('POST', '/apis/storage.k8s.io/v1/csidrivers', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'nfs.example.com' }, spec: { attachRequired: false, volumeLifecycleModes: ['Ephemeral'] } } });
+    expect([told.body.spec.attachRequired, told.body.spec.volumeLifecycleModes]).toEqual([false, ['Ephemeral']]);
+    const inline = { capacity: { storage: '1024Mi' }, accessModes: ['ReadWriteOnce'], rbd: { monitors: ['10.0.0.1:6789'], image: 'img' } };
+    const va = await t.json('POST', '/apis/storage.k8s.io/v1/volumeattachments', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va' }, spec: { attacher: 'disk.example.com', nodeName: 'n1', source: { inlineVolumeSpec: inline } } } });
+    expect(va.status).toBe(201);
+    expect(va.body.spec.source.inlineVolumeSpec).toEqual({ ...inline, capacity: { storage: '1Gi' }, rbd: { ...inline.rbd, pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } });
+  });
+
   it('[API-SSA-004] a PodTemplate\'s volumes get SetDefaults_Volume and their sources\' defaults, its probes and overhead theirs; the creator owns them', async () => {
     const spec = {
       containers: [{ name: 'app', image: 'example.com/app:1.0', livenessProbe: { grpc: { port: 9000 } } }],

@@ -23,6 +23,7 @@ import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as networking } from './networking';
 import { strategies as rbac } from './rbac';
 import { strategies as scheduling } from './scheduling';
+import { strategies as storage } from './storage';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
@@ -43,6 +44,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'networking.k8s.io': networking,
   'rbac.authorization.k8s.io': rbac,
   'scheduling.k8s.io': scheduling,
+  'storage.k8s.io': storage,
 };
 
 /**
