@@ -328,6 +328,28 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(told.body.status.allocatable).toEqual({ cpu: '1900m' });
   });
 
+  it('[API-SSA-004] admission policies fail closed and match Equivalent, with everything-selectors and scope "*"; so do their bindings\' matchResources; the creator owns them', async () => {
+    const rules = [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }];
+    const defaultedMatch = { resourceRules: [{ ...rules[0], scope: '*' }], matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} };
+    const AR = '/apis/admissionregistration.k8s.io/v1';
+    const vap = await t.json('POST', `${AR}/validatingadmissionpolicies?fieldManager=kubectl-create`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'vap' }, spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'object.spec.replicas <= 5' }] } } });
+    expect(vap.status).toBe(201);
+    expect(vap.body.spec.failurePolicy).toBe('Fail');
+    expect(vap.body.spec.matchConstraints).toEqual(defaultedMatch);
+    // matchConstraints is an atomic struct, owned whole; failurePolicy is a field of its own.
+    expect(fieldsOf(vap.body, 'kubectl-create')!['f:spec']).toMatchObject({ 'f:failurePolicy': {}, 'f:matchConstraints': {} });
+    const vapb = await t.json('POST', `${AR}/validatingadmissionpolicybindings`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'vapb' }, spec: { policyName: 'vap', validationActions: ['Deny'], matchResources: {} } } });
+    expect(vapb.status).toBe(201);
+    expect(vapb.body.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} });
+    const map = await t.json('POST', `${AR}/mutatingadmissionpolicies`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'map' }, spec: { reinvocationPolicy: 'Never', matchConstraints: { resourceRules: rules }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }] } } });
+    expect(map.status).toBe(201);
+    expect(map.body.spec.failurePolicy).toBe('Fail');
+    expect(map.body.spec.matchConstraints).toEqual(defaultedMatch);
+    const mapb = await t.json('POST', `${AR}/mutatingadmissionpolicybindings`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'mapb' }, spec: { policyName: 'map', matchResources: { namespaceSelector: { matchLabels: { team: 'a' } } } } } });
+    expect(mapb.status).toBe(201);
+    expect(mapb.body.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: { matchLabels: { team: 'a' } }, objectSelector: {} });
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

@@ -12,6 +12,7 @@ import { strategies as apps } from './apps';
 import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
+import { admissionPolicyBindingDefaults, admissionPolicyDefaults } from './admissionregistration/policies';
 import { strategies as batch } from './batch';
 import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
@@ -29,7 +30,10 @@ import { strategies as storage } from './storage';
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   '': core,
   'admissionregistration.k8s.io': {
-    validatingadmissionpolicies: validatingAdmissionPolicyStrategy,
+    validatingadmissionpolicies: { ...validatingAdmissionPolicyStrategy, ...admissionPolicyDefaults },
+    validatingadmissionpolicybindings: admissionPolicyBindingDefaults,
+    mutatingadmissionpolicies: admissionPolicyDefaults,
+    mutatingadmissionpolicybindings: admissionPolicyBindingDefaults,
     validatingwebhookconfigurations: validatingWebhookConfigurationStrategy,
     mutatingwebhookconfigurations: mutatingWebhookConfigurationStrategy,
   },
