@@ -350,6 +350,16 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(mapb.body.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: { matchLabels: { team: 'a' } }, objectSelector: {} });
   });
 
+  it('[API-SSA-004] a FlowSchema is matched at precedence 1000 and a priority level\'s queuing gets its queue shape (SetDefaults_FlowSchemaSpec, SetDefaults_QueuingConfiguration)', async () => {
+    const fs = await t.json('POST', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas?fieldManager=kubectl-create', { body: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'fs' }, spec: { priorityLevelConfiguration: { name: 'global-default' } } } });
+    expect(fs.status).toBe(201);
+    expect(fs.body.spec.matchingPrecedence).toBe(1000);
+    expect(fieldsOf(fs.body, 'kubectl-create')!['f:spec']['f:matchingPrecedence']).toEqual({});
+    const plc = await t.json('POST', '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations', { body: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'plc' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: { queues: 16 } } } } } });
+    expect(plc.status).toBe(201);
+    expect(plc.body.spec.limited).toEqual({ nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 8, queueLengthLimit: 50 } } });
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
