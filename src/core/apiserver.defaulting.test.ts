@@ -360,6 +360,12 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(plc.body.spec.limited).toEqual({ nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 8, queueLengthLimit: 50 } } });
   });
 
+  it('[API-SSA-004] an APIService\'s service answers on 443 unless told', async () => {
+    const api = await t.json('POST', '/apis/apiregistration.k8s.io/v1/apiservices', { body: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { name: 'api', namespace: 'ns1' }, insecureSkipTLSVerify: true } } });
+    expect(api.status).toBe(201);
+    expect(api.body.spec.service).toEqual({ name: 'api', namespace: 'ns1', port: 443 });
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

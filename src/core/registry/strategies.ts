@@ -13,6 +13,7 @@ import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
 import { admissionPolicyBindingDefaults, admissionPolicyDefaults } from './admissionregistration/policies';
+import { strategies as apiregistration } from './apiregistration';
 import { strategies as batch } from './batch';
 import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
@@ -38,6 +39,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
     mutatingwebhookconfigurations: mutatingWebhookConfigurationStrategy,
   },
   'apiextensions.k8s.io': apiextensions,
+  'apiregistration.k8s.io': apiregistration,
   apps,
   autoscaling,
   batch,
