@@ -366,6 +366,12 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(api.body.spec.service).toEqual({ name: 'api', namespace: 'ns1', port: 443 });
   });
 
+  it('[API-SSA-004] a Job\'s pod failure policy condition pattern without a status matches True', async () => {
+    const job = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] }, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.37' }] } } } } });
+    expect(job.status).toBe(201);
+    expect(job.body.spec.podFailurePolicy.rules[0].onPodConditions).toEqual([{ type: 'DisruptionTarget', status: 'True' }]);
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',
