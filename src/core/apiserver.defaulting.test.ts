@@ -372,6 +372,22 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(job.body.spec.podFailurePolicy.rules[0].onPodConditions).toEqual([{ type: 'DisruptionTarget', status: 'True' }]);
   });
 
+  it('[API-SSA-004] a ResourceClaim\'s requests and subrequests ask for exactly one device, its tolerations are Equal; so are a ResourceClaimTemplate\'s', async () => {
+    const devices = { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', tolerations: [{ key: 'maintenance', effect: 'NoSchedule' }] } }, { name: 'any', firstAvailable: [{ name: 'big', deviceClassName: 'big.example.com' }, { name: 'all', deviceClassName: 'small.example.com', allocationMode: 'All' }] }] };
+    const want = { requests: [
+      { name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1, tolerations: [{ key: 'maintenance', effect: 'NoSchedule', operator: 'Equal' }] } },
+      { name: 'any', firstAvailable: [{ name: 'big', deviceClassName: 'big.example.com', allocationMode: 'ExactCount', count: 1 }, { name: 'all', deviceClassName: 'small.example.com', allocationMode: 'All' }] },
+    ] };
+    const claim = await t.json('POST', '/apis/resource.k8s.io/v1/namespaces/ns1/resourceclaims?fieldManager=kubectl-create', { body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'c' }, spec: { devices } } });
+    expect(claim.status).toBe(201);
+    expect(claim.body.spec.devices).toEqual(want);
+    // requests is an atomic list, owned whole.
+    expect(fieldsOf(claim.body, 'kubectl-create')!['f:spec']['f:devices']).toEqual({ 'f:requests': {} });
+    const template = await t.json('POST', '/apis/resource.k8s.io/v1/namespaces/ns1/resourceclaimtemplates', { body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name: 't' }, spec: { spec: { devices } } } });
+    expect(template.status).toBe(201);
+    expect(template.body.spec.spec.devices).toEqual(want);
+  });
+
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {
     const crd = {
       apiVersion: 'apiextensions.k8s.io/v1',

@@ -24,6 +24,7 @@ import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as networking } from './networking';
 import { strategies as rbac } from './rbac';
+import { strategies as resource } from './resource';
 import { strategies as scheduling } from './scheduling';
 import { strategies as storage } from './storage';
 
@@ -49,6 +50,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'events.k8s.io': events,
   'networking.k8s.io': networking,
   'rbac.authorization.k8s.io': rbac,
+  'resource.k8s.io': resource,
   'scheduling.k8s.io': scheduling,
   'storage.k8s.io': storage,
 };
