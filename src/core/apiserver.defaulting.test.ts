@@ -172,6 +172,21 @@ describe('create: the creator owns the defaulted fields', () => {
     });
   });
 
+  it('[API-SSA-004] SetDefaults_Service: a ClusterIP Service with external IPs is Cluster-policy, no affinity drops an affinity config, a load balancer IP is a VIP', async () => {
+    const SVC = '/api/v1/namespaces/ns1/services';
+    const ext = await t.json('POST', `${SVC}?fieldManager=kubectl-create`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { externalIPs: ['192.0.2.10'], ports: [{ port: 80 }] } } });
+    expect(ext.status).toBe(201);
+    expect(ext.body.spec.externalTrafficPolicy).toBe('Cluster');
+    expect(fieldsOf(ext.body, 'kubectl-create')!['f:spec']['f:externalTrafficPolicy']).toEqual({});
+    const none = await t.json('POST', SVC, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'none' }, spec: { sessionAffinity: 'None', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] } } });
+    expect(none.status).toBe(201);
+    expect(none.body.spec.sessionAffinityConfig).toBeUndefined();
+    expect((await t.json('POST', SVC, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } } })).status).toBe(201);
+    const status = await t.json('PATCH', `${SVC}/lb/status`, { body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.20' }, { hostname: 'lb.example.com' }] } } }, headers: { 'content-type': MERGE } });
+    expect(status.status).toBe(200);
+    expect(status.body.status.loadBalancer.ingress).toEqual([{ ip: '192.0.2.20', ipMode: 'VIP' }, { hostname: 'lb.example.com' }]);
+  });
+
   it('[API-SSA-004] a Namespace create owns its kubernetes.io/metadata.name label; a Secret create owns the data keys its stringData became', async () => {
     const ns = await t.json('GET', '/api/v1/namespaces/ns1');
     expect(fieldsOf(ns.body, 'kubectl-create')).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } });
