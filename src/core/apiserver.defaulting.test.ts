@@ -172,6 +172,21 @@ describe('create: the creator owns the defaulted fields', () => {
     });
   });
 
+  it('[API-SSA-004] SetDefaults_Service: a ClusterIP Service with external IPs is Cluster-policy, no affinity drops an affinity config, a load balancer IP is a VIP', async () => {
+    const SVC = '/api/v1/namespaces/ns1/services';
+    const ext = await t.json('POST', `${SVC}?fieldManager=kubectl-create`, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'ext' }, spec: { externalIPs: ['192.0.2.10'], ports: [{ port: 80 }] } } });
+    expect(ext.status).toBe(201);
+    expect(ext.body.spec.externalTrafficPolicy).toBe('Cluster');
+    expect(fieldsOf(ext.body, 'kubectl-create')!['f:spec']['f:externalTrafficPolicy']).toEqual({});
+    const none = await t.json('POST', SVC, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'none' }, spec: { sessionAffinity: 'None', sessionAffinityConfig: { clientIP: { timeoutSeconds: 60 } }, ports: [{ port: 80 }] } } });
+    expect(none.status).toBe(201);
+    expect(none.body.spec.sessionAffinityConfig).toBeUndefined();
+    expect((await t.json('POST', SVC, { body: { apiVersion: 'v1', kind: 'Service', metadata: { name: 'lb' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } } })).status).toBe(201);
+    const status = await t.json('PATCH', `${SVC}/lb/status`, { body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.20' }, { hostname: 'lb.example.com' }] } } }, headers: { 'content-type': MERGE } });
+    expect(status.status).toBe(200);
+    expect(status.body.status.loadBalancer.ingress).toEqual([{ ip: '192.0.2.20', ipMode: 'VIP' }, { hostname: 'lb.example.com' }]);
+  });
+
   it('[API-SSA-004] a Namespace create owns its kubernetes.io/metadata.name label; a Secret create owns the data keys its stringData became', async () => {
     const ns = await t.json('GET', '/api/v1/namespaces/ns1');
     expect(fieldsOf(ns.body, 'kubectl-create')).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:kubernetes.io/metadata.name': {} } } });
@@ -226,6 +241,166 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(r.status).toBe(201);
     expect(r.body.spec.parameters).toEqual({ apiGroup: 'example.com', kind: 'Params', name: 'p', scope: 'Cluster' });
     expect(fieldsOf(r.body, 'kubectl-create')!['f:spec']['f:parameters']['f:scope']).toEqual({});
+  });
+
+  it('[API-SSA-004] a RoleBinding\'s and ClusterRoleBinding\'s roleRef and user and group subjects are RBAC\'s without an apiGroup; the creator owns it', async () => {
+    const subjects = [{ kind: 'User', name: 'jane' }, { kind: 'Group', name: 'dev' }, { kind: 'ServiceAccount', name: 'default', namespace: 'ns1' }];
+    const rb = await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/ns1/rolebindings?fieldManager=kubectl-create', { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'rb' }, roleRef: { kind: 'Role', name: 'r' }, subjects } });
+    expect(rb.status).toBe(201);
+    expect(rb.body.roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' });
+    expect(rb.body.subjects).toEqual([
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'jane' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'dev' },
+      { kind: 'ServiceAccount', name: 'default', namespace: 'ns1' },
+    ]);
+    // roleRef is an atomic struct: its creator owns it whole, defaulted apiGroup included.
+    expect(fieldsOf(rb.body, 'kubectl-create')!['f:roleRef']).toEqual({});
+    const crb = await t.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', { body: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'crb' }, roleRef: { kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'Group', name: 'dev' }] } });
+    expect(crb.status).toBe(201);
+    expect(crb.body.roleRef.apiGroup).toBe('rbac.authorization.k8s.io');
+    expect(crb.body.subjects[0].apiGroup).toBe('rbac.authorization.k8s.io');
+  });
+
+  it('[API-SSA-004] a StorageClass is Delete and Immediate, a CSIDriver gets every SetDefaults_CSIDriver field, a VolumeAttachment\'s inline spec its source\'s; the creator owns them', async () => {
+    const sc = await t.json('POST', '/apis/storage.k8s.io/v1/storageclasses?fieldManager=kubectl-create', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, provisioner: 'example.com/disk' } });
+    expect(sc.status).toBe(201);
+    expect([sc.body.reclaimPolicy, sc.body.volumeBindingMode]).toEqual(['Delete', 'Immediate']);
+    expect(fieldNames(fieldsOf(sc.body, 'kubectl-create')!)).toEqual(['f:provisioner', 'f:reclaimPolicy', 'f:volumeBindingMode']);
+    const driver = await t.json('POST', '/apis/storage.k8s.io/v1/csidrivers?fieldManager=kubectl-create', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'disk.example.com' }, spec: {} } });
+    expect(driver.status).toBe(201);
+    expect(driver.body.spec).toEqual({
+      attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType',
+      volumeLifecycleModes: ['Persistent'], requiresRepublish: false, seLinuxMount: false,
+    });
+    expect(fieldNames(fieldsOf(driver.body, 'kubectl-create')!['f:spec'])).toEqual(['f:attachRequired', 'f:fsGroupPolicy', 'f:podInfoOnMount', 'f:requiresRepublish', 'f:seLinuxMount', 'f:storageCapacity', 'f:volumeLifecycleModes']);
+    // Explicit values stay.
+    const told = await t.json('POST', '/apis/storage.k8s.io/v1/csidrivers', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: 'nfs.example.com' }, spec: { attachRequired: false, volumeLifecycleModes: ['Ephemeral'] } } });
+    expect([told.body.spec.attachRequired, told.body.spec.volumeLifecycleModes]).toEqual([false, ['Ephemeral']]);
+    const inline = { capacity: { storage: '1024Mi' }, accessModes: ['ReadWriteOnce'], rbd: { monitors: ['10.0.0.1:6789'], image: 'img' } };
+    const va = await t.json('POST', '/apis/storage.k8s.io/v1/volumeattachments', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name: 'va' }, spec: { attacher: 'disk.example.com', nodeName: 'n1', source: { inlineVolumeSpec: inline } } } });
+    expect(va.status).toBe(201);
+    expect(va.body.spec.source.inlineVolumeSpec).toEqual({ ...inline, capacity: { storage: '1Gi' }, rbd: { ...inline.rbd, pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } });
+  });
+
+  it('[API-SSA-004] a PodTemplate\'s volumes get SetDefaults_Volume and their sources\' defaults, its probes and overhead theirs; the creator owns them', async () => {
+    const spec = {
+      containers: [{ name: 'app', image: 'example.com/app:1.0', livenessProbe: { grpc: { port: 9000 } } }],
+      overhead: { cpu: '0.25' },
+      volumes: [
+        { name: 'scratch' },
+        { name: 'token', projected: { sources: [{ serviceAccountToken: { path: 'token' } }, { downwardAPI: { items: [{ path: 'ns', fieldRef: { fieldPath: 'metadata.namespace' } }] } }] } },
+        { name: 'data', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } } } } },
+        { name: 'iscsi', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } },
+        { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'img' } },
+        { name: 'azure', azureDisk: { diskName: 'd', diskURI: 'https://example.com/d' } },
+        { name: 'model', image: { reference: 'example.com/model:latest' } },
+      ],
+    };
+    const r = await t.json('POST', '/api/v1/namespaces/ns1/podtemplates?fieldManager=kubectl-create', { body: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'pt' }, template: { spec } } });
+    expect(r.status).toBe(201);
+    const got = r.body.template.spec;
+    expect(got.containers[0].livenessProbe.grpc).toEqual({ port: 9000, service: '' });
+    expect(got.overhead).toEqual({ cpu: '250m' });
+    expect(got.volumes).toEqual([
+      { name: 'scratch', emptyDir: {} },
+      { name: 'token', projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }, { downwardAPI: { items: [{ path: 'ns', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } }] } },
+      { name: 'data', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' } } } },
+      { name: 'iscsi', iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, iscsiInterface: 'default' } },
+      { name: 'rbd', rbd: { monitors: ['10.0.0.1:6789'], image: 'img', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } },
+      { name: 'azure', azureDisk: { diskName: 'd', diskURI: 'https://example.com/d', cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' } },
+      { name: 'model', image: { reference: 'example.com/model:latest', pullPolicy: 'Always' } },
+    ]);
+    const volumes = fieldsOf(r.body, 'kubectl-create')!['f:template']['f:spec']['f:volumes'];
+    expect(volumes['k:{"name":"scratch"}']).toEqual({ '.': {}, 'f:emptyDir': {}, 'f:name': {} });
+    expect(volumes['k:{"name":"model"}']['f:image']).toEqual({ '.': {}, 'f:pullPolicy': {}, 'f:reference': {} });
+  });
+
+  it('[API-SSA-004] claims and claim templates are Filesystem with their quantities as encoded; a StatefulSet\'s claim templates are Pending as SetDefaults_PersistentVolumeClaim leaves them', async () => {
+    const claimSpec = { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1024Mi' } } };
+    const pvc = await t.json('POST', '/api/v1/namespaces/ns1/persistentvolumeclaims?fieldManager=kubectl-create', { body: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: claimSpec } });
+    expect(pvc.status).toBe(201);
+    expect(pvc.body.spec).toEqual({ ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' });
+    expect(fieldsOf(pvc.body, 'kubectl-create')!['f:spec']['f:resources']).toEqual({ 'f:requests': { '.': {}, 'f:storage': {} } });
+    const pv = await t.json('POST', '/api/v1/persistentvolumes', { body: { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'v' }, spec: { capacity: { storage: '1024Mi' }, accessModes: ['ReadWriteOnce'], iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } } } });
+    expect(pv.status).toBe(201);
+    expect(pv.body.spec.capacity).toEqual({ storage: '1Gi' });
+    expect(pv.body.spec.iscsi.iscsiInterface).toBe('default');
+    const sts = {
+      apiVersion: 'apps/v1', kind: 'StatefulSet', metadata: { name: 'db' },
+      spec: { serviceName: 'db', selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'db', image: 'postgres:17' }] } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: claimSpec }] },
+    };
+    const r = await t.json('POST', '/apis/apps/v1/namespaces/ns1/statefulsets?fieldManager=kubectl-create', { body: sts });
+    expect(r.status).toBe(201);
+    expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
+  });
+
+  it('[API-SSA-004] a Node registering capacity without allocatable can allocate all of it', async () => {
+    const r = await t.json('POST', '/api/v1/nodes?fieldManager=kubelet', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n9' }, status: { capacity: { cpu: '2', memory: '2038904Ki', pods: '110' } } } });
+    expect(r.status).toBe(201);
+    expect(r.body.status.allocatable).toEqual({ cpu: '2', memory: '2038904Ki', pods: '110' });
+    // An allocatable given is kept.
+    const told = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n10' }, status: { capacity: { cpu: '2' }, allocatable: { cpu: '1900m' } } } });
+    expect(told.body.status.allocatable).toEqual({ cpu: '1900m' });
+  });
+
+  it('[API-SSA-004] admission policies fail closed and match Equivalent, with everything-selectors and scope "*"; so do their bindings\' matchResources; the creator owns them', async () => {
+    const rules = [{ apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'] }];
+    const defaultedMatch = { resourceRules: [{ ...rules[0], scope: '*' }], matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} };
+    const AR = '/apis/admissionregistration.k8s.io/v1';
+    const vap = await t.json('POST', `${AR}/validatingadmissionpolicies?fieldManager=kubectl-create`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'vap' }, spec: { matchConstraints: { resourceRules: rules }, validations: [{ expression: 'object.spec.replicas <= 5' }] } } });
+    expect(vap.status).toBe(201);
+    expect(vap.body.spec.failurePolicy).toBe('Fail');
+    expect(vap.body.spec.matchConstraints).toEqual(defaultedMatch);
+    // matchConstraints is an atomic struct, owned whole; failurePolicy is a field of its own.
+    expect(fieldsOf(vap.body, 'kubectl-create')!['f:spec']).toMatchObject({ 'f:failurePolicy': {}, 'f:matchConstraints': {} });
+    const vapb = await t.json('POST', `${AR}/validatingadmissionpolicybindings`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'vapb' }, spec: { policyName: 'vap', validationActions: ['Deny'], matchResources: {} } } });
+    expect(vapb.status).toBe(201);
+    expect(vapb.body.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} });
+    const map = await t.json('POST', `${AR}/mutatingadmissionpolicies`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'map' }, spec: { reinvocationPolicy: 'Never', matchConstraints: { resourceRules: rules }, mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{}' } }] } } });
+    expect(map.status).toBe(201);
+    expect(map.body.spec.failurePolicy).toBe('Fail');
+    expect(map.body.spec.matchConstraints).toEqual(defaultedMatch);
+    const mapb = await t.json('POST', `${AR}/mutatingadmissionpolicybindings`, { body: { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'MutatingAdmissionPolicyBinding', metadata: { name: 'mapb' }, spec: { policyName: 'map', matchResources: { namespaceSelector: { matchLabels: { team: 'a' } } } } } });
+    expect(mapb.status).toBe(201);
+    expect(mapb.body.spec.matchResources).toEqual({ matchPolicy: 'Equivalent', namespaceSelector: { matchLabels: { team: 'a' } }, objectSelector: {} });
+  });
+
+  it('[API-SSA-004] a FlowSchema is matched at precedence 1000 and a priority level\'s queuing gets its queue shape (SetDefaults_FlowSchemaSpec, SetDefaults_QueuingConfiguration)', async () => {
+    const fs = await t.json('POST', '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas?fieldManager=kubectl-create', { body: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', metadata: { name: 'fs' }, spec: { priorityLevelConfiguration: { name: 'global-default' } } } });
+    expect(fs.status).toBe(201);
+    expect(fs.body.spec.matchingPrecedence).toBe(1000);
+    expect(fieldsOf(fs.body, 'kubectl-create')!['f:spec']['f:matchingPrecedence']).toEqual({});
+    const plc = await t.json('POST', '/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations', { body: { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'PriorityLevelConfiguration', metadata: { name: 'plc' }, spec: { type: 'Limited', limited: { limitResponse: { type: 'Queue', queuing: { queues: 16 } } } } } });
+    expect(plc.status).toBe(201);
+    expect(plc.body.spec.limited).toEqual({ nominalConcurrencyShares: 30, lendablePercent: 0, limitResponse: { type: 'Queue', queuing: { queues: 16, handSize: 8, queueLengthLimit: 50 } } });
+  });
+
+  it('[API-SSA-004] an APIService\'s service answers on 443 unless told', async () => {
+    const api = await t.json('POST', '/apis/apiregistration.k8s.io/v1/apiservices', { body: { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.example.com' }, spec: { group: 'example.com', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10, service: { name: 'api', namespace: 'ns1' }, insecureSkipTLSVerify: true } } });
+    expect(api.status).toBe(201);
+    expect(api.body.spec.service).toEqual({ name: 'api', namespace: 'ns1', port: 443 });
+  });
+
+  it('[API-SSA-004] a Job\'s pod failure policy condition pattern without a status matches True', async () => {
+    const job = await t.json('POST', '/apis/batch/v1/namespaces/ns1/jobs', { body: { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'j' }, spec: { podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget' }] }] }, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox:1.37' }] } } } } });
+    expect(job.status).toBe(201);
+    expect(job.body.spec.podFailurePolicy.rules[0].onPodConditions).toEqual([{ type: 'DisruptionTarget', status: 'True' }]);
+  });
+
+  it('[API-SSA-004] a ResourceClaim\'s requests and subrequests ask for exactly one device, its tolerations are Equal; so are a ResourceClaimTemplate\'s', async () => {
+    const devices = { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', tolerations: [{ key: 'maintenance', effect: 'NoSchedule' }] } }, { name: 'any', firstAvailable: [{ name: 'big', deviceClassName: 'big.example.com' }, { name: 'all', deviceClassName: 'small.example.com', allocationMode: 'All' }] }] };
+    const want = { requests: [
+      { name: 'gpu', exactly: { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1, tolerations: [{ key: 'maintenance', effect: 'NoSchedule', operator: 'Equal' }] } },
+      { name: 'any', firstAvailable: [{ name: 'big', deviceClassName: 'big.example.com', allocationMode: 'ExactCount', count: 1 }, { name: 'all', deviceClassName: 'small.example.com', allocationMode: 'All' }] },
+    ] };
+    const claim = await t.json('POST', '/apis/resource.k8s.io/v1/namespaces/ns1/resourceclaims?fieldManager=kubectl-create', { body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'c' }, spec: { devices } } });
+    expect(claim.status).toBe(201);
+    expect(claim.body.spec.devices).toEqual(want);
+    // requests is an atomic list, owned whole.
+    expect(fieldsOf(claim.body, 'kubectl-create')!['f:spec']['f:devices']).toEqual({ 'f:requests': {} });
+    const template = await t.json('POST', '/apis/resource.k8s.io/v1/namespaces/ns1/resourceclaimtemplates', { body: { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaimTemplate', metadata: { name: 't' }, spec: { spec: { devices } } } });
+    expect(template.status).toBe(201);
+    expect(template.body.spec.spec.devices).toEqual(want);
   });
 
   it('[API-SSA-004] a custom resource create owns the fields its structural schema defaulted', async () => {

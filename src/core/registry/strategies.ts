@@ -12,6 +12,8 @@ import { strategies as apps } from './apps';
 import { customResourceStrategy } from '../apiextensions/strategy';
 import { validatingAdmissionPolicyStrategy } from '../admission/policyValidation';
 import { mutatingWebhookConfigurationStrategy, validatingWebhookConfigurationStrategy } from './admissionregistration/webhooks';
+import { admissionPolicyBindingDefaults, admissionPolicyDefaults } from './admissionregistration/policies';
+import { strategies as apiregistration } from './apiregistration';
 import { strategies as batch } from './batch';
 import { strategies as certificates } from './certificates';
 import { strategies as core } from './core';
@@ -21,17 +23,24 @@ import { strategies as autoscaling, withStoredDefaults } from './autoscaling';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as networking } from './networking';
+import { strategies as rbac } from './rbac';
+import { strategies as resource } from './resource';
 import { strategies as scheduling } from './scheduling';
+import { strategies as storage } from './storage';
 
 /** API group -> resource -> strategy. */
 const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   '': core,
   'admissionregistration.k8s.io': {
-    validatingadmissionpolicies: validatingAdmissionPolicyStrategy,
+    validatingadmissionpolicies: { ...validatingAdmissionPolicyStrategy, ...admissionPolicyDefaults },
+    validatingadmissionpolicybindings: admissionPolicyBindingDefaults,
+    mutatingadmissionpolicies: admissionPolicyDefaults,
+    mutatingadmissionpolicybindings: admissionPolicyBindingDefaults,
     validatingwebhookconfigurations: validatingWebhookConfigurationStrategy,
     mutatingwebhookconfigurations: mutatingWebhookConfigurationStrategy,
   },
   'apiextensions.k8s.io': apiextensions,
+  'apiregistration.k8s.io': apiregistration,
   apps,
   autoscaling,
   batch,
@@ -40,7 +49,10 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
   'networking.k8s.io': networking,
+  'rbac.authorization.k8s.io': rbac,
+  'resource.k8s.io': resource,
   'scheduling.k8s.io': scheduling,
+  'storage.k8s.io': storage,
 };
 
 /**

@@ -12,6 +12,11 @@ import type { ResourceStrategy } from '../generic/strategy';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** SetDefaults_Rule: a rule without a scope matches both cluster- and namespace-scoped resources. */
+export function defaultRule(rule: Obj): void {
+  rule['scope'] ??= '*';
+}
+
 function defaultWebhook(w: Obj, mutating: boolean): void {
   w['failurePolicy'] ??= 'Fail';
   w['matchPolicy'] ??= 'Equivalent';
@@ -19,7 +24,7 @@ function defaultWebhook(w: Obj, mutating: boolean): void {
   w['objectSelector'] ??= {};
   w['timeoutSeconds'] ??= 10;
   if (mutating) w['reinvocationPolicy'] ??= 'Never';
-  for (const rule of Array.isArray(w['rules']) ? w['rules'] : []) if (isObj(rule)) rule['scope'] ??= '*';
+  for (const rule of Array.isArray(w['rules']) ? w['rules'] : []) if (isObj(rule)) defaultRule(rule);
   const service = isObj(w['clientConfig']) ? w['clientConfig']['service'] : undefined;
   if (isObj(service)) service['port'] ??= 443;
 }

@@ -6,6 +6,7 @@
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultTemplate } from '../core/podSpec';
+import { defaultClaim } from '../core/persistentVolumes';
 import { jsonEqual } from '../../api/equality';
 
 type Obj = Record<string, unknown>;
@@ -33,6 +34,8 @@ function defaultStatefulSet(obj: KubeObject): void {
   retention['whenScaled'] ??= 'Retain';
   spec['replicas'] ??= 1;
   spec['revisionHistoryLimit'] ??= 10;
+  // SetObjectDefaults_StatefulSet walks each claim template as a PersistentVolumeClaim.
+  if (Array.isArray(spec['volumeClaimTemplates'])) for (const claim of spec['volumeClaimTemplates']) if (isObject(claim)) defaultClaim(claim);
 }
 
 function defaultDaemonSet(obj: KubeObject): void {

@@ -22,6 +22,12 @@ function defaultJob(obj: KubeObject): void {
   spec['completionMode'] ??= 'NonIndexed';
   spec['suspend'] ??= false;
   spec['podReplacementPolicy'] ??= spec['podFailurePolicy'] !== undefined ? 'Failed' : 'TerminatingOrFailed';
+  // A pod failure policy's condition pattern without a status matches the condition being True.
+  const rules = isObject(spec['podFailurePolicy']) ? spec['podFailurePolicy']['rules'] : undefined;
+  for (const rule of Array.isArray(rules) ? rules : []) {
+    if (!isObject(rule) || !Array.isArray(rule['onPodConditions'])) continue;
+    for (const pattern of rule['onPodConditions']) if (isObject(pattern) && !pattern['status']) pattern['status'] = 'True';
+  }
   // A Job without labels takes its template's (SetDefaults_Job).
   const template = isObject(spec['template']) ? spec['template'] : undefined;
   const labels = template && isObject(template['metadata']) ? template['metadata']['labels'] : undefined;

@@ -3,6 +3,7 @@ import type { ResourceStrategy } from '../generic/strategy';
 import { endpointsStrategy } from './endpoints';
 import { limitRangeStrategy, resourceQuotaStrategy } from './limitRanges';
 import { namespaceStrategy } from './namespaces';
+import { nodeStrategy } from './nodes';
 import { persistentVolumeClaimStrategy, persistentVolumeStrategy } from './persistentVolumes';
 import { templateDefaults } from './podSpec';
 import { podStrategy } from './pods';
@@ -14,6 +15,7 @@ export const strategies: Record<string, Partial<ResourceStrategy>> = {
   endpoints: endpointsStrategy,
   limitranges: limitRangeStrategy,
   namespaces: namespaceStrategy,
+  nodes: nodeStrategy,
   persistentvolumeclaims: persistentVolumeClaimStrategy,
   persistentvolumes: persistentVolumeStrategy,
   pods: podStrategy,

@@ -6,22 +6,16 @@
  * Quantities are stored as resource.Quantity encodes them, as are a
  * ResourceQuota's hard limits.
  */
-import { canonicalQuantity } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
-
-/** Each quantity of a ResourceList in canonical form (`1000m` is `1`); what does not parse is left for validation. */
-function canonicalList(list: unknown): void {
-  if (!isObject(list)) return;
-  for (const [k, v] of Object.entries(list)) if (typeof v === 'string' || typeof v === 'number') list[k] = canonicalQuantity(v);
-}
+import { defaultResourceList } from './resourceList';
 
 function defaultItems(lr: KubeObject): void {
   const spec = lr['spec'];
   if (!isObject(spec) || !Array.isArray(spec['limits'])) return;
   for (const item of spec['limits']) {
     if (!isObject(item)) continue;
-    for (const field of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) canonicalList(item[field]);
+    for (const field of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) defaultResourceList(item[field]);
     if (item['type'] !== 'Container') continue;
     const def = isObject(item['default']) ? item['default'] : {};
     const defReq = isObject(item['defaultRequest']) ? item['defaultRequest'] : {};
@@ -40,5 +34,5 @@ export const limitRangeStrategy: Partial<ResourceStrategy> = {
 };
 
 export const resourceQuotaStrategy: Partial<ResourceStrategy> = {
-  defaulter: (obj) => canonicalList(isObject(obj['spec']) ? obj['spec']['hard'] : undefined),
+  defaulter: (obj) => defaultResourceList(isObject(obj['spec']) ? obj['spec']['hard'] : undefined),
 };

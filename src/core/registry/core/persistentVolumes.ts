@@ -8,22 +8,40 @@
  */
 import { formatTime, isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy, StrategyContext } from '../generic/strategy';
+import { defaultResourceList, defaultResourceRequirements } from './resourceList';
+import { defaultPersistentVolumeSource } from './volumeSources';
 
 const specOf = (obj: KubeObject): Record<string, unknown> => (isObject(obj['spec']) ? obj['spec'] : (obj['spec'] = {}));
 const statusOf = (obj: KubeObject): Record<string, unknown> => (isObject(obj['status']) ? obj['status'] : (obj['status'] = {}));
 
+/** SetObjectDefaults_PersistentVolume: SetDefaults_PersistentVolume and its source's and capacity's defaults. */
 function defaultVolume(pv: KubeObject): void {
   const spec = specOf(pv);
-  spec['persistentVolumeReclaimPolicy'] ??= 'Retain';
+  spec['persistentVolumeReclaimPolicy'] ||= 'Retain';
   spec['volumeMode'] ??= 'Filesystem';
-  // SetDefaults_HostPathVolumeSource: an unset type is "".
-  if (isObject(spec['hostPath'])) spec['hostPath']['type'] ??= '';
+  defaultPersistentVolumeSource(spec);
   if (isObject(pv['status']) && !pv['status']['phase']) pv['status']['phase'] = 'Pending';
 }
 
-function defaultClaim(pvc: KubeObject): void {
-  specOf(pvc)['volumeMode'] ??= 'Filesystem';
-  if (isObject(pvc['status']) && !pvc['status']['phase']) pvc['status']['phase'] = 'Pending';
+/** SetDefaults_PersistentVolumeClaimSpec, with its resources' lists: what a claim and a claim template share. */
+export function defaultClaimSpec(spec: unknown): void {
+  if (!isObject(spec)) return;
+  spec['volumeMode'] ??= 'Filesystem';
+  defaultResourceRequirements(spec['resources']);
+}
+
+/**
+ * SetObjectDefaults_PersistentVolumeClaim: the spec's defaults, and a Pending
+ * phase (SetDefaults_PersistentVolumeClaim), which a StatefulSet's claim
+ * templates carry too as their status is not dropped there.
+ */
+export function defaultClaim(pvc: Record<string, unknown>): void {
+  if (!isObject(pvc['spec'])) pvc['spec'] = {};
+  defaultClaimSpec(pvc['spec']);
+  const status = isObject(pvc['status']) ? pvc['status'] : (pvc['status'] = {});
+  if (!status['phase']) status['phase'] = 'Pending';
+  defaultResourceList(status['capacity']);
+  defaultResourceList(status['allocatedResources']);
 }
 
 export const persistentVolumeStrategy: Partial<ResourceStrategy> = {

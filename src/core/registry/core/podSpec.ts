@@ -1,7 +1,9 @@
 /** PodSpec defaults, shared by pods and every workload's pod template (SetDefaults_PodSpec and kin). */
-import { canonicalQuantity } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
+import { defaultClaimSpec } from './persistentVolumes';
+import { defaultResourceList, defaultResourceRequirements } from './resourceList';
+import { defaultAzureDisk, defaultHostPath, defaultISCSI, defaultRBD, defaultScaleIO } from './volumeSources';
 
 /** The image's tag decides the default pull policy: Always for :latest or no tag (SetDefaults_Container). */
 function defaultPullPolicy(image: unknown): string {
@@ -20,23 +22,13 @@ function defaultContainers(list: unknown): void {
     c['terminationMessagePath'] ??= '/dev/termination-log';
     c['terminationMessagePolicy'] ??= 'File';
     c['resources'] ??= {};
-    canonicalResources(c['resources']);
+    defaultResourceRequirements(c['resources']);
     if (Array.isArray(c['ports'])) for (const p of c['ports']) if (isObject(p)) p['protocol'] ??= 'TCP';
     for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[probe]);
     if (isObject(c['lifecycle'])) for (const hook of ['postStart', 'preStop']) defaultHTTPGet(c['lifecycle'][hook]);
     if (Array.isArray(c['env'])) {
       for (const e of c['env']) if (isObject(e) && isObject(e['valueFrom'])) defaultFieldRef(e['valueFrom']['fieldRef']);
     }
-  }
-}
-
-/** Quantities are stored as resource.Quantity encodes them: `0.5` becomes `500m`, `1.5Gi` `1536Mi`. */
-function canonicalResources(resources: unknown): void {
-  if (!isObject(resources)) return;
-  for (const list of ['requests', 'limits']) {
-    const l = resources[list];
-    if (!isObject(l)) continue;
-    for (const [k, v] of Object.entries(l)) if (typeof v === 'string' || typeof v === 'number') l[k] = canonicalQuantity(v);
   }
 }
 
@@ -85,6 +77,8 @@ function defaultProbe(probe: unknown): void {
   probe['successThreshold'] ??= 1;
   probe['failureThreshold'] ??= 3;
   defaultHTTPGet(probe);
+  // GRPCAction's service is +default="" (the server's overall health).
+  if (isObject(probe['grpc'])) probe['grpc']['service'] ??= '';
 }
 
 /** SetDefaults_ObjectFieldSelector: apiVersion v1. */
@@ -92,17 +86,47 @@ function defaultFieldRef(ref: unknown): void {
   if (isObject(ref)) ref['apiVersion'] ??= 'v1';
 }
 
-/** Volume source defaults: file modes 0644 for projected files, hostPath type "". */
+/** The volume sources of a VolumeSource: any key of a Volume but its name. */
+const hasSource = (v: Record<string, unknown>): boolean => Object.entries(v).some(([k, x]) => k !== 'name' && x !== undefined && x !== null);
+
+/**
+ * SetDefaults_Volume and the defaults of each source (SetObjectDefaults_Pod's
+ * walk of spec.volumes): a volume naming no source is an emptyDir; file modes
+ * 0644; an image volume's pull policy as a container's; a projected service
+ * account token lives an hour; an ephemeral volume's claim template gets a
+ * claim spec's defaults.
+ */
 function defaultVolumes(list: unknown): void {
   if (!Array.isArray(list)) return;
   for (const v of list) {
     if (!isObject(v)) continue;
+    if (!hasSource(v)) v['emptyDir'] = {};
     for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) if (isObject(v[k])) v[k]['defaultMode'] ??= 420;
-    if (isObject(v['hostPath'])) v['hostPath']['type'] ??= '';
-    if (isObject(v['downwardAPI']) && Array.isArray(v['downwardAPI']['items'])) {
-      for (const item of v['downwardAPI']['items']) if (isObject(item)) defaultFieldRef(item['fieldRef']);
+    if (isObject(v['image']) && !v['image']['pullPolicy']) v['image']['pullPolicy'] = defaultPullPolicy(v['image']['reference']);
+    defaultHostPath(v['hostPath']);
+    defaultISCSI(v['iscsi']);
+    defaultRBD(v['rbd']);
+    defaultAzureDisk(v['azureDisk']);
+    defaultScaleIO(v['scaleIO']);
+    if (isObject(v['downwardAPI'])) defaultDownwardAPIItems(v['downwardAPI']['items']);
+    if (isObject(v['projected']) && Array.isArray(v['projected']['sources'])) {
+      for (const source of v['projected']['sources']) {
+        if (!isObject(source)) continue;
+        if (isObject(source['downwardAPI'])) defaultDownwardAPIItems(source['downwardAPI']['items']);
+        // SetDefaults_ServiceAccountTokenProjection
+        if (isObject(source['serviceAccountToken'])) source['serviceAccountToken']['expirationSeconds'] ??= 3600;
+      }
+    }
+    const claimTemplate = isObject(v['ephemeral']) ? v['ephemeral']['volumeClaimTemplate'] : undefined;
+    if (isObject(claimTemplate)) {
+      if (!isObject(claimTemplate['spec'])) claimTemplate['spec'] = {};
+      defaultClaimSpec(claimTemplate['spec']);
     }
   }
+}
+
+function defaultDownwardAPIItems(items: unknown): void {
+  if (Array.isArray(items)) for (const item of items) if (isObject(item)) defaultFieldRef(item['fieldRef']);
 }
 
 /** The defaults kube-apiserver fills into every PodSpec, in pods and in workload templates (SetDefaults_PodSpec). */
@@ -117,6 +141,8 @@ export function defaultPodSpec(spec: unknown, restartPolicy = 'Always'): void {
   defaultContainers(spec['initContainers']);
   defaultContainers(spec['ephemeralContainers']);
   defaultVolumes(spec['volumes']);
+  defaultResourceList(spec['overhead']);
+  defaultResourceRequirements(spec['resources']);
 }
 
 /**

@@ -9,25 +9,32 @@ import type { ResourceStrategy } from '../generic/strategy';
 import type { ServiceAllocator } from './serviceAllocator';
 import { clusterIPs, externallyAccessible, needsClusterIP, needsHealthCheck, needsNodePort, nodePortOf, servicePorts, serviceSpec } from './serviceSpec';
 
-/** SetDefaults_Service: the defaulter decoding runs on every Service written. */
+/** SetDefaults_Service: the defaulter decoding runs on every Service written, its status writes included. */
 function defaultService(obj: KubeObject): void {
   const spec = serviceSpec(obj);
-  spec['type'] ??= 'ClusterIP';
-  if (spec['sessionAffinity'] === undefined || spec['sessionAffinity'] === '') spec['sessionAffinity'] = 'None';
+  if (!spec['sessionAffinity']) spec['sessionAffinity'] = 'None';
+  // No affinity has no config: a config left from ClientIP goes rather than being refused.
+  if (spec['sessionAffinity'] === 'None') delete spec['sessionAffinityConfig'];
   if (spec['sessionAffinity'] === 'ClientIP') {
     const cfg = isObject(spec['sessionAffinityConfig']) ? spec['sessionAffinityConfig'] : (spec['sessionAffinityConfig'] = {});
     const clientIP = isObject(cfg['clientIP']) ? cfg['clientIP'] : (cfg['clientIP'] = {});
     clientIP['timeoutSeconds'] ??= 10800;
   }
+  if (!spec['type']) spec['type'] = 'ClusterIP';
   for (const p of servicePorts(obj)) {
     p['protocol'] ??= 'TCP';
     if (p['targetPort'] === undefined || p['targetPort'] === 0 || p['targetPort'] === '') p['targetPort'] = p['port'];
   }
-  if (spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer') {
-    if (!spec['externalTrafficPolicy']) spec['externalTrafficPolicy'] = 'Cluster';
-  }
+  // ExternallyAccessible: NodePort, LoadBalancer, or a ClusterIP Service with external IPs.
+  if (externallyAccessible(obj) && !spec['externalTrafficPolicy']) spec['externalTrafficPolicy'] = 'Cluster';
   if (spec['type'] !== 'ExternalName') spec['internalTrafficPolicy'] ??= 'Cluster';
-  if (spec['type'] === 'LoadBalancer') spec['allocateLoadBalancerNodePorts'] ??= true;
+  if (spec['type'] === 'LoadBalancer') {
+    spec['allocateLoadBalancerNodePorts'] ??= true;
+    // A load balancer ingress with an IP and no ipMode is a VIP (LoadBalancerIPMode).
+    const lb = isObject(obj['status']) ? obj['status']['loadBalancer'] : undefined;
+    const ingress = isObject(lb) ? lb['ingress'] : undefined;
+    if (Array.isArray(ingress)) for (const ing of ingress) if (isObject(ing) && ing['ip'] && ing['ipMode'] == null) ing['ipMode'] = 'VIP';
+  }
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);

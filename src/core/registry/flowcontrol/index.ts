@@ -1,9 +1,9 @@
 /**
- * flowcontrol.apiserver.k8s.io v1 defaults (SetDefaults_PriorityLevelConfiguration
+ * flowcontrol.apiserver.k8s.io v1 defaults (SetDefaults_FlowSchemaSpec, SetDefaults_PriorityLevelConfiguration
  * and friends), the defaulter decoding runs on every write: a Limited level's
  * nominalConcurrencyShares is 30 only when unset (an explicit 0 stays 0, the
- * change v1 made over v1beta3's defaulting), lendablePercent 0, and a Queuing
- * limit response gets 64 queues, hand size 8 and queue length limit 50; an
+ * change v1 made over v1beta3's defaulting), lendablePercent 0, and a limit
+ * response's queuing gets 64 queues, hand size 8 and queue length limit 50; an
  * Exempt level's shares and lendable percent default to 0.
  */
 import type { KubeObject } from '../../api/types';
@@ -19,12 +19,13 @@ function defaultPriorityLevel(obj: KubeObject): void {
   if (limited) {
     limited['nominalConcurrencyShares'] ??= 30;
     limited['lendablePercent'] ??= 0;
+    // SetDefaults_QueuingConfiguration, on whatever queuing is given (0 is unset); validation wants one for type Queue.
     const response = isObj(limited['limitResponse']) ? limited['limitResponse'] : undefined;
-    const queuing = response && response['type'] === 'Queuing' ? ((response['queuing'] ??= {}) as Obj) : undefined;
+    const queuing = response && isObj(response['queuing']) ? response['queuing'] : undefined;
     if (queuing) {
-      queuing['queues'] ??= 64;
-      queuing['handSize'] ??= 8;
-      queuing['queueLengthLimit'] ??= 50;
+      if (!queuing['queues']) queuing['queues'] = 64;
+      if (!queuing['handSize']) queuing['handSize'] = 8;
+      if (!queuing['queueLengthLimit']) queuing['queueLengthLimit'] = 50;
     }
   }
   const exempt = isObj(spec['exempt']) ? spec['exempt'] : undefined;
@@ -34,6 +35,13 @@ function defaultPriorityLevel(obj: KubeObject): void {
   }
 }
 
+/** SetDefaults_FlowSchemaSpec: a schema without a matchingPrecedence (or 0) is matched at 1000. */
+function defaultFlowSchema(obj: KubeObject): void {
+  const spec = isObj(obj['spec']) ? obj['spec'] : undefined;
+  if (spec && !spec['matchingPrecedence']) spec['matchingPrecedence'] = 1000;
+}
+
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
+  flowschemas: { defaulter: defaultFlowSchema },
   prioritylevelconfigurations: { defaulter: defaultPriorityLevel },
 };
