@@ -334,13 +334,16 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
   });
 
-  it('[API-SSA-004] a Node registering capacity without allocatable can allocate all of it', async () => {
+  it('[API-SSA-004] a Node registering capacity without allocatable can allocate all of it; both lists are stored canonical', async () => {
     const r = await t.json('POST', '/api/v1/nodes?fieldManager=kubelet', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n9' }, status: { capacity: { cpu: '2', memory: '2038904Ki', pods: '110' } } } });
     expect(r.status).toBe(201);
     expect(r.body.status.allocatable).toEqual({ cpu: '2', memory: '2038904Ki', pods: '110' });
     // An allocatable given is kept.
     const told = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n10' }, status: { capacity: { cpu: '2' }, allocatable: { cpu: '1900m' } } } });
     expect(told.body.status.allocatable).toEqual({ cpu: '1900m' });
+    // Both lists are stored as quantities encode: a round binary amount takes the largest suffix.
+    const round = await t.json('POST', '/api/v1/nodes', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n11' }, status: { capacity: { cpu: '4', memory: '16777216Ki' }, allocatable: { cpu: '3.5', memory: '1048576Ki' } } } });
+    expect(round.body.status).toMatchObject({ capacity: { cpu: '4', memory: '16Gi' }, allocatable: { cpu: '3500m', memory: '1Gi' } });
   });
 
   it('[API-SSA-004] admission policies fail closed and match Equivalent, with everything-selectors and scope "*"; so do their bindings\' matchResources; the creator owns them', async () => {

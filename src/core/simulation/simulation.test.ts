@@ -47,7 +47,8 @@ describe('simulated nodes', () => {
     });
     expect(node.metadata.annotations['kubesim.io/node']).toBe('simulated');
     expect(node.spec).toEqual({ podCIDR: '10.244.2.0/24', podCIDRs: ['10.244.2.0/24'] });
-    expect(node.status.capacity).toEqual({ cpu: '4', 'ephemeral-storage': '104857600Ki', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16777216Ki', pods: '110' });
+    // As the API server stores them: quantities in their canonical form.
+    expect(node.status.capacity).toEqual({ cpu: '4', 'ephemeral-storage': '100Gi', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0', memory: '16Gi', pods: '110' });
     expect(node.status.conditions.map((c: any) => [c.type, c.status, c.reason])).toEqual([
       ['MemoryPressure', 'False', 'KubeletHasSufficientMemory'],
       ['DiskPressure', 'False', 'KubeletHasNoDiskPressure'],
