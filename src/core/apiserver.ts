@@ -850,14 +850,17 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
   }
 
+  const served = buildHandlerChain(handle, {
+    compression: gates.APIResponseCompression,
+    cbor: gates.CBORServingAndStorage,
+    authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
+    authorizer: authorization.authorizer,
+    metrics,
+  });
+  // A pod's own requests (curl to kubernetes.default.svc) come in as any client's: authenticated and authorized.
+  if (kubelets) kubelets.network.apiServer = served;
   return {
-    handle: buildHandlerChain(handle, {
-      compression: gates.APIResponseCompression,
-      cbor: gates.CBORServingAndStorage,
-      authentication: { authenticators: authn.requestAuthenticators, anonymous: options.anonymousAuth ?? true, anonymousPaths: options.authentication?.anonymousPaths },
-      authorizer: authorization.authorizer,
-      metrics,
-    }),
+    handle: served,
     authorizer: authorization.authorizer,
     health: health.checks,
     metrics,

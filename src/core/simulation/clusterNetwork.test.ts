@@ -326,3 +326,61 @@ describe("a node's address", () => {
     expect(runIn('client', 'wget -qO- -T 2 172.18.0.4:30080', { at: 1000 })).toMatchObject({ stdout: 'hello from web-1\n', code: 0 });
   });
 });
+
+describe('HTTPS to the API server', () => {
+  const ca = '-----BEGIN CERTIFICATE-----\nMIIBcluster\n-----END CERTIFICATE-----\n';
+  const token = 'eyJpod-token';
+  /** The API server as a pod reaches it: a token's request is the service account's, RBAC saying no to deletes. */
+  const asked: { method: string; path: string; auth: string | null; body: string }[] = [];
+  beforeEach(() => {
+    asked.length = 0;
+    net.apply('endpointslices', slice('kubernetes', [{ name: 'https', port: 6443 }], [{ ip: '172.18.0.1', ready: true }]));
+    net.apiServer = async (request) => {
+      const url = new URL(request.url);
+      asked.push({ method: request.method, path: url.pathname, auth: request.headers.get('authorization'), body: await request.text() });
+      const user = request.headers.get('authorization') === `Bearer ${token}` ? 'system:serviceaccount:default:default' : 'system:anonymous';
+      if (url.pathname === '/version') return new Response('{"major":"1"}\n', { headers: { 'content-type': 'application/json' } });
+      const status = request.method === 'DELETE' || user === 'system:anonymous' ? 403 : 200;
+      const body = status === 403 ? `{"kind":"Status","message":"${user} cannot"}\n` : '{"kind":"PodList","items":[]}\n';
+      return new Response(body, { status, headers: { 'content-type': 'application/json' } });
+    };
+  });
+  const files = { '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt': ca, '/var/run/secrets/kubernetes.io/serviceaccount/token': token, '/tmp/other.crt': '-----BEGIN CERTIFICATE-----\nMIIBother\n-----END CERTIFICATE-----\n' };
+  const SA = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+  /** runIn for a process that waits on the API server: it is stepped again once each answer has come. */
+  async function runAwaiting(script: string) {
+    const start = startProcess(viewOf('client', files), ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+    if (!start.started) throw new Error(start.error);
+    const output: { stream: 1 | 2; text: string }[] = [];
+    for (let i = 0; i < 50; i++) {
+      const r = start.process.advance(t0 + 3_600_000, 1_000_000);
+      output.push(...r.output);
+      if (r.exit) return { stdout: output.filter((o) => o.stream === 1).map((o) => o.text).join(''), stderr: output.filter((o) => o.stream === 2).map((o) => o.text).join(''), code: r.exit.code };
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    throw new Error('the process did not end');
+  }
+
+  it('curl trusts the server with the service account CA or -k, and sends its method, headers and body as that client: RBAC answers', async () => {
+    expect(await runAwaiting(`curl -sS --cacert ${SA}/ca.crt -H "Authorization: Bearer $(cat ${SA}/token)" https://kubernetes.default.svc/api/v1/namespaces/default/pods`)).toEqual({ stdout: '{"kind":"PodList","items":[]}\n', stderr: '', code: 0 });
+    expect(asked).toEqual([{ method: 'GET', path: '/api/v1/namespaces/default/pods', auth: `Bearer ${token}`, body: '' }]);
+    // No token: the request is anonymous; -i shows the HTTP/2 answer as curl prints it.
+    expect((await runAwaiting('curl -si -k https://10.96.0.1/api/v1/namespaces/default/pods')).stdout).toBe('HTTP/2 403 \r\ncontent-type: application/json\r\ncontent-length: 54\r\n\r\n{"kind":"Status","message":"system:anonymous cannot"}\n');
+    expect(await runAwaiting(`curl -sS -f -k -X DELETE -H "Authorization: Bearer ${token}" https://kubernetes/api/v1/namespaces/default/pods/web-1`)).toMatchObject({ stderr: 'curl: (22) The requested URL returned error: 403\n', code: 22 });
+    await runAwaiting(`curl -s -k -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '{"a":1}' https://kubernetes.default.svc/api/v1/namespaces/default/configmaps`);
+    expect(asked.at(-1)).toEqual({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', auth: `Bearer ${token}`, body: '{"a":1}' });
+  });
+
+  it("curl refuses a server its CA bundle does not vouch for, a CA file that is not there, and TLS to a plain HTTP server; busybox wget checks no certificate and says so", async () => {
+    const unverified = 'curl: (60) SSL certificate problem: unable to get local issuer certificate\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.\n';
+    expect(await runAwaiting('curl -sS https://kubernetes.default.svc/version')).toEqual({ stdout: '', stderr: unverified, code: 60 });
+    expect(await runAwaiting('curl -sS --cacert /tmp/other.crt https://kubernetes.default.svc/version')).toMatchObject({ stderr: unverified, code: 60 });
+    expect(await runAwaiting('curl -sS --cacert /nope.crt https://kubernetes.default.svc/version')).toMatchObject({ stderr: 'curl: (77) error setting certificate file: /nope.crt\n', code: 77 });
+    expect(asked).toEqual([]);
+    serveHello('web-1');
+    expect(await runAwaiting('curl -sS -k https://10.244.1.5:8080/')).toMatchObject({ stderr: 'curl: (35) OpenSSL/3.3.2: error:0A00010B:SSL routines::wrong version number\n', code: 35 });
+    expect(await runAwaiting(`wget -qO- --header "Authorization: Bearer ${token}" https://kubernetes.default.svc/api/v1/namespaces/default/pods`)).toEqual({ stdout: '{"kind":"PodList","items":[]}\n', stderr: 'wget: note: TLS certificate validation not implemented\n', code: 0 });
+    expect(await runAwaiting('wget -q --no-check-certificate -O- https://kubernetes.default.svc/api/v1/namespaces/default/pods')).toEqual({ stdout: '', stderr: 'wget: server returned error: HTTP/1.1 403 Forbidden\n', code: 1 });
+  });
+});

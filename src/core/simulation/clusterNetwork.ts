@@ -31,6 +31,8 @@ export interface Listener {
   respond(request: string, at: number, from?: string): string;
   /** When it stopped listening (its process ended, or it took the one connection it serves): a connection from then on is refused. */
   closedAt?: number;
+  /** A TLS server: the API server's, which an HTTPS client reaches through ClusterNetwork.apiServer. */
+  tls?: 'apiserver';
   /** A daemon's (httpd without -f forks and its parent exits): it outlives the process that started it, until its container ends. */
   daemon?: boolean;
   /** The connection it accepted, for a server that takes one (nc -l): when, and what the client sent. */
@@ -72,6 +74,8 @@ export class ClusterNetwork {
   private readonly namespaces = new Map<string, KubeObject>();
   private readonly nodes = new Map<string, KubeObject>();
   private readonly listeners = new Set<Listener>();
+  /** The API server, as a pod's HTTPS client reaches it (its handler; with its TLS done by the client's tool). */
+  apiServer?: (request: Request) => Promise<Response>;
   /** kube-proxy's next pick per Service port (round-robin, so the same requests pick the same endpoints). */
   private readonly turns = new Map<string, number>();
 

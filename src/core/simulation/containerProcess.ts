@@ -160,6 +160,8 @@ class VirtualProcess implements ContainerProcess {
   private buffered = '';
   private bufferedAt = 0;
   private closedAt: number | undefined;
+  /** The answer an `await` waits for, once it has come. */
+  private awaited: { settled: boolean; value?: string } | undefined;
   /** Commands run since the last start, sleep or read. */
   private burst = 0;
   readonly host: ProcessHost;
@@ -281,6 +283,15 @@ class VirtualProcess implements ContainerProcess {
         this.clock += cost;
         this.burst++;
         steps++;
+      } else if (w?.kind === 'await') {
+        // Its answer has not come: it has run to here, and goes on once it has.
+        if (!this.awaited?.settled) {
+          budget = true;
+          break;
+        }
+        resume = this.awaited.value;
+        this.awaited = undefined;
+        this.burst = 0;
       } else if (w?.kind === 'observe') {
         // What the cluster will be then is not known yet.
         if (this.clock > present + (w.exact ? 0 : observeAheadMs) || this.clock > until) {
@@ -305,6 +316,14 @@ class VirtualProcess implements ContainerProcess {
       }
       this.waiting = r.value;
       if (r.value.kind === 'sleep') this.wake = this.clock + r.value.ms;
+      if (r.value.kind === 'await') {
+        const box: { settled: boolean; value?: string } = { settled: false };
+        this.awaited = box;
+        r.value.start().then(
+          (value) => Object.assign(box, { settled: true, value }),
+          () => Object.assign(box, { settled: true }),
+        );
+      }
     }
     const output = this.out;
     this.out = [];
@@ -339,6 +358,7 @@ class VirtualProcess implements ContainerProcess {
     if (w?.kind === 'sleep') return Number.isFinite(this.wake) ? this.wake : undefined;
     if (w?.kind === 'tick') return this.clock + this.cost();
     if (w?.kind === 'observe') return this.clock;
+    if (w?.kind === 'await') return this.awaited?.settled ? this.clock : undefined;
     if (w?.kind === 'read') {
       const next = this.pending[0];
       if (this.buffered.includes('\n')) return this.clock;

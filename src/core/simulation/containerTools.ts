@@ -24,7 +24,13 @@ export const erofs = 'Read-only file system';
 
 /** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
 /** `observe`: it is about to look at the cluster (`exact`: at what it is at that very time, a signal that may have come). */
-export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe'; exact?: boolean };
+/**
+ * What a program waits on: a command's cost (tick), a sleep, its input, the
+ * cluster as it is at its time (observe), or an answer from outside the
+ * simulation (await: a request to the API server, started once and resumed
+ * with its result).
+ */
+export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe'; exact?: boolean } | { kind: 'await'; start(): Promise<string | undefined> };
 /** A step of a program: it yields effects and returns its result. */
 export type Run<T> = Generator<Effect, T, string | undefined>;
 

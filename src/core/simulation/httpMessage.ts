@@ -24,7 +24,7 @@ export function parseHttpResponse(text: string): HttpResponse | undefined {
   const body = m ? text.slice(m.index + m[0].length) : '';
   const lines = head.split(/\r?\n/).filter((l, i, all) => l || i < all.length - 2);
   const statusLine = lines[0] ?? '';
-  const s = /^HTTP\/\d\.\d (\d{3})/.exec(statusLine);
+  const s = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(statusLine);
   if (!s) return undefined;
   return { statusLine, status: Number(s[1]), headerLines: lines.slice(1).filter((l) => l), head, body };
 }

@@ -30,6 +30,8 @@ const podIPs = (pod: KubeObject | undefined): string[] => objectsOf(field(pod, '
 
 /** Go's crypto/tls server's reply to a request that is not a TLS handshake. */
 const plainHttpToTls: Listener = { podUID: '', container: '', startedAt: '', port: 0, since: 0, owner: {}, respond: () => 'HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n' };
+/** kube-apiserver's secure port: plain HTTP gets Go's 400, an HTTPS client the API (ClusterNetwork.apiServer). */
+const apiServerPort: Listener = { ...plainHttpToTls, tls: 'apiserver' };
 
 /** The kubelet's HTTPS port on every node (its Node's daemonEndpoints). */
 const kubeletPort = 10250;
@@ -65,7 +67,7 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
   }
   if (!isIPv4(ip)) return { kind: 'timeout' };
   /** The API server's TLS port, which egress policies may still drop. */
-  const apiServer = (addr: string, apiPort: number): Connection => (policyAllows(net, source, { ip: addr, port: apiPort, protocol: 'TCP' }) ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'timeout' });
+  const apiServer = (addr: string, apiPort: number): Connection => (policyAllows(net, source, { ip: addr, port: apiPort, protocol: 'TCP' }) ? { kind: 'connected', listener: apiServerPort } : { kind: 'timeout' });
   /** One of a Service port's ready endpoints (only those on `node` for externalTrafficPolicy Local), as kube-proxy's rules pick it. */
   const viaService = (svc: KubeObject, svcPort: Record<string, unknown>, node?: string): Connection => {
     const portName = str(svcPort['name']);

@@ -11,7 +11,7 @@ import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, isIPv4, res
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
 import { httpDate, parseHttpResponse } from './httpMessage';
-import { readAll, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
+import { readAll, readFile, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
 import { filesAt } from './containerFiles';
 import type { FsEntry } from './containerView';
 
@@ -43,7 +43,7 @@ export function* resolve(ctx: ToolContext, host: string): Run<string | undefined
   return ip;
 }
 
-type Dial = { kind: 'connected'; ip: string; respond(request: string): string } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
+type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: 'apiserver' } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
 
 /** Resolves and connects as a client does; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
@@ -53,7 +53,7 @@ function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number |
   if (!ip) return { kind: 'unresolved' };
   const at = ctx.now();
   const c = connect(net, ip, port, at);
-  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP) };
+  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(c.listener.tls ? { tls: c.listener.tls } : {}) };
   if (c.kind === 'refused') return { kind: 'refused', ip };
   const ms = Math.min(timeoutMs ?? Infinity, synTimeoutMs);
   yield { kind: 'sleep', ms };
@@ -63,6 +63,7 @@ function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number |
 // ---- HTTP
 
 interface Url {
+  https: boolean;
   /** host[:port] as written. */
   hostPort: string;
   host: string;
@@ -74,9 +75,13 @@ function parseUrl(url: string): Url | { bad: string } {
   let rest = url;
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(url);
   let defaultPort = 80;
+  let https = false;
   if (scheme) {
     const s = scheme[1]!.toLowerCase();
-    if (s === 'https') defaultPort = 443;
+    if (s === 'https') {
+      defaultPort = 443;
+      https = true;
+    }
     else if (s !== 'http') return { bad: s };
     rest = url.slice(scheme[0].length);
   }
@@ -85,13 +90,19 @@ function parseUrl(url: string): Url | { bad: string } {
   let path = slash < 0 ? '/' : rest.slice(slash);
   if (!path.startsWith('/')) path = '/' + path;
   const hp = /^(.*?)(?::(\d+))?$/.exec(hostPort)!;
-  return { hostPort, host: hp[1]!, port: hp[2] ? Number(hp[2]) : defaultPort, path: path.replace(/#.*/, '') };
+  return { https, hostPort, host: hp[1]!, port: hp[2] ? Number(hp[2]) : defaultPort, path: path.replace(/#.*/, '') };
 }
 
 /** Splits leading options, short (`-qO-`, `-O file`) and long (`--timeout=5`, `--timeout 5`), from operands wherever they are. */
-function parseOptions(args: string[], shortValues: string, longValues: Set<string>): { flags: Set<string>; values: Map<string, string>; operands: string[]; bad?: string; missing?: string } {
+function parseOptions(args: string[], shortValues: string, longValues: Set<string>): { flags: Set<string>; values: Map<string, string>; all: Map<string, string[]>; operands: string[]; bad?: string; missing?: string } {
   const flags = new Set<string>();
+  /** Each option's last value, and every value of one given more than once (curl's -H). */
+  const all = new Map<string, string[]>();
   const values = new Map<string, string>();
+  const put = (k: string, v: string) => {
+    values.set(k, v);
+    all.set(k, [...(all.get(k) ?? []), v]);
+  };
   const operands: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -104,8 +115,8 @@ function parseOptions(args: string[], shortValues: string, longValues: Set<strin
       const name = eq < 0 ? a.slice(2) : a.slice(2, eq);
       if (longValues.has(name)) {
         const v = eq < 0 ? args[++i] : a.slice(eq + 1);
-        if (v === undefined) return { flags, values, operands, missing: name };
-        values.set(name, v);
+        if (v === undefined) return { flags, values, all, operands, missing: name };
+        put(name, v);
       } else flags.add(name);
       continue;
     }
@@ -117,14 +128,14 @@ function parseOptions(args: string[], shortValues: string, longValues: Set<strin
       const f = a[j]!;
       if (shortValues.includes(f)) {
         const v = a.slice(j + 1) || args[++i];
-        if (v === undefined) return { flags, values, operands, missing: f };
-        values.set(f, v);
+        if (v === undefined) return { flags, values, all, operands, missing: f };
+        put(f, v);
         break;
       }
       flags.add(f);
     }
   }
-  return { flags, values, operands };
+  return { flags, values, all, operands };
 }
 
 // ---- nslookup
@@ -209,7 +220,7 @@ const baseName = (path: string) => {
 
 /** busybox wget: one URL over HTTP/1.1, -q, -O FILE|-, -T SEC, -S, --spider. */
 export function* wget(args: string[], ctx: ToolContext): Run<number> {
-  const o = parseOptions(args, 'OTUPYo', new Set(['output-document', 'timeout', 'user-agent', 'header', 'directory-prefix', 'proxy', 'output-file']));
+  const o = parseOptions(args, 'OTUPYo', new Set(['output-document', 'timeout', 'user-agent', 'header', 'directory-prefix', 'proxy', 'output-file', 'post-data', 'post-file']));
   if (o.missing) {
     ctx.err(`wget: option requires an argument -- '${o.missing}'\n`);
     return 1;
@@ -244,8 +255,21 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
     return 1;
   }
   const agent = o.values.get('U') ?? o.values.get('user-agent') ?? 'Wget';
+  const post = o.values.get('post-data');
   // --spider asks with GET too, and reads no body.
-  const response = d.respond(`GET ${u.path} HTTP/1.1\r\nHost: ${u.hostPort}\r\nUser-Agent: ${agent}\r\nConnection: close\r\n\r\n`);
+  const method = post !== undefined ? 'POST' : 'GET';
+  const headers = [`Host: ${u.hostPort}`, `User-Agent: ${agent}`, ...(o.all.get('header') ?? []), ...(post !== undefined ? ['Content-Type: application/x-www-form-urlencoded'] : [])];
+  let response: string;
+  if (u.https && d.tls === 'apiserver') {
+    // busybox's own TLS checks no certificate, and says so.
+    if (!o.flags.has('no-check-certificate')) ctx.err('wget: note: TLS certificate validation not implemented\n');
+    const answer = yield* apiServerRequest(ctx, apiRequestOf(method, u, headers.slice(1), post), 'HTTP/1.1');
+    if (answer === undefined) {
+      ctx.err('wget: error getting response: Connection reset by peer\n');
+      return 1;
+    }
+    response = answer;
+  } else response = d.respond(`${method} ${u.path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${post ?? ''}`);
   const r = parseHttpResponse(response);
   if (!r) {
     ctx.err(response ? `wget: server returned error: ${response.split(/\r?\n/)[0]}\n` : 'wget: error getting response: Connection reset by peer\n');
@@ -288,6 +312,49 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
   }
   if (!quiet) ctx.err(progressLine(name, size) + `'${name}' saved\n`);
   return 0;
+}
+
+// ---- HTTPS to the API server
+
+/** Where a pod's service account token and the cluster's CA are mounted. */
+const serviceAccountCA = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
+
+/**
+ * A request a process makes of the API server over TLS, answered as the
+ * client reads it: the status line (`HTTP/2 200 ` as curl negotiates it over
+ * ALPN, `HTTP/1.1 200 OK` for busybox), the headers (lowercase in HTTP/2)
+ * and the body; undefined when no API server is reachable from here. It is
+ * made once the server clock has reached the process's.
+ */
+function* apiServerRequest(ctx: ToolContext, request: Request, version: 'HTTP/2' | 'HTTP/1.1'): Run<string | undefined> {
+  const api = networkOf(ctx).cluster.apiServer;
+  if (!api) return undefined;
+  yield { kind: 'observe', exact: true };
+  return yield {
+    kind: 'await',
+    start: async () => {
+      const response = await api(request);
+      const headers: string[] = [];
+      response.headers.forEach((value, name) => headers.push(`${version === 'HTTP/2' ? name.toLowerCase() : name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${value}`));
+      const body = await response.text();
+      if (!headers.some((h) => /^content-length:/i.test(h))) headers.push(`${version === 'HTTP/2' ? 'content-length' : 'Content-Length'}: ${new TextEncoder().encode(body).length}`);
+      const status = version === 'HTTP/2' ? `HTTP/2 ${response.status} ` : `HTTP/1.1 ${response.status} ${response.statusText || statusTexts[response.status] || ''}`;
+      return `${status}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${body}`;
+    },
+  };
+}
+
+/** The reason phrases of the statuses the API server answers with (Go's http.StatusText). */
+const statusTexts: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 410: 'Gone', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+
+/** A Request for the API server from a client's method, URL parts, header lines and body. */
+function apiRequestOf(method: string, u: Url, headerLines: readonly string[], body: string | undefined): Request {
+  const headers = new Headers();
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return new Request(`https://${u.hostPort}${u.path}`, { method, headers, ...(body !== undefined && method !== 'GET' && method !== 'HEAD' ? { body } : {}) });
 }
 
 // ---- curl
@@ -341,14 +408,32 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
     if (timeoutMs !== undefined && timeoutMs <= synTimeoutMs) return fail2(28, maxTime !== undefined && Number(maxTime) * 1000 === timeoutMs ? `Connection timed out after ${d.ms} milliseconds` : `Failed to connect to ${u.host} port ${u.port} after ${d.ms} ms: Timeout was reached`);
     return fail2(28, `Failed to connect to ${u.host} port ${u.port} after ${d.ms} ms: Couldn't connect to server`);
   }
-  const method = o.values.get('X') ?? o.values.get('request') ?? (headOnly ? 'HEAD' : 'GET');
-  const hostHeader = u.port === 80 ? u.host : `${u.host}:${u.port}`;
+  const data = ['d', 'data', 'data-raw', 'data-binary'].flatMap((k) => o.all.get(k) ?? []);
+  const body = data.length ? data.join('&') : undefined;
+  const method = o.values.get('X') ?? o.values.get('request') ?? (headOnly ? 'HEAD' : body !== undefined ? 'POST' : 'GET');
+  const hostHeader = u.port === (u.https ? 443 : 80) ? u.host : `${u.host}:${u.port}`;
   const headers = [`Host: ${hostHeader}`, `User-Agent: ${o.values.get('A') ?? o.values.get('user-agent') ?? `curl/${curlVersion}`}`, 'Accept: */*'];
-  const extra = o.values.get('H') ?? o.values.get('header');
-  if (extra) headers.push(extra);
-  const requestLines = [`${method} ${u.path} HTTP/1.1`, ...headers];
-  if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/1.x\n${requestLines.map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
-  const response = d.respond(requestLines.join('\r\n') + '\r\n\r\n');
+  headers.push(...[...(o.all.get('H') ?? []), ...(o.all.get('header') ?? [])]);
+  if (body !== undefined && !headers.some((h) => /^content-type:/i.test(h))) headers.push('Content-Type: application/x-www-form-urlencoded');
+  let response: string;
+  if (u.https) {
+    // Only the API server speaks TLS here; a plain HTTP server's answer is no TLS record.
+    if (d.tls !== 'apiserver') return fail2(35, 'OpenSSL/3.3.2: error:0A00010B:SSL routines::wrong version number');
+    const untrusted = serverUntrusted(ctx, has('k', 'insecure'), o.values.get('cacert'));
+    if (untrusted) {
+      const code = fail2(untrusted.code, untrusted.message);
+      if (untrusted.code === 60 && (!silent || showError)) ctx.err('More details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.\n');
+      return code;
+    }
+    if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/2\n${[`${method} ${u.path} HTTP/2`, ...headers].map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
+    const answer = yield* apiServerRequest(ctx, apiRequestOf(method, u, headers.slice(1), body), 'HTTP/2');
+    if (answer === undefined) return fail2(56, 'Failure when receiving data from the peer');
+    response = answer;
+  } else {
+    const requestLines = [`${method} ${u.path} HTTP/1.1`, ...headers];
+    if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/1.x\n${requestLines.map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
+    response = d.respond(requestLines.join('\r\n') + '\r\n\r\n' + (body ?? ''));
+  }
   const r = parseHttpResponse(response);
   if (!r) return fail2(1, 'Received HTTP/0.9 when not allowed');
   if (verbose) ctx.err(`${[r.statusLine, ...r.headerLines].map((l) => `< ${l}\n`).join('')}< \n`);
@@ -377,6 +462,22 @@ function curlWriteOut(format: string, vars: Record<string, string>): string {
     if (m === '%%') return '%';
     return esc === 'n' ? '\n' : esc === 'r' ? '\r' : esc === 't' ? '\t' : '\\';
   });
+}
+
+/**
+ * Why curl does not trust the API server's certificate, if it does not: it
+ * is signed by the cluster's CA, which is no system CA, so only `-k` or
+ * `--cacert` naming that CA (the service account's ca.crt, or a copy of it)
+ * lets the handshake through.
+ */
+function serverUntrusted(ctx: ToolContext, insecure: boolean, cacert: string | undefined): { code: number; message: string } | undefined {
+  if (insecure) return undefined;
+  const unknownIssuer = { code: 60, message: 'SSL certificate problem: unable to get local issuer certificate' };
+  if (cacert === undefined) return unknownIssuer;
+  const bundle = readFile(ctx.files, resolvePath(ctx.cwd, cacert));
+  if (bundle === undefined) return { code: 77, message: `error setting certificate file: ${cacert}` };
+  const ca = readFile(ctx.files, serviceAccountCA);
+  return ca !== undefined && bundle.includes(ca.trim()) ? undefined : unknownIssuer;
 }
 
 const podAddress = (net: PodNetwork): string => {

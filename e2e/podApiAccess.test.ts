@@ -1,0 +1,56 @@
+/**
+ * A pod calling the API server with its service account, as the "Accessing
+ * the Kubernetes API from a Pod" task does: real kubectl exec runs curl (and
+ * busybox wget) in a pod on a simulated node against a Node host under RBAC;
+ * the request is authenticated by the pod's projected token and authorized
+ * like any client's, so a RoleBinding changes the answer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../src/core/testing/eventually';
+import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+
+let t: TestHost;
+beforeAll(async () => {
+  t = await startTestHost({ tls: true, flags: { authorizationModes: 'Node,RBAC', simulatedNodes: 1 } });
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const kubectl = (args: string[], input = ''): Promise<RunResult> => run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input);
+const SA = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** `sh -c` in the curl pod, with the token and CA of its service account. */
+const inPod = (pod: string, script: string) => kubectl(['exec', pod, '--', 'sh', '-c', script]);
+const asServiceAccount = `--cacert ${SA}/ca.crt -H "Authorization: Bearer $(cat ${SA}/token)"`;
+
+describe('the API from inside a pod', () => {
+  beforeAll(async () => {
+    await eventually(async () => (await kubectl(['get', 'serviceaccount', 'default'])).code, (c) => c === 0, 'the default service account');
+    expect((await kubectl(['run', 'curl', '--image=curlimages/curl:8.11.1', '--command', '--', 'sleep', '3600'])).code).toBe(0);
+    expect((await kubectl(['run', 'bb', '--image=busybox:1.36', '--command', '--', 'sleep', '3600'])).code).toBe(0);
+    expect((await kubectl(['wait', '--for=condition=Ready', 'pod/curl', 'pod/bb', '--timeout=25s'])).code).toBe(0);
+  });
+
+  it('the service account token is authenticated and RBAC decides: 403 until a RoleBinding grants view, then the list', async () => {
+    const list = () => inPod('curl', `curl -sS ${asServiceAccount} https://kubernetes.default.svc/api/v1/namespaces/default/pods`);
+    const denied = await list();
+    expect(denied.code).toBe(0);
+    expect(JSON.parse(denied.stdout)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message: 'pods is forbidden: User "system:serviceaccount:default:default" cannot list resource "pods" in API group "" in the namespace "default"' });
+    expect((await kubectl(['create', 'rolebinding', 'default-view', '--clusterrole=view', '--serviceaccount=default:default'])).code).toBe(0);
+    const listed = await list();
+    expect(JSON.parse(listed.stdout)).toMatchObject({ kind: 'PodList', items: expect.arrayContaining([expect.objectContaining({ metadata: expect.objectContaining({ name: 'curl' }) })]) });
+    // view does not delete: curl -f fails on the 403.
+    expect(await inPod('curl', `curl -sSf ${asServiceAccount} -X DELETE https://kubernetes.default.svc/api/v1/namespaces/default/pods/bb`)).toMatchObject({ code: 22, stderr: 'curl: (22) The requested URL returned error: 403\ncommand terminated with exit code 22\n' });
+    expect((await kubectl(['get', 'pod', 'bb'])).code).toBe(0);
+  });
+
+  it('without a token the request is system:anonymous; without the cluster CA curl does not trust the server; busybox wget checks no certificate', async () => {
+    expect(JSON.parse((await inPod('curl', `curl -s --cacert ${SA}/ca.crt https://kubernetes.default.svc/api/v1/namespaces/default/pods`)).stdout)).toMatchObject({ code: 403, message: expect.stringContaining('User "system:anonymous" cannot list resource "pods"') });
+    // /version is public (system:public-info-viewer).
+    expect(JSON.parse((await inPod('curl', `curl -s --cacert ${SA}/ca.crt https://kubernetes.default.svc/version`)).stdout)).toMatchObject({ major: '1' });
+    expect(await inPod('curl', 'curl -sS https://kubernetes.default.svc/version')).toMatchObject({ code: 60, stderr: expect.stringMatching(/^curl: \(60\) SSL certificate problem: unable to get local issuer certificate\n/) });
+    const viaWget = await inPod('bb', `wget -qO- --header "Authorization: Bearer $(cat ${SA}/token)" https://kubernetes.default.svc/api/v1/namespaces/default/pods/curl`);
+    expect(viaWget).toMatchObject({ code: 0, stderr: 'wget: note: TLS certificate validation not implemented\n' });
+    expect(JSON.parse(viaWget.stdout)).toMatchObject({ kind: 'Pod', metadata: { name: 'curl' } });
+  });
+});
