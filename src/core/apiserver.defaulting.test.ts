@@ -334,6 +334,23 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
   });
 
+  it('[API-SSA-004] Quantities outside resource lists are stored as they encode: emptyDir sizeLimit, HPA metric values, RuntimeClass overhead, CSIStorageCapacity', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sized' }, spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '1024Mi' } }] } };
+    expect((await t.json('POST', PODS, { body: pod })).body.spec.volumes[0]).toEqual({ name: 'scratch', emptyDir: { sizeLimit: '1Gi' } });
+    const hpa = {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'h' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'd' }, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1024Mi' } } }, { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '0.5' } } }] },
+    };
+    const h = await t.json('POST', '/apis/autoscaling/v2/namespaces/ns1/horizontalpodautoscalers', { body: hpa });
+    expect(h.body.spec.metrics.map((m: { resource?: { target: unknown }; pods?: { target: unknown } }) => (m.resource ?? m.pods)?.target)).toEqual([{ type: 'AverageValue', averageValue: '1Gi' }, { type: 'AverageValue', averageValue: '500m' }]);
+    const rc = await t.json('POST', '/apis/node.k8s.io/v1/runtimeclasses', { body: { apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'kata' }, handler: 'kata', overhead: { podFixed: { cpu: '0.25', memory: '131072Ki' } } } });
+    expect(rc.body.overhead).toEqual({ podFixed: { cpu: '250m', memory: '128Mi' } });
+    const cap = await t.json('POST', '/apis/storage.k8s.io/v1/namespaces/ns1/csistoragecapacities', { body: { apiVersion: 'storage.k8s.io/v1', kind: 'CSIStorageCapacity', metadata: { name: 'c' }, storageClassName: 'standard', capacity: '1024Mi', maximumVolumeSize: '0.5Gi' } });
+    expect([cap.body.capacity, cap.body.maximumVolumeSize]).toEqual(['1Gi', '512Mi']);
+  });
+
   it('[API-SSA-004] a Node registering capacity without allocatable can allocate all of it; both lists are stored canonical', async () => {
     const r = await t.json('POST', '/api/v1/nodes?fieldManager=kubelet', { body: { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n9' }, status: { capacity: { cpu: '2', memory: '2038904Ki', pods: '110' } } } });
     expect(r.status).toBe(201);

@@ -149,3 +149,6 @@ export function canonicalQuantity(value: unknown): string {
   canonical.set(text, out);
   return out;
 }
+
+/** Whether a JSON value may hold a Quantity (a string or a number): what canonicalQuantity rewrites. */
+export const isQuantityText = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number';

@@ -23,6 +23,7 @@ import { strategies as autoscaling, withStoredDefaults } from './autoscaling';
 import { strategies as events } from './events';
 import { strategies as flowcontrol } from './flowcontrol';
 import { strategies as networking } from './networking';
+import { strategies as node } from './node';
 import { strategies as rbac } from './rbac';
 import { strategies as resource } from './resource';
 import { strategies as scheduling } from './scheduling';
@@ -49,6 +50,7 @@ const byGroup: Record<string, Record<string, Partial<ResourceStrategy>>> = {
   'flowcontrol.apiserver.k8s.io': flowcontrol,
   'events.k8s.io': events,
   'networking.k8s.io': networking,
+  'node.k8s.io': node,
   'rbac.authorization.k8s.io': rbac,
   'resource.k8s.io': resource,
   'scheduling.k8s.io': scheduling,

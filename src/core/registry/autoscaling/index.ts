@@ -9,6 +9,7 @@
  * controller's --horizontal-pod-autoscaler-downscale-stabilization (5m)
  * then applies.
  */
+import { canonicalQuantity, isQuantityText } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 
@@ -24,8 +25,28 @@ function scalingRules(given: unknown, defaults: Rules): Rules {
 
 /** Both versions default minReplicas; a v1 body (autoscaling/v1 requests) has no metrics or behavior to default. */
 function defaultHorizontalPodAutoscaler(obj: KubeObject): void {
-  if (obj.apiVersion === 'autoscaling/v2') withStoredDefaults(obj);
-  else if (isObject(obj['spec'])) obj['spec']['minReplicas'] ??= 1;
+  if (obj.apiVersion === 'autoscaling/v2') {
+    withStoredDefaults(obj);
+    canonicalMetricValues(obj);
+  } else if (isObject(obj['spec'])) obj['spec']['minReplicas'] ??= 1;
+}
+
+const metricSources = ['resource', 'containerResource', 'pods', 'object', 'external'];
+
+/** The Quantities of v2 metric targets and current values, stored as they encode (`1024Mi` is `1Gi`, `0.5` is `500m`). */
+function canonicalMetricValues(obj: KubeObject): void {
+  const lists: [unknown, string][] = [[isObject(obj['spec']) ? obj['spec']['metrics'] : undefined, 'target'], [isObject(obj['status']) ? obj['status']['currentMetrics'] : undefined, 'current']];
+  for (const [list, key] of lists) {
+    if (!Array.isArray(list)) continue;
+    for (const metric of list) {
+      if (!isObject(metric)) continue;
+      for (const source of metricSources) {
+        const values = isObject(metric[source]) ? metric[source][key] : undefined;
+        if (!isObject(values)) continue;
+        for (const field of ['value', 'averageValue']) if (isQuantityText(values[field])) values[field] = canonicalQuantity(values[field]);
+      }
+    }
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 /** PodSpec defaults, shared by pods and every workload's pod template (SetDefaults_PodSpec and kin). */
+import { canonicalQuantity, isQuantityText } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultClaimSpec } from './persistentVolumes';
@@ -101,6 +102,8 @@ function defaultVolumes(list: unknown): void {
   for (const v of list) {
     if (!isObject(v)) continue;
     if (!hasSource(v)) v['emptyDir'] = {};
+    // A Quantity is stored as it encodes (`1024Mi` is `1Gi`).
+    if (isObject(v['emptyDir']) && isQuantityText(v['emptyDir']['sizeLimit'])) v['emptyDir']['sizeLimit'] = canonicalQuantity(v['emptyDir']['sizeLimit']);
     for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) if (isObject(v[k])) v[k]['defaultMode'] ??= 420;
     if (isObject(v['image']) && !v['image']['pullPolicy']) v['image']['pullPolicy'] = defaultPullPolicy(v['image']['reference']);
     defaultHostPath(v['hostPath']);

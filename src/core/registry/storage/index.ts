@@ -1,4 +1,5 @@
 /** storage.k8s.io (pkg/apis/storage/v1/defaults.go): the scheme's defaults for StorageClasses, CSIDrivers and VolumeAttachments. */
+import { canonicalQuantity, isQuantityText } from '../../api/quantity';
 import { isObject, type KubeObject } from '../../api/types';
 import type { ResourceStrategy } from '../generic/strategy';
 import { defaultPersistentVolumeSource } from '../core/volumeSources';
@@ -33,8 +34,14 @@ function defaultVolumeAttachment(obj: KubeObject): void {
   if (isObject(inline)) defaultPersistentVolumeSource(inline);
 }
 
+/** A CSIStorageCapacity's capacity and maximumVolumeSize are Quantities: stored as they encode. */
+function defaultCSIStorageCapacity(obj: KubeObject): void {
+  for (const field of ['capacity', 'maximumVolumeSize']) if (isQuantityText(obj[field])) obj[field] = canonicalQuantity(obj[field]);
+}
+
 export const strategies: Record<string, Partial<ResourceStrategy>> = {
   storageclasses: { defaulter: defaultStorageClass },
+  csistoragecapacities: { defaulter: defaultCSIStorageCapacity },
   csidrivers: { defaulter: defaultCSIDriver },
   volumeattachments: { defaulter: defaultVolumeAttachment },
 };
