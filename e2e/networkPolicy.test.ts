@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
-import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+import { run, startTestHost, withoutClientLogs, type RunResult, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const kubectl = (args: string[], input = ''): Promise<RunResult> => run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input);
+const kubectl = async (args: string[], input = ''): Promise<RunResult> => withoutClientLogs(await run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input));
 
 const workloads = `apiVersion: v1
 kind: Pod

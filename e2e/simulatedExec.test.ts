@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { Exec, KubeConfig, type V1Status } from '@kubernetes/client-node';
 import { eventually } from '../src/core/testing/eventually';
-import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+import { run, startTestHost, withoutClientLogs, type RunResult, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
@@ -17,8 +17,8 @@ afterAll(async () => {
 });
 
 /** kubectl under a timeout, so a stream that never ends fails the test instead of hanging it. */
-const kubectl = (args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<RunResult> =>
-  run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath, ...env }, input);
+const kubectl = async (args: string[], input = '', env: NodeJS.ProcessEnv = {}): Promise<RunResult> =>
+  withoutClientLogs(await run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath, ...env }, input));
 
 const dir = '/var/run/secrets/kubernetes.io/serviceaccount';
 

@@ -1,7 +1,7 @@
 /** Real kubectl 1.32 against a Node host with --simulated-nodes=1: a container's files shared by its execs and by mount, and a liveness probe's kill on the real clock. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
-import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+import { run, startTestHost, withoutClientLogs, type RunResult, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const kubectl = (args: string[], input = ''): Promise<RunResult> => run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input);
+const kubectl = async (args: string[], input = ''): Promise<RunResult> => withoutClientLogs(await run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input));
 
 const pair = `apiVersion: v1
 kind: Pod

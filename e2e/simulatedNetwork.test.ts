@@ -1,7 +1,7 @@
 /** "Debug Services" against a Node host started with --simulated-nodes=1: real kubectl exec into a client pod that looks the Service up and fetches from it through the simulated cluster network. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
-import { run, startTestHost, type RunResult, type TestHost } from './support/host';
+import { run, startTestHost, withoutClientLogs, type RunResult, type TestHost } from './support/host';
 
 let t: TestHost;
 beforeAll(async () => {
@@ -11,7 +11,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const kubectl = (args: string[], input = ''): Promise<RunResult> => run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input);
+const kubectl = async (args: string[], input = ''): Promise<RunResult> => withoutClientLogs(await run('timeout', ['30', 'kubectl', ...args], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, input));
 
 const manifests = `apiVersion: apps/v1
 kind: Deployment

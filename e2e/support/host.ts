@@ -13,6 +13,19 @@ export interface RunResult {
   stderr: string;
 }
 
+/** A klog line client-go writes to stderr (`E1129 13:56:06.907895     808 websocket.go:296] ...`). */
+const clientLogLine = /^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] .*\n/gm;
+
+/**
+ * kubectl's result without client-go's own log lines on stderr. One comes
+ * by chance: the kubelet's first (empty) exec frame can reach client-go's
+ * WebSocket reader before it has made its streams ("Unknown stream id 1,
+ * discarding message"), as it can against a real kubelet.
+ */
+export function withoutClientLogs(r: RunResult): RunResult {
+  return { ...r, stderr: r.stderr.replace(clientLogLine, '') };
+}
+
 /** Runs a program to completion with `input` on stdin, collecting its output. */
 export function run(command: string, args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<RunResult> {
   return new Promise((resolve, reject) => {
