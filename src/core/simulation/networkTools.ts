@@ -45,12 +45,17 @@ export function* resolve(ctx: ToolContext, host: string): Run<string | undefined
 
 type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: 'apiserver' } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
 
-/** Resolves and connects as a client does; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
+/** Resolves and connects as a client does. */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
   yield { kind: 'observe' };
-  const net = networkOf(ctx);
   const ip = yield* resolve(ctx, host);
   if (!ip) return { kind: 'unresolved' };
+  return yield* dialAddress(ctx, ip, port, timeoutMs);
+}
+
+/** Connects to a resolved address; a lost SYN waits out the timeout (the tool's, or the kernel's when it is shorter). */
+function* dialAddress(ctx: ToolContext, ip: string, port: number, timeoutMs: number | undefined): Run<Exclude<Dial, { kind: 'unresolved' }>> {
+  const net = networkOf(ctx);
   const at = ctx.now();
   const c = connect(net, ip, port, at);
   if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(c.listener.tls ? { tls: c.listener.tls } : {}) };
@@ -398,8 +403,7 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
     if (verbose) ctx.err(`* Could not resolve host: ${u.host}\n* closing connection #0\n`);
     return fail2(6, `Could not resolve host: ${u.host}`);
   }
-  const d = yield* dial(ctx, u.host, u.port, timeoutMs);
-  if (d.kind === 'unresolved') return fail2(6, `Could not resolve host: ${u.host}`);
+  const d = yield* dialAddress(ctx, ip, u.port, timeoutMs);
   if (d.kind === 'refused') {
     if (verbose) ctx.err(`* connect to ${ip} port ${u.port} from ${podAddress(net)} port ${ephemeralPort(ctx)} failed: Connection refused\n* Failed to connect to ${u.host} port ${u.port} after 0 ms: Couldn't connect to server\n* closing connection #0\n`);
     return fail2(7, `Failed to connect to ${u.host} port ${u.port} after 0 ms: Couldn't connect to server`);
