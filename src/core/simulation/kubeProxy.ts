@@ -99,13 +99,12 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
     if (nodePort) return viaService(nodePort.service, nodePort.port, field(nodePort.service, 'spec', 'externalTrafficPolicy') === 'Local' ? node : undefined);
     const hostPorted = net.hostPortOn(ip, port);
     if (hostPorted) return reach(hostPorted.pod, podIPs(hostPorted.pod)[0] ?? '', hostPorted.containerPort);
-    // The node's own sockets: its host-network pods', and the kubelet's TLS port.
-    for (const p of net.podsOnNode(ip)) {
-      if (field(p, 'spec', 'hostNetwork') !== true) continue;
-      const listener = net.listenerAt(p.metadata.uid ?? '', port, at);
-      if (listener) return policyAllows(net, source, { ip, port, protocol: 'TCP' }) ? { kind: 'connected', listener } : { kind: 'timeout' };
-    }
+    // The node's own sockets (its host-network pods', the kubelet's TLS port), which only egress ipBlocks judge.
     if (!policyAllows(net, source, { ip, port, protocol: 'TCP' })) return { kind: 'timeout' };
+    for (const p of net.podsOnNode(ip)) {
+      const listener = field(p, 'spec', 'hostNetwork') === true ? net.listenerAt(p.metadata.uid ?? '', port, at) : undefined;
+      if (listener) return { kind: 'connected', listener };
+    }
     return port === kubeletPort ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'refused' };
   }
   // No route answers: the SYN is lost.
