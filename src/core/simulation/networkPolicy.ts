@@ -15,6 +15,7 @@
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { labelSelectorFromObject, type LabelSelectorObject } from '../selectors/labelSelector';
 import { cidrContains, parseCIDR, parseIP } from '../validation/net';
+import { impliedPolicyTypes } from '../registry/networking';
 import { podHostIP } from './clusterNetwork';
 
 type Obj = Record<string, unknown>;
@@ -46,8 +47,7 @@ function selects(selector: unknown, labels: Record<string, string> | undefined):
 /** spec.policyTypes, or what it defaults to for a policy stored without it. */
 export function policyTypes(policy: KubeObject): string[] {
   const spec = isObject(policy['spec']) ? policy['spec'] : {};
-  if (Array.isArray(spec['policyTypes']) && spec['policyTypes'].length) return spec['policyTypes'].map(String);
-  return Array.isArray(spec['egress']) && spec['egress'].length ? ['Ingress', 'Egress'] : ['Ingress'];
+  return Array.isArray(spec['policyTypes']) && spec['policyTypes'].length ? spec['policyTypes'].map(String) : impliedPolicyTypes(spec);
 }
 
 /** The policies of the pod's namespace that select it for a direction. */

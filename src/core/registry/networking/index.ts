@@ -16,9 +16,12 @@ function defaultNetworkPolicy(obj: KubeObject): void {
     if (!isObject(rule) || !Array.isArray(rule['ports'])) continue;
     for (const port of rule['ports']) if (isObject(port) && (port['protocol'] === undefined || port['protocol'] === null)) port['protocol'] = 'TCP';
   }
-  if (!Array.isArray(spec['policyTypes']) || spec['policyTypes'].length === 0) {
-    spec['policyTypes'] = rules(spec, 'egress').length ? ['Ingress', 'Egress'] : ['Ingress'];
-  }
+  if (!Array.isArray(spec['policyTypes']) || spec['policyTypes'].length === 0) spec['policyTypes'] = impliedPolicyTypes(spec);
+}
+
+/** The policyTypes a spec without them has: Ingress, and Egress too when there are egress rules. */
+export function impliedPolicyTypes(spec: Record<string, unknown>): string[] {
+  return rules(spec, 'egress').length ? ['Ingress', 'Egress'] : ['Ingress'];
 }
 
 /** SetDefaults_IngressClass: parameters without a scope refer to a cluster-scoped resource. */
