@@ -22,13 +22,13 @@ import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
 /** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
 export const erofs = 'Read-only file system';
 
-/** What a process waits on; a `read` resumes with the next input (a line or what is there) or undefined at its end. */
-/** `observe`: it is about to look at the cluster (`exact`: at what it is at that very time, a signal that may have come). */
 /**
- * What a program waits on: a command's cost (tick), a sleep, its input, the
- * cluster as it is at its time (observe), or an answer from outside the
- * simulation (await: a request to the API server, started once and resumed
- * with its result).
+ * What a program waits on: a command's cost (`tick`); a `sleep`; its input
+ * (`read`, resumed with the next input, a line or what is there, or
+ * undefined at its end); the cluster as it is at its time (`observe`;
+ * `exact`: at that very time, so a signal that came then is seen); or an
+ * answer from outside the simulation (`await`: a request to the API server,
+ * started once and resumed with its result).
  */
 export type Effect = { kind: 'tick' } | { kind: 'sleep'; ms: number } | { kind: 'read' } | { kind: 'observe'; exact?: boolean } | { kind: 'await'; start(): Promise<string | undefined> };
 /** A step of a program: it yields effects and returns its result. */
