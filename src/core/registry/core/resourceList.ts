@@ -1,15 +1,19 @@
 /** SetDefaults_ResourceList, which every ResourceList a kind's defaulters walk goes through. */
-import { canonicalQuantity } from '../../api/quantity';
+import { canonicalQuantity, isQuantityText } from '../../api/quantity';
 import { isObject } from '../../api/types';
 
+/** Each quantity of a map stored as resource.Quantity encodes it (`0.5` is `500m`, `1024Mi` is `1Gi`); what does not parse is left for validation. */
+export function canonicalQuantities(list: unknown): void {
+  if (!isObject(list)) return;
+  for (const [k, v] of Object.entries(list)) if (isQuantityText(v)) list[k] = canonicalQuantity(v);
+}
+
 /**
- * SetDefaults_ResourceList: each quantity rounded up to milli scale and
- * stored as resource.Quantity encodes it (`0.5` is `500m`, `1024Mi` is `1Gi`);
- * what does not parse is left for validation.
+ * SetDefaults_ResourceList: the quantities in their canonical form. (kube
+ * also rounds each up to milli scale, `1500u` to `2m`; that is not done.)
  */
 export function defaultResourceList(list: unknown): void {
-  if (!isObject(list)) return;
-  for (const [k, v] of Object.entries(list)) if (typeof v === 'string' || typeof v === 'number') list[k] = canonicalQuantity(v);
+  canonicalQuantities(list);
 }
 
 /** The requests and limits of a ResourceRequirements. */
