@@ -31,7 +31,7 @@ describe('the API from inside a pod', () => {
     expect((await kubectl(['wait', '--for=condition=Ready', 'pod/curl', 'pod/bb', '--timeout=25s'])).code).toBe(0);
   });
 
-  it('the service account token is authenticated and RBAC decides: 403 until a RoleBinding grants view, then the list', async () => {
+  it('[AC-AUTHN-040] [AC-RBAC-042] the service account token is authenticated and RBAC decides: 403 until a RoleBinding grants view, then the list', async () => {
     const list = () => inPod('curl', `curl -sS ${asServiceAccount} https://kubernetes.default.svc/api/v1/namespaces/default/pods`);
     const denied = await list();
     expect(denied.code).toBe(0);
@@ -44,7 +44,7 @@ describe('the API from inside a pod', () => {
     expect((await kubectl(['get', 'pod', 'bb'])).code).toBe(0);
   });
 
-  it('without a token the request is system:anonymous; without the cluster CA curl does not trust the server; busybox wget checks no certificate', async () => {
+  it('[AC-AUTHN-019] without a token the request is system:anonymous; without the cluster CA curl does not trust the server; busybox wget checks no certificate', async () => {
     expect(JSON.parse((await inPod('curl', `curl -s --cacert ${SA}/ca.crt https://kubernetes.default.svc/api/v1/namespaces/default/pods`)).stdout)).toMatchObject({ code: 403, message: expect.stringContaining('User "system:anonymous" cannot list resource "pods"') });
     // /version is public (system:public-info-viewer).
     expect(JSON.parse((await inPod('curl', `curl -s --cacert ${SA}/ca.crt https://kubernetes.default.svc/version`)).stdout)).toMatchObject({ major: '1' });
