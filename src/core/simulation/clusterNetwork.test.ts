@@ -349,8 +349,8 @@ describe('HTTPS to the API server', () => {
   const SA = '/var/run/secrets/kubernetes.io/serviceaccount';
 
   /** runIn for a process that waits on the API server: it is stepped again once each answer has come. */
-  async function runAwaiting(script: string) {
-    const start = startProcess(viewOf('client', files), ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+  async function runAwaiting(script: string, opts: { replayedUntil?: number } = {}) {
+    const start = startProcess(viewOf('client', files), ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0, ...opts });
     if (!start.started) throw new Error(start.error);
     const output: { stream: 1 | 2; text: string }[] = [];
     for (let i = 0; i < 50; i++) {
@@ -370,6 +370,21 @@ describe('HTTPS to the API server', () => {
     expect(await runAwaiting(`curl -sS -f -k -X DELETE -H "Authorization: Bearer ${token}" https://kubernetes/api/v1/namespaces/default/pods/web-1`)).toMatchObject({ stderr: 'curl: (22) The requested URL returned error: 403\n', code: 22 });
     await runAwaiting(`curl -s -k -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '{"a":1}' https://kubernetes.default.svc/api/v1/namespaces/default/configmaps`);
     expect(asked.at(-1)).toEqual({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', auth: `Bearer ${token}`, body: '{"a":1}' });
+  });
+
+  it('a process replayed after the host restarted sends the writes it made before the restart as dry runs, its reads as they are; after the restart, writes go through', async () => {
+    const post = `curl -s -k -o /dev/null -X POST -H "Authorization: Bearer ${token}" -d '{"a":1}' https://kubernetes.default.svc/api/v1/namespaces/default/configmaps`;
+    const get = `curl -s -k -o /dev/null -H "Authorization: Bearer ${token}" https://kubernetes.default.svc/api/v1/namespaces/default/pods`;
+    const urls: string[] = [];
+    const answer = net.apiServer!;
+    net.apiServer = (request) => {
+      urls.push(`${request.method} ${new URL(request.url).search}`);
+      return answer(request);
+    };
+    await runAwaiting(`${post}; ${get}; sleep 10; ${post}`, { replayedUntil: t0 + 5000 });
+    expect(urls).toEqual(['POST ?dryRun=All', 'GET ', 'POST ']);
+    // The dry run carries the write's headers and body.
+    expect(asked[0]).toEqual({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', auth: `Bearer ${token}`, body: '{"a":1}' });
   });
 
   it("curl refuses a server its CA bundle does not vouch for, a CA file that is not there, and TLS to a plain HTTP server; busybox wget checks no certificate and says so", async () => {

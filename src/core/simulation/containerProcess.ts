@@ -65,6 +65,8 @@ export interface ContainerProcess {
   readonly pid: number;
   /** The argv it was started with, as /proc/<pid>/cmdline has it (ps's COMMAND). */
   readonly command: readonly string[];
+  /** Called when an answer it waits for (an `await`) has come: it can be run on, whatever the clock does. */
+  onAnswer?: () => void;
 }
 
 export type ProcessStart = { started: true; process: ContainerProcess } | { started: false; error: string };
@@ -92,6 +94,8 @@ export interface ProcessOptions {
    * alone.
    */
   files?: ContainerFilesystem;
+  /** A container's process replayed from its start after the host restarted: until then it only does again what it did before (ProcessHost.replayedUntil). */
+  replayedUntil?: number;
 }
 
 /** What one command costs on the virtual clock, once a burst has used its free commands. */
@@ -172,6 +176,7 @@ class VirtualProcess implements ContainerProcess {
   readonly pid: number;
   command: readonly string[] = [];
   gen: Run<number> | undefined;
+  onAnswer?: () => void;
 
   constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {
     this.clock = startMs;
@@ -188,6 +193,7 @@ class VirtualProcess implements ContainerProcess {
       random,
       nextPid: () => ++pid,
       tty: opts.tty,
+      ...(opts.replayedUntil !== undefined ? { replayedUntil: opts.replayedUntil } : {}),
     };
   }
 
@@ -319,10 +325,13 @@ class VirtualProcess implements ContainerProcess {
       if (r.value.kind === 'await') {
         const box: { settled: boolean; value?: string } = { settled: false };
         this.awaited = box;
-        r.value.start().then(
-          (value) => Object.assign(box, { settled: true, value }),
-          () => Object.assign(box, { settled: true }),
-        );
+        r.value
+          .start()
+          .then(
+            (value) => Object.assign(box, { settled: true, value }),
+            () => Object.assign(box, { settled: true }),
+          )
+          .then(() => this.onAnswer?.());
       }
     }
     const output = this.out;

@@ -46,6 +46,28 @@ describe('container runtime', () => {
     expect(starts).toBe(1);
   });
 
+  it('a container the kubelet started in this run of the host is started afresh; one it did not start (the host restarted) is replayed', async () => {
+    const replays: Record<string, boolean> = {};
+    const runtime = newContainerRuntime(async (_p, c, at, _fs, replayed) => {
+      replays[c] = replayed;
+      return { started: true, process: ticker(Date.parse(at), 1000) };
+    });
+    runtime.started('c1');
+    await runtime.status('c1', pod, 'app', startedAt, t0);
+    await runtime.status('c2', pod, 'sidecar', startedAt, t0 + 60_000);
+    expect(replays).toEqual({ app: false, sidecar: true });
+  });
+
+  it('an answer a process waited for (the API server\'s) has the kubelet look at its pod again, as input does: a fake clock need not move', async () => {
+    const process = ticker(t0, 1000);
+    const runtime = newContainerRuntime(async () => ({ started: true, process }));
+    const woken: string[] = [];
+    runtime.onInput((namespace, name) => woken.push(`${namespace}/${name}`));
+    await runtime.status('c1', pod, 'app', startedAt, t0);
+    process.onAnswer!();
+    expect(woken).toEqual(['default/p']);
+  });
+
   it('a process that runs forever is looked at again where its step budget stopped it', async () => {
     const runtime = newContainerRuntime(async (_p, _c, at) => ({ started: true, process: ticker(Date.parse(at), 1) }));
     const s = await runtime.status('c1', pod, 'app', startedAt, t0);

@@ -22,7 +22,7 @@ import type { ContainerView } from './containerView';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'hasOutput'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'hasOutput'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'hasOutput' | 'onAnswer'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -40,9 +40,11 @@ export interface LogEntry {
 /**
  * How the runtime makes a container's process: the kubelet's view of the
  * container, and its argv over the image; `filesystem` gives the run's
- * files over that view (its layer and volumes).
+ * files over that view (its layer and volumes). `replayed`: the kubelet did
+ * not start it in this run of the host, which restarted since: its process is
+ * replayed from its start.
  */
-export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem) => Promise<RuntimeStart>;
+export type ProcessStarter = (pod: KubeObject, container: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem, replayed: boolean) => Promise<RuntimeStart>;
 
 /** How far ahead of the clock a process is run (an exit within it is known in advance). */
 const lookaheadMs = 3_600_000;
@@ -81,6 +83,11 @@ export interface ContainerLog {
 }
 
 export interface ContainerRuntime {
+  /**
+   * StartContainer: the kubelet starts the container now. A container the kubelet asks about without having
+   * started it was started before the host restarted, and its process is replayed from its start.
+   */
+  started(containerID: string): void;
   /** Starts the container's process, or finds it; runs it ahead of `now`; says how and when it ends. */
   status(containerID: string, pod: KubeObject, container: string, startedAt: string, now: number): Promise<ContainerStatusView>;
   /** The log written by `until` (or by its exit or stop, if earlier); undefined when it never started. */
@@ -142,6 +149,12 @@ export class RecordedProcess implements StoreRunner {
 
   constructor(readonly start: RuntimeStart, readonly startMs: number) {
     this.reached = this.asked = startMs;
+    // An answer from the API server lets it go on now: the kubelet looks at it again, as for input.
+    if (start.started)
+      start.process.onAnswer = () => {
+        this.fed = true;
+        this.onInput?.();
+      };
   }
 
   /** Its pid (1: the container's own process) and argv, as ps shows them. */
@@ -319,6 +332,8 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
   const looked = new WeakSet<RecordedProcess>();
   /** Each container's pod, by uid. */
   const owners = new Map<string, string>();
+  /** The containers the kubelet started in this run of the host. */
+  const startedHere = new Set<string>();
 
   function filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem {
     let fs = filesystems.get(containerID);
@@ -334,7 +349,7 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
     let found = instances.get(containerID);
     if (!found) {
       const key = { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name ?? '' };
-      found = startProcess(pod, container, startedAt, (view) => filesystem(containerID, pod, view)).then((start) => {
+      found = startProcess(pod, container, startedAt, (view) => filesystem(containerID, pod, view), !startedHere.has(containerID)).then((start) => {
         const recorded = new RecordedProcess(start, Date.parse(startedAt));
         recorded.onInput = () => listeners.forEach((l) => l(key.namespace, key.name));
         filesystems.get(containerID)?.join(recorded);
@@ -351,6 +366,9 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
   }
 
   return {
+    started(containerID) {
+      startedHere.add(containerID);
+    },
     async status(containerID, pod, container, startedAt, now) {
       const instance = await instanceOf(containerID, pod, container, startedAt);
       if (!instance.start.started) return { error: instance.start.error };
@@ -404,6 +422,7 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
       for (const [id, owner] of owners) {
         if (owner !== podUID || keep?.(id)) continue;
         owners.delete(id);
+        startedHere.delete(id);
         instances.delete(id);
         filesystems.delete(id);
         views.delete(id);

@@ -60,6 +60,8 @@ export interface ToolContext {
   exec(argv: string[], env: ReadonlyMap<string, string>): Run<number>;
   /** The pod's network (the container's view's), when the cluster network is simulated. */
   network?: PodNetwork;
+  /** Until this time the process is replayed after a host restart (ProcessHost.replayedUntil). */
+  replayedUntil?: number;
 }
 
 export type Tool = (args: string[], ctx: ToolContext) => number | Run<number>;

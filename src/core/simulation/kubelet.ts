@@ -436,6 +436,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
       events.push([field, 'Normal', 'Created', `Created container: ${c['name']}`]);
       events.push([field, 'Normal', 'Started', `Started container ${c['name']}`]);
       const containerID = `containerd://${hexOf(`${pod.metadata.uid}/${c['name']}/${restartCount}`, 64)}`;
+      runtime?.started(containerID);
       return { containerID, startedAt: now };
     };
 

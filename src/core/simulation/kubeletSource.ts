@@ -31,6 +31,8 @@ export interface KubeletSourceDeps {
 }
 
 export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKubeletSource {
+  /** When this run of the host began: a container started before it is replayed up to here. */
+  const hostStart = deps.now().getTime();
   const tokens = new Map<string, { token: string; refreshAt: number }>();
   async function serviceAccountToken(pod: KubeObject, audience: string | undefined, expirationSeconds: number): Promise<string> {
     const ns = pod.metadata.namespace ?? '';
@@ -66,10 +68,10 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
   const emptyView: ContainerView = { container: '', env: [['PATH', imagePath]], files: new Map([['/bin/true', { type: 'file', content: new Uint8Array(), mode: 0o755 }]]), hostname: '', uid: 0, gid: 0, groups: [0], workingDir: '/', image: unknownImage };
 
   /** The container's process as the runtime starts it: its command over its image, seeing what the kubelet gives it. */
-  async function startContainer(pod: KubeObject, name: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem): Promise<RuntimeStart> {
+  async function startContainer(pod: KubeObject, name: string, startedAt: string, filesystem: (view: ContainerView) => ContainerFilesystem, replayed: boolean): Promise<RuntimeStart> {
     const container = podContainers(pod).find((c) => c['name'] === name) ?? {};
     const tty = container['tty'] === true;
-    const opts = { stdin: container['stdin'] === true, tty, pid: 1, freeCommands: containerFreeCommands };
+    const opts = { stdin: container['stdin'] === true, tty, pid: 1, freeCommands: containerFreeCommands, ...(replayed ? { replayedUntil: hostStart } : {}) };
     const startMs = Date.parse(startedAt);
     // An image kubesim does not know may hold any program: with no command (or one it cannot run), its
     // process runs until stopped, as a server would, and completes at once where one is meant to end (an

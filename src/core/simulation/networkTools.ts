@@ -330,15 +330,21 @@ const serviceAccountCA = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
  * ALPN, `HTTP/1.1 200 OK` for busybox), the headers (lowercase in HTTP/2)
  * and the body; undefined when no API server is reachable from here. It is
  * made once the server clock has reached the process's.
+ *
+ * A process replayed after the host restarted made its requests before then
+ * already: a write it replays is sent as a dry run, answered as the server
+ * would answer it now and changing nothing, so a restart never repeats what
+ * a pod did; a read is answered as the server is now.
  */
 function* apiServerRequest(ctx: ToolContext, request: Request, version: 'HTTP/2' | 'HTTP/1.1'): Run<string | undefined> {
   const api = networkOf(ctx).cluster.apiServer;
   if (!api) return undefined;
   yield { kind: 'observe', exact: true };
+  const replayed = ctx.replayedUntil !== undefined && ctx.now() < ctx.replayedUntil && request.method !== 'GET' && request.method !== 'HEAD';
   return yield {
     kind: 'await',
     start: async () => {
-      const response = await api(request);
+      const response = await api(replayed ? await asDryRun(request) : request);
       const headers: string[] = [];
       response.headers.forEach((value, name) => headers.push(`${version === 'HTTP/2' ? name.toLowerCase() : name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${value}`));
       const body = await response.text();
@@ -347,6 +353,14 @@ function* apiServerRequest(ctx: ToolContext, request: Request, version: 'HTTP/2'
       return `${status}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${body}`;
     },
   };
+}
+
+/** The same write with `dryRun=All` in its query. */
+async function asDryRun(request: Request): Promise<Request> {
+  const url = new URL(request.url);
+  url.searchParams.set('dryRun', 'All');
+  const body = await request.text();
+  return new Request(url, { method: request.method, headers: request.headers, ...(body ? { body } : {}) });
 }
 
 /** The reason phrases of the statuses the API server answers with (Go's http.StatusText). */

@@ -33,6 +33,11 @@ export interface ProcessHost {
    * shell's `wait` for a background job returns on a trapped signal (`sleep 3600 & wait`).
    */
   interruptible?: boolean;
+  /**
+   * Set on a container's process the runtime started again from its start after the host restarted: until this
+   * time (the host's start) it is replayed, and what it did then it did in the host's previous run.
+   */
+  replayedUntil?: number;
 }
 
 /** Where a descriptor writes. */

@@ -123,6 +123,7 @@ function toolContext(host: ProcessHost, name: string, io: Io, env: ReadonlyMap<s
     err: (t) => write(host, io.err, t),
     outIsPipe: io.out.kind === 'buffer',
     ...(host.view.network ? { network: host.view.network } : {}),
+    ...(host.replayedUntil !== undefined ? { replayedUntil: host.replayedUntil } : {}),
     exec: function* (argv, vars) {
       const found = lookUp(host, argv[0]!, vars.get('PATH') ?? defaultPath, cwd);
       if ('error' in found) {
