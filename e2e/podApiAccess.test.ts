@@ -53,4 +53,21 @@ describe('the API from inside a pod', () => {
     expect(viaWget).toMatchObject({ code: 0, stderr: 'wget: note: TLS certificate validation not implemented\n' });
     expect(JSON.parse(viaWget.stdout)).toMatchObject({ kind: 'Pod', metadata: { name: 'curl' } });
   });
+
+  it("[AC-REV-003] [AC-REV-006] a kubelet's port checks the bearer token with a TokenReview and the request with SubjectAccessReviews: 401, then 403 naming nodes/pods and nodes/proxy, then the kubelet's answer once a ClusterRole grants it", async () => {
+    const nodeIP = (await kubectl(['get', 'node', 'node-1', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}'])).stdout;
+    expect(nodeIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    const kubelet = (path: string, auth = `-H "Authorization: Bearer $(cat ${SA}/token)"`) => inPod('curl', `curl -sSk ${auth} https://${nodeIP}:10250${path}`);
+    // The kubelet's certificate is its own, self-signed: the cluster CA does not vouch for it.
+    expect(await inPod('curl', `curl -sS --cacert ${SA}/ca.crt https://${nodeIP}:10250/pods`)).toMatchObject({ code: 60, stderr: expect.stringMatching(/^curl: \(60\) SSL certificate problem: self-signed certificate in certificate chain\n/) });
+    expect(await kubelet('/pods', '')).toMatchObject({ code: 0, stdout: 'Unauthorized' });
+    expect(await kubelet('/pods', '-H "Authorization: Bearer not-a-token"')).toMatchObject({ code: 0, stdout: 'Unauthorized' });
+    expect((await kubelet('/pods')).stdout).toBe('Forbidden (user=system:serviceaccount:default:default, verb=get, resource=nodes, subresource(s)=[pods proxy])\n');
+    expect((await kubectl(['create', 'clusterrole', 'kubelet-pods', '--verb=get', '--resource=nodes/proxy'])).code).toBe(0);
+    expect((await kubectl(['create', 'clusterrolebinding', 'kubelet-pods', '--clusterrole=kubelet-pods', '--serviceaccount=default:default'])).code).toBe(0);
+    const pods = await kubelet('/pods');
+    expect(JSON.parse(pods.stdout)).toMatchObject({ kind: 'PodList', items: expect.arrayContaining([expect.objectContaining({ metadata: expect.objectContaining({ name: 'curl' }) })]) });
+    // nodes/proxy is not nodes/stats.
+    expect((await kubelet('/stats/summary')).stdout).toBe('Forbidden (user=system:serviceaccount:default:default, verb=get, resource=nodes, subresource(s)=[stats])\n');
+  });
 });

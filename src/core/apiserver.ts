@@ -72,6 +72,8 @@ import { buildHandlerChain } from './http/chain';
 import { addTrace, requestInfoFrom, requestUrl, traceSink, userFrom, withDeprecatedApi } from './http/request/context';
 import type { SimulatedKubeletSource } from './simulation/podExec';
 import { newSimulatedKubeletSource } from './simulation/kubeletSource';
+import { serveKubeletHttps } from './simulation/kubeletAuth';
+import { serveKubelet } from './simulation/kubeletServer';
 import { createWatchCache, type WatchCacheStorage } from './storage/cacher';
 import {
   newBadRequest,
@@ -857,8 +859,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     authorizer: authorization.authorizer,
     metrics,
   });
-  // A pod's own requests (curl to kubernetes.default.svc) come in as any client's: authenticated and authorized.
-  if (kubelets) kubelets.network.apiServer = served;
+  if (kubelets) {
+    // A pod's own requests (curl to kubernetes.default.svc) come in as any client's: authenticated and authorized.
+    kubelets.network.apiServer = served;
+    // A pod's requests to a kubelet's port are checked with reviews the kubelet sends as its node (past
+    // authentication, as its TokenRequests), as the kubelet's webhooks do.
+    const getObject = objectGetter(coreStore);
+    const serve = async (name: string, method: string, path: string, query: URLSearchParams): Promise<Response> => {
+      const node = await getObject('nodes', '', name);
+      if (!node) return new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return serveKubelet({ node, listPods: kubelets.listPods, clock, gates, proberResults: kubelets.proberResults }, method, path, query);
+    };
+    kubelets.network.kubelet = (node, request) => serveKubeletHttps({ apiServer: handle, serve }, node, request);
+  }
   return {
     handle: served,
     authorizer: authorization.authorizer,

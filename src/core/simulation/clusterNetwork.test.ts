@@ -387,6 +387,23 @@ describe('HTTPS to the API server', () => {
     expect(asked[0]).toEqual({ method: 'POST', path: '/api/v1/namespaces/default/configmaps', auth: `Bearer ${token}`, body: '{"a":1}' });
   });
 
+  it("a node's kubelet port speaks TLS with a self-signed certificate: curl -k reaches that node's kubelet server; a stopped kubelet refuses", async () => {
+    const reached: string[] = [];
+    net.kubelet = async (node, request) => {
+      reached.push(`${node} ${request.method} ${new URL(request.url).pathname} ${request.headers.get('authorization')}`);
+      return new Response('Unauthorized', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    };
+    const node2 = (annotations: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-2', annotations }, status: { addresses: [{ type: 'InternalIP', address: '172.18.0.3' }] } });
+    net.apply('nodes', node2());
+    expect(await runAwaiting(`curl -sS --cacert ${SA}/ca.crt https://172.18.0.3:10250/pods`)).toMatchObject({ stderr: expect.stringMatching(/^curl: \(60\) SSL certificate problem: self-signed certificate in certificate chain\n/), code: 60 });
+    expect(await runAwaiting(`curl -sk -H "Authorization: Bearer ${token}" https://172.18.0.3:10250/pods`)).toEqual({ stdout: 'Unauthorized', stderr: '', code: 0 });
+    expect(await runAwaiting('wget -q --no-check-certificate -O- https://172.18.0.3:10250/stats/summary')).toEqual({ stdout: '', stderr: 'wget: server returned error: HTTP/1.1 401 Unauthorized\n', code: 1 });
+    expect(reached).toEqual([`node-2 GET /pods Bearer ${token}`, 'node-2 GET /stats/summary null']);
+    net.apply('nodes', node2({ 'kubesim.io/kubelet': 'stopped' }));
+    expect(await runAwaiting('curl -sSk https://172.18.0.3:10250/pods')).toMatchObject({ stderr: "curl: (7) Failed to connect to 172.18.0.3 port 10250 after 0 ms: Couldn't connect to server\n", code: 7 });
+    net.apply('nodes', node2(), true);
+  });
+
   it("curl refuses a server its CA bundle does not vouch for, a CA file that is not there, and TLS to a plain HTTP server; busybox wget checks no certificate and says so", async () => {
     const unverified = 'curl: (60) SSL certificate problem: unable to get local issuer certificate\nMore details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.\n';
     expect(await runAwaiting('curl -sS https://kubernetes.default.svc/version')).toEqual({ stdout: '', stderr: unverified, code: 60 });

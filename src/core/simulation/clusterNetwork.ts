@@ -31,8 +31,10 @@ export interface Listener {
   respond(request: string, at: number, from?: string): string;
   /** When it stopped listening (its process ended, or it took the one connection it serves): a connection from then on is refused. */
   closedAt?: number;
-  /** A TLS server: the API server's, which an HTTPS client reaches through ClusterNetwork.apiServer. */
-  tls?: 'apiserver';
+  /** A TLS server: the API server's (ClusterNetwork.apiServer), or a node's kubelet (ClusterNetwork.kubelet), which an HTTPS client reaches. */
+  tls?: 'apiserver' | 'kubelet';
+  /** The kubelet's node, for its port. */
+  node?: string;
   /** A daemon's (httpd without -f forks and its parent exits): it outlives the process that started it, until its container ends. */
   daemon?: boolean;
   /** The connection it accepted, for a server that takes one (nc -l): when, and what the client sent. */
@@ -76,6 +78,8 @@ export class ClusterNetwork {
   private readonly listeners = new Set<Listener>();
   /** The API server, as a pod's HTTPS client reaches it (its handler; with its TLS done by the client's tool). */
   apiServer?: (request: Request) => Promise<Response>;
+  /** A node's kubelet server on its HTTPS port (kubeletAuth.ts), for a request a pod sends it. */
+  kubelet?: (node: string, request: Request) => Promise<Response>;
   /** kube-proxy's next pick per Service port (round-robin, so the same requests pick the same endpoints). */
   private readonly turns = new Map<string, number>();
 
@@ -126,6 +130,11 @@ export class ClusterNetwork {
   /** Whether an address is a node's. */
   isNodeIP(ip: string): boolean {
     return this.nodeByIP(ip) !== undefined;
+  }
+
+  /** A Node by name, as the network knows it. */
+  node(name: string): KubeObject | undefined {
+    return this.nodes.get(`/${name}`);
   }
 
   /** The name of the node holding an address: a Node's InternalIP, or what the pods bound to it report (status.hostIP); undefined for no node's. */

@@ -11,8 +11,8 @@
  * HTTP request as Go's TLS server does. A node's address takes a Service's
  * NodePort (to any ready endpoint, or with externalTrafficPolicy Local only
  * to one on that node, dropped when there is none), a pod's hostPort (the
- * CNI's portmap), a host-network pod's sockets and the kubelet's TLS port;
- * any other port is refused by the node. A connection NetworkPolicies do not
+ * CNI's portmap), a host-network pod's sockets and the kubelet's TLS port
+ * (refused while the kubelet is stopped); any other port is refused by the node. A connection NetworkPolicies do not
  * allow (judged on the endpoint kube-proxy picked) is dropped: the client
  * times out.
  */
@@ -20,6 +20,7 @@ import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { isIPv4, readyEndpoints } from './clusterDns';
 import type { Listener, PodNetwork } from './clusterNetwork';
 import { policyAllows, type PolicyPeer } from './networkPolicy';
+import { isKubeletStopped } from './kubeletAnnotation';
 
 export type Connection = { kind: 'connected'; listener: Listener } | { kind: 'refused' } | { kind: 'timeout' };
 
@@ -35,6 +36,8 @@ const apiServerPort: Listener = { ...plainHttpToTls, tls: 'apiserver' };
 
 /** The kubelet's HTTPS port on every node (its Node's daemonEndpoints). */
 const kubeletPort = 10250;
+/** A node's kubelet server: plain HTTP gets Go's 400, an HTTPS client the kubelet's API (ClusterNetwork.kubelet). */
+const kubeletServer = (node: string): Listener => ({ ...plainHttpToTls, tls: 'kubelet', node });
 
 /** Whether an address and port are the API server's, as the `kubernetes` Service's endpoints give it. */
 function isAPIServer(net: PodNetwork['cluster'], ip: string, port: number): boolean {
@@ -105,7 +108,7 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
       const listener = field(p, 'spec', 'hostNetwork') === true ? net.listenerAt(p.metadata.uid ?? '', port, at) : undefined;
       if (listener) return { kind: 'connected', listener };
     }
-    return port === kubeletPort ? { kind: 'connected', listener: plainHttpToTls } : { kind: 'refused' };
+    return port === kubeletPort && !isKubeletStopped(net.node(node)) ? { kind: 'connected', listener: kubeletServer(node) } : { kind: 'refused' };
   }
   // No route answers: the SYN is lost.
   return { kind: 'timeout' };

@@ -5,3 +5,6 @@
  */
 export const kubeletStoppedAnnotation = 'kubesim.io/kubelet';
 export const kubeletStoppedValue = 'stopped';
+
+/** Whether the Node's kubelet is stopped (its annotation says so). */
+export const isKubeletStopped = (node: { metadata: { annotations?: Record<string, string> } } | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === kubeletStoppedValue;

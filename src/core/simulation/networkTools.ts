@@ -43,7 +43,9 @@ export function* resolve(ctx: ToolContext, host: string): Run<string | undefined
   return ip;
 }
 
-type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: 'apiserver' } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
+/** A TLS server an HTTPS client reaches: the API server, or a node's kubelet. */
+type TlsServer = { kind: 'apiserver' } | { kind: 'kubelet'; node: string };
+type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: TlsServer } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
 
 /** Resolves and connects as a client does. */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
@@ -58,7 +60,11 @@ function* dialAddress(ctx: ToolContext, ip: string, port: number, timeoutMs: num
   const net = networkOf(ctx);
   const at = ctx.now();
   const c = connect(net, ip, port, at);
-  if (c.kind === 'connected') return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(c.listener.tls ? { tls: c.listener.tls } : {}) };
+  if (c.kind === 'connected') {
+    const { tls, node } = c.listener;
+    const server: TlsServer | undefined = tls === 'apiserver' ? { kind: 'apiserver' } : tls === 'kubelet' ? { kind: 'kubelet', node: node ?? '' } : undefined;
+    return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(server ? { tls: server } : {}) };
+  }
   if (c.kind === 'refused') return { kind: 'refused', ip };
   const ms = Math.min(timeoutMs ?? Infinity, synTimeoutMs);
   yield { kind: 'sleep', ms };
@@ -265,10 +271,10 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
   const method = post !== undefined ? 'POST' : 'GET';
   const headers = [`Host: ${u.hostPort}`, `User-Agent: ${agent}`, ...(o.all.get('header') ?? []), ...(post !== undefined ? ['Content-Type: application/x-www-form-urlencoded'] : [])];
   let response: string;
-  if (u.https && d.tls === 'apiserver') {
+  if (u.https && d.tls) {
     // busybox's own TLS checks no certificate, and says so.
     if (!o.flags.has('no-check-certificate')) ctx.err('wget: note: TLS certificate validation not implemented\n');
-    const answer = yield* apiServerRequest(ctx, apiRequestOf(method, u, headers.slice(1), post), 'HTTP/1.1');
+    const answer = yield* tlsRequest(ctx, d.tls, apiRequestOf(method, u, headers.slice(1), post), 'HTTP/1.1');
     if (answer === undefined) {
       ctx.err('wget: error getting response: Connection reset by peer\n');
       return 1;
@@ -319,16 +325,16 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
   return 0;
 }
 
-// ---- HTTPS to the API server
+// ---- HTTPS to the API server and the kubelets
 
 /** Where a pod's service account token and the cluster's CA are mounted. */
 const serviceAccountCA = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
 
 /**
- * A request a process makes of the API server over TLS, answered as the
- * client reads it: the status line (`HTTP/2 200 ` as curl negotiates it over
+ * A request a process makes over TLS of the API server or a node's kubelet
+ * (kubeletAuth.ts), answered as the client reads it: the status line (`HTTP/2 200 ` as curl negotiates it over
  * ALPN, `HTTP/1.1 200 OK` for busybox), the headers (lowercase in HTTP/2)
- * and the body; undefined when no API server is reachable from here. It is
+ * and the body; undefined when no such server is reachable from here. It is
  * made once the server clock has reached the process's.
  *
  * A process replayed after the host restarted made its requests before then
@@ -336,15 +342,18 @@ const serviceAccountCA = '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt';
  * would answer it now and changing nothing, so a restart never repeats what
  * a pod did; a read is answered as the server is now.
  */
-function* apiServerRequest(ctx: ToolContext, request: Request, version: 'HTTP/2' | 'HTTP/1.1'): Run<string | undefined> {
-  const api = networkOf(ctx).cluster.apiServer;
-  if (!api) return undefined;
+function* tlsRequest(ctx: ToolContext, server: TlsServer, request: Request, version: 'HTTP/2' | 'HTTP/1.1'): Run<string | undefined> {
+  const cluster = networkOf(ctx).cluster;
+  const api = cluster.apiServer;
+  const kubelet = cluster.kubelet;
+  const send = server.kind === 'apiserver' ? api : kubelet && ((r: Request) => kubelet(server.node, r));
+  if (!send) return undefined;
   yield { kind: 'observe', exact: true };
-  const replayed = ctx.replayedUntil !== undefined && ctx.now() < ctx.replayedUntil && request.method !== 'GET' && request.method !== 'HEAD';
+  const replayed = server.kind === 'apiserver' && ctx.replayedUntil !== undefined && ctx.now() < ctx.replayedUntil && request.method !== 'GET' && request.method !== 'HEAD';
   return yield {
     kind: 'await',
     start: async () => {
-      const response = await api(replayed ? await asDryRun(request) : request);
+      const response = await send(replayed ? await asDryRun(request) : request);
       const headers: string[] = [];
       response.headers.forEach((value, name) => headers.push(`${version === 'HTTP/2' ? name.toLowerCase() : name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${value}`));
       const body = await response.text();
@@ -435,16 +444,16 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
   if (body !== undefined && !headers.some((h) => /^content-type:/i.test(h))) headers.push('Content-Type: application/x-www-form-urlencoded');
   let response: string;
   if (u.https) {
-    // Only the API server speaks TLS here; a plain HTTP server's answer is no TLS record.
-    if (d.tls !== 'apiserver') return fail2(35, 'OpenSSL/3.3.2: error:0A00010B:SSL routines::wrong version number');
-    const untrusted = serverUntrusted(ctx, has('k', 'insecure'), o.values.get('cacert'));
+    // Only the API server and the kubelets speak TLS here; a plain HTTP server's answer is no TLS record.
+    if (!d.tls) return fail2(35, 'OpenSSL/3.3.2: error:0A00010B:SSL routines::wrong version number');
+    const untrusted = serverUntrusted(ctx, d.tls, has('k', 'insecure'), o.values.get('cacert'));
     if (untrusted) {
       const code = fail2(untrusted.code, untrusted.message);
       if (untrusted.code === 60 && (!silent || showError)) ctx.err('More details here: https://curl.se/docs/sslcerts.html\n\ncurl failed to verify the legitimacy of the server and therefore could not\nestablish a secure connection to it. To learn more about this situation and\nhow to fix it, please visit the webpage mentioned above.\n');
       return code;
     }
     if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/2\n${[`${method} ${u.path} HTTP/2`, ...headers].map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
-    const answer = yield* apiServerRequest(ctx, apiRequestOf(method, u, headers.slice(1), body), 'HTTP/2');
+    const answer = yield* tlsRequest(ctx, d.tls, apiRequestOf(method, u, headers.slice(1), body), 'HTTP/2');
     if (answer === undefined) return fail2(56, 'Failure when receiving data from the peer');
     response = answer;
   } else {
@@ -483,17 +492,20 @@ function curlWriteOut(format: string, vars: Record<string, string>): string {
 }
 
 /**
- * Why curl does not trust the API server's certificate, if it does not: it
- * is signed by the cluster's CA, which is no system CA, so only `-k` or
- * `--cacert` naming that CA (the service account's ca.crt, or a copy of it)
- * lets the handshake through.
+ * Why curl does not trust the server's certificate, if it does not. The API
+ * server's is signed by the cluster's CA, which is no system CA, so only `-k`
+ * or `--cacert` naming that CA (the service account's ca.crt, or a copy of
+ * it) lets the handshake through; a kubelet's is self-signed (kubeadm's
+ * default), so only `-k` does.
  */
-function serverUntrusted(ctx: ToolContext, insecure: boolean, cacert: string | undefined): { code: number; message: string } | undefined {
+function serverUntrusted(ctx: ToolContext, server: TlsServer, insecure: boolean, cacert: string | undefined): { code: number; message: string } | undefined {
   if (insecure) return undefined;
   const unknownIssuer = { code: 60, message: 'SSL certificate problem: unable to get local issuer certificate' };
-  if (cacert === undefined) return unknownIssuer;
-  const bundle = readFile(ctx.files, resolvePath(ctx.cwd, cacert));
-  if (bundle === undefined) return { code: 77, message: `error setting certificate file: ${cacert}` };
+  const bundle = cacert === undefined ? undefined : readFile(ctx.files, resolvePath(ctx.cwd, cacert));
+  if (cacert !== undefined && bundle === undefined) return { code: 77, message: `error setting certificate file: ${cacert}` };
+  // A kubelet serves a certificate of its own making, with its self-signed CA in the chain: no CA bundle vouches for it.
+  if (server.kind === 'kubelet') return { code: 60, message: 'SSL certificate problem: self-signed certificate in certificate chain' };
+  if (bundle === undefined) return unknownIssuer;
   const ca = readFile(ctx.files, serviceAccountCA);
   return ca !== undefined && bundle.includes(ca.trim()) ? undefined : unknownIssuer;
 }

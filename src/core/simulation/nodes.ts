@@ -10,7 +10,7 @@
  * server's next start (a kubelet restart) registers it again.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
-import { kubeletStoppedAnnotation, kubeletStoppedValue } from './kubeletAnnotation';
+import { isKubeletStopped } from './kubeletAnnotation';
 import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
@@ -37,7 +37,7 @@ export const simulatedNodeAnnotation = 'kubesim.io/node';
 export const isSimulatedNode = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[simulatedNodeAnnotation] === 'simulated';
 
 export { kubeletStoppedAnnotation } from './kubeletAnnotation';
-export const isKubeletStopped = (node: KubeObject | undefined): boolean => node?.metadata.annotations?.[kubeletStoppedAnnotation] === kubeletStoppedValue;
+export { isKubeletStopped };
 
 /** What every simulated node has: 4 CPUs, 16 GiB, 100 GiB of disk, 110 pods (the kubelet's default maxPods). */
 export const nodeCapacity: Readonly<Record<string, string>> = Object.freeze({
