@@ -334,6 +334,16 @@ describe('create: the creator owns the defaulted fields', () => {
     expect(r.body.spec.volumeClaimTemplates).toEqual([{ metadata: { name: 'data' }, spec: { ...claimSpec, resources: { requests: { storage: '1Gi' } }, volumeMode: 'Filesystem' }, status: { phase: 'Pending' } }]);
   });
 
+  it('[API-SSA-004] a resource list is rounded up to milli scale (SetDefaults_ResourceList): a container\'s requests and limits, a LimitRange\'s defaults', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'fine' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1500u', memory: '100.5m' }, limits: { cpu: '0.0021', memory: '1Gi' } } }] } };
+    const created = await t.json('POST', PODS, { body: pod });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.spec.containers[0].resources).toEqual({ requests: { cpu: '2m', memory: '101m' }, limits: { cpu: '3m', memory: '1Gi' } });
+    const lr = await t.json('POST', '/api/v1/namespaces/ns1/limitranges', { body: { apiVersion: 'v1', kind: 'LimitRange', metadata: { name: 'l' }, spec: { limits: [{ type: 'Container', default: { cpu: '1.0001' }, defaultRequest: { cpu: '10u' } }] } } });
+    expect(lr.status).toBe(201);
+    expect(lr.body.spec.limits[0]).toMatchObject({ default: { cpu: '1001m' }, defaultRequest: { cpu: '1m' } });
+  });
+
   it('[API-SSA-004] Quantities outside resource lists are stored as they encode: emptyDir sizeLimit, HPA metric values, RuntimeClass overhead, CSIStorageCapacity', async () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'sized' }, spec: { containers: [{ name: 'c', image: 'nginx' }], volumes: [{ name: 'scratch', emptyDir: { sizeLimit: '1024Mi' } }] } };
     expect((await t.json('POST', PODS, { body: pod })).body.spec.volumes[0]).toEqual({ name: 'scratch', emptyDir: { sizeLimit: '1Gi' } });

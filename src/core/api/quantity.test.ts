@@ -1,6 +1,6 @@
 /** resource.Quantity: parsing, comparison and the canonical String() form, from kube's quantity_test.go cases. */
 import { describe, expect, it } from 'vitest';
-import { canonicalQuantity, compareQuantities, parseQuantity, quantityMilliValue } from './quantity';
+import { canonicalMilliQuantity, canonicalQuantity, compareQuantities, parseQuantity, quantityMilliValue } from './quantity';
 
 describe('canonical form', () => {
   const cases: [string | number, string][] = [
@@ -11,6 +11,14 @@ describe('canonical form', () => {
     ['+5', '5'], [0.25, '250m'], [3, '3'],
   ];
   for (const [input, want] of cases) it(`${JSON.stringify(input)} -> ${want}`, () => expect(canonicalQuantity(input)).toBe(want));
+});
+
+describe('rounded up to milli scale, as SetDefaults_ResourceList stores a resource list', () => {
+  const cases: [string | number, string][] = [
+    ['1500u', '2m'], ['1u', '1m'], ['1n', '1m'], ['0.0001', '1m'], ['1.0001', '1001m'], ['100.5m', '101m'], ['1e-4', '1e-3'],
+    ['2m', '2m'], ['0.5', '500m'], ['128Mi', '128Mi'], ['1.5Gi', '1536Mi'], ['0', '0'], ['-1500u', '-2m'], ['nope', 'nope'],
+  ];
+  for (const [input, want] of cases) it(`${JSON.stringify(input)} -> ${want}`, () => expect(canonicalMilliQuantity(input)).toBe(want));
 });
 
 describe('parse and compare', () => {

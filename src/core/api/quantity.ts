@@ -93,6 +93,14 @@ export function quantityMilliValue(q: Quantity): bigint {
   return q.unscaled % div === 0n ? r : q.unscaled > 0n ? r + 1n : r;
 }
 
+/** Quantity.RoundUp(scale): the value rounded away from zero to a whole number of 10^scale; a quantity no finer than that is itself. */
+export function roundUpQuantity(q: Quantity, scale: number): Quantity {
+  if (q.scale >= scale) return q;
+  const div = pow10(scale - q.scale);
+  const r = q.unscaled / div;
+  return { unscaled: q.unscaled % div === 0n ? r : q.unscaled > 0n ? r + 1n : r - 1n, scale, format: q.format };
+}
+
 /** Quantity.String(): the canonical form. */
 export function formatQuantity(q: Quantity): string {
   if (q.unscaled === 0n) return '0';
@@ -147,6 +155,24 @@ export function canonicalQuantity(value: unknown): string {
   const out = q ? formatQuantity(q) : text;
   if (canonical.size >= cacheLimit) canonical.clear();
   canonical.set(text, out);
+  return out;
+}
+
+const milliCanonical = new Map<string, string>();
+
+/**
+ * What SetDefaults_ResourceList stores for a quantity given as JSON: rounded
+ * up to milli scale (`1500u` is `2m`, `0.0001` is `1m`), in canonical form;
+ * the input text when it does not parse.
+ */
+export function canonicalMilliQuantity(value: unknown): string {
+  const text = String(value);
+  const hit = milliCanonical.get(text);
+  if (hit !== undefined) return hit;
+  const q = parseQuantity(value);
+  const out = q ? formatQuantity(roundUpQuantity(q, -3)) : text;
+  if (milliCanonical.size >= cacheLimit) milliCanonical.clear();
+  milliCanonical.set(text, out);
   return out;
 }
 

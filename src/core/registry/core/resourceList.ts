@@ -1,5 +1,5 @@
 /** SetDefaults_ResourceList, which every ResourceList a kind's defaulters walk goes through. */
-import { canonicalQuantity, isQuantityText } from '../../api/quantity';
+import { canonicalMilliQuantity, canonicalQuantity, isQuantityText } from '../../api/quantity';
 import { isObject } from '../../api/types';
 
 /** Each quantity of a map stored as resource.Quantity encodes it (`0.5` is `500m`, `1024Mi` is `1Gi`); what does not parse is left for validation. */
@@ -9,11 +9,13 @@ export function canonicalQuantities(list: unknown): void {
 }
 
 /**
- * SetDefaults_ResourceList: the quantities in their canonical form. (kube
- * also rounds each up to milli scale, `1500u` to `2m`; that is not done.)
+ * SetDefaults_ResourceList: each quantity rounded up to milli scale (`1500u`
+ * is `2m`: kube keeps API compatibility by rounding rather than refusing
+ * finer values) and in its canonical form.
  */
 export function defaultResourceList(list: unknown): void {
-  canonicalQuantities(list);
+  if (!isObject(list)) return;
+  for (const [k, v] of Object.entries(list)) if (isQuantityText(v)) list[k] = canonicalMilliQuantity(v);
 }
 
 /** The requests and limits of a ResourceRequirements. */
