@@ -54,4 +54,12 @@ describe('a pod writing through the API server, across a host restart', () => {
     await advance('10s');
     await eventually(ticks, (n) => n === 4, 'the post after the restart');
   });
+
+  it('kubectl exec of a request to the API server or a kubelet is answered while the fake clock stands still', async () => {
+    const version = await kubectl(['exec', 'ticker', '--', 'curl', '-sk', 'https://kubernetes.default.svc/version']);
+    expect(version.code).toBe(0);
+    expect(JSON.parse(version.stdout)).toMatchObject({ major: '1' });
+    const nodeIP = (await kubectl(['get', 'pod', 'ticker', '-o', 'jsonpath={.status.hostIP}'])).stdout;
+    expect(await kubectl(['exec', 'ticker', '--', 'sh', '-c', `curl -sk -o /dev/null -w '%{http_code}' https://${nodeIP}:10250/pods`])).toMatchObject({ code: 0, stdout: '401' });
+  });
 });

@@ -109,8 +109,12 @@ export async function execInContainerOn(view: ContainerView, argv: string[], std
       continue;
     }
     if (wake === undefined) {
-      if (!signal) await new Promise<void>(() => {});
-      await new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }));
+      // Waiting for an answer (the API server's), which wakes it, or for nothing but the end.
+      await new Promise<void>((resolve) => {
+        p.onAnswer = resolve;
+        signal?.addEventListener('abort', () => resolve(), { once: true });
+      });
+      p.onAnswer = undefined;
       continue;
     }
     await clock.sleep(wake - now, signal);

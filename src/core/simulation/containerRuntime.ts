@@ -149,11 +149,13 @@ export class RecordedProcess implements StoreRunner {
 
   constructor(readonly start: RuntimeStart, readonly startMs: number) {
     this.reached = this.asked = startMs;
-    // An answer from the API server lets it go on now: the kubelet looks at it again, as for input.
+    // An answer from the API server lets it go on now, whatever the clock does: the kubelet looks at it again,
+    // as for input, and so does a stream following it (an exec).
     if (start.started)
       start.process.onAnswer = () => {
         this.fed = true;
         this.onInput?.();
+        for (const f of this.answerWatchers) f();
       };
   }
 
@@ -292,11 +294,18 @@ export class RecordedProcess implements StoreRunner {
   }
 
   private readonly stopWatchers = new Set<() => void>();
+  private readonly answerWatchers = new Set<() => void>();
 
   /** Calls `f` when it is stopped (a stream waiting on it looks again); returns the unsubscribe. */
   onStop(f: () => void): () => void {
     this.stopWatchers.add(f);
     return () => this.stopWatchers.delete(f);
+  }
+
+  /** Calls `f` when an answer it waited for has come (a stream waiting on it looks again); returns the unsubscribe. */
+  onAnswered(f: () => void): () => void {
+    this.answerWatchers.add(f);
+    return () => this.answerWatchers.delete(f);
   }
 
   private append(output: ProcessOutput[]): void {

@@ -57,8 +57,13 @@ export function processStreamSession(clock: Clock, options: StreamOptions, recor
         else if (stream === 1 ? options.stdout : options.stderr) write(stream, text);
       };
       const nudge = () => wake.abort();
-      // Stopped with its container: the stream ends then.
-      const unwatch = recorded.onStop(nudge);
+      // Stopped with its container: the stream ends then. An answer it waited for (the API server's) lets it go on.
+      const unwatchStop = recorded.onStop(nudge);
+      const unwatchAnswers = recorded.onAnswered(nudge);
+      const unwatch = () => {
+        unwatchStop();
+        unwatchAnswers();
+      };
 
       const done = (async () => {
         try {
