@@ -3,12 +3,13 @@
  * own (no nodes, so no addresses: the label rules decide), a matrix that
  * starts all allowed, a default-deny ingress policy and an allow rule
  * changing the cells as they are created, a cell's explanation naming the
- * policy and rule, a port typed in, and default-deny egress dropping the
- * cluster DNS column.
+ * policy and rule, a port typed in (over TCP, then UDP as a UDP rule
+ * allows), and default-deny egress dropping the cluster DNS column. Then,
+ * on a simulated node, a pod that runs to completion leaves the matrix.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openWorkbench, pageRequest, workbenchReady, type Workbench } from './support/browser';
+import { openWorkbench, pageRequest, workbenchReady, type BrowserProfile, type Workbench } from './support/browser';
 
 let wb: Workbench;
 let page: Page;
@@ -119,6 +120,34 @@ describe('Network panel', () => {
     await expect.poll(() => cell('frontend', 'web').getAttribute('data-allowed')).toBe('true');
   });
 
+  it('a typed port\'s protocol can be picked: a UDP rule lets frontend into web on that port over UDP only', async () => {
+    const statsd = { from: [{ podSelector: { matchLabels: { role: 'frontend' } } }], ports: [{ port: 8125, protocol: 'UDP' }] };
+    expect(await pageRequest(page, 'POST', policies, policy('web-statsd', { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Ingress'], ingress: [statsd] }))).toBe(201);
+    const portSelect = page.getByLabel('Port on web', { exact: true });
+    expect(await portSelect.locator('option').allTextContents()).toEqual(['http 8080/TCP', 'other port…']);
+    await portSelect.selectOption('custom');
+    const protocol = page.getByLabel('Protocol on web', { exact: true });
+    // The typed port starts as the connection it replaces: 8080 over TCP.
+    expect(await protocol.inputValue()).toBe('TCP');
+    expect(await protocol.locator('option').allTextContents()).toEqual(['TCP', 'UDP', 'SCTP']);
+    expect(await protocol.getAttribute('data-testid')).toBe('network-port-protocol');
+    await page.getByLabel('Port number on web', { exact: true }).fill('8125');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('aria-label')).toBe('frontend to web on 8125/TCP: dropped');
+    await protocol.selectOption('UDP');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('aria-label')).toBe('frontend to web on 8125/UDP: allowed');
+    expect(await cell('client', 'web').getAttribute('data-allowed')).toBe('false');
+    await cell('frontend', 'web').click();
+    await expect.poll(summary).toContain('web-statsd rule 1 allows it.');
+    expect(await page.locator('[data-testid="network-rule"][data-policy="web-statsd"]').textContent()).toContain('ports: 8125/UDP matches 8125/UDP? yes');
+    // Another column's port is its own: client's typed port is still TCP.
+    expect(await page.getByLabel('Protocol on client', { exact: true }).inputValue()).toBe('TCP');
+    await protocol.selectOption('SCTP');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('aria-label')).toBe('frontend to web on 8125/SCTP: dropped');
+    await portSelect.selectOption('8080/TCP');
+    await expect.poll(() => cell('frontend', 'web').getAttribute('data-allowed')).toBe('true');
+    expect(await page.getByLabel('Protocol on web', { exact: true }).count()).toBe(0);
+  });
+
   it('default-deny egress for client drops its DNS column (kube-dns, UDP 53) until a rule allows DNS', async () => {
     expect(await pageRequest(page, 'POST', policies, policy('default-deny-egress', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] }))).toBe(201);
     await expect.poll(() => cell('client', 'cluster-dns').getAttribute('data-allowed'), { timeout: 30_000 }).toBe('false');
@@ -140,5 +169,38 @@ describe('Network panel', () => {
     expect(await page.getByTestId('tab-resources').getAttribute('aria-selected')).toBe('true');
     await page.locator('[data-testid="object-detail"][data-name="default-deny-egress"]').waitFor({ timeout: 30_000 });
     expect(wb.errors, wb.errors.join('\n')).toEqual([]);
+  });
+});
+
+describe('Network panel on a simulated node', () => {
+  let sim: BrowserProfile;
+  const BATCH = 'batch';
+  beforeAll(async () => {
+    sim = await wb.openProfile({ 'kubesim.simulatedNodes': '1' });
+    await sim.page.goto(wb.baseUrl);
+    await workbenchReady(sim.page);
+  });
+
+  it('a pod that runs to completion (Succeeded) leaves the matrix; the pod itself is still there', async () => {
+    const p = sim.page;
+    expect(await pageRequest(p, 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: BATCH } })).toBe(201);
+    await expect.poll(() => pageRequest(p, 'GET', `/api/v1/namespaces/${BATCH}/serviceaccounts/default`), { timeout: 30_000 }).toBe(200);
+    const running = (name: string, command: string[], restartPolicy: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { restartPolicy, containers: [{ name: 'app', image: 'busybox', command }] } });
+    // The job runs long enough to be seen in the matrix, then exits 0 and is not restarted.
+    for (const body of [running('server', ['sleep', '3600'], 'Always'), running('job', ['sleep', '8'], 'Never')]) {
+      expect(await pageRequest(p, 'POST', `/api/v1/namespaces/${BATCH}/pods`, body)).toBe(201);
+    }
+    await p.getByTestId('tab-network').click();
+    await p.getByTestId('namespace-item').and(p.locator(`[data-name="${BATCH}"]`)).click();
+    const columns = () => p.getByTestId('network-column').evaluateAll((els) => els.map((e) => e.getAttribute('data-target')));
+    const rows = () => p.getByTestId('network-cell').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-source')))]);
+    // Running, it is a pod of the network like any other.
+    await expect.poll(columns, { timeout: 30_000 }).toEqual(['job', 'server', 'cluster-dns']);
+    expect(await rows()).toEqual(['job', 'server']);
+    await expect.poll(columns, { timeout: 30_000 }).toEqual(['server', 'cluster-dns']);
+    expect(await rows()).toEqual(['server']);
+    const phase = await p.evaluate(async (path) => ((await (await fetch(path)).json()) as { status?: { phase?: string } }).status?.phase, `/api/v1/namespaces/${BATCH}/pods/job`);
+    expect(phase).toBe('Succeeded');
+    expect(sim.errors, sim.errors.join('\n')).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { resourceKey, useWatchedList, type KubeObject, type ResourceKind } from '../../api';
 import { StatusError } from '../../common';
 import { useWorkbench } from '../../store';
-import { clusterDns, declaredPortText, defaultPort, explain, judge, podEndpoint, policySummary, policyWorld, portText, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
+import { PROTOCOLS, clusterDns, declaredPortText, defaultPort, explain, judge, podEndpoints, policySummary, policyWorld, portText, protocolOf, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
 
 const WATCHED = ['get', 'list', 'watch'];
 const FALLBACK_PODS: ResourceKind = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, verbs: WATCHED };
@@ -36,11 +36,7 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
   const failed = pods.error ?? namespaces.error ?? policies.error;
 
   const world = useMemo(() => (namespaces.data && policies.data ? policyWorld(policies.data.items, namespaces.data.items) : undefined), [namespaces.data, policies.data]);
-  const endpoints = useMemo(() => {
-    const shown = (pods.data?.items ?? []).filter((p) => namespace === null || p.metadata?.namespace === namespace);
-    // All namespaces at once: pods are told apart by namespace.
-    return shown.map((p) => podEndpoint(p, namespace === null ? `${p.metadata?.namespace}/${p.metadata?.name}` : p.metadata?.name)).sort((a, b) => a.label.localeCompare(b.label));
-  }, [pods.data, namespace]);
+  const endpoints = useMemo(() => podEndpoints(pods.data?.items ?? [], namespace), [pods.data, namespace]);
   const columns: Column[] = useMemo(() => [...endpoints, clusterDns].map((target) => ({ target, port: ports[target.key] ?? defaultPort(target) })), [endpoints, ports]);
   const matrix = useMemo(() => (world && pods.data ? reachabilityMatrix(world, endpoints, columns) : undefined), [world, pods.data, endpoints, columns]);
   const scope = namespace ?? 'all namespaces';
@@ -148,7 +144,7 @@ function EndpointName({ endpoint }: { endpoint: Endpoint }) {
   );
 }
 
-/** The column's port: one the pod declares, or a number typed in (TCP). */
+/** The column's port: one the pod declares, or a number typed in over the protocol picked beside it. */
 function PortControl({ target, port, onChange }: { target: Endpoint; port: PortChoice; onChange(port: PortChoice): void }) {
   const declared = target.ports.filter((p, i, all) => all.findIndex((q) => q.port === p.port && q.protocol === p.protocol) === i);
   const picked = !port.custom && declared.some((p) => p.port === port.port && p.protocol === port.protocol);
@@ -159,7 +155,8 @@ function PortControl({ target, port, onChange }: { target: Endpoint; port: PortC
           value={picked ? portText(port) : 'custom'}
           onChange={(e) => {
             const chosen = declared.find((p) => portText(p) === e.target.value);
-            onChange(chosen ? { port: chosen.port, protocol: chosen.protocol } : { port: port.port, protocol: 'TCP', custom: true });
+            // Switching to a typed port keeps the connection as it was until the user changes it.
+            onChange(chosen ? { port: chosen.port, protocol: chosen.protocol } : { ...port, custom: true });
           }}
           aria-label={`Port on ${target.label}`}
           data-testid="network-port"
@@ -170,10 +167,21 @@ function PortControl({ target, port, onChange }: { target: Endpoint; port: PortC
               {declaredPortText(p)}
             </option>
           ))}
-          <option value="custom">other TCP port…</option>
+          <option value="custom">other port…</option>
         </select>
       )}
-      {!picked && <PortNumber target={target} port={port.port} onChange={(n) => onChange({ port: n, protocol: 'TCP', custom: true })} />}
+      {!picked && (
+        <span className="network-port-typed">
+          <PortNumber target={target} port={port.port} onChange={(n) => onChange({ ...port, port: n, custom: true })} />
+          <select value={port.protocol} onChange={(e) => onChange({ ...port, protocol: protocolOf(e.target.value), custom: true })} aria-label={`Protocol on ${target.label}`} data-testid="network-port-protocol" data-target={target.label}>
+            {PROTOCOLS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </span>
+      )}
     </span>
   );
 }
@@ -192,7 +200,7 @@ function PortNumber({ target, port, onChange }: { target: Endpoint; port: number
         const n = Number(e.target.value);
         if (Number.isInteger(n) && n >= 1 && n <= 65535) onChange(n);
       }}
-      aria-label={`TCP port on ${target.label}`}
+      aria-label={`Port number on ${target.label}`}
       data-testid="network-port-number"
       data-target={target.label}
     />

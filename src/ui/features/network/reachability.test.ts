@@ -3,7 +3,7 @@ import type { KubeObject as CoreObject } from '../../../core/api/types';
 import { ClusterNetwork } from '../../../core/simulation/clusterNetwork';
 import { policyAllows } from '../../../core/simulation/networkPolicy';
 import type { KubeObject } from '../../api';
-import { clusterDns, defaultPort, describePeer, explain, judge, podEndpoint, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
+import { clusterDns, defaultPort, describePeer, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
 
 function pod(name: string, opts: { ns?: string; labels?: Record<string, string>; ip?: string; hostIP?: string; hostNetwork?: boolean; ports?: { name?: string; containerPort: number; protocol?: string }[] } = {}): KubeObject {
   return {
@@ -53,6 +53,23 @@ describe('the world and the pods, from listed objects', () => {
     expect(defaultPort(client)).toEqual({ port: 80, protocol: 'TCP' });
     expect(defaultPort(clusterDns)).toEqual({ port: 53, protocol: 'UDP' });
   });
+
+  it('the matrix\'s pods are the namespace\'s, by label, without those that finished; a pod being deleted stays until it is gone', () => {
+    const phase = (p: KubeObject, value: string, extra: Record<string, unknown> = {}): KubeObject => ({ ...p, metadata: { ...p.metadata, ...extra }, status: { ...(p['status'] as object), phase: value } });
+    const pods = [
+      phase(pod('web', { ip: '10.244.1.5' }), 'Running'),
+      phase(pod('batch', { ip: '10.244.1.6' }), 'Succeeded'),
+      phase(pod('crashed', { ip: '10.244.1.7' }), 'Failed'),
+      phase(pod('leaving', { ip: '10.244.1.8' }), 'Running', { deletionTimestamp: '2025-01-01T00:00:00Z' }),
+      pod('waiting'),
+      phase(pod('web', { ns: 'prod', ip: '10.244.2.5' }), 'Running'),
+      phase(pod('report', { ns: 'prod', ip: '10.244.2.6' }), 'Succeeded'),
+    ];
+    expect(pods.map(isFinished)).toEqual([false, true, true, false, false, false, true]);
+    expect(podEndpoints(pods, 'default').map((e) => e.label)).toEqual(['leaving', 'waiting', 'web']);
+    expect(podEndpoints(pods, 'prod').map((e) => e.key)).toEqual(['prod/web']);
+    expect(podEndpoints(pods, null).map((e) => e.label)).toEqual(['default/leaving', 'default/waiting', 'default/web', 'prod/web']);
+  });
 });
 
 describe('the matrix', () => {
@@ -73,6 +90,19 @@ describe('the matrix', () => {
     // The named port is the destination's: another port of web is not allowed.
     const world = policyWorld([denyIngress, webFromFrontend], namespaces);
     expect(judge(world, frontend, web, { port: 9000, protocol: 'TCP', custom: true }).allowed).toBe(false);
+  });
+
+  it('a typed port is judged on its protocol: a UDP rule lets in a typed UDP port, not the same number over TCP or SCTP', () => {
+    const statsd = policy('statsd-from-frontend', { podSelector: { matchLabels: { app: 'web' } }, policyTypes: ['Ingress'], ingress: [{ from: [{ podSelector: { matchLabels: { role: 'frontend' } } }], ports: [{ port: 8125, protocol: 'UDP' }] }] });
+    const world = policyWorld([denyIngress, statsd], namespaces);
+    expect(judge(world, frontend, web, { port: 8125, protocol: 'UDP', custom: true }).allowed).toBe(true);
+    expect(judge(world, frontend, web, { port: 8125, protocol: 'TCP', custom: true }).allowed).toBe(false);
+    expect(judge(world, frontend, web, { port: 8125, protocol: 'SCTP', custom: true }).allowed).toBe(false);
+    expect(judge(world, client, web, { port: 8125, protocol: 'UDP', custom: true }).allowed).toBe(false);
+    const port = { port: 8125, protocol: 'UDP' as const, custom: true };
+    expect(explain(world, judge(world, frontend, web, port), frontend, web, port).ingress.rules[1]!.text).toBe(
+      'statsd-from-frontend rule 1: from matches frontend? yes (podSelector role=frontend in default); ports: 8125/UDP matches 8125/UDP? yes',
+    );
   });
 
   it('default-deny egress drops the DNS column of the pods it selects, until a rule allows UDP 53 to kube-dns', () => {

@@ -11,15 +11,16 @@ import { clusterDnsIP, clusterDnsPod } from '../../../core/simulation/clusterDns
 import { judgeConnection, policyTypes, type ConnectionVerdict, type DirectionVerdict, type PolicyPeer, type PolicyTarget, type PolicyWorld, type Protocol } from '../../../core/simulation/networkPolicy';
 import type { KubeObject } from '../../api';
 
-export type { ConnectionVerdict, PolicyWorld } from '../../../core/simulation/networkPolicy';
+export type { ConnectionVerdict, PolicyWorld, Protocol } from '../../../core/simulation/networkPolicy';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
 const objs = (v: unknown): Obj[] => (Array.isArray(v) ? v.map(obj) : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const asCore = (o: KubeObject): CoreObject => ({ apiVersion: '', kind: '', ...o, metadata: o.metadata ?? {} });
-const PROTOCOLS: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
-const protocolOf = (v: unknown): Protocol => (PROTOCOLS.find((p) => p === v) ?? 'TCP');
+/** The protocols a NetworkPolicy port names; TCP is the default both there and on a container port. */
+export const PROTOCOLS: readonly Protocol[] = ['TCP', 'UDP', 'SCTP'];
+export const protocolOf = (v: unknown): Protocol => (PROTOCOLS.find((p) => p === v) ?? 'TCP');
 
 /** The namespaces and policies as listed, in the shape judgeConnection reads (the network's caches hold the same objects). */
 export function policyWorld(policies: readonly KubeObject[], namespaces: readonly KubeObject[]): PolicyWorld {
@@ -76,6 +77,29 @@ export function podEndpoint(pod: KubeObject, label = pod.metadata?.name ?? ''): 
   const namespace = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   return { key: `${namespace}/${name}`, label, namespace, name, peer: { ip, ...(hostNetwork ? {} : { pod: asCore(pod) }) }, hostNetwork, ports: declaredPorts(pod) };
+}
+
+/**
+ * A pod that has finished (Succeeded or Failed): the kubelet has torn down its
+ * sandbox, so it has no network to judge, though its status may still show the
+ * pod IP (which another pod may get next). A pod being deleted is not finished:
+ * it runs, and is reachable, until its containers have stopped.
+ */
+export function isFinished(pod: KubeObject): boolean {
+  const phase = obj(pod['status'])['phase'];
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/**
+ * The matrix's pods: those of `namespace` (every namespace's when null) that
+ * have not finished, by label; across namespaces a label is namespace/name,
+ * since names repeat from one namespace to the next.
+ */
+export function podEndpoints(pods: readonly KubeObject[], namespace: string | null): Endpoint[] {
+  return pods
+    .filter((p) => (namespace === null || p.metadata?.namespace === namespace) && !isFinished(p))
+    .map((p) => podEndpoint(p, namespace === null ? `${p.metadata?.namespace}/${p.metadata?.name}` : p.metadata?.name))
+    .sort((a, b) => a.label.localeCompare(b.label));
 }
 
 /** CoreDNS behind the kube-dns Service, as the network judges a pod's DNS queries. */
