@@ -15,6 +15,13 @@ export const objectGone = (message = 'gone'): StatusError =>
 export const specOf = (obj: KubeObject): Obj => (isObject(obj['spec']) ? obj['spec'] : {});
 export const statusOf = (obj: KubeObject): Obj => (isObject(obj['status']) ? obj['status'] : {});
 
+/** podutil.IsPodTerminal: the pod has Succeeded or Failed, and none of its containers will run again. */
+export function isPodTerminal(pod: object): boolean {
+  const status = (pod as { status?: unknown }).status;
+  const phase = isObject(status) ? status['phase'] : undefined;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
 /** The owner reference with controller: true (metav1.GetControllerOf). */
 export function controllerRefOf(obj: KubeObject): OwnerReference | undefined {
   return obj.metadata.ownerReferences?.find((r) => r.controller === true);

@@ -19,7 +19,7 @@ import { isAlreadyExists, isNotFound, newNotFound, StatusError } from '../errors
 import { labelSelectorFromObject, isSelectorError, type LabelSelector, type LabelSelectorObject } from '../selectors';
 import type { StorageEvent } from '../storage/interface';
 import { claimObjects } from './controllerRefManager';
-import { controllerKeyOf, isPodAvailable, isPodReady, newControllerRef, podFromTemplate, specOf, statusOf } from './controllerUtils';
+import { controllerKeyOf, isPodAvailable, isPodReady, isPodTerminal, newControllerRef, podFromTemplate, specOf, statusOf } from './controllerUtils';
 import {
   allowsSurge,
   compareByCreationAndPhase,
@@ -52,7 +52,6 @@ const failureBackoffMs = (failures: number): number => Math.min(5 * 2 ** failure
 
 type Selector = LabelSelector;
 
-const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 const byName = (a: KubeObject, b: KubeObject) => (a.metadata.name! < b.metadata.name! ? -1 : a.metadata.name! > b.metadata.name! ? 1 : 0);
 
 export function startDaemonSetController(deps: NamespaceControllerDeps): RunningController {
@@ -85,7 +84,7 @@ export function startDaemonSetController(deps: NamespaceControllerDeps): Running
     const claimed = await claimObjects(pods, ds, listed.items, (p) => selector.matches(p.metadata.labels));
     const byNode = new Map<string, KubeObject[]>();
     for (const pod of claimed) {
-      if (!includeDeletedTerminal && isTerminal(pod) && pod.metadata.deletionTimestamp) continue;
+      if (!includeDeletedTerminal && isPodTerminal(pod) && pod.metadata.deletionTimestamp) continue;
       const node = targetNodeName(pod);
       if (node === undefined) continue;
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);

@@ -7,6 +7,7 @@
  * a connection from its own files.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
+import { isPodTerminal } from '../controllers/controllerUtils';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
 import type { Store } from '../registry/generic/store';
@@ -121,7 +122,7 @@ export class ClusterNetwork {
   /** The pod holding an IP (one not done: a finished pod's IP is free again). */
   podByIP(ip: string): KubeObject | undefined {
     for (const p of this.pods.values()) {
-      if (isDone(p) || field(p, 'spec', 'hostNetwork') === true) continue;
+      if (isPodTerminal(p) || field(p, 'spec', 'hostNetwork') === true) continue;
       if (objectsOf(field(p, 'status', 'podIPs')).some((i) => i['ip'] === ip) || field(p, 'status', 'podIP') === ip) return p;
     }
     return undefined;
@@ -146,7 +147,7 @@ export class ClusterNetwork {
 
   /** The pods bound to the node at an address, not done. */
   podsOnNode(ip: string): KubeObject[] {
-    return [...this.pods.values()].filter((p) => podHostIP(p) === ip && !isDone(p));
+    return [...this.pods.values()].filter((p) => podHostIP(p) === ip && !isPodTerminal(p));
   }
 
   /** The Service port a NodePort belongs to (NodePort and LoadBalancer Services, TCP). */
@@ -233,10 +234,6 @@ export class ClusterNetwork {
 }
 
 /** Whether a pod is done (Succeeded or Failed): its sandbox, address and ports are gone. */
-function isDone(pod: KubeObject): boolean {
-  const phase = str(field(pod, 'status', 'phase'));
-  return phase === 'Succeeded' || phase === 'Failed';
-}
 
 /** Whether the pod's status shows that run of the container running. */
 function isRunningRun(pod: KubeObject, container: string, startedAt: string): boolean {

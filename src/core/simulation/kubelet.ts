@@ -48,7 +48,7 @@ import { newEventRecorder, type EventRecorder } from '../controllers/events';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import { watchInto, type RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
-import { controllerRefOf, specOf, statusOf } from '../controllers/controllerUtils';
+import { controllerRefOf, isPodTerminal, specOf, statusOf } from '../controllers/controllerUtils';
 import { hexOf, isKubeletStopped, type SimulatedNode } from './nodes';
 import type { ContainerRuntime, ContainerStatusView } from './containerRuntime';
 import { newImagePuller } from './imagePull';
@@ -98,7 +98,6 @@ function programOf(pod: KubeObject): { runMs: number; exitCode: number } | undef
 
 /** SortedContainerStatuses: the kubelet reports containers and ephemeral containers by name (init containers in their order). */
 const sortedByName = (statuses: Obj[]): Obj[] => [...statuses].sort((a, b) => (String(a['name']) < String(b['name']) ? -1 : String(a['name']) > String(b['name']) ? 1 : 0));
-const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 const containerField = (name: unknown) => `spec.containers{${String(name)}}`;
 const initContainerField = (name: unknown) => `spec.initContainers{${String(name)}}`;
 const ephemeralContainerField = (name: unknown) => `spec.ephemeralContainers{${String(name)}}`;
@@ -273,7 +272,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     for (const pod of (await pods.list('')).items) {
       const used = ips.get(String(specOf(pod)['nodeName'] ?? ''));
       const ip = statusOf(pod)['podIP'];
-      if (used && typeof ip === 'string' && !isTerminal(pod)) used.set(ip, pod.metadata.uid!);
+      if (used && typeof ip === 'string' && !isPodTerminal(pod)) used.set(ip, pod.metadata.uid!);
     }
   }
 
@@ -343,7 +342,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const recorder = recorders.get(node.name)!;
     try {
       if (pod.metadata.deletionTimestamp) await terminate(key, pod, node, recorder);
-      else if (!isTerminal(pod)) await run(key, pod, node, recorder);
+      else if (!isPodTerminal(pod)) await run(key, pod, node, recorder);
     } catch (e) {
       // Changed or gone meanwhile: the write's own event brings the pod back.
       if (!(e instanceof StatusError && (e.code === 409 || e.code === 404))) throw e;
@@ -876,7 +875,7 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const nowMs = deps.clock.now().getTime();
     const now = formatTime(new Date(nowMs));
     const uid = pod.metadata.uid ?? '';
-    if (!isTerminal(pod) && statusOf(pod)['startTime']) {
+    if (!isPodTerminal(pod) && statusOf(pod)['startTime']) {
       const spec = specOf(pod);
       const status = statusOf(pod);
       let plan = stopping.get(uid);

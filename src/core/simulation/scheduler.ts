@@ -27,7 +27,7 @@ import { newEventRecorder } from '../controllers/events';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import type { RunningController } from '../controllers/informer';
 import { newWorkQueue } from '../controllers/workqueue';
-import { objectGone, specOf, statusOf } from '../controllers/controllerUtils';
+import { isPodTerminal, objectGone, specOf, statusOf } from '../controllers/controllerUtils';
 import { newVolumeBinding, podClaimNames, type PodVolumes } from './volumeBinding';
 import { newPodInfo, type NodeInfo } from './nodeInfo';
 import { newCycle, runFiltersWithNominated, scoreNodes, type Misfit } from './profile';
@@ -66,12 +66,11 @@ export const preemptionMessage = (nodes: number, statuses: Misfit[]): string => 
 const bindTimeoutMs = 600_000;
 
 const isBound = (pod: KubeObject) => !!specOf(pod)['nodeName'];
-const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 
 /** Whether this scheduler places the pod: unbound, not finished or going, ungated, and ours. */
 function wantsScheduling(pod: KubeObject): boolean {
   const spec = specOf(pod);
-  return !isBound(pod) && !isTerminal(pod) && !pod.metadata.deletionTimestamp && (spec['schedulerName'] ?? 'default-scheduler') === 'default-scheduler' && !(Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length);
+  return !isBound(pod) && !isPodTerminal(pod) && !pod.metadata.deletionTimestamp && (spec['schedulerName'] ?? 'default-scheduler') === 'default-scheduler' && !(Array.isArray(spec['schedulingGates']) && spec['schedulingGates'].length);
 }
 
 /** A pod in the unschedulable queue. */
@@ -147,8 +146,8 @@ export function startScheduler(deps: NamespaceControllerDeps): RunningController
     if ((c.pod && wantsScheduling(c.pod)) || !c.pod || waitingOnVolumes.has(c.key)) queue.add(c.key);
     const pod = c.pod;
     // A bound pod that finished or went frees its node's room.
-    if (c.old && (!pod || isTerminal(pod))) return retry();
-    if (!pod || !isBound(pod) || isTerminal(pod)) return;
+    if (c.old && (!pod || isPodTerminal(pod))) return retry();
+    if (!pod || !isBound(pod) || isPodTerminal(pod)) return;
     // A pod bound, relabelled or terminating changes what affinity and spreading see.
     if (!c.old || !isBound(c.old) || !jsonEqual(c.old.metadata.labels ?? {}, pod.metadata.labels ?? {}) || (!c.old.metadata.deletionTimestamp && pod.metadata.deletionTimestamp)) retry(true);
   }

@@ -9,7 +9,7 @@
  * Finished pods (Succeeded, Failed) hold nothing, as their kubelet freed it.
  */
 import type { KubeObject } from '../api/types';
-import { specOf, statusOf } from '../controllers/controllerUtils';
+import { isPodTerminal, specOf, statusOf } from '../controllers/controllerUtils';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
 import { newNamespacedCache, type NamespacedCache } from '../admission/namespacedCache';
 import type { Store } from '../registry/generic/store';
@@ -44,7 +44,6 @@ export interface SchedulerCache {
   budgets(namespace: string): KubeObject[];
 }
 
-const isTerminal = (pod: KubeObject) => statusOf(pod)['phase'] === 'Succeeded' || statusOf(pod)['phase'] === 'Failed';
 
 export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, nodes: Store, handlers: { pod(change: PodChange): void; node(old: KubeObject | undefined, node: KubeObject | undefined): void }): SchedulerCache {
   const cacheOf = (group: string, resource: string): NamespacedCache | undefined => {
@@ -87,7 +86,7 @@ export function newSchedulerCache(deps: NamespaceControllerDeps, pods: Store, no
     const wasAssumed = assumed.get(key);
     if (wasAssumed && (!pod || pod.metadata.uid !== wasAssumed.uid || specOf(pod)['nodeName'])) assumed.delete(key);
     const nodeName = pod ? String(specOf(pod)['nodeName'] ?? '') || (assumed.get(key)?.node ?? '') : '';
-    if (!pod || !nodeName || isTerminal(pod)) unplace(key);
+    if (!pod || !nodeName || isPodTerminal(pod)) unplace(key);
     else place(newPodInfo(pod), nodeName);
     const nominatedTo = pod && !specOf(pod)['nodeName'] ? String(statusOf(pod)['nominatedNodeName'] ?? '') : '';
     if (nominatedTo) nominations.set(key, { info: newPodInfo(pod!), node: nominatedTo });

@@ -6,6 +6,7 @@
  * pods get; this module only gathers its inputs and words its output.
  */
 import type { KubeObject as CoreObject } from '../../../core/api/types';
+import { isPodTerminal } from '../../../core/controllers/controllerUtils';
 import { labelSelectorString } from '../../../core/printers/format';
 import { clusterDnsIP, clusterDnsPod } from '../../../core/simulation/clusterDns';
 import { judgeConnection, policyTypes, type ConnectionVerdict, type DirectionVerdict, type PolicyPeer, type PolicyTarget, type PolicyWorld, type Protocol } from '../../../core/simulation/networkPolicy';
@@ -85,10 +86,7 @@ export function podEndpoint(pod: KubeObject, label = pod.metadata?.name ?? ''): 
  * pod IP (which another pod may get next). A pod being deleted is not finished:
  * it runs, and is reachable, until its containers have stopped.
  */
-export function isFinished(pod: KubeObject): boolean {
-  const phase = obj(pod['status'])['phase'];
-  return phase === 'Succeeded' || phase === 'Failed';
-}
+export const isFinished = (pod: KubeObject): boolean => isPodTerminal(pod);
 
 /**
  * The matrix's pods: those of `namespace` (every namespace's when null) that
