@@ -187,6 +187,13 @@ const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Frida
 /** A uid as ls and ps show it (the images here name only root). */
 export const userName = (id: number) => (id === 0 ? 'root' : String(id));
 
+/** st_blocks (512-byte units) on the container's overlay: a file takes whole 4 KiB blocks, a directory one, a symlink none (its target is inline). */
+function blocksOf(e: FsEntry): number {
+  if (e.type === 'dir') return 8;
+  if (e.type === 'link') return 0;
+  return Math.ceil(e.content.byteLength / 4096) * 8;
+}
+
 /** busybox `ls -l`'s line for one entry (a symlink's size is its target's length, shown after `->`). */
 function longLine(e: FsEntry, name: string, mtime: Date): string {
   const size = e.type === 'file' ? e.content.byteLength : e.type === 'link' ? encoder.encode(e.target).byteLength : 4096;
@@ -196,10 +203,11 @@ function longLine(e: FsEntry, name: string, mtime: Date): string {
 }
 
 /**
- * busybox ls: -l long lines, -a every name (`.` and `..` too), -A all but
- * those (a name starting with `.` is hidden otherwise), -L symlinks
- * followed. A symlink named on the command line is followed unless -l
- * shows it (or a trailing slash names its directory).
+ * busybox ls: -l long lines (a directory's after its `total`, the KiB its
+ * entries take), -a every name (`.` and `..` too), -A all but those (a name
+ * starting with `.` is hidden otherwise), -L symlinks followed. A symlink
+ * named on the command line is followed unless -l shows it (or a trailing
+ * slash names its directory).
  */
 const ls: Tool = (args, ctx) => {
   const flags = new Set<string>();
@@ -239,14 +247,21 @@ const ls: Tool = (args, ctx) => {
   dirArgs.forEach((d, i) => {
     const dir = resolvePath(ctx.cwd, d);
     if (paths.length > 1) ctx.out(`${fileArgs.length || i ? '\n' : ''}${d}:\n`);
-    if (flags.has('a')) {
-      ctx.out(line(dir, '.', true) + '\n');
-      ctx.out(line(parentOf(dir), '..', true) + '\n');
-    }
+    const listed: [path: string, name: string, follow: boolean][] = flags.has('a') ? [[dir, '.', true], [parentOf(dir), '..', true]] : [];
     for (const n of children(ctx.files, dir)) {
       if (n.startsWith('.') && !flags.has('a') && !flags.has('A')) continue;
-      ctx.out(line(dir === '/' ? `/${n}` : `${dir}/${n}`, n, flags.has('L')) + '\n');
+      listed.push([dir === '/' ? `/${n}` : `${dir}/${n}`, n, flags.has('L')]);
     }
+    if (long) {
+      // calculate_blocks: the 512-byte blocks plus one, halved (KiB, rounded up).
+      let blocks = 1;
+      for (const [path, , follow] of listed) {
+        const e = stat(path, follow);
+        if (e) blocks += blocksOf(e);
+      }
+      ctx.out(`total ${blocks >> 1}\n`);
+    }
+    for (const [path, name, follow] of listed) ctx.out(line(path, name, follow) + '\n');
   });
   return code;
 };

@@ -31,7 +31,7 @@ describe('mv', () => {
 describe('chmod', () => {
   check([
     ['octal and symbolic modes, then the script runs', 'chmod +x /app/run.sh && /app/run.sh && chmod 640 /app/a.txt && chmod g-r,o+w /app/a.txt && chmod u=rw,go= /app/conf/x.conf && ls -l /app/run.sh /app/a.txt /app/conf/x.conf | cut -c1-10', { stdout: 'run\n-rwxr-xr-x\n-rw-----w-\n-rw-------\n' }],
-    ['-R and a bad mode and a missing file', 'chmod -R 700 /app && ls -l /app | cut -c1-10; chmod q+x /app; chmod 700 /nope', { stdout: '-rwx------\ndrwx------\n-rwx------\n', stderr: "chmod: invalid mode 'q+x'\nchmod: /nope: No such file or directory\n", code: 1 }],
+    ['-R and a bad mode and a missing file', 'chmod -R 700 /app && ls -l /app | cut -c1-10; chmod q+x /app; chmod 700 /nope', { stdout: 'total 12\n-rwx------\ndrwx------\n-rwx------\n', stderr: "chmod: invalid mode 'q+x'\nchmod: /nope: No such file or directory\n", code: 1 }],
   ]);
 });
 

@@ -112,6 +112,7 @@ describe('volumes following their sources', () => {
     const first = dir(started);
     expect(first).toMatch(/^\.\.\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d\.\d+$/);
     expect(await sh('ls -la /etc/config')).toBe([
+      'total 12',
       `drwxrwxrwx    2 root     root          4096 ${date()} .`,
       `drwxr-xr-x    2 root     root          4096 ${date()} ..`,
       `drwxr-xr-x    2 root     root          4096 ${date()} ${first}`,
@@ -122,9 +123,9 @@ describe('volumes following their sources', () => {
     ].join('\n'));
     // Without -a the dot entries are hidden; the files themselves are in the timestamped directory, with the volume's modes.
     expect(await sh('ls /etc/config; readlink /etc/config/..data; readlink /etc/config/mode; readlink -f /etc/config/mode; cat /etc/config/mode; echo')).toBe(`app.properties\nmode\n${first}\n..data/mode\n/etc/config/${first}/mode\nfast\n`);
-    expect(await sh('ls -lL /etc/creds; ls -l /etc/creds/..data/ | cut -c1-10; cat /etc/creds/..data/password; echo')).toBe(`-r--------    1 root     root             3 ${date()} password\n-r--------\none\n`);
+    expect(await sh('ls -lL /etc/creds; ls -l /etc/creds/..data/ | cut -c1-10; cat /etc/creds/..data/password; echo')).toBe(`total 4\n-r--------    1 root     root             3 ${date()} password\ntotal 4\n-r--------\none\n`);
     // The root of a secret's volume is tmpfs's (sticky, world-writable); a subPath mount is the file itself.
-    expect(await sh('ls -la /etc/creds | head -1; ls -l /etc/mode')).toBe(`drwxrwxrwt    2 root     root          4096 ${date()} .\n-rw-r--r--    1 root     root             4 ${date()} /etc/mode\n`);
+    expect(await sh('ls -la /etc/creds | sed -n 2p; ls -l /etc/mode')).toBe(`drwxrwxrwt    2 root     root          4096 ${date()} .\n-rw-r--r--    1 root     root             4 ${date()} /etc/mode\n`);
     // find lists the symlinks without following them; tar archives them as symlinks (what kubectl cp gets); cp follows one it is given.
     expect(await sh('find /etc/config; find /etc/config -type l')).toBe([
       '/etc/config', `/etc/config/${first}`, `/etc/config/${first}/app.properties`, `/etc/config/${first}/mode`, '/etc/config/..data', '/etc/config/app.properties', '/etc/config/mode',
@@ -147,6 +148,7 @@ describe('volumes following their sources', () => {
     const second = dir(synced);
     expect(second).not.toBe(first);
     expect(await sh('ls -la /etc/config')).toBe([
+      'total 12',
       `drwxrwxrwx    2 root     root          4096 ${date()} .`,
       `drwxr-xr-x    2 root     root          4096 ${date()} ..`,
       `drwxr-xr-x    2 root     root          4096 ${date()} ${second}`,
