@@ -1,5 +1,6 @@
 /** Real kubectl 1.32 exec into the pods of a Node host started with --simulated-nodes=1 --tls: what the container sees, over WebSockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,24 @@ describe('kubectl exec into a simulated pod', () => {
     // A configMap volume is read-only: tar cannot write there, and kubectl says how the command ended.
     const refused = await kubectl(['cp', join(local, 'hostname'), 'web:/etc/config/hostname']);
     expect(refused).toMatchObject({ code: 1, stderr: "tar: can't open 'hostname': Read-only file system\ncommand terminated with exit code 1\n" });
+  });
+
+  it('kubectl cp carries bytes that are not UTF-8 both ways unchanged, and exec passes them on stdout', async () => {
+    const local = mkdtempSync(join(tmpdir(), 'kubesim-cp-bin-'));
+    // Every byte value, then a pseudo-random stretch long enough to span several WebSocket frames.
+    let seed = 11;
+    const bytes = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), Buffer.from(Array.from({ length: 200_000 }, () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 255))]);
+    writeFileSync(join(local, 'blob.bin'), bytes);
+    expect(await kubectl(['cp', join(local, 'blob.bin'), 'web:/tmp/blob.bin'])).toMatchObject({ code: 0, stderr: '' });
+    expect((await kubectl(['exec', 'web', '--', 'sh', '-c', 'wc -c < /tmp/blob.bin'])).stdout.trim()).toBe(String(bytes.length));
+    expect((await kubectl(['cp', 'web:/tmp/blob.bin', join(local, 'back.bin')])).code).toBe(0);
+    expect(readFileSync(join(local, 'back.bin')).equals(bytes)).toBe(true);
+    // kubectl exec's stdout as bytes (the host runs in this process: the child is awaited, never waited for synchronously).
+    const child = spawn('kubectl', ['exec', 'web', '--', 'cat', '/tmp/blob.bin'], { env: { ...process.env, HOME: t.home, KUBECONFIG: t.host.kubeconfigPath } });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
   });
 
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {

@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { isProcessStream, type ExecStreamSession, type LineSession, type ProcessStreamSession } from '../../src/core/http/upgrade';
 import { ttyLineDiscipline } from '../../src/core/util/ttyLineDiscipline';
 import { acceptWebSocket, isWebSocketRequest, offeredProtocols, refuseUpgrade } from './websocket';
+import { ByteTextDecoder, decodeBytes, encodeText } from '../../src/core/simulation/byteText';
 
 /** What the kubelet's streaming server negotiates, newest first. */
 export const channelProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'];
@@ -47,11 +48,13 @@ export function serveExecStream(session: ExecStreamSession | ProcessStreamSessio
 function serveProcessStream(session: ProcessStreamSession, protocol: string, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
   const { options } = session;
   let finished = false;
+  // Bytes are the process's text without loss (a binary kubectl cp), a character split between frames included.
+  const stdinText = new ByteTextDecoder();
   const send = (channel: number, data: Uint8Array) => ws.send(Buffer.concat([Buffer.from([channel]), data]));
   const ws = acceptWebSocket(incoming, socket, head, protocol, {
     message(data) {
       if (!data.length || finished) return;
-      if (data[0] === stdinChannel) attached.input(data.subarray(1).toString('utf8'));
+      if (data[0] === stdinChannel) attached.input(stdinText.decode(data.subarray(1)));
       else if (data[0] === closeChannel && protocol === 'v5.channel.k8s.io' && data[1] === stdinChannel) attached.closeInput();
     },
     closed: () => {
@@ -61,7 +64,7 @@ function serveProcessStream(session: ProcessStreamSession, protocol: string, inc
   });
   send(options.stdout ? stdoutChannel : options.stderr ? stderrChannel : errorChannel, new Uint8Array());
   const attached = session.attach((stream, text) => {
-    if (!finished) send(stream === 1 ? stdoutChannel : stderrChannel, encoder.encode(text));
+    if (!finished) send(stream === 1 ? stdoutChannel : stderrChannel, encodeText(text));
   });
   void attached.done.then((status) => {
     if (finished) return;
@@ -75,6 +78,7 @@ function serveProcessStream(session: ProcessStreamSession, protocol: string, inc
 function serveCommand(session: ExecStreamSession, protocol: string, incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
   const { options } = session;
   const stdin: Buffer[] = [];
+  const lineText = new ByteTextDecoder();
   let started = false;
   let finished = false;
   // The client gone or the command ended from the terminal (^C): a process still running stops.
@@ -90,10 +94,10 @@ function serveCommand(session: ExecStreamSession, protocol: string, incoming: In
   const start = () => {
     if (started) return;
     started = true;
-    void session.run(Buffer.concat(stdin).toString('utf8'), gone.signal).then(
+    void session.run(decodeBytes(Buffer.concat(stdin)), gone.signal).then(
       (result) => {
-        if (options.stdout && result.stdout) send(stdoutChannel, encoder.encode(result.stdout));
-        if (options.stderr && result.stderr) send(stderrChannel, encoder.encode(result.stderr));
+        if (options.stdout && result.stdout) send(stdoutChannel, encodeText(result.stdout));
+        if (options.stderr && result.stderr) send(stderrChannel, encodeText(result.stderr));
         finish(result.status);
       },
       (err: unknown) => finish({ metadata: {}, status: 'Failure', message: `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 }),
@@ -102,11 +106,11 @@ function serveCommand(session: ExecStreamSession, protocol: string, incoming: In
   const write = (stdout: string, stderr: string) => {
     if (options.tty) {
       const merged = (stdout + stderr).replace(/\r?\n/g, '\r\n');
-      if (merged) send(stdoutChannel, encoder.encode(merged));
+      if (merged) send(stdoutChannel, encodeText(merged));
       return;
     }
-    if (options.stdout && stdout) send(stdoutChannel, encoder.encode(stdout));
-    if (options.stderr && stderr) send(stderrChannel, encoder.encode(stderr));
+    if (options.stdout && stdout) send(stdoutChannel, encodeText(stdout));
+    if (options.stderr && stderr) send(stderrChannel, encodeText(stderr));
   };
   const lines = session.shell ? lineDiscipline(session.shell, options.tty, write, (code) => finish(session.statusFor(code))) : undefined;
   const ws = acceptWebSocket(incoming, socket, head, protocol, {
@@ -114,7 +118,7 @@ function serveCommand(session: ExecStreamSession, protocol: string, incoming: In
       if (!data.length || finished) return;
       const channel = data[0]!;
       if (channel === stdinChannel) {
-        if (lines) lines.input(data.subarray(1).toString('utf8'));
+        if (lines) lines.input(lineText.decode(data.subarray(1)));
         else if (options.tty && data.includes(0x03, 1)) finish(session.statusFor(130));
         // A terminal's ^D is the end of input.
         else if (options.tty && data.includes(0x04, 1)) {

@@ -18,6 +18,7 @@ import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
 import { kill, ps } from './processTools';
 import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
+import { decodeBytes, encodeText } from './byteText';
 
 /** strerror(EROFS): a write to a configMap, secret, downwardAPI or projected volume, or a readOnly mount. */
 export const erofs = 'Read-only file system';
@@ -67,7 +68,6 @@ export interface ToolContext {
 export type Tool = (args: string[], ctx: ToolContext) => number | Run<number>;
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** An absolute, normalized path from one relative to cwd. */
 export function resolvePath(cwd: string, p: string): string {
@@ -90,7 +90,7 @@ export function writeFile(files: Map<string, FsEntry>, path: string, text: strin
   if (e?.type === 'dir') return 'Is a directory';
   if (files.get(parentOf(path))?.type !== 'dir') return 'nonexistent directory';
   if (isReadOnly(files, path)) return erofs;
-  const bytes = encoder.encode(text);
+  const bytes = encodeText(text);
   if (append && e?.type === 'file') {
     const joined = new Uint8Array(e.content.length + bytes.length);
     joined.set(e.content);
@@ -103,7 +103,7 @@ export function writeFile(files: Map<string, FsEntry>, path: string, text: strin
 /** A file's text, or undefined when it is not a file. */
 export function readFile(files: ReadonlyMap<string, FsEntry>, path: string): string | undefined {
   const e = files.get(path);
-  return e?.type === 'file' ? decoder.decode(e.content) : undefined;
+  return e?.type === 'file' ? decodeBytes(e.content) : undefined;
 }
 
 /** All of a tool's standard input. */
@@ -130,7 +130,7 @@ function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => st
     } else if (e.type !== 'file') {
       ctx.err(`${ctx.name}: read error: Is a directory\n`);
       failed = true;
-    } else texts.push({ name: f, text: decoder.decode(e.content) });
+    } else texts.push({ name: f, text: decodeBytes(e.content) });
   }
   return { texts, failed };
 }
@@ -281,7 +281,7 @@ function* cat(args: string[], ctx: ToolContext): Run<number> {
     } else if (e.type !== 'file') {
       ctx.err('cat: read error: Is a directory\n');
       code = 1;
-    } else ctx.out(decoder.decode(e.content));
+    } else ctx.out(decodeBytes(e.content));
   }
   return code;
 }
@@ -597,7 +597,7 @@ function* tail(args: string[], ctx: ToolContext): Run<number> {
   if (!follow || !names.length || (failed && !retry && !texts.some((t) => t.name !== '-'))) return failed ? 1 : 0;
   // busybox polls each file every -s seconds (1 by default) and prints what was added since.
   const period = Math.max(0, Number(o.values.get('s') ?? 1)) * 1000;
-  const sizes = new Map(names.map((f) => [f, encoder.encode(texts.find((t) => t.name === f)?.text ?? '').length]));
+  const sizes = new Map(names.map((f) => [f, encodeText(texts.find((t) => t.name === f)?.text ?? '').length]));
   let last = names.length > 1 ? names[names.length - 1] : undefined;
   const opened = new Set(texts.map((t) => t.name));
   for (;;) {
@@ -621,7 +621,7 @@ function* tail(args: string[], ctx: ToolContext): Run<number> {
       if (e.content.length === from) continue;
       if (names.length > 1 && last !== f) ctx.out(`\n==> ${f} <==\n`);
       last = f;
-      ctx.out(decoder.decode(e.content.slice(from)));
+      ctx.out(decodeBytes(e.content.slice(from)));
     }
   }
 }
@@ -638,7 +638,7 @@ function* wc(args: string[], ctx: ToolContext): Run<number> {
     ctx.out(nums.join(' ') + (name ? ` ${name}` : '') + '\n');
   };
   for (const t of texts) {
-    const counts = { l: (t.text.match(/\n/g) ?? []).length, w: t.text.split(/\s+/).filter(Boolean).length, c: encoder.encode(t.text).length };
+    const counts = { l: (t.text.match(/\n/g) ?? []).length, w: t.text.split(/\s+/).filter(Boolean).length, c: encodeText(t.text).length };
     totals.l += counts.l;
     totals.w += counts.w;
     totals.c += counts.c;

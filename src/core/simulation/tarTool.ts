@@ -12,6 +12,7 @@
  * Symlinks are archived as symlinks (type 2), as tar does without -h.
  */
 import type { FsEntry } from './containerView';
+import { decodeBytes, encodeText } from './byteText';
 import { children, erofs, parentOf, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
 import { isReadOnly, lstat } from './containerFiles';
 
@@ -386,13 +387,13 @@ function create(o: Options, ctx: ToolContext, base: string): number {
       return 1;
     }
     ctx.files.set(archivePath, { type: 'file', content: bytes, mode: 0o644 });
-  } else ctx.out(decoder.decode(bytes));
+  } else ctx.out(decodeBytes(bytes));
   if (failed) ctx.err('tar: error exit delayed from previous errors\n');
   return failed ? 1 : 0;
 }
 
 function* archiveBytes(o: Options, ctx: ToolContext): Run<Uint8Array | undefined> {
-  if (o.file === '-') return encoder.encode(yield* readAll(ctx));
+  if (o.file === '-') return encodeText(yield* readAll(ctx));
   const e = ctx.files.get(resolvePath(ctx.cwd, o.file));
   if (e?.type === 'file') return e.content;
   ctx.err(`tar: can't open '${o.file}': ${e ? 'Is a directory' : 'No such file or directory'}\n`);
@@ -413,7 +414,7 @@ function extract(o: Options, ctx: ToolContext, base: string, members: Member[]):
     }
     if (o.verbose) ctx.out(`${name}\n`);
     if (o.toStdout) {
-      if (m.type === 'file') ctx.out(decoder.decode(m.content));
+      if (m.type === 'file') ctx.out(decodeBytes(m.content));
       continue;
     }
     const path = resolvePath(base, name);
