@@ -13,6 +13,7 @@ import type { ContainerView, FsEntry } from './containerView';
 import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
+import { checksumTools } from './checksumTools';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
@@ -1352,4 +1353,5 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['wget', wget],
   ['whoami', whoami],
   ['yes', yes],
+  ...checksumTools,
 ]);

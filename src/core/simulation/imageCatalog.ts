@@ -12,7 +12,7 @@ import { node as nodeInterpreter, python as pythonInterpreter } from './interpre
 import { strftime } from './containerTools';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
-const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
+const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
 /** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, kill, nc, netstat, nslookup, ping, ps, wget; no curl). */
 const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */
