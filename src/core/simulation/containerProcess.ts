@@ -23,11 +23,18 @@ export interface ProcessOutput {
   text: string;
 }
 
+/** How a process ended: its code, when, and the kernel's reason when it killed it (`OOMKilled`). */
+export interface ProcessExit {
+  code: number;
+  at: number;
+  reason?: 'OOMKilled';
+}
+
 export interface ProcessAdvance {
   /** What it wrote since the last call, in order. */
   output: ProcessOutput[];
   /** Its exit, once it happened (then in every later answer too). */
-  exit?: { code: number; at: number };
+  exit?: ProcessExit;
   /** The time it has run to: `until`, or earlier when the step budget stopped it. */
   reached: number;
 }
@@ -158,7 +165,7 @@ class VirtualProcess implements ContainerProcess {
   private waiting: Effect | undefined;
   private wake = 0;
   private begun = false;
-  private exited: { code: number; at: number } | undefined;
+  private exited: ProcessExit | undefined;
   private out: ProcessOutput[] = [];
   private pending: { text: string; at: number }[] = [];
   private buffered = '';
@@ -316,7 +323,7 @@ class VirtualProcess implements ContainerProcess {
         break;
       }
       if (r.done) {
-        this.exited = { code: r.value & 255, at: this.clock };
+        this.exited = { code: r.value & 255, at: this.clock, ...(this.host.exitReason ? { reason: this.host.exitReason } : {}) };
         this.waiting = undefined;
         break;
       }

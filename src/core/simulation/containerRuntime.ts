@@ -13,7 +13,7 @@
  * then; what it wrote is revealed only once the clock passes its time.
  */
 import type { KubeObject } from '../api/types';
-import { observeAheadMs, type ContainerProcess, type ProcessOutput } from './containerProcess';
+import { observeAheadMs, type ContainerProcess, type ProcessExit, type ProcessOutput } from './containerProcess';
 import { startExec } from './containerExec';
 import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
 import { asReader, type FileStore, type StoreRunner } from './fileStore';
@@ -68,7 +68,7 @@ export interface ContainerStatusView {
   /** runc could not start the process. */
   error?: string;
   /** Its exit, when it exits (at may be after now: it is known in advance). */
-  exit?: { code: number; at: number };
+  exit?: ProcessExit;
   /** When to look again: the process has run only to there. */
   checkAt?: number;
 }
@@ -130,7 +130,7 @@ let nextRank = 0;
 
 export class RecordedProcess implements StoreRunner {
   readonly log: LogEntry[] = [];
-  exit?: { code: number; at: number };
+  exit?: ProcessExit;
   /** When it was stopped (killed): it writes nothing after. */
   stoppedAt?: number;
   private seq = 0;

@@ -7,7 +7,7 @@
  * its programs (containerExec.ts) against this view.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
-import { parseQuantity, type Quantity } from '../api/quantity';
+import { parseQuantity, quantityMilliValue, type Quantity } from '../api/quantity';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { nodeCapacity } from './nodes';
 import { imageFor, type SimulatedImage } from './image';
@@ -37,6 +37,15 @@ export interface ContainerView {
   network?: PodNetwork;
   /** Its volume mounts: a shared volume's files are not in `files` but in the volume's (containerFiles.ts). */
   mounts?: VolumeMount[];
+  /** memory.max of its cgroup: the container's memory limit in bytes (absent: none), which the kernel's OOM killer enforces. */
+  memoryLimitBytes?: number;
+}
+
+/** The container's memory limit in bytes, rounded up as the kubelet sets memory.max. */
+function memoryLimitOf(container: Record<string, unknown>): number | undefined {
+  const limits = field(container, 'resources', 'limits');
+  const q = parseQuantity(isObject(limits) ? limits['memory'] : undefined);
+  return q ? Number((quantityMilliValue(q) + 999n) / 1000n) : undefined;
 }
 
 /**
@@ -532,5 +541,6 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     ...(podIP ? { podIP } : {}),
     ...(field(pod, 'spec', 'hostNetwork') === true ? { hostNetwork: true } : {}),
   };
-  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}), ...(mounts.length ? { mounts } : {}) };
+  const memoryLimitBytes = memoryLimitOf(container);
+  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}), ...(mounts.length ? { mounts } : {}), ...(memoryLimitBytes !== undefined ? { memoryLimitBytes } : {}) };
 }

@@ -32,6 +32,18 @@ export interface ImageProgramRun {
   interpreter?: (io: InterpreterIo) => Run<number>;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */
   exec?: { argv: readonly string[]; notFound: string };
+  /** It grew past the container's memory limit at its start: the kernel's OOM killer ends it (exitCode 137, reason OOMKilled). */
+  oomKilled?: boolean;
+  /** Running until stopped, it ignores SIGTERM (a PID 1 without a handler): only the SIGKILL after the grace period ends it. */
+  ignoresTerm?: boolean;
+  /** It works for a while, then writes `output` and exits with exitCode (a load generator's --timeout). */
+  endsAfter?: { ms: number; output: { stream: 1 | 2; text: string }[] };
+}
+
+/** What a program uses while it runs: cpu in nanocores, memory in bytes (what `kubectl top` then shows, within the limits). */
+export interface ProgramDemand {
+  cpuNano?: bigint;
+  memoryBytes?: bigint;
 }
 
 /** What an image program sees beside its arguments and environment. */
@@ -43,11 +55,15 @@ export interface ImageProgramContext {
   podIP?: string;
   /** The container's files as they are at a time (what a server sends from its document root). */
   files?: (at: number) => ReadonlyMap<string, FsEntry>;
+  /** The container's memory limit in bytes, as its cgroup enforces it; absent: none. */
+  memoryLimitBytes?: number;
 }
 
 /** One of the image's own programs, at its path in the image. */
 export interface ImageProgram {
   run(args: readonly string[], env: ReadonlyMap<string, string>, context: ImageProgramContext): ImageProgramRun;
+  /** What it uses with these arguments, when it is a load of its own (a stress tool); absent: a program's idle use. */
+  demand?(args: readonly string[]): ProgramDemand;
 }
 
 export interface SimulatedImage {

@@ -10,6 +10,7 @@ import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
 import { strftime } from './containerTools';
+import { stress, vishStress } from './stressPrograms';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
@@ -424,7 +425,21 @@ const curl: Repository = {
   },
 };
 
-const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl];
+/** The load generator of the docs' memory task: stress 1.0.4 on Alpine. */
+const polinuxStress: Repository = {
+  names: ['docker.io/polinux/stress'],
+  publishes: (tag) => tag === 'latest' || tag === '1.0.4',
+  image: () => image({ entrypoint: ['/usr/local/bin/stress'], cmd: [], tools: alpineTools, programs: programs([['/usr/local/bin/stress', stress]]) }),
+};
+
+/** The load generator of the docs' cpu task: a Go binary in an image of its own (no shell). */
+const vishStressRepo: Repository = {
+  names: ['docker.io/vish/stress'],
+  publishes: (tag) => tag === 'latest',
+  image: () => image({ entrypoint: ['/stress', '-logtostderr'], cmd: [], tools: [], programs: programs([['/stress', vishStress]]) }),
+};
+
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */

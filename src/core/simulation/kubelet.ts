@@ -191,7 +191,7 @@ function terminatedState(end: ContainerStatusView, running: Obj, containerID: un
   if (end.error !== undefined) return { exitCode: 128, reason: 'StartError', message: end.error, startedAt: '1970-01-01T00:00:00Z', finishedAt: formatTime(new Date(nowMs)), containerID };
   if (!end.exit || nowMs < end.exit.at) return undefined;
   const exitCode = end.exit.code;
-  return { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: running['startedAt'], finishedAt: formatTime(new Date(end.exit.at)), containerID };
+  return { exitCode, reason: end.exit.reason ?? (exitCode === 0 ? 'Completed' : 'Error'), startedAt: running['startedAt'], finishedAt: formatTime(new Date(end.exit.at)), containerID };
 }
 
 /** VolumeMountStatus: a read-only mount is not made recursively read-only unless asked (and the runtime cannot). */

@@ -129,4 +129,23 @@ describe('metrics.k8s.io on simulated nodes', () => {
     const pods = await t.request('GET', '/api/v1/namespaces/default/pods', { headers: { accept: protobuf } });
     expect([pods.status, pods.headers.get('content-type')]).toEqual([200, protobuf]);
   });
+
+  it("the docs' resource tasks: stress holds its --vm-bytes, vish/stress is throttled to its cpu limit, and a container allocating past its memory limit is OOMKilled into CrashLoopBackOff", async () => {
+    t = await newTestServer({ simulatedNodes: 1 });
+    const s = t;
+    const stress = (name: string, memory: { requests: string; limits: string }, args: string[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: `${name}-ctr`, image: 'polinux/stress', resources: { requests: { memory: memory.requests }, limits: { memory: memory.limits } }, command: ['stress'], args }] } });
+    expect((await s.json('POST', `${ns}/pods`, { body: stress('memory-demo', { requests: '100Mi', limits: '200Mi' }, ['--vm', '1', '--vm-bytes', '150M', '--vm-hang', '1']) })).status).toBe(201);
+    expect((await s.json('POST', `${ns}/pods`, { body: stress('memory-demo-2', { requests: '50Mi', limits: '100Mi' }, ['--vm', '1', '--vm-bytes', '250M', '--vm-hang', '1']) })).status).toBe(201);
+    const cpuDemo = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'cpu-demo' }, spec: { containers: [{ name: 'cpu-demo-ctr', image: 'vish/stress', resources: { limits: { cpu: '1' }, requests: { cpu: '0.5' } }, args: ['-cpus', '2'] }] } };
+    expect((await s.json('POST', `${ns}/pods`, { body: cpuDemo })).status).toBe(201);
+    await running(s, 'memory-demo');
+    await running(s, 'cpu-demo');
+    const usage = async (name: string) => (await eventually(async () => await s.json('GET', `${metricsPath}/namespaces/default/pods/${name}`), (r) => r.status === 200, `${name} metrics`)).body.containers[0].usage;
+    expect(await usage('memory-demo')).toEqual({ cpu: '0', memory: '151Mi' });
+    // Two cores asked for, one allowed: CFS throttles it to its limit.
+    expect((await usage('cpu-demo')).cpu).toBe('1');
+    const status = await eventually(async () => (await s.json('GET', `${ns}/pods/memory-demo-2`)).body.status, (st) => st?.containerStatuses?.[0]?.lastState?.terminated !== undefined, 'the OOM kill');
+    expect(status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 137, reason: 'OOMKilled' });
+    expect(status.containerStatuses[0].state.waiting?.reason ?? status.containerStatuses[0].state.terminated?.reason).toMatch(/^(CrashLoopBackOff|OOMKilled)$/);
+  });
 });

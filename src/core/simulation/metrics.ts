@@ -3,8 +3,11 @@
  * simulated kubelets: a pod's cpu and memory come from its annotations
  * `kubesim.io/cpu-usage` and `kubesim.io/memory-usage` (a quantity for the
  * whole pod, split over its containers in proportion to their requests), or
- * default to a small fixed share of each container's requests. A node uses
- * what its running pods use plus a fixed system overhead.
+ * from what a container's program says it uses (a load generator's
+ * `demand`: `stress --vm 1 --vm-bytes 150M`), cpu within the container's
+ * limit as CFS throttles it, or default to a small fixed share of each
+ * container's requests. A node uses what its running pods use plus a fixed
+ * system overhead.
  *
  * Only a Running pod whose containers all run has metrics, as metrics-server
  * drops pods it has no complete sample of.
@@ -12,6 +15,8 @@
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import { formatQuantity, parseQuantity, quantityMilliValue, type Quantity } from '../api/quantity';
 import { specOf, statusOf } from '../controllers/controllerUtils';
+import { containerArgv } from './containerProcess';
+import { imageFor, type ProgramDemand } from './image';
 
 /** Pod annotations scripting usage: quantities for the whole pod (`800m`, `200Mi`). */
 export const cpuUsageAnnotation = 'kubesim.io/cpu-usage';
@@ -48,6 +53,24 @@ export function containerRequest(container: Record<string, unknown>, resource: '
   return resource === 'cpu' ? nanoOf(q) : bytesOf(q);
 }
 
+/** A container's limit of the resource in its usage unit, when it has one. */
+function containerLimit(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint | undefined {
+  const resources = isObject(container['resources']) ? container['resources'] : {};
+  const q = parseQuantity(isObject(resources['limits']) ? resources['limits'][resource] : undefined);
+  return q ? (resource === 'cpu' ? nanoOf(q) : bytesOf(q)) : undefined;
+}
+
+/** What the container's program uses when it is a load of its own: its image's program's demand for its argv. */
+function programDemand(container: Record<string, unknown>): ProgramDemand | undefined {
+  const image = imageFor(typeof container['image'] === 'string' ? container['image'] : '');
+  if (!image.programs.size) return undefined;
+  const argv = containerArgv(container, image, new Map());
+  const name = argv[0];
+  if (!name) return undefined;
+  const path = name.startsWith('/') ? name : [...image.programs.keys()].find((p) => p.endsWith(`/${name}`));
+  return path ? image.programs.get(path)?.demand?.(argv.slice(1)) : undefined;
+}
+
 /** A pod-wide amount shared by the containers in proportion to their requests (evenly when none requests any); the remainder to the first. */
 function split(total: bigint, weights: bigint[]): bigint[] {
   const sum = weights.reduce((a, b) => a + b, 0n);
@@ -81,7 +104,13 @@ export function podUsage(pod: KubeObject): ContainerUsage[] | undefined {
   };
   const cpu = usage('cpu', cpuUsageAnnotation, idleCpuNano);
   const memory = usage('memory', memoryUsageAnnotation, idleMemoryBytes);
-  return containers.map((c, i) => ({ name: String(c['name']), cpuNano: cpu[i]!, memoryBytes: memory[i]! }));
+  return containers.map((c, i) => {
+    const demand = annotations[cpuUsageAnnotation] === undefined || annotations[memoryUsageAnnotation] === undefined ? programDemand(c) : undefined;
+    const cpuLimit = containerLimit(c, 'cpu');
+    const cpuNano = annotations[cpuUsageAnnotation] === undefined && demand?.cpuNano !== undefined ? (cpuLimit !== undefined && demand.cpuNano > cpuLimit ? cpuLimit : demand.cpuNano) : cpu[i]!;
+    const memoryBytes = annotations[memoryUsageAnnotation] === undefined && demand?.memoryBytes !== undefined ? demand.memoryBytes : memory[i]!;
+    return { name: String(c['name']), cpuNano, memoryBytes };
+  });
 }
 
 /** A node's usage: its pods' with metrics, plus the overhead. */

@@ -38,6 +38,8 @@ export interface ProcessHost {
    * time (the host's start) it is replayed, and what it did then it did in the host's previous run.
    */
   replayedUntil?: number;
+  /** The kernel killed it for a reason of its own: its memory outgrew the container's limit. */
+  exitReason?: 'OOMKilled';
 }
 
 /** Where a descriptor writes. */

@@ -66,8 +66,19 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     const hosts = readFile(host.files, '/etc/hosts') ?? '';
     const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
     const files = host.files;
-    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at) });
+    const limit = host.view.memoryLimitBytes;
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at), ...(limit !== undefined ? { memoryLimitBytes: limit } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
+    if (run.oomKilled) {
+      // The cgroup's OOM killer takes the whole container (memory.oom.group): SIGKILL.
+      host.exitReason = 'OOMKilled';
+      return 137;
+    }
+    if (run.endsAfter) {
+      yield { kind: 'sleep', ms: run.endsAfter.ms };
+      for (const o of run.endsAfter.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
+      return run.exitCode ?? 0;
+    }
     if (run.exec?.argv.length) {
       // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
       const next = lookUp(host, run.exec.argv[0]!, env.get('PATH') ?? '', cwd);
@@ -91,8 +102,8 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
         } : l.respond;
         net!.cluster.listen({ podUID: net!.podUID, container: net!.container, startedAt: net!.startedAt, port: l.port, since: host.now(), owner: host.files, respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
       }
-      // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0).
-      host.termExit = 0;
+      // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0), unless it has no handler.
+      if (!run.ignoresTerm) host.termExit = 0;
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
