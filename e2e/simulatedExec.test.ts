@@ -139,6 +139,15 @@ describe('kubectl exec into a simulated pod', () => {
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
   });
 
+  it('"Get a Shell to a Running Container": in nginx, apt-get update then install curl and procps, the page changed and fetched from localhost', async () => {
+    expect((await kubectl(['run', 'shell-demo', '--image=nginx:1.27'])).code).toBe(0);
+    await eventually(async () => (await kubectl(['get', 'pod', 'shell-demo', '-o', 'jsonpath={.status.phase}'])).stdout, (p) => p === 'Running', 'nginx running');
+    expect(await kubectl(['exec', 'shell-demo', '--', 'curl', 'http://localhost/'])).toMatchObject({ code: 1, stderr: expect.stringContaining('executable file not found in $PATH') });
+    const installed = await kubectl(['exec', 'shell-demo', '--', 'bash', '-c', "apt-get update > /dev/null && apt-get install -y curl procps > /dev/null && echo 'Hello shell demo' > /usr/share/nginx/html/index.html && curl -s http://localhost/ && which ps"]);
+    expect(installed).toMatchObject({ code: 0, stdout: 'Hello shell demo\n/usr/bin/ps\n' });
+    expect((await kubectl(['exec', 'shell-demo', '--', 'cat', '/etc/os-release'])).stdout).toMatch(/^PRETTY_NAME="Debian GNU\/Linux 12 \(bookworm\)"\n/);
+  });
+
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {
     const ps = await kubectl(['exec', 'web', '--', 'ps']);
     expect(ps.code).toBe(0);

@@ -14,6 +14,8 @@ import type { PodNetwork } from './clusterNetwork';
 import { curl, httpd, nc, nslookup, wget } from './networkTools';
 import { tar } from './tarTool';
 import { checksumTools } from './checksumTools';
+import { alpineOs, apk, aptGet, debianOs } from './packageTools';
+import { lookUp } from './programLookup';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
@@ -319,6 +321,27 @@ const id: Tool = (_args, ctx) => {
   const named = (n: number) => (n === 0 ? '0(root)' : String(n));
   ctx.out(`uid=${named(ctx.view.uid)} gid=${named(ctx.view.gid)} groups=${ctx.view.groups.map(named).join(',')}\n`);
   return 0;
+};
+
+/** busybox which: the path each command runs from on PATH (-a: every one); 1 when one is not found. */
+const which: Tool = (args, ctx) => {
+  const all = args.includes('-a');
+  let code = 0;
+  for (const name of args.filter((a) => a !== '-a')) {
+    const path = ctx.env.get('PATH') ?? '';
+    const dirs = name.includes('/') ? [''] : path.split(':');
+    let found = false;
+    for (const dir of dirs) {
+      const hit = lookUp(ctx, dir ? `${dir.replace(/\/$/, '')}/${name}` : name, path, ctx.cwd);
+      if ('path' in hit) {
+        ctx.out(`${hit.path}\n`);
+        found = true;
+        if (!all) break;
+      }
+    }
+    if (!found) code = 1;
+  }
+  return code;
 };
 
 const whoami: Tool = (_args, ctx) => {
@@ -1351,7 +1374,12 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['uniq', uniq],
   ['wc', wc],
   ['wget', wget],
+  ['which', which],
   ['whoami', whoami],
   ['yes', yes],
   ...checksumTools,
+  // The package managers of the image's distribution (Debian's when it names none).
+  ['apt-get', (a, ctx) => aptGet(a, ctx, ctx.view.image.os ?? debianOs)],
+  ['apt', (a, ctx) => aptGet(a, ctx, ctx.view.image.os ?? debianOs)],
+  ['apk', (a, ctx) => apk(a, ctx, ctx.view.image.os ?? alpineOs)],
 ]);

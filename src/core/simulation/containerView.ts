@@ -14,6 +14,7 @@ import { imageFor, type SimulatedImage } from './image';
 import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, clusterDomain } from './clusterDns';
 import { atomicLayout } from './atomicWriter';
+import { osRelease } from './packageTools';
 
 type Obj = Record<string, unknown>;
 
@@ -83,7 +84,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
@@ -474,6 +475,7 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   for (const d of ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
   for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
   for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
+  if (image.os) addFile(files, '/etc/os-release', text(osRelease(image.os)));
   for (const [p, content] of image.files ?? []) addFile(files, p, text(content));
   addFile(files, '/etc/hosts', text(hostsFile(pod, hostname)));
   addFile(files, '/etc/hostname', text(hostname + '\n'));

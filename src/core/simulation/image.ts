@@ -10,6 +10,7 @@ import { catalogImage } from './imageCatalog';
 import type { FsEntry } from './containerView';
 import type { Run } from './containerTools';
 import type { InterpreterIo } from './interpreterRepl';
+import type { ImageOs } from './packageTools';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -81,6 +82,8 @@ export interface SimulatedImage {
   programs: ReadonlyMap<string, ImageProgram>;
   /** Files of its own (a web root's pages), by absolute path: their text, mode 0644. */
   files?: ReadonlyMap<string, string>;
+  /** The distribution it is built on (its /etc/os-release, its package manager's mirror and release). */
+  os?: ImageOs;
 }
 
 /** An image kubesim knows nothing of: every tool, no entrypoint, nothing of its own. */

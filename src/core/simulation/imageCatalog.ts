@@ -11,15 +11,16 @@ import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
 import { strftime } from './containerTools';
 import { stress, vishStress } from './stressPrograms';
+import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
-const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'whoami', 'yes'];
+const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mv', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'yes'];
 /** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, kill, nc, netstat, nslookup, ping, ps, wget; no curl). */
 const busyboxTools = [...coreTools, 'httpd', 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */
-const alpineTools = [...coreTools, 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
+const alpineTools = [...coreTools, 'apk', 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Debian and Ubuntu's coreutils, grep, sed, dash as sh and bash (no wget, curl or nslookup in the slim images). */
-const debianTools = [...coreTools, 'bash'];
+const debianTools = [...coreTools, 'apt', 'apt-get', 'bash'];
 const dockerPath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 interface Repository {
@@ -78,7 +79,9 @@ const listening = (listens: NonNullable<ImageProgramRun['listens']>, output: Ima
 const programs = (entries: [string, ImageProgram][]): ReadonlyMap<string, ImageProgram> => new Map(entries);
 
 function image(config: Partial<SimulatedImage> & Pick<SimulatedImage, 'cmd'>): SimulatedImage {
-  return { entrypoint: [], workingDir: '', env: [['PATH', dockerPath]], programs: new Map(), ...config };
+  // The distribution: Alpine's or Debian's by the tools it has, unless the repository names its release.
+  const os = config.os ?? (config.tools?.includes('apk') ? alpineOs : config.tools?.includes('apt-get') ? debianOs : undefined);
+  return { entrypoint: [], workingDir: '', env: [['PATH', dockerPath]], programs: new Map(), ...config, ...(os ? { os } : {}) };
 }
 
 // ---- base images ----
@@ -92,21 +95,32 @@ const busybox: Repository = {
 const alpine: Repository = {
   names: ['docker.io/library/alpine'],
   publishes: tagGrammar(['latest', 'edge'], within([3, 3], () => 23, () => 6), []),
-  image: () => image({ cmd: ['/bin/sh'], tools: alpineTools }),
+  image: (tag) => {
+    const v = /^(3\.\d+)(\.\d+)?$/.exec(tag ?? '');
+    return image({ cmd: ['/bin/sh'], tools: alpineTools, ...(v ? { os: { id: 'alpine', version: v[2] ? tag! : `${v[1]}.0` } } : {}) });
+  },
 };
 
+const ubuntuReleases: ReadonlyArray<readonly [string, string]> = [['14.04', 'trusty'], ['16.04', 'xenial'], ['18.04', 'bionic'], ['20.04', 'focal'], ['22.04', 'jammy'], ['24.04', 'noble'], ['24.10', 'oracular'], ['25.04', 'plucky']];
+const debianReleases: ReadonlyArray<readonly [string, string]> = [['9', 'stretch'], ['10', 'buster'], ['11', 'bullseye'], ['12', 'bookworm'], ['13', 'trixie']];
 const ubuntuCodenames = ['trusty', 'xenial', 'bionic', 'focal', 'jammy', 'noble', 'oracular', 'plucky'];
 const ubuntu: Repository = {
   names: ['docker.io/library/ubuntu'],
   publishes: (tag) => ['latest', 'rolling', 'devel', ...ubuntuCodenames].includes(tag) || /^(1[4-9]|2[0-5])\.(04|10)$/.test(tag) || new RegExp(`^(${ubuntuCodenames.join('|')})-20\\d{6}(\\.\\d+)?$`).test(tag),
-  image: () => image({ cmd: ['/bin/bash'], tools: debianTools }),
+  image: (tag) => {
+    const release = ubuntuReleases.find(([version, codename]) => tag?.startsWith(codename) || tag?.startsWith(version));
+    return image({ cmd: ['/bin/bash'], tools: debianTools, os: release ? { id: 'ubuntu', version: release[0], codename: release[1] } : ubuntuOs });
+  },
 };
 
 const debianCodenames = ['stretch', 'buster', 'bullseye', 'bookworm', 'trixie', 'sid', 'stable', 'oldstable', 'testing', 'unstable'];
 const debian: Repository = {
   names: ['docker.io/library/debian'],
   publishes: (tag) => tag === 'latest' || tagGrammar(debianCodenames, within([9, 13], () => 11), ['slim'], false)(tag) || new RegExp(`^(${debianCodenames.join('|')})(-slim)?-20\\d{6}$`).test(tag),
-  image: () => image({ cmd: ['bash'], tools: debianTools }),
+  image: (tag) => {
+    const release = debianReleases.find(([version, codename]) => tag?.startsWith(codename) || tag === version || tag?.startsWith(`${version}-`) || tag?.startsWith(`${version}.`));
+    return image({ cmd: ['bash'], tools: debianTools, os: release ? { id: 'debian', version: release[0], codename: release[1] } : debianOs });
+  },
 };
 
 // ---- servers ----

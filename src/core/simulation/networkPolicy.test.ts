@@ -10,6 +10,7 @@ import type { KubeObject } from '../api/types';
 import { t0, testView } from './container.test-data';
 import { ClusterNetwork, type PodNetwork } from './clusterNetwork';
 import { startProcess } from './containerProcess';
+import { catalogImage } from './imageCatalog';
 import { judgeConnection, policyAllows, type Protocol } from './networkPolicy';
 
 const startedAt = '2026-11-28T17:18:10Z';
@@ -67,8 +68,8 @@ function podNetwork(name: string): PodNetwork {
 }
 
 /** Runs `sh -c script` in a pod's container from t0 for up to an hour. */
-function runIn(name: string, script: string) {
-  const view = { ...testView({ files: { '/etc/resolv.conf': resolvConf, '/etc/hosts': '127.0.0.1\tlocalhost\n' } }), network: podNetwork(name) };
+function runIn(name: string, script: string, image?: string) {
+  const view = { ...testView({ files: { '/etc/resolv.conf': resolvConf, '/etc/hosts': '127.0.0.1\tlocalhost\n' }, ...(image ? { image: catalogImage(image)! } : {}) }), network: podNetwork(name) };
   const start = startProcess(view, ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
   if (!start.started) throw new Error(start.error);
   const r = start.process.advance(t0 + 3_600_000, 1_000_000);
@@ -185,6 +186,15 @@ describe('egress', () => {
     expect(runIn('client', 'nslookup web.default.svc.cluster.local')).toMatchObject({ code: 0 });
     net.apply('networkpolicies', policy('egress', { policyTypes: ['Egress'], egress: [{ ports: [{ port: 53, protocol: 'TCP' }] }] }));
     expect(runIn('client', 'nslookup web.default.svc.cluster.local')).toMatchObject({ code: 1, exitAt: 5000 });
+  });
+
+  it("a package manager cannot resolve its mirror when egress drops DNS: apt-get update's Temporary failure resolving, apk's temporary error", () => {
+    net.apply('networkpolicies', policy('default-deny-egress', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'] }));
+    const update = runIn('client', 'apt-get update', 'debian:bookworm');
+    expect(update.stdout).toContain("Err:1 http://deb.debian.org/debian bookworm InRelease\n  Temporary failure resolving 'deb.debian.org'\n");
+    expect(update.stderr).toContain('W: Some index files failed to download. They have been ignored, or old ones used instead.\n');
+    expect(runIn('client', 'apk add curl', 'alpine:3.21')).toMatchObject({ stderr: expect.stringMatching(/^WARNING: fetching https:\/\/dl-cdn\.alpinelinux\.org\/alpine\/v3\.21\/main: temporary error \(try again later\)\n[\s\S]*ERROR: unable to select packages:\n  curl \(no such package\):\n/), code: 1 });
+    expect(runIn('frontend', 'apk add curl', 'alpine:3.21')).toMatchObject({ code: 0 });
   });
 
   it('a policy stored without policyTypes isolates for egress when it has egress rules; both ends must allow a connection', () => {

@@ -19,7 +19,7 @@ export type Program = { kind: 'tool'; name: string } | { kind: 'shell'; name: Sh
 export type Found = { path: string; program: Program } | { error: 'not found' | 'no such file' | 'permission denied' } | { error: 'exec format error'; path: string };
 
 /** What an executable file at path runs: a tool in its place on PATH, the image's program, a `#!` script; undefined: nothing kubesim can run. */
-function programAt(host: ProcessHost, path: string): Program | undefined {
+function programAt(host: Pick<ProcessHost, 'files' | 'view'>, path: string): Program | undefined {
   if (host.view.image.programs.has(path)) return { kind: 'image', path };
   const base = path.slice(path.lastIndexOf('/') + 1);
   const text = readFile(host.files, path) ?? '';
@@ -37,7 +37,7 @@ function programAt(host: ProcessHost, path: string): Program | undefined {
 }
 
 /** Finds a command as execvp and Go's exec.LookPath do: a path as it is, a bare name on PATH. */
-export function lookUp(host: ProcessHost, name: string, path: string, cwd: string): Found {
+export function lookUp(host: Pick<ProcessHost, 'files' | 'view'>, name: string, path: string, cwd: string): Found {
   const executable = (p: string) => {
     const e = host.files.get(p);
     return e?.type === 'file' && (e.mode & 0o111) !== 0;
