@@ -141,24 +141,28 @@ export function formatQuantity(q: Quantity): string {
   return neg ? `-${body}` : body;
 }
 
+/** The canonical text of a quantity given as JSON after `round`, memoized by its text; the input text when it does not parse. */
+function memoizedFormat(cache: Map<string, string>, value: unknown, round: (q: Quantity) => Quantity): string {
+  const text = String(value);
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const q = parseQuantity(value);
+  const out = q ? formatQuantity(round(q)) : text;
+  if (cache.size >= cacheLimit) cache.clear();
+  cache.set(text, out);
+  return out;
+}
+
 const canonical = new Map<string, string>();
+const milliCanonical = new Map<string, string>();
 
 /**
  * The canonical text of a quantity given as JSON (what a decode and encode
  * round trip through resource.Quantity stores), or the input text when it does not parse.
  */
 export function canonicalQuantity(value: unknown): string {
-  const text = String(value);
-  const hit = canonical.get(text);
-  if (hit !== undefined) return hit;
-  const q = parseQuantity(value);
-  const out = q ? formatQuantity(q) : text;
-  if (canonical.size >= cacheLimit) canonical.clear();
-  canonical.set(text, out);
-  return out;
+  return memoizedFormat(canonical, value, (q) => q);
 }
-
-const milliCanonical = new Map<string, string>();
 
 /**
  * What SetDefaults_ResourceList stores for a quantity given as JSON: rounded
@@ -166,14 +170,7 @@ const milliCanonical = new Map<string, string>();
  * the input text when it does not parse.
  */
 export function canonicalMilliQuantity(value: unknown): string {
-  const text = String(value);
-  const hit = milliCanonical.get(text);
-  if (hit !== undefined) return hit;
-  const q = parseQuantity(value);
-  const out = q ? formatQuantity(roundUpQuantity(q, -3)) : text;
-  if (milliCanonical.size >= cacheLimit) milliCanonical.clear();
-  milliCanonical.set(text, out);
-  return out;
+  return memoizedFormat(milliCanonical, value, (q) => roundUpQuantity(q, -3));
 }
 
 /** Whether a JSON value may hold a Quantity (a string or a number): what canonicalQuantity rewrites. */

@@ -8,6 +8,8 @@
  * without such surrogates encodes as TextEncoder encodes it.
  */
 
+import { concatBytes } from '../util/bytes';
+
 const strict = new TextDecoder('utf-8', { fatal: true });
 const lenient = new TextDecoder();
 const encoder = new TextEncoder();
@@ -72,14 +74,7 @@ export function encodeText(text: string): Uint8Array {
   }
   const rest = encoder.encode(text.slice(from));
   parts.push(rest);
-  size += rest.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts, size + rest.length);
 }
 
 /**

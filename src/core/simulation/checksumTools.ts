@@ -10,7 +10,7 @@ import { md5, sha1 } from '@noble/hashes/legacy';
 import { sha256, sha512 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { encodeText } from './byteText';
-import { readAll, resolvePath, type Run, type Tool, type ToolContext } from './containerTools';
+import { letterFlags, readAll, resolvePath, type Run, type Tool, type ToolContext } from './containerTools';
 
 type Hash = (data: Uint8Array) => Uint8Array;
 
@@ -26,19 +26,9 @@ function* inputBytes(ctx: ToolContext, name: string): Run<Uint8Array | string> {
 function checksum(tool: string, hash: Hash): Tool {
   const hexLength = hash(new Uint8Array()).length * 2;
   return function* (args: string[], ctx: ToolContext): Run<number> {
-    const flags = new Set<string>();
-    const names: string[] = [];
-    for (const a of args) {
-      if (a.startsWith('-') && a.length > 1) {
-        for (const f of a.slice(1)) {
-          if (!'csw'.includes(f)) {
-            ctx.err(`${tool}: unrecognized option: ${f}\n`);
-            return 1;
-          }
-          flags.add(f);
-        }
-      } else names.push(a);
-    }
+    const parsed = letterFlags(args, 'csw', ctx);
+    if (!parsed) return 1;
+    const { flags, operands: names } = parsed;
     if (!names.length) names.push('-');
     let code = 0;
     if (!flags.has('c')) {

@@ -138,6 +138,30 @@ function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => st
   return { texts, failed };
 }
 
+/**
+ * Letter flags anywhere among the operands (`ls /tmp -la`), as busybox's
+ * getopt permutes them; a letter not in `allowed` is reported as busybox
+ * does (`<tool>: unrecognized option: x`) and undefined returned.
+ */
+export function letterFlags(args: readonly string[], allowed: string, ctx: ToolContext): { flags: Set<string>; operands: string[] } | undefined {
+  const flags = new Set<string>();
+  const operands: string[] = [];
+  for (const a of args) {
+    if (!a.startsWith('-') || a.length === 1) {
+      operands.push(a);
+      continue;
+    }
+    for (const f of a.slice(1)) {
+      if (!allowed.includes(f)) {
+        ctx.err(`${ctx.name}: unrecognized option: ${f}\n`);
+        return undefined;
+      }
+      flags.add(f);
+    }
+  }
+  return { flags, operands };
+}
+
 /** Splits leading options (`-abc`, `-n 5`) from operands; `--` ends them. */
 export function options(args: string[], withValue = ''): { flags: Set<string>; values: Map<string, string>; rest: string[]; bad?: string } {
   const flags = new Set<string>();
@@ -213,19 +237,9 @@ function longLine(e: FsEntry, name: string, mtime: Date): string {
  * slash names its directory).
  */
 const ls: Tool = (args, ctx) => {
-  const flags = new Set<string>();
-  const paths: string[] = [];
-  for (const a of args) {
-    if (a.startsWith('-') && a.length > 1) {
-      for (const f of a.slice(1)) {
-        if (!'laAL1'.includes(f)) {
-          ctx.err(`ls: unrecognized option: ${f}\n`);
-          return 1;
-        }
-        flags.add(f);
-      }
-    } else paths.push(a);
-  }
+  const parsed = letterFlags(args, 'laAL1', ctx);
+  if (!parsed) return 1;
+  const { flags, operands: paths } = parsed;
   const long = flags.has('l');
   const stat = (path: string, follow: boolean) => (follow ? ctx.files.get(path) : lstat(ctx.files, path));
   if (!paths.length) paths.push('.');

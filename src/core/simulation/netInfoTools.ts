@@ -7,7 +7,7 @@
  * the pod's IP in its node's /24 and the gateway at .1 of it.
  */
 import type { Tool, ToolContext } from './containerTools';
-import { readFile } from './containerTools';
+import { letterFlags, readFile } from './containerTools';
 
 /** The /etc/hosts entry naming `name` (its address and names, the canonical one first), as gethostbyname finds it. */
 function hostsEntries(ctx: ToolContext, name: string): { ip: string; names: string[] }[] {
@@ -145,19 +145,12 @@ const pad = (text: string, width: number) => text.padEnd(width);
  * none); -p shows `-`, as for a socket whose process it cannot read.
  */
 export const netstat: Tool = (args, ctx) => {
-  const flags = new Set<string>();
-  for (const a of args) {
-    if (!a.startsWith('-')) {
-      ctx.err(`netstat: unrecognized argument: ${a}\n`);
-      return 1;
-    }
-    for (const f of a.slice(1)) {
-      if (!'tulnapwxe'.includes(f)) {
-        ctx.err(`netstat: unrecognized option: ${f}\n`);
-        return 1;
-      }
-      flags.add(f);
-    }
+  const parsed = letterFlags(args, 'tulnapwxe', ctx);
+  if (!parsed) return 1;
+  const { flags, operands } = parsed;
+  if (operands.length) {
+    ctx.err(`netstat: unrecognized argument: ${operands[0]}\n`);
+    return 1;
   }
   const listening = flags.has('l') || flags.has('a');
   const which = flags.has('a') ? 'servers and established' : flags.has('l') ? 'only servers' : 'w/o servers';

@@ -15,6 +15,7 @@ import type { FsEntry } from './containerView';
 import { decodeBytes, encodeText } from './byteText';
 import { children, erofs, parentOf, readAll, resolvePath, strftime, type Run, type ToolContext } from './containerTools';
 import { isReadOnly, lstat } from './containerFiles';
+import { concatBytes } from '../util/bytes';
 
 const block = 512;
 const encoder = new TextEncoder();
@@ -218,15 +219,6 @@ function memberBlocks(m: Member): Uint8Array[] {
   return out;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 const fieldText = (h: Uint8Array, at: number, width: number): string => {
   const end = h.subarray(at, at + width).indexOf(0);
@@ -376,7 +368,7 @@ function create(o: Options, ctx: ToolContext, base: string): number {
     }
     add(path, strip(operand.replace(/\/+$/, '') || '/', false));
   }
-  const bytes = concat([...members.flatMap(memberBlocks), new Uint8Array(2 * block)]);
+  const bytes = concatBytes([...members.flatMap(memberBlocks), new Uint8Array(2 * block)]);
   if (archivePath) {
     if (isReadOnly(ctx.files, archivePath)) {
       ctx.err(`tar: can't open '${o.file}': ${erofs}\n`);

@@ -15,6 +15,7 @@ import type { Serializer } from '../serializers/types';
 import type { RequestScope } from './scope';
 import type { ResourceType } from '../../registry/types';
 import { queryOf } from '../queryParams';
+import { concatBytes } from '../../util/bytes';
 
 /** kube-apiserver's default --max-request-body-bytes (3 MiB). */
 export const maxRequestBodyBytes = 3 * 1024 * 1024;
@@ -45,13 +46,7 @@ export async function readBody(request: Request): Promise<Uint8Array> {
   }
   // A body that came in one chunk (an in-process Request's) is that chunk: no copy.
   if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
 
 export function protobufFor(scope: RequestScope): boolean {

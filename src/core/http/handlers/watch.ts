@@ -39,6 +39,7 @@ import type { RequestScope } from './scope';
 import { customResourceInfo } from '../../apiextensions/resources';
 import { selectionFrom } from './selection';
 import { tableOptions } from './transform';
+import { concatBytes } from '../../util/bytes';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -279,7 +280,7 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
       sizes.push(bytes.byteLength);
       size += bytes.byteLength;
     }
-    return { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concat(parts, size), sizes: countSizes(sizes) };
+    return { count: parts.length, bytes: parts.length === 1 ? parts[0]! : concatBytes(parts, size), sizes: countSizes(sizes) };
   };
   /**
    * The same run in JSON, written from the events' stored texts into one
@@ -356,11 +357,11 @@ export async function watchResource(scope: RequestScope): Promise<Response> {
         }
         if (!first) break;
         let chunk = first;
-        if (parts && !shared) chunk = concat(parts, size);
+        if (parts && !shared) chunk = concatBytes(parts, size);
         else if (parts) {
           // A run of events is the same bytes for every such watcher: concatenated once, by the first to write it.
           const key = chunkKey + (firstEvent!.revision - 1);
-          chunk = lastEvent!.recall<Uint8Array>(key) ?? lastEvent!.remember(key, concat(parts, size));
+          chunk = lastEvent!.recall<Uint8Array>(key) ?? lastEvent!.remember(key, concatBytes(parts, size));
         }
         // The stream asks again (pull sets wanted) once its reader waits for more.
         wanted = false;
@@ -424,15 +425,6 @@ function countSizes(sizes: readonly number[]): number[] {
   return pairs;
 }
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
-}
 
 /** The object as the negotiated representation: a one-row Table (kubectl get -w) or partial metadata. */
 function represent(obj: KubeObject, rep: Representation, scope: RequestScope, withColumns: boolean): unknown {

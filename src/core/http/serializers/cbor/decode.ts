@@ -10,6 +10,7 @@
  */
 import { maxNestingDepth } from '../json';
 import { hexOfBytes } from '../../../util/hex';
+import { concatBytes } from '../../../util/bytes';
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8');
@@ -114,13 +115,7 @@ class In {
       if (n < 0) throw new CborDecodeError('cbor: nested indefinite-length string');
       chunks.push(this.stringBytes(major, n));
     }
-    const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let off = 0;
-    for (const c of chunks) {
-      out.set(c, off);
-      off += c.length;
-    }
-    return out;
+    return concatBytes(chunks);
   }
 
   text(major: number, bytes: Uint8Array): string {
