@@ -69,10 +69,10 @@ export const PARTS: Part[] = [
   // (stored CRDs are served before the first answer), the service account controller (default ServiceAccounts exist
   // before it), ClusterRole aggregation (started with RBAC), kube-apiserver's APIService autoregistration and local
   // availability (run before the first answer, as /readyz waits for them), the leader elector, the informer and work
-  // queue they share and the controller names stay in the core.
+  // queue they share and the controller names stay in the core. The containers' checksum tools bring their hashes.
   {
     name: 'controllers',
-    test: /[\\/]src[\\/]core[\\/](?:controllers[\\/](?!(?:crd|serviceAccount|clusterRoleAggregation|autoregister|apiServiceAvailable|leaderElection|informer|workqueue|names)\.ts$)\w+\.ts$|simulation[\\/]\w+\.ts$|util[\\/](?:cronSchedule|zonedTime)\.ts$)/,
+    test: /[\\/](?:src[\\/]core[\\/](?:controllers[\\/](?!(?:crd|serviceAccount|clusterRoleAggregation|autoregister|apiServiceAvailable|leaderElection|informer|workqueue|names)\.ts$)\w+\.ts$|simulation[\\/]\w+\.ts$|util[\\/](?:cronSchedule|zonedTime)\.ts$)|node_modules[\\/]@noble[\\/])/,
   },
   // X.509 and PKCS#10 (CSR validation, the signer, the cluster CA's first generation).
   { name: 'x509', test: under('node_modules/@peculiar', 'node_modules/tsyringe', 'node_modules/reflect-metadata', 'node_modules/asn1js', 'node_modules/pvtsutils', 'node_modules/pvutils') },
