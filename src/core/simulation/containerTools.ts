@@ -16,6 +16,7 @@ import { tar } from './tarTool';
 import { checksumTools } from './checksumTools';
 import { alpineOs, apk, aptGet, debianOs } from './packageTools';
 import { lookUp } from './programLookup';
+import { freeOutput, nodeCpus } from './cgroupFiles';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
@@ -334,6 +335,21 @@ const printenv: Tool = (args, ctx) => {
 const id: Tool = (_args, ctx) => {
   const named = (n: number) => (n === 0 ? '0(root)' : String(n));
   ctx.out(`uid=${named(ctx.view.uid)} gid=${named(ctx.view.gid)} groups=${ctx.view.groups.map(named).join(',')}\n`);
+  return 0;
+};
+
+/** busybox free: the node's memory (the kernel's /proc/meminfo), in KiB unless -b, -m or -g. */
+const free: Tool = (args, ctx) => {
+  const parsed = letterFlags(args, 'bkmgh', ctx);
+  if (!parsed) return 1;
+  const f = parsed.flags;
+  ctx.out(freeOutput(f.has('b') ? 'b' : f.has('m') ? 'm' : f.has('g') ? 'g' : 'k'));
+  return 0;
+};
+
+/** nproc: the CPUs the process may run on, which is every CPU of the node: a cpu limit is a quota, not an affinity. */
+const nproc: Tool = (_args, ctx) => {
+  ctx.out(`${nodeCpus}\n`);
   return 0;
 };
 
@@ -1389,6 +1405,8 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['wc', wc],
   ['wget', wget],
   ['which', which],
+  ['free', free],
+  ['nproc', nproc],
   ['whoami', whoami],
   ['yes', yes],
   ...checksumTools,

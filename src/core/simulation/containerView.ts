@@ -15,6 +15,7 @@ import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, clusterDomain } from './clusterDns';
 import { atomicLayout } from './atomicWriter';
 import { osRelease } from './packageTools';
+import { cgroupFiles, meminfo } from './cgroupFiles';
 
 type Obj = Record<string, unknown>;
 
@@ -84,7 +85,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'free', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'nproc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
@@ -476,6 +477,9 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
   for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
   if (image.os) addFile(files, '/etc/os-release', text(osRelease(image.os)));
+  // The container's cgroup (its limits) and the kernel's view of the node.
+  for (const [p, content] of cgroupFiles(container)) addFile(files, p, text(content));
+  addFile(files, '/proc/meminfo', text(meminfo()), 0o444);
   for (const [p, content] of image.files ?? []) addFile(files, p, text(content));
   addFile(files, '/etc/hosts', text(hostsFile(pod, hostname)));
   addFile(files, '/etc/hostname', text(hostname + '\n'));

@@ -47,7 +47,7 @@ interface Package {
 const debianPackages: Record<string, Package> = {
   curl: { version: '7.88.1-10+deb12u12', commands: ['/usr/bin/curl'], size: [315, 500] },
   wget: { version: '1.21.3-1+b2', commands: ['/usr/bin/wget'], size: [984, 3573] },
-  procps: { version: '2:4.0.2-3', commands: ['/usr/bin/ps', '/usr/bin/kill'], size: [709, 2389] },
+  procps: { version: '2:4.0.2-3', commands: ['/usr/bin/ps', '/usr/bin/kill', '/usr/bin/free'], size: [709, 2389] },
   'iputils-ping': { version: '3:20221126-1+deb12u1', commands: ['/usr/bin/ping'], size: [47, 121] },
   'bind9-dnsutils': { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/nslookup'], size: [403, 1132] },
   dnsutils: { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/nslookup'], size: [403, 1132] },
