@@ -178,6 +178,19 @@ describe('network tools', () => {
     );
   });
 
+  it('dig: the full answer as BIND prints it, +short, +search, -x, an NXDOMAIN with the SOA, a headless Service and an ExternalName, a server that does not answer', () => {
+    const full = runIn('client', 'dig web.default.svc.cluster.local');
+    expect(full.code).toBe(0);
+    expect(full.stdout).toMatch(/^\n; <<>> DiG 9\.18\.33-1~deb12u2-Debian <<>> web\.default\.svc\.cluster\.local\n;; global options: \+cmd\n;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: \d+\n;; flags: qr aa rd; QUERY: 1, ANSWER: 1, AUTHORITY: 0, ADDITIONAL: 1\n/);
+    expect(full.stdout).toContain(';; QUESTION SECTION:\n;web.default.svc.cluster.local.\t\tIN\tA\n\n;; ANSWER SECTION:\nweb.default.svc.cluster.local. 30 IN\tA\t10.96.100.10\n\n;; Query time: 0 msec\n;; SERVER: 10.96.0.10#53(10.96.0.10) (UDP)\n');
+    // dig asks a dotless name as it is unless +search; the resolver's list is then tried first.
+    expect(runIn('client', 'dig +short web; dig +short +search web; dig +short db.default.svc.cluster.local; dig +short ext.default.svc.cluster.local; dig -x 10.96.100.10 +short').stdout).toBe('10.96.100.10\n10.244.1.20\ndb.example.com.\nweb.default.svc.cluster.local.\n');
+    const missing = runIn('client', 'dig nope.default.svc.cluster.local');
+    expect(missing.stdout).toContain('status: NXDOMAIN');
+    expect(missing.stdout).toContain(';; AUTHORITY SECTION:\ncluster.local.\t\t30\tIN\tSOA\tns.dns.cluster.local. hostmaster.cluster.local. 1732896000 7200 1800 86400 30\n');
+    expect(runIn('client', 'dig @172.18.0.1 web')).toEqual({ stdout: ';; communications error to 172.18.0.1#53: timed out\n'.repeat(3) + '\n; <<>> DiG 9.18.33-1~deb12u2-Debian <<>> @172.18.0.1 web\n;; global options: +cmd\n;; no servers could be reached\n\n', stderr: '', code: 9, exitAt: 15_000 });
+  });
+
   it('wget: the body with -qO-, the connecting line and progress otherwise, saved files, and each failure', () => {
     serveHello('web-1');
     serveHello('web-2');

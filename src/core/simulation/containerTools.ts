@@ -17,6 +17,7 @@ import { checksumTools } from './checksumTools';
 import { alpineOs, apk, aptGet, debianOs } from './packageTools';
 import { lookUp } from './programLookup';
 import { freeOutput, nodeCpus } from './cgroupFiles';
+import { dig } from './digTool';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
@@ -1406,6 +1407,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['wget', wget],
   ['which', which],
   ['free', free],
+  ['dig', dig],
   ['nproc', nproc],
   ['whoami', whoami],
   ['yes', yes],

@@ -85,7 +85,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'free', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'nproc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dig', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'free', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'nproc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);

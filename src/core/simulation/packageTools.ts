@@ -49,8 +49,8 @@ const debianPackages: Record<string, Package> = {
   wget: { version: '1.21.3-1+b2', commands: ['/usr/bin/wget'], size: [984, 3573] },
   procps: { version: '2:4.0.2-3', commands: ['/usr/bin/ps', '/usr/bin/kill', '/usr/bin/free'], size: [709, 2389] },
   'iputils-ping': { version: '3:20221126-1+deb12u1', commands: ['/usr/bin/ping'], size: [47, 121] },
-  'bind9-dnsutils': { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/nslookup'], size: [403, 1132] },
-  dnsutils: { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/nslookup'], size: [403, 1132] },
+  'bind9-dnsutils': { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/dig', '/usr/bin/nslookup'], size: [403, 1132] },
+  dnsutils: { version: '1:9.18.33-1~deb12u2', commands: ['/usr/bin/dig', '/usr/bin/nslookup'], size: [403, 1132] },
   'netcat-openbsd': { version: '1.219-1', commands: ['/usr/bin/nc'], size: [41, 109] },
   'netcat-traditional': { version: '1.10-47', commands: ['/usr/bin/nc'], size: [66, 129] },
   iproute2: { version: '6.1.0-3', commands: ['/usr/sbin/ip', '/usr/bin/ip'], size: [1045, 3470] },
@@ -60,7 +60,7 @@ const debianPackages: Record<string, Package> = {
 /** What kubesim can install on Alpine. */
 const alpinePackages: Record<string, Package> = {
   curl: { version: '8.12.1-r1', commands: ['/usr/bin/curl'], size: [0, 0] },
-  'bind-tools': { version: '9.18.37-r0', commands: ['/usr/bin/nslookup'], size: [0, 0] },
+  'bind-tools': { version: '9.18.37-r0', commands: ['/usr/bin/dig', '/usr/bin/nslookup'], size: [0, 0] },
   procps: { version: '4.0.4-r2', commands: ['/bin/ps'], size: [0, 0] },
   iputils: { version: '20240905-r0', commands: ['/bin/ping'], size: [0, 0] },
   'netcat-openbsd': { version: '1.229.1-r0', commands: ['/usr/bin/nc'], size: [0, 0] },

@@ -1,0 +1,110 @@
+/**
+ * dig (BIND 9.18's, from bind9-dnsutils and Alpine's bind-tools) against the
+ * cluster DNS: `dig web.default.svc.cluster.local`, `dig +short ...`,
+ * `dig @10.96.0.10 ...`, `dig -x 10.96.0.1`, `+search` for the resolv.conf
+ * search list (which dig, unlike the resolver, does not use unless told).
+ * CoreDNS answers as the kubernetes plugin does (authoritative, TTL 30, the
+ * zone's SOA with an NXDOMAIN); a server that is not the cluster DNS, or one
+ * a NetworkPolicy keeps the queries from, times out three times.
+ */
+import { clusterDnsIP, clusterDomain, dnsQuery, dnsReverse, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { strftime, type Run, type ToolContext } from './containerTools';
+import { dnsReachable } from './networkTools';
+
+const version = '9.18.33-1~deb12u2-Debian';
+const ttl = 30;
+
+/** A stable query id for the question at the time (dig's is random; a replayed process must say the same). */
+const queryId = (name: string, at: number): number => [...name].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0) % 65536;
+
+/** A name's length on the wire: each label with its length byte, then the root. */
+const wireLength = (name: string): number => name.split('.').filter(Boolean).reduce((n, l) => n + l.length + 1, 1);
+
+const soa = `${clusterDomain}.\t\t${ttl}\tIN\tSOA\tns.dns.${clusterDomain}. hostmaster.${clusterDomain}. 1732896000 7200 1800 86400 ${ttl}`;
+
+interface Record_ {
+  name: string;
+  type: 'A' | 'CNAME' | 'PTR';
+  data: string;
+}
+
+function records(qname: string, answer: DnsAnswer, type: 'A' | 'AAAA' | 'PTR'): Record_[] {
+  if (answer.rcode === 'NXDOMAIN') return [];
+  const out: Record_[] = [];
+  if (answer.ptr) out.push({ name: qname, type: 'PTR', data: `${answer.ptr}.` });
+  if (answer.cname) out.push({ name: qname, type: 'CNAME', data: `${answer.cname}.` });
+  if (type === 'A') for (const ip of answer.addresses) out.push({ name: qname, type: 'A', data: ip });
+  return out;
+}
+
+export function* dig(args: string[], ctx: ToolContext): Run<number> {
+  let server: string | undefined;
+  let type: 'A' | 'AAAA' | 'PTR' = 'A';
+  let short = false;
+  let search = false;
+  let reverse: string | undefined;
+  let name: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('@')) server = a.slice(1);
+    else if (a === '+short') short = true;
+    else if (a === '+search') search = true;
+    else if (a.startsWith('+')) continue;
+    else if (a === '-x') reverse = args[++i];
+    else if (a === '-t') type = (args[++i] ?? 'A').toUpperCase() === 'AAAA' ? 'AAAA' : 'A';
+    else if (/^(a|aaaa)$/i.test(a) && name !== undefined) type = a.toUpperCase() as 'A' | 'AAAA';
+    else name ??= a;
+  }
+  if (reverse !== undefined) {
+    if (!isIPv4(reverse)) {
+      ctx.err(`dig: '${reverse}' is not a legal IPv4 address\n`);
+      return 1;
+    }
+    type = 'PTR';
+    name = `${reverse.split('.').reverse().join('.')}.in-addr.arpa`;
+  }
+  const conf = resolvConfOf(ctx.files);
+  const target = server ?? conf.nameservers[0] ?? '127.0.0.1';
+  const asked = name ?? '.';
+  const header = `\n; <<>> DiG ${version} <<>> ${args.join(' ')}\n;; global options: +cmd\n`;
+  yield { kind: 'observe' };
+  if (target !== clusterDnsIP || (ctx.network && !dnsReachable(ctx.network))) {
+    // Three tries of five seconds each, then dig gives up.
+    yield { kind: 'sleep', ms: 15_000 };
+    ctx.out(`;; communications error to ${target}#53: timed out\n`.repeat(3));
+    if (!short) ctx.out(`${header};; no servers could be reached\n\n`);
+    return 9;
+  }
+  const net = ctx.network!.cluster;
+  const question = name === undefined ? '' : name.replace(/\.$/, '');
+  // +search: the resolv.conf search list for a name with fewer dots than ndots, as the resolver would.
+  const candidates = search && !asked.endsWith('.') && question.split('.').length - 1 < conf.ndots ? [...conf.search.map((d) => `${question}.${d}`), question] : [question];
+  let qname = candidates[candidates.length - 1]!;
+  let answer: DnsAnswer = { rcode: 'NXDOMAIN' };
+  for (const c of candidates) {
+    const a = type === 'PTR' ? dnsReverse(net, reverse!) : dnsQuery(net, c, type);
+    qname = c;
+    answer = a;
+    if (a.rcode === 'NOERROR') break;
+  }
+  // A CNAME's target is looked up too when it is in the cluster's zone.
+  const rrs = records(qname, answer, type);
+  if (answer.rcode === 'NOERROR' && answer.cname && type === 'A') rrs.push(...records(answer.cname, dnsQuery(net, answer.cname, 'A'), 'A'));
+  if (short) {
+    for (const r of rrs) ctx.out(`${r.data}\n`);
+    return 0;
+  }
+  const at = ctx.now();
+  const authority = answer.rcode === 'NXDOMAIN' ? 1 : 0;
+  const size = 12 + wireLength(qname) + 4 + rrs.reduce((n, r) => n + 12 + (r.type === 'A' ? 4 : wireLength(r.data)), 0) + authority * 60 + 39;
+  let out = header;
+  out += `;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: ${answer.rcode}, id: ${queryId(qname, at)}\n`;
+  out += `;; flags: qr aa rd; QUERY: 1, ANSWER: ${rrs.length}, AUTHORITY: ${authority}, ADDITIONAL: 1\n;; WARNING: recursion requested but not available\n\n`;
+  out += `;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: 1232\n; COOKIE: ${queryId(qname, at + 1).toString(16).padStart(4, '0')}7c2d9e1f5a3b (echoed)\n`;
+  out += `;; QUESTION SECTION:\n;${qname}.\t\tIN\t${type}\n\n`;
+  if (rrs.length) out += `;; ANSWER SECTION:\n${rrs.map((r) => `${r.name}. ${ttl} IN\t${r.type}\t${r.data}`).join('\n')}\n\n`;
+  if (authority) out += `;; AUTHORITY SECTION:\n${soa}\n\n`;
+  out += `;; Query time: 0 msec\n;; SERVER: ${target}#53(${target}) (UDP)\n;; WHEN: ${strftime('%a %b %d %H:%M:%S UTC %Y', at)}\n;; MSG SIZE  rcvd: ${size}\n\n`;
+  ctx.out(out);
+  return 0;
+}
