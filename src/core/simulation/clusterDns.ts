@@ -94,6 +94,49 @@ export function dnsQuery(net: ClusterNetwork, qname: string, type: 'A' | 'AAAA')
   return nx;
 }
 
+/** An SRV record: priority, weight, port and target (a name without its final dot). */
+export interface SrvRecord {
+  priority: number;
+  weight: number;
+  port: number;
+  target: string;
+}
+
+/**
+ * CoreDNS's answer to an SRV question, as the kubernetes plugin gives it:
+ * `_<port>._<proto>.<service>.<namespace>.svc` for a named port (all ports
+ * when the name is the Service's alone), the Service's name as the target,
+ * or, for a headless Service, each ready endpoint's (its hostname or dashed
+ * address under the Service) at the endpoint's port; the weight shares 100
+ * between the records.
+ */
+export function dnsSrv(net: ClusterNetwork, qname: string): { rcode: 'NXDOMAIN' } | { rcode: 'NOERROR'; records: SrvRecord[] } {
+  const name = qname.toLowerCase().replace(/\.$/, '');
+  const zone = `.svc.${clusterDomain}`;
+  if (!name.endsWith(zone)) return { rcode: 'NXDOMAIN' };
+  const labels = name.slice(0, -zone.length).split('.');
+  const [portLabel, protoLabel] = labels.length === 4 ? [labels[0]!, labels[1]!] : [undefined, undefined];
+  if (labels.length !== 2 && !(labels.length === 4 && portLabel!.startsWith('_') && protoLabel!.startsWith('_'))) return { rcode: 'NXDOMAIN' };
+  const [svcName, ns] = labels.slice(-2) as [string, string];
+  const svc = net.service(ns, svcName);
+  if (!svc || field(svc, 'spec', 'type') === 'ExternalName') return { rcode: 'NXDOMAIN' };
+  const wanted = (p: Obj) => portLabel === undefined || (str(p['name']) === portLabel.slice(1) && (str(p['protocol']) || 'TCP').toLowerCase() === protoLabel!.slice(1));
+  const host = `${svcName}.${ns}.svc.${clusterDomain}`;
+  const records: Omit<SrvRecord, 'weight'>[] = [];
+  if (isHeadless(svc)) {
+    for (const e of readyEndpoints(net, svc)) {
+      for (const p of objectsOf(e.slice['ports']).filter(wanted)) {
+        if (typeof p['port'] === 'number') records.push({ priority: 0, port: p['port'], target: `${e.hostname || e.ip.replace(/\./g, '-')}.${host}` });
+      }
+    }
+  } else {
+    for (const p of objectsOf(field(svc, 'spec', 'ports')).filter(wanted)) if (typeof p['port'] === 'number') records.push({ priority: 0, port: p['port'], target: host });
+  }
+  if (!records.length) return portLabel === undefined ? { rcode: 'NOERROR', records: [] } : { rcode: 'NXDOMAIN' };
+  const weight = Math.floor(100 / records.length);
+  return { rcode: 'NOERROR', records: records.map((r) => ({ ...r, weight })) };
+}
+
 /** A PTR question for an address: a Service's ClusterIP or an endpoint's address. */
 export function dnsReverse(net: ClusterNetwork, ip: string): DnsAnswer {
   const svc = net.serviceByClusterIP(ip);

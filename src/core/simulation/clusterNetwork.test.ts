@@ -188,6 +188,12 @@ describe('network tools', () => {
     const missing = runIn('client', 'dig nope.default.svc.cluster.local');
     expect(missing.stdout).toContain('status: NXDOMAIN');
     expect(missing.stdout).toContain(';; AUTHORITY SECTION:\ncluster.local.\t\t30\tIN\tSOA\tns.dns.cluster.local. hostmaster.cluster.local. 1732896000 7200 1800 86400 30\n');
+    // SRV: a named port of a ClusterIP Service is the Service; a headless one's are its ready endpoints by hostname, the weight shared; targets' addresses come as additional records.
+    expect(runIn('client', 'dig +short SRV _http._tcp.web.default.svc.cluster.local; dig +short -t srv db.default.svc.cluster.local; dig +short SRV _nope._tcp.web.default.svc.cluster.local').stdout).toBe('0 100 80 web.default.svc.cluster.local.\n0 100 5432 db-0.db.default.svc.cluster.local.\n');
+    const srv = runIn('client', 'dig SRV _http._tcp.web.default.svc.cluster.local').stdout;
+    expect(srv).toContain(';; flags: qr aa rd; QUERY: 1, ANSWER: 1, AUTHORITY: 0, ADDITIONAL: 2\n');
+    expect(srv).toContain(';; ANSWER SECTION:\n_http._tcp.web.default.svc.cluster.local. 30 IN\tSRV\t0 100 80 web.default.svc.cluster.local.\n\n;; ADDITIONAL SECTION:\nweb.default.svc.cluster.local. 30 IN\tA\t10.96.100.10\n');
+    expect(runIn('client', 'nslookup -type=srv _http._tcp.web.default.svc.cluster.local').stdout).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\n_http._tcp.web.default.svc.cluster.local\tservice = 0 100 80 web.default.svc.cluster.local\n\n');
     expect(runIn('client', 'dig @172.18.0.1 web')).toEqual({ stdout: ';; communications error to 172.18.0.1#53: timed out\n'.repeat(3) + '\n; <<>> DiG 9.18.33-1~deb12u2-Debian <<>> @172.18.0.1 web\n;; global options: +cmd\n;; no servers could be reached\n\n', stderr: '', code: 9, exitAt: 15_000 });
   });
 

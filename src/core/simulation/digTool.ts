@@ -7,7 +7,7 @@
  * zone's SOA with an NXDOMAIN); a server that is not the cluster DNS, or one
  * a NetworkPolicy keeps the queries from, times out three times.
  */
-import { clusterDnsIP, clusterDomain, dnsQuery, dnsReverse, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { clusterDnsIP, clusterDomain, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { strftime, type Run, type ToolContext } from './containerTools';
 import { dnsReachable } from './networkTools';
 
@@ -22,13 +22,15 @@ const wireLength = (name: string): number => name.split('.').filter(Boolean).red
 
 const soa = `${clusterDomain}.\t\t${ttl}\tIN\tSOA\tns.dns.${clusterDomain}. hostmaster.${clusterDomain}. 1732896000 7200 1800 86400 ${ttl}`;
 
+type QueryType = 'A' | 'AAAA' | 'PTR' | 'SRV';
+
 interface Record_ {
   name: string;
-  type: 'A' | 'CNAME' | 'PTR';
+  type: 'A' | 'CNAME' | 'PTR' | 'SRV';
   data: string;
 }
 
-function records(qname: string, answer: DnsAnswer, type: 'A' | 'AAAA' | 'PTR'): Record_[] {
+function records(qname: string, answer: DnsAnswer, type: QueryType): Record_[] {
   if (answer.rcode === 'NXDOMAIN') return [];
   const out: Record_[] = [];
   if (answer.ptr) out.push({ name: qname, type: 'PTR', data: `${answer.ptr}.` });
@@ -37,9 +39,11 @@ function records(qname: string, answer: DnsAnswer, type: 'A' | 'AAAA' | 'PTR'): 
   return out;
 }
 
+const queryType = (t: string): QueryType => ({ AAAA: 'AAAA', SRV: 'SRV', PTR: 'PTR' } as Record<string, QueryType>)[t.toUpperCase()] ?? 'A';
+
 export function* dig(args: string[], ctx: ToolContext): Run<number> {
   let server: string | undefined;
-  let type: 'A' | 'AAAA' | 'PTR' = 'A';
+  let type: QueryType = 'A';
   let short = false;
   let search = false;
   let reverse: string | undefined;
@@ -51,8 +55,8 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
     else if (a === '+search') search = true;
     else if (a.startsWith('+')) continue;
     else if (a === '-x') reverse = args[++i];
-    else if (a === '-t') type = (args[++i] ?? 'A').toUpperCase() === 'AAAA' ? 'AAAA' : 'A';
-    else if (/^(a|aaaa)$/i.test(a) && name !== undefined) type = a.toUpperCase() as 'A' | 'AAAA';
+    else if (a === '-t') type = queryType(args[++i] ?? 'A');
+    else if (/^(a|aaaa|srv)$/i.test(a) && (name !== undefined || a.toUpperCase() === 'SRV')) type = queryType(a);
     else name ??= a;
   }
   if (reverse !== undefined) {
@@ -81,14 +85,23 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
   const candidates = search && !asked.endsWith('.') && question.split('.').length - 1 < conf.ndots ? [...conf.search.map((d) => `${question}.${d}`), question] : [question];
   let qname = candidates[candidates.length - 1]!;
   let answer: DnsAnswer = { rcode: 'NXDOMAIN' };
+  let rrs: Record_[] = [];
+  /** The targets' addresses, which an SRV answer carries in its additional section. */
+  let additional: Record_[] = [];
   for (const c of candidates) {
-    const a = type === 'PTR' ? dnsReverse(net, reverse!) : dnsQuery(net, c, type);
     qname = c;
-    answer = a;
-    if (a.rcode === 'NOERROR') break;
+    if (type === 'SRV') {
+      const srv = dnsSrv(net, c);
+      answer = srv.rcode === 'NXDOMAIN' ? srv : { rcode: 'NOERROR', addresses: [] };
+      rrs = srv.rcode === 'NXDOMAIN' ? [] : srv.records.map((r) => ({ name: c, type: 'SRV' as const, data: `${r.priority} ${r.weight} ${r.port} ${r.target}.` }));
+      additional = srv.rcode === 'NXDOMAIN' ? [] : [...new Set(srv.records.map((r) => r.target))].flatMap((t) => records(t, dnsQuery(net, t, 'A'), 'A'));
+    } else {
+      answer = type === 'PTR' ? dnsReverse(net, reverse!) : dnsQuery(net, c, type);
+      rrs = records(c, answer, type);
+    }
+    if (answer.rcode === 'NOERROR') break;
   }
   // A CNAME's target is looked up too when it is in the cluster's zone.
-  const rrs = records(qname, answer, type);
   if (answer.rcode === 'NOERROR' && answer.cname && type === 'A') rrs.push(...records(answer.cname, dnsQuery(net, answer.cname, 'A'), 'A'));
   if (short) {
     for (const r of rrs) ctx.out(`${r.data}\n`);
@@ -96,14 +109,15 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
   }
   const at = ctx.now();
   const authority = answer.rcode === 'NXDOMAIN' ? 1 : 0;
-  const size = 12 + wireLength(qname) + 4 + rrs.reduce((n, r) => n + 12 + (r.type === 'A' ? 4 : wireLength(r.data)), 0) + authority * 60 + 39;
+  const size = 12 + wireLength(qname) + 4 + [...rrs, ...additional].reduce((n, r) => n + 12 + (r.type === 'A' ? 4 : wireLength(r.data)), 0) + authority * 60 + 39;
   let out = header;
   out += `;; Got answer:\n;; ->>HEADER<<- opcode: QUERY, status: ${answer.rcode}, id: ${queryId(qname, at)}\n`;
-  out += `;; flags: qr aa rd; QUERY: 1, ANSWER: ${rrs.length}, AUTHORITY: ${authority}, ADDITIONAL: 1\n;; WARNING: recursion requested but not available\n\n`;
+  out += `;; flags: qr aa rd; QUERY: 1, ANSWER: ${rrs.length}, AUTHORITY: ${authority}, ADDITIONAL: ${1 + additional.length}\n;; WARNING: recursion requested but not available\n\n`;
   out += `;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: 1232\n; COOKIE: ${queryId(qname, at + 1).toString(16).padStart(4, '0')}7c2d9e1f5a3b (echoed)\n`;
   out += `;; QUESTION SECTION:\n;${qname}.\t\tIN\t${type}\n\n`;
   if (rrs.length) out += `;; ANSWER SECTION:\n${rrs.map((r) => `${r.name}. ${ttl} IN\t${r.type}\t${r.data}`).join('\n')}\n\n`;
   if (authority) out += `;; AUTHORITY SECTION:\n${soa}\n\n`;
+  if (additional.length) out += `;; ADDITIONAL SECTION:\n${additional.map((r) => `${r.name}. ${ttl} IN\t${r.type}\t${r.data}`).join('\n')}\n\n`;
   out += `;; Query time: 0 msec\n;; SERVER: ${target}#53(${target}) (UDP)\n;; WHEN: ${strftime('%a %b %d %H:%M:%S UTC %Y', at)}\n;; MSG SIZE  rcvd: ${size}\n\n`;
   ctx.out(out);
   return 0;

@@ -7,7 +7,7 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
 import { httpDate, parseHttpResponse } from './httpMessage';
@@ -198,7 +198,14 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
     for (const ip of a.addresses) records += `Name:\t${qname}\nAddress: ${ip}\n`;
     out += (records || `*** Can't find ${qname}: No answer\n`) + '\n';
   };
-  if (isIPv4(name)) show(`${name.split('.').reverse().join('.')}.in-addr.arpa`, dnsReverse(net, name), 'PTR');
+  const queryType = /^-(?:type|q|query)=(\w+)$/i.exec(args.find((a) => /^-(?:type|q|query)=/i.test(a)) ?? '')?.[1]?.toUpperCase();
+  if (queryType === 'SRV') {
+    const srv = dnsSrv(net, name);
+    if (srv.rcode === 'NXDOMAIN') {
+      out += `** server can't find ${name}: NXDOMAIN\n\n`;
+      failed = true;
+    } else out += (srv.records.map((r) => `${name}\tservice = ${r.priority} ${r.weight} ${r.port} ${r.target}\n`).join('') || `*** Can't find ${name}: No answer\n`) + '\n';
+  } else if (isIPv4(name)) show(`${name.split('.').reverse().join('.')}.in-addr.arpa`, dnsReverse(net, name), 'PTR');
   else {
     const names = !name.includes('.') && conf.search.length ? conf.search.map((d) => `${name}.${d}`) : [name];
     for (const type of ['A', 'AAAA'] as const) for (const q of names) show(q, dnsQuery(net, q, type), type);
