@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { run, t0, testView } from './container.test-data';
 import { sleepMs, strftime } from './containerTools';
+import { catalogImage } from './imageCatalog';
 
 type Case = [name: string, script: string, want: { stdout?: string; stderr?: string; code?: number }];
 
@@ -69,6 +70,14 @@ describe('files and identity', () => {
     ['env runs a command with more variables', 'env A=1 sh -c \'echo $A\'; env -i B=2 env', { stdout: '1\nB=2\n' }],
     ['export reaches child processes; a plain variable does not', 'A=1; export B=2; sh -c \'echo "${A:-none} $B"\'; C=3 sh -c \'echo $C\'', { stdout: 'none 2\n3\n' }],
   ]);
+
+  it("ls -l: busybox's fixed columns; GNU coreutils' as wide as the widest entry, and its message and code for a missing path, in Debian's images", () => {
+    const files = { '/app/a': 'x'.repeat(615), '/app/bb': 'y\n' };
+    const at = strftime('%b %e %H:%M', t0);
+    expect(run('ls -l /app', { view: testView({ files }) }).stdout).toBe(`total 8\n-rw-r--r--    1 root     root           615 ${at} a\n-rw-r--r--    1 root     root             2 ${at} bb\n`);
+    const debian = testView({ files, image: catalogImage('debian:bookworm')! });
+    expect(run('ls -l /app; ls /nope; echo $?', { view: debian })).toMatchObject({ stdout: `total 8\n-rw-r--r-- 1 root root 615 ${at} a\n-rw-r--r-- 1 root root   2 ${at} bb\n2\n`, stderr: "ls: cannot access '/nope': No such file or directory\n" });
+  });
 
   it('whoami for a uid without a name', () => {
     expect(run('whoami', { view: testView({ uid: 1000 }) })).toMatchObject({ stderr: 'whoami: unknown uid 1000\n', code: 1 });

@@ -223,26 +223,39 @@ function blocksOf(e: FsEntry): number {
   return Math.ceil(e.content.byteLength / 4096) * 8;
 }
 
-/** busybox `ls -l`'s line for one entry (a symlink's size is its target's length, shown after `->`). */
-function longLine(e: FsEntry, name: string, mtime: Date): string {
-  const size = e.type === 'file' ? e.content.byteLength : e.type === 'link' ? encoder.encode(e.target).byteLength : 4096;
-  const links = e.type === 'dir' ? 2 : 1;
+/**
+ * `ls -l`'s lines for the entries of one listing (a symlink's size is its
+ * target's length, shown after `->`): busybox's fixed columns, or GNU
+ * coreutils' (Debian's and Ubuntu's images), each as wide as its widest entry.
+ */
+function longLines(entries: readonly { e: FsEntry; name: string }[], mtime: Date, gnu: boolean): string[] {
   const date = `${months[mtime.getUTCMonth()]} ${String(mtime.getUTCDate()).padStart(2)} ${String(mtime.getUTCHours()).padStart(2, '0')}:${String(mtime.getUTCMinutes()).padStart(2, '0')}`;
-  return `${modeString(e)} ${String(links).padStart(4)} ${userName(0).padEnd(8)} ${userName(0).padEnd(8)} ${String(size).padStart(9)} ${date} ${name}${e.type === 'link' ? ` -> ${e.target}` : ''}`;
+  const rows = entries.map(({ e, name }) => ({
+    mode: modeString(e),
+    links: String(e.type === 'dir' ? 2 : 1),
+    owner: userName(0),
+    size: String(e.type === 'file' ? e.content.byteLength : e.type === 'link' ? encoder.encode(e.target).byteLength : 4096),
+    name: `${name}${e.type === 'link' ? ` -> ${e.target}` : ''}`,
+  }));
+  const widest = (k: 'links' | 'owner' | 'size') => (gnu ? Math.max(0, ...rows.map((r) => r[k].length)) : { links: 4, owner: 8, size: 9 }[k]);
+  const [wl, wo, ws] = [widest('links'), widest('owner'), widest('size')];
+  return rows.map((r) => `${r.mode} ${r.links.padStart(wl)} ${r.owner.padEnd(wo)} ${r.owner.padEnd(wo)} ${r.size.padStart(ws)} ${date} ${r.name}`);
 }
 
 /**
- * busybox ls: -l long lines (a directory's after its `total`, the KiB its
- * entries take), -a every name (`.` and `..` too), -A all but those (a name
- * starting with `.` is hidden otherwise), -L symlinks followed. A symlink
- * named on the command line is followed unless -l shows it (or a trailing
- * slash names its directory).
+ * ls (busybox's; GNU coreutils' columns and messages in Debian's and
+ * Ubuntu's images): -l long lines (a directory's after its `total`, the KiB
+ * its entries take), -a every name (`.` and `..` too), -A all but those (a
+ * name starting with `.` is hidden otherwise), -L symlinks followed. A
+ * symlink named on the command line is followed unless -l shows it (or a
+ * trailing slash names its directory).
  */
 const ls: Tool = (args, ctx) => {
   const parsed = letterFlags(args, 'laAL1', ctx);
   if (!parsed) return 1;
   const { flags, operands: paths } = parsed;
   const long = flags.has('l');
+  const gnu = ctx.view.image.os?.id === 'debian' || ctx.view.image.os?.id === 'ubuntu';
   const stat = (path: string, follow: boolean) => (follow ? ctx.files.get(path) : lstat(ctx.files, path));
   if (!paths.length) paths.push('.');
   let code = 0;
@@ -252,17 +265,23 @@ const ls: Tool = (args, ctx) => {
     // A trailing slash names the directory a symlink leads to.
     const e = stat(resolvePath(ctx.cwd, p), flags.has('L') || !long || p.endsWith('/'));
     if (!e) {
-      ctx.err(`ls: ${p}: No such file or directory\n`);
-      code = 1;
+      ctx.err(gnu ? `ls: cannot access '${p}': No such file or directory\n` : `ls: ${p}: No such file or directory\n`);
+      // GNU ls's serious trouble is 2.
+      code = gnu ? 2 : 1;
     } else if (e.type === 'dir') dirArgs.push(p);
     else fileArgs.push(p);
   }
   const now = new Date(ctx.now());
-  const line = (path: string, name: string, follow: boolean) => {
-    const e = stat(path, follow);
-    return long && e ? longLine(e, name, now) : name;
+  /** One listing's lines: its names, or with -l their long lines. */
+  const lines = (listed: readonly [path: string, name: string, follow: boolean][]) => {
+    if (!long) return listed.map(([, name]) => name);
+    const entries = listed.flatMap(([path, name, follow]) => {
+      const e = stat(path, follow);
+      return e ? [{ e, name }] : [];
+    });
+    return longLines(entries, now, gnu);
   };
-  for (const f of fileArgs) ctx.out(line(resolvePath(ctx.cwd, f), f, flags.has('L')) + '\n');
+  for (const l of lines(fileArgs.map((f) => [resolvePath(ctx.cwd, f), f, flags.has('L')]))) ctx.out(l + '\n');
   dirArgs.forEach((d, i) => {
     const dir = resolvePath(ctx.cwd, d);
     if (paths.length > 1) ctx.out(`${fileArgs.length || i ? '\n' : ''}${d}:\n`);
@@ -280,7 +299,7 @@ const ls: Tool = (args, ctx) => {
       }
       ctx.out(`total ${blocks >> 1}\n`);
     }
-    for (const [path, name, follow] of listed) ctx.out(line(path, name, follow) + '\n');
+    for (const l of lines(listed)) ctx.out(l + '\n');
   });
   return code;
 };
