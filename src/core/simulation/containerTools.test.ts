@@ -79,6 +79,14 @@ describe('files and identity', () => {
     expect(run('ls -l /app; ls /nope; echo $?', { view: debian })).toMatchObject({ stdout: `total 8\n-rw-r--r-- 1 root root 615 ${at} a\n-rw-r--r-- 1 root root   2 ${at} bb\n2\n`, stderr: "ls: cannot access '/nope': No such file or directory\n" });
   });
 
+  it("a missing file operand in GNU coreutils' words in Debian's images, busybox's elsewhere", () => {
+    const script = 'cat /nope; cat /tmp; head /nope; tail /nope; wc /nope; sort /nope';
+    expect(run(script, { view: testView({ image: catalogImage('debian:bookworm')! }) }).stderr).toBe(
+      "cat: /nope: No such file or directory\ncat: /tmp: Is a directory\nhead: cannot open '/nope' for reading: No such file or directory\ntail: cannot open '/nope' for reading: No such file or directory\nwc: /nope: No such file or directory\nsort: cannot read: /nope: No such file or directory\n",
+    );
+    expect(run('cat /nope; cat /tmp; head /nope', { view: testView({ image: catalogImage('alpine:3.21')! }) }).stderr).toBe("cat: can't open '/nope': No such file or directory\ncat: read error: Is a directory\nhead: can't open '/nope': No such file or directory\n");
+  });
+
   it('whoami for a uid without a name', () => {
     expect(run('whoami', { view: testView({ uid: 1000 }) })).toMatchObject({ stderr: 'whoami: unknown uid 1000\n', code: 1 });
   });

@@ -119,7 +119,20 @@ export function* readAll(ctx: ToolContext): Run<string> {
 }
 
 /** Each operand's text (`-` or none: stdin); a missing one is reported as busybox's `can't open`. */
-function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => string = (f) => `${ctx.name}: can't open '${f}': No such file or directory\n`): Run<{ texts: { name: string; text: string }[]; failed: boolean }> {
+/** Whether the image's tools are GNU coreutils' (Debian's and Ubuntu's), whose messages differ from busybox's. */
+export const hasCoreutils = (ctx: ToolContext): boolean => ctx.view.image.os?.id === 'debian' || ctx.view.image.os?.id === 'ubuntu';
+
+/** GNU coreutils' message for a file operand that is not there, by tool (the others say `<tool>: <file>: ...`). */
+const gnuMissing: Record<string, (f: string) => string> = {
+  head: (f) => `head: cannot open '${f}' for reading: No such file or directory\n`,
+  tail: (f) => `tail: cannot open '${f}' for reading: No such file or directory\n`,
+  sort: (f) => `sort: cannot read: ${f}: No such file or directory\n`,
+};
+
+/** The message for a file operand that is not there, as the image's tools word it. */
+const missingFile = (ctx: ToolContext, f: string): string => (hasCoreutils(ctx) ? (gnuMissing[ctx.name]?.(f) ?? `${ctx.name}: ${f}: No such file or directory\n`) : `${ctx.name}: can't open '${f}': No such file or directory\n`);
+
+function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => string = (f) => missingFile(ctx, f)): Run<{ texts: { name: string; text: string }[]; failed: boolean }> {
   const texts: { name: string; text: string }[] = [];
   let failed = false;
   for (const f of operands.length ? operands : ['-']) {
@@ -255,7 +268,7 @@ const ls: Tool = (args, ctx) => {
   if (!parsed) return 1;
   const { flags, operands: paths } = parsed;
   const long = flags.has('l');
-  const gnu = ctx.view.image.os?.id === 'debian' || ctx.view.image.os?.id === 'ubuntu';
+  const gnu = hasCoreutils(ctx);
   const stat = (path: string, follow: boolean) => (follow ? ctx.files.get(path) : lstat(ctx.files, path));
   if (!paths.length) paths.push('.');
   let code = 0;
@@ -314,10 +327,10 @@ function* cat(args: string[], ctx: ToolContext): Run<number> {
     }
     const e = ctx.files.get(resolvePath(ctx.cwd, a));
     if (!e) {
-      ctx.err(`cat: can't open '${a}': No such file or directory\n`);
+      ctx.err(missingFile(ctx, a));
       code = 1;
     } else if (e.type !== 'file') {
-      ctx.err('cat: read error: Is a directory\n');
+      ctx.err(hasCoreutils(ctx) ? `cat: ${a}: Is a directory\n` : 'cat: read error: Is a directory\n');
       code = 1;
     } else ctx.out(decodeBytes(e.content));
   }
