@@ -45,6 +45,17 @@ describe('container logs', () => {
     expect((await logOf(s, 'counter', `?sinceTime=${rfc3339Nano(started + 2000)}`)).text).toBe('line 2\n');
   });
 
+  it('the log holds the bytes the process wrote, those that are not UTF-8 included (a binaryData key cat to stdout)', async () => {
+    const s = await cluster();
+    const bytes = Uint8Array.from([0xff, 0xfe, 0x41, 0x0a, 0xc3, 0xa9, 0x80, 0x0a]);
+    expect((await s.json('POST', `${ns}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'blob' }, binaryData: { 'blob.bin': Buffer.from(bytes).toString('base64') } } })).status).toBe(201);
+    const spec = { containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sh', '-c', 'cat /data/blob.bin; sleep 3600'], volumeMounts: [{ name: 'd', mountPath: '/data' }] }], volumes: [{ name: 'd', configMap: { name: 'blob' } }] };
+    expect((await s.json('POST', `${ns}/pods`, { body: pod('binary', spec) })).status).toBe(201);
+    await eventually(() => getPod(s, 'binary'), (x) => x?.status?.phase === 'Running', 'running');
+    const r = await s.server.handle(new Request(`http://127.0.0.1:8080${ns}/pods/binary/log`));
+    expect(new Uint8Array(await r.arrayBuffer())).toEqual(bytes);
+  });
+
   it('follow streams each line as the clock reaches it and ends with the container', async () => {
     const s = await cluster();
     expect((await s.json('POST', `${ns}/pods`, { body: pod('follow', { restartPolicy: 'Never', containers: [{ name: 'app', image: 'example.com/tools:1', command: ['sh', '-c', counting] }] }) })).status).toBe(201);

@@ -14,6 +14,7 @@ import type { PodLogOptions } from '../validation/core/binding';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import type { ContainerRuntime, LogEntry } from './containerRuntime';
 import { podContainerStatus } from './containerView';
+import { encodeText } from './byteText';
 
 type Obj = Record<string, unknown>;
 
@@ -69,7 +70,6 @@ export function rfc3339Nano(ms: number): string {
   return iso.replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits ? `.${digits}Z` : 'Z'));
 }
 
-const encoder = new TextEncoder();
 
 /** Applies since, tail and timestamps to the lines (limitBytes is cut from the bytes they make). */
 function select(entries: LogEntry[], opts: PodLogOptions, now: number): LogEntry[] {
@@ -86,7 +86,8 @@ function limiter(limitBytes: number | undefined): (text: string) => Uint8Array<A
   let left = limitBytes ?? Infinity;
   return (text) => {
     if (left <= 0) return undefined;
-    let bytes = encoder.encode(text);
+    // The log's bytes as the process wrote them (byteText: a byte that is not UTF-8 is itself again).
+    let bytes = encodeText(text) as Uint8Array<ArrayBuffer>;
     if (bytes.length > left) bytes = bytes.slice(0, left);
     left -= bytes.length;
     return bytes;
