@@ -165,7 +165,7 @@ export function startHorizontalPodAutoscalerController(deps: NamespaceController
     const simulated = new Set((await nodes.list('')).items.filter(isSimulatedNode).map((n) => n.metadata.name));
     const metrics: PodMetricsInfo = new Map();
     for (const pod of selected) {
-      const usage = simulated.has(String(specOf(pod)['nodeName'])) ? podUsage(pod) : undefined;
+      const usage = simulated.has(String(specOf(pod)['nodeName'])) ? podUsage(pod, nowMs) : undefined;
       if (!usage) continue;
       // MilliValue: nanocores rounded up to millicores; bytes times 1000.
       const value = usage.reduce((sum, c) => sum + (resource === 'cpu' ? (c.cpuNano + 999_999n) / 1_000_000n : c.memoryBytes * 1000n), 0n);

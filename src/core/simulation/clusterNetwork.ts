@@ -30,6 +30,8 @@ export interface Listener {
   owner: object;
   /** What it sends back on a connection made at `at` from the address `from`, given what the client sent. */
   respond(request: string, at: number, from?: string): string;
+  /** How long it takes to answer (its work on the request: php-apache's loop), which the client waits. */
+  serviceMs?: number;
   /** When it stopped listening (its process ended, or it took the one connection it serves): a connection from then on is refused. */
   closedAt?: number;
   /** A TLS server: the API server's (ClusterNetwork.apiServer), or a node's kubelet (ClusterNetwork.kubelet), which an HTTPS client reaches. */

@@ -26,6 +26,8 @@ export interface ImageProgramRun {
     addresses?: readonly string[];
     /** The line the server logs on stdout for an exchange (an access log), if it logs one. */
     accessLog?(request: string, answer: string, at: number, from: string | undefined): string | undefined;
+    /** The cpu milliseconds each request costs it (serverLoad.ts: what `kubectl top` and an HPA then see); none when it is light. */
+    cpuMsPerRequest?: number;
   }[];
   /** It reads its stdin to the end before it exits. */
   readsStdin?: boolean;

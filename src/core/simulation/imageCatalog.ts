@@ -439,6 +439,44 @@ const curl: Repository = {
   },
 };
 
+/**
+ * The HorizontalPodAutoscaler walkthrough's php-apache: Apache 2.4 with PHP 5
+ * on Debian, whose index.php runs a million square roots and says `OK!`;
+ * each request costs its container cpu (serverLoad.ts), so a load generator's
+ * wget loop shows in `kubectl top` and scales the Deployment.
+ */
+const hpaExample: Repository = {
+  names: ['registry.k8s.io/hpa-example', 'k8s.gcr.io/hpa-example'],
+  publishes: (tag) => tag === 'latest',
+  image: () => {
+    const foreground = program((args, _env, ctx) => {
+      const t = apacheStamp(ctx.now);
+      const fqdn = `AH00558: apache2: Could not reliably determine the server's fully qualified domain name, using ${ctx.podIP ?? ctx.hostname}. Set the 'ServerName' directive globally to suppress this message\n`;
+      const ok = 'HTTP/1.1 200 OK\r\nServer: Apache/2.4.10 (Debian)\r\nX-Powered-By: PHP/5.6.40\r\nContent-Length: 3\r\nContent-Type: text/html\r\n\r\nOK!';
+      const accessLog = (request: string, answer: string, at: number, from: string | undefined) => {
+        const line = request.split('\r\n')[0] ?? '';
+        const agent = /^user-agent:\s*(.*)$/im.exec(request)?.[1] ?? '-';
+        return `${from ?? '-'} - - [${strftime('%d/%b/%Y:%H:%M:%S +0000', at)}] "${line}" ${/^HTTP\/1\.[01] (\d+)/.exec(answer)?.[1] ?? 200} 187 "-" "${agent}"\n`;
+      };
+      return listening([{ port: 80, respond: () => ok, accessLog, cpuMsPerRequest: 40 }], [
+        err(fqdn),
+        err(fqdn),
+        err(`[${t}] [mpm_prefork:notice] [pid 1] AH00163: Apache/2.4.10 (Debian) PHP/5.6.40 configured -- resuming normal operations\n`),
+        err(`[${t}] [core:notice] [pid 1] AH00094: Command line: 'apache2 -D FOREGROUND${args.length ? ` ${args.join(' ')}` : ''}'\n`),
+      ]);
+    });
+    return image({
+      cmd: ['apache2-foreground'],
+      workingDir: '/var/www/html',
+      env: [['PATH', dockerPath], ['PHP_VERSION', '5.6.40'], ['APACHE_CONFDIR', '/etc/apache2']],
+      tools: debianTools,
+      os: { id: 'debian', version: '8', codename: 'jessie' },
+      programs: programs([['/usr/local/bin/apache2-foreground', foreground]]),
+      files: new Map([['/var/www/html/index.php', '<?php\n  $x = 0.0001;\n  for ($i = 0; $i <= 1000000; $i++) {\n    $x += sqrt($x);\n  }\n  echo "OK!";\n?>\n']]),
+    });
+  },
+};
+
 /** The load generator of the docs' memory task: stress 1.0.4 on Alpine. */
 const polinuxStress: Repository = {
   names: ['docker.io/polinux/stress'],
@@ -453,7 +491,7 @@ const vishStressRepo: Repository = {
   image: () => image({ entrypoint: ['/stress', '-logtostderr'], cmd: [], tools: [], programs: programs([['/stress', vishStress]]) }),
 };
 
-const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo];
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */

@@ -134,7 +134,7 @@ export function sampleNode(node: KubeObject, pods: readonly KubeObject[], now: D
   const podSamples: PodSample[] = [];
   for (const pod of pods) {
     if (specOf(pod)['nodeName'] !== name) continue;
-    const usage = podUsage(pod);
+    const usage = podUsage(pod, now.getTime());
     if (!usage) continue;
     const podStart = dateOf(statusOf(pod)['startTime'], now);
     const specs = objectsOf(specOf(pod)['containers']);

@@ -17,6 +17,7 @@ import { formatQuantity, parseQuantity, quantityMilliValue, type Quantity } from
 import { specOf, statusOf } from '../controllers/controllerUtils';
 import { containerArgv } from './containerProcess';
 import { imageFor, type ProgramDemand } from './image';
+import { recentWorkNano } from './serverLoad';
 
 /** Pod annotations scripting usage: quantities for the whole pod (`800m`, `200Mi`). */
 export const cpuUsageAnnotation = 'kubesim.io/cpu-usage';
@@ -92,7 +93,7 @@ export function hasMetrics(pod: KubeObject): boolean {
 }
 
 /** The pod's containers' usage; undefined when it has no metrics. */
-export function podUsage(pod: KubeObject): ContainerUsage[] | undefined {
+export function podUsage(pod: KubeObject, now?: number): ContainerUsage[] | undefined {
   if (!hasMetrics(pod)) return undefined;
   const containers = objectsOf(specOf(pod)['containers']);
   const annotations = pod.metadata.annotations ?? {};
@@ -107,18 +108,21 @@ export function podUsage(pod: KubeObject): ContainerUsage[] | undefined {
   return containers.map((c, i) => {
     const demand = annotations[cpuUsageAnnotation] === undefined || annotations[memoryUsageAnnotation] === undefined ? programDemand(c) : undefined;
     const cpuLimit = containerLimit(c, 'cpu');
-    const cpuNano = annotations[cpuUsageAnnotation] === undefined && demand?.cpuNano !== undefined ? (cpuLimit !== undefined && demand.cpuNano > cpuLimit ? cpuLimit : demand.cpuNano) : cpu[i]!;
+    // Without an annotation: the program's own load, or its idle share plus what its server's requests cost lately; CFS holds it to the limit.
+    const scripted = annotations[cpuUsageAnnotation] !== undefined;
+    const wanted = scripted ? cpu[i]! : (demand?.cpuNano ?? cpu[i]!) + (now === undefined ? 0n : recentWorkNano(pod.metadata.uid ?? '', String(c['name']), now));
+    const cpuNano = !scripted && cpuLimit !== undefined && wanted > cpuLimit ? cpuLimit : wanted;
     const memoryBytes = annotations[memoryUsageAnnotation] === undefined && demand?.memoryBytes !== undefined ? demand.memoryBytes : memory[i]!;
     return { name: String(c['name']), cpuNano, memoryBytes };
   });
 }
 
 /** A node's usage: its pods' with metrics, plus the overhead. */
-export function nodeUsage(nodeName: string, pods: readonly KubeObject[]): { cpuNano: bigint; memoryBytes: bigint } {
+export function nodeUsage(nodeName: string, pods: readonly KubeObject[], now?: number): { cpuNano: bigint; memoryBytes: bigint } {
   let { cpuNano, memoryBytes } = nodeOverhead;
   for (const pod of pods) {
     if (specOf(pod)['nodeName'] !== nodeName) continue;
-    for (const c of podUsage(pod) ?? []) {
+    for (const c of podUsage(pod, now) ?? []) {
       cpuNano += c.cpuNano;
       memoryBytes += c.memoryBytes;
     }

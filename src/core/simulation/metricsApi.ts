@@ -27,7 +27,7 @@ export interface MetricsSource {
 
 /** One PodMetrics; undefined when metrics-server would have no sample of the pod. */
 export function podMetricsOf(pod: KubeObject, now: Date, nodes: ReadonlyMap<string, KubeObject>): KubeObject | undefined {
-  const containers = podUsage(pod);
+  const containers = podUsage(pod, now.getTime());
   if (!containers || !isSimulatedNode(nodes.get(String((pod['spec'] as Record<string, unknown>)['nodeName'])))) return undefined;
   const m = pod.metadata;
   return {
@@ -49,7 +49,7 @@ function nodeMetricsOf(node: KubeObject, pods: readonly KubeObject[], now: Date)
     metadata: { name: m.name, creationTimestamp: formatTime(now), ...(m.labels ? { labels: m.labels } : {}) },
     timestamp: formatTime(now),
     window: metricsWindow,
-    usage: usageList(nodeUsage(m.name!, pods)),
+    usage: usageList(nodeUsage(m.name!, pods, now.getTime())),
   };
 }
 

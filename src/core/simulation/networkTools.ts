@@ -45,7 +45,7 @@ export function* resolve(ctx: ToolContext, host: string): Run<string | undefined
 
 /** A TLS server an HTTPS client reaches: the API server, or a node's kubelet. */
 type TlsServer = { kind: 'apiserver' } | { kind: 'kubelet'; node: string };
-type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: TlsServer } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
+type Dial = { kind: 'connected'; ip: string; respond(request: string): string; tls?: TlsServer; serviceMs?: number } | { kind: 'unresolved' } | { kind: 'refused'; ip: string } | { kind: 'timeout'; ip: string; ms: number };
 
 /** Resolves and connects as a client does. */
 function* dial(ctx: ToolContext, host: string, port: number, timeoutMs: number | undefined): Run<Dial> {
@@ -63,7 +63,7 @@ function* dialAddress(ctx: ToolContext, ip: string, port: number, timeoutMs: num
   if (c.kind === 'connected') {
     const { tls, node } = c.listener;
     const server: TlsServer | undefined = tls === 'apiserver' ? { kind: 'apiserver' } : tls === 'kubelet' ? { kind: 'kubelet', node: node ?? '' } : undefined;
-    return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(server ? { tls: server } : {}) };
+    return { kind: 'connected', ip, respond: (request) => c.listener.respond(request, at, ctx.network?.podIP), ...(server ? { tls: server } : {}), ...(c.listener.serviceMs ? { serviceMs: c.listener.serviceMs } : {}) };
   }
   if (c.kind === 'refused') return { kind: 'refused', ip };
   const ms = Math.min(timeoutMs ?? Infinity, synTimeoutMs);
@@ -287,7 +287,11 @@ export function* wget(args: string[], ctx: ToolContext): Run<number> {
       return 1;
     }
     response = answer;
-  } else response = d.respond(`${method} ${u.path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${post ?? ''}`);
+  } else {
+    response = d.respond(`${method} ${u.path} HTTP/1.1\r\n${headers.map((h) => `${h}\r\n`).join('')}Connection: close\r\n\r\n${post ?? ''}`);
+    // The server's own work on the request takes its time.
+    if (d.serviceMs) yield { kind: 'sleep', ms: d.serviceMs };
+  }
   const r = parseHttpResponse(response);
   if (!r) {
     ctx.err(response ? `wget: server returned error: ${response.split(/\r?\n/)[0]}\n` : 'wget: error getting response: Connection reset by peer\n');
@@ -467,6 +471,7 @@ export function* curl(args: string[], ctx: ToolContext): Run<number> {
     const requestLines = [`${method} ${u.path} HTTP/1.1`, ...headers];
     if (verbose) ctx.err(`* Connected to ${u.host} (${ip}) port ${u.port}\n* using HTTP/1.x\n${requestLines.map((l) => `> ${l}\n`).join('')}> \n* Request completely sent off\n`);
     response = d.respond(requestLines.join('\r\n') + '\r\n\r\n' + (body ?? ''));
+    if (d.serviceMs) yield { kind: 'sleep', ms: d.serviceMs };
   }
   const r = parseHttpResponse(response);
   if (!r) return fail2(1, 'Received HTTP/0.9 when not allowed');

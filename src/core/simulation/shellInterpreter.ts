@@ -20,6 +20,7 @@ import { defaultPath, lookUp, shellLookUp, type Found, type Program, type ShellN
 import { glob, globChars, globSource, patternRe, removePattern, splitPattern, splitSubstring, splitter } from './shellPatterns';
 import { evaluateArith, ArithError } from './shellArith';
 import { parseScript, ShellSyntaxError, type Command, type List, type Redirect, type Word, type WordPart } from './shellParser';
+import { recordWork } from './serverLoad';
 
 /** The process ran out of stack: it dies of SIGSEGV. */
 export class StackOverflow extends Error {}
@@ -93,14 +94,16 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
       const net = host.view.network;
       for (const l of net ? (run.listens ?? []) : []) {
         const log = l.accessLog;
-        // A server that logs each request writes its line at the request's time.
-        const respond = log ? (request: string, at: number, from?: string) => {
+        const cost = l.cpuMsPerRequest;
+        // A server that logs each request writes its line at the request's time; one whose requests cost cpu counts them.
+        const respond = log || cost ? (request: string, at: number, from?: string) => {
           const answer = l.respond(request, at, from);
-          const line = log(request, answer, at, from);
+          if (cost) recordWork(net!.podUID, net!.container, at, cost);
+          const line = log?.(request, answer, at, from);
           if (line) host.emitAt?.(1, line, at);
           return answer;
         } : l.respond;
-        net!.cluster.listen({ podUID: net!.podUID, container: net!.container, startedAt: net!.startedAt, port: l.port, since: host.now(), owner: host.files, respond, ...(l.addresses ? { addresses: l.addresses } : {}) });
+        net!.cluster.listen({ podUID: net!.podUID, container: net!.container, startedAt: net!.startedAt, port: l.port, since: host.now(), owner: host.files, respond, ...(l.addresses ? { addresses: l.addresses } : {}), ...(cost ? { serviceMs: cost } : {}) });
       }
       // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0), unless it has no handler.
       if (!run.ignoresTerm) host.termExit = 0;
