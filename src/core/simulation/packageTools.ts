@@ -39,8 +39,8 @@ interface Package {
   version: string;
   /** The commands it installs, at their paths. */
   commands: readonly string[];
-  /** Download and installed sizes in kB. */
-  size: [number, number];
+  /** Download and installed sizes in kB, as apt reports them (apk prints none). */
+  size?: [number, number];
 }
 
 /** What kubesim can install on Debian and Ubuntu (bookworm's versions). */
@@ -59,14 +59,14 @@ const debianPackages: Record<string, Package> = {
 
 /** What kubesim can install on Alpine. */
 const alpinePackages: Record<string, Package> = {
-  curl: { version: '8.12.1-r1', commands: ['/usr/bin/curl'], size: [0, 0] },
-  'bind-tools': { version: '9.18.37-r0', commands: ['/usr/bin/dig', '/usr/bin/nslookup'], size: [0, 0] },
-  procps: { version: '4.0.4-r2', commands: ['/bin/ps'], size: [0, 0] },
-  iputils: { version: '20240905-r0', commands: ['/bin/ping'], size: [0, 0] },
-  'netcat-openbsd': { version: '1.229.1-r0', commands: ['/usr/bin/nc'], size: [0, 0] },
-  iproute2: { version: '6.11.0-r0', commands: ['/sbin/ip'], size: [0, 0] },
-  'net-tools': { version: '2.10-r3', commands: ['/sbin/ifconfig', '/bin/netstat'], size: [0, 0] },
-  wget: { version: '1.25.0-r0', commands: ['/usr/bin/wget'], size: [0, 0] },
+  curl: { version: '8.12.1-r1', commands: ['/usr/bin/curl'] },
+  'bind-tools': { version: '9.18.37-r0', commands: ['/usr/bin/dig', '/usr/bin/nslookup'] },
+  procps: { version: '4.0.4-r2', commands: ['/bin/ps'] },
+  iputils: { version: '20240905-r0', commands: ['/bin/ping'] },
+  'netcat-openbsd': { version: '1.229.1-r0', commands: ['/usr/bin/nc'] },
+  iproute2: { version: '6.11.0-r0', commands: ['/sbin/ip'] },
+  'net-tools': { version: '2.10-r3', commands: ['/sbin/ifconfig', '/bin/netstat'] },
+  wget: { version: '1.25.0-r0', commands: ['/usr/bin/wget'] },
 };
 
 const debianMirror = 'http://deb.debian.org/debian';
@@ -177,10 +177,10 @@ export function* aptGet(args: string[], ctx: ToolContext, os: ImageOs): Run<numb
     return 100;
   }
   const pkgs = wanted.map((n) => [n, debianPackages[n]!] as const);
-  const download = pkgs.reduce((a, [, p]) => a + p.size[0], 0);
-  const installed = pkgs.reduce((a, [, p]) => a + p.size[1], 0);
+  const download = pkgs.reduce((a, [, p]) => a + (p.size?.[0] ?? 0), 0);
+  const installed = pkgs.reduce((a, [, p]) => a + (p.size?.[1] ?? 0), 0);
   ctx.out(`The following NEW packages will be installed:\n  ${wanted.join(' ')}\n0 upgraded, ${wanted.length} newly installed, 0 to remove and 0 not upgraded.\nNeed to get ${download} kB of archives.\nAfter this operation, ${installed} kB of additional disk space will be used.\n`);
-  pkgs.forEach(([n, p], i) => ctx.out(`Get:${i + 1} ${debianMirror} ${os.codename ?? 'bookworm'}/main amd64 ${n} amd64 ${p.version} [${p.size[0]} kB]\n`));
+  pkgs.forEach(([n, p], i) => ctx.out(`Get:${i + 1} ${debianMirror} ${os.codename ?? 'bookworm'}/main amd64 ${n} amd64 ${p.version} [${p.size?.[0] ?? 0} kB]\n`));
   yield { kind: 'sleep', ms: 500 };
   ctx.out(`Fetched ${download} kB in 0s (${download * 4} kB/s)\n`);
   pkgs.forEach(([n, p], i) => {
