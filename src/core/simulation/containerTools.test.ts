@@ -79,6 +79,12 @@ describe('files and identity', () => {
     expect(run('ls -l /app; ls /nope; echo $?', { view: debian })).toMatchObject({ stdout: `total 8\n-rw-r--r-- 1 root root 615 ${at} a\n-rw-r--r-- 1 root root   2 ${at} bb\n2\n`, stderr: "ls: cannot access '/nope': No such file or directory\n" });
   });
 
+  it("Debian's sh is dash: every message carries the line number; busybox's ash gives it for builtins only", () => {
+    const script = 'true\nnope; cd /missing';
+    expect(run(['sh', '-c', script], { view: testView({ image: catalogImage('debian:bookworm')! }) }).stderr).toBe("sh: 2: nope: not found\nsh: 2: cd: can't cd to /missing\n");
+    expect(run(['sh', '-c', script], { view: testView({ image: catalogImage('busybox:1.36')! }) }).stderr).toBe("sh: nope: not found\nsh: cd: line 2: can't cd to /missing: No such file or directory\n");
+  });
+
   it("a missing file operand in GNU coreutils' words in Debian's images, busybox's elsewhere", () => {
     const script = 'cat /nope; cat /tmp; head /nope; tail /nope; wc /nope; sort /nope';
     expect(run(script, { view: testView({ image: catalogImage('debian:bookworm')! }) }).stderr).toBe(

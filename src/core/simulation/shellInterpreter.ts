@@ -263,6 +263,8 @@ export class Shell {
   private scriptFile = false;
   /** $0 was given (a script file, or -c with a name): messages carry it and line numbers. */
   private named = false;
+  /** Debian's and Ubuntu's sh is dash: an Almquist shell too, whose messages carry the line number (`sh: 1: foo: not found`). */
+  private readonly dash: boolean;
 
   constructor(
     readonly host: ProcessHost,
@@ -271,6 +273,7 @@ export class Shell {
     cwd: string,
     readonly pid: number,
   ) {
+    this.dash = name === 'sh' && (host.view.image.os?.id === 'debian' || host.view.image.os?.id === 'ubuntu');
     for (const [k, v] of env) {
       this.vars.set(k, v);
       this.exported.add(k);
@@ -337,6 +340,7 @@ export class Shell {
    */
   private message(text: string, builtin?: string): string {
     if (this.name === 'bash') return `${this.arg0}: ${this.interactive ? '' : `line ${this.line}: `}${builtin ? `${builtin}: ` : ''}${text}\n`;
+    if (this.dash) return `${this.arg0}: ${this.interactive ? '' : `${this.line}: `}${builtin ? `${builtin}: ` : ''}${text}\n`;
     const commandName = builtin ?? (this.named ? this.arg0 : undefined);
     let s = `${this.arg0}: `;
     if (commandName !== undefined) {
@@ -900,7 +904,7 @@ export class Shell {
         const path = resolvePath(this.cwd, target);
         if (this.host.files.get(path)?.type !== 'dir') {
           if (this.name === 'bash') this.error(io, `${target}: No such file or directory`, 'cd');
-          else this.error(io, `can't cd to ${target}: No such file or directory`, 'cd');
+          else this.error(io, this.dash ? `can't cd to ${target}` : `can't cd to ${target}: No such file or directory`, 'cd');
           return this.name === 'bash' ? 1 : 2;
         }
         this.vars.set('OLDPWD', this.cwd);
