@@ -11,7 +11,7 @@
  */
 import { objectsOf, type KubeObject } from '../api/types';
 import { specOf, statusOf } from './controllerUtils';
-import { containerRequest } from '../simulation/metrics';
+import { containerRequest } from '../simulation/containerResources';
 
 /** --horizontal-pod-autoscaler-tolerance */
 export const tolerance = 0.1;

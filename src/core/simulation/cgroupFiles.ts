@@ -6,32 +6,24 @@
  * a runtime sizing itself from `free` or `nproc` sees 16 GiB and 4 CPUs under
  * a 100Mi, 500m limit.
  */
-import { isObject } from '../api/types';
 import { parseQuantity, quantityMilliValue } from '../api/quantity';
+import { containerLimit, cpuShares } from './containerResources';
 import { nodeCapacity } from './nodes';
 
 type Obj = Record<string, unknown>;
-
-const quantity = (container: Obj, kind: 'limits' | 'requests', resource: 'cpu' | 'memory'): bigint | undefined => {
-  const list = isObject(container['resources']) ? container['resources'][kind] : undefined;
-  const q = parseQuantity(isObject(list) ? list[resource] : undefined);
-  return q ? quantityMilliValue(q) : undefined;
-};
 
 /** CFS's period, 100ms in µs. */
 const cpuPeriod = 100_000n;
 
 /** The container's cgroup files: memory.max, cpu.max and cpu.weight. */
 export function cgroupFiles(container: Obj): [path: string, text: string][] {
-  const memoryMilli = quantity(container, 'limits', 'memory');
-  const memory = memoryMilli === undefined ? 'max' : String((memoryMilli + 999n) / 1000n);
-  const cpuLimit = quantity(container, 'limits', 'cpu');
+  const memory = containerLimit(container, 'memory') ?? 'max';
+  const cpuNano = containerLimit(container, 'cpu');
   // The quota is the limit's share of each period (MilliCPUToQuota), at least 1ms.
-  const quota = cpuLimit === undefined ? 'max' : String(cpuLimit * cpuPeriod / 1000n > 1000n ? (cpuLimit * cpuPeriod) / 1000n : 1000n);
-  // cpu.shares from the request (a limit alone is the request), then cgroup v2's weight: 1 + (shares - 2) * 9999 / 262142.
-  const request = quantity(container, 'requests', 'cpu') ?? cpuLimit ?? 0n;
-  const shares = request * 1024n / 1000n < 2n ? 2n : (request * 1024n) / 1000n;
-  const weight = 1n + ((shares - 2n) * 9999n) / 262142n;
+  const share = cpuNano === undefined ? undefined : (cpuNano * cpuPeriod) / 1_000_000_000n;
+  const quota = share === undefined ? 'max' : String(share > 1000n ? share : 1000n);
+  // cgroup v2's weight from the request's cpu.shares: 1 + (shares - 2) * 9999 / 262142.
+  const weight = 1 + Math.floor(((cpuShares(container) - 2) * 9999) / 262142);
   return [
     ['/sys/fs/cgroup/memory.max', `${memory}\n`],
     ['/sys/fs/cgroup/cpu.max', `${quota} ${cpuPeriod}\n`],

@@ -7,13 +7,14 @@
  * its programs (containerExec.ts) against this view.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
-import { parseQuantity, quantityMilliValue, type Quantity } from '../api/quantity';
+import { parseQuantity, type Quantity } from '../api/quantity';
 import type { CoreObjectGetter } from '../registry/core/podLocation';
 import { nodeCapacity } from './nodes';
 import { imageFor, type SimulatedImage } from './image';
 import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, clusterDomain } from './clusterDns';
 import { atomicLayout } from './atomicWriter';
+import { containerLimit } from './containerResources';
 import { osRelease } from './packageTools';
 import { cgroupFiles, meminfo } from './cgroupFiles';
 
@@ -45,9 +46,8 @@ export interface ContainerView {
 
 /** The container's memory limit in bytes, rounded up as the kubelet sets memory.max. */
 function memoryLimitOf(container: Record<string, unknown>): number | undefined {
-  const limits = field(container, 'resources', 'limits');
-  const q = parseQuantity(isObject(limits) ? limits['memory'] : undefined);
-  return q ? Number((quantityMilliValue(q) + 999n) / 1000n) : undefined;
+  const bytes = containerLimit(container, 'memory');
+  return bytes === undefined ? undefined : Number(bytes);
 }
 
 /**

@@ -16,6 +16,7 @@ import { qosClass } from '../api/podQos';
 import { specOf, statusOf } from '../controllers/controllerUtils';
 import { Counter, Gauge, MetricsRegistry } from '../ops/metrics';
 import { nodeOverhead, podUsage } from './metrics';
+import { containerLimit, cpuShares } from './containerResources';
 import { hexOf } from './nodes';
 import { normalizedImage } from './kubelet';
 
@@ -96,24 +97,6 @@ const bytesOf = (v: unknown): bigint | undefined => {
   const q = parseQuantity(v);
   return q ? (quantityMilliValue(q) + 999n) / 1000n : undefined;
 };
-
-/** A container's limit of a resource (cpu in nanocores, memory in bytes). */
-function containerLimit(container: Obj, resource: 'cpu' | 'memory'): bigint | undefined {
-  const resources = isObject(container['resources']) ? container['resources'] : {};
-  const limits = isObject(resources['limits']) ? resources['limits'] : {};
-  const q = parseQuantity(limits[resource]);
-  if (!q) return undefined;
-  return resource === 'cpu' ? quantityMilliValue(q) * 1_000_000n : (quantityMilliValue(q) + 999n) / 1000n;
-}
-
-/** cpu.shares from the request, as the kubelet converts milli-cpu (MilliCPUToShares: 2 minimum). */
-function cpuShares(container: Obj): number {
-  const resources = isObject(container['resources']) ? container['resources'] : {};
-  const requests = isObject(resources['requests']) ? resources['requests'] : {};
-  const q = parseQuantity(requests['cpu'] ?? (isObject(resources['limits']) ? resources['limits']['cpu'] : undefined));
-  const milli = q ? Number(quantityMilliValue(q)) : 0;
-  return Math.max(2, Math.floor((milli * 1024) / 1000));
-}
 
 /** The percentage of time cpu-hungry tasks wait: what use beyond the limit would have needed. */
 const pressureOf = (usage: bigint, limit: bigint | undefined): number =>

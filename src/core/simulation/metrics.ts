@@ -13,11 +13,12 @@
  * drops pods it has no complete sample of.
  */
 import { isObject, objectsOf, type KubeObject } from '../api/types';
-import { formatQuantity, parseQuantity, quantityMilliValue, type Quantity } from '../api/quantity';
+import { formatQuantity, parseQuantity } from '../api/quantity';
 import { specOf, statusOf } from '../controllers/controllerUtils';
 import { containerArgv } from './containerProcess';
 import { imageFor, type ProgramDemand } from './image';
 import { recentWorkNano } from './serverLoad';
+import { containerLimit, containerRequest, usageUnits } from './containerResources';
 
 /** Pod annotations scripting usage: quantities for the whole pod (`800m`, `200Mi`). */
 export const cpuUsageAnnotation = 'kubesim.io/cpu-usage';
@@ -40,26 +41,6 @@ export const nodeOverhead = { cpuNano: 100_000_000n, memoryBytes: 512n * 1024n *
 const idleCpuNano = 1_000_000n;
 const idleMemoryBytes = 4n * 1024n * 1024n;
 
-const nanoOf = (q: Quantity): bigint => (q.scale >= -9 ? q.unscaled * 10n ** BigInt(q.scale + 9) : q.unscaled / 10n ** BigInt(-9 - q.scale));
-const bytesOf = (q: Quantity): bigint => (quantityMilliValue(q) + 999n) / 1000n;
-
-/** A container's request of the resource, in its usage unit (nanocores, bytes); 0 when it requests none. */
-export function containerRequest(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint {
-  const resources = isObject(container['resources']) ? container['resources'] : {};
-  const requests = isObject(resources['requests']) ? resources['requests'] : {};
-  const limits = isObject(resources['limits']) ? resources['limits'] : {};
-  // A limit with no request is the request too (the defaulting kube-apiserver applies).
-  const q = parseQuantity(requests[resource] ?? limits[resource]);
-  if (!q) return 0n;
-  return resource === 'cpu' ? nanoOf(q) : bytesOf(q);
-}
-
-/** A container's limit of the resource in its usage unit, when it has one. */
-function containerLimit(container: Record<string, unknown>, resource: 'cpu' | 'memory'): bigint | undefined {
-  const resources = isObject(container['resources']) ? container['resources'] : {};
-  const q = parseQuantity(isObject(resources['limits']) ? resources['limits'][resource] : undefined);
-  return q ? (resource === 'cpu' ? nanoOf(q) : bytesOf(q)) : undefined;
-}
 
 /** What the container's program uses when it is a load of its own: its image's program's demand for its argv. */
 function programDemand(container: Record<string, unknown>): ProgramDemand | undefined {
@@ -100,7 +81,7 @@ export function podUsage(pod: KubeObject, now?: number): ContainerUsage[] | unde
   const usage = (resource: 'cpu' | 'memory', annotation: string, idle: bigint): bigint[] => {
     const requests = containers.map((c) => containerRequest(c, resource));
     const q = parseQuantity(annotations[annotation]);
-    if (q && q.unscaled >= 0n) return split(resource === 'cpu' ? nanoOf(q) : bytesOf(q), requests);
+    if (q && q.unscaled >= 0n) return split(usageUnits(q, resource), requests);
     return requests.map((r) => (r > 0n ? r / 10n : idle));
   };
   const cpu = usage('cpu', cpuUsageAnnotation, idleCpuNano);
