@@ -124,11 +124,15 @@ function sortElements(a: PathElement[]): void {
 
 export class FieldsV1Error extends Error {}
 
-/** Decodes FieldsV1; unknown element kinds are dropped as the server does. */
+/**
+ * Decodes FieldsV1; unknown element kinds are dropped as the server does.
+ * The set is shared (PathSet.sharedDeep): decoding a manager's entry again
+ * gives the nodes its last apply built.
+ */
 export function fieldsV1ToSet(fields: unknown): PathSet {
   const root = PathSet.newNode();
   if (!read(fields, root)) pruneEmpty(root);
-  return root.empty() ? PathSet.EMPTY : root;
+  return root.empty() ? PathSet.EMPTY : PathSet.sharedDeep(root);
 }
 
 /** Fills `node` (a set under construction); false when a child may have been left empty. */

@@ -6,6 +6,7 @@ import {
   keyElement,
   PathSet,
   PathSetBuilder,
+  fieldsV1ToSet,
   setToFieldsV1,
   valueElement,
   type Path,
@@ -128,6 +129,24 @@ describe('PathSet algebra on small and wide nodes', () => {
       expect(inner).toEqual(pes.map((pe) => pe.id));
       expect(Object.keys(setToFieldsV1(set))).toEqual(['f:a', 'f:list', 'v:"v"']);
     }
+  });
+});
+
+describe('shared sets', () => {
+  const f = fieldElement;
+  it('a set decoded from FieldsV1 is the set it was encoded from, and algebra over sets met again adds nothing to the sharing table', () => {
+    const built = PathSet.of([f('data'), f('a')], [f('data'), f('b')], [f('metadata'), f('labels'), f('x')], [f('spec')]);
+    const text = JSON.stringify(setToFieldsV1(built));
+    expect(fieldsV1ToSet(JSON.parse(text))).toBe(built);
+    const other = PathSet.of([f('data'), f('c')], [f('metadata'), f('labels'), f('y')]);
+    // An update's round: the stored entry decoded afresh, then joined with what changed.
+    const round = () => fieldsV1ToSet(JSON.parse(text)).union(other).difference(PathSet.of([f('data'), f('a')]));
+    const first = round();
+    const size = PathSet.sharedTableSize();
+    for (let i = 0; i < 50; i++) expect(round()).toBe(first);
+    expect(PathSet.sharedTableSize()).toBe(size);
+    // and it holds what it should
+    expect(ids(first)).toEqual(ids(PathSet.of([f('data'), f('b')], [f('data'), f('c')], [f('metadata'), f('labels'), f('x')], [f('metadata'), f('labels'), f('y')], [f('spec')])));
   });
 });
 

@@ -98,6 +98,14 @@ export class PathSet {
   encodedWithSelf: object | undefined = undefined;
   /** Whether members and children are each in element order (undefined: not looked at yet; shared nodes are). */
   private inOrder: boolean | undefined = undefined;
+  /**
+   * Whether this node went through `shared` with every child node shared in
+   * turn: only such nodes are keys of the sharing table. A node built below
+   * a fresh one (a decoded set's, or a list with a repeated key) is unlikely
+   * to be met again, so entries keyed by it would only hold garbage until
+   * the table fills.
+   */
+  private isShared = false;
 
   private constructor(
     // Mutable for builders only, until they hand the set out.
@@ -130,6 +138,7 @@ export class PathSet {
     const m = PathSet.sortMembersOf(node);
     const c = PathSet.sortChildrenOf(node);
     node.inOrder = true;
+    for (let i = 0; i < c.length; i++) if (!c[i].set.isShared) return node;
     // Looked up by the elements and child nodes themselves (no key to build): equal
     // elements are mostly one object, and when not, the node is just not shared.
     let at: SharedEntry | undefined = sharedRoot;
@@ -138,7 +147,35 @@ export class PathSet {
       at = sharedStep(at, c[i].pe);
       if (at) at = sharedStep(at, c[i].set);
     }
-    return at ? (at.node ??= node) : node;
+    if (at === undefined) return node;
+    node.isShared = true;
+    return (at.node ??= node);
+  }
+
+  /**
+   * `node`, a finished node, shared with all its nodes, bottom up: what a
+   * builder or a decoder hands out, so that equal sets met again (a
+   * manager's entry decoded on every update) are the same nodes, and sets
+   * built from them are shared in turn.
+   */
+  static sharedDeep(node: PathSet): PathSet {
+    if (node.isShared) return node;
+    const c = node.children;
+    let copy: ChildNode[] | undefined;
+    for (let i = 0; i < c.length; i++) {
+      const set = PathSet.sharedDeep(c[i].set);
+      if (set !== c[i].set) (copy ??= c.slice())[i] = { pe: c[i].pe, set };
+    }
+    if (copy) {
+      node.children = copy;
+      node.childIndex = undefined;
+    }
+    return PathSet.shared(node);
+  }
+
+  /** How many entries the sharing table holds (for tests: it must not grow with sets met again). */
+  static sharedTableSize(): number {
+    return sharedCount;
   }
 
   /** Shared nodes only: a fresh node's members, sorted (a sorted copy when they were not). */
@@ -609,6 +646,6 @@ export class PathSetBuilder {
     this.lastNodes = undefined;
     this.lastDepth = 0;
     this.state.descended = false;
-    return set.empty() ? PathSet.EMPTY : set;
+    return set.empty() ? PathSet.EMPTY : PathSet.sharedDeep(set);
   }
 }
