@@ -146,6 +146,17 @@ describe('kubectl exec into a simulated pod', () => {
     const installed = await kubectl(['exec', 'shell-demo', '--', 'bash', '-c', "apt-get update > /dev/null && apt-get install -y curl procps > /dev/null && echo 'Hello shell demo' > /usr/share/nginx/html/index.html && curl -s http://localhost/ && which ps"]);
     expect(installed).toMatchObject({ code: 0, stdout: 'Hello shell demo\n/usr/bin/ps\n' });
     expect((await kubectl(['exec', 'shell-demo', '--', 'cat', '/etc/os-release'])).stdout).toMatch(/^PRETTY_NAME="Debian GNU\/Linux 12 \(bookworm\)"\n/);
+    // The page's `ps aux`: procps' columns; nginx's master process under its title; an exec'd ps leads its own session.
+    const aux = await kubectl(['exec', 'shell-demo', '--', 'ps', 'aux']);
+    expect(aux).toMatchObject({ code: 0, stderr: '' });
+    expect(aux.stdout).toMatch(/^USER {9}PID %CPU %MEM {4}VSZ {3}RSS TTY {6}STAT START {3}TIME COMMAND\nroot {11}1  0\.0  0\.0  11404  7428 \? {8}Ss {3}\d\d:\d\d {3}0:00 nginx: master process nginx -g daemon off;\n(?:root .*\n)*root +\d+  0\.0  0\.0   8092  4096 \? {8}Rs {3}\d\d:\d\d {3}0:00 ps aux\n$/);
+    // Run by a shell, ps is its child; without options it lists the processes without a terminal, by their names.
+    const ef = await kubectl(['exec', 'shell-demo', '--', 'bash', '-c', 'ps -ef; ps']);
+    expect(ef.stdout).toMatch(/^UID {10}PID {4}PPID  C STIME TTY {10}TIME CMD\nroot {11}1 {7}0  0 \d\d:\d\d \? {8}00:00:00 nginx: master process nginx -g daemon off;\nroot +(\d+) {7}0  0 \d\d:\d\d \? {8}00:00:00 bash -c ps -ef; ps\nroot +\d+ +\1  0 \d\d:\d\d \? {8}00:00:00 ps -ef\n {4}PID TTY {10}TIME CMD\n {6}1 \? {8}00:00:00 nginx\n +\d+ \? {8}00:00:00 bash\n +\d+ \? {8}00:00:00 ps\n$/);
+    expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'pid,user,cmd', '-p', '1'])).stdout).toBe('    PID USER     CMD\n      1 root     nginx: master process nginx -g daemon off;\n');
+    expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'pid=', '-p', '1'])).stdout).toBe('      1\n');
+    expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'foo'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unknown user-defined format specifier "foo"\n\nUsage:\n/) });
+    expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-J'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unsupported SysV option\n\nUsage:\n ps \[options\]\n/) });
   });
 
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {

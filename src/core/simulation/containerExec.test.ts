@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { execInContainer, execInContainerOn, lineShell } from './containerExec';
 import { t0, testView } from './container.test-data';
+import { catalogImage } from './imageCatalog';
 
 describe('execInContainer', () => {
   it('runs the command at once: sleeps pass on its own clock, a process that never ends is reported killed', () => {
@@ -33,6 +34,18 @@ describe('lineShell', () => {
     expect(sh.line('echo ${NOPE:?}')).toMatchObject({ stderr: '/bin/sh: NOPE: parameter not set\n' });
     expect(sh.line('nope')).toMatchObject({ stderr: '/bin/sh: nope: not found\n', exitCode: 127 });
     expect(sh.line('exit 3')).toMatchObject({ exit: 3 });
+  });
+
+  it('prompts as the image\'s shell does: bash in Debian with its bashrc\'s user@host:dir (the home as ~), dash a bare sign', () => {
+    const nginx = catalogImage('nginx:1.27')!;
+    const bash = lineShell(testView({ image: nginx }), ['bash'], () => new Date(t0), { tty: true })!;
+    expect(bash.prompt()).toBe('root@web:/# ');
+    bash.line('mkdir -p /srv/www && cd /srv/www');
+    expect(bash.prompt()).toBe('root@web:/srv/www# ');
+    bash.line('mkdir -p /root/app && cd ~/app');
+    expect(bash.prompt()).toBe('root@web:~/app# ');
+    expect(lineShell(testView({ image: nginx, uid: 1000 }), ['bash'], () => new Date(t0), { tty: true })!.prompt()).toBe('I have no name!@web:/$ ');
+    expect(lineShell(testView({ image: nginx }), ['sh'], () => new Date(t0), { tty: true })!.prompt()).toBe('# ');
   });
 
   it('is only for a shell reading its input', () => {

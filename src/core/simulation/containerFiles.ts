@@ -33,6 +33,8 @@ export interface ContainerMember extends StoreRunner {
   readonly pid: number;
   readonly command: readonly string[];
   readonly startMs: number;
+  /** Whether it runs on a terminal. */
+  readonly tty: boolean;
   /** Whether it runs at a time: started, neither exited nor stopped. */
   runningAt(at: number): boolean;
   /** A signal from a process of the container at a time; whether it ended it. */

@@ -72,6 +72,8 @@ export interface ContainerProcess {
   readonly pid: number;
   /** The argv it was started with, as /proc/<pid>/cmdline has it (ps's COMMAND). */
   readonly command: readonly string[];
+  /** Whether it runs on a terminal (ps's TTY). */
+  readonly tty: boolean;
   /** Called when an answer it waits for (an `await`) has come: it can be run on, whatever the clock does. */
   onAnswer?: () => void;
 }
@@ -181,9 +183,18 @@ class VirtualProcess implements ContainerProcess {
     return this.host.files;
   }
   readonly pid: number;
-  command: readonly string[] = [];
+  /** The argv it was started with. */
+  argv: readonly string[] = [];
+  /** What ps shows: the argv it started with, or what it became (an exec, a server's title). */
+  get command(): readonly string[] {
+    return this.host.cmdline ?? this.argv;
+  }
   gen: Run<number> | undefined;
   onAnswer?: () => void;
+
+  get tty(): boolean {
+    return this.opts.tty;
+  }
 
   constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {
     this.clock = startMs;
@@ -399,7 +410,7 @@ function readsCommands(argv: readonly string[]): boolean {
  */
 export function startProcess(view: ContainerView, argv: readonly string[], startMs: number, opts: ProcessOptions): ProcessStart {
   const p = new VirtualProcess(view, startMs, opts);
-  p.command = [...argv];
+  p.argv = [...argv];
   if (!argv.length) {
     // What it runs is not known: a program that dies of SIGTERM (128 + 15).
     p.host.termExit = 143;

@@ -22,7 +22,7 @@ import type { ContainerView } from './containerView';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'hasOutput' | 'onAnswer'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'hasOutput' | 'onAnswer'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -166,6 +166,10 @@ export class RecordedProcess implements StoreRunner {
 
   get command(): readonly string[] {
     return this.start.started ? (this.start.process.command ?? []) : [];
+  }
+
+  get tty(): boolean {
+    return this.start.started && this.start.process.tty === true;
   }
 
   /** Whether it runs at `at`: started by then, neither exited nor stopped. */

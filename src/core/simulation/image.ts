@@ -33,6 +33,8 @@ export interface ImageProgramRun {
   readsStdin?: boolean;
   /** Then it runs over its stdin as a program of its own (an interpreter given no script: its REPL on a terminal); its code is the exit code. */
   interpreter?: (io: InterpreterIo) => Run<number>;
+  /** The title it gives its process (setproctitle), which ps shows as its command: nginx's `nginx: master process nginx -g daemon off;`. */
+  title?: string;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */
   exec?: { argv: readonly string[]; notFound: string };
   /** It grew past the container's memory limit at its start: the kernel's OOM killer ends it (exitCode 137, reason OOMKilled). */

@@ -157,8 +157,9 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     if (args.includes('-t')) return { output: [err('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n')], exitCode: 0 };
     const t = nginxStamp(ctx.now);
     const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
-    // The default server listens on port 80 (and [::]:80) with the welcome page.
-    return listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files), accessLog: nginxAccessLog }], [
+    // The default server listens on port 80 (and [::]:80) with the welcome page; its master process retitles itself.
+    const title = `nginx: master process ${['nginx', ...args].join(' ')}`;
+    const run = listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files), accessLog: nginxAccessLog }], [
       notice('using the "epoll" event method'),
       notice(`nginx/${version}`),
       notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
@@ -168,6 +169,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
       notice('start worker process 29'),
       notice('start worker process 30'),
     ]);
+    return { ...run, title };
   });
   return image({
     entrypoint: ['/docker-entrypoint.sh'],

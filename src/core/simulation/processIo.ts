@@ -22,6 +22,13 @@ export interface ProcessHost {
   nextPid(): number;
   /** Its stdin is a terminal (an interpreter then runs its REPL). */
   tty?: boolean;
+  /**
+   * What /proc/<pid>/cmdline (ps's COMMAND) holds when it is no longer the
+   * argv the process started with: the argv of a program it exec'd (an
+   * entrypoint's `exec "$@"`), or the title a server gave itself (nginx's
+   * `nginx: master process ...`).
+   */
+  cmdline?: readonly string[];
   /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
   termExit?: number;
   /** A shell traps SIGTERM: the signal is delivered to it (pendingTerm) and its handler runs after the command in progress. */

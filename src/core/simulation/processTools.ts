@@ -1,5 +1,6 @@
 /**
- * busybox `ps` and `kill` over the processes of a container's run: its own
+ * `ps` (busybox's, and procps' once a Debian or Ubuntu image installs it)
+ * and busybox `kill` over the processes of a container's run: its own
  * process (pid 1) and those exec'd into it (a `kubectl exec`, an exec
  * probe), which share its files (containerFiles.ts). What matters for
  * learning is the namespace's init: `kill 1` ends a container only when
@@ -8,7 +9,8 @@
  * from inside the container never reaches pid 1.
  */
 import { ProcessFiles, type ContainerMember } from './containerFiles';
-import { userName, type Tool, type ToolContext } from './containerTools';
+import { nodeMemoryKiB } from './cgroupFiles';
+import { hasCoreutils, userName, type Tool, type ToolContext } from './containerTools';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -19,12 +21,18 @@ function runningNow(ctx: ToolContext): ContainerMember[] {
 }
 
 /**
+ * ps: busybox's in busybox and Alpine images, procps' in Debian and Ubuntu
+ * ones (which have no ps until `apt-get install procps`).
+ */
+export const ps: Tool = (args, ctx) => (hasCoreutils(ctx) ? procps(args, ctx) : busyboxPs(args, ctx));
+
+/**
  * busybox ps: PID, USER, TIME, COMMAND of every process running now. BSD
  * style words (`aux`) and the desktop options (-e -f -a -A -l -w) are
  * accepted and change nothing, as in busybox. A ps run by a shell shows
  * itself too, as the shell's child.
  */
-export const ps: Tool = (args, ctx) => {
+const busyboxPs: Tool = (args, ctx) => {
   for (const a of args) {
     if (a.startsWith('-') && !/^-[aAdeflwT]+$/.test(a)) {
       ctx.err(`ps: unrecognized option: ${a.slice(1).replace(/[aAdeflwT]/g, '')[0] ?? a}\n`);
@@ -38,6 +46,201 @@ export const ps: Tool = (args, ctx) => {
   for (const r of rows.sort((a, b) => a.pid - b.pid)) ctx.out(`${String(r.pid).padStart(5)} ${userName(ctx.view.uid).padEnd(8)} ${'0:00'.padStart(5)} ${r.command}\n`);
   return 0;
 };
+
+/** A process as procps ps shows it. */
+interface PsRow {
+  pid: number;
+  ppid: number;
+  /** `pts/N`, or `?` for none. */
+  tty: string;
+  stat: string;
+  startMs: number;
+  argv: readonly string[];
+}
+
+/**
+ * Typical virtual and resident sizes (KiB) of the programs a container runs,
+ * for ps's VSZ, RSS and %MEM: a process's own memory is not simulated (the
+ * container's usage is, for the metrics API), so these keep the columns believable.
+ */
+const typicalKiB: Record<string, [vsz: number, rss: number]> = { nginx: [11404, 7428], bash: [4188, 3456], sh: [2580, 1536], sleep: [2484, 1280], ps: [8092, 4096] };
+const otherKiB: [number, number] = [5892, 2816];
+
+const procpsUsage = (kind: string) => `error: unsupported ${kind} option\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`;
+
+/**
+ * procps-ng ps with the selections and formats a debugging session uses:
+ * no options (the caller's terminal: PID TTY TIME CMD), `-e`/`-A` (every
+ * process), `-p` (those pids), `-f` (full: UID PID PPID C STIME TTY TIME
+ * CMD), `-o` (chosen columns, `name=Header`), and the BSD words `a`, `u`
+ * and `x` (`ps aux`: USER PID %CPU %MEM VSZ RSS TTY STAT START TIME
+ * COMMAND). Processes exec'd into the container are children
+ * of no process in it (PPID 0) and lead their own sessions; one run by a
+ * shell is the shell's child. CPU time is not simulated: TIME is 0.
+ */
+function procps(args: string[], ctx: ToolContext): number {
+  let all = false;
+  let full = false;
+  let bsd = false;
+  let bsdUser = false;
+  let bsdAll = false;
+  let bsdNoTty = false;
+  let columns: string[] | undefined;
+  let pids: number[] | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a.startsWith('-')) {
+      for (let k = 1; k < a.length; k++) {
+        const c = a[k]!;
+        if (c === 'e' || c === 'A') all = true;
+        else if (c === 'f') full = true;
+        else if (c === 'o' || c === 'p') {
+          // The list is the rest of the word, or the next argument.
+          const list = a.slice(k + 1) || args[++i];
+          if (list === undefined) {
+            ctx.err(c === 'o' ? procpsUsage('SysV').replace('unsupported SysV option', 'improper format list') : procpsUsage('SysV').replace('unsupported SysV option', 'list of process IDs must follow -p'));
+            return 1;
+          }
+          if (c === 'o') (columns ??= []).push(...list.split(/[,\s]+/).filter(Boolean));
+          else (pids ??= []).push(...list.split(/[,\s]+/).filter(Boolean).map(Number));
+          break;
+        } else if (c !== 'a' && c !== 'w') {
+          ctx.err(procpsUsage('SysV'));
+          return 1;
+        }
+      }
+      continue;
+    }
+    bsd = true;
+    for (const c of a) {
+      if (c === 'a') bsdAll = true;
+      else if (c === 'u') bsdUser = true;
+      else if (c === 'x') bsdNoTty = true;
+      else if (c !== 'w') {
+        ctx.err(procpsUsage('BSD'));
+        return 1;
+      }
+    }
+  }
+  const rows = psRows(args, ctx);
+  const self = rows[rows.length - 1]!;
+  // No selection: the caller's terminal. BSD `x` adds the processes without one, `a` those of every user (one user here).
+  const selected = (r: PsRow) => (pids ? pids.includes(r.pid) : bsd ? (bsdNoTty ? true : bsdAll ? r.tty !== '?' : r.tty === self.tty) : all || r.tty === self.tty);
+  const shown = rows.filter(selected).sort((a, b) => a.pid - b.pid);
+  // The built-in formats head the terminal TTY; the `tty` specifier's own header is TT.
+  const format = columns ?? (bsd && bsdUser ? ['user', 'pid', '%cpu', '%mem', 'vsz', 'rss', 'tty=TTY', 'stat', 'start', 'bsdtime', 'args'] : bsd ? ['pid', 'tty=TTY', 'stat', 'bsdtime', 'args'] : full ? ['user=UID', 'pid', 'ppid', 'c', 'stime', 'tty=TTY', 'time', 'args=CMD'] : ['pid', 'tty=TTY', 'time', 'comm=CMD']);
+  const specs: PsColumn[] = [];
+  for (const f of format) {
+    const eq = f.indexOf('=');
+    const key = (eq < 0 ? f : f.slice(0, eq)).toLowerCase();
+    const known = psColumns[key];
+    if (!known) {
+      ctx.err(`error: unknown user-defined format specifier "${key}"\n` + procpsUsage('SysV').slice(procpsUsage('SysV').indexOf('\n') + 1));
+      return 1;
+    }
+    const header = eq < 0 ? known.header : f.slice(eq + 1);
+    specs.push({ ...known, header, width: Math.max(known.width, header.length) });
+  }
+  const at = { uid: ctx.view.uid, user: userName(ctx.view.uid), now: ctx.now() };
+  const line = (cells: string[]) => cells.map((c, i) => (specs[i]!.right ? c.padStart(specs[i]!.width) : i === cells.length - 1 ? c : c.padEnd(specs[i]!.width))).join(' ') + '\n';
+  // A header of all empty names (`-o pid=`) is left out.
+  if (specs.some((c) => c.header)) ctx.out(line(specs.map((c) => c.header)));
+  for (const r of shown) ctx.out(line(specs.map((c) => c.value(r, at))));
+  return 0;
+}
+
+/** A column procps can print: its header, its width (the header's when longer), its side, and its value for a process. */
+interface PsColumn {
+  header: string;
+  width: number;
+  right: boolean;
+  value(r: PsRow, at: { uid: number; user: string; now: number }): string;
+}
+
+const memoryOf = (r: PsRow) => typicalKiB[commandName(r)] ?? otherKiB;
+const column = (header: string, width: number, right: boolean, value: PsColumn['value']): PsColumn => ({ header, width, right, value });
+const pidColumn = column('PID', 7, true, (r) => String(r.pid));
+const commColumn = column('COMMAND', 15, false, (r) => commandName(r).slice(0, 15));
+const argsColumn = column('COMMAND', 27, false, (r) => r.argv.join(' '));
+const ttyColumn = column('TT', 8, false, (r) => r.tty);
+
+/** procps' format specifiers (ps -o), as far as the simulated processes know them: CPU time is not simulated. */
+const psColumns: Record<string, PsColumn> = {
+  pid: pidColumn,
+  tid: pidColumn,
+  ppid: column('PPID', 7, true, (r) => String(r.ppid)),
+  user: column('USER', 8, false, (_r, at) => at.user),
+  uname: column('USER', 8, false, (_r, at) => at.user),
+  uid: column('UID', 5, true, (_r, at) => String(at.uid)),
+  comm: commColumn,
+  ucmd: commColumn,
+  args: argsColumn,
+  command: argsColumn,
+  cmd: { ...argsColumn, header: 'CMD' },
+  stat: column('STAT', 4, false, (r) => r.stat),
+  s: column('S', 1, false, (r) => r.stat[0]!),
+  tty: ttyColumn,
+  tt: ttyColumn,
+  tname: ttyColumn,
+  c: column('C', 2, true, () => '0'),
+  '%cpu': column('%CPU', 4, true, () => '0.0'),
+  pcpu: column('%CPU', 4, true, () => '0.0'),
+  '%mem': column('%MEM', 4, true, (r) => ((memoryOf(r)[1] / nodeMemoryKiB) * 100).toFixed(1)),
+  pmem: column('%MEM', 4, true, (r) => ((memoryOf(r)[1] / nodeMemoryKiB) * 100).toFixed(1)),
+  vsz: column('VSZ', 6, true, (r) => String(memoryOf(r)[0])),
+  rss: column('RSS', 5, true, (r) => String(memoryOf(r)[1])),
+  time: column('TIME', 8, true, () => '00:00:00'),
+  bsdtime: column('TIME', 6, true, () => '0:00'),
+  etime: column('ELAPSED', 11, true, (r, at) => elapsed(at.now - r.startMs)),
+  start: column('START', 5, false, (r, at) => startTime(r.startMs, at.now)),
+  stime: column('STIME', 5, false, (r, at) => startTime(r.startMs, at.now)),
+};
+
+/** ELAPSED: [[dd-]hh:]mm:ss. */
+function elapsed(ms: number): string {
+  const t = Math.max(0, Math.floor(ms / 1000));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const [d, h, m, sec] = [Math.floor(t / 86400), Math.floor(t / 3600) % 24, Math.floor(t / 60) % 60, t % 60];
+  return (d ? `${two(d)}-` : '') + (d || h ? `${two(h)}:` : '') + `${two(m)}:${two(sec)}`;
+}
+
+/** The process's name (/proc/<pid>/comm): its program's file name, which a title (`nginx: master process`) starts with. */
+function commandName(r: PsRow): string {
+  const program = (r.argv[0] ?? '').split(' ')[0]!.replace(/:$/, '');
+  return program.slice(program.lastIndexOf('/') + 1);
+}
+
+/** START and STIME: the time of day for a process started within a day, else the month and day. */
+function startTime(startMs: number, now: number): string {
+  const d = new Date(startMs);
+  if (now - startMs < 86_400_000) return d.toISOString().slice(11, 16);
+  return d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' }) + String(d.getUTCDate()).padStart(2, '0');
+}
+
+/**
+ * The container's processes and ps itself, last: a process of its own when
+ * exec'd as such, else the child of the newest process (the shell running
+ * it), on its terminal. Terminals are numbered in the order the processes
+ * holding one started.
+ */
+function psRows(args: string[], ctx: ToolContext): PsRow[] {
+  const members = runningNow(ctx).sort((a, b) => a.pid - b.pid);
+  const ptys = new Map<number, string>();
+  for (const m of members) if (m.tty) ptys.set(m.pid, `pts/${ptys.size}`);
+  const argv = ['ps', ...args];
+  const selfMember = members.find((m) => m.command.join(' ') === argv.join(' '));
+  const rows: PsRow[] = members.filter((m) => m !== selfMember).map((m) => ({ pid: m.pid, ppid: 0, tty: ptys.get(m.pid) ?? '?', stat: m.tty ? 'Ss+' : 'Ss', startMs: m.startMs, argv: m.command }));
+  if (selfMember) {
+    const t = ptys.get(selfMember.pid);
+    rows.push({ pid: selfMember.pid, ppid: 0, tty: t ?? '?', stat: t ? 'Rs+' : 'Rs', startMs: selfMember.startMs, argv });
+  } else {
+    const parent = rows[rows.length - 1];
+    // The shell waits on its foreground child: only ps holds the terminal's foreground.
+    if (parent && parent.tty !== '?') parent.stat = 'Ss';
+    rows.push({ pid: (parent?.pid ?? 0) + 1, ppid: parent?.pid ?? 0, tty: parent?.tty ?? '?', stat: parent?.tty !== undefined && parent.tty !== '?' ? 'R+' : 'R', startMs: ctx.now(), argv });
+  }
+  return rows;
+}
 
 /** A signal named as kill takes it (`TERM`, `SIGTERM`, `15`); undefined for one it does not know. */
 function parseSignal(spec: string): string | undefined {

@@ -47,6 +47,9 @@ describe('expansions', () => {
     ['name', 'a', 'b c'],
   );
   check([
+    ['tilde: ~ and ~/path are $HOME, ~root root\'s home, ~+ $PWD, also in an assignment; quoted, mid-word or an unknown user\'s stays', 'echo ~ ~/x ~root/y; cd /tmp; echo ~+ "~" a~ ~nobody; cd ~; pwd; H=~/bin; echo $H; HOME=/home/me; echo ~', { stdout: '/root /root/x /root/y\n/tmp ~ a~ ~nobody\n/root\n/root/bin\n/home/me\n' }],
+  ]);
+  check([
     ['${VAR:-default} and friends', 'E=; echo ${NOPE:-d1} ${E:-d2} ${E-d3}x ${HOME:+set} ${NOPE:=assigned} $NOPE', { stdout: 'd1 d2 x set assigned assigned\n' }],
     ['${#VAR} and pattern removal', 'p=/usr/local/bin/tool.tar.gz; echo ${#p} ${p##*/} ${p%%.*} ${p#*/} ${p%.gz}', { stdout: '26 tool.tar.gz /usr/local/bin/tool usr/local/bin/tool.tar.gz /usr/local/bin/tool.tar\n' }],
     ['${VAR:?} is an error that ends the shell', 'echo ${NOPE:?is required}; echo never', { stderr: 'sh: NOPE: is required\n', code: 2 }],

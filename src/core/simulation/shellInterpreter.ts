@@ -70,6 +70,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     const limit = host.view.memoryLimitBytes;
     const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at), ...(limit !== undefined ? { memoryLimitBytes: limit } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
+    if (run.title) host.cmdline = [run.title];
     if (run.oomKilled) {
       // The cgroup's OOM killer takes the whole container (memory.oom.group): SIGKILL.
       host.exitReason = 'OOMKilled';
@@ -83,7 +84,10 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     if (run.exec?.argv.length) {
       // The entrypoint script's `exec "$@"`: the process becomes what it names, found on PATH.
       const next = lookUp(host, run.exec.argv[0]!, env.get('PATH') ?? '', cwd);
-      if (!('error' in next)) return yield* runProgram(host, next, [...run.exec.argv], io, env, cwd, opts);
+      if (!('error' in next)) {
+        host.cmdline = run.exec.argv;
+        return yield* runProgram(host, next, [...run.exec.argv], io, env, cwd, opts);
+      }
       write(host, io.err, run.exec.notFound);
       return 127;
     }
@@ -561,9 +565,21 @@ export class Shell {
     }
   }
 
-  /** An interactive shell's prompt: busybox's default PS1 (`/dir # `). */
+  /**
+   * An interactive shell's prompt: busybox's default PS1 (`/dir # `); in
+   * Debian and Ubuntu images, bash's from their bashrc (`root@web:/# `, the
+   * home as `~`) and dash's bare `# ` or `$ `.
+   */
   prompt(): string {
-    return `${this.cwd} ${this.host.view.uid === 0 ? '#' : '$'} `;
+    const sign = this.host.view.uid === 0 ? '#' : '$';
+    const os = this.host.view.image.os?.id;
+    if (this.dash) return `${sign} `;
+    if (this.name === 'bash' && (os === 'debian' || os === 'ubuntu')) {
+      const home = this.vars.get('HOME') ?? '';
+      const dir = home && home !== '/' && (this.cwd === home || this.cwd.startsWith(home + '/')) ? '~' + this.cwd.slice(home.length) : this.cwd;
+      return `${this.host.view.uid === 0 ? 'root' : `I have no name!`}@${this.host.view.hostname}:${dir}${sign} `;
+    }
+    return `${this.cwd} ${sign} `;
   }
 
   // ---- running
@@ -771,7 +787,7 @@ export class Shell {
     const argv: string[] = [];
     for (const w of cmd.words) argv.push(...(yield* this.fields(w)));
     const assigns: [string, string][] = [];
-    for (const a of cmd.assigns) assigns.push([a.name, yield* this.string(a.value)]);
+    for (const a of cmd.assigns) assigns.push([a.name, yield* this.string(this.tildeExpanded(a.value) ?? a.value)]);
     if (this.xtrace) {
       const shown = [...assigns.map(([k, v]) => `${k}=${v}`), ...argv].map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'"'"'`)}'`));
       if (shown.length) write(this.host, io.err, `+ ${shown.join(' ')}\n`);
@@ -1434,7 +1450,25 @@ export class Shell {
   }
 
   /** A word's fields: unquoted expansions split on IFS, then pathname expansion. */
+  /**
+   * The word with its tilde-prefix expanded: an unquoted `~` up to the first
+   * `/` (or the whole word) is $HOME, `~root` root's home, `~+` and `~-`
+   * $PWD and $OLDPWD; the result is neither split nor globbed. Undefined
+   * when the word has none, or names a user it does not know.
+   */
+  private tildeExpanded(word: Word): Word | undefined {
+    const first = word[0];
+    if (first?.type !== 'lit' || first.quoted || !first.text.startsWith('~')) return undefined;
+    const slash = first.text.indexOf('/');
+    if (slash < 0 && word.length > 1) return undefined;
+    const login = first.text.slice(1, slash < 0 ? undefined : slash);
+    const dir = login === '' ? (this.vars.get('HOME') ?? (this.host.view.uid === 0 ? '/root' : undefined)) : login === 'root' ? '/root' : login === '+' ? this.param('PWD') : login === '-' ? this.vars.get('OLDPWD') : undefined;
+    if (dir === undefined) return undefined;
+    return [{ type: 'lit', text: dir, quoted: true }, ...(slash < 0 ? [] : [{ type: 'lit' as const, text: first.text.slice(slash), quoted: false }]), ...word.slice(1)];
+  }
+
   *fields(word: Word): Run<string[]> {
+    word = this.tildeExpanded(word) ?? word;
     // A plain word is its own field.
     if (word.length === 1 && word[0]!.type === 'lit' && (word[0]!.quoted || !globChars.test(word[0]!.text))) return [word[0]!.text];
     const pieces = yield* this.pieces(word);
