@@ -156,6 +156,8 @@ describe('kubectl exec into a simulated pod', () => {
     expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'pid,user,cmd', '-p', '1'])).stdout).toBe('    PID USER     CMD\n      1 root     nginx: master process nginx -g daemon off;\n');
     expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'pid=', '-p', '1'])).stdout).toBe('      1\n');
     expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-o', 'foo'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unknown user-defined format specifier "foo"\n\nUsage:\n/) });
+    // `-aux`, as often typed: procps takes it as `aux`.
+    expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-aux'])).stdout).toMatch(/^USER {9}PID %CPU .*\nroot {11}1 .* nginx: master process nginx -g daemon off;\n/);
     expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-J'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unsupported SysV option\n\nUsage:\n ps \[options\]\n/) });
   });
 

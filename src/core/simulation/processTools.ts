@@ -88,7 +88,8 @@ function procps(args: string[], ctx: ToolContext): number {
   let columns: string[] | undefined;
   let pids: number[] | undefined;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
+    // `-aux` would be `-a -u x` (the user x), whom no image has: procps then takes it as BSD `aux`, as people mean it.
+    const a = /^-[aux]+$/.test(args[i]!) && args[i]!.includes('u') && args[i]!.includes('x') ? args[i]!.slice(1) : args[i]!;
     if (a.startsWith('-')) {
       for (let k = 1; k < a.length; k++) {
         const c = a[k]!;
