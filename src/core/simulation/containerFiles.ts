@@ -18,6 +18,7 @@
  */
 import type { ContainerView, FsEntry } from './containerView';
 import { FileStore, type StoreRunner } from './fileStore';
+import type { ProcessChild } from './processIo';
 
 /** A volume mounted in a container: its store (rooted at `/`), the directory of it mounted (subPath), whether writes are refused. */
 export interface Mount {
@@ -35,6 +36,8 @@ export interface ContainerMember extends StoreRunner {
   readonly startMs: number;
   /** Whether it runs on a terminal. */
   readonly tty: boolean;
+  /** The processes its program forked that run beside it (nginx's workers). */
+  readonly children: readonly ProcessChild[];
   /** Whether it runs at a time: started, neither exited nor stopped. */
   runningAt(at: number): boolean;
   /** A signal from a process of the container at a time; whether it ended it. */
@@ -64,8 +67,9 @@ export class ContainerFilesystem {
   /** The pid the next exec'd process gets (the kernel hands them out in turn). */
   private nextExecPid = 7;
 
-  /** A pid for a process exec'd into the container. */
+  /** A pid for a process exec'd into the container: the next one free, past the processes' forked children. */
   execPid(): number {
+    for (const p of this.processes) for (const c of (p as Partial<ContainerMember>).children ?? []) this.nextExecPid = Math.max(this.nextExecPid, c.pid + 1);
     return this.nextExecPid++;
   }
 

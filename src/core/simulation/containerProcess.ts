@@ -11,7 +11,7 @@
 import { expandEnv, type ContainerView } from './containerView';
 import { containerFilesystem, type ContainerFilesystem } from './containerFiles';
 import type { SimulatedImage } from './image';
-import type { ProcessHost, Source } from './processIo';
+import type { ProcessChild, ProcessHost, Source } from './processIo';
 import { lookUp, type Found } from './programLookup';
 import { runProgram, StackOverflow } from './shellInterpreter';
 import type { Effect, Run } from './containerTools';
@@ -74,6 +74,8 @@ export interface ContainerProcess {
   readonly command: readonly string[];
   /** Whether it runs on a terminal (ps's TTY). */
   readonly tty: boolean;
+  /** The processes its program forked that run beside it. */
+  readonly children?: readonly ProcessChild[];
   /** Called when an answer it waits for (an `await`) has come: it can be run on, whatever the clock does. */
   onAnswer?: () => void;
 }
@@ -194,6 +196,10 @@ class VirtualProcess implements ContainerProcess {
 
   get tty(): boolean {
     return this.opts.tty;
+  }
+
+  get children(): readonly ProcessChild[] {
+    return this.host.children ?? [];
   }
 
   constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {

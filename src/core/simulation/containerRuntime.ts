@@ -18,11 +18,12 @@ import { startExec } from './containerExec';
 import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
 import { asReader, type FileStore, type StoreRunner } from './fileStore';
 import type { ContainerView } from './containerView';
+import type { ProcessChild } from './processIo';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'hasOutput' | 'onAnswer'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'children' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'children' | 'hasOutput' | 'onAnswer'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -170,6 +171,10 @@ export class RecordedProcess implements StoreRunner {
 
   get tty(): boolean {
     return this.start.started && this.start.process.tty === true;
+  }
+
+  get children(): readonly ProcessChild[] {
+    return (this.start.started && this.start.process.children) || [];
   }
 
   /** Whether it runs at `at`: started by then, neither exited nor stopped. */

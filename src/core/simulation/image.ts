@@ -11,6 +11,7 @@ import type { FsEntry } from './containerView';
 import type { Run } from './containerTools';
 import type { InterpreterIo } from './interpreterRepl';
 import type { ImageOs } from './packageTools';
+import type { ProcessChild } from './processIo';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -33,6 +34,8 @@ export interface ImageProgramRun {
   readsStdin?: boolean;
   /** Then it runs over its stdin as a program of its own (an interpreter given no script: its REPL on a terminal); its code is the exit code. */
   interpreter?: (io: InterpreterIo) => Run<number>;
+  /** The processes it forks that run beside it (nginx's workers), as ps shows them. */
+  workers?: readonly ProcessChild[];
   /** The title it gives its process (setproctitle), which ps shows as its command: nginx's `nginx: master process nginx -g daemon off;`. */
   title?: string;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */

@@ -157,6 +157,8 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     if (args.includes('-t')) return { output: [err('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n')], exitCode: 0 };
     const t = nginxStamp(ctx.now);
     const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
+    // The pids the entrypoint's scripts leave the two workers the log names.
+    const workerPids = [29, 30];
     // The default server listens on port 80 (and [::]:80) with the welcome page; its master process retitles itself.
     const title = `nginx: master process ${['nginx', ...args].join(' ')}`;
     const run = listening([{ port: 80, addresses: ['0.0.0.0', '::'], respond: nginxSite(version, ctx.now, ctx.files), accessLog: nginxAccessLog }], [
@@ -166,10 +168,10 @@ function nginxImage(tag: string | undefined): SimulatedImage {
       notice('OS: Linux 6.8.0-kubesim'),
       notice('getrlimit(RLIMIT_NOFILE): 1048576:1048576'),
       notice('start worker processes'),
-      notice('start worker process 29'),
-      notice('start worker process 30'),
+      ...workerPids.map((pid) => notice(`start worker process ${pid}`)),
     ]);
-    return { ...run, title };
+    // Its workers run as the image's nginx user (101).
+    return { ...run, title, workers: workerPids.map((pid) => ({ pid, title: 'nginx: worker process', user: 'nginx', uid: 101 })) };
   });
   return image({
     entrypoint: ['/docker-entrypoint.sh'],

@@ -8,6 +8,14 @@
 import type { ContainerView, FsEntry } from './containerView';
 import { writeFile, type Run } from './containerTools';
 
+/** A process a program forked that runs beside it under a title of its own (nginx's worker processes). */
+export interface ProcessChild {
+  readonly pid: number;
+  readonly title: string;
+  readonly user: string;
+  readonly uid: number;
+}
+
 /** What a process's programs share: the container, its files, the clock and the process's own output. */
 export interface ProcessHost {
   view: ContainerView;
@@ -29,6 +37,8 @@ export interface ProcessHost {
    * `nginx: master process ...`).
    */
   cmdline?: readonly string[];
+  /** The processes its program forked and runs beside it (ps lists them as its children). */
+  children?: readonly ProcessChild[];
   /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
   termExit?: number;
   /** A shell traps SIGTERM: the signal is delivered to it (pendingTerm) and its handler runs after the command in progress. */

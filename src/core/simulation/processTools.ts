@@ -39,11 +39,14 @@ const busyboxPs: Tool = (args, ctx) => {
       return 1;
     }
   }
-  const rows = runningNow(ctx).map((m) => ({ pid: m.pid, command: m.command.join(' ') }));
+  const members = runningNow(ctx);
+  const user = userName(ctx.view.uid);
+  const rows = members.map((m) => ({ pid: m.pid, user, command: m.command.join(' ') }));
   // Run by a shell (`sh -c ps`), ps is that shell's child, with the next pid.
-  if (!rows.some((r) => r.command === ['ps', ...args].join(' '))) rows.push({ pid: Math.max(0, ...rows.map((r) => r.pid)) + 1, command: ['ps', ...args].join(' ') });
+  if (!rows.some((r) => r.command === ['ps', ...args].join(' '))) rows.push({ pid: Math.max(0, ...rows.map((r) => r.pid)) + 1, user, command: ['ps', ...args].join(' ') });
+  for (const m of members) for (const c of m.children) rows.push({ pid: c.pid, user: c.user, command: c.title });
   ctx.out('PID   USER     TIME  COMMAND\n');
-  for (const r of rows.sort((a, b) => a.pid - b.pid)) ctx.out(`${String(r.pid).padStart(5)} ${userName(ctx.view.uid).padEnd(8)} ${'0:00'.padStart(5)} ${r.command}\n`);
+  for (const r of rows.sort((a, b) => a.pid - b.pid)) ctx.out(`${String(r.pid).padStart(5)} ${r.user.padEnd(8)} ${'0:00'.padStart(5)} ${r.command}\n`);
   return 0;
 };
 
@@ -56,6 +59,9 @@ interface PsRow {
   stat: string;
   startMs: number;
   argv: readonly string[];
+  /** Its user, when not the container's (a server's workers). */
+  user?: string;
+  uid?: number;
 }
 
 /**
@@ -63,7 +69,7 @@ interface PsRow {
  * for ps's VSZ, RSS and %MEM: a process's own memory is not simulated (the
  * container's usage is, for the metrics API), so these keep the columns believable.
  */
-const typicalKiB: Record<string, [vsz: number, rss: number]> = { nginx: [11404, 7428], bash: [4188, 3456], sh: [2580, 1536], sleep: [2484, 1280], ps: [8092, 4096] };
+const typicalKiB = new Map<string, [vsz: number, rss: number]>([['nginx', [11404, 7428]], ['nginx: worker process', [11868, 2868]], ['bash', [4188, 3456]], ['sh', [2580, 1536]], ['sleep', [2484, 1280]], ['ps', [8092, 4096]]]);
 const otherKiB: [number, number] = [5892, 2816];
 
 const procpsUsage = (kind: string) => `error: unsupported ${kind} option\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`;
@@ -158,7 +164,7 @@ interface PsColumn {
   value(r: PsRow, at: { uid: number; user: string; now: number }): string;
 }
 
-const memoryOf = (r: PsRow) => typicalKiB[commandName(r)] ?? otherKiB;
+const memoryOf = (r: PsRow) => typicalKiB.get(r.argv[0] ?? '') ?? typicalKiB.get(commandName(r)) ?? otherKiB;
 const column = (header: string, width: number, right: boolean, value: PsColumn['value']): PsColumn => ({ header, width, right, value });
 const pidColumn = column('PID', 7, true, (r) => String(r.pid));
 const commColumn = column('COMMAND', 15, false, (r) => commandName(r).slice(0, 15));
@@ -170,9 +176,9 @@ const psColumns: Record<string, PsColumn> = {
   pid: pidColumn,
   tid: pidColumn,
   ppid: column('PPID', 7, true, (r) => String(r.ppid)),
-  user: column('USER', 8, false, (_r, at) => at.user),
-  uname: column('USER', 8, false, (_r, at) => at.user),
-  uid: column('UID', 5, true, (_r, at) => String(at.uid)),
+  user: column('USER', 8, false, (r, at) => r.user ?? at.user),
+  uname: column('USER', 8, false, (r, at) => r.user ?? at.user),
+  uid: column('UID', 5, true, (r, at) => String(r.uid ?? at.uid)),
   comm: commColumn,
   ucmd: commColumn,
   args: argsColumn,
@@ -230,12 +236,14 @@ function psRows(args: string[], ctx: ToolContext): PsRow[] {
   for (const m of members) if (m.tty) ptys.set(m.pid, `pts/${ptys.size}`);
   const argv = ['ps', ...args];
   const selfMember = members.find((m) => m.command.join(' ') === argv.join(' '));
-  const rows: PsRow[] = members.filter((m) => m !== selfMember).map((m) => ({ pid: m.pid, ppid: 0, tty: ptys.get(m.pid) ?? '?', stat: m.tty ? 'Ss+' : 'Ss', startMs: m.startMs, argv: m.command }));
+  const others = members.filter((m) => m !== selfMember);
+  const rows: PsRow[] = others.map((m) => ({ pid: m.pid, ppid: 0, tty: ptys.get(m.pid) ?? '?', stat: m.tty ? 'Ss+' : 'Ss', startMs: m.startMs, argv: m.command }));
+  for (const m of others) for (const c of m.children) rows.push({ pid: c.pid, ppid: m.pid, tty: ptys.get(m.pid) ?? '?', stat: 'S', startMs: m.startMs, argv: [c.title], user: c.user, uid: c.uid });
   if (selfMember) {
     const t = ptys.get(selfMember.pid);
     rows.push({ pid: selfMember.pid, ppid: 0, tty: t ?? '?', stat: t ? 'Rs+' : 'Rs', startMs: selfMember.startMs, argv });
   } else {
-    const parent = rows[rows.length - 1];
+    const parent = rows[others.length - 1];
     // The shell waits on its foreground child: only ps holds the terminal's foreground.
     if (parent && parent.tty !== '?') parent.stat = 'Ss';
     rows.push({ pid: (parent?.pid ?? 0) + 1, ppid: parent?.pid ?? 0, tty: parent?.tty ?? '?', stat: parent?.tty !== undefined && parent.tty !== '?' ? 'R+' : 'R', startMs: ctx.now(), argv });
@@ -294,6 +302,8 @@ export function kill(args: string[], ctx: ToolContext): number {
       continue;
     }
     const target = members.find((m) => m.pid === Number(p));
+    // A server's worker takes the signal, and its master starts another in its place (not shown: ps keeps the pid).
+    if (!target && members.some((m) => m.children.some((c) => c.pid === Number(p)))) continue;
     if (!target) {
       ctx.err(`kill: can't kill pid ${p}: No such process\n`);
       code = 1;

@@ -71,6 +71,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at), ...(limit !== undefined ? { memoryLimitBytes: limit } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.title) host.cmdline = [run.title];
+    if (run.workers) host.children = run.workers;
     if (run.oomKilled) {
       // The cgroup's OOM killer takes the whole container (memory.oom.group): SIGKILL.
       host.exitReason = 'OOMKilled';
