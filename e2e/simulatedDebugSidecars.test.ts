@@ -38,14 +38,14 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
     await eventually(() => stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[1].state.terminated.exitCode}']), (c) => c === '0', 'the debug shell ended');
   });
 
-  it('kubectl debug node/: the debugging pod is on the host network, with the node\'s name and address', async () => {
+  it('kubectl debug node/: the debugging pod is on the host network, with the node\'s name and address, and the node\'s files at /host', async () => {
     await eventually(() => stdout(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+Ready\s/.test(o), 'the node');
     const nodeIP = await stdout(['get', 'node', 'node-1', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}']);
-    const debug = await t.kubectl(['debug', 'node/node-1', '-i', '--image=busybox:1.36', '--profile=general', '--', 'sh', '-c', 'hostname; hostname -i; ip route']);
+    const debug = await t.kubectl(['debug', 'node/node-1', '-i', '--image=busybox:1.36', '--profile=general', '--', 'sh', '-c', 'hostname; hostname -i; ip route; cat /host/etc/hostname; ls /host']);
     expect(debug.code).toBe(0);
     const prefix = nodeIP.split('.').slice(0, 2).join('.');
     expect(debug.stdout).toMatch(/^Creating debugging pod node-debugger-node-1-\w{5} with container debugger on node node-1\.\n/);
-    expect(debug.stdout.slice(debug.stdout.indexOf('\n') + 1)).toBe(`node-1\n${nodeIP} \ndefault via ${prefix}.0.1 dev eth0 \n${prefix}.0.0/16 dev eth0 scope link  src ${nodeIP} \n`);
+    expect(debug.stdout.slice(debug.stdout.indexOf('\n') + 1)).toBe(`node-1\n${nodeIP} \ndefault via ${prefix}.0.1 dev eth0 \n${prefix}.0.0/16 dev eth0 scope link  src ${nodeIP} \nnode-1\netc\nroot\ntmp\nvar\n`);
     const pod = JSON.parse(await stdout(['get', 'pods', '-o', 'json'])).items.find((p: { metadata: { name: string } }) => p.metadata.name.startsWith('node-debugger-node-1-'));
     expect(pod.spec.hostNetwork).toBe(true);
     expect(pod.status).toMatchObject({ hostIP: nodeIP, podIP: nodeIP, podIPs: [{ ip: nodeIP }] });

@@ -19,6 +19,7 @@
 import type { ContainerView, FsEntry } from './containerView';
 import { FileStore, type StoreRunner } from './fileStore';
 import type { ProcessChild } from './processIo';
+import { nodeOsImage } from './nodes';
 
 /** A volume mounted in a container: its store (rooted at `/`), the directory of it mounted (subPath), whether writes are refused. */
 export interface Mount {
@@ -296,10 +297,14 @@ export const filesAt = (files: ReadonlyMap<string, FsEntry>, at: number): Readon
 export class VolumeStores {
   private readonly stores = new Map<string, FileStore>();
 
-  /** The volume's store; a new one holds `base` from the start (a kubelet-written volume's first files), else an empty root. */
+  /**
+   * The volume's store; a new one holds `base` from the start (a
+   * kubelet-written volume's first files), a node's its own files, else an
+   * empty root.
+   */
   store(volume: string, base?: ReadonlyMap<string, FsEntry>): FileStore {
     let s = this.stores.get(volume);
-    if (!s) this.stores.set(volume, (s = new FileStore(base)));
+    if (!s) this.stores.set(volume, (s = new FileStore(base ?? (volume.startsWith('node/') ? nodeFiles(volume.slice(5)) : undefined))));
     return s;
   }
 
@@ -312,6 +317,21 @@ export class VolumeStores {
   forgetPod(podUID: string): void {
     for (const k of this.stores.keys()) if (k.startsWith(`emptyDir/${podUID}/`) || k.startsWith(`pod/${podUID}/`)) this.stores.delete(k);
   }
+}
+
+/**
+ * What a node's root holds before any hostPath writes there: its name and
+ * release, and the directories its kubelet and logs live in (a node
+ * debugging pod sees them at /host). Its services' logs are not simulated.
+ */
+function nodeFiles(node: string): Map<string, FsEntry> {
+  const text = (t: string) => new TextEncoder().encode(t);
+  const files = new Map<string, FsEntry>([['/', { type: 'dir', mode: 0o755 }]]);
+  for (const d of ['/etc', '/etc/kubernetes', '/etc/kubernetes/manifests', '/root', '/var', '/var/lib', '/var/lib/kubelet', '/var/log']) files.set(d, { type: 'dir', mode: d === '/root' ? 0o700 : 0o755 });
+  files.set('/tmp', { type: 'dir', mode: 0o1777 });
+  files.set('/etc/hostname', { type: 'file', content: text(`${node}\n`), mode: 0o644 });
+  files.set('/etc/os-release', { type: 'file', content: text(`NAME="kubesim"\nID=kubesim\nPRETTY_NAME="${nodeOsImage}"\n`), mode: 0o644 });
+  return files;
 }
 
 /** Makes a directory and its parents in a store, there from the start, unless it is there. */

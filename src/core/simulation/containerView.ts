@@ -53,8 +53,8 @@ function memoryLimitOf(container: Record<string, unknown>): number | undefined {
 /**
  * A volume mounted in the container. A shared volume names its files: an
  * emptyDir the pod's (`emptyDir/<pod uid>/<volume>`), a claim its bound
- * PersistentVolume's (`pv/<name>`), a hostPath the node's (`hostPath/<node><path>`);
- * any other volume's files are in the view's files, read-only.
+ * PersistentVolume's (`pv/<name>`), a hostPath the node's (`node/<node>`,
+ * its path in `subPath`); any other volume's files are in the view's files, read-only.
  */
 export interface VolumeMount {
   path: string;
@@ -366,18 +366,30 @@ export async function volumeFiles(src: VolumeFilesSource, pod: KubeObject, volum
   return [];
 }
 
-/** The shared files a volume stands for, or undefined when the kubelet writes its files (read-only). */
-async function sharedVolume(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<string | undefined> {
+/** The store of a node's own files, which every hostPath on it is a directory of. */
+export const nodeFilesVolume = (node: string): string => `node/${node}`;
+
+/**
+ * The shared files a volume stands for, and the directory of them it is
+ * (no leading slash; '' for all of them), or undefined when the kubelet
+ * writes its files (read-only). A hostPath, a hostPath PersistentVolume's
+ * among them, is a directory of its node's files: pods on one node share
+ * them, and a node debugging pod's `/host` shows them all.
+ */
+async function sharedVolume(src: ContainerViewSource, pod: KubeObject, volume: Obj): Promise<{ volume: string; dir: string } | undefined> {
   const ns = pod.metadata.namespace ?? '';
   const name = str(volume['name']);
-  if (isObject(volume['emptyDir'])) return `emptyDir/${pod.metadata.uid ?? ''}/${name}`;
-  if (isObject(volume['hostPath'])) return `hostPath/${str(field(pod, 'spec', 'nodeName'))}${normalizePath(str(volume['hostPath']['path']))}`;
+  const node = str(field(pod, 'spec', 'nodeName'));
+  if (isObject(volume['emptyDir'])) return { volume: `emptyDir/${pod.metadata.uid ?? ''}/${name}`, dir: '' };
+  if (isObject(volume['hostPath'])) return { volume: nodeFilesVolume(node), dir: normalizePath(str(volume['hostPath']['path'])).slice(1) };
   // A generic ephemeral volume's claim is named after the pod and the volume.
   const claim = isObject(volume['persistentVolumeClaim']) ? str(volume['persistentVolumeClaim']['claimName']) : isObject(volume['ephemeral']) ? `${pod.metadata.name ?? ''}-${name}` : undefined;
   if (claim === undefined) return undefined;
   const pvc = await src.get('persistentvolumeclaims', ns, claim);
   const pv = str(field(pvc, 'spec', 'volumeName'));
-  return pv ? `pv/${pv}` : `pvc/${ns}/${claim}`;
+  if (!pv) return { volume: `pvc/${ns}/${claim}`, dir: '' };
+  const hostPath = field(await src.get('persistentvolumes', '', pv), 'spec', 'hostPath');
+  return isObject(hostPath) ? { volume: nodeFilesVolume(node), dir: normalizePath(str(hostPath['path'])).slice(1) } : { volume: `pv/${pv}`, dir: '' };
 }
 
 function normalizePath(p: string): string {
@@ -499,7 +511,7 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     if (shared !== undefined) {
       // The mount point's parents are the layer's; its files are the volume's.
       addDir(files, mountPath.slice(0, mountPath.lastIndexOf('/')) || '/');
-      mounts.push({ path: mountPath, volume: shared, subPath, readOnly: m['readOnly'] === true });
+      mounts.push({ path: mountPath, volume: shared.volume, subPath: [shared.dir, subPath].filter(Boolean).join('/'), readOnly: m['readOnly'] === true });
       continue;
     }
     // The kubelet's atomic writer mounts these read-only, whatever the mount says.

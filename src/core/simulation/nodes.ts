@@ -17,6 +17,9 @@ import type { RunningController } from '../controllers/informer';
 import { newEventRecorder } from '../controllers/events';
 import { objectGone } from '../controllers/controllerUtils';
 
+/** What a simulated node runs on, as its status and its /etc/os-release say. */
+export const nodeOsImage = 'kubesim simulated node';
+
 export interface SimulatedNode {
   name: string;
   /** The node's InternalIP. */
@@ -99,7 +102,7 @@ export function nodeStatus(node: SimulatedNode, kubernetesVersion: string, previ
       systemUUID: uuidOf(hexOf(`${node.name}/system`, 32)),
       bootID: uuidOf(hexOf(`${node.name}/boot`, 32)),
       kernelVersion: '6.8.0-kubesim',
-      osImage: 'kubesim simulated node',
+      osImage: nodeOsImage,
       containerRuntimeVersion: 'containerd://2.0.0',
       kubeletVersion: `v${kubernetesVersion.replace(/^v/, '')}`,
       operatingSystem: 'linux',

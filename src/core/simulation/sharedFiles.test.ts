@@ -119,6 +119,29 @@ describe('volumes shared by mount', () => {
     expect((await exec(s, 'second', ['ls', '/scratch'])).stdout).toBe('');
   });
 
+  it("every hostPath is a directory of its node's files: a pod mounting the node's root, as kubectl debug node does, sees what another wrote, and the node's own files", async () => {
+    const s = await cluster();
+    const podOf = (name: string, path: string, mountPath: string) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], volumeMounts: [{ name: 'host', mountPath }] }], volumes: [{ name: 'host', hostPath: { path, type: 'DirectoryOrCreate' } }] },
+    });
+    await create(s, podOf('writer', '/srv/app/data', '/data'));
+    await running(s, 'writer');
+    await exec(s, 'writer', ['sh', '-c', 'echo hi > /data/f']);
+    await create(s, podOf('debugger', '/', '/host'));
+    await create(s, podOf('parent', '/srv', '/srv'));
+    await running(s, 'debugger');
+    await running(s, 'parent');
+    const node = (await getPod(s, 'debugger')).spec.nodeName;
+    expect((await exec(s, 'debugger', ['cat', '/host/srv/app/data/f', '/host/etc/hostname'])).stdout).toBe(`hi\n${node}\n`);
+    expect((await exec(s, 'debugger', ['cat', '/host/etc/os-release'])).stdout).toContain('PRETTY_NAME="kubesim simulated node"\n');
+    // Written through one mount, read through another.
+    await exec(s, 'parent', ['sh', '-c', 'echo there > /srv/app/data/g']);
+    expect((await exec(s, 'writer', ['ls', '/data'])).stdout).toBe('f\ng\n');
+  });
+
   it('a reader following a file another container appends to gets each line when it polls after the write, in order (tail -F)', async () => {
     const s = await cluster();
     const tailer = { name: 'tail', image: 'busybox:1.36', command: ['tail', '-F', '/var/log/app/out.log'], volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }] };
