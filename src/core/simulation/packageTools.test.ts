@@ -46,6 +46,16 @@ describe('apk', () => {
   });
 });
 
+describe('apk world', () => {
+  it("records what it installs in /etc/apk/world, so procps replaces busybox's ps at the same path, and the image's own curl is installed already", () => {
+    const v = view('alpine:3.20');
+    const r = run('ps -o pid >/dev/null; echo busybox $?; apk add procps >/dev/null && cat /etc/apk/world && apk add procps curl | grep Installing; ps -o pid,comm', { view: v });
+    expect(r.stderr).toBe("ps: unrecognized option: o\n");
+    expect(r.stdout).toBe('busybox 1\nalpine-baselayout\nalpine-keys\napk-tools\nbusybox\nlibc-utils\nprocps\n(1/1) Installing curl (8.12.1-r1)\n    PID COMMAND\n      1 ps\n');
+    expect(run('apk add curl', { view: { ...view('curlimages/curl:8.11.1'), uid: 0 } }).stdout).toMatch(/\nOK: 8 MiB in 15 packages\n$/);
+  });
+});
+
 describe('which', () => {
   it('prints where a command runs from on PATH, every one with -a; 1 for one that is not there', () => {
     expect(run('which sh cat; which nope; echo $?', { view: view('alpine:3.21') }).stdout).toBe('/bin/sh\n/bin/cat\n1\n');

@@ -12,7 +12,8 @@
  * naming those it does.
  */
 import { dnsReachable } from './networkTools';
-import { parentOf, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
+import { parentOf, readFile, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
+import type { FsEntry } from './containerView';
 
 /** The distribution an image is built on, as its /etc/os-release names it. */
 export interface ImageOs {
@@ -93,8 +94,34 @@ function aptSources(os: ImageOs): { url: string; suite: string; size: string; pa
 
 const installable = (packages: Record<string, Package>) => Object.keys(packages).sort().join(', ');
 
+const apkWorldPath = '/etc/apk/world';
+/** An Alpine image's world before anything is added. */
+const alpineBaseWorld = ['alpine-baselayout', 'alpine-keys', 'apk-tools', 'busybox', 'libc-utils'];
+/** busybox applets that Alpine packages replace at the same path (procps' ps, iputils' ping...). */
+const busyboxApplets = new Set(['ps', 'ping', 'ifconfig', 'netstat', 'ip', 'wget', 'nc', 'nslookup']);
+
+/**
+ * The packages apk installed (/etc/apk/world). Until one is added: the base
+ * image's, and those the image itself installed, whose commands it has and
+ * busybox does not provide (curlimages/curl's curl).
+ */
+function apkWorld(files: ReadonlyMap<string, FsEntry>): string[] {
+  const world = readFile(files, apkWorldPath);
+  if (world !== undefined) return world.split('\n').filter(Boolean);
+  // The image's own programs are in /bin (image.ts), a package's where it puts them.
+  const has = (c: string) => {
+    const name = c.slice(c.lastIndexOf('/') + 1);
+    return !busyboxApplets.has(name) && (files.has(c) || files.has(`/bin/${name}`));
+  };
+  const own = Object.entries(alpinePackages).filter(([, p]) => p.commands.every(has));
+  return [...alpineBaseWorld, ...own.map(([n]) => n)].sort();
+}
+
+/** Whether apk installed a package into the container. */
+export const apkInstalled = (files: ReadonlyMap<string, FsEntry>, name: string): boolean => apkWorld(files).includes(name);
+
 /** Writes a file of the package manager's, its directories made as the package that owns them would. */
-function put(ctx: ToolContext, path: string, mode: number): void {
+function put(ctx: ToolContext, path: string, mode: number, text = ''): void {
   const at = resolvePath('/', path);
   for (let d = parentOf(at), made: string[] = []; ; d = parentOf(d)) {
     if (ctx.files.has(d) || d === '/') {
@@ -103,7 +130,7 @@ function put(ctx: ToolContext, path: string, mode: number): void {
     }
     made.push(d);
   }
-  if (writeFile(ctx.files, at, '', false) === undefined) {
+  if (writeFile(ctx.files, at, text, false) === undefined) {
     const e = ctx.files.get(at);
     if (e?.type === 'file') ctx.files.set(at, { ...e, mode });
   }
@@ -230,11 +257,14 @@ export function* apk(args: string[], ctx: ToolContext, os: ImageOs): Run<number>
     ctx.err(`ERROR: unable to select packages:\n${unknown.map((n) => `  ${n} (no such package):\n    required by: world[${n}]\n`).join('')}`);
     return unknown.length;
   }
-  const wanted = names.filter((n) => !alpinePackages[n]!.commands.every((c) => ctx.files.has(c)));
+  // What is installed is apk's world: procps replaces busybox's ps at the same path.
+  const world = apkWorld(ctx.files);
+  const wanted = [...new Set(names)].filter((n) => !world.includes(n));
   wanted.forEach((n, i) => {
     install(ctx, alpinePackages[n]!);
     ctx.out(`(${i + 1}/${wanted.length}) Installing ${n} (${alpinePackages[n]!.version})\n`);
   });
+  if (wanted.length) put(ctx, apkWorldPath, 0o644, [...world, ...wanted].sort().join('\n') + '\n');
   if (wanted.length) ctx.out('Executing busybox-1.37.0-r12.trigger\n');
   ctx.out(`OK: ${8 + wanted.length} MiB in ${15 + wanted.length} packages\n`);
   return 0;

@@ -11,6 +11,7 @@
 import { ProcessFiles, type ContainerMember } from './containerFiles';
 import { nodeMemoryKiB } from './cgroupFiles';
 import { hasCoreutils, userName, type Tool, type ToolContext } from './containerTools';
+import { apkInstalled } from './packageTools';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -22,9 +23,10 @@ function runningNow(ctx: ToolContext): ContainerMember[] {
 
 /**
  * ps: busybox's in busybox and Alpine images, procps' in Debian and Ubuntu
- * ones (which have no ps until `apt-get install procps`).
+ * ones (which have no ps until `apt-get install procps`) and in Alpine ones
+ * once `apk add procps` replaced busybox's.
  */
-export const ps: Tool = (args, ctx) => (hasCoreutils(ctx) ? procps(args, ctx) : busyboxPs(args, ctx));
+export const ps: Tool = (args, ctx) => (hasCoreutils(ctx) || (ctx.view.image.os?.id === 'alpine' && apkInstalled(ctx.files, 'procps')) ? procps(args, ctx) : busyboxPs(args, ctx));
 
 /**
  * busybox ps: PID, USER, TIME, COMMAND of every process running now. BSD
