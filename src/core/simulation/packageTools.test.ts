@@ -53,6 +53,8 @@ describe('apk world', () => {
     expect(r.stderr).toBe("ps: unrecognized option: o\n");
     expect(r.stdout).toBe('busybox 1\nalpine-baselayout\nalpine-keys\napk-tools\nbusybox\nlibc-utils\nprocps\n(1/1) Installing curl (8.12.1-r1)\n    PID COMMAND\n      1 ps\n');
     expect(run('apk add curl', { view: { ...view('curlimages/curl:8.11.1'), uid: 0 } }).stdout).toMatch(/\nOK: 8 MiB in 15 packages\n$/);
+    // procps' specifiers are its own: an object's inherited keys are none of them.
+    expect(run('apk add procps >/dev/null; ps -o constructor', { view: v })).toMatchObject({ stderr: expect.stringMatching(/^error: unknown user-defined format specifier "constructor"\n\nUsage:\n ps \[options\]\n/), code: 1 });
   });
 });
 

@@ -74,7 +74,8 @@ interface PsRow {
 const typicalKiB = new Map<string, [vsz: number, rss: number]>([['nginx', [11404, 7428]], ['nginx: worker process', [11868, 2868]], ['bash', [4188, 3456]], ['sh', [2580, 1536]], ['sleep', [2484, 1280]], ['ps', [8092, 4096]]]);
 const otherKiB: [number, number] = [5892, 2816];
 
-const procpsUsage = (kind: string) => `error: unsupported ${kind} option\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`;
+/** procps' error, then its usage. */
+const procpsError = (message: string) => `error: ${message}\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`;
 
 /**
  * procps-ng ps with the selections and formats a debugging session uses:
@@ -107,14 +108,14 @@ function procps(args: string[], ctx: ToolContext): number {
           // The list is the rest of the word, or the next argument.
           const list = a.slice(k + 1) || args[++i];
           if (list === undefined) {
-            ctx.err(c === 'o' ? procpsUsage('SysV').replace('unsupported SysV option', 'improper format list') : procpsUsage('SysV').replace('unsupported SysV option', 'list of process IDs must follow -p'));
+            ctx.err(procpsError(c === 'o' ? 'improper format list' : 'list of process IDs must follow -p'));
             return 1;
           }
           if (c === 'o') (columns ??= []).push(...list.split(/[,\s]+/).filter(Boolean));
           else (pids ??= []).push(...list.split(/[,\s]+/).filter(Boolean).map(Number));
           break;
         } else if (c !== 'a' && c !== 'w') {
-          ctx.err(procpsUsage('SysV'));
+          ctx.err(procpsError('unsupported SysV option'));
           return 1;
         }
       }
@@ -126,7 +127,7 @@ function procps(args: string[], ctx: ToolContext): number {
       else if (c === 'u') bsdUser = true;
       else if (c === 'x') bsdNoTty = true;
       else if (c !== 'w') {
-        ctx.err(procpsUsage('BSD'));
+        ctx.err(procpsError('unsupported BSD option'));
         return 1;
       }
     }
@@ -142,9 +143,10 @@ function procps(args: string[], ctx: ToolContext): number {
   for (const f of format) {
     const eq = f.indexOf('=');
     const key = (eq < 0 ? f : f.slice(0, eq)).toLowerCase();
-    const known = psColumns[key];
+    // Own keys only: `constructor` is no specifier.
+    const known = Object.hasOwn(psColumns, key) ? psColumns[key] : undefined;
     if (!known) {
-      ctx.err(`error: unknown user-defined format specifier "${key}"\n` + procpsUsage('SysV').slice(procpsUsage('SysV').indexOf('\n') + 1));
+      ctx.err(procpsError(`unknown user-defined format specifier "${key}"`));
       return 1;
     }
     const header = eq < 0 ? known.header : f.slice(eq + 1);
@@ -172,14 +174,17 @@ const pidColumn = column('PID', 7, true, (r) => String(r.pid));
 const commColumn = column('COMMAND', 15, false, (r) => commandName(r).slice(0, 15));
 const argsColumn = column('COMMAND', 27, false, (r) => r.argv.join(' '));
 const ttyColumn = column('TT', 8, false, (r) => r.tty);
+const userColumn = column('USER', 8, false, (r, at) => r.user ?? at.user);
+const cpuColumn = column('%CPU', 4, true, () => '0.0');
+const memColumn = column('%MEM', 4, true, (r) => ((memoryOf(r)[1] / nodeMemoryKiB) * 100).toFixed(1));
 
 /** procps' format specifiers (ps -o), as far as the simulated processes know them: CPU time is not simulated. */
 const psColumns: Record<string, PsColumn> = {
   pid: pidColumn,
   tid: pidColumn,
   ppid: column('PPID', 7, true, (r) => String(r.ppid)),
-  user: column('USER', 8, false, (r, at) => r.user ?? at.user),
-  uname: column('USER', 8, false, (r, at) => r.user ?? at.user),
+  user: userColumn,
+  uname: userColumn,
   uid: column('UID', 5, true, (r, at) => String(r.uid ?? at.uid)),
   comm: commColumn,
   ucmd: commColumn,
@@ -192,10 +197,10 @@ const psColumns: Record<string, PsColumn> = {
   tt: ttyColumn,
   tname: ttyColumn,
   c: column('C', 2, true, () => '0'),
-  '%cpu': column('%CPU', 4, true, () => '0.0'),
-  pcpu: column('%CPU', 4, true, () => '0.0'),
-  '%mem': column('%MEM', 4, true, (r) => ((memoryOf(r)[1] / nodeMemoryKiB) * 100).toFixed(1)),
-  pmem: column('%MEM', 4, true, (r) => ((memoryOf(r)[1] / nodeMemoryKiB) * 100).toFixed(1)),
+  '%cpu': cpuColumn,
+  pcpu: cpuColumn,
+  '%mem': memColumn,
+  pmem: memColumn,
   vsz: column('VSZ', 6, true, (r) => String(memoryOf(r)[0])),
   rss: column('RSS', 5, true, (r) => String(memoryOf(r)[1])),
   time: column('TIME', 8, true, () => '00:00:00'),
