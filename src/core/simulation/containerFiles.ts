@@ -20,6 +20,7 @@ import type { ContainerView, FsEntry } from './containerView';
 import { FileStore, type StoreRunner } from './fileStore';
 import type { ProcessChild } from './processIo';
 import { nodeOsImage } from './nodes';
+import { encodeText } from './byteText';
 
 /** A volume mounted in a container: its store (rooted at `/`), the directory of it mounted (subPath), whether writes are refused. */
 export interface Mount {
@@ -294,6 +295,10 @@ export const isMountPoint = (files: ReadonlyMap<string, FsEntry>, path: string):
 export const filesAt = (files: ReadonlyMap<string, FsEntry>, at: number): ReadonlyMap<string, FsEntry> => (files instanceof ProcessFiles ? files.asOf(at) : files);
 
 /** The shared volumes' files by name (containerView.ts's VolumeMount.volume): an emptyDir's go with its pod, the others stay. */
+const nodeVolumePrefix = 'node/';
+/** The store of a node's own files, which every hostPath on it is a directory of. */
+export const nodeFilesVolume = (node: string): string => nodeVolumePrefix + node;
+
 export class VolumeStores {
   private readonly stores = new Map<string, FileStore>();
 
@@ -304,7 +309,7 @@ export class VolumeStores {
    */
   store(volume: string, base?: ReadonlyMap<string, FsEntry>): FileStore {
     let s = this.stores.get(volume);
-    if (!s) this.stores.set(volume, (s = new FileStore(base ?? (volume.startsWith('node/') ? nodeFiles(volume.slice(5)) : undefined))));
+    if (!s) this.stores.set(volume, (s = new FileStore(base ?? (volume.startsWith(nodeVolumePrefix) ? nodeFiles(volume.slice(nodeVolumePrefix.length)) : undefined))));
     return s;
   }
 
@@ -325,12 +330,11 @@ export class VolumeStores {
  * debugging pod sees them at /host). Its services' logs are not simulated.
  */
 function nodeFiles(node: string): Map<string, FsEntry> {
-  const text = (t: string) => new TextEncoder().encode(t);
   const files = new Map<string, FsEntry>([['/', { type: 'dir', mode: 0o755 }]]);
   for (const d of ['/etc', '/etc/kubernetes', '/etc/kubernetes/manifests', '/root', '/var', '/var/lib', '/var/lib/kubelet', '/var/log']) files.set(d, { type: 'dir', mode: d === '/root' ? 0o700 : 0o755 });
   files.set('/tmp', { type: 'dir', mode: 0o1777 });
-  files.set('/etc/hostname', { type: 'file', content: text(`${node}\n`), mode: 0o644 });
-  files.set('/etc/os-release', { type: 'file', content: text(`NAME="kubesim"\nID=kubesim\nPRETTY_NAME="${nodeOsImage}"\n`), mode: 0o644 });
+  files.set('/etc/hostname', { type: 'file', content: encodeText(`${node}\n`), mode: 0o644 });
+  files.set('/etc/os-release', { type: 'file', content: encodeText(`NAME="kubesim"\nID=kubesim\nPRETTY_NAME="${nodeOsImage}"\n`), mode: 0o644 });
   return files;
 }
 

@@ -27,7 +27,6 @@ interface ContainerRun {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-
 const runOf = (terminated: Obj): ContainerRun => ({ containerID: str(terminated['containerID']), startedAt: str(terminated['startedAt']), finishedAt: str(terminated['finishedAt']) });
 
 /** kubelet validateContainerLogStatus: the run whose log is read, or the kubelet's 400 with why there is none. */
@@ -69,7 +68,6 @@ export function rfc3339Nano(ms: number): string {
   const iso = new Date(ms).toISOString();
   return iso.replace(/\.(\d*?)0*Z$/, (_, digits: string) => (digits ? `.${digits}Z` : 'Z'));
 }
-
 
 /** Applies since, tail and timestamps to the lines (limitBytes is cut from the bytes they make). */
 function select(entries: LogEntry[], opts: PodLogOptions, now: number): LogEntry[] {

@@ -118,9 +118,8 @@ export function* readAll(ctx: ToolContext): Run<string> {
   return text;
 }
 
-/** Each operand's text (`-` or none: stdin); a missing one is reported as busybox's `can't open`. */
 /** Whether the image's tools are GNU coreutils' (Debian's and Ubuntu's), whose messages differ from busybox's. */
-export const hasCoreutils = (ctx: ToolContext): boolean => ctx.view.image.os?.id === 'debian' || ctx.view.image.os?.id === 'ubuntu';
+export const hasCoreutils = (ctx: { view: ContainerView }): boolean => ctx.view.image.os?.id === 'debian' || ctx.view.image.os?.id === 'ubuntu';
 
 /** GNU coreutils' message for a file operand that is not there, by tool (the others say `<tool>: <file>: ...`). */
 const gnuMissing: Record<string, (f: string) => string> = {
@@ -132,6 +131,7 @@ const gnuMissing: Record<string, (f: string) => string> = {
 /** The message for a file operand that is not there, as the image's tools word it. */
 const missingFile = (ctx: ToolContext, f: string): string => (hasCoreutils(ctx) ? (gnuMissing[ctx.name]?.(f) ?? `${ctx.name}: ${f}: No such file or directory\n`) : `${ctx.name}: can't open '${f}': No such file or directory\n`);
 
+/** Each operand's text (`-` or none: stdin); a missing one is reported as the image's tools word it (missingFile). */
 function* inputs(ctx: ToolContext, operands: string[], report: (f: string) => string = (f) => missingFile(ctx, f)): Run<{ texts: { name: string; text: string }[]; failed: boolean }> {
   const texts: { name: string; text: string }[] = [];
   let failed = false;

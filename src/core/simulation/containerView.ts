@@ -15,6 +15,7 @@ import type { ClusterNetwork, PodNetwork } from './clusterNetwork';
 import { clusterDnsIP, clusterDomain } from './clusterDns';
 import { atomicLayout } from './atomicWriter';
 import { containerLimit } from './containerResources';
+import { nodeFilesVolume } from './containerFiles';
 import { osRelease } from './packageTools';
 import { cgroupFiles, meminfo } from './cgroupFiles';
 
@@ -365,9 +366,6 @@ export async function volumeFiles(src: VolumeFilesSource, pod: KubeObject, volum
   }
   return [];
 }
-
-/** The store of a node's own files, which every hostPath on it is a directory of. */
-export const nodeFilesVolume = (node: string): string => `node/${node}`;
 
 /**
  * The shared files a volume stands for, and the directory of them it is

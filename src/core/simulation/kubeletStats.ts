@@ -16,7 +16,7 @@ import { qosClass } from '../api/podQos';
 import { specOf, statusOf } from '../controllers/controllerUtils';
 import { Counter, Gauge, MetricsRegistry } from '../ops/metrics';
 import { nodeOverhead, podUsage } from './metrics';
-import { containerLimit, cpuShares } from './containerResources';
+import { containerLimit, cpuShares, usageUnits } from './containerResources';
 import { hexOf } from './nodes';
 import { normalizedImage } from './kubelet';
 
@@ -95,7 +95,7 @@ const dateOf = (v: unknown, fallback: Date): Date => {
 };
 const bytesOf = (v: unknown): bigint | undefined => {
   const q = parseQuantity(v);
-  return q ? (quantityMilliValue(q) + 999n) / 1000n : undefined;
+  return q ? usageUnits(q, 'memory') : undefined;
 };
 
 /** The percentage of time cpu-hungry tasks wait: what use beyond the limit would have needed. */

@@ -41,7 +41,6 @@ export const nodeOverhead = { cpuNano: 100_000_000n, memoryBytes: 512n * 1024n *
 const idleCpuNano = 1_000_000n;
 const idleMemoryBytes = 4n * 1024n * 1024n;
 
-
 /** What the container's program uses when it is a load of its own: its image's program's demand for its argv. */
 function programDemand(container: Record<string, unknown>): ProgramDemand | undefined {
   const image = imageFor(typeof container['image'] === 'string' ? container['image'] : '');

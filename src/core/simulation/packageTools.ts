@@ -264,8 +264,10 @@ export function* apk(args: string[], ctx: ToolContext, os: ImageOs): Run<number>
     install(ctx, alpinePackages[n]!);
     ctx.out(`(${i + 1}/${wanted.length}) Installing ${n} (${alpinePackages[n]!.version})\n`);
   });
-  if (wanted.length) put(ctx, apkWorldPath, 0o644, [...world, ...wanted].sort().join('\n') + '\n');
-  if (wanted.length) ctx.out('Executing busybox-1.37.0-r12.trigger\n');
+  if (wanted.length) {
+    put(ctx, apkWorldPath, 0o644, [...world, ...wanted].sort().join('\n') + '\n');
+    ctx.out('Executing busybox-1.37.0-r12.trigger\n');
+  }
   ctx.out(`OK: ${8 + wanted.length} MiB in ${15 + wanted.length} packages\n`);
   return 0;
 }

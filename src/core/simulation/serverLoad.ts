@@ -20,7 +20,11 @@ const keyOf = (podUID: string, container: string) => `${podUID}/${container}`;
 export function recordWork(podUID: string, container: string, at: number, cpuMs: number): void {
   const key = keyOf(podUID, container);
   let list = served.get(key);
-  if (!list) served.set(key, (list = []));
+  if (!list) {
+    // A container seen for the first time: let go of those that served nothing within every window (their pods gone, or idle).
+    for (const [k, l] of served) if (l[l.length - 1]!.at < at - 2 * loadWindowMs) served.delete(k);
+    served.set(key, (list = []));
+  }
   list.push({ at, cpuMs });
   // Drop what is out of every window (a replayed or late request can arrive out of order: keep those within one).
   const cut = list.findIndex((r) => r.at >= at - 2 * loadWindowMs);

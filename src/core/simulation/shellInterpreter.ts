@@ -12,7 +12,7 @@
  * Programs are found on PATH as the container's image has them: the tools
  * (containerTools.ts), the image's own programs, `#!` scripts, sh and bash.
  */
-import { erofs, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
+import { erofs, hasCoreutils, readFile, resolvePath, testExpression, tools, writeFile, type Run, type ToolContext } from './containerTools';
 import { filesAt, isReadOnly } from './containerFiles';
 import { readChunk, readLine, write, type Io, type ProcessHost, type Sink, type Source } from './processIo';
 import { kill as killTool } from './processTools';
@@ -268,6 +268,8 @@ export class Shell {
   private scriptFile = false;
   /** $0 was given (a script file, or -c with a name): messages carry it and line numbers. */
   private named = false;
+  /** The image is Debian's or Ubuntu's: bash prompts as their bashrc has it. */
+  private readonly debianLike: boolean;
   /** Debian's and Ubuntu's sh is dash: an Almquist shell too, whose messages carry the line number (`sh: 1: foo: not found`). */
   private readonly dash: boolean;
 
@@ -278,7 +280,8 @@ export class Shell {
     cwd: string,
     readonly pid: number,
   ) {
-    this.dash = name === 'sh' && (host.view.image.os?.id === 'debian' || host.view.image.os?.id === 'ubuntu');
+    this.debianLike = hasCoreutils(host);
+    this.dash = name === 'sh' && this.debianLike;
     for (const [k, v] of env) {
       this.vars.set(k, v);
       this.exported.add(k);
@@ -573,9 +576,8 @@ export class Shell {
    */
   prompt(): string {
     const sign = this.host.view.uid === 0 ? '#' : '$';
-    const os = this.host.view.image.os?.id;
     if (this.dash) return `${sign} `;
-    if (this.name === 'bash' && (os === 'debian' || os === 'ubuntu')) {
+    if (this.name === 'bash' && this.debianLike) {
       const home = this.vars.get('HOME') ?? '';
       const dir = home && home !== '/' && (this.cwd === home || this.cwd.startsWith(home + '/')) ? '~' + this.cwd.slice(home.length) : this.cwd;
       return `${this.host.view.uid === 0 ? 'root' : `I have no name!`}@${this.host.view.hostname}:${dir}${sign} `;
@@ -1450,7 +1452,6 @@ export class Shell {
     return (yield* this.pieces(word)).map((p) => globSource(p.text, p.quoted)).join('');
   }
 
-  /** A word's fields: unquoted expansions split on IFS, then pathname expansion. */
   /**
    * The word with its tilde-prefix expanded: an unquoted `~` up to the first
    * `/` (or the whole word) is $HOME, `~root` root's home, `~+` and `~-`
@@ -1468,6 +1469,7 @@ export class Shell {
     return [{ type: 'lit', text: dir, quoted: true }, ...(slash < 0 ? [] : [{ type: 'lit' as const, text: first.text.slice(slash), quoted: false }]), ...word.slice(1)];
   }
 
+  /** A word's fields: unquoted expansions split on IFS, then pathname expansion. */
   *fields(word: Word): Run<string[]> {
     word = this.tildeExpanded(word) ?? word;
     // A plain word is its own field.

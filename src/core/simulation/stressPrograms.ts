@@ -8,7 +8,8 @@
  * its container's memory limit is killed by the OOM killer at its start
  * (137, OOMKilled), so the pod restarts into CrashLoopBackOff as on a node.
  */
-import { parseQuantity, quantityMilliValue } from '../api/quantity';
+import { parseQuantity } from '../api/quantity';
+import { usageUnits } from './containerResources';
 import { strftime } from './containerTools';
 import type { ImageProgram, ImageProgramRun, ProgramDemand } from './image';
 
@@ -113,7 +114,7 @@ function parseVishStress(args: readonly string[]): { cpus: number; memTotal: str
 
 const bytesOf = (text: string): bigint => {
   const q = parseQuantity(text);
-  return q ? (quantityMilliValue(q) + 999n) / 1000n : 0n;
+  return q ? usageUnits(q, 'memory') : 0n;
 };
 
 /** klog's header as vish/stress writes its lines to stderr. */
