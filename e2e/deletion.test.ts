@@ -83,7 +83,7 @@ describe('kubectl create deployment, scale, get rs,pods and rollout status', () 
 });
 
 describe('kubectl set image, rollout history and undo', () => {
-  it('a new template is revision 2 in a second ReplicaSet; undo brings the first back as revision 3', async () => {
+  it('a new template is revision 2 in a second ReplicaSet; undo brings the first back as revision 3, remembering 1; an annotated change-cause shows in the history', async () => {
     await ok(['create', 'deployment', 'hist', '--image=nginx:1.26']);
     await eventually(['get', 'rs', '-l', 'app=hist', '-o', 'name'], (s) => s.trim() !== '', 'the first ReplicaSet');
     expect((await ok(['set', 'image', 'deployment/hist', 'nginx=nginx:1.27'])).trim()).toBe('deployment.apps/hist image updated');
@@ -93,6 +93,11 @@ describe('kubectl set image, rollout history and undo', () => {
     expect((await ok(['rollout', 'undo', 'deployment/hist'])).trim()).toBe('deployment.apps/hist rolled back');
     await eventually(['get', 'deployment', 'hist', '-o', 'jsonpath={.metadata.annotations.deployment\\.kubernetes\\.io/revision}'], (s) => s === '3', 'revision 3');
     expect(await ok(['get', 'deployment', 'hist', '-o', 'jsonpath={.spec.template.spec.containers[0].image}'])).toBe('nginx:1.26');
+    // The docs' way to record why: annotate the Deployment; the controller copies it to the current ReplicaSet.
+    await ok(['annotate', 'deployment/hist', 'kubernetes.io/change-cause=image back to 1.26']);
+    const annotated = await eventually(['rollout', 'history', 'deployment/hist'], (s) => /^3\s+image back to 1\.26$/m.test(s), 'the change cause');
+    expect(annotated).toMatch(/^REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+image back to 1\.26$/m);
+    expect(await ok(['get', 'rs', '-l', 'app=hist', '-o', 'jsonpath={.items[?(@.spec.template.spec.containers[0].image=="nginx:1.26")].metadata.annotations.deployment\\.kubernetes\\.io/revision-history}'])).toBe('1');
     await ok(['delete', 'deployment', 'hist']);
   });
 });

@@ -22,6 +22,12 @@ export const podTemplateHashLabel = 'pod-template-hash';
 export const revisionAnnotation = 'deployment.kubernetes.io/revision';
 const desiredReplicasAnnotation = 'deployment.kubernetes.io/desired-replicas';
 const maxReplicasAnnotation = 'deployment.kubernetes.io/max-replicas';
+/** The revisions a rolled-back-to ReplicaSet had before (comma-separated). */
+const revisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
+/** maxRevHistoryLengthInChars in the controller's sync: the history annotation stays within it. */
+const revisionHistoryLimitInChars = 2000;
+/** annotationsToSkip: the Deployment's annotations a ReplicaSet does not copy (the controller's own, and kubectl apply's). */
+const annotationsNotCopied = new Set(['kubectl.kubernetes.io/last-applied-configuration', revisionAnnotation, revisionHistoryAnnotation, desiredReplicasAnnotation, maxReplicasAnnotation, 'deprecated.deployment.rollback.to']);
 
 type Obj = Record<string, unknown>;
 interface Condition {
@@ -77,6 +83,37 @@ function equalIgnoreHash(a: Obj, b: Obj): boolean {
 const replicasOf = (obj: KubeObject): number => Number(specOf(obj)['replicas'] ?? 1);
 const statusNumber = (obj: KubeObject, field: string): number => Number(statusOf(obj)[field] ?? 0);
 const revisionOf = (rs: KubeObject): number => Number(rs.metadata.annotations?.[revisionAnnotation] ?? 0) || 0;
+
+/**
+ * deploymentutil.SetNewReplicaSetAnnotations on annotations (changed in place): the Deployment's own
+ * annotations copied over (kubernetes.io/change-cause among them, which `kubectl rollout history`
+ * lists), the revision raised to newRevision when lower, and a ReplicaSet rolled back to (it had a
+ * revision) keeps the ones it had in revision-history. Returns whether anything changed.
+ */
+function setNewReplicaSetAnnotations(d: KubeObject, annotations: Record<string, string>, newRevision: number): boolean {
+  let changed = false;
+  for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
+    if (annotationsNotCopied.has(k) || annotations[k] === v) continue;
+    annotations[k] = v;
+    changed = true;
+  }
+  const oldRevision = annotations[revisionAnnotation];
+  const old = Number(oldRevision ?? 0) || 0;
+  if (old >= newRevision) return changed;
+  annotations[revisionAnnotation] = String(newRevision);
+  if (oldRevision !== undefined) {
+    const history = annotations[revisionHistoryAnnotation] ?? '';
+    if (!history) annotations[revisionHistoryAnnotation] = oldRevision;
+    else {
+      // The oldest revisions give way once the history would pass its limit.
+      const kept = history.split(',');
+      let length = history.length + oldRevision.length + 1;
+      while (length > revisionHistoryLimitInChars && kept.length) length -= kept.shift()!.length + 1;
+      if (length <= revisionHistoryLimitInChars) annotations[revisionHistoryAnnotation] = [...kept, oldRevision].join(',');
+    }
+  }
+  return true;
+}
 
 /** maxSurge and maxUnavailable resolved against spec.replicas (deploymentutil.ResolveFenceposts). */
 function fenceposts(d: KubeObject): { surge: number; unavailable: number } {
@@ -137,13 +174,15 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
   async function newReplicaSet(d: KubeObject, owned: KubeObject[], conditions: Condition[]): Promise<{ rs: KubeObject; conditions: Condition[] }> {
     const template = templateOf(d);
     const existing = owned.find((rs) => equalIgnoreHash(templateOf(rs), template));
-    const revision = String(Math.max(0, ...owned.filter((rs) => rs !== existing).map(revisionOf)) + 1);
+    const revision = Math.max(0, ...owned.filter((rs) => rs !== existing).map(revisionOf)) + 1;
     if (existing) {
       let rs = existing;
-      if (revisionOf(existing) < Number(revision)) {
+      if (setNewReplicaSetAnnotations(d, { ...existing.metadata.annotations }, revision)) {
         ({ object: rs } = await replicaSets.update(existing.metadata.namespace!, existing.metadata.name!, (cur) => {
-          if (!cur) throw objectGone();
-          cur.metadata.annotations = { ...cur.metadata.annotations, [revisionAnnotation]: revision };
+          if (!cur || cur.metadata.uid !== existing.metadata.uid) throw objectGone();
+          const annotations = { ...cur.metadata.annotations };
+          setNewReplicaSetAnnotations(d, annotations, revision);
+          cur.metadata.annotations = annotations;
           return cur;
         }));
       }
@@ -156,11 +195,9 @@ export function startDeploymentController(deps: NamespaceControllerDeps): Runnin
     const selector = structuredClone((specOf(d)['selector'] ?? {}) as LabelSelectorObject);
     selector.matchLabels = { ...selector.matchLabels, [podTemplateHashLabel]: hash };
     const annotations: Record<string, string> = {};
-    for (const [k, v] of Object.entries(d.metadata.annotations ?? {})) {
-      if (k !== 'kubectl.kubernetes.io/last-applied-configuration' && k !== revisionAnnotation && k !== 'deployment.kubernetes.io/revision-history') annotations[k] = v;
-    }
+    setNewReplicaSetAnnotations(d, annotations, revision);
     const { surge } = fenceposts(d);
-    Object.assign(annotations, { [desiredReplicasAnnotation]: String(replicasOf(d)), [maxReplicasAnnotation]: String(replicasOf(d) + surge), [revisionAnnotation]: revision });
+    Object.assign(annotations, { [desiredReplicasAnnotation]: String(replicasOf(d)), [maxReplicasAnnotation]: String(replicasOf(d) + surge) });
     const rs: KubeObject = {
       apiVersion: 'apps/v1',
       kind: 'ReplicaSet',

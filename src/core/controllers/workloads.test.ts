@@ -170,6 +170,30 @@ describe('deployment-controller and replicaset-controller', () => {
     expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('2');
   });
 
+  it('the Deployment\'s annotations reach its newest ReplicaSet (change-cause for rollout history); a ReplicaSet rolled back to keeps its old revisions in revision-history', async () => {
+    t = await newTestServer({ controllers: ['*'] });
+    const s = t;
+    const byRevision = (l: any[], r: string) => l.find((x) => x.metadata.annotations['deployment.kubernetes.io/revision'] === r);
+    await s.json('POST', `${apps}/deployments`, { body: { ...deployment('web', 1), metadata: { name: 'web', annotations: { 'kubernetes.io/change-cause': 'first', 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } } });
+    const first = await eventually(() => listRs(s), (l) => l.length === 1, 'the first ReplicaSet');
+    expect(first[0].metadata.annotations).toEqual({ 'kubernetes.io/change-cause': 'first', 'deployment.kubernetes.io/revision': '1', 'deployment.kubernetes.io/desired-replicas': '1', 'deployment.kubernetes.io/max-replicas': '2' });
+    // Annotating the Deployment later (kubectl annotate ... kubernetes.io/change-cause=...) updates the ReplicaSet of its template.
+    await s.json('PATCH', `${apps}/deployments/web`, { body: { metadata: { annotations: { 'kubernetes.io/change-cause': 'annotated', team: 'a' } } }, headers: mergePatch });
+    await eventually(() => listRs(s), (l) => l[0].metadata.annotations['kubernetes.io/change-cause'] === 'annotated' && l[0].metadata.annotations['team'] === 'a', 'the copied annotations');
+    await s.json('PATCH', `${apps}/deployments/web`, { body: { metadata: { annotations: { 'kubernetes.io/change-cause': 'nginx:2' } }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx:2' }] } } } }, headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    const two = await eventually(() => listRs(s), (l) => l.length === 2 && !!byRevision(l, '2'), 'revision 2');
+    expect(byRevision(two, '2').metadata.annotations['kubernetes.io/change-cause']).toBe('nginx:2');
+    // The old ReplicaSet is not the Deployment's template any more: it keeps what it had.
+    expect(byRevision(two, '1').metadata.annotations['kubernetes.io/change-cause']).toBe('annotated');
+    // Back to the first template (what kubectl rollout undo patches): that ReplicaSet becomes revision 3 and remembers 1.
+    await s.json('PATCH', `${apps}/deployments/web`, { body: { metadata: { annotations: { 'kubernetes.io/change-cause': 'undo' } }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx' }] } } } }, headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    const three = await eventually(() => listRs(s), (l) => !!byRevision(l, '3'), 'revision 3');
+    expect(byRevision(three, '3').metadata.annotations).toMatchObject({ 'deployment.kubernetes.io/revision-history': '1', 'kubernetes.io/change-cause': 'undo' });
+    expect(byRevision(three, '3').metadata.name).toBe(first[0].metadata.name);
+    const d = await eventually(async () => (await s.json('GET', `${apps}/deployments/web`)).body, (x) => x.metadata.annotations['deployment.kubernetes.io/revision'] === '3', 'the Deployment at revision 3');
+    expect(d.metadata.annotations['deployment.kubernetes.io/revision-history']).toBeUndefined();
+  });
+
   it('a paused Deployment still scales but makes no new ReplicaSet; Progressing says paused, then resumed', async () => {
     t = await newTestServer({ controllers: ['*'] });
     const s = t;
