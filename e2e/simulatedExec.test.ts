@@ -159,6 +159,59 @@ describe('kubectl exec into a simulated pod', () => {
     // `-aux`, as often typed: procps takes it as `aux`.
     expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-aux'])).stdout).toMatch(/^USER {9}PID %CPU .*\nroot {11}1 .* nginx: master process nginx -g daemon off;\n/);
     expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-J'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unsupported SysV option\n\nUsage:\n ps \[options\]\n/) });
+    // The page's look at /proc: the container's mounts (its root an overlay, the token on tmpfs) and pid 1's memory map.
+    const mounts = (await kubectl(['exec', 'shell-demo', '--', 'cat', '/proc/mounts'])).stdout;
+    expect(mounts).toMatch(/^overlay \/ overlay rw,relatime,lowerdir=\S+ 0 0\nproc \/proc proc rw,nosuid,nodev,noexec,relatime 0 0\n/);
+    expect(mounts).toContain('\ntmpfs /var/run/secrets/kubernetes.io/serviceaccount tmpfs ro,relatime,size=16777216k 0 0\n');
+    expect((await kubectl(['exec', 'shell-demo', '--', 'cat', '/proc/1/mounts'])).stdout).toBe(mounts);
+    expect((await kubectl(['exec', 'shell-demo', '--', 'cat', '/proc/1/maps'])).stdout).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12} r--p 00000000 00:2d \d+ +\/usr\/sbin\/nginx\n/);
+    expect((await kubectl(['exec', 'shell-demo', '--', 'df', '-h', '/'])).stdout).toBe('Filesystem      Size  Used Avail Use% Mounted on\noverlay         100G   15G   80G  16% /\n');
+  });
+
+  it('"Configure a Security Context": capabilities added to a container show in /proc/1/status, and runAsUser in ps and id', async () => {
+    const pods = `apiVersion: v1
+kind: Pod
+metadata: {name: security-context-demo-3}
+spec:
+  containers: [{name: sec-ctx-3, image: busybox:1.36, command: [sleep, "3600"]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: security-context-demo-4}
+spec:
+  containers:
+  - name: sec-ctx-4
+    image: busybox:1.36
+    command: [sleep, "3600"]
+    securityContext:
+      capabilities:
+        add: ["NET_ADMIN", "SYS_TIME"]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: security-context-demo}
+spec:
+  securityContext: {runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000}
+  containers:
+  - name: sec-ctx-demo
+    image: busybox:1.36
+    command: [sh, -c, "sleep 1h"]
+    securityContext: {allowPrivilegeEscalation: false}
+`;
+    expect((await kubectl(['apply', '-f', '-'], pods)).code).toBe(0);
+    for (const name of ['security-context-demo-3', 'security-context-demo-4', 'security-context-demo']) {
+      await eventually(async () => (await kubectl(['get', 'pod', name, '-o', 'jsonpath={.status.phase}'])).stdout, (p) => p === 'Running', `${name} running`);
+    }
+    // As the page has it: a shell in the container, then `cd /proc/1` and `cat status`.
+    const status = async (name: string) => (await kubectl(['exec', '-i', name, '--', 'sh'], 'cd /proc/1\ncat status\n')).stdout;
+    expect(await status('security-context-demo-3')).toContain('\nCapPrm:\t00000000a80425fb\nCapEff:\t00000000a80425fb\n');
+    expect(await status('security-context-demo-4')).toContain('\nCapPrm:\t00000000aa0435fb\nCapEff:\t00000000aa0435fb\n');
+    const demo = await status('security-context-demo');
+    expect(demo).toContain('\nUid:\t1000\t1000\t1000\t1000\nGid:\t3000\t3000\t3000\t3000\n');
+    expect(demo).toContain('\nCapEff:\t0000000000000000\n');
+    expect(demo).toContain('\nNoNewPrivs:\t1\n');
+    expect((await kubectl(['exec', 'security-context-demo', '--', 'id'])).stdout).toBe('uid=1000 gid=3000 groups=2000,3000\n');
+    expect((await kubectl(['exec', 'security-context-demo', '--', 'ps'])).stdout).toMatch(/^PID   USER     TIME  COMMAND\n    1 1000      0:00 sleep 1h\n/);
   });
 
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {

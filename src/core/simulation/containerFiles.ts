@@ -21,6 +21,7 @@ import { FileStore, type StoreRunner } from './fileStore';
 import type { ProcessChild } from './processIo';
 import { nodeOsImage } from './nodes';
 import { encodeText } from './byteText';
+import { ProcFs } from './procFs';
 
 /** A volume mounted in a container: its store (rooted at `/`), the directory of it mounted (subPath), whether writes are refused. */
 export interface Mount {
@@ -379,8 +380,13 @@ export function containerFilesystem(view: ContainerView, volumes: (volume: strin
     ensureDir(store, root);
     mounts.push({ path: m.path, store, root, readOnly: m.readOnly });
   }
+  // The runtime mounts procfs, over the view's own /proc files (meminfo).
+  const proc = new ProcFs(view, seededFiles(view.files, '/proc'));
+  mounts.push({ path: '/proc', store: proc, root: '/', readOnly: true });
   // A volume the kubelet writes is its store's: the layer does without its files (and their symlinks).
   const seeded = (view.mounts ?? []).filter((m) => m.seeded).map((m) => m.path);
   const layer = seeded.length ? new Map([...view.files].filter(([p]) => !seeded.some((m) => under(p, m)))) : view.files;
-  return new ContainerFilesystem(new FileStore(layer), mounts, readOnlyPaths, view.env);
+  const fs = new ContainerFilesystem(new FileStore(layer), mounts, readOnlyPaths, view.env);
+  proc.attach(fs);
+  return fs;
 }

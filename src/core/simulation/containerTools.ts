@@ -17,11 +17,13 @@ import { checksumTools } from './checksumTools';
 import { alpineOs, apk, aptGet, debianOs } from './packageTools';
 import { lookUp } from './programLookup';
 import { freeOutput, nodeCpus } from './cgroupFiles';
+import { nodeKernelRelease, nodeKernelVersion } from './nodes';
 import { dig } from './digTool';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
 import { kill, ps } from './processTools';
+import { df, mount } from './mountTools';
 import { isMountPoint, isReadOnly, lstat, realPath } from './containerFiles';
 import { decodeBytes, encodeText } from './byteText';
 
@@ -422,8 +424,8 @@ const uname: Tool = (args, ctx) => {
   const fields: [string, string][] = [
     ['s', 'Linux'],
     ['n', ctx.view.hostname],
-    ['r', '6.8.0-kubesim'],
-    ['v', '#1 SMP PREEMPT_DYNAMIC Mon Jan  1 00:00:00 UTC 2024'],
+    ['r', nodeKernelRelease],
+    ['v', nodeKernelVersion],
     ['m', 'x86_64'],
     ['o', 'GNU/Linux'],
   ];
@@ -1394,6 +1396,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['curl', curl],
   ['cut', cut],
   ['date', date],
+  ['df', df],
   ['dirname', dirname],
   ['echo', echo],
   ['env', env],
@@ -1410,6 +1413,7 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['ip', ip],
   ['ls', ls],
   ['mkdir', mkdir],
+  ['mount', mount],
   ['mv', mv],
   ['netstat', netstat],
   ['nc', nc],

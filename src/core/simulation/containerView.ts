@@ -18,6 +18,7 @@ import { containerLimit } from './containerResources';
 import { nodeFilesVolume } from './containerFiles';
 import { osRelease } from './packageTools';
 import { cgroupFiles, meminfo } from './cgroupFiles';
+import { mountTable, processSecurity, type MountEntry, type ProcessSecurity } from './procFs';
 
 type Obj = Record<string, unknown>;
 
@@ -43,6 +44,10 @@ export interface ContainerView {
   mounts?: VolumeMount[];
   /** memory.max of its cgroup: the container's memory limit in bytes (absent: none), which the kernel's OOM killer enforces. */
   memoryLimitBytes?: number;
+  /** Its /proc/mounts (procFs.ts). */
+  mountTable?: readonly MountEntry[];
+  /** The capabilities, no_new_privs and seccomp its processes run with (/proc/<pid>/status). */
+  security?: ProcessSecurity;
 }
 
 /** The container's memory limit in bytes, rounded up as the kubelet sets memory.max. */
@@ -86,7 +91,7 @@ export interface ContainerViewSource {
 /** What a typical image sets (docker's default PATH). */
 export const imagePath = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** The programs an image kubesim does not know has (containerTools.ts's tools, and sh and bash). */
-export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'dig', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'free', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mv', 'nc', 'nproc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
+export const imagePrograms = ['[', 'basename', 'bash', 'cat', 'chmod', 'cp', 'curl', 'cut', 'date', 'df', 'dig', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'free', 'grep', 'head', 'hostname', 'httpd', 'id', 'ifconfig', 'ip', 'kill', 'ls', 'md5sum', 'mkdir', 'mount', 'mv', 'nc', 'nproc', 'netstat', 'nslookup', 'ping', 'printenv', 'printf', 'ps', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'wget', 'which', 'whoami', 'yes'];
 
 const encoder = new TextEncoder();
 const text = (s: string): Uint8Array => encoder.encode(s);
@@ -480,10 +485,13 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   const uid = num(sc['runAsUser']) ?? num(podSC['runAsUser']) ?? image.user ?? 0;
   const gid = num(sc['runAsGroup']) ?? num(podSC['runAsGroup']) ?? 0;
   const supplemental = Array.isArray(podSC['supplementalGroups']) ? podSC['supplementalGroups'].filter((g): g is number => typeof g === 'number') : [];
-  const groups = [...new Set([gid, ...(num(podSC['fsGroup']) !== undefined ? [num(podSC['fsGroup'])!] : []), ...supplemental])];
+  // The kernel keeps a process's groups sorted (groups_sort), as `id` then lists them.
+  const groups = [...new Set([gid, ...(num(podSC['fsGroup']) !== undefined ? [num(podSC['fsGroup'])!] : []), ...supplemental])].sort((a, b) => a - b);
 
   const files = new Map<string, FsEntry>();
-  for (const d of ['/bin', '/dev', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
+  for (const d of ['/bin', '/dev', '/dev/pts', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
+  // The runtime's shared memory and message queue mounts (/proc/mounts).
+  for (const d of ['/dev/shm', '/dev/mqueue']) addDir(files, d, 0o1777);
   for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
   for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
   if (image.os) addFile(files, '/etc/os-release', text(osRelease(image.os)));
@@ -558,5 +566,5 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
     ...(field(pod, 'spec', 'hostNetwork') === true ? { hostNetwork: true } : {}),
   };
   const memoryLimitBytes = memoryLimitOf(container);
-  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}), ...(mounts.length ? { mounts } : {}), ...(memoryLimitBytes !== undefined ? { memoryLimitBytes } : {}) };
+  return { container: name, env, files, hostname, uid, gid, groups, workingDir: normalizePath(str(container['workingDir']) || image.workingDir || '/'), image, ...(network ? { network } : {}), ...(mounts.length ? { mounts } : {}), ...(memoryLimitBytes !== undefined ? { memoryLimitBytes } : {}), mountTable: mountTable(pod, container), security: processSecurity(pod, container) };
 }

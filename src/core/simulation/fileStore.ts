@@ -29,6 +29,9 @@ export interface StoreRunner {
 /** The processes running now, innermost last: the last is the one reading. */
 const runningNow: StoreRunner[] = [];
 
+/** The process reading now (the innermost running), if any: /proc/self leads to it. */
+export const readerNow = (): StoreRunner | undefined => runningNow[runningNow.length - 1];
+
 /** Runs `step` as the process reading from now until it returns (the runtime's run of a process). */
 export function asReader<T>(runner: StoreRunner, step: () => T): T {
   runningNow.push(runner);
@@ -84,7 +87,7 @@ export class FileStore {
    */
   catchUp(at: number): void {
     if (at > this.readTo) this.readTo = at;
-    const reader = runningNow[runningNow.length - 1];
+    const reader = readerNow();
     for (const r of this.runners) {
       if (r.finished) this.runners.delete(r);
       else if (r !== reader) r.runUntil(at, !reader || r.rank < reader.rank);

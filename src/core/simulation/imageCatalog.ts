@@ -14,7 +14,7 @@ import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
-const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mv', 'nproc', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'yes'];
+const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'df', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mount', 'mv', 'nproc', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'yes'];
 /** busybox's image: its applets, the network ones included (httpd, ifconfig, ip, kill, nc, netstat, nslookup, ping, ps, wget; no curl). */
 const busyboxTools = [...coreTools, 'free', 'httpd', 'ifconfig', 'ip', 'kill', 'nc', 'netstat', 'nslookup', 'ping', 'ps', 'wget'];
 /** Alpine's busybox is built without httpd (busybox-extras has it). */

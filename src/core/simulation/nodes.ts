@@ -19,6 +19,9 @@ import { objectGone } from '../controllers/controllerUtils';
 
 /** What a simulated node runs on, as its status and its /etc/os-release say. */
 export const nodeOsImage = 'kubesim simulated node';
+/** The nodes' kernel: its release (`uname -r`, the node's kernelVersion) and version (`uname -v`). */
+export const nodeKernelRelease = '6.8.0-kubesim';
+export const nodeKernelVersion = '#1 SMP PREEMPT_DYNAMIC Mon Jan  1 00:00:00 UTC 2024';
 
 export interface SimulatedNode {
   name: string;
@@ -101,7 +104,7 @@ export function nodeStatus(node: SimulatedNode, kubernetesVersion: string, previ
       machineID: id,
       systemUUID: uuidOf(hexOf(`${node.name}/system`, 32)),
       bootID: uuidOf(hexOf(`${node.name}/boot`, 32)),
-      kernelVersion: '6.8.0-kubesim',
+      kernelVersion: nodeKernelRelease,
       osImage: nodeOsImage,
       containerRuntimeVersion: 'containerd://2.0.0',
       kubeletVersion: `v${kubernetesVersion.replace(/^v/, '')}`,

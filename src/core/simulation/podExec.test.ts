@@ -214,7 +214,7 @@ describe('exec into a simulated container', () => {
   it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'prog' }, spec: { securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000 }, containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
-    expect((await ran(s, 'prog', ['id'])).stdout).toBe('uid=1000 gid=3000 groups=3000,2000\n');
+    expect((await ran(s, 'prog', ['id'])).stdout).toBe('uid=1000 gid=3000 groups=2000,3000\n');
     expect((await ran(s, 'prog', ['true'])).status).toEqual({ metadata: {}, status: 'Success' });
     expect((await ran(s, 'prog', ['false'])).status).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '1' }] } });
     expect((await ran(s, 'prog', ['sh', '-c', 'false || echo recovered && exit 3'])).status).toMatchObject({ details: { causes: [{ message: '3' }] } });
@@ -399,8 +399,9 @@ describe('ps and kill inside a container', () => {
     const sleeper = await streamExec(s, 'box', ['sleep', '1000'], { stdout: 'true' });
     const listed = await ran(s, 'box', ['ps']);
     expect(listed.stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 3600\n    7 root      0:00 sleep 1000\n    8 root      0:00 ps\n');
-    // Run by a shell, ps is its child.
-    expect((await ran(s, 'box', ['sh', '-c', 'ps aux'])).stdout.split('\n').slice(-3)).toEqual(['    9 root      0:00 sh -c ps aux', '   10 root      0:00 ps aux', '']);
+    // The one command of `sh -c` is exec'd in place of the shell; with more, ps is the shell's child.
+    expect((await ran(s, 'box', ['sh', '-c', 'ps aux'])).stdout.split('\n').slice(-3)).toEqual(['    7 root      0:00 sleep 1000', '    9 root      0:00 ps aux', '']);
+    expect((await ran(s, 'box', ['sh', '-c', 'true; ps aux'])).stdout.split('\n').slice(-3)).toEqual(['   10 root      0:00 sh -c true; ps aux', '   11 root      0:00 ps aux', '']);
     // The exec'd sleep dies of the default action: 143, as kubectl shows it.
     expect(await ran(s, 'box', ['kill', '7'])).toMatchObject({ stdout: '', stderr: '' });
     expect(await sleeper.attached.done).toMatchObject({ reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: '143' }] } });
@@ -428,5 +429,96 @@ describe('ps and kill inside a container', () => {
     const restarted = await eventually(async () => (await s.json('GET', `${ns}/pods/trapper`)).body, (p: any) => p?.status?.containerStatuses?.[0]?.restartCount === 1, 'the restart');
     expect(restarted.status.containerStatuses[0].lastState.terminated).toMatchObject({ exitCode: 3, reason: 'Error' });
     expect(await (await s.request('GET', `${ns}/pods/trapper/log?previous=true`)).text()).toBe('up\nstopping\n');
+  });
+});
+
+describe('/proc, mount and df inside a container', () => {
+  it('/proc has a directory per process (cmdline, comm, status, environ, mounts, maps) and self; /proc/mounts lists the volumes as the kubelet mounts them', async () => {
+    const s = await cluster();
+    await runningPod(s, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web' },
+      spec: {
+        volumes: [{ name: 'html', emptyDir: {} }, { name: 'cache', emptyDir: { medium: 'Memory' } }, { name: 'conf', configMap: { name: 'missing', optional: true } }],
+        containers: [{ name: 'app', image: 'nginx:1.27', volumeMounts: [{ name: 'html', mountPath: '/usr/share/nginx/html' }, { name: 'cache', mountPath: '/var/cache/app' }, { name: 'conf', mountPath: '/etc/app' }] }],
+      },
+    });
+    const mounts = (await ran(s, 'web', ['cat', '/proc/mounts'])).stdout.split('\n');
+    expect(mounts.slice(0, 2)).toEqual([expect.stringMatching(/^overlay \/ overlay rw,relatime,lowerdir=\S+ 0 0$/), 'proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0']);
+    // The kubelet's mounts by depth (its order kept within one): a configMap's read-only, a Memory emptyDir on tmpfs.
+    expect(mounts.slice(7, 16)).toEqual([
+      '/dev/vda1 /etc/app ext4 ro,relatime 0 0',
+      '/dev/vda1 /etc/hosts ext4 rw,relatime 0 0',
+      '/dev/vda1 /dev/termination-log ext4 rw,relatime 0 0',
+      '/dev/vda1 /etc/hostname ext4 rw,relatime 0 0',
+      '/dev/vda1 /etc/resolv.conf ext4 rw,relatime 0 0',
+      'shm /dev/shm tmpfs rw,nosuid,nodev,noexec,relatime,size=65536k 0 0',
+      'tmpfs /var/cache/app tmpfs rw,relatime,size=16777216k 0 0',
+      '/dev/vda1 /usr/share/nginx/html ext4 rw,relatime 0 0',
+      'tmpfs /var/run/secrets/kubernetes.io/serviceaccount tmpfs ro,relatime,size=16777216k 0 0',
+    ]);
+    expect((await ran(s, 'web', ['cat', '/proc/1/mounts'])).stdout).toBe(mounts.join('\n'));
+    // pid 1 is nginx's master after the entrypoint's exec; its workers (29, 30) run as nginx; the reader is the next pid.
+    expect((await ran(s, 'web', ['ls', '/proc'])).stdout).toBe('1\n29\n30\n33\ncpuinfo\nmeminfo\nmounts\nself\nversion\n');
+    expect((await ran(s, 'web', ['sh', '-c', 'tr "\\0" " " < /proc/1/cmdline; echo; cat /proc/1/comm /proc/29/comm'])).stdout).toBe('nginx: master process nginx -g daemon off; \nnginx\nnginx\n');
+    expect((await ran(s, 'web', ['readlink', '/proc/self'])).stdout).toBe('35\n');
+    const worker = (await ran(s, 'web', ['cat', '/proc/29/status'])).stdout;
+    expect(worker).toContain('Name:\tnginx\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t29\nNgid:\t0\nPid:\t29\nPPid:\t1\nTracerPid:\t0\nUid:\t101\t101\t101\t101\nGid:\t101\t101\t101\t101\n');
+    expect(worker).toContain('CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t00000000a80425fb\n');
+    expect((await ran(s, 'web', ['sh', '-c', 'tr "\\0" "\\n" < /proc/1/environ | grep NGINX_VERSION'])).stdout).toBe('NGINX_VERSION=1.27.3\n');
+    const maps = (await ran(s, 'web', ['cat', '/proc/1/maps'])).stdout.split('\n');
+    expect(maps[0]).toMatch(/^[0-9a-f]{12}-[0-9a-f]{12} r--p 00000000 00:2d \d+ {20,}\/usr\/sbin\/nginx$/);
+    expect(maps[0]!.indexOf('/usr/sbin/nginx')).toBe(73);
+    expect(maps.some((l) => l.endsWith(' /usr/lib/x86_64-linux-gnu/libc.so.6'))).toBe(true);
+    expect(maps.at(-2)).toBe('ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]');
+    // Nothing in /proc can be written; the kernel's files are the node's.
+    expect((await ran(s, 'web', ['sh', '-c', 'echo x > /proc/version; echo $?'])).stdout).toBe('2\n');
+    expect((await ran(s, 'web', ['sh', '-c', 'grep -c ^processor /proc/cpuinfo; head -1 /proc/meminfo'])).stdout).toBe('4\nMemTotal:       16777216 kB\n');
+  });
+
+  it('/proc/1/status shows the capabilities, no_new_privs and seccomp mode the securityContext asks for', async () => {
+    const s = await cluster();
+    const pod = (name: string, securityContext: object, podSecurity: object = {}) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { securityContext: podSecurity, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], securityContext }] } });
+    const caps = async (name: string) => (await ran(s, name, ['sh', '-c', 'cd /proc/1; grep -E "^(Uid|CapPrm|CapEff|CapBnd|NoNewPrivs|Seccomp):" status'])).stdout;
+    await runningPod(s, pod('plain', {}));
+    expect(await caps('plain')).toBe('Uid:\t0\t0\t0\t0\nCapPrm:\t00000000a80425fb\nCapEff:\t00000000a80425fb\nCapBnd:\t00000000a80425fb\nNoNewPrivs:\t0\nSeccomp:\t0\n');
+    // The docs' security-context-demo-4: NET_ADMIN and SYS_TIME added.
+    await runningPod(s, pod('added', { capabilities: { add: ['NET_ADMIN', 'SYS_TIME'] } }));
+    expect(await caps('added')).toContain('CapEff:\t00000000aa0435fb\n');
+    await runningPod(s, pod('restricted', { capabilities: { drop: ['ALL'], add: ['CAP_NET_BIND_SERVICE'] }, allowPrivilegeEscalation: false, runAsUser: 1000 }, { seccompProfile: { type: 'RuntimeDefault' } }));
+    expect(await caps('restricted')).toBe('Uid:\t1000\t1000\t1000\t1000\nCapPrm:\t0000000000000000\nCapEff:\t0000000000000000\nCapBnd:\t0000000000000400\nNoNewPrivs:\t1\nSeccomp:\t2\n');
+    await runningPod(s, pod('privileged', { privileged: true }));
+    expect(await caps('privileged')).toContain('CapEff:\t000001ffffffffff\n');
+    expect((await ran(s, 'privileged', ['sh', '-c', 'grep -c /proc/kcore /proc/mounts; grep " /sys " /proc/mounts'])).stdout).toBe('0\nsysfs /sys sysfs rw,nosuid,nodev,noexec,relatime 0 0\n');
+  });
+
+  it('mount lists the table and cannot mount; df shows the filesystems with blocks, coreutils once per device', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'box' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } });
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'deb' }, spec: { containers: [{ name: 'app', image: 'debian:bookworm', command: ['sleep', '3600'] }] } });
+    expect((await ran(s, 'box', ['sh', '-c', 'mount | head -2'])).stdout).toBe('overlay on / type overlay (rw,relatime,lowerdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/2/fs:/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/1/fs,upperdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/3/fs,workdir=/var/lib/containerd/io.containerd.snapshotter.v1.overlayfs/snapshots/3/work)\nproc on /proc type proc (rw,nosuid,nodev,noexec,relatime)\n');
+    expect((await ran(s, 'box', ['mount', '-t', 'cgroup2'])).stdout).toBe('cgroup on /sys/fs/cgroup type cgroup2 (ro,nosuid,nodev,noexec,relatime)\n');
+    expect(await ran(s, 'box', ['sh', '-c', 'mount -t tmpfs none /mnt; echo $?'])).toMatchObject({ stdout: '255\n', stderr: 'mount: permission denied (are you root?)\n' });
+    expect(await ran(s, 'deb', ['sh', '-c', 'mount -t tmpfs none /mnt; echo $?'])).toMatchObject({ stdout: '32\n', stderr: 'mount: /mnt: permission denied.\n       dmesg(1) may have more information after failed mount system call.\n' });
+    const busybox = (await ran(s, 'box', ['df'])).stdout.split('\n');
+    expect(busybox.slice(0, 4)).toEqual(['Filesystem           1K-blocks      Used Available Use% Mounted on', 'overlay              104857600  15728640  83886080  16% /', 'tmpfs                    65536         0     65536   0% /dev', '/dev/vda1            104857600  15728640  83886080  16% /etc/hosts']);
+    expect(busybox.filter((l) => l.startsWith('/dev/vda1'))).toHaveLength(4);
+    expect((await ran(s, 'deb', ['df'])).stdout).toBe(
+      [
+        'Filesystem     1K-blocks     Used Available Use% Mounted on',
+        'overlay        104857600 15728640  83886080  16% /',
+        'tmpfs              65536        0     65536   0% /dev',
+        '/dev/vda1      104857600 15728640  83886080  16% /etc/hosts',
+        'shm                65536        0     65536   0% /dev/shm',
+        'tmpfs           16777216       12  16777204   1% /var/run/secrets/kubernetes.io/serviceaccount',
+        'tmpfs            8388608        0   8388608   0% /proc/acpi',
+        'tmpfs            8388608        0   8388608   0% /proc/scsi',
+        'tmpfs            8388608        0   8388608   0% /sys/firmware',
+        '',
+      ].join('\n'),
+    );
+    expect((await ran(s, 'deb', ['df', '-h', '/tmp'])).stdout).toBe('Filesystem      Size  Used Avail Use% Mounted on\noverlay         100G   15G   80G  16% /\n');
+    expect((await ran(s, 'box', ['df', '-h', '/dev/shm'])).stdout).toBe('Filesystem                Size      Used Available Use% Mounted on\nshm                      64.0M         0     64.0M   0% /dev/shm\n');
   });
 });

@@ -12,6 +12,7 @@ import { ProcessFiles, type ContainerMember } from './containerFiles';
 import { nodeMemoryKiB } from './cgroupFiles';
 import { hasCoreutils, userName, type Tool, type ToolContext } from './containerTools';
 import { apkInstalled } from './packageTools';
+import { processName, programMemoryKiB } from './procFs';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -66,13 +67,6 @@ interface PsRow {
   uid?: number;
 }
 
-/**
- * Typical virtual and resident sizes (KiB) of the programs a container runs,
- * for ps's VSZ, RSS and %MEM: a process's own memory is not simulated (the
- * container's usage is, for the metrics API), so these keep the columns believable.
- */
-const typicalKiB = new Map<string, [vsz: number, rss: number]>([['nginx', [11404, 7428]], ['nginx: worker process', [11868, 2868]], ['bash', [4188, 3456]], ['sh', [2580, 1536]], ['sleep', [2484, 1280]], ['ps', [8092, 4096]]]);
-const otherKiB: [number, number] = [5892, 2816];
 
 /** procps' error, then its usage. */
 const procpsError = (message: string) => `error: ${message}\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`;
@@ -168,7 +162,7 @@ interface PsColumn {
   value(r: PsRow, at: { uid: number; user: string; now: number }): string;
 }
 
-const memoryOf = (r: PsRow) => typicalKiB.get(r.argv[0] ?? '') ?? typicalKiB.get(commandName(r)) ?? otherKiB;
+const memoryOf = (r: PsRow) => programMemoryKiB(r.argv);
 const column = (header: string, width: number, right: boolean, value: PsColumn['value']): PsColumn => ({ header, width, right, value });
 const pidColumn = column('PID', 7, true, (r) => String(r.pid));
 const commColumn = column('COMMAND', 15, false, (r) => commandName(r).slice(0, 15));
@@ -218,11 +212,8 @@ function elapsed(ms: number): string {
   return (d ? `${two(d)}-` : '') + (d || h ? `${two(h)}:` : '') + `${two(m)}:${two(sec)}`;
 }
 
-/** The process's name (/proc/<pid>/comm): its program's file name, which a title (`nginx: master process`) starts with. */
-function commandName(r: PsRow): string {
-  const program = (r.argv[0] ?? '').split(' ')[0]!.replace(/:$/, '');
-  return program.slice(program.lastIndexOf('/') + 1);
-}
+/** The process's name (/proc/<pid>/comm). */
+const commandName = (r: PsRow): string => processName(r.argv[0] ?? '');
 
 /** START and STIME: the time of day for a process started within a day, else the month and day. */
 function startTime(startMs: number, now: number): string {

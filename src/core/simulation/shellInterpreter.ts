@@ -260,6 +260,12 @@ export class Shell {
   /** The status of the last command substitution (an assignment-only command's status). */
   private substStatus: number | undefined;
   private exitTrap: string | undefined;
+  /**
+   * The one simple command of a `-c` script: dash, ash and bash exec it in
+   * place of the shell (no fork), so the process is that program from then
+   * on (`sh -c "sleep 1h"` shows in ps as `sleep 1h`).
+   */
+  private execsInPlace: Command | undefined;
   /** The SIGTERM handler (`trap '...' TERM`); '' ignores the signal. */
   private termTrap: string | undefined;
   /** The io of the command being expanded: a command substitution reads its input and writes its errors there. */
@@ -466,6 +472,8 @@ export class Shell {
         this.status = 2;
         return yield* this.finish(io, 2);
       }
+      const only = list.commands.length === 1 && !list.background?.length ? list.commands[0] : undefined;
+      if (where === '-c: ' && only?.type === 'simple' && !only.conditional) this.execsInPlace = only;
       yield* this.runList(list, io);
       return yield* this.finish(io, this.status);
     } catch (e) {
@@ -816,13 +824,13 @@ export class Shell {
       yield { kind: 'tick' };
       return this.status;
     }
-    const code = yield* this.command(argv, assigns, rio);
+    const code = yield* this.command(argv, assigns, rio, cmd === this.execsInPlace && this.exitTrap === undefined);
     yield { kind: 'tick' };
     return code;
   }
 
-  /** Runs a command's words: a function, a builtin, else a program on PATH. */
-  private *command(argv: string[], assigns: [string, string][], io: Io): Run<number> {
+  /** Runs a command's words: a function, a builtin, else a program on PATH (`inPlace`: exec'd in place of the shell). */
+  private *command(argv: string[], assigns: [string, string][], io: Io, inPlace = false): Run<number> {
     const [name, ...args] = argv as [string, ...string[]];
     const fn = this.functions.get(name);
     if (fn) return yield* this.call(fn, args, io);
@@ -842,6 +850,7 @@ export class Shell {
     const env = this.environment(assigns);
     const found = shellLookUp(this.host, name, env.get('PATH') ?? defaultPath, this.cwd, this.name);
     if ('error' in found) return this.notRunnable(name, found.error, io);
+    if (inPlace) this.host.cmdline = argv;
     return yield* runProgram(this.host, found, argv, io, env, this.cwd);
   }
 
@@ -1002,7 +1011,8 @@ export class Shell {
           const code = this.notRunnable(args[0]!, found.error, io);
           throw new ExitSignal(code);
         }
-        // The program replaces the shell: its end is the shell's.
+        // The program replaces the shell: its end is the shell's, and ps shows it.
+        this.host.cmdline = args;
         throw new ExitSignal(yield* runProgram(this.host, found, args, io, env, this.cwd));
       }
       case 'trap': {
