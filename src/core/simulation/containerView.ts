@@ -406,6 +406,13 @@ function normalizePath(p: string): string {
 }
 
 /** Adds a directory and its parents. */
+/** The top-level directories of a distribution's root beyond those every container has (Debian's and Ubuntu's merged /usr links shown as directories). */
+const rootDirs: Record<string, readonly string[]> = {
+  debian: ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
+  ubuntu: ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
+  alpine: ['/lib', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
+};
+
 function addDir(files: Map<string, FsEntry>, path: string, mode = 0o755): void {
   for (let p = normalizePath(path); ; p = p.slice(0, p.lastIndexOf('/')) || '/') {
     if (!files.has(p)) files.set(p, { type: 'dir', mode: p === '/tmp' ? 0o1777 : mode });
@@ -492,6 +499,8 @@ export async function containerView(src: ContainerViewSource, pod: KubeObject, n
   for (const d of ['/bin', '/dev', '/dev/pts', '/etc', '/home', '/proc', '/root', '/sys', '/tmp', '/usr/bin', '/usr/local/bin', '/var']) addDir(files, d, d === '/root' ? 0o700 : 0o755);
   // The runtime's shared memory and message queue mounts (/proc/mounts).
   for (const d of ['/dev/shm', '/dev/mqueue']) addDir(files, d, 0o1777);
+  // The rest of the distribution's root, as `ls /` shows it.
+  for (const d of rootDirs[image.os?.id ?? ''] ?? []) addDir(files, d);
   for (const p of image.tools ?? imagePrograms) addFile(files, `/bin/${p}`, new Uint8Array(), 0o755);
   for (const p of image.programs.keys()) addFile(files, p, new Uint8Array(), 0o755);
   if (image.os) addFile(files, '/etc/os-release', text(osRelease(image.os)));

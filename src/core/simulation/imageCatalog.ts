@@ -12,6 +12,7 @@ import { node as nodeInterpreter, python as pythonInterpreter } from './interpre
 import { strftime } from './containerTools';
 import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
+import { nodeKernelRelease } from './nodes';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'df', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mount', 'mv', 'nproc', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'yes'];
@@ -133,6 +134,9 @@ const execArgs = (args: readonly string[], script: string, line: number, shell: 
 
 const nginxStamp = (ms: number) => strftime('%Y/%m/%d %H:%M:%S', ms);
 
+/** The scripts the entrypoint runs (their names as it logs them; what they do is the entrypoint program's). */
+const nginxEntrypointScripts = ['10-listen-on-ipv6-by-default.sh', '15-local-resolvers.envsh', '20-envsubst-on-templates.sh', '30-tune-worker-processes.sh'].map((name): [string, string] => [`/docker-entrypoint.d/${name}`, '#!/bin/sh\n# vim:sw=4:ts=4:et\n\nset -e\n']);
+
 function nginxImage(tag: string | undefined): SimulatedImage {
   const version = versionOf(tag, '1.27.3', (v) => ({ '1': '1.27.3', '1.27': '1.27.3', '1.26': '1.26.2', '1.25': '1.25.5', '1.24': '1.24.0' } as Record<string, string>)[v]);
   const alpineVariant = /alpine/.test(tag ?? '');
@@ -165,7 +169,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
       notice('using the "epoll" event method'),
       notice(`nginx/${version}`),
       notice(alpineVariant ? 'built by gcc 13.2.1 20240309 (Alpine 13.2.1_git20240309) ' : 'built by gcc 12.2.0 (Debian 12.2.0-14) '),
-      notice('OS: Linux 6.8.0-kubesim'),
+      notice(`OS: Linux ${nodeKernelRelease}`),
       notice('getrlimit(RLIMIT_NOFILE): 1048576:1048576'),
       notice('start worker processes'),
       ...workerPids.map((pid) => notice(`start worker process ${pid}`)),
@@ -179,7 +183,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     env: [['PATH', dockerPath], ['NGINX_VERSION', version], ['NJS_VERSION', '0.8.7'], ['NJS_RELEASE', '1~bookworm'], ['PKG_RELEASE', '1~bookworm'], ['DYNPKG_RELEASE', '1~bookworm']],
     tools: alpineVariant ? alpineTools : debianTools,
     programs: programs([['/docker-entrypoint.sh', entrypoint], ['/usr/sbin/nginx', nginx], ['/usr/sbin/nginx-debug', nginx]]),
-    files: nginxRootFiles,
+    files: new Map([...nginxRootFiles, ...nginxEntrypointScripts]),
   });
 }
 
