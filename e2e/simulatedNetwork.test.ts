@@ -158,4 +158,18 @@ spec:
     expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${nodeIP}:10250`])).toMatchObject({ code: 1, stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\ncommand terminated with exit code 1\n' });
     expect(await kubectl(['exec', 'client', '--', 'wget', '-qO-', `${nodeIP}:7777`])).toMatchObject({ code: 1, stderr: `wget: can't connect to remote host (${nodeIP}): Connection refused\ncommand terminated with exit code 1\n` });
   });
+
+  it('the Ingress tutorial\'s hello-app: a Deployment exposed on 8080 answers with its version and pod name and logs each request; it has no shell', async () => {
+    expect((await kubectl(['create', 'deployment', 'hello', '--image=gcr.io/google-samples/hello-app:2.0'])).code).toBe(0);
+    expect((await kubectl(['expose', 'deployment', 'hello', '--type=NodePort', '--port=8080'])).stdout).toBe('service/hello exposed\n');
+    await eventually(async () => (await kubectl(['get', 'deployment', 'hello', '-o', 'jsonpath={.status.readyReplicas}'])).stdout, (r) => r === '1', 'hello ready');
+    const pod = (await kubectl(['get', 'pods', '-l', 'app=hello', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout;
+    await eventually(async () => await kubectl(['exec', 'client', '--', 'wget', '-qO-', '-T', '1', 'hello:8080/v2']), (r) => r.code === 0, 'hello served');
+    expect((await kubectl(['exec', 'client', '--', 'wget', '-qO-', 'http://hello.default.svc.cluster.local:8080/'])).stdout).toBe(`Hello, world!\nVersion: 2.0.0\nHostname: ${pod}\n`);
+    const logs = (await kubectl(['logs', pod])).stdout;
+    expect(logs).toMatch(/^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d Server listening on port 8080\n/);
+    expect(logs).toMatch(/ Serving request: \/v2\n(?:.*\n)*.* Serving request: \/\n$/);
+    expect(await kubectl(['exec', pod, '--', 'sh'])).toMatchObject({ code: 1, stderr: expect.stringContaining('exec: "sh": executable file not found in $PATH') });
+    expect(await kubectl(['get', 'pod', pod, '-o', 'jsonpath={.status.containerStatuses[0].image}'])).toMatchObject({ stdout: 'gcr.io/google-samples/hello-app:2.0' });
+  });
 });

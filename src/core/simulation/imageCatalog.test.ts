@@ -49,10 +49,10 @@ describe('the image catalog', () => {
   });
 
   it('knows the tags each repository publishes', () => {
-    for (const tag of ['nginx', 'nginx:1.27', 'nginx:1.27.3', 'nginx:1.26-alpine', 'nginx:stable-alpine', 'nginx:alpine', 'busybox:1.36', 'busybox:1.36.1-musl', 'alpine:3.21', 'ubuntu:jammy', 'debian:12', 'redis:7.4-alpine', 'postgres:16', 'mysql:8.0.40', 'python:3.13', 'node:lts-alpine', 'registry.k8s.io/pause:3.10', 'curlimages/curl:8.11.1']) {
+    for (const tag of ['nginx', 'nginx:1.27', 'nginx:1.27.3', 'nginx:1.26-alpine', 'nginx:stable-alpine', 'nginx:alpine', 'busybox:1.36', 'busybox:1.36.1-musl', 'alpine:3.21', 'ubuntu:jammy', 'debian:12', 'redis:7.4-alpine', 'postgres:16', 'mysql:8.0.40', 'python:3.13', 'node:lts-alpine', 'registry.k8s.io/pause:3.10', 'curlimages/curl:8.11.1', 'gcr.io/google-samples/hello-app:1.0', 'us-docker.pkg.dev/google-samples/containers/gke/hello-app:2.0']) {
       expect(unpublished(tag), tag).toBe(false);
     }
-    for (const tag of ['nginx:1.999', 'nginx:2', 'nginx:1.27.99', 'nginx:lates', 'busybox:nope', 'busybox:2.0', 'alpine:4', 'ubuntu:23.06', 'postgres:99', 'python:4', 'registry.k8s.io/pause:9']) {
+    for (const tag of ['nginx:1.999', 'nginx:2', 'nginx:1.27.99', 'nginx:lates', 'busybox:nope', 'busybox:2.0', 'alpine:4', 'ubuntu:23.06', 'postgres:99', 'python:4', 'registry.k8s.io/pause:9', 'gcr.io/google-samples/hello-app:3.0', 'gcr.io/google-samples/hello-app']) {
       expect(unpublished(tag), tag).toBe(true);
     }
     expect(unpublished('example.com/team/app:whatever')).toBe(false);

@@ -485,6 +485,32 @@ const hpaExample: Repository = {
   },
 };
 
+/**
+ * Google's hello-app (the GKE quickstart's and the docs' Ingress on Minikube
+ * tutorial's): a Go server on $PORT (8080) that answers every path with its
+ * greeting, version and hostname, logging each request; distroless, so no
+ * shell, as user nonroot.
+ */
+const helloApp: Repository = {
+  names: ['gcr.io/google-samples/hello-app', 'us-docker.pkg.dev/google-samples/containers/gke/hello-app'],
+  publishes: (tag) => tag === '1.0' || tag === '2.0',
+  image: (tag) => {
+    const version = tag === '2.0' ? '2.0.0' : '1.0.0';
+    const server = program((_args, env, ctx) => {
+      const port = Number(env.get('PORT') || 8080);
+      const stamp = (at: number) => strftime('%Y/%m/%d %H:%M:%S', at);
+      const respond = (_request: string, at: number) => {
+        const body = `Hello, world!\nVersion: ${version}\nHostname: ${ctx.hostname}\n`;
+        return `HTTP/1.1 200 OK\r\nDate: ${strftime('%a, %d %b %Y %H:%M:%S GMT', at)}\r\nContent-Length: ${body.length}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}`;
+      };
+      // Go's log package writes to stderr; the log merges the streams.
+      const accessLog = (request: string, _answer: string, at: number) => `${stamp(at)} Serving request: ${(request.split(' ')[1] ?? '/').split('?')[0]}\n`;
+      return listening([{ port, addresses: ['::'], respond, accessLog }], [err(`${stamp(ctx.now)} Server listening on port ${port}\n`)]);
+    });
+    return image({ cmd: ['/hello-app'], env: [['PATH', dockerPath], ['PORT', '8080']], tools: [], user: 65532, programs: programs([['/hello-app', server]]) });
+  },
+};
+
 /** The load generator of the docs' memory task: stress 1.0.4 on Alpine. */
 const polinuxStress: Repository = {
   names: ['docker.io/polinux/stress'],
@@ -499,7 +525,7 @@ const vishStressRepo: Repository = {
   image: () => image({ entrypoint: ['/stress', '-logtostderr'], cmd: [], tools: [], programs: programs([['/stress', vishStress]]) }),
 };
 
-const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample];
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample, helloApp];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */
