@@ -133,6 +133,11 @@ describe('kubectl and StatefulSets', () => {
     const pods = (await out(['get', 'pods', '-o', 'wide', '--no-headers'])).split('\n');
     expect(pods.map((l) => l.split(/\s+/)[0])).toEqual(['web-0', 'web-1', 'web-2']);
     for (const line of pods) expect(line).toMatch(/^web-\d\s+1\/1\s+Running\s+0\s+\S+\s+10\.244\.\d\.\d+\s+node-\d\s/);
+    // The page's stable network identity: busybox:1.28's nslookup finds each pod under the headless Service.
+    const web0IP = await out(['get', 'pod', 'web-0', '-o', 'jsonpath={.status.podIP}']);
+    const lookup = await nodes.kubectl(['run', '-i', '--rm', '--restart=Never', '--image=busybox:1.28', 'dns-test', '--', 'nslookup', 'web-0.nginx']);
+    expect(lookup.stdout).toContain(`Name:      web-0.nginx\nAddress 1: ${web0IP} web-0.nginx.default.svc.cluster.local\n`);
+    expect(lookup.stdout).toMatch(/^Server:    10\.96\.0\.10\n/);
 
     expect((await nodes.kubectl(['set', 'image', 'statefulset/web', 'nginx=registry.k8s.io/nginx-slim:0.25'])).code).toBe(0);
     const updated = await nodes.kubectl(['rollout', 'status', 'statefulset/web', '--timeout=90s']);

@@ -197,22 +197,25 @@ function hostsLookup(files: ReadonlyMap<string, FsEntry>, name: string): string 
 }
 
 /**
- * getaddrinfo for an IPv4 address: a literal, /etc/hosts, then the cluster
- * DNS through the search list (a CNAME followed); undefined when nothing
+ * getaddrinfo for IPv4 addresses: a literal, /etc/hosts, then the cluster
+ * DNS through the search list (a CNAME followed); none when nothing
  * answers, or when the pod's queries cannot reach the DNS (`dnsReachable`
  * false: a NetworkPolicy drops them).
  */
-export function resolveHost(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string | undefined {
-  if (isIPv4(name)) return name;
+export function resolveAddresses(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string[] {
+  if (isIPv4(name)) return [name];
   const local = hostsLookup(files, name);
-  if (local) return local;
+  if (local) return [local];
   const conf = resolvConfOf(files);
   // Only the cluster's DNS answers here: a node's resolver (dnsPolicy Default) reaches no cluster names.
-  if (!conf.nameservers.includes(clusterDnsIP) || !dnsReachable) return undefined;
+  if (!conf.nameservers.includes(clusterDnsIP) || !dnsReachable) return [];
   for (const candidate of searchNames(name, conf)) {
     let answer = dnsQuery(net, candidate, 'A');
     for (let hops = 0; answer.rcode === 'NOERROR' && answer.cname && hops < 8; hops++) answer = dnsQuery(net, answer.cname, 'A');
-    if (answer.rcode === 'NOERROR' && answer.addresses.length) return answer.addresses[0];
+    if (answer.rcode === 'NOERROR' && answer.addresses.length) return answer.addresses;
   }
-  return undefined;
+  return [];
 }
+
+/** resolveAddresses' first address: what a client connects to. */
+export const resolveHost = (net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string | undefined => resolveAddresses(net, files, name, dnsReachable)[0];

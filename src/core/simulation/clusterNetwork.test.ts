@@ -9,6 +9,7 @@ import { startProcess } from './containerProcess';
 import { execInContainer } from './containerExec';
 import type { ContainerView } from './containerView';
 import { unknownImage, type SimulatedImage } from './image';
+import { catalogImage } from './imageCatalog';
 
 const startedAt = '2026-11-28T17:18:10Z';
 const resolvConf = 'search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n';
@@ -156,6 +157,25 @@ describe('kube-proxy routing', () => {
 });
 
 describe('network tools', () => {
+  it('nslookup of busybox 1.28 (the StatefulSet page\'s): the libc resolver through the search list, each address with its reverse name', () => {
+    const view = { ...viewOf('client'), image: catalogImage('busybox:1.28')! };
+    const old = (script: string) => {
+      const start = startProcess(view, ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+      if (!start.started) throw new Error(start.error);
+      const r = start.process.advance(t0 + 60_000, 1_000_000);
+      return { stdout: r.output.filter((o) => o.stream === 1).map((o) => o.text).join(''), stderr: r.output.filter((o) => o.stream === 2).map((o) => o.text).join(''), code: r.exit?.code };
+    };
+    const server = 'Server:    10.96.0.10\nAddress 1: 10.96.0.10\n\n';
+    // A dotted name goes through the search list too (ndots:5), as the page's `nslookup web-0.nginx` needs.
+    expect(old('nslookup db-0.db')).toEqual({ stdout: `${server}Name:      db-0.db\nAddress 1: 10.244.1.20 db-0.db.default.svc.cluster.local\n`, stderr: '', code: 0 });
+    expect(old('nslookup kubernetes.default').stdout).toBe(`${server}Name:      kubernetes.default\nAddress 1: 10.96.0.1 kubernetes.default.svc.cluster.local\n`);
+    expect(old('nslookup web').stdout).toBe(`${server}Name:      web\nAddress 1: 10.96.100.10 web.default.svc.cluster.local\n`);
+    expect(old('nslookup nope')).toEqual({ stdout: server, stderr: "nslookup: can't resolve 'nope'\n", code: 1 });
+    expect(old('nslookup -type=a web')).toMatchObject({ stderr: expect.stringMatching(/^BusyBox v1\.28\.4 .*\n\nUsage: nslookup \[HOST\] \[SERVER\]\n/), code: 1 });
+    // busybox 1.37's own nslookup asks a dotted name as it is.
+    expect(runIn('client', 'nslookup db-0.db').code).toBe(1);
+  });
+
   it('nslookup: busybox asks each search domain for a dotless name, A then AAAA', () => {
     expect(runIn('client', 'nslookup web')).toEqual({
       stdout:

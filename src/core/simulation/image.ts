@@ -83,6 +83,8 @@ export interface SimulatedImage {
   env: readonly [string, string][];
   /** The image's USER as a uid, when it sets one. */
   user?: number;
+  /** The version of busybox that provides its tools, in a busybox image (its applets differ between releases). */
+  busybox?: string;
   /** The shell tools (containerExec.ts's programs) it has on its PATH; undefined: all of them. */
   tools?: readonly string[];
   /** Its own programs by absolute path (a bare name is looked up on PATH among them). */

@@ -13,6 +13,7 @@ import { strftime } from './containerTools';
 import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 import { nodeKernelRelease } from './nodes';
+import { httpDate } from './httpMessage';
 
 /** The shell tools every catalog image has (coreutils or busybox's). */
 const coreTools = ['[', 'basename', 'cat', 'chmod', 'cp', 'cut', 'date', 'df', 'dirname', 'echo', 'env', 'expr', 'false', 'find', 'grep', 'head', 'hostname', 'id', 'ls', 'md5sum', 'mkdir', 'mount', 'mv', 'nproc', 'printenv', 'printf', 'pwd', 'readlink', 'rm', 'sed', 'seq', 'sh', 'sha1sum', 'sha256sum', 'sha512sum', 'sleep', 'sort', 'tail', 'tar', 'tee', 'test', 'touch', 'tr', 'true', 'uname', 'uniq', 'wc', 'which', 'whoami', 'yes'];
@@ -90,8 +91,15 @@ function image(config: Partial<SimulatedImage> & Pick<SimulatedImage, 'cmd'>): S
 const busybox: Repository = {
   names: ['docker.io/library/busybox'],
   publishes: tagGrammar(['latest', 'stable', 'unstable'], within([1, 1], () => 37, (_m, minor) => (minor >= 36 ? 1 : 4)), ['musl', 'glibc', 'uclibc']),
-  image: () => image({ cmd: ['sh'], env: [['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']], tools: busyboxTools }),
+  image: (tag) => image({ cmd: ['sh'], env: [['PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin']], tools: busyboxTools, busybox: busyboxRelease(tag) }),
 };
+
+/** The busybox release a tag names (`1.28` is its last, 1.28.4; `latest` and the variants' names 1.37.0). */
+function busyboxRelease(tag: string | undefined): string {
+  const v = /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(tag ?? '');
+  if (!v) return '1.37.0';
+  return `${v[1]}.${v[2]}.${v[3] ?? ({ 28: 4, 27: 2, 26: 2, 36: 1 } as Record<string, number>)[v[2]!] ?? 0}`;
+}
 
 const alpine: Repository = {
   names: ['docker.io/library/alpine'],
@@ -501,7 +509,7 @@ const helloApp: Repository = {
       const stamp = (at: number) => strftime('%Y/%m/%d %H:%M:%S', at);
       const respond = (_request: string, at: number) => {
         const body = `Hello, world!\nVersion: ${version}\nHostname: ${ctx.hostname}\n`;
-        return `HTTP/1.1 200 OK\r\nDate: ${strftime('%a, %d %b %Y %H:%M:%S GMT', at)}\r\nContent-Length: ${body.length}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}`;
+        return `HTTP/1.1 200 OK\r\nDate: ${httpDate(at)}\r\nContent-Length: ${body.length}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}`;
       };
       // Go's log package writes to stderr; the log merges the streams.
       const accessLog = (request: string, _answer: string, at: number) => `${stamp(at)} Serving request: ${(request.split(' ')[1] ?? '/').split('?')[0]}\n`;

@@ -7,7 +7,7 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
 import { httpDate, parseHttpResponse } from './httpMessage';
@@ -161,6 +161,7 @@ function parseOptions(args: string[], shortValues: string, longValues: Set<strin
  * answer:`).
  */
 export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
+  if (olderBusybox(ctx.view.image.busybox, 29)) return yield* resolverNslookup(args, ctx);
   const operands = args.filter((a) => !a.startsWith('-'));
   const name = operands[0];
   if (!name) {
@@ -212,6 +213,45 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   }
   ctx.out(out);
   return failed ? 1 : 0;
+}
+
+/** Whether a busybox release is older than 1.<minor>. */
+const olderBusybox = (release: string | undefined, minor: number): boolean => {
+  const v = /^1\.(\d+)\./.exec(release ?? '');
+  return !!v && Number(v[1]) < minor;
+};
+
+/**
+ * busybox nslookup before 1.29 (busybox:1.28, which the StatefulSet and DNS
+ * debugging pages run because it resolves as libc does): getaddrinfo
+ * through the search list and ndots, each address with its reverse name;
+ * the server printed the same way first. A name nothing answers is
+ * `can't resolve`, exit 1.
+ */
+function* resolverNslookup(args: string[], ctx: ToolContext): Run<number> {
+  if (!args[0] || args[0].startsWith('-') || args.length > 2) {
+    ctx.err(`BusyBox v${ctx.view.image.busybox} (2018-05-22 17:00:17 UTC) multi-call binary.\n\nUsage: nslookup [HOST] [SERVER]\n\nQuery the nameserver for the IP address of the given HOST\noptionally using a specified DNS server\n`);
+    return 1;
+  }
+  yield { kind: 'observe' };
+  const net = networkOf(ctx);
+  const conf = resolvConfOf(ctx.files);
+  const server = args[1] ?? conf.nameservers[0] ?? '127.0.0.1';
+  const reachable = server === clusterDnsIP && dnsReachable(net);
+  const reverse = (ip: string) => {
+    const a = reachable ? dnsReverse(net.cluster, ip) : undefined;
+    return a?.rcode === 'NOERROR' && a.ptr ? ` ${a.ptr}` : '';
+  };
+  const addressLines = (ips: string[]) => ips.map((ip, i) => `Address ${i + 1}: ${ip}${reverse(ip)}\n`).join('');
+  if (!reachable) yield { kind: 'sleep', ms: 10_000 };
+  ctx.out(`${'Server:'.padEnd(10)} ${server}\n${addressLines([server])}\n`);
+  const ips = resolveAddresses(net.cluster, ctx.files, args[0], reachable);
+  if (!ips.length) {
+    ctx.err(`nslookup: can't resolve '${args[0]}'\n`);
+    return 1;
+  }
+  ctx.out(`${'Name:'.padEnd(10)} ${args[0]}\n${addressLines(ips)}`);
+  return 0;
 }
 
 // ---- wget
