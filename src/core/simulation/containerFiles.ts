@@ -45,6 +45,8 @@ export interface ContainerMember extends StoreRunner {
   runningAt(at: number): boolean;
   /** A signal from a process of the container at a time; whether it ended it. */
   signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean;
+  /** A signal to one of its workers, which a master may replace with a new one of pid `newPid`; whether it had that worker. */
+  signalChild(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean;
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir === '/' ? '/' : dir + '/');

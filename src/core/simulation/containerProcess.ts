@@ -76,6 +76,8 @@ export interface ContainerProcess {
   readonly tty: boolean;
   /** The processes its program forked that run beside it. */
   readonly children?: readonly ProcessChild[];
+  /** A signal to one of those, which its master may replace (VirtualProcess.signalChild). */
+  signalChild?(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean;
   /** Called when an answer it waits for (an `await`) has come: it can be run on, whatever the clock does. */
   onAnswer?: () => void;
 }
@@ -200,6 +202,22 @@ class VirtualProcess implements ContainerProcess {
 
   get children(): readonly ProcessChild[] {
     return this.host.children ?? [];
+  }
+
+  /**
+   * A signal to one of its workers: the worker ends (a signal other than
+   * TERM, INT or KILL is taken and changes nothing); a master that respawns
+   * its workers starts another with `newPid` and logs both. False when it
+   * has no such worker.
+   */
+  signalChild(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean {
+    const children = this.host.children ?? [];
+    const child = children.find((c) => c.pid === pid);
+    if (!child) return false;
+    const respawn = this.host.respawnWorker;
+    this.host.children = respawn ? children.map((c) => (c === child ? { ...c, pid: newPid } : c)) : children.filter((c) => c !== child);
+    if (respawn) this.host.emitAt?.(2, respawn(child, signal, newPid, at), at);
+    return true;
   }
 
   constructor(view: ContainerView, startMs: number, private readonly opts: ProcessOptions) {

@@ -23,7 +23,7 @@ import type { ProcessChild } from './processIo';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'children' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'children' | 'hasOutput' | 'onAnswer'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hasOutput' | 'onAnswer'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -206,6 +206,14 @@ export class RecordedProcess implements StoreRunner {
     this.exit = { code, at };
     this.onInput?.();
     return true;
+  }
+
+  /** A signal at `at` to one of its workers (ContainerProcess.signalChild); false when it has none by that pid. */
+  signalChild(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean {
+    if (!this.runningAt(at) || !this.start.started) return false;
+    const taken = this.start.process.signalChild?.(pid, signal, at, newPid) ?? false;
+    if (taken) this.onInput?.();
+    return taken;
   }
 
   /** A SIGTERM at `at` to a shell that traps it: its handler runs once the command in progress is done, when it is run on. */

@@ -11,7 +11,7 @@ import type { FsEntry } from './containerView';
 import type { Run } from './containerTools';
 import type { InterpreterIo } from './interpreterRepl';
 import type { ImageOs } from './packageTools';
-import type { ProcessChild } from './processIo';
+import type { ProcessChild, WorkerRespawn } from './processIo';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -36,6 +36,8 @@ export interface ImageProgramRun {
   interpreter?: (io: InterpreterIo) => Run<number>;
   /** The processes it forks that run beside it (nginx's workers), as ps shows them. */
   workers?: readonly ProcessChild[];
+  /** It starts another worker when one ends (a signal from inside the container), logging both. */
+  respawn?: WorkerRespawn;
   /** The title it gives its process (setproctitle), which ps shows as its command: nginx's `nginx: master process nginx -g daemon off;`. */
   title?: string;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */

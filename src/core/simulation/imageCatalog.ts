@@ -7,6 +7,7 @@
  */
 import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
+import type { WorkerRespawn } from './processIo';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
 import { strftime } from './containerTools';
@@ -182,8 +183,14 @@ function nginxImage(tag: string | undefined): SimulatedImage {
       notice('start worker processes'),
       ...workerPids.map((pid) => notice(`start worker process ${pid}`)),
     ]);
+    // A worker that ends is reaped and replaced (ngx_reap_children): a graceful exit on TERM or INT, killed by KILL.
+    const respawn: WorkerRespawn = (worker, signal, newPid, at) => {
+      const s = nginxStamp(at);
+      const ended = signal === 'KILL' ? `${s} [alert] 1#1: worker process ${worker.pid} exited on signal 9\n` : `${s} [notice] 1#1: worker process ${worker.pid} exited with code 0\n`;
+      return `${s} [notice] 1#1: signal 17 (SIGCHLD) received from ${worker.pid}\n${ended}${s} [notice] 1#1: start worker process ${newPid}\n${s} [notice] 1#1: signal 29 (SIGIO) received\n`;
+    };
     // Its workers run as the image's nginx user (101).
-    return { ...run, title, workers: workerPids.map((pid) => ({ pid, title: 'nginx: worker process', user: 'nginx', uid: 101 })) };
+    return { ...run, title, workers: workerPids.map((pid) => ({ pid, title: 'nginx: worker process', user: 'nginx', uid: 101 })), respawn };
   });
   return image({
     entrypoint: ['/docker-entrypoint.sh'],

@@ -522,3 +522,25 @@ describe('/proc, mount and df inside a container', () => {
     expect((await ran(s, 'box', ['df', '-h', '/dev/shm'])).stdout).toBe('Filesystem                Size      Used Available Use% Mounted on\nshm                      64.0M         0     64.0M   0% /dev/shm\n');
   });
 });
+
+describe("a server's workers", () => {
+  it("nginx's master replaces a worker that is killed with one of the next pid, and logs both as ngx_reap_children does", async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } });
+    expect(await ran(s, 'web', ['sh', '-c', 'kill 29; kill -9 30; echo $?'])).toMatchObject({ stdout: '0\n', stderr: '' });
+    expect((await ran(s, 'web', ['ls', '/proc'])).stdout.split('\n').slice(0, 4)).toEqual(['1', '32', '33', '34']);
+    expect((await ran(s, 'web', ['cat', '/proc/32/cmdline'])).stdout).toBe('nginx: worker process\0');
+    const log = (await (await s.request('GET', '/api/v1/namespaces/default/pods/web/log')).text()).split('\n').map((l) => l.replace(/^\S+ \S+ /, ''));
+    expect(log.slice(-9)).toEqual([
+      '[notice] 1#1: signal 17 (SIGCHLD) received from 29',
+      '[notice] 1#1: worker process 29 exited with code 0',
+      '[notice] 1#1: start worker process 32',
+      '[notice] 1#1: signal 29 (SIGIO) received',
+      '[notice] 1#1: signal 17 (SIGCHLD) received from 30',
+      '[alert] 1#1: worker process 30 exited on signal 9',
+      '[notice] 1#1: start worker process 33',
+      '[notice] 1#1: signal 29 (SIGIO) received',
+      '',
+    ]);
+  });
+});

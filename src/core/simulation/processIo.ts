@@ -16,6 +16,9 @@ export interface ProcessChild {
   readonly uid: number;
 }
 
+/** A master's log lines for a worker ended by a signal and the one started in its place, at a time. */
+export type WorkerRespawn = (worker: ProcessChild, signal: 'TERM' | 'INT' | 'KILL', newPid: number, at: number) => string;
+
 /** What a process's programs share: the container, its files, the clock and the process's own output. */
 export interface ProcessHost {
   view: ContainerView;
@@ -39,6 +42,8 @@ export interface ProcessHost {
   cmdline?: readonly string[];
   /** The processes its program forked and runs beside it (ps lists them as its children). */
   children?: readonly ProcessChild[];
+  /** A server that starts a new worker when one ends (nginx's master): what it logs for the worker's end and its replacement's start. */
+  respawnWorker?: WorkerRespawn;
   /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
   termExit?: number;
   /** A shell traps SIGTERM: the signal is delivered to it (pendingTerm) and its handler runs after the command in progress. */

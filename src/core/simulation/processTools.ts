@@ -300,8 +300,12 @@ export function kill(args: string[], ctx: ToolContext): number {
       continue;
     }
     const target = members.find((m) => m.pid === Number(p));
-    // A server's worker takes the signal, and its master starts another in its place (not shown: ps keeps the pid).
-    if (!target && members.some((m) => m.children.some((c) => c.pid === Number(p)))) continue;
+    // A server's worker ends, and its master starts another in its place, with the next pid.
+    const master = target ? undefined : members.find((m) => m.children.some((c) => c.pid === Number(p)));
+    if (master) {
+      if ((signal === 'TERM' || signal === 'INT' || signal === 'KILL') && ctx.files instanceof ProcessFiles) master.signalChild(Number(p), signal, now, ctx.files.fs.execPid());
+      continue;
+    }
     if (!target) {
       ctx.err(`kill: can't kill pid ${p}: No such process\n`);
       code = 1;

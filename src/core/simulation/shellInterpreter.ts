@@ -72,6 +72,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.title) host.cmdline = [run.title];
     if (run.workers) host.children = run.workers;
+    if (run.respawn) host.respawnWorker = run.respawn;
     if (run.oomKilled) {
       // The cgroup's OOM killer takes the whole container (memory.oom.group): SIGKILL.
       host.exitReason = 'OOMKilled';
