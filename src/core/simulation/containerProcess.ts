@@ -99,6 +99,8 @@ export interface ProcessOptions {
   freeCommands?: number;
   /** An exec'd process: a command that cannot start fails with runc's exec wording. */
   exec?: boolean;
+  /** With empty argv (a process kubesim cannot see into): the command line ps shows for it, the container's command. */
+  shownAs?: readonly string[];
   /**
    * The container's files, shared with its other processes (what the main
    * process writes, an exec'd one reads): its run's layer and volumes
@@ -438,6 +440,7 @@ export function startProcess(view: ContainerView, argv: readonly string[], start
   if (!argv.length) {
     // What it runs is not known: a program that dies of SIGTERM (128 + 15).
     p.host.termExit = 143;
+    if (opts.shownAs?.length) p.host.cmdline = opts.shownAs;
     p.gen = (function* (): Run<number> {
       yield { kind: 'sleep', ms: Infinity };
       return 0;

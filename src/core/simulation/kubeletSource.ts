@@ -78,12 +78,13 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     // init container, a Job's pod's containers; its sidecars run until stopped).
     const init = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).find((c) => c['name'] === name);
     const completes = init ? init['restartPolicy'] !== 'Always' : controllerRefOf(pod)?.kind === 'Job';
-    const opaque = (view: ContainerView) => startProcess(view, completes ? ['true'] : [], startMs, opts);
+    const opaque = (view: ContainerView, shownAs?: readonly string[]) => startProcess(view, completes ? ['true'] : [], startMs, { ...opts, ...(shownAs ? { shownAs } : {}) });
     if (isOpaqueContainer(container)) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));
     const started = startProcess(view, argv, startMs, { ...opts, files: filesystem(view) });
-    if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view);
+    // ps shows the command it was given, which kubesim cannot run.
+    if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view, argv);
     return started;
   }
   const viewOf = (pod: KubeObject, name: string, startedAt: string) => containerView({ ...source, get: deps.get }, pod, name, { startedAt });

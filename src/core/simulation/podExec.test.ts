@@ -544,3 +544,12 @@ describe("a server's workers", () => {
     ]);
   });
 });
+
+describe('an image kubesim does not know', () => {
+  it('its process, which kubesim cannot run, shows in ps and /proc as the command the container gives', async () => {
+    const s = await cluster();
+    await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'app' }, spec: { containers: [{ name: 'app', image: 'example.com/team/app:1', command: ['/app/server'], args: ['--port=80'] }] } });
+    expect((await ran(s, 'app', ['ps'])).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /app/server --port=80\n    7 root      0:00 ps\n');
+    expect((await ran(s, 'app', ['cat', '/proc/1/cmdline'])).stdout).toBe('/app/server\0--port=80\0');
+  });
+});
