@@ -38,6 +38,18 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
     await eventually(() => stdout(['get', 'pod', 'web', '-o', 'jsonpath={.status.ephemeralContainerStatuses[1].state.terminated.exitCode}']), (c) => c === '0', 'the debug shell ended');
   });
 
+  it('"Debugging with an ephemeral debug container": with --target the debug shell shares the target\'s process namespace and sees its /pause', async () => {
+    expect(await t.kubectlOk(['run', 'ephemeral-demo', '--image=registry.k8s.io/pause:3.1', '--restart=Never'])).toContain('created');
+    await eventually(() => stdout(['get', 'pod', 'ephemeral-demo', '--no-headers']), (o) => /^ephemeral-demo\s+1\/1\s+Running\s/.test(o), 'ephemeral-demo running');
+    const debug = await run('timeout', ['60', 'kubectl', 'debug', '-i', 'ephemeral-demo', '--image=busybox:1.28', '--target=ephemeral-demo', '--container=debugger'], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, 'ps\n');
+    expect(debug.code).toBe(0);
+    expect(debug.stdout).toContain('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 sh\n    8 root      0:00 ps\n');
+    // Without --target, the debug container has a namespace of its own.
+    const apart = await run('timeout', ['60', 'kubectl', 'debug', '-i', 'ephemeral-demo', '--image=busybox:1.28', '--container=apart'], { HOME: t.home, KUBECONFIG: t.host.kubeconfigPath }, 'ps\n');
+    expect(apart.stdout).toContain('PID   USER     TIME  COMMAND\n    1 root      0:00 sh\n');
+    expect(apart.stdout).not.toContain('/pause');
+  });
+
   it('kubectl debug node/: the debugging pod is on the host network, with the node\'s name and address, and the node\'s files at /host', async () => {
     await eventually(() => stdout(['get', 'nodes', '--no-headers']), (o) => /^node-1\s+Ready\s/.test(o), 'the node');
     const nodeIP = await stdout(['get', 'node', 'node-1', '-o', 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}']);

@@ -51,6 +51,51 @@ export interface ContainerMember extends StoreRunner {
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir === '/' ? '/' : dir + '/');
 
+/**
+ * A PID namespace several runs share: a pod's with shareProcessNamespace,
+ * whose pid 1 is the sandbox's pause process, or the one an ephemeral
+ * container joins with targetContainerName (the target's own process stays
+ * its pid 1). Their processes see each other in ps and /proc, and take their
+ * pids from it in turn.
+ */
+export class PidNamespace {
+  readonly runs = new Set<ContainerFilesystem>();
+  private next = 7;
+
+  constructor(
+    /** Whether the sandbox's pause process is its pid 1. */
+    readonly pause: boolean,
+  ) {}
+
+  /** The next free pid, past those of every run's processes and their forked children. */
+  allocate(): number {
+    for (const run of this.runs) this.next = Math.max(this.next, run.nextPidFloor());
+    return this.next++;
+  }
+
+  running(at: number): ContainerMember[] {
+    const out = [...this.runs].flatMap((r) => r.ownRunning(at));
+    if (this.pause) out.push({ ...pauseProcess, startMs: Math.min(...out.map((m) => m.startMs), at) });
+    return out.sort((a, b) => a.pid - b.pid);
+  }
+}
+
+/** The sandbox's /pause, pid 1 of a shared namespace: it ignores the signals a container's process may send it. */
+const pauseProcess: ContainerMember = {
+  pid: 1,
+  command: ['/pause'],
+  startMs: 0,
+  tty: false,
+  children: [],
+  runningAt: () => true,
+  signal: () => false,
+  signalChild: () => false,
+  runUntil: () => {},
+  finished: false,
+  stop: () => {},
+  rank: -1,
+};
+
 /** One run of a container: its writable layer and its mounts, which each of its processes sees on its own clock. */
 export class ContainerFilesystem {
   readonly mounts: Mount[];
@@ -71,18 +116,52 @@ export class ContainerFilesystem {
   private readonly processes = new Set<StoreRunner>();
   /** The pid the next exec'd process gets (the kernel hands them out in turn). */
   private nextExecPid = 7;
+  /** The PID namespace it shares with other runs, if it does. */
+  private pids: PidNamespace | undefined;
+
+  /** From now on its processes and those of the namespace's other runs see each other, and take their pids from it. */
+  shareNamespace(pids: PidNamespace): void {
+    this.pids = pids;
+    pids.runs.add(this);
+  }
+
+  /** The namespace it shares, if any. */
+  get pidNamespace(): PidNamespace | undefined {
+    return this.pids;
+  }
+
+  /** The pid of the run's own process: 1, the namespace's init, unless it shares a namespace, which hands out the next. */
+  mainPid(): number {
+    return this.pids ? this.pids.allocate() : 1;
+  }
 
   /** A pid for a process exec'd into the container: the next one free, past the processes' forked children. */
   execPid(): number {
-    for (const p of this.processes) for (const c of (p as Partial<ContainerMember>).children ?? []) this.nextExecPid = Math.max(this.nextExecPid, c.pid + 1);
+    if (this.pids) return this.pids.allocate();
+    this.nextExecPid = this.nextPidFloor();
     return this.nextExecPid++;
+  }
+
+  /** The lowest pid this run has not used (past its processes and their forked children). */
+  nextPidFloor(): number {
+    for (const p of this.processes) {
+      const m = p as Partial<ContainerMember>;
+      if (typeof m.pid === 'number') this.nextExecPid = Math.max(this.nextExecPid, m.pid + 1);
+      for (const c of m.children ?? []) this.nextExecPid = Math.max(this.nextExecPid, c.pid + 1);
+    }
+    return this.nextExecPid;
   }
 
   /** When the container stops (its process's exit may be known ahead): a process exec'd into it later stops then too. */
   private stoppedAt: number | undefined;
 
-  /** Its processes running at a time, as ps and kill see them, by pid; those ended by then are let go. */
+  /** The processes running at a time, as ps and kill see them, by pid (those of the runs it shares a PID namespace with too). */
   running(at: number): ContainerMember[] {
+    return this.pids ? this.pids.running(at) : this.ownRunning(at);
+  }
+
+  /** Its own processes running at a time, by pid; those ended by then are let go. */
+  ownRunning(at: number): ContainerMember[] {
     const out: ContainerMember[] = [];
     for (const p of this.processes) {
       if (!('signal' in p)) continue;

@@ -12,10 +12,10 @@
  * step budget), so the kubelet knows when it will exit and sleeps until
  * then; what it wrote is revealed only once the clock passes its time.
  */
-import type { KubeObject } from '../api/types';
+import { objectsOf, type KubeObject } from '../api/types';
 import { observeAheadMs, type ContainerProcess, type ProcessExit, type ProcessOutput } from './containerProcess';
 import { startExec } from './containerExec';
-import { containerFilesystem, VolumeStores, type ContainerFilesystem } from './containerFiles';
+import { containerFilesystem, PidNamespace, VolumeStores, type ContainerFilesystem } from './containerFiles';
 import { asReader, type FileStore, type StoreRunner } from './fileStore';
 import type { ContainerView } from './containerView';
 import type { ProcessChild } from './processIo';
@@ -361,13 +361,40 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
   /** The containers the kubelet started in this run of the host. */
   const startedHere = new Set<string>();
 
+  /** The pods' shared PID namespaces (shareProcessNamespace), by pod uid. */
+  const podPidNamespaces = new Map<string, PidNamespace>();
+
   function filesystem(containerID: string, pod: KubeObject, view: ContainerView): ContainerFilesystem {
     let fs = filesystems.get(containerID);
     if (!fs) {
       filesystems.set(containerID, (fs = containerFilesystem(view, (volume, base) => volumes.store(volume, base))));
       owners.set(containerID, pod.metadata.uid ?? '');
+      const pids = pidNamespaceFor(pod, view.container);
+      if (pids) fs.shareNamespace(pids);
     }
     return fs;
+  }
+
+  /**
+   * The PID namespace a container's run joins: its pod's when the pod shares
+   * one (the sandbox's, pause as pid 1), its target's for an ephemeral
+   * container with targetContainerName (`kubectl debug --target`), else none.
+   */
+  function pidNamespaceFor(pod: KubeObject, container: string): PidNamespace | undefined {
+    const spec = (pod['spec'] ?? {}) as Record<string, unknown>;
+    const uid = pod.metadata.uid ?? '';
+    if (spec['shareProcessNamespace'] === true) {
+      let shared = podPidNamespaces.get(uid);
+      if (!shared) podPidNamespaces.set(uid, (shared = new PidNamespace(true)));
+      return shared;
+    }
+    const target = objectsOf(spec['ephemeralContainers']).find((c) => c['name'] === container)?.['targetContainerName'];
+    if (typeof target !== 'string') return undefined;
+    const status = objectsOf(((pod['status'] ?? {}) as Record<string, unknown>)['containerStatuses']).find((c) => c['name'] === target);
+    const targetRun = filesystems.get(String(status?.['containerID'] ?? ''));
+    if (!targetRun) return undefined;
+    if (!targetRun.pidNamespace) targetRun.shareNamespace(new PidNamespace(false));
+    return targetRun.pidNamespace;
   }
   const listeners = new Set<(namespace: string, name: string) => void>();
 
@@ -450,10 +477,15 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
         owners.delete(id);
         startedHere.delete(id);
         instances.delete(id);
+        const fs = filesystems.get(id);
+        if (fs) fs.pidNamespace?.runs.delete(fs);
         filesystems.delete(id);
         views.delete(id);
       }
-      if (!keep) volumes.forgetPod(podUID);
+      if (!keep) {
+        volumes.forgetPod(podUID);
+        podPidNamespaces.delete(podUID);
+      }
     },
     volumeStore: (volume) => volumes.existing(volume),
   };

@@ -78,13 +78,16 @@ export function newSimulatedKubeletSource(deps: KubeletSourceDeps): SimulatedKub
     // init container, a Job's pod's containers; its sidecars run until stopped).
     const init = objectsOf((pod['spec'] as Record<string, unknown> | undefined)?.['initContainers']).find((c) => c['name'] === name);
     const completes = init ? init['restartPolicy'] !== 'Always' : controllerRefOf(pod)?.kind === 'Job';
-    const opaque = (view: ContainerView, shownAs?: readonly string[]) => startProcess(view, completes ? ['true'] : [], startMs, { ...opts, ...(shownAs ? { shownAs } : {}) });
+    const opaque = (view: ContainerView, shown?: { argv: readonly string[]; pid: number }) => startProcess(view, completes ? ['true'] : [], startMs, { ...opts, ...(shown ? { shownAs: shown.argv, pid: shown.pid } : {}) });
     if (isOpaqueContainer(container)) return opaque(emptyView);
     const view = await containerView({ ...source, get: deps.get }, pod, name, { tty, startedAt });
     const argv = containerArgv(container, view.image, new Map(view.env));
-    const started = startProcess(view, argv, startMs, { ...opts, files: filesystem(view) });
+    const files = filesystem(view);
+    // pid 1 unless the run shares a PID namespace (shareProcessNamespace, a debug container's target).
+    const pid = files.mainPid();
+    const started = startProcess(view, argv, startMs, { ...opts, pid, files });
     // ps shows the command it was given, which kubesim cannot run.
-    if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view, argv);
+    if (isUnknownImage(view.image) && (!argv.length || !started.started)) return opaque(view, { argv, pid });
     return started;
   }
   const viewOf = (pod: KubeObject, name: string, startedAt: string) => containerView({ ...source, get: deps.get }, pod, name, { startedAt });

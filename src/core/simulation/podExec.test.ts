@@ -553,3 +553,25 @@ describe('an image kubesim does not know', () => {
     expect((await ran(s, 'app', ['cat', '/proc/1/cmdline'])).stdout).toBe('/app/server\0--port=80\0');
   });
 });
+
+describe('a shared PID namespace', () => {
+  it('shareProcessNamespace: the sandbox\'s pause is pid 1 and every container sees the others\' processes; one killed from another container ends and restarts', async () => {
+    const s = await cluster();
+    await runningPod(s, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'shared' },
+      spec: { shareProcessNamespace: true, containers: [{ name: 'nginx', image: 'nginx:1.27' }, { name: 'shell', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
+    });
+    const table = (await ran(s, 'shared', ['ps', 'ax'], { container: 'shell' })).stdout;
+    // The containers start in turn (pids 7 and 8), nginx's workers as its log names them.
+    expect(table).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   29 nginx     0:00 nginx: worker process\n   30 nginx     0:00 nginx: worker process\n   31 root      0:00 ps ax\n');
+    // The nginx container sees the same table, and the pid it runs as next.
+    expect((await ran(s, 'shared', ['ls', '/proc'], { container: 'nginx' })).stdout.split('\n').slice(0, 6)).toEqual(['1', '29', '30', '32', '7', '8']);
+    expect((await ran(s, 'shared', ['cat', '/proc/8/cmdline'], { container: 'nginx' })).stdout).toBe('sleep\x003600\0');
+    // Not the namespace's init, the sleep dies of the default action; pause ignores what it is sent.
+    expect(await ran(s, 'shared', ['sh', '-c', 'kill 1; kill 8; echo $?'], { container: 'nginx' })).toMatchObject({ stdout: '0\n', stderr: '' });
+    await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/pods/shared')).body, (p) => p.status.containerStatuses.find((c: { name: string }) => c.name === 'shell').restartCount === 1, 'the shell container restarted');
+    expect((await s.json('GET', '/api/v1/namespaces/default/pods/shared')).body.status.containerStatuses.find((c: { name: string }) => c.name === 'shell').lastState.terminated.exitCode).toBe(143);
+  });
+});
