@@ -47,6 +47,8 @@ export interface ContainerMember extends StoreRunner {
   signal(signal: 'TERM' | 'INT' | 'KILL', at: number): boolean;
   /** A signal to one of its workers, which a master may replace with a new one of pid `newPid`; whether it had that worker. */
   signalChild(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean;
+  /** SIGHUP from process `from`: whether it handled it (a server's reload, new workers with pids from `nextPid`). */
+  hangUp(at: number, from: number, nextPid: () => number): boolean;
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(dir === '/' ? '/' : dir + '/');
@@ -90,6 +92,7 @@ const pauseProcess: ContainerMember = {
   runningAt: () => true,
   signal: () => false,
   signalChild: () => false,
+  hangUp: () => false,
   runUntil: () => {},
   finished: false,
   stop: () => {},

@@ -78,6 +78,8 @@ export interface ContainerProcess {
   readonly children?: readonly ProcessChild[];
   /** A signal to one of those, which its master may replace (VirtualProcess.signalChild). */
   signalChild?(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean;
+  /** SIGHUP from process `from` (VirtualProcess.hangUp). */
+  hangUp?(at: number, from: number, nextPid: () => number): boolean;
   /** Called when an answer it waits for (an `await`) has come: it can be run on, whatever the clock does. */
   onAnswer?: () => void;
 }
@@ -219,6 +221,21 @@ class VirtualProcess implements ContainerProcess {
     const respawn = this.host.respawnWorker;
     this.host.children = respawn ? children.map((c) => (c === child ? { ...c, pid: newPid } : c)) : children.filter((c) => c !== child);
     if (respawn) this.host.emitAt?.(2, respawn(child, signal, newPid, at), at);
+    return true;
+  }
+
+  /**
+   * SIGHUP from process `from`: a server that reloads on it (nginx) starts
+   * new workers, with pids from `nextPid`, in place of its old ones, and logs
+   * it. False when it has no such handler (the signal then changes nothing).
+   */
+  hangUp(at: number, from: number, nextPid: () => number): boolean {
+    const reload = this.host.reloadWorkers;
+    if (!reload) return false;
+    const old = this.host.children ?? [];
+    const pids = old.map(() => nextPid());
+    this.host.children = old.map((c, i) => ({ ...c, pid: pids[i]! }));
+    this.host.emitAt?.(2, reload(old, pids, from, at), at);
     return true;
   }
 

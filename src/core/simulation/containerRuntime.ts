@@ -23,7 +23,7 @@ import type { ProcessChild } from './processIo';
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
 
 /** A running process, driven by its virtual clock (containerProcess.ts); the runtime never asks when it wakes. */
-export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hasOutput' | 'onAnswer'>>;
+export type RuntimeProcess = Omit<ContainerProcess, 'wakeAt' | 'termExit' | 'trapsTerm' | 'deliverTerm' | 'socketOwner' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hangUp' | 'hasOutput' | 'onAnswer'> & Partial<Pick<ContainerProcess, 'termExit' | 'trapsTerm' | 'deliverTerm' | 'pid' | 'command' | 'tty' | 'children' | 'signalChild' | 'hangUp' | 'hasOutput' | 'onAnswer'>>;
 
 /** The process, or why the runtime could not start it (runc's create error). */
 export type RuntimeStart = { started: true; process: RuntimeProcess } | { started: false; error: string };
@@ -212,6 +212,14 @@ export class RecordedProcess implements StoreRunner {
   signalChild(pid: number, signal: 'TERM' | 'INT' | 'KILL', at: number, newPid: number): boolean {
     if (!this.runningAt(at) || !this.start.started) return false;
     const taken = this.start.process.signalChild?.(pid, signal, at, newPid) ?? false;
+    if (taken) this.onInput?.();
+    return taken;
+  }
+
+  /** SIGHUP at `at` from process `from` (ContainerProcess.hangUp); false when it does not handle it. */
+  hangUp(at: number, from: number, nextPid: () => number): boolean {
+    if (!this.runningAt(at) || !this.start.started) return false;
+    const taken = this.start.process.hangUp?.(at, from, nextPid) ?? false;
     if (taken) this.onInput?.();
     return taken;
   }

@@ -11,7 +11,7 @@ import type { FsEntry } from './containerView';
 import type { Run } from './containerTools';
 import type { InterpreterIo } from './interpreterRepl';
 import type { ImageOs } from './packageTools';
-import type { ProcessChild, WorkerRespawn } from './processIo';
+import type { ProcessChild, WorkerReload, WorkerRespawn } from './processIo';
 
 /** What one of the image's programs does when it runs: what it writes, then whether it exits. */
 export interface ImageProgramRun {
@@ -38,6 +38,8 @@ export interface ImageProgramRun {
   workers?: readonly ProcessChild[];
   /** It starts another worker when one ends (a signal from inside the container), logging both. */
   respawn?: WorkerRespawn;
+  /** On SIGHUP it reloads: new workers in place of the old, logged. */
+  reload?: WorkerReload;
   /** The title it gives its process (setproctitle), which ps shows as its command: nginx's `nginx: master process nginx -g daemon off;`. */
   title?: string;
   /** Then it execs argv (an entrypoint script's `exec "$@"`), found on PATH; when it is not, the script writes notFound to stderr and exits 127. */

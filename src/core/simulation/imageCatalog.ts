@@ -7,7 +7,7 @@
  */
 import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
-import type { WorkerRespawn } from './processIo';
+import type { WorkerReload, WorkerRespawn } from './processIo';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
 import { strftime } from './containerTools';
@@ -189,8 +189,17 @@ function nginxImage(tag: string | undefined): SimulatedImage {
       const ended = signal === 'KILL' ? `${s} [alert] 1#1: worker process ${worker.pid} exited on signal 9\n` : `${s} [notice] 1#1: worker process ${worker.pid} exited with code 0\n`;
       return `${s} [notice] 1#1: signal 17 (SIGCHLD) received from ${worker.pid}\n${ended}${s} [notice] 1#1: start worker process ${newPid}\n${s} [notice] 1#1: signal 29 (SIGIO) received\n`;
     };
+    // SIGHUP: it reads its configuration again, starts new workers and lets the old ones finish (ngx_signal_handler, ngx_reap_children).
+    const reload: WorkerReload = (old, pids, from, at) => {
+      const s = nginxStamp(at);
+      const lines = [`${s} [notice] 1#1: signal 1 (SIGHUP) received from ${from}, reconfiguring`, `${s} [notice] 1#1: reconfiguring`, `${s} [notice] 1#1: using the "epoll" event method`, `${s} [notice] 1#1: start worker processes`, ...pids.map((pid) => `${s} [notice] 1#1: start worker process ${pid}`)];
+      for (const w of old) lines.push(`${s} [notice] ${w.pid}#${w.pid}: gracefully shutting down`, `${s} [notice] ${w.pid}#${w.pid}: exiting`, `${s} [notice] ${w.pid}#${w.pid}: exit`);
+      for (const w of old) lines.push(`${s} [notice] 1#1: signal 17 (SIGCHLD) received from ${w.pid}`, `${s} [notice] 1#1: worker process ${w.pid} exited with code 0`);
+      lines.push(`${s} [notice] 1#1: signal 29 (SIGIO) received`);
+      return lines.map((l) => l + '\n').join('');
+    };
     // Its workers run as the image's nginx user (101).
-    return { ...run, title, workers: workerPids.map((pid) => ({ pid, title: 'nginx: worker process', user: 'nginx', uid: 101 })), respawn };
+    return { ...run, title, workers: workerPids.map((pid) => ({ pid, title: 'nginx: worker process', user: 'nginx', uid: 101 })), respawn, reload };
   });
   return image({
     entrypoint: ['/docker-entrypoint.sh'],

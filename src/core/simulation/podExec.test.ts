@@ -569,6 +569,10 @@ describe('a shared PID namespace', () => {
     // The nginx container sees the same table, and the pid it runs as next.
     expect((await ran(s, 'shared', ['ls', '/proc'], { container: 'nginx' })).stdout.split('\n').slice(0, 6)).toEqual(['1', '29', '30', '32', '7', '8']);
     expect((await ran(s, 'shared', ['cat', '/proc/8/cmdline'], { container: 'nginx' })).stdout).toBe('sleep\x003600\0');
+    // The page's `kill -HUP` to nginx's master from the shell container: it reloads, new workers in place of the old.
+    expect((await ran(s, 'shared', ['sh', '-c', 'kill -HUP 7; ps ax'], { container: 'shell' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   34 root      0:00 sh -c kill -HUP 7; ps ax\n   35 nginx     0:00 nginx: worker process\n   36 nginx     0:00 nginx: worker process\n   37 root      0:00 ps ax\n');
+    const log = (await (await s.request('GET', '/api/v1/namespaces/default/pods/shared/log?container=nginx')).text()).split('\n').map((l) => l.replace(/^\S+ \S+ /, ''));
+    expect(log).toEqual(expect.arrayContaining(['[notice] 1#1: signal 1 (SIGHUP) received from 34, reconfiguring', '[notice] 1#1: start worker process 35', '[notice] 29#29: gracefully shutting down', '[notice] 1#1: worker process 30 exited with code 0']));
     // Not the namespace's init, the sleep dies of the default action; pause ignores what it is sent.
     expect(await ran(s, 'shared', ['sh', '-c', 'kill 1; kill 8; echo $?'], { container: 'nginx' })).toMatchObject({ stdout: '0\n', stderr: '' });
     await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/pods/shared')).body, (p) => p.status.containerStatuses.find((c: { name: string }) => c.name === 'shell').restartCount === 1, 'the shell container restarted');

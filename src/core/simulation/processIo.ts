@@ -19,6 +19,9 @@ export interface ProcessChild {
 /** A master's log lines for a worker ended by a signal and the one started in its place, at a time. */
 export type WorkerRespawn = (worker: ProcessChild, signal: 'TERM' | 'INT' | 'KILL', newPid: number, at: number) => string;
 
+/** A master's log lines for a SIGHUP from process `from`: its old workers replaced by ones of these pids (a reload). */
+export type WorkerReload = (workers: readonly ProcessChild[], newPids: readonly number[], from: number, at: number) => string;
+
 /** What a process's programs share: the container, its files, the clock and the process's own output. */
 export interface ProcessHost {
   view: ContainerView;
@@ -44,6 +47,8 @@ export interface ProcessHost {
   children?: readonly ProcessChild[];
   /** A server that starts a new worker when one ends (nginx's master): what it logs for the worker's end and its replacement's start. */
   respawnWorker?: WorkerRespawn;
+  /** A server that reloads on SIGHUP, starting new workers: what it logs. */
+  reloadWorkers?: WorkerReload;
   /** The code it exits with on SIGTERM (a server that shuts down on it); unset: it ignores it, as a PID 1 without a handler does. */
   termExit?: number;
   /** A shell traps SIGTERM: the signal is delivered to it (pendingTerm) and its handler runs after the command in progress. */

@@ -13,6 +13,7 @@ import { nodeMemoryKiB } from './cgroupFiles';
 import { hasCoreutils, userName, type Tool, type ToolContext } from './containerTools';
 import { apkInstalled } from './packageTools';
 import { processName, programMemoryKiB } from './procFs';
+import { readerNow } from './fileStore';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -21,6 +22,9 @@ const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 
 function runningNow(ctx: ToolContext): ContainerMember[] {
   return ctx.files instanceof ProcessFiles ? ctx.files.fs.running(ctx.now()) : [];
 }
+
+/** The pid of a ps a shell forked: the next free one of the container's (PID namespace's) when it has processes, else after `last`. */
+const forkedPid = (ctx: ToolContext, members: readonly ContainerMember[], last: number): number => (members.length && ctx.files instanceof ProcessFiles ? ctx.files.fs.execPid() : last + 1);
 
 /**
  * ps: busybox's in busybox and Alpine images, procps' in Debian and Ubuntu
@@ -46,7 +50,7 @@ const busyboxPs: Tool = (args, ctx) => {
   const user = userName(ctx.view.uid);
   const rows = members.map((m) => ({ pid: m.pid, user, command: m.command.join(' ') }));
   // Run by a shell (`sh -c ps`), ps is that shell's child, with the next pid.
-  if (!rows.some((r) => r.command === ['ps', ...args].join(' '))) rows.push({ pid: Math.max(0, ...rows.map((r) => r.pid)) + 1, user, command: ['ps', ...args].join(' ') });
+  if (!rows.some((r) => r.command === ['ps', ...args].join(' '))) rows.push({ pid: forkedPid(ctx, members, Math.max(0, ...rows.map((r) => r.pid))), user, command: ['ps', ...args].join(' ') });
   for (const m of members) for (const c of m.children) rows.push({ pid: c.pid, user: c.user, command: c.title });
   ctx.out('PID   USER     TIME  COMMAND\n');
   for (const r of rows.sort((a, b) => a.pid - b.pid)) ctx.out(`${String(r.pid).padStart(5)} ${r.user.padEnd(8)} ${'0:00'.padStart(5)} ${r.command}\n`);
@@ -244,7 +248,7 @@ function psRows(args: string[], ctx: ToolContext): PsRow[] {
     const parent = rows[others.length - 1];
     // The shell waits on its foreground child: only ps holds the terminal's foreground.
     if (parent && parent.tty !== '?') parent.stat = 'Ss';
-    rows.push({ pid: (parent?.pid ?? 0) + 1, ppid: parent?.pid ?? 0, tty: parent?.tty ?? '?', stat: parent?.tty !== undefined && parent.tty !== '?' ? 'R+' : 'R', startMs: ctx.now(), argv });
+    rows.push({ pid: forkedPid(ctx, members, parent?.pid ?? 0), ppid: parent?.pid ?? 0, tty: parent?.tty ?? '?', stat: parent?.tty !== undefined && parent.tty !== '?' ? 'R+' : 'R', startMs: ctx.now(), argv });
   }
   return rows;
 }
@@ -313,6 +317,12 @@ export function kill(args: string[], ctx: ToolContext): number {
     }
     // Signal 0 only asks whether it exists; the rest are delivered (a signal a process ignores is still sent).
     if (signal === 'TERM' || signal === 'INT' || signal === 'KILL') target.signal(signal, now);
+    // A server that reloads on SIGHUP (nginx) starts new workers; the sender is the process running kill.
+    else if (signal === 'HUP' && ctx.files instanceof ProcessFiles) {
+      const fs = ctx.files.fs;
+      const sender = readerNow() as Partial<ContainerMember> | undefined;
+      target.hangUp(now, typeof sender?.pid === 'number' ? sender.pid : 0, () => fs.execPid());
+    }
   }
   return code;
 }

@@ -73,6 +73,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     if (run.title) host.cmdline = [run.title];
     if (run.workers) host.children = run.workers;
     if (run.respawn) host.respawnWorker = run.respawn;
+    if (run.reload) host.reloadWorkers = run.reload;
     if (run.oomKilled) {
       // The cgroup's OOM killer takes the whole container (memory.oom.group): SIGKILL.
       host.exitReason = 'OOMKilled';
