@@ -160,6 +160,9 @@ describe('kubectl exec into a simulated pod', () => {
     expect((await kubectl(['exec', 'shell-demo', '--', 'ps', '-aux'])).stdout).toMatch(/^USER {9}PID %CPU .*\nroot {11}1 .* nginx: master process nginx -g daemon off;\n/);
     expect(await kubectl(['exec', 'shell-demo', '--', 'ps', '-J'])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: unsupported SysV option\n\nUsage:\n ps \[options\]\n/) });
     expect((await kubectl(['exec', 'shell-demo', '--', 'ls', '/'])).stdout.split('\n').join(' ')).toBe('bin boot dev docker-entrypoint.d docker-entrypoint.sh etc home lib lib64 media mnt opt proc root run sbin srv sys tmp usr var ');
+    // The image's configuration, as the entrypoint left it (IPv6 listen added).
+    expect((await kubectl(['exec', 'shell-demo', '--', 'grep', 'listen', '/etc/nginx/conf.d/default.conf'])).stdout).toBe('    listen       80;\n    listen  [::]:80;\n');
+    expect((await kubectl(['exec', 'shell-demo', '--', 'head', '-3', '/etc/nginx/nginx.conf'])).stdout).toBe('\nuser  nginx;\nworker_processes  auto;\n');
     // The page's look at /proc: the container's mounts (its root an overlay, the token on tmpfs) and pid 1's memory map.
     const mounts = (await kubectl(['exec', 'shell-demo', '--', 'cat', '/proc/mounts'])).stdout;
     expect(mounts).toMatch(/^overlay \/ overlay rw,relatime,lowerdir=\S+ 0 0\nproc \/proc proc rw,nosuid,nodev,noexec,relatime 0 0\n/);

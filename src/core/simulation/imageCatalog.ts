@@ -5,7 +5,7 @@
  * start), and the tags each repository publishes (its tag grammar over the
  * versions it has released), so that a tag it does not publish fails to pull.
  */
-import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxRootFiles, nginxSite } from './imageSites';
+import { apacheItWorks, apacheRoot, apacheSite, nginxAccessLog, nginxConfigFiles, nginxRootFiles, nginxSite } from './imageSites';
 import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage } from './image';
 import type { WorkerReload, WorkerRespawn } from './processIo';
 import { parseImageReference, type ImageReference } from './imageReference';
@@ -207,7 +207,7 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     env: [['PATH', dockerPath], ['NGINX_VERSION', version], ['NJS_VERSION', '0.8.7'], ['NJS_RELEASE', '1~bookworm'], ['PKG_RELEASE', '1~bookworm'], ['DYNPKG_RELEASE', '1~bookworm']],
     tools: alpineVariant ? alpineTools : debianTools,
     programs: programs([['/docker-entrypoint.sh', entrypoint], ['/usr/sbin/nginx', nginx], ['/usr/sbin/nginx-debug', nginx]]),
-    files: new Map([...nginxRootFiles, ...nginxEntrypointScripts]),
+    files: new Map([...nginxRootFiles, ...nginxConfigFiles, ...nginxEntrypointScripts]),
   });
 }
 

@@ -72,6 +72,75 @@ export const nginxRootFiles: ReadonlyMap<string, string> = new Map([
   [`${nginxRoot}/50x.html`, nginxErrorPage],
 ]);
 
+/**
+ * The nginx image's configuration: nginx.conf and its default server, as the
+ * entrypoint leaves it (10-listen-on-ipv6-by-default.sh added `listen [::]:80`).
+ * The simulated server answers as this configuration does; it does not read it.
+ */
+export const nginxConfigFiles: ReadonlyMap<string, string> = new Map([
+  [
+    '/etc/nginx/nginx.conf',
+    `
+user  nginx;
+worker_processes  auto;
+
+error_log  /var/log/nginx/error.log notice;
+pid        /var/run/nginx.pid;
+
+
+events {
+    worker_connections  1024;
+}
+
+
+http {
+    include       /etc/nginx/mime.types;
+    default_type  application/octet-stream;
+
+    log_format  main  '$remote_addr - $remote_user [$time_local] "$request" '
+                      '$status $body_bytes_sent "$http_referer" '
+                      '"$http_user_agent" "$http_x_forwarded_for"';
+
+    access_log  /var/log/nginx/access.log  main;
+
+    sendfile        on;
+    #tcp_nopush     on;
+
+    keepalive_timeout  65;
+
+    #gzip  on;
+
+    include /etc/nginx/conf.d/*.conf;
+}
+`,
+  ],
+  [
+    '/etc/nginx/conf.d/default.conf',
+    `server {
+    listen       80;
+    listen  [::]:80;
+    server_name  localhost;
+
+    #access_log  /var/log/nginx/host.access.log  main;
+
+    location / {
+        root   /usr/share/nginx/html;
+        index  index.html index.htm;
+    }
+
+    #error_page  404              /404.html;
+
+    # redirect server error pages to the static page /50x.html
+    #
+    error_page   500 502 503 504  /50x.html;
+    location = /50x.html {
+        root   /usr/share/nginx/html;
+    }
+}
+`,
+  ],
+]);
+
 /** The web root as the image has it, for a server that is given no container files. */
 const nginxImageFiles: ReadonlyMap<string, FsEntry> = new Map<string, FsEntry>([
   [nginxRoot, { type: 'dir', mode: 0o755 }],
