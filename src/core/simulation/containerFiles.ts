@@ -196,7 +196,7 @@ export class ContainerFilesystem {
 
   /** Whether a store of the run has ever held a symlink (only then do paths need resolving). */
   get hasLinks(): boolean {
-    return this.layer.holdsLinks || this.mounts.some((m) => m.store.holdsLinks);
+    return this.layer.holdsLinks || this.mounts.some((m) => m.store.holdsLinks && !(m.store instanceof ProcFs));
   }
 
   /** Where a path lives: its store and its path there, and whether it can be written. */
@@ -243,7 +243,8 @@ export class ProcessFiles extends Map<string, FsEntry> {
 
   /** The path its symlinks lead to (its last name's too when `followLast`); undefined when they loop. */
   resolve(path: string, followLast: boolean): string | undefined {
-    if (!this.fs.hasLinks) return path;
+    // /proc's links (self, mounts) are only met on paths through it.
+    if (!this.fs.hasLinks && !under(path, '/proc')) return path;
     // Only a store that has held a symlink can have one on the way.
     return resolveLinks((p) => (this.fs.route(p).store.holdsLinks ? this.entry(p) : undefined), path, followLast);
   }

@@ -542,6 +542,9 @@ describe("a server's workers", () => {
       '[notice] 1#1: signal 29 (SIGIO) received',
       '',
     ]);
+    // /proc read again after a kill at the same instant shows the table as it is then.
+    const again = (await ran(s, 'web', ['sh', '-c', 'ls /proc | head -4; kill 32; ls /proc | head -4'])).stdout;
+    expect(again).toBe('1\n32\n33\n36\n1\n33\n36\n37\n');
   });
 });
 

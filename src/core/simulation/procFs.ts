@@ -182,6 +182,11 @@ export class ProcFs extends FileStore {
   /** Nothing in /proc is written (the mount is read-only). */
   override put(): void {}
 
+  /** Its entries come from the run's processes, which a read runs up to its time itself: no process shares it as a store. */
+  override join(): void {}
+
+  override catchUp(): void {}
+
   private processes(at: number): ProcProcess[] {
     const members: readonly ContainerMember[] = this.fs?.running(at) ?? [];
     const out: ProcProcess[] = [];
@@ -208,23 +213,40 @@ export class ProcFs extends FileStore {
     return typeof reader?.pid === 'number' ? reader.pid : 1;
   }
 
+  /** The entries made for one time and process table (a listing reads every one): made again when either changed. */
+  private made: { at: number; table: string; entries: Map<string, FsEntry | undefined>; processes: ProcProcess[] } | undefined;
+
+  /** The processes at a time, with the entries already made for them. */
+  private current(at: number): NonNullable<ProcFs['made']> {
+    const processes = this.processes(at);
+    const table = processes.map((p) => `${p.pid} ${p.uid} ${p.argv.join(' ')}`).join('\n');
+    if (this.made?.at !== at || this.made.table !== table) this.made = { at, table, entries: new Map(), processes };
+    return this.made;
+  }
+
   override get(path: string, at: number): FsEntry | undefined {
     if (path === '/') return { type: 'dir', mode: 0o555 };
     const fixed = this.kernelFile(path);
     if (fixed) return fixed;
     const m = /^\/(\d+)(?:\/([a-z_]+))?$/.exec(path);
     if (!m) return super.get(path, at);
-    const p = this.processes(at).find((x) => x.pid === Number(m[1]));
-    if (!p) return undefined;
-    if (m[2] === undefined) return { type: 'dir', mode: 0o555 };
-    const content = this.processFile(p, m[2]);
-    return content === undefined ? undefined : { type: 'file', content: encodeText(content), mode: m[2] === 'environ' ? 0o400 : 0o444 };
+    const made = this.current(at);
+    if (made.entries.has(path)) return made.entries.get(path);
+    const p = made.processes.find((x) => x.pid === Number(m[1]));
+    let entry: FsEntry | undefined;
+    if (p && m[2] === undefined) entry = { type: 'dir', mode: 0o555 };
+    else if (p) {
+      const content = this.processFile(p, m[2]!);
+      if (content !== undefined) entry = { type: 'file', content: encodeText(content), mode: m[2] === 'environ' ? 0o400 : 0o444 };
+    }
+    made.entries.set(path, entry);
+    return entry;
   }
 
   override *paths(at: number): IterableIterator<string> {
     yield* super.paths(at);
     yield* ['/self', '/mounts', '/cpuinfo', '/version'];
-    for (const p of this.processes(at)) {
+    for (const p of this.current(at).processes) {
       yield `/${p.pid}`;
       for (const f of processFiles) yield `/${p.pid}/${f}`;
     }
@@ -238,9 +260,9 @@ export class ProcFs extends FileStore {
       case '/mounts':
         return { type: 'link', target: 'self/mounts', mode: 0o777 };
       case '/cpuinfo':
-        return { type: 'file', content: encodeText(cpuinfo()), mode: 0o444 };
+        return (cpuinfoFile ??= { type: 'file', content: encodeText(cpuinfo()), mode: 0o444 });
       case '/version':
-        return { type: 'file', content: encodeText(`Linux version ${nodeKernelRelease} (kubesim@buildd) (gcc (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) ${nodeKernelVersion}\n`), mode: 0o444 };
+        return (versionFile ??= { type: 'file', content: encodeText(`Linux version ${nodeKernelRelease} (kubesim@buildd) (gcc (Debian 12.2.0-14) 12.2.0, GNU ld (GNU Binutils for Debian) 2.40) ${nodeKernelVersion}\n`), mode: 0o444 });
       default:
         return undefined;
     }
@@ -328,6 +350,10 @@ export class ProcFs extends FileStore {
     return lines.map(([k, v]) => `${k}:\t${v}\n`).join('');
   }
 }
+
+/** The kernel's files that are the same for every container, made once. */
+let cpuinfoFile: FsEntry | undefined;
+let versionFile: FsEntry | undefined;
 
 /** The files of a process's directory that /proc lists. */
 const processFiles = ['cgroup', 'cmdline', 'comm', 'environ', 'maps', 'mounts', 'status'];
