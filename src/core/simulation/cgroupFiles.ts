@@ -6,9 +6,8 @@
  * a runtime sizing itself from `free` or `nproc` sees 16 GiB and 4 CPUs under
  * a 100Mi, 500m limit.
  */
-import { parseQuantity, quantityMilliValue } from '../api/quantity';
 import { containerLimit, cpuShares } from './containerResources';
-import { nodeCapacity } from './nodes';
+import { nodeCapacity, nodeCapacityKiB } from './nodes';
 
 type Obj = Record<string, unknown>;
 
@@ -32,7 +31,7 @@ export function cgroupFiles(container: Obj): [path: string, text: string][] {
 }
 
 /** The node's memory in KiB, and what the system holds of it (the kubelet, the runtime, the page cache). */
-export const nodeMemoryKiB = Number((quantityMilliValue(parseQuantity(nodeCapacity['memory'])!) / 1000n) / 1024n);
+export const nodeMemoryKiB = nodeCapacityKiB('memory');
 const usedKiB = 524_288;
 const cacheKiB = 1_048_576;
 

@@ -12,12 +12,12 @@
  * step budget), so the kubelet knows when it will exit and sleeps until
  * then; what it wrote is revealed only once the clock passes its time.
  */
-import { objectsOf, type KubeObject } from '../api/types';
+import type { KubeObject } from '../api/types';
 import { observeAheadMs, type ContainerProcess, type ProcessExit, type ProcessOutput } from './containerProcess';
 import { startExec } from './containerExec';
 import { containerFilesystem, PidNamespace, VolumeStores, type ContainerFilesystem } from './containerFiles';
 import { asReader, type FileStore, type StoreRunner } from './fileStore';
-import type { ContainerView } from './containerView';
+import { podContainers, podContainerStatus, type ContainerView } from './containerView';
 import type { ProcessChild } from './processIo';
 
 export type { ProcessAdvance, ProcessOutput } from './containerProcess';
@@ -389,17 +389,15 @@ export function newContainerRuntime(startProcess: ProcessStarter, viewOf?: ViewB
    * container with targetContainerName (`kubectl debug --target`), else none.
    */
   function pidNamespaceFor(pod: KubeObject, container: string): PidNamespace | undefined {
-    const spec = (pod['spec'] ?? {}) as Record<string, unknown>;
     const uid = pod.metadata.uid ?? '';
-    if (spec['shareProcessNamespace'] === true) {
+    if ((pod['spec'] as Record<string, unknown> | undefined)?.['shareProcessNamespace'] === true) {
       let shared = podPidNamespaces.get(uid);
       if (!shared) podPidNamespaces.set(uid, (shared = new PidNamespace(true)));
       return shared;
     }
-    const target = objectsOf(spec['ephemeralContainers']).find((c) => c['name'] === container)?.['targetContainerName'];
+    const target = podContainers(pod).find((c) => c['name'] === container)?.['targetContainerName'];
     if (typeof target !== 'string') return undefined;
-    const status = objectsOf(((pod['status'] ?? {}) as Record<string, unknown>)['containerStatuses']).find((c) => c['name'] === target);
-    const targetRun = filesystems.get(String(status?.['containerID'] ?? ''));
+    const targetRun = filesystems.get(String(podContainerStatus(pod, target)?.['containerID'] ?? ''));
     if (!targetRun) return undefined;
     if (!targetRun.pidNamespace) targetRun.shareNamespace(new PidNamespace(false));
     return targetRun.pidNamespace;

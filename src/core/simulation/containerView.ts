@@ -407,11 +407,8 @@ function normalizePath(p: string): string {
 
 /** Adds a directory and its parents. */
 /** The top-level directories of a distribution's root beyond those every container has (Debian's and Ubuntu's merged /usr links shown as directories). */
-const rootDirs: Record<string, readonly string[]> = {
-  debian: ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
-  ubuntu: ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
-  alpine: ['/lib', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'],
-};
+const debianRootDirs = ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'];
+const rootDirs: Record<string, readonly string[]> = { debian: debianRootDirs, ubuntu: debianRootDirs, alpine: ['/lib', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'] };
 
 function addDir(files: Map<string, FsEntry>, path: string, mode = 0o755): void {
   for (let p = normalizePath(path); ; p = p.slice(0, p.lastIndexOf('/')) || '/') {

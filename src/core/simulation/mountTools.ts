@@ -6,8 +6,7 @@
  */
 import { hasCoreutils, options, type Tool } from './containerTools';
 import { nodeMemoryKiB } from './cgroupFiles';
-import { parseQuantity, quantityMilliValue } from '../api/quantity';
-import { nodeCapacity } from './nodes';
+import { nodeCapacityKiB } from './nodes';
 import type { MountEntry } from './procFs';
 
 /** mount: with no operands the table (`overlay on / type overlay (rw,...)`); mounting is refused. */
@@ -36,7 +35,7 @@ interface Usage {
 }
 
 /** The node's disk in KiB, and what the node's system and images take of it. */
-const diskKiB = Number(quantityMilliValue(parseQuantity(nodeCapacity['ephemeral-storage'])!) / 1000n / 1024n);
+const diskKiB = nodeCapacityKiB('ephemeral-storage');
 const diskUsed = Math.floor(diskKiB * 0.15);
 /** ext4 keeps 5% for root. */
 const diskReserved = Math.floor(diskKiB * 0.05);

@@ -10,6 +10,7 @@
  * server's next start (a kubelet restart) registers it again.
  */
 import { formatTime, isObject, type KubeObject } from '../api/types';
+import { parseQuantity, quantityMilliValue } from '../api/quantity';
 import { isKubeletStopped } from './kubeletAnnotation';
 import { StatusError } from '../errors';
 import type { NamespaceControllerDeps } from '../controllers/namespace';
@@ -54,6 +55,9 @@ export const nodeCapacity: Readonly<Record<string, string>> = Object.freeze({
   memory: '16777216Ki',
   pods: '110',
 });
+
+/** A node's capacity of a resource in KiB (memory, ephemeral-storage). */
+export const nodeCapacityKiB = (resource: string): number => Number(quantityMilliValue(parseQuantity(nodeCapacity[resource]!)!) / 1000n / 1024n);
 
 const leaseDurationSeconds = 40;
 const leaseRenewMs = 10_000;

@@ -19,6 +19,8 @@ import { FileStore, readerNow } from './fileStore';
 import { nodeCpus, nodeMemoryKiB } from './cgroupFiles';
 import { encodeText } from './byteText';
 import { nodeKernelRelease, nodeKernelVersion } from './nodes';
+import { lookUp } from './programLookup';
+import { isKubeletWritten } from './containerView';
 
 type Obj = Record<string, unknown>;
 
@@ -99,8 +101,7 @@ export function mountTable(pod: KubeObject, container: Obj): MountEntry[] {
     if (!volume) continue;
     const target = String(m['mountPath'] ?? '').replace(/\/+$/, '') || '/';
     // The kubelet writes configMap, secret, downwardAPI and projected volumes, and mounts them read-only.
-    const written = ['configMap', 'secret', 'downwardAPI', 'projected'].some((k) => isObject(volume[k]));
-    const mode = m['readOnly'] === true || written ? 'ro' : 'rw';
+    const mode = m['readOnly'] === true || isKubeletWritten(volume) ? 'ro' : 'rw';
     // Secrets and projected volumes (a service account's token) live on tmpfs, never on the node's disk; so does a Memory emptyDir.
     const inMemory = isObject(volume['secret']) || isObject(volume['projected']) || field(volume, 'emptyDir', 'medium') === 'Memory';
     kubelet.push(inMemory ? { source: 'tmpfs', target, type: 'tmpfs', options: `${mode},relatime,size=${nodeMemoryKiB}k` } : { source: nodeDisk, target, type: 'ext4', options: `${mode},relatime` });
@@ -130,8 +131,8 @@ interface ProcProcess {
   ppid: number;
   argv: readonly string[];
   uid: number;
-  /** Its program's file, when the image has it. */
-  exe?: string;
+  /** The command its program was started as (a worker's is its master's), which /proc/<pid>/maps looks up. */
+  program: string;
 }
 
 /** The process's name (/proc/<pid>/comm): its program's file name, which a title (`nginx: master process`) starts with, at most 15 characters. */
@@ -191,20 +192,18 @@ export class ProcFs extends FileStore {
     const members: readonly ContainerMember[] = this.fs?.running(at) ?? [];
     const out: ProcProcess[] = [];
     for (const m of members) {
-      out.push({ pid: m.pid, ppid: 0, argv: m.command, uid: this.view.uid, ...this.exeOf(m.command[0] ?? '') });
-      for (const c of m.children) out.push({ pid: c.pid, ppid: m.pid, argv: [c.title], uid: c.uid, ...this.exeOf(m.command[0] ?? '') });
+      const program = m.command[0] ?? '';
+      out.push({ pid: m.pid, ppid: 0, argv: m.command, uid: this.view.uid, program });
+      for (const c of m.children) out.push({ pid: c.pid, ppid: m.pid, argv: [c.title], uid: c.uid, program });
     }
     return out.sort((a, b) => a.pid - b.pid);
   }
 
-  /** The program file argv0 names (looked up on PATH as exec does). */
-  private exeOf(argv0: string): { exe?: string } {
-    const name = argv0.split(' ')[0]!.replace(/:$/, '');
-    if (!name) return {};
-    if (name.includes('/')) return this.view.files.has(name) ? { exe: name } : {};
-    const path = this.view.env.find(([k]) => k === 'PATH')?.[1] ?? '';
-    for (const dir of path.split(':')) if (dir && this.view.files.get(`${dir}/${name}`)?.type === 'file') return { exe: `${dir}/${name}` };
-    return {};
+  /** The file a process's program is, found on the image's PATH as exec finds it; undefined when the image has none. */
+  private exeOf(p: ProcProcess): string | undefined {
+    const name = p.program.split(' ')[0]!.replace(/:$/, '');
+    const found = lookUp({ view: this.view, files: this.view.files }, name, this.view.env.find(([k]) => k === 'PATH')?.[1] ?? '', '/');
+    return 'path' in found ? found.path : undefined;
   }
 
   /** The pid `self` leads to: the reading process's (a process outside the run reads pid 1's). */
@@ -285,7 +284,7 @@ export class ProcFs extends FileStore {
         return this.status(p);
       case 'maps': {
         const os = this.view.image.os?.id;
-        return maps(p, os === 'alpine' ? 'musl' : os ? 'glibc' : 'static');
+        return maps(p.pid, this.exeOf(p) ?? '/bin/busybox', os === 'alpine' ? 'musl' : os ? 'glibc' : 'static');
       }
       default:
         return undefined;
@@ -392,11 +391,10 @@ function cpuinfo(): string {
  * addresses derived from the pid (not the kernel's randomness, so a lesson's
  * output stays the same).
  */
-function maps(p: ProcProcess, libc: 'glibc' | 'musl' | 'static'): string {
-  const program = p.exe ?? '/bin/busybox';
-  const base = 0x55d0_0000_0000 + p.pid * 0x1000_0000;
-  const libs = 0x7f10_0000_0000 + p.pid * 0x1000_0000;
-  const stack = 0x7ffc_0000_0000 + p.pid * 0x100_0000;
+function maps(pid: number, program: string, libc: 'glibc' | 'musl' | 'static'): string {
+  const base = 0x55d0_0000_0000 + pid * 0x1000_0000;
+  const libs = 0x7f10_0000_0000 + pid * 0x1000_0000;
+  const stack = 0x7ffc_0000_0000 + pid * 0x100_0000;
   // The kernel pads a mapping's fields to 72 columns before its name.
   const row = (from: number, size: number, perms: string, offset: number, device: string, inode: number, name: string) => `${from.toString(16).padStart(12, '0')}-${(from + size).toString(16).padStart(12, '0')} ${perms} ${offset.toString(16).padStart(8, '0')} ${device} ${inode}`.padEnd(72) + ` ${name}\n`;
   const segments = (at: number, inode: number, name: string) => [row(at, 0x2000, 'r--p', 0, '00:2d', inode, name), row(at + 0x2000, 0x5000, 'r-xp', 0x2000, '00:2d', inode, name), row(at + 0x7000, 0x2000, 'r--p', 0x7000, '00:2d', inode, name), row(at + 0x9000, 0x1000, 'rw-p', 0x8000, '00:2d', inode, name)];
