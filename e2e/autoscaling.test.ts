@@ -42,8 +42,9 @@ describe('metrics.k8s.io and the horizontal pod autoscaler', () => {
 
     const top = (await out(['top', 'nodes'])).split('\n');
     expect(top[0]).toMatch(/^NAME\s+CPU\(cores\)\s+CPU\(%\)\s+MEMORY\(bytes\)\s+MEMORY\(%\)$/);
-    // The node running the pod: 100m + 80m of 4 CPUs, 512Mi + 20Mi of 16Gi; the other only its overhead.
-    expect(top.slice(1).sort()).toEqual(expect.arrayContaining([expect.stringMatching(/^node-\d\s+180m\s+4%\s+532Mi\s+3%$/), expect.stringMatching(/^node-\d\s+100m\s+2%\s+512Mi\s+3%$/)]));
+    // Each node: its overhead (100m, 512Mi), kube-proxy (1m, 4Mi) and one of the two coredns pods (10m, 7Mi);
+    // the node running the pod adds its 80m and 20Mi.
+    expect(top.slice(1).sort()).toEqual(expect.arrayContaining([expect.stringMatching(/^node-\d\s+191m\s+4%\s+543Mi\s+3%$/), expect.stringMatching(/^node-\d\s+111m\s+2%\s+523Mi\s+3%$/)]));
     const pods = (await out(['top', 'pods'])).split('\n');
     expect(pods[0]).toMatch(/^NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)$/);
     expect(pods[1]).toMatch(new RegExp(`^${pod}\\s+80m\\s+20Mi$`));

@@ -57,7 +57,8 @@ describe('simulated kubelet: ephemeral and sidecar containers', () => {
     expect(debug.code).toBe(0);
     const prefix = nodeIP.split('.').slice(0, 2).join('.');
     expect(debug.stdout).toMatch(/^Creating debugging pod node-debugger-node-1-\w{5} with container debugger on node node-1\.\n/);
-    expect(debug.stdout.slice(debug.stdout.indexOf('\n') + 1)).toBe(`node-1\n${nodeIP} \ndefault via ${prefix}.0.1 dev eth0 \n${prefix}.0.0/16 dev eth0 scope link  src ${nodeIP} \nnode-1\netc\nroot\ntmp\nvar\n`);
+    // The node's /lib and /run hold what kube-proxy's hostPath volumes mount (/lib/modules, /run/xtables.lock).
+    expect(debug.stdout.slice(debug.stdout.indexOf('\n') + 1)).toBe(`node-1\n${nodeIP} \ndefault via ${prefix}.0.1 dev eth0 \n${prefix}.0.0/16 dev eth0 scope link  src ${nodeIP} \nnode-1\netc\nlib\nroot\nrun\ntmp\nvar\n`);
     const pod = JSON.parse(await stdout(['get', 'pods', '-o', 'json'])).items.find((p: { metadata: { name: string } }) => p.metadata.name.startsWith('node-debugger-node-1-'));
     expect(pod.spec.hostNetwork).toBe(true);
     expect(pod.status).toMatchObject({ hostIP: nodeIP, podIP: nodeIP, podIPs: [{ ip: nodeIP }] });

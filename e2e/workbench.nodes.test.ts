@@ -51,7 +51,7 @@ describe('Nodes panel', () => {
     expect(wb.errors, wb.errors.join('\n')).toEqual([]);
   });
 
-  it('[API-PATH-013] switched to two simulated nodes, shows a card per node, Ready, with nothing allocated', async () => {
+  it('[API-PATH-013] switched to two simulated nodes, shows a card per node, Ready, with only kubeadm\'s coredns pod allocated', async () => {
     await page.getByTestId('tab-access').click();
     await page.getByTestId('access-nodes').selectOption('2');
     await Promise.all([page.waitForEvent('load'), page.getByTestId('access-apply').click()]);
@@ -61,7 +61,9 @@ describe('Nodes panel', () => {
     for (const name of ['node-1', 'node-2']) {
       await expect.poll(() => card(name).getByTestId('node-ready').getAttribute('data-status'), { timeout: 30_000 }).toBe('Ready');
       expect(await card(name).getByTestId('node-ready-reason').textContent()).toBe('KubeletReady');
-      expect(await card(name).getByTestId('node-cpu').textContent()).toContain('0 (0%) of 4');
+      // One of CoreDNS's two pods (100m, 70Mi) on each node; kube-proxy requests nothing.
+      await expect.poll(() => card(name).getByTestId('node-cpu').textContent(), { timeout: 30_000 }).toContain('100m (2%) of 4');
+      expect(await card(name).getByTestId('node-memory').textContent()).toContain('70Mi (0%) of 16Gi');
     }
   });
 
@@ -80,10 +82,10 @@ describe('Nodes panel', () => {
     ).toBe(201);
     // Live: the cards follow the pods' watch without a reload.
     await expect.poll(async () => (await boundPods()).filter((p) => /^node-[12] web-\S+ Running$/.test(p)).length, { timeout: 30_000 }).toBe(2);
-    // The default spreading puts one replica on each node: 500m of 4 cpu is 12%.
-    await expect.poll(() => card('node-1').getByTestId('node-cpu').textContent(), { timeout: 30_000 }).toContain('500m (12%) of 4');
-    expect(await card('node-2').getByTestId('node-cpu').textContent()).toContain('500m (12%) of 4');
-    expect(await card('node-2').getByTestId('node-memory').textContent()).toContain('128Mi (0%) of 16Gi');
+    // The default spreading puts one replica on each node, beside its coredns pod: 600m of 4 cpu is 15%.
+    await expect.poll(() => card('node-1').getByTestId('node-cpu').textContent(), { timeout: 30_000 }).toContain('600m (15%) of 4');
+    expect(await card('node-2').getByTestId('node-cpu').textContent()).toContain('600m (15%) of 4');
+    expect(await card('node-2').getByTestId('node-memory').textContent()).toContain('198Mi (1%) of 16Gi');
   });
 
   it('a pod whose container keeps exiting shows the kubelet\'s CrashLoopBackOff on its node, coloured as trouble', async () => {
@@ -200,6 +202,7 @@ describe('the node cards\' numbers, judged by kubectl', () => {
 
   it('allocated cpu and memory match `kubectl describe node`\'s Allocated resources, and the ready reason its Conditions', async () => {
     await eventually(async () => (await t.kubectl(['get', 'serviceaccount', 'default'])).code, (c) => c === 0, 'the default service account');
+    await eventually(() => t.kubectlOk(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '-o', 'jsonpath={.items[*].spec.nodeName}']), (o) => o === 'node-1 node-1', 'both coredns pods bound');
     const pod = (name: string, spec: Record<string, unknown>, annotations: Record<string, string> = {}) =>
       JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, annotations }, spec: { containers: [{ name: 'app', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } } }], ...spec } });
     await t.kubectlOk(['create', '-f', '-'], pod('two', { containers: [{ name: 'a', image: 'nginx', resources: { requests: { cpu: '250m', memory: '64Mi' } } }, { name: 'b', image: 'nginx', resources: { requests: { cpu: '0.25', memory: '100M' } } }] }));
@@ -214,8 +217,9 @@ describe('the node cards\' numbers, judged by kubectl', () => {
       const row = new RegExp(`^\\s+${a.resource}\\s+(\\S+ \\(\\d+%\\))`, 'm').exec(allocated);
       expect(row?.[1], a.resource).toBe(`${a.requests} (${a.percent}%)`);
     }
-    // Mi and M summed print as plain bytes, and an init container and overhead count as PodRequests counts them, in both.
-    expect(allocatedResources(nodeJson, pods).map((a) => `${a.resource} ${a.requests} (${a.percent}%)`)).toEqual(['cpu 843m (21%)', 'memory 1246093568 (7%)']);
+    // Mi and M summed print as plain bytes, and an init container and overhead count as PodRequests counts them, in both;
+    // the cluster's one node also runs both coredns pods (200m, 140Mi).
+    expect(allocatedResources(nodeJson, pods).map((a) => `${a.resource} ${a.requests} (${a.percent}%)`)).toEqual(['cpu 1043m (26%)', 'memory 1392894208 (8%)']);
     const ready = summarizeNode(nodeJson).ready;
     expect(described).toMatch(new RegExp(`\\n\\s+Ready\\s+True\\s.*${ready.reason}\\s+${ready.message}`));
   });

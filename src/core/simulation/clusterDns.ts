@@ -26,6 +26,21 @@ export const clusterDnsPod: KubeObject = {
   spec: { containers: [{ name: 'coredns', ports: [{ name: 'dns', containerPort: 53, protocol: 'UDP' }, { name: 'dns-tcp', containerPort: 53, protocol: 'TCP' }, { name: 'metrics', containerPort: 9153, protocol: 'TCP' }] }] },
 };
 
+/**
+ * The DNS servers a query to clusterDnsIP reaches through kube-proxy: the ready endpoints of the Service
+ * holding that address (kubeadm's kube-dns, its coredns pods), none while it has none (CoreDNS scaled to
+ * zero, or not ready yet); with no Service there (a cluster without the CoreDNS add-on), kubesim's own
+ * server, seen as clusterDnsPod.
+ */
+export function clusterDnsServers(net: ClusterNetwork): { ip: string; pod: KubeObject }[] {
+  const svc = net.serviceByClusterIP(clusterDnsIP);
+  if (!svc) return [{ ip: clusterDnsIP, pod: clusterDnsPod }];
+  return readyEndpoints(net, svc).flatMap(({ ip }) => {
+    const pod = net.podByIP(ip);
+    return pod ? [{ ip, pod }] : [];
+  });
+}
+
 /** Whether a lookup of the name leaves the pod (it is no address literal and not in /etc/hosts). */
 export function asksDns(files: ReadonlyMap<string, FsEntry>, name: string): boolean {
   return !isIPv4(name) && !hostsLookup(files, name);

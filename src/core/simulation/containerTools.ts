@@ -1168,6 +1168,9 @@ export function strftime(format: string, ms: number): string {
   });
 }
 
+/** A line as klog writes it (Go's Kubernetes components and tools): `I1129 23:34:50.123456       1 file.go:12] text`, pid 1 in its container. */
+export const klogLine = (ms: number, source: string, text: string, severity: 'I' | 'W' | 'E' = 'I'): string => `${severity}${strftime('%m%d %H:%M:%S.%N', ms).slice(0, 20)}       1 ${source}] ${text}\n`;
+
 const date: Tool = (args, ctx) => {
   let format = '%a %b %e %H:%M:%S %Z %Y';
   let at = ctx.now();

@@ -10,7 +10,11 @@ import type { ImageProgram, ImageProgramContext, ImageProgramRun, SimulatedImage
 import type { WorkerReload, WorkerRespawn } from './processIo';
 import { parseImageReference, type ImageReference } from './imageReference';
 import { node as nodeInterpreter, python as pythonInterpreter } from './interpreterRepl';
-import { strftime } from './containerTools';
+import { klogLine, readFile, strftime } from './containerTools';
+import { resolveLinks } from './containerFiles';
+import { sha512 } from '@noble/hashes/sha2';
+import { bytesToHex } from '@noble/hashes/utils';
+import { encodeText } from './byteText';
 import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 import { nodeKernelRelease } from './nodes';
@@ -535,6 +539,92 @@ const helloApp: Repository = {
   },
 };
 
+/** A plain-text HTTP answer, as Go's net/http writes one. */
+function goAnswer(status: string, body: string, at: number, type = 'text/plain; charset=utf-8'): string {
+  return `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nDate: ${httpDate(at)}\r\nContent-Length: ${encodeText(body).byteLength}\r\n\r\n${body}`;
+}
+const requestPath = (request: string) => (request.split(' ')[1] ?? '/').split('?')[0]!;
+
+/**
+ * CoreDNS as kubeadm runs it (the coredns Deployment in kube-system): it reads
+ * its Corefile (-conf, default ./Corefile) and logs the server block, the
+ * configuration's SHA-512 and its version; its health (8080 /health), ready
+ * (8181 /ready) and prometheus (9153 /metrics) plugins answer over HTTP. The
+ * cluster's DNS answers themselves are clusterDns.ts's. Distroless: no shell.
+ */
+const coredns: Repository = {
+  names: ['registry.k8s.io/coredns/coredns', 'docker.io/coredns/coredns', 'k8s.gcr.io/coredns/coredns'],
+  publishes: (tag) => tag === 'latest' || /^v?1\.([0-9]|1[0-2])\.\d{1,2}$/.test(tag),
+  image: (tag) => {
+    const version = /^v?(\d+\.\d+\.\d+)$/.exec(tag ?? '')?.[1] ?? '1.12.1';
+    const server = program((args, _env, ctx) => {
+      const at = args.indexOf('-conf');
+      const path = at >= 0 && args[at + 1] ? (args[at + 1]!.startsWith('/') ? args[at + 1]! : `/${args[at + 1]}`) : '/Corefile';
+      const files = ctx.files?.(ctx.now);
+      const real = files && resolveLinks((p) => files.get(p), path, true);
+      const text = files && real ? readFile(files, real) : undefined;
+      if (text === undefined) return { output: [err(`maxprocs: Leaving GOMAXPROCS=4: CPU quota undefined\n`), out(`[FATAL] open ${path}: no such file or directory\n`)], exitCode: 1 };
+      const blocks = [...text.matchAll(/^([^\s{#][^{]*?)\s*\{/gm)].map((m) => m[1]!.trim());
+      const routes: Record<string, string> = { '/health': 'OK', '/ready': 'OK', '/metrics': `# HELP coredns_build_info A metric with a constant '1' value labeled by version, revision, and goversion from which CoreDNS was built.\n# TYPE coredns_build_info gauge\ncoredns_build_info{goversion="go1.24.1",revision="707c7c1",version="${version}"} 1\n` };
+      const respond = (port: number) => (request: string, now: number) => {
+        const p = requestPath(request);
+        const known = (port === 8080 && p === '/health') || (port === 8181 && p === '/ready') || (port === 9153 && p === '/metrics');
+        return known ? goAnswer('200 OK', routes[p]!, now) : goAnswer('404 Not Found', '404 page not found\n', now);
+      };
+      return listening([8080, 8181, 9153].map((port) => ({ port, addresses: ['::'], respond: respond(port) })), [
+        err('maxprocs: Leaving GOMAXPROCS=4: CPU quota undefined\n'),
+        out(blocks.map((b) => `${b}\n`).join('')),
+        out(`[INFO] plugin/reload: Running configuration SHA512 = ${bytesToHex(sha512(encodeText(text)))}\n`),
+        out(`CoreDNS-${version}\nlinux/amd64, go1.24.1, 707c7c1\n`),
+      ]);
+    });
+    return image({ entrypoint: ['/coredns'], cmd: [], env: [['PATH', dockerPath]], tools: [], user: 65532, programs: programs([['/coredns', server]]) });
+  },
+};
+
+/**
+ * kube-proxy as kubeadm's DaemonSet runs it on every node, on the host network:
+ * it logs its start in iptables mode (klog) and serves /healthz on 10256 and
+ * /metrics on 127.0.0.1:10249. The routing itself is kubeProxy.ts's.
+ */
+const kubeProxy: Repository = {
+  names: ['registry.k8s.io/kube-proxy', 'k8s.gcr.io/kube-proxy'],
+  publishes: (tag) => /^v1\.(\d{1,2})\.\d{1,2}$/.test(tag),
+  image: (tag) => {
+    const version = tag ?? 'v1.36.0';
+    const proxy = program((_args, _env, ctx) => {
+      const log = (source: string, text: string, severity: 'I' | 'E' = 'I') => err(klogLine(ctx.now, source, text, severity));
+      const healthz = (_request: string, now: number) => {
+        const t = new Date(now).toISOString();
+        return goAnswer('200 OK', `{"lastUpdated": "${t}","currentTime": "${t}", "nodeEligible": true}`, now, 'application/json');
+      };
+      const metrics = (_request: string, now: number) => goAnswer('200 OK', `# HELP kubeproxy_sync_proxy_rules_duration_seconds [ALPHA] SyncProxyRules latency in seconds\n# TYPE kubeproxy_sync_proxy_rules_duration_seconds histogram\n`, now, 'text/plain; version=0.0.4; charset=utf-8');
+      return listening([{ port: 10256, addresses: ['::'], respond: healthz }, { port: 10249, addresses: ['127.0.0.1'], respond: metrics }], [
+        log('server_linux.go:66', '"Using iptables proxy"'),
+        log('server.go:698', `"Successfully retrieved node IP(s)" IPs=["${ctx.podIP ?? ''}"]`),
+        log('conntrack.go:121', '"Set sysctl" entry="net/netfilter/nf_conntrack_tcp_timeout_established" value=86400'),
+        log('conntrack.go:121', '"Set sysctl" entry="net/netfilter/nf_conntrack_tcp_timeout_close_wait" value=3600'),
+        log('server.go:234', '"Kube-proxy configuration may be incomplete or incorrect" err="nodePortAddresses is unset; NodePort connections will be accepted on all local IPs. Consider using `--nodeport-addresses primary`"', 'E'),
+        log('server.go:243', '"kube-proxy running in dual-stack mode" primary ipFamily="IPv4"'),
+        log('server_linux.go:170', '"Using iptables Proxier"'),
+        log('proxier.go:255', '"Setting route_localnet=1 to allow node-ports on localhost; to change this either disable iptables.localhostNodePorts (--iptables-localhost-nodeports) or set nodePortAddresses (--nodeport-addresses) to filter loopback addresses" ipFamily="IPv4"'),
+        log('server.go:497', `"Version info" version="${version}"`),
+        log('server.go:499', '"Golang settings" GOGC="" GOMAXPROCS="" GOTRACEBACK=""'),
+        log('config.go:199', '"Starting service config controller"'),
+        log('shared_informer.go:313', 'Waiting for caches to sync for service config'),
+        log('config.go:105', '"Starting endpoint slice config controller"'),
+        log('shared_informer.go:313', 'Waiting for caches to sync for endpoint slice config'),
+        log('config.go:329', '"Starting node config controller"'),
+        log('shared_informer.go:313', 'Waiting for caches to sync for node config'),
+        log('shared_informer.go:320', 'Caches are synced for node config'),
+        log('shared_informer.go:320', 'Caches are synced for service config'),
+        log('shared_informer.go:320', 'Caches are synced for endpoint slice config'),
+      ]);
+    });
+    return image({ entrypoint: [], cmd: ['/usr/local/bin/kube-proxy'], env: [['PATH', dockerPath]], tools: [], programs: programs([['/usr/local/bin/kube-proxy', proxy]]) });
+  },
+};
+
 /** The load generator of the docs' memory task: stress 1.0.4 on Alpine. */
 const polinuxStress: Repository = {
   names: ['docker.io/polinux/stress'],
@@ -549,7 +639,7 @@ const vishStressRepo: Repository = {
   image: () => image({ entrypoint: ['/stress', '-logtostderr'], cmd: [], tools: [], programs: programs([['/stress', vishStress]]) }),
 };
 
-const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample, helloApp];
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample, helloApp, coredns, kubeProxy];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */

@@ -1,7 +1,8 @@
 /**
  * Simulated nodes (ApiServerOptions.simulatedNodes, the Node host's
  * --simulated-nodes): Nodes with their kubelets, kube-scheduler to place
- * pods on them and a volume provisioner with kind's default StorageClass,
+ * pods on them, kubeadm's add-ons (CoreDNS behind kube-dns, kube-proxy on
+ * every node) and a volume provisioner with kind's default StorageClass,
  * so workloads run as on a small cluster: pods are bound, get IPs, become
  * Running and Ready, Job pods complete, claims get volumes. Off by default:
  * kubesim is then kube-apiserver and kube-controller-manager alone, and pods
@@ -18,6 +19,7 @@ import { aggregatedMetricsReader, metricsAPIService } from './metricsApi';
 import { StatusError } from '../errors';
 import { startClusterNetwork, type ClusterNetwork } from './clusterNetwork';
 import type { ProberResults } from './proberResults';
+import { installClusterAddons } from './clusterAddons';
 
 export { exitCodeAnnotation, runSecondsAnnotation } from './kubelet';
 export { defaultStorageClassName, simulatedProvisioner } from './provisioner';
@@ -34,10 +36,13 @@ export function startNodeSimulation(deps: NamespaceControllerDeps, count: number
       if (!(e instanceof StatusError && e.code === 409)) console.error(`kubesim: metrics-server's ${obj.kind}:`, e);
     });
   }
+  // kubeadm's add-ons (CoreDNS, kube-proxy), installed once as `kubeadm init` does.
+  const addons = installClusterAddons(as('kubeadm'), kubernetesVersion).catch((e) => console.error("kubesim: kubeadm's add-ons:", e));
   const parts = [startSimulatedNodes(as('kubelet'), nodes, kubernetesVersion), startScheduler(as('kube-scheduler')), startKubelets(as('kubelet'), nodes, runtime, network, proberResults), startProvisioner(as('kubesim-provisioner')), ...(network ? [startClusterNetwork(deps, network)] : [])];
   return {
     stop: () => parts.forEach((p) => p.stop()),
     idle: async () => {
+      await addons;
       for (const p of parts) await p.idle();
     },
   };

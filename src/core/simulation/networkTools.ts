@@ -7,7 +7,7 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { asksDns, clusterDnsIP, clusterDnsPod, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
 import { httpDate, parseHttpResponse } from './httpMessage';
@@ -29,9 +29,10 @@ export function networkOf(ctx: ToolContext): PodNetwork {
   return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
 }
 
-/** Whether the pod's DNS queries reach the cluster DNS (NetworkPolicies may drop them, on either end). */
+/** Whether the pod's DNS queries reach a cluster DNS server: one is ready, and NetworkPolicies (on either end) let them through. */
 export function dnsReachable(net: PodNetwork): boolean {
-  return policyAllows(net.cluster, policySource(net), { ip: clusterDnsIP, pod: clusterDnsPod, port: 53, protocol: 'UDP' });
+  const source = policySource(net);
+  return clusterDnsServers(net.cluster).some(({ ip, pod }) => policyAllows(net.cluster, source, { ip, pod, port: 53, protocol: 'UDP' }));
 }
 
 /** getaddrinfo from the process's pod: a lookup whose queries are dropped waits out the resolver's timeout, then fails. */

@@ -286,7 +286,8 @@ describe('the scheduling queue', () => {
     const s = await cluster(1);
     await priorityClass('lo', 100, { preemptionPolicy: 'Never' });
     await priorityClass('hi', 1000, { preemptionPolicy: 'Never' });
-    await create(s, pod('blocker', cpu('4')));
+    // The node's 4 cpus less kubeadm's two coredns pods (100m each): 3.8 free, 0.8 beside the blocker.
+    await create(s, pod('blocker', cpu('3')));
     await running(s, 'blocker');
     await create(s, pod('lo-pod', { ...cpu('3'), priorityClassName: 'lo' }));
     await unschedulable(s, 'lo-pod');

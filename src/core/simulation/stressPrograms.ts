@@ -10,7 +10,7 @@
  */
 import { parseQuantity } from '../api/quantity';
 import { usageUnits } from './containerResources';
-import { strftime } from './containerTools';
+import { klogLine } from './containerTools';
 import type { ImageProgram, ImageProgramRun, ProgramDemand } from './image';
 
 const nanoPerCore = 1_000_000_000n;
@@ -117,8 +117,8 @@ const bytesOf = (text: string): bigint => {
   return q ? usageUnits(q, 'memory') : 0n;
 };
 
-/** klog's header as vish/stress writes its lines to stderr. */
-const klog = (ms: number, line: number, text: string) => `I${strftime('%m%d %H:%M:%S.%N', ms).slice(0, 20)}       1 main.go:${line}] ${text}\n`;
+/** klog's lines as vish/stress writes them to stderr. */
+const klog = (ms: number, line: number, text: string) => klogLine(ms, `main.go:${line}`, text);
 
 /** vish/stress (`/stress`): spins `-cpus` cores and holds `-mem-total`; the OOM killer ends it past the limit. */
 export const vishStress: ImageProgram = {
