@@ -2,8 +2,9 @@
  * Real kubectl 1.32 against the Node host with --simulated-nodes: the add-ons
  * `kubeadm init` installs on a kind cluster (CoreDNS behind kube-dns, and
  * kube-proxy on every node), as the docs' "Debugging DNS Resolution" page
- * looks at them, and the cluster DNS following CoreDNS: scaled to zero, a
- * lookup times out; scaled back, it answers.
+ * looks at them with its dnsutils pod (BIND's nslookup), and the cluster DNS
+ * following CoreDNS: scaled to zero, a lookup times out; scaled back, it
+ * answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../src/core/testing/eventually';
@@ -64,6 +65,32 @@ describe("kubeadm's add-ons on simulated nodes", () => {
     // The evicted coredns pod is replaced on the node left.
     await eventually(() => t.kubectlOk(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '-o', 'jsonpath={range .items[*]}{.spec.nodeName}/{.status.phase} {end}']), (o) => o.trim() === 'node-2/Running node-2/Running', 'both coredns pods on node-2');
     expect(await t.kubectlOk(['uncordon', 'node-1'])).toContain('node/node-1 uncordoned');
+  });
+
+  it("the DNS debugging page's dnsutils pod: BIND's nslookup finds kubernetes.default, resolv.conf names kube-dns; CoreDNS's ClusterRole has the page's rules", async () => {
+    const dnsutils = `apiVersion: v1
+kind: Pod
+metadata:
+  name: dnsutils
+  namespace: default
+spec:
+  containers:
+  - name: dnsutils
+    image: registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3
+    command:
+      - sleep
+      - "infinity"
+    imagePullPolicy: IfNotPresent
+  restartPolicy: Always
+`;
+    expect(await t.kubectlOk(['apply', '-f', '-'], dnsutils)).toBe('pod/dnsutils created\n');
+    await t.kubectlOk(['wait', '--for=condition=Ready', 'pod/dnsutils', '--timeout=30s']);
+    const lookup = await t.kubectl(['exec', '-i', '-t', 'dnsutils', '--', 'nslookup', 'kubernetes.default']);
+    expect(lookup.stdout).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
+    expect(await t.kubectlOk(['exec', 'dnsutils', '--', 'cat', '/etc/resolv.conf'])).toBe('search default.svc.cluster.local svc.cluster.local cluster.local\nnameserver 10.96.0.10\noptions ndots:5\n');
+    const role = await t.kubectlOk(['describe', 'clusterrole', 'system:coredns', '-n', 'kube-system']);
+    expect(role).toMatch(/^\s+endpoints\s+\[\]\s+\[\]\s+\[list watch\]$/m);
+    expect(role).toMatch(/^\s+endpointslices\.discovery\.k8s\.io\s+\[\]\s+\[\]\s+\[list watch\]$/m);
   });
 
   it('a lookup times out while CoreDNS has no ready pods, and answers again once it has', async () => {

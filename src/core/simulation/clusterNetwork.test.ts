@@ -198,6 +198,42 @@ describe('network tools', () => {
     );
   });
 
+  it("nslookup of BIND (the DNS debugging page's jessie-dnsutils, Debian's dnsutils, Alpine's bind-tools): the answer found through the search list under its full name", () => {
+    const inImage = (image: SimulatedImage, script: string, files: Record<string, string> = {}) => {
+      const start = startProcess({ ...viewOf('client', files), image }, ['sh', '-c', script], t0, { stdin: false, tty: false, seed: 7, commandMs: 0 });
+      if (!start.started) throw new Error(start.error);
+      const r = start.process.advance(t0 + 60_000, 1_000_000);
+      return { stdout: r.output.filter((o) => o.stream === 1).map((o) => o.text).join(''), code: r.exit?.code, exitAt: r.exit ? r.exit.at - t0 : undefined };
+    };
+    const jessie = catalogImage('registry.k8s.io/e2e-test-images/jessie-dnsutils:1.3')!;
+    const server = 'Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\n';
+    expect(inImage(jessie, 'nslookup kubernetes.default')).toEqual({ stdout: `${server}Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n`, code: 0, exitAt: 0 });
+    expect(inImage(jessie, 'nslookup db')).toMatchObject({ stdout: `${server}Name:\tdb.default.svc.cluster.local\nAddress: 10.244.1.20\n\n`, code: 0 });
+    expect(inImage(jessie, 'nslookup nope')).toMatchObject({ stdout: `${server}** server can't find nope: NXDOMAIN\n\n`, code: 1 });
+    expect(inImage(jessie, 'nslookup 10.96.100.10')).toMatchObject({ stdout: `${server}10.100.96.10.in-addr.arpa\tname = web.default.svc.cluster.local.\n\n`, code: 0 });
+    expect(inImage(jessie, 'nslookup ext')).toMatchObject({ stdout: `${server}ext.default.svc.cluster.local\tcanonical name = db.example.com.\n\n`, code: 0 });
+    // BIND 9.9 says the timeout in one line, 9.18 names each of its three tries.
+    expect(inImage(jessie, 'nslookup web 172.18.0.1')).toEqual({ stdout: ';; connection timed out; no servers could be reached\n\n', code: 1, exitAt: 15_000 });
+    expect(inImage(jessie, 'dig web.default.svc.cluster.local').stdout).toContain('; <<>> DiG 9.9.5-9+deb8u19-Debian <<>> web.default.svc.cluster.local\n');
+    const debian: SimulatedImage = { ...catalogImage('debian:12')!, tools: [...catalogImage('debian:12')!.tools!, 'nslookup'] };
+    expect(inImage(debian, 'nslookup web')).toMatchObject({ stdout: `${server}Name:\tweb.default.svc.cluster.local\nAddress: 10.96.100.10\n\n`, code: 0 });
+    expect(inImage(debian, 'nslookup web 172.18.0.1').stdout).toBe(`${';; communications error to 172.18.0.1#53: timed out\n'.repeat(3)};; no servers could be reached\n\n`);
+    // Alpine's nslookup is busybox's until bind-tools replaces it.
+    const alpine = catalogImage('alpine:3.21')!;
+    expect(inImage(alpine, 'nslookup kubernetes.default.svc.cluster.local').stdout).toMatch(/^Server:\t\t10\.96\.0\.10\nAddress:\t10\.96\.0\.10:53\n/);
+    expect(inImage(alpine, 'nslookup kubernetes.default', { '/etc/apk/world': 'alpine-baselayout\nbind-tools\nbusybox\n' }).stdout).toBe(`${server}Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n`);
+  });
+
+  it("the cluster DNS is kube-dns's ready endpoints when a Service holds its address: none ready, and a lookup times out", () => {
+    net.apply('pods', pod('coredns-a', '10.244.1.3', { ns: 'kube-system' }));
+    net.apply('services', service('kube-dns', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], selector: { 'k8s-app': 'kube-dns' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] }, 'kube-system'));
+    net.apply('endpointslices', slice('kube-dns', [{ name: 'dns', port: 53 }], [{ ip: '10.244.1.3', ready: false }], 'kube-system'));
+    expect(runIn('client', 'nslookup kubernetes.default.svc.cluster.local')).toEqual({ stdout: ';; connection timed out; no servers could be reached\n\n', stderr: '', code: 1, exitAt: 5000 });
+    expect(runIn('client', 'wget -qO- -T 1 web')).toMatchObject({ stderr: "wget: bad address 'web'\n", code: 1, exitAt: 10_000 });
+    net.apply('endpointslices', slice('kube-dns', [{ name: 'dns', port: 53 }], [{ ip: '10.244.1.3', ready: true }], 'kube-system'));
+    expect(runIn('client', 'nslookup kubernetes.default.svc.cluster.local')).toMatchObject({ stdout: expect.stringContaining('Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n'), code: 0 });
+  });
+
   it('dig: the full answer as BIND prints it, +short, +search, -x, an NXDOMAIN with the SOA, a headless Service and an ExternalName, a server that does not answer', () => {
     const full = runIn('client', 'dig web.default.svc.cluster.local');
     expect(full.code).toBe(0);

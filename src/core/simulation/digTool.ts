@@ -11,6 +11,7 @@ import { clusterDnsIP, clusterDomain, dnsQuery, dnsReverse, dnsSrv, isIPv4, reso
 import { strftime, type Run, type ToolContext } from './containerTools';
 import { dnsReachable } from './networkTools';
 
+/** Debian bookworm's and Alpine's BIND, unless the image ships its own. */
 const version = '9.18.33-1~deb12u2-Debian';
 const ttl = 30;
 
@@ -70,7 +71,7 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
   const conf = resolvConfOf(ctx.files);
   const target = server ?? conf.nameservers[0] ?? '127.0.0.1';
   const asked = name ?? '.';
-  const header = `\n; <<>> DiG ${version} <<>> ${args.join(' ')}\n;; global options: +cmd\n`;
+  const header = `\n; <<>> DiG ${ctx.view.image.bind ?? version} <<>> ${args.join(' ')}\n;; global options: +cmd\n`;
   yield { kind: 'observe' };
   if (target !== clusterDnsIP || (ctx.network && !dnsReachable(ctx.network))) {
     // Three tries of five seconds each, then dig gives up.

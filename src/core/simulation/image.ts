@@ -89,6 +89,8 @@ export interface SimulatedImage {
   user?: number;
   /** The version of busybox that provides its tools, in a busybox image (its applets differ between releases). */
   busybox?: string;
+  /** The BIND release of the dnsutils it ships (nslookup, dig), in an image built with them. */
+  bind?: string;
   /** The shell tools (containerExec.ts's programs) it has on its PATH; undefined: all of them. */
   tools?: readonly string[];
   /** Its own programs by absolute path (a bare name is looked up on PATH among them). */

@@ -625,6 +625,16 @@ const kubeProxy: Repository = {
   },
 };
 
+/**
+ * The DNS debugging page's dnsutils pod: Kubernetes' e2e test image, Debian 8
+ * (jessie) with BIND 9.9's dnsutils (nslookup, dig).
+ */
+const jessieDnsutils: Repository = {
+  names: ['registry.k8s.io/e2e-test-images/jessie-dnsutils', 'k8s.gcr.io/e2e-test-images/jessie-dnsutils', 'gcr.io/kubernetes-e2e-test-images/dnsutils'],
+  publishes: (tag) => /^1\.[0-7]$/.test(tag),
+  image: () => image({ cmd: ['bash'], tools: [...debianTools, 'dig', 'nslookup'], os: { id: 'debian', version: '8', codename: 'jessie' }, bind: '9.9.5-9+deb8u19-Debian' }),
+};
+
 /** The load generator of the docs' memory task: stress 1.0.4 on Alpine. */
 const polinuxStress: Repository = {
   names: ['docker.io/polinux/stress'],
@@ -639,7 +649,7 @@ const vishStressRepo: Repository = {
   image: () => image({ entrypoint: ['/stress', '-logtostderr'], cmd: [], tools: [], programs: programs([['/stress', vishStress]]) }),
 };
 
-const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample, helloApp, coredns, kubeProxy];
+const repositories: readonly Repository[] = [busybox, alpine, ubuntu, debian, nginxRepo, httpd, redis, postgres, mysql, python, node, pause, curl, polinuxStress, vishStressRepo, hpaExample, helloApp, coredns, kubeProxy, jessieDnsutils];
 const byName = new Map(repositories.flatMap((r) => r.names.map((n) => [n, r] as const)));
 
 /** Whether the catalog knows the repository and it publishes nothing by that tag (a digest is taken as published). */

@@ -10,6 +10,7 @@ import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork
 import { asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
+import { bindNslookup, isBindNslookup } from './bindNslookup';
 import { httpDate, parseHttpResponse } from './httpMessage';
 import { readAll, readFile, resolvePath, writeFile, type Run, type ToolContext } from './containerTools';
 import { filesAt } from './containerFiles';
@@ -162,6 +163,7 @@ function parseOptions(args: string[], shortValues: string, longValues: Set<strin
  * answer:`).
  */
 export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
+  if (isBindNslookup(ctx)) return yield* bindNslookup(args, ctx);
   if (olderBusybox(ctx.view.image.busybox, 29)) return yield* resolverNslookup(args, ctx);
   const operands = args.filter((a) => !a.startsWith('-'));
   const name = operands[0];
