@@ -112,3 +112,36 @@ spec:
     await eventually(() => t.kubectl(['exec', 'dns-client', '--', 'nslookup', 'kubernetes.default']), (r) => r.code === 0, 'DNS answering again');
   });
 });
+
+describe("CoreDNS's log plugin, as the DNS debugging page turns it on", () => {
+  let c: TestHost;
+  beforeAll(async () => {
+    c = await startTestHost({ flags: { simulatedNodes: 1, fakeClock: new Date('2026-01-01T00:00:00Z') } });
+  });
+  afterAll(async () => {
+    await c?.stop();
+  });
+
+  it('the edited Corefile is remounted and reloaded; then each question a pod asks is in the coredns logs', async () => {
+    await eventually(() => c.kubectlOk(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '--no-headers']), (o) => lines(o).filter((l) => /\s1\/1\s+Running\s/.test(l)).length === 2, 'coredns ready');
+    await eventually(async () => (await c.kubectl(['get', 'serviceaccount', 'default'])).code, (code) => code === 0, 'the default service account');
+    await c.kubectlOk(['run', 'client', '--image=busybox:1.28', '--restart=Never', '--', 'sleep', '3600']);
+    await c.kubectlOk(['wait', '--for=condition=Ready', 'pod/client', '--timeout=30s']);
+    // The page's `kubectl -n kube-system edit configmap coredns`, adding `log` to the server block.
+    const corefile = await c.kubectlOk(['get', 'configmap', 'coredns', '-n', 'kube-system', '-o', 'jsonpath={.data.Corefile}']);
+    const patch = JSON.stringify({ data: { Corefile: corefile.replace('.:53 {\n', '.:53 {\n    log\n') } });
+    expect(await c.kubectlOk(['patch', 'configmap', 'coredns', '-n', 'kube-system', '--type=merge', '-p', patch])).toBe('configmap/coredns patched\n');
+    // The kubelet's next sync remounts it (1m); the reload plugin's next look (every 30s) takes it.
+    await c.advanceClock('100s');
+    await c.advanceClock('30s');
+    const reloaded = await eventually(() => c.kubectlOk(['logs', '-n', 'kube-system', '-l', 'k8s-app=kube-dns']), (o) => o.split('[INFO] Reloading complete').length === 3, 'both pods reloaded');
+    expect(reloaded).toMatch(/\[INFO\] Reloading\n\[INFO\] plugin\/health: Going into lameduck mode for 5s\n\[INFO\] plugin\/reload: Running configuration SHA512 = [0-9a-f]{128}\n\[INFO\] Reloading complete\n/);
+    expect((await c.kubectl(['exec', 'client', '--', 'nslookup', 'kubernetes.default'])).code).toBe(0);
+    const ip = (await c.kubectlOk(['get', 'pod', 'client', '-o', 'jsonpath={.status.podIP}'])).replace(/\./g, '\\.');
+    const logs = await c.kubectlOk(['logs', '-n', 'kube-system', '-l', 'k8s-app=kube-dns']);
+    // busybox 1.28 resolves as libc does: the search list first, then each address's reverse name.
+    expect(logs).toMatch(new RegExp(`^\\[INFO\\] ${ip}:\\d+ - \\d+ "A IN kubernetes\\.default\\.default\\.svc\\.cluster\\.local\\. udp 62 false 512" NXDOMAIN qr,aa,rd 155 0\\.000\\d{6}s$`, 'm'));
+    expect(logs).toMatch(new RegExp(`^\\[INFO\\] ${ip}:\\d+ - \\d+ "A IN kubernetes\\.default\\.svc\\.cluster\\.local\\. udp 54 false 512" NOERROR qr,aa,rd 106 `, 'm'));
+    expect(logs).toMatch(new RegExp(`^\\[INFO\\] ${ip}:\\d+ - \\d+ "PTR IN 1\\.0\\.96\\.10\\.in-addr\\.arpa\\. udp 40 false 512" NOERROR qr,aa,rd `, 'm'));
+  });
+});

@@ -9,7 +9,7 @@
 import { apkInstalled } from './packageTools';
 import { clusterDnsIP, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, searchNames, type DnsAnswer } from './clusterDns';
 import type { Run, ToolContext } from './containerTools';
-import { dnsReachable, networkOf } from './networkTools';
+import { dnsReachable, networkOf, reportDnsQuery, srvAnswerBytes } from './networkTools';
 
 /** Whether the container's nslookup is BIND's rather than busybox's applet (which Alpine's bind-tools replaces). */
 export function isBindNslookup(ctx: ToolContext): boolean {
@@ -51,6 +51,7 @@ export function* bindNslookup(args: string[], ctx: ToolContext): Run<number> {
   if (isIPv4(name) || type === 'PTR') {
     const q = isIPv4(name) ? `${name.split('.').reverse().join('.')}.in-addr.arpa` : name;
     const answer = isIPv4(name) ? dnsReverse(cluster, name) : { rcode: 'NXDOMAIN' as const };
+    reportDnsQuery(ctx, q, 'PTR', answer);
     if (answer.rcode === 'NXDOMAIN' || !answer.ptr) return notFound(q);
     ctx.out(`${out}${q}\tname = ${answer.ptr}.\n\n`);
     return 0;
@@ -59,6 +60,7 @@ export function* bindNslookup(args: string[], ctx: ToolContext): Run<number> {
   if (type === 'SRV') {
     for (const q of candidates) {
       const srv = dnsSrv(cluster, q);
+      reportDnsQuery(ctx, q, 'SRV', srv, { answerBytes: srvAnswerBytes(q, srv) });
       if (srv.rcode === 'NXDOMAIN' || !srv.records.length) continue;
       ctx.out(`${out}${srv.records.map((r) => `${q}\tservice = ${r.priority} ${r.weight} ${r.port} ${r.target}.\n`).join('')}\n`);
       return 0;
@@ -67,6 +69,7 @@ export function* bindNslookup(args: string[], ctx: ToolContext): Run<number> {
   }
   for (const q of candidates) {
     const answer: DnsAnswer = dnsQuery(cluster, q, 'A');
+    reportDnsQuery(ctx, q, 'A', answer);
     if (answer.rcode === 'NXDOMAIN') continue;
     if (answer.cname) {
       out += `${q}\tcanonical name = ${answer.cname}.\n`;

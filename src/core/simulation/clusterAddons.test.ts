@@ -4,6 +4,8 @@ import { sha512 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { newTestServer, type TestServer } from '../testing/client';
 import { eventually } from '../testing/eventually';
+import { upgradeSessionOf } from '../http/upgrade';
+import { runStreamSession } from '../testing/streamSession';
 import { createMemoryStorage } from '../storage/memory';
 
 let t: TestServer | undefined;
@@ -13,6 +15,17 @@ afterEach(async () => {
 });
 
 const system = '/api/v1/namespaces/kube-system';
+
+/** Runs a command in a pod of the default namespace through pods/exec, as kubectl exec does. */
+async function exec(s: TestServer, pod: string, command: string[]) {
+  const q = new URLSearchParams();
+  for (const c of command) q.append('command', c);
+  const request = new Request(`http://127.0.0.1:8080/api/v1/namespaces/default/pods/${pod}/exec?${q}`, { method: 'POST', headers: { connection: 'Upgrade', upgrade: 'websocket' } });
+  await s.server.handle(request);
+  const session = upgradeSessionOf(request);
+  if (!session) throw new Error('exec was not upgraded');
+  return runStreamSession(session, '');
+}
 
 describe("kubeadm's add-ons", () => {
   it('are installed with simulated nodes, written as kubeadm: CoreDNS behind kube-dns at 10.96.0.10, kube-proxy on each node, kubeadm-config', async () => {
@@ -74,5 +87,35 @@ describe("kubeadm's add-ons", () => {
     await started(s);
     expect((await s.json('GET', '/apis/apps/v1/namespaces/kube-system/deployments/coredns')).body.metadata.managedFields.map((f: any) => f.manager)).toContain('kubeadm');
     expect((await s.json('GET', `${system}/services/kube-dns`)).body.metadata.resourceVersion).toBe(dns);
+  });
+
+  it("the DNS debugging page's `log` plugin: once the kubelet remounts the edited Corefile, CoreDNS reloads it, and then logs each question a pod asks", async () => {
+    const s = (t = await newTestServer({ controllers: ['*'], simulatedNodes: 1 }));
+    await eventually(async () => (await s.json('GET', `${system}/pods?labelSelector=k8s-app%3Dkube-dns`)).body.items as any[], (l) => l.length === 2 && l.every((p) => p.status?.conditions?.some((c: any) => c.type === 'Ready' && c.status === 'True')), 'two ready coredns pods');
+    await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/serviceaccounts/default')).status, (c) => c === 200, 'the default service account');
+    expect((await s.json('POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'client' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }] } } })).status).toBe(201);
+    const client = await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/pods/client')).body, (p: any) => p?.status?.phase === 'Running', 'the client running');
+    const corefile = (await s.json('GET', `${system}/configmaps/coredns`)).body.data.Corefile as string;
+    const edited = corefile.replace('    errors\n', '    log\n    errors\n');
+    expect((await s.json('PATCH', `${system}/configmaps/coredns`, { body: { data: { Corefile: edited } }, headers: { 'content-type': 'application/merge-patch+json' } })).status).toBe(200);
+    const logs = async () => {
+      const pods = (await s.json('GET', `${system}/pods?labelSelector=k8s-app%3Dkube-dns`)).body.items as any[];
+      return (await Promise.all(pods.map(async (p) => (await s.request('GET', `${system}/pods/${p.metadata.name}/log`)).text()))).join('');
+    };
+    // Before the remount, nothing is logged.
+    await exec(s, 'client', ['nslookup', 'kubernetes.default.svc.cluster.local']);
+    expect(await logs()).not.toContain('kubernetes.default.svc.cluster.local');
+    // The kubelet's next sync (1m) remounts the Corefile; the reload plugin's next look (every 30s) finds it changed.
+    s.clock.advance(100_000);
+    await eventually(async () => (await logs()).includes('Reloading'), (seen) => !seen, 'no reload before the next look');
+    s.clock.advance(30_000);
+    const reloaded = await eventually(logs, (l) => l.split('[INFO] Reloading complete').length === 3, 'both coredns pods reloaded');
+    expect(reloaded).toContain(`[INFO] Reloading\n[INFO] plugin/health: Going into lameduck mode for 5s\n[INFO] plugin/reload: Running configuration SHA512 = ${bytesToHex(sha512(new TextEncoder().encode(edited)))}\n[INFO] Reloading complete\n`);
+    const looked = await exec(s, 'client', ['nslookup', 'kubernetes.default.svc.cluster.local']);
+    expect(looked.stdout).toContain('Address: 10.96.0.1');
+    const ip = client.status.podIP.replace(/\./g, '\\.');
+    const log = await logs();
+    expect(log).toMatch(new RegExp(`\\[INFO\\] ${ip}:\\d+ - \\d+ "A IN kubernetes\\.default\\.svc\\.cluster\\.local\\. udp 54 false 512" NOERROR qr,aa,rd 106 0\\.000\\d{6}s\\n`));
+    expect(log).toMatch(new RegExp(`\\[INFO\\] ${ip}:\\d+ - \\d+ "AAAA IN kubernetes\\.default\\.svc\\.cluster\\.local\\. udp 54 false 512" NOERROR qr,aa,rd 147 `));
   });
 });

@@ -41,6 +41,39 @@ export function clusterDnsServers(net: ClusterNetwork): { ip: string; pod: KubeO
   });
 }
 
+/** A name's length on the wire: each label with its length byte, then the root. */
+export const wireLength = (name: string): number => name.split('.').filter(Boolean).reduce((n, l) => n + l.length + 1, 1);
+
+/** A DNS question type the tools ask. */
+export type DnsQuestionType = 'A' | 'AAAA' | 'PTR' | 'SRV';
+
+/**
+ * One question a pod asked the cluster DNS with its answer, as the CoreDNS pod that took it
+ * sees the exchange (what its log plugin writes down).
+ */
+export interface DnsExchange {
+  /** The asking pod's address. */
+  from: string;
+  qtype: DnsQuestionType;
+  /** Without the root's dot. */
+  qname: string;
+  rcode: 'NOERROR' | 'NXDOMAIN';
+  /** The answer section's size on the wire (CoreDNS writes each owner name out in full). */
+  answerBytes: number;
+  /** dig's EDNS0 (an OPT record with a cookie, a 1232-byte buffer); a libc or busybox resolver sends none. */
+  edns: boolean;
+}
+
+/** The size of an answer's records on the wire: A 4 bytes of data, a name-valued record its target's. */
+export function answerBytes(qname: string, qtype: DnsQuestionType, answer: DnsAnswer): number {
+  if (answer.rcode === 'NXDOMAIN') return 0;
+  const rr = (data: number) => wireLength(qname) + 10 + data;
+  let n = answer.ptr ? rr(wireLength(answer.ptr)) : 0;
+  if (answer.cname) n += rr(wireLength(answer.cname));
+  if (qtype === 'A') n += answer.addresses.length * rr(4);
+  return n;
+}
+
 /** Whether a lookup of the name leaves the pod (it is no address literal and not in /etc/hosts). */
 export function asksDns(files: ReadonlyMap<string, FsEntry>, name: string): boolean {
   return !isIPv4(name) && !hostsLookup(files, name);
@@ -217,7 +250,7 @@ function hostsLookup(files: ReadonlyMap<string, FsEntry>, name: string): string 
  * answers, or when the pod's queries cannot reach the DNS (`dnsReachable`
  * false: a NetworkPolicy drops them).
  */
-export function resolveAddresses(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string[] {
+export function resolveAddresses(net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true, asked?: (qname: string, answer: DnsAnswer) => void): string[] {
   if (isIPv4(name)) return [name];
   const local = hostsLookup(files, name);
   if (local) return [local];
@@ -226,6 +259,7 @@ export function resolveAddresses(net: ClusterNetwork, files: ReadonlyMap<string,
   if (!conf.nameservers.includes(clusterDnsIP) || !dnsReachable) return [];
   for (const candidate of searchNames(name, conf)) {
     let answer = dnsQuery(net, candidate, 'A');
+    asked?.(candidate, answer);
     for (let hops = 0; answer.rcode === 'NOERROR' && answer.cname && hops < 8; hops++) answer = dnsQuery(net, answer.cname, 'A');
     if (answer.rcode === 'NOERROR' && answer.addresses.length) return answer.addresses;
   }
@@ -233,4 +267,5 @@ export function resolveAddresses(net: ClusterNetwork, files: ReadonlyMap<string,
 }
 
 /** resolveAddresses' first address: what a client connects to. */
-export const resolveHost = (net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true): string | undefined => resolveAddresses(net, files, name, dnsReachable)[0];
+export const resolveHost = (net: ClusterNetwork, files: ReadonlyMap<string, FsEntry>, name: string, dnsReachable = true, asked?: (qname: string, answer: DnsAnswer) => void): string | undefined =>
+  resolveAddresses(net, files, name, dnsReachable, asked)[0];

@@ -7,9 +7,9 @@
  * zone's SOA with an NXDOMAIN); a server that is not the cluster DNS, or one
  * a NetworkPolicy keeps the queries from, times out three times.
  */
-import { clusterDnsIP, clusterDomain, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { clusterDnsIP, clusterDomain, wireLength, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { strftime, type Run, type ToolContext } from './containerTools';
-import { dnsReachable } from './networkTools';
+import { dnsReachable, reportDnsQuery, srvAnswerBytes } from './networkTools';
 
 /** Debian bookworm's and Alpine's BIND, unless the image ships its own. */
 const version = '9.18.33-1~deb12u2-Debian';
@@ -18,8 +18,6 @@ const ttl = 30;
 /** A stable query id for the question at the time (dig's is random; a replayed process must say the same). */
 const queryId = (name: string, at: number): number => [...name].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0) % 65536;
 
-/** A name's length on the wire: each label with its length byte, then the root. */
-const wireLength = (name: string): number => name.split('.').filter(Boolean).reduce((n, l) => n + l.length + 1, 1);
 
 const soa = `${clusterDomain}.\t\t${ttl}\tIN\tSOA\tns.dns.${clusterDomain}. hostmaster.${clusterDomain}. 1732896000 7200 1800 86400 ${ttl}`;
 
@@ -96,9 +94,11 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
       answer = srv.rcode === 'NXDOMAIN' ? srv : { rcode: 'NOERROR', addresses: [] };
       rrs = srv.rcode === 'NXDOMAIN' ? [] : srv.records.map((r) => ({ name: c, type: 'SRV' as const, data: `${r.priority} ${r.weight} ${r.port} ${r.target}.` }));
       additional = srv.rcode === 'NXDOMAIN' ? [] : [...new Set(srv.records.map((r) => r.target))].flatMap((t) => records(t, dnsQuery(net, t, 'A'), 'A'));
+      reportDnsQuery(ctx, c, 'SRV', srv, { answerBytes: srvAnswerBytes(c, srv), edns: true });
     } else {
       answer = type === 'PTR' ? dnsReverse(net, reverse!) : dnsQuery(net, c, type);
       rrs = records(c, answer, type);
+      reportDnsQuery(ctx, c, type, answer, { edns: true });
     }
     if (answer.rcode === 'NOERROR') break;
   }

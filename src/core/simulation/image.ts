@@ -30,6 +30,8 @@ export interface ImageProgramRun {
     /** The cpu milliseconds each request costs it (serverLoad.ts: what `kubectl top` and an HPA then see); none when it is light. */
     cpuMsPerRequest?: number;
   }[];
+  /** A server's own timer (CoreDNS's reload check): every `ms` while it runs, it writes what `tick` returns for that time. */
+  every?: { ms: number; tick(at: number): { stream: 1 | 2; text: string }[] };
   /** It reads its stdin to the end before it exits. */
   readsStdin?: boolean;
   /** Then it runs over its stdin as a program of its own (an interpreter given no script: its REPL on a terminal); its code is the exit code. */

@@ -15,6 +15,7 @@ import { resolveLinks } from './containerFiles';
 import { sha512 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { encodeText } from './byteText';
+import { wireLength, type DnsExchange } from './clusterDns';
 import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 import { nodeKernelRelease } from './nodes';
@@ -550,7 +551,11 @@ const requestPath = (request: string) => (request.split(' ')[1] ?? '/').split('?
  * its Corefile (-conf, default ./Corefile) and logs the server block, the
  * configuration's SHA-512 and its version; its health (8080 /health), ready
  * (8181 /ready) and prometheus (9153 /metrics) plugins answer over HTTP. The
- * cluster's DNS answers themselves are clusterDns.ts's. Distroless: no shell.
+ * cluster's DNS answers themselves are clusterDns.ts's; the questions a pod
+ * asks reach its port 53 (reportDnsQuery), and with the `log` plugin in its
+ * Corefile it writes each down. Its reload plugin reads the Corefile again
+ * every 30 seconds and logs a reload when it changed (a ConfigMap edit, once
+ * the kubelet has refreshed the volume). Distroless: no shell.
  */
 const coredns: Repository = {
   names: ['registry.k8s.io/coredns/coredns', 'docker.io/coredns/coredns', 'k8s.gcr.io/coredns/coredns'],
@@ -560,27 +565,63 @@ const coredns: Repository = {
     const server = program((args, _env, ctx) => {
       const at = args.indexOf('-conf');
       const path = at >= 0 && args[at + 1] ? (args[at + 1]!.startsWith('/') ? args[at + 1]! : `/${args[at + 1]}`) : '/Corefile';
-      const files = ctx.files?.(ctx.now);
-      const real = files && resolveLinks((p) => files.get(p), path, true);
-      const text = files && real ? readFile(files, real) : undefined;
+      const corefileAt = (when: number): string | undefined => {
+        const files = ctx.files?.(when);
+        const real = files && resolveLinks((p) => files.get(p), path, true);
+        return files && real ? readFile(files, real) : undefined;
+      };
+      const text = corefileAt(ctx.now);
       if (text === undefined) return { output: [err(`maxprocs: Leaving GOMAXPROCS=4: CPU quota undefined\n`), out(`[FATAL] open ${path}: no such file or directory\n`)], exitCode: 1 };
+      const sha = (t: string) => bytesToHex(sha512(encodeText(t)));
       const blocks = [...text.matchAll(/^([^\s{#][^{]*?)\s*\{/gm)].map((m) => m[1]!.trim());
+      // The reload plugin's check: the Corefile as it was at its last look, every 30 s from the start.
+      const reloadMs = 30_000;
+      const inEffect = (when: number) => corefileAt(ctx.now + Math.floor((when - ctx.now) / reloadMs) * reloadMs) ?? text;
       const routes: Record<string, string> = { '/health': 'OK', '/ready': 'OK', '/metrics': `# HELP coredns_build_info A metric with a constant '1' value labeled by version, revision, and goversion from which CoreDNS was built.\n# TYPE coredns_build_info gauge\ncoredns_build_info{goversion="go1.24.1",revision="707c7c1",version="${version}"} 1\n` };
       const respond = (port: number) => (request: string, now: number) => {
         const p = requestPath(request);
         const known = (port === 8080 && p === '/health') || (port === 8181 && p === '/ready') || (port === 9153 && p === '/metrics');
         return known ? goAnswer('200 OK', routes[p]!, now) : goAnswer('404 Not Found', '404 page not found\n', now);
       };
-      return listening([8080, 8181, 9153].map((port) => ({ port, addresses: ['::'], respond: respond(port) })), [
+      const dns = { port: 53, respond: () => '', accessLog: (request: string, _answer: string, when: number) => (/^\s*log(\s|$)/m.test(inEffect(when)) ? corednsLogLine(request, when) : undefined) };
+      const run = listening([dns, ...[8080, 8181, 9153].map((port) => ({ port, addresses: ['::'], respond: respond(port) }))], [
         err('maxprocs: Leaving GOMAXPROCS=4: CPU quota undefined\n'),
         out(blocks.map((b) => `${b}\n`).join('')),
-        out(`[INFO] plugin/reload: Running configuration SHA512 = ${bytesToHex(sha512(encodeText(text)))}\n`),
+        out(`[INFO] plugin/reload: Running configuration SHA512 = ${sha(text)}\n`),
         out(`CoreDNS-${version}\nlinux/amd64, go1.24.1, 707c7c1\n`),
       ]);
+      const tick = (when: number) => {
+        const was = corefileAt(when - reloadMs) ?? text;
+        const now = corefileAt(when);
+        if (now === undefined || now === was || !/^\s*reload(\s|$)/m.test(was)) return [];
+        return [out(`[INFO] Reloading\n[INFO] plugin/health: Going into lameduck mode for 5s\n[INFO] plugin/reload: Running configuration SHA512 = ${sha(now)}\n[INFO] Reloading complete\n`)];
+      };
+      return { ...run, every: { ms: reloadMs, tick } };
     });
     return image({ entrypoint: ['/coredns'], cmd: [], env: [['PATH', dockerPath]], tools: [], user: 65532, programs: programs([['/coredns', server]]) });
   },
 };
+
+/**
+ * A question as CoreDNS's log plugin writes it (its common format): the client's address and port,
+ * the query id, the question with the request's protocol, size, DO bit and buffer, then the rcode,
+ * the reply's flags and size and the time taken.
+ */
+function corednsLogLine(request: string, at: number): string | undefined {
+  let e: DnsExchange;
+  try {
+    e = JSON.parse(request) as DnsExchange;
+  } catch {
+    return undefined;
+  }
+  const h = [...`${e.from} ${e.qtype} ${e.qname}`].reduce((n, c) => (Math.imul(n, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
+  const opt = e.edns ? 23 : 0;
+  const size = 12 + wireLength(e.qname) + 4 + opt;
+  // No answer: the zone's SOA in the authority section.
+  const reply = size + (e.answerBytes || 93);
+  const local = /(^|\.)(cluster\.local|in-addr\.arpa)$/.test(e.qname);
+  return `[INFO] ${e.from}:${32768 + (h % 28232)} - ${h % 65536} "${e.qtype} IN ${e.qname}. udp ${size} false ${e.edns ? 1232 : 512}" ${e.rcode} ${local ? 'qr,aa,rd' : 'qr,rd,ra'} ${reply} 0.000${String(100_000 + (h % 900_000)).slice(0, 6)}s\n`;
+}
 
 /**
  * kube-proxy as kubeadm's DaemonSet runs it on every node, on the host network:

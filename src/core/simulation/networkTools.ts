@@ -7,7 +7,8 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { answerBytes, wireLength, asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer, type DnsExchange, type DnsQuestionType } from './clusterDns';
+import type { KubeObject } from '../api/types';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
 import { bindNslookup, isBindNslookup } from './bindNslookup';
@@ -30,17 +31,41 @@ export function networkOf(ctx: ToolContext): PodNetwork {
   return ctx.network ?? { cluster: new ClusterNetwork(), namespace: '', podName: '', podUID: '', container: '', startedAt: '' };
 }
 
-/** Whether the pod's DNS queries reach a cluster DNS server: one is ready, and NetworkPolicies (on either end) let them through. */
-export function dnsReachable(net: PodNetwork): boolean {
+/** The cluster DNS servers the pod's queries reach: the ready ones NetworkPolicies (on either end) let them through to. */
+function reachableDnsServers(net: PodNetwork): { ip: string; pod: KubeObject }[] {
   const source = policySource(net);
-  return clusterDnsServers(net.cluster).some(({ ip, pod }) => policyAllows(net.cluster, source, { ip, pod, port: 53, protocol: 'UDP' }));
+  return clusterDnsServers(net.cluster).filter(({ ip, pod }) => policyAllows(net.cluster, source, { ip, pod, port: 53, protocol: 'UDP' }));
+}
+
+/** Whether the pod's DNS queries reach a cluster DNS server. */
+export const dnsReachable = (net: PodNetwork): boolean => reachableDnsServers(net).length > 0;
+
+/**
+ * Tells the CoreDNS pod that takes a question (kube-proxy's pick among those the pod reaches, the same
+ * for the same question at the same time) what it was asked and answered: its DNS listener hears the
+ * exchange, which its log plugin writes down.
+ */
+export function reportDnsQuery(ctx: ToolContext, qname: string, qtype: DnsQuestionType, answer: DnsAnswer | { rcode: 'NXDOMAIN' | 'NOERROR' }, options: { answerBytes?: number; edns?: boolean } = {}): void {
+  const net = ctx.network;
+  if (!net) return;
+  const servers = reachableDnsServers(net);
+  if (!servers.length) return;
+  const at = ctx.now();
+  const from = policySource(net).ip;
+  const pick = [...`${from} ${qtype} ${qname}`].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
+  const server = servers[pick % servers.length]!;
+  const listener = net.cluster.listenerAt(server.pod.metadata.uid ?? '', 53, at);
+  if (!listener) return;
+  const bytes = options.answerBytes ?? ('addresses' in answer ? answerBytes(qname, qtype, answer) : 0);
+  const exchange: DnsExchange = { from, qtype, qname: qname.replace(/\.$/, ''), rcode: answer.rcode, answerBytes: bytes, edns: options.edns ?? false };
+  listener.respond(JSON.stringify(exchange), at, from);
 }
 
 /** getaddrinfo from the process's pod: a lookup whose queries are dropped waits out the resolver's timeout, then fails. */
 export function* resolve(ctx: ToolContext, host: string): Run<string | undefined> {
   const net = networkOf(ctx);
   const reachable = !asksDns(ctx.files, host) || dnsReachable(net);
-  const ip = resolveHost(net.cluster, ctx.files, host, reachable);
+  const ip = resolveHost(net.cluster, ctx.files, host, reachable, (q, answer) => reportDnsQuery(ctx, q, 'A', answer));
   if (!reachable && resolvConfOf(ctx.files).nameservers.includes(clusterDnsIP)) yield { kind: 'sleep', ms: resolverTimeoutMs };
   return ip;
 }
@@ -185,6 +210,7 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   let out = `Server:\t\t${server}\nAddress:\t${server}:53\n\n`;
   let failed = false;
   const show = (qname: string, a: DnsAnswer, type: 'A' | 'AAAA' | 'PTR') => {
+    reportDnsQuery(ctx, qname, type, a);
     if (a.rcode === 'NXDOMAIN') {
       out += `** server can't find ${qname}: NXDOMAIN\n\n`;
       failed = true;
@@ -205,6 +231,7 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   const queryType = /^-(?:type|q|query)=(\w+)$/i.exec(args.find((a) => /^-(?:type|q|query)=/i.test(a)) ?? '')?.[1]?.toUpperCase();
   if (queryType === 'SRV') {
     const srv = dnsSrv(net, name);
+    reportDnsQuery(ctx, name, 'SRV', srv, { answerBytes: srvAnswerBytes(name, srv) });
     if (srv.rcode === 'NXDOMAIN') {
       out += `** server can't find ${name}: NXDOMAIN\n\n`;
       failed = true;
@@ -217,6 +244,9 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   ctx.out(out);
   return failed ? 1 : 0;
 }
+
+/** An SRV answer's records on the wire: priority, weight and port, then the target. */
+export const srvAnswerBytes = (qname: string, srv: ReturnType<typeof dnsSrv>): number => (srv.rcode === 'NXDOMAIN' ? 0 : srv.records.reduce((n, r) => n + wireLength(qname) + 16 + wireLength(r.target), 0));
 
 /** Whether a busybox release is older than 1.<minor>. */
 const olderBusybox = (release: string | undefined, minor: number): boolean => {
@@ -243,12 +273,13 @@ function* resolverNslookup(args: string[], ctx: ToolContext): Run<number> {
   const reachable = server === clusterDnsIP && dnsReachable(net);
   const reverse = (ip: string) => {
     const a = reachable ? dnsReverse(net.cluster, ip) : undefined;
+    if (a) reportDnsQuery(ctx, `${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR', a);
     return a?.rcode === 'NOERROR' && a.ptr ? ` ${a.ptr}` : '';
   };
   const addressLines = (ips: string[]) => ips.map((ip, i) => `Address ${i + 1}: ${ip}${reverse(ip)}\n`).join('');
   if (!reachable) yield { kind: 'sleep', ms: 10_000 };
   ctx.out(`${'Server:'.padEnd(10)} ${server}\n${addressLines([server])}\n`);
-  const ips = resolveAddresses(net.cluster, ctx.files, args[0], reachable);
+  const ips = resolveAddresses(net.cluster, ctx.files, args[0], reachable, (q, answer) => reportDnsQuery(ctx, q, 'A', answer));
   if (!ips.length) {
     ctx.err(`nslookup: can't resolve '${args[0]}'\n`);
     return 1;

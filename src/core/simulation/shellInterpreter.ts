@@ -114,6 +114,14 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
       }
       // It shuts down on SIGTERM (nginx, httpd, redis and the databases exit 0), unless it has no handler.
       if (!run.ignoresTerm) host.termExit = 0;
+      if (run.every) {
+        for (;;) {
+          yield { kind: 'sleep', ms: run.every.ms };
+          // It reads what others write (a remounted volume): not before the server clock gets there.
+          yield { kind: 'observe', exact: true };
+          for (const o of run.every.tick(host.now())) write(host, o.stream === 1 ? io.out : io.err, o.text);
+        }
+      }
       yield { kind: 'sleep', ms: Infinity };
       return 0;
     }
