@@ -5,7 +5,8 @@
  * changing the cells as they are created, a cell's explanation naming the
  * policy and rule, a port typed in (over TCP, then UDP as a UDP rule
  * allows), and default-deny egress dropping the cluster DNS column. Then,
- * on a simulated node, a pod that runs to completion leaves the matrix.
+ * on a simulated node, a pod that runs to completion leaves the matrix, and
+ * the DNS column is judged at kubeadm's coredns pods, as the queries reach them.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,6 +202,19 @@ describe('Network panel on a simulated node', () => {
     expect(await rows()).toEqual(['server']);
     const phase = await p.evaluate(async (path) => ((await (await fetch(path)).json()) as { status?: { phase?: string } }).status?.phase, `/api/v1/namespaces/${BATCH}/pods/job`);
     expect(phase).toBe('Succeeded');
+    expect(sim.errors, sim.errors.join('\n')).toEqual([]);
+  });
+
+  it("the DNS column is kube-dns's coredns pod, as kube-proxy delivers the queries: egress to the Service address alone is dropped, egress to the coredns pods is allowed", async () => {
+    const p = sim.page;
+    const dnsCell = () => p.locator('[data-testid="network-cell"][data-source="server"][data-target="cluster-dns"]');
+    const egress = (to: Record<string, unknown>) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', metadata: { name: 'dns-only' }, spec: { podSelector: {}, policyTypes: ['Egress'], egress: [{ to: [to], ports: [{ port: 53, protocol: 'UDP' }] }] } });
+    const path = `/apis/networking.k8s.io/v1/namespaces/${BATCH}/networkpolicies`;
+    expect(await pageRequest(p, 'POST', path, egress({ ipBlock: { cidr: '10.96.0.10/32' } }))).toBe(201);
+    await expect.poll(() => dnsCell().getAttribute('data-allowed'), { timeout: 30_000 }).toBe('false');
+    expect(await pageRequest(p, 'DELETE', `${path}/dns-only`)).toBe(200);
+    expect(await pageRequest(p, 'POST', path, egress({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }))).toBe(201);
+    await expect.poll(() => dnsCell().getAttribute('data-allowed'), { timeout: 30_000 }).toBe('true');
     expect(sim.errors, sim.errors.join('\n')).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { resourceKey, useWatchedList, type KubeObject, type ResourceKind } from '../../api';
 import { StatusError } from '../../common';
 import { useWorkbench } from '../../store';
-import { PROTOCOLS, clusterDns, declaredPortText, defaultPort, explain, judge, podEndpoints, policySummary, policyWorld, portText, protocolOf, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
+import { PROTOCOLS, clusterDns, clusterDnsEndpoint, declaredPortText, defaultPort, explain, judge, podEndpoints, policySummary, policyWorld, portText, protocolOf, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
 
 const WATCHED = ['get', 'list', 'watch'];
 const FALLBACK_PODS: ResourceKind = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, verbs: WATCHED };
@@ -37,7 +37,8 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
 
   const world = useMemo(() => (namespaces.data && policies.data ? policyWorld(policies.data.items, namespaces.data.items) : undefined), [namespaces.data, policies.data]);
   const endpoints = useMemo(() => podEndpoints(pods.data?.items ?? [], namespace), [pods.data, namespace]);
-  const columns: Column[] = useMemo(() => [...endpoints, clusterDns].map((target) => ({ target, port: ports[target.key] ?? defaultPort(target) })), [endpoints, ports]);
+  const dns = useMemo(() => clusterDnsEndpoint(pods.data?.items ?? []), [pods.data]);
+  const columns: Column[] = useMemo(() => [...endpoints, dns].map((target) => ({ target, port: ports[target.key] ?? defaultPort(target) })), [endpoints, dns, ports]);
   const matrix = useMemo(() => (world && pods.data ? reachabilityMatrix(world, endpoints, columns) : undefined), [world, pods.data, endpoints, columns]);
   const scope = namespace ?? 'all namespaces';
   const inScope = (policies.data?.items ?? []).filter((p) => namespace === null || p.metadata?.namespace === namespace);

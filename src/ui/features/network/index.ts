@@ -1,3 +1,3 @@
 /** The Network panel: reachability between pods under NetworkPolicies, each verdict explained. */
 export { NetworkPanel } from './NetworkPanel';
-export { clusterDns, defaultPort, describePeer, describePort, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint, type Explanation, type PortChoice } from './reachability';
+export { clusterDns, clusterDnsEndpoint, defaultPort, describePeer, describePort, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint, type Explanation, type PortChoice } from './reachability';

@@ -3,7 +3,7 @@ import type { KubeObject as CoreObject } from '../../../core/api/types';
 import { ClusterNetwork } from '../../../core/simulation/clusterNetwork';
 import { policyAllows } from '../../../core/simulation/networkPolicy';
 import type { KubeObject } from '../../api';
-import { clusterDns, defaultPort, describePeer, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
+import { clusterDns, clusterDnsEndpoint, defaultPort, describePeer, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
 
 function pod(name: string, opts: { ns?: string; labels?: Record<string, string>; ip?: string; hostIP?: string; hostNetwork?: boolean; ports?: { name?: string; containerPort: number; protocol?: string }[] } = {}): KubeObject {
   return {
@@ -111,6 +111,20 @@ describe('the matrix', () => {
       [true, true],
     ]);
     expect(allowed([policy('default-deny-egress', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [dnsRule] })], [client], [web, clusterDns])).toEqual([[false, true]]);
+  });
+
+  it('the DNS column is a ready coredns pod of kube-system when one is listed (kube-proxy rewrote the address before policies look): an ipBlock of the Service address lets nothing through', () => {
+    const ready = (p: KubeObject): KubeObject => ({ ...p, status: { ...(p['status'] as object), conditions: [{ type: 'Ready', status: 'True' }] } });
+    const dnsPod = (name: string, ip: string) => pod(name, { ns: 'kube-system', labels: { 'k8s-app': 'kube-dns', 'pod-template-hash': '7847555f88' }, ip, ports: [{ name: 'dns', containerPort: 53, protocol: 'UDP' }] });
+    expect(clusterDnsEndpoint([pod('web', { ip: '10.244.1.5' })])).toBe(clusterDns);
+    // Not ready: no server to stand for the DNS yet.
+    expect(clusterDnsEndpoint([dnsPod('coredns-b', '10.244.2.2')])).toBe(clusterDns);
+    const dns = clusterDnsEndpoint([ready(dnsPod('coredns-b', '10.244.2.2')), ready(dnsPod('coredns-a', '10.244.1.2'))]);
+    expect({ key: dns.key, label: dns.label, ip: dns.peer.ip, pod: dns.peer.pod?.metadata.name, ports: dns.ports }).toEqual({ key: 'cluster-dns', label: 'cluster DNS (kube-dns)', ip: '10.244.1.2', pod: 'coredns-a', ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] });
+    expect(defaultPort(dns)).toEqual({ port: 53, protocol: 'UDP' });
+    const toServiceIP = policy('dns-by-address', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '10.96.0.10/32' } }], ports: [{ port: 53, protocol: 'UDP' }] }] });
+    expect(allowed([toServiceIP], [client], [clusterDns, dns])).toEqual([[true, false]]);
+    expect(allowed([policy('dns', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [dnsRule] })], [client], [dns])).toEqual([[true]]);
   });
 
   it('answers as the network does: the same objects in the cluster network\'s caches give the same verdicts, node addresses and ipBlocks included', () => {

@@ -112,6 +112,23 @@ export const clusterDns: Endpoint = {
 };
 export const dnsPort: PortChoice = { port: 53, protocol: 'UDP' };
 
+/**
+ * The cluster DNS as a pod's queries meet it: behind kube-dns (kube-proxy
+ * rewrites the address before policies look), one of the ready coredns pods
+ * kubeadm's add-on runs in kube-system, with its own address and labels, the
+ * first by name; the stand-in clusterDns when none is listed.
+ */
+export function clusterDnsEndpoint(pods: readonly KubeObject[]): Endpoint {
+  const ready = pods
+    .filter((p) => p.metadata?.namespace === 'kube-system' && p.metadata?.labels?.['k8s-app'] === 'kube-dns' && !isFinished(p))
+    .filter((p) => str(obj(p['status'])['podIP']) && objs(obj(p['status'])['conditions']).some((c) => c['type'] === 'Ready' && c['status'] === 'True'))
+    .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const pod = ready[0];
+  if (!pod) return clusterDns;
+  const served = podEndpoint(pod);
+  return { ...clusterDns, peer: served.peer, ports: served.ports };
+}
+
 /** The port a column starts on: the pod's first declared TCP port, else 80 (the DNS: UDP 53). */
 export function defaultPort(target: Endpoint): PortChoice {
   if (target.key === clusterDns.key) return dnsPort;
