@@ -393,6 +393,10 @@ describe("a node's address", () => {
     expect(runIn('client', 'nc -zv -w 2 172.18.0.3 8081', { at: 1000 })).toMatchObject({ stderr: '', code: 1, exitAt: 0 });
     runIn('agent', 'mkdir -p /www; echo node agent > /www/index.html; httpd -f -p 9100 -h /www');
     expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:9100', { at: 1000 })).toMatchObject({ stdout: 'node agent\n', code: 0 });
+    // A socket bound to loopback only (kube-proxy's metrics on 127.0.0.1:10249) is not there for the node's address.
+    runIn('agent', 'mkdir -p /www; echo node agent > /www/index.html; httpd -f -p 127.0.0.1:9101 -h /www');
+    expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:9101', { at: 1000 })).toMatchObject({ stderr: "wget: can't connect to remote host (172.18.0.2): Connection refused\n", code: 1 });
+    expect(runIn('agent', 'wget -qO- -T 2 127.0.0.1:9101', { at: 1000 })).toMatchObject({ stdout: 'node agent\n', code: 0 });
     expect(runIn('client', 'wget -qO- -T 2 172.18.0.2:10250; nc -zv -w 2 172.18.0.3 10250', { at: 1000 })).toMatchObject({ stderr: 'wget: server returned error: HTTP/1.0 400 Bad Request\n172.18.0.3 (172.18.0.3:10250) open\n', code: 0 });
     expect(runIn('client', 'nc -zvv -w 2 172.18.0.2 7777', { at: 1000 })).toMatchObject({ stderr: 'nc: 172.18.0.2 (172.18.0.2:7777): Connection refused\nsent 0, rcvd 0\n', code: 1, exitAt: 0 });
     // A node no pod is bound to is known by its Node's InternalIP.

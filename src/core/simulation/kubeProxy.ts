@@ -54,13 +54,21 @@ export function policySource(from: PodNetwork): PolicyPeer {
   return { ip: from.podIP ?? podIPs(self)[0] ?? '', ...(self && !from.hostNetwork ? { pod: self } : {}) };
 }
 
+/** A socket bound to loopback only (kube-proxy's metrics on 127.0.0.1): another address's connections find no listener there. */
+const loopbackOnly = (l: Listener): boolean => !!l.addresses?.length && l.addresses.every((a) => a.startsWith('127.') || a === '::1');
+
 export function connect(from: PodNetwork, ip: string, port: number, at: number): Connection {
   const net = from.cluster;
   const source = policySource(from);
+  /** The socket listening on a pod's address (not one bound to its loopback only). */
+  const listening = (uid: string, onPort: number): Listener | undefined => {
+    const l = net.listenerAt(uid, onPort, at);
+    return l && !loopbackOnly(l) ? l : undefined;
+  };
   /** The connection to a pod's listening socket, if policies let it through. */
   const reach = (pod: KubeObject | undefined, podIP: string, podPort: number): Connection => {
     if (!policyAllows(net, source, { ip: podIP, port: podPort, protocol: 'TCP', ...(pod ? { pod } : {}) })) return { kind: 'timeout' };
-    const listener = pod ? net.listenerAt(pod.metadata.uid ?? '', podPort, at) : undefined;
+    const listener = pod ? listening(pod.metadata.uid ?? '', podPort) : undefined;
     return listener ? { kind: 'connected', listener } : { kind: 'refused' };
   };
   const self = net.podByUID(from.podUID);
@@ -105,7 +113,7 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
     // The node's own sockets (its host-network pods', the kubelet's TLS port), which only egress ipBlocks judge.
     if (!policyAllows(net, source, { ip, port, protocol: 'TCP' })) return { kind: 'timeout' };
     for (const p of net.podsOnNode(ip)) {
-      const listener = field(p, 'spec', 'hostNetwork') === true ? net.listenerAt(p.metadata.uid ?? '', port, at) : undefined;
+      const listener = field(p, 'spec', 'hostNetwork') === true ? listening(p.metadata.uid ?? '', port) : undefined;
       if (listener) return { kind: 'connected', listener };
     }
     return port === kubeletPort && !isKubeletStopped(net.node(node)) ? { kind: 'connected', listener: kubeletServer(node) } : { kind: 'refused' };

@@ -754,6 +754,8 @@ export function* httpd(args: string[], ctx: ToolContext): Run<number> {
     ctx.err(`httpd: option requires an argument -- '${o.missing}'\n`);
     return 1;
   }
+  // -p [IP:]PORT: bound to that address only when one is given.
+  const bound = /^(.*):[^:]*$/.exec(o.values.get('p') ?? '')?.[1];
   const portText = (o.values.get('p') ?? '80').replace(/^.*:/, '');
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
@@ -769,7 +771,7 @@ export function* httpd(args: string[], ctx: ToolContext): Run<number> {
   const files = ctx.files;
   const since = ctx.now();
   const daemon = !o.flags.has('f');
-  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, addresses: ['::'], respond: (request, at) => httpdRespond(filesAt(files, at), home, request, at, since), ...(daemon ? { daemon } : {}) });
+  const listening = net.cluster.listen({ podUID: net.podUID, container: net.container, startedAt: net.startedAt, port, since, owner: files, addresses: bound ? [bound] : ['::'], respond: (request, at) => httpdRespond(filesAt(files, at), home, request, at, since), ...(daemon ? { daemon } : {}) });
   if (!listening) {
     ctx.err('httpd: bind: Address already in use\n');
     return 1;
