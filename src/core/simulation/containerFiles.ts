@@ -41,6 +41,8 @@ export interface ContainerMember extends StoreRunner {
   readonly tty: boolean;
   /** The processes its program forked that run beside it (nginx's workers). */
   readonly children: readonly ProcessChild[];
+  /** Its user, when known. */
+  readonly uid?: number;
   /** Whether it runs at a time: started, neither exited nor stopped. */
   runningAt(at: number): boolean;
   /** A signal from a process of the container at a time; whether it ended it. */
@@ -87,6 +89,7 @@ const pauseProcess: ContainerMember = {
   pid: 1,
   command: ['/pause'],
   startMs: 0,
+  uid: 0,
   tty: false,
   children: [],
   runningAt: () => true,

@@ -74,6 +74,8 @@ export interface ContainerProcess {
   readonly command: readonly string[];
   /** Whether it runs on a terminal (ps's TTY). */
   readonly tty: boolean;
+  /** Its user: the container's runAsUser, else the image's USER (ps's USER, for a process of another container). */
+  readonly uid?: number;
   /** The processes its program forked that run beside it. */
   readonly children?: readonly ProcessChild[];
   /** A signal to one of those, which its master may replace (VirtualProcess.signalChild). */
@@ -206,6 +208,10 @@ class VirtualProcess implements ContainerProcess {
 
   get children(): readonly ProcessChild[] {
     return this.host.children ?? [];
+  }
+
+  get uid(): number {
+    return this.host.view.uid;
   }
 
   /**

@@ -177,6 +177,10 @@ export class RecordedProcess implements StoreRunner {
     return (this.start.started && this.start.process.children) || [];
   }
 
+  get uid(): number | undefined {
+    return this.start.started ? this.start.process.uid : undefined;
+  }
+
   /** Whether it runs at `at`: started by then, neither exited nor stopped. */
   runningAt(at: number): boolean {
     if (!this.start.started || at < this.startMs) return false;

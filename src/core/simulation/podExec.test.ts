@@ -567,18 +567,31 @@ describe('a shared PID namespace', () => {
       spec: { shareProcessNamespace: true, containers: [{ name: 'nginx', image: 'nginx:1.27' }, { name: 'shell', image: 'busybox:1.36', command: ['sleep', '3600'] }] },
     });
     const table = (await ran(s, 'shared', ['ps', 'ax'], { container: 'shell' })).stdout;
-    // The containers start in turn (pids 7 and 8), nginx's workers as its log names them.
-    expect(table).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   29 nginx     0:00 nginx: worker process\n   30 nginx     0:00 nginx: worker process\n   31 root      0:00 ps ax\n');
+    // The containers start in turn (pids 7 and 8), nginx's workers as its log names them; their user is
+    // uid 101, which busybox's /etc/passwd has no name for (the Share Process Namespace page's `101`).
+    expect(table).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   29 101       0:00 nginx: worker process\n   30 101       0:00 nginx: worker process\n   31 root      0:00 ps ax\n');
     // The nginx container sees the same table, and the pid it runs as next.
     expect((await ran(s, 'shared', ['ls', '/proc'], { container: 'nginx' })).stdout.split('\n').slice(0, 6)).toEqual(['1', '29', '30', '32', '7', '8']);
     expect((await ran(s, 'shared', ['cat', '/proc/8/cmdline'], { container: 'nginx' })).stdout).toBe('sleep\x003600\0');
     // The page's `kill -HUP` to nginx's master from the shell container: it reloads, new workers in place of the old.
-    expect((await ran(s, 'shared', ['sh', '-c', 'kill -HUP 7; ps ax'], { container: 'shell' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   34 root      0:00 sh -c kill -HUP 7; ps ax\n   35 nginx     0:00 nginx: worker process\n   36 nginx     0:00 nginx: worker process\n   37 root      0:00 ps ax\n');
+    expect((await ran(s, 'shared', ['sh', '-c', 'kill -HUP 7; ps ax'], { container: 'shell' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n    8 root      0:00 sleep 3600\n   34 root      0:00 sh -c kill -HUP 7; ps ax\n   35 101       0:00 nginx: worker process\n   36 101       0:00 nginx: worker process\n   37 root      0:00 ps ax\n');
     const log = (await (await s.request('GET', '/api/v1/namespaces/default/pods/shared/log?container=nginx')).text()).split('\n').map((l) => l.replace(/^\S+ \S+ /, ''));
     expect(log).toEqual(expect.arrayContaining(['[notice] 1#1: signal 1 (SIGHUP) received from 34, reconfiguring', '[notice] 1#1: start worker process 35', '[notice] 29#29: gracefully shutting down', '[notice] 1#1: worker process 30 exited with code 0']));
     // Not the namespace's init, the sleep dies of the default action; pause ignores what it is sent.
     expect(await ran(s, 'shared', ['sh', '-c', 'kill 1; kill 8; echo $?'], { container: 'nginx' })).toMatchObject({ stdout: '0\n', stderr: '' });
     await eventually(async () => (await s.json('GET', '/api/v1/namespaces/default/pods/shared')).body, (p) => p.status.containerStatuses.find((c: { name: string }) => c.name === 'shell').restartCount === 1, 'the shell container restarted');
     expect((await s.json('GET', '/api/v1/namespaces/default/pods/shared')).body.status.containerStatuses.find((c: { name: string }) => c.name === 'shell').lastState.terminated.exitCode).toBe(143);
+  });
+
+  it("ps in a shared namespace shows each container's processes as their own user, whichever container looks", async () => {
+    const s = await cluster();
+    await runningPod(s, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'users' },
+      spec: { shareProcessNamespace: true, containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'], securityContext: { runAsUser: 1000 } }, { name: 'shell', image: 'busybox:1.36', command: ['sleep', '3601'] }] },
+    });
+    expect((await ran(s, 'users', ['ps'], { container: 'shell' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 1000      0:00 sleep 3600\n    8 root      0:00 sleep 3601\n    9 root      0:00 ps\n');
+    expect((await ran(s, 'users', ['ps'], { container: 'app' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 1000      0:00 sleep 3600\n    8 root      0:00 sleep 3601\n   10 1000      0:00 ps\n');
   });
 });

@@ -14,6 +14,7 @@ import { hasCoreutils, userName, type Tool, type ToolContext } from './container
 import { apkInstalled } from './packageTools';
 import { processName, programMemoryKiB } from './procFs';
 import { readerNow } from './fileStore';
+import type { ProcessChild } from './processIo';
 
 /** The signals kill knows by name and number (Linux x86-64 numbering), in `kill -l` order. */
 const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 'KILL', 'USR1', 'SEGV', 'USR2', 'PIPE', 'ALRM', 'TERM', 'STKFLT', 'CHLD', 'CONT', 'STOP', 'TSTP', 'TTIN', 'TTOU', 'URG', 'XCPU', 'XFSZ', 'VTALRM', 'PROF', 'WINCH', 'POLL', 'PWR', 'SYS'];
@@ -21,6 +22,20 @@ const signalNames = ['HUP', 'INT', 'QUIT', 'ILL', 'TRAP', 'ABRT', 'BUS', 'FPE', 
 /** The container's processes running now, or none for a process outside any container run. */
 function runningNow(ctx: ToolContext): ContainerMember[] {
   return ctx.files instanceof ProcessFiles ? ctx.files.fs.running(ctx.now()) : [];
+}
+
+/**
+ * The USER ps shows for a process: the viewer's own container's run as its user; another container's
+ * (a shared PID namespace) by its uid, as this container has no name for it (root aside), so nginx's
+ * workers read 101 from a busybox container and `nginx` from their own.
+ */
+function usersOf(ctx: ToolContext): { member(m: ContainerMember): string; child(m: ContainerMember, c: ProcessChild): string } {
+  const own = new Set(ctx.files instanceof ProcessFiles ? ctx.files.fs.ownRunning(ctx.now()) : []);
+  const viewer = userName(ctx.view.uid);
+  return {
+    member: (m) => (own.has(m) ? viewer : userName(m.uid ?? ctx.view.uid)),
+    child: (m, c) => (own.has(m) ? c.user : userName(c.uid)),
+  };
 }
 
 /** The pid of a ps a shell forked: the next free one of the container's (PID namespace's) when it has processes, else after `last`. */
@@ -48,10 +63,11 @@ const busyboxPs: Tool = (args, ctx) => {
   }
   const members = runningNow(ctx);
   const user = userName(ctx.view.uid);
-  const rows = members.map((m) => ({ pid: m.pid, user, command: m.command.join(' ') }));
+  const users = usersOf(ctx);
+  const rows = members.map((m) => ({ pid: m.pid, user: users.member(m), command: m.command.join(' ') }));
   // Run by a shell (`sh -c ps`), ps is that shell's child, with the next pid.
   if (!rows.some((r) => r.command === ['ps', ...args].join(' '))) rows.push({ pid: forkedPid(ctx, members, Math.max(0, ...rows.map((r) => r.pid))), user, command: ['ps', ...args].join(' ') });
-  for (const m of members) for (const c of m.children) rows.push({ pid: c.pid, user: c.user, command: c.title });
+  for (const m of members) for (const c of m.children) rows.push({ pid: c.pid, user: users.child(m, c), command: c.title });
   ctx.out('PID   USER     TIME  COMMAND\n');
   for (const r of rows.sort((a, b) => a.pid - b.pid)) ctx.out(`${String(r.pid).padStart(5)} ${r.user.padEnd(8)} ${'0:00'.padStart(5)} ${r.command}\n`);
   return 0;
@@ -239,8 +255,9 @@ function psRows(args: string[], ctx: ToolContext): PsRow[] {
   const argv = ['ps', ...args];
   const selfMember = members.find((m) => m.command.join(' ') === argv.join(' '));
   const others = members.filter((m) => m !== selfMember);
-  const rows: PsRow[] = others.map((m) => ({ pid: m.pid, ppid: 0, tty: ptys.get(m.pid) ?? '?', stat: m.tty ? 'Ss+' : 'Ss', startMs: m.startMs, argv: m.command }));
-  for (const m of others) for (const c of m.children) rows.push({ pid: c.pid, ppid: m.pid, tty: ptys.get(m.pid) ?? '?', stat: 'S', startMs: m.startMs, argv: [c.title], user: c.user, uid: c.uid });
+  const users = usersOf(ctx);
+  const rows: PsRow[] = others.map((m) => ({ pid: m.pid, ppid: 0, tty: ptys.get(m.pid) ?? '?', stat: m.tty ? 'Ss+' : 'Ss', startMs: m.startMs, argv: m.command, user: users.member(m), uid: m.uid ?? ctx.view.uid }));
+  for (const m of others) for (const c of m.children) rows.push({ pid: c.pid, ppid: m.pid, tty: ptys.get(m.pid) ?? '?', stat: 'S', startMs: m.startMs, argv: [c.title], user: users.child(m, c), uid: c.uid });
   if (selfMember) {
     const t = ptys.get(selfMember.pid);
     rows.push({ pid: selfMember.pid, ppid: 0, tty: t ?? '?', stat: t ? 'Rs+' : 'Rs', startMs: selfMember.startMs, argv });
