@@ -593,5 +593,7 @@ describe('a shared PID namespace', () => {
     });
     expect((await ran(s, 'users', ['ps'], { container: 'shell' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 1000      0:00 sleep 3600\n    8 root      0:00 sleep 3601\n    9 root      0:00 ps\n');
     expect((await ran(s, 'users', ['ps'], { container: 'app' })).stdout).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 /pause\n    7 1000      0:00 sleep 3600\n    8 root      0:00 sleep 3601\n   10 1000      0:00 ps\n');
+    // /proc says the same.
+    expect((await ran(s, 'users', ['sh', '-c', 'grep ^Uid /proc/7/status /proc/8/status'], { container: 'shell' })).stdout).toBe('/proc/7/status:Uid:\t1000\t1000\t1000\t1000\n/proc/8/status:Uid:\t0\t0\t0\t0\n');
   });
 });

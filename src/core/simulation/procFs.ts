@@ -193,7 +193,7 @@ export class ProcFs extends FileStore {
     const out: ProcProcess[] = [];
     for (const m of members) {
       const program = m.command[0] ?? '';
-      out.push({ pid: m.pid, ppid: 0, argv: m.command, uid: this.view.uid, program });
+      out.push({ pid: m.pid, ppid: 0, argv: m.command, uid: m.uid ?? this.view.uid, program });
       for (const c of m.children) out.push({ pid: c.pid, ppid: m.pid, argv: [c.title], uid: c.uid, program });
     }
     return out.sort((a, b) => a.pid - b.pid);
