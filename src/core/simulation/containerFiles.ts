@@ -136,6 +136,19 @@ export class ContainerFilesystem {
     return this.pids;
   }
 
+  /** The run a process of its PID namespace belongs to (a forked child its master's); none for the sandbox's pause. */
+  runOf(pid: number, at: number): ContainerFilesystem | undefined {
+    for (const run of this.pids ? this.pids.runs : [this]) {
+      if (run.ownRunning(at).some((m) => m.pid === pid || m.children.some((c) => c.pid === pid))) return run;
+    }
+    return undefined;
+  }
+
+  /** Its files as its processes read them at a time, through symlinks. */
+  filesAt(at: number): ReadonlyMap<string, FsEntry> {
+    return new ProcessFiles(this, () => at);
+  }
+
   /** The pid of the run's own process: 1, the namespace's init, unless it shares a namespace, which hands out the next. */
   mainPid(): number {
     return this.pids ? this.pids.allocate() : 1;

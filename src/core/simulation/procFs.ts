@@ -227,6 +227,8 @@ export class ProcFs extends FileStore {
     if (path === '/') return { type: 'dir', mode: 0o555 };
     const fixed = this.kernelFile(path);
     if (fixed) return fixed;
+    const root = /^\/(\d+)\/root(\/.*)?$/.exec(path);
+    if (root) return this.rootEntry(Number(root[1]), root[2] ?? '/', at);
     const m = /^\/(\d+)(?:\/([a-z_]+))?$/.exec(path);
     if (!m) return super.get(path, at);
     const made = this.current(at);
@@ -242,12 +244,25 @@ export class ProcFs extends FileStore {
     return entry;
   }
 
+  /**
+   * /proc/<pid>/root: the kernel's magic link into the process's own root, which a path through it
+   * reaches (the Share Process Namespace page's `head /proc/8/root/etc/nginx/nginx.conf`): another
+   * container's files, read through its symlinks. It stands as a directory whose files are not
+   * listed, so `find /` and `tar` do not walk every container's files, as they do not follow the link.
+   */
+  private rootEntry(pid: number, rest: string, at: number): FsEntry | undefined {
+    const run = this.fs?.runOf(pid, at);
+    if (!run) return undefined;
+    return rest === '/' ? { type: 'dir', mode: 0o555 } : run.filesAt(at).get(rest);
+  }
+
   override *paths(at: number): IterableIterator<string> {
     yield* super.paths(at);
     yield* ['/self', '/mounts', '/cpuinfo', '/version'];
     for (const p of this.current(at).processes) {
       yield `/${p.pid}`;
       for (const f of processFiles) yield `/${p.pid}/${f}`;
+      yield `/${p.pid}/root`;
     }
   }
 
