@@ -218,6 +218,37 @@ spec:
     expect((await kubectl(['exec', 'security-context-demo', '--', 'ps'])).stdout).toMatch(/^PID   USER     TIME  COMMAND\n    1 1000      0:00 sleep 1h\n/);
   });
 
+  it('"Share Process Namespace": the shell container sees nginx and its workers (uid 101), signals nginx to reload, and reads its configuration through /proc/<pid>/root', async () => {
+    const page = `apiVersion: v1
+kind: Pod
+metadata:
+  name: nginx
+spec:
+  shareProcessNamespace: true
+  containers:
+  - name: nginx
+    image: nginx
+  - name: shell
+    image: busybox:1.28
+    command: ["sleep", "3600"]
+    securityContext:
+      capabilities:
+        add:
+        - SYS_PTRACE
+    stdin: true
+    tty: true
+`;
+    expect((await kubectl(['apply', '-f', '-'], page)).stdout).toBe('pod/nginx created\n');
+    await eventually(async () => (await kubectl(['get', 'pod', 'nginx', '-o', 'jsonpath={.status.containerStatuses[*].ready}'])).stdout, (r) => r === 'true true', 'both containers ready');
+    const ps = (await kubectl(['exec', 'nginx', '-c', 'shell', '--', 'ps', 'ax'])).stdout;
+    expect(ps).toMatch(/^PID   USER     TIME  COMMAND\n    1 root      0:00 \/pause\n    7 root      0:00 nginx: master process nginx -g daemon off;\n\s+\d+ 101       0:00 nginx: worker process\n/);
+    const master = /^\s+(\d+) root\s+0:00 nginx: master/m.exec(ps)![1];
+    expect(await kubectl(['exec', 'nginx', '-c', 'shell', '--', 'kill', '-HUP', master!])).toMatchObject({ code: 0, stderr: '' });
+    const conf = await kubectl(['exec', 'nginx', '-c', 'shell', '--', 'head', `/proc/${master}/root/etc/nginx/nginx.conf`]);
+    expect(conf.stdout).toBe('\nuser  nginx;\nworker_processes  auto;\n\nerror_log  /var/log/nginx/error.log notice;\npid        /var/run/nginx.pid;\n\n\nevents {\n    worker_connections  1024;\n');
+    expect((await kubectl(['logs', 'nginx', '-c', 'nginx'])).stdout).toMatch(/\[notice\] 1#1: signal 1 \(SIGHUP\) received from \d+, reconfiguring\n/);
+  });
+
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {
     const ps = await kubectl(['exec', 'web', '--', 'ps']);
     expect(ps.code).toBe(0);
