@@ -246,7 +246,7 @@ spec:
     expect(await kubectl(['exec', 'nginx', '-c', 'shell', '--', 'kill', '-HUP', master!])).toMatchObject({ code: 0, stderr: '' });
     const conf = await kubectl(['exec', 'nginx', '-c', 'shell', '--', 'head', `/proc/${master}/root/etc/nginx/nginx.conf`]);
     expect(conf.stdout).toBe('\nuser  nginx;\nworker_processes  auto;\n\nerror_log  /var/log/nginx/error.log notice;\npid        /var/run/nginx.pid;\n\n\nevents {\n    worker_connections  1024;\n');
-    expect((await kubectl(['logs', 'nginx', '-c', 'nginx'])).stdout).toMatch(/\[notice\] 1#1: signal 1 \(SIGHUP\) received from \d+, reconfiguring\n/);
+    expect((await kubectl(['logs', 'nginx', '-c', 'nginx'])).stdout).toMatch(new RegExp(`\\[notice\\] ${master}#${master}: signal 1 \\(SIGHUP\\) received from \\d+, reconfiguring\\n`));
   });
 
   it('ps shows the container\'s process and the exec; kill 1 does not reach a sleep as pid 1', async () => {

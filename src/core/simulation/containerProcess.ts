@@ -258,6 +258,7 @@ class VirtualProcess implements ContainerProcess {
       emit: (stream, text) => this.emit(stream, text),
       emitAt: (stream, text, at) => this.out.push({ at, stream, text }),
       random,
+      pid,
       nextPid: () => ++pid,
       tty: opts.tty,
       ...(opts.replayedUntil !== undefined ? { replayedUntil: opts.replayedUntil } : {}),

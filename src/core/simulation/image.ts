@@ -65,6 +65,8 @@ export interface ImageProgramContext {
   /** The process's clock, ms since the epoch (for the timestamps servers log). */
   now: number;
   hostname: string;
+  /** Its pid (what a server names itself in its log: nginx's `1#1`). */
+  pid?: number;
   /** The pod's IP, as /etc/hosts gives it. */
   podIP?: string;
   /** The container's files as they are at a time (what a server sends from its document root). */

@@ -174,7 +174,9 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     if (args.includes('-v') || args.includes('-V')) return { output: [err(`nginx version: nginx/${version}\n`)], exitCode: 0 };
     if (args.includes('-t')) return { output: [err('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: configuration file /etc/nginx/nginx.conf test is successful\n')], exitCode: 0 };
     const t = nginxStamp(ctx.now);
-    const notice = (m: string) => err(`${t} [notice] 1#1: ${m}\n`);
+    // The master names itself by its pid: 1, or the one a shared PID namespace gave it.
+    const me = `${ctx.pid ?? 1}#${ctx.pid ?? 1}`;
+    const notice = (m: string) => err(`${t} [notice] ${me}: ${m}\n`);
     // The pids the entrypoint's scripts leave the two workers the log names.
     const workerPids = [29, 30];
     // The default server listens on port 80 (and [::]:80) with the welcome page; its master process retitles itself.
@@ -191,16 +193,16 @@ function nginxImage(tag: string | undefined): SimulatedImage {
     // A worker that ends is reaped and replaced (ngx_reap_children): a graceful exit on TERM or INT, killed by KILL.
     const respawn: WorkerRespawn = (worker, signal, newPid, at) => {
       const s = nginxStamp(at);
-      const ended = signal === 'KILL' ? `${s} [alert] 1#1: worker process ${worker.pid} exited on signal 9\n` : `${s} [notice] 1#1: worker process ${worker.pid} exited with code 0\n`;
-      return `${s} [notice] 1#1: signal 17 (SIGCHLD) received from ${worker.pid}\n${ended}${s} [notice] 1#1: start worker process ${newPid}\n${s} [notice] 1#1: signal 29 (SIGIO) received\n`;
+      const ended = signal === 'KILL' ? `${s} [alert] ${me}: worker process ${worker.pid} exited on signal 9\n` : `${s} [notice] ${me}: worker process ${worker.pid} exited with code 0\n`;
+      return `${s} [notice] ${me}: signal 17 (SIGCHLD) received from ${worker.pid}\n${ended}${s} [notice] ${me}: start worker process ${newPid}\n${s} [notice] ${me}: signal 29 (SIGIO) received\n`;
     };
     // SIGHUP: it reads its configuration again, starts new workers and lets the old ones finish (ngx_signal_handler, ngx_reap_children).
     const reload: WorkerReload = (old, pids, from, at) => {
       const s = nginxStamp(at);
-      const lines = [`${s} [notice] 1#1: signal 1 (SIGHUP) received from ${from}, reconfiguring`, `${s} [notice] 1#1: reconfiguring`, `${s} [notice] 1#1: using the "epoll" event method`, `${s} [notice] 1#1: start worker processes`, ...pids.map((pid) => `${s} [notice] 1#1: start worker process ${pid}`)];
+      const lines = [`${s} [notice] ${me}: signal 1 (SIGHUP) received from ${from}, reconfiguring`, `${s} [notice] ${me}: reconfiguring`, `${s} [notice] ${me}: using the "epoll" event method`, `${s} [notice] ${me}: start worker processes`, ...pids.map((pid) => `${s} [notice] ${me}: start worker process ${pid}`)];
       for (const w of old) lines.push(`${s} [notice] ${w.pid}#${w.pid}: gracefully shutting down`, `${s} [notice] ${w.pid}#${w.pid}: exiting`, `${s} [notice] ${w.pid}#${w.pid}: exit`);
-      for (const w of old) lines.push(`${s} [notice] 1#1: signal 17 (SIGCHLD) received from ${w.pid}`, `${s} [notice] 1#1: worker process ${w.pid} exited with code 0`);
-      lines.push(`${s} [notice] 1#1: signal 29 (SIGIO) received`);
+      for (const w of old) lines.push(`${s} [notice] ${me}: signal 17 (SIGCHLD) received from ${w.pid}`, `${s} [notice] ${me}: worker process ${w.pid} exited with code 0`);
+      lines.push(`${s} [notice] ${me}: signal 29 (SIGIO) received`);
       return lines.map((l) => l + '\n').join('');
     };
     // Its workers run as the image's nginx user (101).

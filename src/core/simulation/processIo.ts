@@ -33,6 +33,8 @@ export interface ProcessHost {
   emitAt?(stream: 1 | 2, text: string, at: number): void;
   /** $RANDOM's next value (0-32767). */
   random(): number;
+  /** Its pid in its PID namespace (1: the container's own process, unless the namespace is shared). */
+  readonly pid?: number;
   nextPid(): number;
   /** Its stdin is a terminal (an interpreter then runs its REPL). */
   tty?: boolean;

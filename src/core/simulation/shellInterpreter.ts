@@ -68,7 +68,7 @@ export function* runProgram(host: ProcessHost, found: { path: string; program: P
     const podIP = hosts.split('\n').map((l) => l.split('\t')).find((f) => f.length > 1 && f.slice(1).includes(host.view.hostname))?.[0];
     const files = host.files;
     const limit = host.view.memoryLimitBytes;
-    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at), ...(limit !== undefined ? { memoryLimitBytes: limit } : {}) });
+    const run = host.view.image.programs.get(program.path)!.run(args, env, { now: host.now(), hostname: host.view.hostname, ...(host.pid !== undefined ? { pid: host.pid } : {}), ...(podIP ? { podIP } : {}), files: (at) => filesAt(files, at), ...(limit !== undefined ? { memoryLimitBytes: limit } : {}) });
     for (const o of run.output) write(host, o.stream === 1 ? io.out : io.err, o.text);
     if (run.title) host.cmdline = [run.title];
     if (run.workers) host.children = run.workers;
