@@ -15,8 +15,9 @@ export const clusterDomain = 'cluster.local';
 export const clusterDnsIP = '10.96.0.10';
 
 /**
- * CoreDNS as NetworkPolicy sees the server behind clusterDnsIP: kubeadm's
- * coredns pods in kube-system, labelled k8s-app=kube-dns, with their named
+ * kubesim's own DNS server as NetworkPolicy sees it where no Service holds
+ * clusterDnsIP (a cluster without kubeadm's CoreDNS add-on): a coredns pod
+ * of kube-system as kubeadm labels them, k8s-app=kube-dns, with their named
  * ports (an egress rule allowing DNS names these, or port 53).
  */
 export const clusterDnsPod: KubeObject = {
@@ -63,6 +64,9 @@ export interface DnsExchange {
   /** dig's EDNS0 (an OPT record with a cookie, a 1232-byte buffer); a libc or busybox resolver sends none. */
   edns: boolean;
 }
+
+/** A stable number for a question at its time (kube-proxy's pick of a server, the client's port and query id): the same question then gets the same. */
+export const exchangeHash = (e: Pick<DnsExchange, 'from' | 'qtype' | 'qname'>, at: number): number => [...`${e.from} ${e.qtype} ${e.qname}`].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
 
 /** The size of an answer's records on the wire: A 4 bytes of data, a name-valued record its target's. */
 export function answerBytes(qname: string, qtype: DnsQuestionType, answer: DnsAnswer): number {

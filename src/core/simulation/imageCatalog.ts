@@ -15,7 +15,7 @@ import { resolveLinks } from './containerFiles';
 import { sha512 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { encodeText } from './byteText';
-import { wireLength, type DnsExchange } from './clusterDns';
+import { exchangeHash, wireLength, type DnsExchange } from './clusterDns';
 import { stress, vishStress } from './stressPrograms';
 import { alpineOs, debianOs, ubuntuOs } from './packageTools';
 import { nodeKernelRelease } from './nodes';
@@ -616,7 +616,7 @@ function corednsLogLine(request: string, at: number): string | undefined {
   } catch {
     return undefined;
   }
-  const h = [...`${e.from} ${e.qtype} ${e.qname}`].reduce((n, c) => (Math.imul(n, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
+  const h = exchangeHash(e, at);
   const opt = e.edns ? 23 : 0;
   const size = 12 + wireLength(e.qname) + 4 + opt;
   // No answer: the zone's SOA in the authority section.

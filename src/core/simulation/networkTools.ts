@@ -7,7 +7,7 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { answerBytes, wireLength, asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer, type DnsExchange, type DnsQuestionType } from './clusterDns';
+import { answerBytes, exchangeHash, wireLength, asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer, type DnsExchange, type DnsQuestionType } from './clusterDns';
 import type { KubeObject } from '../api/types';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
@@ -52,13 +52,10 @@ export function reportDnsQuery(ctx: ToolContext, qname: string, qtype: DnsQuesti
   if (!servers.length) return;
   const at = ctx.now();
   const from = policySource(net).ip;
-  const pick = [...`${from} ${qtype} ${qname}`].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
-  const server = servers[pick % servers.length]!;
-  const listener = net.cluster.listenerAt(server.pod.metadata.uid ?? '', 53, at);
-  if (!listener) return;
   const bytes = options.answerBytes ?? ('addresses' in answer ? answerBytes(qname, qtype, answer) : 0);
   const exchange: DnsExchange = { from, qtype, qname: qname.replace(/\.$/, ''), rcode: answer.rcode, answerBytes: bytes, edns: options.edns ?? false };
-  listener.respond(JSON.stringify(exchange), at, from);
+  const server = servers[exchangeHash(exchange, at) % servers.length]!;
+  net.cluster.listenerAt(server.pod.metadata.uid ?? '', 53, at)?.respond(JSON.stringify(exchange), at, from);
 }
 
 /** getaddrinfo from the process's pod: a lookup whose queries are dropped waits out the resolver's timeout, then fails. */
