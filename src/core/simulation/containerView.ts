@@ -437,25 +437,42 @@ function hostsFile(pod: KubeObject, hostname: string): string {
   return lines.join('\n') + '\n';
 }
 
-/** resolv.conf for the pod's dnsPolicy (ClusterFirst by default). */
+/**
+ * resolv.conf for the pod's dnsPolicy (ClusterFirst by default) with its
+ * dnsConfig appended as the kubelet does (appendDNSConfig: nameservers and
+ * searches added without duplicates, options merged by name, the pod's
+ * winning), written as containerd writes it: search, nameserver, options.
+ */
 function resolvConf(pod: KubeObject): string {
   const policy = str(field(pod, 'spec', 'dnsPolicy')) || 'ClusterFirst';
   const ns = pod.metadata.namespace ?? '';
+  const cfg = field(pod, 'spec', 'dnsConfig');
+  const list = (k: string) => (Array.isArray(field(cfg, k)) ? (field(cfg, k) as unknown[]).map(String) : []);
+  let servers: string[];
+  let searches: string[] = [];
+  let options: [string, string | undefined][] = [];
   if (policy === 'ClusterFirst' || (policy === 'ClusterFirstWithHostNet' && field(pod, 'spec', 'hostNetwork') === true)) {
-    return `search ${ns}.svc.${clusterDomain} svc.${clusterDomain} ${clusterDomain}\nnameserver ${clusterDnsIP}\noptions ndots:5\n`;
+    servers = [clusterDnsIP];
+    searches = [`${ns}.svc.${clusterDomain}`, `svc.${clusterDomain}`, clusterDomain];
+    options = [['ndots', '5']];
+  } else if (policy === 'None') servers = [];
+  // Default (and ClusterFirst on the host network): the node's resolv.conf.
+  else servers = ['172.18.0.1'];
+  // The kubelet keeps three nameservers (MaxDNSNameservers), as the resolver reads no more.
+  servers = [...new Set([...servers, ...list('nameservers')])].slice(0, 3);
+  searches = [...new Set([...searches, ...list('searches')])];
+  for (const o of objectsOf(field(cfg, 'options'))) {
+    const name = str(o['name']);
+    const value = o['value'] === undefined ? undefined : str(o['value']);
+    const at = options.findIndex(([n]) => n === name);
+    if (at >= 0) options[at] = [name, value];
+    else options.push([name, value]);
   }
-  if (policy === 'None') {
-    const cfg = field(pod, 'spec', 'dnsConfig');
-    const list = (k: string) => (Array.isArray(field(cfg, k)) ? (field(cfg, k) as unknown[]).map(String) : []);
-    const lines = [];
-    if (list('searches').length) lines.push(`search ${list('searches').join(' ')}`);
-    for (const n of list('nameservers')) lines.push(`nameserver ${n}`);
-    const opts = objectsOf(field(cfg, 'options')).map((o) => (o['value'] !== undefined ? `${str(o['name'])}:${str(o['value'])}` : str(o['name'])));
-    if (opts.length) lines.push(`options ${opts.join(' ')}`);
-    return lines.join('\n') + (lines.length ? '\n' : '');
-  }
-  // Default: the node's resolv.conf.
-  return `nameserver 172.18.0.1\n`;
+  const lines = [];
+  if (searches.length) lines.push(`search ${searches.join(' ')}`);
+  for (const n of servers) lines.push(`nameserver ${n}`);
+  if (options.length) lines.push(`options ${options.map(([n, v]) => (v === undefined ? n : `${n}:${v}`)).join(' ')}`);
+  return lines.join('\n') + (lines.length ? '\n' : '');
 }
 
 /** Every container's spec, init containers first (podutil.VisitContainers). */

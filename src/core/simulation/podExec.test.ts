@@ -211,6 +211,17 @@ describe('exec into a simulated container', () => {
     expect(followed).toMatch(/^-rw-r--r-- +1 root +root +8 \w{3} +\d+ \d\d:\d\d app\.conf$/);
   });
 
+  it("resolv.conf follows dnsPolicy with the pod's dnsConfig appended as the kubelet does: the docs' dnsPolicy None example, and ClusterFirst with options merged by name", async () => {
+    const s = await cluster();
+    const dnsConfig = { nameservers: ['192.0.2.1'], searches: ['ns1.svc.cluster-domain.example', 'my.dns.search.suffix'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] };
+    const pod = (name: string, spec: Record<string, unknown>) => runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sleep', '3600'] }], ...spec } });
+    await pod('dns-example', { dnsPolicy: 'None', dnsConfig });
+    expect((await ran(s, 'dns-example', ['cat', '/etc/resolv.conf'])).stdout).toBe('search ns1.svc.cluster-domain.example my.dns.search.suffix\nnameserver 192.0.2.1\noptions ndots:2 edns0\n');
+    await pod('cluster-first', { dnsConfig: { ...dnsConfig, nameservers: ['192.0.2.1', '192.0.2.2', '192.0.2.3'] } });
+    // Three nameservers at most: the cluster's first.
+    expect((await ran(s, 'cluster-first', ['cat', '/etc/resolv.conf'])).stdout).toBe('search default.svc.cluster.local svc.cluster.local cluster.local ns1.svc.cluster-domain.example my.dns.search.suffix\nnameserver 10.96.0.10\nnameserver 192.0.2.1\nnameserver 192.0.2.2\noptions ndots:2 edns0\n');
+  });
+
   it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {
     const s = await cluster();
     await runningPod(s, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'prog' }, spec: { securityContext: { runAsUser: 1000, runAsGroup: 3000, fsGroup: 2000 }, containers: [{ name: 'app', image: 'busybox', command: ['sleep', '3600'] }] } });
