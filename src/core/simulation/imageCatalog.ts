@@ -578,7 +578,12 @@ const coredns: Repository = {
       const blocks = [...text.matchAll(/^([^\s{#][^{]*?)\s*\{/gm)].map((m) => m[1]!.trim());
       // The reload plugin's check: the Corefile as it was at its last look, every 30 s from the start.
       const reloadMs = 30_000;
-      const inEffect = (when: number) => corefileAt(ctx.now + Math.floor((when - ctx.now) / reloadMs) * reloadMs) ?? text;
+      let looked: { at: number; text: string } | undefined;
+      const inEffect = (when: number) => {
+        const at = ctx.now + Math.floor((when - ctx.now) / reloadMs) * reloadMs;
+        if (looked?.at !== at) looked = { at, text: corefileAt(at) ?? text };
+        return looked.text;
+      };
       const routes: Record<string, string> = { '/health': 'OK', '/ready': 'OK', '/metrics': `# HELP coredns_build_info A metric with a constant '1' value labeled by version, revision, and goversion from which CoreDNS was built.\n# TYPE coredns_build_info gauge\ncoredns_build_info{goversion="go1.24.1",revision="707c7c1",version="${version}"} 1\n` };
       const respond = (port: number) => (request: string, now: number) => {
         const p = requestPath(request);
