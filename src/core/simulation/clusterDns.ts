@@ -30,12 +30,12 @@ export const clusterDnsPod: KubeObject = {
 /**
  * The DNS servers a query to clusterDnsIP reaches through kube-proxy: the ready endpoints of the Service
  * holding that address (kubeadm's kube-dns, its coredns pods), none while it has none (CoreDNS scaled to
- * zero, or not ready yet); with no Service there (a cluster without the CoreDNS add-on), kubesim's own
- * server, seen as clusterDnsPod.
+ * zero, or not ready yet); with no Service there, none while coredns pods run (kube-dns deleted: nothing
+ * routes the address), else kubesim's own server (a cluster without the add-on), seen as clusterDnsPod.
  */
 export function clusterDnsServers(net: ClusterNetwork): { ip: string; pod: KubeObject }[] {
   const svc = net.serviceByClusterIP(clusterDnsIP);
-  if (!svc) return [{ ip: clusterDnsIP, pod: clusterDnsPod }];
+  if (!svc) return net.podsIn('kube-system').some((p) => p.metadata.labels?.['k8s-app'] === 'kube-dns') ? [] : [{ ip: clusterDnsIP, pod: clusterDnsPod }];
   return readyEndpoints(net, svc).flatMap(({ ip }) => {
     const pod = net.podByIP(ip);
     return pod ? [{ ip, pod }] : [];

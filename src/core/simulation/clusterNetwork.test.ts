@@ -225,13 +225,17 @@ describe('network tools', () => {
   });
 
   it("the cluster DNS is kube-dns's ready endpoints when a Service holds its address: none ready, and a lookup times out", () => {
-    net.apply('pods', pod('coredns-a', '10.244.1.3', { ns: 'kube-system' }));
+    const coredns = pod('coredns-a', '10.244.1.3', { ns: 'kube-system' });
+    net.apply('pods', { ...coredns, metadata: { ...coredns.metadata, labels: { 'k8s-app': 'kube-dns' } } });
     net.apply('services', service('kube-dns', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'], selector: { 'k8s-app': 'kube-dns' }, ports: [{ name: 'dns', port: 53, protocol: 'UDP' }] }, 'kube-system'));
     net.apply('endpointslices', slice('kube-dns', [{ name: 'dns', port: 53 }], [{ ip: '10.244.1.3', ready: false }], 'kube-system'));
     expect(runIn('client', 'nslookup kubernetes.default.svc.cluster.local')).toEqual({ stdout: ';; connection timed out; no servers could be reached\n\n', stderr: '', code: 1, exitAt: 5000 });
     expect(runIn('client', 'wget -qO- -T 1 web')).toMatchObject({ stderr: "wget: bad address 'web'\n", code: 1, exitAt: 10_000 });
     net.apply('endpointslices', slice('kube-dns', [{ name: 'dns', port: 53 }], [{ ip: '10.244.1.3', ready: true }], 'kube-system'));
     expect(runIn('client', 'nslookup kubernetes.default.svc.cluster.local')).toMatchObject({ stdout: expect.stringContaining('Name:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n'), code: 0 });
+    // kube-dns deleted while CoreDNS runs: nothing routes the address any more.
+    net.apply('services', service('kube-dns', { clusterIP: '10.96.0.10', clusterIPs: ['10.96.0.10'] }, 'kube-system'), true);
+    expect(runIn('client', 'nslookup kubernetes.default.svc.cluster.local')).toMatchObject({ stdout: ';; connection timed out; no servers could be reached\n\n', code: 1 });
   });
 
   it('dig: the full answer as BIND prints it, +short, +search, -x, an NXDOMAIN with the SOA, a headless Service and an ExternalName, a server that does not answer', () => {
