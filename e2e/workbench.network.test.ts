@@ -215,6 +215,16 @@ describe('Network panel on a simulated node', () => {
     expect(await pageRequest(p, 'DELETE', `${path}/dns-only`)).toBe(200);
     expect(await pageRequest(p, 'POST', path, egress({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }))).toBe(201);
     await expect.poll(() => dnsCell().getAttribute('data-allowed'), { timeout: 30_000 }).toBe('true');
+    // Who answers: kube-dns's two ready CoreDNS pods; scaled to zero, none, whatever the cell says.
+    const servers = p.getByTestId('network-dns-servers');
+    await expect.poll(() => servers.getAttribute('data-ready'), { timeout: 30_000 }).toBe('2');
+    expect(await servers.textContent()).toMatch(/^Cluster DNS: kube-system\/kube-dns \(10\.96\.0\.10\) sends queries to 2 ready pods: coredns-\w+-\w{5}, coredns-\w+-\w{5}\.$/);
+    const scale = (replicas: number) => pageRequest(p, 'PATCH', '/apis/apps/v1/namespaces/kube-system/deployments/coredns', { spec: { replicas } }, 'application/merge-patch+json');
+    expect(await scale(0)).toBe(200);
+    await expect.poll(() => servers.getAttribute('data-ready'), { timeout: 30_000 }).toBe('0');
+    expect(await servers.textContent()).toBe('Cluster DNS: kube-system/kube-dns (10.96.0.10) has no ready pod behind it (0 selected, none ready): every lookup times out, whatever the policies allow.');
+    expect(await scale(2)).toBe(200);
+    await expect.poll(() => servers.getAttribute('data-ready'), { timeout: 30_000 }).toBe('2');
     expect(sim.errors, sim.errors.join('\n')).toEqual([]);
   });
 });

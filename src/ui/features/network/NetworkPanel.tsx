@@ -7,12 +7,14 @@
 import { useMemo, useState } from 'react';
 import { resourceKey, useWatchedList, type KubeObject, type ResourceKind } from '../../api';
 import { StatusError } from '../../common';
+import { clusterDnsIP } from '../../../core/simulation/clusterDns';
 import { useWorkbench } from '../../store';
-import { PROTOCOLS, clusterDns, clusterDnsEndpoint, declaredPortText, defaultPort, explain, judge, podEndpoints, policySummary, policyWorld, portText, protocolOf, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
+import { PROTOCOLS, clusterDns, clusterDnsEndpoint, clusterDnsStatus, type ClusterDnsStatus, declaredPortText, defaultPort, explain, judge, podEndpoints, policySummary, policyWorld, portText, protocolOf, reachabilityMatrix, type Column, type ConnectionVerdict, type Endpoint, type EndExplanation, type PolicyWorld, type PortChoice } from './reachability';
 
 const WATCHED = ['get', 'list', 'watch'];
 const FALLBACK_PODS: ResourceKind = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, verbs: WATCHED };
 const FALLBACK_NAMESPACES: ResourceKind = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, verbs: WATCHED };
+const FALLBACK_SERVICES: ResourceKind = { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, verbs: WATCHED };
 const FALLBACK_POLICIES: ResourceKind = { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, verbs: WATCHED };
 
 const kindOf = (kinds: readonly ResourceKind[], fallback: ResourceKind): ResourceKind =>
@@ -31,6 +33,8 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
   const pods = useWatchedList(kindOf(kinds, FALLBACK_PODS), undefined);
   const namespaces = useWatchedList(kindOf(kinds, FALLBACK_NAMESPACES), undefined);
   const policies = useWatchedList(policiesKind, undefined);
+  const services = useWatchedList(kindOf(kinds, FALLBACK_SERVICES), undefined);
+  const dnsStatus = useMemo(() => clusterDnsStatus(services.data?.items ?? [], pods.data?.items ?? []), [services.data, pods.data]);
   const [ports, setPorts] = useState<Record<string, PortChoice>>({});
   const [cell, setCell] = useState<Cell | null>(null);
   const failed = pods.error ?? namespaces.error ?? policies.error;
@@ -63,6 +67,7 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
           <CellExplanation world={world} cell={cell} sources={endpoints} columns={columns} policies={policies.data?.items ?? []} policiesKind={policiesKind} />
         </div>
       )}
+      {matrix && dnsStatus && <DnsServers status={dnsStatus} />}
       {matrix && !cell && (
         <div className="network-policies" data-testid="network-policies">
           <h3>NetworkPolicies in {scope}</h3>
@@ -73,6 +78,18 @@ export function NetworkPanel({ kinds }: { kinds: readonly ResourceKind[] }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** Who answers the DNS column's queries: with no ready pod behind kube-dns every lookup times out, whatever the cells say. */
+function DnsServers({ status }: { status: ClusterDnsStatus }) {
+  const n = status.ready.length;
+  return (
+    <p className={n ? 'muted' : 'network-dns-down'} data-testid="network-dns-servers" data-ready={n}>
+      {n
+        ? `Cluster DNS: ${status.service} (${clusterDnsIP}) sends queries to ${n} ready pod${n === 1 ? '' : 's'}: ${status.ready.join(', ')}.`
+        : `Cluster DNS: ${status.service} (${clusterDnsIP}) has no ready pod behind it (${status.pods} selected, none ready): every lookup times out, whatever the policies allow.`}
+    </p>
   );
 }
 

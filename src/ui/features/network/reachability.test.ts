@@ -3,7 +3,7 @@ import type { KubeObject as CoreObject } from '../../../core/api/types';
 import { ClusterNetwork } from '../../../core/simulation/clusterNetwork';
 import { policyAllows } from '../../../core/simulation/networkPolicy';
 import type { KubeObject } from '../../api';
-import { clusterDns, clusterDnsEndpoint, defaultPort, describePeer, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
+import { clusterDns, clusterDnsEndpoint, clusterDnsStatus, defaultPort, describePeer, explain, isFinished, judge, podEndpoint, podEndpoints, policySummary, policyWorld, reachabilityMatrix, type Column, type Endpoint } from './reachability';
 
 function pod(name: string, opts: { ns?: string; labels?: Record<string, string>; ip?: string; hostIP?: string; hostNetwork?: boolean; ports?: { name?: string; containerPort: number; protocol?: string }[] } = {}): KubeObject {
   return {
@@ -125,6 +125,14 @@ describe('the matrix', () => {
     const toServiceIP = policy('dns-by-address', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [{ to: [{ ipBlock: { cidr: '10.96.0.10/32' } }], ports: [{ port: 53, protocol: 'UDP' }] }] });
     expect(allowed([toServiceIP], [client], [clusterDns, dns])).toEqual([[true, false]]);
     expect(allowed([policy('dns', { podSelector: { matchLabels: { role: 'client' } }, policyTypes: ['Egress'], egress: [dnsRule] })], [client], [dns])).toEqual([[true]]);
+  });
+
+  it("who answers the DNS: the Service at 10.96.0.10 and its selector's pods, the ready ones by name; none where no Service holds the address", () => {
+    const svc = (clusterIP: string): KubeObject => ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'kube-dns', namespace: 'kube-system' }, spec: { clusterIP, selector: { 'k8s-app': 'kube-dns' } } });
+    const dnsPod = (name: string, ready: boolean, ns = 'kube-system'): KubeObject => ({ ...pod(name, { ns, labels: { 'k8s-app': 'kube-dns' }, ip: '10.244.1.2' }), status: { phase: 'Running', podIP: '10.244.1.2', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
+    expect(clusterDnsStatus([svc('10.96.0.99')], [dnsPod('coredns-a', true)])).toBeUndefined();
+    expect(clusterDnsStatus([svc('10.96.0.10')], [dnsPod('coredns-b', true), dnsPod('coredns-a', true), dnsPod('coredns-c', false), dnsPod('elsewhere', true, 'default')])).toEqual({ service: 'kube-system/kube-dns', pods: 3, ready: ['coredns-a', 'coredns-b'] });
+    expect(clusterDnsStatus([svc('10.96.0.10')], [])).toEqual({ service: 'kube-system/kube-dns', pods: 0, ready: [] });
   });
 
   it('answers as the network does: the same objects in the cluster network\'s caches give the same verdicts, node addresses and ipBlocks included', () => {

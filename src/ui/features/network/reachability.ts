@@ -112,6 +112,31 @@ export const clusterDns: Endpoint = {
 };
 export const dnsPort: PortChoice = { port: 53, protocol: 'UDP' };
 
+/** Who answers the cluster DNS: the Service holding its address and its pods, those ready by name. */
+export interface ClusterDnsStatus {
+  service: string;
+  /** The Service's selector's pods that have not finished. */
+  pods: number;
+  ready: string[];
+}
+
+/**
+ * The Service holding the cluster DNS address (kubeadm's kube-dns) and the
+ * pods its selector picks, ready ones by name: with none ready a lookup
+ * times out, whatever the policies allow. Undefined where no Service holds
+ * the address (kubesim's own server answers there).
+ */
+export function clusterDnsStatus(services: readonly KubeObject[], pods: readonly KubeObject[]): ClusterDnsStatus | undefined {
+  const svc = services.find((s) => str(obj(s['spec'])['clusterIP']) === clusterDnsIP);
+  if (!svc) return undefined;
+  const selector = obj(obj(svc['spec'])['selector']);
+  const picked = Object.keys(selector).length
+    ? pods.filter((p) => p.metadata?.namespace === svc.metadata?.namespace && !isFinished(p) && Object.entries(selector).every(([k, v]) => p.metadata?.labels?.[k] === v))
+    : [];
+  const ready = picked.filter((p) => objs(obj(p['status'])['conditions']).some((c) => c['type'] === 'Ready' && c['status'] === 'True'));
+  return { service: `${svc.metadata?.namespace}/${svc.metadata?.name}`, pods: picked.length, ready: ready.map((p) => p.metadata?.name ?? '').sort() };
+}
+
 /**
  * The cluster DNS as a pod's queries meet it: behind kube-dns (kube-proxy
  * rewrites the address before policies look), one of the ready coredns pods
