@@ -44,7 +44,7 @@ describe("kubeadm's add-ons on simulated nodes", () => {
     expect(exec.stderr).toContain('exec: "sh": executable file not found in $PATH');
   });
 
-  it('kube-proxy runs on every node on the host network; drain refuses its DaemonSet pods unless told to ignore them', async () => {
+  it('kube-proxy runs on every node on the host network, its iptables rules readable in its pod; drain refuses its DaemonSet pods unless told to ignore them', async () => {
     const ds = await eventually(() => t.kubectlOk(['get', 'ds', '-n', 'kube-system', 'kube-proxy', '--no-headers']), (o) => /^kube-proxy\s+2\s+2\s+2\s+2\s+2\s+kubernetes\.io\/os=linux\s/.test(o), 'kube-proxy 2/2');
     expect(ds).toBeTruthy();
     const wide = lines(await t.kubectlOk(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-proxy', '-o', 'wide', '--no-headers', '--sort-by=.spec.nodeName']));
@@ -53,6 +53,14 @@ describe("kubeadm's add-ons on simulated nodes", () => {
     expect(logs).toMatch(/^I\d{4} \d\d:\d\d:\d\d\.\d{6}\s+1 server_linux\.go:66\] "Using iptables proxy"$/m);
     expect(logs).toContain('"Successfully retrieved node IP(s)" IPs=["172.18.0.');
     expect(logs).toMatch(/"Version info" version="v1\.\d+\.\d+"/);
+
+    // Its rules, by the chain names every cluster has: the kubernetes Service's and kube-dns's.
+    const proxy = lines(await t.kubectlOk(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-proxy', '-o', 'name']))[0]!;
+    const nat = await t.kubectlOk(['exec', '-n', 'kube-system', proxy, '--', 'iptables-save', '-t', 'nat']);
+    expect(nat).toContain('-A KUBE-SERVICES -d 10.96.0.1/32 -p tcp -m comment --comment "default/kubernetes:https cluster IP" -m tcp --dport 443 -j KUBE-SVC-NPX46M4PTMTKRN6Y\n');
+    expect(nat).toContain('-A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment "kube-system/kube-dns:dns cluster IP" -m udp --dport 53 -j KUBE-SVC-TCOU7JCQXEZGVUNU\n');
+    expect(nat).toMatch(/-A KUBE-SVC-TCOU7JCQXEZGVUNU -m comment --comment "kube-system\/kube-dns:dns -> 10\.244\.\d\.\d+:53" -m statistic --mode random --probability 0\.50000000000 -j KUBE-SEP-[A-Z2-7]{16}\n/);
+    expect(await t.kubectlOk(['exec', '-n', 'kube-system', proxy, '--', 'iptables', '-t', 'nat', '-S', 'KUBE-MARK-MASQ'])).toBe('-N KUBE-MARK-MASQ\n-A KUBE-MARK-MASQ -j MARK --set-xmark 0x4000/0x4000\n');
 
     const refused = await t.kubectl(['drain', 'node-1']);
     expect(refused.code).toBe(1);

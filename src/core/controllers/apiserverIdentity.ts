@@ -12,6 +12,7 @@ import type { KubeObject } from '../api/types';
 import { isNotFound, StatusError } from '../errors';
 import type { Clock } from '../util/clock';
 import type { NamespaceControllerDeps } from './namespace';
+import { base32 } from '../util/base32';
 
 export const identityLabel = 'apiserver.kubernetes.io/identity';
 const identityLeaseDurationSeconds = 3600;
@@ -33,24 +34,6 @@ export async function apiServerId(hostname: string): Promise<string> {
 function lengthPrefixed(text: string): number[] {
   const bytes = new TextEncoder().encode(text);
   return [bytes.length >> 8, bytes.length & 0xff, ...bytes];
-}
-
-/** RFC 4648 base32 without padding. */
-function base32(bytes: Uint8Array): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  let out = '';
-  let bits = 0;
-  let value = 0;
-  for (const b of bytes) {
-    value = (value << 8) | b;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
 }
 
 /** metav1.MicroTime, as a Lease's renewTime is written. */

@@ -94,6 +94,11 @@ export class ClusterNetwork {
     if (resource === 'pods' && deleted) for (const l of this.listeners) if (l.podUID === obj.metadata.uid) this.listeners.delete(l);
   }
 
+  /** Every Service, as kube-proxy's informer holds them. */
+  allServices(): KubeObject[] {
+    return [...this.services.values()];
+  }
+
   service(namespace: string, name: string): KubeObject | undefined {
     return this.services.get(`${namespace}/${name}`);
   }

@@ -19,6 +19,7 @@ import { lookUp } from './programLookup';
 import { freeOutput, nodeCpus } from './cgroupFiles';
 import { nodeKernelRelease, nodeKernelVersion } from './nodes';
 import { dig } from './digTool';
+import { iptables, iptablesSave } from './iptablesTools';
 import { chmod, cp, find, mv, readlink } from './fileTools';
 import { ping } from './pingTool';
 import { hostname, ifconfig, ip, netstat } from './netInfoTools';
@@ -1447,6 +1448,8 @@ export const tools: ReadonlyMap<string, Tool> = new Map<string, Tool>([
   ['which', which],
   ['free', free],
   ['dig', dig],
+  ['iptables', iptables],
+  ['iptables-save', iptablesSave],
   ['nproc', nproc],
   ['whoami', whoami],
   ['yes', yes],

@@ -633,7 +633,8 @@ function corednsLogLine(request: string, at: number): string | undefined {
 /**
  * kube-proxy as kubeadm's DaemonSet runs it on every node, on the host network:
  * it logs its start in iptables mode (klog) and serves /healthz on 10256 and
- * /metrics on 127.0.0.1:10249. The routing itself is kubeProxy.ts's.
+ * /metrics on 127.0.0.1:10249; its iptables rules print with iptables-save
+ * and iptables -S (iptablesTools.ts). The routing itself is kubeProxy.ts's.
  */
 const kubeProxy: Repository = {
   names: ['registry.k8s.io/kube-proxy', 'k8s.gcr.io/kube-proxy'],
@@ -669,7 +670,8 @@ const kubeProxy: Repository = {
         log('shared_informer.go:320', 'Caches are synced for endpoint slice config'),
       ]);
     });
-    return image({ entrypoint: [], cmd: ['/usr/local/bin/kube-proxy'], env: [['PATH', dockerPath]], tools: [], programs: programs([['/usr/local/bin/kube-proxy', proxy]]) });
+    // distroless-iptables: iptables and iptables-save, no shell.
+    return image({ entrypoint: [], cmd: ['/usr/local/bin/kube-proxy'], env: [['PATH', dockerPath]], tools: ['iptables', 'iptables-save'], programs: programs([['/usr/local/bin/kube-proxy', proxy]]) });
   },
 };
 
