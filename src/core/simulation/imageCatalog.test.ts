@@ -38,6 +38,9 @@ describe('the image catalog', () => {
     expect(imageFor('python:3.12-slim')).toMatchObject({ entrypoint: [], cmd: ['python3'] });
     expect(imageFor('node:22')).toMatchObject({ entrypoint: ['docker-entrypoint.sh'], cmd: ['node'] });
     expect(imageFor('registry.k8s.io/pause:3.10')).toMatchObject({ entrypoint: ['/pause'], cmd: [], tools: [], user: 65535 });
+    // Before 3.5 pause runs as root.
+    expect(imageFor('registry.k8s.io/pause:3.1').user).toBeUndefined();
+    expect(imageFor('registry.k8s.io/pause:3.5').user).toBe(65535);
     expect(imageFor('curlimages/curl:8.11.1')).toMatchObject({ entrypoint: ['/entrypoint.sh'], cmd: ['curl'], user: 100 });
     expect(isUnknownImage(imageFor(`nginx@sha256:${'0'.repeat(64)}`))).toBe(false);
   });

@@ -454,7 +454,12 @@ const node: Repository = {
 const pause: Repository = {
   names: ['registry.k8s.io/pause', 'k8s.gcr.io/pause'],
   publishes: (tag) => /^(3\.([0-9]|10)|2\.0|1\.0|0\.8\.0)$/.test(tag) || tag === 'latest',
-  image: () => image({ entrypoint: ['/pause'], cmd: [], env: [['PATH', dockerPath]], tools: [], user: 65535, programs: programs([['/pause', program(() => serving([]))]]) }),
+  // Built to run as 65535:65535 from 3.5 on; earlier releases (the docs' pause:3.1) run as root.
+  image: (tag) => {
+    const [major, minor] = (tag ?? 'latest').split('.').map(Number) as [number, number | undefined];
+    const nonRoot = tag === undefined || tag === 'latest' || major > 3 || (major === 3 && (minor ?? 0) >= 5);
+    return image({ entrypoint: ['/pause'], cmd: [], env: [['PATH', dockerPath]], tools: [], ...(nonRoot ? { user: 65535 } : {}), programs: programs([['/pause', program(() => serving([]))]]) });
+  },
 };
 
 const curl: Repository = {
