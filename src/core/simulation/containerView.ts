@@ -437,29 +437,37 @@ function hostsFile(pod: KubeObject, hostname: string): string {
   return lines.join('\n') + '\n';
 }
 
+/** What the kubelet forms for a pod's resolv.conf (GetPodDNS), and whether nameservers past three were left out. */
+export interface PodDnsConfig {
+  servers: string[];
+  searches: string[];
+  options: [name: string, value: string | undefined][];
+  trimmed: boolean;
+}
+
 /**
- * resolv.conf for the pod's dnsPolicy (ClusterFirst by default) with its
- * dnsConfig appended as the kubelet does (appendDNSConfig: nameservers and
- * searches added without duplicates, options merged by name, the pod's
- * winning), written as containerd writes it: search, nameserver, options.
+ * The pod's DNS configuration: its dnsPolicy's (ClusterFirst by default)
+ * with its dnsConfig appended as the kubelet does (appendDNSConfig:
+ * nameservers and searches added without duplicates, options merged by
+ * name, the pod's winning), three nameservers at most (MaxDNSNameservers,
+ * as the resolver reads no more).
  */
-function resolvConf(pod: KubeObject): string {
+export function podDnsConfig(pod: KubeObject): PodDnsConfig {
   const policy = str(field(pod, 'spec', 'dnsPolicy')) || 'ClusterFirst';
   const ns = pod.metadata.namespace ?? '';
   const cfg = field(pod, 'spec', 'dnsConfig');
   const list = (k: string) => (Array.isArray(field(cfg, k)) ? (field(cfg, k) as unknown[]).map(String) : []);
   let servers: string[];
   let searches: string[] = [];
-  let options: [string, string | undefined][] = [];
+  const options: [string, string | undefined][] = [];
   if (policy === 'ClusterFirst' || (policy === 'ClusterFirstWithHostNet' && field(pod, 'spec', 'hostNetwork') === true)) {
     servers = [clusterDnsIP];
     searches = [`${ns}.svc.${clusterDomain}`, `svc.${clusterDomain}`, clusterDomain];
-    options = [['ndots', '5']];
+    options.push(['ndots', '5']);
   } else if (policy === 'None') servers = [];
   // Default (and ClusterFirst on the host network): the node's resolv.conf.
   else servers = ['172.18.0.1'];
-  // The kubelet keeps three nameservers (MaxDNSNameservers), as the resolver reads no more.
-  servers = [...new Set([...servers, ...list('nameservers')])].slice(0, 3);
+  servers = [...new Set([...servers, ...list('nameservers')])];
   searches = [...new Set([...searches, ...list('searches')])];
   for (const o of objectsOf(field(cfg, 'options'))) {
     const name = str(o['name']);
@@ -468,6 +476,12 @@ function resolvConf(pod: KubeObject): string {
     if (at >= 0) options[at] = [name, value];
     else options.push([name, value]);
   }
+  return { servers: servers.slice(0, 3), searches, options, trimmed: servers.length > 3 };
+}
+
+/** resolv.conf as containerd writes the pod's DNS configuration: search, nameserver, options. */
+function resolvConf(pod: KubeObject): string {
+  const { servers, searches, options } = podDnsConfig(pod);
   const lines = [];
   if (searches.length) lines.push(`search ${searches.join(' ')}`);
   for (const n of servers) lines.push(`nameserver ${n}`);

@@ -57,6 +57,7 @@ import { followedVolumes, podResyncMs, refreshVolumes } from './volumeRefresh';
 import { ContainerBackOff } from './containerBackOff';
 import { runLifecycleHandler } from './lifecycleHandler';
 import { ProberResults } from './proberResults';
+import { podDnsConfig } from './containerView';
 
 type Obj = Record<string, unknown>;
 
@@ -424,6 +425,11 @@ export function startKubelets(deps: NamespaceControllerDeps, nodes: readonly Sim
     const sandbox = { ...pod, status: { ...status, hostIP: node.internalIP, hostIPs, podIP, podIPs: [{ ip: podIP }] } } as KubeObject;
     /** Events as [fieldPath, type, reason, message], recorded once the status is written. */
     const events: [string, string, string, string][] = [];
+    // The sandbox is made now: the kubelet forms its DNS configuration, and says what it left out.
+    if (status['podIP'] === undefined) {
+      const dns = podDnsConfig(pod);
+      if (dns.trimmed) events.push(['', 'Warning', 'DNSConfigForming', `Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: ${dns.servers.join(' ')}`]);
+    }
     /** The image manager's look at the container's image: its events, and the waiting state when the container cannot be created. */
     const pull = (c: Obj, field: string): Obj | undefined => {
       const result = puller.ensure(pod.metadata.uid ?? '', c, nowMs);

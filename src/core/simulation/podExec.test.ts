@@ -218,8 +218,13 @@ describe('exec into a simulated container', () => {
     await pod('dns-example', { dnsPolicy: 'None', dnsConfig });
     expect((await ran(s, 'dns-example', ['cat', '/etc/resolv.conf'])).stdout).toBe('search ns1.svc.cluster-domain.example my.dns.search.suffix\nnameserver 192.0.2.1\noptions ndots:2 edns0\n');
     await pod('cluster-first', { dnsConfig: { ...dnsConfig, nameservers: ['192.0.2.1', '192.0.2.2', '192.0.2.3'] } });
-    // Three nameservers at most: the cluster's first.
+    // Three nameservers at most: the cluster's first; the kubelet says what it left out.
     expect((await ran(s, 'cluster-first', ['cat', '/etc/resolv.conf'])).stdout).toBe('search default.svc.cluster.local svc.cluster.local cluster.local ns1.svc.cluster-domain.example my.dns.search.suffix\nnameserver 10.96.0.10\nnameserver 192.0.2.1\nnameserver 192.0.2.2\noptions ndots:2 edns0\n');
+    const events = (await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Dcluster-first`)).body.items as any[];
+    expect(events.filter((e) => e.reason === 'DNSConfigForming').map((e) => [e.type, e.message, e.source.component, e.involvedObject.fieldPath])).toEqual([
+      ['Warning', 'Nameserver limits were exceeded, some nameservers have been omitted, the applied nameserver line is: 10.96.0.10 192.0.2.1 192.0.2.2', 'kubelet', undefined],
+    ]);
+    expect((await s.json('GET', `${ns}/events?fieldSelector=involvedObject.name%3Ddns-example`)).body.items.some((e: any) => e.reason === 'DNSConfigForming')).toBe(false);
   });
 
   it('programs: id from the security context, true/false, sh -c over them, and what the image does not have', async () => {
