@@ -7,9 +7,9 @@
  * authoritative, so no `Non-authoritative answer:` line.
  */
 import { apkInstalled } from './packageTools';
-import { clusterDnsIP, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, searchNames, type DnsAnswer } from './clusterDns';
+import { clusterDnsIP, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, reverseName, searchNames, type DnsAnswer } from './clusterDns';
 import type { Run, ToolContext } from './containerTools';
-import { dnsReachable, networkOf, reportDnsQuery, srvAnswerBytes } from './networkTools';
+import { dnsReachable, networkOf, nslookupQueryType, reportDnsQuery, srvAnswerBytes } from './networkTools';
 
 /** Whether the container's nslookup is BIND's rather than busybox's applet (which Alpine's bind-tools replaces). */
 export function isBindNslookup(ctx: ToolContext): boolean {
@@ -26,7 +26,7 @@ const timeoutMs = 15_000;
 export function* bindNslookup(args: string[], ctx: ToolContext): Run<number> {
   const operands = args.filter((a) => !a.startsWith('-'));
   const name = operands[0];
-  const type = /^-(?:type|q|query)=(\w+)$/i.exec(args.find((a) => /^-(?:type|q|query)=/i.test(a)) ?? '')?.[1]?.toUpperCase() ?? 'A';
+  const type = nslookupQueryType(args) ?? 'A';
   if (!name) {
     // Without a name nslookup is interactive; with no terminal it reads nothing and ends.
     return 0;
@@ -49,7 +49,7 @@ export function* bindNslookup(args: string[], ctx: ToolContext): Run<number> {
     return 1;
   };
   if (isIPv4(name) || type === 'PTR') {
-    const q = isIPv4(name) ? `${name.split('.').reverse().join('.')}.in-addr.arpa` : name;
+    const q = isIPv4(name) ? reverseName(name) : name;
     const answer = isIPv4(name) ? dnsReverse(cluster, name) : { rcode: 'NXDOMAIN' as const };
     reportDnsQuery(ctx, q, 'PTR', answer);
     if (answer.rcode === 'NXDOMAIN' || !answer.ptr) return notFound(q);

@@ -38,6 +38,24 @@ const configMap = (namespace: string, name: string, data: Record<string, string>
 
 const serviceAccount = (name: string): KubeObject => ({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: 'kube-system' } });
 
+const rbac = 'rbac.authorization.k8s.io';
+/** A ClusterRole, or a Role of kube-system. */
+const role = (kind: 'ClusterRole' | 'Role', name: string, rules: Record<string, unknown>[]): KubeObject => ({
+  apiVersion: `${rbac}/v1`,
+  kind,
+  metadata: { name, ...(kind === 'Role' ? { namespace: 'kube-system' } : {}) },
+  rules,
+});
+/** A ClusterRoleBinding, or a RoleBinding of kube-system, of a role of the same scope to its subjects. */
+const binding = (kind: 'ClusterRoleBinding' | 'RoleBinding', name: string, roleName: string, subjects: Record<string, unknown>[]): KubeObject => ({
+  apiVersion: `${rbac}/v1`,
+  kind,
+  metadata: { name, ...(kind === 'RoleBinding' ? { namespace: 'kube-system' } : {}) },
+  roleRef: { apiGroup: rbac, kind: kind === 'RoleBinding' ? 'Role' : 'ClusterRole', name: roleName },
+  subjects,
+});
+const account = (name: string) => ({ kind: 'ServiceAccount', name, namespace: 'kube-system' });
+
 /** kubeadm's ClusterConfiguration, as `kubeadm init` uploads it. */
 export function clusterConfiguration(kubernetesVersion: string): string {
   return [
@@ -98,22 +116,11 @@ export function coreDnsObjects(): KubeObject[] {
   const labels = { 'k8s-app': 'kube-dns' };
   return [
     serviceAccount('coredns'),
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRole',
-      metadata: { name: 'system:coredns' },
-      rules: [
-        { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
-        { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
-      ],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'system:coredns' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:coredns' },
-      subjects: [{ kind: 'ServiceAccount', name: 'coredns', namespace: 'kube-system' }],
-    },
+    role('ClusterRole', 'system:coredns', [
+      { apiGroups: [''], resources: ['endpoints', 'services', 'pods', 'namespaces'], verbs: ['list', 'watch'] },
+      { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch'] },
+    ]),
+    binding('ClusterRoleBinding', 'system:coredns', 'system:coredns', [account('coredns')]),
     configMap('kube-system', 'coredns', { Corefile: corefile }),
     {
       apiVersion: 'apps/v1',
@@ -260,26 +267,9 @@ export function kubeProxyObjects(kubernetesVersion: string): KubeObject[] {
   const labels = { 'k8s-app': 'kube-proxy' };
   return [
     serviceAccount('kube-proxy'),
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: 'kubeadm:node-proxier' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'system:node-proxier' },
-      subjects: [{ kind: 'ServiceAccount', name: 'kube-proxy', namespace: 'kube-system' }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: 'kube-proxy', namespace: 'kube-system' },
-      rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-proxy'], verbs: ['get'] }],
-    },
-    {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'kube-proxy', namespace: 'kube-system' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'kube-proxy' },
-      subjects: [{ kind: 'Group', name: 'system:bootstrappers:kubeadm:default-node-token' }],
-    },
+    binding('ClusterRoleBinding', 'kubeadm:node-proxier', 'system:node-proxier', [account('kube-proxy')]),
+    role('Role', 'kube-proxy', [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['kube-proxy'], verbs: ['get'] }]),
+    binding('RoleBinding', 'kube-proxy', 'kube-proxy', [{ kind: 'Group', name: 'system:bootstrappers:kubeadm:default-node-token' }]),
     configMap('kube-system', 'kube-proxy', { 'config.conf': kubeProxyConfiguration(), 'kubeconfig.conf': kubeProxyKubeconfig }, { app: 'kube-proxy' }),
     {
       apiVersion: 'apps/v1',

@@ -7,6 +7,7 @@
 import { isObject, objectsOf, type KubeObject } from '../api/types';
 import type { ClusterNetwork } from './clusterNetwork';
 import type { FsEntry } from './containerView';
+import { stringHash } from '../util/stringHash';
 
 type Obj = Record<string, unknown>;
 
@@ -66,7 +67,7 @@ export interface DnsExchange {
 }
 
 /** A stable number for a question at its time (kube-proxy's pick of a server, the client's port and query id): the same question then gets the same. */
-export const exchangeHash = (e: Pick<DnsExchange, 'from' | 'qtype' | 'qname'>, at: number): number => [...`${e.from} ${e.qtype} ${e.qname}`].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0);
+export const exchangeHash = (e: Pick<DnsExchange, 'from' | 'qtype' | 'qname'>, at: number): number => stringHash(`${e.from} ${e.qtype} ${e.qname}`, at);
 
 /** The size of an answer's records on the wire: A 4 bytes of data, a name-valued record its target's. */
 export function answerBytes(qname: string, qtype: DnsQuestionType, answer: DnsAnswer): number {
@@ -188,6 +189,9 @@ export function dnsSrv(net: ClusterNetwork, qname: string): { rcode: 'NXDOMAIN' 
   const weight = Math.floor(100 / records.length);
   return { rcode: 'NOERROR', records: records.map((r) => ({ ...r, weight })) };
 }
+
+/** The name a PTR question asks for an IPv4 address (`10.96.0.1` -> `1.0.96.10.in-addr.arpa`). */
+export const reverseName = (ip: string): string => `${ip.split('.').reverse().join('.')}.in-addr.arpa`;
 
 /** A PTR question for an address: a Service's ClusterIP or an endpoint's address. */
 export function dnsReverse(net: ClusterNetwork, ip: string): DnsAnswer {

@@ -7,16 +7,17 @@
  * zone's SOA with an NXDOMAIN); a server that is not the cluster DNS, or one
  * a NetworkPolicy keeps the queries from, times out three times.
  */
-import { clusterDnsIP, clusterDomain, wireLength, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
+import { clusterDnsIP, clusterDomain, reverseName, wireLength, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolvConfOf, type DnsAnswer } from './clusterDns';
 import { strftime, type Run, type ToolContext } from './containerTools';
 import { dnsReachable, reportDnsQuery, srvAnswerBytes } from './networkTools';
+import { stringHash } from '../util/stringHash';
 
 /** Debian bookworm's and Alpine's BIND, unless the image ships its own. */
 const version = '9.18.33-1~deb12u2-Debian';
 const ttl = 30;
 
 /** A stable query id for the question at the time (dig's is random; a replayed process must say the same). */
-const queryId = (name: string, at: number): number => [...name].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, at >>> 0) % 65536;
+const queryId = (name: string, at: number): number => stringHash(name, at) % 65536;
 
 
 const soa = `${clusterDomain}.\t\t${ttl}\tIN\tSOA\tns.dns.${clusterDomain}. hostmaster.${clusterDomain}. 1732896000 7200 1800 86400 ${ttl}`;
@@ -64,7 +65,7 @@ export function* dig(args: string[], ctx: ToolContext): Run<number> {
       return 1;
     }
     type = 'PTR';
-    name = `${reverse.split('.').reverse().join('.')}.in-addr.arpa`;
+    name = reverseName(reverse);
   }
   const conf = resolvConfOf(ctx.files);
   const target = server ?? conf.nameservers[0] ?? '127.0.0.1';

@@ -21,6 +21,7 @@ import { isIPv4, readyEndpoints } from './clusterDns';
 import type { Listener, PodNetwork } from './clusterNetwork';
 import { policyAllows, type PolicyPeer } from './networkPolicy';
 import { isKubeletStopped } from './kubeletAnnotation';
+import { stringHash } from '../util/stringHash';
 
 export type Connection = { kind: 'connected'; listener: Listener } | { kind: 'refused' } | { kind: 'timeout' };
 
@@ -44,9 +45,6 @@ function isAPIServer(net: PodNetwork['cluster'], ip: string, port: number): bool
   const svc = net.service('default', 'kubernetes');
   return !!svc && net.endpointSlices('default', 'kubernetes').some((s) => objectsOf(s['ports']).some((p) => p['port'] === port) && objectsOf(s['endpoints']).some((e) => Array.isArray(e['addresses']) && e['addresses'].includes(ip)));
 }
-
-/** A small stable hash (ClientIP affinity sends a client to the same endpoint). */
-const hash = (s: string): number => [...s].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 /** The connecting pod as NetworkPolicy sees it: its address, and itself unless it is on the host network. */
 export function policySource(from: PodNetwork): PolicyPeer {
@@ -91,7 +89,8 @@ export function connect(from: PodNetwork, ip: string, port: number, at: number):
     if (!endpoints.length) return { kind: node !== undefined ? 'timeout' : 'refused' };
     const key = `${svc.metadata.namespace}/${svc.metadata.name}:${str(svcPort['name'])}:${String(svcPort['port'])}`;
     const affinity = field(svc, 'spec', 'sessionAffinity') === 'ClientIP';
-    const chosen = endpoints[affinity ? hash(podIPs(self)[0] ?? '') % endpoints.length : net.nextTurn(key, endpoints.length)]!;
+    // ClientIP affinity: a client's address hashes to the same endpoint each time.
+    const chosen = endpoints[affinity ? stringHash(podIPs(self)[0] ?? '', 7) % endpoints.length : net.nextTurn(key, endpoints.length)]!;
     const pod = net.podByIP(chosen.ip);
     if (!pod && isAPIServer(net, chosen.ip, chosen.port)) return apiServer(chosen.ip, chosen.port);
     return reach(pod, chosen.ip, chosen.port);

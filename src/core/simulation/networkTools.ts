@@ -7,7 +7,7 @@
  * answers costs its timeout on the process's clock.
  */
 import { ClusterNetwork, type Listener, type PodNetwork } from './clusterNetwork';
-import { answerBytes, exchangeHash, wireLength, asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer, type DnsExchange, type DnsQuestionType } from './clusterDns';
+import { answerBytes, exchangeHash, reverseName, wireLength, asksDns, clusterDnsIP, clusterDnsServers, dnsQuery, dnsReverse, dnsSrv, isIPv4, resolveAddresses, resolveHost, resolvConfOf, type DnsAnswer, type DnsExchange, type DnsQuestionType } from './clusterDns';
 import type { KubeObject } from '../api/types';
 import { connect, policySource } from './kubeProxy';
 import { policyAllows } from './networkPolicy';
@@ -225,7 +225,7 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
     for (const ip of a.addresses) records += `Name:\t${qname}\nAddress: ${ip}\n`;
     out += (records || `*** Can't find ${qname}: No answer\n`) + '\n';
   };
-  const queryType = /^-(?:type|q|query)=(\w+)$/i.exec(args.find((a) => /^-(?:type|q|query)=/i.test(a)) ?? '')?.[1]?.toUpperCase();
+  const queryType = nslookupQueryType(args);
   if (queryType === 'SRV') {
     const srv = dnsSrv(net, name);
     reportDnsQuery(ctx, name, 'SRV', srv, { answerBytes: srvAnswerBytes(name, srv) });
@@ -233,7 +233,7 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
       out += `** server can't find ${name}: NXDOMAIN\n\n`;
       failed = true;
     } else out += (srv.records.map((r) => `${name}\tservice = ${r.priority} ${r.weight} ${r.port} ${r.target}\n`).join('') || `*** Can't find ${name}: No answer\n`) + '\n';
-  } else if (isIPv4(name)) show(`${name.split('.').reverse().join('.')}.in-addr.arpa`, dnsReverse(net, name), 'PTR');
+  } else if (isIPv4(name)) show(reverseName(name), dnsReverse(net, name), 'PTR');
   else {
     const names = !name.includes('.') && conf.search.length ? conf.search.map((d) => `${name}.${d}`) : [name];
     for (const type of ['A', 'AAAA'] as const) for (const q of names) show(q, dnsQuery(net, q, type), type);
@@ -241,6 +241,9 @@ export function* nslookup(args: string[], ctx: ToolContext): Run<number> {
   ctx.out(out);
   return failed ? 1 : 0;
 }
+
+/** The question type an nslookup command line asks for (`-type=srv`, `-q=`, `-query=`), upper case; undefined: none given. */
+export const nslookupQueryType = (args: readonly string[]): string | undefined => /^-(?:type|q|query)=(\w+)$/i.exec(args.find((a) => /^-(?:type|q|query)=/i.test(a)) ?? '')?.[1]?.toUpperCase();
 
 /** An SRV answer's records on the wire: priority, weight and port, then the target. */
 export const srvAnswerBytes = (qname: string, srv: ReturnType<typeof dnsSrv>): number => (srv.rcode === 'NXDOMAIN' ? 0 : srv.records.reduce((n, r) => n + wireLength(qname) + 16 + wireLength(r.target), 0));
@@ -270,7 +273,7 @@ function* resolverNslookup(args: string[], ctx: ToolContext): Run<number> {
   const reachable = server === clusterDnsIP && dnsReachable(net);
   const reverse = (ip: string) => {
     const a = reachable ? dnsReverse(net.cluster, ip) : undefined;
-    if (a) reportDnsQuery(ctx, `${ip.split('.').reverse().join('.')}.in-addr.arpa`, 'PTR', a);
+    if (a) reportDnsQuery(ctx, reverseName(ip), 'PTR', a);
     return a?.rcode === 'NOERROR' && a.ptr ? ` ${a.ptr}` : '';
   };
   const addressLines = (ips: string[]) => ips.map((ip, i) => `Address ${i + 1}: ${ip}${reverse(ip)}\n`).join('');

@@ -58,12 +58,12 @@ const objectAt = (o: unknown, ...path: string[]): Obj => {
   return isObject(v) ? v : {};
 };
 
-/** The container's securityContext as the runtime applies it: capabilities added and dropped (ALL too), privileged, no_new_privs, seccomp. */
 /** Whether the container's process holds a capability: root with it in the container's set (another user holds none). */
 export function holdsCapability(view: ContainerView, name: string): boolean {
   return view.uid === 0 && ((view.security?.capabilities ?? defaultCapabilities) & (capabilityBit(name) ?? 0n)) !== 0n;
 }
 
+/** The container's securityContext as the runtime applies it: capabilities added and dropped (ALL too), privileged, no_new_privs, seccomp. */
 export function processSecurity(pod: KubeObject, container: Obj): ProcessSecurity {
   const sc = objectAt(container, 'securityContext');
   const seccompType = field(sc, 'seccompProfile', 'type') ?? field(pod, 'spec', 'securityContext', 'seccompProfile', 'type');

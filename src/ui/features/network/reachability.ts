@@ -6,7 +6,8 @@
  * pods get; this module only gathers its inputs and words its output.
  */
 import type { KubeObject as CoreObject } from '../../../core/api/types';
-import { isPodTerminal } from '../../../core/controllers/controllerUtils';
+import { isPodReady, isPodTerminal, labelsInclude } from '../../../core/controllers/controllerUtils';
+import { serviceSelector } from '../../../core/controllers/endpointAddresses';
 import { labelSelectorString } from '../../../core/printers/format';
 import { clusterDnsIP, clusterDnsPod } from '../../../core/simulation/clusterDns';
 import { judgeConnection, policyTypes, type ConnectionVerdict, type DirectionVerdict, type PolicyPeer, type PolicyTarget, type PolicyWorld, type Protocol } from '../../../core/simulation/networkPolicy';
@@ -129,11 +130,9 @@ export interface ClusterDnsStatus {
 export function clusterDnsStatus(services: readonly KubeObject[], pods: readonly KubeObject[]): ClusterDnsStatus | undefined {
   const svc = services.find((s) => str(obj(s['spec'])['clusterIP']) === clusterDnsIP);
   if (!svc) return undefined;
-  const selector = obj(obj(svc['spec'])['selector']);
-  const picked = Object.keys(selector).length
-    ? pods.filter((p) => p.metadata?.namespace === svc.metadata?.namespace && !isFinished(p) && Object.entries(selector).every(([k, v]) => p.metadata?.labels?.[k] === v))
-    : [];
-  const ready = picked.filter((p) => objs(obj(p['status'])['conditions']).some((c) => c['type'] === 'Ready' && c['status'] === 'True'));
+  const selector = serviceSelector(asCore(svc));
+  const picked = selector ? pods.filter((p) => p.metadata?.namespace === svc.metadata?.namespace && !isFinished(p) && labelsInclude(p.metadata?.labels, selector)) : [];
+  const ready = picked.filter((p) => isPodReady(asCore(p)));
   return { service: `${svc.metadata?.namespace}/${svc.metadata?.name}`, pods: picked.length, ready: ready.map((p) => p.metadata?.name ?? '').sort() };
 }
 
@@ -146,7 +145,7 @@ export function clusterDnsStatus(services: readonly KubeObject[], pods: readonly
 export function clusterDnsEndpoint(pods: readonly KubeObject[]): Endpoint {
   const ready = pods
     .filter((p) => p.metadata?.namespace === 'kube-system' && p.metadata?.labels?.['k8s-app'] === 'kube-dns' && !isFinished(p))
-    .filter((p) => str(obj(p['status'])['podIP']) && objs(obj(p['status'])['conditions']).some((c) => c['type'] === 'Ready' && c['status'] === 'True'))
+    .filter((p) => str(obj(p['status'])['podIP']) && isPodReady(asCore(p)))
     .sort((a, b) => (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
   const pod = ready[0];
   if (!pod) return clusterDns;
