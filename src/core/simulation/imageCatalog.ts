@@ -521,6 +521,12 @@ const hpaExample: Repository = {
   },
 };
 
+/** A plain-text HTTP answer, as Go's net/http writes one (Date, Content-Length, Content-Type). */
+function goAnswer(status: string, body: string, at: number, type = 'text/plain; charset=utf-8'): string {
+  return `HTTP/1.1 ${status}\r\nDate: ${httpDate(at)}\r\nContent-Length: ${encodeText(body).byteLength}\r\nContent-Type: ${type}\r\n\r\n${body}`;
+}
+const requestPath = (request: string) => (request.split(' ')[1] ?? '/').split('?')[0]!;
+
 /**
  * Google's hello-app (the GKE quickstart's and the docs' Ingress on Minikube
  * tutorial's): a Go server on $PORT (8080) that answers every path with its
@@ -535,23 +541,14 @@ const helloApp: Repository = {
     const server = program((_args, env, ctx) => {
       const port = Number(env.get('PORT') || 8080);
       const stamp = (at: number) => strftime('%Y/%m/%d %H:%M:%S', at);
-      const respond = (_request: string, at: number) => {
-        const body = `Hello, world!\nVersion: ${version}\nHostname: ${ctx.hostname}\n`;
-        return `HTTP/1.1 200 OK\r\nDate: ${httpDate(at)}\r\nContent-Length: ${body.length}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}`;
-      };
+      const respond = (_request: string, at: number) => goAnswer('200 OK', `Hello, world!\nVersion: ${version}\nHostname: ${ctx.hostname}\n`, at);
       // Go's log package writes to stderr; the log merges the streams.
-      const accessLog = (request: string, _answer: string, at: number) => `${stamp(at)} Serving request: ${(request.split(' ')[1] ?? '/').split('?')[0]}\n`;
+      const accessLog = (request: string, _answer: string, at: number) => `${stamp(at)} Serving request: ${requestPath(request)}\n`;
       return listening([{ port, addresses: ['::'], respond, accessLog }], [err(`${stamp(ctx.now)} Server listening on port ${port}\n`)]);
     });
     return image({ cmd: ['/hello-app'], env: [['PATH', dockerPath], ['PORT', '8080']], tools: [], user: 65532, programs: programs([['/hello-app', server]]) });
   },
 };
-
-/** A plain-text HTTP answer, as Go's net/http writes one. */
-function goAnswer(status: string, body: string, at: number, type = 'text/plain; charset=utf-8'): string {
-  return `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nDate: ${httpDate(at)}\r\nContent-Length: ${encodeText(body).byteLength}\r\n\r\n${body}`;
-}
-const requestPath = (request: string) => (request.split(' ')[1] ?? '/').split('?')[0]!;
 
 /**
  * CoreDNS as kubeadm runs it (the coredns Deployment in kube-system): it reads
