@@ -405,11 +405,11 @@ function normalizePath(p: string): string {
   return '/' + parts.join('/');
 }
 
-/** Adds a directory and its parents. */
 /** The top-level directories of a distribution's root beyond those every container has (Debian's and Ubuntu's merged /usr links shown as directories). */
 const debianRootDirs = ['/boot', '/lib', '/lib64', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'];
 const rootDirs: Record<string, readonly string[]> = { debian: debianRootDirs, ubuntu: debianRootDirs, alpine: ['/lib', '/media', '/mnt', '/opt', '/run', '/sbin', '/srv'] };
 
+/** Adds a directory and its parents. */
 function addDir(files: Map<string, FsEntry>, path: string, mode = 0o755): void {
   for (let p = normalizePath(path); ; p = p.slice(0, p.lastIndexOf('/')) || '/') {
     if (!files.has(p)) files.set(p, { type: 'dir', mode: p === '/tmp' ? 0o1777 : mode });
