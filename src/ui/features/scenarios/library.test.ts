@@ -35,10 +35,12 @@ describe('the lessons library (scenarios/)', () => {
     expect(parsed.scenario.steps.filter((s) => s.kind === 'request' && !s.name)).toEqual([]);
   });
 
+  // A lesson waits in real time for controllers, kubelets and its pods' loops (each `wait:` step up to its own
+  // limit): network-policies, whose clients retry every two seconds, takes about 20 s alone, more on a busy machine.
   it.each(files.map((file) => [REQUIREMENTS[file] ?? '', file]))('%s%s passes every step headless', async (_ids, file) => {
     const lines: string[] = [];
     const code = await runScenarioCommand([join(dir, file)], { write: (l) => lines.push(l) });
     expect(lines.filter((l) => !l.startsWith('PASS ') && !l.startsWith('scenario: ') && !/^\d+ passed, 0 failed$/.test(l))).toEqual([]);
     expect(code).toBe(0);
-  });
+  }, 120_000);
 });
